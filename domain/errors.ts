@@ -1,0 +1,101 @@
+/**
+ * Every failure the core reports is a DomainError: a fact with a stable code. One wire middleware
+ * maps codes to statuses (see the contract's error table); nothing else decides a status.
+ */
+export type ErrorCode =
+  | 'validation'
+  | 'unauthorized'
+  | 'cloud-required'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'payload-too-large'
+  | 'unsupported-media-type'
+  | 'rate-limited'
+  | 'internal'
+  | 'not-implemented'
+  | 'unavailable';
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** An id that does not exist, or exists but belongs to someone else (never reveal which). */
+export class NotFound extends DomainError {
+  constructor(what: string) {
+    super('not-found', `${what} was not found`);
+  }
+}
+
+export class InvalidInput extends DomainError {
+  constructor(message: string, issues?: ReadonlyArray<{ path: string; message: string }>) {
+    super('validation', message, issues ? { issues } : undefined);
+  }
+}
+
+export class Forbidden extends DomainError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('forbidden', message, details);
+  }
+}
+
+export class Conflict extends DomainError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('conflict', message, details);
+  }
+}
+
+export class Unauthorized extends DomainError {
+  constructor(message = 'The request could not be authenticated') {
+    super('unauthorized', message);
+  }
+}
+
+/** A seam this deployment did not configure (no sandbox, no model, no connections...). */
+export class NotImplemented extends DomainError {
+  constructor(message: string) {
+    super('not-implemented', message);
+  }
+}
+
+export class Unavailable extends DomainError {
+  constructor(message: string) {
+    super('unavailable', message);
+  }
+}
+
+/** Organizations are a hosted-cloud capability; the embedded runtime refuses them outright. */
+export class OrganizationsRequireCloud extends DomainError {
+  constructor() {
+    super('cloud-required', 'Organizations are available only in Porter Cloud');
+  }
+}
+
+export class PayloadTooLarge extends DomainError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('payload-too-large', message, details);
+  }
+}
+
+export class UnsupportedMediaType extends DomainError {
+  constructor(message: string) {
+    super('unsupported-media-type', message);
+  }
+}
+
+/**
+ * The store in use lacks an atomic capability a rule depends on (claim, insertIfAbsent,
+ * compareAndSwap). Callers fail closed instead of risking a double execution.
+ */
+export class AtomicityUnavailable extends DomainError {
+  constructor(capability: string) {
+    super('unavailable', `This store does not offer ${capability}, which this action needs to run exactly once`);
+  }
+}

@@ -1,0 +1,28 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', '.porter/**', 'adapters/chrome/dist/**', 'test/e2e/tmp/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  {
+    files: ['domain/**/*.ts'],
+    rules: {
+      // The domain is given a Clock; it never reads the wall clock itself.
+      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'domain/ takes time from a Clock' }],
+      'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'domain/ takes time from a Clock' }],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'composition/dev-host/**/*.ts', 'composition/cli/**/*.ts', 'bin/**/*.js'],
+    rules: { 'no-console': 'off', '@typescript-eslint/no-unused-expressions': 'off' },
+  },
+);
