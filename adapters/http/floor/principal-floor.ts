@@ -1,0 +1,63 @@
+import type { Middleware } from 'koa';
+import { z } from 'zod';
+import { admitHostPrincipal, anonymousPrincipal, type Principal } from '../../../domain/principal.js';
+import type { Ids } from '../../../ports/ids.js';
+import type { Logger } from '../../../ports/logger.js';
+import type { PrincipalResolver } from '../../../ports/principal-resolver.js';
+import type { IdentityUseCases } from '../../../ports/use-cases/identity.js';
+import type { WireState } from '../wire-state.js';
+import { wireRequestOf } from '../wire-request.js';
+import { issueAnonymousSession, readAnonymousSession, retireAnonymousSession } from './anonymous-cookie.js';
+
+/** What a host resolver may return; anything else is a host bug reported as such. */
+const hostPrincipal = z.strictObject({
+  subject: z.string().min(1).max(512),
+  kind: z.string().min(1).max(64).default('user'),
+  name: z.string().max(512).optional(),
+  email: z.string().max(512).optional(),
+});
+
+export interface PrincipalFloorOptions {
+  readonly resolve: PrincipalResolver;
+  readonly identity: IdentityUseCases;
+  readonly ids: Ids;
+  readonly logger: Logger;
+}
+
+/**
+ * Resolves who is calling: the host's principal (reserved namespace and kind `org` rejected), or
+ * else the anonymous cookie session, minted on first sight. A signed-in request that still
+ * carries an anonymous cookie adopts that session and retires the cookie; when adoption fails the
+ * cookie stays and the next request tries again.
+ */
+export function principalFloor(options: PrincipalFloorOptions): Middleware<WireState> {
+  return async (ctx, next) => {
+    const returned = await options.resolve(wireRequestOf(ctx));
+    const anonymousSession = readAnonymousSession(ctx);
+    if (returned) {
+      const parsed = hostPrincipal.safeParse(returned);
+      if (!parsed.success) {
+        throw new Error(`The host principal resolver returned an invalid principal: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      }
+      const principal: Principal = admitHostPrincipal(parsed.data);
+      ctx.state.principal = principal;
+      if (anonymousSession) await adopt(ctx, anonymousSession, principal, options);
+    } else {
+      const sessionId = anonymousSession ?? options.ids.mint('anonymous');
+      if (!anonymousSession) issueAnonymousSession(ctx, sessionId);
+      ctx.state.principal = anonymousPrincipal(sessionId);
+    }
+    await next();
+  };
+}
+
+async function adopt(ctx: Parameters<Middleware>[0], sessionId: string, to: Principal, options: PrincipalFloorOptions): Promise<void> {
+  try {
+    await options.identity.adoptAnonymousSession.execute({ from: anonymousPrincipal(sessionId).subject, to });
+    retireAnonymousSession(ctx);
+  } catch (error) {
+    options.logger.warn('adopting an anonymous session failed; it will be retried on the next request', {
+      cause: error instanceof Error ? error.message : String(error),
+    });
+  }
+}

@@ -1,0 +1,75 @@
+import Koa from 'koa';
+import { Router } from '@koa/router';
+import type { Ids } from '../../ports/ids.js';
+import type { Logger } from '../../ports/logger.js';
+import type { PrincipalResolver } from '../../ports/principal-resolver.js';
+import type { IdentityUseCases } from '../../ports/use-cases/identity.js';
+import { errorEnvelope } from './error-envelope.js';
+import { csrfFloor } from './floor/csrf-floor.js';
+import { jsonBody } from './floor/json-body.js';
+import { refuseOrganizations, refuseOrgField, refuseOrgQuery } from './floor/org-refusal.js';
+import { principalFloor } from './floor/principal-floor.js';
+import { relativeToMount } from './wire-paths.js';
+import type { WireRoutes } from './wire-routes.js';
+import type { WireState } from './wire-state.js';
+
+export interface KoaWireOptions {
+  /** Where the wire is mounted, e.g. `/api/porter`. */
+  readonly mount: string;
+  /** Secrets that sign the anonymous cookie; the first signs, all verify (rotation). */
+  readonly cookieKeys: ReadonlyArray<string>;
+  /** Trust `X-Forwarded-Proto` and `X-Forwarded-For` from a proxy in front. */
+  readonly trustProxy?: boolean;
+  readonly routes: ReadonlyArray<WireRoutes>;
+  readonly resolve: PrincipalResolver;
+  readonly identity: IdentityUseCases;
+  readonly ids: Ids;
+  readonly logger: Logger;
+}
+
+export interface KoaWire {
+  readonly app: Koa<WireState>;
+  /** True for the paths the wire answers: under the mount, and the exact origin-root documents. */
+  owns(path: string): boolean;
+}
+
+/**
+ * Porter's own Koa application. The floor runs in this order, so each refusal happens before
+ * anything it protects: error envelope → `/orgs` → self-authenticating routes → (per group)
+ * `org` query → CSRF floor → JSON body → `org` field → principal resolver → route.
+ * A router's middleware runs only when one of its routes matched, so unknown paths are a plain
+ * 404 that resolves nobody.
+ */
+export function createKoaWire(options: KoaWireOptions): KoaWire {
+  const app = new Koa<WireState>({ keys: [...options.cookieKeys], proxy: options.trustProxy ?? false });
+  app.silent = true;
+  const mount = options.mount === '/' ? '' : options.mount;
+  const relative = (path: string) => relativeToMount(mount, path);
+
+  app.use(errorEnvelope(options.logger));
+
+  const origin = new Router<WireState>();
+  const orgs = new Router<WireState>({ prefix: mount });
+  orgs.all('/orgs', refuseOrganizations).all('/orgs/{*rest}', refuseOrganizations);
+  const self = new Router<WireState>({ prefix: mount });
+  const open = new Router<WireState>({ prefix: mount });
+  open.use(csrfFloor(relative), jsonBody(relative));
+  const guarded = new Router<WireState>({ prefix: mount });
+  guarded.use(
+    refuseOrgQuery(relative),
+    csrfFloor(relative),
+    jsonBody(relative),
+    refuseOrgField(relative),
+    principalFloor({ resolve: options.resolve, identity: options.identity, ids: options.ids, logger: options.logger }),
+  );
+
+  const routers = { origin, self, open, principal: guarded } as const;
+  const originPaths = new Set<string>();
+  for (const routes of options.routes) {
+    routes.register(routers[routes.access]);
+    for (const path of routes.originPaths ?? []) originPaths.add(path);
+  }
+  for (const router of [origin, orgs, self, open, guarded]) app.use(router.routes());
+
+  return { app, owns: (path) => relative(path) !== null || originPaths.has(path) };
+}

@@ -1,0 +1,37 @@
+/**
+ * Where each wire path sits relative to the floor. Paths here are relative to the mount.
+ * These lists are the whole of the floor's exceptions; keep them exact.
+ */
+
+/** The three state-changing surfaces exempt from the CSRF floor; none carries ambient credentials. */
+const CSRF_EXEMPT: ReadonlyArray<{ method: string; pattern: RegExp }> = [
+  { method: 'POST', pattern: /^\/webhooks\/[^/]+$/ },
+  { method: 'POST', pattern: /^\/tick$/ },
+  // Demands application/vnd.porter.app, a type that forces a CORS preflight.
+  { method: 'POST', pattern: /^\/apps\/import$/ },
+];
+
+/** The MCP door (transport, OAuth endpoints, setup page) sits outside the floor entirely. */
+const DOOR = /^\/mcp(\/.*)?$/;
+
+export function isDoorPath(relativePath: string): boolean {
+  return DOOR.test(relativePath);
+}
+
+export function isCsrfExempt(method: string, relativePath: string): boolean {
+  return isDoorPath(relativePath) || CSRF_EXEMPT.some((e) => e.method === method && e.pattern.test(relativePath));
+}
+
+/** Paths whose bodies their own handlers read as bytes (signatures, archives, the door). */
+export function readsOwnBody(relativePath: string): boolean {
+  return isDoorPath(relativePath) || /^\/webhooks\/[^/]+$/.test(relativePath) || relativePath === '/tick' || relativePath === '/apps/import';
+}
+
+/** The path relative to the mount, or null when the request is not under it. */
+export function relativeToMount(mount: string, path: string): string | null {
+  if (mount === '' || mount === '/') return path;
+  if (path === mount) return '/';
+  return path.startsWith(`${mount}/`) ? path.slice(mount.length) : null;
+}
+
+export const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

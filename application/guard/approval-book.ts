@@ -1,0 +1,79 @@
+import { Approval, ApprovalAlreadyDecided, type ApprovalPrimitives } from '../../domain/guard/approval.js';
+import { AtomicityUnavailable, NotFound } from '../../domain/errors.js';
+import type { RecordSet, StoredRecord } from '../../ports/store.js';
+
+export interface LoadedApproval {
+  readonly approval: Approval;
+  readonly record: StoredRecord<ApprovalPrimitives>;
+}
+
+/**
+ * Approvals in the store. Every state change is a claim on the revision that was read, so of many
+ * racing deciders or executors exactly one moves the approval on. A store without claims cannot
+ * promise that, so changes fail closed on it.
+ */
+export class ApprovalBook {
+  constructor(private readonly records: RecordSet<ApprovalPrimitives>) {}
+
+  async park(approval: Approval): Promise<void> {
+    const props = approval.toPrimitives();
+    await this.records.put({ id: props.id, data: props, refs: refsOf(props) });
+  }
+
+  async find(id: string): Promise<LoadedApproval | null> {
+    const record = await this.records.get(id);
+    return record ? { approval: Approval.fromPrimitives(record.data), record } : null;
+  }
+
+  /** The subject's approval, or not-found (a foreign id is never revealed). */
+  async ownedBy(subject: string, id: string): Promise<LoadedApproval> {
+    const loaded = await this.find(id);
+    if (!loaded || loaded.approval.subject !== subject) throw new NotFound('Approval');
+    return loaded;
+  }
+
+  /** True for the single caller whose read still matched; false when someone else moved it first. */
+  async move(from: LoadedApproval, to: Approval): Promise<boolean> {
+    if (!this.records.claim) throw new AtomicityUnavailable('atomic claims on approvals');
+    const props = to.toPrimitives();
+    return this.records.claim(from.record, { data: props, refs: refsOf(props) });
+  }
+
+  /** Like move, but losing the race is reported as the decision that won. */
+  async moveOrConflict(from: LoadedApproval, to: Approval, now: string): Promise<void> {
+    if (await this.move(from, to)) return;
+    const current = await this.find(from.approval.id);
+    const state = current?.approval.stateAt(now) ?? 'expired';
+    throw new ApprovalAlreadyDecided(from.approval.id, state === 'executing' ? 'approved' : state);
+  }
+
+  async list(refs: Record<string, string>, limit = 100, cursor: string | null = null): Promise<{ items: LoadedApproval[]; nextCursor: string | null }> {
+    const page = await this.records.list({ refs, limit, cursor });
+    return { items: page.items.map((record) => ({ approval: Approval.fromPrimitives(record.data), record })), nextCursor: page.nextCursor };
+  }
+
+  /** Every approval matching the refs (walks all pages). */
+  async all(refs: Record<string, string>): Promise<LoadedApproval[]> {
+    const all: LoadedApproval[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await this.list(refs, 500, cursor);
+      all.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return all;
+  }
+}
+
+function refsOf(props: ApprovalPrimitives): Record<string, string> {
+  const refs: Record<string, string> = {
+    subject: props.subject,
+    state: props.state,
+    session: props.request.session,
+    call: `${props.request.session}:${props.request.tool}:${props.inputDigest}`,
+  };
+  if (props.request.threadId) refs.thread = props.request.threadId;
+  if (props.request.runId) refs.run = props.request.runId;
+  if (props.request.appId) refs.app = props.request.appId;
+  return refs;
+}

@@ -1,0 +1,35 @@
+import type { Principal } from '../../domain/principal.js';
+import type { Clock } from '../../ports/clock.js';
+import type { UseCase } from '../../ports/use-case.js';
+import type { ApprovalList, ApprovalView, Paged } from '../../ports/use-cases/guard.js';
+import type { ApprovalBook } from './approval-book.js';
+
+/** `GET /approvals`: the caller's pending approvals, newest first (expired ones drop out). */
+export class ListApprovals implements UseCase<Paged, ApprovalList> {
+  constructor(
+    private readonly approvals: ApprovalBook,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(query: Paged): Promise<ApprovalList> {
+    const now = this.clock.now().toISOString();
+    const page = await this.approvals.list({ subject: query.principal.subject, state: 'pending' }, query.limit ?? 50, query.cursor ?? null);
+    return {
+      approvals: page.items.filter(({ approval }) => approval.isPendingAt(now)).map(({ approval }) => approval.wireView(now)),
+      nextCursor: page.nextCursor,
+    };
+  }
+}
+
+/** `GET /approvals/:id`: pending without `request` means it is executing; keep polling. */
+export class GetApproval implements UseCase<{ principal: Principal; approvalId: string }, ApprovalView> {
+  constructor(
+    private readonly approvals: ApprovalBook,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: { principal: Principal; approvalId: string }): Promise<ApprovalView> {
+    const { approval } = await this.approvals.ownedBy(input.principal.subject, input.approvalId);
+    return approval.wireView(this.clock.now().toISOString());
+  }
+}

@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { ApprovalAlreadyDecided } from '../../domain/guard/approval.js';
+import type { Clock } from '../../ports/clock.js';
+import type { UseCase } from '../../ports/use-case.js';
+import type { ApprovalView, BatchDecision } from '../../ports/use-cases/guard.js';
+import type { ApprovalBook, LoadedApproval } from './approval-book.js';
+import type { DecisionEffects } from './decide-approval.js';
+
+/**
+ * `POST /approvals/decide`: all or nothing. Each approval is first held for this batch (a claim),
+ * so no single decision can slip in between; if any hold fails, every hold is released and
+ * nothing is decided.
+ */
+export class DecideApprovals implements UseCase<BatchDecision, { approvals: ReadonlyArray<ApprovalView> }> {
+  constructor(
+    private readonly approvals: ApprovalBook,
+    private readonly effects: DecisionEffects,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(batch: BatchDecision): Promise<{ approvals: ReadonlyArray<ApprovalView> }> {
+    const now = this.clock.now().toISOString();
+    // Holding in one canonical order means two racing batches meet on the same first id, so one
+    // of them takes the whole contested set instead of both failing halfway.
+    const ids = [...new Set(batch.approvalIds)].sort();
+    const loaded = await Promise.all(ids.map((id) => this.approvals.ownedBy(batch.principal.subject, id)));
+    for (const { approval } of loaded) {
+      const state = approval.stateAt(now);
+      if (state !== 'pending' || approval.heldBy) throw new ApprovalAlreadyDecided(approval.id, state === 'executing' ? 'approved' : state);
+    }
+
+    const batchId = randomUUID();
+    const held: LoadedApproval[] = [];
+    for (const one of loaded) {
+      const holding = one.approval.holdFor(batchId, now);
+      if (!(await this.approvals.move(one, holding))) {
+        await this.release(held);
+        const current = await this.approvals.find(one.approval.id);
+        const state = current?.approval.stateAt(now) ?? 'expired';
+        throw new ApprovalAlreadyDecided(one.approval.id, state === 'executing' ? 'approved' : state);
+      }
+      held.push((await this.approvals.find(one.approval.id))!);
+    }
+
+    const views: ApprovalView[] = [];
+    for (const one of held) {
+      const decided = batch.approve ? one.approval.approve(now, null, batchId) : one.approval.deny(now, batchId);
+      await this.approvals.moveOrConflict(one, decided, now);
+      await this.effects.apply(decided, batch.approve, now);
+      views.push(decided.wireView(now));
+    }
+    return { approvals: views };
+  }
+
+  private async release(held: ReadonlyArray<LoadedApproval>): Promise<void> {
+    for (const one of held) await this.approvals.move(one, one.approval.release());
+  }
+}

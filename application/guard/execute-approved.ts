@@ -1,0 +1,85 @@
+import type { Principal } from '../../domain/principal.js';
+import type { Clock } from '../../ports/clock.js';
+import type { ToolRegistry } from '../../ports/tool-registry.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import type { ApprovalBook, LoadedApproval } from './approval-book.js';
+import type { CallResult } from './call-result.js';
+import type { PresentCredentials } from './host-access.js';
+import type { ToolOutcome, ToolRunner } from './tool-runner.js';
+
+export interface ExecuteApprovedInput {
+  readonly approvalId: string;
+  readonly principal: Principal;
+  readonly credentials?: PresentCredentials;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Runs an approved call exactly once: the executor claims approved → executing on the revision it
+ * read, so of fifty racing executors (or two instances) one runs the tool and the rest get null.
+ */
+export class ExecuteApproved {
+  constructor(
+    private readonly approvals: ApprovalBook,
+    private readonly tools: ToolRegistry,
+    private readonly runner: ToolRunner,
+    private readonly clock: Clock,
+    private readonly audit: AuditTrail,
+  ) {}
+
+  /** The call's result, or null when it is not approved (any more) or another executor won. */
+  async execute(input: ExecuteApprovedInput): Promise<CallResult | null> {
+    const loaded = await this.approvals.ownedBy(input.principal.subject, input.approvalId);
+    return this.run(loaded, input);
+  }
+
+  /** Every approved call of a thread, oldest first, each exactly once. */
+  async forThread(threadId: string, input: Omit<ExecuteApprovedInput, 'approvalId'>): Promise<Array<{ loaded: LoadedApproval; result: CallResult }>> {
+    const approved = await this.approvals.all({ subject: input.principal.subject, thread: threadId, state: 'approved' });
+    const results: Array<{ loaded: LoadedApproval; result: CallResult }> = [];
+    for (const loaded of approved.reverse()) {
+      const result = await this.run(loaded, input);
+      if (result) results.push({ loaded, result });
+    }
+    return results;
+  }
+
+  private async run(loaded: LoadedApproval, input: Omit<ExecuteApprovedInput, 'approvalId'>): Promise<CallResult | null> {
+    const now = this.clock.now().toISOString();
+    if (loaded.approval.stateAt(now) !== 'approved') return null;
+    const executing = loaded.approval.startExecution();
+    if (!(await this.approvals.move(loaded, executing))) return null;
+
+    const { request } = loaded.approval;
+    const tool = this.tools.get(request.tool);
+    const outcome: ToolOutcome = tool
+      ? await this.runner.run({
+          tool,
+          input: request.input,
+          toolCallId: request.toolCallId,
+          principal: input.principal,
+          venue: request.venue,
+          presence: request.presence,
+          session: request.session,
+          ...(request.threadId ? { threadId: request.threadId } : {}),
+          ...(request.runId ? { runId: request.runId } : {}),
+          authority: { subject: loaded.approval.subject, approvalId: loaded.approval.id },
+          ...(input.credentials ? { credentials: input.credentials } : {}),
+          signal: input.signal,
+        })
+      : { ok: false, error: `The tool "${request.tool}" is no longer registered` };
+
+    const finished = executing.finish(outcome.ok ? { kind: 'executed', ok: true, output: outcome.output } : { kind: 'executed', ok: false, error: outcome.error });
+    const current = await this.approvals.find(loaded.approval.id);
+    if (current) await this.approvals.move(current, finished);
+    await this.audit.record({
+      subject: loaded.approval.subject,
+      action: 'approval.executed',
+      outcome: outcome.ok ? 'ok' : 'failed',
+      details: { approvalId: loaded.approval.id, tool: request.tool },
+    });
+    return outcome.ok
+      ? { status: 'ran', output: outcome.output, because: 'approval' }
+      : { status: 'failed', error: outcome.error, ...(outcome.code ? { code: outcome.code } : {}) };
+  }
+}

@@ -1,0 +1,33 @@
+import { Grant, type GrantPrimitives } from '../../domain/guard/grant.js';
+import { NotFound } from '../../domain/errors.js';
+import type { RecordSet } from '../../ports/store.js';
+
+/** Grants in the store, indexed by subject and tool so a call reads only its own candidates. */
+export class GrantBook {
+  constructor(private readonly records: RecordSet<GrantPrimitives>) {}
+
+  async save(grant: Grant): Promise<void> {
+    const props = grant.toPrimitives();
+    await this.records.put({
+      id: props.id,
+      data: props,
+      refs: { subject: props.subject, tool: props.tool, active: grant.active ? 'yes' : 'no' },
+    });
+  }
+
+  async activeFor(subject: string, tool: string): Promise<Grant[]> {
+    const page = await this.records.list({ refs: { subject, tool, active: 'yes' }, limit: 500 });
+    return page.items.map((record) => Grant.fromPrimitives(record.data));
+  }
+
+  async activeOf(subject: string, limit: number, cursor: string | null): Promise<{ grants: Grant[]; nextCursor: string | null }> {
+    const page = await this.records.list({ refs: { subject, active: 'yes' }, limit, cursor });
+    return { grants: page.items.map((record) => Grant.fromPrimitives(record.data)), nextCursor: page.nextCursor };
+  }
+
+  async ownedBy(subject: string, id: string): Promise<Grant> {
+    const record = await this.records.get(id);
+    if (!record || record.data.subject !== subject) throw new NotFound('Grant');
+    return Grant.fromPrimitives(record.data);
+  }
+}

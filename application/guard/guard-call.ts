@@ -1,0 +1,148 @@
+import { Approval } from '../../domain/guard/approval.js';
+import { decide } from '../../domain/guard/decide.js';
+import type { RuledCall } from '../../domain/guard/tool-call.js';
+import type { Principal } from '../../domain/principal.js';
+import type { Presence, Venue } from '../../domain/guard/risk.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Ids } from '../../ports/ids.js';
+import type { RegisteredTool, ToolRegistry } from '../../ports/tool-registry.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import type { ApprovalBook } from './approval-book.js';
+import type { CallResult } from './call-result.js';
+import { inputDigest } from './digest.js';
+import type { ExecuteApproved } from './execute-approved.js';
+import type { GrantBook } from './grant-book.js';
+import type { GuardSettings } from './guard-settings.js';
+import type { PresentCredentials } from './host-access.js';
+import type { ToolRunner } from './tool-runner.js';
+
+export interface GuardedCall {
+  readonly tool: string;
+  readonly input: unknown;
+  readonly toolCallId: string;
+  readonly principal: Principal;
+  readonly venue: Venue;
+  readonly presence: Presence;
+  readonly session: string;
+  readonly evidence?: string;
+  readonly threadId?: string;
+  readonly runId?: string;
+  readonly credentials?: PresentCredentials;
+  readonly signal: AbortSignal;
+  /**
+   * The door's retry rule: an identical call in the same session reuses a parked approval (same
+   * tool-call id) and runs once on a one-off approval; after that it asks again.
+   */
+  readonly reuseParked?: boolean;
+}
+
+/**
+ * The guard: every action the agent, an app, an automation or the door takes comes through here.
+ * Risk is resolved at call time, then grants, then policy; what is not let through is parked as
+ * an Approval, or blocked.
+ */
+export class GuardCall {
+  constructor(
+    private readonly tools: ToolRegistry,
+    private readonly approvals: ApprovalBook,
+    private readonly grants: GrantBook,
+    private readonly runner: ToolRunner,
+    private readonly executeApproved: ExecuteApproved,
+    private readonly settings: GuardSettings,
+    private readonly ids: Ids,
+    private readonly clock: Clock,
+    private readonly audit: AuditTrail,
+  ) {}
+
+  async execute(call: GuardedCall): Promise<CallResult> {
+    const tool = this.tools.get(call.tool);
+    if (!tool) return { status: 'invalid', issues: [`There is no tool named "${call.tool}"`] };
+    const check = tool.checkInput(call.input);
+    if (!check.ok) return { status: 'invalid', issues: check.issues };
+
+    const ruled: RuledCall = {
+      toolCallId: call.toolCallId,
+      tool: tool.name,
+      input: call.input,
+      inputDigest: inputDigest(call.input),
+      principal: call.principal,
+      venue: call.venue,
+      presence: call.presence,
+      session: call.session,
+      ...(call.evidence ? { evidence: call.evidence } : {}),
+      effective: (await tool.resolveRisk?.(call.input, { principal: call.principal })) ?? { risk: tool.risk, egress: tool.egress ?? false },
+    };
+
+    if (call.reuseParked) {
+      const retried = await this.retry(ruled, call);
+      if (retried) return retried;
+    }
+
+    const decision = decide(ruled, await this.grants.activeFor(call.principal.subject, tool.name), this.settings.policy);
+    switch (decision.kind) {
+      case 'run': {
+        const authority = decision.grantId ? { subject: call.principal.subject, grantId: decision.grantId } : null;
+        const outcome = await this.runner.run({ ...this.runOf(call, tool), authority });
+        return outcome.ok
+          ? { status: 'ran', output: outcome.output, because: decision.because }
+          : { status: 'failed', error: outcome.error, ...(outcome.code ? { code: outcome.code } : {}) };
+      }
+      case 'block':
+        await this.audit.record({ subject: call.principal.subject, action: 'guard.blocked', outcome: 'blocked-by-policy', details: { tool: tool.name, venue: call.venue } });
+        return { status: 'blocked', reason: `Policy blocks ${tool.name} here` };
+      case 'ask':
+        return this.park(ruled, call, tool);
+    }
+  }
+
+  private async park(ruled: RuledCall, call: GuardedCall, tool: RegisteredTool): Promise<CallResult> {
+    const now = this.clock.now();
+    const approval = Approval.park({
+      id: this.ids.mint('approval'),
+      call: ruled,
+      preview: tool.preview?.(call.input) ?? defaultPreview(tool.name, call.input),
+      now: now.toISOString(),
+      expiresAt: new Date(now.getTime() + this.settings.approvalTtlMs).toISOString(),
+      ...(call.threadId ? { threadId: call.threadId } : {}),
+      ...(call.runId ? { runId: call.runId } : {}),
+    });
+    await this.approvals.park(approval);
+    await this.audit.record({ subject: call.principal.subject, action: 'approval.parked', outcome: 'pending', details: { approvalId: approval.id, tool: tool.name, venue: call.venue } });
+    return { status: 'parked', parked: { approvalId: approval.id, toolCallId: call.toolCallId, risk: ruled.effective.risk, preview: approval.request.preview } };
+  }
+
+  /** A parked or approved identical call in this session: reuse it instead of asking again. */
+  private async retry(ruled: RuledCall, call: GuardedCall): Promise<CallResult | null> {
+    const now = this.clock.now().toISOString();
+    const same = await this.approvals.all({ subject: call.principal.subject, call: `${call.session}:${ruled.tool}:${ruled.inputDigest}` });
+    for (const { approval } of same) {
+      const state = approval.stateAt(now);
+      if (state === 'pending') {
+        return { status: 'parked', parked: { approvalId: approval.id, toolCallId: approval.request.toolCallId, risk: approval.request.risk, preview: approval.request.preview } };
+      }
+      if (state === 'approved') return this.executeApproved.execute({ approvalId: approval.id, principal: call.principal, credentials: call.credentials, signal: call.signal });
+    }
+    return null;
+  }
+
+  private runOf(call: GuardedCall, tool: RegisteredTool) {
+    return {
+      tool,
+      input: call.input,
+      toolCallId: call.toolCallId,
+      principal: call.principal,
+      venue: call.venue,
+      presence: call.presence,
+      session: call.session,
+      ...(call.threadId ? { threadId: call.threadId } : {}),
+      ...(call.runId ? { runId: call.runId } : {}),
+      ...(call.credentials ? { credentials: call.credentials } : {}),
+      signal: call.signal,
+    };
+  }
+}
+
+function defaultPreview(tool: string, input: unknown): string {
+  const json = JSON.stringify(input ?? {});
+  return `${tool} ${json.length > 200 ? `${json.slice(0, 197)}...` : json}`;
+}

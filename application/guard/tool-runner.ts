@@ -1,0 +1,56 @@
+import { DomainError } from '../../domain/errors.js';
+import type { Principal } from '../../domain/principal.js';
+import type { Presence, Venue } from '../../domain/guard/risk.js';
+import type { RegisteredTool } from '../../ports/tool-registry.js';
+import type { Authority } from './act-as-seam.js';
+import type { HostAccess, PresentCredentials } from './host-access.js';
+
+export interface ToolRun {
+  readonly tool: RegisteredTool;
+  readonly input: unknown;
+  readonly toolCallId: string;
+  readonly principal: Principal;
+  readonly venue: Venue;
+  readonly presence: Presence;
+  readonly session: string;
+  readonly threadId?: string;
+  readonly runId?: string;
+  readonly authority: Authority | null;
+  readonly credentials?: PresentCredentials;
+  readonly signal: AbortSignal;
+}
+
+export type ToolOutcome = { readonly ok: true; readonly output: unknown } | { readonly ok: false; readonly error: string; readonly code?: string };
+
+/** Runs one tool that the guard has let through, with its context; a throw becomes an outcome. */
+export class ToolRunner {
+  constructor(private readonly hostAccess: HostAccess) {}
+
+  async run(run: ToolRun): Promise<ToolOutcome> {
+    try {
+      const hostFetch = await this.hostAccess.prepare({
+        principal: run.principal,
+        venue: run.venue,
+        presence: run.presence,
+        tool: run.tool.name,
+        authority: run.authority,
+        credentials: run.credentials,
+      });
+      const output = await run.tool.execute(run.input, {
+        principal: run.principal,
+        venue: run.venue,
+        presence: run.presence,
+        toolCallId: run.toolCallId,
+        session: run.session,
+        ...(run.threadId ? { threadId: run.threadId } : {}),
+        ...(run.runId ? { runId: run.runId } : {}),
+        signal: run.signal,
+        hostFetch,
+      });
+      return { ok: true, output: output ?? null };
+    } catch (error) {
+      if (error instanceof DomainError) return { ok: false, error: error.message, code: error.code };
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}

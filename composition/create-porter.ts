@@ -1,0 +1,49 @@
+import 'reflect-metadata';
+import type { Container } from 'inversify';
+import { loadConfig } from './config/load-config.js';
+import type { PorterConfig, PorterOptions } from './config/config-schema.js';
+import { loggerFor } from './modules/core-module.js';
+import { productionContainer } from './containers/production.js';
+import { developmentContainer } from './containers/development.js';
+import { TOKENS } from './tokens.js';
+import { openStore } from '../adapters/store/open-store.js';
+import { SystemClock } from '../adapters/runtime/system-clock.js';
+import { mountsOf, type WireMounts } from '../adapters/http/mount.js';
+import type { KoaWire } from '../adapters/http/koa-wire.js';
+import type { Store } from '../ports/store.js';
+
+/** What a host mounts: the wire as Koa middleware, a Node listener or a connect-style handler. */
+export interface Porter extends WireMounts {
+  /** The mount path, e.g. `/api/porter`. */
+  readonly mount: string;
+  /** `production` or `development`. */
+  readonly composition: 'production' | 'development';
+  /** Stops background work and closes the store. */
+  close(): Promise<void>;
+  /** @internal The composition root, for Porter's own tests and tools. */
+  readonly container: Container;
+}
+
+/**
+ * The factory a host calls. Options win over environment variables; invalid configuration fails
+ * here with a message naming the option.
+ */
+export async function createPorter(options: PorterOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<Porter> {
+  const config: PorterConfig = loadConfig(options, env);
+  const clock = new SystemClock();
+  const logger = loggerFor(config);
+  const store: Store = config.store ?? (await openStore(config.databaseUrl, { clock, logger }));
+  const parts = { config, store, clock, logger };
+  const container = config.development ? developmentContainer(parts) : productionContainer(parts);
+  const wire = container.get<KoaWire>(TOKENS.KoaWire);
+  return {
+    ...mountsOf(wire),
+    mount: config.mount,
+    composition: config.development ? 'development' : 'production',
+    container,
+    async close() {
+      await container.unbindAll();
+      if (!config.store) await store.close();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { ContainerModule } from 'inversify';
+import type { PorterConfig } from '../config/config-schema.js';
+import { TOKENS } from '../tokens.js';
+import type { Store } from '../../ports/store.js';
+import type { Logger } from '../../ports/logger.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Ids } from '../../ports/ids.js';
+import type { PrincipalResolver } from '../../ports/principal-resolver.js';
+import { SystemClock } from '../../adapters/runtime/system-clock.js';
+import { UlidIds } from '../../adapters/runtime/ulid-ids.js';
+import { ConsoleLogger } from '../../adapters/runtime/console-logger.js';
+import { StoreAuditLog } from '../../adapters/audit/store-audit-log.js';
+import { AuditTrail } from '../../application/audit/audit-trail.js';
+
+export interface CoreParts {
+  readonly config: PorterConfig;
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+export function loggerFor(config: PorterConfig): Logger {
+  return typeof config.logger === 'string' ? new ConsoleLogger(config.logger) : config.logger;
+}
+
+/** What every composition shares: config, time, ids, logging, the store and the audit trail. */
+export function coreModule(parts: CoreParts): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(TOKENS.Config).toConstantValue(parts.config);
+    bind<Clock>(TOKENS.Clock).toConstantValue(parts.clock);
+    bind<Ids>(TOKENS.Ids).toConstantValue(new UlidIds());
+    bind<Logger>(TOKENS.Logger).toConstantValue(parts.logger);
+    bind<Store>(TOKENS.Store).toConstantValue(parts.store);
+    bind(TOKENS.AuditSink).toDynamicValue((ctx) => new StoreAuditLog(ctx.get<Store>(TOKENS.Store))).inSingletonScope();
+    bind(TOKENS.AuditLog).toDynamicValue((ctx) => ctx.get(TOKENS.AuditSink)).inSingletonScope();
+    bind(TOKENS.AuditTrail)
+      .toDynamicValue((ctx) => new AuditTrail(ctx.get(TOKENS.AuditSink), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.Logger)))
+      .inSingletonScope();
+    bind<PrincipalResolver>(TOKENS.PrincipalResolver).toConstantValue(parts.config.principal ?? (() => null));
+  });
+}

@@ -1,0 +1,196 @@
+import { Conflict } from '../errors.js';
+import type { Remember } from './grant.js';
+import type { Presence, Risk, Venue } from './risk.js';
+import type { RuledCall } from './tool-call.js';
+
+/**
+ * `executing` is internal: on the wire it reads as `pending` without `request` (the resume
+ * window), and a client keeps polling until it reads `executed`.
+ */
+export type ApprovalState = 'pending' | 'approved' | 'denied' | 'expired' | 'executing' | 'executed';
+export type WireApprovalState = 'pending' | 'approved' | 'denied' | 'expired' | 'executed';
+
+/** What was asked: enough for a person to decide and for the executor to run it. */
+export interface ApprovalRequest {
+  readonly toolCallId: string;
+  readonly tool: string;
+  readonly input: unknown;
+  readonly risk: Risk;
+  readonly egress: boolean;
+  /** One line a person can read: what the call will do. */
+  readonly preview: string;
+  readonly venue: Venue;
+  /** Whether the person was there when the call was made; an approved call runs the same way. */
+  readonly presence: Presence;
+  readonly session: string;
+  readonly threadId?: string;
+  readonly runId?: string;
+  /** For app edits: the content the person approved against; a rebase invalidates it. */
+  readonly appId?: string;
+  readonly contentHash?: string;
+}
+
+export type ApprovalOutcome =
+  | { readonly kind: 'executed'; readonly ok: true; readonly output: unknown }
+  | { readonly kind: 'executed'; readonly ok: false; readonly error: string }
+  | { readonly kind: 'denied' }
+  | { readonly kind: 'expired'; readonly reason: 'timeout' | 'dropped' | 'invalidated' };
+
+export interface ApprovalPrimitives {
+  readonly id: string;
+  readonly subject: string;
+  readonly state: ApprovalState;
+  readonly request: ApprovalRequest;
+  readonly inputDigest: string;
+  readonly evidence: string | null;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  readonly decidedAt: string | null;
+  readonly remember: Remember | null;
+  readonly outcome: ApprovalOutcome | null;
+  /** A batch decision holding this approval while it decides the rest (all or nothing). */
+  readonly heldBy: string | null;
+}
+
+export class ApprovalAlreadyDecided extends Conflict {
+  constructor(id: string, state: WireApprovalState) {
+    super(`Approval ${id} was already decided (${state})`, { state });
+  }
+}
+
+export class ApprovalNotApproved extends Conflict {
+  constructor(id: string) {
+    super(`Approval ${id} is not approved`);
+  }
+}
+
+/** A parked tool call waiting for a person's answer. Changes return a new Approval. */
+export class Approval {
+  private constructor(private readonly props: ApprovalPrimitives) {}
+
+  static park(input: { id: string; call: RuledCall; preview: string; now: string; expiresAt: string; threadId?: string; runId?: string; appId?: string; contentHash?: string }): Approval {
+    const { call } = input;
+    return new Approval({
+      id: input.id,
+      subject: call.principal.subject,
+      state: 'pending',
+      request: {
+        toolCallId: call.toolCallId,
+        tool: call.tool,
+        input: call.input,
+        risk: call.effective.risk,
+        egress: call.effective.egress,
+        preview: input.preview,
+        venue: call.venue,
+        presence: call.presence,
+        session: call.session,
+        ...(input.threadId ? { threadId: input.threadId } : {}),
+        ...(input.runId ? { runId: input.runId } : {}),
+        ...(input.appId ? { appId: input.appId } : {}),
+        ...(input.contentHash ? { contentHash: input.contentHash } : {}),
+      },
+      inputDigest: call.inputDigest,
+      evidence: call.evidence ?? null,
+      createdAt: input.now,
+      expiresAt: input.expiresAt,
+      decidedAt: null,
+      remember: null,
+      outcome: null,
+      heldBy: null,
+    });
+  }
+
+  static fromPrimitives(props: ApprovalPrimitives): Approval {
+    return new Approval(props);
+  }
+
+  toPrimitives(): ApprovalPrimitives {
+    return this.props;
+  }
+
+  get id(): string {
+    return this.props.id;
+  }
+
+  get subject(): string {
+    return this.props.subject;
+  }
+
+  get request(): ApprovalRequest {
+    return this.props.request;
+  }
+
+  get remember(): Remember | null {
+    return this.props.remember;
+  }
+
+  get heldBy(): string | null {
+    return this.props.heldBy;
+  }
+
+  get outcome(): ApprovalOutcome | null {
+    return this.props.outcome;
+  }
+
+  /** The state as of `now`: a pending approval past its expiry reads as expired. */
+  stateAt(now: string): ApprovalState {
+    return this.props.state === 'pending' && now >= this.props.expiresAt ? 'expired' : this.props.state;
+  }
+
+  isPendingAt(now: string): boolean {
+    return this.stateAt(now) === 'pending';
+  }
+
+  approve(at: string, remember: Remember | null, batch: string | null = null): Approval {
+    this.mustBeUndecided(at, batch);
+    return this.with({ state: 'approved', decidedAt: at, remember, heldBy: null });
+  }
+
+  deny(at: string, batch: string | null = null): Approval {
+    this.mustBeUndecided(at, batch);
+    return this.with({ state: 'denied', decidedAt: at, outcome: { kind: 'denied' }, heldBy: null });
+  }
+
+  /** A batch reserves the approval so no single decision slips in between its checks. */
+  holdFor(batch: string, at: string): Approval {
+    this.mustBeUndecided(at, null);
+    return this.with({ heldBy: batch });
+  }
+
+  release(): Approval {
+    return this.with({ heldBy: null });
+  }
+
+  startExecution(): Approval {
+    if (this.props.state !== 'approved') throw new ApprovalNotApproved(this.props.id);
+    return this.with({ state: 'executing' });
+  }
+
+  finish(outcome: Extract<ApprovalOutcome, { kind: 'executed' }>): Approval {
+    if (this.props.state !== 'executing') throw new ApprovalNotApproved(this.props.id);
+    return this.with({ state: 'executed', outcome });
+  }
+
+  /** Ends an undecided approval without an answer: timed out, its run stopped, or its content changed. */
+  expire(at: string, reason: 'timeout' | 'dropped' | 'invalidated'): Approval {
+    return this.with({ state: 'expired', decidedAt: at, outcome: { kind: 'expired', reason }, heldBy: null });
+  }
+
+  /** What `GET /approvals/:id` answers. */
+  wireView(now: string): { id: string; state: WireApprovalState; request?: ApprovalRequest; outcome?: ApprovalOutcome } {
+    const state = this.stateAt(now);
+    if (state === 'executing') return { id: this.props.id, state: 'pending' };
+    const outcome = state === 'expired' && !this.props.outcome ? { kind: 'expired' as const, reason: 'timeout' as const } : this.props.outcome;
+    return { id: this.props.id, state, request: this.props.request, ...(outcome ? { outcome } : {}) };
+  }
+
+  private mustBeUndecided(at: string, batch: string | null): void {
+    const state = this.stateAt(at);
+    if (state !== 'pending') throw new ApprovalAlreadyDecided(this.props.id, state === 'executing' ? 'approved' : state);
+    if (this.props.heldBy !== null && this.props.heldBy !== batch) throw new ApprovalAlreadyDecided(this.props.id, 'pending');
+  }
+
+  private with(changes: Partial<ApprovalPrimitives>): Approval {
+    return new Approval({ ...this.props, ...changes });
+  }
+}

@@ -1,0 +1,35 @@
+import type { Principal } from '../principal.js';
+import type { EffectiveRisk, Presence, Venue } from './risk.js';
+
+/** One call the guard rules on. */
+export interface ToolCall {
+  readonly toolCallId: string;
+  readonly tool: string;
+  readonly input: unknown;
+  /** Stable digest of the input (canonical JSON), for exact-scope grants and door retries. */
+  readonly inputDigest: string;
+  readonly principal: Principal;
+  readonly venue: Venue;
+  readonly presence: Presence;
+  /** The conversation, door session or run the call belongs to; session-duration grants live here. */
+  readonly session: string;
+  /** Door consent evidence the call carries; grants made through the door are keyed to it. */
+  readonly evidence?: string;
+}
+
+export interface RuledCall extends ToolCall {
+  readonly effective: EffectiveRisk;
+}
+
+/**
+ * Canonical JSON: object keys sorted at every depth, so equal inputs digest equally whatever the
+ * key order the model produced.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}

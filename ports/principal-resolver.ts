@@ -1,0 +1,8 @@
+import type { Principal } from '../domain/principal.js';
+import type { WireRequest } from './wire-request.js';
+
+/**
+ * The host's `principal(req)`: who is signed in, or null before sign-in (an anonymous cookie
+ * session then stands in). Porter rejects reserved subjects and kind `org` from it.
+ */
+export type PrincipalResolver = (request: WireRequest) => Principal | null | Promise<Principal | null>;

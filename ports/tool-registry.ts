@@ -1,0 +1,51 @@
+import type { Principal } from '../domain/principal.js';
+import type { EffectiveRisk, Presence, Risk, Venue } from '../domain/guard/risk.js';
+
+/** A JSON Schema describing a tool's input object. */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/** What a tool is given when it runs. */
+export interface ToolContext {
+  readonly principal: Principal;
+  readonly venue: Venue;
+  readonly presence: Presence;
+  readonly toolCallId: string;
+  /** The conversation, door session or run this call belongs to. */
+  readonly session: string;
+  readonly threadId?: string;
+  readonly runId?: string;
+  /** Aborted when the caller goes away or the run is stopped. */
+  readonly signal: AbortSignal;
+  /**
+   * Calls the host's own HTTP API as this principal: with the person's forwarded credentials when
+   * present (needs PORTER_BASE_URL), with act-as material when away or through the door.
+   */
+  hostFetch(path: string, init?: RequestInit): Promise<Response>;
+}
+
+/** A tool the agent, an app, an automation or the door can call, always through the guard. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  readonly risk: Risk;
+  /** Reaches outside the host (the network, third parties): asks even when it only reads. */
+  readonly egress?: boolean;
+  /** For tools whose risk depends on the input or on state, resolved at call time. */
+  resolveRisk?(input: unknown, context: { principal: Principal }): EffectiveRisk | Promise<EffectiveRisk>;
+  /** One line a person reads on the approval card. */
+  preview?(input: unknown): string;
+  execute(input: unknown, context: ToolContext): Promise<unknown>;
+}
+
+export type InputCheck = { readonly ok: true } | { readonly ok: false; readonly issues: ReadonlyArray<string> };
+
+export interface RegisteredTool extends ToolDefinition {
+  /** Checks an input against the tool's JSON Schema. */
+  checkInput(input: unknown): InputCheck;
+}
+
+export interface ToolRegistry {
+  list(): ReadonlyArray<RegisteredTool>;
+  get(name: string): RegisteredTool | null;
+}

@@ -1,0 +1,77 @@
+import { expect } from 'chai';
+import { loadConfig, PorterConfigError } from '../../composition/config/load-config.js';
+import type { PorterOptions } from '../../composition/config/config-schema.js';
+
+const SECRET = 'x'.repeat(40);
+
+function failure(options: PorterOptions, env: NodeJS.ProcessEnv = {}): PorterConfigError {
+  try {
+    loadConfig(options, env);
+  } catch (error) {
+    expect(error).to.be.instanceOf(PorterConfigError);
+    return error as PorterConfigError;
+  }
+  return expect.fail('expected the configuration to be refused');
+}
+
+describe('loadConfig', () => {
+  it('fills defaults: mounted at /api/porter, apps and automations on, door closed, 32,000-character tool output cap', () => {
+    const config = loadConfig({ secret: SECRET }, {});
+    expect(config).to.deep.include({ mount: '/api/porter', apps: true, automations: true, mcp: false, toolOutputCap: 32_000, development: false });
+    expect(config.databaseUrl).to.equal('sqlite:.porter/porter.db');
+  });
+
+  it('selects development from NODE_ENV=development unless the host says otherwise', () => {
+    expect(loadConfig({}, { NODE_ENV: 'development' }).development).to.equal(true);
+    expect(loadConfig({ development: false, secret: SECRET }, { NODE_ENV: 'development' }).development).to.equal(false);
+    expect(loadConfig({ secret: SECRET }, { NODE_ENV: 'production' }).development).to.equal(false);
+  });
+
+  it('reads the environment for what the host left out, and lets host options win', () => {
+    const env = { PORTER_DATABASE_URL: 'postgres://db/porter', PORTER_BASE_URL: 'https://app.example.com', PORTER_TICK_SECRET: 't'.repeat(20), PORTER_SECRET: SECRET };
+    const config = loadConfig({}, env);
+    expect(config).to.deep.include({ databaseUrl: 'postgres://db/porter', baseUrl: 'https://app.example.com', tickSecret: 't'.repeat(20), secret: SECRET });
+    expect(loadConfig({ databaseUrl: 'sqlite::memory:' }, env).databaseUrl).to.equal('sqlite::memory:');
+  });
+
+  it('names oauth when mcp is true without it', () => {
+    const error = failure({ mcp: true, development: true });
+    expect(error.issues.map((i) => i.option)).to.deep.equal(['oauth']);
+    expect(error.message).to.contain('oauth').and.to.contain('mcp');
+  });
+
+  it('names mcp when oauth is given but the door is closed', () => {
+    const error = failure({ oauth: { principal: () => null }, development: true });
+    expect(error.issues.map((i) => i.option)).to.deep.equal(['mcp']);
+  });
+
+  it('requires a signing secret in production and says where to put it', () => {
+    const error = failure({}, { NODE_ENV: 'production' });
+    expect(error.issues.map((i) => i.option)).to.deep.equal(['secret']);
+    expect(error.message).to.contain('PORTER_SECRET');
+  });
+
+  it('names the environment variable an invalid value came from', () => {
+    const error = failure({}, { PORTER_SECRET: 'short', NODE_ENV: 'production' });
+    expect(error.message).to.contain('secret (from PORTER_SECRET)');
+  });
+
+  it('refuses an unknown option rather than ignoring a typo', () => {
+    const error = failure({ development: true, histroyWindow: 10 } as PorterOptions);
+    expect(error.message).to.contain('histroyWindow');
+  });
+
+  it('refuses out-of-range chat options, naming each', () => {
+    const error = failure({ development: true, toolOutputCap: -1, historyWindow: 0, maxOutputTokens: 1.5 });
+    expect(error.issues.map((i) => i.option).sort()).to.deep.equal(['historyWindow', 'maxOutputTokens', 'toolOutputCap']);
+  });
+
+  it('accepts toolOutputCap 0 (no cap)', () => {
+    expect(loadConfig({ development: true, toolOutputCap: 0 }, {}).toolOutputCap).to.equal(0);
+  });
+
+  it('refuses a principal resolver that is not a function and a mount with a trailing slash', () => {
+    const error = failure({ development: true, principal: 'me' as never, mount: '/api/porter/' });
+    expect(error.issues.map((i) => i.option).sort()).to.deep.equal(['mount', 'principal']);
+  });
+});

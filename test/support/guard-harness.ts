@@ -1,0 +1,116 @@
+import type { Principal } from '../../domain/principal.js';
+import type { PolicyRule } from '../../domain/guard/policy.js';
+import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
+import type { GrantPrimitives } from '../../domain/guard/grant.js';
+import type { ToolDefinition } from '../../ports/tool-registry.js';
+import type { ActAsPreset } from '../../ports/act-as.js';
+import type { HostApi } from '../../ports/host-api.js';
+import type { AuditSink } from '../../ports/audit.js';
+import type { Store } from '../../ports/store.js';
+import { MemoryStore } from '../../adapters/store/memory/memory-store.js';
+import { StoreAuditLog } from '../../adapters/audit/store-audit-log.js';
+import { StaticToolRegistry } from '../../adapters/tools/static-tool-registry.js';
+import { AuditTrail } from '../../application/audit/audit-trail.js';
+import { ApprovalBook } from '../../application/guard/approval-book.js';
+import { GrantBook } from '../../application/guard/grant-book.js';
+import { ActAsSeam } from '../../application/guard/act-as-seam.js';
+import { HostAccess } from '../../application/guard/host-access.js';
+import { ToolRunner } from '../../application/guard/tool-runner.js';
+import { ExecuteApproved } from '../../application/guard/execute-approved.js';
+import { GuardCall, type GuardedCall } from '../../application/guard/guard-call.js';
+import { DecideApproval, DecisionEffects } from '../../application/guard/decide-approval.js';
+import { DecideApprovals } from '../../application/guard/decide-approvals.js';
+import { GetApproval, ListApprovals } from '../../application/guard/approval-queries.js';
+import { ListGrants, RevokeGrant } from '../../application/guard/grant-commands.js';
+import type { ApprovalHook } from '../../application/guard/approval-hooks.js';
+import { ManualClock } from './manual-clock.js';
+import { RecordingLogger, SequentialIds } from './fakes.js';
+
+export const ada: Principal = { subject: 'ada', kind: 'user' };
+export const bob: Principal = { subject: 'bob', kind: 'user' };
+
+/** A tool that counts its executions, optionally waiting on a gate before it finishes. */
+export function countingTool(name: string, risk: ToolDefinition['risk'], options: { egress?: boolean; gate?: Promise<void> } = {}) {
+  const calls: unknown[] = [];
+  const tool: ToolDefinition = {
+    name,
+    description: `${name} for tests`,
+    inputSchema: { type: 'object', additionalProperties: true },
+    risk,
+    ...(options.egress ? { egress: true } : {}),
+    async execute(input) {
+      calls.push(input);
+      await options.gate;
+      return { done: name, input };
+    },
+  };
+  return { tool, calls };
+}
+
+export interface HarnessOptions {
+  tools: ToolDefinition[];
+  policy?: PolicyRule[];
+  store?: Store;
+  actAs?: ActAsPreset | null;
+  host?: HostApi | null;
+  auditSink?: AuditSink;
+  hooks?: ApprovalHook[];
+}
+
+/** The guard's application layer wired over the in-memory store, as the composition wires it. */
+export function guardHarness(options: HarnessOptions) {
+  const clock = new ManualClock('2026-06-01T12:00:00.000Z');
+  const store = options.store ?? new MemoryStore({ clock });
+  const ids = new SequentialIds();
+  const logger = new RecordingLogger();
+  const auditLog = new StoreAuditLog(store);
+  const audit = new AuditTrail(options.auditSink ?? auditLog, ids, clock, logger);
+  const tools = new StaticToolRegistry(options.tools);
+  const approvals = new ApprovalBook(store.records<ApprovalPrimitives>('approvals'));
+  const grants = new GrantBook(store.records<GrantPrimitives>('grants'));
+  const seam = new ActAsSeam(options.actAs ?? null, audit, clock);
+  const hostAccess = new HostAccess(options.host ?? null, seam, audit);
+  const runner = new ToolRunner(hostAccess);
+  const executeApproved = new ExecuteApproved(approvals, tools, runner, clock, audit);
+  const settings = { policy: options.policy ?? [], approvalTtlMs: 60 * 60 * 1000 };
+  const guard = new GuardCall(tools, approvals, grants, runner, executeApproved, settings, ids, clock, audit);
+  const effects = new DecisionEffects(grants, options.hooks ?? [], ids, audit);
+  let callCounter = 0;
+  return {
+    clock,
+    store,
+    logger,
+    auditLog,
+    seam,
+    hostAccess,
+    guard,
+    executeApproved,
+    decide: new DecideApproval(approvals, effects, clock),
+    decideMany: new DecideApprovals(approvals, effects, clock),
+    list: new ListApprovals(approvals, clock),
+    get: new GetApproval(approvals, clock),
+    listGrants: new ListGrants(grants),
+    revoke: new RevokeGrant(grants, clock, audit),
+    /** A chat call by ada unless told otherwise. */
+    call(tool: string, input: unknown, overrides: Partial<GuardedCall> = {}) {
+      callCounter += 1;
+      return guard.execute({
+        tool,
+        input,
+        toolCallId: `call_${callCounter}`,
+        principal: ada,
+        venue: 'chat',
+        presence: 'present',
+        session: 'thr_session1',
+        threadId: 'thr_session1',
+        signal: new AbortController().signal,
+        ...overrides,
+      });
+    },
+  };
+}
+
+export function parkedId(result: Awaited<ReturnType<GuardCall['execute']>>): string {
+  if (result.status !== 'parked') throw new Error(`expected the call to park, it ${result.status}`);
+  return result.parked.approvalId;
+}
