@@ -33,7 +33,7 @@ export async function createPorter(options: PorterOptions = {}, env: NodeJS.Proc
   const clock = new SystemClock();
   const logger = loggerFor(config);
   const store: Store = config.store ?? (await openStore(config.databaseUrl, { clock, logger }));
-  const parts = { config, store, clock, logger };
+  const parts = { config, store, clock, logger, env };
   const container = config.development ? developmentContainer(parts) : productionContainer(parts);
   const wire = container.get<KoaWire>(TOKENS.KoaWire);
   return {

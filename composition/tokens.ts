@@ -1,6 +1,11 @@
 /** Inversify service identifiers. Only composition/ knows them; the core never sees the container. */
 export const TOKENS = {
   Config: Symbol.for('porter.Config'),
+  Environment: Symbol.for('porter.Environment'),
+  Model: Symbol.for('porter.Model'),
+  ThreadBook: Symbol.for('porter.ThreadBook'),
+  TurnHub: Symbol.for('porter.TurnHub'),
+  ThreadUseCases: Symbol.for('porter.ThreadUseCases'),
   Clock: Symbol.for('porter.Clock'),
   Ids: Symbol.for('porter.Ids'),
   Logger: Symbol.for('porter.Logger'),

@@ -21,6 +21,18 @@ export interface ToolContext {
    * present (needs PORTER_BASE_URL), with act-as material when away or through the door.
    */
   hostFetch(path: string, init?: RequestInit): Promise<Response>;
+  /**
+   * Streams a data part to the person watching (a chat turn), e.g. `data-porter-view` updates of an
+   * app being generated. A part with an id replaces the earlier one with the same id. Absent when
+   * nobody watches (automations, the door).
+   */
+  writeData?(part: StreamedData): void;
+}
+
+export interface StreamedData {
+  readonly type: `data-${string}`;
+  readonly id?: string;
+  readonly data: unknown;
 }
 
 /** A tool the agent, an app, an automation or the door can call, always through the guard. */

@@ -1,6 +1,6 @@
 import type { Principal } from '../../domain/principal.js';
 import type { Clock } from '../../ports/clock.js';
-import type { ToolRegistry } from '../../ports/tool-registry.js';
+import type { StreamedData, ToolRegistry } from '../../ports/tool-registry.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { ApprovalBook, LoadedApproval } from './approval-book.js';
 import type { CallResult } from './call-result.js';
@@ -12,6 +12,7 @@ export interface ExecuteApprovedInput {
   readonly principal: Principal;
   readonly credentials?: PresentCredentials;
   readonly signal: AbortSignal;
+  readonly writeData?: (part: StreamedData) => void;
 }
 
 /**
@@ -66,6 +67,7 @@ export class ExecuteApproved {
           authority: { subject: loaded.approval.subject, approvalId: loaded.approval.id },
           ...(input.credentials ? { credentials: input.credentials } : {}),
           signal: input.signal,
+          ...(input.writeData ? { writeData: input.writeData } : {}),
         })
       : { ok: false, error: `The tool "${request.tool}" is no longer registered` };
 

@@ -5,7 +5,7 @@ import type { Principal } from '../../domain/principal.js';
 import type { Presence, Venue } from '../../domain/guard/risk.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
-import type { RegisteredTool, ToolRegistry } from '../../ports/tool-registry.js';
+import type { RegisteredTool, StreamedData, ToolRegistry } from '../../ports/tool-registry.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { ApprovalBook } from './approval-book.js';
 import type { CallResult } from './call-result.js';
@@ -29,6 +29,8 @@ export interface GuardedCall {
   readonly runId?: string;
   readonly credentials?: PresentCredentials;
   readonly signal: AbortSignal;
+  /** Where the tool may stream data parts (a chat turn). */
+  readonly writeData?: (part: StreamedData) => void;
   /**
    * The door's retry rule: an identical call in the same session reuses a parked approval (same
    * tool-call id) and runs once on a one-off approval; after that it asks again.
@@ -138,6 +140,7 @@ export class GuardCall {
       ...(call.runId ? { runId: call.runId } : {}),
       ...(call.credentials ? { credentials: call.credentials } : {}),
       signal: call.signal,
+      ...(call.writeData ? { writeData: call.writeData } : {}),
     };
   }
 }

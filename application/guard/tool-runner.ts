@@ -1,7 +1,7 @@
 import { DomainError } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
 import type { Presence, Venue } from '../../domain/guard/risk.js';
-import type { RegisteredTool } from '../../ports/tool-registry.js';
+import type { RegisteredTool, StreamedData } from '../../ports/tool-registry.js';
 import type { Authority } from './act-as-seam.js';
 import type { HostAccess, PresentCredentials } from './host-access.js';
 
@@ -18,6 +18,7 @@ export interface ToolRun {
   readonly authority: Authority | null;
   readonly credentials?: PresentCredentials;
   readonly signal: AbortSignal;
+  readonly writeData?: (part: StreamedData) => void;
 }
 
 export type ToolOutcome = { readonly ok: true; readonly output: unknown } | { readonly ok: false; readonly error: string; readonly code?: string };
@@ -46,6 +47,7 @@ export class ToolRunner {
         ...(run.runId ? { runId: run.runId } : {}),
         signal: run.signal,
         hostFetch,
+        ...(run.writeData ? { writeData: run.writeData } : {}),
       });
       return { ok: true, output: output ?? null };
     } catch (error) {

@@ -4,7 +4,8 @@ import type { Store } from '../../ports/store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { ToolDefinition } from '../../ports/tool-registry.js';
 import type { ActAsPreset } from '../../ports/act-as.js';
-import { RISKS, VENUES } from '../../domain/guard/risk.js';
+import type { RISKS, VENUES } from '../../domain/guard/risk.js';
+import type { LanguageModel } from 'ai';
 
 const fn = <T>(what: string) => z.custom<T>((value) => typeof value === 'function', { message: `must be a function (${what})` });
 const instance = <T>(what: string, probe: (value: Record<string, unknown>) => boolean) =>
@@ -60,6 +61,9 @@ export const configSchema = z
     actAs: instance<ActAsPreset>('an act-as preset (actAs.authjs, actAs.hostedIdentity or actAs.jwt)', (v) => typeof v.mint === 'function' && typeof v.asHostSees === 'function').optional(),
     tools: z.array(toolSchema).default([]),
     policy: z.array(policyRuleSchema).default([]),
+    model: instance<LanguageModel>('an AI SDK LanguageModel', (v) => typeof v.doStream === 'function' || typeof v.specificationVersion === 'string').optional(),
+    instructions: z.string().max(100_000).optional(),
+    maxSteps: z.number().int().min(1).max(50).default(8),
     approvalTtlSeconds: z.number().int().min(60).max(30 * 24 * 3600).default(24 * 3600),
     toolOutputCap: z.number().int().min(0).default(32_000),
     maxOutputTokens: z.number().int().min(1).optional(),

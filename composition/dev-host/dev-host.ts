@@ -4,6 +4,7 @@ import { createPorter, type Porter } from '../create-porter.js';
 import type { PorterOptions } from '../config/config-schema.js';
 import { demoPrincipal } from './demo-principal.js';
 import { developmentSecret } from './dev-secret.js';
+import { demoTools } from './demo-tools.js';
 
 export interface DevHostOptions {
   /** Port to listen on; 0 picks a free one. */
@@ -31,12 +32,17 @@ export async function startDevHost(options: DevHostOptions = {}): Promise<DevHos
     {
       development: env.NODE_ENV !== 'production',
       principal: demoPrincipal,
+      tools: demoTools(),
       secret: env.PORTER_SECRET || developmentSecret('.porter/secret'),
       ...options.porter,
     },
     env,
   );
   const app = new Koa();
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    // A browser that closes a stream mid-turn is ordinary; anything else is worth a line.
+    if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET' && error.code !== 'ERR_STREAM_PREMATURE_CLOSE') console.error(error);
+  });
   app.use(porter.koa);
   app.use(async (ctx, next) => {
     if (ctx.method !== 'GET' || ctx.path !== '/') return next();

@@ -6,7 +6,6 @@ import type { Logger } from '../../ports/logger.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
 import type { PrincipalResolver } from '../../ports/principal-resolver.js';
-import { SystemClock } from '../../adapters/runtime/system-clock.js';
 import { UlidIds } from '../../adapters/runtime/ulid-ids.js';
 import { ConsoleLogger } from '../../adapters/runtime/console-logger.js';
 import { StoreAuditLog } from '../../adapters/audit/store-audit-log.js';
@@ -17,6 +16,8 @@ export interface CoreParts {
   readonly store: Store;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** The environment the deployment was configured from (the model ladder reads it). */
+  readonly env: NodeJS.ProcessEnv;
 }
 
 export function loggerFor(config: PorterConfig): Logger {
@@ -27,6 +28,7 @@ export function loggerFor(config: PorterConfig): Logger {
 export function coreModule(parts: CoreParts): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.Config).toConstantValue(parts.config);
+    bind(TOKENS.Environment).toConstantValue(parts.env);
     bind<Clock>(TOKENS.Clock).toConstantValue(parts.clock);
     bind<Ids>(TOKENS.Ids).toConstantValue(new UlidIds());
     bind<Logger>(TOKENS.Logger).toConstantValue(parts.logger);

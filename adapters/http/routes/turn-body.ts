@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import type { UiMessage } from '../../../domain/threads/ui-message.js';
+import type { ApprovalAnswer } from '../../../ports/use-cases/threads.js';
+import { InvalidInput } from '../../../domain/errors.js';
+
+const metadata = z.record(z.string(), z.unknown());
+
+const textPart = z.strictObject({ type: z.literal('text'), text: z.string().max(200_000), state: z.enum(['streaming', 'done']).optional(), providerMetadata: metadata.optional() });
+const filePart = z.strictObject({ type: z.literal('file'), mediaType: z.string().min(1), url: z.string().min(1), filename: z.string().optional(), providerMetadata: metadata.optional() });
+const reasoningPart = z.strictObject({ type: z.literal('reasoning'), id: z.string().optional(), text: z.string(), state: z.enum(['streaming', 'done']).optional(), providerMetadata: metadata.optional() });
+const stepStartPart = z.strictObject({ type: z.literal('step-start') });
+const sourceUrlPart = z.strictObject({ type: z.literal('source-url'), sourceId: z.string(), url: z.string(), title: z.string().optional(), providerMetadata: metadata.optional() });
+const sourceDocumentPart = z.strictObject({ type: z.literal('source-document'), sourceId: z.string(), mediaType: z.string(), title: z.string(), filename: z.string().optional(), providerMetadata: metadata.optional() });
+const dataPart = z.strictObject({ type: z.string().regex(/^data-/), id: z.string().optional(), data: z.unknown() });
+const approval = z.strictObject({
+  id: z.string(),
+  approved: z.boolean().optional(),
+  reason: z.string().optional(),
+  descriptor: z.unknown().optional(),
+  signature: z.string().optional(),
+  inputSchemaInput: z.unknown().optional(),
+});
+const toolPart = z.strictObject({
+  type: z.string().regex(/^(tool-.+|dynamic-tool)$/),
+  toolCallId: z.string(),
+  toolName: z.string().optional(),
+  state: z.enum(['input-streaming', 'input-available', 'approval-requested', 'approval-responded', 'output-available', 'output-error', 'output-denied']),
+  input: z.unknown().optional(),
+  rawInput: z.unknown().optional(),
+  inputEncoding: z.enum(['json', 'text']).optional(),
+  output: z.unknown().optional(),
+  errorText: z.string().optional(),
+  approval: approval.optional(),
+  title: z.string().optional(),
+  toolMetadata: metadata.optional(),
+  providerExecuted: z.boolean().optional(),
+  preliminary: z.boolean().optional(),
+  dynamic: z.boolean().optional(),
+  callProviderMetadata: metadata.optional(),
+  resultProviderMetadata: metadata.optional(),
+});
+
+const userMessage = z.strictObject({
+  id: z.string().max(200).optional(),
+  role: z.literal('user'),
+  parts: z.array(z.union([textPart, filePart])).min(1).max(100),
+  metadata: z.unknown().optional(),
+});
+
+const anyMessage = z.strictObject({
+  id: z.string().max(200),
+  role: z.enum(['system', 'user', 'assistant']),
+  parts: z.array(z.union([textPart, filePart, reasoningPart, stepStartPart, sourceUrlPart, sourceDocumentPart, toolPart, dataPart])).max(1000),
+  metadata: z.unknown().optional(),
+});
+
+/** `{message}`, `{continue: true}`, or the AI SDK chat transport's own body. */
+export const turnBody = z.union([
+  z.strictObject({ message: userMessage }),
+  z.strictObject({ continue: z.literal(true) }),
+  z.strictObject({
+    id: z.string().optional(),
+    messages: z.array(anyMessage).min(1),
+    trigger: z.enum(['submit-message', 'regenerate-message']).optional(),
+    messageId: z.string().optional(),
+  }),
+]);
+
+export type TurnBody = z.output<typeof turnBody>;
+
+/** What the turn takes from the body: the new user message only, or the approval answers. */
+export function turnInputOf(body: TurnBody): { message?: UiMessage; answers: ApprovalAnswer[] } {
+  if ('message' in body) return { message: toUiMessage(body.message), answers: [] };
+  if ('continue' in body) return { answers: [] };
+  if (body.trigger === 'regenerate-message') throw new InvalidInput('Regenerating a message is not supported; send a new message instead');
+  const last = body.messages[body.messages.length - 1]!;
+  if (last.role === 'user') {
+    const parsed = userMessage.safeParse(last);
+    if (!parsed.success) throw new InvalidInput('The last message must have text or file parts only');
+    return { message: toUiMessage(parsed.data), answers: [] };
+  }
+  if (last.role !== 'assistant') throw new InvalidInput('The last message must come from the user, or carry approval answers');
+  const answers = last.parts.flatMap((part) =>
+    'toolCallId' in part && part.state === 'approval-responded' && part.approval?.approved !== undefined ? [{ approvalId: part.approval.id, approved: part.approval.approved }] : [],
+  );
+  return { answers };
+}
+
+function toUiMessage(message: z.output<typeof userMessage>): UiMessage {
+  return { id: message.id ?? '', role: 'user', parts: message.parts, ...(message.metadata !== undefined ? { metadata: message.metadata } : {}) };
+}

@@ -1,0 +1,217 @@
+import { applyChunk, closeOpenText, draftOf, type MessageDraft, type UiChunk } from '../../domain/threads/ui-chunk.js';
+import { modelView } from '../../domain/threads/model-view.js';
+import { isToolPart, type ToolPart, type UiMessage } from '../../domain/threads/ui-message.js';
+import type { Principal } from '../../domain/principal.js';
+import type { ApprovalOutcome } from '../../domain/guard/approval.js';
+import type { Ids } from '../../ports/ids.js';
+import type { Logger } from '../../ports/logger.js';
+import type { Model, ModelEvent } from '../../ports/model.js';
+import type { StreamedData, ToolRegistry } from '../../ports/tool-registry.js';
+import type { ApprovalBook } from '../guard/approval-book.js';
+import type { CallResult } from '../guard/call-result.js';
+import type { ExecuteApproved } from '../guard/execute-approved.js';
+import type { GuardCall } from '../guard/guard-call.js';
+import type { PresentCredentials } from '../guard/host-access.js';
+import type { ChatSettings } from './chat-settings.js';
+import type { ThreadBook } from './thread-book.js';
+
+export interface TurnInput {
+  readonly principal: Principal;
+  readonly threadId: string;
+  /** The thread as stored, oldest first, including the new user message if any. */
+  readonly messages: UiMessage[];
+  /** The assistant message this turn continues, or null to start a new one. */
+  readonly continuing: UiMessage | null;
+  readonly credentials?: PresentCredentials;
+  readonly signal: AbortSignal;
+  readonly emit: (chunk: UiChunk) => void;
+}
+
+/**
+ * One turn of the agent loop. First every approved call of the thread runs (exactly once) and its
+ * output is shown; then the model speaks step by step, every tool call it asks for passes the
+ * guard, and the turn ends when the model is done, when a call is parked for approval, or when
+ * the output budget is spent. What was produced is saved however the turn ends.
+ */
+export class AgentTurn {
+  constructor(
+    private readonly model: Model | null,
+    private readonly tools: ToolRegistry,
+    private readonly guard: GuardCall,
+    private readonly executeApproved: ExecuteApproved,
+    private readonly approvals: ApprovalBook,
+    private readonly threads: ThreadBook,
+    private readonly settings: ChatSettings,
+    private readonly ids: Ids,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Runs the turn; resolves with the saved assistant message. Never rejects. */
+  async run(input: TurnInput): Promise<UiMessage> {
+    const draft = draftOf(input.continuing ?? { id: this.ids.mint('message'), role: 'assistant', parts: [] });
+    const earlier = input.messages.filter((m) => m.id !== draft.message.id);
+    const emit = (chunk: UiChunk) => {
+      applyChunk(draft, chunk);
+      input.emit(chunk);
+    };
+    emit({ type: 'start', messageId: draft.message.id });
+    let finishReason: 'stop' | 'length' | 'tool-calls' | 'error' | 'other' = 'stop';
+    try {
+      await this.settlePendingCalls(input, earlier, draft, emit);
+      finishReason = await this.converse(input, earlier, draft, emit);
+    } catch (error) {
+      finishReason = 'error';
+      if (input.signal.aborted) {
+        this.logger.info('turn aborted: every client went away', { threadId: input.threadId });
+      } else {
+        this.logger.error('turn failed', { threadId: input.threadId, cause: error instanceof Error ? error.message : String(error) });
+        emit({ type: 'error', errorText: 'The model failed before finishing this answer. What it produced so far is saved.' });
+        emit({ type: 'data-porter-error', data: { message: 'The model failed before finishing this answer.' } });
+      }
+    }
+    closeOpenText(draft);
+    await this.threads.putMessage(input.threadId, draft.message);
+    emit({ type: 'finish', finishReason });
+    return draft.message;
+  }
+
+  /**
+   * Approved calls run now, exactly once; decided or expired ones get their final state, so every
+   * call the thread holds has an answer before the model speaks again.
+   */
+  private async settlePendingCalls(input: TurnInput, earlier: UiMessage[], draft: MessageDraft, emit: (chunk: UiChunk) => void): Promise<void> {
+    const ran = await this.executeApproved.forThread(input.threadId, {
+      principal: input.principal,
+      ...(input.credentials ? { credentials: input.credentials } : {}),
+      signal: input.signal,
+      writeData: (part) => emit(part as UiChunk),
+    });
+    const outcomes = new Map<string, CallResult>(ran.map(({ loaded, result }) => [loaded.approval.request.toolCallId, result]));
+
+    for (const message of [...earlier, draft.message]) {
+      const waiting = message.parts.filter((p): p is ToolPart => isToolPart(p) && p.state === 'approval-requested' && Boolean(p.approval?.id));
+      if (waiting.length === 0) continue;
+      let changed: UiMessage = message;
+      for (const part of waiting) {
+        const outcome = outcomes.get(part.toolCallId) ?? (await this.finalOutcome(part.approval!.id, input.principal.subject));
+        if (!outcome) continue;
+        const chunk = outcomeChunk(part.toolCallId, outcome);
+        if (message.id === draft.message.id) {
+          emit(chunk);
+        } else {
+          changed = applyTo(changed, chunk);
+          emit({ type: 'data-porter-tool-result', id: `porter-tool-result:${part.toolCallId}`, data: { toolCallId: part.toolCallId, approvalId: part.approval!.id, ...resultData(outcome) } });
+        }
+      }
+      if (changed !== message) {
+        await this.threads.putMessage(input.threadId, changed);
+        earlier[earlier.indexOf(message)] = changed;
+      }
+    }
+  }
+
+  /** An approval that ended without running here: denied, expired, or executed elsewhere. */
+  private async finalOutcome(approvalId: string, subject: string): Promise<CallResult | 'denied' | null> {
+    const loaded = await this.approvals.find(approvalId);
+    if (!loaded || loaded.approval.subject !== subject) return null;
+    const outcome: ApprovalOutcome | null = loaded.approval.outcome;
+    if (!outcome) return null;
+    if (outcome.kind === 'denied') return 'denied';
+    if (outcome.kind === 'expired') return { status: 'failed', error: outcome.reason === 'timeout' ? 'The approval expired before anyone answered.' : 'The approval was withdrawn.' };
+    return outcome.ok ? { status: 'ran', output: outcome.output, because: 'approval' } : { status: 'failed', error: outcome.error };
+  }
+
+  private async converse(input: TurnInput, earlier: UiMessage[], draft: MessageDraft, emit: (chunk: UiChunk) => void) {
+    if (!this.model) throw new Error('no model is configured');
+    const tools = this.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+    const known = new Set(earlier.concat(draft.message).flatMap((m) => m.parts.filter(isToolPart).map((p) => p.toolCallId)));
+    let budget = this.settings.maxOutputTokens;
+
+    for (let step = 0; step < this.settings.maxSteps; step++) {
+      emit({ type: 'start-step' });
+      const view = modelView([...earlier, draft.message], { toolOutputCap: this.settings.toolOutputCap, ...(this.settings.historyWindow ? { historyWindow: this.settings.historyWindow } : {}) });
+      const calls: Array<Extract<ModelEvent, { type: 'tool-call' }>> = [];
+      let textId: string | null = null;
+      let finish: Extract<ModelEvent, { type: 'finish' }> | null = null;
+      for await (const event of this.model.streamStep({
+        messages: view,
+        tools,
+        signal: input.signal,
+        ...(this.settings.instructions ? { instructions: this.settings.instructions } : {}),
+        ...(budget !== undefined ? { maxOutputTokens: budget } : {}),
+      })) {
+        if (event.type === 'text-delta') {
+          if (!textId) emit({ type: 'text-start', id: (textId = this.ids.mint('message')) });
+          emit({ type: 'text-delta', id: textId, delta: event.delta });
+        } else if (event.type === 'tool-call') {
+          calls.push(known.has(event.toolCallId) ? { ...event, toolCallId: this.ids.mint('toolCall') } : event);
+        } else {
+          finish = event;
+        }
+      }
+      if (textId) emit({ type: 'text-end', id: textId });
+
+      let parked = false;
+      for (const call of calls) {
+        known.add(call.toolCallId);
+        emit({ type: 'tool-input-available', toolCallId: call.toolCallId, toolName: call.toolName, input: call.input });
+        const result = await this.guard.execute({
+          tool: call.toolName,
+          input: call.input,
+          toolCallId: call.toolCallId,
+          principal: input.principal,
+          venue: 'chat',
+          presence: 'present',
+          session: input.threadId,
+          threadId: input.threadId,
+          ...(input.credentials ? { credentials: input.credentials } : {}),
+          signal: input.signal,
+          writeData: (part: StreamedData) => emit(part as UiChunk),
+        });
+        if (result.status === 'parked') {
+          parked = true;
+          emit({ type: 'tool-approval-request', approvalId: result.parked.approvalId, toolCallId: call.toolCallId });
+          emit({ type: 'data-porter-approval', id: `porter-approval:${result.parked.approvalId}`, data: { ...result.parked } });
+        } else {
+          emit(outcomeChunk(call.toolCallId, result));
+        }
+      }
+      emit({ type: 'finish-step' });
+
+      if (budget !== undefined && finish?.outputTokens !== undefined) budget -= finish.outputTokens;
+      if (parked) return 'tool-calls';
+      if (calls.length === 0) return finish?.reason ?? 'stop';
+      if (budget !== undefined && budget <= 0) return 'length';
+    }
+    return 'other';
+  }
+}
+
+function outcomeChunk(toolCallId: string, outcome: CallResult | 'denied'): UiChunk {
+  if (outcome === 'denied') return { type: 'tool-output-denied', toolCallId };
+  switch (outcome.status) {
+    case 'ran':
+      return { type: 'tool-output-available', toolCallId, output: outcome.output };
+    case 'failed':
+      return { type: 'tool-output-error', toolCallId, errorText: outcome.error };
+    case 'blocked':
+      return { type: 'tool-output-error', toolCallId, errorText: outcome.reason };
+    case 'invalid':
+      return { type: 'tool-output-error', toolCallId, errorText: `Invalid call: ${outcome.issues.join('; ')}` };
+    case 'parked':
+      return { type: 'tool-approval-request', approvalId: outcome.parked.approvalId, toolCallId };
+  }
+}
+
+function resultData(outcome: CallResult | 'denied'): Record<string, unknown> {
+  if (outcome === 'denied') return { state: 'output-denied' };
+  if (outcome.status === 'ran') return { state: 'output-available', output: outcome.output };
+  return { state: 'output-error', errorText: outcome.status === 'failed' ? outcome.error : outcome.status === 'blocked' ? outcome.reason : 'not run' };
+}
+
+/** Folds a chunk into a message that is not the one streaming (an earlier assistant message). */
+function applyTo(message: UiMessage, chunk: UiChunk): UiMessage {
+  const draft = draftOf(message);
+  applyChunk(draft, chunk);
+  return draft.message;
+}

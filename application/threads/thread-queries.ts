@@ -1,0 +1,69 @@
+import { Thread } from '../../domain/threads/thread.js';
+import type { Principal } from '../../domain/principal.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Ids } from '../../ports/ids.js';
+import type { UseCase } from '../../ports/use-case.js';
+import type { ThreadDetail, ThreadSummary, TurnStream } from '../../ports/use-cases/threads.js';
+import type { ThreadBook } from './thread-book.js';
+import type { TurnHub } from './turn-hub.js';
+
+export class CreateThread implements UseCase<{ principal: Principal }, { id: string }> {
+  constructor(
+    private readonly threads: ThreadBook,
+    private readonly ids: Ids,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ principal }: { principal: Principal }): Promise<{ id: string }> {
+    const thread = Thread.start({ id: this.ids.mint('thread'), owner: principal.subject, now: this.clock.now().toISOString() });
+    await this.threads.save(thread);
+    return { id: thread.id };
+  }
+}
+
+/** `GET /threads`: summaries only, newest first; the cost follows the page, not the messages. */
+export class ListThreads implements UseCase<{ principal: Principal; limit?: number; cursor?: string | null }, { threads: ReadonlyArray<ThreadSummary>; nextCursor: string | null }> {
+  constructor(private readonly threads: ThreadBook) {}
+
+  async execute(input: { principal: Principal; limit?: number; cursor?: string | null }) {
+    const page = await this.threads.list(input.principal.subject, input.limit ?? 50, input.cursor ?? null);
+    return {
+      threads: page.threads.map((thread) => {
+        const { id, title, updatedAt } = thread.toPrimitives();
+        return { id, title, updatedAt };
+      }),
+      nextCursor: page.nextCursor,
+    };
+  }
+}
+
+export class GetThread implements UseCase<{ principal: Principal; threadId: string }, ThreadDetail> {
+  constructor(private readonly threads: ThreadBook) {}
+
+  async execute(input: { principal: Principal; threadId: string }): Promise<ThreadDetail> {
+    const { thread } = await this.threads.ownedBy(input.principal.subject, input.threadId);
+    return { id: thread.id, title: thread.toPrimitives().title, messages: await this.threads.messagesOf(thread.id) };
+  }
+}
+
+export class DeleteThread implements UseCase<{ principal: Principal; threadId: string }, void> {
+  constructor(private readonly threads: ThreadBook) {}
+
+  async execute(input: { principal: Principal; threadId: string }): Promise<void> {
+    await this.threads.ownedBy(input.principal.subject, input.threadId);
+    await this.threads.delete(input.threadId);
+  }
+}
+
+/** `GET /threads/:id/stream`: joins the turn in flight on this instance, replaying what it missed. */
+export class RejoinTurn implements UseCase<{ principal: Principal; threadId: string }, TurnStream | null> {
+  constructor(
+    private readonly threads: ThreadBook,
+    private readonly hub: TurnHub,
+  ) {}
+
+  async execute(input: { principal: Principal; threadId: string }): Promise<TurnStream | null> {
+    await this.threads.ownedBy(input.principal.subject, input.threadId);
+    return this.hub.find(input.threadId)?.read() ?? null;
+  }
+}

@@ -1,0 +1,13 @@
+import type { SessionAdopter } from '../identity/session-adopter.js';
+import type { ThreadBook } from './thread-book.js';
+
+/** Moves an anonymous session's threads (their messages follow, being keyed by thread). */
+export class ThreadsAdopter implements SessionAdopter {
+  readonly family = 'threads';
+
+  constructor(private readonly threads: ThreadBook) {}
+
+  async adopt(fromSubject: string, toSubject: string): Promise<void> {
+    for (const thread of await this.threads.allOwnedBy(fromSubject)) await this.threads.save(thread.movedTo(toSubject));
+  }
+}

@@ -1,0 +1,105 @@
+import type { UiChunk } from '../../domain/threads/ui-chunk.js';
+import type { TurnStream } from '../../ports/use-cases/threads.js';
+
+/**
+ * A turn in flight on this instance: every chunk it has emitted so far, and the clients reading
+ * it. A client that joins late is replayed what it missed. When the last client goes away the
+ * turn is aborted (the model call stops; what was produced is saved).
+ */
+export class LiveTurn {
+  readonly abort = new AbortController();
+  private readonly ended: Promise<void>;
+  private resolveEnded!: () => void;
+  private readonly chunks: UiChunk[] = [];
+  private readonly waiting = new Set<() => void>();
+  private readers = 0;
+  private finished = false;
+
+  constructor(readonly threadId: string) {
+    this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
+  }
+
+  /** Resolves once the turn has finished and saved what it produced. */
+  whenEnded(): Promise<void> {
+    return this.ended;
+  }
+
+  get done(): boolean {
+    return this.finished;
+  }
+
+  push(chunk: UiChunk): void {
+    if (this.finished) return;
+    this.chunks.push(chunk);
+    this.wake();
+  }
+
+  end(): void {
+    this.finished = true;
+    this.wake();
+    this.resolveEnded();
+  }
+
+  /** A reader that starts at the first chunk. */
+  read(): TurnStream {
+    this.readers += 1;
+    let detached = false;
+    const detach = () => {
+      if (detached) return;
+      detached = true;
+      this.readers -= 1;
+      this.wake();
+      if (this.readers === 0 && !this.finished) this.abort.abort(new Error('every client went away'));
+    };
+    const buffer = this.chunks;
+    const over = () => this.finished || detached;
+    const more = () => new Promise<void>((resolve) => this.waiting.add(resolve));
+    async function* chunks(): AsyncGenerator<UiChunk> {
+      let next = 0;
+      try {
+        for (;;) {
+          while (next < buffer.length) yield buffer[next++]!;
+          if (over()) return;
+          await more();
+        }
+      } finally {
+        detach();
+      }
+    }
+    return { threadId: this.threadId, chunks: chunks(), detach };
+  }
+
+  private wake(): void {
+    const waiting = [...this.waiting];
+    this.waiting.clear();
+    for (const resolve of waiting) resolve();
+  }
+}
+
+/** The turns in flight on this instance, by thread. */
+export class TurnHub {
+  private readonly live = new Map<string, LiveTurn>();
+
+  begin(threadId: string): LiveTurn {
+    const turn = new LiveTurn(threadId);
+    this.live.set(threadId, turn);
+    return turn;
+  }
+
+  find(threadId: string): LiveTurn | null {
+    const turn = this.live.get(threadId);
+    return turn && !turn.done ? turn : null;
+  }
+
+  /** Waits (briefly) for an abandoned turn on this thread to finish saving. */
+  async settled(threadId: string, timeoutMs = 5_000): Promise<void> {
+    const turn = this.live.get(threadId);
+    if (!turn || turn.done || !turn.abort.signal.aborted) return;
+    await Promise.race([turn.whenEnded(), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+  }
+
+  finish(turn: LiveTurn): void {
+    turn.end();
+    if (this.live.get(turn.threadId) === turn) this.live.delete(turn.threadId);
+  }
+}

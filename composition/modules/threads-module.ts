@@ -1,0 +1,78 @@
+import { ContainerModule } from 'inversify';
+import { TOKENS } from '../tokens.js';
+import type { PorterConfig } from '../config/config-schema.js';
+import type { Store } from '../../ports/store.js';
+import type { Model } from '../../ports/model.js';
+import type { ThreadUseCases } from '../../ports/use-cases/threads.js';
+import type { StatusBlocks } from '../../ports/use-cases/system.js';
+import type { GuardUseCases } from '../../ports/use-cases/guard.js';
+import type { ThreadPrimitives } from '../../domain/threads/thread.js';
+import type { UiMessage } from '../../domain/threads/ui-message.js';
+import { ThreadBook } from '../../application/threads/thread-book.js';
+import { TurnHub } from '../../application/threads/turn-hub.js';
+import { AgentTurn } from '../../application/threads/agent-turn.js';
+import { RunTurn } from '../../application/threads/run-turn.js';
+import { CreateThread, DeleteThread, GetThread, ListThreads, RejoinTurn } from '../../application/threads/thread-queries.js';
+import { ThreadsAdopter } from '../../application/threads/threads-adopter.js';
+import { AiSdkModel } from '../../adapters/model/ai-sdk-model.js';
+import { modelFromLadder } from '../../adapters/model/model-ladder.js';
+import { threadRoutes } from '../../adapters/http/routes/thread-routes.js';
+import type { WireRoutes } from '../../adapters/http/wire-routes.js';
+
+/** Conversations: threads, turns over SSE and the model (the host's, or the ladder's). */
+export const threadsModule = new ContainerModule(({ bind }) => {
+  bind<Model | null>(TOKENS.Model)
+    .toDynamicValue((ctx) => {
+      const config = ctx.get<PorterConfig>(TOKENS.Config);
+      if (config.model) return new AiSdkModel(config.model, 'custom', 'host model');
+      return modelFromLadder(ctx.get<NodeJS.ProcessEnv>(TOKENS.Environment), config.development);
+    })
+    .inSingletonScope();
+  bind(TOKENS.ThreadBook)
+    .toDynamicValue((ctx) => {
+      const store = ctx.get<Store>(TOKENS.Store);
+      return new ThreadBook(store.records<ThreadPrimitives>('threads'), store.records<UiMessage>('thread-messages'));
+    })
+    .inSingletonScope();
+  bind(TOKENS.TurnHub).toConstantValue(new TurnHub());
+  bind<ThreadUseCases>(TOKENS.ThreadUseCases)
+    .toDynamicValue((ctx) => {
+      const config = ctx.get<PorterConfig>(TOKENS.Config);
+      const threads = ctx.get<ThreadBook>(TOKENS.ThreadBook);
+      const hub = ctx.get<TurnHub>(TOKENS.TurnHub);
+      const model = ctx.get<Model | null>(TOKENS.Model);
+      const agent = new AgentTurn(
+        model,
+        ctx.get(TOKENS.ToolRegistry),
+        ctx.get(TOKENS.GuardCall),
+        ctx.get(TOKENS.ExecuteApproved),
+        ctx.get(TOKENS.ApprovalBook),
+        threads,
+        {
+          toolOutputCap: config.toolOutputCap,
+          maxSteps: config.maxSteps,
+          ...(config.historyWindow !== undefined ? { historyWindow: config.historyWindow } : {}),
+          ...(config.maxOutputTokens !== undefined ? { maxOutputTokens: config.maxOutputTokens } : {}),
+          ...(config.instructions !== undefined ? { instructions: config.instructions } : {}),
+        },
+        ctx.get(TOKENS.Ids),
+        ctx.get(TOKENS.Logger),
+      );
+      const decide = ctx.get<GuardUseCases>(TOKENS.GuardUseCases).decideApproval;
+      return {
+        createThread: new CreateThread(threads, ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock)),
+        listThreads: new ListThreads(threads),
+        getThread: new GetThread(threads),
+        deleteThread: new DeleteThread(threads),
+        runTurn: new RunTurn(threads, agent, hub, decide, model, ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.Logger)),
+        rejoinTurn: new RejoinTurn(threads, hub),
+      };
+    })
+    .inSingletonScope();
+  bind(TOKENS.SessionAdopters).toDynamicValue((ctx) => new ThreadsAdopter(ctx.get(TOKENS.ThreadBook)));
+  bind<WireRoutes>(TOKENS.WireRoutes).toDynamicValue((ctx) => threadRoutes(ctx.get(TOKENS.ThreadUseCases)));
+  bind<Partial<StatusBlocks>>(TOKENS.StatusBlocks).toDynamicValue((ctx) => {
+    const model = ctx.get<Model | null>(TOKENS.Model);
+    return { agent: model !== null, model: model?.source ?? 'ladder' };
+  });
+});

@@ -1,0 +1,112 @@
+import type { DataPart, MessagePart, ToolPart, UiMessage } from './ui-message.js';
+
+/**
+ * The chunks of the AI SDK UI message stream protocol (v1) that a Porter turn emits. The wire
+ * frames them as SSE; `applyChunk` folds them into the stored assistant message exactly as a
+ * client's reader does, so what is saved is what was seen.
+ */
+export type UiChunk =
+  | { type: 'start'; messageId?: string }
+  | { type: 'start-step' }
+  | { type: 'finish-step' }
+  | { type: 'text-start'; id: string }
+  | { type: 'text-delta'; id: string; delta: string }
+  | { type: 'text-end'; id: string }
+  | { type: 'tool-input-available'; toolCallId: string; toolName: string; input: unknown }
+  | { type: 'tool-output-available'; toolCallId: string; output: unknown }
+  | { type: 'tool-output-error'; toolCallId: string; errorText: string }
+  | { type: 'tool-approval-request'; approvalId: string; toolCallId: string }
+  | { type: 'tool-output-denied'; toolCallId: string }
+  | { type: `data-${string}`; id?: string; data: unknown }
+  | { type: 'error'; errorText: string }
+  | { type: 'abort'; reason?: string }
+  | { type: 'finish'; finishReason?: 'stop' | 'length' | 'tool-calls' | 'error' | 'other' };
+
+/** Text parts still streaming, by chunk id, so deltas land on the right part. */
+export interface MessageDraft {
+  message: UiMessage;
+  openText: Map<string, number>;
+}
+
+export function draftOf(message: UiMessage): MessageDraft {
+  return { message, openText: new Map() };
+}
+
+/** Folds one chunk into the draft. Chunks that carry no content (start, finish...) change nothing. */
+export function applyChunk(draft: MessageDraft, chunk: UiChunk): void {
+  const parts = [...draft.message.parts];
+  const set = (index: number, part: MessagePart) => {
+    parts[index] = part;
+  };
+  const toolIndex = (toolCallId: string) => parts.findIndex((p) => p.type.startsWith('tool-') && (p as ToolPart).toolCallId === toolCallId);
+  const updateTool = (toolCallId: string, change: Partial<ToolPart>) => {
+    const index = toolIndex(toolCallId);
+    if (index >= 0) set(index, { ...(parts[index] as ToolPart), ...change } as ToolPart);
+  };
+
+  switch (chunk.type) {
+    case 'start-step':
+      parts.push({ type: 'step-start' });
+      break;
+    case 'text-start':
+      draft.openText.set(chunk.id, parts.length);
+      parts.push({ type: 'text', text: '', state: 'streaming' });
+      break;
+    case 'text-delta': {
+      const index = draft.openText.get(chunk.id);
+      if (index !== undefined) {
+        const part = parts[index] as { text: string };
+        set(index, { type: 'text', text: part.text + chunk.delta, state: 'streaming' });
+      }
+      break;
+    }
+    case 'text-end': {
+      const index = draft.openText.get(chunk.id);
+      if (index !== undefined) {
+        set(index, { type: 'text', text: (parts[index] as { text: string }).text, state: 'done' });
+        draft.openText.delete(chunk.id);
+      }
+      break;
+    }
+    case 'tool-input-available':
+      parts.push({ type: `tool-${chunk.toolName}`, toolCallId: chunk.toolCallId, state: 'input-available', input: chunk.input });
+      break;
+    case 'tool-approval-request':
+      updateTool(chunk.toolCallId, { state: 'approval-requested', approval: { id: chunk.approvalId } });
+      break;
+    case 'tool-output-available': {
+      const index = toolIndex(chunk.toolCallId);
+      const approval = index >= 0 ? (parts[index] as ToolPart).approval : undefined;
+      updateTool(chunk.toolCallId, { state: 'output-available', output: chunk.output, ...(approval ? { approval: { id: approval.id, approved: true } } : {}) });
+      break;
+    }
+    case 'tool-output-error': {
+      const index = toolIndex(chunk.toolCallId);
+      const approval = index >= 0 ? (parts[index] as ToolPart).approval : undefined;
+      updateTool(chunk.toolCallId, { state: 'output-error', errorText: chunk.errorText, ...(approval ? { approval: { id: approval.id, approved: true } } : {}) });
+      break;
+    }
+    case 'tool-output-denied': {
+      const index = toolIndex(chunk.toolCallId);
+      const approval = index >= 0 ? (parts[index] as ToolPart).approval : undefined;
+      updateTool(chunk.toolCallId, { state: 'output-denied', approval: { id: approval?.id ?? '', approved: false } });
+      break;
+    }
+    default:
+      if (chunk.type.startsWith('data-')) {
+        const data = chunk as DataPart;
+        const part: DataPart = data.id === undefined ? { type: data.type, data: data.data } : { type: data.type, id: data.id, data: data.data };
+        const existing = data.id === undefined ? -1 : parts.findIndex((p) => p.type === data.type && (p as DataPart).id === data.id);
+        if (existing >= 0) set(existing, part);
+        else parts.push(part);
+      }
+  }
+  draft.message = { ...draft.message, parts };
+}
+
+/** Text still streaming when a turn stops early is closed as it stands. */
+export function closeOpenText(draft: MessageDraft): void {
+  const parts = draft.message.parts.map((part) => (part.type === 'text' && (part as { state?: string }).state === 'streaming' ? { ...part, state: 'done' as const } : part));
+  draft.openText.clear();
+  draft.message = { ...draft.message, parts };
+}

@@ -1,0 +1,158 @@
+import { expect } from 'chai';
+import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+import { RecordingLanguageModel, lastUserText } from '../../support/recording-model.js';
+import { collect, turnHarness } from '../../support/turn-harness.js';
+import { ada } from '../../support/guard-harness.js';
+import type { ToolDefinition } from '../../../ports/tool-registry.js';
+
+const echo = () => new RecordingLanguageModel((prompt) => ({ text: `echo: ${lastUserText(prompt)}` }));
+const texts = (prompt: LanguageModelV3Prompt) =>
+  prompt.flatMap((m) => (m.role === 'user' || m.role === 'assistant' ? m.content.flatMap((p) => (p.type === 'text' ? [`${m.role}:${p.text}`] : [])) : []));
+
+const bigTool: ToolDefinition = {
+  name: 'big_report',
+  description: 'returns a long report',
+  inputSchema: { type: 'object' },
+  risk: 'read',
+  execute: async () => ({ report: 'x'.repeat(50_000) }),
+};
+
+describe('RunTurn', () => {
+  it('re-sends only the last N whole messages when a history window is set', async () => {
+    const model = echo();
+    const h = turnHarness({ model, settings: { historyWindow: 3 } });
+    const { id } = await h.createThread.execute({ principal: ada });
+    for (const word of ['one', 'two', 'three']) await h.say(id, word);
+    expect(texts(model.prompts[2]!)).to.deep.equal(['user:two', 'assistant:echo: two', 'user:three']);
+    const window2 = echo();
+    const h2 = turnHarness({ model: window2, settings: { historyWindow: 2 } });
+    const t2 = (await h2.createThread.execute({ principal: ada })).id;
+    for (const word of ['one', 'two', 'three']) await h2.say(t2, word);
+    expect(texts(window2.prompts[2]!)).to.deep.equal(['assistant:echo: two', 'user:three']);
+  });
+
+  it('re-sends everything without a window', async () => {
+    const model = echo();
+    const h = turnHarness({ model });
+    const { id } = await h.createThread.execute({ principal: ada });
+    for (const word of ['one', 'two', 'three']) await h.say(id, word);
+    expect(texts(model.prompts[2]!)).to.have.length(5);
+  });
+
+  it('never splits a tool call from its result at the window edge', async () => {
+    const model = new RecordingLanguageModel((prompt, call) => (call === 0 ? { toolCalls: [{ toolName: 'notes_list', input: {} }] } : { text: `seen ${prompt.length}` }));
+    const list: ToolDefinition = { name: 'notes_list', description: 'x', inputSchema: { type: 'object' }, risk: 'read', execute: async () => ({ notes: [] }) };
+    const h = turnHarness({ model, tools: [list], settings: { historyWindow: 1 } });
+    const { id } = await h.createThread.execute({ principal: ada });
+    await h.say(id, 'list them');
+    const second = model.prompts[1]!;
+    const calls = second.flatMap((m) => (m.role === 'assistant' ? m.content.filter((p) => p.type === 'tool-call').map((p) => (p as { toolCallId: string }).toolCallId) : []));
+    const results = second.flatMap((m) => (m.role === 'tool' ? m.content.map((p) => (p as { toolCallId: string }).toolCallId) : []));
+    expect(calls).to.have.length(1);
+    expect(results).to.deep.equal(calls);
+  });
+
+  it('truncates a long tool result before the model sees it, marked as truncated, and stores it whole', async () => {
+    const model = new RecordingLanguageModel((_prompt, call) => (call === 0 ? { toolCalls: [{ toolName: 'big_report', input: {} }] } : { text: 'done' }));
+    const h = turnHarness({ model, tools: [bigTool], settings: { toolOutputCap: 1_000 } });
+    const { id } = await h.createThread.execute({ principal: ada });
+    await h.say(id, 'report please');
+    const result = model.prompts[1]!.flatMap((m) => (m.role === 'tool' ? m.content : []))[0] as unknown as { output: { type: string; value: { truncated: boolean; originalLength: number; content: string } } };
+    expect(result.output.value.truncated).to.equal(true);
+    expect(result.output.value.content).to.have.length(1_000);
+    expect(result.output.value.originalLength).to.be.greaterThan(50_000);
+    const stored = await h.getThread.execute({ principal: ada, threadId: id });
+    const part = stored.messages[1]!.parts.find((p) => p.type === 'tool-big_report') as { output: { report: string } };
+    expect(part.output.report).to.have.length(50_000);
+  });
+
+  it('passes tool results whole when the cap is 0', async () => {
+    const model = new RecordingLanguageModel((_prompt, call) => (call === 0 ? { toolCalls: [{ toolName: 'big_report', input: {} }] } : { text: 'done' }));
+    const h = turnHarness({ model, tools: [bigTool], settings: { toolOutputCap: 0 } });
+    const { id } = await h.createThread.execute({ principal: ada });
+    await h.say(id, 'report please');
+    const result = model.prompts[1]!.flatMap((m) => (m.role === 'tool' ? m.content : []))[0] as unknown as { output: { value: { report: string } } };
+    expect(result.output.value.report).to.have.length(50_000);
+  });
+
+  it('bounds model output per turn with maxOutputTokens across steps', async () => {
+    const model = new RecordingLanguageModel((_prompt, call) => (call < 5 ? { toolCalls: [{ toolName: 'big_report', input: { call } }] } : { text: 'finally' }));
+    const h = turnHarness({ model, tools: [bigTool], settings: { maxOutputTokens: 3 } });
+    const { id } = await h.createThread.execute({ principal: ada });
+    const chunks = await h.say(id, 'loop');
+    expect(model.calls.map((c) => c.maxOutputTokens)).to.deep.equal([3, 2, 1]);
+    expect(chunks[chunks.length - 1]).to.deep.equal({ type: 'finish', finishReason: 'length' });
+  });
+
+  it('ends a turn whose model fails mid-answer with an error part, keeping what was said', async () => {
+    const model = new RecordingLanguageModel(() => ({ text: 'half of an answer', failAfter: true }));
+    const h = turnHarness({ model });
+    const { id } = await h.createThread.execute({ principal: ada });
+    const chunks = await h.say(id, 'hi');
+    expect(chunks.some((c) => c.type === 'error')).to.equal(true);
+    expect(chunks[chunks.length - 1]).to.deep.include({ type: 'finish', finishReason: 'error' });
+    const stored = await h.getThread.execute({ principal: ada, threadId: id });
+    expect(stored.messages).to.have.length(2);
+    expect(stored.messages[1]!.parts.find((p) => p.type === 'text')).to.deep.include({ text: 'half of an answer', state: 'done' });
+    expect(stored.messages[1]!.parts.some((p) => p.type === 'data-porter-error')).to.equal(true);
+    expect(h.logger.text()).to.contain('provider exploded');
+    await h.say(id, 'still there?');
+  });
+
+  it('aborts the model call when the client goes away, and saves what was produced', async () => {
+    const model = new RecordingLanguageModel(() => ({ text: 'a slow answer that keeps going', untilAborted: true }));
+    const h = turnHarness({ model });
+    const { id } = await h.createThread.execute({ principal: ada });
+    const stream = await h.runTurn.execute({ principal: ada, threadId: id, message: { id: '', role: 'user', parts: [{ type: 'text', text: 'go' }] } });
+    const iterator = stream.chunks[Symbol.asyncIterator]();
+    let seen = '';
+    while (!seen.includes('slow')) {
+      const next = await iterator.next();
+      const chunk = next.value as { type: string; delta?: string };
+      if (chunk.type === 'text-delta') seen += chunk.delta;
+    }
+    stream.detach();
+    await h.hub.settled(id);
+    expect(model.aborted).to.equal(1);
+    const stored = await h.getThread.execute({ principal: ada, threadId: id });
+    const saved = stored.messages[1]!.parts.find((p) => p.type === 'text') as { text: string };
+    expect(saved.text.startsWith('a slow')).to.equal(true);
+    expect(saved.text.length).to.be.lessThan('a slow answer that keeps going'.length);
+  });
+
+  it('lets a second client rejoin a turn in flight, replaying what it missed; the turn outlives the first client', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const waiting: ToolDefinition = { name: 'wait', description: 'waits', inputSchema: { type: 'object' }, risk: 'read', execute: async () => (await gate, { waited: true }) };
+    const model = new RecordingLanguageModel((_p, call) => (call === 0 ? { toolCalls: [{ toolName: 'wait', input: {} }] } : { text: 'after waiting' }));
+    const h = turnHarness({ model, tools: [waiting] });
+    const { id } = await h.createThread.execute({ principal: ada });
+    const first = await h.runTurn.execute({ principal: ada, threadId: id, message: { id: '', role: 'user', parts: [{ type: 'text', text: 'wait' }] } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = await h.rejoin.execute({ principal: ada, threadId: id });
+    expect(second).to.not.equal(null);
+    first.detach();
+    release();
+    const replayed = await collect(second!);
+    expect(replayed[0]).to.deep.include({ type: 'start' });
+    expect(replayed.some((c) => c.type === 'tool-output-available')).to.equal(true);
+    expect(replayed[replayed.length - 1]).to.deep.include({ type: 'finish' });
+    expect(await h.rejoin.execute({ principal: ada, threadId: id })).to.equal(null);
+  });
+
+  it('refuses a second turn on a thread while one is in flight', async () => {
+    const model = new RecordingLanguageModel(() => ({ text: 'slow', untilAborted: true }));
+    const h = turnHarness({ model });
+    const { id } = await h.createThread.execute({ principal: ada });
+    const first = await h.runTurn.execute({ principal: ada, threadId: id, message: { id: '', role: 'user', parts: [{ type: 'text', text: 'a' }] } });
+    let code = '';
+    try {
+      await h.runTurn.execute({ principal: ada, threadId: id, message: { id: '', role: 'user', parts: [{ type: 'text', text: 'b' }] } });
+    } catch (error) {
+      code = (error as { code: string }).code;
+    }
+    expect(code).to.equal('conflict');
+    first.detach();
+    await h.hub.settled(id);
+  });
+});

@@ -1,0 +1,13 @@
+import { startDevHost, type DevHost } from '../../composition/dev-host/dev-host.js';
+import type { PorterOptions } from '../../composition/config/config-schema.js';
+import { WireClient } from './turn-client.js';
+
+/** The development host as `npm start` runs it, on an in-memory SQLite database and a free port. */
+export async function devHost(options: { env?: NodeJS.ProcessEnv; porter?: PorterOptions } = {}): Promise<DevHost & { client: WireClient }> {
+  const host = await startDevHost({
+    port: 0,
+    env: { NODE_ENV: 'development', PORTER_DATABASE_URL: 'sqlite::memory:', PORTER_SECRET: 'a-development-secret-for-the-tests-0123456789', ...options.env },
+    porter: { logger: 'silent', ...options.porter },
+  });
+  return Object.assign(host, { client: new WireClient(`${host.url}${host.porter.mount}`) });
+}

@@ -1,0 +1,57 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { UiChunk } from '../../domain/threads/ui-chunk.js';
+import type { ToolDefinition } from '../../ports/tool-registry.js';
+import type { ThreadPrimitives } from '../../domain/threads/thread.js';
+import type { UiMessage } from '../../domain/threads/ui-message.js';
+import type { TurnStream } from '../../ports/use-cases/threads.js';
+import { AiSdkModel } from '../../adapters/model/ai-sdk-model.js';
+import { StaticToolRegistry } from '../../adapters/tools/static-tool-registry.js';
+import { ThreadBook } from '../../application/threads/thread-book.js';
+import { TurnHub } from '../../application/threads/turn-hub.js';
+import { AgentTurn } from '../../application/threads/agent-turn.js';
+import { RunTurn } from '../../application/threads/run-turn.js';
+import { CreateThread, GetThread, RejoinTurn } from '../../application/threads/thread-queries.js';
+import { ApprovalBook } from '../../application/guard/approval-book.js';
+import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
+import type { ChatSettings } from '../../application/threads/chat-settings.js';
+import { ada, guardHarness } from './guard-harness.js';
+import { SequentialIds } from './fakes.js';
+
+/** The conversation use cases over the in-memory store and the real guard. */
+export function turnHarness(options: { model: LanguageModelV3; tools?: ToolDefinition[]; settings?: Partial<ChatSettings> }) {
+  const guard = guardHarness({ tools: options.tools ?? [] });
+  const threads = new ThreadBook(guard.store.records<ThreadPrimitives>('threads'), guard.store.records<UiMessage>('thread-messages'));
+  const hub = new TurnHub();
+  const model = new AiSdkModel(options.model as never, 'custom', 'test');
+  const ids = new SequentialIds();
+  const agent = new AgentTurn(
+    model,
+    new StaticToolRegistry(options.tools ?? []),
+    guard.guard,
+    guard.executeApproved,
+    new ApprovalBook(guard.store.records<ApprovalPrimitives>('approvals')),
+    threads,
+    { toolOutputCap: 32_000, maxSteps: 8, ...options.settings },
+    ids,
+    guard.logger,
+  );
+  const runTurn = new RunTurn(threads, agent, hub, guard.decide, model, ids, guard.clock, guard.logger);
+  return {
+    ...guard,
+    threads,
+    hub,
+    runTurn,
+    createThread: new CreateThread(threads, ids, guard.clock),
+    getThread: new GetThread(threads),
+    rejoin: new RejoinTurn(threads, hub),
+    async say(threadId: string, text: string) {
+      return collect(await runTurn.execute({ principal: ada, threadId, message: { id: '', role: 'user', parts: [{ type: 'text', text }] } }));
+    },
+  };
+}
+
+export async function collect(stream: TurnStream): Promise<UiChunk[]> {
+  const chunks: UiChunk[] = [];
+  for await (const chunk of stream.chunks) chunks.push(chunk);
+  return chunks;
+}
