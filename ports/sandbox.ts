@@ -1,0 +1,50 @@
+/**
+ * The Sandbox port: where a graduated app's own HTTP server runs, isolated from the host.
+ * Adapters: a local child process (status `custom`), e2b, and a cloud sandbox over HTTP.
+ */
+
+export interface SandboxFile {
+  /** Absolute path inside the sandbox, under `/app` (e.g. `/app/server.js`). */
+  readonly path: string;
+  readonly content: string | Uint8Array;
+  /** POSIX mode, e.g. 0o755 for `/app/start.sh`. */
+  readonly mode?: number;
+}
+
+/**
+ * An app's egress policy. With one, requests to raw IP addresses are blocked and only the listed
+ * domains (and their subdomains) are reachable; without one, egress is unrestricted.
+ */
+export interface EgressPolicy {
+  readonly allowDomains: ReadonlyArray<string>;
+}
+
+export interface SandboxSession {
+  /** Stable for the app: reopening the app's sandbox reaches the same one. */
+  readonly id: string;
+  /** Writes files under /app (creating directories), replacing what was there at those paths. */
+  writeFiles(files: ReadonlyArray<SandboxFile>): Promise<void>;
+  /**
+   * (Re)starts the app server: `/app/start.sh` if present, else `node /app/server.js`, with `PORT`
+   * set. Resolves once it listens on `$PORT`; rejects if it exits or does not listen in time.
+   */
+  start(): Promise<void>;
+  /** Whether the app server answers on `$PORT` right now. */
+  isListening(): Promise<boolean>;
+  /** Captures the current files (and, where the adapter can, the process state); returns its id. */
+  snapshot(): Promise<string>;
+  /** Puts a snapshot back and restarts the server from it: the previous rung serving again. */
+  restore(snapshotId: string): Promise<void>;
+  /** A request to the app's own server (e.g. `POST /fn/<name>`), answered by it. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** Stops the server and releases the sandbox. */
+  close(): Promise<void>;
+}
+
+export interface Sandbox {
+  readonly kind: 'e2b' | 'cloud' | 'custom';
+  /** Opens (creating on first use) the sandbox of an app. */
+  open(appId: string, options: { readonly egress: EgressPolicy | null }): Promise<SandboxSession>;
+  /** Stops every session this adapter opened (at shutdown). */
+  closeAll(): Promise<void>;
+}
