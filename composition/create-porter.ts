@@ -11,6 +11,7 @@ import { SystemClock } from '../adapters/runtime/system-clock.js';
 import { mountsOf, type WireMounts } from '../adapters/http/mount.js';
 import type { KoaWire } from '../adapters/http/koa-wire.js';
 import type { Store } from '../ports/store.js';
+import type { BackgroundScheduler } from '../ports/scheduler.js';
 
 /** What a host mounts: the wire as Koa middleware, a Node listener or a connect-style handler. */
 export interface Porter extends WireMounts {
@@ -36,12 +37,16 @@ export async function createPorter(options: PorterOptions = {}, env: NodeJS.Proc
   const parts = { config, store, clock, logger, env };
   const container = config.development ? developmentContainer(parts) : productionContainer(parts);
   const wire = container.get<KoaWire>(TOKENS.KoaWire);
+  // Background work (the scheduler) starts once the wire is built and stops first on close.
+  const background = container.getAll<BackgroundScheduler>(TOKENS.Background, { optional: true });
+  for (const work of background) await work.start();
   return {
     ...mountsOf(wire),
     mount: config.mount,
     composition: config.development ? 'development' : 'production',
     container,
     async close() {
+      for (const work of background) await work.stop();
       await container.unbindAll();
       if (!config.store) await store.close();
     },

@@ -5,3 +5,18 @@ export type { PorterOptions } from './config/config-schema.js';
 export type { Principal } from '../domain/principal.js';
 export type { WireRequest } from '../ports/wire-request.js';
 export type { PrincipalResolver } from '../ports/principal-resolver.js';
+export type { ToolDefinition, ToolContext } from '../ports/tool-registry.js';
+/** What a tool that declares `connection` is handed (`context.connection`) and what its requests look like. */
+export type { ConnectedAccount, ProxyRequest, ProxyResponse } from '../ports/connections.js';
+export type { Store } from '../ports/store.js';
+export { syncPins } from './apps-sync.js';
+export type { SyncReport } from '../ports/use-cases/apps.js';
+/** The shipped chrome as Koa middleware, for a host that serves it itself (the dev host does). */
+export { serveChrome, type ChromeOptions } from '../adapters/chrome/serve-chrome.js';
+import { authjsSession } from '../adapters/act-as/authjs-session.js';
+import { hostedIdentity } from '../adapters/act-as/hosted-identity.js';
+import { hs256Jwt } from '../adapters/act-as/hs256-jwt.js';
+export { verifyActAs, verifyActAsNode } from '../adapters/act-as/hosted-identity.js';
+
+/** act-as presets: how Porter calls the host as a user when they are away or come through the door. */
+export const actAs = { authjs: authjsSession, hostedIdentity, jwt: hs256Jwt };

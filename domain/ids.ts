@@ -13,6 +13,8 @@ export const ID_PREFIXES = {
   audit: 'aud_',
   connection: 'con_',
   version: 'ver_',
+  /** A record of an app's own data, when the client does not name it. */
+  record: 'rec_',
   doorClient: 'mcpc_',
   anonymous: 'anon_',
   toolCall: 'call_',

@@ -1,5 +1,6 @@
 import type { Principal } from '../domain/principal.js';
 import type { EffectiveRisk, Presence, Risk, Venue } from '../domain/guard/risk.js';
+import type { ConnectedAccount } from './connections.js';
 
 /** A JSON Schema describing a tool's input object. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
@@ -27,6 +28,11 @@ export interface ToolContext {
    * nobody watches (automations, the door).
    */
   writeData?(part: StreamedData): void;
+  /**
+   * For a tool that declares `connection`: the caller's active account of that toolkit. The call
+   * fails with a connection-required error (and the chat offers to connect) when there is none.
+   */
+  readonly connection?: ConnectedAccount;
 }
 
 export interface StreamedData {
@@ -43,10 +49,17 @@ export interface ToolDefinition {
   readonly risk: Risk;
   /** Reaches outside the host (the network, third parties): asks even when it only reads. */
   readonly egress?: boolean;
+  /** The toolkit (e.g. `github`) whose connected account this tool acts through; see ToolContext.connection. */
+  readonly connection?: string;
   /** For tools whose risk depends on the input or on state, resolved at call time. */
   resolveRisk?(input: unknown, context: { principal: Principal }): EffectiveRisk | Promise<EffectiveRisk>;
   /** One line a person reads on the approval card. */
   preview?(input: unknown): string;
+  /**
+   * For tools that change a generated app: which app, and the content hash the person approves
+   * against. Kept on a parked approval so a rebase of that app can invalidate it.
+   */
+  approvalContext?(input: unknown, context: { principal: Principal }): Promise<{ appId: string; contentHash: string } | null>;
   execute(input: unknown, context: ToolContext): Promise<unknown>;
 }
 

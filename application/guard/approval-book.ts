@@ -74,6 +74,7 @@ function refsOf(props: ApprovalPrimitives): Record<string, string> {
   };
   if (props.request.threadId) refs.thread = props.request.threadId;
   if (props.request.runId) refs.run = props.request.runId;
+  if (props.request.automationId) refs.automation = props.request.automationId;
   if (props.request.appId) refs.app = props.request.appId;
   return refs;
 }

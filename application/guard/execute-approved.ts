@@ -36,7 +36,16 @@ export class ExecuteApproved {
 
   /** Every approved call of a thread, oldest first, each exactly once. */
   async forThread(threadId: string, input: Omit<ExecuteApprovedInput, 'approvalId'>): Promise<Array<{ loaded: LoadedApproval; result: CallResult }>> {
-    const approved = await this.approvals.all({ subject: input.principal.subject, thread: threadId, state: 'approved' });
+    return this.allApproved({ thread: threadId }, input);
+  }
+
+  /** Every approved call of an automation's run, oldest first, each exactly once. */
+  async forRun(runId: string, input: Omit<ExecuteApprovedInput, 'approvalId'>): Promise<Array<{ loaded: LoadedApproval; result: CallResult }>> {
+    return this.allApproved({ run: runId }, input);
+  }
+
+  private async allApproved(scope: Record<string, string>, input: Omit<ExecuteApprovedInput, 'approvalId'>): Promise<Array<{ loaded: LoadedApproval; result: CallResult }>> {
+    const approved = await this.approvals.all({ subject: input.principal.subject, ...scope, state: 'approved' });
     const results: Array<{ loaded: LoadedApproval; result: CallResult }> = [];
     for (const loaded of approved.reverse()) {
       const result = await this.run(loaded, input);

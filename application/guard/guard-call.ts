@@ -75,12 +75,10 @@ export class GuardCall {
       effective: (await tool.resolveRisk?.(call.input, { principal: call.principal })) ?? { risk: tool.risk, egress: tool.egress ?? false },
     };
 
-    if (call.reuseParked) {
-      const retried = await this.retry(ruled, call);
-      if (retried) return retried;
-    }
-
-    const decision = decide(ruled, await this.grants.activeFor(call.principal.subject, tool.name), this.settings.policy);
+    // Grants can only turn an ask into a run: a call that runs (or is blocked) without them is
+    // decided without reading them, which keeps reads to one store round trip fewer.
+    const unaided = decide(ruled, [], this.settings.policy);
+    const decision = unaided.kind === 'ask' ? decide(ruled, await this.grants.activeFor(call.principal.subject, tool.name), this.settings.policy) : unaided;
     switch (decision.kind) {
       case 'run': {
         const authority = decision.grantId ? { subject: call.principal.subject, grantId: decision.grantId } : null;
@@ -92,13 +90,17 @@ export class GuardCall {
       case 'block':
         await this.audit.record({ subject: call.principal.subject, action: 'guard.blocked', outcome: 'blocked-by-policy', details: { tool: tool.name, venue: call.venue } });
         return { status: 'blocked', reason: `Policy blocks ${tool.name} here` };
-      case 'ask':
-        return this.park(ruled, call, tool);
+      case 'ask': {
+        // The door's retry rule applies only to a call that would ask: a policy block stays final.
+        const retried = call.reuseParked ? await this.retry(ruled, call) : null;
+        return retried ?? this.park(ruled, call, tool);
+      }
     }
   }
 
   private async park(ruled: RuledCall, call: GuardedCall, tool: RegisteredTool): Promise<CallResult> {
     const now = this.clock.now();
+    const app = (await tool.approvalContext?.(call.input, { principal: call.principal })) ?? null;
     const approval = Approval.park({
       id: this.ids.mint('approval'),
       call: ruled,
@@ -107,6 +109,7 @@ export class GuardCall {
       expiresAt: new Date(now.getTime() + this.settings.approvalTtlMs).toISOString(),
       ...(call.threadId ? { threadId: call.threadId } : {}),
       ...(call.runId ? { runId: call.runId } : {}),
+      ...(app ? { appId: app.appId, contentHash: app.contentHash } : {}),
     });
     await this.approvals.park(approval);
     await this.audit.record({ subject: call.principal.subject, action: 'approval.parked', outcome: 'pending', details: { approvalId: approval.id, tool: tool.name, venue: call.venue } });

@@ -4,6 +4,8 @@ import type { Presence, Venue } from '../../domain/guard/risk.js';
 import type { RegisteredTool, StreamedData } from '../../ports/tool-registry.js';
 import type { Authority } from './act-as-seam.js';
 import type { HostAccess, PresentCredentials } from './host-access.js';
+import type { ToolConnections } from '../connections/connection-gate.js';
+import { ConnectionsNotConfigured } from '../../domain/connections/errors.js';
 
 export interface ToolRun {
   readonly tool: RegisteredTool;
@@ -25,7 +27,11 @@ export type ToolOutcome = { readonly ok: true; readonly output: unknown } | { re
 
 /** Runs one tool that the guard has let through, with its context; a throw becomes an outcome. */
 export class ToolRunner {
-  constructor(private readonly hostAccess: HostAccess) {}
+  constructor(
+    private readonly hostAccess: HostAccess,
+    /** Hands tools that declare `connection` the caller's account; absent, such tools cannot run. */
+    private readonly connections: ToolConnections | null = null,
+  ) {}
 
   async run(run: ToolRun): Promise<ToolOutcome> {
     try {
@@ -37,6 +43,7 @@ export class ToolRunner {
         authority: run.authority,
         credentials: run.credentials,
       });
+      const connection = run.tool.connection ? await this.connectionFor(run, run.tool.connection) : null;
       const output = await run.tool.execute(run.input, {
         principal: run.principal,
         venue: run.venue,
@@ -48,11 +55,23 @@ export class ToolRunner {
         signal: run.signal,
         hostFetch,
         ...(run.writeData ? { writeData: run.writeData } : {}),
+        ...(connection ? { connection } : {}),
       });
       return { ok: true, output: output ?? null };
     } catch (error) {
       if (error instanceof DomainError) return { ok: false, error: error.message, code: error.code };
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
+  }
+
+  private connectionFor(run: ToolRun, toolkit: string) {
+    if (!this.connections) throw new ConnectionsNotConfigured();
+    return this.connections.open({
+      principal: run.principal,
+      toolkit,
+      tool: run.tool.name,
+      toolCallId: run.toolCallId,
+      ...(run.writeData ? { writeData: run.writeData } : {}),
+    });
   }
 }

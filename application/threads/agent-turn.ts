@@ -3,6 +3,7 @@ import { modelView } from '../../domain/threads/model-view.js';
 import { isToolPart, type ToolPart, type UiMessage } from '../../domain/threads/ui-message.js';
 import type { Principal } from '../../domain/principal.js';
 import type { ApprovalOutcome } from '../../domain/guard/approval.js';
+import type { Presence, Venue } from '../../domain/guard/risk.js';
 import type { Ids } from '../../ports/ids.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Model, ModelEvent } from '../../ports/model.js';
@@ -15,9 +16,28 @@ import type { PresentCredentials } from '../guard/host-access.js';
 import type { ChatSettings } from './chat-settings.js';
 import type { ThreadBook } from './thread-book.js';
 
+/**
+ * Where a turn's calls come from when it is not a chat turn: an automation's run executes the same
+ * loop away from the person, keeps its messages in its own transcript, and may be asked to stop.
+ */
+export interface TurnScope {
+  readonly venue: Venue;
+  readonly presence: Presence;
+  /** The session grants and approvals are filed under (the run id for a run). */
+  readonly session: string;
+  readonly runId?: string;
+  /** Where the turn's messages are kept instead of the thread. */
+  readonly save: (message: UiMessage) => Promise<void>;
+  /** Asked before every step: true ends the loop once the step before it has finished (a cooperative stop). */
+  readonly shouldStop?: () => Promise<boolean>;
+}
+
 export interface TurnInput {
   readonly principal: Principal;
+  /** The thread; for a scoped turn (a run), its id, used in logs. */
   readonly threadId: string;
+  /** Absent for a chat turn: venue chat, the person present, the thread as session and store. */
+  readonly scope?: TurnScope;
   /** The thread as stored, oldest first, including the new user message if any. */
   readonly messages: UiMessage[];
   /** The assistant message this turn continues, or null to start a new one. */
@@ -70,7 +90,7 @@ export class AgentTurn {
       }
     }
     closeOpenText(draft);
-    await this.threads.putMessage(input.threadId, draft.message);
+    await this.save(input, draft.message);
     emit({ type: 'finish', finishReason });
     return draft.message;
   }
@@ -80,12 +100,13 @@ export class AgentTurn {
    * call the thread holds has an answer before the model speaks again.
    */
   private async settlePendingCalls(input: TurnInput, earlier: UiMessage[], draft: MessageDraft, emit: (chunk: UiChunk) => void): Promise<void> {
-    const ran = await this.executeApproved.forThread(input.threadId, {
+    const settle = {
       principal: input.principal,
       ...(input.credentials ? { credentials: input.credentials } : {}),
       signal: input.signal,
-      writeData: (part) => emit(part as UiChunk),
-    });
+      writeData: (part: StreamedData) => emit(part as UiChunk),
+    };
+    const ran = input.scope?.runId ? await this.executeApproved.forRun(input.scope.runId, settle) : await this.executeApproved.forThread(input.threadId, settle);
     const outcomes = new Map<string, CallResult>(ran.map(({ loaded, result }) => [loaded.approval.request.toolCallId, result]));
 
     for (const message of [...earlier, draft.message]) {
@@ -104,10 +125,14 @@ export class AgentTurn {
         }
       }
       if (changed !== message) {
-        await this.threads.putMessage(input.threadId, changed);
+        await this.save(input, changed);
         earlier[earlier.indexOf(message)] = changed;
       }
     }
+  }
+
+  private save(input: TurnInput, message: UiMessage): Promise<void> {
+    return input.scope ? input.scope.save(message) : this.threads.putMessage(input.threadId, message);
   }
 
   /** An approval that ended without running here: denied, expired, or executed elsewhere. */
@@ -128,6 +153,7 @@ export class AgentTurn {
     let budget = this.settings.maxOutputTokens;
 
     for (let step = 0; step < this.settings.maxSteps; step++) {
+      if (await input.scope?.shouldStop?.()) return 'other';
       emit({ type: 'start-step' });
       const view = modelView([...earlier, draft.message], { toolOutputCap: this.settings.toolOutputCap, ...(this.settings.historyWindow ? { historyWindow: this.settings.historyWindow } : {}) });
       const calls: Array<Extract<ModelEvent, { type: 'tool-call' }>> = [];
@@ -160,10 +186,11 @@ export class AgentTurn {
           input: call.input,
           toolCallId: call.toolCallId,
           principal: input.principal,
-          venue: 'chat',
-          presence: 'present',
-          session: input.threadId,
-          threadId: input.threadId,
+          venue: input.scope?.venue ?? 'chat',
+          presence: input.scope?.presence ?? 'present',
+          session: input.scope?.session ?? input.threadId,
+          ...(input.scope ? {} : { threadId: input.threadId }),
+          ...(input.scope?.runId ? { runId: input.scope.runId } : {}),
           ...(input.credentials ? { credentials: input.credentials } : {}),
           signal: input.signal,
           writeData: (part: StreamedData) => emit(part as UiChunk),

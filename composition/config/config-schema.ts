@@ -6,6 +6,11 @@ import type { ToolDefinition } from '../../ports/tool-registry.js';
 import type { ActAsPreset } from '../../ports/act-as.js';
 import type { RISKS, VENUES } from '../../domain/guard/risk.js';
 import type { LanguageModel } from 'ai';
+import type { Sandbox } from '../../ports/sandbox.js';
+import { WEBHOOK_SOURCE_NAME } from '../../domain/webhooks/delivery.js';
+import type { DoorPrincipalLookup } from '../../ports/door-principals.js';
+import type { ConsentPageRenderer } from '../../adapters/mcp/consent-page.js';
+import { pinManifestSchema } from '../../adapters/apps/file-pin-catalog.js';
 
 const fn = <T>(what: string) => z.custom<T>((value) => typeof value === 'function', { message: `must be a function (${what})` });
 const instance = <T>(what: string, probe: (value: Record<string, unknown>) => boolean) =>
@@ -15,16 +20,40 @@ const mountPath = z
   .string()
   .regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'must be a path like /api/porter (no trailing slash)');
 
-/** The door's own authorization server. `principal(subject)` re-resolves a connected user per request. */
+/**
+ * The door's own authorization server. `principal(subject)` re-resolves a connected user on every
+ * door request (null closes their sessions); the rest dresses and wires the consent page.
+ */
 const oauthSchema = z.strictObject({
-  principal: fn<(subject: string) => unknown>('oauth.principal(subject) → Principal | null'),
+  principal: fn<DoorPrincipalLookup>('oauth.principal(subject) → Principal | null'),
+  /** The host's name, logo and colour on the consent and /connect pages. */
+  brand: z
+    .strictObject({
+      name: z.string().min(1).max(100),
+      logoUrl: z.string().regex(/^(https:\/\/|\/)/, 'must be an https URL or a path on this site').max(2000).optional(),
+      accentColor: z.string().max(40).optional(),
+    })
+    .optional(),
+  /** Renders the whole consent page (see ConsentPageModel); Porter's branded page otherwise. */
+  consentPage: fn<ConsentPageRenderer>('oauth.consentPage(model) → HTML').optional(),
+  /** Who is signed in on the consent page; the host's `principal(req)` when absent. */
+  signIn: fn<PrincipalResolver>('oauth.signIn(req) → Principal | null').optional(),
+  /** Where to send a person who is not signed in; they come back to `returnTo`. */
+  signInUrl: fn<(returnTo: string) => string>('oauth.signInUrl(returnTo) → URL').optional(),
+  accessTokenTtlSeconds: z.number().int().min(60).max(24 * 3600).optional(),
+  refreshTokenTtlSeconds: z.number().int().min(3600).max(365 * 24 * 3600).optional(),
 });
 
-/** An external issuer that owns the door's OAuth endpoints. */
+/**
+ * An external issuer that owns the door's OAuth endpoints: its JWT access tokens are verified
+ * against its JWKS (discovered from its metadata when `jwksUri` is absent).
+ */
 const remoteAsSchema = z.strictObject({
   issuer: z.url({ message: 'must be the issuer URL' }),
   jwksUri: z.url().optional(),
+  /** The `aud` its tokens carry; the door's resource URL (`{origin}{wire}/mcp`) when absent. */
   audience: z.string().min(1).optional(),
+  algorithms: z.array(z.enum(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'])).min(1).optional(),
 });
 
 const oneOrMany = <T extends z.ZodType>(schema: T) => z.union([schema, z.array(schema).min(1)]);
@@ -43,6 +72,67 @@ const toolSchema = instance<ToolDefinition>('a tool ({ name, description, inputS
 );
 
 const secretSchema = z.string().min(32, 'must be at least 32 characters');
+
+/**
+ * A webhook source and how its deliveries are verified, registered at wiring time. `standard`:
+ * self-minted, Standard Webhooks (`whsec_…` secrets); `github` and `stripe`: the provider's own
+ * signed headers. Several secrets are accepted while one is rotated.
+ */
+const webhookSourceSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('standard'), secret: oneOrMany(z.string().regex(/^whsec_[A-Za-z0-9+/]{22,}={0,2}$/, 'must be a Standard Webhooks secret (whsec_ and base64)')) }),
+  z.strictObject({ kind: z.literal('github'), secret: oneOrMany(z.string().min(16, 'must be at least 16 characters')) }),
+  z.strictObject({ kind: z.literal('stripe'), secret: oneOrMany(z.string().regex(/^whsec_\S{16,}$/, 'must be the endpoint secret Stripe shows (whsec_…)')) }),
+]);
+
+/**
+ * The connection broker: Nango or Composio (bring your own), or the Porter Cloud connections API
+ * (docs/connections-cloud-api.md). `false` turns connections off; absent, the environment decides
+ * (NANGO_SECRET_KEY [+ NANGO_HOST], COMPOSIO_API_KEY [+ COMPOSIO_BASE_URL], PORTER_CONNECTIONS_URL + PORTER_CONNECTIONS_KEY).
+ */
+export const connectionsSchema = z.union([
+  z.literal(false),
+  z.strictObject({ nango: z.strictObject({ secretKey: z.string().min(1), host: z.url({ message: 'must be the Nango server URL' }).optional() }) }),
+  z.strictObject({ composio: z.strictObject({ apiKey: z.string().min(1), baseUrl: z.url({ message: 'must be the Composio API URL' }).optional() }) }),
+  z.strictObject({ cloud: z.strictObject({ url: z.url({ message: 'must be the connections API base URL' }), key: z.string().min(1) }) }),
+]);
+
+const sandboxStartTimeout = z.number().int().min(1000).max(120_000).optional();
+const sandboxServiceUrl = z.url({ message: 'must be the sandbox service URL' }).refine((url) => {
+  const parsed = new URL(url);
+  return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname));
+}, 'must be https:// (plain http only for a loopback host): the token would travel in the clear');
+
+/** The sandbox adapters Porter ships, with their settings. */
+export const sandboxSettingsSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('local'), root: z.string().min(1).optional(), startTimeoutMs: sandboxStartTimeout }),
+  z.strictObject({
+    kind: z.literal('e2b'),
+    apiKey: z.string().min(1).optional(),
+    template: z.string().min(1).optional(),
+    domain: z.string().min(1).optional(),
+    apiUrl: z.url().optional(),
+    sandboxUrl: z.url().optional(),
+    port: z.number().int().min(1).max(65535).optional(),
+    timeoutMs: z.number().int().min(60_000).optional(),
+    startTimeoutMs: sandboxStartTimeout,
+  }),
+  z.strictObject({ kind: z.literal('cloud'), url: sandboxServiceUrl, token: z.string().min(16, 'must be at least 16 characters'), startTimeoutMs: sandboxStartTimeout }),
+]);
+
+/**
+ * Where graduated apps' servers run: `'local'` (a child process per app; the development default),
+ * e2b, a service implementing docs/sandbox-cloud-api.md, or the host's own Sandbox. `false`: none
+ * (served apps answer 501).
+ */
+export const sandboxSchema = z.union(
+  [
+    z.literal(false),
+    z.literal('local'),
+    instance<Sandbox>('a Sandbox (kind, open, closeAll)', (v) => typeof v.open === 'function' && typeof v.closeAll === 'function' && ['e2b', 'cloud', 'custom'].includes(v.kind as string)),
+    sandboxSettingsSchema,
+  ],
+  { error: "must be false, 'local', { kind: 'local' | 'e2b' | 'cloud', ... } or a Sandbox instance" },
+);
 
 /**
  * Every option a host may pass to `createPorter`, strict: an unknown key is a typo, not a wish.
@@ -72,8 +162,25 @@ export const configSchema = z
     store: instance<Store>('a Store (records, blobs, ping, close)', (v) => typeof v.records === 'function' && typeof v.blobs === 'function').optional(),
     baseUrl: z.url({ message: 'must be an absolute URL such as https://app.example.com' }).optional(),
     tickSecret: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** Webhook intake: `{ sources: { <name>: { kind, secret } } }`. */
+    webhooks: z
+      .strictObject({ sources: z.record(z.string().regex(WEBHOOK_SOURCE_NAME, 'must be a source name (a-z, 0-9, _ and -)'), webhookSourceSchema).default({}) })
+      .default({ sources: {} }),
+    /**
+     * What drives ticks: `interval` (in this process; the development default), `external` (only
+     * `POST /tick`; the production default) or `pg-boss` (several instances on one PostgreSQL).
+     */
+    scheduler: z.enum(['interval', 'external', 'pg-boss']).optional(),
+    tickIntervalSeconds: z.number().int().min(1).max(3600).default(30),
     secret: z.union([secretSchema, z.array(secretSchema).min(1)]).optional(),
     trustProxy: z.boolean().default(false),
+    /**
+     * Remixable slots of host components (pins): the path of a JSON manifest `{ slots: [{ slot, file, title? }] }`
+     * (files relative to it), or that manifest inline (files relative to the working directory).
+     */
+    pins: z.union([z.string().min(1), pinManifestSchema]).optional(),
+    connections: connectionsSchema.optional(),
+    sandbox: sandboxSchema.optional(),
     logger: z
       .union([z.enum(['info', 'warn', 'error', 'silent']), instance<Logger>('a Logger (info, warn, error)', (v) => typeof v.error === 'function')])
       .default('info'),
@@ -84,6 +191,9 @@ export const configSchema = z
     }
     if ((config.oauth || config.remoteAs) && !config.mcp) {
       ctx.addIssue({ code: 'custom', path: ['mcp'], message: 'must be true when `oauth` or `remoteAs` is configured (the door is closed otherwise)' });
+    }
+    if (config.scheduler === 'pg-boss' && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
+      ctx.addIssue({ code: 'custom', path: ['scheduler'], message: 'pg-boss needs PostgreSQL: set databaseUrl (PORTER_DATABASE_URL) to the postgres:// database the instances share' });
     }
     if (!config.development && !config.secret) {
       ctx.addIssue({ code: 'custom', path: ['secret'], message: 'is required in production: set PORTER_SECRET (32+ characters) so anonymous-session cookies survive restarts and instances' });

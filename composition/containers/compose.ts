@@ -4,14 +4,24 @@ import { systemModule } from '../modules/system-module.js';
 import { guardModule } from '../modules/guard-module.js';
 import { wireModule } from '../modules/wire-module.js';
 import { threadsModule } from '../modules/threads-module.js';
+import { connectionsModule } from '../modules/connections-module.js';
+import { doorModule } from '../modules/door-module.js';
+import { appsModule } from '../modules/apps-module.js';
+import { automationsModule } from '../modules/automations-module.js';
+import { webhooksModule } from '../modules/webhooks-module.js';
+import { schedulerModule } from '../modules/scheduler-module.js';
+import { sandboxModule } from '../modules/sandbox-module.js';
+import { TOKENS } from '../tokens.js';
 
 /** The modules every composition shares; each family adds its module here. */
 export function sharedModules(parts: CoreParts): ContainerModule[] {
-  return [coreModule(parts), systemModule, guardModule, threadsModule, wireModule];
+  return [coreModule(parts), systemModule, guardModule, threadsModule, connectionsModule, sandboxModule(parts), ...(parts.config.apps ? [appsModule] : []), ...(parts.config.mcp ? [doorModule] : []), ...(parts.config.automations ? [automationsModule, webhooksModule, schedulerModule] : []), wireModule];
 }
 
 export function compose(modules: ReadonlyArray<ContainerModule>): Container {
   const container = new Container({ defaultScope: 'Singleton' });
+  // Child containers (the door's) are made from the root; bindings reach it through this token.
+  container.bind(TOKENS.Container).toConstantValue(container);
   container.loadSync(...modules);
   return container;
 }

@@ -5,6 +5,9 @@ import type { PorterOptions } from '../config/config-schema.js';
 import { demoPrincipal } from './demo-principal.js';
 import { developmentSecret } from './dev-secret.js';
 import { demoTools } from './demo-tools.js';
+import { demoWebhookSecret } from './demo-webhook.js';
+import { developmentOAuth, developmentSignIn } from './dev-oauth.js';
+import { serveChrome } from '../../adapters/chrome/serve-chrome.js';
 
 export interface DevHostOptions {
   /** Port to listen on; 0 picks a free one. */
@@ -33,7 +36,12 @@ export async function startDevHost(options: DevHostOptions = {}): Promise<DevHos
       development: env.NODE_ENV !== 'production',
       principal: demoPrincipal,
       tools: demoTools(),
+      // The MCP door, signed in from the same demo cookie (see dev-oauth.ts).
+      mcp: true,
+      oauth: developmentOAuth(),
       secret: env.PORTER_SECRET || developmentSecret('.porter/secret'),
+      // A self-minted Standard Webhooks source: POST /webhooks/demo, signed with this secret.
+      webhooks: { sources: { demo: { kind: 'standard', secret: demoWebhookSecret(env) } } },
       ...options.porter,
     },
     env,
@@ -44,13 +52,13 @@ export async function startDevHost(options: DevHostOptions = {}): Promise<DevHos
     if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET' && error.code !== 'ERR_STREAM_PREMATURE_CLOSE') console.error(error);
   });
   app.use(porter.koa);
-  app.use(async (ctx, next) => {
-    if (ctx.method !== 'GET' || ctx.path !== '/') return next();
-    ctx.type = 'html';
-    ctx.body = landingPage(porter.mount);
-  });
-  const server = await new Promise<Server>((resolve) => {
+  app.use(developmentSignIn());
+  // The shipped chrome at /, bundled at start; the sign-in control only in development.
+  app.use(await serveChrome({ wire: porter.mount, demoSignIn: porter.composition === 'development' }));
+  const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(options.port ?? Number(env.PORT ?? 3000), '127.0.0.1', () => resolve(listening));
+    // A port already in use fails the start (the caller says so) instead of crashing the process.
+    listening.once('error', reject);
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
@@ -64,11 +72,4 @@ export async function startDevHost(options: DevHostOptions = {}): Promise<DevHos
       await porter.close();
     },
   };
-}
-
-function landingPage(mount: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Porter</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body><main><h1>Porter development host</h1><p>The wire is mounted at <code>${mount}</code>.
-Try <a href="${mount}/status">${mount}/status</a>.</p></main></body></html>`;
 }

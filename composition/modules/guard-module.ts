@@ -20,6 +20,7 @@ import { DecideApprovals } from '../../application/guard/decide-approvals.js';
 import { GetApproval, ListApprovals } from '../../application/guard/approval-queries.js';
 import { ListGrants, RevokeGrant } from '../../application/guard/grant-commands.js';
 import type { ApprovalHook } from '../../application/guard/approval-hooks.js';
+import type { ToolConnections } from '../../application/connections/connection-gate.js';
 import { StaticToolRegistry } from '../../adapters/tools/static-tool-registry.js';
 import { BaseUrlHostApi } from '../../adapters/host/base-url-host-api.js';
 import { guardRoutes } from '../../adapters/http/routes/guard-routes.js';
@@ -45,7 +46,9 @@ export const guardModule = new ContainerModule(({ bind }) => {
       return new HostAccess(baseUrl ? new BaseUrlHostApi(baseUrl) : null, ctx.get(TOKENS.ActAsSeam), ctx.get(TOKENS.AuditTrail));
     })
     .inSingletonScope();
-  bind(TOKENS.ToolRunner).toDynamicValue((ctx) => new ToolRunner(ctx.get(TOKENS.HostAccess))).inSingletonScope();
+  bind(TOKENS.ToolRunner)
+    .toDynamicValue((ctx) => new ToolRunner(ctx.get(TOKENS.HostAccess), ctx.get<ToolConnections>(TOKENS.ConnectionGate, { optional: true }) ?? null))
+    .inSingletonScope();
   bind(TOKENS.ExecuteApproved)
     .toDynamicValue((ctx) => new ExecuteApproved(ctx.get(TOKENS.ApprovalBook), ctx.get(TOKENS.ToolRegistry), ctx.get(TOKENS.ToolRunner), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail)))
     .inSingletonScope();

@@ -25,6 +25,8 @@ export interface ApprovalRequest {
   readonly session: string;
   readonly threadId?: string;
   readonly runId?: string;
+  /** For an automation's standing-grant ask (arming), or a call made by one of its runs. */
+  readonly automationId?: string;
   /** For app edits: the content the person approved against; a rebase invalidates it. */
   readonly appId?: string;
   readonly contentHash?: string;
@@ -68,7 +70,7 @@ export class ApprovalNotApproved extends Conflict {
 export class Approval {
   private constructor(private readonly props: ApprovalPrimitives) {}
 
-  static park(input: { id: string; call: RuledCall; preview: string; now: string; expiresAt: string; threadId?: string; runId?: string; appId?: string; contentHash?: string }): Approval {
+  static park(input: { id: string; call: RuledCall; preview: string; now: string; expiresAt: string; threadId?: string; runId?: string; automationId?: string; appId?: string; contentHash?: string }): Approval {
     const { call } = input;
     return new Approval({
       id: input.id,
@@ -86,6 +88,7 @@ export class Approval {
         session: call.session,
         ...(input.threadId ? { threadId: input.threadId } : {}),
         ...(input.runId ? { runId: input.runId } : {}),
+        ...(input.automationId ? { automationId: input.automationId } : {}),
         ...(input.appId ? { appId: input.appId } : {}),
         ...(input.contentHash ? { contentHash: input.contentHash } : {}),
       },

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startDevHost, type DevHost } from '../../composition/dev-host/dev-host.js';
 import type { PorterOptions } from '../../composition/config/config-schema.js';
 import { WireClient } from './turn-client.js';
@@ -6,7 +9,14 @@ import { WireClient } from './turn-client.js';
 export async function devHost(options: { env?: NodeJS.ProcessEnv; porter?: PorterOptions } = {}): Promise<DevHost & { client: WireClient }> {
   const host = await startDevHost({
     port: 0,
-    env: { NODE_ENV: 'development', PORTER_DATABASE_URL: 'sqlite::memory:', PORTER_SECRET: 'a-development-secret-for-the-tests-0123456789', ...options.env },
+    env: {
+      NODE_ENV: 'development',
+      PORTER_DATABASE_URL: 'sqlite::memory:',
+      PORTER_SECRET: 'a-development-secret-for-the-tests-0123456789',
+      // Served apps of a test run live in a throwaway directory, not in the checkout's .porter/.
+      PORTER_SANDBOX_ROOT: mkdtempSync(join(tmpdir(), 'porter-sandboxes-')),
+      ...options.env,
+    },
     porter: { logger: 'silent', ...options.porter },
   });
   return Object.assign(host, { client: new WireClient(`${host.url}${host.porter.mount}`) });

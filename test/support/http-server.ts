@@ -54,3 +54,13 @@ export class CookieJar {
     this.cookies.set(name, value);
   }
 }
+
+/** A port nothing listens on right now (for a server that must know its own URL up front). */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return address.port;
+}

@@ -1,0 +1,154 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { approvalView, describeError, wire, type ApprovalState, type ApprovalView, type Remember } from './wire.js';
+import { RiskBadge } from './risk-badge.js';
+
+/** How long between looks at an undecided approval, to notice a decision made elsewhere. */
+const POLL_MS = 2500;
+
+const REMEMBER_CHOICES: ReadonlyArray<{ value: string; label: string; remember?: Remember }> = [
+  { value: 'once', label: 'Only this time' },
+  { value: 'tool-session', label: 'Allow this tool for this conversation', remember: { scope: 'tool', duration: 'session' } },
+  { value: 'exact-standing', label: 'Always allow exactly this', remember: { scope: 'exact', duration: 'standing' } },
+  { value: 'tool-standing', label: 'Always allow this tool', remember: { scope: 'tool', duration: 'standing' } },
+];
+
+export interface ApprovalCardProps {
+  readonly approvalId: string;
+  readonly risk: string;
+  readonly preview: string;
+  readonly tool: string;
+  readonly egress?: boolean | undefined;
+  /** Offer to remember the answer (grants); off for asks that are themselves a standing grant. */
+  readonly rememberable?: boolean;
+  /** What a session-long grant spans where this card is shown (a conversation, an app). */
+  readonly sessionName?: string;
+  /** Called after this person decided here (the chat then continues the turn). */
+  onDecided?(approvalId: string, approved: boolean): void;
+  /** Called when polling finds the approval decided somewhere else. */
+  onSettledElsewhere?(view: ApprovalView): void;
+}
+
+/**
+ * A parked call waiting for a person: what it will do, its risk, approve / deny, and whether to
+ * remember the answer. While undecided it polls the approval, so a decision made in another tab,
+ * device or the approvals page shows here too.
+ */
+export function ApprovalCard({ approvalId, risk, preview, tool, egress, rememberable = true, sessionName = 'conversation', onDecided, onSettledElsewhere }: ApprovalCardProps) {
+  const [state, setState] = useState<ApprovalState>('pending');
+  const [by, setBy] = useState<'here' | 'elsewhere' | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [choice, setChoice] = useState('once');
+  const choices = REMEMBER_CHOICES.map((c) => (c.value === 'tool-session' ? { ...c, label: `Allow this tool for this ${sessionName}` } : c));
+  const rememberId = useId();
+  const decidedHere = useRef(false);
+  const reported = useRef(false);
+
+  useEffect(() => {
+    if (state !== 'pending') return;
+    let stopped = false;
+    const look = async () => {
+      try {
+        const view = await wire('GET', `/approvals/${encodeURIComponent(approvalId)}`, { schema: approvalView });
+        if (stopped || decidedHere.current || view.state === 'pending') return;
+        setState(view.state);
+        setBy('elsewhere');
+        if (!reported.current) {
+          reported.current = true;
+          onSettledElsewhere?.(view);
+        }
+      } catch {
+        // A missed look is retried on the next tick; the card stays as it was.
+      }
+    };
+    void look();
+    const timer = window.setInterval(() => document.visibilityState === 'visible' && void look(), POLL_MS);
+    return () => {
+      stopped = true;
+      window.clearInterval(timer);
+    };
+  }, [approvalId, state, onSettledElsewhere]);
+
+  const decide = async (approve: boolean) => {
+    setBusy(true);
+    setError(null);
+    decidedHere.current = true;
+    const remember = approve && rememberable ? choices.find((c) => c.value === choice)?.remember : undefined;
+    try {
+      const view = await wire('POST', `/approvals/${encodeURIComponent(approvalId)}/decide`, { body: { approve, ...(remember ? { remember } : {}) }, schema: approvalView });
+      setState(view.state === 'pending' ? (approve ? 'approved' : 'denied') : view.state);
+      setBy('here');
+      onDecided?.(approvalId, approve);
+    } catch (caught) {
+      decidedHere.current = false;
+      setError(describeError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (state !== 'pending') {
+    return (
+      <div className="approval-card settled" data-approval-state={state} role="status">
+        <span className={`approval-verdict ${state}`} data-decided={by ?? undefined}>
+          {verdict(state)}
+        </span>
+        <span className="approval-preview-inline">{preview}</span>
+      </div>
+    );
+  }
+
+  return (
+    <section className="approval-card" data-approval-state="pending" aria-label={`Approval needed: ${preview}`}>
+      <header className="approval-head">
+        <RiskBadge risk={risk} egress={egress} />
+        <span className="approval-ask">Porter wants to use <code>{tool}</code></span>
+      </header>
+      <p className="approval-preview">{preview}</p>
+      <div className="approval-actions">
+        {rememberable ? (
+          <label className="approval-remember" htmlFor={rememberId}>
+            <span className="visually-hidden">Remember this answer</span>
+            <select id={rememberId} value={choice} onChange={(event) => setChoice(event.target.value)} disabled={busy}>
+              {choices.map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <span />
+        )}
+        <div className="approval-buttons">
+          <button type="button" className="button secondary" onClick={() => void decide(false)} disabled={busy}>
+            Deny
+          </button>
+          <button type="button" className={`button ${risk === 'destructive' ? 'danger' : 'primary'}`} onClick={() => void decide(true)} disabled={busy}>
+            {busy ? 'Approving…' : 'Approve'}
+          </button>
+        </div>
+      </div>
+      {error ? (
+        <p className="inline-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function verdict(state: ApprovalState): string {
+  switch (state) {
+    case 'approved':
+      return 'Approved';
+    case 'executed':
+      return 'Approved · ran';
+    case 'denied':
+      return 'Denied';
+    case 'expired':
+      return 'Expired';
+    default:
+      return 'Waiting';
+  }
+}

@@ -1,0 +1,68 @@
+import { useState } from 'react';
+import { ApprovalCard } from './approval-card.js';
+import { hrefOf } from './route.js';
+import { useSession } from './session.js';
+import { useLoad } from './use-load.js';
+import { approvalPage, describeError, wire } from './wire.js';
+import { EmptyState, PageFrame } from './page.js';
+
+/** Everything waiting for this person's answer: chats, automations, apps, the MCP door. */
+export function ApprovalsPage() {
+  const { epoch } = useSession();
+  const list = useLoad((signal) => wire('GET', '/approvals', { schema: approvalPage, signal }), [epoch], 5000);
+  const [batchError, setBatchError] = useState<string | null>(null);
+  const approvals = list.data?.approvals ?? [];
+
+  const decideAll = async (approve: boolean) => {
+    setBatchError(null);
+    try {
+      await wire('POST', '/approvals/decide', { body: { ids: approvals.map((a) => a.id), approve } });
+    } catch (caught) {
+      setBatchError(describeError(caught));
+    }
+    list.reload();
+  };
+
+  return (
+    <PageFrame
+      title="Approvals"
+      lede="Porter asks before it changes something, deletes something or reaches outside. Answer here or in the conversation."
+      actions={
+        approvals.length > 1 ? (
+          <button type="button" className="button small secondary" onClick={() => void decideAll(false)}>
+            Deny all
+          </button>
+        ) : null
+      }
+    >
+      {batchError ? (
+        <p className="banner error" role="alert">
+          {batchError}
+        </p>
+      ) : null}
+      {list.data === undefined && list.error ? <EmptyState title="Approvals could not be loaded" text={describeError(list.error)} onRetry={list.reload} /> : null}
+      {list.data === undefined && !list.error ? <div className="skeleton-card" aria-label="Loading" /> : null}
+      {list.data && approvals.length === 0 ? <EmptyState title="Nothing is waiting for you" text="When Porter needs your yes or no, it shows up here." /> : null}
+      <ul className="card-list">
+        {approvals.map((approval) => (
+          <li key={approval.id} className="card">
+            <div className="card-meta">
+              {approval.request?.threadId ? (
+                <a href={hrefOf({ name: 'thread', threadId: approval.request.threadId })}>From a conversation</a>
+              ) : approval.request?.runId ? (
+                <span>From an automation run</span>
+              ) : approval.request?.venue ? (
+                <span>From {approval.request.venue}</span>
+              ) : null}
+            </div>
+            {approval.request ? (
+              <ApprovalCard approvalId={approval.id} risk={approval.request.risk} preview={approval.request.preview} tool={approval.request.tool} egress={approval.request.egress} rememberable={approval.request.venue === 'chat'} onDecided={() => list.reload()} />
+            ) : (
+              <p className="muted">Running now…</p>
+            )}
+          </li>
+        ))}
+      </ul>
+    </PageFrame>
+  );
+}

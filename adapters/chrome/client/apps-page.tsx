@@ -1,0 +1,294 @@
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { z } from 'zod';
+import { viewOfDocument } from '../../../domain/apps/app-view.js';
+import type { AppDocument } from '../../../domain/apps/app-document.js';
+import { AppRenderer, type AppRecord, type AppRuntime } from './app-renderer.js';
+import { useToolActions } from './app-actions.js';
+import { EmptyState, PageFrame } from './page.js';
+import { hrefOf, navigate } from './route.js';
+import { useSession } from './session.js';
+import { relativeTime } from './time.js';
+import { useLoad } from './use-load.js';
+import { WIRE, WireError, describeError, wire } from './wire.js';
+
+const appSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  ui: z.enum(['tree', 'http']),
+  slot: z.string().nullable().optional(),
+  drifted: z.boolean().optional(),
+  versionNumber: z.number().optional(),
+  updatedAt: z.string(),
+});
+const appList = z.object({ apps: z.array(appSummary), nextCursor: z.string().nullable().optional() });
+const pinDrift = z.object({ slot: z.string(), baselineHash: z.string(), currentHash: z.string() });
+const openPayload = z.object({
+  kind: z.enum(['tree', 'http', 'resuming']),
+  payload: z.object({ appId: z.string(), version: z.string(), document: z.object({ title: z.string(), ui: z.enum(['tree', 'http']), root: z.string() }).passthrough() }).optional(),
+  /** A served app's own page, through the wire (`/apps/<id>/view/`). */
+  url: z.string().optional(),
+  pinDrift: pinDrift.nullable(),
+});
+const recordList = z.object({ records: z.array(z.object({ id: z.string(), data: z.unknown() })), nextCursor: z.string().nullable().optional() });
+const editResult = z.object({ driftedPins: z.array(pinDrift).optional(), issues: z.array(z.string()).optional() });
+
+/** Apps this person made or forked, newest first. */
+export function AppsPage() {
+  const { epoch } = useSession();
+  const apps = useLoad((signal) => wire('GET', '/apps', { schema: appList, signal }), [epoch]);
+  const off = apps.error instanceof WireError && apps.error.code === 'not-found';
+  return (
+    <PageFrame title="Apps" lede="Small apps Porter built for you. Ask for one in a chat with /app and a description.">
+      {off ? <EmptyState title="Apps are turned off" text="This deployment does not include generated apps." /> : null}
+      {apps.error && !off ? <EmptyState title="Apps could not be loaded" text={describeError(apps.error)} onRetry={apps.reload} /> : null}
+      {!apps.data && !apps.error ? <div className="skeleton-card" aria-label="Loading" /> : null}
+      {apps.data && apps.data.apps.length === 0 ? (
+        <EmptyState title="No apps yet" text="Ask Porter to build one: “/app a reading list with a done checkbox”.">
+          <a className="button primary" href="#/">
+            Start a chat
+          </a>
+        </EmptyState>
+      ) : null}
+      <ul className="card-list grid">
+        {apps.data?.apps.map((app) => (
+          <li key={app.id} className="card">
+            <a className="card-link" href={hrefOf({ name: 'app', appId: app.id })}>
+              <span className="card-title">{app.title || 'Untitled app'}</span>
+              <span className="card-meta">
+                {app.ui === 'http' ? <span className="badge">Served</span> : null}
+                {app.drifted ? <span className="badge warn">Drifted</span> : null}
+                <span>Updated {relativeTime(app.updatedAt)}</span>
+              </span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </PageFrame>
+  );
+}
+
+/**
+ * One app, live: its tree with records and actions, or its own server in a frame when it is
+ * served; a drift badge and a rebase action when it is a fork whose host component changed.
+ */
+export function AppPage({ appId }: { appId: string }) {
+  const { epoch } = useSession();
+  const opened = useLoad((signal) => wire('GET', `/apps/${encodeURIComponent(appId)}/open`, { schema: openPayload, signal }), [appId, epoch]);
+  const [notice, setNotice] = useState<{ tone: 'error' | 'info'; text: string } | null>(null);
+  const [working, setWorking] = useState<'rebase' | 'edit' | 'delete' | 'serve' | null>(null);
+  const { reload } = opened;
+
+  // A served app whose server is being brought back: look again until it serves.
+  useEffect(() => {
+    if (opened.data?.kind !== 'resuming') return;
+    const timer = window.setTimeout(reload, 1500);
+    return () => window.clearTimeout(timer);
+  }, [opened.data, reload]);
+
+  const document = opened.data?.payload?.document as unknown as AppDocument | undefined;
+  const runtime = useAppRuntime(appId, document);
+
+  const rebase = async (slot: string) => {
+    setWorking('rebase');
+    setNotice(null);
+    try {
+      await wire('POST', `/apps/${encodeURIComponent(appId)}/rebase`, { body: { slot }, schema: editResult });
+      setNotice({ tone: 'info', text: 'Rebased onto the new version of the component. Your changes were replayed.' });
+      reload();
+    } catch (caught) {
+      setNotice({ tone: 'error', text: describeError(caught) });
+    } finally {
+      setWorking(null);
+    }
+  };
+
+  const edit = async (instruction: string) => {
+    setWorking('edit');
+    setNotice(null);
+    try {
+      const result = await wire('POST', `/apps/${encodeURIComponent(appId)}/edit`, { body: { instruction }, schema: editResult });
+      setNotice(result.issues?.length ? { tone: 'info', text: result.issues.join(' ') } : null);
+      reload();
+    } catch (caught) {
+      setNotice({ tone: 'error', text: describeError(caught) });
+      throw caught;
+    } finally {
+      setWorking(null);
+    }
+  };
+
+  // Graduation: the app gets its own server; if any step fails the tree keeps serving.
+  const graduate = async () => {
+    setWorking('serve');
+    setNotice(null);
+    try {
+      await wire('POST', `/apps/${encodeURIComponent(appId)}/graduate`, { body: {} });
+      setNotice({ tone: 'info', text: 'The app now runs on its own server.' });
+      reload();
+    } catch (caught) {
+      setNotice({ tone: 'error', text: describeError(caught) });
+    } finally {
+      setWorking(null);
+    }
+  };
+
+  const remove = async () => {
+    setWorking('delete');
+    try {
+      await wire('DELETE', `/apps/${encodeURIComponent(appId)}`);
+      navigate({ name: 'apps' });
+    } catch (caught) {
+      setNotice({ tone: 'error', text: describeError(caught) });
+      setWorking(null);
+    }
+  };
+
+  if (opened.error && !opened.data) {
+    const missing = opened.error instanceof WireError && opened.error.code === 'not-found';
+    return (
+      <PageFrame title="App">
+        <EmptyState title={missing ? 'App not found' : 'This app could not be opened'} text={missing ? 'It may have been deleted, or it is not yours.' : describeError(opened.error)} onRetry={opened.reload} />
+      </PageFrame>
+    );
+  }
+  if (!opened.data || !document) {
+    return (
+      <PageFrame title={<span className="skeleton-text" aria-label="Loading" />}>
+        <div className="skeleton-card tall" />
+      </PageFrame>
+    );
+  }
+  const drift = opened.data.pinDrift;
+  const frame = opened.data.kind === 'http' ? frameUrl(opened.data.url) : null;
+
+  return (
+    <PageFrame
+      title={document.title || 'Untitled app'}
+      actions={
+        <>
+          {opened.data.kind !== 'tree' ? (
+            <span className="badge">Served</span>
+          ) : (
+            <button type="button" className="button small secondary" disabled={working !== null} onClick={() => void graduate()} title="Give this app its own server">
+              {working === 'serve' ? 'Starting…' : 'Serve'}
+            </button>
+          )}
+          <a className="button small secondary" href={`${WIRE}/apps/${encodeURIComponent(appId)}/export`} download>
+            Export
+          </a>
+          <button type="button" className="button small secondary" disabled={working !== null} onClick={() => void remove()}>
+            Delete
+          </button>
+        </>
+      }
+    >
+      {drift ? (
+        <div className="banner warn drift" role="status">
+          <span>
+            <span className="badge warn">Drifted</span> The component <code>{drift.slot}</code> this app forks has changed since you forked it. Nothing changes until you rebase.
+          </span>
+          <button type="button" className="button small primary" disabled={working !== null} onClick={() => void rebase(drift.slot)}>
+            {working === 'rebase' ? 'Rebasing…' : 'Rebase'}
+          </button>
+        </div>
+      ) : null}
+      {notice ? (
+        <p className={`banner ${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
+          {notice.text}
+        </p>
+      ) : null}
+      {opened.data.kind === 'resuming' ? <p className="banner info">Starting the app’s server again…</p> : null}
+      {frame ? (
+        <iframe className="app-frame" title={document.title || 'App'} src={frame} sandbox={FRAME_SANDBOX} />
+      ) : (
+        <div className="app-page-canvas">
+          <AppRenderer view={viewOfDocument(appId, document)} runtime={runtime} />
+        </div>
+      )}
+      <EditBox onEdit={edit} busy={working === 'edit'} />
+    </PageFrame>
+  );
+}
+
+function EditBox({ onEdit, busy }: { onEdit(instruction: string): Promise<void>; busy: boolean }) {
+  const [text, setText] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!text.trim()) return;
+    void onEdit(text.trim()).then(() => setText(''), () => undefined);
+  };
+  return (
+    <form className="edit-box" onSubmit={submit}>
+      <label htmlFor="app-edit">Change this app</label>
+      <div className="edit-row">
+        <input id="app-edit" value={text} onChange={(event) => setText(event.target.value)} placeholder="e.g. add a due date field" disabled={busy} />
+        <button type="submit" className="button primary" disabled={busy || !text.trim()}>
+          {busy ? 'Changing…' : 'Change'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Records of every bound collection, and the document's actions, over the app's routes. */
+function useAppRuntime(appId: string, document: AppDocument | undefined): AppRuntime | undefined {
+  const [records, setRecords] = useState<Record<string, AppRecord[]>>({});
+  const tools = useToolActions(appId);
+  const base = `/apps/${encodeURIComponent(appId)}`;
+  const collections = useMemo(() => [...new Set(Object.values(document?.data ?? {}).map((b) => b.collection))], [document]);
+
+  const refresh = useCallback(
+    async (collection: string) => {
+      const page = await wire('GET', `${base}/records/${encodeURIComponent(collection)}`, { schema: recordList });
+      setRecords((current) => ({ ...current, [collection]: page.records }));
+    },
+    [base],
+  );
+
+  useEffect(() => {
+    for (const collection of collections) void refresh(collection).catch(() => setRecords((current) => ({ ...current, [collection]: [] })));
+  }, [collections, refresh]);
+
+  return useMemo<AppRuntime | undefined>(() => {
+    if (!document) return undefined;
+    return {
+      records: (bind) => {
+        const binding = document.data[bind];
+        return binding ? records[binding.collection] : [];
+      },
+      outcome: tools.outcome,
+      act: async (name, input, from) => {
+        const action = document.actions[name];
+        if (!action) return;
+        if (action.kind === 'put-record') {
+          // Nothing typed: nothing to keep (an "Add" pressed on an empty field).
+          if (!input.recordId && Object.keys(input.record ?? {}).length === 0) return;
+          await wire('PUT', `${base}/records/${encodeURIComponent(action.collection)}${input.recordId ? `/${encodeURIComponent(input.recordId)}` : ''}`, { body: { data: input.record ?? {} } });
+          await refresh(action.collection);
+        } else if (action.kind === 'delete-record') {
+          if (!input.recordId) return;
+          await wire('DELETE', `${base}/records/${encodeURIComponent(action.collection)}/${encodeURIComponent(input.recordId)}`);
+          await refresh(action.collection);
+        } else if (action.kind === 'tool') {
+          // The host's tool, through the guard; a list item sends the record it stands for.
+          await tools.run(name, action.tool, input.record ?? (input.recordId ? { recordId: input.recordId } : {}), from);
+        } else {
+          const fn = /^fn:(.+)$/.exec(action.target);
+          if (fn) await wire('POST', `${base}/fn/${encodeURIComponent(fn[1]!)}`, { body: input.record ?? {} });
+        }
+      },
+    };
+  }, [document, records, base, refresh, tools]);
+}
+
+/**
+ * A served app's page is code Porter generated, not the host's, served from the wire's own origin:
+ * it runs in an opaque origin (no allow-same-origin), so it cannot reach the wire with the
+ * person's cookies. The wire's answer carries the same sandbox as a header.
+ */
+const FRAME_SANDBOX = 'allow-scripts allow-forms';
+
+/** A served app's page: a path on the wire (`/apps/<id>/view/`). */
+function frameUrl(url: string | undefined): string | null {
+  return url && url.startsWith('/') && !url.startsWith('//') ? `${WIRE}${url}` : null;
+}

@@ -1,0 +1,281 @@
+import { useState, type FormEvent } from 'react';
+import { z } from 'zod';
+import { EmptyState, PageFrame } from './page.js';
+import { hrefOf } from './route.js';
+import { useSession } from './session.js';
+import { dateTime, relativeTime } from './time.js';
+import { useLoad } from './use-load.js';
+import { WireError, describeError, wire } from './wire.js';
+
+const trigger = z.union([
+  z.object({ kind: z.literal('schedule'), cron: z.string(), timezone: z.string().optional() }),
+  z.object({ kind: z.literal('webhook'), source: z.string() }),
+]);
+const automation = z.object({
+  id: z.string(),
+  name: z.string(),
+  trigger,
+  task: z.object({ prompt: z.string(), tools: z.array(z.string()).optional() }),
+  armed: z.boolean(),
+  nextRunAt: z.string().nullable().optional(),
+});
+type Automation = z.output<typeof automation>;
+const automationList = z.object({ automations: z.array(automation), nextCursor: z.string().nullable().optional() });
+const armResult = z.object({ automation, asks: z.array(z.object({ approvalId: z.string(), tool: z.string() })) });
+const run = z.object({
+  id: z.string(),
+  automationId: z.string(),
+  state: z.string(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable().optional(),
+  endedAt: z.string().nullable().optional(),
+  stopRequestedAt: z.string().nullable().optional(),
+  ending: z.string().nullable().optional(),
+  error: z.string().nullable().optional(),
+  cause: z.object({ kind: z.string() }).passthrough().optional(),
+});
+type Run = z.output<typeof run>;
+const runList = z.object({ runs: z.array(run), nextCursor: z.string().nullable().optional() });
+
+const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
+
+/** Automations (a schedule or a webhook, and a task), arming and disarming, and their runs. */
+export function AutomationsPage() {
+  const { epoch } = useSession();
+  const list = useLoad((signal) => wire('GET', '/automations', { schema: automationList, signal }), [epoch], 10_000);
+  const runs = useLoad((signal) => wire('GET', '/runs', { schema: runList, signal }), [epoch], 3000);
+  const [creating, setCreating] = useState(false);
+  const [notice, setNotice] = useState<{ tone: 'error' | 'info'; text: string; approvals?: boolean } | null>(null);
+  const off = list.error instanceof WireError && list.error.code === 'not-found';
+
+  const act = async (run: () => Promise<{ tone: 'error' | 'info'; text: string; approvals?: boolean } | null>) => {
+    setNotice(null);
+    try {
+      setNotice(await run());
+    } catch (caught) {
+      setNotice({ tone: 'error', text: describeError(caught) });
+    }
+    list.reload();
+    runs.reload();
+  };
+
+  const arm = (a: Automation) =>
+    act(async () => {
+      const result = await wire('POST', `/automations/${encodeURIComponent(a.id)}/arm`, { body: {}, schema: armResult });
+      if (result.asks.length === 0) return { tone: 'info', text: `“${a.name}” is armed.` };
+      return { tone: 'info', text: `“${a.name}” needs your standing permission for ${result.asks.map((ask) => ask.tool).join(', ')} before it runs on its own.`, approvals: true };
+    });
+  const disarm = (a: Automation) =>
+    act(async () => {
+      await wire('POST', `/automations/${encodeURIComponent(a.id)}/disarm`, { body: {} });
+      return { tone: 'info', text: `“${a.name}” is disarmed.` };
+    });
+  const remove = (a: Automation) =>
+    act(async () => {
+      await wire('DELETE', `/automations/${encodeURIComponent(a.id)}`);
+      return null;
+    });
+  const stop = (r: Run) =>
+    act(async () => {
+      await wire('POST', `/runs/${encodeURIComponent(r.id)}/stop`, { body: {} });
+      return { tone: 'info', text: 'Stopping: the current step finishes, then the run ends.' };
+    });
+
+  const automations = list.data?.automations ?? [];
+  const names = new Map(automations.map((a) => [a.id, a.name]));
+
+  return (
+    <PageFrame
+      title="Automations"
+      lede="Porter works while you are away: on a schedule or when a webhook arrives, with only the permissions you granted ahead of time."
+      actions={
+        off ? null : (
+          <button type="button" className="button small primary" onClick={() => setCreating(!creating)} aria-expanded={creating}>
+            {creating ? 'Close' : 'New automation'}
+          </button>
+        )
+      }
+    >
+      {off ? <EmptyState title="Automations are turned off" text="This deployment does not include automations." /> : null}
+      {notice ? (
+        <p className={`banner ${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
+          {notice.text} {notice.approvals ? <a href={hrefOf({ name: 'approvals' })}>Answer in Approvals</a> : null}
+        </p>
+      ) : null}
+      {creating ? (
+        <NewAutomation
+          onCreated={(a) => {
+            setCreating(false);
+            setNotice({ tone: 'info', text: `“${a.name}” was created. Arm it to let it run.` });
+            list.reload();
+          }}
+        />
+      ) : null}
+      {list.error && !off ? <EmptyState title="Automations could not be loaded" text={describeError(list.error)} onRetry={list.reload} /> : null}
+      {!list.data && !list.error ? <div className="skeleton-card" aria-label="Loading" /> : null}
+      {list.data && automations.length === 0 && !creating ? <EmptyState title="No automations yet" text="Create one to have Porter do something every morning, or whenever a webhook arrives." /> : null}
+      <ul className="card-list">
+        {automations.map((a) => (
+          <li key={a.id} className="card automation" data-automation-id={a.id}>
+            <div className="card-row">
+              <div>
+                <div className="card-title">{a.name}</div>
+                <div className="card-meta">
+                  <span className={`badge ${a.armed ? 'ok' : ''}`}>{a.armed ? 'Armed' : 'Disarmed'}</span>
+                  <span>{a.trigger.kind === 'schedule' ? `Schedule ${a.trigger.cron}${a.trigger.timezone ? ` (${a.trigger.timezone})` : ''}` : `Webhook “${a.trigger.source}”`}</span>
+                  {a.armed && a.nextRunAt ? <span>Next {dateTime(a.nextRunAt)}</span> : null}
+                </div>
+              </div>
+              <div className="card-actions">
+                {a.armed ? (
+                  <button type="button" className="button small secondary" onClick={() => void disarm(a)}>
+                    Disarm
+                  </button>
+                ) : (
+                  <button type="button" className="button small primary" onClick={() => void arm(a)}>
+                    Arm
+                  </button>
+                )}
+                <button type="button" className="button small secondary" onClick={() => void remove(a)} aria-label={`Delete ${a.name}`}>
+                  Delete
+                </button>
+              </div>
+            </div>
+            <p className="card-text">{a.task.prompt}</p>
+          </li>
+        ))}
+      </ul>
+      {!off ? (
+        <section className="runs" aria-label="Runs">
+          <h2 className="section-heading">Runs</h2>
+          {runs.data && runs.data.runs.length === 0 ? <p className="muted">No runs yet.</p> : null}
+          <ul className="run-list">
+            {runs.data?.runs.map((r) => {
+              const live = !TERMINAL.has(r.state);
+              return (
+                <li key={r.id} className="run" data-run-id={r.id} data-state={r.state}>
+                  <span className={`run-state ${r.state}`}>{runLabel(r)}</span>
+                  <span className="run-name">{names.get(r.automationId) ?? r.automationId}</span>
+                  <span className="run-time" title={dateTime(r.createdAt)}>
+                    {relativeTime(r.createdAt)}
+                    {r.cause ? ` · ${r.cause.kind}` : ''}
+                  </span>
+                  {r.error ? <span className="run-error">{r.error}</span> : null}
+                  {live ? (
+                    <button type="button" className="button small secondary" disabled={Boolean(r.stopRequestedAt)} onClick={() => void stop(r)}>
+                      {r.stopRequestedAt ? 'Stopping…' : 'Stop'}
+                    </button>
+                  ) : null}
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ) : null}
+    </PageFrame>
+  );
+}
+
+function runLabel(r: Run): string {
+  switch (r.state) {
+    case 'queued':
+      return 'Queued';
+    case 'running':
+      return r.stopRequestedAt ? 'Stopping' : 'Running';
+    case 'waiting':
+      return 'Waiting for approval';
+    case 'succeeded':
+      return 'Done';
+    case 'failed':
+      return 'Failed';
+    case 'cancelled':
+      return 'Stopped';
+    default:
+      return r.state;
+  }
+}
+
+function NewAutomation({ onCreated }: { onCreated(a: Automation): void }) {
+  const [kind, setKind] = useState<'schedule' | 'webhook'>('schedule');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? '').trim();
+    const tools = text('tools')
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+    const body = {
+      name: text('name'),
+      trigger: kind === 'schedule' ? { kind, cron: text('cron'), ...(text('timezone') ? { timezone: text('timezone') } : {}) } : { kind, source: text('source') },
+      task: { prompt: text('prompt'), ...(tools.length ? { tools } : {}) },
+    };
+    setBusy(true);
+    setError(null);
+    try {
+      onCreated(await wire('POST', '/automations', { body, schema: automation }));
+    } catch (caught) {
+      setError(describeError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="card form-card" onSubmit={(event) => void submit(event)} aria-label="New automation">
+      <div className="form-grid">
+        <label>
+          Name
+          <input name="name" required maxLength={200} placeholder="Morning summary" autoFocus />
+        </label>
+        <fieldset className="segmented">
+          <legend>Runs</legend>
+          <label>
+            <input type="radio" name="kind" checked={kind === 'schedule'} onChange={() => setKind('schedule')} /> On a schedule
+          </label>
+          <label>
+            <input type="radio" name="kind" checked={kind === 'webhook'} onChange={() => setKind('webhook')} /> When a webhook arrives
+          </label>
+        </fieldset>
+        {kind === 'schedule' ? (
+          <>
+            <label>
+              Cron
+              <input name="cron" required placeholder="0 8 * * *" defaultValue="0 8 * * *" />
+            </label>
+            <label>
+              Time zone
+              <input name="timezone" placeholder="Europe/Paris" defaultValue={Intl.DateTimeFormat().resolvedOptions().timeZone} />
+            </label>
+          </>
+        ) : (
+          <label>
+            Webhook source
+            <input name="source" required placeholder="demo" defaultValue="demo" />
+          </label>
+        )}
+        <label className="wide">
+          Task
+          <textarea name="prompt" required rows={3} placeholder="Summarise my notes and add the summary as a new note." />
+        </label>
+        <label className="wide">
+          Tools it may use while you are away <span className="muted">(comma-separated, optional)</span>
+          <input name="tools" placeholder="notes_list, notes_add" />
+        </label>
+      </div>
+      {error ? (
+        <p className="inline-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="form-actions">
+        <button type="submit" className="button primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create automation'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,133 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { z } from 'zod';
+import { EmptyState, PageFrame } from './page.js';
+import { useSession } from './session.js';
+import { useLoad } from './use-load.js';
+import { WireError, describeError, wire } from './wire.js';
+
+const connection = z.object({ id: z.string(), toolkit: z.string(), status: z.string() });
+type Connection = z.output<typeof connection>;
+const connectionList = z.object({ connections: z.array(connection), nextCursor: z.string().nullable().optional() });
+const initiation = z.object({ id: z.string(), redirectUrl: z.string() });
+
+const POLL_MS = 2000;
+const STATUS: Record<string, string> = { initiated: 'Waiting for you to finish signing in', active: 'Connected', failed: 'Failed', expired: 'Expired' };
+
+/** Accounts Porter may use for this person: connect one (the broker signs them in), watch it settle. */
+export function ConnectionsPage() {
+  const { epoch } = useSession();
+  const list = useLoad((signal) => wire('GET', '/connections', { schema: connectionList, signal }), [epoch]);
+  const [watching, setWatching] = useState<{ id: string; redirectUrl: string; toolkit: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const unavailable = list.error instanceof WireError && (list.error.code === 'not-implemented' || list.error.code === 'not-found');
+
+  const initiate = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const toolkit = String(new FormData(form).get('toolkit') ?? '').trim();
+    if (!toolkit) return;
+    setError(null);
+    try {
+      // The broker sends the person back to this page; the result is read by polling, not from the callback.
+      const callbackUrl = `${location.origin}${location.pathname}#/connections`;
+      const started = await wire('POST', '/connections/initiate', { body: { toolkit, callbackUrl }, schema: initiation });
+      setWatching({ ...started, toolkit });
+      form.reset();
+      window.open(started.redirectUrl, '_blank', 'noopener');
+      list.reload();
+    } catch (caught) {
+      setError(describeError(caught));
+    }
+  };
+
+  const remove = async (c: Connection) => {
+    setError(null);
+    try {
+      await wire('DELETE', `/connections/${encodeURIComponent(c.id)}`);
+    } catch (caught) {
+      setError(describeError(caught));
+    }
+    list.reload();
+  };
+
+  return (
+    <PageFrame title="Connections" lede="Accounts Porter can use for you, such as your calendar or your code host. You sign in with the provider; Porter never sees your password.">
+      {unavailable ? (
+        <EmptyState title="No connection broker is set up" text="This deployment has no connections configured. A host turns them on with a broker such as Nango or Composio." />
+      ) : (
+        <form className="card form-card inline" onSubmit={(event) => void initiate(event)} aria-label="New connection">
+          <label htmlFor="toolkit">Connect an account</label>
+          <div className="edit-row">
+            <input id="toolkit" name="toolkit" required placeholder="github, google-calendar, slack…" autoComplete="off" />
+            <button type="submit" className="button primary">
+              Connect
+            </button>
+          </div>
+        </form>
+      )}
+      {error ? (
+        <p className="banner error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {watching ? <Watch initiation={watching} onSettled={list.reload} /> : null}
+      {list.error && !unavailable ? <EmptyState title="Connections could not be loaded" text={describeError(list.error)} onRetry={list.reload} /> : null}
+      {list.data && list.data.connections.length === 0 ? <p className="muted">No accounts connected yet.</p> : null}
+      <ul className="card-list">
+        {list.data?.connections.map((c) => (
+          <li key={c.id} className="card card-row" data-connection-id={c.id}>
+            <div>
+              <div className="card-title">{c.toolkit}</div>
+              <div className="card-meta">
+                <span className={`badge ${c.status === 'active' ? 'ok' : c.status === 'initiated' ? '' : 'warn'}`}>{STATUS[c.status] ?? c.status}</span>
+              </div>
+            </div>
+            <button type="button" className="button small secondary" onClick={() => void remove(c)} aria-label={`Disconnect ${c.toolkit}`}>
+              Disconnect
+            </button>
+          </li>
+        ))}
+      </ul>
+    </PageFrame>
+  );
+}
+
+/** Polls a just-initiated connection until the broker reports how it ended. */
+function Watch({ initiation: started, onSettled }: { initiation: { id: string; redirectUrl: string; toolkit: string }; onSettled(): void }) {
+  const [status, setStatus] = useState('initiated');
+  useEffect(() => {
+    if (status !== 'initiated') return;
+    let stopped = false;
+    const timer = window.setInterval(async () => {
+      try {
+        const view = await wire('GET', `/connections/${encodeURIComponent(started.id)}`, { schema: connection });
+        if (stopped || view.status === 'initiated') return;
+        setStatus(view.status);
+        onSettled();
+      } catch {
+        // Try again on the next tick.
+      }
+    }, POLL_MS);
+    return () => {
+      stopped = true;
+      window.clearInterval(timer);
+    };
+  }, [started.id, status, onSettled]);
+
+  return (
+    <p className={`banner ${status === 'active' ? 'info' : status === 'initiated' ? 'info' : 'error'}`} role="status" data-connection-status={status}>
+      {status === 'initiated' ? (
+        <>
+          Finish signing in with the provider in the window that opened.{' '}
+          <a href={started.redirectUrl} target="_blank" rel="noopener noreferrer">
+            Open it again
+          </a>
+        </>
+      ) : status === 'active' ? (
+        `${started.toolkit} is connected.`
+      ) : (
+        `Connecting ${started.toolkit} did not finish: ${(STATUS[status] ?? status).toLowerCase()}. Try again.`
+      )}
+    </p>
+  );
+}

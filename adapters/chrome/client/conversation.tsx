@@ -1,0 +1,89 @@
+import { useState } from 'react';
+import { ChatView } from './chat-view.js';
+import { takeFirstMessage } from './first-message.js';
+import { navigate } from './route.js';
+import { useSession } from './session.js';
+import { useThreadList } from './thread-list-state.js';
+import { deleteThread, loadThread, titleOf } from './threads.js';
+import { useLoad } from './use-load.js';
+import { WireError, describeError } from './wire.js';
+
+/** One thread: its title and actions above, the conversation below. */
+export function Conversation({ threadId }: { threadId: string }) {
+  const { epoch, refreshThreads } = useSession();
+  const [firstMessage] = useState(() => takeFirstMessage(threadId));
+  const loaded = useLoad((signal) => loadThread(threadId, signal), [threadId, epoch]);
+  const { threads } = useThreadList();
+  const listed = threads?.find((t) => t.id === threadId);
+  const title = listed ? titleOf(listed) : loaded.data ? titleOf(loaded.data) : firstMessage ? 'New conversation' : '';
+  const [confirming, setConfirming] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+
+  const remove = async () => {
+    try {
+      await deleteThread(threadId);
+      refreshThreads();
+      navigate({ name: 'home' });
+    } catch (caught) {
+      setDeleteError(describeError(caught));
+    }
+  };
+
+  return (
+    <div className="page conversation">
+      <header className="page-header">
+        <h1 className="page-title" title={title}>
+          {title || <span className="skeleton-text" aria-label="Loading" />}
+        </h1>
+        {loaded.data ? (
+          <div className="header-actions">
+            {confirming ? (
+              <>
+                <span className="confirm-text">Delete this conversation?</span>
+                <button type="button" className="button small danger" onClick={() => void remove()}>
+                  Delete
+                </button>
+                <button type="button" className="button small secondary" onClick={() => setConfirming(false)} autoFocus>
+                  Keep
+                </button>
+              </>
+            ) : (
+              <button type="button" className="icon-button" aria-label="Delete conversation" title="Delete conversation" onClick={() => setConfirming(true)}>
+                <svg viewBox="0 0 24 24" aria-hidden="true">
+                  <path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 002 2h6a2 2 0 002-2l1-12M9 7V4h6v3" />
+                </svg>
+              </button>
+            )}
+          </div>
+        ) : null}
+      </header>
+      {deleteError ? (
+        <p className="banner error" role="alert">
+          {deleteError}
+        </p>
+      ) : null}
+      {loaded.data ? (
+        <ChatView key={`${threadId}:${epoch}`} threadId={threadId} initialMessages={loaded.data.messages} firstMessage={firstMessage} />
+      ) : loaded.error ? (
+        <div className="empty-state" role="alert">
+          <h2>{loaded.error instanceof WireError && loaded.error.code === 'not-found' ? 'Conversation not found' : 'This conversation could not be opened'}</h2>
+          <p>{loaded.error instanceof WireError && loaded.error.code === 'not-found' ? 'It may have been deleted, or it belongs to someone else. Are you signed in as the right person?' : describeError(loaded.error)}</p>
+          <div className="empty-actions">
+            <button type="button" className="button secondary" onClick={loaded.reload}>
+              Try again
+            </button>
+            <a className="button primary" href="#/">
+              New chat
+            </a>
+          </div>
+        </div>
+      ) : (
+        <div className="chat-loading" aria-label="Loading conversation">
+          <div className="skeleton-bubble right" />
+          <div className="skeleton-bubble" />
+          <div className="skeleton-bubble short" />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+import { getToolName, isToolUIPart, type UIMessage } from 'ai';
+import { RichText } from './rich-text.js';
+import { ToolActivity, type ToolCallView } from './tool-activity.js';
+import { AppViewPart } from './app-view.js';
+import type { ApprovalView } from './wire.js';
+
+type Part = UIMessage['parts'][number];
+
+/** A call's final state that arrived in a later message (`data-porter-tool-result`). */
+export interface LaterResult {
+  readonly state: string;
+  readonly output?: unknown;
+  readonly errorText?: string;
+}
+
+export interface MessageViewProps {
+  readonly message: UIMessage;
+  /** Results of calls executed after approval, by tool call id, from any message of the thread. */
+  readonly laterResults: ReadonlyMap<string, LaterResult>;
+  /** True while this message is the one streaming in. */
+  readonly streaming: boolean;
+  onDecided?(approvalId: string, approved: boolean): void;
+  onSettledElsewhere?(view: ApprovalView): void;
+}
+
+export function MessageView({ message, laterResults, streaming, onDecided, onSettledElsewhere }: MessageViewProps) {
+  if (message.role === 'user') {
+    return (
+      <article className="message user" aria-label="You said">
+        <div className="bubble">
+          {message.parts.map((part, index) =>
+            part.type === 'text' ? (
+              <RichText key={index} text={part.text} />
+            ) : part.type === 'file' ? (
+              <p key={index} className="file-chip">
+                {part.filename ?? part.mediaType}
+              </p>
+            ) : null,
+          )}
+        </div>
+      </article>
+    );
+  }
+
+  const approvals = approvalsOf(message.parts);
+  const lastText = message.parts.map((p) => p.type).lastIndexOf('text');
+  return (
+    <article className="message assistant" aria-label="Porter said" aria-busy={streaming}>
+      {message.parts.map((part, index) => {
+        if (part.type === 'text') {
+          if (!part.text && !streaming) return null;
+          return (
+            <div key={index} className={`assistant-text${streaming && index === lastText && part.state === 'streaming' ? ' streaming' : ''}`}>
+              <RichText text={part.text} />
+            </div>
+          );
+        }
+        if (part.type === 'reasoning') {
+          return part.text ? (
+            <details key={index} className="reasoning">
+              <summary>Thinking</summary>
+              <RichText text={part.text} />
+            </details>
+          ) : null;
+        }
+        if (isToolUIPart(part)) {
+          const later = laterResults.get(part.toolCallId);
+          const settled = part.state === 'output-available' || part.state === 'output-error' || part.state === 'output-denied';
+          const call: ToolCallView = {
+            toolCallId: part.toolCallId,
+            tool: getToolName(part),
+            state: !settled && later ? later.state : part.state,
+            input: part.input,
+            output: !settled && later ? later.output : 'output' in part ? part.output : undefined,
+            errorText: !settled && later ? later.errorText : 'errorText' in part ? part.errorText : undefined,
+            approval: approvals.get(part.toolCallId) ?? (part.approval ? { approvalId: part.approval.id, risk: 'write', preview: `Run ${getToolName(part)}` } : undefined),
+          };
+          return <ToolActivity key={part.toolCallId} call={call} live={streaming} {...(onDecided ? { onDecided } : {})} {...(onSettledElsewhere ? { onSettledElsewhere } : {})} />;
+        }
+        if (part.type === 'data-porter-view') return <AppViewPart key={(part as { id?: string }).id ?? index} data={(part as { data: unknown }).data} />;
+        if (part.type === 'data-porter-error') {
+          const data = (part as { data?: { message?: unknown } }).data;
+          return (
+            <p key={index} className="message-error" role="alert">
+              {typeof data?.message === 'string' ? data.message : 'Something went wrong while answering.'}
+            </p>
+          );
+        }
+        return null;
+      })}
+    </article>
+  );
+}
+
+/** `data-porter-approval` parts of a message, by the tool call they belong to. */
+function approvalsOf(parts: ReadonlyArray<Part>): Map<string, NonNullable<ToolCallView['approval']>> {
+  const found = new Map<string, NonNullable<ToolCallView['approval']>>();
+  for (const part of parts) {
+    if (part.type !== 'data-porter-approval') continue;
+    const data = (part as { data?: Record<string, unknown> }).data ?? {};
+    if (typeof data.toolCallId !== 'string' || typeof data.approvalId !== 'string') continue;
+    found.set(data.toolCallId, {
+      approvalId: data.approvalId,
+      risk: typeof data.risk === 'string' ? data.risk : 'write',
+      preview: typeof data.preview === 'string' ? data.preview : 'Run a tool',
+      ...(typeof data.egress === 'boolean' ? { egress: data.egress } : {}),
+    });
+  }
+  return found;
+}
+
+/** Every `data-porter-tool-result` of the thread: calls that ran after approval, shown on the call. */
+export function laterResultsOf(messages: ReadonlyArray<UIMessage>): Map<string, LaterResult> {
+  const results = new Map<string, LaterResult>();
+  for (const message of messages) {
+    for (const part of message.parts) {
+      if (part.type !== 'data-porter-tool-result') continue;
+      const data = (part as { data?: Record<string, unknown> }).data ?? {};
+      if (typeof data.toolCallId !== 'string' || typeof data.state !== 'string') continue;
+      results.set(data.toolCallId, {
+        state: data.state,
+        ...('output' in data ? { output: data.output } : {}),
+        ...(typeof data.errorText === 'string' ? { errorText: data.errorText } : {}),
+      });
+    }
+  }
+  return results;
+}

@@ -1,0 +1,51 @@
+import { useEffect, useState } from 'react';
+
+/** The chrome's places. Kept in the URL's hash, so any host can serve the page at any path. */
+export type Route =
+  | { name: 'home' }
+  | { name: 'thread'; threadId: string }
+  | { name: 'approvals' }
+  | { name: 'apps' }
+  | { name: 'app'; appId: string }
+  | { name: 'automations' }
+  | { name: 'connections' };
+
+export function parseRoute(hash: string): Route {
+  const path = hash.replace(/^#\/?/, '');
+  const [head, id] = path.split('/').map((segment) => decodeURIComponent(segment));
+  if (head === 't' && id) return { name: 'thread', threadId: id };
+  if (head === 'apps' && id) return { name: 'app', appId: id };
+  if (head === 'apps') return { name: 'apps' };
+  if (head === 'approvals') return { name: 'approvals' };
+  if (head === 'automations') return { name: 'automations' };
+  if (head === 'connections') return { name: 'connections' };
+  return { name: 'home' };
+}
+
+export function hrefOf(route: Route): string {
+  switch (route.name) {
+    case 'home':
+      return '#/';
+    case 'thread':
+      return `#/t/${encodeURIComponent(route.threadId)}`;
+    case 'app':
+      return `#/apps/${encodeURIComponent(route.appId)}`;
+    default:
+      return `#/${route.name}`;
+  }
+}
+
+export function navigate(route: Route): void {
+  const href = hrefOf(route);
+  if (location.hash !== href) location.hash = href;
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  useEffect(() => {
+    const changed = () => setRoute(parseRoute(location.hash));
+    window.addEventListener('hashchange', changed);
+    return () => window.removeEventListener('hashchange', changed);
+  }, []);
+  return route;
+}

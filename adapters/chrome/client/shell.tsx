@@ -1,0 +1,95 @@
+import { useEffect, useRef, useState } from 'react';
+import { Sidebar } from './sidebar.js';
+import { useRoute, type Route } from './route.js';
+import { Home } from './home.js';
+import { Conversation } from './conversation.js';
+import { ApprovalsPage } from './approvals-page.js';
+import { AppsPage, AppPage } from './apps-page.js';
+import { AutomationsPage } from './automations-page.js';
+import { ConnectionsPage } from './connections-page.js';
+
+/**
+ * The frame: the sidebar beside the current page on wide screens; on a phone the sidebar is a
+ * drawer behind a menu button (Escape or a followed link closes it, focus returns to the button).
+ */
+export function Shell() {
+  const route = useRoute();
+  const [drawer, setDrawer] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const drawerRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!drawer) return;
+    drawerRef.current?.querySelector<HTMLElement>('a, button')?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        setDrawer(false);
+        menuButton.current?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [drawer]);
+
+  useEffect(() => {
+    document.title = route.name === 'home' ? 'Porter' : `${pageName(route)} · Porter`;
+  }, [route]);
+
+  return (
+    <div className={`shell${drawer ? ' drawer-open' : ''}`}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <button ref={menuButton} type="button" className="icon-button" aria-label="Open navigation" aria-expanded={drawer} aria-controls="sidebar" onClick={() => setDrawer(true)}>
+          <svg viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M4 7h16M4 12h16M4 17h16" />
+          </svg>
+        </button>
+        <span className="topbar-title">Porter</span>
+        <a className="icon-button" href="#/" aria-label="New chat" title="New chat">
+          <svg viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M12 5v14M5 12h14" />
+          </svg>
+        </a>
+      </header>
+      <div className="scrim" hidden={!drawer} onClick={() => setDrawer(false)} />
+      <div className="sidebar-frame" id="sidebar" ref={drawerRef}>
+        <Sidebar route={route} onNavigate={() => setDrawer(false)} />
+      </div>
+      <main className="main" id="main" tabIndex={-1}>
+        <Page route={route} />
+      </main>
+    </div>
+  );
+}
+
+function Page({ route }: { route: Route }) {
+  switch (route.name) {
+    case 'home':
+      return <Home />;
+    case 'thread':
+      return <Conversation key={route.threadId} threadId={route.threadId} />;
+    case 'approvals':
+      return <ApprovalsPage />;
+    case 'apps':
+      return <AppsPage />;
+    case 'app':
+      return <AppPage key={route.appId} appId={route.appId} />;
+    case 'automations':
+      return <AutomationsPage />;
+    case 'connections':
+      return <ConnectionsPage />;
+  }
+}
+
+function pageName(route: Route): string {
+  switch (route.name) {
+    case 'thread':
+      return 'Conversation';
+    case 'app':
+      return 'App';
+    default:
+      return route.name.charAt(0).toUpperCase() + route.name.slice(1);
+  }
+}

@@ -1,0 +1,45 @@
+import type { Router } from '@koa/router';
+import type { AppsUseCases } from '../../../ports/use-cases/apps.js';
+import type { WireRouteContext, WireState } from '../wire-state.js';
+import { principalOf } from '../wire-state.js';
+
+/**
+ * What every page of a served app carries. Its code is generated, not the host's, and it is served
+ * from the wire's own origin: the sandbox (without allow-same-origin) gives it an opaque origin, so
+ * its scripts cannot read the person's cookies or call the wire as them, whoever frames it.
+ */
+export const SERVED_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': 'sandbox allow-scripts allow-forms',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  // Pages differ per person (only those who may see the app get them): no shared cache keeps one.
+  'cache-control': 'private, no-store',
+};
+
+const MEDIA_TYPE = /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(\s*;[\x20-\x7e]*)?$/;
+/** The part of the raw (still percent-encoded) path after `/apps/<id>/view`. */
+const AFTER_VIEW = /\/apps\/[^/]+\/view(\/.*)?$/;
+
+/**
+ * `GET /apps/:id/view` and `GET /apps/:id/view/*`: the served app's own pages and assets, passed on
+ * from its sandbox so a client can frame them. Registered with the other `/apps/:id` routes.
+ */
+export function registerAppViewRoutes(router: Router<WireState>, apps: AppsUseCases): void {
+  const view = async (ctx: WireRouteContext) => {
+    const rest = AFTER_VIEW.exec(ctx.path)?.[1] ?? '/';
+    const answer = await apps.viewServedApp.execute({
+      principal: principalOf(ctx),
+      appId: ctx.params.id!,
+      path: `${rest}${ctx.querystring ? `?${ctx.querystring}` : ''}`,
+      ...(ctx.get('accept') ? { accept: ctx.get('accept') } : {}),
+      ...(ctx.get('accept-language') ? { acceptLanguage: ctx.get('accept-language') } : {}),
+    });
+    ctx.status = answer.status;
+    ctx.set(SERVED_PAGE_HEADERS);
+    // Set before the body, so Koa keeps it instead of guessing one.
+    ctx.set('content-type', MEDIA_TYPE.test(answer.contentType) ? answer.contentType : 'application/octet-stream');
+    ctx.body = Buffer.from(answer.body);
+  };
+  router.get('/apps/:id/view', view);
+  router.get('/apps/:id/view/{*rest}', view);
+}

@@ -1,0 +1,58 @@
+/**
+ * Every public URL of the door, from the origin it is reached at and the wire's mount.
+ * - issuer and protected resource: `{origin}{wire}/mcp` (one URL: the transport is the resource,
+ *   and the local authorization server lives under it);
+ * - RFC 9728 / RFC 8414 metadata by path insertion: `/.well-known/oauth-protected-resource{wire}/mcp`
+ *   and `/.well-known/oauth-authorization-server{wire}/mcp` at the origin root, plus the root forms;
+ * - the base-path-prefixed forms: `{wire}/mcp/.well-known/oauth-protected-resource` and
+ *   `{wire}/mcp/.well-known/oauth-authorization-server` (the well-known suffix appended to the
+ *   door's own path, reachable wherever the host forwards the wire).
+ */
+export interface DoorUrls {
+  readonly issuer: string;
+  readonly resource: string;
+  readonly authorize: string;
+  readonly token: string;
+  readonly register: string;
+  readonly revoke: string;
+  readonly connect: string;
+  readonly protectedResourceMetadata: string;
+  readonly authorizationServerMetadata: string;
+}
+
+export const PROTECTED_RESOURCE_WELL_KNOWN = '/.well-known/oauth-protected-resource';
+export const AUTHORIZATION_SERVER_WELL_KNOWN = '/.well-known/oauth-authorization-server';
+export const SERVER_CARD_PATHS = ['/.well-known/mcp/server-card.json', '/.well-known/mcp-server-card'] as const;
+
+/** The door's path under the wire's mount (`/api/porter` → `/api/porter/mcp`). */
+export function doorPath(mount: string): string {
+  return `${mount === '/' ? '' : mount}/mcp`;
+}
+
+export function doorUrls(origin: string, mount: string): DoorUrls {
+  const path = doorPath(mount);
+  const issuer = `${origin}${path}`;
+  return {
+    issuer,
+    resource: issuer,
+    authorize: `${issuer}/authorize`,
+    token: `${issuer}/token`,
+    register: `${issuer}/register`,
+    revoke: `${issuer}/revoke`,
+    connect: `${issuer}/connect`,
+    protectedResourceMetadata: `${origin}${PROTECTED_RESOURCE_WELL_KNOWN}${path}`,
+    authorizationServerMetadata: `${origin}${AUTHORIZATION_SERVER_WELL_KNOWN}${path}`,
+  };
+}
+
+/** The six exact origin-root documents (the contract's list), for a wire at `mount`. */
+export function originDocumentPaths(mount: string): ReadonlyArray<string> {
+  const path = doorPath(mount);
+  return [
+    `${PROTECTED_RESOURCE_WELL_KNOWN}${path}`,
+    `${AUTHORIZATION_SERVER_WELL_KNOWN}${path}`,
+    PROTECTED_RESOURCE_WELL_KNOWN,
+    AUTHORIZATION_SERVER_WELL_KNOWN,
+    ...SERVER_CARD_PATHS,
+  ];
+}

@@ -1,0 +1,79 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { DoorCaller } from '../../domain/door/door-caller.js';
+import type { DoorTool, DoorToolResult, DoorTransportUseCases } from '../../ports/use-cases/door.js';
+
+export interface DoorServerInfo {
+  readonly name: string;
+  readonly version: string;
+  /** Shown to the outside agent when it connects. */
+  readonly instructions?: string;
+}
+
+/**
+ * One MCP server (the SDK's low-level `Server`) per door session. `callerOf` gives the caller the
+ * current request was admitted as: the transport re-admits on every request, so a tool call always
+ * runs as the person the host resolves now.
+ */
+export function doorServer(info: DoorServerInfo, door: DoorTransportUseCases, session: string, callerOf: () => DoorCaller): Server {
+  const server = new Server(
+    { name: info.name, version: info.version },
+    { capabilities: { tools: { listChanged: false } }, ...(info.instructions ? { instructions: info.instructions } : {}) },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await door.listTools.execute()).map(toMcpTool) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const result = await door.callTool.execute({
+      caller: callerOf(),
+      session,
+      tool: request.params.name,
+      input: request.params.arguments ?? {},
+      signal: extra.signal,
+    });
+    if (result.kind === 'unknown-tool') throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    return toCallResult(result);
+  });
+  return server;
+}
+
+function toMcpTool(tool: DoorTool): Tool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: { ...tool.inputSchema, type: 'object' } as Tool['inputSchema'],
+    annotations: { ...tool.hints },
+  };
+}
+
+/** What the outside agent reads back. Anything that did not run is an error result saying why and what to do. */
+export function toCallResult(result: Exclude<DoorToolResult, { kind: 'unknown-tool' }>): CallToolResult {
+  switch (result.kind) {
+    case 'ran': {
+      const text = typeof result.output === 'string' ? result.output : JSON.stringify(result.output ?? null);
+      const structured = isPlainObject(result.output) ? { structuredContent: result.output } : {};
+      return { content: [{ type: 'text', text }], ...structured };
+    }
+    case 'parked':
+      return {
+        isError: true,
+        content: [
+          {
+            type: 'text',
+            text:
+              `Not done yet: this ${result.risk} action needs the person's approval (approval ${result.approvalId}: ${result.preview}). ` +
+              'Ask them to approve it in the app, then call this tool again with exactly the same arguments.',
+          },
+        ],
+        structuredContent: { status: 'approval-required', approvalId: result.approvalId, toolCallId: result.toolCallId, risk: result.risk, preview: result.preview },
+      };
+    case 'failed':
+      return { isError: true, content: [{ type: 'text', text: result.code ? `${result.code}: ${result.error}` : result.error }] };
+    case 'blocked':
+      return { isError: true, content: [{ type: 'text', text: result.reason }] };
+    case 'invalid':
+      return { isError: true, content: [{ type: 'text', text: `Invalid arguments: ${result.issues.join('; ')}` }] };
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,77 @@
+import type { Context } from 'koa';
+import getRawBody from 'raw-body';
+import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
+import type { ClientCredentials } from '../../ports/use-cases/door.js';
+
+/** OAuth requests are small; anything bigger is not one. */
+const FORM_LIMIT = 16 * 1024;
+const JSON_LIMIT = 64 * 1024;
+
+export function mediaTypeOf(ctx: Context): string {
+  return (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
+}
+
+/**
+ * An `application/x-www-form-urlencoded` body as one value per name. A repeated parameter is refused
+ * (RFC 6749 §3.1: parameters must not be included more than once).
+ */
+export async function readForm(ctx: Context): Promise<Record<string, string>> {
+  if (mediaTypeOf(ctx) !== 'application/x-www-form-urlencoded') {
+    throw new OAuthRefusal('invalid_request', 'The request must be sent as application/x-www-form-urlencoded');
+  }
+  const text = await readText(ctx, FORM_LIMIT);
+  const form: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (Object.hasOwn(form, name)) throw new OAuthRefusal('invalid_request', `The parameter ${name} appears more than once`);
+    form[name] = value;
+  }
+  return form;
+}
+
+/** A JSON body (dynamic client registration, RFC 7591 §3.1). */
+export async function readJson(ctx: Context): Promise<unknown> {
+  if (mediaTypeOf(ctx) !== 'application/json') throw new OAuthRefusal('invalid_client_metadata', 'Client metadata must be sent as application/json');
+  const text = await readText(ctx, JSON_LIMIT);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new OAuthRefusal('invalid_client_metadata', 'The body is not valid JSON');
+  }
+}
+
+async function readText(ctx: Context, limit: number): Promise<string> {
+  try {
+    return await getRawBody(ctx.req, { limit, encoding: 'utf-8', length: ctx.get('content-length') || null });
+  } catch (error) {
+    const type = (error as { type?: string }).type;
+    throw new OAuthRefusal('invalid_request', type === 'entity.too.large' ? 'The request body is too large' : 'The request body could not be read');
+  }
+}
+
+/**
+ * The client's credentials from HTTP Basic (RFC 6749 §2.3.1: both parts form-urlencoded) or the
+ * form. Using both at once is refused, as is a client_id that differs between them.
+ */
+export function clientCredentials(ctx: Context, form: Record<string, string>): ClientCredentials {
+  const header = ctx.get('authorization');
+  if (/^basic\s/i.test(header)) {
+    if (form.client_secret !== undefined) throw new OAuthRefusal('invalid_request', 'Use one client authentication method, not two');
+    const decoded = Buffer.from(header.replace(/^basic\s+/i, ''), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw new OAuthRefusal('invalid_client', 'The Basic credentials are malformed', 401);
+    const clientId = safeDecode(decoded.slice(0, colon));
+    const clientSecret = safeDecode(decoded.slice(colon + 1));
+    if (form.client_id !== undefined && form.client_id !== clientId) throw new OAuthRefusal('invalid_request', 'client_id differs from the authenticated client');
+    return { clientId, clientSecret, via: 'client_secret_basic' };
+  }
+  if (form.client_secret !== undefined) return { clientId: form.client_id, clientSecret: form.client_secret, via: 'client_secret_post' };
+  return { ...(form.client_id !== undefined ? { clientId: form.client_id } : {}), via: 'none' };
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    throw new OAuthRefusal('invalid_client', 'The Basic credentials are malformed', 401);
+  }
+}

@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url';
+
+/** The preload every Node process of a policy-bound sandbox loads (see egress-preload.cjs). */
+export const EGRESS_PRELOAD_PATH = fileURLToPath(new URL('./egress-preload.cjs', import.meta.url));
+
+/**
+ * The variables that send a sandbox's traffic through its egress proxy: the preload for Node
+ * processes (also those a start.sh launches), and the conventional proxy variables for every other
+ * client that honours them (curl, wget, Python, Go). NO_PROXY is emptied so nothing is exempt.
+ */
+export function egressEnvironment(proxyAddress: string): Record<string, string> {
+  const proxyUrl = `http://${proxyAddress}`;
+  const preload = EGRESS_PRELOAD_PATH.includes(' ') ? `"${EGRESS_PRELOAD_PATH}"` : EGRESS_PRELOAD_PATH;
+  return {
+    PORTER_EGRESS_PROXY: proxyAddress,
+    NODE_OPTIONS: `--require ${preload}`,
+    HTTP_PROXY: proxyUrl,
+    HTTPS_PROXY: proxyUrl,
+    ALL_PROXY: proxyUrl,
+    http_proxy: proxyUrl,
+    https_proxy: proxyUrl,
+    all_proxy: proxyUrl,
+    NO_PROXY: '',
+    no_proxy: '',
+  };
+}

@@ -1,0 +1,146 @@
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { lookup } from 'node:dns/promises';
+import type { Duplex } from 'node:stream';
+import type { EgressRule } from './egress-rules.js';
+
+/** Turns an allowed host name into the address to dial (tests map names to loopback here). */
+export type EgressResolver = (host: string) => Promise<string>;
+
+export interface EgressProxyOptions {
+  /** Consulted per connection, so a policy change takes effect at once. */
+  readonly rule: () => EgressRule;
+  readonly resolve?: EgressResolver;
+}
+
+const defaultResolve: EgressResolver = async (host) => (await lookup(host)).address;
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authorization', 'proxy-connection', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+/**
+ * A filtering forward proxy on loopback: HTTPS goes through CONNECT tunnels, plain HTTP through
+ * absolute-form requests. Every destination is checked against the sandbox's egress rule before
+ * anything is dialled; refusals answer 403 and name the host, so the app's own error says why.
+ */
+export class EgressProxy {
+  private readonly sockets = new Set<Duplex>();
+
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+  ) {}
+
+  static async start(options: EgressProxyOptions): Promise<EgressProxy> {
+    const resolve = options.resolve ?? defaultResolve;
+    const server = createServer();
+    const proxy = await new Promise<EgressProxy>((done, fail) => {
+      server.once('error', fail);
+      server.listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        done(new EgressProxy(server, typeof address === 'object' && address ? address.port : 0));
+      });
+    });
+    server.on('connection', (socket: Socket) => proxy.track(socket));
+    server.on('connect', (request: IncomingMessage, client: Duplex, head: Buffer) => {
+      void proxy.tunnel(request, client, head, options.rule(), resolve);
+    });
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      void proxy.forward(request, response, options.rule(), resolve);
+    });
+    return proxy;
+  }
+
+  /** `127.0.0.1:<port>`, what HTTP(S)_PROXY and the preload point at. */
+  get address(): string {
+    return `127.0.0.1:${this.port}`;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private track(socket: Duplex): void {
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
+  }
+
+  private async tunnel(request: IncomingMessage, client: Duplex, head: Buffer, rule: EgressRule, resolve: EgressResolver): Promise<void> {
+    client.on('error', () => client.destroy());
+    const target = parseAuthority(request.url ?? '');
+    if (!target) return refuseSocket(client, 400, 'CONNECT needs host:port');
+    if (!rule(target.host)) return refuseSocket(client, 403, `egress to ${target.host} is not allowed by the app's egress policy`);
+    let address: string;
+    try {
+      address = await resolve(target.host);
+    } catch {
+      return refuseSocket(client, 502, `could not resolve ${target.host}`);
+    }
+    const upstream = connect(target.port, address);
+    this.track(upstream);
+    upstream.once('connect', () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.once('error', () => {
+      if (upstream.connecting) refuseSocket(client, 502, `could not reach ${target.host}:${target.port}`);
+      else client.destroy();
+    });
+    client.once('close', () => upstream.destroy());
+  }
+
+  private async forward(request: IncomingMessage, response: ServerResponse, rule: EgressRule, resolve: EgressResolver): Promise<void> {
+    let url: URL;
+    try {
+      url = new URL(request.url ?? '');
+      if (url.protocol !== 'http:') throw new Error('not http');
+    } catch {
+      return refuseResponse(response, 400, 'only absolute http:// requests and CONNECT are proxied');
+    }
+    if (!rule(url.hostname)) return refuseResponse(response, 403, `egress to ${url.hostname} is not allowed by the app's egress policy`);
+    let address: string;
+    try {
+      address = await resolve(url.hostname.replace(/^\[(.*)\]$/, '$1'));
+    } catch {
+      return refuseResponse(response, 502, `could not resolve ${url.hostname}`);
+    }
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+    }
+    headers.host = url.host;
+    const upstream = httpRequest({ host: address, port: url.port || 80, method: request.method, path: `${url.pathname}${url.search}`, headers, setHost: false }, (answer) => {
+      const forwarded: Record<string, string | string[]> = {};
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (value !== undefined && !HOP_BY_HOP.has(name)) forwarded[name] = value;
+      }
+      response.writeHead(answer.statusCode ?? 502, forwarded);
+      answer.pipe(response);
+    });
+    upstream.once('error', () => {
+      if (!response.headersSent) refuseResponse(response, 502, `could not reach ${url.host}`);
+      else response.destroy();
+    });
+    request.pipe(upstream);
+  }
+}
+
+function parseAuthority(authority: string): { host: string; port: number } | null {
+  const match = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(authority);
+  if (!match) return null;
+  const port = Number(match[2]);
+  if (port < 1 || port > 65535) return null;
+  return { host: match[1]!.replace(/^\[(.*)\]$/, '$1'), port };
+}
+
+function refuseSocket(client: Duplex, status: number, message: string): void {
+  const reason = status === 403 ? 'Forbidden' : status === 400 ? 'Bad Request' : 'Bad Gateway';
+  client.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(message)}\r\nconnection: close\r\n\r\n${message}`);
+}
+
+function refuseResponse(response: ServerResponse, status: number, message: string): void {
+  response.writeHead(status, { 'content-type': 'text/plain', 'x-porter-egress': 'refused' });
+  response.end(message);
+}

@@ -1,0 +1,163 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { EgressPolicy, SandboxFile, SandboxSession } from '../../../ports/sandbox.js';
+import { checkedRequestPath } from '../app-paths.js';
+import { EgressProxy, type EgressResolver } from '../egress/egress-proxy.js';
+import { egressEnvironment } from '../egress/egress-environment.js';
+import { ruleFor, samePolicy } from '../egress/egress-rules.js';
+import { acceptsConnections, freePort } from '../net-probe.js';
+import { SerialQueue } from '../serial-queue.js';
+import { SandboxServerFailed, SandboxServerNotRunning } from '../sandbox-errors.js';
+import { AppProcess } from './app-process.js';
+import { writeAppFiles } from './app-files.js';
+import { DirectorySnapshots } from './directory-snapshots.js';
+import { ServerRecord } from './stale-server.js';
+
+export interface LocalSessionPlaces {
+  /** The app's directory: `/app`. */
+  readonly directory: string;
+  readonly snapshots: string;
+  readonly staging: string;
+  readonly temp: string;
+  /** Where the running server's pid is recorded (see ServerRecord). */
+  readonly pidFile: string;
+}
+
+export interface LocalSessionSettings {
+  readonly startTimeoutMs: number;
+  readonly resolve?: EgressResolver;
+}
+
+/** A port taken between our probe and the server's bind shows up as this in its output. */
+const PORT_RACE = /EADDRINUSE/;
+
+/**
+ * One app's sandbox on this machine: its directory, its server process and, when the app has an
+ * egress policy, its own filtering proxy. Operations run one at a time.
+ */
+export class LocalSandboxSession implements SandboxSession {
+  private server: AppProcess | null = null;
+  private proxy: EgressProxy | null = null;
+  private readonly queue = new SerialQueue();
+  private readonly snapshots: DirectorySnapshots;
+  private readonly record: ServerRecord;
+
+  constructor(
+    readonly id: string,
+    private readonly places: LocalSessionPlaces,
+    private egress: EgressPolicy | null,
+    private readonly settings: LocalSessionSettings,
+    private readonly onClose: () => void,
+  ) {
+    ruleFor(egress); // refuses a malformed policy before anything runs
+    this.snapshots = new DirectorySnapshots(places.directory, places.snapshots, places.staging);
+    this.record = new ServerRecord(places.pidFile, places.directory);
+  }
+
+  /** A new policy from a reopen: domain changes apply at once; gaining or losing one restarts a running server. */
+  async applyEgress(policy: EgressPolicy | null): Promise<void> {
+    if (samePolicy(policy, this.egress)) return;
+    ruleFor(policy);
+    const restricting = (policy === null) !== (this.egress === null);
+    this.egress = policy;
+    if (restricting && this.server?.alive) await this.start();
+  }
+
+  writeFiles(files: ReadonlyArray<SandboxFile>): Promise<void> {
+    return this.queue.run(() => writeAppFiles(this.places.directory, files));
+  }
+
+  /** `timeoutMs` overrides the adapter's start timeout for this start (the cloud API lets a caller choose). */
+  start(timeoutMs?: number): Promise<void> {
+    return this.queue.run(() => this.restartServer(timeoutMs));
+  }
+
+  async isListening(): Promise<boolean> {
+    const server = this.server;
+    return server !== null && server.alive && (await acceptsConnections(server.port));
+  }
+
+  snapshot(): Promise<string> {
+    return this.queue.run(() => this.snapshots.take());
+  }
+
+  restore(snapshotId: string, timeoutMs?: number): Promise<void> {
+    return this.queue.run(async () => {
+      const swap = await this.snapshots.stage(snapshotId);
+      await this.stopServer();
+      await swap();
+      await this.restartServer(timeoutMs);
+    });
+  }
+
+  async fetch(path: string, init: RequestInit = {}): Promise<Response> {
+    const server = this.server;
+    if (!server?.alive) throw new SandboxServerNotRunning();
+    // Redirects go back to the caller: following one from the host would let the app aim the
+    // host's own network access anywhere.
+    return fetch(`http://127.0.0.1:${server.port}${checkedRequestPath(path)}`, { ...init, redirect: 'manual' });
+  }
+
+  close(): Promise<void> {
+    return this.queue.run(async () => {
+      await this.stopServer();
+      await this.proxy?.close();
+      this.proxy = null;
+      this.onClose();
+    });
+  }
+
+  private async restartServer(timeoutMs = this.settings.startTimeoutMs): Promise<void> {
+    await this.stopServer();
+    await this.record.reapLeftover();
+    await mkdir(this.places.temp, { recursive: true });
+    const egress = await this.egressVariables();
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      try {
+        this.server = await AppProcess.launch({
+          directory: this.places.directory,
+          port,
+          env: { ...this.baseEnvironment(port), ...egress },
+          startTimeoutMs: timeoutMs,
+          onSpawn: (pid) => this.record.remember(pid),
+        });
+        return;
+      } catch (error) {
+        if (!(error instanceof SandboxServerFailed && PORT_RACE.test(error.outputTail) && attempt < 3)) throw error;
+      }
+    }
+  }
+
+  private async stopServer(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    await server.stop();
+    await this.record.forget();
+  }
+
+  private async egressVariables(): Promise<Record<string, string>> {
+    if (this.egress === null) {
+      await this.proxy?.close();
+      this.proxy = null;
+      return {};
+    }
+    this.proxy ??= await EgressProxy.start({ rule: () => ruleFor(this.egress), resolve: this.settings.resolve });
+    return egressEnvironment(this.proxy.address);
+  }
+
+  /** The process's whole environment: nothing of the host's (its secrets included) is passed on. */
+  private baseEnvironment(port: number): Record<string, string> {
+    return {
+      PATH: [dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
+      HOME: this.places.directory,
+      TMPDIR: this.places.temp,
+      LANG: 'C.UTF-8',
+      NODE_ENV: 'production',
+      PORT: String(port),
+      // On this machine the server is reached only through Porter: loopback, never every interface.
+      HOST: '127.0.0.1',
+    };
+  }
+}

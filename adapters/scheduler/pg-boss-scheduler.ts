@@ -1,0 +1,78 @@
+import PgBoss from 'pg-boss';
+import type { Logger } from '../../ports/logger.js';
+import type { BackgroundScheduler, RunDispatcher, SchedulerWork } from '../../ports/scheduler.js';
+
+export const TICK_QUEUE = 'porter.tick';
+export const RUN_QUEUE = 'porter.run';
+
+export interface PgBossSchedulerOptions {
+  /** The PostgreSQL every instance shares (the store's database is fine: pg-boss keeps its own schema). */
+  readonly connectionString: string;
+  /** pg-boss's schema. Default `pgboss`. */
+  readonly schema?: string;
+  /** When the cluster ticks. Default every minute, the finest a cron schedule in pg-boss goes. */
+  readonly tickCron?: string;
+  /** Runs this instance executes at once. Default 4. */
+  readonly concurrency?: number;
+  /** How often idle workers look for jobs. Default 2 s. */
+  readonly pollingIntervalSeconds?: number;
+  readonly work: SchedulerWork;
+  readonly logger: Logger;
+}
+
+/**
+ * The production scheduler for several instances on one PostgreSQL, built on pg-boss 10: a pg-boss
+ * cron schedule puts one tick job a minute into the cluster's queue (pg-boss makes sure several
+ * instances do not each add one), whichever instance fetches it ticks; every run a tick or a
+ * delivery starts becomes a job that whichever instance is free executes. pg-boss re-offers a job
+ * whose worker died; the executor's claim on the run makes a second delivery of a job harmless.
+ */
+export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
+  private boss: PgBoss | null = null;
+
+  constructor(private readonly options: PgBossSchedulerOptions) {}
+
+  async start(): Promise<void> {
+    if (this.boss) return;
+    const boss = new PgBoss({ connectionString: this.options.connectionString, schema: this.options.schema ?? 'pgboss', application_name: 'porter-scheduler' });
+    boss.on('error', (error: Error) => this.options.logger.error('pg-boss reported an error', { cause: error.message }));
+    await boss.start();
+    await ensureQueue(boss, { name: TICK_QUEUE, policy: 'singleton', retryLimit: 0, expireInSeconds: 5 * 60 });
+    await ensureQueue(boss, { name: RUN_QUEUE, policy: 'standard', retryLimit: 3, retryDelay: 30, expireInSeconds: 60 * 60 });
+    await boss.schedule(TICK_QUEUE, this.options.tickCron ?? '* * * * *', {}, { tz: 'UTC' });
+    const polling = { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 };
+    await boss.work(TICK_QUEUE, { ...polling, batchSize: 1 }, async () => {
+      await this.options.work.tick();
+    });
+    // pg-boss 10 runs one handler call per work() registration at a time: one registration per slot.
+    for (let i = 0; i < (this.options.concurrency ?? 4); i++) {
+      await boss.work<{ runId: string }>(RUN_QUEUE, { ...polling, batchSize: 1 }, async (jobs) => {
+        for (const job of jobs) await this.options.work.executeRun(job.data.runId);
+      });
+    }
+    this.boss = boss;
+  }
+
+  async dispatch(runIds: ReadonlyArray<string>): Promise<void> {
+    if (!this.boss) throw new Error('the pg-boss scheduler is not started');
+    for (let i = 0; i < runIds.length; i += 500) {
+      await this.boss.insert(runIds.slice(i, i + 500).map((runId) => ({ name: RUN_QUEUE, data: { runId } })));
+    }
+  }
+
+  /** Sends one tick job now, as the cron schedule would (the tick endpoint of an operator's tools). */
+  async tickNow(): Promise<void> {
+    if (!this.boss) throw new Error('the pg-boss scheduler is not started');
+    await this.boss.send(TICK_QUEUE, {});
+  }
+
+  async stop(): Promise<void> {
+    const boss = this.boss;
+    this.boss = null;
+    if (boss) await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+  }
+}
+
+async function ensureQueue(boss: PgBoss, queue: PgBoss.Queue): Promise<void> {
+  if (!(await boss.getQueue(queue.name))) await boss.createQueue(queue.name, queue);
+}

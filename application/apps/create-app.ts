@@ -1,0 +1,37 @@
+import { App } from '../../domain/apps/app.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Ids } from '../../ports/ids.js';
+import type { UseCase } from '../../ports/use-case.js';
+import type { AppDetail, AppsUseCases } from '../../ports/use-cases/apps.js';
+import type { AppBook } from './app-book.js';
+import { detailOf } from './app-views.js';
+import { contentHashOf } from './content-hash.js';
+import { Generation } from './generation.js';
+
+type Input = Parameters<AppsUseCases['createApp']['execute']>[0];
+
+/** Generates a new tree app from a prompt, streaming its view, and stores it as version 1. */
+export class CreateApp implements UseCase<Input, AppDetail> {
+  constructor(
+    private readonly book: AppBook,
+    private readonly generation: Generation,
+    private readonly ids: Ids,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ principal, prompt, view, signal }: Input): Promise<AppDetail> {
+    const appId = this.ids.mint('app');
+    const document = await this.generation.create(appId, prompt, signal ?? new AbortController().signal, view);
+    const app = App.create({
+      id: appId,
+      owner: principal.subject,
+      document,
+      version: this.ids.mint('version'),
+      contentHash: contentHashOf(document),
+      at: this.clock.now().toISOString(),
+    });
+    await this.book.insert(app, 'create', prompt);
+    Generation.ready(appId, document, view);
+    return detailOf(app);
+  }
+}

@@ -1,0 +1,55 @@
+import type { Clock } from '../../ports/clock.js';
+import type { Ids } from '../../ports/ids.js';
+import type { UseCase } from '../../ports/use-case.js';
+import type { AppsUseCases, EditResult } from '../../ports/use-cases/apps.js';
+import type { AppBook } from './app-book.js';
+import { detailOf, noticesOf } from './app-views.js';
+import { contentHashOf } from './content-hash.js';
+import { Generation } from './generation.js';
+import type { ServedRollout } from './served-rollout.js';
+
+type Input = Parameters<AppsUseCases['editApp']['execute']>[0];
+
+/**
+ * One edit, one version. A tree app's new document is stored as it is; a served app's is rolled
+ * out to its sandbox first (checked listening before the snapshot), and only a successful
+ * rollout is stored — otherwise the previous snapshot is put back and serves on.
+ */
+export class EditApp implements UseCase<Input, EditResult> {
+  constructor(
+    private readonly book: AppBook,
+    private readonly generation: Generation,
+    private readonly rollout: ServedRollout,
+    private readonly ids: Ids,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ principal, appId, instruction, view, signal }: Input): Promise<EditResult> {
+    const loaded = await this.book.ownedBy(principal.subject, appId);
+    const { app } = loaded;
+    const document = await this.generation.edit(app.id, app.document, instruction, signal ?? new AbortController().signal, view);
+    const at = this.clock.now().toISOString();
+    const next = { version: this.ids.mint('version'), contentHash: contentHashOf(document), at };
+    let served = app.served;
+    if (app.document.ui === 'http') {
+      try {
+        served = { snapshotId: await this.rollout.update(app, document), servedAt: at };
+      } catch (error) {
+        Generation.failed(app.id, app.document, error instanceof Error ? error.message : String(error), view);
+        throw error;
+      }
+    }
+    const edited = app.edited(document, instruction, next, served);
+    try {
+      await this.book.replace(loaded, edited, 'edit', instruction);
+    } catch (error) {
+      // Another change won: the rollout we made must not outlive it.
+      if (served && app.served && served !== app.served) await this.rollout.revert(app.id, app.document, app.served.snapshotId);
+      throw error;
+    }
+    Generation.ready(app.id, document, view);
+    const drift = edited.pinDrift();
+    const issues = noticesOf(edited);
+    return { app: detailOf(edited), driftedPins: drift ? [drift] : [], ...(issues.length ? { issues } : {}) };
+  }
+}

@@ -1,0 +1,114 @@
+import type { AppDocument } from '../../domain/apps/app-document.js';
+import { failedView, viewOfDocument, viewOfDraft, type AppView } from '../../domain/apps/app-view.js';
+import { classifyEdit, emitsServerCode } from '../../domain/apps/edit-rule.js';
+import { InvalidAppDocument, TreeEditEmittedServerCode } from '../../domain/apps/app-errors.js';
+import { validateDocument } from '../../domain/apps/validate-document.js';
+import { NotImplemented } from '../../domain/errors.js';
+import type { AppGenerator } from '../../ports/app-generator.js';
+import type { ViewSink } from '../../ports/use-cases/apps.js';
+
+/**
+ * Runs the generator for one app and keeps the person's view of it current: each draft that adds
+ * a node (or a title) becomes a view update under the app's one part id; the finished document
+ * is checked before anyone may store it, and a failure leaves the last view marked failed.
+ */
+export class Generation {
+  constructor(private readonly generator: AppGenerator | null) {}
+
+  get available(): boolean {
+    return this.generator !== null;
+  }
+
+  async create(appId: string, prompt: string, signal: AbortSignal, sink?: ViewSink): Promise<AppDocument> {
+    const generator = this.need();
+    const watch = new Watch(appId, sink);
+    const draft = await watch.follow(() => generator.create({ prompt, signal }));
+    const document = watch.check(draft, 'generated app');
+    return { ...document, ui: 'tree' };
+  }
+
+  /**
+   * One edit. The rung (`ui`) and the audience (`scope`) never change here, and an instruction
+   * classified as a tree edit must not come back with server code or a new egress policy: server
+   * code fails closed before anything is stored, the policy is kept as it was.
+   */
+  async edit(appId: string, document: AppDocument, instruction: string, signal: AbortSignal, sink?: ViewSink): Promise<AppDocument> {
+    const generator = this.need();
+    const kind = classifyEdit(instruction);
+    const watch = new Watch(appId, sink);
+    const draft = await watch.follow(() => generator.edit({ document, instruction, kind, signal }));
+    // The rung and the audience are not an edit's to change; a tree edit keeps the egress policy too.
+    const checked = watch.check(draft, 'edited app');
+    const next: AppDocument = { ...checked, ui: document.ui, scope: document.scope, ...(kind === 'tree' ? { egress: document.egress } : {}) };
+    if (kind === 'tree' && emitsServerCode(document, next)) throw watch.fail(new TreeEditEmittedServerCode());
+    return next;
+  }
+
+  /** The finished view, sent once the change is stored. */
+  static ready(appId: string, document: AppDocument, sink?: ViewSink): void {
+    sink?.(viewOfDocument(appId, document));
+  }
+
+  /** A failure after generation (storing, serving): the view says so. */
+  static failed(appId: string, document: AppDocument, message: string, sink?: ViewSink): void {
+    sink?.(failedView(viewOfDocument(appId, document), message));
+  }
+
+  private need(): AppGenerator {
+    if (!this.generator) throw new NotImplemented('No model is configured to generate apps');
+    return this.generator;
+  }
+}
+
+class Watch {
+  private last: AppView;
+  private shape = '';
+  private shownNodes = 0;
+
+  constructor(
+    private readonly appId: string,
+    private readonly sink?: ViewSink,
+  ) {
+    this.last = viewOfDraft(appId, null);
+  }
+
+  async follow(run: () => AsyncIterable<unknown>): Promise<unknown> {
+    let draft: unknown = null;
+    try {
+      for await (const next of run()) {
+        draft = next;
+        if (this.sink) this.show(next);
+      }
+    } catch (error) {
+      throw this.fail(error instanceof Error ? error : new Error(String(error)));
+    }
+    return draft;
+  }
+
+  check(draft: unknown, what: string): AppDocument {
+    const checked = validateDocument(draft);
+    if (!checked.ok) throw this.fail(new InvalidAppDocument(what, checked.issues));
+    return checked.document;
+  }
+
+  fail<E extends Error>(error: E): E {
+    this.sink?.(failedView(this.last, error.message));
+    return error;
+  }
+
+  /**
+   * Only drafts that change what is drawn (a title, a root, new nodes) become updates, and past a
+   * few nodes only growth by an eighth does: a 2,000-node app streams tens of updates, not 2,000
+   * copies of itself.
+   */
+  private show(draft: unknown): void {
+    const source = typeof draft === 'object' && draft !== null ? (draft as Record<string, unknown>) : {};
+    const nodes = typeof source.nodes === 'object' && source.nodes !== null ? Object.keys(source.nodes).length : 0;
+    const shape = `${String(source.title)}|${String(source.root)}`;
+    if (shape === this.shape && nodes - this.shownNodes < Math.max(1, Math.floor(this.shownNodes / 8))) return;
+    this.shape = shape;
+    this.shownNodes = nodes;
+    this.last = viewOfDraft(this.appId, draft);
+    this.sink!(this.last);
+  }
+}

@@ -1,0 +1,112 @@
+import type { App } from '../../domain/apps/app.js';
+import type { AppDocument } from '../../domain/apps/app-document.js';
+import { AppNotServed, ServedStepFailed } from '../../domain/apps/app-errors.js';
+import { scaffold } from '../../domain/apps/scaffold.js';
+import { DomainError, NotImplemented } from '../../domain/errors.js';
+import type { Logger } from '../../ports/logger.js';
+import type { Sandbox, SandboxSession } from '../../ports/sandbox.js';
+
+/**
+ * Puts an app's server in its sandbox, one checked step at a time. Graduation: scaffold written,
+ * server started, snapshot taken — a failed step closes the sandbox and the tree keeps serving.
+ * An update of a served app: files written, server restarted, checked listening, snapshot taken —
+ * a failed step restores the previous snapshot, so the previous version keeps serving.
+ */
+export class ServedRollout {
+  constructor(
+    private readonly sandbox: Sandbox | null,
+    private readonly logger: Logger,
+  ) {}
+
+  get available(): boolean {
+    return this.sandbox !== null;
+  }
+
+  /** The new snapshot's id once every step succeeded. */
+  async graduate(app: App): Promise<string> {
+    const session = await this.open(app.id, app.document);
+    try {
+      await step('scaffold', () => session.writeFiles(scaffold(app.document)));
+      await step('start', () => session.start());
+      return await step('snapshot', () => session.snapshot());
+    } catch (error) {
+      await session.close().catch((cause) => this.logger.warn('could not close a sandbox after a failed graduation', { appId: app.id, cause: String(cause) }));
+      throw error;
+    }
+  }
+
+  /** Rolls a served app forward to `document`; the new snapshot's id. */
+  async update(app: App, document: AppDocument): Promise<string> {
+    const previous = app.served?.snapshotId;
+    if (!previous) throw new AppNotServed(app.id);
+    const session = await this.open(app.id, document);
+    try {
+      await step('write', () => session.writeFiles(scaffold(document)));
+      await step('start', () => session.start());
+      if (!(await step('listening check', () => session.isListening()))) throw new ServedStepFailed('listening check', 'the server is not listening');
+      return await step('snapshot', () => session.snapshot());
+    } catch (error) {
+      await this.revert(app.id, document, previous);
+      throw error;
+    }
+  }
+
+  /** Puts a snapshot back (the previous rung), logging rather than throwing if that fails too. */
+  async revert(appId: string, document: AppDocument, snapshotId: string): Promise<void> {
+    try {
+      const session = await this.open(appId, document);
+      await session.restore(snapshotId);
+    } catch (cause) {
+      this.logger.error('could not restore the previous snapshot of a served app', { appId, cause: cause instanceof Error ? cause.message : String(cause) });
+    }
+  }
+
+  /** The served app's session, its server brought back from the snapshot when it is not listening. */
+  async running(app: App): Promise<SandboxSession> {
+    const served = app.served;
+    if (app.document.ui !== 'http' || !served) throw new AppNotServed(app.id);
+    const session = await this.open(app.id, app.document);
+    if (!(await session.isListening())) await step('restore', () => session.restore(served.snapshotId));
+    return session;
+  }
+
+  /** Whether the served app answers right now (false without a sandbox). */
+  async listening(app: App): Promise<boolean> {
+    if (!this.sandbox || !app.served) return false;
+    try {
+      return await (await this.open(app.id, app.document)).isListening();
+    } catch {
+      return false;
+    }
+  }
+
+  /** Stops the app's sandbox (the app was removed, or graduation lost a race). */
+  async stop(appId: string, document: AppDocument): Promise<void> {
+    if (!this.sandbox) return;
+    try {
+      await (await this.open(appId, document)).close();
+    } catch (cause) {
+      this.logger.warn('could not close an app sandbox', { appId, cause: cause instanceof Error ? cause.message : String(cause) });
+    }
+  }
+
+  private async open(appId: string, document: AppDocument): Promise<SandboxSession> {
+    if (!this.sandbox) throw new NotImplemented('No sandbox is configured: served apps need one');
+    return step('open', () => this.sandbox!.open(appId, { egress: document.egress ? { allowDomains: document.egress.allowDomains } : null }));
+  }
+}
+
+/**
+ * Runs one step; whatever it throws becomes ServedStepFailed naming the step (a provider that is
+ * down stays `unavailable`), except a missing sandbox, which is the deployment's 501.
+ */
+async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ServedStepFailed || error instanceof NotImplemented) throw error;
+    const cause = error instanceof Error ? error.message : String(error);
+    if (error instanceof DomainError) throw new ServedStepFailed(name, cause, error.code === 'unavailable' ? 'unavailable' : 'conflict', error.details ?? {});
+    throw new ServedStepFailed(name, cause);
+  }
+}

@@ -1,0 +1,61 @@
+import { App } from '../../domain/apps/app.js';
+import { InvalidAppDocument } from '../../domain/apps/app-errors.js';
+import { validateDocument } from '../../domain/apps/validate-document.js';
+import { InvalidInput } from '../../domain/errors.js';
+import type { Principal } from '../../domain/principal.js';
+import type { AppArchive } from '../../ports/app-archive.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Ids } from '../../ports/ids.js';
+import type { UseCase } from '../../ports/use-case.js';
+import type { AppDetail } from '../../ports/use-cases/apps.js';
+import type { AppBook } from './app-book.js';
+import { detailOf } from './app-views.js';
+import { contentHashOf } from './content-hash.js';
+
+/** The app as an app file: `app.json` (the document without server files) and `app/` (them). */
+export class ExportApp implements UseCase<{ principal: Principal; appId: string }, { filename: string; bytes: Uint8Array }> {
+  constructor(
+    private readonly book: AppBook,
+    private readonly archive: AppArchive,
+  ) {}
+
+  async execute({ principal, appId }: { principal: Principal; appId: string }) {
+    const { app } = await this.book.visibleTo(principal, appId);
+    const slug = app.document.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'app';
+    return { filename: `${slug}.porter-app`, bytes: this.archive.pack(app.document) };
+  }
+}
+
+/**
+ * An app file becomes a new app of the caller's: unpacked within the archive limits, checked
+ * against the document rules before anything is stored, under a fresh id. Served state and pins
+ * do not travel: the import is a tree app (graduate it again to serve it).
+ */
+export class ImportApp implements UseCase<{ principal: Principal; bytes: Uint8Array }, AppDetail> {
+  constructor(
+    private readonly book: AppBook,
+    private readonly archive: AppArchive,
+    private readonly ids: Ids,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ principal, bytes }: { principal: Principal; bytes: Uint8Array }): Promise<AppDetail> {
+    const contents = this.archive.unpack(bytes);
+    const manifest = contents.manifest;
+    if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) throw new InvalidInput('app.json must hold an app document object');
+    const files = Object.keys(contents.files).length > 0 ? { files: contents.files } : null;
+    const checked = validateDocument({ ...manifest, ui: 'tree', server: files });
+    if (!checked.ok) throw new InvalidAppDocument('imported app', checked.issues);
+    const document = checked.document;
+    const app = App.create({
+      id: this.ids.mint('app'),
+      owner: principal.subject,
+      document,
+      version: this.ids.mint('version'),
+      contentHash: contentHashOf(document),
+      at: this.clock.now().toISOString(),
+    });
+    await this.book.insert(app, 'import');
+    return detailOf(app);
+  }
+}

@@ -1,0 +1,34 @@
+import { NotFound } from '../../domain/errors.js';
+import type { Clock } from '../../ports/clock.js';
+import type { CronCalendar } from '../../ports/scheduler.js';
+import type { UseCase } from '../../ports/use-case.js';
+import type { ArmResult, AutomationRef } from '../../ports/use-cases/automations.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import type { ArmingAsks } from './arming-asks.js';
+import type { AutomationBook } from './automation-book.js';
+import { automationView } from './automation-view.js';
+
+/**
+ * `POST /automations/:id/arm`: armed from now (a schedule fires only for instants after this), and
+ * the standing grants its tools need are asked for as approvals. Arming again is harmless: it
+ * answers the asks still waiting.
+ */
+export class ArmAutomation implements UseCase<AutomationRef, ArmResult> {
+  constructor(
+    private readonly automations: AutomationBook,
+    private readonly asks: ArmingAsks,
+    private readonly calendar: CronCalendar,
+    private readonly clock: Clock,
+    private readonly audit: AuditTrail,
+  ) {}
+
+  async execute(input: AutomationRef): Promise<ArmResult> {
+    await this.automations.ownedBy(input.principal.subject, input.automationId);
+    const now = this.clock.now();
+    const armed = await this.automations.update(input.automationId, (automation) => automation.arm(now.toISOString()));
+    if (!armed) throw new NotFound('Automation');
+    const asks = await this.asks.raise(armed);
+    await this.audit.record({ subject: input.principal.subject, action: 'automation.armed', outcome: 'armed', details: { automationId: armed.id, asks: asks.map((a) => a.tool) } });
+    return { automation: automationView(armed, this.calendar, now), asks };
+  }
+}

@@ -1,0 +1,96 @@
+import type { Automation } from '../../domain/automations/automation.js';
+import { Approval } from '../../domain/guard/approval.js';
+import { asksByDefault } from '../../domain/guard/risk.js';
+import type { Principal } from '../../domain/principal.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Ids } from '../../ports/ids.js';
+import type { ToolRegistry } from '../../ports/tool-registry.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import type { ApprovalBook } from '../guard/approval-book.js';
+import { inputDigest } from '../guard/digest.js';
+import type { GrantBook } from '../guard/grant-book.js';
+
+/** A standing-grant ask waiting in the owner's `/approvals`. */
+export interface ArmingAsk {
+  readonly approvalId: string;
+  readonly tool: string;
+}
+
+/**
+ * The standing-grant asks an automation raises when armed: one approval per tool of its task that
+ * would ask while the owner is away (writes, destructive actions, egress) and that no standing
+ * grant of the owner covers yet. They are ordinary approvals, decided in `/approvals`; the
+ * arming hook turns the answer into a grant, or disarms the automation.
+ */
+export class ArmingAsks {
+  constructor(
+    private readonly approvals: ApprovalBook,
+    private readonly grants: GrantBook,
+    private readonly tools: ToolRegistry,
+    private readonly ids: Ids,
+    private readonly clock: Clock,
+    private readonly audit: AuditTrail,
+    private readonly approvalTtlMs: number,
+  ) {}
+
+  async raise(automation: Automation): Promise<ArmingAsk[]> {
+    const now = this.clock.now();
+    const owner: Principal = automation.owner;
+    const pending = await this.pending(automation.id);
+    const asks: ArmingAsk[] = [];
+    for (const name of new Set(automation.task.tools ?? [])) {
+      const tool = this.tools.get(name);
+      if (!tool) continue;
+      const effective = { risk: tool.risk, egress: tool.egress ?? false };
+      if (!asksByDefault(effective)) continue;
+      const standing = (await this.grants.activeFor(owner.subject, name)).some((g) => {
+        const grant = g.toPrimitives();
+        return grant.duration === 'standing' && grant.scope === 'tool' && grant.evidence === null;
+      });
+      if (standing) continue;
+      const waiting = pending.find((approval) => approval.request.tool === name);
+      if (waiting) {
+        asks.push({ approvalId: waiting.id, tool: name });
+        continue;
+      }
+      const approval = Approval.park({
+        id: this.ids.mint('approval'),
+        call: {
+          toolCallId: this.ids.mint('toolCall'),
+          tool: name,
+          input: {},
+          inputDigest: inputDigest({}),
+          principal: owner,
+          venue: 'automation',
+          presence: 'away',
+          session: automation.askSession,
+          effective,
+        },
+        preview: `Let the automation “${automation.name}” use ${name} while you are away (a standing grant)`,
+        now: now.toISOString(),
+        expiresAt: new Date(now.getTime() + this.approvalTtlMs).toISOString(),
+        automationId: automation.id,
+      });
+      await this.approvals.park(approval);
+      await this.audit.record({ subject: owner.subject, action: 'approval.parked', outcome: 'pending', details: { approvalId: approval.id, tool: name, venue: 'automation', automationId: automation.id } });
+      asks.push({ approvalId: approval.id, tool: name });
+    }
+    return asks;
+  }
+
+  /** Withdraws the automation's unanswered asks (it was disarmed or deleted). */
+  async drop(automationId: string): Promise<void> {
+    const now = this.clock.now().toISOString();
+    for (const loaded of await this.approvals.all({ automation: automationId, state: 'pending' })) {
+      if (loaded.approval.request.runId || !loaded.approval.isPendingAt(now)) continue;
+      await this.approvals.move(loaded, loaded.approval.expire(now, 'dropped'));
+    }
+  }
+
+  private async pending(automationId: string): Promise<Approval[]> {
+    const now = this.clock.now().toISOString();
+    return (await this.approvals.all({ automation: automationId, state: 'pending' }))
+      .map((loaded) => loaded.approval)
+      .filter((approval) => !approval.request.runId && approval.isPendingAt(now));
+  }
+}

@@ -1,0 +1,27 @@
+import { NotFound } from '../../domain/errors.js';
+import type { Clock } from '../../ports/clock.js';
+import type { CronCalendar } from '../../ports/scheduler.js';
+import type { UseCase } from '../../ports/use-case.js';
+import type { AutomationRef, AutomationView } from '../../ports/use-cases/automations.js';
+import type { ArmingAsks } from './arming-asks.js';
+import type { AutomationBook } from './automation-book.js';
+import { automationView } from './automation-view.js';
+
+/** `POST /automations/:id/disarm`: stops firing; unanswered standing-grant asks are withdrawn. */
+export class DisarmAutomation implements UseCase<AutomationRef, AutomationView> {
+  constructor(
+    private readonly automations: AutomationBook,
+    private readonly asks: ArmingAsks,
+    private readonly calendar: CronCalendar,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: AutomationRef): Promise<AutomationView> {
+    await this.automations.ownedBy(input.principal.subject, input.automationId);
+    const now = this.clock.now();
+    const disarmed = await this.automations.update(input.automationId, (automation) => automation.disarm(now.toISOString()));
+    if (!disarmed) throw new NotFound('Automation');
+    await this.asks.drop(input.automationId);
+    return automationView(disarmed, this.calendar, now);
+  }
+}

@@ -1,0 +1,52 @@
+import type { Connection } from '../../domain/connections/connection.js';
+import type { Clock } from '../../ports/clock.js';
+import type { ConnectionBroker } from '../../ports/connections.js';
+import type { Logger } from '../../ports/logger.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import type { ConnectionBook, LoadedConnection } from './connection-book.js';
+
+/**
+ * Brings a stored connection up to date with its broker, which is how a poll learns the outcome
+ * of a flow the broker owns. A broker that cannot be reached leaves the stored state (with the
+ * initiation deadline applied), so a poller keeps polling instead of failing.
+ */
+export class ConnectionRefresh {
+  constructor(
+    private readonly book: ConnectionBook,
+    private readonly broker: ConnectionBroker,
+    private readonly clock: Clock,
+    private readonly audit: AuditTrail,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The connection as it stands now, or null when it was removed meanwhile. */
+  async refresh(loaded: LoadedConnection): Promise<Connection | null> {
+    let current: LoadedConnection | null = loaded;
+    // A lost swap means a concurrent poll or delete moved first: read again and fold on top of it.
+    for (let attempt = 0; attempt < 3 && current; attempt++) {
+      const { connection } = current;
+      if (!connection.live || connection.toPrimitives().broker !== this.broker.name) return connection;
+      const next = connection.observe(await this.reported(connection), this.clock.now().toISOString());
+      if (next === connection) return connection;
+      const moved = await this.book.move(current, next);
+      if (moved) {
+        if (next.status !== connection.status) {
+          await this.audit.record({ subject: next.owner, action: `connection.${next.status}`, outcome: next.status, details: { connectionId: next.id, toolkit: next.toolkit, broker: this.broker.name } });
+        }
+        return next;
+      }
+      current = await this.book.find(connection.id);
+    }
+    return current?.connection ?? null;
+  }
+
+  private async reported(connection: Connection): Promise<{ status: Connection['status']; brokerRef: string | null }> {
+    try {
+      const seen = await this.broker.observe({ connectionId: connection.id, owner: connection.owner, toolkit: connection.toolkit, ref: connection.brokerRef });
+      return { status: seen.status, brokerRef: seen.ref };
+    } catch (error) {
+      this.logger.warn('could not ask the connection broker; showing the stored state', { connectionId: connection.id, broker: this.broker.name, cause: error instanceof Error ? error.message : 'unknown' });
+      return { status: connection.status, brokerRef: connection.brokerRef };
+    }
+  }
+}

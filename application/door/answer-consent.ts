@@ -1,0 +1,62 @@
+import { AuthorizationCode } from '../../domain/door/authorization-code.js';
+import type { Clock } from '../../ports/clock.js';
+import type { DoorSecrets } from '../../ports/door-secrets.js';
+import type { UseCase } from '../../ports/use-case.js';
+import type { AuthorizationStep, ConsentAnswer } from '../../ports/use-cases/door.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import type { AuthorizationCodeBook } from './code-book.js';
+import type { DoorConsentBook } from './consent-book.js';
+import type { DoorSettings } from './door-settings.js';
+import type { PendingConsentBook } from './pending-consent-book.js';
+import { redirectBack } from './redirect-back.js';
+
+const EXPIRED = 'This consent page has expired or was already answered; start again from your MCP client';
+
+/**
+ * `POST {wire}/mcp/authorize`: the person's answer on the consent page. Only the person the page
+ * was shown to can answer it, once. A yes records (or reuses) their consent for this client and
+ * sends a one-time code back; a no sends `access_denied`.
+ */
+export class AnswerConsent implements UseCase<ConsentAnswer, AuthorizationStep> {
+  constructor(
+    private readonly pending: PendingConsentBook,
+    private readonly consents: DoorConsentBook,
+    private readonly codes: AuthorizationCodeBook,
+    private readonly secrets: DoorSecrets,
+    private readonly settings: DoorSettings,
+    private readonly clock: Clock,
+    private readonly audit: AuditTrail,
+  ) {}
+
+  async execute(answer: ConsentAnswer): Promise<AuthorizationStep> {
+    const now = this.clock.now();
+    const loaded = await this.pending.find(this.secrets.digest(answer.handle));
+    if (!loaded || !answer.signedIn || !loaded.pending.answerableBy(answer.signedIn.subject, now.toISOString())) {
+      return { kind: 'refuse', problem: { error: 'invalid_request', description: EXPIRED } };
+    }
+    if (!(await this.pending.consume(loaded))) return { kind: 'refuse', problem: { error: 'invalid_request', description: EXPIRED } };
+
+    const { ask } = loaded.pending;
+    const subject = answer.signedIn.subject;
+    if (!answer.approve) {
+      await this.audit.record({ subject, action: 'door.consent', outcome: 'denied', details: { clientId: ask.clientId } });
+      return { kind: 'redirect', location: redirectBack(ask.redirectUri, { error: 'access_denied', error_description: 'The person declined', state: ask.state, iss: answer.site.issuer }) };
+    }
+
+    const consent = await this.consents.ensure(subject, ask.clientId, ask.scope, now.toISOString());
+    const code = this.secrets.mint();
+    await this.codes.issue(
+      AuthorizationCode.issue({
+        id: this.secrets.digest(code),
+        ask,
+        subject,
+        consentId: consent.id,
+        evidence: consent.evidence,
+        issuedAt: now.toISOString(),
+        expiresAt: new Date(now.getTime() + this.settings.codeTtlSeconds * 1000).toISOString(),
+      }),
+    );
+    await this.audit.record({ subject, action: 'door.consent', outcome: 'granted', details: { clientId: ask.clientId, scope: ask.scope } });
+    return { kind: 'redirect', location: redirectBack(ask.redirectUri, { code, state: ask.state, iss: answer.site.issuer }) };
+  }
+}

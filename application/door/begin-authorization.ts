@@ -1,0 +1,82 @@
+import { PendingConsent, type AuthorizationAsk } from '../../domain/door/authorization-request.js';
+import { grantedScope } from '../../domain/door/door-scope.js';
+import { isS256Challenge, PKCE_METHOD, PKCE_REQUIRED } from '../../domain/door/pkce.js';
+import type { Clock } from '../../ports/clock.js';
+import type { DoorSecrets } from '../../ports/door-secrets.js';
+import type { ToolRegistry } from '../../ports/tool-registry.js';
+import type { UseCase } from '../../ports/use-case.js';
+import type { AuthorizationStep, AuthorizeRequest } from '../../ports/use-cases/door.js';
+import type { DoorClientBook } from './client-book.js';
+import type { DoorSettings } from './door-settings.js';
+import type { PendingConsentBook } from './pending-consent-book.js';
+import { redirectBack } from './redirect-back.js';
+
+/**
+ * `GET {wire}/mcp/authorize`. A request naming an unknown client or an unregistered redirect URI is
+ * refused on the spot; every other fault goes back to the client as an error redirect. A valid
+ * request shows the signed-in person the consent page (or sends them to sign in first).
+ */
+export class BeginAuthorization implements UseCase<AuthorizeRequest, AuthorizationStep> {
+  constructor(
+    private readonly clients: DoorClientBook,
+    private readonly pending: PendingConsentBook,
+    private readonly tools: ToolRegistry,
+    private readonly secrets: DoorSecrets,
+    private readonly settings: DoorSettings,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ query, site, signedIn }: AuthorizeRequest): Promise<AuthorizationStep> {
+    if (!query.clientId) return refuse('client_id is required');
+    const client = await this.clients.find(query.clientId);
+    if (!client) return refuse('client_id is not registered with this door');
+    if (!query.redirectUri) return refuse('redirect_uri is required');
+    const redirectUri = client.redirectFor(query.redirectUri);
+    if (!redirectUri) return refuse('redirect_uri is not registered for this client');
+
+    const back = (error: string, description: string): AuthorizationStep => ({
+      kind: 'redirect',
+      location: redirectBack(redirectUri, { error, error_description: description, state: query.state, iss: site.issuer }),
+    });
+    if (query.responseType !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported');
+    if (query.codeChallengeMethod !== PKCE_METHOD || !isS256Challenge(query.codeChallenge)) return back('invalid_request', PKCE_REQUIRED);
+    const scope = grantedScope(query.scope);
+    if (scope === null) return back('invalid_scope', 'The only scope this door grants is "mcp"');
+    if (query.resource !== undefined && query.resource !== site.resource) return back('invalid_target', `resource must be ${site.resource}`);
+
+    if (!signedIn || signedIn.anonymous) return { kind: 'sign-in' };
+
+    const ask: AuthorizationAsk = {
+      clientId: client.id,
+      redirectUri,
+      codeChallenge: query.codeChallenge,
+      scope,
+      state: query.state ?? null,
+      resource: site.resource,
+    };
+    const handle = this.secrets.mint();
+    const expiresAt = new Date(this.clock.now().getTime() + this.settings.consentTtlSeconds * 1000).toISOString();
+    await this.pending.open(PendingConsent.open({ id: this.secrets.digest(handle), ask, subject: signedIn.subject, expiresAt }));
+    const { clientUri } = client.toPrimitives();
+    return {
+      kind: 'consent',
+      view: {
+        handle,
+        client: { id: client.id, name: client.name, clientUri, redirectOrigin: originOf(redirectUri) },
+        person: { subject: signedIn.subject, ...(signedIn.name ? { name: signedIn.name } : {}) },
+        scope,
+        tools: this.tools.list().map((tool) => ({ name: tool.name, description: tool.description, risk: tool.risk, egress: tool.egress ?? false })),
+      },
+    };
+  }
+}
+
+function refuse(description: string): AuthorizationStep {
+  return { kind: 'refuse', problem: { error: 'invalid_request', description } };
+}
+
+/** Where the code will go, as a person reads it: scheme and host (or the whole URI for app schemes). */
+function originOf(uri: string): string {
+  const url = new URL(uri);
+  return url.origin !== 'null' ? url.origin : `${url.protocol}//${url.host}`;
+}

@@ -1,0 +1,55 @@
+import type { Ids } from '../../ports/ids.js';
+import type { ToolRegistry } from '../../ports/tool-registry.js';
+import type { UseCase } from '../../ports/use-case.js';
+import type { DoorToolCall, DoorToolResult } from '../../ports/use-cases/door.js';
+import type { GuardCall } from '../guard/guard-call.js';
+
+/**
+ * `tools/call` through the door. The call goes through the guard as the connected person (venue
+ * `mcp`, present), in the door session, carrying the consent evidence so grants remembered through
+ * this client cover it; host calls then run through the act-as seam, never with the inbound bearer.
+ * An identical call retried in the session reuses its parked approval. Without consent evidence
+ * there is nothing to key grants to, so the call fails closed.
+ */
+export class CallDoorTool implements UseCase<DoorToolCall, DoorToolResult> {
+  constructor(
+    private readonly tools: ToolRegistry,
+    private readonly guard: GuardCall,
+    private readonly ids: Ids,
+  ) {}
+
+  async execute(call: DoorToolCall): Promise<DoorToolResult> {
+    if (!this.tools.get(call.tool)) return { kind: 'unknown-tool' };
+    if (!call.caller.evidence) {
+      return {
+        kind: 'failed',
+        code: 'not-implemented',
+        error: 'This connection carries no consent evidence (the token names no client), so the door cannot act for you: reconnect through an authorization that records consent',
+      };
+    }
+    const result = await this.guard.execute({
+      tool: call.tool,
+      input: call.input,
+      toolCallId: this.ids.mint('toolCall'),
+      principal: call.caller.principal,
+      venue: 'mcp',
+      presence: 'present',
+      session: call.session,
+      evidence: call.caller.evidence,
+      reuseParked: true,
+      signal: call.signal,
+    });
+    switch (result.status) {
+      case 'ran':
+        return { kind: 'ran', output: result.output };
+      case 'parked':
+        return { kind: 'parked', ...result.parked };
+      case 'failed':
+        return { kind: 'failed', error: result.error, ...(result.code ? { code: result.code } : {}) };
+      case 'blocked':
+        return { kind: 'blocked', reason: result.reason };
+      case 'invalid':
+        return { kind: 'invalid', issues: result.issues };
+    }
+  }
+}

@@ -1,0 +1,16 @@
+import { DoorClient, type DoorClientPrimitives } from '../../domain/door/door-client.js';
+import type { RecordSet } from '../../ports/store.js';
+
+/** Registered door clients, by `mcpc_` id. */
+export class DoorClientBook {
+  constructor(private readonly records: RecordSet<DoorClientPrimitives>) {}
+
+  async save(client: DoorClient): Promise<void> {
+    await this.records.put({ id: client.id, data: client.toPrimitives() });
+  }
+
+  async find(id: string): Promise<DoorClient | null> {
+    const record = await this.records.get(id);
+    return record ? DoorClient.fromPrimitives(record.data) : null;
+  }
+}

@@ -1,0 +1,29 @@
+/** Lifetimes and bounds of the door's authorization server and sessions. */
+export interface DoorSettings {
+  readonly accessTokenTtlSeconds: number;
+  /** Absolute lifetime of a token family: rotation never extends it. */
+  readonly refreshTokenTtlSeconds: number;
+  readonly codeTtlSeconds: number;
+  /** How long a consent page stays answerable. */
+  readonly consentTtlSeconds: number;
+  /**
+   * A refresh token one generation behind, presented within this many seconds of the rotation, is
+   * a client racing itself (two requests refreshing at once), not a replay: it is refused without
+   * revoking the family. Older ones revoke it.
+   */
+  readonly refreshRaceGraceSeconds: number;
+  /** Live MCP sessions one subject may hold in this process; opening one more closes the oldest. */
+  readonly maxSessionsPerSubject: number;
+  /** A session nobody used for this long is closed when the next session opens. */
+  readonly sessionIdleSeconds: number;
+}
+
+export const DEFAULT_DOOR_SETTINGS: DoorSettings = {
+  accessTokenTtlSeconds: 3600,
+  refreshTokenTtlSeconds: 30 * 24 * 3600,
+  codeTtlSeconds: 60,
+  consentTtlSeconds: 600,
+  refreshRaceGraceSeconds: 2,
+  maxSessionsPerSubject: 16,
+  sessionIdleSeconds: 1800,
+};

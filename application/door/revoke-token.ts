@@ -1,0 +1,48 @@
+import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
+import type { Clock } from '../../ports/clock.js';
+import type { DoorSecrets } from '../../ports/door-secrets.js';
+import type { UseCase } from '../../ports/use-case.js';
+import type { RevocationRequest } from '../../ports/use-cases/door.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import { authenticateClient } from './client-authentication.js';
+import type { DoorClientBook } from './client-book.js';
+import type { TokenFamilyBook } from './token-family-book.js';
+
+/**
+ * `POST {wire}/mcp/revoke` (RFC 7009). Revoking a refresh token revokes its whole family; revoking
+ * an access token drops that token. A token that does not exist (any more) is revoked already, so
+ * that lands too. A store without atomic claims cannot promise a revocation beats a racing
+ * rotation, so there the request is refused rather than half done.
+ */
+export class RevokeToken implements UseCase<RevocationRequest, void> {
+  constructor(
+    private readonly clients: DoorClientBook,
+    private readonly families: TokenFamilyBook,
+    private readonly secrets: DoorSecrets,
+    private readonly clock: Clock,
+    private readonly audit: AuditTrail,
+  ) {}
+
+  async execute(request: RevocationRequest): Promise<void> {
+    if (!request.token) throw new OAuthRefusal('invalid_request', 'token is required');
+    if (!request.client.clientId) throw new OAuthRefusal('invalid_request', 'client_id is required');
+    const client = await authenticateClient(this.clients, this.secrets, request.client, 400);
+    if (!this.families.atomic) {
+      throw new OAuthRefusal('temporarily_unavailable', 'This deployment\'s store lacks atomic claims, so tokens cannot be revoked safely here');
+    }
+
+    const digest = this.secrets.digest(request.token);
+    const order = request.tokenTypeHint === 'refresh_token' ? (['refresh', 'access'] as const) : (['access', 'refresh'] as const);
+    for (const kind of order) {
+      const familyId = kind === 'access' ? (await this.families.findAccessToken(digest))?.familyId : (await this.families.findRefreshToken(digest))?.familyId;
+      if (!familyId) continue;
+      const loaded = await this.families.find(familyId);
+      if (!loaded) return;
+      if (loaded.family.clientId !== client.id) throw new OAuthRefusal('unauthorized_client', 'This token was issued to a different client');
+      if (kind === 'access') await this.families.dropAccessToken(digest);
+      else await this.families.revoke(familyId, this.clock.now().toISOString(), 'revoked');
+      await this.audit.record({ subject: loaded.family.subject, action: 'door.token-revoked', outcome: 'ok', details: { clientId: client.id, kind } });
+      return;
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import { TokenFamily, type FamilyRevocation, type TokenFamilyPrimitives } from '../../domain/door/token-family.js';
+import { AtomicityUnavailable } from '../../domain/errors.js';
+import type { RecordSet, Store, StoredRecord } from '../../ports/store.js';
+
+/** A refresh token, by digest: which family and generation it belongs to. Never changes once written. */
+export interface RefreshTokenPrimitives {
+  readonly familyId: string;
+  readonly generation: number;
+}
+
+/**
+ * An access token, by digest, carrying what its family says about the caller, so checking a bearer
+ * is one read. It never outlives its family: its expiry is capped at the family's end, and revoking
+ * the family deletes it (see `revoke` and TokenMint's re-check).
+ */
+export interface AccessTokenPrimitives {
+  readonly familyId: string;
+  readonly subject: string;
+  readonly clientId: string;
+  readonly scope: string;
+  readonly resource: string;
+  readonly evidence: string;
+  readonly expiresAt: string;
+}
+
+export interface LoadedFamily {
+  readonly family: TokenFamily;
+  readonly record: StoredRecord<TokenFamilyPrimitives>;
+}
+
+/** How many times a revocation re-reads a family another writer moved first. */
+const REVOKE_ATTEMPTS = 8;
+
+/**
+ * Token families and their tokens. Only digests of tokens are ids here. The family record is the
+ * one place rotation and revocation meet: both claim it on the revision they read, so a rotation
+ * racing a revocation either lands first (and is then revoked) or loses. A revocation claims the
+ * family first and deletes its access tokens after; a mint writes its access token first and
+ * re-reads the family after, so whichever runs second removes the token.
+ */
+export class TokenFamilyBook {
+  private readonly families: RecordSet<TokenFamilyPrimitives>;
+  private readonly refreshTokens: RecordSet<RefreshTokenPrimitives>;
+  private readonly accessTokens: RecordSet<AccessTokenPrimitives>;
+
+  constructor(store: Store) {
+    this.families = store.records('door-token-families');
+    this.refreshTokens = store.records('door-refresh-tokens');
+    this.accessTokens = store.records('door-access-tokens');
+  }
+
+  /** False on a store whose records lack claims: callers then fail closed. */
+  get atomic(): boolean {
+    return Boolean(this.families.claim);
+  }
+
+  async start(family: TokenFamily): Promise<void> {
+    const props = family.toPrimitives();
+    await this.families.put({ id: props.id, data: props, refs: refsOf(props) });
+  }
+
+  async find(id: string): Promise<LoadedFamily | null> {
+    const record = await this.families.get(id);
+    return record ? { family: TokenFamily.fromPrimitives(record.data), record } : null;
+  }
+
+  /** True for the single writer whose read still matched. */
+  async move(from: LoadedFamily, to: TokenFamily): Promise<boolean> {
+    if (!this.families.claim) throw new AtomicityUnavailable('atomic claims on token families');
+    const props = to.toPrimitives();
+    return this.families.claim(from.record, { data: props, refs: refsOf(props) });
+  }
+
+  /** Revokes the family whatever else is writing it, then drops its access tokens. */
+  async revoke(familyId: string, at: string, because: FamilyRevocation): Promise<void> {
+    for (let attempt = 0; attempt < REVOKE_ATTEMPTS; attempt++) {
+      const loaded = await this.find(familyId);
+      if (!loaded || loaded.family.revoked) break;
+      if (await this.move(loaded, loaded.family.revoke(at, because))) break;
+      if (attempt === REVOKE_ATTEMPTS - 1) throw new Error('a token family kept changing while it was being revoked');
+    }
+    await this.dropAccessTokensOf(familyId);
+  }
+
+  async addRefreshToken(digest: string, token: RefreshTokenPrimitives): Promise<void> {
+    await this.refreshTokens.put({ id: digest, data: token, refs: { family: token.familyId } });
+  }
+
+  async findRefreshToken(digest: string): Promise<RefreshTokenPrimitives | null> {
+    return (await this.refreshTokens.get(digest))?.data ?? null;
+  }
+
+  async addAccessToken(digest: string, token: AccessTokenPrimitives): Promise<void> {
+    await this.accessTokens.put({ id: digest, data: token, refs: { family: token.familyId } });
+  }
+
+  async findAccessToken(digest: string): Promise<AccessTokenPrimitives | null> {
+    return (await this.accessTokens.get(digest))?.data ?? null;
+  }
+
+  async dropAccessToken(digest: string): Promise<void> {
+    await this.accessTokens.delete(digest);
+  }
+
+  private async dropAccessTokensOf(familyId: string): Promise<void> {
+    for (;;) {
+      const page = await this.accessTokens.list({ refs: { family: familyId }, limit: 500 });
+      for (const record of page.items) await this.accessTokens.delete(record.id);
+      if (!page.nextCursor) return;
+    }
+  }
+}
+
+function refsOf(props: TokenFamilyPrimitives): Record<string, string> {
+  return { subject: props.subject, client: props.clientId, state: props.revokedAt ? 'revoked' : 'active' };
+}

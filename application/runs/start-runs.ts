@@ -1,0 +1,71 @@
+import type { Automation } from '../../domain/automations/automation.js';
+import { Run, SCHEDULER_SUBJECT } from '../../domain/runs/run.js';
+import { webhookSubject } from '../../domain/principal.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Ids } from '../../ports/ids.js';
+import type { RunDispatcher } from '../../ports/scheduler.js';
+import { slotRunId } from '../scheduler/slot-run-id.js';
+import type { RunBook } from './run-book.js';
+
+/** A schedule instant that is due for an armed automation. */
+export interface DueSlot {
+  readonly automation: Automation;
+  readonly slot: Date;
+}
+
+/** Writes in flight at once: SQLite serialises them anyway, PostgreSQL overlaps them on its pool. */
+const WRITES_IN_FLIGHT = 16;
+
+/**
+ * Starts runs: each is written queued, then handed to the dispatcher. A schedule slot's run has an
+ * id derived from the slot, so writing it if absent is the slot's exactly-once claim.
+ */
+export class StartRuns {
+  constructor(
+    private readonly runs: RunBook,
+    private readonly dispatcher: RunDispatcher,
+    private readonly ids: Ids,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The ids of the runs this caller started: slots someone else claimed first are left out. */
+  async forSlots(due: ReadonlyArray<DueSlot>): Promise<string[]> {
+    const now = this.clock.now().toISOString();
+    const claimed = await inBatches(due, async ({ automation, slot }) => {
+      const run = this.queue(automation, slotRunId(automation.id, slot), SCHEDULER_SUBJECT, { kind: 'schedule', slot: slot.toISOString() }, null, now);
+      return (await this.runs.addIfAbsent(run)) ? run.id : null;
+    });
+    const started = claimed.filter((id): id is string => id !== null);
+    if (started.length) await this.dispatcher.dispatch(started);
+    return started;
+  }
+
+  /** One run per armed automation on the source, started by `porter:webhook:<source>`. */
+  async forDelivery(automations: ReadonlyArray<Automation>, source: string, deliveryId: string, input: string): Promise<string[]> {
+    const now = this.clock.now().toISOString();
+    const started = await inBatches(automations, async (automation) => {
+      const run = this.queue(automation, this.ids.mint('run'), webhookSubject(source), { kind: 'webhook', source, deliveryId }, input, now);
+      await this.runs.addIfAbsent(run);
+      return run.id;
+    });
+    if (started.length) await this.dispatcher.dispatch(started);
+    return started;
+  }
+
+  private queue(automation: Automation, id: string, startedBy: string, cause: Parameters<typeof Run.queue>[0]['cause'], input: string | null, now: string): Run {
+    return Run.queue({ id, automationId: automation.id, owner: automation.owner, startedBy, cause, prompt: automation.task.prompt, input, createdAt: now });
+  }
+}
+
+async function inBatches<T, R>(items: ReadonlyArray<T>, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(WRITES_IN_FLIGHT, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,51 @@
+import type { Clock } from '../../ports/clock.js';
+import type { UseCase } from '../../ports/use-case.js';
+import type { RunRef, RunView } from '../../ports/use-cases/runs.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import type { ParkedApprovals } from './parked-approvals.js';
+import type { RunBook } from './run-book.js';
+import { runView } from './run-view.js';
+
+export interface StopSettings {
+  /** How long a stop waits for the executor to finish its current step before answering anyway. */
+  readonly waitMs: number;
+  /** How often it reads the stored run meanwhile (the executor may be on another instance). */
+  readonly pollMs: number;
+}
+
+/**
+ * `POST /runs/:id/stop`, cooperative. A run nobody executes (queued, waiting) is cancelled at once;
+ * a running one is marked, and its executor — on this instance or another — finishes the current
+ * step, lets its tool calls drain, drops the run's parked approvals and ends it cancelled. The
+ * answer waits for that end, so stopping twice answers the same: the cancelled run. A run that
+ * already ended is answered as it is.
+ */
+export class StopRun implements UseCase<RunRef, RunView> {
+  constructor(
+    private readonly runs: RunBook,
+    private readonly parked: ParkedApprovals,
+    private readonly clock: Clock,
+    private readonly audit: AuditTrail,
+    private readonly settings: StopSettings,
+  ) {}
+
+  async execute(input: RunRef): Promise<RunView> {
+    const { run: before } = await this.runs.ownedBy(input.principal.subject, input.runId);
+    const now = this.clock.now().toISOString();
+    const after = (await this.runs.update(input.runId, (run) => run.requestStop(now))) ?? before;
+    if (after.terminal) {
+      if (!before.terminal) {
+        const dropped = await this.parked.drop(after.id);
+        await this.audit.record({ subject: after.owner.subject, action: 'run.stopped', outcome: 'cancelled', details: { runId: after.id, automationId: after.automationId, droppedApprovals: dropped } });
+      }
+      return runView(after);
+    }
+    const deadline = Date.now() + this.settings.waitMs;
+    let current = after;
+    while (!current.terminal && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, this.settings.pollMs));
+      current = (await this.runs.find(input.runId))?.run ?? current;
+    }
+    return runView(current);
+  }
+}

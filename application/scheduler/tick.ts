@@ -1,0 +1,55 @@
+import type { Clock } from '../../ports/clock.js';
+import type { Logger } from '../../ports/logger.js';
+import type { CronCalendar } from '../../ports/scheduler.js';
+import type { AutomationBook } from '../automations/automation-book.js';
+import type { DueSlot, StartRuns } from '../runs/start-runs.js';
+import type { SweepRuns } from '../runs/sweep-runs.js';
+
+/**
+ * One tick of the scheduler, however it was driven (the interval ticker, `POST /tick`, pg-boss).
+ * For every armed schedule the due slot is the latest instant at or before now, and not before the
+ * automation was armed: after a long outage that is the one most recent missed instant, so a
+ * missed slot fires once and never as a backlog. Claiming the slot is inserting its run if absent
+ * (see slot-run-id), so concurrent ticks and several instances fire each slot exactly once.
+ */
+export class Tick {
+  /** Slots this instance already saw claimed, so a quiet tick writes nothing. Only an optimisation. */
+  private claimed = new Map<string, string>();
+
+  constructor(
+    private readonly automations: AutomationBook,
+    private readonly calendar: CronCalendar,
+    private readonly starts: StartRuns,
+    private readonly sweep: SweepRuns,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  async execute(): Promise<{ runIds: string[] }> {
+    try {
+      await this.sweep.execute();
+    } catch (error) {
+      this.logger.error('the run sweep failed; slots are still claimed', { cause: error instanceof Error ? error.message : String(error) });
+    }
+    const now = this.clock.now();
+    const due: DueSlot[] = [];
+    const seen = new Map<string, string>();
+    // Within one tick `now` is fixed, so each distinct schedule is worked out once.
+    const slots = new Map<string, Date | null>();
+    for (const automation of await this.automations.armedSchedules()) {
+      const trigger = automation.trigger;
+      if (trigger.kind !== 'schedule') continue;
+      const key = `${trigger.cron}\u0000${trigger.timezone ?? ''}`;
+      if (!slots.has(key)) slots.set(key, this.calendar.latestAtOrBefore(trigger.cron, trigger.timezone, now));
+      const slot = slots.get(key)!;
+      if (!slot) continue;
+      const instant = slot.toISOString();
+      if (automation.armedAt !== null && instant < automation.armedAt) continue;
+      seen.set(automation.id, instant);
+      if (this.claimed.get(automation.id) !== instant) due.push({ automation, slot });
+    }
+    const runIds = await this.starts.forSlots(due);
+    this.claimed = seen;
+    return { runIds };
+  }
+}

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import { AtomicityUnavailable } from '../../domain/errors.js';
+import { webhookSubject } from '../../domain/principal.js';
+import type { Clock } from '../../ports/clock.js';
+import type { RecordSet } from '../../ports/store.js';
+import type { UseCase } from '../../ports/use-case.js';
+import type { DeliveryAnswer, ReceivedDelivery } from '../../ports/use-cases/webhooks.js';
+import type { WebhookSources } from '../../ports/webhook-verifier.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import type { AutomationBook } from '../automations/automation-book.js';
+import type { StartRuns } from '../runs/start-runs.js';
+import type { WebhookRefusals } from './webhook-refusals.js';
+
+/** What the dedup ledger keeps of a delivery (never its body). */
+export interface DeliveryMark {
+  readonly source: string;
+  readonly deliveryId: string;
+  readonly receivedAt: string;
+}
+
+/** How much of a delivery's body the agent is shown. */
+export const DELIVERY_TEXT_CAP = 32_000;
+
+/**
+ * `POST /webhooks/:source`. The source's verifier checks the signature and the clock window; a
+ * failure is one audit event and a 401, before anything else happens (no principal is ever
+ * resolved on this route). A verified delivery is recorded by its id with insert-if-absent, so a
+ * replay — or the same delivery racing itself — starts nothing. Then one run starts per armed
+ * automation on the source, under the subject `porter:webhook:<source>`; each run acts as its
+ * automation's owner, whose standing grants it uses.
+ */
+export class ReceiveDelivery implements UseCase<ReceivedDelivery, DeliveryAnswer> {
+  constructor(
+    private readonly sources: WebhookSources,
+    private readonly refusals: WebhookRefusals,
+    private readonly ledger: RecordSet<DeliveryMark>,
+    private readonly automations: AutomationBook,
+    private readonly starts: StartRuns,
+    private readonly clock: Clock,
+    private readonly audit: AuditTrail,
+  ) {}
+
+  async execute(delivery: ReceivedDelivery): Promise<DeliveryAnswer> {
+    const verifier = this.sources.get(delivery.source);
+    if (!verifier) throw await this.refusals.refuse(delivery.source, 'unknown-source');
+    const now = this.clock.now();
+    const verdict = verifier.verify(delivery, now);
+    if (!verdict.ok) throw await this.refusals.refuse(delivery.source, verdict.reason);
+
+    const atomic = this.ledger.atomic;
+    if (!atomic) throw new AtomicityUnavailable('insert-if-absent on webhook deliveries');
+    const mark = { source: delivery.source, deliveryId: verdict.deliveryId, receivedAt: now.toISOString() };
+    if (!(await atomic.insertIfAbsent({ id: ledgerId(delivery.source, verdict.deliveryId), data: mark, refs: { source: delivery.source } }))) {
+      return { kind: 'deduplicated' };
+    }
+
+    const armed = await this.automations.armedOn(delivery.source);
+    const runIds = await this.starts.forDelivery(armed, delivery.source, verdict.deliveryId, deliveryText(delivery, verdict.deliveryId));
+    await this.audit.record({ subject: webhookSubject(delivery.source), action: 'webhook.received', outcome: 'accepted', details: { source: delivery.source, deliveryId: verdict.deliveryId, runIds } });
+    return { kind: 'accepted', runIds };
+  }
+}
+
+function ledgerId(source: string, deliveryId: string): string {
+  return `whd_${createHash('sha256').update(`${source}\u0000${deliveryId}`).digest('base64url')}`;
+}
+
+function deliveryText(delivery: ReceivedDelivery, deliveryId: string): string {
+  const body = Buffer.from(delivery.body).toString('utf8');
+  const shown = body.length > DELIVERY_TEXT_CAP ? `${body.slice(0, DELIVERY_TEXT_CAP)}\n[… ${body.length - DELIVERY_TEXT_CAP} more characters not shown]` : body;
+  return `Webhook delivery ${deliveryId} from "${delivery.source}":\n${shown}`;
+}

@@ -1,0 +1,90 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startDevHost } from '../../composition/dev-host/dev-host.js';
+import { compare, type BenchResult } from '../support/harness.js';
+import { bareMcpServer } from './bare-mcp-server.js';
+
+const REDIRECT = 'http://127.0.0.1:7777/callback';
+
+/**
+ * `tools/call` p50 through the MCP door (the development host as `npm start` runs it, on SQLite:
+ * bearer verification, `oauth.principal` re-resolution, the guard, act-as context) beside the MCP
+ * SDK on a bare server exposing the same tool, in the same run, both called by the SDK's client.
+ * Goal: the door's p50 within 1.5× the bare server's.
+ */
+export async function run(): Promise<BenchResult[]> {
+  // The SDK client passes one long-lived AbortSignal to every fetch, and undici only lets go of its
+  // listener when the request is collected: thousands of calls trip the leak warning, not a leak.
+  setMaxListeners(20_000);
+  const host = await startDevHost({
+    port: 0,
+    env: { NODE_ENV: 'development', PORTER_DATABASE_URL: 'sqlite::memory:', PORTER_SECRET: 'a-benchmark-secret-that-is-long-enough-0123456789', PORTER_WEBHOOK_DEMO_SECRET: `whsec_${randomBytes(24).toString('base64')}` },
+    porter: { logger: 'silent' },
+  });
+  const bare = await bareMcpServer();
+  const door = new URL(`${host.url}${host.porter.mount}/mcp`);
+  try {
+    const token = await accessToken(door, 'bench-user');
+    const doorClient = new Client({ name: 'bench', version: '1.0.0' });
+    await doorClient.connect(new StreamableHTTPClientTransport(door, { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    const bareClient = new Client({ name: 'bench', version: '1.0.0' });
+    await bareClient.connect(new StreamableHTTPClientTransport(new URL(bare.url)));
+    const call = (client: Client) => async () => {
+      const result = await client.callTool({ name: 'notes_list', arguments: {} });
+      if (result.isError) throw new Error(`notes_list failed: ${JSON.stringify(result.content)}`);
+    };
+    const result = await compare({
+      name: 'tools/call notes_list (read)',
+      subject: { name: 'Porter door', run: call(doorClient) },
+      anchor: { name: 'bare MCP SDK server', run: call(bareClient) },
+      iterations: 2000,
+      warmup: 200,
+      measure: 'p50',
+      // anchor p50 / door p50 ≥ 1/1.5, i.e. the door's p50 is at most 1.5× the bare server's.
+      goal: Number((1 / 1.5).toFixed(3)),
+    });
+    await doorClient.close();
+    await bareClient.close();
+    return [result];
+  } finally {
+    await bare.close();
+    await host.close();
+  }
+}
+
+/** The OAuth flow over HTTP as a client does it: register, consent (as the demo user), code + PKCE → token. */
+async function accessToken(door: URL, person: string): Promise<string> {
+  const registered = (await (
+    await fetch(`${door.href}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'bench', redirect_uris: [REDIRECT] }) })
+  ).json()) as { client_id: string };
+  const verifier = randomBytes(32).toString('base64url');
+  const authorize = new URL(`${door.href}/authorize`);
+  authorize.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: registered.client_id,
+    redirect_uri: REDIRECT,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  }).toString();
+  const cookie = `porter_demo_user=${person}`;
+  const page = await (await fetch(authorize, { headers: { cookie } })).text();
+  const handle = /name="handle" value="([^"]+)"/.exec(page)?.[1];
+  if (!handle) throw new Error('no consent form');
+  const answer = await fetch(`${door.href}/authorize`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: door.origin },
+    body: new URLSearchParams({ handle, decision: 'allow' }).toString(),
+  });
+  const code = new URL(answer.headers.get('location')!).searchParams.get('code')!;
+  const tokens = (await (
+    await fetch(`${door.href}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: registered.client_id }).toString(),
+    })
+  ).json()) as { access_token: string };
+  return tokens.access_token;
+}

@@ -1,0 +1,36 @@
+import { readdir } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { BenchResult } from './support/harness.js';
+import { formatResults } from './support/printer.js';
+
+/**
+ * Runs every bench/<family>/<name>.bench.ts, or only those whose family or name matches the first
+ * argument (`npm run bench -- store`), and prints each result beside its anchor.
+ */
+const benchRoot = dirname(fileURLToPath(import.meta.url));
+
+async function benchFiles(filter: string | undefined): Promise<string[]> {
+  const files: string[] = [];
+  for (const family of await readdir(benchRoot, { withFileTypes: true })) {
+    if (!family.isDirectory() || family.name === 'support') continue;
+    for (const file of await readdir(join(benchRoot, family.name))) {
+      if (!file.endsWith('.bench.ts')) continue;
+      const name = file.slice(0, -'.bench.ts'.length);
+      if (!filter || filter === family.name || filter === name) files.push(join(benchRoot, family.name, file));
+    }
+  }
+  return files.sort();
+}
+
+const filter = process.argv[2];
+const files = await benchFiles(filter);
+if (files.length === 0) {
+  console.error(`No bench matches "${filter}". Benches live in bench/<family>/<name>.bench.ts.`);
+  process.exit(1);
+}
+for (const file of files) {
+  const bench = (await import(pathToFileURL(file).href)) as { run?: () => Promise<BenchResult[]> };
+  if (typeof bench.run !== 'function') throw new Error(`${relative(benchRoot, file)} does not export run()`);
+  console.log(formatResults(relative(benchRoot, file), await bench.run()));
+}

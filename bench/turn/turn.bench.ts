@@ -1,0 +1,112 @@
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { streamText } from 'ai';
+import { createPorter } from '../../composition/create-porter.js';
+import type { BenchResult, Figure } from '../support/harness.js';
+import { zeroLatencyModel } from '../support/quiet-model.js';
+
+const TOKENS = 500;
+const ITERATIONS = 300;
+
+/**
+ * A full turn through the wire (Koa, the guard, SQLite persistence, SSE) with a zero-latency model
+ * streaming 500 tokens, beside a bare Node server streaming the same model with the AI SDK's own
+ * `streamText(...).pipeUIMessageStreamToResponse()`. Goals: p50 time to last byte ≤ 1.3× the bare
+ * server; time to first byte under 5 ms more than the bare server's.
+ */
+export async function run(): Promise<BenchResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'porter-bench-turn-'));
+  const porter = await createPorter({ principal: () => ({ subject: 'bench', kind: 'user' }), model: zeroLatencyModel(TOKENS), databaseUrl: `sqlite:${join(dir, 'porter.db')}`, secret: 'b'.repeat(40), logger: 'silent' }, {});
+  const porterServer = await listen(createServer(porter.listener));
+  const bareModel = zeroLatencyModel(TOKENS);
+  const bareServer = await listen(createServer((_req, res) => streamText({ model: bareModel, prompt: 'hello' }).pipeUIMessageStreamToResponse(res)));
+  try {
+    const porterTurn = async () => {
+      const created = (await (await fetch(`${porterServer.url}/api/porter/threads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { id: string };
+      if (!created.id) throw new Error('could not create a thread');
+      return timed(`${porterServer.url}/api/porter/threads/${created.id}/turn`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: { role: 'user', parts: [{ type: 'text', text: 'hello' }] } }) });
+    };
+    const bareTurn = () => timed(`${bareServer.url}/`, { method: 'POST' });
+
+    for (let i = 0; i < 30; i++) {
+      await porterTurn();
+      await bareTurn();
+    }
+    const subject: Array<{ first: number; last: number }> = [];
+    const anchor: Array<{ first: number; last: number }> = [];
+    for (let i = 0; i < ITERATIONS; i++) {
+      // Alternate who goes first, so neither always runs on a just-disturbed machine.
+      if (i % 2 === 0) {
+        subject.push(await porterTurn());
+        anchor.push(await bareTurn());
+      } else {
+        anchor.push(await bareTurn());
+        subject.push(await porterTurn());
+      }
+    }
+    const lastByte = (samples: typeof subject) => figureOf(samples.map((s) => s.last));
+    const firstByte = (samples: typeof subject) => figureOf(samples.map((s) => s.first));
+    const ttlb: BenchResult = {
+      name: `turn, ${TOKENS} tokens: time to last byte`,
+      subject: 'Porter wire',
+      figure: lastByte(subject),
+      anchor: { name: 'bare streamText', figure: lastByte(anchor) },
+      goal: 1 / 1.3,
+      measure: 'p50',
+    };
+    const addedFirst = firstByte(subject).p50Micros - firstByte(anchor).p50Micros;
+    const ttfb: BenchResult = {
+      name: `turn, ${TOKENS} tokens: time to first byte`,
+      subject: 'Porter wire',
+      figure: firstByte(subject),
+      anchor: { name: 'bare streamText', figure: firstByte(anchor) },
+      goal: 0,
+      measure: 'p50',
+      absoluteGoal: { met: addedFirst < 5_000, text: `added p50 ${(addedFirst / 1000).toFixed(2)} ms; goal < 5 ms` },
+    };
+    return [ttlb, ttfb];
+  } finally {
+    await porterServer.close();
+    await bareServer.close();
+    await porter.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Times a streamed response: first body byte and last body byte, in microseconds. */
+async function timed(url: string, init: RequestInit): Promise<{ first: number; last: number }> {
+  const started = process.hrtime.bigint();
+  const response = await fetch(url, init);
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  const reader = response.body!.getReader();
+  let first = -1;
+  for (;;) {
+    const { done } = await reader.read();
+    if (first < 0) first = Number(process.hrtime.bigint() - started) / 1000;
+    if (done) break;
+  }
+  return { first, last: Number(process.hrtime.bigint() - started) / 1000 };
+}
+
+function figureOf(micros: number[]): Figure {
+  const sorted = [...micros].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
+  const total = micros.reduce((sum, value) => sum + value, 0);
+  return { opsPerSecond: micros.length / (total / 1e6), p50Micros: at(0.5), p99Micros: at(0.99), operations: micros.length };
+}
+
+async function listen(server: Server): Promise<{ url: string; close(): Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

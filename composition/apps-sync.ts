@@ -1,0 +1,19 @@
+import { createPorter } from './create-porter.js';
+import type { PorterOptions } from './config/config-schema.js';
+import { TOKENS } from './tokens.js';
+import type { AppsUseCases, SyncReport } from '../ports/use-cases/apps.js';
+
+/**
+ * What `porter sync` runs: builds the deployment from the same options (and environment) the
+ * host uses, re-hashes every host component of the pin manifest, marks drifted forks, and
+ * returns the report. It never rebases. With `apps: false` there is nothing to sync.
+ */
+export async function syncPins(options: PorterOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<SyncReport> {
+  const porter = await createPorter({ logger: 'warn', ...options }, env);
+  try {
+    if (!porter.container.isBound(TOKENS.AppsUseCases)) return { checkedAt: new Date().toISOString(), slots: [], drifted: [], current: [], missing: [] };
+    return await porter.container.get<AppsUseCases>(TOKENS.AppsUseCases).syncPins.execute({});
+  } finally {
+    await porter.close();
+  }
+}

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+
+export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip';
+
+export interface CheckResult {
+  readonly name: string;
+  readonly status: CheckStatus;
+  readonly message: string;
+  /** What to change, for anything that did not pass. */
+  readonly fix?: string;
+}
+
+export interface DoctorTarget {
+  /** The host's origin, e.g. http://127.0.0.1:3000. */
+  readonly origin: string;
+  /** Where the host mounts Porter, e.g. /api/porter. */
+  readonly mount: string;
+  /** The subject the act-as check mints material for. */
+  readonly subject?: string;
+}
+
+/** The host could not be reached or Porter does not answer there: nothing else can be checked. */
+export class HostUnreachable extends Error {
+  constructor(
+    message: string,
+    readonly fix: string,
+  ) {
+    super(message);
+  }
+}
+
+const status = z.object({ version: z.string(), blocks: z.record(z.string(), z.unknown()) });
+const baseUrl = z.object({ set: z.boolean() });
+const present = z.object({ baseUrlSet: z.boolean(), reached: z.boolean(), authorization: z.boolean(), cookie: z.boolean() });
+const actAs = z.object({ configured: z.boolean(), minted: z.boolean(), accepted: z.boolean(), subjectMatches: z.boolean() });
+
+/** Probe credentials for the present check: the echo only reports whether they arrived. */
+const PROBE = { authorization: 'Bearer porter-doctor-probe', cookie: 'porter_doctor_probe=1' };
+
+/**
+ * The doctor's checks, run against a running host through its own doctor routes. Each answers
+ * with booleans only, so nothing secret crosses; this turns them into findings with a fix.
+ */
+export async function runDoctor(target: DoctorTarget): Promise<CheckResult[]> {
+  const wire = `${target.origin}${target.mount}`;
+  const results: CheckResult[] = [];
+
+  const reached = await call(wire, 'GET', '/status');
+  if (reached.status === 404 || !status.safeParse(reached.body).success) {
+    throw new HostUnreachable(`${target.origin} answers, but Porter does not answer at ${target.mount}/status (HTTP ${reached.status})`, 'Pass the path the host mounts Porter at with --mount (default /api/porter), or the right URL');
+  }
+  const { version, blocks } = status.parse(reached.body);
+  results.push({ name: 'wire', status: 'pass', message: `Porter ${version} answers at ${wire} (store ${String(blocks.store)}, model ${String(blocks.model)})` });
+
+  const base = baseUrl.safeParse((await call(wire, 'GET', '/doctor/base-url')).body);
+  if (!base.success) {
+    results.push({ name: 'base-url', status: 'fail', message: 'GET /doctor/base-url did not answer as Porter does', fix: 'Upgrade the host\'s Porter: every composition answers GET {mount}/doctor/base-url' });
+  } else if (base.data.set) {
+    results.push({ name: 'base-url', status: 'pass', message: 'PORTER_BASE_URL is set: present tools forward the person\'s credentials to the host' });
+  } else {
+    results.push({
+      name: 'base-url',
+      status: 'fail',
+      message: 'PORTER_BASE_URL is not set: tools cannot call the host\'s API with the person\'s credentials (forwarding is off)',
+      fix: `Set PORTER_BASE_URL to the origin that serves this host, e.g. PORTER_BASE_URL=${target.origin}, and restart it`,
+    });
+  }
+
+  results.push(presentFinding(await call(wire, 'POST', '/doctor/present', {}, PROBE), target));
+  results.push(actAsFinding(await call(wire, 'POST', '/doctor/act-as', target.subject ? { subject: target.subject } : {})));
+  results.push(connectionsFinding(blocks.connections));
+  return results;
+}
+
+function presentFinding(answer: Answer, target: DoctorTarget): CheckResult {
+  const name = 'present';
+  if (answer.status === 404) return { name, status: 'skip', message: 'not checked: the host runs the production composition, where only base-url answers', fix: 'Run the doctor against a development composition (NODE_ENV=development) of the same host' };
+  const found = present.safeParse(answer.body);
+  if (!found.success) return { name, status: 'fail', message: `POST /doctor/present answered HTTP ${answer.status}`, fix: 'Check the host\'s log for the error' };
+  const r = found.data;
+  if (!r.baseUrlSet) return { name, status: 'skip', message: 'not checked: forwarding is off without PORTER_BASE_URL' };
+  if (!r.reached) {
+    return { name, status: 'fail', message: 'the same-origin call Porter makes with PORTER_BASE_URL did not reach this host', fix: `PORTER_BASE_URL must be the origin serving ${target.mount} as Porter itself can reach it (e.g. ${target.origin})` };
+  }
+  const lost = [!r.authorization && 'Authorization', !r.cookie && 'Cookie'].filter(Boolean);
+  if (lost.length) {
+    return { name, status: 'fail', message: `the same-origin call reached the host without its ${lost.join(' and ')} header`, fix: `Something between Porter and the host drops ${lost.join(' and ')} (a proxy or a fetch wrapper): forward it unchanged` };
+  }
+  return { name, status: 'pass', message: 'a present call reaches the host with the person\'s authorization and cookie' };
+}
+
+function actAsFinding(answer: Answer): CheckResult {
+  const name = 'act-as';
+  if (answer.status === 404) return { name, status: 'skip', message: 'not checked: the host runs the production composition' };
+  const found = actAs.safeParse(answer.body);
+  if (!found.success) return { name, status: 'fail', message: `POST /doctor/act-as answered HTTP ${answer.status}`, fix: 'Check the host\'s log for the error' };
+  const r = found.data;
+  if (!r.configured) {
+    return { name, status: 'warn', message: 'no actAs preset: automations and the MCP door cannot call the host\'s API as a person', fix: 'Pass actAs to createPorter (actAs.authjs, actAs.hostedIdentity or actAs.jwt) if away calls need the host API' };
+  }
+  if (!r.minted) return { name, status: 'fail', message: 'the actAs preset could not mint material', fix: 'Check the preset\'s secret and settings (the host log says why)' };
+  if (!r.accepted) {
+    return { name, status: 'fail', message: 'the host\'s principal resolver did not accept the material the preset minted', fix: 'Make principal(req) accept what the preset mints: the same secret, issuer, audience and cookie or header name' };
+  }
+  if (!r.subjectMatches) return { name, status: 'fail', message: 'the resolver accepted the material as a different subject', fix: 'principal(req) must return the subject the material names (the token\'s sub)' };
+  return { name, status: 'pass', message: 'material the actAs preset mints is accepted by the host\'s resolver as the same subject' };
+}
+
+function connectionsFinding(kind: unknown): CheckResult {
+  if (kind === 'byo' || kind === 'cloud') return { name: 'connections', status: 'pass', message: `a connection broker is configured (${kind})` };
+  return {
+    name: 'connections',
+    status: 'skip',
+    message: 'no connection broker: tools that act through a connected account cannot run',
+    fix: 'Set NANGO_SECRET_KEY (+ NANGO_HOST), COMPOSIO_API_KEY, or PORTER_CONNECTIONS_URL + PORTER_CONNECTIONS_KEY if tools need third-party accounts',
+  };
+}
+
+interface Answer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+async function call(wire: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  let response: Response;
+  try {
+    response = await fetch(`${wire}${path}`, {
+      method,
+      headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (error) {
+    const detail = (error as { cause?: { code?: string; message?: string } }).cause;
+    const cause = detail?.code ?? detail?.message ?? (error as Error).message;
+    throw new HostUnreachable(`could not reach ${new URL(wire).origin} (${cause})`, 'Start the host (porter serve), or pass its URL: porter doctor https://app.example.com');
+  }
+  const text = await response.text();
+  try {
+    return { status: response.status, body: text ? JSON.parse(text) : null };
+  } catch {
+    return { status: response.status, body: null };
+  }
+}

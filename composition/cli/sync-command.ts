@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { PorterOptions } from '../config/config-schema.js';
+import type { SyncReport } from '../../ports/use-cases/apps.js';
+import { EXIT, UsageError, type CliIo } from './cli-io.js';
+import type { Command } from './main.js';
+
+const CONFIG_FILES = ['porter.config.ts', 'porter.config.mjs', 'porter.config.js'];
+
+/** `porter sync`: re-hash the pinned host components and report which forks drifted. */
+export const syncCommand: Command = {
+  name: 'sync',
+  summary: 're-hash remixable host components and report drifted forks',
+  help: `Usage: porter sync [--pins <manifest.json>] [--config <file>] [--database <url>] [--fail-on-drift] [--json]
+
+Re-hashes every host component named in the pin manifest and marks the forks whose baseline no
+longer matches as drifted (nothing is rebased). Prints the sync report.
+
+Options:
+  --pins <file>       the pin manifest { slots: [{ slot, file, title? }] } (default: the config's \`pins\`)
+  --config <file>     a module whose default export is the host's createPorter options
+                      (default: ./porter.config.ts, .mjs or .js when present)
+  --database <url>    the store the host uses (default: $PORTER_DATABASE_URL, else sqlite:.porter/porter.db)
+  --fail-on-drift     exit 1 when any fork is drifted or a pinned component is missing (for CI)
+  --json              print the report as JSON`,
+  options: { pins: { type: 'string' }, config: { type: 'string' }, database: { type: 'string' }, 'fail-on-drift': { type: 'boolean' }, json: { type: 'boolean' } },
+  async run(values, positionals, io) {
+    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    const options: PorterOptions = { ...(await hostOptions(typeof values.config === 'string' ? values.config : undefined, io)) };
+    if (typeof values.pins === 'string') options.pins = resolve(values.pins);
+    if (!options.pins) throw new UsageError('no pin manifest: pass --pins <manifest.json> or set `pins` in the config module');
+    if (options.development === undefined) options.development = io.env.NODE_ENV !== 'production';
+    const env: NodeJS.ProcessEnv = { ...io.env, ...(typeof values.database === 'string' ? { PORTER_DATABASE_URL: values.database } : {}) };
+    io.err(`porter sync: re-hashing the pinned host components${typeof options.pins === 'string' ? ` of ${options.pins}` : ''}…`);
+    // The apps family's sync (composition/apps-sync.ts), loaded only when it runs.
+    const { syncPins } = await import('../apps-sync.js');
+    const report = await syncPins(options, env);
+    if (values.json) io.out(JSON.stringify(report, null, 2));
+    else printReport(report, io);
+    const drifted = report.slots.reduce((sum, slot) => sum + slot.drifted, 0);
+    const troubled = drifted > 0 || report.drifted.length > 0 || report.missing.length > 0;
+    return values['fail-on-drift'] && troubled ? EXIT.failed : EXIT.ok;
+  },
+};
+
+/** The host's options from its config module, when it has one. */
+async function hostOptions(file: string | undefined, io: CliIo): Promise<PorterOptions> {
+  const path = file ? resolve(file) : CONFIG_FILES.map((name) => resolve(name)).find((candidate) => existsSync(candidate));
+  if (!path) return {};
+  if (!existsSync(path)) throw new UsageError(`no config module at ${path}`);
+  io.err(`porter sync: reading the host's options from ${path}`);
+  const loaded = (await import(pathToFileURL(path).href)) as { default?: unknown; options?: unknown };
+  const options = loaded.default ?? loaded.options;
+  if (typeof options !== 'object' || options === null) throw new UsageError(`${path} must export the createPorter options as its default export`);
+  return options as PorterOptions;
+}
+
+function printReport(report: SyncReport, io: CliIo): void {
+  io.out(`Pins checked at ${report.checkedAt}: ${report.slots.length} slot(s)`);
+  for (const slot of report.slots) io.out(`  ${slot.slot.padEnd(24)} ${slot.hash.slice(0, 12)}  ${slot.forks} fork(s), ${slot.drifted} drifted`);
+  if (report.drifted.length) {
+    io.out(`Newly drifted forks (${report.drifted.length}): rebase them explicitly (POST /apps/:id/rebase {slot}); nothing rebases on its own`);
+    for (const fork of report.drifted) io.out(`  ${fork.appId}  ${fork.slot}  ${fork.baselineHash.slice(0, 12)} → ${fork.currentHash.slice(0, 12)}`);
+  }
+  if (report.current.length) {
+    io.out(`Back in step (${report.current.length}):`);
+    for (const fork of report.current) io.out(`  ${fork.appId}  ${fork.slot}`);
+  }
+  if (report.missing.length) {
+    io.out(`Missing components (${report.missing.length}):`);
+    for (const slot of report.missing) io.out(`  ${slot.slot}: ${slot.reason}`);
+  }
+  if (!report.drifted.length && report.slots.every((s) => s.drifted === 0)) io.out('No fork has drifted.');
+}

@@ -1,0 +1,60 @@
+import { ContainerModule } from 'inversify';
+import { TOKENS } from '../tokens.js';
+import type { PorterConfig } from '../config/config-schema.js';
+import type { Store } from '../../ports/store.js';
+import type { WebhookSources, WebhookVerifier } from '../../ports/webhook-verifier.js';
+import type { WebhookUseCases } from '../../ports/use-cases/webhooks.js';
+import { WebhookRefusals } from '../../application/webhooks/webhook-refusals.js';
+import { AdmitSource } from '../../application/webhooks/admit-source.js';
+import { RefuseOversize } from '../../application/webhooks/refuse-oversize.js';
+import { ReceiveDelivery, type DeliveryMark } from '../../application/webhooks/receive-delivery.js';
+import { StaticWebhookSources } from '../../adapters/webhooks/static-webhook-sources.js';
+import { StandardWebhooksVerifier } from '../../adapters/webhooks/standard-webhooks-verifier.js';
+import { GitHubVerifier } from '../../adapters/webhooks/github-verifier.js';
+import { StripeVerifier } from '../../adapters/webhooks/stripe-verifier.js';
+import { webhookRoutes } from '../../adapters/http/routes/webhook-routes.js';
+import type { WireRoutes } from '../../adapters/http/wire-routes.js';
+
+type SourceOption = PorterConfig['webhooks']['sources'][string];
+
+/** Each configured source becomes its verifier, chosen by kind, at wiring time. */
+export function verifierFor(source: SourceOption): WebhookVerifier {
+  switch (source.kind) {
+    case 'standard':
+      return new StandardWebhooksVerifier(source.secret);
+    case 'github':
+      return new GitHubVerifier(source.secret);
+    case 'stripe':
+      return new StripeVerifier(source.secret);
+  }
+}
+
+/** Signed webhook intake: `POST /webhooks/:source`, with the sources the `webhooks` option registers. */
+export const webhooksModule = new ContainerModule(({ bind }) => {
+  bind<WebhookSources>(TOKENS.WebhookSources)
+    .toDynamicValue((ctx) => {
+      const sources = ctx.get<PorterConfig>(TOKENS.Config).webhooks.sources;
+      return new StaticWebhookSources(Object.fromEntries(Object.entries(sources).map(([name, source]) => [name, verifierFor(source)])));
+    })
+    .inSingletonScope();
+  bind<WebhookUseCases>(TOKENS.WebhookUseCases)
+    .toDynamicValue((ctx) => {
+      const sources = ctx.get<WebhookSources>(TOKENS.WebhookSources);
+      const refusals = new WebhookRefusals(ctx.get(TOKENS.AuditTrail));
+      return {
+        admitSource: new AdmitSource(sources, refusals),
+        refuseOversize: new RefuseOversize(refusals),
+        receiveDelivery: new ReceiveDelivery(
+          sources,
+          refusals,
+          ctx.get<Store>(TOKENS.Store).records<DeliveryMark>('webhook-deliveries'),
+          ctx.get(TOKENS.AutomationBook),
+          ctx.get(TOKENS.StartRuns),
+          ctx.get(TOKENS.Clock),
+          ctx.get(TOKENS.AuditTrail),
+        ),
+      };
+    })
+    .inSingletonScope();
+  bind<WireRoutes>(TOKENS.WireRoutes).toDynamicValue((ctx) => webhookRoutes(ctx.get(TOKENS.WebhookUseCases)));
+});

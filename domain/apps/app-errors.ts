@@ -1,0 +1,88 @@
+import { Conflict, DomainError, Forbidden, InvalidInput, type ErrorCode } from '../errors.js';
+import type { DocumentIssue } from './validate-document.js';
+
+/** A generated, imported or pinned document broke the AppDocument rules; nothing was stored. */
+export class InvalidAppDocument extends InvalidInput {
+  constructor(what: string, issues: ReadonlyArray<DocumentIssue>) {
+    super(`The ${what} is not a valid app document`, issues);
+  }
+}
+
+/** An edit classified as tree-only produced server code: it fails closed before persistence. */
+export class TreeEditEmittedServerCode extends Forbidden {
+  constructor() {
+    super('This edit was classified as a tree edit but its output contains server code; nothing was saved');
+  }
+}
+
+/** Someone else changed the app between our read and our write. */
+export class AppChangedMeanwhile extends Conflict {
+  constructor(appId: string) {
+    super(`App ${appId} changed while this change was being made; try again`);
+  }
+}
+
+export class PinNotDrifted extends Conflict {
+  constructor(slot: string) {
+    super(`The fork of "${slot}" is not drifted: there is nothing to rebase`);
+  }
+}
+
+export class NotAFork extends Conflict {
+  constructor(appId: string, slot: string) {
+    super(`App ${appId} is not a fork of "${slot}"`);
+  }
+}
+
+export class AppNotServed extends Conflict {
+  constructor(appId: string) {
+    super(`App ${appId} is not a served app; graduate it first`);
+  }
+}
+
+export class AlreadyServed extends Conflict {
+  constructor(appId: string) {
+    super(`App ${appId} is already a served app`);
+  }
+}
+
+/** A step of graduation or of a served edit failed; the previous rung keeps serving. */
+export class ServedStepFailed extends DomainError {
+  constructor(step: string, cause: string, code: 'conflict' | 'unavailable' = 'conflict', details: Record<string, unknown> = {}) {
+    super(code, `The served app could not be updated (${step} failed: ${cause}); the previous version keeps serving`, { ...details, step });
+  }
+}
+
+/** The named action exists but does not run a host tool (records and functions have their own routes). */
+export class NotAToolAction extends Conflict {
+  constructor(appId: string, action: string) {
+    super(`Action ${action} of app ${appId} does not run a tool`);
+  }
+}
+
+/** The host's policy blocks this tool when an app runs it; it did not run and will not ask. */
+export class AppToolBlocked extends Forbidden {
+  constructor(tool: string, reason: string) {
+    super(reason, { status: 'blocked', tool });
+  }
+}
+
+const TOOL_FAILURE_CODES: ReadonlyArray<ErrorCode> = ['validation', 'unauthorized', 'forbidden', 'not-found', 'conflict', 'rate-limited', 'not-implemented', 'unavailable'];
+
+/**
+ * The tool ran and failed. A failure the tool reported with one of our codes (a connection that is
+ * missing, act-as refusing) keeps it; anything else is the tool being unavailable.
+ */
+export class AppToolFailed extends DomainError {
+  constructor(tool: string, error: string, code?: string) {
+    const known = TOOL_FAILURE_CODES.find((c) => c === code);
+    super(known ?? 'unavailable', `${tool} failed: ${error}`, { status: 'failed', tool, ...(code ? { cause: code } : {}) });
+  }
+}
+
+/** The served app answered its page with an error, or with something the wire will not pass on. */
+export class AppPageFailed extends DomainError {
+  constructor(status: number, reason: string) {
+    super('unavailable', `The app's page could not be shown (${reason})`, { status });
+  }
+}

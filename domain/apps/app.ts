@@ -1,0 +1,161 @@
+import { fnRefs, nodeCount, type AppDocument } from './app-document.js';
+import { ForkPin, type ForkPinPrimitives, type PinDrift } from './fork-pin.js';
+
+/** Why a version was made. */
+export type VersionChange = 'create' | 'edit' | 'import' | 'seed' | 'rebase' | 'graduate';
+
+/** The served rung: the sandbox snapshot that is serving now. */
+export interface ServedPrimitives {
+  readonly snapshotId: string;
+  readonly servedAt: string;
+}
+
+export interface AppPrimitives {
+  readonly id: string;
+  readonly owner: string;
+  readonly document: AppDocument;
+  /** The current version (`ver_`) and how many there have been. */
+  readonly version: string;
+  readonly versionNumber: number;
+  readonly contentHash: string;
+  readonly pin: ForkPinPrimitives | null;
+  readonly served: ServedPrimitives | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** A new version's identity, minted by the caller. */
+export interface NextVersion {
+  readonly version: string;
+  readonly contentHash: string;
+  readonly at: string;
+}
+
+/** A generated app. Every change of content is a new version; changes return a new App. */
+export class App {
+  private constructor(private readonly props: AppPrimitives) {}
+
+  static create(input: { id: string; owner: string; document: AppDocument; pin?: ForkPin | null } & NextVersion): App {
+    return new App({
+      id: input.id,
+      owner: input.owner,
+      document: input.document,
+      version: input.version,
+      versionNumber: 1,
+      contentHash: input.contentHash,
+      pin: input.pin?.toPrimitives() ?? null,
+      served: null,
+      createdAt: input.at,
+      updatedAt: input.at,
+    });
+  }
+
+  static fromPrimitives(props: AppPrimitives): App {
+    return new App(props);
+  }
+
+  toPrimitives(): AppPrimitives {
+    return this.props;
+  }
+
+  get id(): string {
+    return this.props.id;
+  }
+
+  get owner(): string {
+    return this.props.owner;
+  }
+
+  get document(): AppDocument {
+    return this.props.document;
+  }
+
+  get version(): string {
+    return this.props.version;
+  }
+
+  get versionNumber(): number {
+    return this.props.versionNumber;
+  }
+
+  get contentHash(): string {
+    return this.props.contentHash;
+  }
+
+  get pin(): ForkPin | null {
+    return this.props.pin ? ForkPin.fromPrimitives(this.props.pin) : null;
+  }
+
+  get served(): ServedPrimitives | null {
+    return this.props.served;
+  }
+
+  get updatedAt(): string {
+    return this.props.updatedAt;
+  }
+
+  get createdAt(): string {
+    return this.props.createdAt;
+  }
+
+  isOwnedBy(subject: string): boolean {
+    return this.props.owner === subject;
+  }
+
+  /** The owner always; anyone signed in when the app is shared. */
+  isVisibleTo(subject: string, anonymous: boolean): boolean {
+    return this.isOwnedBy(subject) || (this.props.document.scope === 'shared' && !anonymous);
+  }
+
+  fnRefs(): string[] {
+    return fnRefs(this.props.document);
+  }
+
+  nodeCount(): number {
+    return nodeCount(this.props.document);
+  }
+
+  /** Drift of the app's fork, if it is a drifted fork. */
+  pinDrift(): PinDrift | null {
+    return this.pin?.drift() ?? null;
+  }
+
+  /** New content from an edit; a fork records the instruction for a later rebase. */
+  edited(document: AppDocument, instruction: string, next: NextVersion, served: ServedPrimitives | null = this.props.served): App {
+    const pin = this.pin?.recordEdit(instruction) ?? null;
+    return this.revised(document, next, { pin: pin?.toPrimitives() ?? null, served });
+  }
+
+  /** Every graduation step succeeded: the app is served from this snapshot. */
+  graduated(next: NextVersion, snapshotId: string): App {
+    return this.revised({ ...this.props.document, ui: 'http' }, next, { served: { snapshotId, servedAt: next.at } });
+  }
+
+  /** The fork re-made from a new baseline with its trail replayed: one new version. */
+  rebased(document: AppDocument, baselineHash: string, next: NextVersion, served: ServedPrimitives | null = this.props.served): App {
+    const pin = this.pin?.rebasedOn(baselineHash) ?? null;
+    return this.revised(document, next, { pin: pin?.toPrimitives() ?? null, served });
+  }
+
+  /** The sync's verdict for this fork; null when nothing changes. */
+  synced(componentHash: string, at: string): App | null {
+    const pin = this.pin?.synced(componentHash);
+    return pin ? new App({ ...this.props, pin: pin.toPrimitives(), updatedAt: at }) : null;
+  }
+
+  movedTo(owner: string): App {
+    return new App({ ...this.props, owner });
+  }
+
+  private revised(document: AppDocument, next: NextVersion, changes: Partial<AppPrimitives>): App {
+    return new App({
+      ...this.props,
+      ...changes,
+      document,
+      version: next.version,
+      versionNumber: this.props.versionNumber + 1,
+      contentHash: next.contentHash,
+      updatedAt: next.at,
+    });
+  }
+}

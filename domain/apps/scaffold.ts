@@ -1,0 +1,106 @@
+import type { AppDocument } from './app-document.js';
+
+/** A file of a served app, at an absolute path under `/app`. */
+export interface ScaffoldFile {
+  readonly path: string;
+  readonly content: string;
+  readonly mode?: number;
+}
+
+/**
+ * The files a served app boots from: the document as `/app/app.json`, the app's own server files,
+ * a `package.json` marking them CommonJS (unless the app brings one), and — unless the app brings
+ * its own `server.js` — Porter's static server, which renders the tree
+ * at `/` and answers `POST /fn/<name>` from `/app/functions/<name>.js` (each module exports an
+ * async function of the JSON body). It listens on `$PORT` and loads every function at boot, so a
+ * broken function stops the server from listening instead of failing later.
+ */
+export function scaffold(document: AppDocument): ScaffoldFile[] {
+  const own = document.server?.files ?? {};
+  const files: ScaffoldFile[] = [{ path: '/app/app.json', content: JSON.stringify({ ...document, ui: 'http' }) }];
+  if (!('server.js' in own)) files.push({ path: '/app/server.js', content: STATIC_SERVER });
+  // Server code is CommonJS; without its own package.json the nearest one up the tree decides, and
+  // a host whose package.json says "type": "module" would make `require` fail at boot.
+  if (!('package.json' in own)) files.push({ path: '/app/package.json', content: PACKAGE_JSON });
+  for (const [path, content] of Object.entries(own)) {
+    files.push({ path: `/app/${path}`, content, ...(path === 'start.sh' || path.endsWith('.sh') ? { mode: 0o755 } : {}) });
+  }
+  return files;
+}
+
+export const PACKAGE_JSON = `${JSON.stringify({ private: true, type: 'commonjs' }, null, 2)}\n`;
+
+/** Porter's static app server: plain Node, no dependencies (CommonJS, as `node server.js` runs it). */
+export const STATIC_SERVER = `'use strict';
+// Porter's static app server: renders app.json at /, answers POST /fn/<name> from functions/<name>.js.
+const http = require('node:http');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const app = JSON.parse(fs.readFileSync(path.join(__dirname, 'app.json'), 'utf8'));
+const FN = /^\\/fn\\/([A-Za-z][A-Za-z0-9_-]{0,63})$/;
+const functions = {};
+for (const action of Object.values(app.actions || {})) {
+  const match = action.kind === 'call' ? /^fn:(.+)$/.exec(action.target) : null;
+  if (!match) continue;
+  const file = path.join(__dirname, 'functions', match[1] + '.js');
+  if (fs.existsSync(file)) functions[match[1]] = require(file);
+}
+
+const STYLE = 'body{margin:0;padding:16px;font:15px/1.5 system-ui,sans-serif;color:#1f2328;background:#fff}main{display:flex;flex-direction:column;gap:12px;max-width:720px}.card{border:1px solid #d0d7de;border-radius:8px;padding:12px}.row{display:flex;gap:8px;flex-wrap:wrap}h2,h3,p{margin:0}button,input{font:inherit;padding:6px 10px}';
+const esc = (value) => String(value == null ? '' : value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+function render(id, depth) {
+  const node = app.nodes[id];
+  if (!node || depth > 64) return '';
+  const p = node.props || {};
+  const kids = (node.children || []).map((child) => render(child, depth + 1)).join('');
+  switch (node.type) {
+    case 'heading': return '<h2>' + esc(p.text) + '</h2>' + kids;
+    case 'text': return '<p>' + esc(p.text) + '</p>' + kids;
+    case 'button': return '<button data-action="' + esc(node.action) + '">' + esc(p.label || 'OK') + '</button>';
+    case 'input': return '<input placeholder="' + esc(p.placeholder) + '">';
+    case 'link': return '<a href="' + esc(p.href) + '">' + esc(p.text) + '</a>';
+    case 'divider': return '<hr>';
+    default: return '<div class="' + esc(node.type) + '">' + (p.title ? '<h3>' + esc(p.title) + '</h3>' : '') + kids + '</div>';
+  }
+}
+
+function send(res, status, body) {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, 'http://app');
+  if (req.method === 'GET' && url.pathname === '/') {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>' + esc(app.title) + '</title><style>' + STYLE + '</style><main>' + render(app.root, 0) + '</main>');
+    return;
+  }
+  if (req.method === 'GET' && url.pathname === '/health') return send(res, 200, { ok: true });
+  const match = FN.exec(url.pathname);
+  if (req.method !== 'POST' || !match) return send(res, 404, { error: 'not found' });
+  const fn = functions[match[1]];
+  if (typeof fn !== 'function') return send(res, 501, { error: 'no such function: ' + match[1] });
+  let size = 0;
+  const chunks = [];
+  req.on('data', (chunk) => {
+    size += chunk.length;
+    if (size > 1024 * 1024) req.destroy();
+    else chunks.push(chunk);
+  });
+  req.on('end', () => {
+    let input = null;
+    try {
+      input = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : null;
+    } catch {
+      return send(res, 400, { error: 'the body must be JSON' });
+    }
+    Promise.resolve()
+      .then(() => fn(input))
+      .then((output) => send(res, 200, output === undefined ? null : output))
+      .catch((error) => send(res, 500, { error: String(error && error.message ? error.message : error) }));
+  });
+});
+server.listen(Number(process.env.PORT), process.env.HOST || '0.0.0.0');
+`;

@@ -1,0 +1,129 @@
+import { Conflict } from '../errors.js';
+import type { Principal } from '../principal.js';
+
+/** What makes an automation run: a cron schedule (in a timezone, UTC by default) or a webhook source. */
+export type Trigger =
+  | { readonly kind: 'schedule'; readonly cron: string; readonly timezone?: string }
+  | { readonly kind: 'webhook'; readonly source: string };
+
+/** What a run does: a prompt for the agent, and the tools it asks standing grants for when armed. */
+export interface Task {
+  readonly prompt: string;
+  /** Tools the task needs while nobody is there; arming asks the owner for a standing grant of each. */
+  readonly tools?: ReadonlyArray<string>;
+}
+
+/** The person an automation works for: runs act as them, with their standing grants only. */
+export interface Owner {
+  readonly subject: string;
+  readonly kind: string;
+  readonly name?: string;
+  readonly email?: string;
+}
+
+export interface AutomationPrimitives {
+  readonly id: string;
+  readonly name: string;
+  readonly trigger: Trigger;
+  readonly task: Task;
+  readonly armed: boolean;
+  /** When it was last armed: a schedule fires only for instants at or after it. */
+  readonly armedAt: string | null;
+  readonly owner: Owner;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface AutomationChanges {
+  readonly name?: string;
+  readonly trigger?: Trigger;
+  readonly task?: Task;
+}
+
+export class AutomationArmed extends Conflict {
+  constructor(id: string) {
+    super(`Automation ${id} is armed; disarm it before changing its trigger or task`);
+  }
+}
+
+/**
+ * One record: a trigger, a task and an owner. Arming lets its trigger start runs; a run acts as
+ * the owner while they are away, so it may use only the owner's standing grants.
+ */
+export class Automation {
+  private constructor(private readonly props: AutomationPrimitives) {}
+
+  static create(input: { id: string; name: string; trigger: Trigger; task: Task; owner: Principal; now: string }): Automation {
+    const { subject, kind, name, email } = input.owner;
+    return new Automation({
+      id: input.id,
+      name: input.name,
+      trigger: input.trigger,
+      task: input.task,
+      armed: false,
+      armedAt: null,
+      owner: { subject, kind, ...(name ? { name } : {}), ...(email ? { email } : {}) },
+      createdAt: input.now,
+      updatedAt: input.now,
+    });
+  }
+
+  static fromPrimitives(props: AutomationPrimitives): Automation {
+    return new Automation(props);
+  }
+
+  toPrimitives(): AutomationPrimitives {
+    return this.props;
+  }
+
+  get id(): string {
+    return this.props.id;
+  }
+
+  get owner(): Owner {
+    return this.props.owner;
+  }
+
+  get trigger(): Trigger {
+    return this.props.trigger;
+  }
+
+  get task(): Task {
+    return this.props.task;
+  }
+
+  get armed(): boolean {
+    return this.props.armed;
+  }
+
+  get armedAt(): string | null {
+    return this.props.armedAt;
+  }
+
+  get name(): string {
+    return this.props.name;
+  }
+
+  /** Renaming is always allowed; what runs (trigger, task) changes only while disarmed. */
+  change(changes: AutomationChanges, at: string): Automation {
+    if (this.props.armed && (changes.trigger || changes.task)) throw new AutomationArmed(this.props.id);
+    return this.with({ ...changes, updatedAt: at });
+  }
+
+  arm(at: string): Automation {
+    return this.props.armed ? this : this.with({ armed: true, armedAt: at, updatedAt: at });
+  }
+
+  disarm(at: string): Automation {
+    return this.props.armed ? this.with({ armed: false, updatedAt: at }) : this;
+  }
+
+  /** The session arming asks and standing grants are filed under. */
+  get askSession(): string {
+    return this.props.id;
+  }
+
+  private with(changes: Partial<AutomationPrimitives>): Automation {
+    return new Automation({ ...this.props, ...changes });
+  }
+}

@@ -1,0 +1,102 @@
+export type FamilyRevocation = 'revoked' | 'refresh-token-reused' | 'code-reused' | 'consent-withdrawn';
+
+export interface TokenFamilyPrimitives {
+  readonly id: string;
+  readonly clientId: string;
+  readonly subject: string;
+  readonly scope: string;
+  readonly resource: string;
+  readonly consentId: string;
+  readonly evidence: string;
+  /**
+   * Which refresh token of the family is current. Every rotation moves it on by one; a refresh
+   * token from an earlier generation presented again is a reuse.
+   */
+  readonly generation: number;
+  readonly createdAt: string;
+  /** When the current generation was minted (the last rotation), or null before any. */
+  readonly rotatedAt: string | null;
+  /** Absolute end of the family: refreshing never extends it. */
+  readonly expiresAt: string;
+  readonly revokedAt: string | null;
+  readonly revokedBecause: FamilyRevocation | null;
+}
+
+/**
+ * The tokens descended from one authorization code: refresh tokens rotate, and reuse of a rotated
+ * one revokes the whole family (OAuth 2.0 Security BCP, RFC 9700 §4.14.2).
+ */
+export class TokenFamily {
+  private constructor(private readonly props: TokenFamilyPrimitives) {}
+
+  static start(props: Omit<TokenFamilyPrimitives, 'generation' | 'rotatedAt' | 'revokedAt' | 'revokedBecause'>): TokenFamily {
+    return new TokenFamily({ ...props, generation: 1, rotatedAt: null, revokedAt: null, revokedBecause: null });
+  }
+
+  static fromPrimitives(props: TokenFamilyPrimitives): TokenFamily {
+    return new TokenFamily(props);
+  }
+
+  toPrimitives(): TokenFamilyPrimitives {
+    return this.props;
+  }
+
+  get id(): string {
+    return this.props.id;
+  }
+
+  get clientId(): string {
+    return this.props.clientId;
+  }
+
+  get subject(): string {
+    return this.props.subject;
+  }
+
+  get generation(): number {
+    return this.props.generation;
+  }
+
+  get revoked(): boolean {
+    return this.props.revokedAt !== null;
+  }
+
+  isLiveAt(now: string): boolean {
+    return !this.revoked && now < this.props.expiresAt;
+  }
+
+  get resource(): string {
+    return this.props.resource;
+  }
+
+  get scope(): string {
+    return this.props.scope;
+  }
+
+  get evidence(): string {
+    return this.props.evidence;
+  }
+
+  /** True when a refresh token of this generation is not the current one any more. */
+  isStale(generation: number): boolean {
+    return generation < this.props.generation;
+  }
+
+  /**
+   * A stale token that is one rotation behind, presented within `graceMs` of that rotation: the
+   * client raced itself. Anything else stale is a replay.
+   */
+  isRaceLoser(generation: number, now: string, graceMs: number): boolean {
+    if (generation !== this.props.generation - 1 || !this.props.rotatedAt) return false;
+    return Date.parse(now) - Date.parse(this.props.rotatedAt) <= graceMs;
+  }
+
+  rotate(at: string): TokenFamily {
+    if (this.revoked) throw new Error('a revoked family does not rotate');
+    return new TokenFamily({ ...this.props, generation: this.props.generation + 1, rotatedAt: at });
+  }
+
+  revoke(at: string, because: FamilyRevocation): TokenFamily {
+    return this.revoked ? this : new TokenFamily({ ...this.props, revokedAt: at, revokedBecause: because });
+  }
+}

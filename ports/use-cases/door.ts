@@ -1,0 +1,193 @@
+import type { ClientAuthMethod } from '../../domain/door/door-client.js';
+import type { DoorCaller } from '../../domain/door/door-caller.js';
+import type { OAuthErrorCode } from '../../domain/door/oauth-refusal.js';
+import type { ToolHints } from '../../domain/door/tool-annotations.js';
+import type { Principal } from '../../domain/principal.js';
+import type { Risk } from '../../domain/guard/risk.js';
+import type { JsonSchema } from '../tool-registry.js';
+import type { UseCase } from '../use-case.js';
+
+/**
+ * Where the door is reachable for this request: the authorization server's issuer and the
+ * protected resource (the transport URL), both `{origin}{wire}/mcp` for the local server.
+ */
+export interface DoorSite {
+  readonly issuer: string;
+  readonly resource: string;
+}
+
+/** RFC 7591 client metadata the door understands (unknown fields were dropped, as §2 asks). */
+export interface ClientRegistration {
+  readonly redirectUris: ReadonlyArray<string>;
+  readonly clientName?: string;
+  readonly tokenEndpointAuthMethod?: ClientAuthMethod;
+  readonly grantTypes?: ReadonlyArray<string>;
+  readonly responseTypes?: ReadonlyArray<string>;
+  readonly scope?: string;
+  readonly clientUri?: string;
+  readonly logoUri?: string;
+  readonly softwareId?: string;
+  readonly softwareVersion?: string;
+}
+
+export interface RegisteredClient {
+  readonly clientId: string;
+  /** Only for confidential clients, and only in this answer: the door keeps its digest. */
+  readonly clientSecret?: string;
+  readonly clientIdIssuedAt: number;
+  readonly redirectUris: ReadonlyArray<string>;
+  readonly clientName: string;
+  readonly grantTypes: ReadonlyArray<string>;
+  readonly responseTypes: ReadonlyArray<string>;
+  readonly tokenEndpointAuthMethod: ClientAuthMethod;
+  readonly scope: string;
+  readonly clientUri?: string;
+  readonly logoUri?: string;
+  readonly softwareId?: string;
+  readonly softwareVersion?: string;
+}
+
+/** The `/authorize` query as received; the use case applies the rules (redirect or refuse). */
+export interface AuthorizeQuery {
+  readonly responseType?: string;
+  readonly clientId?: string;
+  readonly redirectUri?: string;
+  readonly codeChallenge?: string;
+  readonly codeChallengeMethod?: string;
+  readonly scope?: string;
+  readonly state?: string;
+  readonly resource?: string;
+}
+
+export interface OAuthProblem {
+  readonly error: OAuthErrorCode;
+  readonly description: string;
+}
+
+/** A tool as the consent page lists it. */
+export interface ConsentTool {
+  readonly name: string;
+  readonly description: string;
+  readonly risk: Risk;
+  readonly egress: boolean;
+}
+
+/** What the consent page shows. Computed per request from the ask and the registry; never stored. */
+export interface ConsentView {
+  /** The one-time handle the form posts back. */
+  readonly handle: string;
+  readonly client: { readonly id: string; readonly name: string; readonly clientUri: string | null; readonly redirectOrigin: string };
+  readonly person: { readonly subject: string; readonly name?: string };
+  readonly scope: string;
+  readonly tools: ReadonlyArray<ConsentTool>;
+}
+
+export type AuthorizationStep =
+  /** Bad client or redirect URI: never redirect to it (RFC 6749 §4.1.2.1). */
+  | { readonly kind: 'refuse'; readonly problem: OAuthProblem }
+  /** Back to the client, with a code or an error. */
+  | { readonly kind: 'redirect'; readonly location: string }
+  /** Nobody is signed in with the host: send the person to sign in, then back here. */
+  | { readonly kind: 'sign-in' }
+  | { readonly kind: 'consent'; readonly view: ConsentView };
+
+export interface AuthorizeRequest {
+  readonly query: AuthorizeQuery;
+  readonly site: DoorSite;
+  /** The person signed in with the host on this browser, or null. */
+  readonly signedIn: Principal | null;
+}
+
+export interface ConsentAnswer {
+  readonly handle: string;
+  readonly approve: boolean;
+  readonly site: DoorSite;
+  readonly signedIn: Principal | null;
+}
+
+/** How a client presented itself at the token or revocation endpoint. */
+export interface ClientCredentials {
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  /** Where the credentials came from; a client must use the method it registered. */
+  readonly via: 'none' | 'client_secret_post' | 'client_secret_basic';
+}
+
+export type TokenRequest =
+  | {
+      readonly grantType: 'authorization_code';
+      readonly code?: string;
+      readonly redirectUri?: string;
+      readonly codeVerifier?: string;
+      readonly resource?: string;
+      readonly client: ClientCredentials;
+      readonly site: DoorSite;
+    }
+  | {
+      readonly grantType: 'refresh_token';
+      readonly refreshToken?: string;
+      readonly scope?: string;
+      readonly resource?: string;
+      readonly client: ClientCredentials;
+      readonly site: DoorSite;
+    };
+
+export interface TokenGrant {
+  readonly accessToken: string;
+  readonly tokenType: 'Bearer';
+  readonly expiresIn: number;
+  readonly refreshToken: string;
+  readonly scope: string;
+}
+
+export interface RevocationRequest {
+  readonly token?: string;
+  readonly tokenTypeHint?: string;
+  readonly client: ClientCredentials;
+}
+
+/** The bearer on a transport request: admitted as a caller, or refused with why. */
+export type Admission =
+  | { readonly ok: true; readonly caller: DoorCaller }
+  | { readonly ok: false; readonly reason: 'missing' | 'invalid' | 'gone' };
+
+/** A tool as the door lists it to an MCP client. */
+export interface DoorTool {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  readonly hints: ToolHints;
+}
+
+export interface DoorToolCall {
+  readonly caller: DoorCaller;
+  /** The door session (one MCP session); the guard's session for retries and session grants. */
+  readonly session: string;
+  readonly tool: string;
+  readonly input: unknown;
+  readonly signal: AbortSignal;
+}
+
+export type DoorToolResult =
+  | { readonly kind: 'ran'; readonly output: unknown }
+  | { readonly kind: 'parked'; readonly approvalId: string; readonly toolCallId: string; readonly risk: Risk; readonly preview: string }
+  | { readonly kind: 'failed'; readonly error: string; readonly code?: string }
+  | { readonly kind: 'blocked'; readonly reason: string }
+  | { readonly kind: 'invalid'; readonly issues: ReadonlyArray<string> }
+  | { readonly kind: 'unknown-tool' };
+
+/** The local authorization server's endpoints. */
+export interface DoorOAuthUseCases {
+  readonly registerClient: UseCase<ClientRegistration, RegisteredClient>;
+  readonly beginAuthorization: UseCase<AuthorizeRequest, AuthorizationStep>;
+  readonly answerConsent: UseCase<ConsentAnswer, AuthorizationStep>;
+  readonly issueTokens: UseCase<TokenRequest, TokenGrant>;
+  readonly revokeToken: UseCase<RevocationRequest, void>;
+}
+
+/** What the transport calls on every request and inside each session. */
+export interface DoorTransportUseCases {
+  readonly admitCaller: UseCase<{ token: string | null; site: DoorSite }, Admission>;
+  readonly listTools: UseCase<void, ReadonlyArray<DoorTool>>;
+  readonly callTool: UseCase<DoorToolCall, DoorToolResult>;
+}

@@ -1,0 +1,201 @@
+import { expect } from 'chai';
+import { mkdtemp, readFile, realpath, rm, stat, symlink, mkdir } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { createServer as createHttpsServer } from 'node:https';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LocalSandbox } from '../../../adapters/sandbox/local/local-sandbox.js';
+import { behavesAsSandbox, testResolver } from './sandbox-behaviour.js';
+import { callFn, eventually, nodeApp, processAlive, silentApp, startShApp, type EchoBody, type EgressAnswer } from '../../support/sandbox-apps.js';
+
+describe('LocalSandbox (a child process per app)', () => {
+  describe('through the Sandbox port', () => {
+    let root: string;
+    behavesAsSandbox(async (settings) => {
+      root = await mkdtemp(join(tmpdir(), 'porter-local-sandbox-'));
+      return {
+        sandbox: new LocalSandbox({ root, resolve: settings.resolve, startTimeoutMs: settings.startTimeoutMs }),
+        close: () => rm(root, { recursive: true, force: true }),
+      };
+    });
+  });
+
+  describe('on this machine', () => {
+    let root: string;
+    let sandbox: LocalSandbox;
+    beforeEach(async () => {
+      root = await realpath(await mkdtemp(join(tmpdir(), 'porter-local-sandbox-')));
+      sandbox = new LocalSandbox({ root, resolve: testResolver, startTimeoutMs: 2500 });
+    });
+    afterEach(async () => {
+      await sandbox.closeAll();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('reports status kind custom', () => {
+      expect(sandbox.kind).to.equal('custom');
+    });
+
+    it('maps /app into <root>/<appId> and runs the server there', async () => {
+      const session = await sandbox.open('app_mapped', { egress: null });
+      await session.writeFiles([...nodeApp('mapped'), { path: '/app/public/index.html', content: '<h1>hi</h1>' }]);
+      expect(await readFile(join(root, 'app_mapped', 'public', 'index.html'), 'utf8')).to.equal('<h1>hi</h1>');
+      await session.start();
+      const echo = await callFn<EchoBody>(session, 'echo');
+      expect(echo.cwd).to.equal(join(root, 'app_mapped'));
+    });
+
+    it('gives two apps different directories, ports and environments', async () => {
+      const first = await sandbox.open('app_one', { egress: null });
+      const second = await sandbox.open('app_two', { egress: { allowDomains: ['allowed.test'] } });
+      await first.writeFiles(nodeApp('one'));
+      await second.writeFiles(nodeApp('two'));
+      await Promise.all([first.start(), second.start()]);
+      const [one, two] = await Promise.all([callFn<EchoBody>(first, 'echo'), callFn<EchoBody>(second, 'echo')]);
+      expect(one.cwd).to.not.equal(two.cwd);
+      expect(one.home).to.equal(one.cwd);
+      expect(two.home).to.equal(two.cwd);
+      expect(one.port).to.not.equal(two.port);
+      expect(one.envKeys).to.not.include('PORTER_EGRESS_PROXY');
+      expect(two.envKeys).to.include('PORTER_EGRESS_PROXY');
+    });
+
+    it('never passes the host environment (and its secrets) to the app', async () => {
+      process.env.PORTER_TEST_HOST_SECRET = 'sk-host-secret';
+      try {
+        const session = await sandbox.open('app_env', { egress: null });
+        await session.writeFiles(nodeApp('env'));
+        await session.start();
+        const echo = await callFn<EchoBody>(session, 'echo');
+        expect(echo.envKeys).to.not.include('PORTER_TEST_HOST_SECRET');
+        expect(echo.envKeys).to.deep.equal(['HOME', 'HOST', 'LANG', 'NODE_ENV', 'PATH', 'PORT', 'TMPDIR']);
+      } finally {
+        delete process.env.PORTER_TEST_HOST_SECRET;
+      }
+    });
+
+    it('close kills the whole process tree, background children of start.sh included', async () => {
+      const session = await sandbox.open('app_tree', { egress: null });
+      await session.writeFiles(startShApp('tree'));
+      await session.start();
+      const helperFile = join(root, 'app_tree', 'helper.pid');
+      expect(await eventually(async () => Boolean(await stat(helperFile).catch(() => null)))).to.equal(true);
+      const helper = Number(await readFile(helperFile, 'utf8'));
+      expect(processAlive(helper)).to.equal(true);
+      const port = Number((await callFn<EchoBody>(session, 'echo')).port);
+      await session.close();
+      expect(await eventually(() => !processAlive(helper))).to.equal(true);
+      expect(await session.isListening()).to.equal(false);
+      expect(port).to.be.greaterThan(0);
+    });
+
+    it("a host that died without closing: the next host's start stops the server it left running", async () => {
+      const session = await sandbox.open('app_orphan', { egress: null });
+      await session.writeFiles(nodeApp('orphan'));
+      await session.start();
+      const orphan = Number(await readFile(join(root, '.run', 'app_orphan.pid'), 'utf8'));
+      expect(processAlive(orphan)).to.equal(true);
+      const nextHost = new LocalSandbox({ root, startTimeoutMs: 2500 });
+      try {
+        const again = await nextHost.open('app_orphan', { egress: null });
+        await again.start();
+        expect(await eventually(() => !processAlive(orphan))).to.equal(true);
+        expect((await callFn<EchoBody>(again, 'echo')).label).to.equal('orphan');
+      } finally {
+        await nextHost.closeAll();
+      }
+    });
+
+    it('a start that times out leaves no process behind', async () => {
+      const session = await sandbox.open('app_slow', { egress: null });
+      await session.writeFiles(silentApp());
+      await session.start().catch(() => undefined);
+      const pid = Number(await readFile(join(root, 'app_slow', 'server.pid'), 'utf8'));
+      expect(await eventually(() => !processAlive(pid))).to.equal(true);
+    });
+
+    it('restarting stops the previous server first', async () => {
+      const session = await sandbox.open('app_restart', { egress: null });
+      await session.writeFiles(nodeApp('v1'));
+      await session.start();
+      const before = Number((await callFn<EchoBody>(session, 'echo')).port);
+      await session.writeFiles(nodeApp('v2'));
+      await session.start();
+      const after = await callFn<EchoBody>(session, 'echo');
+      expect(after.label).to.equal('v2');
+      expect(await eventually(async () => !(await fetch(`http://127.0.0.1:${before}/`).then(() => true, () => false)))).to.equal(true);
+    });
+
+    it('closeAll stops every server it started', async () => {
+      const sessions = await Promise.all(['app_a', 'app_b'].map((id) => sandbox.open(id, { egress: null })));
+      for (const session of sessions) {
+        await session.writeFiles(nodeApp('all'));
+        await session.start();
+      }
+      await sandbox.closeAll();
+      for (const session of sessions) expect(await session.isListening()).to.equal(false);
+    });
+
+    it('never writes through a link the app planted to a place outside its directory', async () => {
+      const outside = join(root, 'outside');
+      await mkdir(outside);
+      const session = await sandbox.open('app_linked', { egress: null });
+      await symlink(outside, join(root, 'app_linked', 'data'));
+      await session.writeFiles([{ path: '/app/data/new/file.txt', content: 'x' }]).then(
+        () => expect.fail('a write through the link should be refused'),
+        (error: Error) => expect(error.message).to.contain('outside /app'),
+      );
+      expect(await stat(join(outside, 'new')).catch(() => null)).to.equal(null);
+    });
+
+    it('tells the server to bind loopback only (HOST=127.0.0.1)', async () => {
+      const session = await sandbox.open('app_loopback', { egress: null });
+      await session.writeFiles(nodeApp('loopback'));
+      await session.start();
+      const port = Number((await callFn<EchoBody>(session, 'echo')).port);
+      const external = Object.values(networkInterfaces())
+        .flat()
+        .find((address) => address && address.family === 'IPv4' && !address.internal);
+      if (external) {
+        expect(await fetch(`http://${external.address}:${port}/`).then(() => 'answered', () => 'refused')).to.equal('refused');
+      }
+      expect(await fetch(`http://127.0.0.1:${port}/`).then((response) => response.status)).to.equal(200);
+    });
+
+    it('refuses app ids that could name another directory', async () => {
+      for (const id of ['../escape', '.snapshots', 'a/b', '']) {
+        await sandbox.open(id, { egress: null }).then(
+          () => expect.fail(`${JSON.stringify(id)} should be refused`),
+          (error: Error) => expect(error.message).to.contain('app id'),
+        );
+      }
+    });
+
+    it('tunnels HTTPS to an allowed domain end to end (TLS inside the tunnel), and refuses it to a raw IP', async () => {
+      const keyFile = join(root, 'key.pem');
+      const certFile = join(root, 'cert.pem');
+      await promisify(execFile)('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=allowed.test', '-addext', 'subjectAltName=DNS:allowed.test']);
+      const cert = await readFile(certFile, 'utf8');
+      const upstream = createHttpsServer({ key: await readFile(keyFile), cert }, (request, response) => response.end(`secure upstream saw ${request.headers.host}`));
+      await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+      const port = (upstream.address() as { port: number }).port;
+      try {
+        const session = await sandbox.open('app_tls', { egress: { allowDomains: ['allowed.test'] } });
+        await session.writeFiles(nodeApp('tls'));
+        await session.start();
+        const allowed = await callFn<EgressAnswer>(session, 'https-get', { url: `https://allowed.test:${port}/`, ca: cert });
+        expect(allowed.text).to.equal(`secure upstream saw allowed.test:${port}`);
+        const raw = await callFn<EgressAnswer>(session, 'https-get', { url: `https://127.0.0.1:${port}/`, ca: cert });
+        expect(raw.error).to.contain('egress refused');
+      } finally {
+        upstream.closeAllConnections();
+        await new Promise<void>((resolve) => upstream.close(() => resolve()));
+      }
+    });
+
+    it('defaults its root to .porter/sandboxes under the working directory', () => {
+      expect(new LocalSandbox().root).to.equal(join(process.cwd(), '.porter', 'sandboxes'));
+    });
+  });
+});

@@ -1,0 +1,112 @@
+import { expect } from 'chai';
+import PgBoss from 'pg-boss';
+import { createPorter, type Porter } from '../../../composition/create-porter.js';
+import { TOKENS } from '../../../composition/tokens.js';
+import { PgBossScheduler, RUN_QUEUE, TICK_QUEUE } from '../../../adapters/scheduler/pg-boss-scheduler.js';
+import type { AutomationUseCases } from '../../../ports/use-cases/automations.js';
+import type { RunUseCases, TickUseCases } from '../../../ports/use-cases/runs.js';
+import { RecordingLogger } from '../../support/fakes.js';
+import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../../support/postgres.js';
+
+const TICK_SECRET = 'a-postgres-tick-secret-0123';
+const ada = { subject: 'ada', kind: 'user' };
+
+describe('The scheduler on PostgreSQL, several instances', function () {
+  this.timeout(60_000);
+  let database: TestDatabase | null = null;
+
+  before(async function () {
+    const server = await postgresServerUrl();
+    if (!server) return this.skip();
+    database = await createTestDatabase(server);
+  });
+
+  after(async () => {
+    await database?.drop();
+  });
+
+  it('three Porter compositions on one PostgreSQL fire every due slot exactly once, however their ticks race', async () => {
+    const instances: Porter[] = [];
+    for (let i = 0; i < 3; i++) {
+      instances.push(await createPorter({ development: false, secret: 'a-production-secret-for-the-tests-0123456789', databaseUrl: database!.url, tickSecret: TICK_SECRET, scheduler: 'external', logger: 'silent' }, {}));
+    }
+    try {
+      const automations = instances[0]!.container.get<AutomationUseCases>(TOKENS.AutomationUseCases);
+      const ids: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const created = await automations.createAutomation.execute({ principal: ada, name: `every second ${i}`, trigger: { kind: 'schedule', cron: '* * * * * *' }, task: { prompt: `hello ${i}` } });
+        await automations.armAutomation.execute({ principal: ada, automationId: created.id });
+        ids.push(created.id);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const ticks = instances.flatMap((porter) => {
+        const tick = porter.container.get<TickUseCases>(TOKENS.TickUseCases).tick;
+        return Array.from({ length: 4 }, () => tick.execute({ bearer: TICK_SECRET }));
+      });
+      const started = (await Promise.all(ticks)).flatMap((answer) => answer.runIds);
+      expect(new Set(started).size, 'a slot fired twice').to.equal(started.length);
+
+      const runs = instances[2]!.container.get<RunUseCases>(TOKENS.RunUseCases);
+      const stored = (await runs.listRuns.execute({ principal: ada, limit: 100 })).runs;
+      expect(stored.map((run) => run.id).sort()).to.deep.equal([...started].sort());
+      const perSlot = new Map<string, number>();
+      for (const run of stored) {
+        const key = `${run.automationId}@${run.cause.kind === 'schedule' ? run.cause.slot : ''}`;
+        perSlot.set(key, (perSlot.get(key) ?? 0) + 1);
+      }
+      expect([...perSlot.values()].every((count) => count === 1)).to.equal(true);
+      // No misses: every armed automation fired for the slot that was due.
+      expect(new Set(stored.map((run) => run.automationId))).to.deep.equal(new Set(ids));
+    } finally {
+      for (const porter of instances) await porter.close();
+    }
+  });
+
+  it('pg-boss: runs dispatched from one instance are executed exactly once across three, and a tick job ticks once', async () => {
+    const executed: Array<{ instance: number; runId: string }> = [];
+    const ticked: number[] = [];
+    const schedulers = [0, 1, 2].map(
+      (instance) =>
+        new PgBossScheduler({
+          connectionString: database!.url,
+          schema: 'pgboss_test',
+          pollingIntervalSeconds: 0.5,
+          concurrency: 2,
+          logger: new RecordingLogger(),
+          work: {
+            tick: async () => {
+              ticked.push(instance);
+              return { runIds: [] };
+            },
+            executeRun: async (runId) => {
+              executed.push({ instance, runId });
+              await new Promise((resolve) => setTimeout(resolve, 5));
+            },
+          },
+        }),
+    );
+    try {
+      for (const scheduler of schedulers) await scheduler.start();
+      const runIds = Array.from({ length: 120 }, (_, i) => `run_test${String(i).padStart(10, '0')}`);
+      await schedulers[0]!.dispatch(runIds);
+      await schedulers[1]!.tickNow();
+      for (let i = 0; i < 200 && (executed.length < runIds.length || ticked.length < 1); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(executed.map((e) => e.runId).sort()).to.deep.equal(runIds);
+      expect(new Set(executed.map((e) => e.instance)).size, 'work was spread over the instances').to.be.greaterThan(1);
+      expect(ticked).to.have.length(1);
+
+      const boss = new PgBoss({ connectionString: database!.url, schema: 'pgboss_test' });
+      await boss.start();
+      try {
+        const schedules = await boss.getSchedules();
+        expect(schedules.map((s) => [s.name, s.cron])).to.deep.include([TICK_QUEUE, '* * * * *']);
+        expect(await boss.getQueue(RUN_QUEUE)).to.not.equal(null);
+      } finally {
+        await boss.stop({ graceful: false, wait: true });
+      }
+    } finally {
+      for (const scheduler of schedulers) await scheduler.stop();
+    }
+  });
+});

@@ -1,0 +1,45 @@
+import type { ConnectionPrimitives } from '../../../domain/connections/connection.js';
+import type { Principal } from '../../../domain/principal.js';
+import type { ConnectionBroker } from '../../../ports/connections.js';
+import type { Store } from '../../../ports/store.js';
+import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
+import { StoreAuditLog } from '../../../adapters/audit/store-audit-log.js';
+import { AuditTrail } from '../../../application/audit/audit-trail.js';
+import { ConnectionBook } from '../../../application/connections/connection-book.js';
+import { ConnectionRefresh } from '../../../application/connections/connection-refresh.js';
+import { ConnectionGate } from '../../../application/connections/connection-gate.js';
+import { InitiateConnection } from '../../../application/connections/initiate-connection.js';
+import { GetConnection, ListConnections } from '../../../application/connections/connection-queries.js';
+import { RemoveConnection } from '../../../application/connections/remove-connection.js';
+import { ManualClock } from '../../support/manual-clock.js';
+import { RecordingLogger, SequentialIds } from '../../support/fakes.js';
+
+export const ada: Principal = { subject: 'ada', kind: 'user' };
+export const bob: Principal = { subject: 'bob', kind: 'user' };
+
+/** The connection use cases over the in-memory store, wired as connections-module wires them. */
+export function connectionsHarness(broker: ConnectionBroker | null, options: { store?: (clock: ManualClock) => Store; clock?: ManualClock } = {}) {
+  const clock = options.clock ?? new ManualClock('2026-06-01T12:00:00.000Z');
+  const store = options.store?.(clock) ?? new MemoryStore({ clock });
+  const ids = new SequentialIds();
+  const logger = new RecordingLogger();
+  const auditLog = new StoreAuditLog(store);
+  const audit = new AuditTrail(auditLog, ids, clock, logger);
+  const book = new ConnectionBook(store.records<ConnectionPrimitives>('connections'));
+  const refresh = broker ? new ConnectionRefresh(book, broker, clock, audit, logger) : null;
+  return {
+    clock,
+    store,
+    logger,
+    auditLog,
+    book,
+    initiate: new InitiateConnection(broker, book, ids, clock, audit),
+    get: new GetConnection(book, refresh),
+    list: new ListConnections(book, refresh),
+    remove: new RemoveConnection(broker, book, audit),
+    gate: new ConnectionGate(broker, book),
+    start(principal: Principal = ada, toolkit = 'github') {
+      return this.initiate.execute({ principal, toolkit, callbackUrl: 'https://host.example/settings' });
+    },
+  };
+}

@@ -1,0 +1,347 @@
+import { expect } from 'chai';
+import { PKCE_REQUIRED } from '../../../domain/door/pkce.js';
+import type { Principal } from '../../../domain/principal.js';
+import type { Store } from '../../../ports/store.js';
+import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
+import { openStore } from '../../../adapters/store/open-store.js';
+import { ManualClock } from '../../support/manual-clock.js';
+import { createTestDatabase, postgresServerUrl } from '../../support/postgres.js';
+import { doorHarness, oauthErrorOf, pkcePair, REDIRECT, SITE } from '../../support/door-harness.js';
+
+const ada: Principal = { subject: 'ada', kind: 'user', name: 'Ada' };
+const bob: Principal = { subject: 'bob', kind: 'user' };
+
+/** Every record the door keeps, as text: to look for secrets that must never be stored. */
+async function everythingStored(store: Store): Promise<string> {
+  const names = ['door-clients', 'door-consents', 'door-pending-consents', 'door-codes', 'door-token-families', 'door-refresh-tokens', 'door-access-tokens', 'audit'];
+  const parts: string[] = [];
+  for (const name of names) {
+    const page = await store.records(name).list({ limit: 500 });
+    for (const record of page.items) parts.push(record.id, JSON.stringify(record.data), JSON.stringify(record.refs));
+  }
+  return parts.join('\n');
+}
+
+describe('The door\'s authorization server (use cases)', () => {
+  describe('registration (RFC 7591)', () => {
+    it('registers a public client with an mcpc_ id and no secret', async () => {
+      const h = doorHarness();
+      const client = await h.register({ clientName: 'Claude' });
+      expect(client.clientId).to.match(/^mcpc_/);
+      expect(client).to.include({ clientName: 'Claude', tokenEndpointAuthMethod: 'none', scope: 'mcp' });
+      expect(client).to.not.have.property('clientSecret');
+      expect(client.grantTypes).to.deep.equal(['authorization_code', 'refresh_token']);
+    });
+
+    it('gives a confidential client its secret once and keeps only its digest', async () => {
+      const h = doorHarness();
+      const client = await h.register({ tokenEndpointAuthMethod: 'client_secret_post' });
+      expect(client.clientSecret).to.be.a('string').with.length.greaterThan(40);
+      expect(await everythingStored(h.store)).to.not.contain(client.clientSecret!);
+    });
+
+    it('refuses redirect URIs that could leak a code, and grants it cannot serve', async () => {
+      const h = doorHarness();
+      expect(await oauthErrorOf(h.register({ redirectUris: ['http://evil.example/cb'] }))).to.equal('invalid_redirect_uri');
+      expect(await oauthErrorOf(h.register({ redirectUris: ['javascript:alert(1)'] }))).to.equal('invalid_redirect_uri');
+      expect(await oauthErrorOf(h.register({ grantTypes: ['client_credentials'] }))).to.equal('invalid_client_metadata');
+      expect(await oauthErrorOf(h.register({ scope: 'admin' }))).to.equal('invalid_client_metadata');
+    });
+  });
+
+  describe('/authorize', () => {
+    it('refuses on the spot, never redirecting, for an unknown client or an unregistered redirect URI', async () => {
+      const h = doorHarness();
+      const client = await h.register();
+      const { challenge } = pkcePair();
+      const base = { responseType: 'code', codeChallenge: challenge, codeChallengeMethod: 'S256' };
+      const unknown = await h.oauth.beginAuthorization.execute({ query: { ...base, clientId: 'mcpc_nope000000', redirectUri: REDIRECT }, site: SITE, signedIn: ada });
+      expect(unknown.kind).to.equal('refuse');
+      const elsewhere = await h.oauth.beginAuthorization.execute({ query: { ...base, clientId: client.clientId, redirectUri: 'https://attacker.example/cb' }, site: SITE, signedIn: ada });
+      expect(elsewhere).to.deep.include({ kind: 'refuse' });
+    });
+
+    const pkceCases: Array<[string, { codeChallenge?: string; codeChallengeMethod?: string }]> = [
+      ['a missing code_challenge', { codeChallengeMethod: 'S256' }],
+      ['a 42-character code_challenge', { codeChallenge: 'a'.repeat(42), codeChallengeMethod: 'S256' }],
+      ['a code_challenge with non-base64url characters', { codeChallenge: `${'a'.repeat(42)}+`, codeChallengeMethod: 'S256' }],
+      ['code_challenge_method=plain', { codeChallenge: 'a'.repeat(43), codeChallengeMethod: 'plain' }],
+      ['an omitted code_challenge_method', { codeChallenge: 'a'.repeat(43) }],
+      ['a lower-case s256', { codeChallenge: 'a'.repeat(43), codeChallengeMethod: 's256' }],
+    ];
+    for (const [what, pkce] of pkceCases) {
+      it(`redirects back with invalid_request and the PKCE description for ${what}`, async () => {
+        const h = doorHarness();
+        const client = await h.register();
+        const step = await h.oauth.beginAuthorization.execute({ query: { responseType: 'code', clientId: client.clientId, redirectUri: REDIRECT, state: 'xyz', ...pkce }, site: SITE, signedIn: ada });
+        expect(step.kind).to.equal('redirect');
+        const location = new URL(step.kind === 'redirect' ? step.location : '');
+        expect(`${location.origin}${location.pathname}`).to.equal(REDIRECT);
+        expect(Object.fromEntries(location.searchParams)).to.deep.equal({ error: 'invalid_request', error_description: PKCE_REQUIRED, state: 'xyz', iss: SITE.issuer });
+      });
+    }
+
+    it('sends a person who is not signed in (or only anonymous) to sign in, keeping nothing', async () => {
+      const h = doorHarness();
+      const client = await h.register();
+      const query = { responseType: 'code', clientId: client.clientId, redirectUri: REDIRECT, codeChallenge: pkcePair().challenge, codeChallengeMethod: 'S256' };
+      expect(await h.oauth.beginAuthorization.execute({ query, site: SITE, signedIn: null })).to.deep.equal({ kind: 'sign-in' });
+      expect(await h.oauth.beginAuthorization.execute({ query, site: SITE, signedIn: { subject: 'porter:anon:x', kind: 'anonymous', anonymous: true } })).to.deep.equal({ kind: 'sign-in' });
+      expect((await h.store.records('door-pending-consents').list()).items).to.have.length(0);
+    });
+
+    it('shows the signed-in person the consent page naming the client and every tool with its risk', async () => {
+      const h = doorHarness({
+        tools: [
+          { name: 'notes_list', description: 'List notes', inputSchema: { type: 'object' }, risk: 'read', execute: async () => [] },
+          { name: 'web_fetch', description: 'Fetch', inputSchema: { type: 'object' }, risk: 'read', egress: true, execute: async () => '' },
+        ],
+      });
+      const client = await h.register({ clientName: 'Cursor' });
+      const step = await h.oauth.beginAuthorization.execute({
+        query: { responseType: 'code', clientId: client.clientId, redirectUri: REDIRECT, codeChallenge: pkcePair().challenge, codeChallengeMethod: 'S256' },
+        site: SITE,
+        signedIn: ada,
+      });
+      if (step.kind !== 'consent') throw new Error(step.kind);
+      expect(step.view.client).to.deep.include({ name: 'Cursor', redirectOrigin: 'https://client.example' });
+      expect(step.view.person).to.deep.equal({ subject: 'ada', name: 'Ada' });
+      expect(step.view.tools).to.deep.equal([
+        { name: 'notes_list', description: 'List notes', risk: 'read', egress: false },
+        { name: 'web_fetch', description: 'Fetch', risk: 'read', egress: true },
+      ]);
+    });
+  });
+
+  describe('the consent answer', () => {
+    async function consentPage(h: ReturnType<typeof doorHarness>, clientId: string) {
+      const step = await h.oauth.beginAuthorization.execute({
+        query: { responseType: 'code', clientId, redirectUri: REDIRECT, codeChallenge: pkcePair().challenge, codeChallengeMethod: 'S256', state: 's1' },
+        site: SITE,
+        signedIn: ada,
+      });
+      if (step.kind !== 'consent') throw new Error(step.kind);
+      return step.view.handle;
+    }
+
+    it('answers only for the person it was shown to, and only once', async () => {
+      const h = doorHarness();
+      const client = await h.register();
+      const handle = await consentPage(h, client.clientId);
+      expect((await h.oauth.answerConsent.execute({ handle, approve: true, site: SITE, signedIn: bob })).kind).to.equal('refuse');
+      expect((await h.oauth.answerConsent.execute({ handle, approve: true, site: SITE, signedIn: ada })).kind).to.equal('redirect');
+      expect((await h.oauth.answerConsent.execute({ handle, approve: true, site: SITE, signedIn: ada })).kind).to.equal('refuse');
+    });
+
+    it('expires with its time-to-live', async () => {
+      const h = doorHarness();
+      const client = await h.register();
+      const handle = await consentPage(h, client.clientId);
+      h.clock.advance(11 * 60 * 1000);
+      expect((await h.oauth.answerConsent.execute({ handle, approve: true, site: SITE, signedIn: ada })).kind).to.equal('refuse');
+    });
+
+    it('sends access_denied back with the state when the person declines', async () => {
+      const h = doorHarness();
+      const client = await h.register();
+      const step = await h.oauth.answerConsent.execute({ handle: await consentPage(h, client.clientId), approve: false, site: SITE, signedIn: ada });
+      const location = new URL(step.kind === 'redirect' ? step.location : 'x:/');
+      expect(location.searchParams.get('error')).to.equal('access_denied');
+      expect(location.searchParams.get('state')).to.equal('s1');
+    });
+
+    it('sends a one-time code with state and iss on a yes, and keeps only its digest', async () => {
+      const h = doorHarness();
+      const client = await h.register();
+      const step = await h.oauth.answerConsent.execute({ handle: await consentPage(h, client.clientId), approve: true, site: SITE, signedIn: ada });
+      const location = new URL(step.kind === 'redirect' ? step.location : 'x:/');
+      const code = location.searchParams.get('code')!;
+      expect(code).to.have.length.greaterThan(40);
+      expect(location.searchParams.get('state')).to.equal('s1');
+      expect(location.searchParams.get('iss')).to.equal(SITE.issuer);
+      expect(await everythingStored(h.store)).to.not.contain(code);
+    });
+  });
+
+  describe('/token: the authorization code', () => {
+    it('exchanges code + PKCE verifier for tokens that admit the person; only digests are stored', async () => {
+      const h = doorHarness();
+      const { tokens } = await h.connect(ada);
+      expect(tokens).to.include({ tokenType: 'Bearer', scope: 'mcp', expiresIn: 3600 });
+      const admission = await h.admit(tokens.accessToken);
+      expect(admission.ok && admission.caller).to.deep.include({ subject: 'ada', scope: 'mcp' });
+      expect(admission.ok && admission.caller.evidence).to.match(/^consent:/);
+      const stored = await everythingStored(h.store);
+      expect(stored).to.not.contain(tokens.accessToken);
+      expect(stored).to.not.contain(tokens.refreshToken);
+    });
+
+    it('refuses a wrong verifier, a wrong redirect URI, another client and an expired code', async () => {
+      const h = doorHarness();
+      const client = await h.register();
+      const other = await h.register();
+      const first = await h.authorize(client.clientId, ada);
+      expect(await oauthErrorOf(h.exchange(client.clientId, first.code, pkcePair().verifier))).to.equal('invalid_grant');
+      expect(await oauthErrorOf(h.exchange(other.clientId, first.code, first.verifier))).to.equal('invalid_grant');
+      expect(
+        await oauthErrorOf(
+          h.oauth.issueTokens.execute({ grantType: 'authorization_code', code: first.code, codeVerifier: first.verifier, redirectUri: 'https://client.example/other', client: { clientId: client.clientId, via: 'none' }, site: SITE }),
+        ),
+      ).to.equal('invalid_grant');
+      const late = await h.authorize(client.clientId, ada);
+      h.clock.advance(61_000);
+      expect(await oauthErrorOf(h.exchange(client.clientId, late.code, late.verifier))).to.equal('invalid_grant');
+    });
+
+    it('revokes the tokens a code gave when the code is presented again', async () => {
+      const h = doorHarness();
+      const client = await h.register();
+      const { code, verifier } = await h.authorize(client.clientId, ada);
+      const tokens = await h.exchange(client.clientId, code, verifier);
+      expect(await oauthErrorOf(h.exchange(client.clientId, code, verifier))).to.equal('invalid_grant');
+      expect(await h.admit(tokens.accessToken)).to.deep.equal({ ok: false, reason: 'invalid' });
+      expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken))).to.equal('invalid_grant');
+    });
+
+    it('authenticates a confidential client by its secret (401 invalid_client otherwise)', async () => {
+      const h = doorHarness();
+      const client = await h.register({ tokenEndpointAuthMethod: 'client_secret_basic' });
+      const grant = await h.authorize(client.clientId, ada);
+      const refused = await h.exchange(client.clientId, grant.code, grant.verifier, { clientSecret: 'wrong' }).catch((error: unknown) => error);
+      expect(refused).to.deep.include({ oauthError: 'invalid_client', status: 401 });
+      expect(await oauthErrorOf(h.exchange(client.clientId, grant.code, grant.verifier))).to.equal('invalid_client');
+      expect((await h.exchange(client.clientId, grant.code, grant.verifier, { clientSecret: client.clientSecret! })).tokenType).to.equal('Bearer');
+    });
+  });
+
+  describe('/token: refresh rotation', () => {
+    it('rotates on every refresh; the new tokens work', async () => {
+      const h = doorHarness();
+      const { client, tokens } = await h.connect(ada);
+      const next = await h.refresh(client.clientId, tokens.refreshToken);
+      expect(next.refreshToken).to.not.equal(tokens.refreshToken);
+      expect((await h.admit(next.accessToken)).ok).to.equal(true);
+      const after = await h.refresh(client.clientId, next.refreshToken);
+      expect((await h.admit(after.accessToken)).ok).to.equal(true);
+    });
+
+    it('revokes the whole family when a rotated refresh token is presented again', async () => {
+      const h = doorHarness();
+      const { client, tokens } = await h.connect(ada);
+      const next = await h.refresh(client.clientId, tokens.refreshToken);
+      h.clock.advance(5_000);
+      expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken))).to.equal('invalid_grant');
+      expect(await h.admit(next.accessToken)).to.deep.equal({ ok: false, reason: 'invalid' });
+      expect(await oauthErrorOf(h.refresh(client.clientId, next.refreshToken))).to.equal('invalid_grant');
+      const events = (await h.guard.auditLog.list('ada', {})).events.map((e) => e.action);
+      expect(events).to.include('door.refresh-token-reused');
+    });
+
+    it('treats the loser of a client\'s own refresh race (within the grace) as a race, not a replay', async () => {
+      const h = doorHarness();
+      const { client, tokens } = await h.connect(ada);
+      const next = await h.refresh(client.clientId, tokens.refreshToken);
+      h.clock.advance(500);
+      expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken))).to.equal('invalid_grant');
+      expect((await h.admit(next.accessToken)).ok).to.equal(true);
+      expect((await h.refresh(client.clientId, next.refreshToken)).tokenType).to.equal('Bearer');
+    });
+
+    it('revokes the family when another client presents its refresh token', async () => {
+      const h = doorHarness();
+      const { tokens } = await h.connect(ada);
+      const thief = await h.register();
+      expect(await oauthErrorOf(h.refresh(thief.clientId, tokens.refreshToken))).to.equal('invalid_grant');
+      expect((await h.admit(tokens.accessToken)).ok).to.equal(false);
+    });
+  });
+
+  describe('two racing refreshes give exactly one success', () => {
+    const stores: Array<{ name: string; open: () => Promise<{ store: Store; close: () => Promise<void> } | null> }> = [
+      { name: 'memory', open: async () => ({ store: new MemoryStore({ clock: new ManualClock() }), close: async () => undefined }) },
+      {
+        name: 'SQLite',
+        open: async () => {
+          const store = await openStore('sqlite::memory:', { clock: { now: () => new Date() } });
+          return { store, close: () => store.close() };
+        },
+      },
+      {
+        name: 'PostgreSQL',
+        open: async () => {
+          const server = await postgresServerUrl();
+          if (!server) return null;
+          const database = await createTestDatabase(server);
+          const store = await openStore(database.url, { clock: { now: () => new Date() } });
+          return {
+            store,
+            close: async () => {
+              await store.close();
+              await database.drop();
+            },
+          };
+        },
+      },
+    ];
+    for (const { name, open } of stores) {
+      it(`on ${name}`, async function () {
+        const opened = await open();
+        if (!opened) return this.skip();
+        try {
+          const h = doorHarness({ store: opened.store });
+          for (let round = 0; round < 5; round++) {
+            const { client, tokens } = await h.connect(ada);
+            const results = await Promise.allSettled(Array.from({ length: 8 }, () => h.refresh(client.clientId, tokens.refreshToken)));
+            const won = results.filter((r) => r.status === 'fulfilled');
+            expect(won, `round ${round}`).to.have.length(1);
+            for (const lost of results.filter((r) => r.status === 'rejected')) expect((lost as PromiseRejectedResult).reason).to.deep.include({ oauthError: 'invalid_grant' });
+            const winner = (won[0] as PromiseFulfilledResult<{ accessToken: string }>).value;
+            expect((await h.admit(winner.accessToken)).ok, 'the winner\'s tokens stay valid').to.equal(true);
+          }
+        } finally {
+          await opened.close();
+        }
+      });
+    }
+  });
+
+  describe('/revoke (RFC 7009)', () => {
+    it('revoking a refresh token revokes its family; revoking again (a token that no longer exists) still lands', async () => {
+      const h = doorHarness();
+      const { client, tokens } = await h.connect(ada);
+      await h.oauth.revokeToken.execute({ token: tokens.refreshToken, tokenTypeHint: 'refresh_token', client: { clientId: client.clientId, via: 'none' } });
+      expect((await h.admit(tokens.accessToken)).ok).to.equal(false);
+      expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken))).to.equal('invalid_grant');
+      await h.oauth.revokeToken.execute({ token: tokens.refreshToken, client: { clientId: client.clientId, via: 'none' } });
+      await h.oauth.revokeToken.execute({ token: 'never-issued', client: { clientId: client.clientId, via: 'none' } });
+    });
+
+    it('revoking an access token drops just that token; the refresh token still works', async () => {
+      const h = doorHarness();
+      const { client, tokens } = await h.connect(ada);
+      await h.oauth.revokeToken.execute({ token: tokens.accessToken, client: { clientId: client.clientId, via: 'none' } });
+      expect((await h.admit(tokens.accessToken)).ok).to.equal(false);
+      expect((await h.admit((await h.refresh(client.clientId, tokens.refreshToken)).accessToken)).ok).to.equal(true);
+    });
+
+    it('answers 400 for a missing token or client_id, an unknown client, and another client\'s token', async () => {
+      const h = doorHarness();
+      const { client, tokens } = await h.connect(ada);
+      const other = await h.register();
+      const refusal = (promise: Promise<unknown>) => promise.then(() => 'resolved', (error: { oauthError: string; status: number }) => `${error.status} ${error.oauthError}`);
+      expect(await refusal(h.oauth.revokeToken.execute({ client: { clientId: client.clientId, via: 'none' } }))).to.equal('400 invalid_request');
+      expect(await refusal(h.oauth.revokeToken.execute({ token: tokens.accessToken, client: { via: 'none' } }))).to.equal('400 invalid_request');
+      expect(await refusal(h.oauth.revokeToken.execute({ token: tokens.accessToken, client: { clientId: 'mcpc_unknown0000', via: 'none' } }))).to.equal('400 invalid_client');
+      expect(await refusal(h.oauth.revokeToken.execute({ token: tokens.refreshToken, client: { clientId: other.clientId, via: 'none' } }))).to.equal('400 unauthorized_client');
+      expect((await h.admit(tokens.accessToken)).ok, 'the refused revocations changed nothing').to.equal(true);
+    });
+
+    it('answers 400 on a store whose records lack atomic claims, revoking nothing', async () => {
+      const store = new MemoryStore({ clock: new ManualClock(), atomic: false });
+      const h = doorHarness({ store });
+      const client = await h.register();
+      const refused = await h.oauth.revokeToken.execute({ token: 'anything', client: { clientId: client.clientId, via: 'none' } }).catch((error: unknown) => error);
+      expect(refused).to.deep.include({ oauthError: 'temporarily_unavailable', status: 400 });
+    });
+  });
+});

@@ -1,0 +1,67 @@
+import { expect } from 'chai';
+import type { Container } from 'inversify';
+import { createPorter } from '../../composition/create-porter.js';
+import { loadConfig, type PorterConfigError } from '../../composition/config/load-config.js';
+import { TOKENS } from '../../composition/tokens.js';
+import type { DoorSessionRegistry } from '../../ports/door-sessions.js';
+import type { WireRoutes } from '../../adapters/http/wire-routes.js';
+
+const base = { development: true, logger: 'silent' as const, databaseUrl: 'memory:' };
+
+describe('The door composition', () => {
+  it('is absent unless mcp is true', async () => {
+    const porter = await createPorter(base, {});
+    try {
+      expect(porter.container.isBound(TOKENS.DoorContainer)).to.equal(false);
+      expect(porter.container.getAll<WireRoutes>(TOKENS.WireRoutes).some((r) => r.access === 'origin')).to.equal(false);
+    } finally {
+      await porter.close();
+    }
+  });
+
+  it('runs the door in a child container of the root and hands the wire its two route groups', async () => {
+    const porter = await createPorter({ ...base, mcp: true, oauth: { principal: (subject) => ({ subject, kind: 'user' }) } }, {});
+    try {
+      const door = porter.container.get<Container>(TOKENS.DoorContainer);
+      expect(door).to.not.equal(porter.container);
+      expect(door.get(TOKENS.Store), 'shared services come from the root').to.equal(porter.container.get(TOKENS.Store));
+      expect(porter.container.isBound(TOKENS.DoorSessions), 'door services stay in the child').to.equal(false);
+      const origin = porter.container.getAll<WireRoutes>(TOKENS.WireRoutes).find((r) => r.access === 'origin');
+      expect(origin?.originPaths).to.deep.equal([
+        '/.well-known/oauth-protected-resource/api/porter/mcp',
+        '/.well-known/oauth-authorization-server/api/porter/mcp',
+        '/.well-known/oauth-protected-resource',
+        '/.well-known/oauth-authorization-server',
+        '/.well-known/mcp/server-card.json',
+        '/.well-known/mcp-server-card',
+      ]);
+    } finally {
+      await porter.close();
+    }
+  });
+
+  it('closes every live door session when Porter closes', async () => {
+    const porter = await createPorter({ ...base, mcp: true, oauth: { principal: () => null } }, {});
+    const sessions = porter.container.get<Container>(TOKENS.DoorContainer).get<DoorSessionRegistry>(TOKENS.DoorSessions);
+    const closed: string[] = [];
+    await sessions.open({ id: 'ses_1', subject: 'ada', clientId: 'mcpc_1', close: async () => void closed.push('ses_1') });
+    await porter.close();
+    expect(closed).to.deep.equal(['ses_1']);
+  });
+
+  it('validates the oauth and remoteAs shapes, naming the option', () => {
+    const issues = (options: Record<string, unknown>) => {
+      try {
+        loadConfig({ ...base, mcp: true, ...options }, {});
+      } catch (error) {
+        return (error as PorterConfigError).issues.map((i) => i.option);
+      }
+      return [];
+    };
+    expect(issues({ oauth: { principal: () => null, accessTokenTtlSeconds: 5 } })).to.deep.equal(['oauth.accessTokenTtlSeconds']);
+    expect(issues({ oauth: { principal: () => null, brand: { name: 'Acme', logoUrl: 'javascript:x' } } })).to.deep.equal(['oauth.brand.logoUrl']);
+    expect(issues({ oauth: { principal: () => null, bogus: true } })).to.deep.equal(['oauth']);
+    expect(issues({ remoteAs: { issuer: 'https://id.example', algorithms: ['HS256'] } })).to.deep.equal(['remoteAs.algorithms.0']);
+    expect(issues({ remoteAs: { issuer: 'https://id.example', jwksUri: 'https://id.example/jwks', audience: 'https://app.example/api/porter/mcp' } })).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,87 @@
+import { expect } from 'chai';
+import { isCodeVerifier, isS256Challenge } from '../../../domain/door/pkce.js';
+import { redirectUriMatches, redirectUriProblem } from '../../../domain/door/redirect-uri.js';
+import { grantedScope } from '../../../domain/door/door-scope.js';
+import { hintsFor } from '../../../domain/door/tool-annotations.js';
+import { TokenFamily } from '../../../domain/door/token-family.js';
+
+describe('door rules', () => {
+  describe('PKCE', () => {
+    it('accepts exactly 43 base64url characters as an S256 challenge', () => {
+      expect(isS256Challenge('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM')).to.equal(true);
+      expect(isS256Challenge('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-c')).to.equal(false);
+      expect(isS256Challenge('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cMx')).to.equal(false);
+      expect(isS256Challenge('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw+cM')).to.equal(false);
+      expect(isS256Challenge('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-c=')).to.equal(false);
+      expect(isS256Challenge(undefined)).to.equal(false);
+    });
+
+    it('accepts verifiers of 43 to 128 unreserved characters', () => {
+      expect(isCodeVerifier('a'.repeat(43))).to.equal(true);
+      expect(isCodeVerifier('a'.repeat(128))).to.equal(true);
+      expect(isCodeVerifier('a'.repeat(42))).to.equal(false);
+      expect(isCodeVerifier(`${'a'.repeat(42)} `)).to.equal(false);
+    });
+  });
+
+  describe('redirect URIs', () => {
+    it('allows https, loopback http and app schemes; refuses the rest with a reason', () => {
+      expect(redirectUriProblem('https://claude.ai/api/mcp/auth_callback')).to.equal(null);
+      expect(redirectUriProblem('http://127.0.0.1:33418/callback')).to.equal(null);
+      expect(redirectUriProblem('http://localhost:6274/oauth/callback')).to.equal(null);
+      expect(redirectUriProblem('cursor://anysphere.cursor-retrieval/oauth/callback')).to.equal(null);
+      expect(redirectUriProblem('http://evil.example/cb')).to.contain('not loopback');
+      expect(redirectUriProblem('javascript:alert(1)')).to.contain('javascript:');
+      expect(redirectUriProblem('https://client.example/cb#frag')).to.contain('fragment');
+      expect(redirectUriProblem('/relative')).to.contain('absolute');
+      expect(redirectUriProblem('https://user:pw@client.example/cb')).to.contain('credentials');
+    });
+
+    it('matches exactly, except loopback http on any port (RFC 8252)', () => {
+      expect(redirectUriMatches('https://client.example/cb', 'https://client.example/cb')).to.equal(true);
+      expect(redirectUriMatches('https://client.example/cb', 'https://client.example/cb/')).to.equal(false);
+      expect(redirectUriMatches('https://client.example/cb', 'https://client.example/cb?x=1')).to.equal(false);
+      expect(redirectUriMatches('http://127.0.0.1:1000/cb', 'http://127.0.0.1:5555/cb')).to.equal(true);
+      expect(redirectUriMatches('http://127.0.0.1:1000/cb', 'http://127.0.0.1:5555/other')).to.equal(false);
+      expect(redirectUriMatches('http://127.0.0.1:1000/cb', 'http://localhost:1000/cb')).to.equal(false);
+    });
+  });
+
+  it('grants the mcp scope, by default too, and refuses any other', () => {
+    expect(grantedScope(undefined)).to.equal('mcp');
+    expect(grantedScope('mcp mcp')).to.equal('mcp');
+    expect(grantedScope('mcp admin')).to.equal(null);
+  });
+
+  it('annotates tools from their declared risk and egress', () => {
+    expect(hintsFor('read', false)).to.deep.equal({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
+    expect(hintsFor('write', false)).to.deep.equal({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
+    expect(hintsFor('destructive', false)).to.deep.equal({ readOnlyHint: false, destructiveHint: true, openWorldHint: false });
+    expect(hintsFor('read', true)).to.deep.equal({ readOnlyHint: true, destructiveHint: false, openWorldHint: true });
+  });
+
+  describe('token families', () => {
+    const family = () =>
+      TokenFamily.start({ id: 'f1', clientId: 'mcpc_1', subject: 'ada', scope: 'mcp', resource: 'r', consentId: 'c', evidence: 'consent:x', createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-02-01T00:00:00.000Z' });
+
+    it('moves its generation on at every rotation; earlier generations are stale', () => {
+      const rotated = family().rotate('2026-01-01T00:10:00.000Z').rotate('2026-01-01T00:20:00.000Z');
+      expect(rotated.generation).to.equal(3);
+      expect(rotated.isStale(2)).to.equal(true);
+      expect(rotated.isStale(3)).to.equal(false);
+    });
+
+    it('tells a client racing itself from a replay by generation and time since the rotation', () => {
+      const rotated = family().rotate('2026-01-01T00:10:00.000Z');
+      expect(rotated.isRaceLoser(1, '2026-01-01T00:10:01.000Z', 2000)).to.equal(true);
+      expect(rotated.isRaceLoser(1, '2026-01-01T00:10:03.000Z', 2000)).to.equal(false);
+      expect(rotated.rotate('2026-01-01T00:10:01.000Z').isRaceLoser(1, '2026-01-01T00:10:01.500Z', 2000)).to.equal(false);
+    });
+
+    it('is live until revoked or past its absolute end', () => {
+      expect(family().isLiveAt('2026-01-15T00:00:00.000Z')).to.equal(true);
+      expect(family().isLiveAt('2026-02-01T00:00:00.000Z')).to.equal(false);
+      expect(family().revoke('2026-01-02T00:00:00.000Z', 'revoked').isLiveAt('2026-01-03T00:00:00.000Z')).to.equal(false);
+    });
+  });
+});

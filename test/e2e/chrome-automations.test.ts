@@ -1,0 +1,128 @@
+import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
+import { devHost } from '../support/dev-host-fixture.js';
+import { PacedScriptedModel, launchChromium, openChrome, type ChromeSession } from '../support/browser.js';
+import { NangoBrokerServer } from '../support/nango-broker-server.js';
+import type { DevHost } from '../../composition/dev-host/dev-host.js';
+import type { WireClient } from '../support/turn-client.js';
+
+const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const NANGO_KEY = 'nango-secret-for-the-chrome-tests';
+
+describe('Automations, runs and connections in the shipped chrome (headless Chromium)', function () {
+  this.timeout(60_000);
+  let host: DevHost & { client: WireClient };
+  let broker: NangoBrokerServer;
+  let browser: Browser;
+  let session: (ChromeSession & { errors: string[] }) | null = null;
+
+  before(async () => {
+    broker = new NangoBrokerServer(NANGO_KEY);
+    const brokerUrl = await broker.start();
+    // Slow words, so a run is still going when the person presses Stop.
+    host = await devHost({
+      env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET },
+      porter: { model: new PacedScriptedModel(150), connections: { nango: { secretKey: NANGO_KEY, host: brokerUrl } } },
+    });
+    browser = await launchChromium();
+  });
+
+  afterEach(async () => {
+    if (session) {
+      const errors = [...session.errors];
+      await session.close();
+      session = null;
+      expect(errors, 'the page logged errors').to.deep.equal([]);
+    }
+  });
+
+  after(async () => {
+    await browser?.close();
+    await host?.close();
+    await broker?.close();
+  });
+
+  async function deliver(payload: string): Promise<string[]> {
+    const id = `msg_${Math.random().toString(36).slice(2)}`;
+    const at = new Date();
+    const response = await fetch(`${host.client.base}/webhooks/demo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(DEMO_SECRET).sign(id, at, payload) },
+      body: payload,
+    });
+    expect(response.status).to.equal(202);
+    return ((await response.json()) as { runIds: string[] }).runIds;
+  }
+
+  it('creates an automation, arms it through its standing-grant ask, and stops a run it started', async () => {
+    session = await openChrome(browser, host.url, { user: 'kim' });
+    const { page, screenshot } = session;
+    await page.goto(`${host.url}/#/automations`);
+    await page.waitForSelector('text=No automations yet');
+
+    await page.getByRole('button', { name: 'New automation' }).click();
+    await page.getByLabel('Name').fill('On demo deliveries');
+    await page.getByLabel('When a webhook arrives').check();
+    await page.getByLabel('Webhook source').fill('demo');
+    const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+    await page.getByLabel('Task').fill(`Read the delivery and say it back slowly: ${words}`);
+    await page.getByLabel(/Tools it may use/).fill('notes_add');
+    await page.getByRole('button', { name: 'Create automation' }).click();
+    const card = page.locator('.automation:has-text("On demo deliveries")');
+    await card.locator('.badge:has-text("Disarmed")').waitFor();
+
+    await card.getByRole('button', { name: 'Arm' }).click();
+    await page.waitForSelector('text=needs your standing permission for notes_add');
+    await card.locator('.badge:has-text("Armed")').waitFor();
+    await screenshot('chrome-automations');
+
+    await page.click('a:has-text("Answer in Approvals")');
+    const ask = page.locator('.approval-card[data-approval-state="pending"]:has-text("notes_add")');
+    await ask.waitFor();
+    await screenshot('chrome-approvals-page');
+    await ask.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForSelector('text=Nothing is waiting for you');
+
+    const [runId] = await deliver('{"order":7}');
+    await page.goto(`${host.url}/#/automations`);
+    const run = page.locator(`.run[data-run-id="${runId}"]`);
+    await run.locator('.run-state:has-text("Running")').waitFor({ timeout: 15_000 });
+    await run.getByRole('button', { name: 'Stop' }).click();
+    await page.locator(`.run[data-run-id="${runId}"][data-state="cancelled"]`).waitFor({ timeout: 20_000 });
+    expect(await run.locator('.run-state').textContent()).to.equal('Stopped');
+    await screenshot('chrome-run-stopped');
+    const stored = await host.client.as('kim').json('GET', `/runs/${runId}`);
+    expect(stored.body).to.deep.include({ state: 'cancelled', ending: 'stopped' });
+
+    await card.getByRole('button', { name: 'Disarm' }).click();
+    await card.locator('.badge:has-text("Disarmed")').waitFor();
+    expect((await host.client.as('kim').json('GET', '/automations')).body.automations[0].armed).to.equal(false);
+  });
+
+  it('connects an account through the broker’s own page and shows it connected once the poll settles', async () => {
+    session = await openChrome(browser, host.url, { user: 'lee' });
+    const { page, context, screenshot } = session;
+    await page.goto(`${host.url}/#/connections`);
+    await page.getByLabel('Connect an account').fill('github');
+    const popup = context.waitForEvent('page');
+    await page.getByRole('button', { name: 'Connect' }).click();
+    // The broker's consent page opens in its own window; visiting it completes the consent.
+    const consent = await popup;
+    await consent.waitForLoadState();
+    expect(await consent.textContent('body')).to.contain('Done');
+    await consent.close();
+
+    await page.waitForSelector('[data-connection-status="active"]', { timeout: 15_000 });
+    expect(await page.locator('[data-connection-status="active"]').textContent()).to.equal('github is connected.');
+    expect(await page.getByLabel('Connect an account').inputValue(), 'the field is ready for the next one').to.equal('');
+    const listed = page.locator('.card:has-text("github")');
+    await listed.locator('.badge:has-text("Connected")').waitFor();
+    await screenshot('chrome-connections');
+    const connections = (await host.client.as('lee').json('GET', '/connections')).body.connections;
+    expect(connections.map((c: { toolkit: string; status: string }) => [c.toolkit, c.status])).to.deep.equal([['github', 'active']]);
+
+    await listed.getByRole('button', { name: 'Disconnect github' }).click();
+    await page.waitForSelector('text=No accounts connected yet.');
+  });
+});

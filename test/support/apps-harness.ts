@@ -1,0 +1,54 @@
+import type { AppGenerator } from '../../ports/app-generator.js';
+import type { PinCatalog } from '../../ports/pin-catalog.js';
+import type { Sandbox } from '../../ports/sandbox.js';
+import type { Store } from '../../ports/store.js';
+import type { AppsUseCases } from '../../ports/use-cases/apps.js';
+import type { StreamedData } from '../../ports/tool-registry.js';
+import type { AppPrimitives } from '../../domain/apps/app.js';
+import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
+import { MemoryStore } from '../../adapters/store/memory/memory-store.js';
+import { DeterministicAppGenerator } from '../../adapters/apps/deterministic-app-generator.js';
+import { AppBook, type VersionPrimitives } from '../../application/apps/app-book.js';
+import { appTools } from '../../application/apps/app-tools.js';
+import { ApprovalBook } from '../../application/guard/approval-book.js';
+import { assembleApps } from '../../composition/modules/apps-module.js';
+import { guardHarness } from './guard-harness.js';
+import { ManualClock } from './manual-clock.js';
+import { SequentialIds } from './fakes.js';
+
+export interface AppsHarnessOptions {
+  /** Default: the deterministic generator the scripted model uses. */
+  generator?: AppGenerator | null;
+  sandbox?: Sandbox | null;
+  catalog?: PinCatalog | null;
+  store?: Store;
+}
+
+/** The apps use cases and their tools behind the real guard, over the in-memory store. */
+export function appsHarness(options: AppsHarnessOptions = {}) {
+  const store = options.store ?? new MemoryStore({ clock: new ManualClock('2026-06-01T12:00:00.000Z') });
+  const book = new AppBook(store.records<AppPrimitives>('apps'), store.records<VersionPrimitives>('app-versions'));
+  // The tools need the use cases and the guard needs the tools: the use cases are filled in below.
+  const assembled: { apps?: AppsUseCases } = {};
+  const late = new Proxy({} as AppsUseCases, { get: (_target, key) => assembled.apps![key as keyof AppsUseCases] });
+  const guard = guardHarness({ tools: appTools(late, book), store });
+  const apps = assembleApps({
+    store,
+    book,
+    generator: options.generator === undefined ? new DeterministicAppGenerator() : options.generator,
+    catalog: options.catalog ?? null,
+    sandbox: options.sandbox ?? null,
+    approvals: new ApprovalBook(store.records<ApprovalPrimitives>('approvals')),
+    ids: new SequentialIds(),
+    clock: guard.clock,
+    logger: guard.logger,
+  });
+  assembled.apps = apps;
+  return { ...guard, store, book, apps };
+}
+
+/** Collects the data parts a tool streams, as a chat turn would pass them on. */
+export function dataParts() {
+  const parts: StreamedData[] = [];
+  return { parts, writeData: (part: StreamedData) => void parts.push(part) };
+}

@@ -1,0 +1,143 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
+
+/** Debian's Chromium (`.ci/run` installs it); playwright-core never downloads a browser of its own. */
+export function chromiumPath(): string {
+  const path = process.env.PORTER_CHROMIUM || '/usr/bin/chromium';
+  if (!existsSync(path)) throw new Error(`Chromium is not installed at ${path}: apt-get install -y chromium (or set PORTER_CHROMIUM)`);
+  return path;
+}
+
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), args: ARGS, headless: true });
+}
+
+export const SCREENSHOTS = fileURLToPath(new URL('../e2e/screenshots/', import.meta.url));
+
+export interface ChromeSession {
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** Saves a PNG of the page under test/e2e/screenshots (overwritten each run). */
+  screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh browser profile on the development host's chrome, signed in as `user` through the demo
+ * cookie (anonymous without). Page errors fail loudly: they are collected in `errors`.
+ */
+export async function openChrome(browser: Browser, baseUrl: string, options: { user?: string; viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {}): Promise<ChromeSession & { errors: string[] }> {
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, colorScheme: options.colorScheme ?? 'light', deviceScaleFactor: 1 });
+  if (options.user) await context.addCookies([{ name: 'porter_demo_user', value: options.user, url: baseUrl }]);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(baseUrl);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return {
+    context,
+    page,
+    errors,
+    async screenshot(name) {
+      const path = `${SCREENSHOTS}${name}.png`;
+      await page.screenshot({ path });
+      return path;
+    },
+    close: () => context.close(),
+  };
+}
+
+/**
+ * The development host's scripted model, slowed to a word every `delayMs`, so a test can tell an
+ * answer streamed into the page from one painted at once. Asked to write an app document (the apps
+ * family's model generator), it streams `appDocument` as JSON a few characters at a time, so the
+ * view fills in node by node; asked to edit one, it answers with the document it was given.
+ */
+export class PacedScriptedModel implements LanguageModelV3 {
+  readonly specificationVersion = 'v3';
+  readonly provider = 'porter-test';
+  readonly modelId = 'paced-scripted';
+  readonly supportedUrls = {};
+  private readonly inner = new ScriptedLanguageModel();
+
+  constructor(
+    private readonly delayMs: number,
+    private readonly appDocument: unknown = GARDEN_PLANNER,
+  ) {}
+
+  async doGenerate(): Promise<never> {
+    throw new Error('streaming only');
+  }
+
+  async doStream(options: LanguageModelV3CallOptions) {
+    const system = options.prompt.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+    if (system.includes('app documents')) return { stream: this.writeDocument(options) };
+    const { stream } = await this.inner.doStream(options);
+    const delay = this.delayMs;
+    return {
+      stream: stream.pipeThrough(
+        new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+          async transform(part, controller) {
+            if (part.type === 'text-delta') await sleep(delay);
+            controller.enqueue(part);
+          },
+        }),
+      ),
+    };
+  }
+
+  private writeDocument(options: LanguageModelV3CallOptions): ReadableStream<LanguageModelV3StreamPart> {
+    const request = options.prompt.filter((m) => m.role === 'user').flatMap((m) => m.content.map((c) => (c.type === 'text' ? c.text : ''))).join('');
+    const current = /Here is the current app:\n([\s\S]*?)\n\nChange it/.exec(request)?.[1];
+    const text = current ?? JSON.stringify(this.appDocument);
+    const delay = this.delayMs;
+    return new ReadableStream<LanguageModelV3StreamPart>({
+      async start(controller) {
+        controller.enqueue({ type: 'stream-start', warnings: [] });
+        controller.enqueue({ type: 'text-start', id: 'doc' });
+        for (let at = 0; at < text.length; at += 24) {
+          controller.enqueue({ type: 'text-delta', id: 'doc', delta: text.slice(at, at + 24) });
+          await sleep(delay / 2);
+        }
+        controller.enqueue({ type: 'text-end', id: 'doc' });
+        const usage = { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+        controller.enqueue({ type: 'finish', finishReason: { unified: 'stop', raw: undefined }, usage });
+        controller.close();
+      },
+    });
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A small app with every kind of node a person notices: heading, text, fields, a bound list. */
+export const GARDEN_PLANNER = {
+  format: 1,
+  title: 'Garden planner',
+  ui: 'tree',
+  scope: 'owner',
+  root: 'root',
+  nodes: {
+    root: { type: 'stack', children: ['title', 'intro', 'plant-card', 'beds'] },
+    title: { type: 'heading', props: { text: 'Garden planner', level: 1 } },
+    intro: { type: 'text', props: { text: 'Plan what to sow and where.' } },
+    'plant-card': { type: 'card', props: { title: 'Add a plant' }, children: ['plant-row'] },
+    'plant-row': { type: 'row', children: ['plant-name', 'plant-bed', 'plant-add'] },
+    'plant-name': { type: 'input', props: { name: 'name', label: 'Plant', placeholder: 'Tomatoes' } },
+    'plant-bed': { type: 'select', props: { name: 'bed', label: 'Bed', options: 'North,South,Greenhouse' } },
+    'plant-add': { type: 'button', props: { label: 'Add plant' }, action: 'add-plant' },
+    beds: { type: 'list', bind: 'plants', props: { empty: 'No plants yet' }, action: 'remove-plant' },
+  },
+  data: { plants: { collection: 'plants' } },
+  actions: { 'add-plant': { kind: 'put-record', collection: 'plants' }, 'remove-plant': { kind: 'delete-record', collection: 'plants' } },
+  server: null,
+  egress: null,
+};

@@ -1,0 +1,95 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+
+export const CLIENT_REDIRECT = 'http://127.0.0.1:7777/oauth/callback';
+
+export interface BrowserAnswer {
+  readonly status: number;
+  readonly location: URL | null;
+  readonly page: string;
+}
+
+/**
+ * What a person's browser does with an authorization URL: open it signed in with the development
+ * host's demo cookie, read the consent page, and press Allow (or Deny). Returns where the browser
+ * was sent back to.
+ */
+export async function consentInBrowser(authorizationUrl: URL | string, person: string | null, decision: 'allow' | 'deny' = 'allow'): Promise<BrowserAnswer> {
+  const url = new URL(authorizationUrl);
+  const cookie = person ? `porter_demo_user=${person}` : '';
+  const page = await fetch(url, { redirect: 'manual', headers: { accept: 'text/html', ...(cookie ? { cookie } : {}) } });
+  const html = await page.text();
+  if (page.status !== 200) return { status: page.status, location: page.headers.get('location') ? new URL(page.headers.get('location')!, url) : null, page: html };
+  const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1];
+  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
+  if (!handle || !action) throw new Error(`no consent form on the page:\n${html.slice(0, 500)}`);
+  const answer = await fetch(action.replace(/&amp;/g, '&'), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url.origin, 'sec-fetch-site': 'same-origin', cookie },
+    body: new URLSearchParams({ handle, decision }).toString(),
+  });
+  const location = answer.headers.get('location');
+  return { status: answer.status, location: location ? new URL(location) : null, page: await answer.text() };
+}
+
+/**
+ * The MCP SDK's `OAuthClientProvider` as a simple client would implement it, with the browser leg
+ * done by `consentInBrowser` for `person`. Keeps every token set it was given.
+ */
+export class BrowserlessProvider implements OAuthClientProvider {
+  private client: OAuthClientInformationMixed | undefined;
+  private verifier = '';
+  readonly tokenHistory: OAuthTokens[] = [];
+  authorizationUrl: URL | null = null;
+  code: string | null = null;
+  returnedState: string | null = null;
+  returnedIssuer: string | null = null;
+
+  constructor(private readonly person: string) {}
+
+  get redirectUrl(): string {
+    return CLIENT_REDIRECT;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return { client_name: 'SDK e2e client', redirect_uris: [CLIENT_REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+
+  state(): string {
+    return 'sdk-state-1';
+  }
+
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    return this.client;
+  }
+
+  saveClientInformation(info: OAuthClientInformationMixed): void {
+    this.client = info;
+  }
+
+  tokens(): OAuthTokens | undefined {
+    return this.tokenHistory[this.tokenHistory.length - 1];
+  }
+
+  saveTokens(tokens: OAuthTokens): void {
+    this.tokenHistory.push(tokens);
+  }
+
+  async redirectToAuthorization(url: URL): Promise<void> {
+    this.authorizationUrl = url;
+    const answer = await consentInBrowser(url, this.person);
+    const params = answer.location?.searchParams;
+    this.code = params?.get('code') ?? null;
+    this.returnedState = params?.get('state') ?? null;
+    this.returnedIssuer = params?.get('iss') ?? null;
+  }
+
+  saveCodeVerifier(verifier: string): void {
+    this.verifier = verifier;
+  }
+
+  codeVerifier(): string {
+    return this.verifier;
+  }
+}
