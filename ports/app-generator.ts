@@ -3,7 +3,7 @@ import type { EditKind } from '../domain/apps/edit-rule.js';
 import type { ToolDefinition } from './tool-registry.js';
 
 /** A host tool an app's `tool` action may run, as a generator is told about it. */
-export type ActionTool = Pick<ToolDefinition, 'name' | 'description' | 'inputSchema' | 'risk'>;
+export type ActionTool = Pick<ToolDefinition, 'name' | 'description' | 'inputSchema' | 'risk' | 'egress'>;
 
 export interface CreateRequest {
   /** What the person asked for, in their words. */

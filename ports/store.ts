@@ -47,6 +47,12 @@ export interface Page<T> {
 export interface AtomicRecordOps<T> {
   /** Inserts when no record has this id. Exactly one of many racing callers gets the record. */
   insertIfAbsent(input: RecordInput<T>): Promise<StoredRecord<T> | null>;
+  /**
+   * insertIfAbsent for many records at once (claiming a tick's schedule slots): each id is decided
+   * atomically — of racing callers exactly one inserts it — and the answer lists the records this
+   * call inserted. The batch as a whole is not one transaction: a failure may leave a prefix in.
+   */
+  insertManyIfAbsent(inputs: ReadonlyArray<RecordInput<T>>): Promise<ReadonlyArray<StoredRecord<T>>>;
   /** Writes when the stored revision still equals `expectedRevision`; null when it moved on or is gone. */
   compareAndSwap(id: string, expectedRevision: number, replacement: Replacement<T>): Promise<StoredRecord<T> | null>;
 }

@@ -23,7 +23,7 @@ const MAX_LISTED_TOOLS = 50;
  */
 export function describeActionTools(tools: ReadonlyArray<ActionTool>): string {
   if (tools.length === 0) return '';
-  const lines = tools.slice(0, MAX_LISTED_TOOLS).map((tool) => `- ${tool.name} (${tool.risk}): ${tool.description.replace(/\s+/g, ' ').slice(0, 200)} Input: ${inputFields(tool.inputSchema)}`);
+  const lines = tools.slice(0, MAX_LISTED_TOOLS).map((tool) => `- ${tool.name} (${tool.risk}${tool.egress ? ', reaches the internet' : ''}): ${tool.description.replace(/\s+/g, ' ').slice(0, 200)} Input: ${inputFields(tool.inputSchema)}`);
   return `
 Actions may also run one of the host's tools: {"kind":"tool","tool":<name>,"input":{<name>:<fixed value>}}. A form (or a button beside inputs) sends its fields, keyed by each field's "name" prop, as the tool's input; "input" fixes values nobody types. Writes ask the person before they run. The host's tools:
 ${lines.join('\n')}`;

@@ -28,9 +28,9 @@ export async function run(): Promise<BenchResult[]> {
   try {
     const token = await accessToken(door, 'bench-user');
     const doorClient = new Client({ name: 'bench', version: '1.0.0' });
-    await doorClient.connect(new StreamableHTTPClientTransport(door, { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    await doorClient.connect(new StreamableHTTPClientTransport(door, { fetch: unsignalledFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } }));
     const bareClient = new Client({ name: 'bench', version: '1.0.0' });
-    await bareClient.connect(new StreamableHTTPClientTransport(new URL(bare.url)));
+    await bareClient.connect(new StreamableHTTPClientTransport(new URL(bare.url), { fetch: unsignalledFetch }));
     const call = (client: Client) => async () => {
       const result = await client.callTool({ name: 'notes_list', arguments: {} });
       if (result.isError) throw new Error(`notes_list failed: ${JSON.stringify(result.content)}`);
@@ -88,3 +88,13 @@ async function accessToken(door: URL, person: string): Promise<string> {
   ).json()) as { access_token: string };
   return tokens.access_token;
 }
+
+/**
+ * The SDK client hands every request its transport's long-lived abort signal, and Node's fetch
+ * keeps one listener on it per request until the request is collected: thousands of calls pile
+ * up listeners and warnings. The bench never aborts, so both clients fetch without the signal.
+ */
+const unsignalledFetch = (url: string | URL, init?: RequestInit) => {
+  const { signal: _signal, ...rest } = init ?? {};
+  return fetch(url, rest);
+};

@@ -8,7 +8,7 @@ export async function openRawSqlite(file: string): Promise<RawDriver> {
     const opened = new sqlite3.Database(file, (error) => (error ? reject(error) : resolve(opened)));
   });
   db.configure('busyTimeout', 5_000);
-  await new Promise<void>((resolve, reject) => db.exec('pragma journal_mode = wal; pragma foreign_keys = on;', (error) => (error ? reject(error) : resolve())));
+  await new Promise<void>((resolve, reject) => db.exec('pragma journal_mode = wal; pragma synchronous = normal; pragma foreign_keys = on;', (error) => (error ? reject(error) : resolve())));
   const prepared = new Map<string, sqlite3.Statement>();
 
   const statement = (sql: string): Promise<sqlite3.Statement> => {

@@ -73,7 +73,7 @@ export async function comparisons(engine: string, store: Store, raw: RawDriver, 
       iterations: 8_000,
       goal,
       subject: { name: subject, run: (i) => listed.get(`rec_${(i * 7919) % WORKLOAD.listed}`) },
-      anchor: { name: raw.name, run: (i) => raw.rows(statements.get(LISTED, `rec_${(i * 7919) % WORKLOAD.listed}`)) },
+      anchor: { name: raw.name, run: async (i) => decoded(await raw.rows(statements.get(LISTED, `rec_${(i * 7919) % WORKLOAD.listed}`))) },
     },
     {
       name: `${engine} put (2 refs)`,
@@ -95,7 +95,7 @@ export async function comparisons(engine: string, store: Store, raw: RawDriver, 
       subject: { name: subject, run: (i) => listed.list({ refs: { owner: `u${i % WORKLOAD.owners}` }, limit: WORKLOAD.pageSize }) },
       anchor: {
         name: raw.name,
-        run: (i) => raw.rows(statements.list(LISTED, [['owner', `u${i % WORKLOAD.owners}`]], null, WORKLOAD.pageSize + 1)),
+        run: async (i) => decoded(await raw.rows(statements.list(LISTED, [['owner', `u${i % WORKLOAD.owners}`]], null, WORKLOAD.pageSize + 1))),
       },
     },
     {
@@ -122,4 +122,17 @@ export async function comparisons(engine: string, store: Store, raw: RawDriver, 
       },
     },
   ];
+}
+
+/**
+ * What any caller of a raw driver does with a row before using it: JSON columns become values.
+ * pg already parses json/jsonb columns; sqlite3 hands back text, so the anchor parses it, as the
+ * store must.
+ */
+function decoded(rows: unknown[]): unknown[] {
+  return rows.map((row) => {
+    const out: Record<string, unknown> = { ...(row as Record<string, unknown>) };
+    for (const column of ['data', 'refs']) if (typeof out[column] === 'string') out[column] = JSON.parse(out[column] as string);
+    return out;
+  });
 }

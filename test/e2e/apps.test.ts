@@ -187,7 +187,7 @@ describe('Graduation through the development host', function () {
       const graduated = await ada.json('POST', `/apps/${app.id}/graduate`, {});
       expect(graduated.status).to.equal(200);
       expect(graduated.body.ui).to.equal('http');
-      expect((await ada.json('GET', `/apps/${app.id}/open`)).body).to.deep.include({ kind: 'http', url: `/apps/${app.id}/fn` });
+      expect((await ada.json('GET', `/apps/${app.id}/open`)).body).to.deep.include({ kind: 'http', url: `/apps/${app.id}/view/` });
       const called = await ada.json('POST', `/apps/${app.id}/fn/shelve`, { book: 'Dune' });
       expect(called.status).to.equal(200);
       expect(called.body).to.deep.equal({ ok: true, fn: 'shelve', input: { book: 'Dune' } });

@@ -23,7 +23,8 @@ describe('Generated apps in the shipped chrome (headless Chromium, development h
     pins = mkdtempSync(join(tmpdir(), 'porter-chrome-pins-'));
     writeFileSync(component(), JSON.stringify({ ...GARDEN_PLANNER, title: 'Welcome card' }));
     writeFileSync(join(pins, 'pins.json'), JSON.stringify({ slots: [{ slot: 'welcome', file: 'welcome-card.json', title: 'Welcome card' }] }));
-    host = await devHost({ porter: { model: new PacedScriptedModel(60), pins: join(pins, 'pins.json') } });
+    // No sandbox: the Serve step shows how the page says a deployment cannot serve apps.
+    host = await devHost({ porter: { model: new PacedScriptedModel(60), pins: join(pins, 'pins.json'), sandbox: false } });
     browser = await launchChromium();
   });
 

@@ -57,6 +57,28 @@ describe('POST /sync/impact through the running host', function () {
     expect(counts.families.automations).to.deep.equal({ total: 2, byTool: { notes_add: 1, notes_list: 2, web_fetch: 0 } });
   });
 
+  it('counts the apps whose actions run the given tools, each app once, across owners', async () => {
+    const appWith = async (user: string, instructions: string[]) => {
+      const client = host.client.as(user);
+      const app = (await client.json('POST', '/apps', { prompt: 'notes board' })).body;
+      for (const instruction of instructions) expect((await client.json('POST', `/apps/${app.id}/edit`, { instruction })).status).to.equal(200);
+      return { client, id: app.id as string };
+    };
+    const before = await (await impact(['notes_add'])).json();
+    expect(before.families.apps).to.deep.equal({ total: 0, byTool: { notes_add: 0 } });
+
+    const both = await appWith('fay', ['add a form for the tool notes_add', 'add a button for the tool notes_list']);
+    await appWith('gus', ['add a button for the tool notes_list', 'add another button for the tool notes_list']);
+    await appWith('gus', ['add a note about tools']);
+    const counts = await (await impact(['notes_add', 'notes_list', 'web_fetch'])).json();
+    expect(Object.keys(counts.families)).to.deep.equal(['apps', 'automations', 'grants']);
+    expect(counts.families.apps).to.deep.equal({ total: 2, byTool: { notes_add: 1, notes_list: 2, web_fetch: 0 } });
+
+    // A removed app no longer depends on its tools.
+    expect((await both.client.send('DELETE', `/apps/${both.id}`)).status).to.equal(204);
+    expect((await (await impact(['notes_add', 'notes_list'])).json()).families.apps).to.deep.equal({ total: 1, byTool: { notes_add: 0, notes_list: 1 } });
+  });
+
   it('refuses a body without tools, or with something that is not a tool name', async () => {
     for (const body of [{}, { tools: [] }, { tools: ['../etc'] }, { tools: ['notes_add'], extra: 1 }]) {
       const response = await fetch(`${host.url}${host.porter.mount}/sync/impact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

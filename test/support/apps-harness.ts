@@ -3,7 +3,9 @@ import type { PinCatalog } from '../../ports/pin-catalog.js';
 import type { Sandbox } from '../../ports/sandbox.js';
 import type { Store } from '../../ports/store.js';
 import type { AppsUseCases } from '../../ports/use-cases/apps.js';
-import type { StreamedData } from '../../ports/tool-registry.js';
+import type { StreamedData, ToolDefinition } from '../../ports/tool-registry.js';
+import type { PolicyRule } from '../../domain/guard/policy.js';
+import type { HostApi } from '../../ports/host-api.js';
 import type { AppPrimitives } from '../../domain/apps/app.js';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
 import { MemoryStore } from '../../adapters/store/memory/memory-store.js';
@@ -22,6 +24,11 @@ export interface AppsHarnessOptions {
   sandbox?: Sandbox | null;
   catalog?: PinCatalog | null;
   store?: Store;
+  /** The host's tools, registered beside the apps tools (what apps' tool actions run). */
+  hostTools?: ToolDefinition[];
+  policy?: PolicyRule[];
+  /** The host's API (PORTER_BASE_URL) that tools reach with the person's credentials. */
+  host?: HostApi | null;
 }
 
 /** The apps use cases and their tools behind the real guard, over the in-memory store. */
@@ -31,7 +38,7 @@ export function appsHarness(options: AppsHarnessOptions = {}) {
   // The tools need the use cases and the guard needs the tools: the use cases are filled in below.
   const assembled: { apps?: AppsUseCases } = {};
   const late = new Proxy({} as AppsUseCases, { get: (_target, key) => assembled.apps![key as keyof AppsUseCases] });
-  const guard = guardHarness({ tools: appTools(late, book), store });
+  const guard = guardHarness({ tools: [...appTools(late, book), ...(options.hostTools ?? [])], store, ...(options.policy ? { policy: options.policy } : {}), ...(options.host ? { host: options.host } : {}) });
   const apps = assembleApps({
     store,
     book,

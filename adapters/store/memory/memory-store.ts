@@ -84,6 +84,8 @@ class MemoryRecordSet<T> implements RecordSet<T> {
           if (this.rows.has(input.id)) return null;
           return toRecord<T>(this.write(input.id, input.data, input.refs ?? {}, undefined));
         },
+        insertManyIfAbsent: async (inputs) =>
+          inputs.flatMap((input) => (this.rows.has(input.id) ? [] : [toRecord<T>(this.write(input.id, input.data, input.refs ?? {}, undefined))])),
         compareAndSwap: async (id, expectedRevision, replacement) => {
           const row = this.rows.get(id);
           if (!row || row.revision !== expectedRevision) return null;

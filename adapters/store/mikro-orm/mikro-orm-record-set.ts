@@ -14,6 +14,9 @@ import { isoFromMillis } from './iso-time.js';
 import type { SqlDialect } from './sql-dialect.js';
 import type { SqlRunner } from './sql-runner.js';
 
+/** Rows per multi-row insert: 6 bound values each, far below SQLite's and PostgreSQL's limits. */
+const INSERT_CHUNK = 500;
+
 /** What every record set of one store shares. */
 export interface RecordSetContext {
   readonly runner: SqlRunner;
@@ -45,6 +48,25 @@ export class MikroOrmRecordSet<T> implements RecordSet<T> {
         const now = this.context.clock.now().getTime();
         const [written] = await this.context.runner.rows<WrittenColumns>(this.context.statements.insertIfAbsent(this.collection, input.id, encoded, now));
         return written ? this.written(input.id, encoded.data, JSON.parse(encoded.refs), written, now) : null;
+      },
+      insertManyIfAbsent: async (inputs) => {
+        const inserted: StoredRecord<T>[] = [];
+        const seen = new Set<string>();
+        // In id order: two batches that overlap then take their row locks in the same order and
+        // never wait on each other in a cycle (PostgreSQL would otherwise report a deadlock).
+        inputs = inputs.filter((input) => !seen.has(input.id) && seen.add(input.id)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        // One statement per chunk keeps every engine under its bound-parameter limit.
+        for (let start = 0; start < inputs.length; start += INSERT_CHUNK) {
+          const chunk = inputs.slice(start, start + INSERT_CHUNK).map((input) => ({ id: input.id, record: encode(input.data, input.refs ?? {}) }));
+          const byId = new Map(chunk.map((row) => [row.id, row.record]));
+          const now = this.context.clock.now().getTime();
+          const written = await this.context.runner.rows<WrittenColumns & { id: string }>(this.context.statements.insertManyIfAbsent(this.collection, chunk, now));
+          for (const row of written) {
+            const record = byId.get(row.id)!;
+            inserted.push(this.written(row.id, record.data, JSON.parse(record.refs), row, now));
+          }
+        }
+        return inserted;
       },
       compareAndSwap: (id, expectedRevision, replacement) => this.swap(id, expectedRevision, replacement),
     };

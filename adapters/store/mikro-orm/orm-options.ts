@@ -19,6 +19,12 @@ export type MikroOrmTarget =
 export interface MikroOrmTuning {
   /** SQLite: how long a statement waits for another process's write lock. Default 5000. */
   readonly busyTimeoutMs?: number;
+  /**
+   * SQLite: `normal` (default) syncs the WAL at checkpoints, not at every commit — a crash of the
+   * process loses nothing and the file never corrupts, but a power loss may drop the last commits.
+   * `full` syncs every commit (each write then waits for the disk).
+   */
+  readonly sqliteSynchronous?: 'normal' | 'full';
   /** PostgreSQL: connections in the pool. At least 2 (migrations hold one for the lock). Default 10. */
   readonly poolSize?: number;
   /** PostgreSQL: how long to wait for a connection to be made or handed out. Default 10000. */
@@ -46,7 +52,7 @@ export function ormOptions(target: MikroOrmTarget, tuning: MikroOrmTuning, logge
       ...common,
       driver: SqliteDriver,
       dbName: target.file,
-      pool: { afterCreate: (connection: Database, done: (error: Error | null) => void) => prepareSqliteConnection(connection, busyTimeoutMs, done) },
+      pool: { afterCreate: (connection: Database, done: (error: Error | null) => void) => prepareSqliteConnection(connection, busyTimeoutMs, tuning.sqliteSynchronous ?? 'normal', done) },
     };
   }
 
@@ -69,17 +75,17 @@ export function ormOptions(target: MikroOrmTarget, tuning: MikroOrmTuning, logge
 }
 
 /**
- * Every SQLite connection: WAL so readers never block the writer, foreign keys on (refs cascade with
- * their record), and a busy timeout so a second process on the same file waits for the lock.
+ * Every SQLite connection: WAL so readers never block the writer, synchronous as tuned (normal by
+ * default: WAL's recommended pairing), foreign keys on (refs cascade with their record), and a busy timeout so a second process on the same file waits for the lock.
  * Switching a new file to WAL needs the file to itself, and SQLite can answer SQLITE_BUSY there
  * without waiting, when other processes open the same new file at that moment: that is retried
  * for as long as the busy timeout.
  */
-function prepareSqliteConnection(connection: Database, busyTimeoutMs: number, done: (error: Error | null) => void): void {
+function prepareSqliteConnection(connection: Database, busyTimeoutMs: number, synchronous: 'normal' | 'full', done: (error: Error | null) => void): void {
   connection.configure('busyTimeout', busyTimeoutMs);
   const giveUpAt = Date.now() + busyTimeoutMs;
   const attempt = () =>
-    connection.exec('pragma journal_mode = wal; pragma foreign_keys = on;', (error: Error | null) => {
+    connection.exec(`pragma journal_mode = wal; pragma synchronous = ${synchronous}; pragma foreign_keys = on;`, (error: Error | null) => {
       if (error && (error as { code?: string }).code === 'SQLITE_BUSY' && Date.now() < giveUpAt) setTimeout(attempt, 20);
       else done(error);
     });

@@ -37,6 +37,8 @@ export interface RecordStatements {
   put(collection: string, id: string, record: EncodedRecord, now: number): SqlStatement;
   /** Insert unless the id exists; returns WrittenColumns, or no row when it existed. */
   insertIfAbsent(collection: string, id: string, record: EncodedRecord, now: number): SqlStatement;
+  /** Insert every row whose id is absent, in one statement; returns `id` plus WrittenColumns for each row inserted. */
+  insertManyIfAbsent(collection: string, rows: ReadonlyArray<{ id: string; record: EncodedRecord }>, now: number): SqlStatement;
   /** Replace when the revision still matches; refs null keeps the current ones. Returns WrittenColumns with refs, or no row. */
   swap(collection: string, id: string, expectedRevision: number, data: string, refs: string | null, now: number): SqlStatement;
   /** Delete when the revision still matches; affects one row or none. */
@@ -63,6 +65,16 @@ export function recordStatements(dialect: SqlDialect): RecordStatements {
   const consume = sql('delete from porter_records where collection = ? and id = ? and revision = ?');
   const remove = sql('delete from porter_records where collection = ? and id = ?');
   const lists = new Map<string, string>();
+  const manyInserts = new Map<number, string>();
+  const insertManySql = (count: number): string => {
+    let text = manyInserts.get(count);
+    if (!text) {
+      const values = Array.from({ length: count }, () => '(?, ?, ?, ?, 1, ?, ?)').join(', ');
+      text = sql(`insert into porter_records (collection, id, data, refs, revision, created_at, updated_at) values ${values} on conflict (collection, id) do nothing returning id, revision, created_at`);
+      manyInserts.set(count, text);
+    }
+    return text;
+  };
 
   const listSql = (refCount: number, paged: boolean): string => {
     const key = `${refCount}:${paged}`;
@@ -78,6 +90,10 @@ export function recordStatements(dialect: SqlDialect): RecordStatements {
     get: (collection, id) => ({ sql: get, params: [collection, id] }),
     put: (collection, id, record, now) => ({ sql: put, params: [collection, id, record.data, record.refs, now, now] }),
     insertIfAbsent: (collection, id, record, now) => ({ sql: insertIfAbsent, params: [collection, id, record.data, record.refs, now, now] }),
+    insertManyIfAbsent: (collection, rows, now) => ({
+      sql: insertManySql(rows.length),
+      params: rows.flatMap(({ id, record }) => [collection, id, record.data, record.refs, now, now]),
+    }),
     swap: (collection, id, expectedRevision, data, refs, now) =>
       refs === null
         ? { sql: swapData, params: [data, now, collection, id, expectedRevision] }

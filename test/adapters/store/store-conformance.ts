@@ -279,6 +279,40 @@ export function describeStoreConformance(label: string, subject: () => StoreUnde
       });
     });
 
+    describe('atomic.insertManyIfAbsent', () => {
+      it('inserts the absent ids, skips the present ones, and answers with what it inserted', async () => {
+        await notes.put({ id: 'm2', data: { text: 'already here' } });
+        const inserted = await notes.atomic!.insertManyIfAbsent([
+          { id: 'm1', data: { text: 'one' }, refs: { owner: 'u' } },
+          { id: 'm2', data: { text: 'two' } },
+          { id: 'm3', data: { text: 'three' } },
+          { id: 'm1', data: { text: 'one again' } },
+        ]);
+        expect(inserted.map((r) => [r.id, r.data.text, r.revision])).to.deep.equal([
+          ['m1', 'one', 1],
+          ['m3', 'three', 1],
+        ]);
+        expect((await notes.get('m2'))?.data.text).to.equal('already here');
+        expect((await notes.get('m1'))?.refs).to.deep.equal({ owner: 'u' });
+        expect((await notes.list({ refs: { owner: 'u' } })).items.map((r) => r.id)).to.deep.equal(['m1']);
+      });
+
+      it('handles a batch larger than one statement', async () => {
+        const inputs = Array.from({ length: 1_234 }, (_, i) => ({ id: `b${i}`, data: { text: `n${i}`, n: i } }));
+        expect(await notes.atomic!.insertManyIfAbsent(inputs)).to.have.length(1_234);
+        expect(await notes.atomic!.insertManyIfAbsent(inputs)).to.have.length(0);
+        expect((await notes.get('b1233'))?.data.n).to.equal(1_233);
+      });
+
+      it('gives every id to exactly one of several overlapping batches racing', async () => {
+        const batch = (offset: number) => Array.from({ length: 300 }, (_, i) => ({ id: `slot_${(i + offset) % 400}`, data: { text: `by ${offset}` } }));
+        const results = await Promise.all([0, 50, 100, 150, 200, 250, 300, 350].map((offset) => notes.atomic!.insertManyIfAbsent(batch(offset))));
+        const ids = results.flat().map((r) => r.id);
+        expect(ids).to.have.length(400);
+        expect(new Set(ids).size).to.equal(400);
+      });
+    });
+
     describe('atomic.compareAndSwap', () => {
       it('swaps on the expected revision and refuses any other', async () => {
         await notes.put({ id: 's1', data: { text: 'v1' }, refs: { owner: 'a' } });
@@ -370,6 +404,14 @@ export function describeStoreConformance(label: string, subject: () => StoreUnde
           Array.from({ length: 50 }, (_, i) => (i % 2 ? mine : theirs).atomic!.insertIfAbsent({ id: 'y', data: { text: `by ${i}` } })),
         );
         expect(inserts.filter((r) => r !== null)).to.have.length(1);
+        const batches = await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            (i % 2 ? mine : theirs).atomic!.insertManyIfAbsent(Array.from({ length: 200 }, (_, k) => ({ id: `z${(k + i * 37) % 250}`, data: { text: `by ${i}` } }))),
+          ),
+        );
+        const claimed = batches.flat().map((r) => r.id);
+        expect(new Set(claimed).size).to.equal(claimed.length);
+        expect(claimed).to.have.length(250);
       });
 
       it('keeps what was written after the store is closed and opened again', async function () {

@@ -21,7 +21,7 @@ describe('graduation to a served app (through the Sandbox port)', () => {
     expect([...session.files.keys()]).to.include.members(['/app/app.json', '/app/server.js']);
     expect(session.servedDocument()).to.deep.include({ ui: 'http', title: 'Reading list' });
     const opened = await h.apps.openApp.execute({ principal: ada, appId: app.id });
-    expect(opened).to.deep.include({ kind: 'http', url: `/apps/${app.id}/fn`, pinDrift: null });
+    expect(opened).to.deep.include({ kind: 'http', url: `/apps/${app.id}/view/`, pinDrift: null });
     expect((await h.apps.listVersions.execute({ principal: ada, appId: app.id })).versions.map((v) => v.change)).to.deep.equal(['graduate', 'create']);
   });
 
