@@ -28,6 +28,9 @@ export interface LoadedFamily {
   readonly record: StoredRecord<TokenFamilyPrimitives>;
 }
 
+/** Bound on the recently-read access tokens kept in memory. */
+const MAX_CACHED_TOKENS = 10_000;
+
 /** How many times a revocation re-reads a family another writer moved first. */
 const REVOKE_ATTEMPTS = 8;
 
@@ -42,8 +45,18 @@ export class TokenFamilyBook {
   private readonly families: RecordSet<TokenFamilyPrimitives>;
   private readonly refreshTokens: RecordSet<RefreshTokenPrimitives>;
   private readonly accessTokens: RecordSet<AccessTokenPrimitives>;
+  /**
+   * Access tokens this process read recently, so a busy door session checks its bearer without a
+   * store read on every request. Revocations here evict at once; a revocation on another instance
+   * reaches this one within `cacheMs`. 0 reads the store every time.
+   */
+  private readonly recentlyRead = new Map<string, { token: AccessTokenPrimitives; until: number }>();
 
-  constructor(store: Store) {
+  constructor(
+    store: Store,
+    private readonly cacheMs = 0,
+    private readonly now: () => number = () => Date.now(),
+  ) {
     this.families = store.records('door-token-families');
     this.refreshTokens = store.records('door-refresh-tokens');
     this.accessTokens = store.records('door-access-tokens');
@@ -95,17 +108,34 @@ export class TokenFamilyBook {
   }
 
   async findAccessToken(digest: string): Promise<AccessTokenPrimitives | null> {
-    return (await this.accessTokens.get(digest))?.data ?? null;
+    const now = this.now();
+    const cached = this.recentlyRead.get(digest);
+    if (cached && cached.until > now) return cached.token;
+    const token = (await this.accessTokens.get(digest))?.data ?? null;
+    if (token && this.cacheMs > 0) {
+      if (this.recentlyRead.size >= MAX_CACHED_TOKENS) this.forgetStale(now);
+      this.recentlyRead.set(digest, { token, until: now + this.cacheMs });
+    }
+    return token;
   }
 
   async dropAccessToken(digest: string): Promise<void> {
+    this.recentlyRead.delete(digest);
     await this.accessTokens.delete(digest);
+  }
+
+  private forgetStale(now: number): void {
+    for (const [digest, entry] of this.recentlyRead) if (entry.until <= now) this.recentlyRead.delete(digest);
+    if (this.recentlyRead.size >= MAX_CACHED_TOKENS) this.recentlyRead.clear();
   }
 
   private async dropAccessTokensOf(familyId: string): Promise<void> {
     for (;;) {
       const page = await this.accessTokens.list({ refs: { family: familyId }, limit: 500 });
-      for (const record of page.items) await this.accessTokens.delete(record.id);
+      for (const record of page.items) {
+        this.recentlyRead.delete(record.id);
+        await this.accessTokens.delete(record.id);
+      }
       if (!page.nextCursor) return;
     }
   }

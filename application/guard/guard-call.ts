@@ -125,9 +125,24 @@ export class GuardCall {
       if (state === 'pending') {
         return { status: 'parked', parked: { approvalId: approval.id, toolCallId: approval.request.toolCallId, risk: approval.request.risk, preview: approval.request.preview } };
       }
-      if (state === 'approved') return this.executeApproved.execute({ approvalId: approval.id, principal: call.principal, credentials: call.credentials, signal: call.signal });
+      if (state === 'approved') {
+        const ran = await this.executeApproved.execute({ approvalId: approval.id, principal: call.principal, credentials: call.credentials, signal: call.signal });
+        return ran ?? (await this.takenByAnotherRetry(approval.id));
+      }
     }
     return null;
+  }
+
+  /**
+   * An identical retry racing this one took the approval first: this call is that one, so it
+   * answers with its outcome (or that it is still running) rather than asking all over again.
+   */
+  private async takenByAnotherRetry(approvalId: string): Promise<CallResult> {
+    const outcome = (await this.approvals.find(approvalId))?.approval.outcome;
+    if (outcome?.kind === 'executed') {
+      return outcome.ok ? { status: 'ran', output: outcome.output, because: 'approval' } : { status: 'failed', error: outcome.error };
+    }
+    return { status: 'failed', error: 'This approved call is already running for an identical request; its result will follow there', code: 'conflict' };
   }
 
   private runOf(call: GuardedCall, tool: RegisteredTool) {

@@ -28,6 +28,19 @@ export class RunBook {
     return (await atomic.insertIfAbsent({ id: props.id, data: props, refs: refsOf(props) })) !== null;
   }
 
+  /** Adds every run whose id is absent, each decided atomically; answers the ids this call added. */
+  async addManyIfAbsent(runs: ReadonlyArray<Run>): Promise<string[]> {
+    const atomic = this.records.atomic;
+    if (!atomic) throw new AtomicityUnavailable('insert-if-absent on runs');
+    const inserted = await atomic.insertManyIfAbsent(
+      runs.map((run) => {
+        const props = run.toPrimitives();
+        return { id: props.id, data: props, refs: refsOf(props) };
+      }),
+    );
+    return inserted.map((record) => record.id);
+  }
+
   async find(id: string): Promise<LoadedRun | null> {
     const record = await this.records.get(id);
     return record ? { run: Run.fromPrimitives(record.data), record } : null;

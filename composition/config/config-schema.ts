@@ -41,6 +41,8 @@ const oauthSchema = z.strictObject({
   /** Where to send a person who is not signed in; they come back to `returnTo`. */
   signInUrl: fn<(returnTo: string) => string>('oauth.signInUrl(returnTo) → URL').optional(),
   accessTokenTtlSeconds: z.number().int().min(60).max(24 * 3600).optional(),
+  /** How long an instance trusts an access token it already checked (ms; 0 checks the store every request). */
+  tokenCacheMs: z.number().int().min(0).max(10_000).optional(),
   refreshTokenTtlSeconds: z.number().int().min(3600).max(365 * 24 * 3600).optional(),
 });
 

@@ -1,6 +1,9 @@
 import { Container, ContainerModule } from 'inversify';
 import { TOKENS } from '../tokens.js';
 import type { PorterConfig } from '../config/config-schema.js';
+
+/** How long an instance trusts an access token it already checked; revocations elsewhere arrive within it. */
+const DEFAULT_TOKEN_CACHE_MS = 1_000;
 import type { AuthorizationCodePrimitives } from '../../domain/door/authorization-code.js';
 import type { PendingConsentPrimitives } from '../../domain/door/authorization-request.js';
 import type { DoorClientPrimitives } from '../../domain/door/door-client.js';
@@ -70,7 +73,8 @@ const doorServices = new ContainerModule(({ bind }) => {
         consents: new DoorConsentBook(store.records<DoorConsentPrimitives>('door-consents'), secrets),
         pending: new PendingConsentBook(store.records<PendingConsentPrimitives>('door-pending-consents')),
         codes: new AuthorizationCodeBook(store.records<AuthorizationCodePrimitives>('door-codes')),
-        families: new TokenFamilyBook(store),
+        // A checked access token is trusted for a second on this instance unless told otherwise.
+        families: new TokenFamilyBook(store, ctx.get<PorterConfig>(TOKENS.Config).oauth?.tokenCacheMs ?? DEFAULT_TOKEN_CACHE_MS),
       };
     })
     .inSingletonScope();

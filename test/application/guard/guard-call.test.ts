@@ -169,6 +169,19 @@ describe('GuardCall: the decision pipeline', () => {
       expect(clear.calls).to.have.length(1);
     });
 
+    it('answers every racing identical retry with the one execution, parking nothing new', async () => {
+      const clear = countingTool('notes_clear', 'destructive');
+      const h = guardHarness({ tools: [clear.tool] });
+      const door = { venue: 'mcp' as const, session: 'ses_door1', reuseParked: true };
+      const id = parkedId(await h.call('notes_clear', { all: true }, door));
+      await h.decide.execute({ principal: ada, approvalId: id, approve: true });
+      const retries = await Promise.all(Array.from({ length: 10 }, () => h.call('notes_clear', { all: true }, door)));
+      expect(clear.calls).to.have.length(1);
+      expect(retries.filter((r) => r.status === 'parked')).to.have.length(0);
+      expect(retries.filter((r) => r.status === 'ran')).to.have.length.at.least(1);
+      expect((await h.list.execute({ principal: ada })).approvals).to.have.length(0);
+    });
+
     it('does not reuse across door sessions or for a different input', async () => {
       const clear = countingTool('notes_clear', 'destructive');
       const h = guardHarness({ tools: [clear.tool] });
