@@ -5,6 +5,7 @@ export const TOKENS = {
   Model: Symbol.for('porter.Model'),
   ThreadBook: Symbol.for('porter.ThreadBook'),
   TurnHub: Symbol.for('porter.TurnHub'),
+  AgentTurn: Symbol.for('porter.AgentTurn'),
   ThreadUseCases: Symbol.for('porter.ThreadUseCases'),
   Clock: Symbol.for('porter.Clock'),
   Ids: Symbol.for('porter.Ids'),

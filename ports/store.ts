@@ -106,7 +106,17 @@ export interface Store {
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
 
-/** The one claim-capable view of a record set, or null: callers use it to fail closed. */
-export function claimable<T>(set: RecordSet<T>): Required<Pick<RecordSet<T>, 'claim'>> | null {
-  return set.claim ? { claim: set.claim } : null;
+/**
+ * Every record matching `refs`, newest first, walking all pages: for sweeps, adoption and
+ * development reports, never for a page a person asked for.
+ */
+export async function everyRecord<T>(set: RecordSet<T>, refs: Readonly<Record<string, string>> = {}): Promise<StoredRecord<T>[]> {
+  const all: StoredRecord<T>[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: Page<T> = await set.list({ refs, limit: MAX_PAGE_SIZE, cursor });
+    all.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return all;
 }

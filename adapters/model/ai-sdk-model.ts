@@ -26,6 +26,9 @@ export class AiSdkModel implements Model {
       ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
       abortSignal: request.signal,
       maxRetries: 1,
+      // Errors arrive as stream parts and end the turn there (logged by Porter); the SDK's default
+      // would also print them to the console.
+      onError: () => undefined,
     });
     for await (const part of result.fullStream) {
       switch (part.type) {

@@ -3,7 +3,7 @@ import type { AppDocument } from '../../domain/apps/app-document.js';
 import { AppChangedMeanwhile } from '../../domain/apps/app-errors.js';
 import { AtomicityUnavailable, NotFound } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
-import type { RecordSet, StoredRecord } from '../../ports/store.js';
+import { everyRecord, type RecordSet, type StoredRecord } from '../../ports/store.js';
 
 /** One version of an app's content, kept so `GET /apps/:id/versions` can list every change. */
 export interface VersionPrimitives {
@@ -91,26 +91,12 @@ export class AppBook {
 
   /** Every app matching the refs (walks all pages). */
   async all(refs: Record<string, string>): Promise<LoadedApp[]> {
-    const all: LoadedApp[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await this.list(refs, 500, cursor);
-      all.push(...page.items);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return all;
+    return (await everyRecord(this.apps, refs)).map((record) => ({ app: App.fromPrimitives(record.data), record }));
   }
 
   /** Every version of the app, newest first. */
   async versionsOf(appId: string): Promise<VersionPrimitives[]> {
-    const all: VersionPrimitives[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await this.versions.list({ refs: { app: appId }, limit: 500, cursor });
-      all.push(...page.items.map((item) => item.data));
-      cursor = page.nextCursor;
-    } while (cursor);
-    return all.sort((a, b) => b.number - a.number);
+    return (await everyRecord(this.versions, { app: appId })).map((item) => item.data).sort((a, b) => b.number - a.number);
   }
 
   /** Removes the app and its versions (its records and blobs are AppData's). */

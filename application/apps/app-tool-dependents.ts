@@ -1,6 +1,6 @@
 import type { AppPrimitives } from '../../domain/apps/app.js';
 import { toolRefs } from '../../domain/apps/app-document.js';
-import type { RecordSet } from '../../ports/store.js';
+import { everyRecord, type RecordSet } from '../../ports/store.js';
 import type { ToolDependentCounts, ToolDependents } from '../development/tool-dependents.js';
 
 /**
@@ -15,17 +15,12 @@ export class AppToolDependents implements ToolDependents {
   async dependentsOf(tools: ReadonlyArray<string>): Promise<ToolDependentCounts> {
     const byTool: Record<string, number> = Object.fromEntries(tools.map((tool) => [tool, 0]));
     let total = 0;
-    let cursor: string | null = null;
-    do {
-      const page = await this.apps.list({ limit: 500, cursor });
-      for (const { data } of page.items) {
-        const runs = new Set(toolRefs(data.document));
-        const used = tools.filter((tool) => runs.has(tool));
-        for (const tool of used) byTool[tool]! += 1;
-        if (used.length > 0) total += 1;
-      }
-      cursor = page.nextCursor;
-    } while (cursor);
+    for (const { data } of await everyRecord(this.apps)) {
+      const runs = new Set(toolRefs(data.document));
+      const used = tools.filter((tool) => runs.has(tool));
+      for (const tool of used) byTool[tool]! += 1;
+      if (used.length > 0) total += 1;
+    }
     return { total, byTool };
   }
 }

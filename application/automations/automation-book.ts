@@ -1,6 +1,6 @@
 import { Automation, type AutomationPrimitives } from '../../domain/automations/automation.js';
 import { AtomicityUnavailable, Conflict, NotFound } from '../../domain/errors.js';
-import type { RecordSet, StoredRecord } from '../../ports/store.js';
+import { everyRecord, type RecordSet, type StoredRecord } from '../../ports/store.js';
 
 export interface LoadedAutomation {
   readonly automation: Automation;
@@ -67,14 +67,7 @@ export class AutomationBook {
   }
 
   private async all(firing: string): Promise<Automation[]> {
-    const all: Automation[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await this.records.list({ refs: { firing }, limit: 500, cursor });
-      for (const record of page.items) all.push(Automation.fromPrimitives(record.data));
-      cursor = page.nextCursor;
-    } while (cursor);
-    return all;
+    return (await everyRecord(this.records, { firing })).map((record) => Automation.fromPrimitives(record.data));
   }
 }
 

@@ -1,5 +1,5 @@
 import type { AutomationPrimitives } from '../../domain/automations/automation.js';
-import type { RecordSet } from '../../ports/store.js';
+import { everyRecord, type RecordSet } from '../../ports/store.js';
 import type { ToolDependentCounts, ToolDependents } from '../development/tool-dependents.js';
 
 /**
@@ -14,16 +14,11 @@ export class AutomationToolDependents implements ToolDependents {
   async dependentsOf(tools: ReadonlyArray<string>): Promise<ToolDependentCounts> {
     const byTool: Record<string, number> = Object.fromEntries(tools.map((tool) => [tool, 0]));
     let total = 0;
-    let cursor: string | null = null;
-    do {
-      const page = await this.automations.list({ limit: 500, cursor });
-      for (const { data } of page.items) {
-        const used = tools.filter((tool) => data.task.tools?.includes(tool));
-        for (const tool of used) byTool[tool]! += 1;
-        if (used.length > 0) total += 1;
-      }
-      cursor = page.nextCursor;
-    } while (cursor);
+    for (const { data } of await everyRecord(this.automations)) {
+      const used = tools.filter((tool) => data.task.tools?.includes(tool));
+      for (const tool of used) byTool[tool]! += 1;
+      if (used.length > 0) total += 1;
+    }
     return { total, byTool };
   }
 }

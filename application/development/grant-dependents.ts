@@ -1,5 +1,5 @@
 import type { GrantPrimitives } from '../../domain/guard/grant.js';
-import type { RecordSet } from '../../ports/store.js';
+import { everyRecord, type RecordSet } from '../../ports/store.js';
 import type { ToolDependentCounts, ToolDependents } from './tool-dependents.js';
 
 /**
@@ -15,15 +15,9 @@ export class GrantDependents implements ToolDependents {
     const byTool: Record<string, number> = {};
     const distinct = new Set<string>();
     for (const tool of tools) {
-      let count = 0;
-      let cursor: string | null = null;
-      do {
-        const page = await this.grants.list({ refs: { tool, active: 'yes' }, limit: 500, cursor });
-        count += page.items.length;
-        for (const item of page.items) distinct.add(item.id);
-        cursor = page.nextCursor;
-      } while (cursor);
-      byTool[tool] = count;
+      const grants = await everyRecord(this.grants, { tool, active: 'yes' });
+      for (const grant of grants) distinct.add(grant.id);
+      byTool[tool] = grants.length;
     }
     return { total: distinct.size, byTool };
   }

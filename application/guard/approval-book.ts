@@ -1,6 +1,6 @@
 import { Approval, ApprovalAlreadyDecided, type ApprovalPrimitives } from '../../domain/guard/approval.js';
 import { AtomicityUnavailable, NotFound } from '../../domain/errors.js';
-import type { RecordSet, StoredRecord } from '../../ports/store.js';
+import { everyRecord, type RecordSet, type StoredRecord } from '../../ports/store.js';
 
 export interface LoadedApproval {
   readonly approval: Approval;
@@ -54,14 +54,7 @@ export class ApprovalBook {
 
   /** Every approval matching the refs (walks all pages). */
   async all(refs: Record<string, string>): Promise<LoadedApproval[]> {
-    const all: LoadedApproval[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await this.list(refs, 500, cursor);
-      all.push(...page.items);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return all;
+    return (await everyRecord(this.records, refs)).map((record) => ({ approval: Approval.fromPrimitives(record.data), record }));
   }
 }
 

@@ -1,7 +1,7 @@
 import { Run, type RunPrimitives } from '../../domain/runs/run.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import { AtomicityUnavailable, Conflict, NotFound } from '../../domain/errors.js';
-import type { RecordSet, StoredRecord } from '../../ports/store.js';
+import { everyRecord, type RecordSet, type StoredRecord } from '../../ports/store.js';
 
 export interface LoadedRun {
   readonly run: Run;
@@ -85,26 +85,12 @@ export class RunBook {
 
   /** Every run in a state (the sweep reads running, waiting and queued runs, which are few). */
   async inState(state: RunPrimitives['state']): Promise<LoadedRun[]> {
-    const all: LoadedRun[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await this.records.list({ refs: { state }, limit: 500, cursor });
-      for (const record of page.items) all.push({ run: Run.fromPrimitives(record.data), record });
-      cursor = page.nextCursor;
-    } while (cursor);
-    return all;
+    return (await everyRecord(this.records, { state })).map((record) => ({ run: Run.fromPrimitives(record.data), record }));
   }
 
   /** The run's transcript, oldest first. */
   async messagesOf(runId: string): Promise<UiMessage[]> {
-    const collected: UiMessage[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await this.messages.list({ refs: { run: runId }, limit: 500, cursor });
-      collected.push(...page.items.map((record) => record.data));
-      cursor = page.nextCursor;
-    } while (cursor);
-    return collected.reverse();
+    return (await everyRecord(this.messages, { run: runId })).map((record) => record.data).reverse();
   }
 
   async putMessage(runId: string, message: UiMessage): Promise<void> {

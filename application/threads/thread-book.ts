@@ -1,7 +1,7 @@
 import { Thread, type ThreadPrimitives } from '../../domain/threads/thread.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import { NotFound } from '../../domain/errors.js';
-import type { RecordSet, StoredRecord } from '../../ports/store.js';
+import { everyRecord, type RecordSet, type StoredRecord } from '../../ports/store.js';
 
 export interface LoadedThread {
   readonly thread: Thread;
@@ -79,13 +79,6 @@ export class ThreadBook {
 
   /** Every thread of `from`, for adoption. */
   async allOwnedBy(owner: string): Promise<Thread[]> {
-    const threads: Thread[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await this.list(owner, 500, cursor);
-      threads.push(...page.threads);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return threads;
+    return (await everyRecord(this.summaries, { owner })).map((record) => Thread.fromPrimitives(record.data));
   }
 }

@@ -5,7 +5,6 @@ import { TOKENS } from '../tokens.js';
 import type { PorterConfig } from '../config/config-schema.js';
 import type { Store } from '../../ports/store.js';
 import type { Clock } from '../../ports/clock.js';
-import type { Model } from '../../ports/model.js';
 import type { CronCalendar, RunDispatcher, SchedulerWork } from '../../ports/scheduler.js';
 import type { AutomationUseCases } from '../../ports/use-cases/automations.js';
 import type { RunUseCases, TickUseCases } from '../../ports/use-cases/runs.js';
@@ -14,7 +13,7 @@ import type { AutomationPrimitives } from '../../domain/automations/automation.j
 import type { RunPrimitives } from '../../domain/runs/run.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import type { ApprovalBook } from '../../application/guard/approval-book.js';
-import { AgentTurn } from '../../application/threads/agent-turn.js';
+import type { AgentTurn } from '../../application/threads/agent-turn.js';
 import { AutomationToolDependents } from '../../application/automations/automation-tool-dependents.js';
 import type { ToolDependents } from '../../application/development/tool-dependents.js';
 import { AutomationBook } from '../../application/automations/automation-book.js';
@@ -76,24 +75,7 @@ export const automationsModule = new ContainerModule(({ bind }) => {
   bind(TOKENS.StartRuns).toDynamicValue((ctx) => new StartRuns(ctx.get(TOKENS.RunBook), ctx.get(TOKENS.RunDispatcher), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock))).inSingletonScope();
   bind(TOKENS.ExecuteRun)
     .toDynamicValue((ctx) => {
-      const config = ctx.get<PorterConfig>(TOKENS.Config);
-      const agent = new AgentTurn(
-        ctx.get<Model | null>(TOKENS.Model),
-        ctx.get(TOKENS.ToolRegistry),
-        ctx.get(TOKENS.GuardCall),
-        ctx.get(TOKENS.ExecuteApproved),
-        ctx.get(TOKENS.ApprovalBook),
-        ctx.get(TOKENS.ThreadBook),
-        {
-          toolOutputCap: config.toolOutputCap,
-          maxSteps: config.maxSteps,
-          ...(config.historyWindow !== undefined ? { historyWindow: config.historyWindow } : {}),
-          ...(config.maxOutputTokens !== undefined ? { maxOutputTokens: config.maxOutputTokens } : {}),
-          ...(config.instructions !== undefined ? { instructions: config.instructions } : {}),
-        },
-        ctx.get(TOKENS.Ids),
-        ctx.get(TOKENS.Logger),
-      );
+      const agent = ctx.get<AgentTurn>(TOKENS.AgentTurn);
       return new ExecuteRun(ctx.get(TOKENS.RunBook), agent, parkedOf(ctx), resumeOf(ctx), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail), ctx.get(TOKENS.Logger), {
         holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
         leaseMs: RUN_LEASE_MS,

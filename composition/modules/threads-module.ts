@@ -35,19 +35,17 @@ export const threadsModule = new ContainerModule(({ bind }) => {
     })
     .inSingletonScope();
   bind(TOKENS.TurnHub).toConstantValue(new TurnHub());
-  bind<ThreadUseCases>(TOKENS.ThreadUseCases)
+  // One agent loop serves chat turns and automation runs alike.
+  bind(TOKENS.AgentTurn)
     .toDynamicValue((ctx) => {
       const config = ctx.get<PorterConfig>(TOKENS.Config);
-      const threads = ctx.get<ThreadBook>(TOKENS.ThreadBook);
-      const hub = ctx.get<TurnHub>(TOKENS.TurnHub);
-      const model = ctx.get<Model | null>(TOKENS.Model);
-      const agent = new AgentTurn(
-        model,
+      return new AgentTurn(
+        ctx.get<Model | null>(TOKENS.Model),
         ctx.get(TOKENS.ToolRegistry),
         ctx.get(TOKENS.GuardCall),
         ctx.get(TOKENS.ExecuteApproved),
         ctx.get(TOKENS.ApprovalBook),
-        threads,
+        ctx.get(TOKENS.ThreadBook),
         {
           toolOutputCap: config.toolOutputCap,
           maxSteps: config.maxSteps,
@@ -58,6 +56,14 @@ export const threadsModule = new ContainerModule(({ bind }) => {
         ctx.get(TOKENS.Ids),
         ctx.get(TOKENS.Logger),
       );
+    })
+    .inSingletonScope();
+  bind<ThreadUseCases>(TOKENS.ThreadUseCases)
+    .toDynamicValue((ctx) => {
+      const threads = ctx.get<ThreadBook>(TOKENS.ThreadBook);
+      const hub = ctx.get<TurnHub>(TOKENS.TurnHub);
+      const model = ctx.get<Model | null>(TOKENS.Model);
+      const agent = ctx.get<AgentTurn>(TOKENS.AgentTurn);
       const decide = ctx.get<GuardUseCases>(TOKENS.GuardUseCases).decideApproval;
       return {
         createThread: new CreateThread(threads, ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock)),

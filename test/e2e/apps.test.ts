@@ -2,15 +2,12 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { UIMessage } from 'ai';
 import { devHost } from '../support/dev-host-fixture.js';
 import { hostComponents } from '../support/apps-pins.js';
-import type { WireClient } from '../support/turn-client.js';
+import { toolPart, type Part, type WireClient } from '../support/turn-client.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import { syncPins } from '../../composition/apps-sync.js';
 
-type Part = Record<string, any>;
-const toolPart = (message: UIMessage, tool: string) => message.parts.find((p) => p.type === `tool-${tool}`) as Part | undefined;
 
 describe('Generated apps through the development host', function () {
   this.timeout(60_000);

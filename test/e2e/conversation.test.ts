@@ -1,12 +1,9 @@
 import { expect } from 'chai';
 import type { UIMessage } from 'ai';
 import { devHost } from '../support/dev-host-fixture.js';
-import { readTurn, type WireClient } from '../support/turn-client.js';
+import { readTurn, textOf, toolPart, type Part, type WireClient } from '../support/turn-client.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 
-type Part = Record<string, any>;
-const toolPart = (message: UIMessage, tool: string) => message.parts.find((p) => p.type === `tool-${tool}`) as Part | undefined;
-const text = (message: UIMessage) => message.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join('');
 
 describe('Conversations through the development host (stock AI SDK reader)', function () {
   this.timeout(30_000);
@@ -32,14 +29,14 @@ describe('Conversations through the development host (stock AI SDK reader)', fun
     expect(turn.chunks.filter((c) => c.type === 'text-delta').length).to.be.greaterThan(2);
     expect(turn.chunks[0]).to.deep.include({ type: 'start' });
     expect(turn.chunks[turn.chunks.length - 1]).to.deep.include({ type: 'finish' });
-    expect(text(turn.message)).to.equal('echo: hello there, porter');
+    expect(textOf(turn.message)).to.equal('echo: hello there, porter');
   });
 
   it('runs a read tool without asking and lets the model report its result', async () => {
     const thread = await ada.newThread();
     const turn = await ada.say(thread, '/call notes_list {}');
     expect(toolPart(turn.message, 'notes_list')).to.deep.include({ state: 'output-available', output: { notes: [] } });
-    expect(text(turn.message)).to.contain('notes_list returned');
+    expect(textOf(turn.message)).to.contain('notes_list returned');
   });
 
   it('parks a write, finishes the turn, and runs it exactly once after approval', async () => {
@@ -59,7 +56,7 @@ describe('Conversations through the development host (stock AI SDK reader)', fun
 
     const resumed = await ada.continueTurn(thread, parked.message);
     expect(toolPart(resumed.message, 'notes_add')).to.deep.include({ state: 'output-available', output: { added: 'buy milk', count: 1 } });
-    expect(text(resumed.message)).to.contain('notes_add returned');
+    expect(textOf(resumed.message)).to.contain('notes_add returned');
     await ada.continueTurn(thread);
     const listed = await ada.say(thread, '/call notes_list {}');
     expect(toolPart(listed.message, 'notes_list')!.output).to.deep.equal({ notes: ['buy milk'] });
@@ -73,7 +70,7 @@ describe('Conversations through the development host (stock AI SDK reader)', fun
     await ada.json('POST', `/approvals/${approvalId}/decide`, { approve: false });
     const next = await ada.continueTurn(thread, parked.message);
     expect(toolPart(next.message, 'notes_clear')!.state).to.equal('output-denied');
-    expect(text(next.message)).to.contain('denied');
+    expect(textOf(next.message)).to.contain('denied');
     expect((await ada.json('GET', `/approvals/${approvalId}`)).body.state).to.equal('denied');
   });
 

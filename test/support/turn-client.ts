@@ -72,3 +72,12 @@ export class WireClient {
     return readTurn(await this.send('POST', `/threads/${threadId}/turn`, { continue: true }), previous);
   }
 }
+
+/** A part of a UI message, loosely typed for assertions. */
+export type Part = Record<string, any>;
+
+/** The tool part for `tool` in a message, if any. */
+export const toolPart = (message: UIMessage, tool: string) => message.parts.find((p) => p.type === `tool-${tool}`) as Part | undefined;
+
+/** The text a message says, its text parts joined. */
+export const textOf = (message: UIMessage) => message.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join('');

@@ -7,17 +7,10 @@ import type { Store } from '../../../ports/store.js';
 import { ada, countingTool, guardHarness, parkedId } from '../../support/guard-harness.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../../support/postgres.js';
+import { codeOf } from '../../support/outcomes.js';
 
 const signal = () => new AbortController().signal;
 
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return (error as { code?: string }).code ?? 'no-code';
-  }
-  return 'resolved';
-}
 
 /** Two Porter instances racing on one database: exactly one approval wins, the call runs once. */
 function describeRaces(engine: string, database: () => Promise<{ url: string; drop(): Promise<void> } | null>) {

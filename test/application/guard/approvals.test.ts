@@ -1,17 +1,10 @@
 import { expect } from 'chai';
 import { ada, bob, countingTool, guardHarness, parkedId } from '../../support/guard-harness.js';
 import type { Approval } from '../../../domain/guard/approval.js';
+import { codeOf } from '../../support/outcomes.js';
 
 const signal = () => new AbortController().signal;
 
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return (error as { code?: string }).code ?? 'no-code';
-  }
-  return 'resolved';
-}
 
 describe('Approvals', () => {
   it('shows a parked call with its request while pending', async () => {

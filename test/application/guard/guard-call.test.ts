@@ -2,15 +2,8 @@ import { expect } from 'chai';
 import { ada, bob, countingTool, guardHarness, parkedId } from '../../support/guard-harness.js';
 import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
 import { ManualClock } from '../../support/manual-clock.js';
+import { codeOf } from '../../support/outcomes.js';
 
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return (error as { code?: string }).code ?? 'no-code';
-  }
-  return 'resolved';
-}
 
 describe('GuardCall: the decision pipeline', () => {
   it('runs a read-class tool without asking', async () => {

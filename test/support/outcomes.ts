@@ -1,0 +1,9 @@
+/** The error code a promise rejects with (`resolved` when it does not), for asserting refusals. */
+export async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    return (error as { code?: string }).code ?? 'no-code';
+  }
+  return 'resolved';
+}
