@@ -48,13 +48,17 @@ export function createKoaWire(options: KoaWireOptions): KoaWire {
 
   app.use(errorEnvelope(options.logger));
 
-  const origin = new Router<WireState>();
-  const orgs = new Router<WireState>({ prefix: mount });
+  // Paths match case-sensitively, exactly as `owns()` and the floor's own path rules read them:
+  // a router that also answered `/API/Porter/Approvals` would let a request past the org refusal
+  // and the CSRF floor, which never see it as a wire path.
+  const routerOptions = { prefix: mount, sensitive: true } as const;
+  const origin = new Router<WireState>({ sensitive: true });
+  const orgs = new Router<WireState>(routerOptions);
   orgs.all('/orgs', refuseOrganizations).all('/orgs/{*rest}', refuseOrganizations);
-  const self = new Router<WireState>({ prefix: mount });
-  const open = new Router<WireState>({ prefix: mount });
+  const self = new Router<WireState>(routerOptions);
+  const open = new Router<WireState>(routerOptions);
   open.use(csrfFloor(relative), jsonBody(relative));
-  const guarded = new Router<WireState>({ prefix: mount });
+  const guarded = new Router<WireState>(routerOptions);
   guarded.use(
     refuseOrgQuery(relative),
     csrfFloor(relative),

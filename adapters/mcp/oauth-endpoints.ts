@@ -4,6 +4,7 @@ import { CLIENT_AUTH_METHODS } from '../../domain/door/door-client.js';
 import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
+import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { AuthorizationStep, DoorOAuthUseCases, DoorSite, RegisteredClient } from '../../ports/use-cases/door.js';
 import type { ConsentPageRenderer } from './consent-page.js';
@@ -23,22 +24,36 @@ export interface DoorOAuthEndpointsOptions {
   readonly signInUrl?: (returnTo: string) => string;
   readonly brand: DoorBrand;
   readonly consentPage: ConsentPageRenderer;
+  readonly clock: Clock;
   readonly logger: Logger;
 }
 
 const text = (max: number) => z.string().max(max).optional();
 
+/** Stands for a PKCE parameter that is there but cannot be one (repeated, or far too long). */
+const MALFORMED = '';
+
+/**
+ * A PKCE parameter: any malformed value is kept as malformed rather than refused here, so the use
+ * case answers it like every other PKCE fault, with the error redirect the specification requires.
+ */
+const pkceParameter = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .transform((value) => (value === undefined ? undefined : typeof value === 'string' && value.length <= 200 ? value : MALFORMED));
+
 /**
  * The `/authorize` query. Unknown parameters are ignored, as RFC 6749 §3.1 requires of an
  * authorization server; the known ones are bounded strings (a repeated one arrives as an array and
- * is refused). The door's rules (PKCE, redirect URI, scope) run in the use case.
+ * is refused), except the PKCE pair (see pkceParameter). The door's rules (PKCE, redirect URI,
+ * scope) run in the use case.
  */
 const authorizeQuery = z.object({
   response_type: text(40),
   client_id: text(100),
   redirect_uri: text(2000),
-  code_challenge: text(200),
-  code_challenge_method: text(40),
+  code_challenge: pkceParameter,
+  code_challenge_method: pkceParameter,
   scope: text(400),
   state: text(2000),
   resource: text(2000),
@@ -132,6 +147,8 @@ export class DoorOAuthEndpoints {
 
   /** `POST /token` (form-encoded): authorization code with PKCE, or a refresh token (rotated). */
   readonly token = async (ctx: Context): Promise<void> => {
+    // Taken before the body is read: of two refreshes racing, the later one still counts as under way.
+    const requestedAt = this.options.clock.now().toISOString();
     allowAnyOrigin(ctx);
     await answeringOAuthErrors(ctx, this.options.logger, async () => {
       const form = await readForm(ctx);
@@ -144,7 +161,7 @@ export class DoorOAuthEndpoints {
       const issued = await this.options.oauth.issueTokens.execute(
         grant.data === 'authorization_code'
           ? { grantType: 'authorization_code', code: form.code, redirectUri: form.redirect_uri, codeVerifier: form.code_verifier, resource: form.resource, client, site }
-          : { grantType: 'refresh_token', refreshToken: form.refresh_token, scope: form.scope, resource: form.resource, client, site },
+          : { grantType: 'refresh_token', refreshToken: form.refresh_token, scope: form.scope, resource: form.resource, client, site, requestedAt },
       );
       noStore(ctx);
       ctx.status = 200;

@@ -75,7 +75,7 @@ export function appTools(apps: AppsUseCases, book: AppBook): ToolDefinition[] {
       risk: 'read',
       async execute(input, context) {
         const opened = await apps.openApp.execute({ principal: context.principal, appId: (input as { appId: string }).appId });
-        if (opened.payload) viewSink(context)?.(viewOfDocument(opened.payload.appId, opened.payload.document));
+        if (opened.payload) viewSink(context)?.(viewOfDocument(opened.payload.appId, opened.payload.document, opened.pinDrift));
         return { kind: opened.kind, ...(opened.url ? { url: opened.url } : {}), pinDrift: opened.pinDrift, title: opened.payload?.document.title, version: opened.payload?.version };
       },
     },

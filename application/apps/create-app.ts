@@ -30,7 +30,13 @@ export class CreateApp implements UseCase<Input, AppDetail> {
       contentHash: contentHashOf(document),
       at: this.clock.now().toISOString(),
     });
-    await this.book.insert(app, 'create', prompt);
+    try {
+      await this.book.insert(app, 'create', prompt);
+    } catch (error) {
+      // The person watched it build: the view must not stay "building" for an app that was not kept.
+      Generation.failed(appId, document, error instanceof Error ? error.message : String(error), view);
+      throw error;
+    }
     Generation.ready(appId, document, view);
     return detailOf(app);
   }

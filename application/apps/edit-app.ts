@@ -43,12 +43,13 @@ export class EditApp implements UseCase<Input, EditResult> {
     try {
       await this.book.replace(loaded, edited, 'edit', instruction);
     } catch (error) {
-      // Another change won: the rollout we made must not outlive it.
+      // Another change won: the rollout we made must not outlive it, and the view says this edit was not kept.
       if (served && app.served && served !== app.served) await this.rollout.revert(app.id, app.document, app.served.snapshotId);
+      Generation.failed(app.id, app.document, error instanceof Error ? error.message : String(error), view);
       throw error;
     }
-    Generation.ready(app.id, document, view);
     const drift = edited.pinDrift();
+    Generation.ready(app.id, document, view, drift);
     const issues = noticesOf(edited);
     return { app: detailOf(edited), driftedPins: drift ? [drift] : [], ...(issues.length ? { issues } : {}) };
   }

@@ -1,4 +1,5 @@
 import type { AppDocument } from '../../domain/apps/app-document.js';
+import type { PinDrift } from '../../domain/apps/fork-pin.js';
 import { failedView, viewOfDocument, viewOfDraft, type AppView } from '../../domain/apps/app-view.js';
 import { classifyEdit, emitsServerCode } from '../../domain/apps/edit-rule.js';
 import { InvalidAppDocument, TreeEditEmittedServerCode } from '../../domain/apps/app-errors.js';
@@ -44,9 +45,9 @@ export class Generation {
     return next;
   }
 
-  /** The finished view, sent once the change is stored. */
-  static ready(appId: string, document: AppDocument, sink?: ViewSink): void {
-    sink?.(viewOfDocument(appId, document));
+  /** The finished view, sent once the change is stored (with the fork's drift, if it drifted). */
+  static ready(appId: string, document: AppDocument, sink?: ViewSink, pinDrift: PinDrift | null = null): void {
+    sink?.(viewOfDocument(appId, document, pinDrift));
   }
 
   /** A failure after generation (storing, serving): the view says so. */

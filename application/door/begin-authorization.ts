@@ -38,8 +38,11 @@ export class BeginAuthorization implements UseCase<AuthorizeRequest, Authorizati
       kind: 'redirect',
       location: redirectBack(redirectUri, { error, error_description: description, state: query.state, iss: site.issuer }),
     });
-    if (query.responseType !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported');
+    // PKCE is checked first, so whatever else is wrong with the request a PKCE fault always gets the
+    // answer the specification words exactly.
     if (query.codeChallengeMethod !== PKCE_METHOD || !isS256Challenge(query.codeChallenge)) return back('invalid_request', PKCE_REQUIRED);
+    if (query.responseType === undefined) return back('invalid_request', 'response_type is required');
+    if (query.responseType !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported');
     const scope = grantedScope(query.scope);
     if (scope === null) return back('invalid_scope', 'The only scope this door grants is "mcp"');
     if (query.resource !== undefined && query.resource !== site.resource) return back('invalid_target', `resource must be ${site.resource}`);

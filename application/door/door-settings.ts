@@ -6,12 +6,6 @@ export interface DoorSettings {
   readonly codeTtlSeconds: number;
   /** How long a consent page stays answerable. */
   readonly consentTtlSeconds: number;
-  /**
-   * A refresh token one generation behind, presented within this many seconds of the rotation, is
-   * a client racing itself (two requests refreshing at once), not a replay: it is refused without
-   * revoking the family. Older ones revoke it.
-   */
-  readonly refreshRaceGraceSeconds: number;
   /** Live MCP sessions one subject may hold in this process; opening one more closes the oldest. */
   readonly maxSessionsPerSubject: number;
   /** A session nobody used for this long is closed when the next session opens. */
@@ -23,7 +17,6 @@ export const DEFAULT_DOOR_SETTINGS: DoorSettings = {
   refreshTokenTtlSeconds: 30 * 24 * 3600,
   codeTtlSeconds: 60,
   consentTtlSeconds: 600,
-  refreshRaceGraceSeconds: 2,
   maxSessionsPerSubject: 16,
   sessionIdleSeconds: 1800,
 };

@@ -7,7 +7,6 @@ import type { TokenGrant, TokenRequest } from '../../ports/use-cases/door.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { authenticateClient } from './client-authentication.js';
 import type { DoorClientBook } from './client-book.js';
-import type { DoorSettings } from './door-settings.js';
 import type { TokenFamilyBook } from './token-family-book.js';
 import type { TokenMint } from './token-mint.js';
 
@@ -17,8 +16,10 @@ const INVALID = 'The refresh token is not valid';
 
 /**
  * `grant_type=refresh_token`: every refresh rotates. The rotation claims the family on the revision
- * read, so two racing refreshes give exactly one success. A token from an earlier generation
- * presented later is a replay: the whole family is revoked.
+ * read, so two racing refreshes give exactly one success, and the loser (already under way when
+ * the winner rotated) revokes nothing. A token from an earlier generation presented in a request
+ * that arrived after the rotation is a replay: the whole family is revoked. Instances compare their
+ * own clocks here, so keep them synchronised (NTP); skew only moves the line by its size.
  */
 export class RotateRefreshToken implements UseCase<RefreshRequest, TokenGrant> {
   constructor(
@@ -26,12 +27,13 @@ export class RotateRefreshToken implements UseCase<RefreshRequest, TokenGrant> {
     private readonly families: TokenFamilyBook,
     private readonly mint: TokenMint,
     private readonly secrets: DoorSecrets,
-    private readonly settings: DoorSettings,
     private readonly clock: Clock,
     private readonly audit: AuditTrail,
   ) {}
 
   async execute(request: RefreshRequest): Promise<TokenGrant> {
+    // When this request arrived: a rotation recorded after it was a concurrent request, not a replay.
+    const requestedAt = request.requestedAt ?? this.clock.now().toISOString();
     const client = await authenticateClient(this.clients, this.secrets, request.client, 401);
     if (!request.refreshToken) throw new OAuthRefusal('invalid_request', 'refresh_token is required');
     const token = await this.families.findRefreshToken(this.secrets.digest(request.refreshToken));
@@ -47,7 +49,7 @@ export class RotateRefreshToken implements UseCase<RefreshRequest, TokenGrant> {
     }
     if (!family.isLiveAt(now)) throw new OAuthRefusal('invalid_grant', 'The refresh token has expired or was revoked');
     if (family.isStale(token.generation)) {
-      if (family.isRaceLoser(token.generation, now, this.settings.refreshRaceGraceSeconds * 1000)) {
+      if (family.isRaceLoser(token.generation, requestedAt)) {
         throw new OAuthRefusal('invalid_grant', 'This refresh token was just used by another request');
       }
       await this.revoke(family.id, family.subject, now, 'reused');
@@ -56,7 +58,9 @@ export class RotateRefreshToken implements UseCase<RefreshRequest, TokenGrant> {
     if (request.scope !== undefined && grantedScope(request.scope) !== family.scope) throw new OAuthRefusal('invalid_scope', `The granted scope is "${family.scope}"`);
     if (request.resource !== undefined && request.resource !== family.resource) throw new OAuthRefusal('invalid_target', `resource must be ${family.resource}`);
 
-    const rotated = family.rotate(now);
+    // Stamped as late as possible, just before the claim, so a request that arrives after this
+    // rotation is answered can never pass for one that raced it.
+    const rotated = family.rotate(this.clock.now().toISOString());
     if (!(await this.families.move(loaded, rotated))) throw new OAuthRefusal('invalid_grant', 'This refresh token was just used by another request');
     return this.mint.mint(rotated);
   }

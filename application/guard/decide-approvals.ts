@@ -26,7 +26,7 @@ export class DecideApprovals implements UseCase<BatchDecision, { approvals: Read
     const loaded = await Promise.all(ids.map((id) => this.approvals.ownedBy(batch.principal.subject, id)));
     for (const { approval } of loaded) {
       const state = approval.stateAt(now);
-      if (state !== 'pending' || approval.heldBy) throw new ApprovalAlreadyDecided(approval.id, state === 'executing' ? 'approved' : state);
+      if (state !== 'pending' || approval.isHeldAt(now)) throw new ApprovalAlreadyDecided(approval.id, state === 'executing' ? 'approved' : state);
     }
 
     const batchId = randomUUID();

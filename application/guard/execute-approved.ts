@@ -57,7 +57,7 @@ export class ExecuteApproved {
   private async run(loaded: LoadedApproval, input: Omit<ExecuteApprovedInput, 'approvalId'>): Promise<CallResult | null> {
     const now = this.clock.now().toISOString();
     if (loaded.approval.stateAt(now) !== 'approved') return null;
-    const executing = loaded.approval.startExecution();
+    const executing = loaded.approval.startExecution(now);
     if (!(await this.approvals.move(loaded, executing))) return null;
 
     const { request } = loaded.approval;

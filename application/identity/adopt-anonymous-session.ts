@@ -3,7 +3,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { AdoptionOutcome, AdoptionRequest } from '../../ports/use-cases/identity.js';
 import { isAnonymousSubject } from '../../domain/principal.js';
-import { InvalidInput } from '../../domain/errors.js';
+import { AtomicityUnavailable, InvalidInput } from '../../domain/errors.js';
 import type { SessionAdopter } from './session-adopter.js';
 
 /** Which signed-in subject an anonymous session went to; it can go to one only. */
@@ -34,15 +34,15 @@ export class AdoptAnonymousSession implements UseCase<AdoptionRequest, AdoptionO
     return 'adopted';
   }
 
-  /** True when the session is (now) bound to `to`. */
+  /**
+   * True when the session is (now) bound to `to`. Binding must have one winner (two people racing
+   * one replayed cookie), so a store without atomic inserts fails closed: nothing moves, the
+   * cookie stays, and the floor logs why.
+   */
   private async bind(from: string, to: string): Promise<boolean> {
+    if (!this.markers.atomic) throw new AtomicityUnavailable('atomic inserts (to bind an anonymous session to one person)');
     const marker = { id: from, data: { to, state: 'moving' as const, at: this.clock.now().toISOString() } };
-    if (this.markers.atomic) {
-      if (await this.markers.atomic.insertIfAbsent(marker)) return true;
-    } else if (!(await this.markers.get(from))) {
-      await this.markers.put(marker);
-      return true;
-    }
+    if (await this.markers.atomic.insertIfAbsent(marker)) return true;
     const existing = await this.markers.get(from);
     return existing?.data.to === to;
   }

@@ -4,7 +4,7 @@ import { webhookSubject } from '../../domain/principal.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
 import type { RunDispatcher } from '../../ports/scheduler.js';
-import { slotRunId } from '../scheduler/slot-run-id.js';
+import { deliveryRunId, slotRunId } from '../scheduler/slot-run-id.js';
 import type { RunBook } from './run-book.js';
 
 /** A schedule instant that is due for an armed automation. */
@@ -12,9 +12,6 @@ export interface DueSlot {
   readonly automation: Automation;
   readonly slot: Date;
 }
-
-/** Writes in flight at once: SQLite serialises them anyway, PostgreSQL overlaps them on its pool. */
-const WRITES_IN_FLIGHT = 16;
 
 /**
  * Starts runs: each is written queued, then handed to the dispatcher. A schedule slot's run has an
@@ -39,32 +36,24 @@ export class StartRuns {
     return started;
   }
 
-  /** One run per armed automation on the source, started by `porter:webhook:<source>`. */
-  async forDelivery(automations: ReadonlyArray<Automation>, source: string, deliveryId: string, input: string): Promise<string[]> {
+  /**
+   * One run per armed automation on the source, started by `porter:webhook:<source>`. Run ids are
+   * derived from the delivery and when it was first received, so resuming a delivery cut short
+   * adds only the runs still missing, and hands every one to the dispatcher again (an executor only
+   * ever begins a queued run once).
+   */
+  async forDelivery(automations: ReadonlyArray<Automation>, source: string, deliveryId: string, input: string, receivedAt: Date): Promise<string[]> {
     const now = this.clock.now().toISOString();
-    const started = await inBatches(automations, async (automation) => {
-      const run = this.queue(automation, this.ids.mint('run'), webhookSubject(source), { kind: 'webhook', source, deliveryId }, input, now);
-      await this.runs.addIfAbsent(run);
-      return run.id;
-    });
-    if (started.length) await this.dispatcher.dispatch(started);
-    return started;
+    const runs = automations.map((automation) =>
+      this.queue(automation, deliveryRunId(automation.id, source, deliveryId, receivedAt), webhookSubject(source), { kind: 'webhook', source, deliveryId }, input, now),
+    );
+    await this.runs.addManyIfAbsent(runs);
+    const ids = runs.map((run) => run.id);
+    if (ids.length) await this.dispatcher.dispatch(ids);
+    return ids;
   }
 
   private queue(automation: Automation, id: string, startedBy: string, cause: Parameters<typeof Run.queue>[0]['cause'], input: string | null, now: string): Run {
     return Run.queue({ id, automationId: automation.id, owner: automation.owner, startedBy, cause, prompt: automation.task.prompt, input, createdAt: now });
   }
-}
-
-async function inBatches<T, R>(items: ReadonlyArray<T>, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(WRITES_IN_FLIGHT, items.length) }, worker));
-  return results;
 }

@@ -32,9 +32,17 @@ export class StopRun implements UseCase<RunRef, RunView> {
   async execute(input: RunRef): Promise<RunView> {
     const { run: before } = await this.runs.ownedBy(input.principal.subject, input.runId);
     const now = this.clock.now().toISOString();
-    const after = (await this.runs.update(input.runId, (run) => run.requestStop(now))) ?? before;
+    // Whether this stop's own write ended the run: of stops racing each other exactly one did, and
+    // only that one drops the parked approvals and writes the audit event.
+    let ended = false;
+    const after =
+      (await this.runs.update(input.runId, (run) => {
+        const next = run.requestStop(now);
+        ended = next !== run && next.terminal;
+        return next;
+      })) ?? before;
     if (after.terminal) {
-      if (!before.terminal) {
+      if (ended) {
         const dropped = await this.parked.drop(after.id);
         await this.audit.record({ subject: after.owner.subject, action: 'run.stopped', outcome: 'cancelled', details: { runId: after.id, automationId: after.automationId, droppedApprovals: dropped } });
       }

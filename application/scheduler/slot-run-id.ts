@@ -10,8 +10,21 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
  * write per due slot, and exactly one winner however many ticks race.
  */
 export function slotRunId(automationId: string, slot: Date): string {
-  const digest = createHash('sha256').update(`${automationId}\u0000${slot.toISOString()}`).digest();
-  return `${ID_PREFIXES.run}${encodeTime(slot.getTime())}${encodeBits(digest, 80)}`;
+  return derivedRunId(`${automationId}\u0000${slot.toISOString()}`, slot);
+}
+
+/**
+ * The id of the run a webhook delivery starts for one automation, derived the same way from the
+ * delivery and the instant it was first received: an attempt that resumes a delivery cut short
+ * derives the same ids, so no run starts twice.
+ */
+export function deliveryRunId(automationId: string, source: string, deliveryId: string, receivedAt: Date): string {
+  return derivedRunId(`${automationId}\u0000webhook\u0000${source}\u0000${deliveryId}`, receivedAt);
+}
+
+function derivedRunId(key: string, at: Date): string {
+  const digest = createHash('sha256').update(key).digest();
+  return `${ID_PREFIXES.run}${encodeTime(at.getTime())}${encodeBits(digest, 80)}`;
 }
 
 function encodeTime(ms: number): string {

@@ -155,7 +155,7 @@ export class AgentTurn {
     for (let step = 0; step < this.settings.maxSteps; step++) {
       if (await input.scope?.shouldStop?.()) return 'other';
       emit({ type: 'start-step' });
-      const view = modelView([...earlier, draft.message], { toolOutputCap: this.settings.toolOutputCap, ...(this.settings.historyWindow ? { historyWindow: this.settings.historyWindow } : {}) });
+      const view = modelView(earlier, draft.message, { toolOutputCap: this.settings.toolOutputCap, ...(this.settings.historyWindow ? { historyWindow: this.settings.historyWindow } : {}) });
       const calls: Array<Extract<ModelEvent, { type: 'tool-call' }>> = [];
       let textId: string | null = null;
       let finish: Extract<ModelEvent, { type: 'finish' }> | null = null;

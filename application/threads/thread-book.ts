@@ -1,6 +1,6 @@
 import { Thread, type ThreadPrimitives } from '../../domain/threads/thread.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
-import { NotFound } from '../../domain/errors.js';
+import { AtomicityUnavailable, NotFound } from '../../domain/errors.js';
 import { everyRecord, type RecordSet, type StoredRecord } from '../../ports/store.js';
 
 export interface LoadedThread {
@@ -23,13 +23,13 @@ export class ThreadBook {
     await this.summaries.put({ id: props.id, data: props, refs: { owner: props.owner } });
   }
 
-  /** Saves only when nobody changed the thread since it was read; without CAS, last write wins. */
+  /**
+   * Saves only when nobody changed the thread since it was read. The turn lease rides on this (one
+   * turn per thread, across instances), so a store without compare-and-swap fails closed.
+   */
   async replace(from: LoadedThread, to: Thread): Promise<boolean> {
     const props = to.toPrimitives();
-    if (!this.summaries.atomic) {
-      await this.save(to);
-      return true;
-    }
+    if (!this.summaries.atomic) throw new AtomicityUnavailable('compare-and-swap on threads (one turn at a time)');
     return (await this.summaries.atomic.compareAndSwap(props.id, from.record.revision, { data: props, refs: { owner: props.owner } })) !== null;
   }
 

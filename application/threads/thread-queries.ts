@@ -46,11 +46,20 @@ export class GetThread implements UseCase<{ principal: Principal; threadId: stri
   }
 }
 
+/** `DELETE /threads/:id`: a turn in flight on it here is stopped first, so nothing writes after. */
 export class DeleteThread implements UseCase<{ principal: Principal; threadId: string }, void> {
-  constructor(private readonly threads: ThreadBook) {}
+  constructor(
+    private readonly threads: ThreadBook,
+    private readonly hub: TurnHub,
+  ) {}
 
   async execute(input: { principal: Principal; threadId: string }): Promise<void> {
     await this.threads.ownedBy(input.principal.subject, input.threadId);
+    const live = this.hub.find(input.threadId);
+    if (live) {
+      live.abort.abort(new Error('the thread was deleted'));
+      await this.hub.settled(input.threadId);
+    }
     await this.threads.delete(input.threadId);
   }
 }

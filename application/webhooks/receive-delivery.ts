@@ -16,7 +16,15 @@ export interface DeliveryMark {
   readonly source: string;
   readonly deliveryId: string;
   readonly receivedAt: string;
+  /**
+   * `starting` while its runs are being started, `started` once they are, `failed` when starting
+   * them threw (the sender's retry finishes the job). Marks written before this field read as started.
+   */
+  readonly state?: 'starting' | 'started' | 'failed';
 }
+
+/** A delivery still `starting` after this long was cut short by a crash: its next retry finishes it. */
+export const STALE_START_MS = 60_000;
 
 /** How much of a delivery's body the agent is shown. */
 export const DELIVERY_TEXT_CAP = 32_000;
@@ -49,15 +57,34 @@ export class ReceiveDelivery implements UseCase<ReceivedDelivery, DeliveryAnswer
 
     const atomic = this.ledger.atomic;
     if (!atomic) throw new AtomicityUnavailable('insert-if-absent on webhook deliveries');
-    const mark = { source: delivery.source, deliveryId: verdict.deliveryId, receivedAt: now.toISOString() };
-    if (!(await atomic.insertIfAbsent({ id: ledgerId(delivery.source, verdict.deliveryId), data: mark, refs: { source: delivery.source } }))) {
-      return { kind: 'deduplicated' };
+    const id = ledgerId(delivery.source, verdict.deliveryId);
+    const mark: DeliveryMark = { source: delivery.source, deliveryId: verdict.deliveryId, receivedAt: now.toISOString(), state: 'starting' };
+    let receivedAt = now;
+    if (!(await atomic.insertIfAbsent({ id, data: mark, refs: { source: delivery.source } }))) {
+      const earlier = await this.ledger.get(id);
+      if (!earlier || !this.unfinished(earlier.data, now)) return { kind: 'deduplicated' };
+      // An earlier attempt stopped before all its runs were started: finish it. Run ids derive from
+      // the first receipt, so nothing it already started starts again.
+      receivedAt = new Date(earlier.data.receivedAt);
     }
 
-    const armed = await this.automations.armedOn(delivery.source);
-    const runIds = await this.starts.forDelivery(armed, delivery.source, verdict.deliveryId, deliveryText(delivery, verdict.deliveryId));
+    let runIds: string[];
+    try {
+      const armed = await this.automations.armedOn(delivery.source);
+      runIds = await this.starts.forDelivery(armed, delivery.source, verdict.deliveryId, deliveryText(delivery, verdict.deliveryId), receivedAt);
+    } catch (error) {
+      await this.ledger.put({ id, data: { ...mark, receivedAt: receivedAt.toISOString(), state: 'failed' }, refs: { source: delivery.source } }).catch(() => undefined);
+      throw error;
+    }
+    await this.ledger.put({ id, data: { ...mark, receivedAt: receivedAt.toISOString(), state: 'started' }, refs: { source: delivery.source } });
     await this.audit.record({ subject: webhookSubject(delivery.source), action: 'webhook.received', outcome: 'accepted', details: { source: delivery.source, deliveryId: verdict.deliveryId, runIds } });
     return { kind: 'accepted', runIds };
+  }
+
+  /** A delivery whose runs were not all started: it failed, or its attempt died mid-way. */
+  private unfinished(mark: DeliveryMark, now: Date): boolean {
+    if (mark.state === 'failed') return true;
+    return mark.state === 'starting' && now.getTime() - Date.parse(mark.receivedAt) >= STALE_START_MS;
   }
 }
 

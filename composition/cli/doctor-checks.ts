@@ -31,6 +31,8 @@ export class HostUnreachable extends Error {
 
 const status = z.object({ version: z.string(), blocks: z.record(z.string(), z.unknown()) });
 const baseUrl = z.object({ set: z.boolean() });
+/** Porter's error envelope: what tells Porter's own failure from a host that is not Porter. */
+const envelope = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 const present = z.object({ baseUrlSet: z.boolean(), reached: z.boolean(), authorization: z.boolean(), cookie: z.boolean() });
 const actAs = z.object({ configured: z.boolean(), minted: z.boolean(), accepted: z.boolean(), subjectMatches: z.boolean() });
 
@@ -46,11 +48,30 @@ export async function runDoctor(target: DoctorTarget): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
 
   const reached = await call(wire, 'GET', '/status');
-  if (reached.status === 404 || !status.safeParse(reached.body).success) {
-    throw new HostUnreachable(`${target.origin} answers, but Porter does not answer at ${target.mount}/status (HTTP ${reached.status})`, 'Pass the path the host mounts Porter at with --mount (default /api/porter), or the right URL');
+  const answered = status.safeParse(reached.body);
+  const refused = envelope.safeParse(reached.body);
+  let blocks: Record<string, unknown> | null = null;
+  if (answered.success) {
+    blocks = answered.data.blocks;
+    results.push({ name: 'wire', status: 'pass', message: `Porter ${answered.data.version} answers at ${wire} (store ${String(blocks.store)}, model ${String(blocks.model)})` });
+  } else if (reached.status !== 404 && refused.success) {
+    // Porter is there (its envelope), but /status resolves a principal: a resolver that throws, or
+    // a store that is down, fails it. The doctor routes take no principal, so the checks go on.
+    const { code, message } = refused.data.error;
+    results.push({
+      name: 'wire',
+      status: 'fail',
+      message: `Porter answers at ${wire}, but GET ${target.mount}/status failed with HTTP ${reached.status} (${code}: ${message})`,
+      fix: code === 'internal' ? 'Read the host\'s log for the cause: principal(req) must return a principal or null, never throw, and every wire route that resolves a principal fails the same way' : 'Read the host\'s log for the cause',
+    });
+  } else {
+    throw new HostUnreachable(
+      `${target.origin} answers, but Porter does not answer at ${target.mount}/status (HTTP ${reached.status})`,
+      reached.status === 401 || reached.status === 403
+        ? 'Something in front of Porter refuses the request: mount Porter before the host\'s sign-in middleware (Porter resolves the principal itself)'
+        : 'Pass the path the host mounts Porter at with --mount (default /api/porter), or the right URL',
+    );
   }
-  const { version, blocks } = status.parse(reached.body);
-  results.push({ name: 'wire', status: 'pass', message: `Porter ${version} answers at ${wire} (store ${String(blocks.store)}, model ${String(blocks.model)})` });
 
   const base = baseUrl.safeParse((await call(wire, 'GET', '/doctor/base-url')).body);
   if (!base.success) {
@@ -68,7 +89,7 @@ export async function runDoctor(target: DoctorTarget): Promise<CheckResult[]> {
 
   results.push(presentFinding(await call(wire, 'POST', '/doctor/present', {}, PROBE), target));
   results.push(actAsFinding(await call(wire, 'POST', '/doctor/act-as', target.subject ? { subject: target.subject } : {})));
-  results.push(connectionsFinding(blocks.connections));
+  results.push(blocks ? connectionsFinding(blocks.connections) : { name: 'connections', status: 'skip', message: `not checked: GET ${target.mount}/status did not answer` });
   return results;
 }
 

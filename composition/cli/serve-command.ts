@@ -22,7 +22,8 @@ NANGO_SECRET_KEY (+ NANGO_HOST) / COMPOSIO_API_KEY / PORTER_CONNECTIONS_URL (+ P
   options: { port: { type: 'string', short: 'p' }, database: { type: 'string' } },
   async run(values, positionals, io) {
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    const port = values.port === undefined ? undefined : Number(values.port);
+    // Digits only: Number() would read "" as 0 (a random port) and "0x50" as 80.
+    const port = values.port === undefined ? undefined : /^\d{1,5}$/.test(values.port as string) ? Number(values.port) : NaN;
     if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError('--port must be a port number (0-65535)');
     const env: NodeJS.ProcessEnv = { ...io.env, ...(typeof values.database === 'string' ? { PORTER_DATABASE_URL: values.database } : {}) };
     io.err('porter serve: starting the development host (opening the store, bundling the chrome)…');

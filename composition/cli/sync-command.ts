@@ -31,6 +31,11 @@ Options:
     if (typeof values.pins === 'string') options.pins = resolve(values.pins);
     if (!options.pins) throw new UsageError('no pin manifest: pass --pins <manifest.json> or set `pins` in the config module');
     if (options.development === undefined) options.development = io.env.NODE_ENV !== 'production';
+    // The flag names the store for this run, so it wins over the config module's databaseUrl too.
+    if (typeof values.database === 'string') options.databaseUrl = values.database;
+    // A sync only re-hashes and marks forks: it must not tick schedules or take runs (pg-boss jobs, or
+    // the interval ticker) in a process that exits when the report is printed.
+    options.scheduler = 'external';
     const env: NodeJS.ProcessEnv = { ...io.env, ...(typeof values.database === 'string' ? { PORTER_DATABASE_URL: values.database } : {}) };
     io.err(`porter sync: re-hashing the pinned host components${typeof options.pins === 'string' ? ` of ${options.pins}` : ''}…`);
     // The apps family's sync (composition/apps-sync.ts), loaded only when it runs.

@@ -188,8 +188,9 @@ export const configSchema = z
       .default('info'),
   })
   .superRefine((config, ctx) => {
-    if (config.mcp && !config.oauth && !config.remoteAs) {
-      ctx.addIssue({ code: 'custom', path: ['oauth'], message: 'is required when `mcp` is true (or configure `remoteAs` for an external issuer)' });
+    if (config.mcp && !config.oauth) {
+      // The door re-asks `oauth.principal(subject)` on every request, with an external issuer too.
+      ctx.addIssue({ code: 'custom', path: ['oauth'], message: 'is required when `mcp` is true: the door asks `oauth.principal(subject)` on every request (also with `remoteAs`)' });
     }
     if ((config.oauth || config.remoteAs) && !config.mcp) {
       ctx.addIssue({ code: 'custom', path: ['mcp'], message: 'must be true when `oauth` or `remoteAs` is configured (the door is closed otherwise)' });

@@ -83,8 +83,10 @@ const doorServices = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind<DoorPrincipalLookup>(TOKENS.DoorPrincipals).toDynamicValue((ctx) => {
     const config = ctx.get<PorterConfig>(TOKENS.Config);
-    // With only an external issuer configured, its verified `sub` is the person.
-    return config.oauth?.principal ?? ((subject: string) => ({ subject, kind: 'user' }));
+    // The config schema makes `oauth` required whenever the door is open.
+    const principal = config.oauth?.principal;
+    if (!principal) throw new Error('the MCP door needs oauth.principal');
+    return principal;
   });
   bind<DoorBearerVerifier>(TOKENS.DoorBearerVerifier)
     .toDynamicValue((ctx) => {
@@ -107,7 +109,7 @@ const doorServices = new ContainerModule(({ bind }) => {
         answerConsent: new AnswerConsent(books.pending, books.consents, books.codes, secrets, settings, clock, audit),
         issueTokens: new IssueTokens(
           new RedeemCode(books.clients, books.codes, books.families, mint, secrets, settings, clock, audit),
-          new RotateRefreshToken(books.clients, books.families, mint, secrets, settings, clock, audit),
+          new RotateRefreshToken(books.clients, books.families, mint, secrets, clock, audit),
         ),
         revokeToken: new RevokeToken(books.clients, books.families, secrets, clock, audit),
       };

@@ -6,6 +6,7 @@ import { PORTER_VERSION } from '../version.js';
 import { doorContainer } from '../containers/door.js';
 import { InvalidInput } from '../../domain/errors.js';
 import { admitHostPrincipal, type Principal } from '../../domain/principal.js';
+import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
 import type { Logger } from '../../ports/logger.js';
 import type { PrincipalResolver } from '../../ports/principal-resolver.js';
@@ -74,6 +75,7 @@ function doorRoutes(door: Container): DoorRoutes {
     ...(config.oauth?.signInUrl ? { signInUrl: config.oauth.signInUrl } : {}),
     brand,
     consentPage: config.oauth?.consentPage ?? defaultConsentPage,
+    clock: door.get<Clock>(TOKENS.Clock),
     logger,
   });
 
@@ -87,6 +89,7 @@ function doorRoutes(door: Container): DoorRoutes {
     register(router) {
       router.post(MCP, transport.handle).get(MCP, transport.handle).delete(MCP, transport.handle);
       router.options(MCP, preflight(['GET', 'POST', 'DELETE'], TRANSPORT_HEADERS));
+      router.all(MCP, wrongMethod(['GET', 'POST', 'DELETE'], 'json-rpc'));
       if (remote) {
         const ownedElsewhere = (ctx: Context) => externallyOwned(ctx, remote.issuer);
         for (const path of ['/authorize', '/token', '/revoke', '/register']) router.all(`${MCP}${path}`, ownedElsewhere);
@@ -95,6 +98,7 @@ function doorRoutes(door: Container): DoorRoutes {
         router.post(`${MCP}/token`, oauth.token).options(`${MCP}/token`, preflight(['POST'], OAUTH_HEADERS));
         router.post(`${MCP}/revoke`, oauth.revoke).options(`${MCP}/revoke`, preflight(['POST'], OAUTH_HEADERS));
         router.post(`${MCP}/register`, oauth.register).options(`${MCP}/register`, preflight(['POST'], OAUTH_HEADERS));
+        for (const path of ['/token', '/revoke', '/register']) router.all(`${MCP}${path}`, wrongMethod(['POST'], 'oauth'));
       }
       router.get(`${MCP}/connect`, (ctx) => {
         const urls = urlsOf(ctx);
@@ -145,6 +149,20 @@ function requestOrigin(ctx: Context): string {
 /** Discovery documents match their exact path only, never a prefix or a trailing-slash variant. */
 function exactly(path: string, answer: (ctx: Context) => void) {
   return (ctx: Context, next: Next) => (ctx.path === path ? answer(ctx) : next());
+}
+
+/**
+ * Registered after a door path's own methods: any other method answers 405 in the door's shapes
+ * (JSON-RPC on the transport, OAuth's on its endpoints), never the wire's envelope.
+ */
+function wrongMethod(allowed: ReadonlyArray<string>, shape: 'json-rpc' | 'oauth') {
+  return (ctx: Context): void => {
+    allowAnyOrigin(ctx);
+    ctx.set('Allow', [...allowed, 'OPTIONS'].join(', '));
+    ctx.status = 405;
+    const message = `Use ${allowed.join(', ')} here`;
+    ctx.body = shape === 'json-rpc' ? { jsonrpc: '2.0', error: { code: -32000, message: `Method not allowed. ${message}` }, id: null } : { error: 'invalid_request', error_description: message };
+  };
 }
 
 function json(ctx: Context, body: unknown): void {

@@ -1,5 +1,6 @@
 import { ContainerModule } from 'inversify';
 import { TOKENS } from '../tokens.js';
+import { PorterConfigError } from '../config/load-config.js';
 import type { PorterConfig } from '../config/config-schema.js';
 import type { Store } from '../../ports/store.js';
 import type { Model } from '../../ports/model.js';
@@ -25,7 +26,11 @@ export const threadsModule = new ContainerModule(({ bind }) => {
     .toDynamicValue((ctx) => {
       const config = ctx.get<PorterConfig>(TOKENS.Config);
       if (config.model) return new AiSdkModel(config.model, 'custom', 'host model');
-      return modelFromLadder(ctx.get<NodeJS.ProcessEnv>(TOKENS.Environment), config.development);
+      try {
+        return modelFromLadder(ctx.get<NodeJS.ProcessEnv>(TOKENS.Environment), config.development);
+      } catch (error) {
+        throw new PorterConfigError([{ option: 'model (from PORTER_MODEL_PROVIDER)', message: error instanceof Error ? error.message : String(error) }]);
+      }
     })
     .inSingletonScope();
   bind(TOKENS.ThreadBook)
@@ -69,7 +74,7 @@ export const threadsModule = new ContainerModule(({ bind }) => {
         createThread: new CreateThread(threads, ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock)),
         listThreads: new ListThreads(threads),
         getThread: new GetThread(threads),
-        deleteThread: new DeleteThread(threads),
+        deleteThread: new DeleteThread(threads, hub),
         runTurn: new RunTurn(threads, agent, hub, decide, model, ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.Logger)),
         rejoinTurn: new RejoinTurn(threads, hub),
       };

@@ -1,4 +1,5 @@
 import { NODE_TYPES, type AppDocument, type PropValue } from './app-document.js';
+import type { PinDrift } from './fork-pin.js';
 
 /**
  * What the renderer draws while an app is generated and once it is ready: the `data` of a
@@ -14,6 +15,8 @@ export interface AppView {
   readonly nodes: Readonly<Record<string, ViewNode>>;
   /** Why generation failed, when it did. */
   readonly message?: string;
+  /** A fork whose host component changed since it was made: the renderer shows it (rebase is asked for). */
+  readonly pinDrift?: PinDrift;
 }
 
 export interface ViewNode {
@@ -30,8 +33,8 @@ export function viewPartId(appId: string): string {
   return `porter-view:${appId}`;
 }
 
-/** The view of a finished, valid document: nothing pending. */
-export function viewOfDocument(appId: string, document: AppDocument): AppView {
+/** The view of a finished, valid document: nothing pending; a drifted fork says so. */
+export function viewOfDocument(appId: string, document: AppDocument, pinDrift: PinDrift | null = null): AppView {
   const nodes: Record<string, ViewNode> = {};
   for (const [id, node] of Object.entries(document.nodes)) {
     nodes[id] = {
@@ -43,7 +46,7 @@ export function viewOfDocument(appId: string, document: AppDocument): AppView {
       ...(node.action ? { action: node.action } : {}),
     };
   }
-  return { appId, status: 'ready', title: document.title, ui: document.ui, root: document.root, nodes };
+  return { appId, status: 'ready', title: document.title, ui: document.ui, root: document.root, nodes, ...(pinDrift ? { pinDrift } : {}) };
 }
 
 /**

@@ -83,12 +83,13 @@ export class TokenFamily {
   }
 
   /**
-   * A stale token that is one rotation behind, presented within `graceMs` of that rotation: the
-   * client raced itself. Anything else stale is a replay.
+   * A stale token one rotation behind, in a request that was already under way (`requestedAt`) when
+   * that rotation was recorded: the client raced itself, and the other request got the new tokens.
+   * A stale token in a request that arrived after the rotation is a replay, however soon after.
    */
-  isRaceLoser(generation: number, now: string, graceMs: number): boolean {
+  isRaceLoser(generation: number, requestedAt: string): boolean {
     if (generation !== this.props.generation - 1 || !this.props.rotatedAt) return false;
-    return Date.parse(now) - Date.parse(this.props.rotatedAt) <= graceMs;
+    return requestedAt <= this.props.rotatedAt;
   }
 
   rotate(at: string): TokenFamily {

@@ -52,7 +52,21 @@ export interface ApprovalPrimitives {
   readonly outcome: ApprovalOutcome | null;
   /** A batch decision holding this approval while it decides the rest (all or nothing). */
   readonly heldBy: string | null;
+  /** When the hold was taken: a hold outlives its batch only by HOLD_LEASE_MS (a crashed batch frees it). */
+  readonly heldAt?: string | null;
+  /** When execution started: an execution that never finished is over after EXECUTION_LEASE_MS. */
+  readonly executingSince?: string | null;
 }
+
+/** A batch decides within seconds; a hold older than this belongs to a batch that died. */
+export const HOLD_LEASE_MS = 30_000;
+/**
+ * An executor that has not finished after this long died mid-call. The call is never run again
+ * (it may have taken effect): the approval ends executed, with an interrupted outcome.
+ */
+export const EXECUTION_LEASE_MS = 15 * 60_000;
+
+const after = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOString();
 
 export class ApprovalAlreadyDecided extends Conflict {
   constructor(id: string, state: WireApprovalState) {
@@ -131,13 +145,27 @@ export class Approval {
     return this.props.heldBy;
   }
 
+  /** Whether a batch holds it now (a hold whose batch died lapses after HOLD_LEASE_MS). */
+  isHeldAt(now: string): boolean {
+    return this.props.heldBy !== null && (!this.props.heldAt || now < after(this.props.heldAt, HOLD_LEASE_MS));
+  }
+
   get outcome(): ApprovalOutcome | null {
     return this.props.outcome;
   }
 
-  /** The state as of `now`: a pending approval past its expiry reads as expired. */
+  /**
+   * The state as of `now`: a pending approval past its expiry reads as expired; an execution that
+   * outlived its lease reads as executed (interrupted).
+   */
   stateAt(now: string): ApprovalState {
-    return this.props.state === 'pending' && now >= this.props.expiresAt ? 'expired' : this.props.state;
+    if (this.props.state === 'pending' && now >= this.props.expiresAt) return 'expired';
+    if (this.interruptedAt(now)) return 'executed';
+    return this.props.state;
+  }
+
+  private interruptedAt(now: string): boolean {
+    return this.props.state === 'executing' && Boolean(this.props.executingSince) && now >= after(this.props.executingSince!, EXECUTION_LEASE_MS);
   }
 
   isPendingAt(now: string): boolean {
@@ -146,27 +174,27 @@ export class Approval {
 
   approve(at: string, remember: Remember | null, batch: string | null = null): Approval {
     this.mustBeUndecided(at, batch);
-    return this.with({ state: 'approved', decidedAt: at, remember, heldBy: null });
+    return this.with({ state: 'approved', decidedAt: at, remember, heldBy: null, heldAt: null });
   }
 
   deny(at: string, batch: string | null = null): Approval {
     this.mustBeUndecided(at, batch);
-    return this.with({ state: 'denied', decidedAt: at, outcome: { kind: 'denied' }, heldBy: null });
+    return this.with({ state: 'denied', decidedAt: at, outcome: { kind: 'denied' }, heldBy: null, heldAt: null });
   }
 
   /** A batch reserves the approval so no single decision slips in between its checks. */
   holdFor(batch: string, at: string): Approval {
     this.mustBeUndecided(at, null);
-    return this.with({ heldBy: batch });
+    return this.with({ heldBy: batch, heldAt: at });
   }
 
   release(): Approval {
-    return this.with({ heldBy: null });
+    return this.with({ heldBy: null, heldAt: null });
   }
 
-  startExecution(): Approval {
+  startExecution(at: string): Approval {
     if (this.props.state !== 'approved') throw new ApprovalNotApproved(this.props.id);
-    return this.with({ state: 'executing' });
+    return this.with({ state: 'executing', executingSince: at });
   }
 
   finish(outcome: Extract<ApprovalOutcome, { kind: 'executed' }>): Approval {
@@ -183,14 +211,18 @@ export class Approval {
   wireView(now: string): { id: string; state: WireApprovalState; request?: ApprovalRequest; outcome?: ApprovalOutcome } {
     const state = this.stateAt(now);
     if (state === 'executing') return { id: this.props.id, state: 'pending' };
-    const outcome = state === 'expired' && !this.props.outcome ? { kind: 'expired' as const, reason: 'timeout' as const } : this.props.outcome;
+    const outcome: ApprovalOutcome | null = this.interruptedAt(now)
+      ? { kind: 'executed', ok: false, error: 'The call was interrupted before it finished; it was not run again and may or may not have taken effect' }
+      : state === 'expired' && !this.props.outcome
+        ? { kind: 'expired', reason: 'timeout' }
+        : this.props.outcome;
     return { id: this.props.id, state, request: this.props.request, ...(outcome ? { outcome } : {}) };
   }
 
   private mustBeUndecided(at: string, batch: string | null): void {
     const state = this.stateAt(at);
     if (state !== 'pending') throw new ApprovalAlreadyDecided(this.props.id, state === 'executing' ? 'approved' : state);
-    if (this.props.heldBy !== null && this.props.heldBy !== batch) throw new ApprovalAlreadyDecided(this.props.id, 'pending');
+    if (this.isHeldAt(at) && this.props.heldBy !== batch) throw new ApprovalAlreadyDecided(this.props.id, 'pending');
   }
 
   private with(changes: Partial<ApprovalPrimitives>): Approval {

@@ -75,10 +75,13 @@ function settle(part: MessagePart): MessagePart {
 }
 
 /**
- * Everything the model is shown of the thread: the window (over messages that say something; an
- * assistant draft that has said nothing yet is not one), settled calls, capped outputs.
+ * Everything the model is shown: the window over the thread's history (messages that say
+ * something), then the answer this turn is writing — never windowed away, so a long tool loop
+ * keeps the request it answers — with open calls settled and long outputs capped.
  */
-export function modelView(messages: ReadonlyArray<UiMessage>, options: { historyWindow?: number; toolOutputCap: number }): UiMessage[] {
-  const spoken = messages.filter((message) => message.parts.some((part) => part.type !== 'step-start'));
-  return capToolOutputs(settleOpenCalls(historyWindow(spoken, options.historyWindow)), options.toolOutputCap);
+export function modelView(history: ReadonlyArray<UiMessage>, current: UiMessage | null, options: { historyWindow?: number; toolOutputCap: number }): UiMessage[] {
+  const said = (message: UiMessage) => message.parts.some((part) => part.type !== 'step-start');
+  const shown = historyWindow(history.filter(said), options.historyWindow);
+  if (current && said(current)) shown.push(current);
+  return capToolOutputs(settleOpenCalls(shown), options.toolOutputCap);
 }

@@ -130,6 +130,11 @@ export type TokenRequest =
       readonly resource?: string;
       readonly client: ClientCredentials;
       readonly site: DoorSite;
+      /**
+       * When the request reached the door (ISO), taken before its body was read; the use case's
+       * own clock otherwise. A rotation recorded after it raced this request rather than preceded it.
+       */
+      readonly requestedAt?: string;
     };
 
 export interface TokenGrant {

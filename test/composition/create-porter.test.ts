@@ -139,6 +139,17 @@ describe('createPorter', () => {
     });
   });
 
+  it('refuses a model provider the environment cannot back, naming the variable', async () => {
+    let error: unknown;
+    try {
+      await createPorter(base({ development: true }), { PORTER_MODEL_PROVIDER: 'anthropic' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as Error).name).to.equal('PorterConfigError');
+    expect((error as Error).message).to.contain('PORTER_MODEL_PROVIDER');
+  });
+
   it('refuses invalid configuration at boot, naming the option', async () => {
     let message = '';
     try {

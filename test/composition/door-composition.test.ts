@@ -61,7 +61,10 @@ describe('The door composition', () => {
     expect(issues({ oauth: { principal: () => null, accessTokenTtlSeconds: 5 } })).to.deep.equal(['oauth.accessTokenTtlSeconds']);
     expect(issues({ oauth: { principal: () => null, brand: { name: 'Acme', logoUrl: 'javascript:x' } } })).to.deep.equal(['oauth.brand.logoUrl']);
     expect(issues({ oauth: { principal: () => null, bogus: true } })).to.deep.equal(['oauth']);
-    expect(issues({ remoteAs: { issuer: 'https://id.example', algorithms: ['HS256'] } })).to.deep.equal(['remoteAs.algorithms.0']);
-    expect(issues({ remoteAs: { issuer: 'https://id.example', jwksUri: 'https://id.example/jwks', audience: 'https://app.example/api/porter/mcp' } })).to.deep.equal([]);
+    const oauth = { principal: () => null };
+    expect(issues({ oauth, remoteAs: { issuer: 'https://id.example', algorithms: ['HS256'] } })).to.deep.equal(['remoteAs.algorithms.0']);
+    expect(issues({ oauth, remoteAs: { issuer: 'https://id.example', jwksUri: 'https://id.example/jwks', audience: 'https://app.example/api/porter/mcp' } })).to.deep.equal([]);
+    // The door asks oauth.principal on every request, so an external issuer alone is not enough.
+    expect(issues({ remoteAs: { issuer: 'https://id.example' } })).to.deep.equal(['oauth']);
   });
 });

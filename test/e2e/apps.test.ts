@@ -106,9 +106,14 @@ describe('Generated apps through the development host', function () {
     const app = (await first.json()) as Part;
     const put = await fetch(`${host.client.base}/apps/${app.id}/records/entries/day1`, { method: 'PUT', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ data: 'sunny' }) });
     expect(put.status).to.equal(201);
+    const blob = await fetch(`${host.client.base}/apps/${app.id}/blobs/cover.txt`, { method: 'PUT', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ contentType: 'text/plain', data: Buffer.from('a sunny day').toString('base64') }) });
+    expect(blob.status).to.equal(200);
     const signedIn = await fetch(`${host.client.base}/apps`, { headers: { cookie: `${cookie}; porter_demo_user=carol` } });
     expect(((await signedIn.json()) as Part).apps.map((a: Part) => a.id)).to.deep.equal([app.id]);
-    expect((await host.client.as('carol').json('GET', `/apps/${app.id}/records/entries/day1`)).body.data).to.equal('sunny');
+    const carol = host.client.as('carol');
+    expect((await carol.json('GET', `/apps/${app.id}/records/entries/day1`)).body.data).to.equal('sunny');
+    expect(await (await carol.send('GET', `/apps/${app.id}/blobs/cover.txt`)).text()).to.equal('a sunny day');
+    expect((await fetch(`${host.client.base}/apps/${app.id}`, { headers: { cookie } })).status, 'the anonymous session no longer holds it').to.equal(404);
   });
 });
 
@@ -188,6 +193,9 @@ describe('Graduation through the development host', function () {
       const called = await ada.json('POST', `/apps/${app.id}/fn/shelve`, { book: 'Dune' });
       expect(called.status).to.equal(200);
       expect(called.body).to.deep.equal({ ok: true, fn: 'shelve', input: { book: 'Dune' } });
+      // The answer is the app's, served from the wire's origin: it never runs there as a page.
+      expect(called.headers.get('content-security-policy')).to.contain('sandbox');
+      expect(called.headers.get('x-content-type-options')).to.equal('nosniff');
       expect((await ada.json('POST', `/apps/${app.id}/fn/missing`, {})).status).to.equal(404);
 
       const broken = await ada.json('POST', `/apps/${app.id}/edit`, { instruction: 'rewrite server.js as `process.exit(3)`' });

@@ -150,6 +150,37 @@ describe('Automations, runs, /tick and signed webhooks through the development h
     expect(await runCount()).to.equal(runs);
   });
 
+  it('stops reading at the cap: answers 413 while the sender is still sending, for a declared or a streamed length', async () => {
+    const url = new URL(`${host.client.base}/webhooks/demo`);
+    /** Sends `first` bytes and then holds the request open: only a server that stopped reading can answer. */
+    const heldOpen = (headers: Record<string, string>, first: Buffer) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => {
+            req.destroy();
+            resolve({ status: res.statusCode ?? 0, body: text });
+          });
+        });
+        req.on('error', reject);
+        req.write(first);
+        setTimeout(() => {
+          req.destroy();
+          reject(new Error('no answer while the body was still open: the server waited for the rest'));
+        }, 5_000).unref();
+      });
+    const runs = await runCount();
+    const before = (await refusals()).length;
+    const declared = await heldOpen({ 'content-length': String(64 * 1024 * 1024) }, Buffer.from('{"a":'));
+    expect(declared.status).to.equal(413);
+    expect(JSON.parse(declared.body).error.code).to.equal('payload-too-large');
+    const streamed = await heldOpen({ 'transfer-encoding': 'chunked' }, Buffer.alloc(1024 * 1024 + 1, 'a'));
+    expect(streamed.status).to.equal(413);
+    expect((await refusals()).length).to.equal(before + 2);
+    expect(await runCount()).to.equal(runs);
+  });
+
   it('POST /tick with a wrong or missing secret is 401 in the envelope; with the secret it answers {runIds}', async () => {
     const wrong = await fetch(`${host.client.base}/tick`, { method: 'POST', headers: { authorization: 'Bearer not-the-secret-at-all' } });
     expect(wrong.status).to.equal(401);

@@ -125,6 +125,13 @@ describe('Generated apps in the shipped chrome (headless Chromium, development h
 
     session = await openChrome(browser, host.url, { user: 'jon' });
     const { page, screenshot } = session;
+    // Opened in a chat, the fork's view says it drifted too.
+    await page.waitForSelector('text=Hello, jon.');
+    await page.getByLabel('Message', { exact: true }).fill(`/call porter_apps_open {"appId":"${appId}"}`);
+    await page.keyboard.press('Enter');
+    const inChat = page.locator(`.app-view[data-app-id="${appId}"] .app-view-drift`);
+    await inChat.waitFor({ timeout: 30_000 });
+    expect(await inChat.textContent()).to.contain('welcome');
     await page.goto(`${host.url}/#/apps`);
     await page.waitForSelector('.card-link:has-text("Welcome card") .badge:has-text("Drifted")');
     await page.goto(`${host.url}/#/apps/${appId}`);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,10 +19,17 @@ interface Ran {
   readonly stderr: string;
 }
 
-/** Runs the built command as a CI would: `node bin/porter.js …` in a child process. */
-function porter(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
+/**
+ * Runs the built command as a CI would: `node bin/porter.js …` in a child process. A command still
+ * running after `killAfterMs` (a server that should have refused to start) is killed: code null.
+ */
+function porter(args: string[], env: NodeJS.ProcessEnv = {}, killAfterMs?: number): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
+    if (killAfterMs !== undefined) {
+      const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      child.once('close', () => clearTimeout(timer));
+    }
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -101,6 +108,22 @@ describe('the porter command (bin/porter.js)', function () {
       expect(statuses).to.deep.equal({ wire: 'pass', 'base-url': 'fail', present: 'skip', 'act-as': 'skip', connections: 'skip' });
     });
 
+    it('a host whose principal resolver throws: Porter answers, /status fails with a fix, the doctor checks still run, exit 1', async () => {
+      const port = await freePort();
+      const principal = () => {
+        throw new Error('the session store is down');
+      };
+      host = await startDevHost({ port, env: { ...hostEnv, PORTER_BASE_URL: `http://127.0.0.1:${port}` }, porter: { logger: 'silent', principal } });
+      const ran = await porter(['doctor', host.url]);
+      expect(ran.code, ran.stdout + ran.stderr).to.equal(1);
+      expect(ran.stdout).to.match(/FAIL\s+wire\s+Porter answers at .*, but GET \/api\/porter\/status failed with HTTP 500 \(internal/);
+      expect(ran.stdout).to.contain('fix: Read the host\'s log for the cause: principal(req) must return a principal or null, never throw');
+      // The doctor routes take no principal, so they still answer.
+      expect(ran.stdout).to.match(/ok\s+base-url\s+PORTER_BASE_URL is set/);
+      expect(ran.stdout).to.match(/ok\s+present\s+a present call reaches the host/);
+      expect(ran.stdout).to.match(/skip\s+connections\s+not checked/);
+    });
+
     it('a host that is not there, or a wrong mount, exit 2 with a fix', async () => {
       const port = await freePort();
       const nobody = await porter(['doctor', `http://127.0.0.1:${port}`]);
@@ -148,6 +171,14 @@ describe('the porter command (bin/porter.js)', function () {
         child = null;
       } finally {
         await rm(folder, { recursive: true, force: true });
+      }
+    });
+
+    it('a --port that is not digits is a usage error, exit 2 (never a random or hex-read port)', async () => {
+      for (const port of ['', '0x50', '80.5', '-1', '65536']) {
+        const ran = await porter(['serve', '--port', port, '--database', 'sqlite::memory:'], { NODE_ENV: 'development', PORTER_SECRET: SECRET }, 15_000);
+        expect(ran.code, `--port "${port}": ${ran.stdout}`).to.equal(2);
+        expect(ran.stderr).to.contain('--port');
       }
     });
 
@@ -199,6 +230,13 @@ describe('the porter command (bin/porter.js)', function () {
         const json = await porter(['sync', '--pins', components.manifestFile, '--database', database, '--json'], env);
         expect(json.code).to.equal(0);
         expect(JSON.parse(json.stdout).slots[0]).to.deep.include({ slot: components.slot, forks: 1, drifted: 1 });
+
+        // --database names the store for this run, even when the host's config module names another.
+        const config = join(components.folder, 'porter.config.mjs');
+        await writeFile(config, `export default { databaseUrl: ${JSON.stringify(`sqlite:${join(components.folder, 'elsewhere.db')}`)} };\n`);
+        const flagged = await porter(['sync', '--config', config, '--pins', components.manifestFile, '--database', database, '--json'], env);
+        expect(flagged.code, flagged.stderr).to.equal(0);
+        expect(JSON.parse(flagged.stdout).slots[0]).to.deep.include({ slot: components.slot, forks: 1, drifted: 1 });
       } finally {
         await components.remove();
       }

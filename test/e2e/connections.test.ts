@@ -200,6 +200,9 @@ describe('Connections through the running development host', function () {
         { toolkit: 'GitHub', callbackUrl: `${host.url}/` },
         { toolkit: 'github', callbackUrl: 'javascript:alert(1)' },
         { toolkit: 'github', callbackUrl: 'https://user:pw@host.example/' },
+        // Shaped like URLs but unparseable (a port past 65535): refused, never a 500.
+        { toolkit: 'github', callbackUrl: 'http://[::1]:99999/' },
+        { toolkit: 'github', callbackUrl: 'https://host.example:70000/settings' },
         { toolkit: 'github', callbackUrl: `${host.url}/`, id: 'con_chosen_by_client' },
         { toolkit: 'github' },
       ]) {

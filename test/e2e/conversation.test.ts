@@ -3,6 +3,8 @@ import type { UIMessage } from 'ai';
 import { devHost } from '../support/dev-host-fixture.js';
 import { readTurn, textOf, toolPart, type Part, type WireClient } from '../support/turn-client.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
+import type { ToolDefinition } from '../../ports/tool-registry.js';
+import { RecordingLanguageModel, lastUserText } from '../support/recording-model.js';
 
 
 describe('Conversations through the development host (stock AI SDK reader)', function () {
@@ -152,5 +154,115 @@ describe('Conversations through the development host (stock AI SDK reader)', fun
   it('holds the CSRF floor on real routes: a cookie-authenticated text/plain POST is 415', async () => {
     const response = await fetch(`${host.client.base}/threads`, { method: 'POST', headers: { cookie: 'porter_demo_user=ada', 'content-type': 'text/plain' }, body: '{}' });
     expect(response.status).to.equal(415);
+  });
+
+  it('refuses every cookie-carrying state change without JSON on the real routes, except exactly webhooks, tick and app import', async () => {
+    const refused = [
+      'POST /threads', 'DELETE /threads/thr_0123456789ab', 'POST /threads/thr_0123456789ab/turn',
+      'POST /approvals/decide', 'POST /approvals/apr_0123456789ab/decide', 'DELETE /grants/grt_0123456789ab',
+      'POST /apps', 'POST /apps/seed', 'DELETE /apps/app_0123456789ab', 'POST /apps/app_0123456789ab/edit',
+      'PUT /apps/app_0123456789ab/records/todos/r1', 'PUT /apps/app_0123456789ab/blobs/pic',
+      'POST /automations', 'PATCH /automations/atm_0123456789ab', 'POST /runs/run_0123456789ab/stop',
+      'POST /connections/initiate', 'POST /doctor/present', 'POST /doctor/act-as', 'POST /sync/impact',
+    ];
+    for (const route of refused) {
+      const [method, path] = route.split(' ') as [string, string];
+      const response = await fetch(`${host.client.base}${path}`, { method, headers: { cookie: 'porter_demo_user=ada', 'content-type': 'text/plain' }, body: '{}' });
+      expect(response.status, route).to.equal(415);
+      expect(((await response.json()) as { error: { code: string } }).error.code, route).to.equal('unsupported-media-type');
+    }
+    const cookie = { cookie: 'porter_demo_user=ada' };
+    const webhook = await fetch(`${host.client.base}/webhooks/demo`, { method: 'POST', headers: { ...cookie, 'content-type': 'text/plain' }, body: '{}' });
+    expect(webhook.status).to.equal(401);
+    const tick = await fetch(`${host.client.base}/tick`, { method: 'POST', headers: { ...cookie, 'content-type': 'text/plain' } });
+    expect(tick.status).to.equal(401);
+    const imported = await fetch(`${host.client.base}/apps/import`, { method: 'POST', headers: { ...cookie, 'content-type': 'application/vnd.porter.app' }, body: 'not a zip' });
+    expect(imported.status).to.equal(400);
+  });
+});
+
+describe('Turns in flight through the development host (rejoin, disconnect)', function () {
+  this.timeout(30_000);
+  const LONG = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
+  let host: DevHost & { client: WireClient };
+  let ada: WireClient;
+  let model: RecordingLanguageModel;
+  let openGate!: () => void;
+
+  before(async () => {
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const waitForGate: ToolDefinition = { name: 'wait_for_gate', description: 'waits until the test opens the gate', inputSchema: { type: 'object' }, risk: 'read', execute: async () => (await gate, { waited: true }) };
+    model = new RecordingLanguageModel((prompt) => {
+      if (prompt[prompt.length - 1]?.role === 'tool') return { text: 'after the gate' };
+      const said = lastUserText(prompt);
+      if (said === 'wait') return { toolCalls: [{ toolName: 'wait_for_gate', input: {} }] };
+      if (said === 'slow') return { text: LONG, untilAborted: true };
+      return { text: `echo: ${said}` };
+    });
+    host = await devHost({ porter: { model, tools: [waitForGate] } });
+    ada = host.client.as('ada');
+  });
+
+  after(async () => {
+    await host.close();
+  });
+
+  const startTurn = (thread: string, text: string, signal?: AbortSignal) =>
+    fetch(`${ada.base}/threads/${thread}/turn`, {
+      method: 'POST',
+      headers: { ...ada.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: { role: 'user', parts: [{ type: 'text', text }] } }),
+      ...(signal ? { signal } : {}),
+    });
+
+  async function readUntil(response: Response, needle: string): Promise<void> {
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let seen = '';
+    while (!seen.includes(needle)) {
+      const next = await reader.read();
+      if (next.done) throw new Error(`the stream ended before "${needle}"`);
+      seen += decoder.decode(next.value, { stream: true });
+    }
+  }
+
+  it('lets a second client rejoin with a stock reader; the turn outlives the first client and ends whole', async () => {
+    const thread = await ada.newThread();
+    const first = new AbortController();
+    const response = await startTurn(thread, 'wait', first.signal);
+    await readUntil(response, 'tool-input-available');
+    const rejoined = await ada.send('GET', `/threads/${thread}/stream`);
+    expect(rejoined.status).to.equal(200);
+    expect(rejoined.headers.get('x-vercel-ai-ui-message-stream')).to.equal('v1');
+    first.abort();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    openGate();
+    const turn = await readTurn(rejoined);
+    expect(turn.chunks[0]).to.deep.include({ type: 'start' });
+    expect(toolPart(turn.message, 'wait_for_gate')).to.deep.include({ state: 'output-available', output: { waited: true } });
+    expect(textOf(turn.message)).to.equal('after the gate');
+    expect(turn.raw.trimEnd().endsWith('data: [DONE]')).to.equal(true);
+    const stored = await ada.json('GET', `/threads/${thread}`);
+    expect(textOf(stored.body.messages[1])).to.equal('after the gate');
+    expect((await ada.send('GET', `/threads/${thread}/stream`)).status).to.equal(204);
+  });
+
+  it('aborts the model call when the only client disconnects, saves what was said, and frees the thread', async () => {
+    const thread = await ada.newThread();
+    const client = new AbortController();
+    const abortedBefore = model.aborted;
+    await readUntil(await startTurn(thread, 'slow', client.signal), 'word3 ');
+    client.abort();
+    let saved = '';
+    for (let i = 0; i < 100 && !saved; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const stored = await ada.json('GET', `/threads/${thread}`);
+      saved = stored.body.messages[1] ? textOf(stored.body.messages[1]) : '';
+    }
+    expect(model.aborted).to.equal(abortedBefore + 1);
+    expect(saved.startsWith('word0 word1 word2 word3')).to.equal(true);
+    expect(saved.length).to.be.lessThan(LONG.length);
+    const next = await ada.say(thread, 'still here?');
+    expect(textOf(next.message)).to.equal('echo: still here?');
   });
 });

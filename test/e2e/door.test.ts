@@ -238,18 +238,25 @@ describe('The MCP door through the development host', function () {
       clientId = await registerClient(host);
     });
 
-    const authorizeUrl = (fields: Record<string, string>) => {
+    const authorizeUrl = (fields: Record<string, string> | Array<[string, string]>) => {
       const url = new URL(`${door.href}/authorize`);
-      url.search = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: CLIENT_REDIRECT, state: 'st', ...fields }).toString();
+      const base = { response_type: 'code', client_id: clientId, redirect_uri: CLIENT_REDIRECT, state: 'st' };
+      // A record replaces the base fields; pairs are appended as they are (to repeat a parameter).
+      url.search = new URLSearchParams(Array.isArray(fields) ? [...Object.entries(base), ...fields] : { ...base, ...fields }).toString();
       return url;
     };
 
+    const challenge = 'a'.repeat(43);
     for (const [what, fields] of [
       ['no code_challenge', { code_challenge_method: 'S256' }],
       ['a malformed code_challenge', { code_challenge: 'short', code_challenge_method: 'S256' }],
-      ['code_challenge_method=plain', { code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }],
-      ['no code_challenge_method', { code_challenge: 'a'.repeat(43) }],
-    ] as const) {
+      ['an over-long code_challenge', { code_challenge: 'a'.repeat(300), code_challenge_method: 'S256' }],
+      ['a code_challenge given twice', [['code_challenge', challenge], ['code_challenge', challenge], ['code_challenge_method', 'S256']]],
+      ['a code_challenge_method given twice', [['code_challenge', challenge], ['code_challenge_method', 'S256'], ['code_challenge_method', 'S256']]],
+      ['code_challenge_method=plain', { code_challenge: challenge, code_challenge_method: 'plain' }],
+      ['an over-long code_challenge_method', { code_challenge: challenge, code_challenge_method: 'S256'.repeat(20) }],
+      ['no code_challenge_method', { code_challenge: challenge }],
+    ] as Array<[string, Record<string, string> | Array<[string, string]>]>) {
       it(`redirects back with invalid_request for ${what}`, async () => {
         const response = await fetch(authorizeUrl(fields), { redirect: 'manual', headers: { cookie: 'porter_demo_user=ada' } });
         expect(response.status).to.equal(302);
@@ -335,10 +342,35 @@ describe('The MCP door through the development host', function () {
       expect((await rotate(third.refresh_token)).status).to.equal(400);
     });
 
+    it('revokes the family when a rotated refresh token comes back right after its rotation', async () => {
+      const { clientId, refresh_token } = await tokensFor(host, 'lena');
+      const rotate = (token: string) => form(`${door.href}/token`, { grant_type: 'refresh_token', refresh_token: token, client_id: clientId });
+      const rotated = await rotate(refresh_token);
+      expect(rotated.status).to.equal(200);
+      const next = (await rotated.json()) as { refresh_token: string; access_token: string };
+      const replay = await rotate(refresh_token);
+      expect(replay.status).to.equal(400);
+      expect(await replay.json()).to.deep.include({ error: 'invalid_grant' });
+      expect((await initialize(door.href, next.access_token)).status, 'the rotated access token is revoked').to.equal(401);
+      expect((await rotate(next.refresh_token)).status, 'the rotated refresh token is revoked').to.equal(400);
+    });
+
     it('gives exactly one success to two racing refreshes', async () => {
       const { clientId, refresh_token } = await tokensFor(host, 'mia');
       const results = await Promise.all([0, 1].map(() => form(`${door.href}/token`, { grant_type: 'refresh_token', refresh_token, client_id: clientId })));
       expect(results.map((r) => r.status).sort()).to.deep.equal([200, 400]);
+    });
+
+    it('answers a wrong method on the door\'s endpoints in OAuth\'s or JSON-RPC\'s shape, never the wire envelope', async () => {
+      for (const path of ['token', 'revoke', 'register']) {
+        const response = await fetch(`${door.href}/${path}`);
+        expect(response.status, path).to.equal(405);
+        expect(response.headers.get('allow'), path).to.contain('POST');
+        expect(Object.keys((await response.json()) as object).sort(), path).to.deep.equal(['error', 'error_description']);
+      }
+      const transport = await fetch(door, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(transport.status).to.equal(405);
+      expect(await transport.json()).to.deep.include({ jsonrpc: '2.0', id: null });
     });
 
     it('wants form-encoded token requests and refuses others in OAuth\'s shape', async () => {

@@ -87,6 +87,28 @@ describe('POST /sync/impact through the running host', function () {
     }
   });
 
+  it('takes no principal: answers while the host resolver throws, without ever calling it', async () => {
+    let resolved = 0;
+    const principal = () => {
+      resolved += 1;
+      throw new Error('no session store');
+    };
+    const strict = await devHost({ porter: { principal } });
+    try {
+      const wire = `${strict.url}${strict.porter.mount}`;
+      // A principal route fails (the resolver throws), which proves the resolver is this one.
+      expect((await fetch(`${wire}/threads`)).status).to.equal(500);
+      const before = resolved;
+      const response = await fetch(`${wire}/sync/impact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tools: ['notes_add'] }) });
+      expect(response.status).to.equal(200);
+      expect((await response.json()).families.grants).to.deep.equal({ total: 0, byTool: { notes_add: 0 } });
+      expect(resolved).to.equal(before);
+      expect(response.headers.get('set-cookie')).to.equal(null);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('answers 404 in the production composition, where it is not mounted', async () => {
     const production = await devHost({ env: { NODE_ENV: 'production' } });
     try {

@@ -81,7 +81,7 @@ export function doorHarness(options: DoorHarnessOptions = {}) {
     answerConsent: new AnswerConsent(pending, consents, codes, secrets, settings, clock, audit),
     issueTokens: new IssueTokens(
       new RedeemCode(clients, codes, families, mint, secrets, settings, clock, audit),
-      new RotateRefreshToken(clients, families, mint, secrets, settings, clock, audit),
+      new RotateRefreshToken(clients, families, mint, secrets, clock, audit),
     ),
     revokeToken: new RevokeToken(clients, families, secrets, clock, audit),
   };
@@ -132,8 +132,9 @@ export function doorHarness(options: DoorHarnessOptions = {}) {
         site: SITE,
       });
     },
-    refresh(clientId: string, refreshToken: string): Promise<TokenGrant> {
-      return oauth.issueTokens.execute({ grantType: 'refresh_token', refreshToken, client: { clientId, via: 'none' }, site: SITE });
+    /** `requestedAt`: when the request reached the door, as the HTTP adapter passes it (the clock's now otherwise). */
+    refresh(clientId: string, refreshToken: string, requestedAt?: string): Promise<TokenGrant> {
+      return oauth.issueTokens.execute({ grantType: 'refresh_token', refreshToken, client: { clientId, via: 'none' }, site: SITE, ...(requestedAt ? { requestedAt } : {}) });
     },
     /** Registration, consent and code exchange for one person: their first token grant. */
     async connect(person: Principal, registration: Partial<ClientRegistration> = {}) {

@@ -52,6 +52,13 @@ export async function createTestDatabase(serverUrl: string): Promise<TestDatabas
       const client = new pg.Client({ connectionString: serverUrl });
       await client.connect();
       try {
+        // Pools closing in the background (pg-boss, the store) still hold connections for a
+        // moment; forcing them shut makes their clients emit errors into whatever test runs next.
+        for (let waited = 0; waited < 5_000; waited += 100) {
+          const open = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+          if (open.rows[0].n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
         await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await client.end();

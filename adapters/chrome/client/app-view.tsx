@@ -21,6 +21,7 @@ export const appViewSchema = z.object({
   root: z.string().nullable(),
   nodes: z.record(z.string(), viewNode),
   message: z.string().optional(),
+  pinDrift: z.object({ slot: z.string(), baselineHash: z.string(), currentHash: z.string() }).optional().catch(undefined),
 });
 
 /**
@@ -43,6 +44,11 @@ export function AppViewPart({ data }: { data: unknown }) {
           </a>
         ) : null}
       </header>
+      {view.pinDrift ? (
+        <p className="app-view-drift" role="status">
+          <span className="badge warn">Drifted</span> The component <code>{view.pinDrift.slot}</code> this app forks has changed. Nothing changes until you rebase it from the app’s page.
+        </p>
+      ) : null}
       {view.status === 'failed' && view.message ? (
         <p className="message-error" role="alert">
           {view.message}

@@ -1,23 +1,15 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { z } from 'zod';
+import { useState, type FormEvent } from 'react';
+import { CONNECTION_STATUS, connectionList, startConnection, useConnectionPoll, type Connection, type Initiation } from './connection-flow.js';
 import { EmptyState, PageFrame } from './page.js';
 import { useSession } from './session.js';
 import { useLoad } from './use-load.js';
 import { WireError, describeError, wire } from './wire.js';
 
-const connection = z.object({ id: z.string(), toolkit: z.string(), status: z.string() });
-type Connection = z.output<typeof connection>;
-const connectionList = z.object({ connections: z.array(connection), nextCursor: z.string().nullable().optional() });
-const initiation = z.object({ id: z.string(), redirectUrl: z.string() });
-
-const POLL_MS = 2000;
-const STATUS: Record<string, string> = { initiated: 'Waiting for you to finish signing in', active: 'Connected', failed: 'Failed', expired: 'Expired' };
-
 /** Accounts Porter may use for this person: connect one (the broker signs them in), watch it settle. */
 export function ConnectionsPage() {
   const { epoch } = useSession();
   const list = useLoad((signal) => wire('GET', '/connections', { schema: connectionList, signal }), [epoch]);
-  const [watching, setWatching] = useState<{ id: string; redirectUrl: string; toolkit: string } | null>(null);
+  const [watching, setWatching] = useState<Initiation | null>(null);
   const [error, setError] = useState<string | null>(null);
   const unavailable = list.error instanceof WireError && (list.error.code === 'not-implemented' || list.error.code === 'not-found');
 
@@ -28,12 +20,8 @@ export function ConnectionsPage() {
     if (!toolkit) return;
     setError(null);
     try {
-      // The broker sends the person back to this page; the result is read by polling, not from the callback.
-      const callbackUrl = `${location.origin}${location.pathname}#/connections`;
-      const started = await wire('POST', '/connections/initiate', { body: { toolkit, callbackUrl }, schema: initiation });
-      setWatching({ ...started, toolkit });
+      setWatching(await startConnection(toolkit));
       form.reset();
-      window.open(started.redirectUrl, '_blank', 'noopener');
       list.reload();
     } catch (caught) {
       setError(describeError(caught));
@@ -79,7 +67,7 @@ export function ConnectionsPage() {
             <div>
               <div className="card-title">{c.toolkit}</div>
               <div className="card-meta">
-                <span className={`badge ${c.status === 'active' ? 'ok' : c.status === 'initiated' ? '' : 'warn'}`}>{STATUS[c.status] ?? c.status}</span>
+                <span className={`badge ${c.status === 'active' ? 'ok' : c.status === 'initiated' ? '' : 'warn'}`}>{CONNECTION_STATUS[c.status] ?? c.status}</span>
               </div>
             </div>
             <button type="button" className="button small secondary" onClick={() => void remove(c)} aria-label={`Disconnect ${c.toolkit}`}>
@@ -92,27 +80,9 @@ export function ConnectionsPage() {
   );
 }
 
-/** Polls a just-initiated connection until the broker reports how it ended. */
-function Watch({ initiation: started, onSettled }: { initiation: { id: string; redirectUrl: string; toolkit: string }; onSettled(): void }) {
-  const [status, setStatus] = useState('initiated');
-  useEffect(() => {
-    if (status !== 'initiated') return;
-    let stopped = false;
-    const timer = window.setInterval(async () => {
-      try {
-        const view = await wire('GET', `/connections/${encodeURIComponent(started.id)}`, { schema: connection });
-        if (stopped || view.status === 'initiated') return;
-        setStatus(view.status);
-        onSettled();
-      } catch {
-        // Try again on the next tick.
-      }
-    }, POLL_MS);
-    return () => {
-      stopped = true;
-      window.clearInterval(timer);
-    };
-  }, [started.id, status, onSettled]);
+/** A just-initiated connection, watched until the broker reports how it ended. */
+function Watch({ initiation: started, onSettled }: { initiation: Initiation; onSettled(): void }) {
+  const status = useConnectionPoll(started.id, onSettled);
 
   return (
     <p className={`banner ${status === 'active' ? 'info' : status === 'initiated' ? 'info' : 'error'}`} role="status" data-connection-status={status}>
@@ -126,7 +96,7 @@ function Watch({ initiation: started, onSettled }: { initiation: { id: string; r
       ) : status === 'active' ? (
         `${started.toolkit} is connected.`
       ) : (
-        `Connecting ${started.toolkit} did not finish: ${(STATUS[status] ?? status).toLowerCase()}. Try again.`
+        `Connecting ${started.toolkit} did not finish: ${(CONNECTION_STATUS[status] ?? status).toLowerCase()}. Try again.`
       )}
     </p>
   );

@@ -2,6 +2,7 @@ import { getToolName, isToolUIPart, type UIMessage } from 'ai';
 import { RichText } from './rich-text.js';
 import { ToolActivity, type ToolCallView } from './tool-activity.js';
 import { AppViewPart } from './app-view.js';
+import { ConnectOffer } from './connect-offer.js';
 import type { ApprovalView } from './wire.js';
 
 type Part = UIMessage['parts'][number];
@@ -78,6 +79,8 @@ export function MessageView({ message, laterResults, streaming, onDecided, onSet
           return <ToolActivity key={part.toolCallId} call={call} live={streaming} {...(onDecided ? { onDecided } : {})} {...(onSettledElsewhere ? { onSettledElsewhere } : {})} />;
         }
         if (part.type === 'data-porter-view') return <AppViewPart key={(part as { id?: string }).id ?? index} data={(part as { data: unknown }).data} />;
+        // A tool that acts through an account the person has not connected: offer to connect it here.
+        if (part.type === 'data-porter-connect') return <ConnectOffer key={(part as { id?: string }).id ?? index} data={(part as { data: unknown }).data} />;
         if (part.type === 'data-porter-error') {
           const data = (part as { data?: { message?: unknown } }).data;
           return (

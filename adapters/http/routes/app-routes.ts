@@ -104,7 +104,8 @@ export function appRoutes(apps: AppsUseCases): WireRoutes {
         const answer = await apps.callFunction.execute({ principal: principalOf(ctx), appId: ctx.params.id!, name, input: bodyOf(ctx) ?? null });
         ctx.status = answer.status;
         ctx.type = answer.contentType;
-        ctx.set('x-content-type-options', 'nosniff');
+        // The answer is the app's (it may say text/html), served from the wire's origin: never a page there.
+        ctx.set({ 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; sandbox" });
         ctx.body = Buffer.from(answer.body);
       });
       registerAppViewRoutes(router, apps);

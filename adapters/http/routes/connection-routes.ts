@@ -10,7 +10,10 @@ import { pageQuery } from './system-routes.js';
 const callbackUrl = z
   .url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL on the host' })
   .max(2048)
+  // zod runs this even when the URL check above failed, and `new URL` throws on what that check
+  // refused (a port past 65535): an unparseable value is that check's issue, not a crash.
   .refine((value) => {
+    if (!URL.canParse(value)) return true;
     const url = new URL(value);
     return url.username === '' && url.password === '';
   }, 'must not carry credentials');

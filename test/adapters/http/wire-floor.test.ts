@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { request as httpRequest } from 'node:http';
 import { createKoaWire } from '../../../adapters/http/koa-wire.js';
 import { mountsOf } from '../../../adapters/http/mount.js';
 import type { WireRoutes } from '../../../adapters/http/wire-routes.js';
@@ -166,6 +167,30 @@ describe('Koa wire floor', () => {
       expect(resolverCalls).to.equal(0);
     });
 
+    it('answers no route, and resolves nobody, for the org-scoped paths in another letter case', async () => {
+      resolver = throwingResolver;
+      for (const path of ['/Approvals?org=acme', '/GRANTS?org=acme', '/approvals/apr_1/Decide?org=acme']) {
+        const response = await call(path, { method: path.includes('Decide') ? 'POST' : 'GET', headers: { 'content-type': 'application/json' }, body: path.includes('Decide') ? '{}' : undefined });
+        expect(response.status, path).to.be.oneOf([402, 404]);
+      }
+      expect(resolverCalls).to.equal(0);
+    });
+
+    it('refuses an org field even in a GET body on the org-scoped families', async () => {
+      resolver = throwingResolver;
+      // fetch will not send a GET body; node:http will, as any HTTP client may.
+      const status = await new Promise<number>((resolve, reject) => {
+        const request = httpRequest(`${server.url}${MOUNT}/approvals`, { method: 'GET', headers: { 'content-type': 'application/json', 'content-length': '14' } }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        request.on('error', reject);
+        request.end('{"org":"acme"}');
+      });
+      expect(status).to.equal(402);
+      expect(resolverCalls).to.equal(0);
+    });
+
     it('lets an org field through on other families', async () => {
       const response = await call('/things', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ org: 'acme' }) });
       expect(response.status).to.equal(200);
@@ -207,6 +232,15 @@ describe('Koa wire floor', () => {
       for (const path of ['/webhooks/demo', '/tick', '/apps/import', '/mcp']) {
         const response = await call(path, { method: 'POST', headers, body: 'raw' });
         expect(response.status, path).to.equal(200);
+      }
+    });
+
+    it('cannot be stepped around by changing the letter case of the mount or the route', async () => {
+      resolver = () => ({ subject: 'user-1', kind: 'user' });
+      const headers = { cookie: 'session=abc', 'content-type': 'text/plain' };
+      for (const url of [`${server.url}/API/PORTER/things`, `${server.url}${MOUNT}/Things`, `${server.url}${MOUNT}/TICK`]) {
+        const response = await fetch(url, { method: 'POST', headers, body: 'x' });
+        expect(response.status, url).to.be.oneOf([404, 415]);
       }
     });
 

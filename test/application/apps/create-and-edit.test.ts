@@ -120,6 +120,38 @@ describe('porter_apps_create and porter_apps_edit (use cases behind the guard)',
     expect((await h.apps.listApps.execute({ principal: ada })).apps).to.have.length(0);
   });
 
+  it('marks the watched view failed when the generated app could not be stored, instead of leaving it building', async () => {
+    const h = appsHarness({ store: new MemoryStore({ clock: { now: () => new Date() }, atomic: false }) });
+    const watch = dataParts();
+    const result = await h.call('porter_apps_create', { prompt: 'reading list' }, { writeData: watch.writeData });
+    expect(result).to.deep.include({ status: 'failed', code: 'unavailable' });
+    const last = watch.parts.at(-1)!.data as AppView;
+    expect(last.status).to.equal('failed');
+    expect(last.message).to.be.a('string').and.not.equal('');
+  });
+
+  it('marks the losing edit\'s view failed when another change won the race', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow: AppGenerator = {
+      create: (request) => new DeterministicAppGenerator().create(request),
+      async *edit(request) {
+        await gate;
+        yield* new DeterministicAppGenerator().edit(request);
+      },
+    };
+    const h = appsHarness({ generator: slow });
+    const { appId } = created(await h.call('porter_apps_create', { prompt: 'reading list' }));
+    const watches = [dataParts(), dataParts()];
+    const edits = watches.map((watch, i) => h.apps.editApp.execute({ principal: ada, appId, instruction: `change ${i}`, view: (view) => watch.writeData({ type: 'data-porter-view', id: view.appId, data: view }) }));
+    release();
+    const outcomes = await Promise.allSettled(edits);
+    const lost = outcomes.findIndex((o) => o.status === 'rejected');
+    expect(lost).to.be.at.least(0);
+    expect((watches[lost]!.parts.at(-1)!.data as AppView).status).to.equal('failed');
+    expect((watches[1 - lost]!.parts.at(-1)!.data as AppView).status).to.equal('ready');
+  });
+
   it('answers not-implemented when the deployment has no model to generate with', async () => {
     const h = appsHarness({ generator: null });
     const error = await h.apps.createApp.execute({ principal: ada, prompt: 'x' }).catch((e) => e);

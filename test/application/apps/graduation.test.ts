@@ -54,6 +54,15 @@ describe('graduation to a served app (through the Sandbox port)', () => {
     expect((await h.apps.callFunction.execute({ principal: bob, appId: app.id, name: 'hello', input: {} }).catch((e) => e)).code).to.equal('not-found');
   });
 
+  it('asks before the agent edits a served app, even with an instruction that needs no server code', async () => {
+    const { h, app } = await servedApp();
+    expect((await h.call('porter_apps_edit', { appId: app.id, instruction: 'rename to Books' })).status, 'a tree app: read-class').to.equal('ran');
+    await h.apps.graduateApp.execute({ principal: ada, appId: app.id });
+    const parked = await h.call('porter_apps_edit', { appId: app.id, instruction: 'rename to Novels' });
+    expect(parked).to.deep.include({ status: 'parked' });
+    expect((await h.apps.getApp.execute({ principal: ada, appId: app.id })).title).to.equal('Books');
+  });
+
   it('rolls a served edit out, checking the server listens before the snapshot', async () => {
     const { h, sandbox, app } = await servedApp();
     await h.apps.graduateApp.execute({ principal: ada, appId: app.id });

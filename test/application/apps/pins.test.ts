@@ -1,8 +1,13 @@
 import { expect } from 'chai';
-import { appsHarness } from '../../support/apps-harness.js';
-import { ada, bob, parkedId } from '../../support/guard-harness.js';
+import { writeFile } from 'node:fs/promises';
+import { appsHarness, dataParts } from '../../support/apps-harness.js';
+import type { AppView } from '../../../domain/apps/app-view.js';
+import { ada, bob, countingTool, parkedId } from '../../support/guard-harness.js';
 import { hostComponents } from '../../support/apps-pins.js';
+import { toolDocument } from '../../support/apps-documents.js';
+import { SequentialIds } from '../../support/fakes.js';
 import { FilePinCatalog } from '../../../adapters/apps/file-pin-catalog.js';
+import { RunAppAction } from '../../../application/apps/run-app-action.js';
 
 describe('pins: forks of host components, drift and rebase', () => {
   let host: Awaited<ReturnType<typeof hostComponents>>;
@@ -47,6 +52,27 @@ describe('pins: forks of host components, drift and rebase', () => {
     expect((await h.apps.listPlacements.execute({ principal: ada, slots: ['pricing'] })).placements[0]!.drifted).to.equal(true);
   });
 
+  it('shows the drift in the view a chat renders, when the fork is opened or edited there', async () => {
+    const fork = await h.apps.seedApp.execute({ principal: ada, slot: 'pricing' });
+    await host.change('Pricing 2026');
+    await h.apps.syncPins.execute({});
+    const drift = (await h.apps.openApp.execute({ principal: ada, appId: fork.id })).pinDrift;
+    expect(drift).to.not.equal(null);
+    for (const [tool, input] of [
+      ['porter_apps_open', { appId: fork.id }],
+      ['porter_apps_edit', { appId: fork.id, instruction: 'add a footnote' }],
+    ] as const) {
+      const watch = dataParts();
+      expect((await h.call(tool, input, { writeData: watch.writeData })).status, tool).to.equal('ran');
+      const view = watch.parts.at(-1)!.data as AppView;
+      expect(view, tool).to.deep.include({ status: 'ready', pinDrift: drift });
+    }
+    const plain = dataParts();
+    const other = await h.apps.createApp.execute({ principal: ada, prompt: 'not a fork' });
+    await h.call('porter_apps_open', { appId: other.id }, { writeData: plain.writeData });
+    expect((plain.parts.at(-1)!.data as AppView).pinDrift ?? null).to.equal(null);
+  });
+
   it('rebases on ask into one new version: the new baseline with the edit trail replayed, old approvals invalidated', async () => {
     const fork = await h.apps.seedApp.execute({ principal: ada, slot: 'pricing', instruction: 'add a note about VAT' });
     await h.apps.editApp.execute({ principal: ada, appId: fork.id, instruction: 'add a footnote' });
@@ -68,6 +94,28 @@ describe('pins: forks of host components, drift and rebase', () => {
     const approval = await h.get.execute({ principal: ada, approvalId });
     expect(approval).to.deep.include({ state: 'expired', outcome: { kind: 'expired', reason: 'invalidated' } });
     expect((await h.apps.openApp.execute({ principal: ada, appId: fork.id })).pinDrift).to.equal(null);
+  });
+
+  it('invalidates what the person approved in the app itself against the pre-rebase content: the same action asks again', async () => {
+    const component = (title: string) => writeFile(`${host.folder}/pricing.app.json`, JSON.stringify({ ...toolDocument(), title }));
+    await component('Pricing board');
+    const add = countingTool('notes_add', 'write');
+    const withTools = appsHarness({ catalog: new FilePinCatalog({ manifestFile: host.manifestFile }), hostTools: [add.tool] });
+    const actions = new RunAppAction(withTools.book, withTools.guard, new SequentialIds());
+    const fork = await withTools.apps.seedApp.execute({ principal: ada, slot: 'pricing' });
+    const press = () => actions.execute({ principal: ada, appId: fork.id, action: 'add-note', input: { text: 'buy milk' } });
+    const parked = await press();
+    if (parked.status !== 'parked') throw new Error('expected the write to ask');
+    await withTools.decide.execute({ principal: ada, approvalId: parked.approvalId, approve: true });
+
+    await component('Pricing board, new');
+    await withTools.apps.syncPins.execute({});
+    await withTools.apps.rebasePin.execute({ principal: ada, appId: fork.id, slot: 'pricing' });
+    expect(await withTools.get.execute({ principal: ada, approvalId: parked.approvalId })).to.deep.include({ state: 'expired', outcome: { kind: 'expired', reason: 'invalidated' } });
+    const again = await press();
+    expect(again.status, 'the approval given before the rebase does not run the call').to.equal('parked');
+    expect(again).to.not.deep.include({ approvalId: parked.approvalId });
+    expect(add.calls).to.deep.equal([]);
   });
 
   it('rebases all or nothing: a failing replay leaves the fork as it was', async () => {

@@ -29,4 +29,13 @@ describe('AuditTrail', () => {
     expect(logger.entries[0]!.level).to.equal('error');
     expect(logger.text()).to.contain('disk full');
   });
+
+  it('does not let a sink that hangs block the call beyond its wait', async () => {
+    const hanging: AuditSink = { write: () => new Promise<void>(() => undefined) };
+    const logger = new RecordingLogger();
+    const trail = new AuditTrail(hanging, new SequentialIds(), new ManualClock(), logger, 50);
+    // Without the wait this never resolves and the test times out.
+    await trail.record({ subject: 'ada', action: 'present.credentials', outcome: 'present-credentials-not-forwarded' });
+    expect(logger.text()).to.contain('slow');
+  });
 });

@@ -70,14 +70,17 @@ describe('The door\'s authorization server (use cases)', () => {
       ['a lower-case s256', { codeChallenge: 'a'.repeat(43), codeChallengeMethod: 's256' }],
     ];
     for (const [what, pkce] of pkceCases) {
-      it(`redirects back with invalid_request and the PKCE description for ${what}`, async () => {
+      it(`redirects back with invalid_request and the PKCE description for ${what}, whatever else is wrong`, async () => {
         const h = doorHarness();
         const client = await h.register();
-        const step = await h.oauth.beginAuthorization.execute({ query: { responseType: 'code', clientId: client.clientId, redirectUri: REDIRECT, state: 'xyz', ...pkce }, site: SITE, signedIn: ada });
-        expect(step.kind).to.equal('redirect');
-        const location = new URL(step.kind === 'redirect' ? step.location : '');
-        expect(`${location.origin}${location.pathname}`).to.equal(REDIRECT);
-        expect(Object.fromEntries(location.searchParams)).to.deep.equal({ error: 'invalid_request', error_description: PKCE_REQUIRED, state: 'xyz', iss: SITE.issuer });
+        // The PKCE rule answers first: other faults (here a missing response_type, an unknown scope) do not hide it.
+        for (const extra of [{ responseType: 'code' }, {}, { responseType: 'token', scope: 'admin' }]) {
+          const step = await h.oauth.beginAuthorization.execute({ query: { clientId: client.clientId, redirectUri: REDIRECT, state: 'xyz', ...extra, ...pkce }, site: SITE, signedIn: ada });
+          expect(step.kind).to.equal('redirect');
+          const location = new URL(step.kind === 'redirect' ? step.location : '');
+          expect(`${location.origin}${location.pathname}`).to.equal(REDIRECT);
+          expect(Object.fromEntries(location.searchParams), JSON.stringify(extra)).to.deep.equal({ error: 'invalid_request', error_description: PKCE_REQUIRED, state: 'xyz', iss: SITE.issuer });
+        }
       });
     }
 
@@ -237,14 +240,43 @@ describe('The door\'s authorization server (use cases)', () => {
       expect(events).to.include('door.refresh-token-reused');
     });
 
-    it('treats the loser of a client\'s own refresh race (within the grace) as a race, not a replay', async () => {
+    it('revokes the family when a rotated refresh token is presented again right after the rotation', async () => {
       const h = doorHarness();
       const { client, tokens } = await h.connect(ada);
       const next = await h.refresh(client.clientId, tokens.refreshToken);
-      h.clock.advance(500);
+      h.clock.advance(1); // the replay arrives after the rotation was answered, however soon
       expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken))).to.equal('invalid_grant');
+      expect(await h.admit(next.accessToken)).to.deep.equal({ ok: false, reason: 'invalid' });
+      expect(await oauthErrorOf(h.refresh(client.clientId, next.refreshToken))).to.equal('invalid_grant');
+    });
+
+    it('treats a refresh already under way when another rotated the family as the loser of a race, not a replay', async () => {
+      const h = doorHarness();
+      const { client, tokens } = await h.connect(ada);
+      // Both requests arrive at the same instant: one rotates, the other finds its token one generation behind.
+      const [first, second] = await Promise.allSettled([h.refresh(client.clientId, tokens.refreshToken), h.refresh(client.clientId, tokens.refreshToken)]);
+      const won = [first, second].filter((r) => r.status === 'fulfilled') as Array<PromiseFulfilledResult<{ accessToken: string; refreshToken: string }>>;
+      expect(won).to.have.length(1);
+      const lost = [first, second].find((r) => r.status === 'rejected') as PromiseRejectedResult;
+      expect(lost.reason).to.deep.include({ oauthError: 'invalid_grant' });
+      expect((await h.admit(won[0]!.value.accessToken)).ok).to.equal(true);
+      h.clock.advance(1);
+      expect((await h.refresh(client.clientId, won[0]!.value.refreshToken)).tokenType).to.equal('Bearer');
+    });
+
+    it('judges by when the request reached the door, not when it was processed', async () => {
+      const h = doorHarness();
+      const { client, tokens } = await h.connect(ada);
+      const arrived = h.clock.now().toISOString();
+      h.clock.advance(5);
+      const next = await h.refresh(client.clientId, tokens.refreshToken);
+      h.clock.advance(5);
+      // Reached the door before the rotation, processed after it: the loser of a race.
+      expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken, arrived))).to.equal('invalid_grant');
       expect((await h.admit(next.accessToken)).ok).to.equal(true);
-      expect((await h.refresh(client.clientId, next.refreshToken)).tokenType).to.equal('Bearer');
+      // Reached the door after the rotation: a replay.
+      expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken))).to.equal('invalid_grant');
+      expect((await h.admit(next.accessToken)).ok).to.equal(false);
     });
 
     it('revokes the family when another client presents its refresh token', async () => {

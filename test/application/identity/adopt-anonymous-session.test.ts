@@ -26,52 +26,66 @@ class OwnedThings implements SessionAdopter {
 }
 
 describe('AdoptAnonymousSession', () => {
-  for (const atomic of [true, false]) {
-    describe(atomic ? 'on a store with atomic inserts' : 'on a store without atomic inserts', () => {
-      let things: OwnedThings;
-      let useCase: AdoptAnonymousSession;
+  describe('on a store with atomic inserts', () => {
+    let things: OwnedThings;
+    let useCase: AdoptAnonymousSession;
 
-      beforeEach(() => {
-        const clock = new ManualClock();
-        things = new OwnedThings();
-        things.owners.set('a', ANON).set('b', ANON).set('c', 'someone-else');
-        useCase = new AdoptAnonymousSession(new MemoryStore({ clock, atomic }).records<AdoptionMarker>('adoptions'), [things], clock);
-      });
-
-      it('moves what the anonymous session owns to the signed-in user, and nothing else', async () => {
-        expect(await useCase.execute({ from: ANON, to: user('ada') })).to.equal('adopted');
-        expect(Object.fromEntries(things.owners)).to.deep.equal({ a: 'ada', b: 'ada', c: 'someone-else' });
-      });
-
-      it('is idempotent for the same user', async () => {
-        await useCase.execute({ from: ANON, to: user('ada') });
-        expect(await useCase.execute({ from: ANON, to: user('ada') })).to.equal('adopted');
-        expect(things.owners.get('a')).to.equal('ada');
-      });
-
-      it('finishes the move on a retry after a partial failure', async () => {
-        things.failures = 1;
-        let failed = false;
-        try {
-          await useCase.execute({ from: ANON, to: user('ada') });
-        } catch {
-          failed = true;
-        }
-        expect(failed).to.equal(true);
-        expect(await useCase.execute({ from: ANON, to: user('ada') })).to.equal('adopted');
-        expect(things.owners.get('a')).to.equal('ada');
-        expect(things.owners.get('b')).to.equal('ada');
-      });
-
-      it('refuses a second user presenting the same session, moving nothing', async () => {
-        await useCase.execute({ from: ANON, to: user('ada') });
-        things.owners.set('late', ANON);
-        expect(await useCase.execute({ from: ANON, to: user('mallory') })).to.equal('refused');
-        expect(things.owners.get('late')).to.equal(ANON);
-        expect([...things.owners.values()]).to.not.include('mallory');
-      });
+    beforeEach(() => {
+      const clock = new ManualClock();
+      things = new OwnedThings();
+      things.owners.set('a', ANON).set('b', ANON).set('c', 'someone-else');
+      useCase = new AdoptAnonymousSession(new MemoryStore({ clock }).records<AdoptionMarker>('adoptions'), [things], clock);
     });
-  }
+
+    it('moves what the anonymous session owns to the signed-in user, and nothing else', async () => {
+      expect(await useCase.execute({ from: ANON, to: user('ada') })).to.equal('adopted');
+      expect(Object.fromEntries(things.owners)).to.deep.equal({ a: 'ada', b: 'ada', c: 'someone-else' });
+    });
+
+    it('is idempotent for the same user', async () => {
+      await useCase.execute({ from: ANON, to: user('ada') });
+      expect(await useCase.execute({ from: ANON, to: user('ada') })).to.equal('adopted');
+      expect(things.owners.get('a')).to.equal('ada');
+    });
+
+    it('finishes the move on a retry after a partial failure', async () => {
+      things.failures = 1;
+      let failed = false;
+      try {
+        await useCase.execute({ from: ANON, to: user('ada') });
+      } catch {
+        failed = true;
+      }
+      expect(failed).to.equal(true);
+      expect(await useCase.execute({ from: ANON, to: user('ada') })).to.equal('adopted');
+      expect(things.owners.get('a')).to.equal('ada');
+      expect(things.owners.get('b')).to.equal('ada');
+    });
+
+    it('refuses a second user presenting the same session, moving nothing', async () => {
+      await useCase.execute({ from: ANON, to: user('ada') });
+      things.owners.set('late', ANON);
+      expect(await useCase.execute({ from: ANON, to: user('mallory') })).to.equal('refused');
+      expect(things.owners.get('late')).to.equal(ANON);
+      expect([...things.owners.values()]).to.not.include('mallory');
+    });
+  });
+
+  it('fails closed on a store without atomic inserts: nothing moves, for anyone', async () => {
+    const clock = new ManualClock();
+    const things = new OwnedThings();
+    things.owners.set('a', ANON);
+    const useCase = new AdoptAnonymousSession(new MemoryStore({ clock, atomic: false }).records<AdoptionMarker>('adoptions'), [things], clock);
+    for (const to of ['ada', 'mallory']) {
+      try {
+        await useCase.execute({ from: ANON, to: user(to) });
+        expect.fail('expected adoption to fail closed');
+      } catch (error) {
+        expect((error as { code?: string }).code).to.equal('unavailable');
+      }
+    }
+    expect(things.owners.get('a')).to.equal(ANON);
+  });
 
   it('refuses to adopt a subject that is not an anonymous session', async () => {
     const clock = new ManualClock();

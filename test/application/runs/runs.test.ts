@@ -29,6 +29,18 @@ describe('Runs: cooperative stop, idempotent stops, crashed executors', () => {
     expect((await h.getRun.execute({ principal: ada, runId: runId! })).messages).to.deep.equal([]);
   });
 
+  it('stops racing each other end the run once: one cancellation, one audit event, the same answer', async () => {
+    const h = automationsHarness({ tools: [] });
+    const automation = await h.automation({ prompt: 'hello' });
+    await h.arm.execute({ principal: ada, automationId: automation.id });
+    const [runId] = (await h.tick.execute()).runIds;
+    const answers = await Promise.all(Array.from({ length: 4 }, () => h.stop.execute({ principal: ada, runId: runId! })));
+    for (const answer of answers) expect(answer).to.deep.equal(answers[0]);
+    expect(answers[0]).to.deep.include({ state: 'cancelled', ending: 'stopped' });
+    const stopped = (await h.auditLog.list('ada', { limit: 100 })).events.filter((e) => e.action === 'run.stopped');
+    expect(stopped).to.have.length(1);
+  });
+
   it('stopping a run waiting for an approval cancels it and drops the parked approval', async () => {
     const notes = countingTool('notes_add', 'write');
     const h = automationsHarness({ tools: [notes.tool] });

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { RecordingLanguageModel, lastUserText } from '../../support/recording-model.js';
 import { collect, turnHarness } from '../../support/turn-harness.js';
+import { DeleteThread } from '../../../application/threads/thread-queries.js';
 import { ada } from '../../support/guard-harness.js';
 import type { ToolDefinition } from '../../../ports/tool-registry.js';
 
@@ -50,6 +51,8 @@ describe('RunTurn', () => {
     const results = second.flatMap((m) => (m.role === 'tool' ? m.content.map((p) => (p as { toolCallId: string }).toolCallId) : []));
     expect(calls).to.have.length(1);
     expect(results).to.deep.equal(calls);
+    // The answer being written is never windowed away, nor is the request it answers.
+    expect(lastUserText(second)).to.equal('list them');
   });
 
   it('truncates a long tool result before the model sees it, marked as truncated, and stores it whole', async () => {
@@ -138,6 +141,19 @@ describe('RunTurn', () => {
     expect(replayed.some((c) => c.type === 'tool-output-available')).to.equal(true);
     expect(replayed[replayed.length - 1]).to.deep.include({ type: 'finish' });
     expect(await h.rejoin.execute({ principal: ada, threadId: id })).to.equal(null);
+  });
+
+  it('stops a turn in flight when its thread is deleted, leaving nothing behind', async () => {
+    const model = new RecordingLanguageModel(() => ({ text: 'a long answer still being written', untilAborted: true }));
+    const h = turnHarness({ model });
+    const { id } = await h.createThread.execute({ principal: ada });
+    const stream = await h.runTurn.execute({ principal: ada, threadId: id, message: { id: '', role: 'user', parts: [{ type: 'text', text: 'go' }] } });
+    const iterator = stream.chunks[Symbol.asyncIterator]();
+    while (((await iterator.next()).value as { type: string }).type !== 'text-delta');
+    await new DeleteThread(h.threads, h.hub).execute({ principal: ada, threadId: id });
+    expect(model.aborted).to.equal(1);
+    expect(await h.threads.messagesOf(id)).to.deep.equal([]);
+    expect(await h.threads.find(id)).to.equal(null);
   });
 
   it('refuses a second turn on a thread while one is in flight', async () => {

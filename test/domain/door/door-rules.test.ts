@@ -71,11 +71,13 @@ describe('door rules', () => {
       expect(rotated.isStale(3)).to.equal(false);
     });
 
-    it('tells a client racing itself from a replay by generation and time since the rotation', () => {
+    it('tells a client racing itself from a replay: a race loser was already under way when the family rotated', () => {
       const rotated = family().rotate('2026-01-01T00:10:00.000Z');
-      expect(rotated.isRaceLoser(1, '2026-01-01T00:10:01.000Z', 2000)).to.equal(true);
-      expect(rotated.isRaceLoser(1, '2026-01-01T00:10:03.000Z', 2000)).to.equal(false);
-      expect(rotated.rotate('2026-01-01T00:10:01.000Z').isRaceLoser(1, '2026-01-01T00:10:01.500Z', 2000)).to.equal(false);
+      expect(rotated.isRaceLoser(1, '2026-01-01T00:09:59.990Z')).to.equal(true);
+      expect(rotated.isRaceLoser(1, '2026-01-01T00:10:00.000Z')).to.equal(true);
+      expect(rotated.isRaceLoser(1, '2026-01-01T00:10:00.001Z')).to.equal(false);
+      expect(rotated.rotate('2026-01-01T00:10:01.000Z').isRaceLoser(1, '2026-01-01T00:10:00.500Z')).to.equal(false);
+      expect(family().isRaceLoser(1, '2026-01-01T00:00:00.000Z')).to.equal(false);
     });
 
     it('is live until revoked or past its absolute end', () => {

@@ -1,0 +1,35 @@
+import { expect } from 'chai';
+import { Approval, EXECUTION_LEASE_MS, HOLD_LEASE_MS } from '../../../domain/guard/approval.js';
+import type { RuledCall } from '../../../domain/guard/tool-call.js';
+
+const call: RuledCall = {
+  toolCallId: 'call_1',
+  tool: 'notes_add',
+  input: { text: 'x' },
+  inputDigest: 'd',
+  principal: { subject: 'ada', kind: 'user' },
+  venue: 'chat',
+  presence: 'present',
+  session: 'thr_1',
+  effective: { risk: 'write', egress: false },
+};
+const T0 = '2026-06-01T12:00:00.000Z';
+const at = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();
+const parked = () => Approval.park({ id: 'apr_1', call, preview: 'add', now: T0, expiresAt: at(24 * 3600_000) });
+
+describe('Approval leases (recovery after a crash)', () => {
+  it('lets a single decision through once a batch hold has lapsed, not before', () => {
+    const held = parked().holdFor('batch-that-died', T0);
+    expect(() => held.approve(at(1_000), null)).to.throw(/already decided/);
+    expect(held.approve(at(HOLD_LEASE_MS), null).stateAt(at(HOLD_LEASE_MS))).to.equal('approved');
+  });
+
+  it('ends an execution whose executor died as executed and interrupted, never runnable again', () => {
+    const executing = parked().approve(T0, null).startExecution(T0);
+    expect(executing.wireView(at(60_000))).to.deep.equal({ id: 'apr_1', state: 'pending' });
+    const view = executing.wireView(at(EXECUTION_LEASE_MS));
+    expect(view.state).to.equal('executed');
+    expect(view.outcome).to.deep.include({ kind: 'executed', ok: false });
+    expect(executing.stateAt(at(EXECUTION_LEASE_MS))).to.not.equal('approved');
+  });
+});

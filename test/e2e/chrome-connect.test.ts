@@ -1,0 +1,91 @@
+import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
+import { devHost } from '../support/dev-host-fixture.js';
+import { launchChromium, openChrome, type ChromeSession } from '../support/browser.js';
+import { NangoBrokerServer } from '../support/nango-broker-server.js';
+import type { DevHost } from '../../composition/dev-host/dev-host.js';
+import type { ToolDefinition } from '../../ports/tool-registry.js';
+import type { WireClient } from '../support/turn-client.js';
+
+const NANGO_KEY = 'nango-secret-for-the-connect-offer';
+
+/** A host tool that acts through the person's GitHub account. */
+const githubWhoami: ToolDefinition = {
+  name: 'github_whoami',
+  description: 'Who the person is on GitHub.',
+  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+  risk: 'read',
+  connection: 'github',
+  async execute(_input, context) {
+    const answer = await context.connection!.request({ method: 'GET', path: '/user' });
+    return { status: answer.status, user: answer.body };
+  },
+};
+
+describe('The connect offer in the shipped chrome (headless Chromium)', function () {
+  this.timeout(60_000);
+  let host: DevHost & { client: WireClient };
+  let broker: NangoBrokerServer;
+  let browser: Browser;
+  let session: (ChromeSession & { errors: string[] }) | null = null;
+
+  before(async () => {
+    broker = new NangoBrokerServer(NANGO_KEY);
+    const brokerUrl = await broker.start();
+    host = await devHost({ porter: { tools: [githubWhoami], connections: { nango: { secretKey: NANGO_KEY, host: brokerUrl } } } });
+    browser = await launchChromium();
+  });
+
+  afterEach(async () => {
+    if (session) {
+      const errors = [...session.errors];
+      await session.close();
+      session = null;
+      expect(errors, 'the page logged errors').to.deep.equal([]);
+    }
+  });
+
+  after(async () => {
+    await browser?.close();
+    await host?.close();
+    await broker?.close();
+  });
+
+  it('offers to connect a missing account where the tool failed, connects it through the broker, and the tool then runs', async () => {
+    session = await openChrome(browser, host.url, { user: 'noa' });
+    const { page, context, screenshot } = session;
+    await page.waitForSelector('text=Hello, noa.');
+    await page.getByLabel('Message', { exact: true }).fill('/call github_whoami {}');
+    await page.keyboard.press('Enter');
+
+    const offer = page.locator('.connect-offer[data-toolkit="github"]');
+    await offer.waitFor({ timeout: 15_000 });
+    expect(await offer.getAttribute('data-connect-state')).to.equal('offered');
+    expect(await offer.textContent()).to.contain('github_whoami').and.contain('github');
+    await page.locator('.tool[data-tool="github_whoami"][data-state="output-error"]').waitFor();
+    await screenshot('chrome-connect-offer');
+
+    const popup = context.waitForEvent('page');
+    await offer.getByRole('button', { name: 'Connect github' }).click();
+    const consent = await popup;
+    await consent.waitForLoadState();
+    expect(await consent.textContent('body')).to.contain('Done');
+    await consent.close();
+
+    await page.locator('.connect-offer[data-connect-state="active"]').waitFor({ timeout: 15_000 });
+    expect(await offer.locator('[role="status"]').textContent()).to.contain('github is connected');
+    await screenshot('chrome-connect-connected');
+    const connections = (await host.client.as('noa').json('GET', '/connections')).body.connections;
+    expect(connections.map((c: { toolkit: string; status: string }) => [c.toolkit, c.status])).to.deep.equal([['github', 'active']]);
+
+    // Asked again, the tool runs through the broker.
+    await page.getByLabel('Message', { exact: true }).fill('/call github_whoami {}');
+    await page.keyboard.press('Enter');
+    await page.locator('.tool[data-tool="github_whoami"][data-state="output-available"]').waitFor({ timeout: 15_000 });
+
+    // The offer is kept with the thread: reloaded, it knows the account is connected now.
+    await page.reload();
+    await page.locator('.connect-offer[data-connect-state="active"]').waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('button', { name: 'Connect github' }).count()).to.equal(0);
+  });
+});
