@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { Container } from 'inversify';
 import { loadConfig } from './config/load-config.js';
 import type { PorterConfig, PorterOptions } from './config/config-schema.js';
-import { loggerFor } from './modules/core-module.js';
+import { loggerFor, type CoreParts } from './modules/core-module.js';
 import { productionContainer } from './containers/production.js';
 import { developmentContainer } from './containers/development.js';
 import { TOKENS } from './tokens.js';
@@ -35,11 +35,7 @@ export async function createPorter(options: PorterOptions = {}, env: NodeJS.Proc
   const logger = loggerFor(config);
   const store: Store = config.store ?? (await openStore(config.databaseUrl, { clock, logger }));
   const parts = { config, store, clock, logger, env };
-  const container = config.development ? developmentContainer(parts) : productionContainer(parts);
-  const wire = container.get<KoaWire>(TOKENS.KoaWire);
-  // Background work (the scheduler) starts once the wire is built and stops first on close.
-  const background = container.getAll<BackgroundScheduler>(TOKENS.Background, { optional: true });
-  for (const work of background) await work.start();
+  const { container, wire, background } = await boot(parts, config);
   return {
     ...mountsOf(wire),
     mount: config.mount,
@@ -51,4 +47,28 @@ export async function createPorter(options: PorterOptions = {}, env: NodeJS.Proc
       if (!config.store) await store.close();
     },
   };
+}
+
+/**
+ * Builds the composition and starts its background work. A boot that fails part-way leaves
+ * nothing running: what started stops, and the store it opened is closed.
+ */
+async function boot(parts: CoreParts, config: PorterConfig): Promise<{ container: Container; wire: KoaWire; background: BackgroundScheduler[] }> {
+  let container: Container | null = null;
+  const background: BackgroundScheduler[] = [];
+  try {
+    container = config.development ? developmentContainer(parts) : productionContainer(parts);
+    const wire = container.get<KoaWire>(TOKENS.KoaWire);
+    // Background work (the scheduler) starts once the wire is built and stops first on close.
+    for (const work of container.getAll<BackgroundScheduler>(TOKENS.Background, { optional: true })) {
+      await work.start();
+      background.push(work);
+    }
+    return { container, wire, background };
+  } catch (error) {
+    for (const work of [...background].reverse()) await work.stop().catch(() => undefined);
+    await container?.unbindAll().catch(() => undefined);
+    if (!config.store) await parts.store.close().catch(() => undefined);
+    throw error;
+  }
 }

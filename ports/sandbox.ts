@@ -37,8 +37,14 @@ export interface SandboxSession {
   restore(snapshotId: string): Promise<void>;
   /** A request to the app's own server (e.g. `POST /fn/<name>`), answered by it. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
-  /** Stops the server and releases the sandbox. */
+  /** Stops the server and releases the sandbox; its files and snapshots stay for the next open. */
   close(): Promise<void>;
+  /**
+   * Stops the server and removes everything the sandbox holds, for good: its files and every
+   * snapshot it took. Reopening the app afterwards starts from nothing, and none of its snapshot
+   * ids can be restored. For an app that is being deleted.
+   */
+  discard(): Promise<void>;
 }
 
 export interface Sandbox {

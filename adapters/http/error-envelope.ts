@@ -39,6 +39,9 @@ export function toEnvelope(error: unknown, logger: Logger): { status: number; bo
     const issues = error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
     return { status: 400, body: envelope('validation', 'The request is not valid', { issues }) };
   }
+  if (isUndecodableBody(error)) {
+    return { status: 400, body: envelope('validation', 'The request body could not be decoded for its Content-Encoding') };
+  }
   const status = httpStatusOf(error);
   if (status && status >= 400 && status < 500) {
     const code = CODE_BY_STATUS[status] ?? (status === 405 ? 'not-found' : 'validation');
@@ -47,6 +50,12 @@ export function toEnvelope(error: unknown, logger: Logger): { status: number; bo
   }
   logger.error('unexpected error on the wire', { cause: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   return { status: 500, body: envelope('internal', 'Something went wrong on our side') };
+}
+
+/** zlib's and brotli's errors (a body that claims gzip or br but is not): the caller's mistake, not ours. */
+function isUndecodableBody(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^(Z_|ERR_ZLIB|ERR__ERROR_)/.test(code);
 }
 
 function httpStatusOf(error: unknown): number | null {

@@ -100,6 +100,8 @@ export const connectionsSchema = z.union([
 
 const sandboxStartTimeout = z.number().int().min(1000).max(120_000).optional();
 const sandboxServiceUrl = z.url({ message: 'must be the sandbox service URL' }).refine((url) => {
+  // zod runs this even when the URL check above failed; that failure is the one to report.
+  if (!URL.canParse(url)) return true;
   const parsed = new URL(url);
   return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname));
 }, 'must be https:// (plain http only for a loopback host): the token would travel in the clear');

@@ -59,6 +59,9 @@ export async function startDevHost(options: DevHostOptions = {}): Promise<DevHos
     const listening = app.listen(options.port ?? Number(env.PORT ?? 3000), '127.0.0.1', () => resolve(listening));
     // A port already in use fails the start (the caller says so) instead of crashing the process.
     listening.once('error', reject);
+  }).catch(async (error: unknown) => {
+    await porter.close();
+    throw error;
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;

@@ -1,5 +1,6 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { connect, createServer as createSocketServer, type Server as SocketServer, type Socket } from 'node:net';
+import { timingSafeEqual } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import type { Duplex } from 'node:stream';
 import type { EgressRule } from './egress-rules.js';
@@ -11,6 +12,13 @@ export interface EgressProxyOptions {
   /** Consulted per connection, so a policy change takes effect at once. */
   readonly rule: () => EgressRule;
   readonly resolve?: EgressResolver;
+  /**
+   * Listen on this Unix socket instead of loopback TCP, admitting only connections that first send
+   * `<token>\n`. How a sandbox in its own network namespace reaches the proxy (loopback is not shared
+   * across namespaces, the filesystem is); the token keeps other local processes — another app's
+   * sandbox among them — from borrowing this app's allow-list.
+   */
+  readonly socket?: { readonly path: string; readonly token: string };
 }
 
 const defaultResolve: EgressResolver = async (host) => (await lookup(host)).address;
@@ -27,18 +35,23 @@ export class EgressProxy {
 
   private constructor(
     private readonly server: Server,
+    /** What accepts connections: the HTTP server itself, or the Unix socket gatekeeper in front of it. */
+    private readonly listener: Server | SocketServer,
     readonly port: number,
   ) {}
 
   static async start(options: EgressProxyOptions): Promise<EgressProxy> {
     const resolve = options.resolve ?? defaultResolve;
     const server = createServer();
+    const listener = options.socket ? tokenGate(server, options.socket.token) : server;
     const proxy = await new Promise<EgressProxy>((done, fail) => {
-      server.once('error', fail);
-      server.listen(0, '127.0.0.1', () => {
-        const address = server.address();
-        done(new EgressProxy(server, typeof address === 'object' && address ? address.port : 0));
-      });
+      listener.once('error', fail);
+      const listening = () => {
+        const address = listener.address();
+        done(new EgressProxy(server, listener, typeof address === 'object' && address ? address.port : 0));
+      };
+      if (options.socket) listener.listen(options.socket.path, listening);
+      else listener.listen(0, '127.0.0.1', listening);
     });
     server.on('connection', (socket: Socket) => proxy.track(socket));
     server.on('connect', (request: IncomingMessage, client: Duplex, head: Buffer) => {
@@ -57,7 +70,8 @@ export class EgressProxy {
 
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await new Promise<void>((resolve) => this.listener.close(() => resolve()));
+    if (this.listener !== this.server) this.server.close();
   }
 
   private track(socket: Duplex): void {
@@ -125,6 +139,40 @@ export class EgressProxy {
     });
     request.pipe(upstream);
   }
+}
+
+const TOKEN_LINE_LIMIT = 256;
+const TOKEN_WAIT_MS = 5000;
+
+/**
+ * A socket server that hands a connection to the HTTP proxy only after it sent the token line;
+ * anything else (a wrong token, too long a line, silence) is dropped without an answer.
+ */
+function tokenGate(proxy: Server, token: string): SocketServer {
+  const expected = Buffer.from(token);
+  return createSocketServer((socket) => {
+    let received = Buffer.alloc(0);
+    socket.setTimeout(TOKEN_WAIT_MS, () => socket.destroy());
+    socket.on('error', () => socket.destroy());
+    const onData = (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const end = received.indexOf(0x0a);
+      if (end === -1) {
+        if (received.length > TOKEN_LINE_LIMIT) socket.destroy();
+        return;
+      }
+      socket.removeListener('data', onData);
+      socket.pause();
+      const given = received.subarray(0, end);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return void socket.destroy();
+      socket.setTimeout(0);
+      const rest = received.subarray(end + 1);
+      if (rest.length) socket.unshift(rest);
+      proxy.emit('connection', socket);
+      socket.resume();
+    };
+    socket.on('data', onData);
+  });
 }
 
 function parseAuthority(authority: string): { host: string; port: number } | null {

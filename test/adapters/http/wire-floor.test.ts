@@ -126,6 +126,12 @@ describe('Koa wire floor', () => {
       expect(logger.text()).to.contain('secret internals');
     });
 
+    it('answers a body that is not what its Content-Encoding says with a validation envelope', async () => {
+      const response = await call('/things', { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: 'not gzip at all' });
+      expect(response.status).to.equal(400);
+      expect((await response.json()).error.code).to.equal('validation');
+    });
+
     it('answers malformed JSON with a validation envelope', async () => {
       const response = await call('/things', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
       expect(response.status).to.equal(400);

@@ -165,6 +165,36 @@ describe('act-as and present credentials', () => {
     }
   });
 
+  it('calls the host under PORTER_BASE_URL\'s own path', async () => {
+    const host = await recordingHost();
+    try {
+      const h = guardHarness({ tools: [callsHost('read')], host: new BaseUrlHostApi(`${host.url}/app/`) });
+      await h.call('host_call', {});
+      expect(host.requests[0]!.url).to.equal('/app/api/notes');
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('gives up on a host call that hangs', async () => {
+    const { createServer } = await import('node:http');
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as { port: number };
+      let error: unknown;
+      try {
+        await new BaseUrlHostApi(`http://127.0.0.1:${port}`, 50).fetch('/slow', {});
+      } catch (caught) {
+        error = caught;
+      }
+      expect((error as Error).name).to.be.oneOf(['TimeoutError', 'AbortError']);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
   it('keeps host calls on the base URL\'s origin', async () => {
     const api = new BaseUrlHostApi('http://127.0.0.1:9/app');
     let error: unknown;
