@@ -14,7 +14,8 @@ export class DeleteApp implements UseCase<{ principal: Principal; appId: string 
 
   async execute({ principal, appId }: { principal: Principal; appId: string }): Promise<void> {
     const { app } = await this.book.ownedBy(principal.subject, appId);
-    if (app.served) await this.rollout.stop(app.id, app.document);
+    // First, so a sandbox that cannot be removed keeps the app (and the delete can be retried).
+    if (app.served) await this.rollout.discard(app.id, app.document);
     await this.data.removeAll(app.id);
     await this.book.remove(app.id);
   }

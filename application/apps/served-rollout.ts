@@ -2,7 +2,7 @@ import type { App } from '../../domain/apps/app.js';
 import type { AppDocument } from '../../domain/apps/app-document.js';
 import { AppNotServed, ServedStepFailed } from '../../domain/apps/app-errors.js';
 import { scaffold } from '../../domain/apps/scaffold.js';
-import { DomainError, NotImplemented } from '../../domain/errors.js';
+import { DomainError, NotImplemented, Unavailable } from '../../domain/errors.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Sandbox, SandboxSession } from '../../ports/sandbox.js';
 
@@ -80,13 +80,28 @@ export class ServedRollout {
     }
   }
 
-  /** Stops the app's sandbox (the app was removed, or graduation lost a race). */
+  /** Stops the app's sandbox, keeping its files and snapshots (graduation lost a race). */
   async stop(appId: string, document: AppDocument): Promise<void> {
     if (!this.sandbox) return;
     try {
       await (await this.open(appId, document)).close();
     } catch (cause) {
       this.logger.warn('could not close an app sandbox', { appId, cause: cause instanceof Error ? cause.message : String(cause) });
+    }
+  }
+
+  /**
+   * Removes the app's sandbox for good — server, files, snapshots — because the app is being
+   * deleted. A failure fails the delete (the cause goes to the log): deleting the app anyway would
+   * orphan the sandbox with nothing left that points at it, so the app stays and can be deleted again.
+   */
+  async discard(appId: string, document: AppDocument): Promise<void> {
+    if (!this.sandbox) return;
+    try {
+      await (await this.open(appId, document)).discard();
+    } catch (cause) {
+      this.logger.error('could not discard an app sandbox', { appId, cause: cause instanceof Error ? cause.message : String(cause) });
+      throw new Unavailable("The app's sandbox could not be removed, so the app was kept; try deleting it again");
     }
   }
 

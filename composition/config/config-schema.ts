@@ -108,7 +108,13 @@ const sandboxServiceUrl = z.url({ message: 'must be the sandbox service URL' }).
 
 /** The sandbox adapters Porter ships, with their settings. */
 export const sandboxSettingsSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('local'), root: z.string().min(1).optional(), startTimeoutMs: sandboxStartTimeout }),
+  z.strictObject({
+    kind: z.literal('local'),
+    root: z.string().min(1).optional(),
+    startTimeoutMs: sandboxStartTimeout,
+    /** `auto`: a network namespace per policy-bound app where the OS allows; `cooperative`: never. */
+    egressIsolation: z.enum(['auto', 'cooperative']).optional(),
+  }),
   z.strictObject({
     kind: z.literal('e2b'),
     apiKey: z.string().min(1).optional(),

@@ -5,6 +5,7 @@ import { sandboxSettingsSchema, type sandboxSchema, type PorterConfig } from '..
 import { PorterConfigError } from '../config/load-config.js';
 import type { CoreParts } from './core-module.js';
 import type { Sandbox } from '../../ports/sandbox.js';
+import type { Logger } from '../../ports/logger.js';
 import type { BackgroundScheduler } from '../../ports/scheduler.js';
 import type { StatusBlocks } from '../../ports/use-cases/system.js';
 import { DomainError } from '../../domain/errors.js';
@@ -21,7 +22,7 @@ export type SandboxOption = z.output<typeof sandboxSchema>;
  * servers are stopped when Porter closes.
  */
 export function sandboxModule(parts: CoreParts): ContainerModule {
-  const sandbox = sandboxFor(parts.config, parts.env);
+  const sandbox = sandboxFor(parts.config, parts.env, parts.logger);
   return new ContainerModule(({ bind }) => {
     bind<Partial<StatusBlocks>>(TOKENS.StatusBlocks).toConstantValue({ sandbox: sandbox?.kind ?? false });
     if (!sandbox) return;
@@ -31,23 +32,23 @@ export function sandboxModule(parts: CoreParts): ContainerModule {
 }
 
 /** Builds the configured sandbox (at boot, so a bad setting fails createPorter and names itself). */
-export function sandboxFor(config: PorterConfig, env: NodeJS.ProcessEnv): Sandbox | null {
+export function sandboxFor(config: PorterConfig, env: NodeJS.ProcessEnv, logger?: Logger): Sandbox | null {
   const chosen = config.sandbox !== undefined ? { option: config.sandbox, source: 'sandbox' } : fromEnvironment(config.development, env);
   if (!chosen || chosen.option === false) return null;
   try {
-    return build(chosen.option, env);
+    return build(chosen.option, env, logger);
   } catch (error) {
     if (error instanceof DomainError) throw new PorterConfigError([{ option: chosen.source, message: error.message }]);
     throw error;
   }
 }
 
-function build(option: Exclude<SandboxOption, false>, env: NodeJS.ProcessEnv): Sandbox {
-  if (option === 'local') return new LocalSandbox({ root: env.PORTER_SANDBOX_ROOT || undefined });
+function build(option: Exclude<SandboxOption, false>, env: NodeJS.ProcessEnv, logger: Logger | undefined): Sandbox {
+  if (option === 'local') return new LocalSandbox({ root: env.PORTER_SANDBOX_ROOT || undefined, logger });
   if (isSandbox(option)) return option;
   switch (option.kind) {
     case 'local':
-      return new LocalSandbox({ root: option.root ?? (env.PORTER_SANDBOX_ROOT || undefined), startTimeoutMs: option.startTimeoutMs });
+      return new LocalSandbox({ root: option.root ?? (env.PORTER_SANDBOX_ROOT || undefined), startTimeoutMs: option.startTimeoutMs, egressIsolation: option.egressIsolation, logger });
     case 'e2b': {
       const apiKey = option.apiKey ?? (env.E2B_API_KEY || undefined);
       if (!apiKey) throw new PorterConfigError([{ option: 'sandbox.apiKey', message: 'is required for e2b (or set E2B_API_KEY)' }]);

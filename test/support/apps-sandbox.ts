@@ -2,7 +2,7 @@ import type { EgressPolicy, Sandbox, SandboxFile, SandboxSession } from '../../p
 
 /** What a test tells the double to do at each step. */
 export interface SandboxScript {
-  failOn?: 'open' | 'writeFiles' | 'start' | 'snapshot' | 'restore' | null;
+  failOn?: 'open' | 'writeFiles' | 'start' | 'snapshot' | 'restore' | 'discard' | null;
   /** What isListening() answers after a start (default true). */
   listensAfterStart?: boolean;
   /** Answers `POST /fn/<name>` while listening. */
@@ -41,6 +41,7 @@ export class RecordingSession implements SandboxSession {
   listening = false;
   egress: EgressPolicy | null = null;
   closed = false;
+  discarded = false;
   private readonly snapshots = new Map<string, Map<string, string>>();
 
   constructor(
@@ -93,6 +94,18 @@ export class RecordingSession implements SandboxSession {
     this.closed = true;
     this.listening = false;
     this.serving = null;
+  }
+
+  /** Everything goes: files, snapshots, the server; the next open of the app starts from nothing. */
+  async discard(): Promise<void> {
+    this.step('discard');
+    this.files.clear();
+    this.snapshots.clear();
+    this.closed = true;
+    this.discarded = true;
+    this.listening = false;
+    this.serving = null;
+    this.sandbox.sessions.delete(this.id);
   }
 
   /** The app.json the serving server reads. */

@@ -9,6 +9,9 @@ import type { SandboxFile } from '../../ports/sandbox.js';
  * - `POST /fn/http-get` {url} → the same through the http module
  * - `POST /fn/https-get` {url, ca} → the same through the https module, trusting `ca`
  * - `POST /fn/read` {file} → { text } or { error } — a file relative to the app
+ * - `POST /fn/spawn` {command, args, env} → { code, stdout, stderr } — a child process the app starts,
+ *   with `env` as its whole environment (`{}` by default: a clean one; `"inherit"`: the app's own);
+ *   `command: "node"` is the app's own Node
  * - `POST /fn/exit` → answers, then the process exits
  * - `GET /redirect` → 302 to elsewhere
  */
@@ -41,6 +44,9 @@ http.createServer(async (request, response) => {
       case '/fn/read':
         try { return reply(response, 200, { text: fs.readFileSync(body.file, 'utf8') }); }
         catch (error) { return reply(response, 200, { error: error.code }); }
+      case '/fn/spawn':
+        return require('node:child_process').execFile(body.command === 'node' ? process.execPath : body.command, body.args || [], { env: body.env === 'inherit' ? process.env : body.env || {}, timeout: 8000 }, (error, stdout, stderr) =>
+          reply(response, 200, { code: error ? (typeof error.code === 'number' ? error.code : String(error.code || error.signal)) : 0, stdout, stderr }));
       case '/fn/exit':
         reply(response, 200, { bye: true });
         return setTimeout(() => process.exit(0), 20);
@@ -87,6 +93,18 @@ export interface EchoBody {
   startedBy: string | null;
   body: unknown;
 }
+
+export interface SpawnAnswer {
+  code: number | string;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * A Node script for `/fn/spawn` that fetches its argument and prints `REACHED <body>` or
+ * `REFUSED <why>`: code that knows nothing of proxies.
+ */
+export const FETCH_SCRIPT = `fetch(process.argv[1]).then((r) => r.text()).then((t) => console.log('REACHED ' + t), (e) => console.log('REFUSED ' + ((e.cause && (e.cause.code || e.cause.message)) || e.message)))`;
 
 export interface EgressAnswer {
   ok?: boolean;

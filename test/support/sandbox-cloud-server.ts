@@ -167,6 +167,13 @@ export async function startCloudServer(options: { token: string; resolve: Egress
         record.running = false;
         return json(response, 200, view(record));
       }
+      if ((match = /^DELETE \/v1\/sandboxes\/([^/]+)$/.exec(route))) {
+        const record = find(decodeURIComponent(match[1]!));
+        await record.session.discard();
+        byApp.delete(record.appId);
+        byId.delete(record.id);
+        return empty(response, 204);
+      }
       throw new ApiError(404, 'not-found', `no route ${route}`);
     })().catch((error: unknown) => {
       const failure = error instanceof ApiError ? error : new ApiError(500, 'internal', 'internal error');

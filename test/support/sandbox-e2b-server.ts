@@ -71,6 +71,8 @@ export interface E2bServer {
   /** For the SDK's `sandboxUrl`: envd and app traffic, routed by the E2b-Sandbox-Id/Port headers. */
   readonly sandboxUrl: string;
   readonly sandboxes: ReadonlyMap<string, FakeE2bSandbox>;
+  /** Snapshots that exist, by id, with the sandbox each was taken from (they outlive it). */
+  readonly snapshots: ReadonlyMap<string, { readonly sandboxId: string }>;
   /** Every REST call, as `METHOD /path`. */
   readonly calls: ReadonlyArray<string>;
   close(): Promise<void>;
@@ -85,7 +87,8 @@ export interface E2bServer {
 export async function startE2bServer(options: E2bServerOptions): Promise<E2bServer> {
   const root = await mkdtemp(join(tmpdir(), 'porter-e2b-'));
   const sandboxes = new Map<string, FakeE2bSandbox>();
-  const snapshots = new Map<string, string>();
+  /** Snapshot id → its copy of the sandbox's files and the sandbox it was taken from. */
+  const snapshots = new Map<string, { path: string; sandboxId: string }>();
   const templates = new Set(options.templates ?? ['base']);
   const calls: string[] = [];
   const keyHash = createHash('sha256').update(options.apiKey).digest();
@@ -110,7 +113,7 @@ export async function startE2bServer(options: E2bServerOptions): Promise<E2bServ
     if (!snapshot && !templates.has(body.templateID)) return null;
     const network: FakeNetwork = { ...body.network, ...(body.allow_internet_access === false ? { allowInternetAccess: false } : {}) };
     const sandbox = new FakeE2bSandbox(join(root, 'sandboxes', randomBytes(8).toString('hex')), body.templateID, body.metadata ?? {}, network, body.envVars ?? {}, body.timeout ?? 300, options.resolve);
-    await sandbox.prepare(snapshot);
+    await sandbox.prepare(snapshot?.path);
     sandboxes.set(sandbox.id, sandbox);
     return sandbox;
   }
@@ -191,8 +194,27 @@ export async function startE2bServer(options: E2bServerOptions): Promise<E2bServ
         const id = `${randomBytes(10).toString('hex')}:default`;
         const copy = join(root, 'snapshots', id.replace(':', '_'));
         await cp(sandbox.root, copy, { recursive: true, verbatimSymlinks: true, filter: (source) => !source.endsWith('.sock') });
-        snapshots.set(id, copy);
+        snapshots.set(id, { path: copy, sandboxId: sandbox.id });
         return json(response, 201, { snapshotID: id, names: [] });
+      }
+      if (route === 'GET /snapshots') {
+        // e2b's listing: filtered by the sandbox a snapshot was taken from, paged by X-Next-Token.
+        const from = url.searchParams.get('sandboxID');
+        const limit = Number(url.searchParams.get('limit') ?? 100);
+        const offset = Number(url.searchParams.get('nextToken') ?? 0);
+        const matching = [...snapshots].filter(([, snapshot]) => from === null || snapshot.sandboxId === from);
+        const page = matching.slice(offset, offset + limit);
+        if (offset + limit < matching.length) response.setHeader('x-next-token', String(offset + limit));
+        return json(response, 200, page.map(([id]) => ({ snapshotID: id, names: [] })));
+      }
+      if ((match = /^DELETE \/templates\/([^/]+)$/.exec(route))) {
+        // Deleting a snapshot is deleting the template it became.
+        const id = decodeURIComponent(match[1]!);
+        const snapshot = snapshots.get(id);
+        if (!snapshot) return json(response, 404, { code: 404, message: `template '${id}' not found` });
+        snapshots.delete(id);
+        await rm(snapshot.path, { recursive: true, force: true });
+        return empty(response, 204);
       }
       return json(response, 404, { code: 404, message: `no route ${route}` });
     })().catch((error: unknown) => json(response, 500, { code: 500, message: String(error) }));
@@ -286,6 +308,7 @@ export async function startE2bServer(options: E2bServerOptions): Promise<E2bServ
     apiUrl,
     sandboxUrl,
     sandboxes,
+    snapshots,
     calls,
     async close() {
       await Promise.all([...sandboxes.values()].map((sandbox) => sandbox.destroy()));

@@ -53,8 +53,10 @@ export class CloudClient {
     return parsed.data;
   }
 
+  /** A call answered with no content; `body` undefined sends none (DELETE). */
   async empty(method: string, path: string, body: unknown): Promise<void> {
-    const response = await this.send(method, path, { body: JSON.stringify(body ?? {}), headers: { 'content-type': 'application/json' } }, this.options.requestTimeoutMs);
+    const init: RequestInit = body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
+    const response = await this.send(method, path, init, this.options.requestTimeoutMs);
     if (!response.ok) throw await this.failure(response);
     await response.body?.cancel();
   }

@@ -55,4 +55,10 @@ export class CloudSandboxSession implements SandboxSession {
     await this.client.json('POST', `${this.path}/stop`, {}, sandboxSchema);
     this.onClose();
   }
+
+  /** `DELETE /v1/sandboxes/{id}`: the service stops the server and removes the files and snapshots. */
+  async discard(): Promise<void> {
+    await this.client.empty('DELETE', this.path, undefined);
+    this.onClose();
+  }
 }

@@ -5,6 +5,9 @@ import { SandboxSnapshotNotFound } from '../sandbox-errors.js';
 import { e2bCall } from './e2b-errors.js';
 import { e2bEgressRules } from './e2b-network.js';
 import { E2bSandboxSession } from './e2b-session.js';
+import { APP_METADATA_KEY, ancestorsIn, childMetadata, discardApp, type Lineage } from './e2b-lineage.js';
+
+export { APP_METADATA_KEY };
 
 export interface E2bSandboxOptions {
   /** Default: the SDK reads `E2B_API_KEY`. */
@@ -23,9 +26,6 @@ export interface E2bSandboxOptions {
   readonly startTimeoutMs?: number;
   readonly requestTimeoutMs?: number;
 }
-
-/** Metadata key that ties an e2b sandbox to its app, so any Porter instance finds the same one. */
-export const APP_METADATA_KEY = 'porterAppId';
 
 /**
  * One e2b sandbox per app, found again by its metadata. Files go through envd, the server runs
@@ -88,11 +88,13 @@ export class E2bSandbox implements Sandbox {
     // After an interrupted restore two may exist for a moment; the newest is the current rung.
     const newest = found.sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime())[0];
     let instance: E2bInstance;
+    let ancestors: string[] = [];
     if (newest) {
       instance = await e2bCall(() => E2bInstance.connect(newest.sandboxId, { ...this.connection, timeoutMs: this.timeoutMs }));
+      ancestors = ancestorsIn(newest.metadata);
       await e2bCall(() => instance.updateNetwork(rules));
     } else {
-      instance = await e2bCall(() => this.create(id, rules, this.template));
+      instance = await e2bCall(() => this.create({ [APP_METADATA_KEY]: id }, rules, this.template));
       // A template's root belongs to root; the default user (which runs the server) needs /app.
       // Run from / with a relative name, so the command names no absolute path.
       await e2bCall(() => instance.commands.run('mkdir -p app && chmod 777 app', { cwd: '/', user: 'root' }));
@@ -100,20 +102,22 @@ export class E2bSandbox implements Sandbox {
     return new E2bSandboxSession(
       id,
       instance,
+      ancestors,
       {
         port: this.port,
         startTimeoutMs: this.startTimeoutMs,
         sandboxUrl: this.options.sandboxUrl,
-        createFrom: (snapshotId) => e2bCall(() => this.create(id, this.rules.get(id) ?? rules, snapshotId), () => new SandboxSnapshotNotFound()),
+        createFrom: (snapshotId, parent) => e2bCall(() => this.create(childMetadata(id, parent), this.rules.get(id) ?? rules, snapshotId), () => new SandboxSnapshotNotFound()),
+        discard: (current: Lineage) => discardApp(id, this.connection, current),
       },
       () => this.sessions.delete(id),
     );
   }
 
-  private create(id: string, rules: EgressRules, template: string): Promise<E2bInstance> {
+  private create(metadata: Record<string, string>, rules: EgressRules, template: string): Promise<E2bInstance> {
     const options: SandboxOpts = {
       ...this.connection,
-      metadata: { [APP_METADATA_KEY]: id },
+      metadata,
       timeoutMs: this.timeoutMs,
       network: { ...rules, allowPublicTraffic: false },
       lifecycle: { onTimeout: 'pause', autoResume: true },

@@ -6,6 +6,7 @@ import { delay } from '../net-probe.js';
 import { SerialQueue } from '../serial-queue.js';
 import { SandboxServerFailed, SandboxServerNotRunning, SandboxSnapshotNotFound } from '../sandbox-errors.js';
 import { e2bCall } from './e2b-errors.js';
+import type { Lineage } from './e2b-lineage.js';
 
 /** Marks our server command so a reconnected session (or a restored memory snapshot) can find and stop it. */
 const SERVER_MARK = 'porter-app-server';
@@ -18,8 +19,10 @@ export interface E2bSessionSettings {
   readonly startTimeoutMs: number;
   /** Where app traffic goes; by default `https://<port>-<sandboxId>.<domain>` from `getHost`. */
   readonly sandboxUrl?: string;
-  /** Creates a fresh sandbox from a snapshot (with the app's metadata, network and lifecycle). */
-  readonly createFrom: (snapshotId: string) => Promise<E2bInstance>;
+  /** Creates a fresh sandbox from a snapshot (with the app's metadata, network and lifecycle), descending from `parent`. */
+  readonly createFrom: (snapshotId: string, parent: Lineage) => Promise<E2bInstance>;
+  /** Kills the app's sandboxes and deletes every snapshot of its lineage. */
+  readonly discard: (current: Lineage) => Promise<void>;
 }
 
 /**
@@ -32,6 +35,8 @@ export class E2bSandboxSession implements SandboxSession {
   constructor(
     readonly id: string,
     private instance: E2bInstance,
+    /** The sandboxes the current one descends from, newest first. */
+    private ancestors: ReadonlyArray<string>,
     private readonly settings: E2bSessionSettings,
     private readonly onClose: () => void,
   ) {}
@@ -77,9 +82,11 @@ export class E2bSandboxSession implements SandboxSession {
     return this.queue.run(async () => {
       if (!/^[\w./:-]{1,256}$/.test(snapshotId)) throw new SandboxSnapshotNotFound();
       // A snapshot becomes a new sandbox; the old one goes once the new one exists.
-      const fresh = await this.settings.createFrom(snapshotId);
+      const parent = this.lineage;
+      const fresh = await this.settings.createFrom(snapshotId, parent);
       const old = this.instance;
       this.instance = fresh;
+      this.ancestors = [parent.sandboxId, ...parent.ancestors];
       await e2bCall(() => old.kill()).catch(() => undefined);
       await this.restartServer();
     });
@@ -101,6 +108,18 @@ export class E2bSandboxSession implements SandboxSession {
       await e2bCall(() => this.instance.pause());
       this.onClose();
     });
+  }
+
+  /** Kills the sandbox (and any other of this app) and deletes the snapshots it and its ancestors took. */
+  discard(): Promise<void> {
+    return this.queue.run(async () => {
+      await this.settings.discard(this.lineage);
+      this.onClose();
+    });
+  }
+
+  private get lineage(): Lineage {
+    return { sandboxId: this.instance.sandboxId, ancestors: this.ancestors };
   }
 
   private async restartServer(): Promise<void> {

@@ -7,6 +7,8 @@ export const EGRESS_PRELOAD_PATH = fileURLToPath(new URL('./egress-preload.cjs',
  * The variables that send a sandbox's traffic through its egress proxy: the preload for Node
  * processes (also those a start.sh launches), and the conventional proxy variables for every other
  * client that honours them (curl, wget, Python, Go). NO_PROXY is emptied so nothing is exempt.
+ * On their own they hold only cooperative code; in a network namespace (local adapter) they are
+ * what lets cooperative code reach allowed domains, while the namespace stops everything else.
  */
 export function egressEnvironment(proxyAddress: string): Record<string, string> {
   const proxyUrl = `http://${proxyAddress}`;

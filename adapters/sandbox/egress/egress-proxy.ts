@@ -145,8 +145,9 @@ const TOKEN_LINE_LIMIT = 256;
 const TOKEN_WAIT_MS = 5000;
 
 /**
- * A socket server that hands a connection to the HTTP proxy only after it sent the token line;
- * anything else (a wrong token, too long a line, silence) is dropped without an answer.
+ * A socket server that hands a connection to the HTTP proxy only after it sent the token line,
+ * then answers `+` so the sender starts its traffic (nothing may follow the line before that, so
+ * no byte is read ahead of the proxy). A wrong token, too long a line or silence is dropped unanswered.
  */
 function tokenGate(proxy: Server, token: string): SocketServer {
   const expected = Buffer.from(token);
@@ -162,14 +163,12 @@ function tokenGate(proxy: Server, token: string): SocketServer {
         return;
       }
       socket.removeListener('data', onData);
-      socket.pause();
       const given = received.subarray(0, end);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return void socket.destroy();
+      const admitted = end === received.length - 1 && given.length === expected.length && timingSafeEqual(given, expected);
+      if (!admitted) return void socket.destroy();
       socket.setTimeout(0);
-      const rest = received.subarray(end + 1);
-      if (rest.length) socket.unshift(rest);
       proxy.emit('connection', socket);
-      socket.resume();
+      socket.write('+');
     };
     socket.on('data', onData);
   });

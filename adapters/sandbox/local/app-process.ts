@@ -6,15 +6,36 @@ import { OutputTail } from '../output-tail.js';
 import { acceptsConnections, delay } from '../net-probe.js';
 import { SandboxServerFailed } from '../sandbox-errors.js';
 
+/** What the spec's boot rule runs: `start.sh`, or `node server.js`. */
+export interface BootCommand {
+  readonly command: string;
+  readonly args: ReadonlyArray<string>;
+}
+
+/** What is actually spawned: the boot command itself, or something that runs it (a namespace). */
+export interface Launch {
+  readonly command: string;
+  readonly args: ReadonlyArray<string>;
+  /** The whole environment of the spawned process: nothing of the parent's is inherited. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Written to its stdin, which is then closed; without it stdin is /dev/null. */
+  readonly input?: string;
+}
+
 export interface AppProcessSpec {
   /** The app's directory; `/app` inside the sandbox. It is also the working directory. */
   readonly directory: string;
+  /** Where Porter reaches the server on this host's loopback. */
   readonly port: number;
-  /** The whole environment of the process: nothing of the parent's is inherited. */
+  /** The server's whole environment: nothing of the parent's is inherited. */
   readonly env: Readonly<Record<string, string>>;
   readonly startTimeoutMs: number;
   /** Told the process group's id as soon as it exists (before it listens). */
   readonly onSpawn?: (pid: number) => Promise<void>;
+  /** Runs the boot command some other way (in a network namespace); by default it is spawned as is. */
+  readonly wrap?: (boot: BootCommand, env: Readonly<Record<string, string>>) => Launch;
+  /** Whether the server accepts connections; by default a TCP connect to 127.0.0.1:port. */
+  readonly listening?: () => Promise<boolean>;
 }
 
 const STOP_GRACE_MS = 2000;
@@ -33,6 +54,7 @@ export class AppProcess {
     private readonly child: ChildProcess,
     readonly port: number,
     readonly output: OutputTail,
+    private readonly probe: () => Promise<boolean>,
   ) {
     this.exit = new Promise((resolve) => {
       child.once('exit', () => {
@@ -44,18 +66,32 @@ export class AppProcess {
 
   /** Boots `start.sh` when present, else `node server.js`; resolves once it listens on the port. */
   static async launch(spec: AppProcessSpec): Promise<AppProcess> {
-    const [command, args] = await bootCommand(spec.directory);
+    const boot = await bootCommand(spec.directory);
+    const launch: Launch = spec.wrap ? spec.wrap(boot, spec.env) : { ...boot, env: spec.env };
     const output = new OutputTail();
-    const child = spawn(command, args, { cwd: spec.directory, env: { ...spec.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(launch.command, [...launch.args], {
+      cwd: spec.directory,
+      env: { ...launch.env },
+      detached: true,
+      stdio: [launch.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    if (launch.input !== undefined) {
+      child.stdin!.on('error', () => undefined); // a process that died at once; its exit says why
+      child.stdin!.end(launch.input);
+    }
     child.stdout!.on('data', (chunk: Buffer) => output.push(chunk));
     child.stderr!.on('data', (chunk: Buffer) => output.push(chunk));
     const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
-    const running = new AppProcess(child, spec.port, output);
+    const running = new AppProcess(child, spec.port, output, spec.listening ?? (() => acceptsConnections(spec.port, '127.0.0.1', 500)));
     if (child.pid !== undefined) await spec.onSpawn?.(child.pid);
     const deadline = Date.now() + spec.startTimeoutMs;
     for (;;) {
-      if (running.exited) throw new SandboxServerFailed('exited', output.text());
-      if (await acceptsConnections(spec.port, '127.0.0.1', 500)) {
+      if (running.exited) {
+        // Whatever the leader started before dying (a start.sh helper) goes with it.
+        await running.stop();
+        throw new SandboxServerFailed('exited', output.text());
+      }
+      if (await running.probe()) {
         // Listening, unless the process died in the same instant (then the port is someone else's).
         if (!running.exited) return running;
       }
@@ -70,6 +106,11 @@ export class AppProcess {
 
   get alive(): boolean {
     return !this.exited;
+  }
+
+  /** Whether the server accepts connections right now. */
+  async listening(): Promise<boolean> {
+    return !this.exited && (await this.probe());
   }
 
   /** SIGTERM to the whole group, SIGKILL to what is left after a grace period. */
@@ -93,7 +134,7 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 /** The spec's boot rule: `/app/start.sh` if present (run directly when executable), else `node /app/server.js`. */
-async function bootCommand(directory: string): Promise<[string, string[]]> {
+async function bootCommand(directory: string): Promise<BootCommand> {
   const script = join(directory, 'start.sh');
   const info = await stat(script).catch(() => null);
   if (info?.isFile()) {
@@ -101,7 +142,7 @@ async function bootCommand(directory: string): Promise<[string, string[]]> {
       () => true,
       () => false,
     );
-    return executable ? [script, []] : ['/bin/sh', [script]];
+    return executable ? { command: script, args: [] } : { command: '/bin/sh', args: [script] };
   }
-  return [process.execPath, [join(directory, 'server.js')]];
+  return { command: process.execPath, args: [join(directory, 'server.js')] };
 }

@@ -1,9 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { EgressPolicy, Sandbox } from '../../../ports/sandbox.js';
+import type { Logger } from '../../../ports/logger.js';
 import { checkedAppId } from '../app-paths.js';
 import type { EgressResolver } from '../egress/egress-proxy.js';
 import { LocalSandboxSession } from './local-session.js';
+import { namespaceSupport, type EgressIsolation, type NamespaceTools } from './network-namespace.js';
 
 export interface LocalSandboxOptions {
   /** Where app directories live; each app gets `<root>/<appId>`. Default `.porter/sandboxes`. */
@@ -12,25 +14,59 @@ export interface LocalSandboxOptions {
   readonly startTimeoutMs?: number;
   /** How the egress proxy resolves allowed names (tests point names at loopback). Default DNS. */
   readonly resolve?: EgressResolver;
+  /**
+   * `auto` (default): an app with an egress policy runs in a network namespace of its own where this
+   * machine allows it (Linux with unprivileged user namespaces, `unshare` and `ip`), else cooperatively.
+   * `cooperative`: never use a namespace.
+   */
+  readonly egressIsolation?: 'auto' | 'cooperative';
+  /** Where `unshare` and `ip` are. Default: found on PATH, /usr/sbin, /sbin. */
+  readonly namespaceTools?: Partial<NamespaceTools>;
+  /** Told once per process when namespaces are unavailable and egress falls back to cooperative. */
+  readonly logger?: Pick<Logger, 'warn'>;
 }
+
+/** Fallback reasons already logged: one warning per boot, not one per adapter. */
+const warned = new Set<string>();
 
 /**
  * Runs each app's server as a child process of this host: its own directory under the root, its
  * own free port passed as `PORT`, an environment built from nothing, and — for apps with an egress
- * policy — its own filtering proxy. Status `custom`.
+ * policy — its own filtering proxy, which is the only way out of the network namespace the server
+ * runs in (`egressIsolation: 'namespace'`), or, where the machine allows no namespace, the way the
+ * server is steered by a preload and proxy variables (`'cooperative'`). Apps without a policy run
+ * on the host's network, unrestricted. Status `custom`.
  *
- * The isolation is a process boundary, not a machine one: the server runs as this host's user.
- * Use the e2b or cloud adapter for code you do not trust.
+ * The isolation is a process boundary, not a machine one: the server runs as this host's user and
+ * sees its filesystem. Use the e2b or cloud adapter for code you do not trust.
  */
 export class LocalSandbox implements Sandbox {
   readonly kind = 'custom' as const;
   readonly root: string;
+  /** How apps with an egress policy are held to it on this machine (decided once, at construction). */
+  readonly egressIsolation: EgressIsolation;
   private readonly sessions = new Map<string, Promise<LocalSandboxSession>>();
   private readonly startTimeoutMs: number;
+  private readonly namespaceTools: NamespaceTools | undefined;
 
   constructor(private readonly options: LocalSandboxOptions = {}) {
     this.root = resolve(options.root ?? '.porter/sandboxes');
     this.startTimeoutMs = options.startTimeoutMs ?? 15_000;
+    if (options.egressIsolation === 'cooperative') {
+      this.egressIsolation = 'cooperative';
+    } else {
+      const support = namespaceSupport(options.namespaceTools);
+      this.egressIsolation = support.available ? 'namespace' : 'cooperative';
+      if (support.available) this.namespaceTools = support.tools;
+      else if (!warned.has(support.reason)) {
+        warned.add(support.reason);
+        const logger = options.logger ?? { warn: (message: string, fields?: Record<string, unknown>) => console.warn(message, fields) };
+        logger.warn(
+          'local sandbox: apps with an egress policy run without a network namespace, so their policy holds only for code that honours proxy settings (egressIsolation: cooperative); use e2b or the cloud sandbox for untrusted code',
+          { reason: support.reason },
+        );
+      }
+    }
   }
 
   async open(appId: string, options: { readonly egress: EgressPolicy | null }): Promise<LocalSandboxSession> {
@@ -62,6 +98,7 @@ export class LocalSandbox implements Sandbox {
       pidFile: join(this.root, '.run', `${id}.pid`),
     };
     await mkdir(places.directory, { recursive: true });
-    return new LocalSandboxSession(id, places, egress, { startTimeoutMs: this.startTimeoutMs, resolve: this.options.resolve }, () => this.sessions.delete(id));
+    const settings = { startTimeoutMs: this.startTimeoutMs, resolve: this.options.resolve, namespaceTools: this.namespaceTools };
+    return new LocalSandboxSession(id, places, egress, settings, () => this.sessions.delete(id));
   }
 }

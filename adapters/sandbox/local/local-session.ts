@@ -5,13 +5,16 @@ import { checkedRequestPath } from '../app-paths.js';
 import { EgressProxy, type EgressResolver } from '../egress/egress-proxy.js';
 import { egressEnvironment } from '../egress/egress-environment.js';
 import { ruleFor, samePolicy } from '../egress/egress-rules.js';
-import { acceptsConnections, freePort } from '../net-probe.js';
+import { freePort } from '../net-probe.js';
 import { SerialQueue } from '../serial-queue.js';
 import { SandboxServerFailed, SandboxServerNotRunning } from '../sandbox-errors.js';
 import { AppProcess } from './app-process.js';
 import { writeAppFiles } from './app-files.js';
 import { DirectorySnapshots } from './directory-snapshots.js';
 import { ServerRecord } from './stale-server.js';
+import { removeTree } from './remove-tree.js';
+import { NamespaceLink } from './namespace-link.js';
+import type { NamespaceTools } from './network-namespace.js';
 
 export interface LocalSessionPlaces {
   /** The app's directory: `/app`. */
@@ -26,6 +29,8 @@ export interface LocalSessionPlaces {
 export interface LocalSessionSettings {
   readonly startTimeoutMs: number;
   readonly resolve?: EgressResolver;
+  /** Present when a policy-bound server runs in a network namespace of its own; absent: cooperative egress. */
+  readonly namespaceTools?: NamespaceTools;
 }
 
 /** A port taken between our probe and the server's bind shows up as this in its output. */
@@ -33,11 +38,16 @@ const PORT_RACE = /EADDRINUSE/;
 
 /**
  * One app's sandbox on this machine: its directory, its server process and, when the app has an
- * egress policy, its own filtering proxy. Operations run one at a time.
+ * egress policy, its own filtering proxy — reached from a network namespace of the server's own
+ * where the machine allows it (a NamespaceLink), else from the host's loopback. Operations run
+ * one at a time.
  */
 export class LocalSandboxSession implements SandboxSession {
   private server: AppProcess | null = null;
+  /** The cooperative mode's proxy, on host loopback. */
   private proxy: EgressProxy | null = null;
+  /** The namespace mode's link: proxy and door behind Unix sockets. */
+  private link: NamespaceLink | null = null;
   private readonly queue = new SerialQueue();
   private readonly snapshots: DirectorySnapshots;
   private readonly record: ServerRecord;
@@ -74,7 +84,7 @@ export class LocalSandboxSession implements SandboxSession {
 
   async isListening(): Promise<boolean> {
     const server = this.server;
-    return server !== null && server.alive && (await acceptsConnections(server.port));
+    return server !== null && (await server.listening());
   }
 
   snapshot(): Promise<string> {
@@ -101,8 +111,19 @@ export class LocalSandboxSession implements SandboxSession {
   close(): Promise<void> {
     return this.queue.run(async () => {
       await this.stopServer();
-      await this.proxy?.close();
-      this.proxy = null;
+      await this.releaseEgress(null);
+      this.onClose();
+    });
+  }
+
+  /** Stops the server (and one an earlier host left running) and removes the app's files and snapshots. */
+  discard(): Promise<void> {
+    return this.queue.run(async () => {
+      await this.stopServer();
+      await this.record.reapLeftover();
+      await this.releaseEgress(null);
+      const { directory, snapshots, staging, temp } = this.places;
+      for (const place of [directory, snapshots, staging, temp]) await removeTree(place);
       this.onClose();
     });
   }
@@ -111,6 +132,8 @@ export class LocalSandboxSession implements SandboxSession {
     await this.stopServer();
     await this.record.reapLeftover();
     await mkdir(this.places.temp, { recursive: true });
+    const tools = this.settings.namespaceTools;
+    if (this.egress !== null && tools) return this.launchInNamespace(tools, timeoutMs);
     const egress = await this.egressVariables();
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
@@ -137,14 +160,43 @@ export class LocalSandboxSession implements SandboxSession {
     await this.record.forget();
   }
 
+  /**
+   * A policy-bound server in its own network namespace: its `$PORT` is the link's (reached through
+   * the door), and the proxy variables and preload point at the gate's loopback port for the proxy,
+   * so cooperative clients work as before and everything else finds no way out.
+   */
+  private async launchInNamespace(tools: NamespaceTools, timeoutMs: number): Promise<void> {
+    await this.releaseEgress('namespace');
+    const link = (this.link ??= await NamespaceLink.open({ tools, rule: () => ruleFor(this.egress), resolve: this.settings.resolve }));
+    this.server = await AppProcess.launch({
+      directory: this.places.directory,
+      port: link.port,
+      env: { ...this.baseEnvironment(link.port), ...egressEnvironment(`127.0.0.1:${link.proxyPort}`) },
+      startTimeoutMs: timeoutMs,
+      onSpawn: (pid) => this.record.remember(pid),
+      wrap: (boot, env) => link.launch(boot, env, this.places.directory),
+      listening: () => link.listening(),
+    });
+  }
+
+  /** The cooperative mode's variables: the host-loopback proxy when there is a policy, nothing otherwise. */
   private async egressVariables(): Promise<Record<string, string>> {
-    if (this.egress === null) {
-      await this.proxy?.close();
-      this.proxy = null;
-      return {};
-    }
+    await this.releaseEgress(this.egress === null ? null : 'cooperative');
+    if (this.egress === null) return {};
     this.proxy ??= await EgressProxy.start({ rule: () => ruleFor(this.egress), resolve: this.settings.resolve });
     return egressEnvironment(this.proxy.address);
+  }
+
+  /** Ends the egress plumbing a server about to start (in `keep` mode, or none) will not use. */
+  private async releaseEgress(keep: 'namespace' | 'cooperative' | null): Promise<void> {
+    if (keep !== 'cooperative') {
+      await this.proxy?.close();
+      this.proxy = null;
+    }
+    if (keep !== 'namespace') {
+      await this.link?.close();
+      this.link = null;
+    }
   }
 
   /** The process's whole environment: nothing of the host's (its secrets included) is passed on. */

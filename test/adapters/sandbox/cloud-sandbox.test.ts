@@ -103,5 +103,19 @@ describe('CloudSandbox (docs/sandbox-cloud-api.md, against a local server implem
       await again.start();
       expect((await callFn<{ label: string }>(again, 'echo')).label).to.equal('stable');
     });
+
+    it('discard is DELETE /v1/sandboxes/{id}; the old id is gone and the next open creates a new sandbox', async () => {
+      const session = await sandbox.open('app_discarded', { egress: null });
+      await session.writeFiles(nodeApp('doomed'));
+      await session.start();
+      await session.discard();
+      expect(server.requests.at(-1)).to.deep.include({ line: `DELETE /v1/sandboxes/${session.id}`, authorization: `Bearer ${TOKEN}` });
+      const stale = await fetch(`${server.url}/v1/sandboxes/${session.id}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(stale.status).to.equal(404);
+      expect((await stale.json()).error.code).to.equal('not-found');
+      const again = await sandbox.open('app_discarded', { egress: null });
+      expect(again.id).to.not.equal(session.id);
+      expect(server.requests.at(-1)!.line).to.equal('PUT /v1/apps/app_discarded/sandbox');
+    });
   });
 });

@@ -90,6 +90,24 @@ describe('E2bSandbox (the e2b SDK against a local server speaking its API and en
       expect((await callFn<EchoBody>(session, 'echo')).label).to.equal('v1');
     });
 
+    it('discard kills the sandbox and deletes every snapshot it took, those from before a restore included, even from another Porter instance', async () => {
+      const session = await sandbox.open('app_discarded', { egress: null });
+      await session.writeFiles(nodeApp('v1'));
+      await session.start();
+      const beforeRestore = await session.snapshot();
+      await session.restore(beforeRestore);
+      const afterRestore = await session.snapshot();
+      const neighbour = await sandbox.open('app_neighbour', { egress: null });
+      const kept = await neighbour.snapshot();
+      expect([...server.snapshots.keys()]).to.have.members([beforeRestore, afterRestore, kept]);
+      // Another instance knows only what e2b tells it: the live sandbox and its metadata.
+      const elsewhere = new E2bSandbox({ apiKey: API_KEY, apiUrl: server.apiUrl, sandboxUrl: server.sandboxUrl });
+      await (await elsewhere.open('app_discarded', { egress: null })).discard();
+      expect([...server.sandboxes.values()].map((left) => left.metadata[APP_METADATA_KEY])).to.deep.equal(['app_neighbour']);
+      expect([...server.snapshots.keys()]).to.deep.equal([kept]);
+      expect(server.calls.filter((call) => call.startsWith('DELETE /templates/'))).to.have.length(2);
+    });
+
     it('reopening with the same policy costs no e2b call; a changed policy updates the firewall in place', async () => {
       await sandbox.open('app_reopened', { egress: null });
       const before = server.calls.length;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtemp, readFile, realpath, rm, stat, symlink, mkdir } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, mkdir } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createServer as createHttpsServer } from 'node:https';
@@ -105,6 +105,43 @@ describe('LocalSandbox (a child process per app)', () => {
       } finally {
         await nextHost.closeAll();
       }
+    });
+
+    it('discard stops the server and removes the app directory and its snapshots from the root', async () => {
+      const session = await sandbox.open('app_gone', { egress: { allowDomains: ['allowed.test'] } });
+      await session.writeFiles(startShApp('gone'));
+      await session.start();
+      await session.snapshot();
+      const server = Number(await readFile(join(root, '.run', 'app_gone.pid'), 'utf8'));
+      const helperFile = join(root, 'app_gone', 'helper.pid');
+      expect(await eventually(async () => Boolean(await stat(helperFile).catch(() => null)))).to.equal(true);
+      const helper = Number(await readFile(helperFile, 'utf8'));
+      expect(await readdir(join(root, '.snapshots', 'app_gone'))).to.have.length(1);
+      await session.discard();
+      for (const place of ['app_gone', '.snapshots/app_gone', '.tmp/app_gone', '.run/app_gone.pid']) {
+        expect(await stat(join(root, place)).catch(() => null), place).to.equal(null);
+      }
+      expect(await eventually(() => !processAlive(server) && !processAlive(helper))).to.equal(true);
+    });
+
+    it('discard removes what the app locked itself out of (a directory with mode 000)', async () => {
+      const session = await sandbox.open('app_locked', { egress: null });
+      await session.writeFiles([{ path: '/app/vault/deep/secret.txt', content: 'x' }]);
+      await chmod(join(root, 'app_locked', 'vault', 'deep'), 0o000);
+      await chmod(join(root, 'app_locked', 'vault'), 0o000);
+      await session.discard();
+      expect(await stat(join(root, 'app_locked')).catch(() => null)).to.equal(null);
+    });
+
+    it('discard also stops a server an earlier host left running', async () => {
+      const session = await sandbox.open('app_left', { egress: null });
+      await session.writeFiles(nodeApp('left'));
+      await session.start();
+      const orphan = Number(await readFile(join(root, '.run', 'app_left.pid'), 'utf8'));
+      const nextHost = new LocalSandbox({ root, startTimeoutMs: 2500 });
+      await (await nextHost.open('app_left', { egress: null })).discard();
+      expect(await eventually(() => !processAlive(orphan))).to.equal(true);
+      expect(await stat(join(root, 'app_left')).catch(() => null)).to.equal(null);
     });
 
     it('a start that times out leaves no process behind', async () => {

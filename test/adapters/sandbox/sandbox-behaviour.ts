@@ -149,6 +149,26 @@ export function behavesAsSandbox(openSandbox: (settings: SandboxSettings) => Pro
     expect((await callFn<EchoBody>(again, 'echo')).label).to.equal('kept');
   });
 
+  it('discard removes files and snapshots for good: reopening starts from nothing, and its snapshots no longer restore', async () => {
+    const id = appId('discarded');
+    const session = await served([...nodeApp('doomed'), { path: '/app/data/secret.txt', content: 'kept nowhere' }], null, id);
+    const snapshotId = await session.snapshot();
+    await session.discard();
+    const again = await sandbox.open(id, { egress: null });
+    await again.start().then(
+      () => expect.fail('a sandbox that was discarded has no server to start'),
+      () => undefined,
+    );
+    await again.writeFiles(nodeApp('fresh'));
+    await again.start();
+    expect(await callFn(again, 'read', { file: 'data/secret.txt' })).to.deep.equal({ error: 'ENOENT' });
+    await again.restore(snapshotId).then(
+      () => expect.fail('a snapshot of a discarded sandbox should not restore'),
+      () => undefined,
+    );
+    expect((await callFn<EchoBody>(again, 'echo')).label).to.equal('fresh');
+  });
+
   it('refuses file paths outside /app', async () => {
     const session = await sandbox.open(appId('paths'), { egress: null });
     for (const path of ['/etc/passwd', '/app/../etc/passwd', 'app/server.js', '/app/']) {

@@ -8,6 +8,7 @@ import type { PorterOptions } from '../../../composition/config/config-schema.js
 import { TOKENS } from '../../../composition/tokens.js';
 import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
 import { LocalSandbox } from '../../../adapters/sandbox/local/local-sandbox.js';
+import { namespaceSupport } from '../../../adapters/sandbox/local/network-namespace.js';
 import { E2bSandbox } from '../../../adapters/sandbox/e2b/e2b-sandbox.js';
 import { CloudSandbox } from '../../../adapters/sandbox/cloud/cloud-sandbox.js';
 import type { Sandbox } from '../../../ports/sandbox.js';
@@ -77,6 +78,13 @@ describe('the sandbox module (composition)', () => {
     expect(sandboxOf(await porter({ sandbox: { kind: 'local', root } }))).to.be.instanceOf(LocalSandbox);
   });
 
+  it('passes egressIsolation on to the local adapter (cooperative opts out of network namespaces)', async () => {
+    const chosen = sandboxOf(await porter({ sandbox: { kind: 'local', root, egressIsolation: 'cooperative' } })) as LocalSandbox;
+    expect(chosen.egressIsolation).to.equal('cooperative');
+    const automatic = sandboxOf(await porter({ sandbox: { kind: 'local', root } })) as LocalSandbox;
+    expect(automatic.egressIsolation).to.equal(namespaceSupport().available ? 'namespace' : 'cooperative');
+  });
+
   it('refuses settings that would not work, naming the option or variable', async () => {
     const refused = async (options: PorterOptions, env: NodeJS.ProcessEnv = {}) => {
       const error = await createPorter({ store: new MemoryStore({ clock: new ManualClock() }), secret: SECRET, logger: 'silent', ...options }, env).then(
@@ -89,6 +97,7 @@ describe('the sandbox module (composition)', () => {
     expect(await refused({ sandbox: { kind: 'cloud', url: 'http://sandboxes.example.com', token: 't'.repeat(32) } })).to.contain('sandbox.url').and.to.contain('https');
     expect(await refused({}, { PORTER_SANDBOX_URL: 'https://sandboxes.example.com' })).to.contain('sandbox (from PORTER_SANDBOX_URL / PORTER_SANDBOX_TOKEN)').and.to.contain('token');
     expect(await refused({ sandbox: { kind: 'e2b' } })).to.contain('sandbox.apiKey');
+    expect(await refused({ sandbox: { kind: 'local', egressIsolation: 'none' as never } })).to.contain('sandbox');
     expect(await refused({}, { PORTER_SANDBOX: 'docker' })).to.contain('PORTER_SANDBOX');
     expect(await refused({ sandbox: 'remote' as never })).to.contain('sandbox');
   });

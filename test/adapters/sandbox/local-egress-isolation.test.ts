@@ -1,0 +1,208 @@
+import { expect } from 'chai';
+import { connect } from 'node:net';
+import { accessSync, constants } from 'node:fs';
+import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LocalSandbox } from '../../../adapters/sandbox/local/local-sandbox.js';
+import { namespaceSupport } from '../../../adapters/sandbox/local/network-namespace.js';
+import { EgressProxy } from '../../../adapters/sandbox/egress/egress-proxy.js';
+import { ruleFor } from '../../../adapters/sandbox/egress/egress-rules.js';
+import type { SandboxSession } from '../../../ports/sandbox.js';
+import { serve, type RunningServer } from '../../support/http-server.js';
+import { ALLOWED_DOMAIN, testResolver } from './sandbox-behaviour.js';
+import { callFn, crashingApp, eventually, FETCH_SCRIPT, nodeApp, processAlive, type EchoBody, type EgressAnswer, type SpawnAnswer } from '../../support/sandbox-apps.js';
+
+const POLICY = { allowDomains: [ALLOWED_DOMAIN] };
+const support = namespaceSupport();
+const curl = ['/usr/bin/curl', '/usr/local/bin/curl', '/bin/curl'].find((path) => {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+});
+
+/** What a child the app spawns with a clean environment (no proxy variables, no preload) gets from a URL. */
+const cleanNodeFetch = (session: SandboxSession, url: string) => callFn<SpawnAnswer>(session, 'spawn', { command: 'node', args: ['-e', FETCH_SCRIPT, url] });
+
+describe('LocalSandbox egress isolation', function () {
+  this.timeout(30_000);
+  let root: string;
+  let upstream: RunningServer;
+  let port: string;
+  let sandbox: LocalSandbox;
+
+  before(async () => {
+    upstream = await serve((request, response) => response.end(`upstream saw ${request.headers.host}`));
+    port = new URL(upstream.url).port;
+  });
+  after(() => upstream.close());
+  beforeEach(async () => {
+    root = await realpath(await mkdtemp(join(tmpdir(), 'porter-egress-isolation-')));
+  });
+  afterEach(async () => {
+    await sandbox?.closeAll();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  async function served(egress: { allowDomains: string[] } | null, id = 'app_isolated'): Promise<SandboxSession> {
+    const session = await sandbox.open(id, { egress });
+    await session.writeFiles(nodeApp('isolated'));
+    await session.start();
+    return session;
+  }
+
+  describe('in a network namespace of its own (where this machine allows one)', () => {
+    before(function () {
+      if (!support.available) this.skip();
+    });
+    beforeEach(() => {
+      sandbox = new LocalSandbox({ root, resolve: testResolver, startTimeoutMs: 5000 });
+    });
+
+    it('says so: egressIsolation is namespace', () => {
+      expect(sandbox.egressIsolation).to.equal('namespace');
+    });
+
+    it('with a policy, a child spawned with a clean environment reaches neither a raw IP nor a host outside the policy', async () => {
+      const session = await served(POLICY);
+      for (const url of [`http://127.0.0.1:${port}/x`, `http://localhost:${port}/x`, `http://[::1]:${port}/x`]) {
+        const answer = await cleanNodeFetch(session, url);
+        expect(answer.stdout, url).to.match(/^REFUSED /);
+      }
+      // The server itself, going through the proxy as before: allowed domains only.
+      expect((await callFn<EgressAnswer>(session, 'fetch', { url: `http://${ALLOWED_DOMAIN}:${port}/x` })).text).to.equal(`upstream saw ${ALLOWED_DOMAIN}:${port}`);
+      expect((await callFn<EgressAnswer>(session, 'fetch', { url: `http://127.0.0.1:${port}/x` })).error).to.be.a('string');
+    });
+
+    it('with a policy, curl that ignores the proxy is refused, and curl through the proxy reaches only the allowed domain', async function () {
+      if (!curl) this.skip();
+      const session = await served(POLICY);
+      const direct = await callFn<SpawnAnswer>(session, 'spawn', { command: curl, args: ['-sS', '--noproxy', '*', '--max-time', '3', `http://127.0.0.1:${port}/x`] });
+      expect(direct.code, 'curl --noproxy to a raw IP').to.not.equal(0);
+      expect(direct.stdout).to.equal('');
+      const viaProxy = (url: string) => callFn<SpawnAnswer>(session, 'spawn', { command: curl, args: ['-sS', '--max-time', '3', '-w', ' %{http_code}', url], env: 'inherit' });
+      expect((await viaProxy(`http://${ALLOWED_DOMAIN}:${port}/x`)).stdout).to.equal(`upstream saw ${ALLOWED_DOMAIN}:${port} 200`);
+      expect((await viaProxy(`http://localhost:${port}/x`)).stdout).to.match(/ 403$/);
+      expect((await viaProxy(`http://127.0.0.1:${port}/x`)).stdout).to.match(/ 403$/);
+    });
+
+    it('without a policy, the app is on the host network as before: a clean child reaches the raw IP', async () => {
+      const session = await served(null);
+      const answer = await cleanNodeFetch(session, `http://127.0.0.1:${port}/x`);
+      expect(answer.stdout.trim()).to.equal(`REACHED upstream saw 127.0.0.1:${port}`);
+    });
+
+    it('a policy gained on reopen moves the running server into a namespace; losing it moves it out', async () => {
+      const open = await served(null, 'app_moved');
+      expect((await cleanNodeFetch(open, `http://127.0.0.1:${port}/x`)).stdout).to.match(/^REACHED /);
+      const fenced = await sandbox.open('app_moved', { egress: POLICY });
+      expect((await cleanNodeFetch(fenced, `http://127.0.0.1:${port}/x`)).stdout).to.match(/^REFUSED /);
+      const freed = await sandbox.open('app_moved', { egress: null });
+      expect((await cleanNodeFetch(freed, `http://127.0.0.1:${port}/x`)).stdout).to.match(/^REACHED /);
+    });
+
+    it('keeps the other guarantees: own directory, the $PORT Porter reaches, an environment of its own making', async () => {
+      const session = await served(POLICY);
+      const echo = await callFn<EchoBody>(session, 'echo');
+      expect(echo.cwd).to.equal(join(root, 'app_isolated'));
+      expect(echo.home).to.equal(echo.cwd);
+      expect(await session.isListening()).to.equal(true);
+      expect(echo.envKeys).to.not.include('PORTER_TEST_HOST_SECRET');
+      expect(echo.envKeys).to.include.members(['PORT', 'HTTP_PROXY', 'NODE_OPTIONS']);
+      // The app listens on $PORT inside; Porter reaches the same number on the host's loopback.
+      expect(await fetch(`http://127.0.0.1:${echo.port}/`).then((response) => response.json())).to.deep.equal({ label: 'isolated' });
+    });
+
+    it('restore brings the snapshot back inside a namespace; a crash at boot still shows its output', async () => {
+      const session = await served(POLICY);
+      const snapshotId = await session.snapshot();
+      await session.writeFiles(crashingApp());
+      const failure = await session.start().then(
+        () => null,
+        (error: Error) => error,
+      );
+      expect(failure?.message).to.contain('boom: DATABASE_URL is not set');
+      await session.restore(snapshotId);
+      expect((await callFn<EchoBody>(session, 'echo')).label).to.equal('isolated');
+      expect((await cleanNodeFetch(session, `http://127.0.0.1:${port}/x`)).stdout).to.match(/^REFUSED /);
+    });
+
+    it('isListening turns false once the namespaced server dies, and the door answers nothing', async () => {
+      const session = await served(POLICY);
+      const port = (await callFn<EchoBody>(session, 'echo')).port;
+      await callFn(session, 'exit');
+      expect(await eventually(async () => !(await session.isListening()))).to.equal(true);
+      expect(await fetch(`http://127.0.0.1:${port}/`).then(() => 'answered', () => 'failed')).to.equal('failed');
+    });
+
+    it("a host that died without closing: the next host's start stops the namespaced server it left", async () => {
+      await served(POLICY, 'app_orphan');
+      const orphan = Number(await readFile(join(root, '.run', 'app_orphan.pid'), 'utf8'));
+      const nextHost = new LocalSandbox({ root, resolve: testResolver, startTimeoutMs: 5000 });
+      try {
+        const again = await nextHost.open('app_orphan', { egress: POLICY });
+        await again.start();
+        expect(await eventually(() => !processAlive(orphan))).to.equal(true);
+        expect((await callFn<EchoBody>(again, 'echo')).label).to.equal('isolated');
+      } finally {
+        await nextHost.closeAll();
+      }
+    });
+  });
+
+  describe('where no namespace can be made', () => {
+    it('falls back to cooperative egress, warns once per boot, and still holds proxy-honouring code to the policy', async () => {
+      const warnings: Array<{ message: string; fields?: Record<string, unknown> }> = [];
+      const logger = { warn: (message: string, fields?: Record<string, unknown>) => warnings.push({ message, fields }) };
+      const tools = { unshare: join(root, 'no-such-unshare') };
+      sandbox = new LocalSandbox({ root, resolve: testResolver, startTimeoutMs: 5000, namespaceTools: tools, logger });
+      expect(sandbox.egressIsolation).to.equal('cooperative');
+      expect(warnings).to.have.length(1);
+      expect(warnings[0]!.message).to.contain('cooperative');
+      expect(String(warnings[0]!.fields?.reason)).to.contain('unshare');
+      expect(new LocalSandbox({ root, namespaceTools: tools, logger }).egressIsolation).to.equal('cooperative');
+      expect(warnings, 'one warning per boot').to.have.length(1);
+      const session = await served(POLICY);
+      expect((await callFn<EgressAnswer>(session, 'fetch', { url: `http://${ALLOWED_DOMAIN}:${port}/x` })).text).to.equal(`upstream saw ${ALLOWED_DOMAIN}:${port}`);
+      expect((await callFn<EgressAnswer>(session, 'fetch', { url: `http://127.0.0.1:${port}/x` })).error).to.contain('egress refused');
+    });
+
+    it('egressIsolation: cooperative is a choice too, and is not warned about', () => {
+      const warnings: string[] = [];
+      sandbox = new LocalSandbox({ root, egressIsolation: 'cooperative', logger: { warn: (message) => warnings.push(message) } });
+      expect(sandbox.egressIsolation).to.equal('cooperative');
+      expect(warnings).to.deep.equal([]);
+    });
+  });
+
+  describe('the egress proxy on a Unix socket', () => {
+    it('serves only connections that present its token first, and lets them through once it answers +', async () => {
+      const path = join(root, 'egress.sock');
+      const proxy = await EgressProxy.start({ rule: () => ruleFor(POLICY), resolve: testResolver, socket: { path, token: 'the-right-token' } });
+      try {
+        const exchange = (preamble: string) =>
+          new Promise<string>((resolve) => {
+            const socket = connect(path);
+            let received = '';
+            socket.on('data', (chunk: Buffer) => {
+              received += chunk.toString();
+              if (received === '+') socket.write(`GET http://${ALLOWED_DOMAIN}:${port}/x HTTP/1.1\r\nHost: ${ALLOWED_DOMAIN}:${port}\r\nConnection: close\r\n\r\n`);
+            });
+            socket.on('error', () => undefined);
+            socket.once('close', () => resolve(received));
+            socket.write(preamble);
+          });
+        expect(await exchange('the-wrong-token\n')).to.equal('');
+        expect(await exchange('the-right-token\nGET / HTTP/1.1\r\n\r\n'), 'nothing may follow the token before the +').to.equal('');
+        const admitted = await exchange('the-right-token\n');
+        expect(admitted.startsWith('+HTTP/1.1 200')).to.equal(true);
+        expect(admitted).to.contain(`upstream saw ${ALLOWED_DOMAIN}:${port}`);
+      } finally {
+        await proxy.close();
+      }
+    });
+  });
+});
