@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { devHost } from '../support/dev-host-fixture.js';
-import { launchChromium, openChrome, type ChromeSession } from '../support/browser.js';
+import { checkedPages, launchChromium, type ChromeSession } from '../support/browser.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { WireClient } from '../support/turn-client.js';
 
@@ -23,6 +23,7 @@ describe('Apps that run host tools, and served apps in a frame, in the shipped c
   let host: DevHost & { client: WireClient };
   let browser: Browser;
   let session: (ChromeSession & { errors: string[] }) | null = null;
+  const pages = checkedPages();
 
   before(async () => {
     root = await mkdtemp(join(tmpdir(), 'porter-chrome-app-tools-'));
@@ -30,14 +31,6 @@ describe('Apps that run host tools, and served apps in a frame, in the shipped c
     browser = await launchChromium();
   });
 
-  afterEach(async () => {
-    if (session) {
-      const errors = [...session.errors];
-      await session.close();
-      session = null;
-      expect(errors, 'the page logged errors').to.deep.equal([]);
-    }
-  });
 
   after(async () => {
     await browser?.close();
@@ -48,7 +41,7 @@ describe('Apps that run host tools, and served apps in a frame, in the shipped c
   it('runs a read at once; a write shows an approval card in place, and once approved runs and shows its result', async () => {
     const ivy = host.client.as('ivy');
     const appId = await notesApp(ivy, 'notes board');
-    session = await openChrome(browser, host.url, { user: 'ivy' });
+    session = await pages.open(browser, host.url, { user: 'ivy' });
     const { page, screenshot } = session;
     await page.goto(`${host.url}/#/apps/${appId}`);
     const canvas = page.locator('.app-page-canvas');
@@ -82,7 +75,7 @@ describe('Apps that run host tools, and served apps in a frame, in the shipped c
   it('shows a denial in place and runs nothing', async () => {
     const jo = host.client.as('jo');
     const appId = await notesApp(jo, 'notes board');
-    session = await openChrome(browser, host.url, { user: 'jo' });
+    session = await pages.open(browser, host.url, { user: 'jo' });
     const { page } = session;
     await page.goto(`${host.url}/#/apps/${appId}`);
     const form = page.locator('.app-page-canvas form.app-form');
@@ -96,7 +89,7 @@ describe('Apps that run host tools, and served apps in a frame, in the shipped c
   it('serves an app on its own server and frames its page sandboxed, in an opaque origin', async () => {
     const kit = host.client.as('kit');
     const app = (await kit.json('POST', '/apps', { prompt: 'reading list' })).body;
-    session = await openChrome(browser, host.url, { user: 'kit' });
+    session = await pages.open(browser, host.url, { user: 'kit' });
     const { page, screenshot } = session;
     await page.goto(`${host.url}/#/apps/${app.id}`);
     await page.getByRole('button', { name: 'Serve' }).click();

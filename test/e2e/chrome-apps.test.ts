@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { devHost } from '../support/dev-host-fixture.js';
-import { GARDEN_PLANNER, PacedScriptedModel, launchChromium, openChrome, type ChromeSession } from '../support/browser.js';
+import { GARDEN_PLANNER, PacedScriptedModel, checkedPages, launchChromium, type ChromeSession } from '../support/browser.js';
 import { TOKENS } from '../../composition/tokens.js';
 import type { AppsUseCases } from '../../ports/use-cases/apps.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
@@ -15,6 +15,7 @@ describe('Generated apps in the shipped chrome (headless Chromium, development h
   let host: DevHost & { client: WireClient };
   let browser: Browser;
   let session: (ChromeSession & { errors: string[] }) | null = null;
+  const pages = checkedPages();
   let pins: string;
   const component = () => join(pins, 'welcome-card.json');
 
@@ -28,14 +29,6 @@ describe('Generated apps in the shipped chrome (headless Chromium, development h
     browser = await launchChromium();
   });
 
-  afterEach(async () => {
-    if (session) {
-      const errors = [...session.errors];
-      await session.close();
-      session = null;
-      expect(errors, 'the page logged errors').to.deep.equal([]);
-    }
-  });
 
   after(async () => {
     await browser?.close();
@@ -44,7 +37,7 @@ describe('Generated apps in the shipped chrome (headless Chromium, development h
   });
 
   it('builds an app view in place in the conversation: skeletons first, each swapped for its node as it arrives', async () => {
-    session = await openChrome(browser, host.url, { user: 'ivy' });
+    session = await pages.open(browser, host.url, { user: 'ivy' });
     const { page, screenshot } = session;
     await page.waitForSelector('text=Hello, ivy.');
     // Watch the view as a person would: how many placeholders it showed, and whether it stayed one view.
@@ -87,7 +80,7 @@ describe('Generated apps in the shipped chrome (headless Chromium, development h
     const app = apps.find((a: { title: string }) => a.title === 'Garden planner');
     expect(app, 'the app built in the chat is listed').to.not.equal(undefined);
 
-    session = await openChrome(browser, host.url, { user: 'ivy' });
+    session = await pages.open(browser, host.url, { user: 'ivy' });
     const { page, screenshot } = session;
     await page.goto(`${host.url}/#/apps`);
     await page.click('.card-link:has-text("Garden planner")');
@@ -123,7 +116,7 @@ describe('Generated apps in the shipped chrome (headless Chromium, development h
     const report = await host.porter.container.get<AppsUseCases>(TOKENS.AppsUseCases).syncPins.execute({});
     expect(report.drifted.map((d) => d.appId)).to.include(appId);
 
-    session = await openChrome(browser, host.url, { user: 'jon' });
+    session = await pages.open(browser, host.url, { user: 'jon' });
     const { page, screenshot } = session;
     // Opened in a chat, the fork's view says it drifted too.
     await page.waitForSelector('text=Hello, jon.');

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { devHost } from '../support/dev-host-fixture.js';
-import { PacedScriptedModel, launchChromium, openChrome, type ChromeSession } from '../support/browser.js';
+import { PacedScriptedModel, checkedPages, launchChromium, type ChromeSession } from '../support/browser.js';
 import { NangoBrokerServer } from '../support/nango-broker-server.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { WireClient } from '../support/turn-client.js';
@@ -16,6 +16,7 @@ describe('Automations, runs and connections in the shipped chrome (headless Chro
   let broker: NangoBrokerServer;
   let browser: Browser;
   let session: (ChromeSession & { errors: string[] }) | null = null;
+  const pages = checkedPages();
 
   before(async () => {
     broker = new NangoBrokerServer(NANGO_KEY);
@@ -28,14 +29,6 @@ describe('Automations, runs and connections in the shipped chrome (headless Chro
     browser = await launchChromium();
   });
 
-  afterEach(async () => {
-    if (session) {
-      const errors = [...session.errors];
-      await session.close();
-      session = null;
-      expect(errors, 'the page logged errors').to.deep.equal([]);
-    }
-  });
 
   after(async () => {
     await browser?.close();
@@ -56,7 +49,7 @@ describe('Automations, runs and connections in the shipped chrome (headless Chro
   }
 
   it('creates an automation, arms it through its standing-grant ask, and stops a run it started', async () => {
-    session = await openChrome(browser, host.url, { user: 'kim' });
+    session = await pages.open(browser, host.url, { user: 'kim' });
     const { page, screenshot } = session;
     await page.goto(`${host.url}/#/automations`);
     await page.waitForSelector('text=No automations yet');
@@ -101,7 +94,7 @@ describe('Automations, runs and connections in the shipped chrome (headless Chro
   });
 
   it('connects an account through the broker’s own page and shows it connected once the poll settles', async () => {
-    session = await openChrome(browser, host.url, { user: 'lee' });
+    session = await pages.open(browser, host.url, { user: 'lee' });
     const { page, context, screenshot } = session;
     await page.goto(`${host.url}/#/connections`);
     await page.getByLabel('Connect an account').fill('github');

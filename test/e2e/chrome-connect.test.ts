@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { devHost } from '../support/dev-host-fixture.js';
-import { launchChromium, openChrome, type ChromeSession } from '../support/browser.js';
+import { checkedPages, launchChromium, type ChromeSession } from '../support/browser.js';
 import { NangoBrokerServer } from '../support/nango-broker-server.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { ToolDefinition } from '../../ports/tool-registry.js';
@@ -28,6 +28,7 @@ describe('The connect offer in the shipped chrome (headless Chromium)', function
   let broker: NangoBrokerServer;
   let browser: Browser;
   let session: (ChromeSession & { errors: string[] }) | null = null;
+  const pages = checkedPages();
 
   before(async () => {
     broker = new NangoBrokerServer(NANGO_KEY);
@@ -36,14 +37,6 @@ describe('The connect offer in the shipped chrome (headless Chromium)', function
     browser = await launchChromium();
   });
 
-  afterEach(async () => {
-    if (session) {
-      const errors = [...session.errors];
-      await session.close();
-      session = null;
-      expect(errors, 'the page logged errors').to.deep.equal([]);
-    }
-  });
 
   after(async () => {
     await browser?.close();
@@ -52,7 +45,7 @@ describe('The connect offer in the shipped chrome (headless Chromium)', function
   });
 
   it('offers to connect a missing account where the tool failed, connects it through the broker, and the tool then runs', async () => {
-    session = await openChrome(browser, host.url, { user: 'noa' });
+    session = await pages.open(browser, host.url, { user: 'noa' });
     const { page, context, screenshot } = session;
     await page.waitForSelector('text=Hello, noa.');
     await page.getByLabel('Message', { exact: true }).fill('/call github_whoami {}');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { devHost } from '../support/dev-host-fixture.js';
-import { PacedScriptedModel, launchChromium, openChrome, type ChromeSession } from '../support/browser.js';
+import { PacedScriptedModel, checkedPages, launchChromium, type ChromeSession } from '../support/browser.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { WireClient } from '../support/turn-client.js';
 
@@ -10,20 +10,13 @@ describe('The shipped chrome in headless Chromium (development host)', function 
   let host: DevHost & { client: WireClient };
   let browser: Browser;
   let session: (ChromeSession & { errors: string[] }) | null = null;
+  const pages = checkedPages({ ignore: /status of 409/ });
 
   before(async () => {
     host = await devHost({ porter: { model: new PacedScriptedModel(70) } });
     browser = await launchChromium();
   });
 
-  afterEach(async () => {
-    if (session) {
-      const errors = session.errors.filter((e) => !/status of 409/.test(e));
-      await session.close();
-      session = null;
-      expect(errors, 'the page logged errors').to.deep.equal([]);
-    }
-  });
 
   after(async () => {
     await browser?.close();
@@ -31,7 +24,7 @@ describe('The shipped chrome in headless Chromium (development host)', function 
   });
 
   const open = async (user?: string, viewport?: { width: number; height: number }) => {
-    session = await openChrome(browser, host.url, { ...(user ? { user } : {}), ...(viewport ? { viewport } : {}) });
+    session = await pages.open(browser, host.url, { ...(user ? { user } : {}), ...(viewport ? { viewport } : {}) });
     return session;
   };
 
@@ -178,7 +171,7 @@ describe('The shipped chrome in headless Chromium (development host)', function 
   });
 
   it('follows the system’s dark colour scheme', async () => {
-    session = await openChrome(browser, host.url, { user: 'ida', colorScheme: 'dark' });
+    session = await pages.open(browser, host.url, { user: 'ida', colorScheme: 'dark' });
     const { page, screenshot } = session;
     await page.getByLabel('Message', { exact: true }).fill('/call notes_clear {}');
     await page.keyboard.press('Enter');

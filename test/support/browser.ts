@@ -141,3 +141,24 @@ export const GARDEN_PLANNER = {
   server: null,
   egress: null,
 };
+
+/**
+ * The pages a suite opens: each is closed after its test, and a page that logged errors fails the
+ * test. Call it at the top of a `describe`.
+ */
+export function checkedPages(options: { ignore?: RegExp } = {}): { open: typeof openChrome } {
+  let current: (ChromeSession & { errors: string[] }) | null = null;
+  afterEach(async () => {
+    if (!current) return;
+    const errors = current.errors.filter((error) => !options.ignore?.test(error));
+    await current.close();
+    current = null;
+    if (errors.length) throw new Error(`the page logged errors: ${JSON.stringify(errors)}`);
+  });
+  return {
+    async open(...args: Parameters<typeof openChrome>) {
+      current = await openChrome(...args);
+      return current;
+    },
+  };
+}
