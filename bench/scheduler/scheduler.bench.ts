@@ -21,7 +21,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { RunDispatcher } from '../../ports/scheduler.js';
 import type { Store } from '../../ports/store.js';
 import { timeOnce, type BenchResult } from '../support/harness.js';
-import { benchPostgresUrl, createBenchDatabase } from '../support/postgres-database.js';
+import { benchDatabaseOrSkip } from '../support/postgres-database.js';
 
 const quiet = { info() {}, warn() {}, error() {} };
 
@@ -114,13 +114,8 @@ export async function run(): Promise<BenchResult[]> {
     await rm(folder, { recursive: true, force: true });
   }
 
-  let database;
-  try {
-    database = await createBenchDatabase(benchPostgresUrl());
-  } catch (error) {
-    console.warn(`scheduler bench: PostgreSQL skipped, no server at PORTER_BENCH_PG_URL/PORTER_TEST_PG_URL (${(error as Error).message})`);
-    return results;
-  }
+  const database = await benchDatabaseOrSkip('scheduler');
+  if (!database) return results;
   try {
     const clocks = [0, 1, 2].map(() => new SetClock(armedAt));
     const stores = await Promise.all(clocks.map((clock) => openStore(database.url, { clock })));

@@ -6,7 +6,7 @@ import type { MikroOrmTarget } from '../../adapters/store/mikro-orm/orm-options.
 import { recordStatements } from '../../adapters/store/mikro-orm/record-statements.js';
 import { dialectFor } from '../../adapters/store/mikro-orm/sql-dialect.js';
 import { compare, type BenchResult } from '../support/harness.js';
-import { benchPostgresUrl, createBenchDatabase } from '../support/postgres-database.js';
+import { benchDatabaseOrSkip } from '../support/postgres-database.js';
 import type { RawDriver } from './raw-driver.js';
 import { openRawPostgresql } from './raw-postgresql.js';
 import { openRawSqlite } from './raw-sqlite.js';
@@ -28,13 +28,8 @@ export async function run(): Promise<BenchResult[]> {
     await rm(folder, { recursive: true, force: true });
   }
 
-  let database;
-  try {
-    database = await createBenchDatabase(benchPostgresUrl());
-  } catch (error) {
-    console.warn(`store bench: PostgreSQL skipped, no server at PORTER_BENCH_PG_URL/PORTER_TEST_PG_URL (${(error as Error).message})`);
-    return results;
-  }
+  const database = await benchDatabaseOrSkip('store');
+  if (!database) return results;
   try {
     const url = database.url;
     results.push(...(await runEngine({ engine: 'postgresql', url }, () => openRawPostgresql(url))));

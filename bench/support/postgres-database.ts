@@ -29,3 +29,13 @@ async function onServer(serverUrl: string, sql: string): Promise<void> {
     await admin.end();
   }
 }
+
+/** The bench's own database, or null (with one warning naming the bench) when no server answers. */
+export async function benchDatabaseOrSkip(bench: string): Promise<BenchDatabase | null> {
+  try {
+    return await createBenchDatabase(benchPostgresUrl());
+  } catch (error) {
+    console.warn(`${bench} bench: PostgreSQL skipped, no server at PORTER_BENCH_PG_URL/PORTER_TEST_PG_URL (${(error as Error).message})`);
+    return null;
+  }
+}

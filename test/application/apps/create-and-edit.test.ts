@@ -6,6 +6,20 @@ import { DeterministicAppGenerator } from '../../../adapters/apps/deterministic-
 import type { AppGenerator } from '../../../ports/app-generator.js';
 import type { AppView } from '../../../domain/apps/app-view.js';
 
+/** A generator whose edits wait until `release()`, so two edits can be started side by side. */
+function gatedEdits(): { generator: AppGenerator; release: () => void } {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const generator: AppGenerator = {
+    create: (request) => new DeterministicAppGenerator().create(request),
+    async *edit(request) {
+      await gate;
+      yield* new DeterministicAppGenerator().edit(request);
+    },
+  };
+  return { generator, release };
+}
+
 const created = (result: Awaited<ReturnType<ReturnType<typeof appsHarness>['call']>>) => {
   if (result.status !== 'ran') throw new Error(`expected the call to run, it ${result.status}: ${JSON.stringify(result)}`);
   return result.output as { appId: string; version: string; nodes: number };
@@ -92,15 +106,7 @@ describe('porter_apps_create and porter_apps_edit (use cases behind the guard)',
   });
 
   it('lets one of two racing edits win; the other is told the app changed meanwhile', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const slow: AppGenerator = {
-      create: (request) => new DeterministicAppGenerator().create(request),
-      async *edit(request) {
-        await gate;
-        yield* new DeterministicAppGenerator().edit(request);
-      },
-    };
+    const { generator: slow, release } = gatedEdits();
     const h = appsHarness({ generator: slow });
     const { appId } = created(await h.call('porter_apps_create', { prompt: 'reading list' }));
     const first = h.apps.editApp.execute({ principal: ada, appId, instruction: 'first change' });
@@ -131,15 +137,7 @@ describe('porter_apps_create and porter_apps_edit (use cases behind the guard)',
   });
 
   it('marks the losing edit\'s view failed when another change won the race', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const slow: AppGenerator = {
-      create: (request) => new DeterministicAppGenerator().create(request),
-      async *edit(request) {
-        await gate;
-        yield* new DeterministicAppGenerator().edit(request);
-      },
-    };
+    const { generator: slow, release } = gatedEdits();
     const h = appsHarness({ generator: slow });
     const { appId } = created(await h.call('porter_apps_create', { prompt: 'reading list' }));
     const watches = [dataParts(), dataParts()];
