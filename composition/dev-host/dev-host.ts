@@ -7,7 +7,7 @@ import { developmentSecret } from './dev-secret.js';
 import { demoTools } from './demo-tools.js';
 import { demoWebhookSecret } from './demo-webhook.js';
 import { developmentOAuth, developmentSignIn } from './dev-oauth.js';
-import { serveChrome } from '../../adapters/chrome/serve-chrome.js';
+import { serveChrome } from '../chrome.js';
 
 export interface DevHostOptions {
   /** Port to listen on; 0 picks a free one. */
