@@ -1,5 +1,5 @@
 import { containerOf, createPorter } from './create-porter.js';
-import type { PorterOptions } from './config/config-schema.js';
+import type { PorterOptions } from './config/porter-options.js';
 import { TOKENS } from './tokens.js';
 import type { AppsUseCases, SyncReport } from '../ports/use-cases/apps.js';
 

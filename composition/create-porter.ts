@@ -1,7 +1,7 @@
-import 'reflect-metadata';
 import type { Container } from 'inversify';
 import { loadConfig } from './config/load-config.js';
-import type { PorterConfig, PorterOptions } from './config/config-schema.js';
+import type { PorterConfig } from './config/config-schema.js';
+import type { PorterOptions } from './config/porter-options.js';
 import { loggerFor, type CoreParts } from './modules/core-module.js';
 import { productionContainer } from './containers/production.js';
 import { developmentContainer } from './containers/development.js';

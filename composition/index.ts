@@ -13,7 +13,7 @@ export { syncPins } from './apps-sync.js';
 export type { SyncReport } from '../ports/use-cases/apps.js';
 /** For `oauth.consentPage` (a host's own consent page) and `oauth.principal(subject)`. */
 export type { ConsentPageModel, ConsentPageRenderer } from '../adapters/mcp/consent-page.js';
-export type { DoorBrand } from '../adapters/mcp/door-page.js';
+export type { DoorBrand } from '../adapters/mcp/door-brand.js';
 export type { DoorPrincipalLookup } from '../ports/door-principals.js';
 import { authjsSession } from '../adapters/act-as/authjs-session.js';
 import { hostedIdentity } from '../adapters/act-as/hosted-identity.js';

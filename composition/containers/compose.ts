@@ -1,3 +1,5 @@
+// Inversify reads decorator metadata through the Reflect API this polyfills; loaded before the container.
+import 'reflect-metadata';
 import { Container, type ContainerModule } from 'inversify';
 import { coreModule, type CoreParts } from '../modules/core-module.js';
 import { systemModule } from '../modules/system-module.js';

@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import type { Server } from 'node:http';
 import { createPorter, type Porter } from '../create-porter.js';
-import type { PorterOptions } from '../config/config-schema.js';
+import type { PorterOptions } from '../config/porter-options.js';
 import { demoPrincipal } from './demo-principal.js';
 import { developmentSecret } from './dev-secret.js';
 import { demoTools } from './demo-tools.js';
