@@ -1,10 +1,14 @@
 import type { UiChunk } from '../../domain/threads/ui-chunk.js';
 import type { TurnStream } from '../../ports/use-cases/threads.js';
 
+/** How long a turn that nobody reads keeps running, so a reloaded page or a dropped connection can rejoin it. */
+export const ABANDONED_TURN_GRACE_MS = 15_000;
+
 /**
  * A turn in flight on this instance: every chunk it has emitted so far, and the clients reading
  * it. A client that joins late is replayed what it missed. When the last client goes away the
- * turn is aborted (the model call stops; what was produced is saved).
+ * turn is aborted after a grace period unless someone rejoins (the model call stops; what was
+ * produced is saved); `stop` aborts it at once.
  */
 export class LiveTurn {
   readonly abort = new AbortController();
@@ -14,8 +18,12 @@ export class LiveTurn {
   private readonly waiting = new Set<() => void>();
   private readers = 0;
   private finished = false;
+  private abandon: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(readonly threadId: string) {
+  constructor(
+    readonly threadId: string,
+    private readonly graceMs = ABANDONED_TURN_GRACE_MS,
+  ) {
     this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
   }
 
@@ -36,20 +44,28 @@ export class LiveTurn {
 
   end(): void {
     this.finished = true;
+    this.keep();
     this.wake();
     this.resolveEnded();
+  }
+
+  /** The person asked to stop: the model call is aborted now, whoever is reading. */
+  stop(): void {
+    this.keep();
+    if (!this.finished) this.abort.abort(new Error('stopped on request'));
   }
 
   /** A reader that starts at the first chunk. */
   read(): TurnStream {
     this.readers += 1;
+    this.keep();
     let detached = false;
     const detach = () => {
       if (detached) return;
       detached = true;
       this.readers -= 1;
       this.wake();
-      if (this.readers === 0 && !this.finished) this.abort.abort(new Error('every client went away'));
+      if (this.readers === 0 && !this.finished) this.abandonSoon();
     };
     const buffer = this.chunks;
     const over = () => this.finished || detached;
@@ -69,6 +85,19 @@ export class LiveTurn {
     return { threadId: this.threadId, chunks: chunks(), detach };
   }
 
+  private abandonSoon(): void {
+    const abandon = () => this.abort.abort(new Error('every client went away'));
+    if (this.graceMs <= 0) return abandon();
+    this.abandon = setTimeout(abandon, this.graceMs);
+    this.abandon.unref?.();
+  }
+
+  /** Someone reads again (or the turn is over): no abandonment is pending. */
+  private keep(): void {
+    if (this.abandon) clearTimeout(this.abandon);
+    this.abandon = null;
+  }
+
   private wake(): void {
     const waiting = [...this.waiting];
     this.waiting.clear();
@@ -80,8 +109,11 @@ export class LiveTurn {
 export class TurnHub {
   private readonly live = new Map<string, LiveTurn>();
 
+  /** `graceMs`: how long a turn nobody reads keeps running before it is aborted. */
+  constructor(private readonly graceMs = ABANDONED_TURN_GRACE_MS) {}
+
   begin(threadId: string): LiveTurn {
-    const turn = new LiveTurn(threadId);
+    const turn = new LiveTurn(threadId, this.graceMs);
     this.live.set(threadId, turn);
     return turn;
   }

@@ -13,7 +13,7 @@ import { ThreadBook } from '../../application/threads/thread-book.js';
 import { TurnHub } from '../../application/threads/turn-hub.js';
 import { AgentTurn } from '../../application/threads/agent-turn.js';
 import { RunTurn } from '../../application/threads/run-turn.js';
-import { CreateThread, DeleteThread, GetThread, ListThreads, RejoinTurn } from '../../application/threads/thread-queries.js';
+import { CreateThread, DeleteThread, GetThread, ListThreads, RejoinTurn, StopTurn } from '../../application/threads/thread-queries.js';
 import { ThreadsAdopter } from '../../application/threads/threads-adopter.js';
 import { AiSdkModel } from '../../adapters/model/ai-sdk-model.js';
 import { modelFromLadder } from '../../adapters/model/model-ladder.js';
@@ -77,6 +77,7 @@ export const threadsModule = new ContainerModule(({ bind }) => {
         deleteThread: new DeleteThread(threads, hub),
         runTurn: new RunTurn(threads, agent, hub, decide, model, ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.Logger)),
         rejoinTurn: new RejoinTurn(threads, hub),
+        stopTurn: new StopTurn(threads, hub),
       };
     })
     .inSingletonScope();
