@@ -73,7 +73,7 @@ export class RejoinTurn implements UseCase<{ principal: Principal; threadId: str
 
   async execute(input: { principal: Principal; threadId: string }): Promise<TurnStream | null> {
     await this.threads.ownedBy(input.principal.subject, input.threadId);
-    return this.hub.find(input.threadId)?.read() ?? null;
+    return this.hub.find(input.threadId)?.read(true) ?? null;
   }
 }
 

@@ -1,4 +1,5 @@
-import type { UiChunk } from '../../domain/threads/ui-chunk.js';
+import { chunksRebuilding, type UiChunk } from '../../domain/threads/ui-chunk.js';
+import type { UiMessage } from '../../domain/threads/ui-message.js';
 import type { TurnStream } from '../../ports/use-cases/threads.js';
 
 /** How long a turn that nobody reads keeps running, so a reloaded page or a dropped connection can rejoin it. */
@@ -23,6 +24,8 @@ export class LiveTurn {
   constructor(
     readonly threadId: string,
     private readonly graceMs = ABANDONED_TURN_GRACE_MS,
+    /** For a turn that continues an earlier answer: the chunks that rebuild it, for readers who join late. */
+    private readonly prelude: ReadonlyArray<UiChunk> = [],
   ) {
     this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
   }
@@ -55,8 +58,11 @@ export class LiveTurn {
     if (!this.finished) this.abort.abort(new Error('stopped on request'));
   }
 
-  /** A reader that starts at the first chunk. */
-  read(): TurnStream {
+  /**
+   * A reader that starts at the first chunk. One that joins late (`rejoining`) is also handed, right
+   * after `start`, what the turn continues, so its replay stands on its own.
+   */
+  read(rejoining = false): TurnStream {
     this.readers += 1;
     this.keep();
     let detached = false;
@@ -68,13 +74,17 @@ export class LiveTurn {
       if (this.readers === 0 && !this.finished) this.abandonSoon();
     };
     const buffer = this.chunks;
+    const prelude = rejoining ? this.prelude : [];
     const over = () => this.finished || detached;
     const more = () => new Promise<void>((resolve) => this.waiting.add(resolve));
     async function* chunks(): AsyncGenerator<UiChunk> {
       let next = 0;
       try {
         for (;;) {
-          while (next < buffer.length) yield buffer[next++]!;
+          while (next < buffer.length) {
+            yield buffer[next++]!;
+            if (next === 1) yield* prelude;
+          }
           if (over()) return;
           await more();
         }
@@ -112,8 +122,8 @@ export class TurnHub {
   /** `graceMs`: how long a turn nobody reads keeps running before it is aborted. */
   constructor(private readonly graceMs = ABANDONED_TURN_GRACE_MS) {}
 
-  begin(threadId: string): LiveTurn {
-    const turn = new LiveTurn(threadId, this.graceMs);
+  begin(threadId: string, continuing: UiMessage | null = null): LiveTurn {
+    const turn = new LiveTurn(threadId, this.graceMs, continuing ? chunksRebuilding(continuing) : []);
     this.live.set(threadId, turn);
     return turn;
   }

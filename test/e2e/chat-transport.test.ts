@@ -4,6 +4,7 @@ import { devHost } from '../support/dev-host-fixture.js';
 import { HeadlessChat } from '../support/headless-chat.js';
 import { textOf, toolPart, type WireClient } from '../support/turn-client.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
+import type { ToolDefinition } from '../../ports/tool-registry.js';
 import { createPorterThread, loadPorterThread, porterChatOptions, porterChatTransport, PorterWireError } from '../../composition/client.js';
 
 interface Sent {
@@ -15,16 +16,27 @@ interface Sent {
 /** A fetch that records what the transport sends, and can cut its connections the way a page unload does. */
 function recordingFetch() {
   const sent: Sent[] = [];
+  const answered: number[] = [];
+  const waiting = new Set<() => void>();
   let unload = new AbortController();
   const fetchFn = async (input: RequestInfo | URL, init?: RequestInit) => {
     sent.push({ method: init?.method ?? 'GET', url: String(input), body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined });
     // A page that goes away tears its connections down without the chat's own abort signal firing.
     const signals = [unload.signal, ...(init?.signal ? [init.signal] : [])];
-    return fetch(input, { ...init, signal: AbortSignal.any(signals) });
+    const response = await fetch(input, { ...init, signal: AbortSignal.any(signals) });
+    answered.push(response.status);
+    waiting.forEach((wake) => wake());
+    return response;
   };
   return {
     sent,
+    answered,
     fetch: fetchFn as typeof fetch,
+    /** Resolves once `count` requests have been answered (their headers are in). */
+    async whenAnswered(count: number): Promise<void> {
+      while (answered.length < count) await new Promise<void>((resolve) => waiting.add(resolve));
+      waiting.clear();
+    },
     unload() {
       unload.abort();
       unload = new AbortController();
@@ -201,5 +213,52 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
     const extra = new HeadlessChat({ id: threadId, transport: porterChatTransport(as('hal')) });
     await extra.sendMessage({ text: 'hi' }, { body: { temperature: 2 } });
     expect(extra.error?.message).to.contain('no extra body fields');
+  });
+});
+
+describe('porter-runtime/client: rejoining a turn that carries on after an approval', function () {
+  this.timeout(30_000);
+  let host: DevHost & { client: WireClient };
+  let wire: string;
+  let openGate!: () => void;
+
+  before(async () => {
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    // A write (so it asks first) that takes as long as the test says.
+    const fileReport: ToolDefinition = { name: 'file_report', description: 'files a report', inputSchema: { type: 'object' }, risk: 'write', execute: async () => (await gate, { filed: true }) };
+    host = await devHost({ porter: { tools: [fileReport] } });
+    wire = `${host.url}${host.porter.mount}`;
+  });
+
+  after(async () => {
+    await host.close();
+  });
+
+  it('rebuilds the answer being continued for a chat that rejoins mid-way, so the call\'s result lands on it', async () => {
+    const options = { wire, headers: { 'x-demo-user': 'jon' } };
+    const threadId = await createPorterThread(options);
+    const page = recordingFetch();
+    const first = new HeadlessChat(porterChatOptions({ ...options, threadId, fetch: page.fetch }));
+    await first.sendMessage({ text: '/call file_report {}' });
+    const approvalId = toolPart(lastAssistant(first)!, 'file_report')!.approval.id as string;
+    await first.addToolApprovalResponse({ id: approvalId, approved: true });
+    await page.whenAnswered(2);
+    expect(page.answered).to.deep.equal([200, 200]);
+    page.unload();
+
+    const stored = await loadPorterThread({ ...options, threadId });
+    const second = new HeadlessChat({ ...porterChatOptions({ ...options, threadId }), messages: stored.messages });
+    const rejoined = second.resumeStream();
+    await second.until((c) => c.status === 'streaming', 'the rejoined turn to stream');
+    openGate();
+    await rejoined;
+    expect(second.error).to.equal(undefined);
+    expect(second.messages.map((m) => m.role)).to.deep.equal(['user', 'assistant']);
+    const answer = second.messages[1]!;
+    expect(answer.id).to.equal(stored.messages[1]!.id);
+    expect(toolPart(answer, 'file_report')).to.deep.include({ state: 'output-available', output: { filed: true } });
+    expect(answer.parts.filter((p) => p.type === 'tool-file_report'), 'the call once, not rebuilt twice').to.have.length(1);
+    expect(textOf(answer)).to.contain('file_report returned');
+    expect((await host.client.as('jon').json('GET', `/approvals/${approvalId}`)).body.state).to.equal('executed');
   });
 });
