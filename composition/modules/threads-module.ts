@@ -12,7 +12,7 @@ import { ThreadBook } from '../../application/threads/thread-book.js';
 import { TurnHub } from '../../application/threads/turn-hub.js';
 import { AgentTurn } from '../../application/threads/agent-turn.js';
 import { RunTurn } from '../../application/threads/run-turn.js';
-import { CreateThread, DeleteThread, GetThread, ListThreads, RejoinTurn } from '../../application/threads/thread-queries.js';
+import { CreateThread, DeleteThread, GetThread, ListThreads, RejoinTurn, StopTurn } from '../../application/threads/thread-queries.js';
 import { ThreadsAdopter } from '../../application/threads/threads-adopter.js';
 import { threadRoutes } from '../../adapters/http/routes/thread-routes.js';
 import type { WireRoutes } from '../../adapters/http/wire-routes.js';
@@ -63,6 +63,7 @@ export const threadsModule = new ContainerModule(({ bind }) => {
         deleteThread: new DeleteThread(threads, hub),
         runTurn: new RunTurn(threads, agent, hub, decide, model, ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.Logger)),
         rejoinTurn: new RejoinTurn(threads, hub),
+        stopTurn: new StopTurn(threads, hub),
       };
     })
     .inSingletonScope();

@@ -5,7 +5,7 @@ import type { WireRoutes } from '../wire-routes.js';
 import { bodyOf, principalOf } from '../wire-state.js';
 import { sendTurn } from '../sse.js';
 import { pageQuery } from './system-routes.js';
-import { turnBody, turnInputOf } from './turn-body.js';
+import { parseTurnBody, turnInputOf } from './turn-body.js';
 
 const noBody = z.union([z.undefined(), z.strictObject({})]);
 
@@ -30,7 +30,7 @@ export function threadRoutes(threads: ThreadUseCases): WireRoutes {
         ctx.status = 204;
       });
       router.post('/threads/:id/turn', async (ctx) => {
-        const input = turnInputOf(parse(turnBody, bodyOf(ctx), 'turn'));
+        const input = turnInputOf(parseTurnBody(bodyOf(ctx)));
         const cookie = ctx.get('cookie');
         const authorization = ctx.get('authorization');
         const turn = await threads.runTurn.execute({
@@ -49,6 +49,10 @@ export function threadRoutes(threads: ThreadUseCases): WireRoutes {
           return;
         }
         sendTurn(ctx, turn);
+      });
+      router.post('/threads/:id/stop', async (ctx) => {
+        parse(noBody, bodyOf(ctx), 'body');
+        ctx.body = await threads.stopTurn.execute({ principal: principalOf(ctx), threadId: ctx.params.id! });
       });
     },
   };
