@@ -6,7 +6,7 @@ import { loggerFor, type CoreParts } from './modules/core-module.js';
 import { productionContainer } from './containers/production.js';
 import { developmentContainer } from './containers/development.js';
 import { TOKENS } from './tokens.js';
-import { openStore } from '../adapters/store/open-store.js';
+import { openConfiguredStore } from './config/open-configured-store.js';
 import { SystemClock } from '../adapters/runtime/system-clock.js';
 import { mountsOf, type WireMounts } from '../adapters/http/mount.js';
 import type { KoaWire } from '../adapters/http/koa-wire.js';
@@ -26,14 +26,14 @@ export interface Porter extends WireMounts {
 }
 
 /**
- * The factory a host calls. Options win over environment variables; invalid configuration fails
- * here with a message naming the option.
+ * The factory a host calls. Options win over environment variables; invalid configuration, and a
+ * database that cannot be opened, fail here with a PorterConfigError naming the option.
  */
 export async function createPorter(options: PorterOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<Porter> {
   const config: PorterConfig = loadConfig(options, env);
   const clock = new SystemClock();
   const logger = loggerFor(config);
-  const store: Store = config.store ?? (await openStore(config.databaseUrl, { clock, logger }));
+  const store: Store = config.store ?? (await openConfiguredStore(config, options, env, { clock, logger }));
   const parts = { config, store, clock, logger, env };
   const { container, wire, background } = await boot(parts, config);
   return {
