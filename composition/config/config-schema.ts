@@ -11,6 +11,7 @@ import { WEBHOOK_SOURCE_NAME } from '../../domain/webhooks/delivery.js';
 import type { DoorPrincipalLookup } from '../../ports/door-principals.js';
 import type { ConsentPageRenderer } from '../../adapters/mcp/consent-page.js';
 import { pinManifestSchema } from '../../adapters/apps/file-pin-catalog.js';
+import { ACCEPTED_DATABASE_URLS, parseDatabaseUrl } from '../../adapters/store/database-url.js';
 import type { PorterOptions } from './porter-options.js';
 
 export type { PorterOptions } from './porter-options.js';
@@ -206,6 +207,10 @@ export const configSchema = z
     if ((config.oauth || config.remoteAs) && !config.mcp) {
       ctx.addIssue({ code: 'custom', path: ['mcp'], message: 'must be true when `oauth` or `remoteAs` is configured (the door is closed otherwise)' });
     }
+    if (!config.store && !isDatabaseUrl(config.databaseUrl)) {
+      // Never echo the value: a database URL may carry a password.
+      ctx.addIssue({ code: 'custom', path: ['databaseUrl'], message: `is not a database URL Porter understands; use one of: ${ACCEPTED_DATABASE_URLS.join(', ')}` });
+    }
     if (config.scheduler === 'pg-boss' && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
       ctx.addIssue({ code: 'custom', path: ['scheduler'], message: 'pg-boss needs PostgreSQL: set databaseUrl (PORTER_DATABASE_URL) to the postgres:// database the instances share' });
     }
@@ -213,6 +218,15 @@ export const configSchema = z
       ctx.addIssue({ code: 'custom', path: ['secret'], message: 'is required in production: set PORTER_SECRET (32+ characters) so anonymous-session cookies survive restarts and instances' });
     }
   });
+
+function isDatabaseUrl(url: string): boolean {
+  try {
+    parseDatabaseUrl(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export type PorterConfig = z.output<typeof configSchema>;
 

@@ -51,6 +51,23 @@ describe('loadConfig', () => {
     expect(error.message).to.contain('PORTER_SECRET');
   });
 
+  it('NODE_ENV=production needs a secret even when the host asks for the development composition', () => {
+    const error = failure({ development: true }, { NODE_ENV: 'production' });
+    expect(error.issues.map((i) => i.option)).to.deep.equal(['secret']);
+    expect(error.message).to.contain('NODE_ENV=production').and.contain('PORTER_SECRET');
+    expect(loadConfig({ development: true }, { NODE_ENV: 'production', PORTER_SECRET: SECRET }).development).to.equal(true);
+    // An empty variable is no secret.
+    expect(failure({}, { NODE_ENV: 'production', PORTER_SECRET: '' }).issues.map((i) => i.option)).to.deep.equal(['secret']);
+  });
+
+  it('refuses a database URL it does not understand, naming the variable but never echoing the value', () => {
+    const error = failure({ development: true }, { PORTER_DATABASE_URL: 'mysql://root:hunter2@db/porter' });
+    expect(error.issues.map((i) => i.option)).to.deep.equal(['databaseUrl (from PORTER_DATABASE_URL)']);
+    expect(error.message).to.contain('sqlite:<file path>').and.not.contain('hunter2');
+    // A host that passes its own store has no use for the URL.
+    expect(() => loadConfig({ development: true, store: { records: () => null, blobs: () => null } as never }, { PORTER_DATABASE_URL: 'mysql://db' })).to.not.throw();
+  });
+
   it('names the environment variable an invalid value came from', () => {
     const error = failure({}, { PORTER_SECRET: 'short', NODE_ENV: 'production' });
     expect(error.message).to.contain('secret (from PORTER_SECRET)');
