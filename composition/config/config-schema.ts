@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { PrincipalResolver } from '../../ports/principal-resolver.js';
 import type { Store } from '../../ports/store.js';
 import type { Logger } from '../../ports/logger.js';
-import type { ToolDefinition } from '../../ports/tool-registry.js';
 import type { ActAsPreset } from '../../ports/act-as.js';
 import type { RISKS, VENUES } from '../../domain/guard/risk.js';
 import type { LanguageModelV2, LanguageModelV3 } from '@ai-sdk/provider';
@@ -12,6 +11,7 @@ import type { DoorPrincipalLookup } from '../../ports/door-principals.js';
 import type { ConsentPageRenderer } from '../../adapters/mcp/consent-page.js';
 import { pinManifestSchema } from '../../adapters/apps/file-pin-catalog.js';
 import { ACCEPTED_DATABASE_URLS, parseDatabaseUrl } from '../../adapters/store/database-url.js';
+import { hostTools, type ToolsOption } from './tools-option.js';
 import type { PorterOptions } from './porter-options.js';
 
 export type { PorterOptions } from './porter-options.js';
@@ -73,9 +73,12 @@ const policyRuleSchema = z.strictObject({
   action: z.enum(['run', 'ask', 'block']),
 });
 
-const toolSchema = instance<ToolDefinition>('a tool ({ name, description, inputSchema, risk, execute })', (v) =>
-  typeof v.name === 'string' && typeof v.execute === 'function' && typeof v.inputSchema === 'object' && ['read', 'write', 'destructive'].includes(v.risk as string),
-);
+/** The host's tools, each checked as `defineTool` checks it and refused at its index or key. */
+const toolsSchema = z
+  .custom<ToolsOption>((value) => typeof value === 'object' && value !== null, {
+    message: 'must be an array of tools (defineTool({ name, description, input, risk, execute })) or a record { name: tool } of AI SDK tools',
+  })
+  .transform((option, ctx) => hostTools(option, (path, message) => ctx.addIssue({ code: 'custom', path: [...path], message, input: option })));
 
 const secretSchema = z.string().min(32, 'must be at least 32 characters');
 
@@ -163,7 +166,7 @@ export const configSchema = z
     oauth: oauthSchema.optional(),
     remoteAs: remoteAsSchema.optional(),
     actAs: instance<ActAsPreset>('an act-as preset (actAs.authjs, actAs.hostedIdentity or actAs.jwt)', (v) => typeof v.mint === 'function' && typeof v.asHostSees === 'function').optional(),
-    tools: z.array(toolSchema).default([]),
+    tools: toolsSchema.default([]),
     policy: z.array(policyRuleSchema).default([]),
     model: instance<LanguageModelV3 | LanguageModelV2>('an AI SDK LanguageModel', (v) => typeof v.doStream === 'function' || typeof v.specificationVersion === 'string').optional(),
     instructions: z.string().max(100_000).optional(),

@@ -131,6 +131,36 @@ describe('The MCP door through the development host', function () {
     await client.close();
   });
 
+  it("lists each tool with the JSON Schema of its zod input, and answers bad arguments with a tool error the agent reads", async () => {
+    const { client } = await connectSdk(door, 'hal');
+    const { tools } = await client.listTools();
+    const schemaOf = (name: string) => tools.find((t) => t.name === name)!.inputSchema;
+    expect(schemaOf('notes_add')).to.deep.include({
+      type: 'object',
+      properties: { text: { type: 'string', minLength: 1, maxLength: 2000 } },
+      required: ['text'],
+      additionalProperties: false,
+    });
+    const put = schemaOf('porter_apps_data_put') as { properties: Record<string, { anyOf?: Array<{ type: string }>; pattern?: string }>; required: string[] };
+    expect(put.properties.appId!.pattern).to.equal('^app_[0-9A-Za-z_-]{10,64}$');
+    expect(put.properties.data!.anyOf!.map((each) => each.type)).to.deep.equal(['string', 'number', 'boolean', 'null', 'array', 'object']);
+    expect(put.required).to.deep.equal(['appId', 'collection', 'data']);
+
+    for (const [args, issue] of [
+      [{ text: 5 }, '/text Invalid input: expected string, received number'],
+      [{}, '/text Invalid input: expected string'],
+      [{ text: 'x', pinned: true }, '(input) Unrecognized key: "pinned"'],
+    ] as const) {
+      const refused = await client.callTool({ name: 'notes_add', arguments: args });
+      expect(refused.isError, JSON.stringify(args)).to.equal(true);
+      expect(textOf(refused)).to.contain('Invalid arguments: ').and.to.contain(issue);
+    }
+    expect((await host.client.as('hal').json('GET', '/approvals')).body.approvals, 'nothing parked for an invalid call').to.deep.equal([]);
+    const fine = await client.callTool({ name: 'notes_list', arguments: {} });
+    expect(fine.isError ?? false).to.equal(false);
+    await client.close();
+  });
+
   it('parks a destructive call, reuses its id on the identical retry, runs it once after a one-off approval, then asks again', async () => {
     const { client } = await connectSdk(door, 'grace');
     const ada = host.client.as('grace');
