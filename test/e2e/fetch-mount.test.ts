@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { strToU8, zipSync } from 'fflate';
 import { Hono, type Context } from 'hono';
+import { getCookie } from 'hono/cookie';
 import { serve as serveHono, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { mkdtempSync } from 'node:fs';
@@ -11,8 +12,10 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
 import { developmentOAuth } from '../../composition/dev-host/dev-oauth.js';
+import { demoTools } from '../../composition/dev-host/demo-tools.js';
 import type { WireRequest } from '../../ports/wire-request.js';
 import { tinyDocument } from '../support/apps-documents.js';
+import { connectSdk } from '../support/door-client.js';
 import { CookieJar } from '../support/http-server.js';
 import { RecordingLanguageModel, lastUserText } from '../support/recording-model.js';
 import { readTurn, textOf, WireClient } from '../support/turn-client.js';
@@ -40,7 +43,7 @@ function hostPrincipal(seen: WireRequest[]) {
 async function honoHost(porter: Porter): Promise<{ url: string; server: ServerType }> {
   const app = new Hono<HostVariables>();
   app.use('*', async (c, next) => {
-    const user = c.req.header('x-demo-user');
+    const user = c.req.header('x-demo-user') ?? getCookie(c, 'porter_demo_user');
     if (user) c.set('user', user);
     await next();
   });
@@ -103,6 +106,7 @@ describe('Porter mounted through porter.fetch (Hono on @hono/node-server, and pl
         development: true,
         principal: hostPrincipal(seen),
         model,
+        tools: demoTools(),
         mcp: true,
         oauth: developmentOAuth(),
         webhooks: { sources: { demo: { kind: 'standard', secret: DEMO_SECRET } } },
@@ -271,6 +275,15 @@ describe('Porter mounted through porter.fetch (Hono on @hono/node-server, and pl
       const preflight = await fetch(`${host.url}/.well-known/oauth-authorization-server${porter.mount}/mcp`, { method: 'OPTIONS' });
       expect(preflight.status).to.equal(204);
       expect(preflight.headers.get('access-control-allow-origin')).to.equal('*');
+    });
+
+    it('lets the MCP SDK\'s own client through the door: discovery at the origin root, OAuth consent, tools/call', async () => {
+      const { client, provider } = await connectSdk(new URL(`${hono.base}/mcp`), 'ada');
+      expect(provider.returnedIssuer).to.equal(`${hono.base}/mcp`);
+      const listed = await client.callTool({ name: 'notes_list', arguments: {} });
+      expect(listed.isError ?? false).to.equal(false);
+      expect(JSON.parse((listed.content as Array<{ text: string }>)[0]!.text)).to.deep.equal({ notes: [] });
+      await client.close();
     });
 
     it('holds the CSRF floor (415) and the org refusal (402)', async () => {
