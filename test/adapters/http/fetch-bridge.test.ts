@@ -240,7 +240,8 @@ describe('fetchBridge (the Web-standard mount)', () => {
 
     it('closes the connection when the signal aborts mid-body, errors the body, and leaves no listener behind', async () => {
       const controller = new AbortController();
-      const response = await bridge.fetch(new Request(`${ORIGIN}${MOUNT}/stream`, { signal: controller.signal }));
+      const request = new Request(`${ORIGIN}${MOUNT}/stream`, { signal: controller.signal });
+      const response = await bridge.fetch(request);
       const reader = response.body!.getReader();
       await reader.read();
       controller.abort();
@@ -248,18 +249,19 @@ describe('fetchBridge (the Web-standard mount)', () => {
       expect((failure as Error).name).to.equal('AbortError');
       await until(() => seen.closes.length === 1);
       expect(seen.closes[0]!.finished).to.equal(false);
-      expect(getEventListeners(controller.signal, 'abort')).to.have.length(0);
+      expect(getEventListeners(request.signal, 'abort')).to.have.length(0);
     });
 
     it('rejects with the abort reason when the signal aborts before the head, and the wire sees the client go', async () => {
       const controller = new AbortController();
-      const pending = bridge.fetch(new Request(`${ORIGIN}${MOUNT}/slow-head`, { signal: controller.signal }));
+      const request = new Request(`${ORIGIN}${MOUNT}/slow-head`, { signal: controller.signal });
+      const pending = bridge.fetch(request);
       await until(() => bridge.openConnections() === 1);
       controller.abort();
       const failure = await pending.catch((error: unknown) => error);
       expect((failure as Error).name).to.equal('AbortError');
       await until(() => seen.closes.length === 1);
-      expect(getEventListeners(controller.signal, 'abort')).to.have.length(0);
+      expect(getEventListeners(request.signal, 'abort')).to.have.length(0);
     });
 
     it('rejects an already-aborted request without opening a connection', async () => {
@@ -268,9 +270,11 @@ describe('fetchBridge (the Web-standard mount)', () => {
       expect(seen.resolved).to.have.length(0);
     });
 
-    it('frees every connection once answers are read, without the caller doing anything else', async () => {
-      await Promise.all(Array.from({ length: 20 }, async () => (await bridge.fetch(new Request(`${ORIGIN}${MOUNT}/cookies`))).text()));
+    it('frees every connection and signal listener once answers are read, without the caller doing anything else', async () => {
+      const requests = Array.from({ length: 20 }, () => new Request(`${ORIGIN}${MOUNT}/cookies`, { signal: new AbortController().signal }));
+      await Promise.all(requests.map(async (request) => (await bridge.fetch(request)).text()));
       await until(() => bridge.openConnections() === 0);
+      expect(requests.map((request) => getEventListeners(request.signal, 'abort').length)).to.deep.equal(requests.map(() => 0));
     });
   });
 
