@@ -9,12 +9,13 @@ import { TOKENS } from './tokens.js';
 import { openConfiguredStore } from './config/open-configured-store.js';
 import { loadIntegrations } from './integrations/load-integrations.js';
 import { SystemClock } from '../adapters/runtime/system-clock.js';
-import { mountsOf, type WireMounts } from '../adapters/http/mount.js';
+import { mountsOf } from '../adapters/http/mount.js';
+import type { WireMounts } from '../adapters/http/wire-mounts.js';
 import type { KoaWire } from '../adapters/http/koa-wire.js';
 import type { Store } from '../ports/store.js';
 import type { BackgroundScheduler } from '../ports/scheduler.js';
 
-/** What a host mounts: the wire as Koa middleware, a Node listener or a connect-style handler. */
+/** What a host mounts: the wire as Koa middleware, a Node listener, a connect-style handler or a Web `fetch` handler. */
 export interface Porter extends WireMounts {
   /** The mount path, e.g. `/api/porter`. */
   readonly mount: string;

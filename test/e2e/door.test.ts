@@ -1,11 +1,8 @@
 import { expect } from 'chai';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as oauth from 'oauth4webapi';
 import { devHost } from '../support/dev-host-fixture.js';
-import { BrowserlessProvider, CLIENT_REDIRECT, consentInBrowser } from '../support/door-client.js';
+import { CLIENT_REDIRECT, connectSdk, consentInBrowser } from '../support/door-client.js';
 import { pkcePair } from '../support/door-harness.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { developmentOAuth } from '../../composition/dev-host/dev-oauth.js';
@@ -16,24 +13,6 @@ import type { WireClient } from '../support/turn-client.js';
 
 type Host = DevHost & { client: WireClient };
 const insecure = { [oauth.allowInsecureRequests]: true };
-
-/** Connects the MCP SDK's own client as `person`: the first connect meets a 401 and runs the OAuth flow. */
-async function connectSdk(door: URL, person: string) {
-  const provider = new BrowserlessProvider(person);
-  let refused: unknown;
-  try {
-    await new Client({ name: 'e2e', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(door, { authProvider: provider }));
-  } catch (error) {
-    refused = error;
-  }
-  expect(refused, 'the first connect must need authorization').to.be.instanceOf(UnauthorizedError);
-  const finishing = new StreamableHTTPClientTransport(door, { authProvider: provider });
-  await finishing.finishAuth(provider.code!);
-  const transport = new StreamableHTTPClientTransport(door, { authProvider: provider });
-  const client = new Client({ name: 'e2e', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, transport, provider };
-}
 
 function textOf(result: unknown): string {
   return ((result as CallToolResult).content[0] as { text: string }).text;
