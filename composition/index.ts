@@ -1,7 +1,20 @@
 /** Porter's public entry point: the factory and the types a host needs to call it. */
 export { createPorter, type Porter } from './create-porter.js';
-export { PorterConfigError } from './config/load-config.js';
-export type { PorterOptions } from './config/config-schema.js';
+export { PorterConfigError, type PorterConfigIssue } from './config/porter-config-error.js';
+export type {
+  PorterOptions,
+  PolicyRule,
+  DoorOAuthOptions,
+  RemoteAuthorizationServer,
+  WebhookSourceOptions,
+  ConnectionsOptions,
+  SandboxOptions,
+  PinManifest,
+} from './config/porter-options.js';
+export type { WireMounts, FetchMount, FetchMountInit, KoaMount, KoaMountContext } from '../adapters/http/wire-mounts.js';
+export type { ActAsPreset, ActAsMaterial } from '../ports/act-as.js';
+export type { Logger } from '../ports/logger.js';
+export type { Sandbox } from '../ports/sandbox.js';
 export type { Principal } from '../domain/principal.js';
 export type { WireRequest } from '../ports/wire-request.js';
 export type { PrincipalResolver } from '../ports/principal-resolver.js';
