@@ -1,0 +1,2 @@
+/** Porter runs as a Node package, not bundled: it loads its database driver and optional packages itself. */
+export default { serverExternalPackages: ['porter-runtime'] };

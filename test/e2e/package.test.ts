@@ -1,0 +1,172 @@
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../support/http-server.js';
+import { runHostScenario } from '../support/host-scenario.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const MANIFEST = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  devDependencies: Record<string, string>;
+};
+
+interface Ran {
+  readonly code: number | null;
+  readonly output: string;
+}
+
+/** Runs a command to its end; its output is kept for the failure message. */
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+async function succeed(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const ran = await run(command, args, cwd, env);
+  if (ran.code !== 0) throw new Error(`${command} ${args.join(' ')} failed (${ran.code}):\n${ran.output.slice(-4000)}`);
+  return ran.output;
+}
+
+/** A host process, and the line it prints once it listens (or the output it died with). */
+function start(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
+  return new Promise((resolve, reject) => {
+    // Plain node, no loader: what an installed package must run on.
+    const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
+    let output = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${args.join(' ')} did not start:\n${output}`));
+    }, 90_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = output.match(ready);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, match });
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args.join(' ')} exited (${code}) before it listened:\n${output}`));
+    });
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+const hostEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+  NODE_ENV: 'development',
+  PORTER_DATABASE_URL: 'sqlite::memory:',
+  PORTER_SECRET: 'a-secret-for-the-packaged-examples-0123456789',
+  ORDERS_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  NEXT_TELEMETRY_DISABLED: '1',
+  ...extra,
+});
+
+describe('the published package (npm pack, installed into a fresh host, run with plain node)', function () {
+  this.timeout(15 * 60_000);
+  let work: string;
+  let host: string;
+  let tarball: string;
+  let packedFiles: string[];
+
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), 'porter-package-'));
+    // `npm pack` runs the `prepack` build: dist/ with the JavaScript, declarations and the chrome.
+    const packed = await succeed('npm', ['pack', '--json', '--pack-destination', work], ROOT);
+    const report = JSON.parse(packed.slice(packed.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    tarball = join(work, report[0]!.filename);
+    expect(report[0]!.files.length).to.be.greaterThan(0);
+    packedFiles = report[0]!.files.map((f) => f.path);
+
+    host = join(work, 'host');
+    cpSync(join(ROOT, 'examples'), host, { recursive: true, filter: (path) => !path.includes(`${join('examples', 'dist')}`) });
+    const examples = JSON.parse(readFileSync(join(host, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    examples.dependencies['porter-runtime'] = `file:${tarball}`;
+    // The Next.js example needs Next itself (and React, which Next renders with).
+    Object.assign(examples.dependencies, { next: '16.4.6', react: MANIFEST.devDependencies.react!, 'react-dom': MANIFEST.devDependencies['react-dom']! });
+    Object.assign(examples.devDependencies, { '@types/react': MANIFEST.devDependencies['@types/react']! });
+    writeFileSync(join(host, 'package.json'), JSON.stringify(examples, null, 2));
+    await succeed('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], host);
+  });
+
+  after(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('ships the built runtime, its declarations, the prebuilt chrome, the licence and the changelog; no tests, benches or screenshots', () => {
+    const files = packedFiles;
+    for (const needed of ['package.json', 'LICENSE', 'CHANGELOG.md', 'README.md', 'dist/composition/index.js', 'dist/composition/index.d.ts', 'dist/composition/cli/bin.js', 'dist/composition/chrome.d.ts', 'dist/composition/client.d.ts', 'dist/adapters/chrome/assets/manifest.json']) {
+      expect(files, needed).to.include(needed);
+    }
+    expect(files.filter((path) => /^(test|bench|examples|scripts)\//.test(path) || path.endsWith('.png')), 'nothing of the repository beside the runtime').to.deep.equal([]);
+    expect(files.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts')), 'no TypeScript sources').to.deep.equal([]);
+  });
+
+  it('type-checks a host file against the shipped declarations with strict, exactOptionalPropertyTypes and skipLibCheck off', async () => {
+    const check = (file: string, skipLibCheck: boolean) => {
+      cpSync(join(ROOT, 'test', 'fixtures', file), join(host, 'types', file));
+      const compilerOptions = { target: 'ES2023', lib: ['ES2023', 'DOM'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck, types: ['node'] };
+      writeFileSync(join(host, 'types', `${file}.json`), JSON.stringify({ compilerOptions, files: [file] }));
+      return succeed(join(host, 'node_modules', '.bin', 'tsc'), ['-p', join('types', `${file}.json`)], host);
+    };
+    // The server side: every declaration Porter ships, and all they reach, is checked.
+    await check('host-types.ts', false);
+    // The browser side reaches the AI SDK's declarations, which do not pass exactOptionalPropertyTypes themselves.
+    await check('client-types.ts', true);
+  });
+
+  it('compiles the example hosts (strict, exactOptionalPropertyTypes) and runs the installed command', async () => {
+    await succeed(join(host, 'node_modules', '.bin', 'tsc'), ['-p', '.'], host);
+    const built = readdirSync(join(host, 'dist'));
+    expect(built).to.include.members(['koa.js', 'express.js', 'node-http.js', 'hono.js']);
+    expect((await succeed(join(host, 'node_modules', '.bin', 'porter'), ['--version'], host)).trim()).to.equal(MANIFEST.version);
+  });
+
+  for (const example of ['koa', 'express', 'node-http', 'hono']) {
+    it(`the ${example} example: a turn, an approval, a signed webhook delivery and an app import`, async () => {
+      const { child, match } = await start(process.execPath, [join('dist', `${example}.js`)], host, hostEnv({ PORT: '0' }), /host on (http:\/\/127\.0\.0\.1:\d+) \(Porter at (\/[^)]+)\)/);
+      try {
+        await runHostScenario(`${match[1]}${match[2]}`, WEBHOOK_SECRET);
+      } finally {
+        await stop(child);
+      }
+    });
+  }
+
+  it('the Next.js App Router example (next build, next start): a turn, an approval, a signed webhook delivery and an app import', async () => {
+    await succeed(join(host, 'node_modules', '.bin', 'next'), ['build', 'nextjs'], host, hostEnv());
+    const port = await freePort();
+    const { child } = await start(join(host, 'node_modules', '.bin', 'next'), ['start', 'nextjs', '-p', String(port), '-H', '127.0.0.1'], host, hostEnv(), /Ready in/);
+    try {
+      await runHostScenario(`http://127.0.0.1:${port}/api/porter`, WEBHOOK_SECRET);
+    } finally {
+      await stop(child);
+    }
+  });
+});
