@@ -7,8 +7,10 @@ import type { IdentityUseCases } from '../../ports/use-cases/identity.js';
 import { errorEnvelope } from './error-envelope.js';
 import { csrfFloor } from './floor/csrf-floor.js';
 import { jsonBody } from './floor/json-body.js';
-import { refuseOrganizations, refuseOrgField, refuseOrgQuery } from './floor/org-refusal.js';
+import { refuseOrgField, refuseOrgQuery } from './floor/org-refusal.js';
 import { principalFloor } from './floor/principal-floor.js';
+import { organizationRoutes } from './routes/organization-routes.js';
+import { registerRoutes } from './wire-route.js';
 import { relativeToMount } from './wire-paths.js';
 import type { WireRoutes } from './wire-routes.js';
 import type { WireState } from './wire-state.js';
@@ -54,7 +56,7 @@ export function createKoaWire(options: KoaWireOptions): KoaWire {
   const routerOptions = { prefix: mount, sensitive: true } as const;
   const origin = new Router<WireState>({ sensitive: true });
   const orgs = new Router<WireState>(routerOptions);
-  orgs.all('/orgs', refuseOrganizations).all('/orgs/{*rest}', refuseOrganizations);
+  registerRoutes(orgs, organizationRoutes.routes);
   const self = new Router<WireState>(routerOptions);
   const open = new Router<WireState>(routerOptions);
   open.use(csrfFloor(relative), jsonBody(relative));
@@ -70,7 +72,7 @@ export function createKoaWire(options: KoaWireOptions): KoaWire {
   const routers = { origin, self, open, principal: guarded } as const;
   const originPaths = new Set<string>();
   for (const routes of options.routes) {
-    routes.register(routers[routes.access]);
+    registerRoutes(routers[routes.access], routes.routes);
     for (const path of routes.originPaths ?? []) originPaths.add(path);
   }
   for (const router of [origin, orgs, self, open, guarded]) app.use(router.routes());

@@ -55,16 +55,18 @@ const anyMessage = z.strictObject({
 });
 
 /** `{message}`, `{continue: true}`, or the AI SDK chat transport's own body. */
-export const turnBody = z.union([
-  z.strictObject({ message: userMessage }),
-  z.strictObject({ continue: z.literal(true) }),
-  z.strictObject({
-    id: z.string().optional(),
-    messages: z.array(anyMessage).min(1),
-    trigger: z.enum(['submit-message', 'regenerate-message']).optional(),
-    messageId: z.string().optional(),
-  }),
-]);
+export const turnBody = z
+  .union([
+    z.strictObject({ message: userMessage }),
+    z.strictObject({ continue: z.literal(true) }),
+    z.strictObject({
+      id: z.string().optional(),
+      messages: z.array(anyMessage).min(1),
+      trigger: z.enum(['submit-message', 'regenerate-message']).optional(),
+      messageId: z.string().optional(),
+    }),
+  ])
+  .meta({ id: 'TurnBody', description: "`{message}` (a user UIMessage), `{continue: true}`, or the AI SDK chat transport's own body (only its last message is read)." });
 
 export type TurnBody = z.output<typeof turnBody>;
 
