@@ -9,6 +9,8 @@ import { csrfFloor } from './floor/csrf-floor.js';
 import { jsonBody } from './floor/json-body.js';
 import { refuseOrgField, refuseOrgQuery } from './floor/org-refusal.js';
 import { principalFloor } from './floor/principal-floor.js';
+import { openApiDocument } from './openapi/openapi-document.js';
+import { openApiRoutes } from './routes/openapi-routes.js';
 import { organizationRoutes } from './routes/organization-routes.js';
 import { registerRoutes } from './wire-route.js';
 import { relativeToMount } from './wire-paths.js';
@@ -23,6 +25,8 @@ export interface KoaWireOptions {
   /** Trust `X-Forwarded-Proto` and `X-Forwarded-For` from a proxy in front. */
   readonly trustProxy?: boolean;
   readonly routes: ReadonlyArray<WireRoutes>;
+  /** Serve the OpenAPI document of these routes at `GET {mount}/openapi.json`, under this version. */
+  readonly openApi?: { readonly version: string };
   readonly resolve: PrincipalResolver;
   readonly identity: IdentityUseCases;
   readonly ids: Ids;
@@ -71,7 +75,13 @@ export function createKoaWire(options: KoaWireOptions): KoaWire {
 
   const routers = { origin, self, open, principal: guarded } as const;
   const originPaths = new Set<string>();
-  for (const routes of options.routes) {
+  const groups: WireRoutes[] = [...options.routes];
+  if (options.openApi) {
+    const { version } = options.openApi;
+    const openApi: WireRoutes = openApiRoutes(() => openApiDocument({ mount, version, groups: [...options.routes, organizationRoutes, openApi] }));
+    groups.push(openApi);
+  }
+  for (const routes of groups) {
     registerRoutes(routers[routes.access], routes.routes);
     for (const path of routes.originPaths ?? []) originPaths.add(path);
   }
