@@ -22,7 +22,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', 'bench/**/*.ts', 'composition/dev-host/**/*.ts', 'composition/cli/**/*.ts', 'bin/**/*.js'],
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'composition/dev-host/**/*.ts', 'composition/cli/**/*.ts', 'bin/**/*.js', 'scripts/**/*.ts', 'examples/**/*.ts'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-unused-expressions': 'off', '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-this-alias': 'off' },
   },
 );

@@ -1,11 +1,7 @@
 #!/usr/bin/env node
-// The `porter` command. Porter ships TypeScript and runs it through tsx (a runtime dependency),
-// so this works from a fresh clone after `npm ci` with no build step.
-import process from 'node:process';
+// The `porter` command from a source checkout, run through tsx (a development dependency). The
+// published package runs the built `dist/composition/cli/bin.js` instead, with plain node.
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../composition/cli/main.ts');
-const code = await main(process.argv.slice(2));
-// Background work (store pools, schedulers) must not keep a finished command alive.
-process.exit(code);
+await import('../composition/cli/bin.ts');

@@ -1,5 +1,5 @@
-import { createPorter } from './create-porter.js';
-import type { PorterOptions } from './config/config-schema.js';
+import { containerOf, createPorter } from './create-porter.js';
+import type { PorterOptions } from './config/porter-options.js';
 import { TOKENS } from './tokens.js';
 import type { AppsUseCases, SyncReport } from '../ports/use-cases/apps.js';
 
@@ -11,8 +11,8 @@ import type { AppsUseCases, SyncReport } from '../ports/use-cases/apps.js';
 export async function syncPins(options: PorterOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<SyncReport> {
   const porter = await createPorter({ logger: 'warn', ...options }, env);
   try {
-    if (!porter.container.isBound(TOKENS.AppsUseCases)) return { checkedAt: new Date().toISOString(), slots: [], drifted: [], current: [], missing: [] };
-    return await porter.container.get<AppsUseCases>(TOKENS.AppsUseCases).syncPins.execute({});
+    if (!containerOf(porter).isBound(TOKENS.AppsUseCases)) return { checkedAt: new Date().toISOString(), slots: [], drifted: [], current: [], missing: [] };
+    return await containerOf(porter).get<AppsUseCases>(TOKENS.AppsUseCases).syncPins.execute({});
   } finally {
     await porter.close();
   }

@@ -1,12 +1,13 @@
-import 'reflect-metadata';
 import type { Container } from 'inversify';
 import { loadConfig } from './config/load-config.js';
-import type { PorterConfig, PorterOptions } from './config/config-schema.js';
+import type { PorterConfig } from './config/config-schema.js';
+import type { PorterOptions } from './config/porter-options.js';
 import { loggerFor, type CoreParts } from './modules/core-module.js';
 import { productionContainer } from './containers/production.js';
 import { developmentContainer } from './containers/development.js';
 import { TOKENS } from './tokens.js';
 import { openStore } from '../adapters/store/open-store.js';
+import { loadIntegrations } from './integrations/load-integrations.js';
 import { SystemClock } from '../adapters/runtime/system-clock.js';
 import { mountsOf, type WireMounts } from '../adapters/http/mount.js';
 import type { KoaWire } from '../adapters/http/koa-wire.js';
@@ -21,8 +22,16 @@ export interface Porter extends WireMounts {
   readonly composition: 'production' | 'development';
   /** Stops background work and closes the store. */
   close(): Promise<void>;
-  /** @internal The composition root, for Porter's own tests and tools. */
-  readonly container: Container;
+}
+
+/** Each Porter's composition root, for Porter's own tools and tests; never part of the public type. */
+const containers = new WeakMap<Porter, Container>();
+
+/** @internal The composition root behind a Porter (`porter sync`, the tests). */
+export function containerOf(porter: Porter): Container {
+  const container = containers.get(porter);
+  if (!container) throw new Error('not a Porter made by createPorter');
+  return container;
 }
 
 /**
@@ -33,20 +42,23 @@ export async function createPorter(options: PorterOptions = {}, env: NodeJS.Proc
   const config: PorterConfig = loadConfig(options, env);
   const clock = new SystemClock();
   const logger = loggerFor(config);
+  // Optional packages (providers, e2b, brokers, pg-boss) are loaded first: a missing one fails here.
+  const integrations = await loadIntegrations(config, env, logger);
   const store: Store = config.store ?? (await openStore(config.databaseUrl, { clock, logger }));
-  const parts = { config, store, clock, logger, env };
+  const parts = { config, store, clock, logger, env, integrations };
   const { container, wire, background } = await boot(parts, config);
-  return {
+  const porter: Porter = {
     ...mountsOf(wire),
     mount: config.mount,
     composition: config.development ? 'development' : 'production',
-    container,
     async close() {
       for (const work of background) await work.stop();
       await container.unbindAll();
       if (!config.store) await store.close();
     },
   };
+  containers.set(porter, container);
+  return porter;
 }
 
 /**

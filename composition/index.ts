@@ -11,11 +11,9 @@ export type { ConnectedAccount, ProxyRequest, ProxyResponse } from '../ports/con
 export type { Store } from '../ports/store.js';
 export { syncPins } from './apps-sync.js';
 export type { SyncReport } from '../ports/use-cases/apps.js';
-/** The shipped chrome as Koa middleware, for a host that serves it itself (the dev host does). */
-export { serveChrome, type ChromeOptions } from '../adapters/chrome/serve-chrome.js';
 /** For `oauth.consentPage` (a host's own consent page) and `oauth.principal(subject)`. */
 export type { ConsentPageModel, ConsentPageRenderer } from '../adapters/mcp/consent-page.js';
-export type { DoorBrand } from '../adapters/mcp/door-page.js';
+export type { DoorBrand } from '../adapters/mcp/door-brand.js';
 export type { DoorPrincipalLookup } from '../ports/door-principals.js';
 import { authjsSession } from '../adapters/act-as/authjs-session.js';
 import { hostedIdentity } from '../adapters/act-as/hosted-identity.js';

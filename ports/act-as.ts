@@ -22,4 +22,8 @@ export interface ActAsPreset {
    * preset's verify middleware swaps a token for identity headers). Identity for the others.
    */
   asHostSees(request: WireRequest): Promise<WireRequest>;
+  /** An optional package the preset mints with, named when it is missing (e.g. `@auth/core`). */
+  readonly requires?: string;
+  /** Loads what minting needs; called at boot, so a missing package fails there, not on first use. */
+  prepare?(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { encode } from '@auth/core/jwt';
+import type * as AuthjsJwtModule from '@auth/core/jwt';
 import type { Principal } from '../../domain/principal.js';
 import type { ActAsMaterial, ActAsPreset } from '../../ports/act-as.js';
 import type { WireRequest } from '../../ports/wire-request.js';
@@ -15,6 +15,18 @@ export interface AuthjsSessionOptions {
   readonly claims?: (principal: Principal) => Record<string, unknown>;
 }
 
+type AuthjsJwt = typeof AuthjsJwtModule;
+
+/** Auth.js's own JWT module: an optional package, loaded once when this preset is used. */
+let jwtModule: Promise<AuthjsJwt> | null = null;
+function authjsJwt(): Promise<AuthjsJwt> {
+  jwtModule ??= import('@auth/core/jwt');
+  jwtModule.catch(() => {
+    jwtModule = null;
+  });
+  return jwtModule;
+}
+
 /**
  * Session-library preset for Auth.js (NextAuth) hosts using JWT sessions: mints a provider-native
  * session cookie offline with `@auth/core/jwt`, exactly as Auth.js would after a sign-in.
@@ -24,10 +36,15 @@ export function authjsSession(options: AuthjsSessionOptions): ActAsPreset {
   const maxAge = options.maxAgeSeconds ?? 300;
   return {
     kind: 'session-library',
+    requires: '@auth/core',
+    async prepare() {
+      await authjsJwt();
+    },
     get fingerprint() {
       return fingerprintOf(options.secret);
     },
     async mint(principal: Principal): Promise<ActAsMaterial> {
+      const { encode } = await authjsJwt();
       const token = await encode({
         salt: cookieName,
         secret: currentSecret(options.secret),

@@ -3,28 +3,16 @@ import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
-
-/** One built file, named by the hash of its content, with its compressed forms for transfer. */
-export interface ChromeAsset {
-  readonly name: string;
-  readonly body: Uint8Array;
-  readonly gzip: Uint8Array;
-  readonly brotli: Uint8Array;
-}
-
-/** The built chrome: one script and one stylesheet. */
-export interface ChromeBundle {
-  readonly script: ChromeAsset;
-  readonly styles: ChromeAsset;
-}
+import type { ChromeAsset, ChromeBundle } from './chrome-bundle.js';
 
 const ENTRY = fileURLToPath(new URL('./client/main.tsx', import.meta.url));
 
 let built: Promise<ChromeBundle> | null = null;
 
 /**
- * Bundles the React client with esbuild, in memory. Built once per process at start time (a fresh
- * clone needs no build step and nothing generated is committed); later callers share the result.
+ * Bundles the React client with esbuild, in memory. The package build (`npm run build`) writes the
+ * result to files that the installed package serves; a source checkout builds it here instead,
+ * once per process at start (a fresh clone needs no build step), and later callers share it.
  */
 export function buildChrome(): Promise<ChromeBundle> {
   built ??= bundle().catch((error: unknown) => {

@@ -1,5 +1,7 @@
-import type { Middleware } from 'koa';
-import { buildChrome, type ChromeAsset, type ChromeBundle } from './build-chrome.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Negotiator from 'negotiator';
+import { loadChrome } from './chrome-bundle.js';
+import { chromePage } from './chrome-page.js';
 
 export interface ChromeOptions {
   /** Where the wire is mounted, e.g. `/api/porter`; the client calls it on the same origin. */
@@ -15,42 +17,110 @@ export interface ChromeOptions {
   readonly title?: string;
 }
 
+/** What a Koa context offers the chrome; any Koa application's context has it. */
+export interface ChromeKoaContext {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly method: string;
+  readonly path: string;
+  respond?: boolean;
+}
+
 /**
- * Koa middleware serving the shipped chrome: the page at `path` and its hashed assets. The bundle
- * is built (once per process) before the middleware is returned, so a broken build fails at boot.
+ * The shipped chrome, mounted the way the host serves: called directly it is Koa middleware
+ * (`app.use(chrome)`), `handle` serves Node `http`, Express and Connect, `fetch` serves Web-standard
+ * hosts (Next.js route handlers, Hono, Bun, Deno).
  */
-export async function serveChrome(options: ChromeOptions): Promise<Middleware> {
-  const bundle = await buildChrome();
+export interface Chrome {
+  (ctx: ChromeKoaContext, next: () => Promise<unknown>): Promise<unknown>;
+  /** Koa middleware: answers the chrome's paths, passes the rest to `next()`. */
+  readonly koa: (ctx: ChromeKoaContext, next: () => Promise<unknown>) => Promise<unknown>;
+  /** Node `http` / Express / Connect: answers the chrome's paths, calls `next()` for the rest (404 without one). */
+  readonly handle: (req: IncomingMessage, res: ServerResponse, next?: () => void) => void;
+  /** Web-standard: the chrome's answer, or a 404 for a path that is not the chrome's. */
+  readonly fetch: (request: Request) => Promise<Response>;
+}
+
+interface Answer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array | null;
+}
+
+/**
+ * The shipped chrome: its page at `path` and its hashed assets. The bundle is loaded (prebuilt in
+ * the package, bundled in memory in a source checkout) before this resolves, so a broken bundle
+ * fails at boot.
+ */
+export async function serveChrome(options: ChromeOptions): Promise<Chrome> {
+  const bundle = await loadChrome();
   const base = normalisedPath(options.path ?? '/');
-  const page = Buffer.from(pageHtml(bundle, base, options));
-  const assets = new Map<string, { type: string; asset: ChromeAsset }>([
+  const page = Buffer.from(chromePage(bundle, base, options));
+  const assets = new Map([
     [`${base}assets/${bundle.script.name}`, { type: 'text/javascript; charset=utf-8', asset: bundle.script }],
     [`${base}assets/${bundle.styles.name}`, { type: 'text/css; charset=utf-8', asset: bundle.styles }],
   ]);
   const pagePaths = new Set([base, base === '/' ? '/index.html' : `${base}index.html`, base.slice(0, -1) || '/']);
 
-  return async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    const found = assets.get(ctx.path);
+  const answer = (method: string, path: string, acceptEncoding: string | undefined): Answer | null => {
+    if (method !== 'GET' && method !== 'HEAD') return null;
+    const found = assets.get(path);
     if (found) {
-      // Names carry the content hash, so a browser may keep them forever.
-      ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-      ctx.set('X-Content-Type-Options', 'nosniff');
-      ctx.vary('Accept-Encoding');
-      ctx.type = found.type;
-      const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');
-      if (encoding === 'br' || encoding === 'gzip') ctx.set('Content-Encoding', encoding);
-      ctx.body = Buffer.from(encoding === 'br' ? found.asset.brotli : encoding === 'gzip' ? found.asset.gzip : found.asset.body);
-      return;
+      const encoding = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }).encodings(['br', 'gzip', 'identity'])[0];
+      const compressed = encoding === 'br' || encoding === 'gzip';
+      return {
+        status: 200,
+        headers: {
+          'content-type': found.type,
+          // Names carry the content hash, so a browser may keep them forever.
+          'cache-control': 'public, max-age=31536000, immutable',
+          'x-content-type-options': 'nosniff',
+          vary: 'Accept-Encoding',
+          ...(compressed ? { 'content-encoding': encoding } : {}),
+        },
+        body: encoding === 'br' ? found.asset.brotli : encoding === 'gzip' ? found.asset.gzip : found.asset.body,
+      };
     }
-    if (!pagePaths.has(ctx.path)) return next();
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Referrer-Policy', 'no-referrer');
-    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = page;
+    if (!pagePaths.has(path)) return null;
+    return {
+      status: 200,
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-cache',
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'content-security-policy': CONTENT_SECURITY_POLICY,
+      },
+      body: page,
+    };
   };
+
+  const write = (res: ServerResponse, method: string, found: Answer) => {
+    res.writeHead(found.status, { ...found.headers, 'content-length': String(found.body?.byteLength ?? 0) });
+    res.end(method === 'HEAD' ? undefined : found.body);
+  };
+
+  const koa = async (ctx: ChromeKoaContext, next: () => Promise<unknown>) => {
+    const found = answer(ctx.method, ctx.path, headerOf(ctx.req, 'accept-encoding'));
+    if (!found) return next();
+    ctx.respond = false;
+    write(ctx.res, ctx.method, found);
+  };
+  const handle = (req: IncomingMessage, res: ServerResponse, next?: () => void) => {
+    const found = answer(req.method ?? 'GET', pathOf(req.url ?? '/'), headerOf(req, 'accept-encoding'));
+    if (found) write(res, req.method ?? 'GET', found);
+    else if (next) next();
+    else {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('Not found');
+    }
+  };
+  const fetch = async (request: Request) => {
+    const found = answer(request.method, pathOf(request.url), request.headers.get('accept-encoding') ?? undefined);
+    if (!found) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    return new Response(request.method === 'HEAD' || !found.body ? null : (found.body as Uint8Array<ArrayBuffer>), { status: found.status, headers: found.headers });
+  };
+  return Object.assign(koa, { koa, handle, fetch });
 }
 
 /**
@@ -70,37 +140,17 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'self'",
 ].join('; ');
 
-function pageHtml(bundle: ChromeBundle, base: string, options: ChromeOptions): string {
-  const title = escapeHtml(options.title ?? 'Porter');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
-<meta name="color-scheme" content="light dark">
-<meta name="porter-wire" content="${escapeHtml(options.wire)}">
-<meta name="porter-demo-sign-in" content="${options.demoSignIn ? 'on' : 'off'}">
-<title>${title}</title>
-<link rel="icon" href="${FAVICON}">
-<link rel="stylesheet" href="${base}assets/${bundle.styles.name}">
-<script type="module" src="${base}assets/${bundle.script.name}"></script>
-</head>
-<body>
-<div id="root"></div>
-<noscript><p style="font-family:system-ui;padding:2rem">${title} needs JavaScript to run.</p></noscript>
-</body>
-</html>
-`;
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** The brand mark, inline: no extra request, nothing to serve. */
-const FAVICON = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#4f46e5"/><text x="16" y="22" font-family="system-ui,sans-serif" font-size="17" font-weight="700" fill="#fff" text-anchor="middle">P</text></svg>')}`;
+/** The path of a request target or absolute URL, undecoded (asset names are plain ASCII). */
+function pathOf(target: string): string {
+  return URL.canParse(target, 'http://chrome.invalid') ? new URL(target, 'http://chrome.invalid').pathname : '';
+}
 
 function normalisedPath(path: string): string {
   const withLead = path.startsWith('/') ? path : `/${path}`;
   return withLead.endsWith('/') ? withLead : `${withLead}/`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -1,7 +1,3 @@
-import type { ConnectionBroker } from '../../ports/connections.js';
-import { CloudBroker } from './cloud-broker.js';
-import { ComposioBroker } from './composio-broker.js';
-import { NangoBroker } from './nango-broker.js';
 
 /** Which broker, and how to reach it: the `connections` option's shape. */
 export type BrokerSettings =
@@ -37,10 +33,4 @@ export function brokerFromEnvironment(env: NodeJS.ProcessEnv): EnvironmentBroker
     throw new Error(`the environment names ${named.length} connection brokers (${named.map((n) => n.variables[0]).join(', ')}); set only one`);
   }
   return named[0] ?? { settings: null, variables: [] };
-}
-
-export function brokerFor(settings: BrokerSettings): ConnectionBroker {
-  if ('nango' in settings) return new NangoBroker(settings.nango);
-  if ('composio' in settings) return new ComposioBroker(settings.composio);
-  return new CloudBroker(settings.cloud);
 }

@@ -35,6 +35,8 @@ export interface JsonBody<S extends z.ZodType = z.ZodType> {
   readonly schema: S;
   /** How a validation message names it: "The <label> is not valid: …". */
   readonly label: string;
+  /** Parses in place of `parse(schema)`, for a body whose refusals say more (it must accept what `schema` accepts). */
+  readonly read?: (input: unknown) => z.output<S>;
 }
 
 /** A body the handler reads itself (bytes, forms, JSON-RPC): described here, parsed there. */
@@ -104,9 +106,9 @@ export function route<P extends ParamSchemas = Record<never, z.ZodType>, Q exten
   return declaration as unknown as WireRoute;
 }
 
-/** A JSON body parsed with `schema`; `label` names it in validation messages. */
-export function jsonBody<S extends z.ZodType>(schema: S, label = 'body'): JsonBody<S> {
-  return { kind: 'json', schema, label };
+/** A JSON body parsed with `schema` (or `read`); `label` names it in validation messages. */
+export function jsonBody<S extends z.ZodType>(schema: S, label = 'body', read?: (input: unknown) => z.output<S>): JsonBody<S> {
+  return { kind: 'json', schema, label, ...(read ? { read } : {}) };
 }
 
 /** A body the handler reads itself. */
@@ -136,7 +138,8 @@ export function registerRoutes(router: Router<WireState>, routes: ReadonlyArray<
       const params: Record<string, unknown> = {};
       for (const [name, schema] of Object.entries(declared.params ?? {})) params[name] = parse(schema, ctx.params[name], labelOf(name));
       const query = declared.query ? parse(declared.query, ctx.query, 'query') : undefined;
-      const body = declared.body?.kind === 'json' ? parse(declared.body.schema, bodyOf(ctx), declared.body.label) : undefined;
+      const json = declared.body?.kind === 'json' ? declared.body : undefined;
+      const body = json ? (json.read ? json.read(bodyOf(ctx)) : parse(json.schema, bodyOf(ctx), json.label)) : undefined;
       return declared.handle(ctx, { params, query, body } as RouteInput<ParamSchemas, z.ZodType | undefined, RequestBody | undefined>, next);
     };
     if (declared.method === 'all') router.all(declared.path, handler);

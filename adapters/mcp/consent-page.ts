@@ -1,5 +1,6 @@
 import type { ConsentView } from '../../ports/use-cases/door.js';
-import { brandedPage, escapeHtml, type DoorBrand } from './door-page.js';
+import { brandedPage, escapeHtml } from './door-page.js';
+import type { DoorBrand } from './door-brand.js';
 
 /**
  * What a host's own consent page is given. Whatever it renders must post back to `action`

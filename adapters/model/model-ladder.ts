@@ -1,6 +1,3 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import type { Model } from '../../ports/model.js';
 import { AiSdkModel } from './ai-sdk-model.js';
@@ -21,37 +18,44 @@ export interface LadderEnvironment {
   readonly PORTER_MODEL_PROVIDER?: string;
 }
 
-type Rung = 'openai' | 'anthropic' | 'openai-compatible';
+/** A rung of the ladder: a provider the environment names. */
+export type Rung = 'openai' | 'anthropic' | 'openai-compatible';
+
+/** The optional package each rung's provider comes from (Porter installs none of them itself). */
+export const RUNG_PACKAGES = {
+  openai: '@ai-sdk/openai',
+  anthropic: '@ai-sdk/anthropic',
+  'openai-compatible': '@ai-sdk/openai-compatible',
+} as const satisfies Record<Rung, string>;
+
+/** The variable that put each rung on the ladder, for messages. */
+export const RUNG_VARIABLES: Readonly<Record<Rung, string>> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY', 'openai-compatible': 'PORTER_MODEL_URL' };
 
 /**
  * The model ladder: a provider named by the environment (OpenAI, Anthropic, any OpenAI-compatible
  * server), else — in development only — the offline scripted model, else none (turns answer 501).
+ * A provider's package is loaded only when its rung is picked.
  */
-export function modelFromLadder(env: LadderEnvironment, development: boolean): Model | null {
+export async function modelFromLadder(env: LadderEnvironment, development: boolean): Promise<Model | null> {
   const rung = pickRung(env);
-  if (rung === 'openai') {
-    const name = env.PORTER_MODEL || 'gpt-4.1-mini';
-    const provider = createOpenAI({ apiKey: env.OPENAI_API_KEY, ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}) });
-    return ladder(provider.chat(name), `openai:${name}`);
-  }
-  if (rung === 'anthropic') {
-    const name = env.PORTER_MODEL || 'claude-sonnet-4-5';
-    const provider = createAnthropic({ apiKey: env.ANTHROPIC_API_KEY, ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}) });
-    return ladder(provider(name), `anthropic:${name}`);
-  }
-  if (rung === 'openai-compatible') {
-    const name = env.PORTER_MODEL || 'llama3.1';
-    const provider = createOpenAICompatible({ name: 'porter-model-url', baseURL: env.PORTER_MODEL_URL!, ...(env.PORTER_MODEL_API_KEY ? { apiKey: env.PORTER_MODEL_API_KEY } : {}) });
-    return ladder(provider.chatModel(name), `openai-compatible:${name}`);
-  }
-  return development ? ladder(new ScriptedLanguageModel(), 'porter:scripted') : null;
+  if (rung === 'openai') return ladder(await import('./openai-rung.js').then((m) => m.openaiRung(env)));
+  if (rung === 'anthropic') return ladder(await import('./anthropic-rung.js').then((m) => m.anthropicRung(env)));
+  if (rung === 'openai-compatible') return ladder(await import('./openai-compatible-rung.js').then((m) => m.openaiCompatibleRung(env)));
+  return development ? ladder({ model: new ScriptedLanguageModel(), label: 'porter:scripted' }) : null;
 }
 
-function ladder(model: LanguageModel, label: string): Model {
+/** A rung's model and the label `/status` and the logs show. */
+export interface RungModel {
+  readonly model: LanguageModel;
+  readonly label: string;
+}
+
+function ladder({ model, label }: RungModel): Model {
   return new AiSdkModel(model, 'ladder', label);
 }
 
-function pickRung(env: LadderEnvironment): Rung | null {
+/** The rung the environment names (PORTER_MODEL_PROVIDER chooses among several), or null; throws on a wrong choice. */
+export function pickRung(env: LadderEnvironment): Rung | null {
   const available: Record<Rung, boolean> = {
     openai: Boolean(env.OPENAI_API_KEY),
     anthropic: Boolean(env.ANTHROPIC_API_KEY),

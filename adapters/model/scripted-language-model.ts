@@ -6,6 +6,8 @@ import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt
  * that needs no network and always answers the same way.
  * - `/call <tool> <json args>` calls that tool, then reports its result;
  * - `/app <prompt>` calls porter_apps_create; `/edit <appId> <instruction>` calls porter_apps_edit;
+ * - `/slow <seconds> <text>` streams the text's words spread evenly over that many seconds (to try
+ *   rejoin, stop and reloads by hand);
  * - anything else streams back `echo: <text>` word by word.
  */
 export class ScriptedLanguageModel implements LanguageModelV3 {
@@ -20,6 +22,7 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
 
   async doStream(options: LanguageModelV3CallOptions) {
     const reply = this.reply(options.prompt);
+    if (reply.kind === 'slow') return { stream: slowly(reply.text, reply.seconds, options) };
     const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
     let outputTokens = 0;
     if (reply.kind === 'text') {
@@ -45,7 +48,7 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
     };
   }
 
-  private reply(prompt: LanguageModelV3Prompt): { kind: 'text'; text: string } | { kind: 'tool'; tool: string; input: unknown } {
+  private reply(prompt: LanguageModelV3Prompt): { kind: 'text'; text: string } | { kind: 'slow'; text: string; seconds: number } | { kind: 'tool'; tool: string; input: unknown } {
     const last = prompt[prompt.length - 1];
     if (last?.role === 'tool') {
       return { kind: 'text', text: last.content.map((part) => (part.type === 'tool-result' ? describeResult(part.toolName, part.output) : '')).join(' ') };
@@ -62,6 +65,8 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
         return { kind: 'text', text: `I could not read ${raw} as JSON arguments.` };
       }
     }
+    const slow = /^\/slow\s+(\d+(?:\.\d+)?)\s+([\s\S]+)$/.exec(text);
+    if (slow) return { kind: 'slow', text: slow[2]!.trim(), seconds: Math.min(Number(slow[1]), MAX_SLOW_SECONDS) };
     const app = /^\/app\s+([\s\S]+)$/.exec(text);
     if (app) return { kind: 'tool', tool: 'porter_apps_create', input: { prompt: app[1]!.trim() } };
     const edit = /^\/edit\s+(\S+)\s+([\s\S]+)$/.exec(text);
@@ -80,6 +85,46 @@ function describeResult(toolName: string, output: { type: string; value?: unknow
     default:
       return `${toolName} returned ${typeof output.value === 'string' ? output.value : JSON.stringify(output.value)}`;
   }
+}
+
+const MAX_SLOW_SECONDS = 600;
+
+/** The words of `text` spread evenly over `seconds`; the call's abort signal ends it at once. */
+function slowly(text: string, seconds: number, options: LanguageModelV3CallOptions): ReadableStream<LanguageModelV3StreamPart> {
+  const words = text.split(/(?<=\s)/).filter(Boolean);
+  const allowed = options.maxOutputTokens === undefined ? words : words.slice(0, Math.max(options.maxOutputTokens, 0));
+  const gapMs = (seconds * 1000) / Math.max(words.length, 1);
+  const signal = options.abortSignal;
+  const pause = () =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal!.reason);
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, gapMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  return new ReadableStream<LanguageModelV3StreamPart>({
+    async start(controller) {
+      try {
+        controller.enqueue({ type: 'stream-start', warnings: [] });
+        controller.enqueue({ type: 'text-start', id: 't0' });
+        for (const word of allowed) {
+          await pause();
+          controller.enqueue({ type: 'text-delta', id: 't0', delta: word });
+        }
+        controller.enqueue({ type: 'text-end', id: 't0' });
+        controller.enqueue({ type: 'finish', finishReason: { unified: allowed.length < words.length ? 'length' : 'stop', raw: undefined }, usage: usage(allowed.length) });
+        controller.close();
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+  });
 }
 
 function usage(output: number): LanguageModelV3Usage {

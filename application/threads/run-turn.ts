@@ -61,7 +61,7 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
       }
       if (!continuing) added += 1;
 
-      const live = this.hub.begin(request.threadId);
+      const live = this.hub.begin(request.threadId, continuing);
       const reader = live.read();
       void this.agent
         .run({ principal: request.principal, threadId: request.threadId, messages, continuing, ...(request.credentials ? { credentials: request.credentials } : {}), signal: live.abort.signal, emit: (chunk) => live.push(chunk) })

@@ -1,10 +1,15 @@
-import type { UiChunk } from '../../domain/threads/ui-chunk.js';
+import { chunksRebuilding, type UiChunk } from '../../domain/threads/ui-chunk.js';
+import type { UiMessage } from '../../domain/threads/ui-message.js';
 import type { TurnStream } from '../../ports/use-cases/threads.js';
+
+/** How long a turn that nobody reads keeps running, so a reloaded page or a dropped connection can rejoin it. */
+export const ABANDONED_TURN_GRACE_MS = 15_000;
 
 /**
  * A turn in flight on this instance: every chunk it has emitted so far, and the clients reading
  * it. A client that joins late is replayed what it missed. When the last client goes away the
- * turn is aborted (the model call stops; what was produced is saved).
+ * turn is aborted after a grace period unless someone rejoins (the model call stops; what was
+ * produced is saved); `stop` aborts it at once.
  */
 export class LiveTurn {
   readonly abort = new AbortController();
@@ -14,8 +19,14 @@ export class LiveTurn {
   private readonly waiting = new Set<() => void>();
   private readers = 0;
   private finished = false;
+  private abandon: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(readonly threadId: string) {
+  constructor(
+    readonly threadId: string,
+    private readonly graceMs = ABANDONED_TURN_GRACE_MS,
+    /** For a turn that continues an earlier answer: the chunks that rebuild it, for readers who join late. */
+    private readonly prelude: ReadonlyArray<UiChunk> = [],
+  ) {
     this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
   }
 
@@ -36,29 +47,44 @@ export class LiveTurn {
 
   end(): void {
     this.finished = true;
+    this.keep();
     this.wake();
     this.resolveEnded();
   }
 
-  /** A reader that starts at the first chunk. */
-  read(): TurnStream {
+  /** The person asked to stop: the model call is aborted now, whoever is reading. */
+  stop(): void {
+    this.keep();
+    if (!this.finished) this.abort.abort(new Error('stopped on request'));
+  }
+
+  /**
+   * A reader that starts at the first chunk. One that joins late (`rejoining`) is also handed, right
+   * after `start`, what the turn continues, so its replay stands on its own.
+   */
+  read(rejoining = false): TurnStream {
     this.readers += 1;
+    this.keep();
     let detached = false;
     const detach = () => {
       if (detached) return;
       detached = true;
       this.readers -= 1;
       this.wake();
-      if (this.readers === 0 && !this.finished) this.abort.abort(new Error('every client went away'));
+      if (this.readers === 0 && !this.finished) this.abandonSoon();
     };
     const buffer = this.chunks;
+    const prelude = rejoining ? this.prelude : [];
     const over = () => this.finished || detached;
     const more = () => new Promise<void>((resolve) => this.waiting.add(resolve));
     async function* chunks(): AsyncGenerator<UiChunk> {
       let next = 0;
       try {
         for (;;) {
-          while (next < buffer.length) yield buffer[next++]!;
+          while (next < buffer.length) {
+            yield buffer[next++]!;
+            if (next === 1) yield* prelude;
+          }
           if (over()) return;
           await more();
         }
@@ -67,6 +93,19 @@ export class LiveTurn {
       }
     }
     return { threadId: this.threadId, chunks: chunks(), detach };
+  }
+
+  private abandonSoon(): void {
+    const abandon = () => this.abort.abort(new Error('every client went away'));
+    if (this.graceMs <= 0) return abandon();
+    this.abandon = setTimeout(abandon, this.graceMs);
+    this.abandon.unref?.();
+  }
+
+  /** Someone reads again (or the turn is over): no abandonment is pending. */
+  private keep(): void {
+    if (this.abandon) clearTimeout(this.abandon);
+    this.abandon = null;
   }
 
   private wake(): void {
@@ -80,8 +119,11 @@ export class LiveTurn {
 export class TurnHub {
   private readonly live = new Map<string, LiveTurn>();
 
-  begin(threadId: string): LiveTurn {
-    const turn = new LiveTurn(threadId);
+  /** `graceMs`: how long a turn nobody reads keeps running before it is aborted. */
+  constructor(private readonly graceMs = ABANDONED_TURN_GRACE_MS) {}
+
+  begin(threadId: string, continuing: UiMessage | null = null): LiveTurn {
+    const turn = new LiveTurn(threadId, this.graceMs, continuing ? chunksRebuilding(continuing) : []);
     this.live.set(threadId, turn);
     return turn;
   }

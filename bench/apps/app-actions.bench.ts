@@ -13,6 +13,7 @@ import { appsHarness } from '../../test/support/apps-harness.js';
 import { toolDocument } from '../../test/support/apps-documents.js';
 import { ada, countingTool } from '../../test/support/guard-harness.js';
 import { compare, type BenchResult } from '../support/harness.js';
+import { containerOf } from '../../composition/create-porter.js';
 
 /**
  * Apps reaching outside their tree: an app's read-tool action (the app loaded, its action found,
@@ -82,7 +83,7 @@ async function servedPage(folder: string): Promise<BenchResult> {
     const app = (await (await fetch(`${base}/apps`, { method: 'POST', headers, body: JSON.stringify({ prompt: 'reading list' }) })).json()) as { id: string };
     const graduated = await fetch(`${base}/apps/${app.id}/graduate`, { method: 'POST', headers, body: '{}' });
     if (graduated.status !== 200) throw new Error(`graduation failed: ${await graduated.text()}`);
-    const session = await host.porter.container.get<Sandbox>(TOKENS.Sandbox).open(app.id, { egress: null });
+    const session = await containerOf(host.porter).get<Sandbox>(TOKENS.Sandbox).open(app.id, { egress: null });
     const result = await compare({
       name: "served app's page (local sandbox)",
       subject: {

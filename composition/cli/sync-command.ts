@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { PorterOptions } from '../config/config-schema.js';
+import type { PorterOptions } from '../config/porter-options.js';
 import type { SyncReport } from '../../ports/use-cases/apps.js';
 import { EXIT, UsageError, type CliIo } from './cli-io.js';
 import type { Command } from './main.js';
@@ -27,7 +27,7 @@ Options:
   options: { pins: { type: 'string' }, config: { type: 'string' }, database: { type: 'string' }, 'fail-on-drift': { type: 'boolean' }, json: { type: 'boolean' } },
   async run(values, positionals, io) {
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    const options: PorterOptions = { ...(await hostOptions(typeof values.config === 'string' ? values.config : undefined, io)) };
+    const options: { -readonly [K in keyof PorterOptions]: PorterOptions[K] } = { ...(await hostOptions(typeof values.config === 'string' ? values.config : undefined, io)) };
     if (typeof values.pins === 'string') options.pins = resolve(values.pins);
     if (!options.pins) throw new UsageError('no pin manifest: pass --pins <manifest.json> or set `pins` in the config module');
     if (options.development === undefined) options.development = io.env.NODE_ENV !== 'production';

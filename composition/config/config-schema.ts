@@ -5,12 +5,15 @@ import type { Logger } from '../../ports/logger.js';
 import type { ToolDefinition } from '../../ports/tool-registry.js';
 import type { ActAsPreset } from '../../ports/act-as.js';
 import type { RISKS, VENUES } from '../../domain/guard/risk.js';
-import type { LanguageModel } from 'ai';
+import type { LanguageModelV2, LanguageModelV3 } from '@ai-sdk/provider';
 import type { Sandbox } from '../../ports/sandbox.js';
 import { WEBHOOK_SOURCE_NAME } from '../../domain/webhooks/delivery.js';
 import type { DoorPrincipalLookup } from '../../ports/door-principals.js';
 import type { ConsentPageRenderer } from '../../adapters/mcp/consent-page.js';
 import { pinManifestSchema } from '../../adapters/apps/file-pin-catalog.js';
+import type { PorterOptions } from './porter-options.js';
+
+export type { PorterOptions } from './porter-options.js';
 
 const fn = <T>(what: string) => z.custom<T>((value) => typeof value === 'function', { message: `must be a function (${what})` });
 const instance = <T>(what: string, probe: (value: Record<string, unknown>) => boolean) =>
@@ -161,7 +164,7 @@ export const configSchema = z
     actAs: instance<ActAsPreset>('an act-as preset (actAs.authjs, actAs.hostedIdentity or actAs.jwt)', (v) => typeof v.mint === 'function' && typeof v.asHostSees === 'function').optional(),
     tools: z.array(toolSchema).default([]),
     policy: z.array(policyRuleSchema).default([]),
-    model: instance<LanguageModel>('an AI SDK LanguageModel', (v) => typeof v.doStream === 'function' || typeof v.specificationVersion === 'string').optional(),
+    model: instance<LanguageModelV3 | LanguageModelV2>('an AI SDK LanguageModel', (v) => typeof v.doStream === 'function' || typeof v.specificationVersion === 'string').optional(),
     instructions: z.string().max(100_000).optional(),
     maxSteps: z.number().int().min(1).max(50).default(8),
     approvalTtlSeconds: z.number().int().min(60).max(30 * 24 * 3600).default(24 * 3600),
@@ -212,4 +215,14 @@ export const configSchema = z
   });
 
 export type PorterConfig = z.output<typeof configSchema>;
-export type PorterOptions = z.input<typeof configSchema>;
+
+/**
+ * The documented `PorterOptions` (porter-options.ts) and this schema name the same options, and
+ * everything the schema accepts can be written as PorterOptions: `tsc` fails when they drift.
+ */
+type SchemaInput = z.input<typeof configSchema>;
+type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
+const optionsNameEveryOption: SameKeys<SchemaInput, PorterOptions> = true;
+const optionsAcceptEverySchemaInput = (input: SchemaInput): PorterOptions => input;
+void optionsNameEveryOption;
+void optionsAcceptEverySchemaInput;

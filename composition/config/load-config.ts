@@ -1,4 +1,5 @@
-import { configSchema, type PorterConfig, type PorterOptions } from './config-schema.js';
+import { configSchema, type PorterConfig } from './config-schema.js';
+import type { PorterOptions } from './porter-options.js';
 
 /** Thrown at boot when the options and environment do not make a valid deployment. */
 export class PorterConfigError extends Error {

@@ -1,3 +1,5 @@
+// Inversify reads decorator metadata through the Reflect API this polyfills; loaded before the container.
+import 'reflect-metadata';
 import { Container, type ContainerModule } from 'inversify';
 import { coreModule, type CoreParts } from '../modules/core-module.js';
 import { systemModule } from '../modules/system-module.js';
@@ -15,7 +17,7 @@ import { TOKENS } from '../tokens.js';
 
 /** The modules every composition shares; each family adds its module here. */
 export function sharedModules(parts: CoreParts): ContainerModule[] {
-  return [coreModule(parts), systemModule, guardModule, threadsModule, connectionsModule, sandboxModule(parts), ...(parts.config.apps ? [appsModule] : []), ...(parts.config.mcp ? [doorModule] : []), ...(parts.config.automations ? [automationsModule, webhooksModule, schedulerModule] : []), wireModule];
+  return [coreModule(parts), systemModule, guardModule, threadsModule, connectionsModule, sandboxModule(parts.integrations.sandbox), ...(parts.config.apps ? [appsModule] : []), ...(parts.config.mcp ? [doorModule] : []), ...(parts.config.automations ? [automationsModule, webhooksModule, schedulerModule(parts.integrations.pgBoss)] : []), wireModule];
 }
 
 export function compose(modules: ReadonlyArray<ContainerModule>): Container {

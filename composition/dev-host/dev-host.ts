@@ -1,13 +1,13 @@
 import Koa from 'koa';
 import type { Server } from 'node:http';
 import { createPorter, type Porter } from '../create-porter.js';
-import type { PorterOptions } from '../config/config-schema.js';
+import type { PorterOptions } from '../config/porter-options.js';
 import { demoPrincipal } from './demo-principal.js';
 import { developmentSecret } from './dev-secret.js';
 import { demoTools } from './demo-tools.js';
 import { demoWebhookSecret } from './demo-webhook.js';
 import { developmentOAuth, developmentSignIn } from './dev-oauth.js';
-import { serveChrome } from '../../adapters/chrome/serve-chrome.js';
+import { serveChrome } from '../chrome.js';
 
 export interface DevHostOptions {
   /** Port to listen on; 0 picks a free one. */

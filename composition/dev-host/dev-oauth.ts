@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import getRawBody from 'raw-body';
-import type { PorterOptions } from '../config/config-schema.js';
+import type { PorterOptions } from '../config/porter-options.js';
 import type { Principal } from '../../domain/principal.js';
 
 /** Where the development host lets a person pick a demo name before the consent page. */

@@ -1,8 +1,5 @@
 import { ContainerModule } from 'inversify';
-import { z } from 'zod';
 import { TOKENS } from '../tokens.js';
-import { connectionsSchema, type PorterConfig } from '../config/config-schema.js';
-import { PorterConfigError } from '../config/load-config.js';
 import type { Store } from '../../ports/store.js';
 import type { ConnectionBroker } from '../../ports/connections.js';
 import type { ConnectionsUseCases } from '../../ports/use-cases/connections.js';
@@ -14,22 +11,15 @@ import { ConnectionGate } from '../../application/connections/connection-gate.js
 import { InitiateConnection } from '../../application/connections/initiate-connection.js';
 import { GetConnection, ListConnections } from '../../application/connections/connection-queries.js';
 import { RemoveConnection } from '../../application/connections/remove-connection.js';
-import { brokerFor, brokerFromEnvironment, type BrokerSettings } from '../../adapters/connections/broker-settings.js';
 import { connectionRoutes } from '../../adapters/http/routes/connection-routes.js';
 import type { WireRoutes } from '../../adapters/http/wire-routes.js';
 
 /**
- * Connections: the broker the options or the environment name (none: `connections: false`, and the
- * routes answer 501), the owner-scoped use cases, the tool gate and the routes. No session adopter
+ * Connections: the broker loaded at boot (TOKENS.ConnectionBroker, bound by the integrations
+ * module; null answers 501), the owner-scoped use cases, the tool gate and the routes. No session adopter
  * is bound on purpose: connected accounts stay with their subject on anonymous adoption.
  */
 export const connectionsModule = new ContainerModule(({ bind }) => {
-  bind<ConnectionBroker | null>(TOKENS.ConnectionBroker)
-    .toDynamicValue((ctx) => {
-      const settings = brokerSettings(ctx.get<PorterConfig>(TOKENS.Config), ctx.get<NodeJS.ProcessEnv>(TOKENS.Environment));
-      return settings ? brokerFor(settings) : null;
-    })
-    .inSingletonScope();
   bind(TOKENS.ConnectionBook).toDynamicValue((ctx) => new ConnectionBook(ctx.get<Store>(TOKENS.Store).records<ConnectionPrimitives>('connections'))).inSingletonScope();
   bind(TOKENS.ConnectionGate)
     .toDynamicValue((ctx) => new ConnectionGate(ctx.get<ConnectionBroker | null>(TOKENS.ConnectionBroker), ctx.get(TOKENS.ConnectionBook)))
@@ -50,25 +40,3 @@ export const connectionsModule = new ContainerModule(({ bind }) => {
   bind<WireRoutes>(TOKENS.WireRoutes).toDynamicValue((ctx) => connectionRoutes(ctx.get(TOKENS.ConnectionsUseCases)));
   bind<Partial<StatusBlocks>>(TOKENS.StatusBlocks).toDynamicValue((ctx) => ({ connections: ctx.get<ConnectionBroker | null>(TOKENS.ConnectionBroker)?.kind ?? false }));
 });
-
-/** The `connections` option when the host passed one, else what the environment names; checked alike. */
-function brokerSettings(config: PorterConfig, env: NodeJS.ProcessEnv): BrokerSettings | null {
-  if (config.connections !== undefined) return config.connections || null;
-  let named: ReturnType<typeof brokerFromEnvironment>;
-  try {
-    named = brokerFromEnvironment(env);
-  } catch (error) {
-    throw new PorterConfigError([{ option: 'connections', message: (error as Error).message }]);
-  }
-  if (!named.settings) return null;
-  // Checked against the one branch the environment chose, so the message names the bad field.
-  const chosen = Object.keys(named.settings)[0]!;
-  const branch = connectionsSchema.options.find((option): option is Exclude<typeof option, z.ZodLiteral<false>> => option instanceof z.ZodObject && chosen in option.shape);
-  const parsed = (branch ?? connectionsSchema).safeParse(named.settings);
-  if (!parsed.success) {
-    throw new PorterConfigError(
-      parsed.error.issues.map((issue) => ({ option: `connections (from ${named.variables.join(' / ')})`, message: `${issue.path.join('.') || 'value'} ${issue.message}` })),
-    );
-  }
-  return (parsed.data as BrokerSettings | false) || null;
-}

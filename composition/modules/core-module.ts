@@ -10,6 +10,9 @@ import { UlidIds } from '../../adapters/runtime/ulid-ids.js';
 import { ConsoleLogger } from '../../adapters/runtime/console-logger.js';
 import { StoreAuditLog } from '../../adapters/audit/store-audit-log.js';
 import { AuditTrail } from '../../application/audit/audit-trail.js';
+import type { Integrations } from '../integrations/load-integrations.js';
+import type { Model } from '../../ports/model.js';
+import type { ConnectionBroker } from '../../ports/connections.js';
 
 export interface CoreParts {
   readonly config: PorterConfig;
@@ -18,13 +21,15 @@ export interface CoreParts {
   readonly logger: Logger;
   /** The environment the deployment was configured from (the model ladder reads it). */
   readonly env: NodeJS.ProcessEnv;
+  /** The model, sandbox, broker and scheduler the configuration names, loaded at boot. */
+  readonly integrations: Integrations;
 }
 
 export function loggerFor(config: PorterConfig): Logger {
   return typeof config.logger === 'string' ? new ConsoleLogger(config.logger) : config.logger;
 }
 
-/** What every composition shares: config, time, ids, logging, the store and the audit trail. */
+/** What every composition shares: config, time, ids, logging, the store, the audit trail and the loaded integrations (model, broker). */
 export function coreModule(parts: CoreParts): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.Config).toConstantValue(parts.config);
@@ -39,5 +44,7 @@ export function coreModule(parts: CoreParts): ContainerModule {
       .toDynamicValue((ctx) => new AuditTrail(ctx.get(TOKENS.AuditSink), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.Logger)))
       .inSingletonScope();
     bind<PrincipalResolver>(TOKENS.PrincipalResolver).toConstantValue(parts.config.principal ?? (() => null));
+    bind<Model | null>(TOKENS.Model).toConstantValue(parts.integrations.model);
+    bind<ConnectionBroker | null>(TOKENS.ConnectionBroker).toConstantValue(parts.integrations.broker);
   });
 }

@@ -6,7 +6,7 @@ import type { BackgroundScheduler, RunDispatcher, SchedulerWork } from '../../po
 import type { ExecuteRun } from '../../application/runs/execute-run.js';
 import { InProcessDispatcher } from '../../adapters/scheduler/in-process-dispatcher.js';
 import { IntervalTicker } from '../../adapters/scheduler/interval-ticker.js';
-import { PgBossScheduler } from '../../adapters/scheduler/pg-boss-scheduler.js';
+import type { PgBossFactory } from '../integrations/load-integrations.js';
 
 /** Runs one instance executes at once with the in-process dispatcher. */
 export const IN_PROCESS_RUNS = 4;
@@ -16,39 +16,45 @@ export function schedulerKind(config: PorterConfig): 'interval' | 'external' | '
   return config.scheduler ?? (config.development ? 'interval' : 'external');
 }
 
+/** The pg-boss scheduler's binding (present only with `scheduler: 'pg-boss'`). */
+const PG_BOSS = Symbol('pg-boss scheduler');
+
 /**
  * What drives ticks and where runs execute. `interval`: an in-process ticker, runs executed here.
  * `external`: only `POST /tick` (an external cron) drives ticks, runs executed here. `pg-boss`: a
  * pg-boss cron schedule drives ticks once a minute for the whole cluster and runs are pg-boss jobs
- * any instance executes. `POST /tick` answers in every mode.
+ * any instance executes (pg-boss itself is loaded at boot, only then). `POST /tick` answers in every mode.
  */
-export const schedulerModule = new ContainerModule(({ bind }) => {
-  bind(PgBossScheduler)
-    .toDynamicValue((ctx) => {
-      const config = ctx.get<PorterConfig>(TOKENS.Config);
-      return new PgBossScheduler({ connectionString: config.databaseUrl, work: ctx.get<SchedulerWork>(TOKENS.SchedulerWork), logger: ctx.get<Logger>(TOKENS.Logger) });
-    })
-    .inSingletonScope();
-  bind(InProcessDispatcher)
-    .toDynamicValue((ctx) => new InProcessDispatcher((runId) => ctx.get<SchedulerWork>(TOKENS.SchedulerWork).executeRun(runId), IN_PROCESS_RUNS, ctx.get<Logger>(TOKENS.Logger)))
-    .inSingletonScope();
-  bind<RunDispatcher>(TOKENS.RunDispatcher)
-    .toDynamicValue((ctx) => (schedulerKind(ctx.get<PorterConfig>(TOKENS.Config)) === 'pg-boss' ? ctx.get(PgBossScheduler) : ctx.get(InProcessDispatcher)))
-    .inSingletonScope();
+export function schedulerModule(pgBoss: PgBossFactory | null): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(PG_BOSS)
+      .toDynamicValue((ctx) => {
+        const config = ctx.get<PorterConfig>(TOKENS.Config);
+        if (!pgBoss) throw new Error('pg-boss was not loaded at boot');
+        return pgBoss({ connectionString: config.databaseUrl, work: ctx.get<SchedulerWork>(TOKENS.SchedulerWork), logger: ctx.get<Logger>(TOKENS.Logger) });
+      })
+      .inSingletonScope();
+    bind(InProcessDispatcher)
+      .toDynamicValue((ctx) => new InProcessDispatcher((runId) => ctx.get<SchedulerWork>(TOKENS.SchedulerWork).executeRun(runId), IN_PROCESS_RUNS, ctx.get<Logger>(TOKENS.Logger)))
+      .inSingletonScope();
+    bind<RunDispatcher>(TOKENS.RunDispatcher)
+      .toDynamicValue((ctx) => (schedulerKind(ctx.get<PorterConfig>(TOKENS.Config)) === 'pg-boss' ? ctx.get<BackgroundScheduler & RunDispatcher>(PG_BOSS) : ctx.get(InProcessDispatcher)))
+      .inSingletonScope();
 
-  bind<BackgroundScheduler>(TOKENS.Background).toDynamicValue((ctx) => {
-    const config = ctx.get<PorterConfig>(TOKENS.Config);
-    const kind = schedulerKind(config);
-    if (kind === 'pg-boss') return ctx.get(PgBossScheduler);
-    if (kind === 'interval') return new IntervalTicker(ctx.get<SchedulerWork>(TOKENS.SchedulerWork), config.tickIntervalSeconds * 1000, ctx.get<Logger>(TOKENS.Logger));
-    return { start: async () => {}, stop: async () => {} };
+    bind<BackgroundScheduler>(TOKENS.Background).toDynamicValue((ctx) => {
+      const config = ctx.get<PorterConfig>(TOKENS.Config);
+      const kind = schedulerKind(config);
+      if (kind === 'pg-boss') return ctx.get<BackgroundScheduler & RunDispatcher>(PG_BOSS);
+      if (kind === 'interval') return new IntervalTicker(ctx.get<SchedulerWork>(TOKENS.SchedulerWork), config.tickIntervalSeconds * 1000, ctx.get<Logger>(TOKENS.Logger));
+      return { start: async () => {}, stop: async () => {} };
+    });
+    // Stopped after the ticker: no new runs are taken, and the ones in flight are let go (their leases lapse).
+    bind<BackgroundScheduler>(TOKENS.Background).toDynamicValue((ctx) => ({
+      start: async () => {},
+      stop: async () => {
+        ctx.get<ExecuteRun>(TOKENS.ExecuteRun).close();
+        await ctx.get(InProcessDispatcher).stop();
+      },
+    }));
   });
-  // Stopped after the ticker: no new runs are taken, and the ones in flight are let go (their leases lapse).
-  bind<BackgroundScheduler>(TOKENS.Background).toDynamicValue((ctx) => ({
-    start: async () => {},
-    stop: async () => {
-      ctx.get<ExecuteRun>(TOKENS.ExecuteRun).close();
-      await ctx.get(InProcessDispatcher).stop();
-    },
-  }));
-});
+}

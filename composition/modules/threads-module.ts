@@ -1,6 +1,5 @@
 import { ContainerModule } from 'inversify';
 import { TOKENS } from '../tokens.js';
-import { PorterConfigError } from '../config/load-config.js';
 import type { PorterConfig } from '../config/config-schema.js';
 import type { Store } from '../../ports/store.js';
 import type { Model } from '../../ports/model.js';
@@ -13,26 +12,13 @@ import { ThreadBook } from '../../application/threads/thread-book.js';
 import { TurnHub } from '../../application/threads/turn-hub.js';
 import { AgentTurn } from '../../application/threads/agent-turn.js';
 import { RunTurn } from '../../application/threads/run-turn.js';
-import { CreateThread, DeleteThread, GetThread, ListThreads, RejoinTurn } from '../../application/threads/thread-queries.js';
+import { CreateThread, DeleteThread, GetThread, ListThreads, RejoinTurn, StopTurn } from '../../application/threads/thread-queries.js';
 import { ThreadsAdopter } from '../../application/threads/threads-adopter.js';
-import { AiSdkModel } from '../../adapters/model/ai-sdk-model.js';
-import { modelFromLadder } from '../../adapters/model/model-ladder.js';
 import { threadRoutes } from '../../adapters/http/routes/thread-routes.js';
 import type { WireRoutes } from '../../adapters/http/wire-routes.js';
 
-/** Conversations: threads, turns over SSE and the model (the host's, or the ladder's). */
+/** Conversations: threads and turns over SSE, on the model loaded at boot (TOKENS.Model). */
 export const threadsModule = new ContainerModule(({ bind }) => {
-  bind<Model | null>(TOKENS.Model)
-    .toDynamicValue((ctx) => {
-      const config = ctx.get<PorterConfig>(TOKENS.Config);
-      if (config.model) return new AiSdkModel(config.model, 'custom', 'host model');
-      try {
-        return modelFromLadder(ctx.get<NodeJS.ProcessEnv>(TOKENS.Environment), config.development);
-      } catch (error) {
-        throw new PorterConfigError([{ option: 'model (from PORTER_MODEL_PROVIDER)', message: error instanceof Error ? error.message : String(error) }]);
-      }
-    })
-    .inSingletonScope();
   bind(TOKENS.ThreadBook)
     .toDynamicValue((ctx) => {
       const store = ctx.get<Store>(TOKENS.Store);
@@ -77,6 +63,7 @@ export const threadsModule = new ContainerModule(({ bind }) => {
         deleteThread: new DeleteThread(threads, hub),
         runTurn: new RunTurn(threads, agent, hub, decide, model, ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.Logger)),
         rejoinTurn: new RejoinTurn(threads, hub),
+        stopTurn: new StopTurn(threads, hub),
       };
     })
     .inSingletonScope();

@@ -1,4 +1,4 @@
-import type { DataPart, MessagePart, ToolPart, UiMessage } from './ui-message.js';
+import { isDataPart, isToolPart, toolNameOf, type DataPart, type MessagePart, type ToolPart, type UiMessage } from './ui-message.js';
 
 /**
  * The chunks of the AI SDK UI message stream protocol (v1) that a Porter turn emits. The wire
@@ -109,4 +109,30 @@ export function closeOpenText(draft: MessageDraft): void {
   const parts = draft.message.parts.map((part) => (part.type === 'text' && (part as { state?: string }).state === 'streaming' ? { ...part, state: 'done' as const } : part));
   draft.openText.clear();
   draft.message = { ...draft.message, parts };
+}
+
+/**
+ * The chunks that build `message` from nothing, as a turn would have streamed it. A client that
+ * rejoins a turn continuing an earlier answer reads these first: the live chunks that follow (a
+ * call's result, say) only make sense on top of the message they continue.
+ */
+export function chunksRebuilding(message: UiMessage): UiChunk[] {
+  const chunks: UiChunk[] = [];
+  message.parts.forEach((part, index) => {
+    if (part.type === 'step-start') {
+      chunks.push({ type: 'start-step' });
+    } else if (part.type === 'text') {
+      const id = `rebuilt-${index}`;
+      chunks.push({ type: 'text-start', id }, { type: 'text-delta', id, delta: String(part.text ?? '') }, { type: 'text-end', id });
+    } else if (isToolPart(part)) {
+      chunks.push({ type: 'tool-input-available', toolCallId: part.toolCallId, toolName: toolNameOf(part), input: part.input });
+      if (part.approval?.id && part.state !== 'input-available' && part.state !== 'input-streaming') chunks.push({ type: 'tool-approval-request', approvalId: part.approval.id, toolCallId: part.toolCallId });
+      if (part.state === 'output-available') chunks.push({ type: 'tool-output-available', toolCallId: part.toolCallId, output: part.output });
+      else if (part.state === 'output-error') chunks.push({ type: 'tool-output-error', toolCallId: part.toolCallId, errorText: part.errorText ?? '' });
+      else if (part.state === 'output-denied') chunks.push({ type: 'tool-output-denied', toolCallId: part.toolCallId });
+    } else if (isDataPart(part)) {
+      chunks.push(part.id === undefined ? { type: part.type, data: part.data } : { type: part.type, id: part.id, data: part.data });
+    }
+  });
+  return chunks;
 }

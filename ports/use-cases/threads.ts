@@ -46,4 +46,6 @@ export interface ThreadUseCases {
   readonly runTurn: UseCase<TurnRequest, TurnStream>;
   /** Null when no turn is in flight on this thread (here). */
   readonly rejoinTurn: UseCase<{ principal: Principal; threadId: string }, TurnStream | null>;
+  /** Stops the turn in flight on this thread (here) at once; `stopped` is false when there was none. */
+  readonly stopTurn: UseCase<{ principal: Principal; threadId: string }, { stopped: boolean }>;
 }

@@ -4,13 +4,14 @@ import { PorterConfigError } from '../../composition/config/load-config.js';
 import type { PorterOptions } from '../../composition/config/config-schema.js';
 import type { SystemUseCases } from '../../ports/use-cases/system.js';
 import { TOKENS } from '../../composition/tokens.js';
+import { containerOf } from '../../composition/create-porter.js';
 
 const base: PorterOptions = { development: true, databaseUrl: 'sqlite::memory:', logger: 'silent', secret: 'a-development-secret-for-the-tests-0123456789' };
 
 async function connectionsBlock(options: PorterOptions, env: NodeJS.ProcessEnv): Promise<unknown> {
   const porter: Porter = await createPorter({ ...base, ...options }, env);
   try {
-    return (await porter.container.get<SystemUseCases>(TOKENS.SystemUseCases).getStatus.execute()).blocks.connections;
+    return (await containerOf(porter).get<SystemUseCases>(TOKENS.SystemUseCases).getStatus.execute()).blocks.connections;
   } finally {
     await porter.close();
   }

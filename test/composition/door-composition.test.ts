@@ -5,6 +5,7 @@ import { loadConfig, type PorterConfigError } from '../../composition/config/loa
 import { TOKENS } from '../../composition/tokens.js';
 import type { DoorSessionRegistry } from '../../ports/door-sessions.js';
 import type { WireRoutes } from '../../adapters/http/wire-routes.js';
+import { containerOf } from '../../composition/create-porter.js';
 
 const base = { development: true, logger: 'silent' as const, databaseUrl: 'memory:' };
 
@@ -12,8 +13,8 @@ describe('The door composition', () => {
   it('is absent unless mcp is true', async () => {
     const porter = await createPorter(base, {});
     try {
-      expect(porter.container.isBound(TOKENS.DoorContainer)).to.equal(false);
-      expect(porter.container.getAll<WireRoutes>(TOKENS.WireRoutes).some((r) => r.access === 'origin')).to.equal(false);
+      expect(containerOf(porter).isBound(TOKENS.DoorContainer)).to.equal(false);
+      expect(containerOf(porter).getAll<WireRoutes>(TOKENS.WireRoutes).some((r) => r.access === 'origin')).to.equal(false);
     } finally {
       await porter.close();
     }
@@ -22,11 +23,11 @@ describe('The door composition', () => {
   it('runs the door in a child container of the root and hands the wire its two route groups', async () => {
     const porter = await createPorter({ ...base, mcp: true, oauth: { principal: (subject) => ({ subject, kind: 'user' }) } }, {});
     try {
-      const door = porter.container.get<Container>(TOKENS.DoorContainer);
-      expect(door).to.not.equal(porter.container);
-      expect(door.get(TOKENS.Store), 'shared services come from the root').to.equal(porter.container.get(TOKENS.Store));
-      expect(porter.container.isBound(TOKENS.DoorSessions), 'door services stay in the child').to.equal(false);
-      const origin = porter.container.getAll<WireRoutes>(TOKENS.WireRoutes).find((r) => r.access === 'origin');
+      const door = containerOf(porter).get<Container>(TOKENS.DoorContainer);
+      expect(door).to.not.equal(containerOf(porter));
+      expect(door.get(TOKENS.Store), 'shared services come from the root').to.equal(containerOf(porter).get(TOKENS.Store));
+      expect(containerOf(porter).isBound(TOKENS.DoorSessions), 'door services stay in the child').to.equal(false);
+      const origin = containerOf(porter).getAll<WireRoutes>(TOKENS.WireRoutes).find((r) => r.access === 'origin');
       expect(origin?.originPaths).to.deep.equal([
         '/.well-known/oauth-protected-resource/api/porter/mcp',
         '/.well-known/oauth-authorization-server/api/porter/mcp',
@@ -42,7 +43,7 @@ describe('The door composition', () => {
 
   it('closes every live door session when Porter closes', async () => {
     const porter = await createPorter({ ...base, mcp: true, oauth: { principal: () => null } }, {});
-    const sessions = porter.container.get<Container>(TOKENS.DoorContainer).get<DoorSessionRegistry>(TOKENS.DoorSessions);
+    const sessions = containerOf(porter).get<Container>(TOKENS.DoorContainer).get<DoorSessionRegistry>(TOKENS.DoorSessions);
     const closed: string[] = [];
     await sessions.open({ id: 'ses_1', subject: 'ada', clientId: 'mcpc_1', close: async () => void closed.push('ses_1') });
     await porter.close();

@@ -8,6 +8,7 @@ import { demoPrincipal } from '../../composition/dev-host/demo-principal.js';
 import { TOKENS } from '../../composition/tokens.js';
 import type { AuditLog } from '../../ports/audit.js';
 import type { PrincipalResolver } from '../../ports/principal-resolver.js';
+import { containerOf } from '../../composition/create-porter.js';
 
 const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const TICK_SECRET = 'an-e2e-tick-secret-0123456789';
@@ -33,7 +34,7 @@ describe('Automations, runs, /tick and signed webhooks through the development h
     await host.close();
   });
 
-  const audit = () => host.porter.container.get<AuditLog>(TOKENS.AuditLog);
+  const audit = () => containerOf(host.porter).get<AuditLog>(TOKENS.AuditLog);
   const refusals = async () => (await audit().list('porter:webhook:demo', { limit: 100 })).events.filter((e) => e.action === 'webhook.verification-failed');
   const runCount = async () => (await ada.json('GET', '/runs?limit=100')).body.runs.length as number;
 

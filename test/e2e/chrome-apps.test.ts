@@ -9,6 +9,7 @@ import { TOKENS } from '../../composition/tokens.js';
 import type { AppsUseCases } from '../../ports/use-cases/apps.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { WireClient } from '../support/turn-client.js';
+import { containerOf } from '../../composition/create-porter.js';
 
 describe('Generated apps in the shipped chrome (headless Chromium, development host)', function () {
   this.timeout(60_000);
@@ -113,7 +114,7 @@ describe('Generated apps in the shipped chrome (headless Chromium, development h
     const appId = seeded.body.id as string;
     // The host changes its component, then runs the sync (what `porter sync` does).
     writeFileSync(component(), JSON.stringify({ ...GARDEN_PLANNER, title: 'Welcome card, redesigned' }));
-    const report = await host.porter.container.get<AppsUseCases>(TOKENS.AppsUseCases).syncPins.execute({});
+    const report = await containerOf(host.porter).get<AppsUseCases>(TOKENS.AppsUseCases).syncPins.execute({});
     expect(report.drifted.map((d) => d.appId)).to.include(appId);
 
     session = await pages.open(browser, host.url, { user: 'jon' });

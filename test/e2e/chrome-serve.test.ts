@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import Koa from 'koa';
-import { serveChrome } from '../../adapters/chrome/serve-chrome.js';
+import { serveChrome } from '../../composition/chrome.js';
 import { serve, type RunningServer } from '../support/http-server.js';
 
 describe('serveChrome (the chrome as Koa middleware a host mounts)', function () {

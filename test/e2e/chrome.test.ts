@@ -156,6 +156,27 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     await second.close();
   });
 
+  it('rejoins the turn after the page is reloaded mid-answer, and streams the rest of it in', async () => {
+    const { page, screenshot } = await open('kit');
+    const words = Array.from({ length: 30 }, (_, i) => `r${i}`).join(' ');
+    await page.getByLabel('Message', { exact: true }).fill(`/slow 5 ${words}`);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => (document.querySelector('.assistant-text.streaming')?.textContent ?? '').split(' ').length >= 4);
+    const url = page.url();
+    await page.reload();
+    expect(page.url()).to.equal(url);
+    // The reloaded page reads the stored thread, rejoins the turn and watches it carry on.
+    await page.waitForSelector('.assistant-text.streaming', { timeout: 10_000 });
+    const during = (await page.locator('.assistant-text.streaming').textContent()) ?? '';
+    expect(during.length, 'still streaming after the reload').to.be.lessThan(words.length);
+    await screenshot('chrome-rejoined-after-reload');
+    await page.waitForSelector(`.message.assistant .assistant-text:not(.streaming):has-text("${words}")`, { timeout: 20_000 });
+    expect(await page.locator('.message.assistant').count()).to.equal(1);
+    expect(await page.locator('.message.user').count()).to.equal(1);
+    const stored = await host.client.as('kit').json('GET', `/threads/${/#\/t\/([^/?]+)/.exec(url)![1]}`);
+    expect(stored.body.messages.at(-1).parts.filter((p: { type: string }) => p.type === 'text').map((p: { text: string }) => p.text).join('')).to.equal(words);
+  });
+
   it('stops an answer with Escape, keeping what was said so far', async () => {
     const { page } = await open('hana');
     const words = Array.from({ length: 60 }, (_, i) => `v${i}`).join(' ');

@@ -147,8 +147,40 @@ describe('Conversations through the development host (stock AI SDK reader)', fun
     const bad = await ada.json('POST', `/threads/${thread}/turn`, { message: { role: 'user', parts: [] } });
     expect(bad.status).to.equal(400);
     expect(bad.body.error.code).to.equal('validation');
+    expect(bad.body.error.details.issues).to.deep.equal([{ path: 'message.parts', message: 'Too small: expected array to have >=1 items' }]);
     const extra = await ada.json('POST', `/threads/${thread}/turn`, { message: { role: 'user', parts: [{ type: 'text', text: 'x' }] }, sneaky: true });
     expect(extra.status).to.equal(400);
+    expect(extra.body.error.message).to.contain('Unrecognized key: "sneaky"');
+  });
+
+  it('takes {"message": "hi"} as a text message', async () => {
+    const thread = await ada.newThread();
+    const turn = await readTurn(await ada.send('POST', `/threads/${thread}/turn`, { message: 'hi there' }));
+    expect(textOf(turn.message)).to.equal('echo: hi there');
+    const stored = await ada.json('GET', `/threads/${thread}`);
+    expect(stored.body.messages[0]).to.deep.include({ role: 'user', parts: [{ type: 'text', text: 'hi there' }] });
+  });
+
+  it('refuses a body of no known shape with a message that shows the shapes, and the issues as details', async () => {
+    const thread = await ada.newThread();
+    const shapes = 'The turn body must be {"message": "text" | UIMessage}, {"continue": true} or the AI SDK chat body {"messages": [...]}';
+    for (const [body, issue] of [
+      [{ text: 'hi' }, { path: '', message: 'Expected a "message", "continue" or "messages" key; got "text"' }],
+      [[], { path: '', message: 'Expected a JSON object' }],
+      [{ message: '' }, { path: 'message', message: 'Too small: expected string to have >=1 characters' }],
+      [{ message: 42 }, { path: 'message', message: 'Invalid input: expected object, received number' }],
+      [{ continue: false }, { path: 'continue', message: 'Invalid input: expected true' }],
+      [{ messages: [] }, { path: 'messages', message: 'Too small: expected array to have >=1 items' }],
+    ] as const) {
+      const refused = await ada.json('POST', `/threads/${thread}/turn`, body);
+      expect(refused.status, JSON.stringify(body)).to.equal(400);
+      expect(refused.body.error.code).to.equal('validation');
+      expect(refused.body.error.message.startsWith(shapes), refused.body.error.message).to.equal(true);
+      expect(refused.body.error.details.issues, JSON.stringify(body)).to.deep.equal([issue]);
+    }
+    const regenerate = await ada.json('POST', `/threads/${thread}/turn`, { messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'again' }] }], trigger: 'regenerate-message' });
+    expect(regenerate.status).to.equal(400);
+    expect(regenerate.body.error.message).to.contain('Regenerating a message is not supported');
   });
 
   it('holds the CSRF floor on real routes: a cookie-authenticated text/plain POST is 415', async () => {
@@ -158,7 +190,7 @@ describe('Conversations through the development host (stock AI SDK reader)', fun
 
   it('refuses every cookie-carrying state change without JSON on the real routes, except exactly webhooks, tick and app import', async () => {
     const refused = [
-      'POST /threads', 'DELETE /threads/thr_0123456789ab', 'POST /threads/thr_0123456789ab/turn',
+      'POST /threads', 'DELETE /threads/thr_0123456789ab', 'POST /threads/thr_0123456789ab/turn', 'POST /threads/thr_0123456789ab/stop',
       'POST /approvals/decide', 'POST /approvals/apr_0123456789ab/decide', 'DELETE /grants/grt_0123456789ab',
       'POST /apps', 'POST /apps/seed', 'DELETE /apps/app_0123456789ab', 'POST /apps/app_0123456789ab/edit',
       'PUT /apps/app_0123456789ab/records/todos/r1', 'PUT /apps/app_0123456789ab/blobs/pic',
@@ -247,22 +279,28 @@ describe('Turns in flight through the development host (rejoin, disconnect)', fu
     expect((await ada.send('GET', `/threads/${thread}/stream`)).status).to.equal(204);
   });
 
-  it('aborts the model call when the only client disconnects, saves what was said, and frees the thread', async () => {
+  it('keeps a turn running when its only client disconnects, so a reload can rejoin it; POST /stop ends it at once and frees the thread', async () => {
     const thread = await ada.newThread();
     const client = new AbortController();
     const abortedBefore = model.aborted;
     await readUntil(await startTurn(thread, 'slow', client.signal), 'word3 ');
     client.abort();
-    let saved = '';
-    for (let i = 0; i < 100 && !saved; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      const stored = await ada.json('GET', `/threads/${thread}`);
-      saved = stored.body.messages[1] ? textOf(stored.body.messages[1]) : '';
-    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(model.aborted, 'nobody asked to stop it').to.equal(abortedBefore);
+    const rejoined = await ada.send('GET', `/threads/${thread}/stream`);
+    expect(rejoined.status).to.equal(200);
+    await readUntil(rejoined, 'word5 ');
+
+    const stopped = await ada.json('POST', `/threads/${thread}/stop`, {});
+    expect(stopped).to.deep.include({ status: 200, body: { stopped: true } });
     expect(model.aborted).to.equal(abortedBefore + 1);
-    expect(saved.startsWith('word0 word1 word2 word3')).to.equal(true);
+    const saved = textOf((await ada.json('GET', `/threads/${thread}`)).body.messages[1]);
+    expect(saved.startsWith('word0 word1 word2 word3 word4 word5')).to.equal(true);
     expect(saved.length).to.be.lessThan(LONG.length);
+    expect((await ada.send('GET', `/threads/${thread}/stream`)).status).to.equal(204);
+    expect((await ada.json('POST', `/threads/${thread}/stop`, {})).body).to.deep.equal({ stopped: false });
     const next = await ada.say(thread, 'still here?');
     expect(textOf(next.message)).to.equal('echo: still here?');
+    expect((await host.client.as('bob').json('POST', `/threads/${thread}/stop`, {})).status, 'someone else\'s thread').to.equal(404);
   });
 });

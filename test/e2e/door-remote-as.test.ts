@@ -8,6 +8,7 @@ import { serve, type RunningServer } from '../support/http-server.js';
 import { TOKENS } from '../../composition/tokens.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { Store } from '../../ports/store.js';
+import { containerOf } from '../../composition/create-porter.js';
 
 /**
  * A stand-in external issuer speaking the protocol the door relies on: RFC 8414 metadata naming a
@@ -143,7 +144,7 @@ describe('The MCP door with remoteAs (an external issuer)', function () {
   });
 
   it('never persists the consent projected from the tokens', async () => {
-    const store = host.porter.container.get<Store>(TOKENS.Store);
+    const store = containerOf(host.porter).get<Store>(TOKENS.Store);
     for (const name of ['door-consents', 'door-token-families', 'door-access-tokens', 'door-clients']) {
       expect((await store.records(name).list()).items, name).to.have.length(0);
     }

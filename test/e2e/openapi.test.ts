@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { Router } from '@koa/router';
 import { DefaultChatTransport, type UIMessage } from 'ai';
-import { createPorter, type Porter } from '../../composition/create-porter.js';
+import { porterChatTransport } from '../../composition/client.js';
+import { containerOf, createPorter, type Porter } from '../../composition/create-porter.js';
 import { PORTER_VERSION } from '../../composition/version.js';
 import { TOKENS } from '../../composition/tokens.js';
 import type { KoaWire } from '../../adapters/http/koa-wire.js';
@@ -21,7 +22,7 @@ const EVERY_METHOD = ['get', 'put', 'post', 'delete', 'patch'];
 
 /** Every (document path, method) the wire's Koa routers answer; `*` for a route that takes any method. */
 function registeredRoutes(porter: Porter): Array<{ path: string; methods: string[] }> {
-  const wire = porter.container.get<KoaWire>(TOKENS.KoaWire);
+  const wire = containerOf(porter).get<KoaWire>(TOKENS.KoaWire);
   const routers = wire.app.middleware.map((middleware) => (middleware as { router?: Router }).router).filter((router) => router !== undefined);
   expect(routers, 'the wire mounts its routers').to.have.length.greaterThan(3);
   return routers.flatMap((router) =>
@@ -145,18 +146,15 @@ describe('The OpenAPI document of the wire (development host)', function () {
     expect(document.paths['/mcp'].post.security).to.deep.equal([{ doorOAuth: [] }]);
   });
 
-  it('takes the bodies real clients send: a stock AI SDK chat transport turn and decisions', async () => {
+  it('takes the bodies real clients send: turns from a stock AI SDK chat transport and from Porter\'s own, and decisions', async () => {
     const ada = host.client.as('ada');
     const thread = await ada.newThread();
     const sent: unknown[] = [];
-    const transport = new DefaultChatTransport<UIMessage>({
-      api: `${ada.base}/threads/${thread}/turn`,
-      headers: ada.headers,
-      fetch: async (input, init) => {
-        sent.push(JSON.parse(String(init?.body)));
-        return fetch(input, init);
-      },
-    });
+    const recording: typeof fetch = async (input, init) => {
+      sent.push(JSON.parse(String(init?.body)));
+      return fetch(input, init);
+    };
+    const transport = new DefaultChatTransport<UIMessage>({ api: `${ada.base}/threads/${thread}/turn`, headers: ada.headers, fetch: recording });
     const message: UIMessage = { id: 'm1', role: 'user', parts: [{ type: 'text', text: '/call notes_add {"text":"milk"}' }] };
     const stream = await transport.sendMessages({ chatId: thread, messages: [message], trigger: 'submit-message', messageId: undefined, abortSignal: undefined });
     const chunks: Json[] = [];
@@ -164,6 +162,14 @@ describe('The OpenAPI document of the wire (development host)', function () {
     expect(chunks.some((c) => c.type === 'tool-approval-request'), 'the turn ran').to.equal(true);
     expect(sent).to.have.length(1);
     expect(check.request('post', '/threads/{id}/turn', sent[0])).to.deep.equal([]);
+
+    // Porter's own client transport sends only what is new.
+    const other = await ada.newThread();
+    const porterTransport = porterChatTransport({ wire: ada.base, headers: ada.headers, threadId: other, fetch: recording });
+    const answered = await porterTransport.sendMessages({ chatId: other, messages: [{ id: 'm2', role: 'user', parts: [{ type: 'text', text: 'hello' }] }], trigger: 'submit-message', messageId: undefined, abortSignal: undefined });
+    for await (const _ of answered as unknown as AsyncIterable<unknown>) void _;
+    expect(sent).to.have.length(2);
+    expect(check.request('post', '/threads/{id}/turn', sent[1])).to.deep.equal([]);
     expect(check.request('post', '/threads/{id}/turn', { continue: true })).to.deep.equal([]);
     expect(check.request('post', '/threads/{id}/turn', { continue: false }), 'a body the route refuses').to.not.deep.equal([]);
 
@@ -190,6 +196,7 @@ describe('The OpenAPI document of the wire (development host)', function () {
     const approvalId = toolPart(parked.message, 'notes_clear')!.approval.id as string;
     await expectShape('GET', '/threads', '/threads');
     await expectShape('GET', `/threads/${thread}`, '/threads/{id}');
+    await expectShape('POST', `/threads/${thread}/stop`, '/threads/{id}/stop', {});
     await expectShape('GET', '/status', '/status');
     await expectShape('GET', '/approvals', '/approvals');
     await expectShape('GET', `/approvals/${approvalId}`, '/approvals/{id}');
@@ -289,7 +296,7 @@ describe('The OpenAPI document of the wire, per composition', function () {
 
   it('catches a route registered without a declaration', async () => {
     const { porter, document } = await start({});
-    const wire = porter.container.get<KoaWire>(TOKENS.KoaWire);
+    const wire = containerOf(porter).get<KoaWire>(TOKENS.KoaWire);
     const router = wire.app.middleware.map((middleware) => (middleware as { router?: Router }).router).find((r) => r !== undefined)!;
     router.get('/undeclared', (ctx) => void (ctx.body = {}));
     expect(() => expectDocumentMatchesRouters(porter, document)).to.throw(/GET \/undeclared/);

@@ -10,7 +10,7 @@ import { ThreadBook } from '../../application/threads/thread-book.js';
 import { TurnHub } from '../../application/threads/turn-hub.js';
 import { AgentTurn } from '../../application/threads/agent-turn.js';
 import { RunTurn } from '../../application/threads/run-turn.js';
-import { CreateThread, GetThread, RejoinTurn } from '../../application/threads/thread-queries.js';
+import { CreateThread, GetThread, RejoinTurn, StopTurn } from '../../application/threads/thread-queries.js';
 import { ApprovalBook } from '../../application/guard/approval-book.js';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
 import type { ChatSettings } from '../../application/threads/chat-settings.js';
@@ -18,10 +18,10 @@ import { ada, guardHarness } from './guard-harness.js';
 import { SequentialIds } from './fakes.js';
 
 /** The conversation use cases over the in-memory store and the real guard. */
-export function turnHarness(options: { model: LanguageModelV3; tools?: ToolDefinition[]; settings?: Partial<ChatSettings> }) {
+export function turnHarness(options: { model: LanguageModelV3; tools?: ToolDefinition[]; settings?: Partial<ChatSettings>; graceMs?: number }) {
   const guard = guardHarness({ tools: options.tools ?? [] });
   const threads = new ThreadBook(guard.store.records<ThreadPrimitives>('threads'), guard.store.records<UiMessage>('thread-messages'));
-  const hub = new TurnHub();
+  const hub = new TurnHub(options.graceMs);
   const model = new AiSdkModel(options.model as never, 'custom', 'test');
   const ids = new SequentialIds();
   const agent = new AgentTurn(
@@ -44,6 +44,7 @@ export function turnHarness(options: { model: LanguageModelV3; tools?: ToolDefin
     createThread: new CreateThread(threads, ids, guard.clock),
     getThread: new GetThread(threads),
     rejoin: new RejoinTurn(threads, hub),
+    stop: new StopTurn(threads, hub),
     async say(threadId: string, text: string) {
       return collect(await runTurn.execute({ principal: ada, threadId, message: { id: '', role: 'user', parts: [{ type: 'text', text }] } }));
     },

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Chat, useChat } from '@ai-sdk/react';
-import { DefaultChatTransport, isToolUIPart, type UIMessage } from 'ai';
+import { isToolUIPart, type UIMessage } from 'ai';
+import { porterChatTransport } from '../../client/porter-chat-transport.js';
 import { Composer } from './composer.js';
 import { MessageView, laterResultsOf } from './message-view.js';
 import { useSession } from './session.js';
@@ -15,9 +16,9 @@ export interface ChatViewProps {
 }
 
 /**
- * A conversation: the AI SDK's `useChat` over a transport to Porter's turn route. The server owns
- * history, so only the new user message is sent (`{message}`), or `{continue: true}` to carry on
- * after approvals were decided. Reopening a thread rejoins a turn still in flight.
+ * A conversation: the AI SDK's `useChat` over Porter's own chat transport (`porter-runtime/client`),
+ * which sends only what is new and carries on after approvals were decided. Opening or reloading a
+ * thread rejoins a turn still in flight (`resume`); Stop stops it on the server.
  */
 export function ChatView({ threadId, initialMessages, firstMessage }: ChatViewProps) {
   const { refreshThreads } = useSession();
@@ -26,7 +27,7 @@ export function ChatView({ threadId, initialMessages, firstMessage }: ChatViewPr
       new Chat<UIMessage>({
         id: threadId,
         messages: initialMessages,
-        transport: transportFor(threadId),
+        transport: porterChatTransport({ wire: WIRE }),
         onFinish: () => refreshThreads(),
       }),
     // One Chat per thread: later renders must not replace it (the view is keyed by thread).
@@ -187,23 +188,6 @@ export function ChatView({ threadId, initialMessages, firstMessage }: ChatViewPr
       </div>
     </div>
   );
-}
-
-function transportFor(threadId: string): DefaultChatTransport<UIMessage> {
-  const path = `${WIRE}/threads/${encodeURIComponent(threadId)}`;
-  return new DefaultChatTransport<UIMessage>({
-    api: `${path}/turn`,
-    credentials: 'same-origin',
-    prepareSendMessagesRequest: ({ messages }) => {
-      const last = messages.at(-1);
-      if (last?.role === 'user') {
-        const parts = last.parts.filter((part) => part.type === 'text' || part.type === 'file');
-        return { body: { message: { role: 'user', parts } } };
-      }
-      return { body: { continue: true } };
-    },
-    prepareReconnectToStreamRequest: () => ({ api: `${path}/stream`, credentials: 'same-origin' }),
-  });
 }
 
 function parkedCalls(message: UIMessage | undefined): string[] {

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { ThreadUseCases } from '../../../ports/use-cases/threads.js';
-import { Created, ThreadDetail, ThreadList, turnStream } from '../shapes/thread-shapes.js';
+import { Created, Stopped, ThreadDetail, ThreadList, turnStream } from '../shapes/thread-shapes.js';
 import { bare, json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
 import { sendTurn } from '../sse.js';
 import { pageQuery } from './system-routes.js';
-import { turnBody, turnInputOf } from './turn-body.js';
+import { parseTurnBody, turnBody, turnInputOf } from './turn-body.js';
 
 const noBody = z.union([z.undefined(), z.strictObject({})]);
 const threadId = z.string().describe('A thread id (`thr_…`).');
@@ -69,11 +69,11 @@ export function threadRoutes(threads: ThreadUseCases): WireRoutes {
         path: '/threads/:id/turn',
         summary: 'Run a turn',
         description:
-          'Send `{message}` (a user UIMessage), `{continue: true}` (run the calls approved since the last turn, then let the model go on) or the AI SDK chat ' +
+          'Send `{message}` (a user UIMessage, or just its text), `{continue: true}` (run the calls approved since the last turn, then let the model go on) or the AI SDK chat ' +
           "transport's own body `{id, messages, trigger, messageId}` (only the last message is read: the server owns the history; an assistant message with " +
           'answered approval parts carries approval responses). A call that needs approval emits `tool-approval-request` and `data-porter-approval`, and the turn finishes.',
         params: { id: threadId },
-        body: jsonBody(turnBody, 'turn'),
+        body: jsonBody(turnBody, 'turn', parseTurnBody),
         responses: { 200: turnStream('The turn as it happens.') },
         errors: ['conflict', 'not-implemented', 'unavailable'],
         handle: async (ctx, { params, body }) => {
@@ -95,7 +95,7 @@ export function threadRoutes(threads: ThreadUseCases): WireRoutes {
         method: 'get',
         path: '/threads/:id/stream',
         summary: 'Rejoin the turn in flight',
-        description: 'Streams the rest of the turn running on this instance (from its start). A turn in flight streams from the instance running it.',
+        description: 'Streams the turn running on this instance, replayed from its start. A turn in flight streams from the instance running it.',
         params: { id: threadId },
         responses: { 200: turnStream('The turn in flight.'), 204: bare('No turn is in flight on this thread (here).') },
         handle: async (ctx, { params }) => {
@@ -105,6 +105,19 @@ export function threadRoutes(threads: ThreadUseCases): WireRoutes {
             return;
           }
           sendTurn(ctx, turn);
+        },
+      }),
+      route({
+        id: 'stopTurn',
+        method: 'post',
+        path: '/threads/:id/stop',
+        summary: 'Stop the turn in flight',
+        description: 'Stops it at once on this instance; elsewhere the answer is `{"stopped": false}` and the turn ends by itself.',
+        params: { id: threadId },
+        body: jsonBody(noBody),
+        responses: { 200: json('Whether a turn was stopped here.', Stopped) },
+        handle: async (ctx, { params }) => {
+          ctx.body = await threads.stopTurn.execute({ principal: principalOf(ctx), threadId: params.id });
         },
       }),
     ],

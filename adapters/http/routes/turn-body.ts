@@ -54,21 +54,58 @@ const anyMessage = z.strictObject({
   metadata: z.unknown().optional(),
 });
 
-/** `{message}`, `{continue: true}`, or the AI SDK chat transport's own body. */
+/** A bare string is a text message: `{"message": "hi"}`. */
+const textMessage = z
+  .string()
+  .min(1)
+  .max(200_000)
+  .transform((text): z.output<typeof userMessage> => ({ role: 'user', parts: [{ type: 'text', text }] }));
+
+const messageBody = z.strictObject({ message: z.union([textMessage, userMessage]) });
+const continueBody = z.strictObject({ continue: z.literal(true) });
+const chatBody = z.strictObject({
+  id: z.string().optional(),
+  messages: z.array(anyMessage).min(1),
+  trigger: z.enum(['submit-message', 'regenerate-message']).optional(),
+  messageId: z.string().optional(),
+});
+
+/** `{message}` (a text or a user UIMessage), `{continue: true}`, or the AI SDK chat transport's own body. */
 export const turnBody = z
-  .union([
-    z.strictObject({ message: userMessage }),
-    z.strictObject({ continue: z.literal(true) }),
-    z.strictObject({
-      id: z.string().optional(),
-      messages: z.array(anyMessage).min(1),
-      trigger: z.enum(['submit-message', 'regenerate-message']).optional(),
-      messageId: z.string().optional(),
-    }),
-  ])
-  .meta({ id: 'TurnBody', description: "`{message}` (a user UIMessage), `{continue: true}`, or the AI SDK chat transport's own body (only its last message is read)." });
+  .union([messageBody, continueBody, chatBody])
+  .meta({ id: 'TurnBody', description: '`{message}` (a text, or a user UIMessage), `{continue: true}`, or the AI SDK chat transport\'s own body (only its last message is read).' });
 
 export type TurnBody = z.output<typeof turnBody>;
+
+export const TURN_BODY_SHAPES = 'The turn body must be {"message": "text" | UIMessage}, {"continue": true} or the AI SDK chat body {"messages": [...]}';
+
+/**
+ * Reads a turn body. A body that fits none of the shapes is refused with the shapes spelled out,
+ * and the issues of the shape it was closest to (judged by its keys) as details.
+ */
+export function parseTurnBody(input: unknown): TurnBody {
+  const parsed = turnBody.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issues = issuesAgainstClosest(input);
+  const first = issues[0];
+  const hint = first ? ` (${first.path ? `${first.path}: ` : ''}${first.message})` : '';
+  throw new InvalidInput(`${TURN_BODY_SHAPES}${hint}`, issues);
+}
+
+function issuesAgainstClosest(input: unknown): Array<{ path: string; message: string }> {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) return [{ path: '', message: 'Expected a JSON object' }];
+  const body = input as Record<string, unknown>;
+  const closest =
+    'message' in body
+      ? z.strictObject({ message: typeof body.message === 'string' ? textMessage : userMessage })
+      : 'continue' in body
+        ? continueBody
+        : 'messages' in body
+          ? chatBody
+          : null;
+  if (!closest) return [{ path: '', message: `Expected a "message", "continue" or "messages" key${Object.keys(body).length ? `; got ${Object.keys(body).map((key) => JSON.stringify(key)).join(', ')}` : ''}` }];
+  return (closest.safeParse(input).error?.issues ?? []).map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+}
 
 /** What the turn takes from the body: the new user message only, or the approval answers. */
 export function turnInputOf(body: TurnBody): { message?: UiMessage; answers: ApprovalAnswer[] } {

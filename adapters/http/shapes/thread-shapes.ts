@@ -11,6 +11,8 @@ export const ThreadDetail = z.object({ id: z.string(), title: z.string(), messag
 
 export const Created = z.object({ id: z.string() }).meta({ id: 'Created' });
 
+export const Stopped = z.object({ stopped: z.boolean() }).meta({ id: 'TurnStopped' });
+
 const CHUNK_TYPES = [
   'start', 'start-step', 'text-start', 'text-delta', 'text-end', 'reasoning-start', 'reasoning-delta', 'reasoning-end',
   'tool-input-start', 'tool-input-delta', 'tool-input-available', 'tool-input-error', 'tool-approval-request',

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { modelFromLadder } from '../../../adapters/model/model-ladder.js';
+import { modelFromLadder, pickRung } from '../../../adapters/model/model-ladder.js';
 import { chatCompletionsServer, type ChatCompletionsServer } from '../../support/chat-completions-server.js';
 import { devHost } from '../../support/dev-host-fixture.js';
 import { textOf, toolPart } from '../../support/turn-client.js';
@@ -11,14 +11,14 @@ describe('the model ladder against a local OpenAI chat-completions server', func
     await server?.close();
   });
 
-  it('picks a rung from the environment: OpenAI, Anthropic, then any OpenAI-compatible server', () => {
-    expect(modelFromLadder({ OPENAI_API_KEY: 'sk-x' }, false)?.label).to.equal('openai:gpt-4.1-mini');
-    expect(modelFromLadder({ ANTHROPIC_API_KEY: 'k' }, false)?.label).to.equal('anthropic:claude-sonnet-4-5');
-    expect(modelFromLadder({ PORTER_MODEL_URL: 'http://127.0.0.1:1/v1', PORTER_MODEL: 'qwen3' }, false)?.label).to.equal('openai-compatible:qwen3');
-    expect(modelFromLadder({ OPENAI_API_KEY: 'sk-x', PORTER_MODEL_URL: 'http://x/v1', PORTER_MODEL_PROVIDER: 'openai-compatible' }, false)?.label).to.equal('openai-compatible:llama3.1');
-    expect(modelFromLadder({}, true)?.label).to.equal('porter:scripted');
-    expect(modelFromLadder({}, false)).to.equal(null);
-    expect(() => modelFromLadder({ PORTER_MODEL_PROVIDER: 'anthropic' }, false)).to.throw(/ANTHROPIC|key or URL/);
+  it('picks a rung from the environment: OpenAI, Anthropic, then any OpenAI-compatible server', async () => {
+    expect((await modelFromLadder({ OPENAI_API_KEY: 'sk-x' }, false))?.label).to.equal('openai:gpt-4.1-mini');
+    expect((await modelFromLadder({ ANTHROPIC_API_KEY: 'k' }, false))?.label).to.equal('anthropic:claude-sonnet-4-5');
+    expect((await modelFromLadder({ PORTER_MODEL_URL: 'http://127.0.0.1:1/v1', PORTER_MODEL: 'qwen3' }, false))?.label).to.equal('openai-compatible:qwen3');
+    expect((await modelFromLadder({ OPENAI_API_KEY: 'sk-x', PORTER_MODEL_URL: 'http://x/v1', PORTER_MODEL_PROVIDER: 'openai-compatible' }, false))?.label).to.equal('openai-compatible:llama3.1');
+    expect((await modelFromLadder({}, true))?.label).to.equal('porter:scripted');
+    expect(await modelFromLadder({}, false)).to.equal(null);
+    expect(() => pickRung({ PORTER_MODEL_PROVIDER: 'anthropic' })).to.throw(/ANTHROPIC|key or URL/);
   });
 
   for (const rung of ['PORTER_MODEL_URL', 'OPENAI_API_KEY'] as const) {

@@ -15,6 +15,7 @@ import type { Sandbox } from '../../../ports/sandbox.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { devHost } from '../../support/dev-host-fixture.js';
 import { nodeApp, callFn, type EchoBody } from '../../support/sandbox-apps.js';
+import { containerOf } from '../../../composition/create-porter.js';
 
 const SECRET = 'a-secret-that-is-long-enough-for-cookies-0123456789';
 
@@ -37,10 +38,10 @@ describe('the sandbox module (composition)', () => {
 
   /** What GET /status reports as `sandbox` (the dev-host test below reads it over HTTP). */
   async function status(made: Porter): Promise<unknown> {
-    return made.container.get<{ blocks: { sandbox: unknown } }>(TOKENS.DeploymentFacts).blocks.sandbox;
+    return containerOf(made).get<{ blocks: { sandbox: unknown } }>(TOKENS.DeploymentFacts).blocks.sandbox;
   }
 
-  const sandboxOf = (made: Porter) => made.container.get<Sandbox>(TOKENS.Sandbox, { optional: true });
+  const sandboxOf = (made: Porter) => containerOf(made).get<Sandbox>(TOKENS.Sandbox, { optional: true });
 
   it('development runs apps locally by default, under PORTER_SANDBOX_ROOT; /status says custom', async () => {
     const made = await porter({ development: true }, { PORTER_SANDBOX_ROOT: root });
@@ -117,7 +118,7 @@ describe('the sandbox module (composition)', () => {
     try {
       const statusResponse = await fetch(`${host.url}/api/porter/status`);
       expect(((await statusResponse.json()) as { blocks: { sandbox: unknown } }).blocks.sandbox).to.equal('custom');
-      const session = await host.porter.container.get<Sandbox>(TOKENS.Sandbox).open('app_devhost', { egress: null });
+      const session = await containerOf(host.porter).get<Sandbox>(TOKENS.Sandbox).open('app_devhost', { egress: null });
       await session.writeFiles(nodeApp('dev host'));
       await session.start();
       expect((await callFn<EchoBody>(session, 'echo')).cwd).to.equal(join(root, 'app_devhost'));

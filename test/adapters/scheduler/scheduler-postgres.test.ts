@@ -7,6 +7,7 @@ import type { AutomationUseCases } from '../../../ports/use-cases/automations.js
 import type { RunUseCases, TickUseCases } from '../../../ports/use-cases/runs.js';
 import { RecordingLogger } from '../../support/fakes.js';
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../../support/postgres.js';
+import { containerOf } from '../../../composition/create-porter.js';
 
 const TICK_SECRET = 'a-postgres-tick-secret-0123';
 const ada = { subject: 'ada', kind: 'user' };
@@ -31,7 +32,7 @@ describe('The scheduler on PostgreSQL, several instances', function () {
       instances.push(await createPorter({ development: false, secret: 'a-production-secret-for-the-tests-0123456789', databaseUrl: database!.url, tickSecret: TICK_SECRET, scheduler: 'external', logger: 'silent' }, {}));
     }
     try {
-      const automations = instances[0]!.container.get<AutomationUseCases>(TOKENS.AutomationUseCases);
+      const automations = containerOf(instances[0]!).get<AutomationUseCases>(TOKENS.AutomationUseCases);
       const ids: string[] = [];
       for (let i = 0; i < 40; i++) {
         const created = await automations.createAutomation.execute({ principal: ada, name: `every second ${i}`, trigger: { kind: 'schedule', cron: '* * * * * *' }, task: { prompt: `hello ${i}` } });
@@ -40,13 +41,13 @@ describe('The scheduler on PostgreSQL, several instances', function () {
       }
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const ticks = instances.flatMap((porter) => {
-        const tick = porter.container.get<TickUseCases>(TOKENS.TickUseCases).tick;
+        const tick = containerOf(porter).get<TickUseCases>(TOKENS.TickUseCases).tick;
         return Array.from({ length: 4 }, () => tick.execute({ bearer: TICK_SECRET }));
       });
       const started = (await Promise.all(ticks)).flatMap((answer) => answer.runIds);
       expect(new Set(started).size, 'a slot fired twice').to.equal(started.length);
 
-      const runs = instances[2]!.container.get<RunUseCases>(TOKENS.RunUseCases);
+      const runs = containerOf(instances[2]!).get<RunUseCases>(TOKENS.RunUseCases);
       const stored = (await runs.listRuns.execute({ principal: ada, limit: 100 })).runs;
       expect(stored.map((run) => run.id).sort()).to.deep.equal([...started].sort());
       const perSlot = new Map<string, number>();

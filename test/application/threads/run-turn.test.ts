@@ -5,6 +5,7 @@ import { collect, turnHarness } from '../../support/turn-harness.js';
 import { DeleteThread } from '../../../application/threads/thread-queries.js';
 import { ada } from '../../support/guard-harness.js';
 import type { ToolDefinition } from '../../../ports/tool-registry.js';
+import type { TurnStream } from '../../../ports/use-cases/threads.js';
 
 const echo = () => new RecordingLanguageModel((prompt) => ({ text: `echo: ${lastUserText(prompt)}` }));
 const texts = (prompt: LanguageModelV3Prompt) =>
@@ -102,25 +103,59 @@ describe('RunTurn', () => {
     await h.say(id, 'still there?');
   });
 
-  it('aborts the model call when the client goes away, and saves what was produced', async () => {
+  it('aborts the model call once nobody has read the turn for the grace period, and saves what was produced', async () => {
     const model = new RecordingLanguageModel(() => ({ text: 'a slow answer that keeps going', untilAborted: true }));
-    const h = turnHarness({ model });
+    const h = turnHarness({ model, graceMs: 50 });
     const { id } = await h.createThread.execute({ principal: ada });
     const stream = await h.runTurn.execute({ principal: ada, threadId: id, message: { id: '', role: 'user', parts: [{ type: 'text', text: 'go' }] } });
-    const iterator = stream.chunks[Symbol.asyncIterator]();
-    let seen = '';
-    while (!seen.includes('slow')) {
-      const next = await iterator.next();
-      const chunk = next.value as { type: string; delta?: string };
-      if (chunk.type === 'text-delta') seen += chunk.delta;
-    }
+    await readUntilText(stream, 'slow');
     stream.detach();
-    await h.hub.settled(id);
+    expect(model.aborted, 'still running within the grace period').to.equal(0);
+    await h.hub.find(id)!.whenEnded();
     expect(model.aborted).to.equal(1);
     const stored = await h.getThread.execute({ principal: ada, threadId: id });
     const saved = stored.messages[1]!.parts.find((p) => p.type === 'text') as { text: string };
     expect(saved.text.startsWith('a slow')).to.equal(true);
     expect(saved.text.length).to.be.lessThan('a slow answer that keeps going'.length);
+  });
+
+  it('keeps a turn whose only client went away running for a client that comes back within the grace period', async () => {
+    const model = new RecordingLanguageModel(() => ({ text: 'an answer worth waiting for', untilAborted: true }));
+    const h = turnHarness({ model, graceMs: 200 });
+    const { id } = await h.createThread.execute({ principal: ada });
+    const first = await h.runTurn.execute({ principal: ada, threadId: id, message: { id: '', role: 'user', parts: [{ type: 'text', text: 'go' }] } });
+    await readUntilText(first, 'answer');
+    first.detach();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const back = await h.rejoin.execute({ principal: ada, threadId: id });
+    expect(back).to.not.equal(null);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(model.aborted, 'the returning reader keeps it alive past the first grace period').to.equal(0);
+    back!.detach();
+    await h.hub.find(id)!.whenEnded();
+    expect(model.aborted).to.equal(1);
+  });
+
+  it('stops a turn at once on request, whoever reads it, and frees the thread for the next turn', async () => {
+    const model = new RecordingLanguageModel((prompt) => (lastUserText(prompt) === 'go' ? { text: 'a long answer still being written', untilAborted: true } : { text: 'next' }));
+    const h = turnHarness({ model });
+    const { id } = await h.createThread.execute({ principal: ada });
+    const stream = await h.runTurn.execute({ principal: ada, threadId: id, message: { id: '', role: 'user', parts: [{ type: 'text', text: 'go' }] } });
+    await readUntilText(stream, 'long');
+    expect(await h.stop.execute({ principal: ada, threadId: id })).to.deep.equal({ stopped: true });
+    expect(model.aborted).to.equal(1);
+    const rest = await collect(stream);
+    expect(rest[rest.length - 1]).to.deep.include({ type: 'finish' });
+    expect(await h.stop.execute({ principal: ada, threadId: id })).to.deep.equal({ stopped: false });
+    const next = await h.say(id, 'again');
+    expect(next.some((c) => c.type === 'text-delta')).to.equal(true);
+    let code = '';
+    try {
+      await h.stop.execute({ principal: { ...ada, subject: 'someone-else' }, threadId: id });
+    } catch (error) {
+      code = (error as { code: string }).code;
+    }
+    expect(code, 'someone else\'s thread').to.equal('not-found');
   });
 
   it('lets a second client rejoin a turn in flight, replaying what it missed; the turn outlives the first client', async () => {
@@ -172,3 +207,15 @@ describe('RunTurn', () => {
     await h.hub.settled(id);
   });
 });
+
+/** Reads a turn until its text contains `needle`. */
+async function readUntilText(stream: TurnStream, needle: string): Promise<void> {
+  const iterator = stream.chunks[Symbol.asyncIterator]();
+  let seen = '';
+  while (!seen.includes(needle)) {
+    const next = await iterator.next();
+    if (next.done) throw new Error(`the turn ended before "${needle}"`);
+    const chunk = next.value as { type: string; delta?: string };
+    if (chunk.type === 'text-delta') seen += chunk.delta;
+  }
+}

@@ -1,0 +1,171 @@
+import type { LanguageModelV2, LanguageModelV3 } from '@ai-sdk/provider';
+import type { ActAsPreset } from '../../ports/act-as.js';
+import type { DoorPrincipalLookup } from '../../ports/door-principals.js';
+import type { Logger } from '../../ports/logger.js';
+import type { PrincipalResolver } from '../../ports/principal-resolver.js';
+import type { Sandbox } from '../../ports/sandbox.js';
+import type { Store } from '../../ports/store.js';
+import type { ToolDefinition } from '../../ports/tool-registry.js';
+import type { ConsentPageRenderer } from '../../adapters/mcp/consent-page.js';
+
+type OneOrMany<T> = T | ReadonlyArray<T>;
+
+/** A guard rule: every field given must match the call; the first matching rule wins. */
+export interface PolicyRule {
+  /** A tool name, or a glob such as `notes_*`. */
+  readonly tool?: string;
+  readonly risk?: OneOrMany<'read' | 'write' | 'destructive'>;
+  /** Where the call comes from: a chat turn, an app's action, an automation's run, the MCP door. */
+  readonly venue?: OneOrMany<'chat' | 'app' | 'automation' | 'mcp'>;
+  /** `present`: the person is watching (chat, apps); `away`: automations and the door. */
+  readonly presence?: 'present' | 'away';
+  /** `run` lets it through, `ask` parks it as an approval, `block` refuses it (final). */
+  readonly action: 'run' | 'ask' | 'block';
+}
+
+/** The door's own OAuth 2.1 authorization server (`mcp: true`). */
+export interface DoorOAuthOptions {
+  /** Re-resolves a connected person on every door request; null closes their sessions. */
+  readonly principal: DoorPrincipalLookup;
+  /** The host's name, logo (an https URL or a path on this site) and accent colour on the consent and /connect pages. */
+  readonly brand?: { readonly name: string; readonly logoUrl?: string; readonly accentColor?: string };
+  /** Renders the whole consent page; Porter's branded page otherwise. */
+  readonly consentPage?: ConsentPageRenderer;
+  /** Who is signed in on the consent page; the host's `principal(req)` when absent. */
+  readonly signIn?: PrincipalResolver;
+  /** Where to send a person who is not signed in; they come back to `returnTo`. */
+  readonly signInUrl?: (returnTo: string) => string;
+  /** Access token lifetime, 60–86400 seconds (default 3600). */
+  readonly accessTokenTtlSeconds?: number;
+  /** Refresh token lifetime, 3600–31536000 seconds (default 30 days). */
+  readonly refreshTokenTtlSeconds?: number;
+  /** How long an instance trusts an access token it already checked, 0–10000 ms (default 1000; 0 checks the store every request). */
+  readonly tokenCacheMs?: number;
+}
+
+/** An external issuer that owns the door's OAuth endpoints; its JWTs are verified against its JWKS. */
+export interface RemoteAuthorizationServer {
+  readonly issuer: string;
+  /** Discovered from the issuer's metadata when absent. */
+  readonly jwksUri?: string;
+  /** The `aud` its tokens carry; the door's resource URL (`{origin}{wire}/mcp`) when absent. */
+  readonly audience?: string;
+  readonly algorithms?: ReadonlyArray<'RS256' | 'RS384' | 'RS512' | 'PS256' | 'PS384' | 'PS512' | 'ES256' | 'ES384' | 'ES512' | 'EdDSA'>;
+}
+
+/** How a webhook source's deliveries are verified: Standard Webhooks (self-minted), GitHub or Stripe. */
+export type WebhookSourceOptions =
+  | { readonly kind: 'standard'; /** `whsec_…` secrets; several while one rotates. */ readonly secret: OneOrMany<string> }
+  | { readonly kind: 'github'; /** 16+ characters. */ readonly secret: OneOrMany<string> }
+  | { readonly kind: 'stripe'; /** The endpoint secret Stripe shows (`whsec_…`). */ readonly secret: OneOrMany<string> };
+
+/** The connection broker: Nango or Composio (bring your own), or the Porter Cloud connections API. */
+export type ConnectionsOptions =
+  | false
+  | { readonly nango: { readonly secretKey: string; readonly host?: string } }
+  | { readonly composio: { readonly apiKey: string; readonly baseUrl?: string } }
+  | { readonly cloud: { readonly url: string; readonly key: string } };
+
+/** Where graduated apps' servers run. */
+export type SandboxOptions =
+  | false
+  | 'local'
+  | Sandbox
+  | {
+      readonly kind: 'local';
+      readonly root?: string;
+      /** 1000–120000 ms. */
+      readonly startTimeoutMs?: number;
+      /** `auto`: a network namespace per policy-bound app where the OS allows; `cooperative`: never. */
+      readonly egressIsolation?: 'auto' | 'cooperative';
+    }
+  | {
+      readonly kind: 'e2b';
+      readonly apiKey?: string;
+      readonly template?: string;
+      readonly domain?: string;
+      readonly apiUrl?: string;
+      readonly sandboxUrl?: string;
+      readonly port?: number;
+      /** 60000 ms or more. */
+      readonly timeoutMs?: number;
+      readonly startTimeoutMs?: number;
+    }
+  | {
+      readonly kind: 'cloud';
+      /** https (plain http only for a loopback host). */
+      readonly url: string;
+      /** 16+ characters. */
+      readonly token: string;
+      readonly startTimeoutMs?: number;
+    };
+
+/** Remixable slots of host components: `{ slots: [{ slot, file, title? }] }`. */
+export interface PinManifest {
+  readonly slots: ReadonlyArray<{ readonly slot: string; readonly file: string; readonly title?: string }>;
+}
+
+/**
+ * Everything `createPorter` takes. Options win over environment variables; invalid options fail
+ * `createPorter` with a `PorterConfigError` naming each one. README's Configuration table lists
+ * every constraint.
+ */
+export interface PorterOptions {
+  /** Where the wire lives (default `/api/porter`; a path like `/api/porter`, no trailing slash). */
+  readonly mount?: string;
+  /** The host's `principal(req)`: who is signed in, or null (an anonymous cookie session stands in). */
+  readonly principal?: PrincipalResolver;
+  /** The development composition (development and doctor routes, the scripted model). Default: `NODE_ENV === 'development'`. */
+  readonly development?: boolean;
+  /** `false` unmounts the apps family. Default true. */
+  readonly apps?: boolean;
+  /** `false` unmounts automations, runs, `/tick` and webhooks. Default true. */
+  readonly automations?: boolean;
+  /** Opens the MCP door (needs `oauth`). Default false. */
+  readonly mcp?: boolean;
+  readonly oauth?: DoorOAuthOptions;
+  readonly remoteAs?: RemoteAuthorizationServer;
+  /** How Porter calls the host as a person who is away or comes through the door: `actAs.authjs(…)`, `actAs.hostedIdentity(…)`, `actAs.jwt(…)`. */
+  readonly actAs?: ActAsPreset;
+  /** The host's tools (see `defineTool`). */
+  readonly tools?: ReadonlyArray<ToolDefinition>;
+  readonly policy?: ReadonlyArray<PolicyRule>;
+  /** An AI SDK language model (`openai('gpt-4.1')`, …); otherwise the model ladder reads the environment. */
+  readonly model?: LanguageModelV3 | LanguageModelV2;
+  /** The agent's system prompt (up to 100,000 characters). */
+  readonly instructions?: string;
+  /** Model steps per turn, 1–50 (default 8). */
+  readonly maxSteps?: number;
+  /** How long a parked call waits, 60 s–30 days (default 86400). */
+  readonly approvalTtlSeconds?: number;
+  /** Characters of one tool result the model sees (default 32000; 0: no cap). */
+  readonly toolOutputCap?: number;
+  /** Model output bound per turn (1 or more). */
+  readonly maxOutputTokens?: number;
+  /** The last N whole messages re-sent per turn (1 or more; default all). */
+  readonly historyWindow?: number;
+  /** `sqlite:<file>`, `sqlite::memory:`, `postgres://…` or `memory:` (default `sqlite:.porter/porter.db`; env `PORTER_DATABASE_URL`). */
+  readonly databaseUrl?: string;
+  /** A Store instance instead of a URL. */
+  readonly store?: Store;
+  /** The host's own origin (an absolute URL); present-mode credential forwarding needs it (env `PORTER_BASE_URL`). */
+  readonly baseUrl?: string;
+  /** Bearer secret for `POST /tick`, 16+ characters (env `PORTER_TICK_SECRET`). */
+  readonly tickSecret?: string;
+  /** Webhook intake: `{ sources: { <name>: { kind, secret } } }` (names: a-z, 0-9, `_` and `-`). */
+  readonly webhooks?: { readonly sources?: Readonly<Record<string, WebhookSourceOptions>> };
+  /** What drives ticks: `interval` (development default), `external` (production default) or `pg-boss` (PostgreSQL). */
+  readonly scheduler?: 'interval' | 'external' | 'pg-boss';
+  /** The interval ticker's period, 1–3600 seconds (default 30). */
+  readonly tickIntervalSeconds?: number;
+  /** Signs anonymous-session cookies: 32+ characters, or several (the first signs, all verify). Required in production (env `PORTER_SECRET`). */
+  readonly secret?: string | ReadonlyArray<string>;
+  /** Trust `X-Forwarded-*` from a proxy in front. Default false. */
+  readonly trustProxy?: boolean;
+  /** Remixable host components: the path of a JSON manifest, or the manifest itself. */
+  readonly pins?: string | PinManifest;
+  readonly connections?: ConnectionsOptions;
+  readonly sandbox?: SandboxOptions;
+  /** `info` (default), `warn`, `error`, `silent`, or a Logger. */
+  readonly logger?: 'info' | 'warn' | 'error' | 'silent' | Logger;
+}
