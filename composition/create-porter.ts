@@ -6,15 +6,16 @@ import { loggerFor, type CoreParts } from './modules/core-module.js';
 import { productionContainer } from './containers/production.js';
 import { developmentContainer } from './containers/development.js';
 import { TOKENS } from './tokens.js';
-import { openStore } from '../adapters/store/open-store.js';
+import { openConfiguredStore } from './config/open-configured-store.js';
 import { loadIntegrations } from './integrations/load-integrations.js';
 import { SystemClock } from '../adapters/runtime/system-clock.js';
-import { mountsOf, type WireMounts } from '../adapters/http/mount.js';
+import { mountsOf } from '../adapters/http/mount.js';
+import type { WireMounts } from '../adapters/http/wire-mounts.js';
 import type { KoaWire } from '../adapters/http/koa-wire.js';
 import type { Store } from '../ports/store.js';
 import type { BackgroundScheduler } from '../ports/scheduler.js';
 
-/** What a host mounts: the wire as Koa middleware, a Node listener or a connect-style handler. */
+/** What a host mounts: the wire as Koa middleware, a Node listener, a connect-style handler or a Web `fetch` handler. */
 export interface Porter extends WireMounts {
   /** The mount path, e.g. `/api/porter`. */
   readonly mount: string;
@@ -35,8 +36,8 @@ export function containerOf(porter: Porter): Container {
 }
 
 /**
- * The factory a host calls. Options win over environment variables; invalid configuration fails
- * here with a message naming the option.
+ * The factory a host calls. Options win over environment variables; invalid configuration, and a
+ * database that cannot be opened, fail here with a PorterConfigError naming the option.
  */
 export async function createPorter(options: PorterOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<Porter> {
   const config: PorterConfig = loadConfig(options, env);
@@ -44,7 +45,7 @@ export async function createPorter(options: PorterOptions = {}, env: NodeJS.Proc
   const logger = loggerFor(config);
   // Optional packages (providers, e2b, brokers, pg-boss) are loaded first: a missing one fails here.
   const integrations = await loadIntegrations(config, env, logger);
-  const store: Store = config.store ?? (await openStore(config.databaseUrl, { clock, logger }));
+  const store: Store = config.store ?? (await openConfiguredStore(config, options, env, { clock, logger }));
   const parts = { config, store, clock, logger, env, integrations };
   const { container, wire, background } = await boot(parts, config);
   const porter: Porter = {

@@ -5,7 +5,10 @@ export type { PorterOptions } from './config/config-schema.js';
 export type { Principal } from '../domain/principal.js';
 export type { WireRequest } from '../ports/wire-request.js';
 export type { PrincipalResolver } from '../ports/principal-resolver.js';
-export type { ToolDefinition, ToolContext } from '../ports/tool-registry.js';
+export type { ToolDefinition, ToolContext, JsonSchema } from '../ports/tool-registry.js';
+/** Typed host tools: a zod (or Standard Schema) input, an AI SDK tool spread in, or a plain JSON Schema. */
+export { defineTool, type TypedToolSpec, type AiSdkToolSpec, type PorterToolFields, type ToolSpec } from '../application/tools/define-tool.js';
+export type { ToolsOption, AiSdkToolEntry } from './config/tools-option.js';
 /** What a tool that declares `connection` is handed (`context.connection`) and what its requests look like. */
 export type { ConnectedAccount, ProxyRequest, ProxyResponse } from '../ports/connections.js';
 export type { Store } from '../ports/store.js';

@@ -1,3 +1,4 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Principal } from '../domain/principal.js';
 import type { EffectiveRisk, Presence, Risk, Venue } from '../domain/guard/risk.js';
 import type { ConnectedAccount } from './connections.js';
@@ -17,6 +18,13 @@ export interface ToolContext {
   readonly runId?: string;
   /** Aborted when the caller goes away or the run is stopped. */
   readonly signal: AbortSignal;
+  /** The same signal under the AI SDK's name, so an AI SDK tool's `execute(input, options)` reads it. */
+  readonly abortSignal: AbortSignal;
+  /**
+   * Always empty: Porter does not hand the conversation to tools. Present so the context is also a
+   * valid AI SDK `ToolExecutionOptions`.
+   */
+  readonly messages: [];
   /**
    * Calls the host's own HTTP API as this principal: with the person's forwarded credentials when
    * present (needs PORTER_BASE_URL), with act-as material when away or through the door.
@@ -41,33 +49,47 @@ export interface StreamedData {
   readonly data: unknown;
 }
 
-/** A tool the agent, an app, an automation or the door can call, always through the guard. */
-export interface ToolDefinition {
+/**
+ * A tool the agent, an app, an automation or the door can call, always through the guard.
+ * `Input` is what `execute` and the hooks receive: the parsed input when the tool has an `input`
+ * schema, the checked JSON otherwise. `defineTool` builds one with the types filled in.
+ */
+export interface ToolDefinition<Input = unknown> {
   readonly name: string;
   readonly description: string;
+  /** What the model and the door are told to send. */
   readonly inputSchema: JsonSchema;
+  /**
+   * Checks and parses every input (a Standard Schema: zod 4, Valibot, ArkType…); its value is what
+   * the hooks and `execute` receive. Absent, the input is checked against `inputSchema` as it is.
+   */
+  readonly input?: StandardSchemaV1<unknown, Input>;
   readonly risk: Risk;
   /** Reaches outside the host (the network, third parties): asks even when it only reads. */
   readonly egress?: boolean;
   /** The toolkit (e.g. `github`) whose connected account this tool acts through; see ToolContext.connection. */
   readonly connection?: string;
-  /** For tools whose risk depends on the input or on state, resolved at call time. */
-  resolveRisk?(input: unknown, context: { principal: Principal }): EffectiveRisk | Promise<EffectiveRisk>;
+  /** For tools whose risk depends on the input or on state, resolved at call time (after the input is checked). */
+  resolveRisk?(input: Input, context: { principal: Principal }): EffectiveRisk | Promise<EffectiveRisk>;
   /** One line a person reads on the approval card. */
-  preview?(input: unknown): string;
+  preview?(input: Input): string;
   /**
    * For tools that change a generated app: which app, and the content hash the person approves
    * against. Kept on a parked approval so a rebase of that app can invalidate it.
    */
-  approvalContext?(input: unknown, context: { principal: Principal }): Promise<{ appId: string; contentHash: string } | null>;
-  execute(input: unknown, context: ToolContext): Promise<unknown>;
+  approvalContext?(input: Input, context: { principal: Principal }): Promise<{ appId: string; contentHash: string } | null>;
+  execute(input: Input, context: ToolContext): Promise<unknown>;
 }
 
-export type InputCheck = { readonly ok: true } | { readonly ok: false; readonly issues: ReadonlyArray<string> };
+/** An input that passed, as the tool receives it (parsed: defaults and transforms applied), or why it did not. */
+export type InputCheck = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: ReadonlyArray<string> };
 
 export interface RegisteredTool extends ToolDefinition {
-  /** Checks an input against the tool's JSON Schema. */
-  checkInput(input: unknown): InputCheck;
+  /**
+   * Checks an input with the tool's schema. Never rejects: a schema that throws is an issue of
+   * the input, which the caller (the model, an app, the door) reads back.
+   */
+  checkInput(input: unknown): Promise<InputCheck>;
 }
 
 export interface ToolRegistry {

@@ -1,17 +1,10 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { Middleware } from 'koa';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KoaWire } from './koa-wire.js';
+import { fetchBridge } from './fetch-bridge.js';
+import type { WireMounts } from './wire-mounts.js';
 import { rememberHostContext } from './wire-request.js';
 
-/** The ways a host mounts the wire. Mount it before any body parser: Porter reads its own bodies. */
-export interface WireMounts {
-  /** Koa middleware: answers Porter's paths and passes everything else to `next()`. */
-  readonly koa: Middleware;
-  /** A Node `http` request listener: answers Porter's paths, 404 (envelope) for the rest. */
-  readonly listener: RequestListener;
-  /** Connect/Express style: answers Porter's paths, calls `next()` for the rest. */
-  readonly handle: (req: IncomingMessage, res: ServerResponse, next?: () => void) => void;
-}
+export type { FetchMount, FetchMountInit, KoaMount, KoaMountContext, WireMounts } from './wire-mounts.js';
 
 export function mountsOf(wire: KoaWire): WireMounts {
   const callback = wire.app.callback();
@@ -35,5 +28,6 @@ export function mountsOf(wire: KoaWire): WireMounts {
       if (next && !wire.owns(pathOf(req))) return next();
       void serve(req, res);
     },
+    fetch: fetchBridge((req, res, host) => void serve(req, res, host)).fetch,
   };
 }

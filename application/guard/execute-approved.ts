@@ -54,6 +54,33 @@ export class ExecuteApproved {
     return results;
   }
 
+  /**
+   * The approval holds the input as it was asked for; it is checked again now (a refinement may
+   * read state that changed) and the tool gets it parsed, as it would have at call time.
+   */
+  private async runApproved(loaded: LoadedApproval, input: Omit<ExecuteApprovedInput, 'approvalId'>): Promise<ToolOutcome> {
+    const { request } = loaded.approval;
+    const tool = this.tools.get(request.tool);
+    if (!tool) return { ok: false, error: `The tool "${request.tool}" is no longer registered` };
+    const check = await tool.checkInput(request.input);
+    if (!check.ok) return { ok: false, error: `The approved input no longer passes the tool's schema: ${check.issues.join('; ')}`, code: 'validation' };
+    return this.runner.run({
+      tool,
+      input: check.value,
+      toolCallId: request.toolCallId,
+      principal: input.principal,
+      venue: request.venue,
+      presence: request.presence,
+      session: request.session,
+      ...(request.threadId ? { threadId: request.threadId } : {}),
+      ...(request.runId ? { runId: request.runId } : {}),
+      authority: { subject: loaded.approval.subject, approvalId: loaded.approval.id },
+      ...(input.credentials ? { credentials: input.credentials } : {}),
+      signal: input.signal,
+      ...(input.writeData ? { writeData: input.writeData } : {}),
+    });
+  }
+
   private async run(loaded: LoadedApproval, input: Omit<ExecuteApprovedInput, 'approvalId'>): Promise<CallResult | null> {
     const now = this.clock.now().toISOString();
     if (loaded.approval.stateAt(now) !== 'approved') return null;
@@ -61,25 +88,7 @@ export class ExecuteApproved {
     if (!(await this.approvals.move(loaded, executing))) return null;
 
     const { request } = loaded.approval;
-    const tool = this.tools.get(request.tool);
-    const outcome: ToolOutcome = tool
-      ? await this.runner.run({
-          tool,
-          input: request.input,
-          toolCallId: request.toolCallId,
-          principal: input.principal,
-          venue: request.venue,
-          presence: request.presence,
-          session: request.session,
-          ...(request.threadId ? { threadId: request.threadId } : {}),
-          ...(request.runId ? { runId: request.runId } : {}),
-          authority: { subject: loaded.approval.subject, approvalId: loaded.approval.id },
-          ...(input.credentials ? { credentials: input.credentials } : {}),
-          signal: input.signal,
-          ...(input.writeData ? { writeData: input.writeData } : {}),
-        })
-      : { ok: false, error: `The tool "${request.tool}" is no longer registered` };
-
+    const outcome = await this.runApproved(loaded, input);
     const finished = executing.finish(outcome.ok ? { kind: 'executed', ok: true, output: outcome.output } : { kind: 'executed', ok: false, error: outcome.error });
     const current = await this.approvals.find(loaded.approval.id);
     if (current) await this.approvals.move(current, finished);

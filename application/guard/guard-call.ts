@@ -59,8 +59,10 @@ export class GuardCall {
   async execute(call: GuardedCall): Promise<CallResult> {
     const tool = this.tools.get(call.tool);
     if (!tool) return { status: 'invalid', issues: [`There is no tool named "${call.tool}"`] };
-    const check = tool.checkInput(call.input);
+    const check = await tool.checkInput(call.input);
     if (!check.ok) return { status: 'invalid', issues: check.issues };
+    // What the model sent is what is digested, parked and shown; the tool sees it parsed.
+    const parsed = check.value;
 
     const ruled: RuledCall = {
       toolCallId: call.toolCallId,
@@ -72,7 +74,7 @@ export class GuardCall {
       presence: call.presence,
       session: call.session,
       ...(call.evidence ? { evidence: call.evidence } : {}),
-      effective: (await tool.resolveRisk?.(call.input, { principal: call.principal })) ?? { risk: tool.risk, egress: tool.egress ?? false },
+      effective: (await tool.resolveRisk?.(parsed, { principal: call.principal })) ?? { risk: tool.risk, egress: tool.egress ?? false },
     };
 
     // Grants can only turn an ask into a run: a call that runs (or is blocked) without them is
@@ -82,7 +84,7 @@ export class GuardCall {
     switch (decision.kind) {
       case 'run': {
         const authority = decision.grantId ? { subject: call.principal.subject, grantId: decision.grantId } : null;
-        const outcome = await this.runner.run({ ...this.runOf(call, tool), authority });
+        const outcome = await this.runner.run({ ...this.runOf(call, tool, parsed), authority });
         return outcome.ok
           ? { status: 'ran', output: outcome.output, because: decision.because }
           : { status: 'failed', error: outcome.error, ...(outcome.code ? { code: outcome.code } : {}) };
@@ -93,18 +95,18 @@ export class GuardCall {
       case 'ask': {
         // The door's retry rule applies only to a call that would ask: a policy block stays final.
         const retried = call.reuseParked ? await this.retry(ruled, call) : null;
-        return retried ?? this.park(ruled, call, tool);
+        return retried ?? this.park(ruled, call, tool, parsed);
       }
     }
   }
 
-  private async park(ruled: RuledCall, call: GuardedCall, tool: RegisteredTool): Promise<CallResult> {
+  private async park(ruled: RuledCall, call: GuardedCall, tool: RegisteredTool, parsed: unknown): Promise<CallResult> {
     const now = this.clock.now();
-    const app = (await tool.approvalContext?.(call.input, { principal: call.principal })) ?? null;
+    const app = (await tool.approvalContext?.(parsed, { principal: call.principal })) ?? null;
     const approval = Approval.park({
       id: this.ids.mint('approval'),
       call: ruled,
-      preview: tool.preview?.(call.input) ?? defaultPreview(tool.name, call.input),
+      preview: tool.preview?.(parsed) ?? defaultPreview(tool.name, call.input),
       now: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.settings.approvalTtlMs).toISOString(),
       ...(call.threadId ? { threadId: call.threadId } : {}),
@@ -145,10 +147,10 @@ export class GuardCall {
     return { status: 'failed', error: 'This approved call is already running for an identical request; its result will follow there', code: 'conflict' };
   }
 
-  private runOf(call: GuardedCall, tool: RegisteredTool) {
+  private runOf(call: GuardedCall, tool: RegisteredTool, input: unknown) {
     return {
       tool,
-      input: call.input,
+      input,
       toolCallId: call.toolCallId,
       principal: call.principal,
       venue: call.venue,

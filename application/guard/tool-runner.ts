@@ -9,6 +9,7 @@ import { ConnectionsNotConfigured } from '../../domain/connections/errors.js';
 
 export interface ToolRun {
   readonly tool: RegisteredTool;
+  /** The input as the tool's schema parsed it. */
   readonly input: unknown;
   readonly toolCallId: string;
   readonly principal: Principal;
@@ -53,6 +54,8 @@ export class ToolRunner {
         ...(run.threadId ? { threadId: run.threadId } : {}),
         ...(run.runId ? { runId: run.runId } : {}),
         signal: run.signal,
+        abortSignal: run.signal,
+        messages: [],
         hostFetch,
         ...(run.writeData ? { writeData: run.writeData } : {}),
         ...(connection ? { connection } : {}),

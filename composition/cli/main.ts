@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { PORTER_VERSION } from '../version.js';
 import { PorterConfigError } from '../config/load-config.js';
+import { ConfigModuleError } from '../server/config-module.js';
 import { EXIT, UsageError, processIo, type CliIo } from './cli-io.js';
 import { serveCommand } from './serve-command.js';
 import { syncCommand } from './sync-command.js';
@@ -72,7 +73,7 @@ export async function main(argv: ReadonlyArray<string>, io: CliIo = processIo())
       io.err(`porter ${name}: ${error.message}\n\n${command.help}`);
       return EXIT.usage;
     }
-    if (error instanceof PorterConfigError) {
+    if (error instanceof PorterConfigError || error instanceof ConfigModuleError) {
       io.err(`porter ${name}: ${error.message}`);
       return EXIT.usage;
     }

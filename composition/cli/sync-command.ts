@@ -1,12 +1,9 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { PorterOptions } from '../config/porter-options.js';
+import { findConfigModule, loadConfigModule } from '../server/config-module.js';
 import type { SyncReport } from '../../ports/use-cases/apps.js';
 import { EXIT, UsageError, type CliIo } from './cli-io.js';
 import type { Command } from './main.js';
-
-const CONFIG_FILES = ['porter.config.ts', 'porter.config.mjs', 'porter.config.js'];
 
 /** `porter sync`: re-hash the pinned host components and report which forks drifted. */
 export const syncCommand: Command = {
@@ -19,7 +16,8 @@ longer matches as drifted (nothing is rebased). Prints the sync report.
 
 Options:
   --pins <file>       the pin manifest { slots: [{ slot, file, title? }] } (default: the config's \`pins\`)
-  --config <file>     a module whose default export is the host's createPorter options
+  --config <file>     the host's config module, as \`porter serve --config\` reads it: its default
+                      export (or \`options\`) is the createPorter options or (env) => options
                       (default: ./porter.config.ts, .mjs or .js when present)
   --database <url>    the store the host uses (default: $PORTER_DATABASE_URL, else sqlite:.porter/porter.db)
   --fail-on-drift     exit 1 when any fork is drifted or a pinned component is missing (for CI)
@@ -27,7 +25,8 @@ Options:
   options: { pins: { type: 'string' }, config: { type: 'string' }, database: { type: 'string' }, 'fail-on-drift': { type: 'boolean' }, json: { type: 'boolean' } },
   async run(values, positionals, io) {
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    const options: { -readonly [K in keyof PorterOptions]: PorterOptions[K] } = { ...(await hostOptions(typeof values.config === 'string' ? values.config : undefined, io)) };
+    const env: NodeJS.ProcessEnv = { ...io.env, ...(typeof values.database === 'string' ? { PORTER_DATABASE_URL: values.database } : {}) };
+    const options: { -readonly [K in keyof PorterOptions]: PorterOptions[K] } = { ...(await hostOptions(typeof values.config === 'string' ? values.config : undefined, env, io)) };
     if (typeof values.pins === 'string') options.pins = resolve(values.pins);
     if (!options.pins) throw new UsageError('no pin manifest: pass --pins <manifest.json> or set `pins` in the config module');
     if (options.development === undefined) options.development = io.env.NODE_ENV !== 'production';
@@ -36,7 +35,6 @@ Options:
     // A sync only re-hashes and marks forks: it must not tick schedules or take runs (pg-boss jobs, or
     // the interval ticker) in a process that exits when the report is printed.
     options.scheduler = 'external';
-    const env: NodeJS.ProcessEnv = { ...io.env, ...(typeof values.database === 'string' ? { PORTER_DATABASE_URL: values.database } : {}) };
     io.err(`porter sync: re-hashing the pinned host components${typeof options.pins === 'string' ? ` of ${options.pins}` : ''}…`);
     // The apps family's sync (composition/apps-sync.ts), loaded only when it runs.
     const { syncPins } = await import('../apps-sync.js');
@@ -50,15 +48,11 @@ Options:
 };
 
 /** The host's options from its config module, when it has one. */
-async function hostOptions(file: string | undefined, io: CliIo): Promise<PorterOptions> {
-  const path = file ? resolve(file) : CONFIG_FILES.map((name) => resolve(name)).find((candidate) => existsSync(candidate));
+async function hostOptions(file: string | undefined, env: NodeJS.ProcessEnv, io: CliIo): Promise<PorterOptions> {
+  const path = file ?? findConfigModule();
   if (!path) return {};
-  if (!existsSync(path)) throw new UsageError(`no config module at ${path}`);
-  io.err(`porter sync: reading the host's options from ${path}`);
-  const loaded = (await import(pathToFileURL(path).href)) as { default?: unknown; options?: unknown };
-  const options = loaded.default ?? loaded.options;
-  if (typeof options !== 'object' || options === null) throw new UsageError(`${path} must export the createPorter options as its default export`);
-  return options as PorterOptions;
+  io.err(`porter sync: reading the host's options from ${resolve(path)}`);
+  return loadConfigModule(path, env);
 }
 
 function printReport(report: SyncReport, io: CliIo): void {

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { PrincipalResolver } from '../../ports/principal-resolver.js';
 import type { Store } from '../../ports/store.js';
 import type { Logger } from '../../ports/logger.js';
-import type { ToolDefinition } from '../../ports/tool-registry.js';
 import type { ActAsPreset } from '../../ports/act-as.js';
 import type { RISKS, VENUES } from '../../domain/guard/risk.js';
 import type { LanguageModelV2, LanguageModelV3 } from '@ai-sdk/provider';
@@ -11,6 +10,8 @@ import { WEBHOOK_SOURCE_NAME } from '../../domain/webhooks/delivery.js';
 import type { DoorPrincipalLookup } from '../../ports/door-principals.js';
 import type { ConsentPageRenderer } from '../../adapters/mcp/consent-page.js';
 import { pinManifestSchema } from '../../adapters/apps/file-pin-catalog.js';
+import { ACCEPTED_DATABASE_URLS, parseDatabaseUrl } from '../../adapters/store/database-url.js';
+import { hostTools, type ToolsOption } from './tools-option.js';
 import type { PorterOptions } from './porter-options.js';
 
 export type { PorterOptions } from './porter-options.js';
@@ -72,9 +73,12 @@ const policyRuleSchema = z.strictObject({
   action: z.enum(['run', 'ask', 'block']),
 });
 
-const toolSchema = instance<ToolDefinition>('a tool ({ name, description, inputSchema, risk, execute })', (v) =>
-  typeof v.name === 'string' && typeof v.execute === 'function' && typeof v.inputSchema === 'object' && ['read', 'write', 'destructive'].includes(v.risk as string),
-);
+/** The host's tools, each checked as `defineTool` checks it and refused at its index or key. */
+const toolsSchema = z
+  .custom<ToolsOption>((value) => typeof value === 'object' && value !== null, {
+    message: 'must be an array of tools (defineTool({ name, description, input, risk, execute })) or a record { name: tool } of AI SDK tools',
+  })
+  .transform((option, ctx) => hostTools(option, (path, message) => ctx.addIssue({ code: 'custom', path: [...path], message, input: option })));
 
 const secretSchema = z.string().min(32, 'must be at least 32 characters');
 
@@ -162,7 +166,7 @@ export const configSchema = z
     oauth: oauthSchema.optional(),
     remoteAs: remoteAsSchema.optional(),
     actAs: instance<ActAsPreset>('an act-as preset (actAs.authjs, actAs.hostedIdentity or actAs.jwt)', (v) => typeof v.mint === 'function' && typeof v.asHostSees === 'function').optional(),
-    tools: z.array(toolSchema).default([]),
+    tools: toolsSchema.default([]),
     policy: z.array(policyRuleSchema).default([]),
     model: instance<LanguageModelV3 | LanguageModelV2>('an AI SDK LanguageModel', (v) => typeof v.doStream === 'function' || typeof v.specificationVersion === 'string').optional(),
     instructions: z.string().max(100_000).optional(),
@@ -206,6 +210,10 @@ export const configSchema = z
     if ((config.oauth || config.remoteAs) && !config.mcp) {
       ctx.addIssue({ code: 'custom', path: ['mcp'], message: 'must be true when `oauth` or `remoteAs` is configured (the door is closed otherwise)' });
     }
+    if (!config.store && !isDatabaseUrl(config.databaseUrl)) {
+      // Never echo the value: a database URL may carry a password.
+      ctx.addIssue({ code: 'custom', path: ['databaseUrl'], message: `is not a database URL Porter understands; use one of: ${ACCEPTED_DATABASE_URLS.join(', ')}` });
+    }
     if (config.scheduler === 'pg-boss' && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
       ctx.addIssue({ code: 'custom', path: ['scheduler'], message: 'pg-boss needs PostgreSQL: set databaseUrl (PORTER_DATABASE_URL) to the postgres:// database the instances share' });
     }
@@ -213,6 +221,15 @@ export const configSchema = z
       ctx.addIssue({ code: 'custom', path: ['secret'], message: 'is required in production: set PORTER_SECRET (32+ characters) so anonymous-session cookies survive restarts and instances' });
     }
   });
+
+function isDatabaseUrl(url: string): boolean {
+  try {
+    parseDatabaseUrl(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export type PorterConfig = z.output<typeof configSchema>;
 

@@ -1,16 +1,25 @@
 import { configSchema, type PorterConfig } from './config-schema.js';
 import type { PorterOptions } from './porter-options.js';
 
+/** One problem with the configuration: the option (and the variable it came from) and what is wrong. */
+export interface PorterConfigIssue {
+  readonly option: string;
+  readonly message: string;
+}
+
 /** Thrown at boot when the options and environment do not make a valid deployment. */
 export class PorterConfigError extends Error {
-  constructor(readonly issues: ReadonlyArray<{ option: string; message: string }>) {
-    super(`Invalid Porter configuration:\n${issues.map((i) => `  - ${i.option}: ${i.message}`).join('\n')}`);
+  constructor(
+    readonly issues: ReadonlyArray<PorterConfigIssue>,
+    options?: ErrorOptions,
+  ) {
+    super(`Invalid Porter configuration:\n${issues.map((i) => `  - ${i.option}: ${i.message}`).join('\n')}`, options);
     this.name = 'PorterConfigError';
   }
 }
 
 /** Environment variables and the option each one fills when the host did not pass it. */
-const FROM_ENVIRONMENT = {
+export const FROM_ENVIRONMENT = {
   PORTER_DATABASE_URL: 'databaseUrl',
   PORTER_BASE_URL: 'baseUrl',
   PORTER_TICK_SECRET: 'tickSecret',
@@ -19,28 +28,38 @@ const FROM_ENVIRONMENT = {
 
 /**
  * Options from the host win; the environment fills the rest. `NODE_ENV=development` selects the
- * development composition unless the host says `development: false`.
+ * development composition unless the host says `development: false`. `NODE_ENV=production` always
+ * needs a signing secret, even for a host that asks for the development composition: nothing
+ * mints one in production.
  */
 export function loadConfig(options: PorterOptions = {}, env: NodeJS.ProcessEnv = process.env): PorterConfig {
   const merged: Record<string, unknown> = { ...options };
-  const fromEnvironment = new Map<string, string>();
   for (const [variable, option] of Object.entries(FROM_ENVIRONMENT)) {
     const value = env[variable];
-    if (merged[option] === undefined && value !== undefined && value !== '') {
-      merged[option] = value;
-      fromEnvironment.set(option, variable);
-    }
+    if (merged[option] === undefined && value !== undefined && value !== '') merged[option] = value;
   }
   if (merged.development === undefined) merged.development = env.NODE_ENV === 'development';
   const parsed = configSchema.safeParse(merged);
-  if (!parsed.success) {
-    throw new PorterConfigError(
-      parsed.error.issues.map((issue) => {
-        const option = issue.path.length ? issue.path.join('.') : '(options)';
-        const variable = fromEnvironment.get(String(issue.path[0]));
-        return { option: variable ? `${option} (from ${variable})` : option, message: issue.message };
-      }),
-    );
+  const issues: PorterConfigIssue[] = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => ({
+        option: issue.path.length ? optionLabel(issue.path.join('.'), options, env) : '(options)',
+        message: issue.message,
+      }));
+  if (env.NODE_ENV === 'production' && merged.development === true && merged.secret === undefined) {
+    issues.push({ option: 'secret', message: 'is required when NODE_ENV=production, also with `development: true`: set PORTER_SECRET (32+ characters)' });
   }
+  if (issues.length || !parsed.success) throw new PorterConfigError(issues);
   return parsed.data;
+}
+
+/**
+ * How an error names an option: `databaseUrl (from PORTER_DATABASE_URL)` when the environment
+ * filled it, so the operator knows where to look.
+ */
+export function optionLabel(option: string, options: PorterOptions, env: NodeJS.ProcessEnv): string {
+  const top = option.split('.')[0]!;
+  const variable = Object.entries(FROM_ENVIRONMENT).find(([, filled]) => filled === top)?.[0];
+  const fromEnvironment = variable !== undefined && (options as Record<string, unknown>)[top] === undefined && Boolean(env[variable]);
+  return fromEnvironment ? `${option} (from ${variable})` : option;
 }

@@ -5,8 +5,8 @@ import type { Logger } from '../../ports/logger.js';
 import type { PrincipalResolver } from '../../ports/principal-resolver.js';
 import type { Sandbox } from '../../ports/sandbox.js';
 import type { Store } from '../../ports/store.js';
-import type { ToolDefinition } from '../../ports/tool-registry.js';
 import type { ConsentPageRenderer } from '../../adapters/mcp/consent-page.js';
+import type { ToolsOption } from './tools-option.js';
 
 type OneOrMany<T> = T | ReadonlyArray<T>;
 
@@ -127,8 +127,11 @@ export interface PorterOptions {
   readonly remoteAs?: RemoteAuthorizationServer;
   /** How Porter calls the host as a person who is away or comes through the door: `actAs.authjs(…)`, `actAs.hostedIdentity(…)`, `actAs.jwt(…)`. */
   readonly actAs?: ActAsPreset;
-  /** The host's tools (see `defineTool`). */
-  readonly tools?: ReadonlyArray<ToolDefinition>;
+  /**
+   * The host's tools: `defineTool(…)` results (or plain JSON Schema tools, or AI SDK tools spread
+   * beside `name` and `risk`), or a record `{ name: tool }` where a tool without `risk` asks.
+   */
+  readonly tools?: ToolsOption;
   readonly policy?: ReadonlyArray<PolicyRule>;
   /** An AI SDK language model (`openai('gpt-4.1')`, …); otherwise the model ladder reads the environment. */
   readonly model?: LanguageModelV3 | LanguageModelV2;

@@ -1,4 +1,8 @@
+import { z } from 'zod';
+import { defineTool } from '../../application/tools/define-tool.js';
 import type { ToolDefinition } from '../../ports/tool-registry.js';
+
+const NO_INPUT = z.strictObject({});
 
 /**
  * The development host's own tools, one of every risk, as a host would register them. Notes live
@@ -12,31 +16,31 @@ export function demoTools(): ToolDefinition[] {
     return list;
   };
   return [
-    {
+    defineTool({
       name: 'notes_list',
       description: 'List the signed-in user\'s notes.',
-      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      input: NO_INPUT,
       risk: 'read',
       async execute(_input, context) {
         return { notes: [...notesOf(context.principal.subject)] };
       },
-    },
-    {
+    }),
+    defineTool({
       name: 'notes_add',
       description: 'Add a note for the signed-in user.',
-      inputSchema: { type: 'object', properties: { text: { type: 'string', minLength: 1, maxLength: 2000 } }, required: ['text'], additionalProperties: false },
+      input: z.strictObject({ text: z.string().min(1).max(2000) }),
       risk: 'write',
-      preview: (input) => `Add the note “${(input as { text: string }).text}”`,
-      async execute(input, context) {
+      preview: ({ text }) => `Add the note “${text}”`,
+      async execute({ text }, context) {
         const list = notesOf(context.principal.subject);
-        list.push((input as { text: string }).text);
-        return { added: (input as { text: string }).text, count: list.length };
+        list.push(text);
+        return { added: text, count: list.length };
       },
-    },
-    {
+    }),
+    defineTool({
       name: 'notes_clear',
       description: 'Delete every note of the signed-in user.',
-      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      input: NO_INPUT,
       risk: 'destructive',
       preview: () => 'Delete all of your notes',
       async execute(_input, context) {
@@ -45,19 +49,19 @@ export function demoTools(): ToolDefinition[] {
         list.length = 0;
         return { removed };
       },
-    },
-    {
+    }),
+    defineTool({
       name: 'web_fetch',
       description: 'Fetch a web page and return the start of its text.',
-      inputSchema: { type: 'object', properties: { url: { type: 'string', format: 'uri', pattern: '^https?://' } }, required: ['url'], additionalProperties: false },
+      input: z.strictObject({ url: z.httpUrl().describe('An http:// or https:// URL') }),
       risk: 'read',
       egress: true,
-      preview: (input) => `Fetch ${(input as { url: string }).url}`,
-      async execute(input, context) {
-        const response = await fetch((input as { url: string }).url, { signal: context.signal, redirect: 'follow' });
+      preview: ({ url }) => `Fetch ${url}`,
+      async execute({ url }, context) {
+        const response = await fetch(url, { signal: context.signal, redirect: 'follow' });
         const text = await response.text();
         return { status: response.status, contentType: response.headers.get('content-type'), text: text.slice(0, 4000) };
       },
-    },
+    }),
   ];
 }

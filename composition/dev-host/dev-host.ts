@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import type { Server } from 'node:http';
+import { listen, logUnlessHangUp, stopServer, urlOf } from '../server/listen.js';
 import { createPorter, type Porter } from '../create-porter.js';
 import type { PorterOptions } from '../config/porter-options.js';
 import { demoPrincipal } from './demo-principal.js';
@@ -10,8 +11,10 @@ import { developmentOAuth, developmentSignIn } from './dev-oauth.js';
 import { serveChrome } from '../chrome.js';
 
 export interface DevHostOptions {
-  /** Port to listen on; 0 picks a free one. */
+  /** Port to listen on; 0 picks a free one. Default: $PORT, else 3000. */
   readonly port?: number;
+  /** Interface to bind. Default 127.0.0.1: the demo sign-in trusts a header, so this machine only. */
+  readonly host?: string;
   readonly env?: NodeJS.ProcessEnv;
   /** Extra Porter options (tests use them to swap the store or the model). */
   readonly porter?: PorterOptions;
@@ -21,57 +24,56 @@ export interface DevHost {
   readonly url: string;
   readonly porter: Porter;
   readonly server: Server;
-  close(): Promise<void>;
+  /** Stops taking connections, gives requests in flight `graceMs` (default 0), then closes Porter. */
+  close(graceMs?: number): Promise<void>;
 }
 
 /**
  * The host `npm start` runs: a Koa application that mounts Porter at /api/porter, serves the
  * shipped chrome at /, and signs people in from a demo cookie or header. NODE_ENV=production
- * selects the production composition; anything else the development one.
+ * selects the production composition; anything else the development one. Only development mints
+ * (and keeps in .porter/secret) a signing secret; production needs PORTER_SECRET.
  */
 export async function startDevHost(options: DevHostOptions = {}): Promise<DevHost> {
   const env = options.env ?? process.env;
+  const production = env.NODE_ENV === 'production';
   const porter = await createPorter(
     {
-      development: env.NODE_ENV !== 'production',
+      development: !production,
       principal: demoPrincipal,
       tools: demoTools(),
       // The MCP door, signed in from the same demo cookie (see dev-oauth.ts).
       mcp: true,
       oauth: developmentOAuth(),
-      secret: env.PORTER_SECRET || developmentSecret('.porter/secret'),
+      secret: options.porter?.secret ?? (env.PORTER_SECRET || (production ? undefined : developmentSecret('.porter/secret'))),
       // A self-minted Standard Webhooks source: POST /webhooks/demo, signed with this secret.
       webhooks: { sources: { demo: { kind: 'standard', secret: demoWebhookSecret(env) } } },
       ...options.porter,
     },
     env,
   );
-  const app = new Koa();
-  app.on('error', (error: NodeJS.ErrnoException) => {
-    // A browser that closes a stream mid-turn is ordinary; anything else is worth a line.
-    if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET' && error.code !== 'ERR_STREAM_PREMATURE_CLOSE') console.error(error);
-  });
-  app.use(porter.koa);
-  app.use(developmentSignIn());
-  // The shipped chrome at /, bundled at start; the sign-in control only in development.
-  app.use(await serveChrome({ wire: porter.mount, demoSignIn: porter.composition === 'development' }));
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(options.port ?? Number(env.PORT ?? 3000), '127.0.0.1', () => resolve(listening));
-    // A port already in use fails the start (the caller says so) instead of crashing the process.
-    listening.once('error', reject);
-  }).catch(async (error: unknown) => {
+  const host = options.host ?? '127.0.0.1';
+  let server: Server;
+  try {
+    const app = new Koa();
+    app.on('error', logUnlessHangUp);
+    app.use(porter.koa);
+    app.use(developmentSignIn());
+    // The shipped chrome at /, bundled at start; the sign-in control only in development.
+    app.use(await serveChrome({ wire: porter.mount, demoSignIn: porter.composition === 'development' }));
+    server = await listen(app.callback(), { port: options.port ?? Number(env.PORT ?? 3000), host });
+  } catch (error) {
+    // A port already in use (or a chrome that does not build) fails the start, and the caller
+    // says so, instead of crashing the process or leaving Porter's background work running.
     await porter.close();
     throw error;
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  }
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: urlOf(server, host),
     porter,
     server,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    async close(graceMs = 0) {
+      await stopServer(server, graceMs);
       await porter.close();
     },
   };

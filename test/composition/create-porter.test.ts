@@ -150,6 +150,20 @@ describe('createPorter', () => {
     expect((error as Error).message).to.contain('PORTER_MODEL_PROVIDER');
   });
 
+  it('in production, refuses to boot without a secret, also when the host asks for the development composition', async () => {
+    for (const options of [{}, { development: true }]) {
+      let error: unknown;
+      try {
+        const porter = await createPorter({ ...options, store: new MemoryStore({ clock: new ManualClock() }), logger: 'silent' }, { NODE_ENV: 'production' });
+        await porter.close();
+      } catch (caught) {
+        error = caught;
+      }
+      expect((error as Error)?.name, JSON.stringify(options)).to.equal('PorterConfigError');
+      expect((error as Error).message).to.match(/secret: is required (in production|when NODE_ENV=production)/).and.contain('PORTER_SECRET');
+    }
+  });
+
   it('refuses invalid configuration at boot, naming the option', async () => {
     let message = '';
     try {

@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import { loadConfig, PorterConfigError } from '../../composition/config/load-config.js';
 import type { PorterOptions } from '../../composition/config/config-schema.js';
+import { z } from 'zod';
+import { tool } from 'ai';
+import { defineTool } from '../../composition/index.js';
 
 const SECRET = 'x'.repeat(40);
 
@@ -51,6 +54,23 @@ describe('loadConfig', () => {
     expect(error.message).to.contain('PORTER_SECRET');
   });
 
+  it('NODE_ENV=production needs a secret even when the host asks for the development composition', () => {
+    const error = failure({ development: true }, { NODE_ENV: 'production' });
+    expect(error.issues.map((i) => i.option)).to.deep.equal(['secret']);
+    expect(error.message).to.contain('NODE_ENV=production').and.contain('PORTER_SECRET');
+    expect(loadConfig({ development: true }, { NODE_ENV: 'production', PORTER_SECRET: SECRET }).development).to.equal(true);
+    // An empty variable is no secret.
+    expect(failure({}, { NODE_ENV: 'production', PORTER_SECRET: '' }).issues.map((i) => i.option)).to.deep.equal(['secret']);
+  });
+
+  it('refuses a database URL it does not understand, naming the variable but never echoing the value', () => {
+    const error = failure({ development: true }, { PORTER_DATABASE_URL: 'mysql://root:hunter2@db/porter' });
+    expect(error.issues.map((i) => i.option)).to.deep.equal(['databaseUrl (from PORTER_DATABASE_URL)']);
+    expect(error.message).to.contain('sqlite:<file path>').and.not.contain('hunter2');
+    // A host that passes its own store has no use for the URL.
+    expect(() => loadConfig({ development: true, store: { records: () => null, blobs: () => null } as never }, { PORTER_DATABASE_URL: 'mysql://db' })).to.not.throw();
+  });
+
   it('names the environment variable an invalid value came from', () => {
     const error = failure({}, { PORTER_SECRET: 'short', NODE_ENV: 'production' });
     expect(error.message).to.contain('secret (from PORTER_SECRET)');
@@ -73,5 +93,41 @@ describe('loadConfig', () => {
   it('refuses a principal resolver that is not a function and a mount with a trailing slash', () => {
     const error = failure({ development: true, principal: 'me' as never, mount: '/api/porter/' });
     expect(error.issues.map((i) => i.option).sort()).to.deep.equal(['mount', 'principal']);
+  });
+
+  describe('tools', () => {
+    const notes = defineTool({ name: 'notes_add', description: 'Add a note', input: z.strictObject({ text: z.string() }), risk: 'write', execute: async ({ text }) => text });
+    const weather = tool({ description: 'The weather', inputSchema: z.object({ city: z.string() }), execute: async ({ city }) => city });
+
+    it('takes defineTool results, plain JSON Schema tools and AI SDK tools spread with a name and risk, in order', () => {
+      const plain = { name: 'legacy', description: 'x', inputSchema: { type: 'object' }, risk: 'read' as const, execute: async () => null };
+      const config = loadConfig({ development: true, tools: [notes, plain, { name: 'weather', risk: 'read', ...weather }] }, {});
+      expect(config.tools.map((t) => [t.name, t.risk])).to.deep.equal([['notes_add', 'write'], ['legacy', 'read'], ['weather', 'read']]);
+      expect(config.tools[0]).to.equal(notes);
+      expect(config.tools[2]!.inputSchema).to.deep.include({ type: 'object', required: ['city'] });
+    });
+
+    it("takes a record of AI SDK tools by name: without a risk a tool asks (write), never reads freely", () => {
+      const config = loadConfig({ development: true, tools: { weather, lookup: { ...weather, risk: 'read' }, notes_add: notes } }, {});
+      expect(config.tools.map((t) => [t.name, t.risk])).to.deep.equal([['weather', 'write'], ['lookup', 'read'], ['notes_add', 'write']]);
+    });
+
+    it('refuses each wrong tool at its index or key, saying what is missing', () => {
+      const error = failure({
+        development: true,
+        tools: [notes, { name: 'no_risk', description: 'x', input: z.object({}), execute: async () => null } as never, 'notes_list' as never, { name: 'notes_add', description: 'again', inputSchema: { type: 'object' }, risk: 'read', execute: async () => null }],
+      });
+      expect(error.issues).to.deep.equal([
+        { option: 'tools.1', message: 'tool "no_risk": risk must be one of read, write, destructive' },
+        { option: 'tools.2', message: 'must be a tool: defineTool({ name, description, input, risk, execute }), or an AI SDK tool(…) in a record' },
+        { option: 'tools.3', message: 'another tool is already named "notes_add" (tools.0)' },
+      ]);
+      const keyed = failure({ development: true, tools: { forecast: notes, broken: { inputSchema: z.object({}) } as never } });
+      expect(keyed.issues).to.deep.equal([
+        { option: 'tools.forecast', message: 'is named "notes_add": a tool in the record takes its key as its name' },
+        { option: 'tools.broken', message: 'tool "broken": execute(input, context) is required: Porter runs every tool itself' },
+      ]);
+      expect(failure({ development: true, tools: 'notes' as never }).issues.map((i) => i.option)).to.deep.equal(['tools']);
+    });
   });
 });

@@ -1,11 +1,8 @@
 import { expect } from 'chai';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as oauth from 'oauth4webapi';
 import { devHost } from '../support/dev-host-fixture.js';
-import { BrowserlessProvider, CLIENT_REDIRECT, consentInBrowser } from '../support/door-client.js';
+import { CLIENT_REDIRECT, connectSdk, consentInBrowser } from '../support/door-client.js';
 import { pkcePair } from '../support/door-harness.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { developmentOAuth } from '../../composition/dev-host/dev-oauth.js';
@@ -16,24 +13,6 @@ import type { WireClient } from '../support/turn-client.js';
 
 type Host = DevHost & { client: WireClient };
 const insecure = { [oauth.allowInsecureRequests]: true };
-
-/** Connects the MCP SDK's own client as `person`: the first connect meets a 401 and runs the OAuth flow. */
-async function connectSdk(door: URL, person: string) {
-  const provider = new BrowserlessProvider(person);
-  let refused: unknown;
-  try {
-    await new Client({ name: 'e2e', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(door, { authProvider: provider }));
-  } catch (error) {
-    refused = error;
-  }
-  expect(refused, 'the first connect must need authorization').to.be.instanceOf(UnauthorizedError);
-  const finishing = new StreamableHTTPClientTransport(door, { authProvider: provider });
-  await finishing.finishAuth(provider.code!);
-  const transport = new StreamableHTTPClientTransport(door, { authProvider: provider });
-  const client = new Client({ name: 'e2e', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, transport, provider };
-}
 
 function textOf(result: unknown): string {
   return ((result as CallToolResult).content[0] as { text: string }).text;
@@ -128,6 +107,36 @@ describe('The MCP door through the development host', function () {
     expect(again.isError ?? false).to.equal(false);
     expect(provider.tokenHistory).to.have.length(2);
     expect(provider.tokens()!.refresh_token).to.not.equal(first.refresh_token);
+    await client.close();
+  });
+
+  it("lists each tool with the JSON Schema of its zod input, and answers bad arguments with a tool error the agent reads", async () => {
+    const { client } = await connectSdk(door, 'hal');
+    const { tools } = await client.listTools();
+    const schemaOf = (name: string) => tools.find((t) => t.name === name)!.inputSchema;
+    expect(schemaOf('notes_add')).to.deep.include({
+      type: 'object',
+      properties: { text: { type: 'string', minLength: 1, maxLength: 2000 } },
+      required: ['text'],
+      additionalProperties: false,
+    });
+    const put = schemaOf('porter_apps_data_put') as { properties: Record<string, { anyOf?: Array<{ type: string }>; pattern?: string }>; required: string[] };
+    expect(put.properties.appId!.pattern).to.equal('^app_[0-9A-Za-z_-]{10,64}$');
+    expect(put.properties.data!.anyOf!.map((each) => each.type)).to.deep.equal(['string', 'number', 'boolean', 'null', 'array', 'object']);
+    expect(put.required).to.deep.equal(['appId', 'collection', 'data']);
+
+    for (const [args, issue] of [
+      [{ text: 5 }, '/text Invalid input: expected string, received number'],
+      [{}, '/text Invalid input: expected string'],
+      [{ text: 'x', pinned: true }, '(input) Unrecognized key: "pinned"'],
+    ] as const) {
+      const refused = await client.callTool({ name: 'notes_add', arguments: args });
+      expect(refused.isError, JSON.stringify(args)).to.equal(true);
+      expect(textOf(refused)).to.contain('Invalid arguments: ').and.to.contain(issue);
+    }
+    expect((await host.client.as('hal').json('GET', '/approvals')).body.approvals, 'nothing parked for an invalid call').to.deep.equal([]);
+    const fine = await client.callTool({ name: 'notes_list', arguments: {} });
+    expect(fine.isError ?? false).to.equal(false);
     await client.close();
   });
 

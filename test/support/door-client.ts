@@ -1,4 +1,7 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { expect } from 'chai';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 
 export const CLIENT_REDIRECT = 'http://127.0.0.1:7777/oauth/callback';
@@ -92,4 +95,22 @@ export class BrowserlessProvider implements OAuthClientProvider {
   codeVerifier(): string {
     return this.verifier;
   }
+}
+
+/** Connects the MCP SDK's own client as `person`: the first connect meets a 401 and runs the OAuth flow. */
+export async function connectSdk(door: URL, person: string) {
+  const provider = new BrowserlessProvider(person);
+  let refused: unknown;
+  try {
+    await new Client({ name: 'e2e', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(door, { authProvider: provider }));
+  } catch (error) {
+    refused = error;
+  }
+  expect(refused, 'the first connect must need authorization').to.be.instanceOf(UnauthorizedError);
+  const finishing = new StreamableHTTPClientTransport(door, { authProvider: provider });
+  await finishing.finishAuth(provider.code!);
+  const transport = new StreamableHTTPClientTransport(door, { authProvider: provider });
+  const client = new Client({ name: 'e2e', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport, provider };
 }

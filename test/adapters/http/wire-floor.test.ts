@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
 import { createKoaWire } from '../../../adapters/http/koa-wire.js';
 import { mountsOf } from '../../../adapters/http/mount.js';
+import type { WireMounts } from '../../../adapters/http/wire-mounts.js';
 import type { WireRoutes } from '../../../adapters/http/wire-routes.js';
 import { pathParamsOf, route, type WireRoute } from '../../../adapters/http/wire-route.js';
 import { bodyOf, principalOf, type WireRouteContext } from '../../../adapters/http/wire-state.js';
@@ -57,304 +58,313 @@ const probeRoutes: WireRoutes[] = [
   },
 ];
 
-describe('Koa wire floor', () => {
-  let server: RunningServer;
-  let resolver: PrincipalResolver;
-  let resolverCalls: number;
-  let adoptions: AdoptionRequest[];
-  let adoptFailure: Error | null;
-  let logger: RecordingLogger;
+for (const mount of ['listener', 'fetch'] as const) {
+  describe(`Koa wire floor, through the ${mount} mount`, () => {
+    let server: RunningServer;
+    let resolver: PrincipalResolver;
+    let resolverCalls: number;
+    let adoptions: AdoptionRequest[];
+    let adoptFailure: Error | null;
+    let logger: RecordingLogger;
+    let mounts: WireMounts;
 
-  beforeEach(async () => {
-    resolverCalls = 0;
-    resolver = () => null;
-    adoptions = [];
-    adoptFailure = null;
-    logger = new RecordingLogger();
-    const wire = createKoaWire({
-      mount: MOUNT,
-      cookieKeys: ['a-test-secret-that-is-long-enough-0123456789'],
-      routes: probeRoutes,
-      resolve: (request) => {
-        resolverCalls += 1;
-        return resolver(request);
-      },
-      identity: {
-        adoptAnonymousSession: {
-          async execute(request) {
-            if (adoptFailure) throw adoptFailure;
-            adoptions.push(request);
-            return 'adopted';
+    beforeEach(async () => {
+      resolverCalls = 0;
+      resolver = () => null;
+      adoptions = [];
+      adoptFailure = null;
+      logger = new RecordingLogger();
+      const wire = createKoaWire({
+        mount: MOUNT,
+        cookieKeys: ['a-test-secret-that-is-long-enough-0123456789'],
+        routes: probeRoutes,
+        resolve: (request) => {
+          resolverCalls += 1;
+          return resolver(request);
+        },
+        identity: {
+          adoptAnonymousSession: {
+            async execute(request) {
+              if (adoptFailure) throw adoptFailure;
+              adoptions.push(request);
+              return 'adopted';
+            },
           },
         },
-      },
-      ids: new SequentialIds(),
-      logger,
-    });
-    server = await serve(mountsOf(wire).listener);
-  });
-
-  afterEach(async () => {
-    await server.close();
-  });
-
-  const call = (path: string, init: RequestInit = {}) => fetch(`${server.url}${MOUNT}${path}`, init);
-  const throwingResolver: PrincipalResolver = () => {
-    throw new Error('the resolver must not run for this request');
-  };
-
-  describe('error envelope', () => {
-    it('answers an unknown route with a not-found envelope and resolves nobody', async () => {
-      resolver = throwingResolver;
-      const response = await call('/nowhere');
-      expect(response.status).to.equal(404);
-      expect(await response.json()).to.deep.equal({ error: { code: 'not-found', message: 'No such route' } });
-      expect(resolverCalls).to.equal(0);
+        ids: new SequentialIds(),
+        logger,
+      });
+      mounts = mountsOf(wire);
+      server = await serve(mounts.listener);
     });
 
-    it('maps a domain error to its status and code', async () => {
-      const response = await call('/missing');
-      expect(response.status).to.equal(404);
-      expect(await response.json()).to.deep.equal({ error: { code: 'not-found', message: 'Thread was not found' } });
+    afterEach(async () => {
+      await server.close();
     });
 
-    it('carries a domain error\'s details', async () => {
-      const response = await call('/conflict');
-      expect(response.status).to.equal(409);
-      expect(await response.json()).to.deep.equal({ error: { code: 'conflict', message: 'The pin is not drifted', details: { slot: 'header' } } });
-    });
+    // Through the listener a real client crosses a loopback socket; through fetch, a plain Request.
+    const send = (url: string, init: RequestInit = {}) => (mount === 'listener' ? fetch(url, init) : mounts.fetch(new Request(url, init)));
+    const call = (path: string, init: RequestInit = {}) => send(`${server.url}${MOUNT}${path}`, init);
+    const throwingResolver: PrincipalResolver = () => {
+      throw new Error('the resolver must not run for this request');
+    };
 
-    it('answers an unexpected failure with a generic internal envelope and logs the cause', async () => {
-      const response = await call('/boom');
-      expect(response.status).to.equal(500);
-      const body = await response.json();
-      expect(body).to.deep.equal({ error: { code: 'internal', message: 'Something went wrong on our side' } });
-      expect(JSON.stringify(body)).to.not.contain('secret internals');
-      expect(logger.text()).to.contain('secret internals');
-    });
-
-    it('answers a body that is not what its Content-Encoding says with a validation envelope', async () => {
-      const response = await call('/things', { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: 'not gzip at all' });
-      expect(response.status).to.equal(400);
-      expect((await response.json()).error.code).to.equal('validation');
-    });
-
-    it('answers malformed JSON with a validation envelope', async () => {
-      const response = await call('/things', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
-      expect(response.status).to.equal(400);
-      expect((await response.json()).error.code).to.equal('validation');
-    });
-  });
-
-  describe('organizations', () => {
-    for (const [method, path] of [
-      ['GET', '/orgs'],
-      ['POST', '/orgs'],
-      ['GET', '/orgs/org_1'],
-      ['DELETE', '/orgs/org_1/members/u1'],
-    ] as const) {
-      it(`refuses ${method} ${path} with cloud-required before the resolver runs`, async () => {
+    describe('error envelope', () => {
+      it('answers an unknown route with a not-found envelope and resolves nobody', async () => {
         resolver = throwingResolver;
-        const response = await call(path, { method, headers: { 'content-type': 'application/json', cookie: 'x=1' }, body: method === 'GET' ? undefined : '{}' });
-        expect(response.status).to.equal(402);
-        expect((await response.json()).error.code).to.equal('cloud-required');
+        const response = await call('/nowhere');
+        expect(response.status).to.equal(404);
+        expect(await response.json()).to.deep.equal({ error: { code: 'not-found', message: 'No such route' } });
         expect(resolverCalls).to.equal(0);
       });
-    }
 
-    for (const path of ['/approvals?org=acme', '/grants?org=', '/approvals/apr_1/decide?org=acme']) {
-      it(`refuses an org query on ${path.split('?')[0]} before the resolver runs`, async () => {
-        resolver = throwingResolver;
-        const response = await call(path, { method: path.includes('decide') ? 'POST' : 'GET', headers: { 'content-type': 'application/json' }, body: path.includes('decide') ? '{}' : undefined });
-        expect(response.status).to.equal(402);
-        expect(resolverCalls).to.equal(0);
+      it('maps a domain error to its status and code', async () => {
+        const response = await call('/missing');
+        expect(response.status).to.equal(404);
+        expect(await response.json()).to.deep.equal({ error: { code: 'not-found', message: 'Thread was not found' } });
       });
-    }
 
-    it('refuses an org field in a JSON body on /grants and /approvals before the resolver runs', async () => {
-      resolver = throwingResolver;
-      for (const path of ['/grants', '/approvals/apr_1/decide']) {
-        const response = await call(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ approve: true, org: 'acme' }) });
-        expect(response.status).to.equal(402);
-      }
-      expect(resolverCalls).to.equal(0);
+      it('carries a domain error\'s details', async () => {
+        const response = await call('/conflict');
+        expect(response.status).to.equal(409);
+        expect(await response.json()).to.deep.equal({ error: { code: 'conflict', message: 'The pin is not drifted', details: { slot: 'header' } } });
+      });
+
+      it('answers an unexpected failure with a generic internal envelope and logs the cause', async () => {
+        const response = await call('/boom');
+        expect(response.status).to.equal(500);
+        const body = await response.json();
+        expect(body).to.deep.equal({ error: { code: 'internal', message: 'Something went wrong on our side' } });
+        expect(JSON.stringify(body)).to.not.contain('secret internals');
+        expect(logger.text()).to.contain('secret internals');
+      });
+
+      it('answers a body that is not what its Content-Encoding says with a validation envelope', async () => {
+        const response = await call('/things', { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: 'not gzip at all' });
+        expect(response.status).to.equal(400);
+        expect((await response.json()).error.code).to.equal('validation');
+      });
+
+      it('answers malformed JSON with a validation envelope', async () => {
+        const response = await call('/things', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
+        expect(response.status).to.equal(400);
+        expect((await response.json()).error.code).to.equal('validation');
+      });
     });
 
-    it('answers no route, and resolves nobody, for the org-scoped paths in another letter case', async () => {
-      resolver = throwingResolver;
-      for (const path of ['/Approvals?org=acme', '/GRANTS?org=acme', '/approvals/apr_1/Decide?org=acme']) {
-        const response = await call(path, { method: path.includes('Decide') ? 'POST' : 'GET', headers: { 'content-type': 'application/json' }, body: path.includes('Decide') ? '{}' : undefined });
-        expect(response.status, path).to.be.oneOf([402, 404]);
-      }
-      expect(resolverCalls).to.equal(0);
-    });
-
-    it('refuses an org field even in a GET body on the org-scoped families', async () => {
-      resolver = throwingResolver;
-      // fetch will not send a GET body; node:http will, as any HTTP client may.
-      const status = await new Promise<number>((resolve, reject) => {
-        const request = httpRequest(`${server.url}${MOUNT}/approvals`, { method: 'GET', headers: { 'content-type': 'application/json', 'content-length': '14' } }, (response) => {
-          response.resume();
-          resolve(response.statusCode ?? 0);
+    describe('organizations', () => {
+      for (const [method, path] of [
+        ['GET', '/orgs'],
+        ['POST', '/orgs'],
+        ['GET', '/orgs/org_1'],
+        ['DELETE', '/orgs/org_1/members/u1'],
+      ] as const) {
+        it(`refuses ${method} ${path} with cloud-required before the resolver runs`, async () => {
+          resolver = throwingResolver;
+          const response = await call(path, { method, headers: { 'content-type': 'application/json', cookie: 'x=1' }, body: method === 'GET' ? undefined : '{}' });
+          expect(response.status).to.equal(402);
+          expect((await response.json()).error.code).to.equal('cloud-required');
+          expect(resolverCalls).to.equal(0);
         });
-        request.on('error', reject);
-        request.end('{"org":"acme"}');
+      }
+
+      for (const path of ['/approvals?org=acme', '/grants?org=', '/approvals/apr_1/decide?org=acme']) {
+        it(`refuses an org query on ${path.split('?')[0]} before the resolver runs`, async () => {
+          resolver = throwingResolver;
+          const response = await call(path, { method: path.includes('decide') ? 'POST' : 'GET', headers: { 'content-type': 'application/json' }, body: path.includes('decide') ? '{}' : undefined });
+          expect(response.status).to.equal(402);
+          expect(resolverCalls).to.equal(0);
+        });
+      }
+
+      it('refuses an org field in a JSON body on /grants and /approvals before the resolver runs', async () => {
+        resolver = throwingResolver;
+        for (const path of ['/grants', '/approvals/apr_1/decide']) {
+          const response = await call(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ approve: true, org: 'acme' }) });
+          expect(response.status).to.equal(402);
+        }
+        expect(resolverCalls).to.equal(0);
       });
-      expect(status).to.equal(402);
-      expect(resolverCalls).to.equal(0);
-    });
 
-    it('lets an org field through on other families', async () => {
-      const response = await call('/things', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ org: 'acme' }) });
-      expect(response.status).to.equal(200);
-    });
-  });
+      it('answers no route, and resolves nobody, for the org-scoped paths in another letter case', async () => {
+        resolver = throwingResolver;
+        for (const path of ['/Approvals?org=acme', '/GRANTS?org=acme', '/approvals/apr_1/Decide?org=acme']) {
+          const response = await call(path, { method: path.includes('Decide') ? 'POST' : 'GET', headers: { 'content-type': 'application/json' }, body: path.includes('Decide') ? '{}' : undefined });
+          expect(response.status, path).to.be.oneOf([402, 404]);
+        }
+        expect(resolverCalls).to.equal(0);
+      });
 
-  describe('CSRF floor', () => {
-    it('refuses a cookie-authenticated POST sent as text/plain with 415', async () => {
-      const response = await call('/things', { method: 'POST', headers: { cookie: 'session=abc', 'content-type': 'text/plain' }, body: '{}' });
-      expect(response.status).to.equal(415);
-      expect((await response.json()).error.code).to.equal('unsupported-media-type');
-    });
-
-    it('refuses cookie-authenticated form posts and DELETEs without JSON', async () => {
-      const form = await call('/things', { method: 'POST', headers: { cookie: 'session=abc', 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
-      expect(form.status).to.equal(415);
-      const del = await call('/things/t1', { method: 'DELETE', headers: { cookie: 'session=abc' } });
-      expect(del.status).to.equal(415);
-    });
-
-    it('lets a cookie-authenticated JSON request through, with parameters on the type', async () => {
-      const response = await call('/things', { method: 'POST', headers: { cookie: 'session=abc', 'content-type': 'Application/JSON; charset=utf-8' }, body: '{"a":1}' });
-      expect(response.status).to.equal(200);
-      expect((await response.json()).body).to.deep.equal({ a: 1 });
-    });
-
-    it('leaves requests without cookies alone', async () => {
-      const response = await call('/things', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
-      expect(response.status).to.equal(200);
-    });
-
-    it('leaves reads alone', async () => {
-      const response = await call('/things', { headers: { cookie: 'session=abc' } });
-      expect(response.status).to.equal(200);
-    });
-
-    it('exempts exactly webhooks, tick and app import, and the door sits outside it', async () => {
-      const headers = { cookie: 'session=abc', 'content-type': 'text/plain' };
-      for (const path of ['/webhooks/demo', '/tick', '/apps/import', '/mcp']) {
-        const response = await call(path, { method: 'POST', headers, body: 'raw' });
-        expect(response.status, path).to.equal(200);
+      // A Request cannot carry a GET body; test/e2e/fetch-mount.test.ts sends one through a host server.
+      if (mount === 'listener') {
+        it('refuses an org field even in a GET body on the org-scoped families', async () => {
+          resolver = throwingResolver;
+          // fetch will not send a GET body; node:http will, as any HTTP client may.
+          const status = await new Promise<number>((resolve, reject) => {
+            const request = httpRequest(`${server.url}${MOUNT}/approvals`, { method: 'GET', headers: { 'content-type': 'application/json', 'content-length': '14' } }, (response) => {
+              response.resume();
+              resolve(response.statusCode ?? 0);
+            });
+            request.on('error', reject);
+            request.end('{"org":"acme"}');
+          });
+          expect(status).to.equal(402);
+          expect(resolverCalls).to.equal(0);
+        });
       }
+
+      it('lets an org field through on other families', async () => {
+        const response = await call('/things', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ org: 'acme' }) });
+        expect(response.status).to.equal(200);
+      });
     });
 
-    it('cannot be stepped around by changing the letter case of the mount or the route', async () => {
-      resolver = () => ({ subject: 'user-1', kind: 'user' });
-      const headers = { cookie: 'session=abc', 'content-type': 'text/plain' };
-      for (const url of [`${server.url}/API/PORTER/things`, `${server.url}${MOUNT}/Things`, `${server.url}${MOUNT}/TICK`]) {
-        const response = await fetch(url, { method: 'POST', headers, body: 'x' });
-        expect(response.status, url).to.be.oneOf([404, 415]);
-      }
+    describe('CSRF floor', () => {
+      it('refuses a cookie-authenticated POST sent as text/plain with 415', async () => {
+        const response = await call('/things', { method: 'POST', headers: { cookie: 'session=abc', 'content-type': 'text/plain' }, body: '{}' });
+        expect(response.status).to.equal(415);
+        expect((await response.json()).error.code).to.equal('unsupported-media-type');
+      });
+
+      it('refuses cookie-authenticated form posts and DELETEs without JSON', async () => {
+        const form = await call('/things', { method: 'POST', headers: { cookie: 'session=abc', 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+        expect(form.status).to.equal(415);
+        const del = await call('/things/t1', { method: 'DELETE', headers: { cookie: 'session=abc' } });
+        expect(del.status).to.equal(415);
+      });
+
+      it('lets a cookie-authenticated JSON request through, with parameters on the type', async () => {
+        const response = await call('/things', { method: 'POST', headers: { cookie: 'session=abc', 'content-type': 'Application/JSON; charset=utf-8' }, body: '{"a":1}' });
+        expect(response.status).to.equal(200);
+        expect((await response.json()).body).to.deep.equal({ a: 1 });
+      });
+
+      it('leaves requests without cookies alone', async () => {
+        const response = await call('/things', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
+        expect(response.status).to.equal(200);
+      });
+
+      it('leaves reads alone', async () => {
+        const response = await call('/things', { headers: { cookie: 'session=abc' } });
+        expect(response.status).to.equal(200);
+      });
+
+      it('exempts exactly webhooks, tick and app import, and the door sits outside it', async () => {
+        const headers = { cookie: 'session=abc', 'content-type': 'text/plain' };
+        for (const path of ['/webhooks/demo', '/tick', '/apps/import', '/mcp']) {
+          const response = await call(path, { method: 'POST', headers, body: 'raw' });
+          expect(response.status, path).to.equal(200);
+        }
+      });
+
+      it('cannot be stepped around by changing the letter case of the mount or the route', async () => {
+        resolver = () => ({ subject: 'user-1', kind: 'user' });
+        const headers = { cookie: 'session=abc', 'content-type': 'text/plain' };
+        for (const url of [`${server.url}/API/PORTER/things`, `${server.url}${MOUNT}/Things`, `${server.url}${MOUNT}/TICK`]) {
+          const response = await send(url, { method: 'POST', headers, body: 'x' });
+          expect(response.status, url).to.be.oneOf([404, 415]);
+        }
+      });
+
+      it('guards open (doctor) routes too', async () => {
+        const response = await call('/doctor/probe', { method: 'POST', headers: { cookie: 'session=abc', 'content-type': 'text/plain' }, body: 'x' });
+        expect(response.status).to.equal(415);
+      });
     });
 
-    it('guards open (doctor) routes too', async () => {
-      const response = await call('/doctor/probe', { method: 'POST', headers: { cookie: 'session=abc', 'content-type': 'text/plain' }, body: 'x' });
-      expect(response.status).to.equal(415);
+    describe('principal resolution', () => {
+      it('hands the host principal to the route', async () => {
+        resolver = () => ({ subject: 'user-1', kind: 'user', name: 'Ada' });
+        const response = await call('/things');
+        expect((await response.json()).principal).to.deep.equal({ subject: 'user-1', kind: 'user', name: 'Ada' });
+      });
+
+      it('rejects a reserved-namespace subject with 403', async () => {
+        resolver = () => ({ subject: 'porter:webhook:demo', kind: 'user' });
+        const response = await call('/things');
+        expect(response.status).to.equal(403);
+        expect((await response.json()).error.code).to.equal('forbidden');
+      });
+
+      it('rejects a principal of kind org with 403', async () => {
+        resolver = () => ({ subject: 'acme', kind: 'org' });
+        expect((await call('/things')).status).to.equal(403);
+      });
+
+      it('reports a malformed principal as a host bug (500), not as the caller', async () => {
+        resolver = () => ({ subject: '', kind: 'user' }) as Principal;
+        expect((await call('/things')).status).to.equal(500);
+        expect(logger.text()).to.contain('invalid principal');
+      });
+
+      it('never calls the resolver on self-authenticating and open routes', async () => {
+        resolver = throwingResolver;
+        expect((await call('/webhooks/demo', { method: 'POST' })).status).to.equal(200);
+        expect((await call('/tick', { method: 'POST' })).status).to.equal(200);
+        const open = await call('/doctor/probe', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+        expect((await open.json()).principal).to.equal(null);
+        expect(resolverCalls).to.equal(0);
+      });
+    });
+
+    describe('anonymous sessions', () => {
+      it('issues a signed, HttpOnly, SameSite=Lax cookie and keeps the same anonymous subject', async () => {
+        const jar = new CookieJar();
+        const first = await call('/things');
+        jar.absorb(first);
+        const setCookie = first.headers.getSetCookie().join('\n');
+        expect(setCookie).to.match(/porter_anon=anon_/);
+        expect(setCookie).to.match(/porter_anon\.sig=/);
+        expect(setCookie.toLowerCase()).to.contain('httponly');
+        expect(setCookie.toLowerCase()).to.contain('samesite=lax');
+        const subject = (await first.json()).principal.subject as string;
+        expect(subject).to.match(/^porter:anon:anon_/);
+        const second = await call('/things', { headers: { cookie: jar.header() } });
+        expect((await second.json()).principal.subject).to.equal(subject);
+        expect(second.headers.getSetCookie()).to.have.length(0);
+      });
+
+      it('ignores a cookie whose signature does not match', async () => {
+        const jar = new CookieJar();
+        const first = await call('/things');
+        jar.absorb(first);
+        const subject = (await first.json()).principal.subject;
+        jar.set('porter_anon', 'anon_0000000099');
+        const forged = await call('/things', { headers: { cookie: jar.header() } });
+        expect((await forged.json()).principal.subject).to.not.equal(subject);
+      });
+
+      it('adopts the session on the first signed-in request and retires the cookie', async () => {
+        const jar = new CookieJar();
+        const first = await call('/things');
+        jar.absorb(first);
+        const anonymous = (await first.json()).principal.subject;
+        resolver = () => ({ subject: 'user-1', kind: 'user' });
+        const signedIn = await call('/things', { headers: { cookie: jar.header() } });
+        expect(signedIn.status).to.equal(200);
+        expect(adoptions).to.deep.equal([{ from: anonymous, to: { subject: 'user-1', kind: 'user' } }]);
+        jar.absorb(signedIn);
+        expect(jar.has('porter_anon')).to.equal(false);
+        await call('/things', { headers: { cookie: jar.header() } });
+        expect(adoptions).to.have.length(1);
+      });
+
+      it('keeps the cookie when adoption fails, and adopts on the next request', async () => {
+        const jar = new CookieJar();
+        jar.absorb(await call('/things'));
+        resolver = () => ({ subject: 'user-1', kind: 'user' });
+        adoptFailure = new Error('store hiccup');
+        const failed = await call('/things', { headers: { cookie: jar.header() } });
+        expect(failed.status).to.equal(200);
+        jar.absorb(failed);
+        expect(jar.has('porter_anon')).to.equal(true);
+        expect(logger.text()).to.contain('retried');
+        adoptFailure = null;
+        const retried = await call('/things', { headers: { cookie: jar.header() } });
+        jar.absorb(retried);
+        expect(adoptions).to.have.length(1);
+        expect(jar.has('porter_anon')).to.equal(false);
+      });
     });
   });
-
-  describe('principal resolution', () => {
-    it('hands the host principal to the route', async () => {
-      resolver = () => ({ subject: 'user-1', kind: 'user', name: 'Ada' });
-      const response = await call('/things');
-      expect((await response.json()).principal).to.deep.equal({ subject: 'user-1', kind: 'user', name: 'Ada' });
-    });
-
-    it('rejects a reserved-namespace subject with 403', async () => {
-      resolver = () => ({ subject: 'porter:webhook:demo', kind: 'user' });
-      const response = await call('/things');
-      expect(response.status).to.equal(403);
-      expect((await response.json()).error.code).to.equal('forbidden');
-    });
-
-    it('rejects a principal of kind org with 403', async () => {
-      resolver = () => ({ subject: 'acme', kind: 'org' });
-      expect((await call('/things')).status).to.equal(403);
-    });
-
-    it('reports a malformed principal as a host bug (500), not as the caller', async () => {
-      resolver = () => ({ subject: '', kind: 'user' }) as Principal;
-      expect((await call('/things')).status).to.equal(500);
-      expect(logger.text()).to.contain('invalid principal');
-    });
-
-    it('never calls the resolver on self-authenticating and open routes', async () => {
-      resolver = throwingResolver;
-      expect((await call('/webhooks/demo', { method: 'POST' })).status).to.equal(200);
-      expect((await call('/tick', { method: 'POST' })).status).to.equal(200);
-      const open = await call('/doctor/probe', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-      expect((await open.json()).principal).to.equal(null);
-      expect(resolverCalls).to.equal(0);
-    });
-  });
-
-  describe('anonymous sessions', () => {
-    it('issues a signed, HttpOnly, SameSite=Lax cookie and keeps the same anonymous subject', async () => {
-      const jar = new CookieJar();
-      const first = await call('/things');
-      jar.absorb(first);
-      const setCookie = first.headers.getSetCookie().join('\n');
-      expect(setCookie).to.match(/porter_anon=anon_/);
-      expect(setCookie).to.match(/porter_anon\.sig=/);
-      expect(setCookie.toLowerCase()).to.contain('httponly');
-      expect(setCookie.toLowerCase()).to.contain('samesite=lax');
-      const subject = (await first.json()).principal.subject as string;
-      expect(subject).to.match(/^porter:anon:anon_/);
-      const second = await call('/things', { headers: { cookie: jar.header() } });
-      expect((await second.json()).principal.subject).to.equal(subject);
-      expect(second.headers.getSetCookie()).to.have.length(0);
-    });
-
-    it('ignores a cookie whose signature does not match', async () => {
-      const jar = new CookieJar();
-      const first = await call('/things');
-      jar.absorb(first);
-      const subject = (await first.json()).principal.subject;
-      jar.set('porter_anon', 'anon_0000000099');
-      const forged = await call('/things', { headers: { cookie: jar.header() } });
-      expect((await forged.json()).principal.subject).to.not.equal(subject);
-    });
-
-    it('adopts the session on the first signed-in request and retires the cookie', async () => {
-      const jar = new CookieJar();
-      const first = await call('/things');
-      jar.absorb(first);
-      const anonymous = (await first.json()).principal.subject;
-      resolver = () => ({ subject: 'user-1', kind: 'user' });
-      const signedIn = await call('/things', { headers: { cookie: jar.header() } });
-      expect(signedIn.status).to.equal(200);
-      expect(adoptions).to.deep.equal([{ from: anonymous, to: { subject: 'user-1', kind: 'user' } }]);
-      jar.absorb(signedIn);
-      expect(jar.has('porter_anon')).to.equal(false);
-      await call('/things', { headers: { cookie: jar.header() } });
-      expect(adoptions).to.have.length(1);
-    });
-
-    it('keeps the cookie when adoption fails, and adopts on the next request', async () => {
-      const jar = new CookieJar();
-      jar.absorb(await call('/things'));
-      resolver = () => ({ subject: 'user-1', kind: 'user' });
-      adoptFailure = new Error('store hiccup');
-      const failed = await call('/things', { headers: { cookie: jar.header() } });
-      expect(failed.status).to.equal(200);
-      jar.absorb(failed);
-      expect(jar.has('porter_anon')).to.equal(true);
-      expect(logger.text()).to.contain('retried');
-      adoptFailure = null;
-      const retried = await call('/things', { headers: { cookie: jar.header() } });
-      jar.absorb(retried);
-      expect(adoptions).to.have.length(1);
-      expect(jar.has('porter_anon')).to.equal(false);
-    });
-  });
-});
+}

@@ -6,6 +6,8 @@ import { DeleteThread } from '../../../application/threads/thread-queries.js';
 import { ada } from '../../support/guard-harness.js';
 import type { ToolDefinition } from '../../../ports/tool-registry.js';
 import type { TurnStream } from '../../../ports/use-cases/threads.js';
+import { z } from 'zod';
+import { defineTool } from '../../../application/tools/define-tool.js';
 
 const echo = () => new RecordingLanguageModel((prompt) => ({ text: `echo: ${lastUserText(prompt)}` }));
 const texts = (prompt: LanguageModelV3Prompt) =>
@@ -205,6 +207,24 @@ describe('RunTurn', () => {
     expect(code).to.equal('conflict');
     first.detach();
     await h.hub.settled(id);
+  });
+
+  it("shows the model a zod tool's JSON Schema, and answers its bad input with a tool error it reads on the next step", async () => {
+    const model = new RecordingLanguageModel((_prompt, call) => (call === 0 ? { toolCalls: [{ toolName: 'notes_add', input: { text: 42 } }] } : { text: 'sorry' }));
+    const add = defineTool({ name: 'notes_add', description: 'Add a note', input: z.strictObject({ text: z.string().min(1) }), risk: 'write', execute: async ({ text }) => ({ added: text }) });
+    const h = turnHarness({ model, tools: [add] });
+    const { id } = await h.createThread.execute({ principal: ada });
+    const chunks = await h.say(id, 'add 42');
+
+    const offered = model.calls[0]!.tools!.find((t) => t.name === 'notes_add');
+    expect(offered?.type).to.equal('function');
+    expect(offered?.type === 'function' && offered.inputSchema).to.deep.include({ type: 'object', properties: { text: { type: 'string', minLength: 1 } }, required: ['text'], additionalProperties: false });
+    const error = chunks.find((c) => c.type === 'tool-output-error') as { errorText: string } | undefined;
+    expect(error?.errorText).to.equal('Invalid call: /text Invalid input: expected string, received number');
+    const read = model.prompts[1]!.flatMap((m) => (m.role === 'tool' ? m.content : []))[0] as unknown as { output: { type: string; value: string } };
+    expect(read.output).to.deep.equal({ type: 'error-text', value: error!.errorText });
+    expect(chunks[chunks.length - 1]).to.deep.equal({ type: 'finish', finishReason: 'stop' });
+    expect((await h.list.execute({ principal: ada })).approvals).to.have.length(0);
   });
 });
 

@@ -1,0 +1,150 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { FlexibleSchema, ToolExecutionOptions } from '@ai-sdk/provider-utils';
+import { RISKS, type EffectiveRisk, type Risk } from '../../domain/guard/risk.js';
+import { TOOL_NAME, TOOL_NAME_RULE } from '../../domain/guard/tool-name.js';
+import type { Principal } from '../../domain/principal.js';
+import type { JsonSchema, ToolContext, ToolDefinition } from '../../ports/tool-registry.js';
+import { fromFlexibleSchema, fromStandardSchema, isJsonSchemaObject, isStandardSchema, type ResolvedInput } from './input-schemas.js';
+
+/** Porter's fields beside a tool's schema. The hooks run after the input passed and get it parsed. */
+export interface PorterToolFields<Input> {
+  /** What the model calls it: a letter, then up to 63 letters, digits, `_` or `-`. */
+  readonly name: string;
+  /** `read` runs freely; `write` and `destructive` ask the person (unless a grant or policy says otherwise). */
+  readonly risk: Risk;
+  /** Reaches outside the host (the network, third parties): asks even when it only reads. */
+  readonly egress?: boolean;
+  /** The toolkit (e.g. `github`) whose connected account the tool acts through (`context.connection`). */
+  readonly connection?: string;
+  /** For a risk that depends on the input or on state, resolved at call time. */
+  resolveRisk?(input: Input, context: { principal: Principal }): EffectiveRisk | Promise<EffectiveRisk>;
+  /** One line a person reads on the approval card. */
+  preview?(input: Input): string;
+  /** For tools that change a generated app: which app, and the content hash the person approves against. */
+  approvalContext?(input: Input, context: { principal: Principal }): Promise<{ appId: string; contentHash: string } | null>;
+}
+
+/** A tool whose input is a zod 4 schema, or any Standard Schema. */
+export interface TypedToolSpec<Schema extends StandardSchemaV1> extends PorterToolFields<StandardSchemaV1.InferOutput<Schema>> {
+  readonly description: string;
+  /** Checks and parses every input; `execute` gets the parsed value (defaults and transforms applied). */
+  readonly input: Schema;
+  /**
+   * The JSON Schema the model and the door are shown. Derived from `input` when left out (zod 4, or
+   * a schema implementing Standard JSON Schema); required for a schema that cannot describe itself.
+   */
+  readonly inputSchema?: JsonSchema;
+  execute(input: StandardSchemaV1.InferOutput<Schema>, context: ToolContext): unknown;
+}
+
+/**
+ * An AI SDK `tool({ description, inputSchema, execute })` with Porter's `name` and `risk` beside it
+ * (spread it in). `execute` gets the parsed input and a context that is also the SDK's
+ * `ToolExecutionOptions`. Porter runs the tool itself, through its guard: the SDK's other fields
+ * (providerOptions, toModelOutput, onInput…) are not used.
+ */
+export interface AiSdkToolSpec<Input> extends PorterToolFields<Input> {
+  readonly description?: string;
+  readonly title?: string;
+  readonly inputSchema: FlexibleSchema<Input>;
+  readonly execute?: (input: Input, options: ToolExecutionOptions) => unknown;
+  /** The SDK's approval switch. Porter asks by `risk`, so a tool that needs approval cannot be `read`. */
+  readonly needsApproval?: unknown;
+  readonly type?: string;
+}
+
+/** Anything `defineTool` accepts, its input type erased (for options and records of tools). */
+export type ToolSpec = TypedToolSpec<StandardSchemaV1> | AiSdkToolSpec<unknown> | ToolDefinition;
+
+const defined = new WeakSet<object>();
+
+/**
+ * Defines a tool the agent, apps, automations and the door can call (always through the guard),
+ * with `execute` typed from its input schema:
+ *
+ * - `input`: a zod 4 schema (or any Standard Schema). The model and the door are shown its JSON
+ *   Schema; every input is checked and parsed with it, and input that fails becomes an error the
+ *   caller reads, never a crash.
+ * - an AI SDK tool spread in: `defineTool({ name, risk, ...tool({ description, inputSchema, execute }) })`.
+ * - the plain form: `inputSchema` a JSON Schema, checked as it is (what `tools` took before).
+ *
+ * Throws, naming the tool, when the definition is wrong.
+ */
+export function defineTool<Schema extends StandardSchemaV1>(spec: TypedToolSpec<Schema>): ToolDefinition<StandardSchemaV1.InferOutput<Schema>>;
+export function defineTool<Input>(spec: AiSdkToolSpec<Input>): ToolDefinition<Input>;
+export function defineTool(spec: ToolDefinition): ToolDefinition;
+/** A tool whose shape is only known at run time (options, a registry of tools). */
+export function defineTool(spec: ToolSpec): ToolDefinition;
+export function defineTool(spec: ToolSpec): ToolDefinition {
+  if (typeof spec !== 'object' || spec === null) throw new Error('defineTool: a tool is an object ({ name, description, input, risk, execute })');
+  if (defined.has(spec)) return spec as ToolDefinition;
+  const fields = spec as unknown as Partial<Record<string, unknown>>;
+  const name = fields.name;
+  if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+    throw new Error(`defineTool: name must be ${TOOL_NAME_RULE}${typeof name === 'string' ? ` (got "${name}")` : ''}`);
+  }
+  const fail = (message: string): never => {
+    throw new Error(`tool "${name}": ${message}`);
+  };
+  if (typeof fields.risk !== 'string' || !RISKS.includes(fields.risk as Risk)) fail(`risk must be one of ${RISKS.join(', ')}`);
+  if (fields.egress !== undefined && typeof fields.egress !== 'boolean') fail('egress must be true or false');
+  if (fields.connection !== undefined && typeof fields.connection !== 'string') fail('connection must be a toolkit name');
+  for (const hook of ['resolveRisk', 'preview', 'approvalContext'] as const) {
+    if (fields[hook] !== undefined && typeof fields[hook] !== 'function') fail(`${hook} must be a function`);
+  }
+  if (typeof fields.execute !== 'function') {
+    fail(fields.type === 'provider' ? 'a provider-defined tool runs at the model provider, out of reach of the guard' : 'execute(input, context) is required: Porter runs every tool itself');
+  }
+
+  const ai = fields.input === undefined && !isJsonSchemaObject(fields.inputSchema);
+  if (ai && (fields.needsApproval === true || typeof fields.needsApproval === 'function') && fields.risk === 'read') {
+    fail("needsApproval says it must ask, but risk 'read' never asks: give it risk 'write' or 'destructive'");
+  }
+  const description = fields.description ?? (ai ? (fields.title ?? '') : undefined);
+  if (typeof description !== 'string') fail('description must be a string (the model reads it to decide when to call the tool)');
+
+  const resolved = resolveInput(name, spec, fail);
+  const execute = fields.execute as (input: unknown, context: ToolContext) => unknown;
+  const tool: ToolDefinition = {
+    name,
+    description: description as string,
+    inputSchema: resolved.inputSchema,
+    ...(resolved.input ? { input: resolved.input } : {}),
+    risk: fields.risk as Risk,
+    ...(fields.egress !== undefined ? { egress: fields.egress as boolean } : {}),
+    ...(fields.connection !== undefined ? { connection: fields.connection as string } : {}),
+    ...pick(spec as ToolDefinition, ['resolveRisk', 'preview', 'approvalContext']),
+    // An AI SDK tool may stream preliminary results: its output is the last one.
+    execute: async (input, context) => finalOutput(await execute.call(spec, input, context)),
+  };
+  defined.add(tool);
+  return tool;
+}
+
+function resolveInput(name: string, spec: ToolSpec, fail: (message: string) => never): ResolvedInput {
+  try {
+    if ('input' in spec && spec.input !== undefined) {
+      if (!isStandardSchema(spec.input)) return fail('input must be a zod 4 schema or another Standard Schema (with ~standard.validate)');
+      if (spec.inputSchema !== undefined && !isJsonSchemaObject(spec.inputSchema)) return fail('inputSchema beside input must be a JSON Schema object');
+      return fromStandardSchema(name, spec.input, spec.inputSchema);
+    }
+    if (spec.inputSchema === undefined) return fail('needs input (a zod or Standard Schema) or inputSchema (a JSON Schema)');
+    return fromFlexibleSchema(name, spec.inputSchema);
+  } catch (error) {
+    // The schema helpers already name the tool.
+    throw error instanceof Error && error.message.startsWith(`tool "${name}"`) ? error : new Error(`tool "${name}": ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function pick<K extends keyof ToolDefinition>(spec: ToolDefinition, keys: ReadonlyArray<K>): Partial<Pick<ToolDefinition, K>> {
+  const picked: Partial<Pick<ToolDefinition, K>> = {};
+  for (const key of keys) if (spec[key] !== undefined) picked[key] = spec[key];
+  return picked;
+}
+
+async function finalOutput(output: unknown): Promise<unknown> {
+  if (typeof output !== 'object' || output === null || !(Symbol.asyncIterator in output)) return output;
+  let last: unknown;
+  for await (const value of output as AsyncIterable<unknown>) last = value;
+  return last;
+}
