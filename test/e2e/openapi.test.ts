@@ -292,6 +292,8 @@ describe('The OpenAPI document of the wire, per composition', function () {
     for (const path of ['/sync/impact', '/doctor/present', '/doctor/act-as', '/mcp']) expect(document.paths, path).to.not.have.property(path);
     expect(document.paths).to.have.property('/apps');
     expect(document.components.securitySchemes).to.not.have.property('doorOAuth');
+    const fetched = await porter.fetch(new Request(`http://host.test${MOUNT}/openapi.json`));
+    expect(await fetched.json(), 'the same document through the fetch mount').to.deep.equal(document);
   });
 
   it('catches a route registered without a declaration', async () => {
