@@ -7,8 +7,12 @@ import type { IdentityUseCases } from '../../ports/use-cases/identity.js';
 import { errorEnvelope } from './error-envelope.js';
 import { csrfFloor } from './floor/csrf-floor.js';
 import { jsonBody } from './floor/json-body.js';
-import { refuseOrganizations, refuseOrgField, refuseOrgQuery } from './floor/org-refusal.js';
+import { refuseOrgField, refuseOrgQuery } from './floor/org-refusal.js';
 import { principalFloor } from './floor/principal-floor.js';
+import { openApiDocument } from './openapi/openapi-document.js';
+import { openApiRoutes } from './routes/openapi-routes.js';
+import { organizationRoutes } from './routes/organization-routes.js';
+import { registerRoutes } from './wire-route.js';
 import { relativeToMount } from './wire-paths.js';
 import type { WireRoutes } from './wire-routes.js';
 import type { WireState } from './wire-state.js';
@@ -21,6 +25,8 @@ export interface KoaWireOptions {
   /** Trust `X-Forwarded-Proto` and `X-Forwarded-For` from a proxy in front. */
   readonly trustProxy?: boolean;
   readonly routes: ReadonlyArray<WireRoutes>;
+  /** Serve the OpenAPI document of these routes at `GET {mount}/openapi.json`, under this version. */
+  readonly openApi?: { readonly version: string };
   readonly resolve: PrincipalResolver;
   readonly identity: IdentityUseCases;
   readonly ids: Ids;
@@ -54,7 +60,7 @@ export function createKoaWire(options: KoaWireOptions): KoaWire {
   const routerOptions = { prefix: mount, sensitive: true } as const;
   const origin = new Router<WireState>({ sensitive: true });
   const orgs = new Router<WireState>(routerOptions);
-  orgs.all('/orgs', refuseOrganizations).all('/orgs/{*rest}', refuseOrganizations);
+  registerRoutes(orgs, organizationRoutes.routes);
   const self = new Router<WireState>(routerOptions);
   const open = new Router<WireState>(routerOptions);
   open.use(csrfFloor(relative), jsonBody(relative));
@@ -69,8 +75,14 @@ export function createKoaWire(options: KoaWireOptions): KoaWire {
 
   const routers = { origin, self, open, principal: guarded } as const;
   const originPaths = new Set<string>();
-  for (const routes of options.routes) {
-    routes.register(routers[routes.access]);
+  const groups: WireRoutes[] = [...options.routes];
+  if (options.openApi) {
+    const { version } = options.openApi;
+    const openApi: WireRoutes = openApiRoutes(() => openApiDocument({ mount, version, groups: [...options.routes, organizationRoutes, openApi] }));
+    groups.push(openApi);
+  }
+  for (const routes of groups) {
+    registerRoutes(routers[routes.access], routes.routes);
     for (const path of routes.originPaths ?? []) originPaths.add(path);
   }
   for (const router of [origin, orgs, self, open, guarded]) app.use(router.routes());

@@ -1,5 +1,4 @@
-import type { Router } from '@koa/router';
-import type { WireState } from './wire-state.js';
+import type { SecurityRequirement, WireRoute } from './wire-route.js';
 
 /**
  * Who stands in front of a group of routes:
@@ -13,7 +12,18 @@ export type RouteAccess = 'principal' | 'open' | 'self' | 'origin';
 /** A family's routes. Paths are relative to the mount, except for `origin` routes. */
 export interface WireRoutes {
   readonly access: RouteAccess;
-  register(router: Router<WireState>): void;
+  /** The family, as the OpenAPI document tags its routes. */
+  readonly tag: string;
+  readonly routes: ReadonlyArray<WireRoute>;
   /** For `origin` routes: the exact paths they answer, so a host mount can hand them over. */
   readonly originPaths?: ReadonlyArray<string>;
+  /**
+   * `own`: the routes answer their failures in their own shapes (OAuth, JSON-RPC), which they
+   * declare; the document then adds no error envelopes for them.
+   */
+  readonly errorShape?: 'envelope' | 'own';
+  /** Security schemes these routes use (OpenAPI Security Scheme Objects), by name. */
+  readonly securitySchemes?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** The group's security requirements; principal routes default to the host's session or the anonymous cookie. */
+  readonly security?: ReadonlyArray<SecurityRequirement>;
 }

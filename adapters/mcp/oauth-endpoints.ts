@@ -48,7 +48,7 @@ const pkceParameter = z
  * is refused), except the PKCE pair (see pkceParameter). The door's rules (PKCE, redirect URI,
  * scope) run in the use case.
  */
-const authorizeQuery = z.object({
+export const authorizeQuery = z.object({
   response_type: text(40),
   client_id: text(100),
   redirect_uri: text(2000),
@@ -59,7 +59,9 @@ const authorizeQuery = z.object({
   resource: text(2000),
 });
 
-const consentForm = z.object({ handle: z.string().min(1).max(200), decision: z.enum(['allow', 'deny']) });
+export const consentForm = z
+  .object({ handle: z.string().min(1).max(200).describe('As the consent page gave it.'), decision: z.enum(['allow', 'deny']) })
+  .meta({ id: 'ConsentForm' });
 
 const grantType = z.enum(['authorization_code', 'refresh_token']);
 
@@ -67,7 +69,7 @@ const grantType = z.enum(['authorization_code', 'refresh_token']);
  * RFC 7591 client metadata. Unknown members are dropped, not refused: §2 requires a server to
  * ignore metadata it does not understand. What it does read is bounded and typed.
  */
-const clientMetadata = z.object({
+export const clientMetadata = z.object({
   redirect_uris: z.array(z.string().min(1).max(2000)).min(1).max(20),
   client_name: z.string().min(1).max(200).optional(),
   token_endpoint_auth_method: z.enum(CLIENT_AUTH_METHODS as [string, ...string[]]).optional(),
@@ -78,7 +80,7 @@ const clientMetadata = z.object({
   logo_uri: z.url().max(2000).optional(),
   software_id: z.string().max(200).optional(),
   software_version: z.string().max(100).optional(),
-});
+}).meta({ id: 'ClientMetadata', description: 'RFC 7591 client metadata; members the door does not know are ignored.' });
 
 /** The door's authorization server endpoints as Koa handlers. */
 export class DoorOAuthEndpoints {

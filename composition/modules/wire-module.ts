@@ -2,6 +2,7 @@ import { ContainerModule } from 'inversify';
 import { randomBytes } from 'node:crypto';
 import { TOKENS } from '../tokens.js';
 import type { PorterConfig } from '../config/config-schema.js';
+import { PORTER_VERSION } from '../version.js';
 import { createKoaWire, type KoaWire } from '../../adapters/http/koa-wire.js';
 import type { WireRoutes } from '../../adapters/http/wire-routes.js';
 import type { Logger } from '../../ports/logger.js';
@@ -16,6 +17,7 @@ export const wireModule = new ContainerModule(({ bind }) => {
         cookieKeys: cookieKeys(config, ctx.get<Logger>(TOKENS.Logger)),
         trustProxy: config.trustProxy,
         routes: ctx.getAll<WireRoutes>(TOKENS.WireRoutes),
+        openApi: { version: PORTER_VERSION },
         resolve: ctx.get(TOKENS.PrincipalResolver),
         identity: ctx.get(TOKENS.IdentityUseCases),
         ids: ctx.get(TOKENS.Ids),

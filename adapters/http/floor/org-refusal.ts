@@ -9,11 +9,6 @@ export function isOrgScoped(relativePath: string): boolean {
   return ORG_SCOPED.test(relativePath);
 }
 
-/** `ANY /orgs[/*]`: organizations are a cloud capability, refused before any principal resolution. */
-export const refuseOrganizations: Middleware = async () => {
-  throw new OrganizationsRequireCloud();
-};
-
 /** `?org=` on the org-scoped families, refused before the body is read or the resolver runs. */
 export function refuseOrgQuery(relativePath: (path: string) => string | null): Middleware {
   return async (ctx, next) => {

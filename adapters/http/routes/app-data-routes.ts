@@ -1,69 +1,146 @@
-import type { Router } from '@koa/router';
 import { z } from 'zod';
 import type { AppsUseCases } from '../../../ports/use-cases/apps.js';
-import { parse } from '../validation.js';
-import { bodyOf, principalOf, type WireState } from '../wire-state.js';
+import { AppRecord, AppRecordList, appParams, Deleted, StoredBlob } from '../shapes/app-shapes.js';
+import { JsonValue } from '../shapes/common-shapes.js';
+import { bare, bytes, json, jsonBody, route, type WireRoute } from '../wire-route.js';
+import { principalOf } from '../wire-state.js';
 import { pageQuery } from './system-routes.js';
 
 const COLLECTION = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a collection name (letters, digits, _ or -)');
 const RECORD_ID = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a record id (letters, digits, _ or -)');
-const recordBody = z.strictObject({ data: z.json() });
+const recordBody = z.strictObject({ data: JsonValue });
 /** The CSRF floor keeps cookie-authenticated writes JSON, so blob bytes travel as base64. */
 const blobBody = z.strictObject({
   contentType: z.string().min(3).max(200),
   data: z.base64({ message: 'must be base64' }).max(3 * 1024 * 1024),
 });
 
-/** An app's records and blobs (owned by the app; they move and go with it). */
-export function registerAppDataRoutes(router: Router<WireState>, apps: AppsUseCases): void {
-  router.get('/apps/:id/records/:collection', async (ctx) => {
-    const collection = parse(COLLECTION, ctx.params.collection, 'collection');
-    ctx.body = await apps.listRecords.execute({ principal: principalOf(ctx), appId: ctx.params.id!, collection, ...parse(pageQuery, ctx.query, 'query') });
-  });
-  router.get('/apps/:id/records/:collection/:recordId', async (ctx) => {
-    const collection = parse(COLLECTION, ctx.params.collection, 'collection');
-    const recordId = parse(RECORD_ID, ctx.params.recordId, 'record id');
-    ctx.body = await apps.getRecord.execute({ principal: principalOf(ctx), appId: ctx.params.id!, collection, recordId });
-  });
-  router.put('/apps/:id/records/:collection', async (ctx) => {
-    const collection = parse(COLLECTION, ctx.params.collection, 'collection');
-    const { data } = parse(recordBody, bodyOf(ctx), 'body');
-    const { record } = await apps.putRecord.execute({ principal: principalOf(ctx), appId: ctx.params.id!, collection, data });
-    ctx.status = 201;
-    ctx.body = record;
-  });
-  router.put('/apps/:id/records/:collection/:recordId', async (ctx) => {
-    const collection = parse(COLLECTION, ctx.params.collection, 'collection');
-    const recordId = parse(RECORD_ID, ctx.params.recordId, 'record id');
-    const { data } = parse(recordBody, bodyOf(ctx), 'body');
-    const { record, created } = await apps.putRecord.execute({ principal: principalOf(ctx), appId: ctx.params.id!, collection, recordId, data });
-    ctx.status = created ? 201 : 200;
-    ctx.body = record;
-  });
-  router.delete('/apps/:id/records/:collection', async (ctx) => {
-    const collection = parse(COLLECTION, ctx.params.collection, 'collection');
-    ctx.body = await apps.deleteRecords.execute({ principal: principalOf(ctx), appId: ctx.params.id!, collection });
-  });
-  router.delete('/apps/:id/records/:collection/:recordId', async (ctx) => {
-    const collection = parse(COLLECTION, ctx.params.collection, 'collection');
-    const recordId = parse(RECORD_ID, ctx.params.recordId, 'record id');
-    await apps.deleteRecords.execute({ principal: principalOf(ctx), appId: ctx.params.id!, collection, recordId });
-    ctx.status = 204;
-  });
+const inCollection = { ...appParams, collection: COLLECTION };
+const oneRecord = { ...inCollection, recordId: RECORD_ID };
+const oneBlob = { ...appParams, key: z.string().describe('The blob key.') };
 
-  router.get('/apps/:id/blobs/:key', async (ctx) => {
-    const blob = await apps.getBlob.execute({ principal: principalOf(ctx), appId: ctx.params.id!, key: ctx.params.key! });
-    ctx.type = blob.contentType;
-    // Stored bytes never run as a page of the host's origin.
-    ctx.set({ 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; sandbox" });
-    ctx.body = Buffer.from(blob.bytes);
-  });
-  router.put('/apps/:id/blobs/:key', async (ctx) => {
-    const body = parse(blobBody, bodyOf(ctx), 'body');
-    ctx.body = await apps.putBlob.execute({ principal: principalOf(ctx), appId: ctx.params.id!, key: ctx.params.key!, contentType: body.contentType, bytes: new Uint8Array(Buffer.from(body.data, 'base64')) });
-  });
-  router.delete('/apps/:id/blobs/:key', async (ctx) => {
-    await apps.deleteBlob.execute({ principal: principalOf(ctx), appId: ctx.params.id!, key: ctx.params.key! });
-    ctx.status = 204;
-  });
+/** An app's records and blobs (owned by the app; they move and go with it). */
+export function appDataRoutes(apps: AppsUseCases): WireRoute[] {
+  return [
+    route({
+      id: 'listRecords',
+      method: 'get',
+      path: '/apps/:id/records/:collection',
+      summary: "List a collection's records",
+      params: inCollection,
+      query: pageQuery,
+      responses: { 200: json('Records.', AppRecordList) },
+      handle: async (ctx, { params, query }) => {
+        ctx.body = await apps.listRecords.execute({ principal: principalOf(ctx), appId: params.id, collection: params.collection, ...query });
+      },
+    }),
+    route({
+      id: 'getRecord',
+      method: 'get',
+      path: '/apps/:id/records/:collection/:recordId',
+      summary: 'Read a record',
+      params: oneRecord,
+      responses: { 200: json('The record.', AppRecord) },
+      handle: async (ctx, { params }) => {
+        ctx.body = await apps.getRecord.execute({ principal: principalOf(ctx), appId: params.id, collection: params.collection, recordId: params.recordId });
+      },
+    }),
+    route({
+      id: 'addRecord',
+      method: 'put',
+      path: '/apps/:id/records/:collection',
+      summary: 'Add a record (the server mints its id)',
+      params: inCollection,
+      body: jsonBody(recordBody),
+      responses: { 201: json('The new record.', AppRecord) },
+      errors: ['payload-too-large', 'unavailable'],
+      handle: async (ctx, { params, body }) => {
+        const { record } = await apps.putRecord.execute({ principal: principalOf(ctx), appId: params.id, collection: params.collection, data: body.data });
+        ctx.status = 201;
+        ctx.body = record;
+      },
+    }),
+    route({
+      id: 'putRecord',
+      method: 'put',
+      path: '/apps/:id/records/:collection/:recordId',
+      summary: 'Write a record',
+      params: oneRecord,
+      body: jsonBody(recordBody),
+      responses: { 200: json('The record, replaced.', AppRecord), 201: json('The record, created.', AppRecord) },
+      errors: ['payload-too-large', 'unavailable'],
+      handle: async (ctx, { params, body }) => {
+        const { record, created } = await apps.putRecord.execute({ principal: principalOf(ctx), appId: params.id, collection: params.collection, recordId: params.recordId, data: body.data });
+        ctx.status = created ? 201 : 200;
+        ctx.body = record;
+      },
+    }),
+    route({
+      id: 'deleteRecords',
+      method: 'delete',
+      path: '/apps/:id/records/:collection',
+      summary: 'Delete a whole collection',
+      params: inCollection,
+      responses: { 200: json('How many records went.', Deleted) },
+      errors: ['unavailable'],
+      handle: async (ctx, { params }) => {
+        ctx.body = await apps.deleteRecords.execute({ principal: principalOf(ctx), appId: params.id, collection: params.collection });
+      },
+    }),
+    route({
+      id: 'deleteRecord',
+      method: 'delete',
+      path: '/apps/:id/records/:collection/:recordId',
+      summary: 'Delete a record',
+      params: oneRecord,
+      responses: { 204: bare('Deleted.') },
+      errors: ['unavailable'],
+      handle: async (ctx, { params }) => {
+        await apps.deleteRecords.execute({ principal: principalOf(ctx), appId: params.id, collection: params.collection, recordId: params.recordId });
+        ctx.status = 204;
+      },
+    }),
+    route({
+      id: 'getBlob',
+      method: 'get',
+      path: '/apps/:id/blobs/:key',
+      summary: 'Read a blob',
+      params: oneBlob,
+      responses: { 200: bytes('The bytes, in their stored content type (never run as a page here).', '*/*') },
+      handle: async (ctx, { params }) => {
+        const blob = await apps.getBlob.execute({ principal: principalOf(ctx), appId: params.id, key: params.key });
+        ctx.type = blob.contentType;
+        // Stored bytes never run as a page of the host's origin.
+        ctx.set({ 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; sandbox" });
+        ctx.body = Buffer.from(blob.bytes);
+      },
+    }),
+    route({
+      id: 'putBlob',
+      method: 'put',
+      path: '/apps/:id/blobs/:key',
+      summary: 'Write a blob',
+      description: 'JSON with base64 data: the CSRF floor keeps cookie-authenticated writes JSON. At most 2 MiB once decoded.',
+      params: oneBlob,
+      body: jsonBody(blobBody),
+      responses: { 200: json('What was stored.', StoredBlob) },
+      errors: ['payload-too-large', 'unavailable'],
+      handle: async (ctx, { params, body }) => {
+        ctx.body = await apps.putBlob.execute({ principal: principalOf(ctx), appId: params.id, key: params.key, contentType: body.contentType, bytes: new Uint8Array(Buffer.from(body.data, 'base64')) });
+      },
+    }),
+    route({
+      id: 'deleteBlob',
+      method: 'delete',
+      path: '/apps/:id/blobs/:key',
+      summary: 'Delete a blob',
+      params: oneBlob,
+      responses: { 204: bare('Deleted.') },
+      errors: ['unavailable'],
+      handle: async (ctx, { params }) => {
+        await apps.deleteBlob.execute({ principal: principalOf(ctx), appId: params.id, key: params.key });
+        ctx.status = 204;
+      },
+    }),
+  ];
 }

@@ -1,6 +1,8 @@
-import type { Router } from '@koa/router';
+import { z } from 'zod';
 import type { AppsUseCases } from '../../../ports/use-cases/apps.js';
-import type { WireRouteContext, WireState } from '../wire-state.js';
+import { appParams } from '../shapes/app-shapes.js';
+import { bytes, route, type WireRoute } from '../wire-route.js';
+import type { WireRouteContext } from '../wire-state.js';
 import { principalOf } from '../wire-state.js';
 
 /**
@@ -24,7 +26,7 @@ const AFTER_VIEW = /\/apps\/[^/]+\/view(\/.*)?$/;
  * `GET /apps/:id/view` and `GET /apps/:id/view/*`: the served app's own pages and assets, passed on
  * from its sandbox so a client can frame them. Registered with the other `/apps/:id` routes.
  */
-export function registerAppViewRoutes(router: Router<WireState>, apps: AppsUseCases): void {
+export function appViewRoutes(apps: AppsUseCases): WireRoute[] {
   const view = async (ctx: WireRouteContext) => {
     const rest = AFTER_VIEW.exec(ctx.path)?.[1] ?? '/';
     const answer = await apps.viewServedApp.execute({
@@ -40,6 +42,30 @@ export function registerAppViewRoutes(router: Router<WireState>, apps: AppsUseCa
     ctx.set('content-type', MEDIA_TYPE.test(answer.contentType) ? answer.contentType : 'application/octet-stream');
     ctx.body = Buffer.from(answer.body);
   };
-  router.get('/apps/:id/view', view);
-  router.get('/apps/:id/view/{*rest}', view);
+  const page = bytes("The served app's page or asset, as its server answered (status and content type are the app's); sandboxed, never cached.", '*/*');
+  const description = "The app's query string is passed on. Frame the page (it runs sandboxed, in an opaque origin).";
+  return [
+    route({
+      id: 'viewServedApp',
+      method: 'get',
+      path: '/apps/:id/view',
+      summary: "A served app's home page",
+      description,
+      params: appParams,
+      responses: { 200: page },
+      errors: ['conflict', 'unavailable'],
+      handle: view,
+    }),
+    route({
+      id: 'viewServedAppPath',
+      method: 'get',
+      path: '/apps/:id/view/{*rest}',
+      summary: "A served app's page or asset",
+      description,
+      params: { ...appParams, rest: z.string().optional().describe('The path inside the app; it may span several segments.') },
+      responses: { 200: page },
+      errors: ['conflict', 'unavailable'],
+      handle: view,
+    }),
+  ];
 }

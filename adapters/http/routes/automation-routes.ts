@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { WEBHOOK_SOURCE_NAME } from '../../../domain/webhooks/delivery.js';
 import type { AutomationUseCases } from '../../../ports/use-cases/automations.js';
-import { parse } from '../validation.js';
+import { ArmResult, Automation, AutomationList } from '../shapes/automation-shapes.js';
+import { bare, json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
-import { bodyOf, principalOf } from '../wire-state.js';
+import { principalOf } from '../wire-state.js';
 import { pageQuery } from './system-routes.js';
 
 const trigger = z.discriminatedUnion('kind', [
@@ -30,36 +31,98 @@ const automationId = z.string().regex(/^atm_[0-9A-Za-z_-]{10,64}$/, 'must be an 
 
 /** Automations: one record each, no trigger segment in the paths. Unmounted when `automations: false`. */
 export function automationRoutes(automations: AutomationUseCases): WireRoutes {
+  const byId = { id: automationId };
   return {
     access: 'principal',
-    register(router) {
-      router.get('/automations', async (ctx) => {
-        ctx.body = await automations.listAutomations.execute({ principal: principalOf(ctx), ...parse(pageQuery, ctx.query, 'query') });
-      });
-      router.post('/automations', async (ctx) => {
-        const body = parse(createBody, bodyOf(ctx), 'automation');
-        ctx.status = 201;
-        ctx.body = await automations.createAutomation.execute({ principal: principalOf(ctx), ...body });
-      });
-      router.get('/automations/:id', async (ctx) => {
-        ctx.body = await automations.getAutomation.execute({ principal: principalOf(ctx), automationId: parse(automationId, ctx.params.id, 'id') });
-      });
-      router.patch('/automations/:id', async (ctx) => {
-        const body = parse(changeBody, bodyOf(ctx), 'change');
-        ctx.body = await automations.changeAutomation.execute({ principal: principalOf(ctx), automationId: parse(automationId, ctx.params.id, 'id'), ...body });
-      });
-      router.delete('/automations/:id', async (ctx) => {
-        await automations.deleteAutomation.execute({ principal: principalOf(ctx), automationId: parse(automationId, ctx.params.id, 'id') });
-        ctx.status = 204;
-      });
-      router.post('/automations/:id/arm', async (ctx) => {
-        parse(noBody, bodyOf(ctx), 'body');
-        ctx.body = await automations.armAutomation.execute({ principal: principalOf(ctx), automationId: parse(automationId, ctx.params.id, 'id') });
-      });
-      router.post('/automations/:id/disarm', async (ctx) => {
-        parse(noBody, bodyOf(ctx), 'body');
-        ctx.body = await automations.disarmAutomation.execute({ principal: principalOf(ctx), automationId: parse(automationId, ctx.params.id, 'id') });
-      });
-    },
+    tag: 'Automations',
+    routes: [
+      route({
+        id: 'listAutomations',
+        method: 'get',
+        path: '/automations',
+        summary: "List the caller's automations",
+        query: pageQuery,
+        responses: { 200: json('Automations, newest first.', AutomationList) },
+        handle: async (ctx, { query }) => {
+          ctx.body = await automations.listAutomations.execute({ principal: principalOf(ctx), ...query });
+        },
+      }),
+      route({
+        id: 'createAutomation',
+        method: 'post',
+        path: '/automations',
+        summary: 'Create an automation (disarmed)',
+        body: jsonBody(createBody, 'automation'),
+        responses: { 201: json('The new automation.', Automation) },
+        handle: async (ctx, { body }) => {
+          ctx.status = 201;
+          ctx.body = await automations.createAutomation.execute({ principal: principalOf(ctx), ...body });
+        },
+      }),
+      route({
+        id: 'getAutomation',
+        method: 'get',
+        path: '/automations/:id',
+        summary: 'Read an automation',
+        params: byId,
+        responses: { 200: json('The automation.', Automation) },
+        handle: async (ctx, { params }) => {
+          ctx.body = await automations.getAutomation.execute({ principal: principalOf(ctx), automationId: params.id });
+        },
+      }),
+      route({
+        id: 'changeAutomation',
+        method: 'patch',
+        path: '/automations/:id',
+        summary: "Change an automation's name, trigger or task",
+        params: byId,
+        body: jsonBody(changeBody, 'change'),
+        responses: { 200: json('The changed automation.', Automation) },
+        errors: ['conflict', 'unavailable'],
+        handle: async (ctx, { params, body }) => {
+          ctx.body = await automations.changeAutomation.execute({ principal: principalOf(ctx), automationId: params.id, ...body });
+        },
+      }),
+      route({
+        id: 'deleteAutomation',
+        method: 'delete',
+        path: '/automations/:id',
+        summary: 'Delete an automation',
+        params: byId,
+        responses: { 204: bare('Deleted.') },
+        errors: ['unavailable'],
+        handle: async (ctx, { params }) => {
+          await automations.deleteAutomation.execute({ principal: principalOf(ctx), automationId: params.id });
+          ctx.status = 204;
+        },
+      }),
+      route({
+        id: 'armAutomation',
+        method: 'post',
+        path: '/automations/:id/arm',
+        summary: 'Arm an automation',
+        description: 'Asks a standing grant for each tool the task names (the asks wait in `/approvals`); denying one disarms the automation in the same decision.',
+        params: byId,
+        body: jsonBody(noBody),
+        responses: { 200: json('The armed automation and its asks.', ArmResult) },
+        errors: ['conflict', 'unavailable'],
+        handle: async (ctx, { params }) => {
+          ctx.body = await automations.armAutomation.execute({ principal: principalOf(ctx), automationId: params.id });
+        },
+      }),
+      route({
+        id: 'disarmAutomation',
+        method: 'post',
+        path: '/automations/:id/disarm',
+        summary: 'Disarm an automation',
+        params: byId,
+        body: jsonBody(noBody),
+        responses: { 200: json('The disarmed automation.', Automation) },
+        errors: ['unavailable'],
+        handle: async (ctx, { params }) => {
+          ctx.body = await automations.disarmAutomation.execute({ principal: principalOf(ctx), automationId: params.id });
+        },
+      }),
+    ],
   };
 }

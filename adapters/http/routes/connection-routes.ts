@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { isToolkit } from '../../../domain/connections/connection.js';
 import type { ConnectionsUseCases } from '../../../ports/use-cases/connections.js';
-import { parse } from '../validation.js';
+import { Connection, ConnectionList, Initiated } from '../shapes/connection-shapes.js';
+import { bare, json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
-import { bodyOf, principalOf } from '../wire-state.js';
+import { principalOf } from '../wire-state.js';
 import { pageQuery } from './system-routes.js';
 
 /** The host's page the broker returns the person to: http(s), no embedded credentials. */
@@ -25,25 +26,63 @@ const initiateBody = z.strictObject({
 
 /** Connections: initiate, poll, list, delete. Owner-scoped; the broker owns the OAuth redirect. */
 export function connectionRoutes(connections: ConnectionsUseCases): WireRoutes {
+  const connectionId = z.string().describe('A connection id (`con_…`).');
   return {
     access: 'principal',
-    register(router) {
-      router.get('/connections', async (ctx) => {
-        ctx.body = await connections.list.execute({ principal: principalOf(ctx), ...parse(pageQuery, ctx.query, 'query') });
-      });
+    tag: 'Connections',
+    routes: [
+      route({
+        id: 'listConnections',
+        method: 'get',
+        path: '/connections',
+        summary: "List the caller's connected accounts",
+        query: pageQuery,
+        responses: { 200: json('Connections.', ConnectionList) },
+        errors: ['not-implemented'],
+        handle: async (ctx, { query }) => {
+          ctx.body = await connections.list.execute({ principal: principalOf(ctx), ...query });
+        },
+      }),
       // The literal route is registered ahead of /connections/:id.
-      router.post('/connections/initiate', async (ctx) => {
-        const body = parse(initiateBody, bodyOf(ctx), 'body');
-        ctx.status = 201;
-        ctx.body = await connections.initiate.execute({ principal: principalOf(ctx), toolkit: body.toolkit, callbackUrl: body.callbackUrl });
-      });
-      router.get('/connections/:id', async (ctx) => {
-        ctx.body = await connections.get.execute({ principal: principalOf(ctx), connectionId: ctx.params.id! });
-      });
-      router.delete('/connections/:id', async (ctx) => {
-        await connections.remove.execute({ principal: principalOf(ctx), connectionId: ctx.params.id! });
-        ctx.status = 204;
-      });
-    },
+      route({
+        id: 'initiateConnection',
+        method: 'post',
+        path: '/connections/initiate',
+        summary: 'Start connecting a third-party account',
+        description: "Open `redirectUrl` (the broker's page, which owns the OAuth redirect), then poll `GET /connections/{id}` until the status settles.",
+        body: jsonBody(initiateBody),
+        responses: { 201: json('The connection, initiated.', Initiated) },
+        errors: ['not-implemented', 'unavailable'],
+        handle: async (ctx, { body }) => {
+          ctx.status = 201;
+          ctx.body = await connections.initiate.execute({ principal: principalOf(ctx), toolkit: body.toolkit, callbackUrl: body.callbackUrl });
+        },
+      }),
+      route({
+        id: 'getConnection',
+        method: 'get',
+        path: '/connections/:id',
+        summary: 'Poll a connection',
+        params: { id: connectionId },
+        responses: { 200: json('The connection.', Connection) },
+        errors: ['not-implemented', 'unavailable'],
+        handle: async (ctx, { params }) => {
+          ctx.body = await connections.get.execute({ principal: principalOf(ctx), connectionId: params.id });
+        },
+      }),
+      route({
+        id: 'deleteConnection',
+        method: 'delete',
+        path: '/connections/:id',
+        summary: 'Disconnect an account',
+        params: { id: connectionId },
+        responses: { 204: bare('Deleted.') },
+        errors: ['not-implemented', 'unavailable'],
+        handle: async (ctx, { params }) => {
+          await connections.remove.execute({ principal: principalOf(ctx), connectionId: params.id });
+          ctx.status = 204;
+        },
+      }),
+    ],
   };
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { DevelopmentUseCases } from '../../../ports/use-cases/development.js';
-import { parse } from '../validation.js';
+import { SyncImpact } from '../shapes/system-shapes.js';
+import { json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
-import { bodyOf } from '../wire-state.js';
 
 const toolName = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must be a tool name');
 const impactBody = z.strictObject({ tools: z.array(toolName).min(1).max(200) });
@@ -14,10 +14,20 @@ const impactBody = z.strictObject({ tools: z.array(toolName).min(1).max(200) });
 export function developmentRoutes(development: DevelopmentUseCases): WireRoutes {
   return {
     access: 'open',
-    register(router) {
-      router.post('/sync/impact', async (ctx) => {
-        ctx.body = await development.measureSyncImpact.execute(parse(impactBody, bodyOf(ctx), 'body'));
-      });
-    },
+    tag: 'Development',
+    routes: [
+      route({
+        id: 'measureSyncImpact',
+        method: 'post',
+        path: '/sync/impact',
+        summary: 'Count what depends on some tools',
+        description: 'Development only. Deployment-wide counts of the apps, automations and grants that depend on the given tools.',
+        body: jsonBody(impactBody),
+        responses: { 200: json('Counts by family and tool.', SyncImpact) },
+        handle: async (ctx, { body }) => {
+          ctx.body = await development.measureSyncImpact.execute(body);
+        },
+      }),
+    ],
   };
 }

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import type { DoctorUseCases } from '../../../ports/use-cases/doctor.js';
-import { parse } from '../validation.js';
+import { ActAsCheck, PresentCheck } from '../shapes/system-shapes.js';
+import { json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
-import { bodyOf } from '../wire-state.js';
 
 const actAsBody = z.strictObject({ subject: z.string().min(1).max(512).optional() }).optional();
+
+const Echo = z.object({ authorization: z.boolean(), cookie: z.boolean() }).meta({ id: 'PresentEcho' });
 
 /**
  * `POST /doctor/present`, `POST /doctor/act-as` and the echo the present check reaches. Development
@@ -13,18 +15,44 @@ const actAsBody = z.strictObject({ subject: z.string().min(1).max(512).optional(
 export function doctorRoutes(doctor: DoctorUseCases): WireRoutes {
   return {
     access: 'open',
-    register(router) {
-      router.post('/doctor/present', async (ctx) => {
-        const cookie = ctx.get('cookie');
-        const authorization = ctx.get('authorization');
-        ctx.body = await doctor.checkPresent.execute({ ...(cookie ? { cookie } : {}), ...(authorization ? { authorization } : {}) });
-      });
-      router.get('/doctor/present/echo', (ctx) => {
-        ctx.body = { authorization: ctx.get('authorization') !== '', cookie: ctx.get('cookie') !== '' };
-      });
-      router.post('/doctor/act-as', async (ctx) => {
-        ctx.body = await doctor.checkActAs.execute(parse(actAsBody, bodyOf(ctx), 'body') ?? {});
-      });
-    },
+    tag: 'Doctor',
+    routes: [
+      route({
+        id: 'checkPresent',
+        method: 'post',
+        path: '/doctor/present',
+        summary: 'Check that a present call reaches the host with its credentials',
+        description: 'Development only. Makes a synthetic same-origin call to the echo and reports booleans only.',
+        responses: { 200: json('What reached the host.', PresentCheck) },
+        handle: async (ctx) => {
+          const cookie = ctx.get('cookie');
+          const authorization = ctx.get('authorization');
+          ctx.body = await doctor.checkPresent.execute({ ...(cookie ? { cookie } : {}), ...(authorization ? { authorization } : {}) });
+        },
+      }),
+      route({
+        id: 'echoPresent',
+        method: 'get',
+        path: '/doctor/present/echo',
+        summary: 'Say whether authorization and a cookie arrived',
+        description: 'Development only: what the present check reaches.',
+        responses: { 200: json('Booleans only.', Echo) },
+        handle: (ctx) => {
+          ctx.body = { authorization: ctx.get('authorization') !== '', cookie: ctx.get('cookie') !== '' };
+        },
+      }),
+      route({
+        id: 'checkActAs',
+        method: 'post',
+        path: '/doctor/act-as',
+        summary: 'Check that act-as mints material the host accepts',
+        description: "Development only. Mints for `subject` with the `actAs` preset and asks the host's resolver; booleans only.",
+        body: jsonBody(actAsBody),
+        responses: { 200: json('Each step, as a boolean.', ActAsCheck) },
+        handle: async (ctx, { body }) => {
+          ctx.body = await doctor.checkActAs.execute(body ?? {});
+        },
+      }),
+    ],
   };
 }

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { GuardUseCases } from '../../../ports/use-cases/guard.js';
-import { parse } from '../validation.js';
+import { Approval, ApprovalList, DecidedApprovals, GrantList } from '../shapes/guard-shapes.js';
+import { bare, json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
-import { bodyOf, principalOf } from '../wire-state.js';
+import { principalOf } from '../wire-state.js';
 import { pageQuery } from './system-routes.js';
 
 const approvalId = z.string().regex(/^apr_[0-9A-Za-z]{10,40}$/, 'must be an approval id (apr_…)');
@@ -17,33 +18,87 @@ const batchBody = z.strictObject({
   approve: z.boolean(),
 });
 
+const approvalRef = z.string().describe('The `apr_` id, or the parked tool-call id.');
+
 /** Approvals and grants. The `org` refusal runs in the floor before any of these. */
 export function guardRoutes(guard: GuardUseCases): WireRoutes {
   return {
     access: 'principal',
-    register(router) {
-      router.get('/approvals', async (ctx) => {
-        ctx.body = await guard.listApprovals.execute({ principal: principalOf(ctx), ...parse(pageQuery, ctx.query, 'query') });
-      });
+    tag: 'Approvals and grants',
+    routes: [
+      route({
+        id: 'listApprovals',
+        method: 'get',
+        path: '/approvals',
+        summary: "List the caller's pending approvals",
+        query: pageQuery,
+        responses: { 200: json('Pending approvals.', ApprovalList) },
+        handle: async (ctx, { query }) => {
+          ctx.body = await guard.listApprovals.execute({ principal: principalOf(ctx), ...query });
+        },
+      }),
       // The literal batch route is registered ahead of /approvals/:id.
-      router.post('/approvals/decide', async (ctx) => {
-        const body = parse(batchBody, bodyOf(ctx), 'body');
-        ctx.body = await guard.decideApprovals.execute({ principal: principalOf(ctx), approvalIds: body.ids, approve: body.approve });
-      });
-      router.get('/approvals/:id', async (ctx) => {
-        ctx.body = await guard.getApproval.execute({ principal: principalOf(ctx), approvalId: ctx.params.id! });
-      });
-      router.post('/approvals/:id/decide', async (ctx) => {
-        const body = parse(decideBody, bodyOf(ctx), 'body');
-        ctx.body = await guard.decideApproval.execute({ principal: principalOf(ctx), approvalId: ctx.params.id!, approve: body.approve, ...(body.remember ? { remember: body.remember } : {}) });
-      });
-      router.get('/grants', async (ctx) => {
-        ctx.body = await guard.listGrants.execute({ principal: principalOf(ctx), ...parse(pageQuery, ctx.query, 'query') });
-      });
-      router.delete('/grants/:id', async (ctx) => {
-        await guard.revokeGrant.execute({ principal: principalOf(ctx), grantId: ctx.params.id! });
-        ctx.status = 204;
-      });
-    },
+      route({
+        id: 'decideApprovals',
+        method: 'post',
+        path: '/approvals/decide',
+        summary: 'Decide several approvals, all or nothing',
+        body: jsonBody(batchBody),
+        responses: { 200: json('Every approval, decided.', DecidedApprovals) },
+        errors: ['not-found', 'conflict', 'unavailable'],
+        handle: async (ctx, { body }) => {
+          ctx.body = await guard.decideApprovals.execute({ principal: principalOf(ctx), approvalIds: body.ids, approve: body.approve });
+        },
+      }),
+      route({
+        id: 'getApproval',
+        method: 'get',
+        path: '/approvals/:id',
+        summary: 'Read an approval',
+        description: 'While an approved call executes (the resume window) this answers `{"state": "pending"}` without `request`: keep polling until `executed`.',
+        params: { id: approvalRef },
+        responses: { 200: json('The approval.', Approval) },
+        handle: async (ctx, { params }) => {
+          ctx.body = await guard.getApproval.execute({ principal: principalOf(ctx), approvalId: params.id });
+        },
+      }),
+      route({
+        id: 'decideApproval',
+        method: 'post',
+        path: '/approvals/:id/decide',
+        summary: 'Approve or deny a call',
+        description: 'An approved call runs exactly once, on the next turn (or at once for app actions and the door). `remember` also grants matching calls from now on.',
+        params: { id: approvalRef },
+        body: jsonBody(decideBody),
+        responses: { 200: json('The decided approval.', Approval) },
+        errors: ['conflict', 'unavailable'],
+        handle: async (ctx, { params, body }) => {
+          ctx.body = await guard.decideApproval.execute({ principal: principalOf(ctx), approvalId: params.id, approve: body.approve, ...(body.remember ? { remember: body.remember } : {}) });
+        },
+      }),
+      route({
+        id: 'listGrants',
+        method: 'get',
+        path: '/grants',
+        summary: "List the caller's grants",
+        query: pageQuery,
+        responses: { 200: json('Grants.', GrantList) },
+        handle: async (ctx, { query }) => {
+          ctx.body = await guard.listGrants.execute({ principal: principalOf(ctx), ...query });
+        },
+      }),
+      route({
+        id: 'revokeGrant',
+        method: 'delete',
+        path: '/grants/:id',
+        summary: 'Revoke a grant',
+        params: { id: z.string().describe('A grant id (`grt_…`).') },
+        responses: { 204: bare('Revoked.') },
+        handle: async (ctx, { params }) => {
+          await guard.revokeGrant.execute({ principal: principalOf(ctx), grantId: params.id });
+          ctx.status = 204;
+        },
+      }),
+    ],
   };
 }

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { RunUseCases } from '../../../ports/use-cases/runs.js';
-import { parse } from '../validation.js';
+import { Run, RunDetail, RunList } from '../shapes/automation-shapes.js';
+import { json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
-import { bodyOf, principalOf } from '../wire-state.js';
+import { principalOf } from '../wire-state.js';
 import { pageQuery } from './system-routes.js';
 
 const runId = z.string().regex(/^run_[0-9A-Za-z_-]{10,64}$/, 'must be a run id (run_…)');
@@ -15,17 +16,44 @@ const noBody = z.union([z.undefined(), z.strictObject({})]);
 export function runRoutes(runs: RunUseCases): WireRoutes {
   return {
     access: 'principal',
-    register(router) {
-      router.get('/runs', async (ctx) => {
-        ctx.body = await runs.listRuns.execute({ principal: principalOf(ctx), ...parse(listQuery, ctx.query, 'query') });
-      });
-      router.get('/runs/:id', async (ctx) => {
-        ctx.body = await runs.getRun.execute({ principal: principalOf(ctx), runId: parse(runId, ctx.params.id, 'id') });
-      });
-      router.post('/runs/:id/stop', async (ctx) => {
-        parse(noBody, bodyOf(ctx), 'body');
-        ctx.body = await runs.stopRun.execute({ principal: principalOf(ctx), runId: parse(runId, ctx.params.id, 'id') });
-      });
-    },
+    tag: 'Automations',
+    routes: [
+      route({
+        id: 'listRuns',
+        method: 'get',
+        path: '/runs',
+        summary: "List the caller's runs",
+        query: listQuery,
+        responses: { 200: json('Runs, newest first.', RunList) },
+        handle: async (ctx, { query }) => {
+          ctx.body = await runs.listRuns.execute({ principal: principalOf(ctx), ...query });
+        },
+      }),
+      route({
+        id: 'getRun',
+        method: 'get',
+        path: '/runs/:id',
+        summary: 'Read a run with its transcript',
+        params: { id: runId },
+        responses: { 200: json('The run and what the agent said and did.', RunDetail) },
+        handle: async (ctx, { params }) => {
+          ctx.body = await runs.getRun.execute({ principal: principalOf(ctx), runId: params.id });
+        },
+      }),
+      route({
+        id: 'stopRun',
+        method: 'post',
+        path: '/runs/:id/stop',
+        summary: 'Stop a run',
+        description: 'Cooperative and idempotent; reaches a run on another instance. The current step finishes and parked approvals of the run are dropped.',
+        params: { id: runId },
+        body: jsonBody(noBody),
+        responses: { 200: json('The run, stopping or stopped.', Run) },
+        errors: ['unavailable'],
+        handle: async (ctx, { params }) => {
+          ctx.body = await runs.stopRun.execute({ principal: principalOf(ctx), runId: params.id });
+        },
+      }),
+    ],
   };
 }

@@ -1,26 +1,42 @@
 import { z } from 'zod';
 import type { SystemUseCases } from '../../../ports/use-cases/system.js';
-import { parse } from '../validation.js';
+import { ActivityPage, Status } from '../shapes/system-shapes.js';
+import { json, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
 
 export const pageQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).optional(),
-  cursor: z.string().min(1).max(512).optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional().describe('How many to answer (1–100).'),
+  cursor: z.string().min(1).max(512).optional().describe("The previous page's `nextCursor`."),
 });
 
 /** `GET /status` and `GET /activity`. */
 export function systemRoutes(system: SystemUseCases): WireRoutes {
   return {
     access: 'principal',
-    register(router) {
-      router.get('/status', async (ctx) => {
-        ctx.body = await system.getStatus.execute();
-      });
-      router.get('/activity', async (ctx) => {
-        const query = parse(pageQuery, ctx.query, 'query');
-        ctx.body = await system.listActivity.execute({ principal: principalOf(ctx), ...query });
-      });
-    },
+    tag: 'System',
+    routes: [
+      route({
+        id: 'getStatus',
+        method: 'get',
+        path: '/status',
+        summary: "What this deployment runs",
+        responses: { 200: json("Porter's version and its blocks.", Status) },
+        handle: async (ctx) => {
+          ctx.body = await system.getStatus.execute();
+        },
+      }),
+      route({
+        id: 'listActivity',
+        method: 'get',
+        path: '/activity',
+        summary: "List the caller's audit events",
+        query: pageQuery,
+        responses: { 200: json('Audit events, newest first.', ActivityPage) },
+        handle: async (ctx, { query }) => {
+          ctx.body = await system.listActivity.execute({ principal: principalOf(ctx), ...query });
+        },
+      }),
+    ],
   };
 }

@@ -1,59 +1,125 @@
 import { z } from 'zod';
 import type { ThreadUseCases } from '../../../ports/use-cases/threads.js';
-import { parse } from '../validation.js';
+import { Created, Stopped, ThreadDetail, ThreadList, turnStream } from '../shapes/thread-shapes.js';
+import { bare, json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
-import { bodyOf, principalOf } from '../wire-state.js';
+import { principalOf } from '../wire-state.js';
 import { sendTurn } from '../sse.js';
 import { pageQuery } from './system-routes.js';
-import { parseTurnBody, turnInputOf } from './turn-body.js';
+import { parseTurnBody, turnBody, turnInputOf } from './turn-body.js';
 
 const noBody = z.union([z.undefined(), z.strictObject({})]);
+const threadId = z.string().describe('A thread id (`thr_…`).');
 
 /** Threads and their turns. */
 export function threadRoutes(threads: ThreadUseCases): WireRoutes {
   return {
     access: 'principal',
-    register(router) {
-      router.get('/threads', async (ctx) => {
-        ctx.body = await threads.listThreads.execute({ principal: principalOf(ctx), ...parse(pageQuery, ctx.query, 'query') });
-      });
-      router.post('/threads', async (ctx) => {
-        parse(noBody, bodyOf(ctx), 'body');
-        ctx.status = 201;
-        ctx.body = await threads.createThread.execute({ principal: principalOf(ctx) });
-      });
-      router.get('/threads/:id', async (ctx) => {
-        ctx.body = await threads.getThread.execute({ principal: principalOf(ctx), threadId: ctx.params.id! });
-      });
-      router.delete('/threads/:id', async (ctx) => {
-        await threads.deleteThread.execute({ principal: principalOf(ctx), threadId: ctx.params.id! });
-        ctx.status = 204;
-      });
-      router.post('/threads/:id/turn', async (ctx) => {
-        const input = turnInputOf(parseTurnBody(bodyOf(ctx)));
-        const cookie = ctx.get('cookie');
-        const authorization = ctx.get('authorization');
-        const turn = await threads.runTurn.execute({
-          principal: principalOf(ctx),
-          threadId: ctx.params.id!,
-          ...(input.message ? { message: input.message } : {}),
-          answers: input.answers,
-          credentials: { ...(cookie ? { cookie } : {}), ...(authorization ? { authorization } : {}) },
-        });
-        sendTurn(ctx, turn);
-      });
-      router.get('/threads/:id/stream', async (ctx) => {
-        const turn = await threads.rejoinTurn.execute({ principal: principalOf(ctx), threadId: ctx.params.id! });
-        if (!turn) {
+    tag: 'Threads',
+    routes: [
+      route({
+        id: 'listThreads',
+        method: 'get',
+        path: '/threads',
+        summary: "List the caller's threads",
+        query: pageQuery,
+        responses: { 200: json('Thread summaries, newest first.', ThreadList) },
+        handle: async (ctx, { query }) => {
+          ctx.body = await threads.listThreads.execute({ principal: principalOf(ctx), ...query });
+        },
+      }),
+      route({
+        id: 'createThread',
+        method: 'post',
+        path: '/threads',
+        summary: 'Start a thread',
+        body: jsonBody(noBody),
+        responses: { 201: json('The new thread.', Created) },
+        handle: async (ctx) => {
+          ctx.status = 201;
+          ctx.body = await threads.createThread.execute({ principal: principalOf(ctx) });
+        },
+      }),
+      route({
+        id: 'getThread',
+        method: 'get',
+        path: '/threads/:id',
+        summary: 'Read a thread with its messages',
+        params: { id: threadId },
+        responses: { 200: json('The thread; its messages are AI SDK UIMessages.', ThreadDetail) },
+        handle: async (ctx, { params }) => {
+          ctx.body = await threads.getThread.execute({ principal: principalOf(ctx), threadId: params.id });
+        },
+      }),
+      route({
+        id: 'deleteThread',
+        method: 'delete',
+        path: '/threads/:id',
+        summary: 'Delete a thread',
+        params: { id: threadId },
+        responses: { 204: bare('Deleted.') },
+        handle: async (ctx, { params }) => {
+          await threads.deleteThread.execute({ principal: principalOf(ctx), threadId: params.id });
           ctx.status = 204;
-          return;
-        }
-        sendTurn(ctx, turn);
-      });
-      router.post('/threads/:id/stop', async (ctx) => {
-        parse(noBody, bodyOf(ctx), 'body');
-        ctx.body = await threads.stopTurn.execute({ principal: principalOf(ctx), threadId: ctx.params.id! });
-      });
-    },
+        },
+      }),
+      route({
+        id: 'runTurn',
+        method: 'post',
+        path: '/threads/:id/turn',
+        summary: 'Run a turn',
+        description:
+          'Send `{message}` (a user UIMessage, or just its text), `{continue: true}` (run the calls approved since the last turn, then let the model go on) or the AI SDK chat ' +
+          "transport's own body `{id, messages, trigger, messageId}` (only the last message is read: the server owns the history; an assistant message with " +
+          'answered approval parts carries approval responses). A call that needs approval emits `tool-approval-request` and `data-porter-approval`, and the turn finishes.',
+        params: { id: threadId },
+        body: jsonBody(turnBody, 'turn', parseTurnBody),
+        responses: { 200: turnStream('The turn as it happens.') },
+        errors: ['conflict', 'not-implemented', 'unavailable'],
+        handle: async (ctx, { params, body }) => {
+          const input = turnInputOf(body);
+          const cookie = ctx.get('cookie');
+          const authorization = ctx.get('authorization');
+          const turn = await threads.runTurn.execute({
+            principal: principalOf(ctx),
+            threadId: params.id,
+            ...(input.message ? { message: input.message } : {}),
+            answers: input.answers,
+            credentials: { ...(cookie ? { cookie } : {}), ...(authorization ? { authorization } : {}) },
+          });
+          sendTurn(ctx, turn);
+        },
+      }),
+      route({
+        id: 'rejoinTurn',
+        method: 'get',
+        path: '/threads/:id/stream',
+        summary: 'Rejoin the turn in flight',
+        description: 'Streams the turn running on this instance, replayed from its start. A turn in flight streams from the instance running it.',
+        params: { id: threadId },
+        responses: { 200: turnStream('The turn in flight.'), 204: bare('No turn is in flight on this thread (here).') },
+        handle: async (ctx, { params }) => {
+          const turn = await threads.rejoinTurn.execute({ principal: principalOf(ctx), threadId: params.id });
+          if (!turn) {
+            ctx.status = 204;
+            return;
+          }
+          sendTurn(ctx, turn);
+        },
+      }),
+      route({
+        id: 'stopTurn',
+        method: 'post',
+        path: '/threads/:id/stop',
+        summary: 'Stop the turn in flight',
+        description: 'Stops it at once on this instance; elsewhere the answer is `{"stopped": false}` and the turn ends by itself.',
+        params: { id: threadId },
+        body: jsonBody(noBody),
+        responses: { 200: json('Whether a turn was stopped here.', Stopped) },
+        handle: async (ctx, { params }) => {
+          ctx.body = await threads.stopTurn.execute({ principal: principalOf(ctx), threadId: params.id });
+        },
+      }),
+    ],
   };
 }

@@ -71,7 +71,9 @@ const chatBody = z.strictObject({
 });
 
 /** `{message}` (a text or a user UIMessage), `{continue: true}`, or the AI SDK chat transport's own body. */
-export const turnBody = z.union([messageBody, continueBody, chatBody]);
+export const turnBody = z
+  .union([messageBody, continueBody, chatBody])
+  .meta({ id: 'TurnBody', description: '`{message}` (a text, or a user UIMessage), `{continue: true}`, or the AI SDK chat transport\'s own body (only its last message is read).' });
 
 export type TurnBody = z.output<typeof turnBody>;
 

@@ -7,7 +7,8 @@ import { fetchBridge, type FetchBridge } from '../../../adapters/http/fetch-brid
 import { createKoaWire } from '../../../adapters/http/koa-wire.js';
 import { envelope } from '../../../adapters/http/error-envelope.js';
 import type { WireRoutes } from '../../../adapters/http/wire-routes.js';
-import { principalOf } from '../../../adapters/http/wire-state.js';
+import { route, type WireRoute } from '../../../adapters/http/wire-route.js';
+import { principalOf, type WireRouteContext } from '../../../adapters/http/wire-state.js';
 import { rememberHostContext } from '../../../adapters/http/wire-request.js';
 import type { WireRequest } from '../../../ports/wire-request.js';
 import { RecordingLogger, SequentialIds } from '../../support/fakes.js';
@@ -23,12 +24,17 @@ interface Seen {
   gate: PassThrough | null;
 }
 
+/** A route with no declared input: the handler reads what it needs. */
+const probe = (method: 'get' | 'post', path: string, handle: (ctx: WireRouteContext) => unknown): WireRoute =>
+  route({ id: `${method}${path}`, method, path, summary: 'probe', responses: {}, handle });
+
 function probeRoutes(seen: Seen): WireRoutes[] {
   return [
     {
       access: 'self',
-      register(router) {
-        router.post('/echo', async (ctx) => {
+      tag: 'Probes',
+      routes: [
+        probe('post', '/echo', async (ctx) => {
           const bytes = await getRawBody(ctx.req);
           ctx.body = {
             sha256: createHash('sha256').update(bytes).digest('hex'),
@@ -36,9 +42,9 @@ function probeRoutes(seen: Seen): WireRoutes[] {
             contentLength: ctx.get('content-length') || null,
             chunked: ctx.get('transfer-encoding') === 'chunked',
           };
-        });
+        }),
         // Answers before reading the whole body, as the webhook intake does past its cap.
-        router.post('/capped', async (ctx) => {
+        probe('post', '/capped', async (ctx) => {
           try {
             await getRawBody(ctx.req, { limit: 1024 });
           } catch {
@@ -46,8 +52,8 @@ function probeRoutes(seen: Seen): WireRoutes[] {
             ctx.status = 413;
             ctx.body = envelope('payload-too-large', 'too large');
           }
-        });
-        router.get('/stream', (ctx) => {
+        }),
+        probe('get', '/stream', (ctx) => {
           const body = new PassThrough();
           seen.gate = body;
           ctx.res.once('close', () => seen.closes.push({ path: ctx.path, finished: ctx.res.writableFinished }));
@@ -55,29 +61,30 @@ function probeRoutes(seen: Seen): WireRoutes[] {
           ctx.type = 'text/event-stream';
           ctx.body = body;
           body.write('data: first\n\n');
-        });
-        router.get('/slow-head', async (ctx) => {
+        }),
+        probe('get', '/slow-head', async (ctx) => {
           ctx.res.once('close', () => seen.closes.push({ path: ctx.path, finished: ctx.res.writableFinished }));
           await new Promise((resolve) => ctx.res.once('close', resolve));
-        });
-        router.get('/cookies', (ctx) => {
+        }),
+        probe('get', '/cookies', (ctx) => {
           ctx.cookies.set('a', '1', { signed: false });
           ctx.cookies.set('b', '2', { signed: false, httpOnly: false });
           ctx.cookies.set('c', '3', { signed: false, path: '/x' });
           ctx.body = { ok: true };
-        });
-        router.get('/empty', (ctx) => void (ctx.status = 204));
-        router.get('/unchanged', (ctx) => {
+        }),
+        probe('get', '/empty', (ctx) => void (ctx.status = 204)),
+        probe('get', '/unchanged', (ctx) => {
           ctx.status = 304;
           ctx.set('ETag', '"v1"');
-        });
-      },
+        }),
+      ],
     },
     {
       access: 'principal',
-      register(router) {
-        router.get('/whoami', (ctx) => void (ctx.body = { principal: principalOf(ctx), ip: ctx.ip, secure: ctx.secure }));
-      },
+      tag: 'Probes',
+      routes: [
+        probe('get', '/whoami', (ctx) => void (ctx.body = { principal: principalOf(ctx), ip: ctx.ip, secure: ctx.secure })),
+      ],
     },
   ];
 }

@@ -4,7 +4,9 @@ import { createKoaWire } from '../../../adapters/http/koa-wire.js';
 import { mountsOf } from '../../../adapters/http/mount.js';
 import type { WireMounts } from '../../../adapters/http/wire-mounts.js';
 import type { WireRoutes } from '../../../adapters/http/wire-routes.js';
-import { bodyOf, principalOf } from '../../../adapters/http/wire-state.js';
+import { pathParamsOf, route, type WireRoute } from '../../../adapters/http/wire-route.js';
+import { bodyOf, principalOf, type WireRouteContext } from '../../../adapters/http/wire-state.js';
+import { z } from 'zod';
 import type { Principal } from '../../../domain/principal.js';
 import type { PrincipalResolver } from '../../../ports/principal-resolver.js';
 import type { AdoptionRequest } from '../../../ports/use-cases/identity.js';
@@ -14,40 +16,45 @@ import { RecordingLogger, SequentialIds } from '../../support/fakes.js';
 
 const MOUNT = '/api/porter';
 
+/** A route with no declared input: the handler reads what the floor left. */
+const probe = (method: 'get' | 'post' | 'delete', path: string, handle: (ctx: WireRouteContext) => void): WireRoute =>
+  route({ id: `${method}${path}`, method, path, summary: 'probe', responses: {}, params: Object.fromEntries(pathParamsOf(path).map((name) => [name, z.string()])), handle });
+
 /** Routes standing in for the families, so the floor can be probed on its own. */
 const probeRoutes: WireRoutes[] = [
   {
     access: 'principal',
-    register(router) {
-      for (const path of ['/approvals', '/approvals/:id/decide', '/grants', '/things', '/apps/import']) {
-        router.get(path, (ctx) => void (ctx.body = { principal: principalOf(ctx) }));
-        router.post(path, (ctx) => void (ctx.body = { principal: principalOf(ctx), body: bodyOf(ctx) ?? null }));
-      }
-      router.delete('/things/:id', (ctx) => void (ctx.body = { deleted: ctx.params.id }));
-      router.get('/boom', () => {
+    tag: 'Probes',
+    routes: [
+      ...['/approvals', '/approvals/:id/decide', '/grants', '/things', '/apps/import'].flatMap((path) => [
+        probe('get', path, (ctx) => void (ctx.body = { principal: principalOf(ctx) })),
+        probe('post', path, (ctx) => void (ctx.body = { principal: principalOf(ctx), body: bodyOf(ctx) ?? null })),
+      ]),
+      probe('delete', '/things/:id', (ctx) => void (ctx.body = { deleted: ctx.params.id })),
+      probe('get', '/boom', () => {
         throw new Error('secret internals');
-      });
-      router.get('/missing', () => {
+      }),
+      probe('get', '/missing', () => {
         throw new NotFound('Thread');
-      });
-      router.get('/conflict', () => {
+      }),
+      probe('get', '/conflict', () => {
         throw new DomainError('conflict', 'The pin is not drifted', { slot: 'header' });
-      });
-    },
+      }),
+    ],
   },
   {
     access: 'self',
-    register(router) {
-      router.post('/webhooks/:source', (ctx) => void (ctx.body = { self: true }));
-      router.post('/tick', (ctx) => void (ctx.body = { self: true }));
-      router.post('/mcp', (ctx) => void (ctx.body = { door: true }));
-    },
+    tag: 'Probes',
+    routes: [
+      probe('post', '/webhooks/:source', (ctx) => void (ctx.body = { self: true })),
+      probe('post', '/tick', (ctx) => void (ctx.body = { self: true })),
+      probe('post', '/mcp', (ctx) => void (ctx.body = { door: true })),
+    ],
   },
   {
     access: 'open',
-    register(router) {
-      router.post('/doctor/probe', (ctx) => void (ctx.body = { open: true, principal: ctx.state.principal ?? null }));
-    },
+    tag: 'Probes',
+    routes: [probe('post', '/doctor/probe', (ctx) => void (ctx.body = { open: true, principal: ctx.state.principal ?? null }))],
   },
 ];
 

@@ -1,0 +1,410 @@
+import type { Context, Next } from 'koa';
+import { DOOR_SCOPE } from '../../domain/door/door-scope.js';
+import { InvalidInput } from '../../domain/errors.js';
+import { bare, bytes, json, ownBody, route, type Answer, type SecurityRequirement, type WireRoute } from '../../adapters/http/wire-route.js';
+import type { WireRoutes } from '../../adapters/http/wire-routes.js';
+import { allowAnyOrigin, preflight } from '../../adapters/mcp/cors.js';
+import { connectPage } from '../../adapters/mcp/connect-page.js';
+import { authorizationServerMetadata, protectedResourceMetadata, serverCard } from '../../adapters/mcp/discovery-documents.js';
+import { sendPage, type DoorBrand } from '../../adapters/mcp/door-page.js';
+import {
+  AuthorizationServerMetadata,
+  ClientRegistration,
+  JsonRpcBody,
+  JsonRpcError,
+  OAuthError,
+  ProtectedResourceMetadata,
+  RevocationForm,
+  ServerCard,
+  TokenForm,
+  TokenResponse,
+} from '../../adapters/mcp/door-shapes.js';
+import { AUTHORIZATION_SERVER_WELL_KNOWN, doorPath, doorUrls, originDocumentPaths, PROTECTED_RESOURCE_WELL_KNOWN, type DoorUrls } from '../../adapters/mcp/door-urls.js';
+import type { McpDoorTransport } from '../../adapters/mcp/mcp-door-transport.js';
+import { authorizeQuery, clientMetadata, consentForm, type DoorOAuthEndpoints } from '../../adapters/mcp/oauth-endpoints.js';
+
+export interface DoorRoutes {
+  readonly self: WireRoutes;
+  readonly origin: WireRoutes;
+}
+
+export interface DoorRouteOptions {
+  readonly mount: string;
+  readonly transport: McpDoorTransport;
+  readonly oauth: DoorOAuthEndpoints;
+  /** The door's public URLs for a request. */
+  readonly urlsOf: (ctx: Context) => DoorUrls;
+  readonly brand: DoorBrand;
+  readonly version: string;
+  /** An external issuer that owns the door's OAuth (`remoteAs`), or null for the door's own. */
+  readonly remoteIssuer: string | null;
+}
+
+const TRANSPORT_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Last-Event-ID'];
+const OAUTH_HEADERS = ['Authorization', 'Content-Type', 'Mcp-Protocol-Version'];
+const MCP = '/mcp';
+
+const TAG = 'MCP door';
+const DOOR_TOKEN = [{ doorOAuth: [] }];
+const PUBLIC: [] = [];
+
+const oauthError = (description: string): Answer => json(description, OAuthError);
+const rpcError = (description: string): Answer => json(description, JsonRpcError);
+const page = (description: string): Answer => bytes(description, 'text/html');
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': { description: '`*`: the door reads no cookies, so any origin may call.' },
+  'Access-Control-Allow-Methods': { description: 'The methods of this path.' },
+  'Access-Control-Allow-Headers': { description: 'The request headers a browser may send.' },
+};
+
+/**
+ * The door's routes: `{wire}/mcp…` (self-authenticating, outside the CSRF floor and the principal
+ * resolver) and the six exact origin-root discovery documents.
+ */
+export function doorRoutes(options: DoorRouteOptions): DoorRoutes {
+  const { transport, oauth, urlsOf, brand, remoteIssuer: remote } = options;
+  const resourceMetadata = (ctx: Context) => document(ctx, protectedResourceMetadata(urlsOf(ctx), remote ?? urlsOf(ctx).issuer, brand.name));
+  const serverMetadata = (ctx: Context) => (remote ? externallyOwned(ctx, remote) : document(ctx, authorizationServerMetadata(urlsOf(ctx))));
+  const card = (ctx: Context) => document(ctx, serverCard(urlsOf(ctx), { title: brand.name, version: options.version }));
+  const serverMetadataAnswers = {
+    200: json("The door's own authorization server.", AuthorizationServerMetadata),
+    ...(remote ? { 404: oauthError(`Not served here: ${remote} owns this door's OAuth.`) } : {}),
+  };
+
+  const self: WireRoutes = {
+    access: 'self',
+    tag: TAG,
+    errorShape: 'own',
+    securitySchemes: doorSchemes(options),
+    security: PUBLIC,
+    routes: [
+      ...transportRoutes(transport),
+      ...(remote ? externalOAuthRoutes(remote) : oauthRoutes(oauth)),
+      route({
+        id: 'showConnectPage',
+        method: 'get',
+        path: `${MCP}/connect`,
+        summary: 'How to add this door to an agent',
+        responses: { 200: page('The setup page.') },
+        handle: (ctx) => {
+          const urls = urlsOf(ctx);
+          sendPage(ctx, 200, connectPage({ brand, serverUrl: urls.resource, issuer: remote ?? urls.issuer, external: remote !== null }));
+        },
+      }),
+      // The base-path-prefixed forms of the two OAuth documents (see door-urls.ts).
+      route({
+        id: 'getDoorProtectedResourceMetadata',
+        method: 'get',
+        path: `${MCP}${PROTECTED_RESOURCE_WELL_KNOWN}`,
+        summary: 'RFC 9728 metadata of the transport',
+        responses: { 200: json('Where the transport gets its tokens.', ProtectedResourceMetadata) },
+        handle: resourceMetadata,
+      }),
+      preflightRoute('preflightDoorProtectedResourceMetadata', `${MCP}${PROTECTED_RESOURCE_WELL_KNOWN}`, ['GET'], OAUTH_HEADERS),
+      route({
+        id: 'getDoorAuthorizationServerMetadata',
+        method: 'get',
+        path: `${MCP}${AUTHORIZATION_SERVER_WELL_KNOWN}`,
+        summary: "RFC 8414 metadata of the door's authorization server",
+        responses: serverMetadataAnswers,
+        handle: serverMetadata,
+      }),
+      preflightRoute('preflightDoorAuthorizationServerMetadata', `${MCP}${AUTHORIZATION_SERVER_WELL_KNOWN}`, ['GET'], OAUTH_HEADERS),
+    ],
+  };
+
+  const paths = originDocumentPaths(options.mount);
+  const documents = [
+    { id: 'getProtectedResourceMetadata', summary: 'RFC 9728 metadata of the transport (path insertion)', answers: { 200: json('Where the transport gets its tokens.', ProtectedResourceMetadata) }, answer: resourceMetadata },
+    { id: 'getAuthorizationServerMetadata', summary: "RFC 8414 metadata of the door's authorization server (path insertion)", answers: serverMetadataAnswers, answer: serverMetadata },
+    { id: 'getRootProtectedResourceMetadata', summary: 'RFC 9728 metadata of the transport (root form)', answers: { 200: json('Where the transport gets its tokens.', ProtectedResourceMetadata) }, answer: resourceMetadata },
+    { id: 'getRootAuthorizationServerMetadata', summary: "RFC 8414 metadata of the door's authorization server (root form)", answers: serverMetadataAnswers, answer: serverMetadata },
+    { id: 'getServerCard', summary: 'The MCP Server Card', answers: { 200: json('What a client reads before it connects.', ServerCard) }, answer: card },
+    { id: 'getServerCardAlias', summary: 'The MCP Server Card (alternative path)', answers: { 200: json('What a client reads before it connects.', ServerCard) }, answer: card },
+  ];
+  const origin: WireRoutes = {
+    access: 'origin',
+    tag: 'Discovery',
+    errorShape: 'own',
+    originPaths: paths,
+    routes: documents.flatMap((doc, index) => {
+      const path = paths[index]!;
+      return [
+        route({ id: doc.id, method: 'get', path, summary: doc.summary, responses: doc.answers, handle: (ctx, _input, next) => exactly(path, ctx, next, doc.answer) }),
+        preflightRoute(`${doc.id}Preflight`, path, ['GET'], OAUTH_HEADERS, { exact: true }),
+      ];
+    }),
+  };
+  return { self, origin };
+}
+
+function transportRoutes(transport: McpDoorTransport): WireRoute[] {
+  const refusals = {
+    401: {
+      ...oauthError('No usable bearer token. `WWW-Authenticate` points at the protected-resource metadata (`resource_metadata`), where a client discovers how to get one.'),
+      headers: { 'WWW-Authenticate': { description: '`Bearer resource_metadata="…"`, with `error="invalid_token"` for a bad token.' } },
+    },
+    404: rpcError('`Mcp-Session-Id` names no session of this caller.'),
+    500: rpcError('Something went wrong on our side.'),
+    503: rpcError('The service is unavailable; try again shortly.'),
+  };
+  const handle = (ctx: Context) => transport.handle(ctx);
+  const description =
+    "MCP Streamable HTTP on the official SDK. Every request is admitted afresh from its bearer token, and runs as the person the host's `oauth.principal(subject)` resolves now (null closes their sessions). " +
+    "Tool calls go through the guard: a call that needs approval answers an error result naming the approval; call again with the same arguments once the person approved it.";
+  return [
+    route({
+      id: 'postMcpMessages',
+      method: 'post',
+      path: MCP,
+      summary: 'Send MCP messages',
+      description: `${description} An \`initialize\` request without \`Mcp-Session-Id\` opens a session.`,
+      body: ownBody('A JSON-RPC message or batch.', { 'application/json': JsonRpcBody }),
+      responses: {
+        200: json('The JSON-RPC responses (the door answers requests in JSON).', JsonRpcBody, { 'Mcp-Session-Id': { description: 'On `initialize`: the session to send with every later request.' } }),
+        202: bare('Notifications or responses only: accepted.'),
+        400: rpcError('Not a valid JSON-RPC message, a second `initialize`, or no `Mcp-Session-Id` where one is needed.'),
+        ...refusals,
+        406: rpcError('`Accept` must list both `application/json` and `text/event-stream`.'),
+        413: rpcError('The body is too large.'),
+        415: rpcError('`Content-Type` must be `application/json`.'),
+      },
+      security: DOOR_TOKEN,
+      handle,
+    }),
+    route({
+      id: 'openMcpStream',
+      method: 'get',
+      path: MCP,
+      summary: "Open a session's server-to-client stream",
+      description,
+      responses: {
+        200: bytes('Server-sent events carrying JSON-RPC messages.', 'text/event-stream'),
+        400: rpcError('No `Mcp-Session-Id`.'),
+        ...refusals,
+        406: rpcError('`Accept` must list `text/event-stream`.'),
+        409: rpcError('The session already has a stream open.'),
+      },
+      security: DOOR_TOKEN,
+      handle,
+    }),
+    route({
+      id: 'closeMcpSession',
+      method: 'delete',
+      path: MCP,
+      summary: 'End a session',
+      responses: { 200: bare('The session is closed.'), 400: rpcError('No `Mcp-Session-Id`.'), ...refusals },
+      security: DOOR_TOKEN,
+      handle,
+    }),
+    preflightRoute('preflightMcp', MCP, ['GET', 'POST', 'DELETE'], TRANSPORT_HEADERS),
+    route({
+      id: 'refuseMcpMethod',
+      method: 'all',
+      path: MCP,
+      summary: 'Wrong method',
+      responses: { 405: { ...rpcError('Use GET, POST or DELETE here.'), headers: { Allow: { description: 'The methods this path answers.' } } } },
+      handle: wrongMethod(['GET', 'POST', 'DELETE'], 'json-rpc'),
+    }),
+  ];
+}
+
+function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
+  const failures = {
+    500: oauthError('Something went wrong on our side.'),
+    503: oauthError('`temporarily_unavailable`: the store cannot do this step exactly once; try again.'),
+  };
+  const client: ReadonlyArray<SecurityRequirement> = [{ doorClientBasic: [] }, {}];
+  return [
+    route({
+      id: 'authorize',
+      method: 'get',
+      path: `${MCP}/authorize`,
+      summary: 'Begin an authorization (OAuth 2.1, PKCE S256 only)',
+      description:
+        "A person signed in with the host sees the consent page; anyone else is sent to sign in first. A request the client's redirect URI can hear about is answered by redirecting there with `error` (PKCE missing or not `S256` included).",
+      query: authorizeQuery,
+      responses: {
+        200: page('The consent page (it posts back here).'),
+        302: bare("A redirect: to the client's redirect URI (with `code` and `state`, or `error`), or to the host's sign-in page.", { Location: { description: 'Where to go.' } }),
+        400: { description: 'A request with nothing to redirect to: a page for browsers, OAuth JSON for anything else.', content: { 'text/html': null, 'application/json': OAuthError } },
+        401: page('Sign in with the host first (when the host has no sign-in URL to redirect to).'),
+        500: page('Something went wrong on our side.'),
+        503: page('The service is unavailable; try again shortly.'),
+      },
+      security: [{ hostSession: [] }],
+      handle: (ctx) => oauth.authorize(ctx),
+    }),
+    route({
+      id: 'answerConsent',
+      method: 'post',
+      path: `${MCP}/authorize`,
+      summary: 'Answer the consent page',
+      description: 'Same-site only (Origin and Fetch Metadata are checked); the handle is single-use and bound to the person who saw the page.',
+      body: ownBody('The consent form.', { 'application/x-www-form-urlencoded': consentForm }),
+      responses: {
+        303: bare("Back to the client's redirect URI, with `code` or `error=access_denied`.", { Location: { description: 'Where to go.' } }),
+        400: page('The form is incomplete or its handle unknown.'),
+        403: page('The form was sent from another site.'),
+        500: page('Something went wrong on our side.'),
+        503: page('The service is unavailable; try again shortly.'),
+      },
+      security: [{ hostSession: [] }],
+      handle: (ctx) => oauth.consent(ctx),
+    }),
+    route({
+      id: 'issueTokens',
+      method: 'post',
+      path: `${MCP}/token`,
+      summary: 'Exchange a code, or refresh',
+      description: 'Refresh tokens rotate: a rotated one presented again revokes its whole family (the loser of two refreshes at once is only refused). Never cached.',
+      body: ownBody('The token request, form-encoded.', { 'application/x-www-form-urlencoded': TokenForm }),
+      responses: {
+        200: json('The tokens.', TokenResponse),
+        400: oauthError('`invalid_request`, `invalid_grant`, `unsupported_grant_type`, `invalid_scope` or `invalid_target`.'),
+        401: { ...oauthError('`invalid_client`: the client did not authenticate.'), headers: { 'WWW-Authenticate': { description: '`Basic realm="porter-door"` after failed Basic authentication.' } } },
+        ...failures,
+      },
+      security: client,
+      handle: (ctx) => oauth.token(ctx),
+    }),
+    preflightRoute('preflightToken', `${MCP}/token`, ['POST'], OAUTH_HEADERS),
+    route({
+      id: 'revokeToken',
+      method: 'post',
+      path: `${MCP}/revoke`,
+      summary: 'Revoke a token (RFC 7009)',
+      body: ownBody('The revocation request, form-encoded.', { 'application/x-www-form-urlencoded': RevocationForm }),
+      responses: {
+        200: bare('Revoked, or no such token: the answer is the same (an empty body).'),
+        400: oauthError('Not form-encoded, no `token` or `client_id`, an unknown client, or a token of another client.'),
+        401: oauthError('`invalid_client`: the client did not authenticate.'),
+        ...failures,
+      },
+      security: client,
+      handle: (ctx) => oauth.revoke(ctx),
+    }),
+    preflightRoute('preflightRevoke', `${MCP}/revoke`, ['POST'], OAUTH_HEADERS),
+    route({
+      id: 'registerClient',
+      method: 'post',
+      path: `${MCP}/register`,
+      summary: 'Register a client (RFC 7591)',
+      body: ownBody('Client metadata.', { 'application/json': clientMetadata }),
+      responses: {
+        201: json('The registered client (a confidential client gets its secret here, once).', ClientRegistration),
+        400: oauthError('`invalid_client_metadata` or `invalid_redirect_uri`.'),
+        ...failures,
+      },
+      handle: (ctx) => oauth.register(ctx),
+    }),
+    preflightRoute('preflightRegister', `${MCP}/register`, ['POST'], OAUTH_HEADERS),
+    ...['token', 'revoke', 'register'].map((name) =>
+      route({
+        id: `refuse${name[0]!.toUpperCase()}${name.slice(1)}Method`,
+        method: 'all',
+        path: `${MCP}/${name}`,
+        summary: 'Wrong method',
+        responses: { 405: { ...oauthError('Use POST here.'), headers: { Allow: { description: 'The methods this path answers.' } } } },
+        handle: wrongMethod(['POST'], 'oauth'),
+      }),
+    ),
+  ];
+}
+
+/** With `remoteAs`, the external issuer owns the authorization server: its endpoints are not here. */
+function externalOAuthRoutes(issuer: string): WireRoute[] {
+  return ['authorize', 'token', 'revoke', 'register'].map((name) =>
+    route({
+      id: `refuse${name[0]!.toUpperCase()}${name.slice(1)}`,
+      method: 'all',
+      path: `${MCP}/${name}`,
+      summary: `Not served here: ${issuer} owns this door's OAuth`,
+      responses: { 404: oauthError('The external issuer owns this endpoint.') },
+      handle: (ctx) => externallyOwned(ctx, issuer),
+    }),
+  );
+}
+
+function preflightRoute(id: string, path: string, methods: ReadonlyArray<string>, headers: ReadonlyArray<string>, { exact = false } = {}): WireRoute {
+  const answer = preflight(methods, headers);
+  return route({
+    id,
+    method: 'options',
+    path,
+    summary: 'CORS preflight',
+    responses: { 204: bare('Any origin may call.', CORS_HEADERS) },
+    handle: exact ? (ctx, _input, next) => exactly(path, ctx, next, answer) : answer,
+  });
+}
+
+function doorSchemes(options: DoorRouteOptions): Readonly<Record<string, Readonly<Record<string, unknown>>>> {
+  const door = doorPath(options.mount);
+  const resourceMetadata = `${PROTECTED_RESOURCE_WELL_KNOWN}${door}`;
+  if (options.remoteIssuer) {
+    return {
+      doorOAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: `Access tokens from ${options.remoteIssuer}, which owns this door's OAuth (verified against its JWKS). Discover it from the protected-resource metadata at \`${resourceMetadata}\` (RFC 9728).`,
+      },
+    };
+  }
+  const metadata = `${AUTHORIZATION_SERVER_WELL_KNOWN}${door}`;
+  return {
+    doorOAuth: {
+      type: 'oauth2',
+      description: `The door's own OAuth 2.1 server: PKCE S256 only, dynamic client registration at \`${door}/register\`, rotating refresh tokens. Clients discover it from \`${resourceMetadata}\` (RFC 9728) and \`${metadata}\` (RFC 8414).`,
+      flows: { authorizationCode: { authorizationUrl: `${door}/authorize`, tokenUrl: `${door}/token`, refreshUrl: `${door}/token`, scopes: { [DOOR_SCOPE]: "Use the host's tools through MCP as the person who consented." } } },
+      'x-oauth2-metadata-url': metadata,
+    },
+    doorClientBasic: { type: 'http', scheme: 'basic', description: '`client_secret_basic`: a confidential client\'s id and secret (public clients send `client_id` in the form).' },
+  };
+}
+
+/** The origin the request was addressed to (`X-Forwarded-*` only when `trustProxy` is on). */
+export function requestOrigin(ctx: Context): string {
+  try {
+    return new URL(`${ctx.protocol}://${ctx.host}`).origin;
+  } catch {
+    throw new InvalidInput('The Host header is not a valid host');
+  }
+}
+
+/** The door's URLs, from PORTER_BASE_URL's origin when set (behind a proxy, Host may be internal), else the request's. */
+export function doorUrlsFrom(baseUrl: string | undefined, mount: string): (ctx: Context) => DoorUrls {
+  const publicOrigin = baseUrl ? new URL(baseUrl).origin : null;
+  return (ctx) => doorUrls(publicOrigin ?? requestOrigin(ctx), mount);
+}
+
+/** Discovery documents match their exact path only, never a prefix or a trailing-slash variant. */
+function exactly(path: string, ctx: Context, next: Next, answer: (ctx: Context) => void): unknown {
+  return ctx.path === path ? answer(ctx) : next();
+}
+
+/**
+ * Registered after a door path's own methods: any other method answers 405 in the door's shapes
+ * (JSON-RPC on the transport, OAuth's on its endpoints), never the wire's envelope.
+ */
+function wrongMethod(allowed: ReadonlyArray<string>, shape: 'json-rpc' | 'oauth') {
+  return (ctx: Context): void => {
+    allowAnyOrigin(ctx);
+    ctx.set('Allow', [...allowed, 'OPTIONS'].join(', '));
+    ctx.status = 405;
+    const message = `Use ${allowed.join(', ')} here`;
+    ctx.body = shape === 'json-rpc' ? { jsonrpc: '2.0', error: { code: -32000, message: `Method not allowed. ${message}` }, id: null } : { error: 'invalid_request', error_description: message };
+  };
+}
+
+function document(ctx: Context, body: unknown): void {
+  allowAnyOrigin(ctx);
+  ctx.set('Cache-Control', 'public, max-age=300');
+  ctx.body = body;
+}
+
+function externallyOwned(ctx: Context, issuer: string): void {
+  allowAnyOrigin(ctx);
+  ctx.status = 404;
+  ctx.body = { error: 'invalid_request', error_description: `This door's authorization server is ${issuer}; this endpoint is not served here` };
+}
