@@ -175,6 +175,8 @@ export const configSchema = z
     toolOutputCap: z.number().int().min(0).default(32_000),
     maxOutputTokens: z.number().int().min(1).optional(),
     historyWindow: z.number().int().min(1).optional(),
+    /** How long a turn nobody reads keeps running (a reload or a dropped connection can rejoin it); 0 stops it when the last reader leaves. */
+    turnGraceSeconds: z.number().int().min(0).max(600).default(15),
     databaseUrl: z.string().min(1).default('sqlite:.porter/porter.db'),
     store: instance<Store>('a Store (records, blobs, ping, close)', (v) => typeof v.records === 'function' && typeof v.blobs === 'function').optional(),
     baseUrl: z.url({ message: 'must be an absolute URL such as https://app.example.com' }).optional(),

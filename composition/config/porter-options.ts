@@ -147,6 +147,8 @@ export interface PorterOptions {
   readonly maxOutputTokens?: number;
   /** The last N whole messages re-sent per turn (1 or more; default all). */
   readonly historyWindow?: number;
+  /** How long a turn nobody reads keeps running so a reloaded page can rejoin it, 0–600 seconds (default 15; 0 stops it when its last reader leaves). */
+  readonly turnGraceSeconds?: number;
   /** `sqlite:<file>`, `sqlite::memory:`, `postgres://…` or `memory:` (default `sqlite:.porter/porter.db`; env `PORTER_DATABASE_URL`). */
   readonly databaseUrl?: string;
   /** A Store instance instead of a URL. */

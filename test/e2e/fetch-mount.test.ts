@@ -110,6 +110,8 @@ describe('Porter mounted through porter.fetch (Hono on @hono/node-server, and pl
         mcp: true,
         oauth: developmentOAuth(),
         webhooks: { sources: { demo: { kind: 'standard', secret: DEMO_SECRET } } },
+        // A turn stops as soon as its last reader leaves: what these tests check of a client going away.
+        turnGraceSeconds: 0,
         logger: 'silent',
       },
       { PORTER_DATABASE_URL: 'sqlite::memory:', PORTER_SECRET: 'a-development-secret-for-the-tests-0123456789', PORTER_SANDBOX_ROOT: mkdtempSync(join(tmpdir(), 'porter-sandboxes-')) },
