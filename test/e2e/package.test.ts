@@ -4,6 +4,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chatCompletionsServer, scriptedCompletions, type ChatCompletionsServer } from '../support/chat-completions-server.js';
 import { freePort } from '../support/http-server.js';
 import { runHostScenario } from '../support/host-scenario.js';
 
@@ -76,8 +77,11 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-const hostEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
-  NODE_ENV: 'development',
+/** A production host: its secret from the environment, its model an OpenAI-compatible server. */
+const hostEnv = (model: ChatCompletionsServer, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+  NODE_ENV: 'production',
+  PORTER_MODEL_URL: model.url,
+  PORTER_MODEL: 'scripted',
   PORTER_DATABASE_URL: 'sqlite::memory:',
   PORTER_SECRET: 'a-secret-for-the-packaged-examples-0123456789',
   ORDERS_WEBHOOK_SECRET: WEBHOOK_SECRET,
@@ -91,8 +95,10 @@ describe('the published package (npm pack, installed into a fresh host, run with
   let host: string;
   let tarball: string;
   let packedFiles: string[];
+  let model: ChatCompletionsServer;
 
   before(async () => {
+    model = await chatCompletionsServer(scriptedCompletions);
     work = mkdtempSync(join(tmpdir(), 'porter-package-'));
     // `npm pack` runs the `prepack` build: dist/ with the JavaScript, declarations and the chrome.
     const packed = await succeed('npm', ['pack', '--json', '--pack-destination', work], ROOT);
@@ -108,14 +114,21 @@ describe('the published package (npm pack, installed into a fresh host, run with
       devDependencies: Record<string, string>;
     };
     examples.dependencies['porter-runtime'] = `file:${tarball}`;
-    // The Next.js example needs Next itself (and React, which Next renders with).
-    Object.assign(examples.dependencies, { next: '16.4.6', react: MANIFEST.devDependencies.react!, 'react-dom': MANIFEST.devDependencies['react-dom']! });
+    // The Next.js example needs Next itself (and React, which Next renders with); the model comes
+    // from an OpenAI-compatible server, through the optional provider package.
+    Object.assign(examples.dependencies, {
+      next: '16.4.6',
+      react: MANIFEST.devDependencies.react!,
+      'react-dom': MANIFEST.devDependencies['react-dom']!,
+      '@ai-sdk/openai-compatible': MANIFEST.devDependencies['@ai-sdk/openai-compatible']!,
+    });
     Object.assign(examples.devDependencies, { '@types/react': MANIFEST.devDependencies['@types/react']! });
     writeFileSync(join(host, 'package.json'), JSON.stringify(examples, null, 2));
     await succeed('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], host);
   });
 
-  after(() => {
+  after(async () => {
+    await model?.close();
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
@@ -148,9 +161,45 @@ describe('the published package (npm pack, installed into a fresh host, run with
     expect((await succeed(join(host, 'node_modules', '.bin', 'porter'), ['--version'], host)).trim()).to.equal(MANIFEST.version);
   });
 
+  it('boots without the optional packages it does not use, and names the one a configuration needs', async () => {
+    // The host installed porter-runtime (and the OpenAI-compatible provider), none of the other optional peers.
+    const probe = `
+      import { createPorter, PorterConfigError } from 'porter-runtime';
+      const base = { secret: 's'.repeat(40), logger: 'silent', databaseUrl: 'memory:' };
+      const cases = {
+        e2b: { sandbox: { kind: 'e2b', apiKey: 'e2b_key' } },
+        nango: { connections: { nango: { secretKey: 'nango-key' } } },
+        pgBoss: { scheduler: 'pg-boss', databaseUrl: 'postgres://127.0.0.1:1/porter' },
+        postgres: { databaseUrl: 'postgres://127.0.0.1:1/porter' },
+        authjs: { actAs: (await import('porter-runtime')).actAs.authjs({ secret: 'a'.repeat(32) }) },
+      };
+      const outcomes = {};
+      for (const [name, options] of Object.entries(cases)) {
+        try {
+          await (await createPorter({ ...base, ...options }, {})).close();
+          outcomes[name] = 'booted';
+        } catch (error) {
+          outcomes[name] = error instanceof PorterConfigError ? error.issues : String(error);
+        }
+      }
+      const plain = await createPorter({ ...base, sandbox: false }, {});
+      outcomes.plain = (await plain.fetch(new Request('http://host/api/porter/status'))).status;
+      await plain.close();
+      console.log(JSON.stringify(outcomes));
+    `;
+    writeFileSync(join(host, 'optional-probe.mjs'), probe);
+    const outcomes = JSON.parse((await succeed(process.execPath, ['optional-probe.mjs'], host)).trim().split('\n').pop()!) as Record<string, unknown>;
+    expect(outcomes.plain).to.equal(200);
+    expect(outcomes.e2b).to.deep.equal([{ option: 'sandbox', message: "needs the package e2b, which is not installed: npm install e2b@'^2.51.0'" }]);
+    expect(outcomes.nango).to.deep.equal([{ option: 'connections', message: "needs the package @nangohq/node, which is not installed: npm install @nangohq/node@'^0.71.10'" }]);
+    expect(outcomes.pgBoss).to.deep.equal([{ option: 'scheduler', message: "needs the package pg-boss, which is not installed: npm install pg-boss@'^10.3.3'" }]);
+    expect(outcomes.authjs).to.deep.equal([{ option: 'actAs', message: "needs the package @auth/core, which is not installed: npm install @auth/core@'^0.41.0'" }]);
+    expect(JSON.stringify(outcomes.postgres)).to.contain('@mikro-orm/postgresql');
+  });
+
   for (const example of ['koa', 'express', 'node-http', 'hono']) {
     it(`the ${example} example: a turn, an approval, a signed webhook delivery and an app import`, async () => {
-      const { child, match } = await start(process.execPath, [join('dist', `${example}.js`)], host, hostEnv({ PORT: '0' }), /host on (http:\/\/127\.0\.0\.1:\d+) \(Porter at (\/[^)]+)\)/);
+      const { child, match } = await start(process.execPath, [join('dist', `${example}.js`)], host, hostEnv(model, { PORT: '0' }), /host on (http:\/\/127\.0\.0\.1:\d+) \(Porter at (\/[^)]+)\)/);
       try {
         await runHostScenario(`${match[1]}${match[2]}`, WEBHOOK_SECRET);
       } finally {
@@ -160,9 +209,9 @@ describe('the published package (npm pack, installed into a fresh host, run with
   }
 
   it('the Next.js App Router example (next build, next start): a turn, an approval, a signed webhook delivery and an app import', async () => {
-    await succeed(join(host, 'node_modules', '.bin', 'next'), ['build', 'nextjs'], host, hostEnv());
+    await succeed(join(host, 'node_modules', '.bin', 'next'), ['build', 'nextjs'], host, hostEnv(model));
     const port = await freePort();
-    const { child } = await start(join(host, 'node_modules', '.bin', 'next'), ['start', 'nextjs', '-p', String(port), '-H', '127.0.0.1'], host, hostEnv(), /Ready in/);
+    const { child } = await start(join(host, 'node_modules', '.bin', 'next'), ['start', 'nextjs', '-p', String(port), '-H', '127.0.0.1'], host, hostEnv(model), /Ready in/);
     try {
       await runHostScenario(`http://127.0.0.1:${port}/api/porter`, WEBHOOK_SECRET);
     } finally {

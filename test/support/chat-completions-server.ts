@@ -70,3 +70,21 @@ export async function chatCompletionsServer(scripts: (request: Record<string, an
       }),
   };
 }
+
+/**
+ * Answers like the development host's scripted model, over the chat-completions protocol: a user
+ * text `/call <tool> <json>` calls that tool, a tool result is reported back, anything else is
+ * echoed (`echo: <text>`). For hosts in the production composition, whose model comes from
+ * `PORTER_MODEL_URL`.
+ */
+export function scriptedCompletions(request: Record<string, any>, index: number): CompletionScript {
+  const messages = request.messages as Array<{ role: string; content: unknown }>;
+  const last = messages[messages.length - 1];
+  const text = (content: unknown): string =>
+    typeof content === 'string' ? content : Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? '').join('') : '';
+  if (last?.role === 'tool') return { text: `done: ${text(last.content)}` };
+  const said = text(last?.content);
+  const call = /^\/call (\S+)\s*(.*)$/s.exec(said);
+  if (call) return { toolCalls: [{ id: `call_${index}`, name: call[1]!, arguments: call[2] || '{}' }] };
+  return { text: `echo: ${said}` };
+}
