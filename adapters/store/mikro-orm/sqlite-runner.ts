@@ -6,6 +6,13 @@ import type { SqlStatement } from './sql-statement.js';
 import { storeError } from './store-errors.js';
 
 /**
+ * Longest stretch of back-to-back statements before the runner lets the event loop turn: a loop of
+ * thousands of synchronous statements (a tick over many automations) must not hold off timers and
+ * requests until it ends.
+ */
+const SLICE_MS = 10;
+
+/**
  * Runs statements on a libsql connection as prepared statements, prepared once per connection:
  * re-preparing costs more than running a point query. libsql is synchronous, so each statement
  * runs whole before anything else in this process touches the connection. When another process
@@ -15,6 +22,8 @@ import { storeError } from './store-errors.js';
 export class SqliteRunner implements SqlRunner {
   private prepared = new WeakMap<SqliteConnection, Map<string, SqliteStatement>>();
   private closed = false;
+  /** When the current run of statements without an event-loop turn began; null once the loop turned. */
+  private sliceStartedAt: number | null = null;
 
   constructor(
     private readonly pool: DriverPool<SqliteConnection>,
@@ -39,6 +48,9 @@ export class SqliteRunner implements SqlRunner {
   }
 
   private async run<T>(statement: SqlStatement, execute: (prepared: SqliteStatement, params: readonly unknown[]) => T): Promise<T> {
+    if (this.sliceIsLong()) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     this.ensureOpen();
     let connection: SqliteConnection;
     try {
@@ -53,6 +65,17 @@ export class SqliteRunner implements SqlRunner {
     } finally {
       await this.pool.release(connection);
     }
+  }
+
+  /** Starts a slice (and notes when the loop next turns), or says the current one has run long enough. */
+  private sliceIsLong(): boolean {
+    const now = performance.now();
+    if (this.sliceStartedAt === null) {
+      this.sliceStartedAt = now;
+      setImmediate(() => (this.sliceStartedAt = null));
+      return false;
+    }
+    return now - this.sliceStartedAt >= SLICE_MS;
   }
 
   private ensureOpen(): void {
