@@ -27,13 +27,13 @@ export interface SqliteSetup {
  * event loop: it is kept to a couple of milliseconds (enough for a commit in flight), and longer
  * waits happen between attempts on timers (see whileLocked).
  */
-export const SQLITE_THREAD_WAIT_MS = 2;
+const SQLITE_THREAD_WAIT_MS = 2;
 
 /** Longest pause between two attempts to take a lock another connection holds. */
 const MAX_PAUSE_MS = 25;
 
 /** True for SQLite's "another connection holds the lock" answers (SQLITE_BUSY, SQLITE_LOCKED and their extended codes). */
-export function isLockedOut(error: unknown): boolean {
+function isLockedOut(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code);
 }

@@ -55,11 +55,6 @@ function unavailableBecause(error: unknown): string | null {
   return null;
 }
 
-/** True when the error says the database cannot be reached or used (rather than that a statement failed). */
-export function isUnreachable(error: unknown): boolean {
-  return unavailableBecause(error) !== null;
-}
-
 /** The error to hand to a caller: Unavailable when the database cannot serve, else the error itself. */
 export function storeError(error: unknown): unknown {
   const because = unavailableBecause(error);
