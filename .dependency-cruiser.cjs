@@ -79,7 +79,7 @@ module.exports = {
       comment: 'the core never imports a web framework, an ORM or the DI container',
       severity: 'error',
       from: { path: '^(domain|application|ports)/' },
-      to: { path: 'node_modules/(koa|@koa|@mikro-orm|inversify|knex|pg|sqlite3)/' },
+      to: { path: 'node_modules/(koa|@koa|@mikro-orm|inversify|knex|pg|libsql|@libsql)/' },
     },
     {
       name: 'no-circular',

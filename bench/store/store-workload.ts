@@ -126,7 +126,7 @@ export async function comparisons(engine: string, store: Store, raw: RawDriver, 
 
 /**
  * What any caller of a raw driver does with a row before using it: JSON columns become values.
- * pg already parses json/jsonb columns; sqlite3 hands back text, so the anchor parses it, as the
+ * pg already parses json/jsonb columns; libsql hands back text, so the anchor parses it, as the
  * store must.
  */
 function decoded(rows: unknown[]): unknown[] {

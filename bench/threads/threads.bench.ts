@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sqlite3 from 'sqlite3';
+import Database from 'libsql';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
 import { openStore } from '../../adapters/store/open-store.js';
 import { SystemClock } from '../../adapters/runtime/system-clock.js';
@@ -64,8 +64,8 @@ async function serve(file: string, hosts: Array<{ porter: Porter; server: Server
 /** Builds the schema through the store (its migrations), then bulk-loads threads with the raw driver. */
 async function seed(file: string, messagesPerThread: number): Promise<void> {
   await (await openStore(`sqlite:${file}`, { clock: new SystemClock() })).close();
-  const db = new sqlite3.Database(file);
-  const exec = (sql: string, params: unknown[] = []) => new Promise<void>((resolve, reject) => db.run(sql, params, (error) => (error ? reject(error) : resolve())));
+  const db = new Database(file);
+  const exec = async (sql: string, params: unknown[] = []) => void db.prepare(sql).run(params);
   await exec('pragma synchronous = off');
   await exec('begin');
   const started = Date.UTC(2026, 0, 1);
@@ -97,5 +97,5 @@ async function seed(file: string, messagesPerThread: number): Promise<void> {
   }
   await flush(true);
   await exec('commit');
-  await new Promise<void>((resolve) => db.close(() => resolve()));
+  db.close();
 }

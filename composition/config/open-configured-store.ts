@@ -3,6 +3,8 @@ import { optionLabel, PorterConfigError } from './load-config.js';
 import { openStore, type OpenStoreOptions } from '../../adapters/store/open-store.js';
 import { parseDatabaseUrl } from '../../adapters/store/database-url.js';
 import { describeOpenFailure } from '../../adapters/store/open-failure.js';
+import { MissingDriver } from '../../adapters/store/missing-driver.js';
+import { missingPackageIssue } from '../integrations/optional-package.js';
 import type { Store } from '../../ports/store.js';
 
 /**
@@ -14,6 +16,8 @@ export async function openConfiguredStore(config: PorterConfig, options: PorterO
   try {
     return await openStore(config.databaseUrl, open);
   } catch (error) {
+    // The PostgreSQL driver is an optional package: name it, as every other optional package is named.
+    if (error instanceof MissingDriver) throw new PorterConfigError([missingPackageIssue(optionLabel('databaseUrl', options, env), error.packageName)], { cause: error });
     const location = parseDatabaseUrl(config.databaseUrl);
     if (location.engine === 'memory') throw error;
     throw new PorterConfigError([{ option: optionLabel('databaseUrl', options, env), message: describeOpenFailure(location, error) }], { cause: error });

@@ -29,9 +29,14 @@ export async function importOptional<T>(name: OptionalPackage | (string & {}), o
     return await load();
   } catch (error) {
     if (!isMissingPackage(error, name)) throw error;
-    const range = (OPTIONAL_PACKAGES as Record<string, string>)[name];
-    throw new PorterConfigError([{ option, message: `needs the package ${name}, which is not installed: npm install ${range ? `${name}@'${range}'` : name}` }]);
+    throw new PorterConfigError([missingPackageIssue(option, name)], { cause: error });
   }
+}
+
+/** The configuration issue for an optional package that is not installed: the option, and what to install. */
+export function missingPackageIssue(option: string, name: string): { option: string; message: string } {
+  const range = (OPTIONAL_PACKAGES as Record<string, string>)[name];
+  return { option, message: `needs the package ${name}, which is not installed: npm install ${range ? `${name}@'${range}'` : name}` };
 }
 
 /** Node's own error for a bare import whose package is not installed (any subpath of it too). */

@@ -194,7 +194,7 @@ describe('the published package (npm pack, installed into a fresh host, run with
     expect(outcomes.nango).to.deep.equal([{ option: 'connections', message: "needs the package @nangohq/node, which is not installed: npm install @nangohq/node@'^0.71.10'" }]);
     expect(outcomes.pgBoss).to.deep.equal([{ option: 'scheduler', message: "needs the package pg-boss, which is not installed: npm install pg-boss@'^10.3.3'" }]);
     expect(outcomes.authjs).to.deep.equal([{ option: 'actAs', message: "needs the package @auth/core, which is not installed: npm install @auth/core@'^0.41.0'" }]);
-    expect(JSON.stringify(outcomes.postgres)).to.contain('@mikro-orm/postgresql');
+    expect(outcomes.postgres).to.deep.equal([{ option: 'databaseUrl', message: "needs the package @mikro-orm/postgresql, which is not installed: npm install @mikro-orm/postgresql@'6.6.16'" }]);
   });
 
   for (const example of ['koa', 'express', 'node-http', 'hono']) {

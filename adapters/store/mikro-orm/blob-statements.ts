@@ -7,7 +7,8 @@ export interface BlobColumns {
   readonly content_type: string;
   readonly size: number;
   readonly updated_at: unknown;
-  readonly data?: Uint8Array;
+  /** pg hands back a Buffer, libsql (rows read with `all()`) an ArrayBuffer of the blob alone. */
+  readonly data?: Uint8Array | ArrayBuffer;
 }
 
 /** The SQL of every blob operation, shared by SQLite and PostgreSQL. */

@@ -1,56 +1,44 @@
-import type { MikroORM } from '@mikro-orm/core';
-import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/knex';
-import { Migrator } from '@mikro-orm/migrations';
-import type { SqlEngine } from './sql-dialect.js';
+import type { SqlMigration } from './migrations/sql-migration.js';
 
 /**
- * A fixed key for pg_advisory_xact_lock, the same in every Porter instance ("porter" in ASCII), so
- * instances booting together against one PostgreSQL database migrate one after another.
+ * One engine's bookkeeping of applied migrations (the porter_migrations table, as MikroORM's
+ * Migrator kept it, so databases it migrated are recognised) and its migration lock.
  */
-export const MIGRATION_LOCK_KEY = 0x706f72746572;
+export interface MigrationLedger {
+  /**
+   * Runs `step` in one transaction that holds the engine's migration lock, the bookkeeping table
+   * created first when missing; commits when `step` resolves, rolls back when it throws.
+   */
+  inLockedTransaction<T>(step: (transaction: LedgerTransaction) => Promise<T>): Promise<T>;
+}
 
-/** How often a SQLite migration is retried when another process is migrating the same file. */
-const SQLITE_ATTEMPTS = 20;
-
-/** Applies every pending checked-in migration; answers the names applied (none when up to date). */
-export async function migrate(orm: MikroORM<AbstractSqlDriver>, engine: SqlEngine): Promise<string[]> {
-  const migrator = new Migrator(orm.em as SqlEntityManager);
-  const up = async () => (await migrator.up()).map((migration) => migration.name);
-  return engine === 'postgresql' ? underAdvisoryLock(orm, up) : retriedWhileContended(up);
+export interface LedgerTransaction {
+  /** The names recorded as applied. */
+  applied(): Promise<ReadonlySet<string>>;
+  execute(sql: string): Promise<void>;
+  /** Records a migration as applied. */
+  record(name: string): Promise<void>;
 }
 
 /**
- * Holds the lock in a transaction of its own while the migrator works on other pooled connections:
- * the migrator checks and creates its bookkeeping table outside any transaction, so the lock has
- * to cover the whole run, not only the migration transaction. A later instance waits, then finds
- * nothing pending.
+ * Applies every pending migration in list order, each in a transaction of its own that holds the
+ * migration lock and re-reads what is applied: instances booting together take turns, and the
+ * later ones find nothing left to do. A failing migration rolls back alone, leaving the earlier
+ * ones recorded. Names the database holds that the list lacks (a newer version's) are left alone.
+ * Answers the names applied, none when the database was up to date.
  */
-async function underAdvisoryLock<T>(orm: MikroORM<AbstractSqlDriver>, work: () => Promise<T>): Promise<T> {
-  const connection = orm.em.getConnection();
-  return connection.transactional(async (lock) => {
-    await connection.execute(`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`, [], 'all', lock);
-    return work();
-  });
-}
-
-/**
- * SQLite has no advisory lock. Two processes migrating one file collide either on the bookkeeping
- * table (created outside the transaction) or on the write lock (a transaction whose snapshot went
- * stale cannot take it, whatever the busy timeout): the loser retries and then finds nothing pending.
- */
-async function retriedWhileContended<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work();
-    } catch (error) {
-      if (attempt >= SQLITE_ATTEMPTS || !isContention(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 10 * attempt));
-    }
+export async function migrate(ledger: MigrationLedger, migrations: readonly SqlMigration[]): Promise<string[]> {
+  const applied: string[] = [];
+  for (;;) {
+    const name = await ledger.inLockedTransaction(async (transaction) => {
+      const done = await transaction.applied();
+      const next = migrations.find((migration) => !done.has(migration.name));
+      if (!next) return null;
+      for (const sql of next.statements) await transaction.execute(sql);
+      await transaction.record(next.name);
+      return next.name;
+    });
+    if (name === null) return applied;
+    applied.push(name);
   }
-}
-
-function isContention(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || /already exists|SQLITE_BUSY/i.test(error.message);
 }

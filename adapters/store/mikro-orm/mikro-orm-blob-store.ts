@@ -23,7 +23,7 @@ export class MikroOrmBlobStore implements BlobStore {
   async get(key: string): Promise<Blob | null> {
     const [row] = await this.context.runner.rows<BlobColumns>(this.context.statements.get(this.namespace, key));
     if (!row) return null;
-    // The driver's buffer may be a slice of a larger one: hand out bytes of exactly this blob.
+    // A Buffer may be a slice of a larger one, so its bytes are copied; an ArrayBuffer is this blob's alone.
     return { ...this.info(row), bytes: new Uint8Array(row.data ?? []) };
   }
 

@@ -1,20 +1,20 @@
 import { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection, AbstractSqlDriver } from '@mikro-orm/knex';
-import type { ClientBase } from 'pg';
-import type { Database } from 'sqlite3';
 import type { BlobStore, RecordSet, Store } from '../../../ports/store.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Logger } from '../../../ports/logger.js';
+import type { ModuleImporter } from '../missing-driver.js';
 import { blobStatements } from './blob-statements.js';
 import { migrate } from './migrate.js';
 import { MikroOrmBlobStore, type BlobStoreContext } from './mikro-orm-blob-store.js';
 import { MikroOrmRecordSet, type RecordSetContext } from './mikro-orm-record-set.js';
-import { ormOptions, type MikroOrmTarget, type MikroOrmTuning } from './orm-options.js';
-import { PostgresqlRunner } from './postgresql-runner.js';
+import { ormOptions, sqliteSetup, type MikroOrmTarget, type MikroOrmTuning } from './orm-options.js';
+import { openPostgresqlBackend } from './postgresql-backend.js';
 import { recordStatements } from './record-statements.js';
 import { dialectFor } from './sql-dialect.js';
-import { driverPool, type KnexClientLike, type SqlRunner } from './sql-runner.js';
-import { SqliteRunner } from './sqlite-runner.js';
+import type { KnexClientLike } from './sql-runner.js';
+import { openSqliteBackend } from './sqlite-backend.js';
+import type { StoreBackend } from './store-backend.js';
 import { storeError } from './store-errors.js';
 
 export interface MikroOrmStoreOptions extends MikroOrmTuning {
@@ -23,12 +23,15 @@ export interface MikroOrmStoreOptions extends MikroOrmTuning {
   readonly logger?: Logger;
   /** Apply pending migrations while opening. Default true; false for a schema managed elsewhere. */
   readonly migrate?: boolean;
+  /** How the driver package is loaded; tests hand in one that fails. */
+  readonly importDriver?: ModuleImporter;
 }
 
 /**
- * The Store on SQLite or PostgreSQL through MikroORM: MikroORM owns the connections, the mappings
- * and the migrations; records and blobs are read and written with single prepared statements on
- * its pool (see record-statements.ts for why each write is one statement).
+ * The Store on SQLite (libsql) or PostgreSQL (pg) through MikroORM: MikroORM owns the connection
+ * pool and the mappings; the store's own runner applies the checked-in migrations, and records
+ * and blobs are read and written with single prepared statements (see record-statements.ts for
+ * why each write is one statement).
  */
 export class MikroOrmStore implements Store {
   private closing: Promise<void> | null = null;
@@ -36,7 +39,7 @@ export class MikroOrmStore implements Store {
   private constructor(
     readonly kind: 'sqlite' | 'postgresql',
     private readonly orm: MikroORM<AbstractSqlDriver>,
-    private readonly runner: SqlRunner,
+    private readonly backend: StoreBackend,
     private readonly recordContext: RecordSetContext,
     private readonly blobContext: BlobStoreContext,
   ) {}
@@ -46,26 +49,28 @@ export class MikroOrmStore implements Store {
     const { target, clock, logger } = options;
     // The constructor, not MikroORM.init: init would merge MIKRO_ORM_* variables from the host's
     // environment (and its .env file) over this configuration.
-    const orm = new MikroORM<AbstractSqlDriver>(ormOptions(target, options, logger));
+    const orm = new MikroORM<AbstractSqlDriver>(await ormOptions(target, options, logger, options.importDriver));
+    let backend: StoreBackend | null = null;
     try {
       await orm.discoverEntities();
       await orm.connect();
+      const client = (orm.em.getConnection() as AbstractSqlConnection).getKnex().client as KnexClientLike;
+      backend = target.engine === 'sqlite' ? await openSqliteBackend(client, target.file, sqliteSetup(options)) : openPostgresqlBackend(client, target.url);
       if (options.migrate !== false) {
-        const applied = await migrate(orm, target.engine);
+        const applied = await migrate(backend.ledger, backend.migrations);
         if (applied.length > 0) logger?.info('store migrations applied', { engine: target.engine, migrations: applied });
       }
     } catch (error) {
+      await backend?.close().catch(() => undefined);
       await orm.close(true).catch(() => undefined);
       throw storeError(error);
     }
     const dialect = dialectFor(target.engine);
-    const client = (orm.em.getConnection() as AbstractSqlConnection).getKnex().client as KnexClientLike;
-    const runner =
-      target.engine === 'sqlite' ? new SqliteRunner(driverPool<Database>(client)) : new PostgresqlRunner(driverPool<ClientBase>(client));
+    const runner = backend.runner;
     return new MikroOrmStore(
       target.engine,
       orm,
-      runner,
+      backend,
       { runner, dialect, clock, statements: recordStatements(dialect) },
       { runner, dialect, clock, statements: blobStatements(dialect) },
     );
@@ -80,13 +85,13 @@ export class MikroOrmStore implements Store {
   }
 
   async ping(): Promise<void> {
-    await this.runner.rows({ sql: 'select 1', params: [] });
+    await this.backend.runner.rows({ sql: 'select 1', params: [] });
   }
 
   /** Idempotent; operations after it reject with Unavailable. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      await this.runner.close();
+      await this.backend.close();
       await this.orm.close(true);
     })();
     return this.closing;

@@ -1,14 +1,13 @@
-import type { Options } from '@mikro-orm/core';
+import { Utils, type Options } from '@mikro-orm/core';
 import type { AbstractSqlDriver } from '@mikro-orm/knex';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { SqliteDriver } from '@mikro-orm/sqlite';
-import type { Database } from 'sqlite3';
+// Types only (erased from the output): the driver packages themselves are imported on demand below.
+import type { LibSqlDriver } from '@mikro-orm/libsql';
+import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Logger } from '../../../ports/logger.js';
-import { POSTGRESQL_MIGRATIONS } from './migrations/postgresql/migration-list.js';
-import { SQLITE_MIGRATIONS } from './migrations/sqlite/migration-list.js';
-import { MIGRATIONS_TABLE, STORE_ENTITIES } from './record-schema.js';
-import type { SqlEngine } from './sql-dialect.js';
+import { importDriver, importModule, type ModuleImporter } from '../missing-driver.js';
 import { redactUrls } from '../shared/redact-url.js';
+import { STORE_ENTITIES } from './record-schema.js';
+import { prepareSqliteConnection, type SqliteConnection, type SqliteSetup } from './sqlite-connection.js';
 
 /** Where the MikroORM store keeps its data. */
 export type MikroOrmTarget =
@@ -25,7 +24,7 @@ export interface MikroOrmTuning {
    * `full` syncs every commit (each write then waits for the disk).
    */
   readonly sqliteSynchronous?: 'normal' | 'full';
-  /** PostgreSQL: connections in the pool. At least 2 (migrations hold one for the lock). Default 10. */
+  /** PostgreSQL: connections in the pool. At least 2. Default 10. */
   readonly poolSize?: number;
   /** PostgreSQL: how long to wait for a connection to be made or handed out. Default 10000. */
   readonly connectTimeoutMs?: number;
@@ -33,8 +32,22 @@ export interface MikroOrmTuning {
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 
-/** MikroORM configuration for the store. */
-export function ormOptions(target: MikroOrmTarget, tuning: MikroOrmTuning, logger: Logger | undefined): Options<AbstractSqlDriver> {
+/** The SQLite connection setup the tuning asks for. */
+export function sqliteSetup(tuning: MikroOrmTuning): SqliteSetup {
+  return { busyTimeoutMs: tuning.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, synchronous: tuning.sqliteSynchronous ?? 'normal' };
+}
+
+/**
+ * MikroORM configuration for the store. The driver package is imported here, only for the engine
+ * the target names: the PostgreSQL driver is an optional peer dependency, so a host without it can
+ * still open SQLite. A driver that is not installed fails with a MissingDriver naming the package.
+ */
+export async function ormOptions(
+  target: MikroOrmTarget,
+  tuning: MikroOrmTuning,
+  logger: Logger | undefined,
+  importer: ModuleImporter = importModule,
+): Promise<Options<AbstractSqlDriver>> {
   const common = {
     entities: STORE_ENTITIES,
     // Entities are given as an array: no folder scanning, no metadata cache written to disk.
@@ -43,65 +56,56 @@ export function ormOptions(target: MikroOrmTarget, tuning: MikroOrmTuning, logge
     ensureDatabase: false,
     debug: false,
     logger: (message: string) => logger?.info(redactUrls(message), { component: 'mikro-orm' }),
-    migrations: migrationOptions(target.engine),
   } satisfies Options<AbstractSqlDriver>;
 
   if (target.engine === 'sqlite') {
-    const busyTimeoutMs = tuning.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+    const libsql = await importDriver<{ LibSqlDriver: typeof LibSqlDriver }>(
+      '@mikro-orm/libsql',
+      `databaseUrl is a sqlite: URL but the SQLite driver is not installed: npm install @mikro-orm/libsql@${Utils.getORMVersion()}`,
+      importer,
+    );
+    const setup = sqliteSetup(tuning);
     return {
       ...common,
-      driver: SqliteDriver,
+      driver: libsql.LibSqlDriver,
       dbName: target.file,
-      pool: { afterCreate: (connection: Database, done: (error: Error | null) => void) => prepareSqliteConnection(connection, busyTimeoutMs, tuning.sqliteSynchronous ?? 'normal', done) },
+      pool: {
+        afterCreate: (connection: SqliteConnection, done: (error: Error | null) => void) =>
+          void prepareSqliteConnection(connection, setup).then(() => done(null), done),
+      },
     };
   }
 
+  const postgresql = await importDriver<{ PostgreSqlDriver: typeof PostgreSqlDriver }>(
+    '@mikro-orm/postgresql',
+    `databaseUrl is a postgres:// URL but the PostgreSQL driver is not installed: npm install @mikro-orm/postgresql@${Utils.getORMVersion()}`,
+    importer,
+  );
   const connectTimeoutMs = tuning.connectTimeoutMs ?? 10_000;
-  // MikroORM reads `?schema=` from the URL for its own tables; the search path makes the store's
-  // unqualified SQL (migrations and statements) land in that same schema.
-  const schema = new URL(target.url).searchParams.get('schema');
   return {
     ...common,
-    driver: PostgreSqlDriver,
+    driver: postgresql.PostgreSqlDriver,
     clientUrl: target.url,
     pool: { min: 0, max: Math.max(2, tuning.poolSize ?? 10) },
     driverOptions: {
       acquireConnectionTimeout: connectTimeoutMs,
-      ...(schema ? { searchPath: [schema] } : {}),
+      ...searchPath(target.url),
       // pg reads the whole URL, so query options such as sslmode apply too.
       connection: { connectionString: target.url, connectionTimeoutMillis: connectTimeoutMs },
     },
   };
 }
 
-/**
- * Every SQLite connection: WAL so readers never block the writer, synchronous as tuned (normal by
- * default: WAL's recommended pairing), foreign keys on (refs cascade with their record), and a busy timeout so a second process on the same file waits for the lock.
- * Switching a new file to WAL needs the file to itself, and SQLite can answer SQLITE_BUSY there
- * without waiting, when other processes open the same new file at that moment: that is retried
- * for as long as the busy timeout.
- */
-function prepareSqliteConnection(connection: Database, busyTimeoutMs: number, synchronous: 'normal' | 'full', done: (error: Error | null) => void): void {
-  connection.configure('busyTimeout', busyTimeoutMs);
-  const giveUpAt = Date.now() + busyTimeoutMs;
-  const attempt = () =>
-    connection.exec(`pragma journal_mode = wal; pragma synchronous = ${synchronous}; pragma foreign_keys = on;`, (error: Error | null) => {
-      if (error && (error as { code?: string }).code === 'SQLITE_BUSY' && Date.now() < giveUpAt) setTimeout(attempt, 20);
-      else done(error);
-    });
-  attempt();
+/** The schema a PostgreSQL URL names with `?schema=`, if any. */
+export function urlSchema(url: string): string | null {
+  return new URL(url).searchParams.get('schema') || null;
 }
 
-function migrationOptions(engine: SqlEngine) {
-  return {
-    tableName: MIGRATIONS_TABLE,
-    // Checked-in classes, not a folder glob: nothing is looked up on disk at runtime.
-    migrationsList: engine === 'sqlite' ? SQLITE_MIGRATIONS : POSTGRESQL_MIGRATIONS,
-    transactional: true,
-    allOrNothing: true,
-    // MikroORM's default would switch PostgreSQL to replica mode, which needs a superuser.
-    disableForeignKeys: false,
-    snapshot: false,
-    silent: true,
-  };
+/**
+ * MikroORM reads `?schema=` from the URL for its own queries; the search path makes the store's
+ * unqualified SQL (migrations, bookkeeping and statements) land in that same schema.
+ */
+function searchPath(url: string): { searchPath?: string[] } {
+  const schema = urlSchema(url);
+  return schema ? { searchPath: [schema] } : {};
 }

@@ -39,7 +39,7 @@ export interface BlobRow {
 const RECORDS_TABLE = 'porter_records';
 const RECORD_REFS_TABLE = 'porter_record_refs';
 const BLOBS_TABLE = 'porter_blobs';
-/** MikroORM's bookkeeping of applied migrations. */
+/** The bookkeeping of applied migrations (the table MikroORM's Migrator kept; the store's migration runner keeps it now). */
 export const MIGRATIONS_TABLE = 'porter_migrations';
 
 const epochMillis = () => ({ type: new BigIntType('number'), columnType: 'bigint' }) as const;

@@ -1,30 +1,33 @@
 import type { SqlStatement } from './sql-statement.js';
 
 /**
- * Runs single statements on MikroORM's own connection pool, bypassing the unit of work: the store's
- * writes are single statements, so a borrowed connection per statement is all they need.
+ * Runs single statements on the store's connections, bypassing MikroORM's unit of work: the
+ * store's writes are single statements, so a borrowed connection per statement is all they need.
  */
 export interface SqlRunner {
   /** The rows the statement returns. */
   rows<R>(statement: SqlStatement): Promise<R[]>;
   /** How many rows the statement inserted, updated or deleted. */
   changes(statement: SqlStatement): Promise<number>;
-  /** Releases what the runner holds on its connections (prepared statements); the pool stays MikroORM's. */
+  /** Releases what the runner holds on its connections (prepared statements); the connections stay their owner's. */
   close(): Promise<void>;
 }
 
-/** A driver connection pool: MikroORM's, as knex keeps it. */
+/** Where a runner borrows a connection for each statement. */
 export interface DriverPool<C> {
   acquire(): Promise<C>;
   release(connection: C): Promise<void>;
 }
 
-/** The part of knex's client a DriverPool needs. */
+/** The part of knex's client the store uses: its pool, and raw connections outside it. */
 export interface KnexClientLike {
   acquireConnection(): Promise<unknown>;
   releaseConnection(connection: unknown): Promise<unknown>;
+  acquireRawConnection(): Promise<unknown>;
+  destroyRawConnection(connection: unknown): Promise<unknown>;
 }
 
+/** MikroORM's connection pool, as knex keeps it. */
 export function driverPool<C>(client: KnexClientLike): DriverPool<C> {
   return {
     acquire: () => client.acquireConnection() as Promise<C>,
@@ -32,4 +35,10 @@ export function driverPool<C>(client: KnexClientLike): DriverPool<C> {
       await client.releaseConnection(connection);
     },
   };
+}
+
+/** One connection lent to every statement: for a synchronous driver, whose statements never interleave. */
+export function soleConnection<C>(connection: C): DriverPool<C> {
+  const lent = Promise.resolve(connection);
+  return { acquire: () => lent, release: async () => undefined };
 }

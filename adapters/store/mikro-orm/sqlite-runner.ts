@@ -1,64 +1,65 @@
-import type { Database, Statement } from 'sqlite3';
 import { Unavailable } from '../../../domain/errors.js';
+import type { SqliteConnection, SqliteStatement } from './sqlite-connection.js';
+import { whileLocked } from './sqlite-connection.js';
 import type { DriverPool, SqlRunner } from './sql-runner.js';
 import type { SqlStatement } from './sql-statement.js';
 import { storeError } from './store-errors.js';
 
 /**
- * Runs statements on the sqlite3 connection of MikroORM's pool as prepared statements, prepared once
- * per connection: re-preparing costs more than running a point query, and knex would re-prepare
- * each time. knex's SQLite pool has one connection, so borrowing it also serializes the store's
- * statements within this process; other processes wait on SQLite's busy timeout.
+ * Longest stretch of back-to-back statements before the runner lets the event loop turn: a loop of
+ * thousands of synchronous statements (a tick over many automations) must not hold off timers and
+ * requests until it ends.
+ */
+const SLICE_MS = 10;
+
+/**
+ * Runs statements on a libsql connection as prepared statements, prepared once per connection:
+ * re-preparing costs more than running a point query. libsql is synchronous, so each statement
+ * runs whole before anything else in this process touches the connection. When another process
+ * holds the write lock, the statement is retried on timers until the busy timeout, so the event
+ * loop keeps running meanwhile (see whileLocked).
  */
 export class SqliteRunner implements SqlRunner {
-  private readonly prepared = new Map<Database, Map<string, Promise<Statement>>>();
+  private prepared = new WeakMap<SqliteConnection, Map<string, SqliteStatement>>();
   private closed = false;
+  /** When the current run of statements without an event-loop turn began; null once the loop turned. */
+  private sliceStartedAt: number | null = null;
 
-  constructor(private readonly pool: DriverPool<Database>) {}
+  constructor(
+    private readonly pool: DriverPool<SqliteConnection>,
+    private readonly busyTimeoutMs: number,
+  ) {}
 
   rows<R>(statement: SqlStatement): Promise<R[]> {
-    return this.run(statement, (prepared, params) =>
-      // `all` steps to the end and resets the statement, so no read snapshot stays open (`get` would).
-      new Promise<R[]>((resolve, reject) => prepared.all(params, (error: Error | null, rows: R[]) => (error ? reject(error) : resolve(rows)))),
-    );
+    return this.run(statement, (prepared, params) => prepared.all(params) as R[]);
   }
 
   changes(statement: SqlStatement): Promise<number> {
-    return this.run(
-      statement,
-      (prepared, params) =>
-        new Promise<number>((resolve, reject) =>
-          prepared.run(params, function (this: { changes: number }, error: Error | null) {
-            if (error) reject(error);
-            else resolve(this.changes);
-          }),
-        ),
-    );
+    return this.run(statement, (prepared, params) => prepared.run(params).changes);
   }
 
-  /** Finalizes every prepared statement: sqlite3 refuses to close a connection that still has some. */
+  /**
+   * Drops every prepared statement. libsql has no finalize: a statement keeps its connection's
+   * file open until it is garbage-collected, so none may stay referenced once the store closes.
+   */
   async close(): Promise<void> {
     this.closed = true;
-    const all = [...this.prepared.values()].flatMap((statements) => [...statements.values()]);
-    this.prepared.clear();
-    await Promise.all(
-      all.map(async (pending) => {
-        const statement = await pending.catch(() => null);
-        if (statement) await new Promise<void>((resolve) => statement.finalize(() => resolve()));
-      }),
-    );
+    this.prepared = new WeakMap();
   }
 
-  private async run<T>(statement: SqlStatement, execute: (prepared: Statement, params: unknown[]) => Promise<T>): Promise<T> {
-    if (this.closed) throw new Unavailable('The store is closed');
-    let connection: Database;
+  private async run<T>(statement: SqlStatement, execute: (prepared: SqliteStatement, params: readonly unknown[]) => T): Promise<T> {
+    if (this.sliceIsLong()) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.ensureOpen();
+    let connection: SqliteConnection;
     try {
       connection = await this.pool.acquire();
     } catch (error) {
       throw storeError(error);
     }
     try {
-      return await execute(await this.prepare(connection, statement.sql), statement.params as unknown[]);
+      return await whileLocked(() => execute(this.prepare(connection, statement.sql), statement.params), this.busyTimeoutMs, () => this.ensureOpen());
     } catch (error) {
       throw storeError(error);
     } finally {
@@ -66,7 +67,22 @@ export class SqliteRunner implements SqlRunner {
     }
   }
 
-  private prepare(connection: Database, sql: string): Promise<Statement> {
+  /** Starts a slice (and notes when the loop next turns), or says the current one has run long enough. */
+  private sliceIsLong(): boolean {
+    const now = performance.now();
+    if (this.sliceStartedAt === null) {
+      this.sliceStartedAt = now;
+      setImmediate(() => (this.sliceStartedAt = null));
+      return false;
+    }
+    return now - this.sliceStartedAt >= SLICE_MS;
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw new Unavailable('The store is closed');
+  }
+
+  private prepare(connection: SqliteConnection, sql: string): SqliteStatement {
     let statements = this.prepared.get(connection);
     if (!statements) {
       statements = new Map();
@@ -74,12 +90,8 @@ export class SqliteRunner implements SqlRunner {
     }
     let statement = statements.get(sql);
     if (!statement) {
-      statement = new Promise<Statement>((resolve, reject) => {
-        const prepared: Statement = connection.prepare(sql, (error: Error | null) => (error ? reject(error) : resolve(prepared)));
-      });
-      const cache = statements;
-      // A statement that failed to prepare (a typo, a missing table) is not kept.
-      statement.catch(() => cache.delete(sql));
+      // A statement that fails to prepare (a typo, a missing table) throws here and is not kept.
+      statement = connection.prepare(sql);
       statements.set(sql, statement);
     }
     return statement;

@@ -10,10 +10,6 @@ const UNREACHABLE_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EPIPE',
-  // SQLite: the file cannot be opened, stays locked past the busy timeout, or the disk fails.
-  'SQLITE_CANTOPEN',
-  'SQLITE_BUSY',
-  'SQLITE_IOERR',
   // PostgreSQL: shutting down, starting up, or out of connection slots.
   '57P01',
   '57P02',
@@ -21,22 +17,54 @@ const UNREACHABLE_CODES = new Set([
   '53300',
 ]);
 
-const UNREACHABLE_MESSAGES = [/connection terminated/i, /timeout acquiring a connection/i, /connection timeout/i];
+/**
+ * SQLite primary result codes (libsql reports extended ones, e.g. SQLITE_BUSY_SNAPSHOT, and the
+ * primary code is their prefix) that say the file cannot be used right now rather than that the
+ * statement is wrong: locked by another process past the busy timeout, not openable, failing I/O,
+ * a full disk, a read-only file or mount, a damaged or foreign file.
+ */
+const UNUSABLE_SQLITE_CODES = new Set([
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_CANTOPEN',
+  'SQLITE_IOERR',
+  'SQLITE_FULL',
+  'SQLITE_READONLY',
+  'SQLITE_CORRUPT',
+  'SQLITE_NOTADB',
+]);
 
-/** True when the error says the database cannot be reached (rather than that a statement failed). */
-export function isUnreachable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
+const UNREACHABLE_MESSAGES = [
+  /connection terminated/i,
+  /timeout acquiring a connection/i,
+  /connection timeout/i,
+  // libsql: a file it cannot open (its error has no SQLite code), and a connection already closed.
+  /unable to open connection to local database/i,
+  /database connection is not open/i,
+];
+
+/** Why the database cannot serve the store right now, or null when the error is the statement's own. */
+function unavailableBecause(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
-  if (error.name === 'KnexTimeoutError' || UNREACHABLE_MESSAGES.some((pattern) => pattern.test(error.message))) return true;
+  if (typeof code === 'string' && UNUSABLE_SQLITE_CODES.has(primarySqliteCode(code))) return 'The store database cannot be used right now';
+  if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return 'The store database cannot be reached';
+  if (error.name === 'KnexTimeoutError' || UNREACHABLE_MESSAGES.some((pattern) => pattern.test(error.message))) return 'The store database cannot be reached';
   // Node reports a refused dual-stack connect (localhost) as an AggregateError of the attempts.
-  return error instanceof AggregateError && error.errors.some(isUnreachable);
+  if (error instanceof AggregateError && error.errors.some((each) => unavailableBecause(each) !== null)) return 'The store database cannot be reached';
+  return null;
 }
 
-/** The error to hand to a caller: Unavailable when the database cannot be reached, else the error itself. */
+/** The error to hand to a caller: Unavailable when the database cannot serve, else the error itself. */
 export function storeError(error: unknown): unknown {
-  if (!isUnreachable(error)) return error;
-  const unavailable = new Unavailable('The store database cannot be reached');
+  const because = unavailableBecause(error);
+  if (because === null) return error;
+  const unavailable = new Unavailable(because);
   Object.defineProperty(unavailable, 'cause', { value: error, enumerable: false });
   return unavailable;
+}
+
+/** `SQLITE_BUSY` for `SQLITE_BUSY_SNAPSHOT`; other codes unchanged. */
+function primarySqliteCode(code: string): string {
+  return /^SQLITE_[A-Z]+/.exec(code)?.[0] ?? code;
 }

@@ -1,0 +1,64 @@
+import type { ClientBase } from 'pg';
+import { MIGRATIONS_TABLE } from './record-schema.js';
+import type { LedgerTransaction, MigrationLedger } from './migrate.js';
+import type { DriverPool } from './sql-runner.js';
+
+/**
+ * A fixed key for pg_advisory_xact_lock, the same in every Porter instance and version ("porter"
+ * in ASCII), so instances booting together against one PostgreSQL database migrate one after
+ * another.
+ */
+export const MIGRATION_LOCK_KEY = 0x706f72746572;
+
+/** The bookkeeping table exactly as MikroORM's Migrator created it on PostgreSQL. */
+const CREATE_LEDGER = `create table "${MIGRATIONS_TABLE}" ("id" serial primary key, "name" varchar(255) null, "executed_at" timestamptz null default CURRENT_TIMESTAMP)`;
+
+/**
+ * The migration lock is a transaction-scoped advisory lock: it goes with the transaction, whatever
+ * happens to the connection. Table names are unqualified, so they resolve through the search path:
+ * the `?schema=` schema when the URL names one (created under the lock when missing), else the
+ * server's default path, which also finds the bookkeeping table MikroORM kept in `public`.
+ */
+export function postgresqlMigrationLedger(pool: DriverPool<ClientBase>, schema: string | null): MigrationLedger {
+  return {
+    async inLockedTransaction(step) {
+      const client = await pool.acquire();
+      try {
+        await client.query('begin');
+        try {
+          await client.query(`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
+          await ensureLedger(client, schema);
+          const result = await step(ledgerTransaction(client));
+          await client.query('commit');
+          return result;
+        } catch (error) {
+          await client.query('rollback').catch(() => undefined);
+          throw error;
+        }
+      } finally {
+        await pool.release(client);
+      }
+    },
+  };
+}
+
+async function ensureLedger(client: ClientBase, schema: string | null): Promise<void> {
+  // Looked up first: CREATE SCHEMA IF NOT EXISTS would still need the right to create schemas.
+  if (schema && (await client.query('select 1 from pg_namespace where nspname = $1', [schema])).rowCount === 0) {
+    await client.query(`create schema ${quoteIdentifier(schema)}`);
+  }
+  const { rows } = await client.query<{ present: boolean }>(`select to_regclass('${MIGRATIONS_TABLE}') is not null as present`);
+  if (!rows[0]?.present) await client.query(CREATE_LEDGER);
+}
+
+function ledgerTransaction(client: ClientBase): LedgerTransaction {
+  return {
+    applied: async () => new Set((await client.query<{ name: string }>(`select name from ${MIGRATIONS_TABLE}`)).rows.map((row) => row.name)),
+    execute: async (sql) => void (await client.query(sql)),
+    record: async (name) => void (await client.query(`insert into ${MIGRATIONS_TABLE} (name) values ($1)`, [name])),
+  };
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
