@@ -54,16 +54,11 @@ export interface StreamedData {
  * `Input` is what `execute` and the hooks receive: the parsed input when the tool has an `input`
  * schema, the checked JSON otherwise. `defineTool` builds one with the types filled in.
  */
-export interface ToolDefinition<Input = unknown> {
+/** A tool's fields beside its schema and `execute`: its name, its risk and the guard's hooks. */
+export interface PorterToolFields<Input> {
+  /** What the model calls it: a letter, then up to 63 letters, digits, `_` or `-`. */
   readonly name: string;
-  readonly description: string;
-  /** What the model and the door are told to send. */
-  readonly inputSchema: JsonSchema;
-  /**
-   * Checks and parses every input (a Standard Schema: zod 4, Valibot, ArkType…); its value is what
-   * the hooks and `execute` receive. Absent, the input is checked against `inputSchema` as it is.
-   */
-  readonly input?: StandardSchemaV1<unknown, Input>;
+  /** `read` runs freely; `write` and `destructive` ask the person (unless a grant or policy says otherwise). */
   readonly risk: Risk;
   /** Reaches outside the host (the network, third parties): asks even when it only reads. */
   readonly egress?: boolean;
@@ -78,6 +73,17 @@ export interface ToolDefinition<Input = unknown> {
    * against. Kept on a parked approval so a rebase of that app can invalidate it.
    */
   approvalContext?(input: Input, context: { principal: Principal }): Promise<{ appId: string; contentHash: string } | null>;
+}
+
+export interface ToolDefinition<Input = unknown> extends PorterToolFields<Input> {
+  readonly description: string;
+  /** What the model and the door are told to send. */
+  readonly inputSchema: JsonSchema;
+  /**
+   * Checks and parses every input (a Standard Schema: zod 4, Valibot, ArkType…); its value is what
+   * the hooks and `execute` receive. Absent, the input is checked against `inputSchema` as it is.
+   */
+  readonly input?: StandardSchemaV1<unknown, Input>;
   execute(input: Input, context: ToolContext): Promise<unknown>;
 }
 

@@ -1,28 +1,11 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { FlexibleSchema, ToolExecutionOptions } from '@ai-sdk/provider-utils';
-import { RISKS, type EffectiveRisk, type Risk } from '../../domain/guard/risk.js';
+import { RISKS, type Risk } from '../../domain/guard/risk.js';
 import { TOOL_NAME, TOOL_NAME_RULE } from '../../domain/guard/tool-name.js';
-import type { Principal } from '../../domain/principal.js';
-import type { JsonSchema, ToolContext, ToolDefinition } from '../../ports/tool-registry.js';
-import { fromFlexibleSchema, fromStandardSchema, isJsonSchemaObject, isStandardSchema, type ResolvedInput } from './input-schemas.js';
+import type { JsonSchema, PorterToolFields, ToolContext, ToolDefinition } from '../../ports/tool-registry.js';
 
-/** Porter's fields beside a tool's schema. The hooks run after the input passed and get it parsed. */
-export interface PorterToolFields<Input> {
-  /** What the model calls it: a letter, then up to 63 letters, digits, `_` or `-`. */
-  readonly name: string;
-  /** `read` runs freely; `write` and `destructive` ask the person (unless a grant or policy says otherwise). */
-  readonly risk: Risk;
-  /** Reaches outside the host (the network, third parties): asks even when it only reads. */
-  readonly egress?: boolean;
-  /** The toolkit (e.g. `github`) whose connected account the tool acts through (`context.connection`). */
-  readonly connection?: string;
-  /** For a risk that depends on the input or on state, resolved at call time. */
-  resolveRisk?(input: Input, context: { principal: Principal }): EffectiveRisk | Promise<EffectiveRisk>;
-  /** One line a person reads on the approval card. */
-  preview?(input: Input): string;
-  /** For tools that change a generated app: which app, and the content hash the person approves against. */
-  approvalContext?(input: Input, context: { principal: Principal }): Promise<{ appId: string; contentHash: string } | null>;
-}
+export type { PorterToolFields } from '../../ports/tool-registry.js';
+import { fromFlexibleSchema, fromStandardSchema, isJsonSchemaObject, isStandardSchema, type ResolvedInput } from './input-schemas.js';
 
 /** A tool whose input is a zod 4 schema, or any Standard Schema. */
 export interface TypedToolSpec<Schema extends StandardSchemaV1> extends PorterToolFields<StandardSchemaV1.InferOutput<Schema>> {

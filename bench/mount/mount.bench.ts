@@ -1,7 +1,8 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { createPorter } from '../../composition/create-porter.js';
 import { compare, type BenchResult } from '../support/harness.js';
 import { zeroLatencyModel } from '../support/quiet-model.js';
+import { listen } from '../support/listen.js';
 
 const TOKENS = 50;
 const ORIGIN = 'http://porter.bench';
@@ -56,18 +57,4 @@ export async function run(): Promise<BenchResult[]> {
     await listener.close();
     await porter.close();
   }
-}
-
-async function listen(server: Server): Promise<{ url: string; close(): Promise<void> }> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }

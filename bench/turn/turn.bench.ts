@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { streamText } from 'ai';
 import { createPorter } from '../../composition/create-porter.js';
 import type { BenchResult, Figure } from '../support/harness.js';
 import { zeroLatencyModel } from '../support/quiet-model.js';
+import { listen } from '../support/listen.js';
 
 const TOKENS = 500;
 const ITERATIONS = 300;
@@ -95,18 +96,4 @@ function figureOf(micros: number[]): Figure {
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
   const total = micros.reduce((sum, value) => sum + value, 0);
   return { opsPerSecond: micros.length / (total / 1e6), p50Micros: at(0.5), p99Micros: at(0.99), operations: micros.length };
-}
-
-async function listen(server: Server): Promise<{ url: string; close(): Promise<void> }> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }

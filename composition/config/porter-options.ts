@@ -66,7 +66,10 @@ export type ConnectionsOptions =
   | { readonly composio: { readonly apiKey: string; readonly baseUrl?: string } }
   | { readonly cloud: { readonly url: string; readonly key: string } };
 
-/** Where graduated apps' servers run. */
+/**
+ * Where graduated apps' servers run. The e2b settings are spelled out here rather than borrowed
+ * from the e2b adapter, whose declarations reach the optional `e2b` package's types.
+ */
 export type SandboxOptions =
   | false
   | 'local'

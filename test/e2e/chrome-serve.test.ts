@@ -60,3 +60,39 @@ describe('serveChrome (the chrome as Koa middleware a host mounts)', function ()
     expect(await css.text()).to.contain('.composer-field{');
   });
 });
+
+describe('serveChrome outside Koa: chrome.handle (Node http) and chrome.fetch (Web-standard)', function () {
+  this.timeout(30_000);
+
+  it('answers the same page and assets through handle and fetch, and leaves other paths to the host', async () => {
+    const chrome = await serveChrome({ wire: '/api/porter', path: '/assistant' });
+    const server = await serve((req, res) =>
+      chrome.handle(req, res, () => {
+        res.writeHead(418).end('the host');
+      }),
+    );
+    try {
+      const viaHandle = await fetch(`${server.url}/assistant/`);
+      const viaFetch = await chrome.fetch(new Request('http://host.example/assistant/'));
+      expect(viaHandle.status).to.equal(200);
+      expect(viaFetch.status).to.equal(200);
+      const html = await viaHandle.text();
+      expect(await viaFetch.text()).to.equal(html);
+      expect(viaFetch.headers.get('content-security-policy')).to.equal(viaHandle.headers.get('content-security-policy'));
+
+      const script = /src="(\/assistant\/assets\/[^"]+)"/.exec(html)![1]!;
+      const gzipped = await chrome.fetch(new Request(`http://host.example${script}`, { headers: { 'accept-encoding': 'gzip' } }));
+      expect(gzipped.headers.get('content-encoding')).to.equal('gzip');
+      expect(gzipped.headers.get('cache-control')).to.contain('immutable');
+      const head = await chrome.fetch(new Request(`http://host.example${script}`, { method: 'HEAD' }));
+      expect(head.status).to.equal(200);
+      expect(await head.text()).to.equal('');
+
+      expect((await fetch(`${server.url}/elsewhere`)).status, 'handle calls next').to.equal(418);
+      expect((await chrome.fetch(new Request('http://host.example/elsewhere'))).status).to.equal(404);
+      expect((await chrome.fetch(new Request('http://host.example/assistant/', { method: 'POST', body: 'x' }))).status).to.equal(404);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { chatCompletionsServer, scriptedCompletions, type ChatCompletionsServer } from '../support/chat-completions-server.js';
 import { freePort } from '../support/http-server.js';
 import { runHostScenario } from '../support/host-scenario.js';
+import { staticPackageImports } from '../support/static-imports.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -139,6 +140,16 @@ describe('the published package (npm pack, installed into a fresh host, run with
     }
     expect(files.filter((path) => /^(test|bench|examples|scripts)\//.test(path) || path.endsWith('.png')), 'nothing of the repository beside the runtime').to.deep.equal([]);
     expect(files.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts')), 'no TypeScript sources').to.deep.equal([]);
+  });
+
+  it('imports, before any option is read, only packages it depends on: every optional one is loaded on demand', () => {
+    const installed = join(host, 'node_modules', 'porter-runtime');
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
+    const entries = ['dist/composition/index.js', 'dist/composition/chrome.js', 'dist/composition/client.js', 'dist/composition/cli/bin.js'].map((path) => join(installed, path));
+    const imported = staticPackageImports(entries);
+    const undeclared = [...imported.keys()].filter((name) => !(name in manifest.dependencies));
+    expect(undeclared, `imported statically but not a dependency: ${undeclared.map((name) => `${name} (${imported.get(name)![0]})`).join(', ')}`).to.deep.equal([]);
+    for (const optional of Object.keys(manifest.peerDependencies)) expect(imported.has(optional), optional).to.equal(false);
   });
 
   it('type-checks a host file against the shipped declarations with strict, exactOptionalPropertyTypes and skipLibCheck off', async () => {

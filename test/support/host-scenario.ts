@@ -36,7 +36,7 @@ export async function runHostScenario(wire: string, webhookSecret: string): Prom
   expect(approvalId, 'the host tool (a write) asks first').to.be.a('string');
   const decided = await ada.json('POST', `/approvals/${approvalId}/decide`, { approve: true });
   expect(decided.status).to.equal(200);
-  const ran = await ada.continueTurn(thread);
+  const ran = await ada.continueTurn(thread, asked.message);
   expect(toolPart(ran.message, 'notes_add')?.output).to.deep.equal({ added: 'milk', count: 1 });
   expect((await ada.json('GET', `/approvals/${approvalId}`)).body.state).to.equal('executed');
 
