@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +21,7 @@ interface Installed {
  * What installing Porter costs a host: the packed tarball installed into an empty project, alone
  * (the core) and with every optional peer (everything), beside the 0.1.0 package built from
  * ANCHOR_COMMIT and installed the same way in the same run. Packages are those npm put on disk
- * (the tarball's own included); megabytes are node_modules on disk.
+ * (the tarball's own included); megabytes are node_modules' disk usage (`du`).
  */
 export async function run(): Promise<BenchResult[]> {
   const work = mkdtempSync(join(tmpdir(), 'porter-install-bench-'));
@@ -74,15 +74,13 @@ function install(work: string, name: string, specs: string[]): Installed {
   const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
   // Optional platform packages of other systems are in the lock but not on disk.
   const packages = Object.keys(lock.packages).filter((path) => path !== '' && existsSync(join(project, path))).length;
-  return { packages, megabytes: bytesUnder(join(project, 'node_modules')) / (1024 * 1024), seconds };
+  return { packages, megabytes: diskMegabytes(join(project, 'node_modules')), seconds };
 }
 
-function bytesUnder(path: string): number {
-  // lstat: a link (node_modules/.bin) counts as itself, not as what it points at.
-  const stat = lstatSync(path, { throwIfNoEntry: false });
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.size;
-  return readdirSync(path).reduce((sum, entry) => sum + bytesUnder(join(path, entry)), 0);
+/** Disk usage as `du -sk` reports it (blocks, as the issue measured), not the files' apparent sizes. */
+function diskMegabytes(path: string): number {
+  const kilobytes = Number(execFileSync('du', ['-sk', path], { encoding: 'utf8' }).split(/\s/)[0]);
+  return kilobytes / 1024;
 }
 
 function pct(share: number): string {
