@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ import { chatCompletionsServer, scriptedCompletions, type ChatCompletionsServer 
 import { freePort } from '../support/http-server.js';
 import { runHostScenario } from '../support/host-scenario.js';
 import { staticPackageImports } from '../support/static-imports.js';
+import semver from 'semver';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -150,6 +151,35 @@ describe('the published package (npm pack, installed into a fresh host, run with
     const undeclared = [...imported.keys()].filter((name) => !(name in manifest.dependencies));
     expect(undeclared, `imported statically but not a dependency: ${undeclared.map((name) => `${name} (${imported.get(name)![0]})`).join(', ')}`).to.deep.equal([]);
     for (const optional of Object.keys(manifest.peerDependencies)) expect(imported.has(optional), optional).to.equal(false);
+  });
+
+  it('installs nothing that needs a newer Node than its own engines range says', () => {
+    const lock = JSON.parse(readFileSync(join(host, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; engines?: { node?: string } }> };
+    const installed = join(host, 'node_modules', 'porter-runtime');
+    const floor = semver.minVersion((JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node)!.version;
+    // Everything porter-runtime pulls in, following the lock from its own entry (not the examples' frameworks).
+    const resolve = (from: string, name: string): string | null => {
+      for (let base = from; ; base = base.slice(0, Math.max(0, base.lastIndexOf('/node_modules/')))) {
+        const candidate = `${base ? `${base}/` : ''}node_modules/${name}`;
+        if (lock.packages[candidate]) return candidate;
+        if (!base) return null;
+      }
+    };
+    const seen = new Set<string>();
+    const stack = ['node_modules/porter-runtime'];
+    while (stack.length) {
+      const at = stack.pop()!;
+      if (seen.has(at) || !existsSync(join(host, at))) continue;
+      seen.add(at);
+      const entry = lock.packages[at]!;
+      for (const name of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) {
+        const found = resolve(at, name);
+        if (found) stack.push(found);
+      }
+    }
+    const tooNew = [...seen].filter((at) => lock.packages[at]!.engines?.node && !semver.satisfies(floor, lock.packages[at]!.engines!.node!)).map((at) => `${at} (${lock.packages[at]!.engines!.node})`);
+    expect(seen.size).to.be.greaterThan(50);
+    expect(tooNew, `needs more than Node ${floor}`).to.deep.equal([]);
   });
 
   it('type-checks a host file against the shipped declarations with strict, exactOptionalPropertyTypes and skipLibCheck off', async () => {
