@@ -202,6 +202,29 @@ describe('the published package (npm pack, installed into a fresh host, run with
     expect((await succeed(join(host, 'node_modules', '.bin', 'porter'), ['--version'], host)).trim()).to.equal(MANIFEST.version);
   });
 
+  it('porter serve runs the development host from the installed package: the wire, and the chrome as prebuilt static files', async () => {
+    const { child, match } = await start(
+      join(host, 'node_modules', '.bin', 'porter'),
+      ['serve', '--port', '0', '--database', 'sqlite::memory:'],
+      host,
+      { NODE_ENV: 'development', PORTER_SECRET: 'a-secret-for-the-packaged-examples-0123456789' },
+      /listening on (http:\/\/127\.0\.0\.1:\d+)/,
+    );
+    try {
+      const base = match[1]!;
+      expect((await fetch(`${base}/api/porter/status`)).status).to.equal(200);
+      const page = await (await fetch(`${base}/`)).text();
+      const script = /src="(\/assets\/chrome\.[0-9a-f]{12}\.js)"/.exec(page)?.[1];
+      expect(script, 'the page names the prebuilt bundle').to.be.a('string');
+      const asset = await fetch(`${base}${script}`, { headers: { 'accept-encoding': 'br' } });
+      expect(asset.status).to.equal(200);
+      expect(asset.headers.get('content-encoding')).to.equal('br');
+      expect((await asset.text()).length).to.be.greaterThan(100_000);
+    } finally {
+      await stop(child);
+    }
+  });
+
   it('boots without the optional packages it does not use, and names the one a configuration needs', async () => {
     // The host installed porter-runtime (and the OpenAI-compatible provider), none of the other optional peers.
     const probe = `
