@@ -1,5 +1,4 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type CallToolResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import type { DoorCaller } from '../../domain/door/door-caller.js';
 import type { DoorTool, DoorToolResult, DoorTransportUseCases } from '../../ports/use-cases/door.js';
 
@@ -11,28 +10,44 @@ export interface DoorServerInfo {
 }
 
 /**
- * One MCP server (the SDK's low-level `Server`) per door session. `callerOf` gives the caller the
- * current request was admitted as: the transport re-admits on every request, so a tool call always
- * runs as the person the host resolves now.
+ * One MCP server (the SDK's low-level `Server`) per door session. Each request carries the caller
+ * it was admitted as (see `doorAuthInfo`): the transport re-admits on every request, so a tool call
+ * always runs as the person the host resolves now, even beside other requests on the session.
  */
-export function doorServer(info: DoorServerInfo, door: DoorTransportUseCases, session: string, callerOf: () => DoorCaller): Server {
+export function doorServer(info: DoorServerInfo, door: DoorTransportUseCases, session: string): Server {
   const server = new Server(
     { name: info.name, version: info.version },
     { capabilities: { tools: { listChanged: false } }, ...(info.instructions ? { instructions: info.instructions } : {}) },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await door.listTools.execute()).map(toMcpTool) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const result = await door.callTool.execute({
-      caller: callerOf(),
-      session,
-      tool: request.params.name,
-      input: request.params.arguments ?? {},
-      signal: extra.signal,
-    });
-    if (result.kind === 'unknown-tool') throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    return toCallResult(result);
+  server.setRequestHandler('tools/list', async () => ({ tools: (await door.listTools.execute()).map(toMcpTool) }));
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const { name } = request.params;
+    const result = await door.callTool.execute({ caller: callerOf(ctx), session, tool: name, input: request.params.arguments ?? {}, signal: ctx.mcpReq.signal });
+    // The message as clients have always read it (the v1 SDK's McpError carried the prefix).
+    if (result.kind === 'unknown-tool') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `MCP error ${ProtocolErrorCode.InvalidParams}: Unknown tool: ${name}`);
+    return server.projectCallToolResult(toCallResult(result), undefined);
   });
   return server;
+}
+
+const CALLER = 'porterDoorCaller';
+
+/** The request's `AuthInfo` for the SDK: the bearer, and the caller the transport admitted it as. */
+export function doorAuthInfo(token: string, caller: DoorCaller): AuthInfo {
+  return {
+    token,
+    clientId: caller.clientId ?? '',
+    scopes: caller.scope.split(' ').filter(Boolean),
+    ...(caller.expiresAt !== undefined ? { expiresAt: caller.expiresAt } : {}),
+    extra: { [CALLER]: caller },
+  };
+}
+
+function callerOf(ctx: ServerContext): DoorCaller {
+  const caller = ctx.http?.authInfo?.extra?.[CALLER];
+  // Every request reaches the server through the transport, which admits it first.
+  if (!caller) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Internal error');
+  return caller as DoorCaller;
 }
 
 function toMcpTool(tool: DoorTool): Tool {

@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import * as v2 from '@modelcontextprotocol/client';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { pkcePair } from './door-harness.js';
 
 export const CLIENT_REDIRECT = 'http://127.0.0.1:7777/oauth/callback';
 
@@ -97,6 +99,43 @@ export class BrowserlessProvider implements OAuthClientProvider {
   }
 }
 
+/**
+ * The provider as a v2 client wants it: it also keeps the discovery state across the redirect, so
+ * the client can check that the code comes back from the authorization server it discovered.
+ */
+export class BrowserlessProviderV2 extends BrowserlessProvider {
+  private discovered: v2.OAuthDiscoveryState | undefined;
+
+  saveDiscoveryState(state: v2.OAuthDiscoveryState): void {
+    this.discovered = state;
+  }
+
+  discoveryState(): v2.OAuthDiscoveryState | undefined {
+    return this.discovered;
+  }
+}
+
+/**
+ * The same with the MCP SDK's v2 client (`@modelcontextprotocol/client`). It hands the whole
+ * callback query to `finishAuth`, which checks `iss` (RFC 9207).
+ */
+export async function connectSdkV2(door: URL, person: string, options: v2.ClientOptions = {}) {
+  const provider = new BrowserlessProviderV2(person);
+  let refused: unknown;
+  try {
+    await new v2.Client({ name: 'e2e-v2', version: '1.0.0' }, options).connect(new v2.StreamableHTTPClientTransport(door, { authProvider: provider }));
+  } catch (error) {
+    refused = error;
+  }
+  expect(refused, 'the first connect must need authorization').to.be.instanceOf(v2.UnauthorizedError);
+  const callback = new URLSearchParams({ code: provider.code!, iss: provider.returnedIssuer! });
+  await new v2.StreamableHTTPClientTransport(door, { authProvider: provider }).finishAuth(callback);
+  const transport = new v2.StreamableHTTPClientTransport(door, { authProvider: provider });
+  const client = new v2.Client({ name: 'e2e-v2', version: '1.0.0' }, options);
+  await client.connect(transport);
+  return { client, transport, provider };
+}
+
 /** Connects the MCP SDK's own client as `person`: the first connect meets a 401 and runs the OAuth flow. */
 export async function connectSdk(door: URL, person: string) {
   const provider = new BrowserlessProvider(person);
@@ -113,4 +152,25 @@ export async function connectSdk(door: URL, person: string) {
   const client = new Client({ name: 'e2e', version: '1.0.0' });
   await client.connect(transport);
   return { client, transport, provider };
+}
+
+/** Registration, consent and code exchange over raw HTTP, as a public client: an access token for `person`. */
+export async function accessTokenFor(door: URL, person: string): Promise<string> {
+  const registered = await fetch(`${door.href}/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'raw client', redirect_uris: [CLIENT_REDIRECT], token_endpoint_auth_method: 'none' }),
+  });
+  const clientId = ((await registered.json()) as { client_id: string }).client_id;
+  const { verifier, challenge } = pkcePair();
+  const authorize = new URL(`${door.href}/authorize`);
+  authorize.search = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: CLIENT_REDIRECT, code_challenge: challenge, code_challenge_method: 'S256' }).toString();
+  const code = (await consentInBrowser(authorize, person)).location!.searchParams.get('code')!;
+  const tokens = await fetch(`${door.href}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: CLIENT_REDIRECT, code_verifier: verifier, client_id: clientId }).toString(),
+  });
+  expect(tokens.status).to.equal(200);
+  return ((await tokens.json()) as { access_token: string }).access_token;
 }

@@ -1,0 +1,120 @@
+import { request as httpRequest } from 'node:http';
+import { expect } from 'chai';
+import { devHost } from '../support/dev-host-fixture.js';
+import { accessTokenFor } from '../support/door-client.js';
+import type { DevHost } from '../../composition/dev-host/dev-host.js';
+
+const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+
+/**
+ * The transport as the SDK's Web-standard transport answers it behind Koa: each answer's status,
+ * headers and body as they travel, the event stream, and the body limit.
+ */
+describe("The door's transport over raw HTTP", function () {
+  this.timeout(30_000);
+  let host: DevHost;
+  let door: URL;
+  let headers: Record<string, string>;
+
+  before(async () => {
+    host = await devHost();
+    door = new URL(`${host.url}/api/porter/mcp`);
+    headers = { authorization: `Bearer ${await accessTokenFor(door, 'ada')}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  });
+
+  after(async () => {
+    await host.close();
+  });
+
+  async function openSession(): Promise<string> {
+    const opened = await fetch(door, { method: 'POST', headers, body: JSON.stringify(INITIALIZE) });
+    expect(opened.status).to.equal(200);
+    return opened.headers.get('mcp-session-id')!;
+  }
+
+  it('answers requests in JSON with the session header, and a notification with an empty 202', async () => {
+    const session = await openSession();
+    const accepted = await fetch(door, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    expect(accepted.status).to.equal(202);
+    expect(accepted.headers.get('content-type')).to.equal(null);
+    expect(await accepted.text()).to.equal('');
+
+    const batch = [
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'notes_list', arguments: {} } },
+    ];
+    const answered = await fetch(door, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify(batch) });
+    expect(answered.status).to.equal(200);
+    expect(answered.headers.get('content-type')).to.equal('application/json');
+    expect(answered.headers.get('mcp-session-id')).to.equal(session);
+    expect(answered.headers.get('access-control-expose-headers')).to.contain('Mcp-Session-Id');
+    expect(await answered.json()).to.deep.equal([
+      { jsonrpc: '2.0', id: 2, result: {} },
+      { jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: '{"notes":[]}' }], structuredContent: { notes: [] } } },
+    ]);
+  });
+
+  it('opens the event stream at once, and ends it when the session is deleted', async () => {
+    const session = await openSession();
+    const stream = await fetch(door, { headers: { ...headers, accept: 'text/event-stream', 'mcp-session-id': session } });
+    expect(stream.status).to.equal(200);
+    expect(stream.headers.get('content-type')).to.equal('text/event-stream');
+    expect(stream.headers.get('cache-control')).to.equal('no-cache, no-transform');
+    const reader = stream.body!.getReader();
+    const ended = reader.read();
+
+    const deleted = await fetch(door, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': session } });
+    expect(deleted.status).to.equal(200);
+    expect(await ended).to.deep.equal({ done: true, value: undefined });
+    const after = await fetch(door, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'ping' }) });
+    expect(after.status).to.equal(404);
+  });
+
+  it('lets a client that dropped its event stream open another', async () => {
+    const session = await openSession();
+    const get = () => fetch(door, { headers: { ...headers, accept: 'text/event-stream', 'mcp-session-id': session } });
+    const first = await get();
+    expect(first.status).to.equal(200);
+    await first.body!.cancel();
+    // The server learns of the drop when the connection closes; until then a second stream conflicts.
+    let again = await get();
+    for (let tries = 0; again.status === 409 && tries < 50; tries++) {
+      await again.body?.cancel();
+      again = await get();
+    }
+    expect(again.status).to.equal(200);
+    await again.body!.cancel();
+  });
+
+  it('refuses a body past 4 MiB with 413 in JSON-RPC shape, declared or streamed, and the session keeps working', async () => {
+    const session = await openSession();
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping', params: { pad: 'x'.repeat(4 * 1024 * 1024) } });
+    const declared = await fetch(door, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: big });
+    expect(declared.status).to.equal(413);
+    expect(await declared.json()).to.deep.equal({ jsonrpc: '2.0', error: { code: -32000, message: 'Payload Too Large: Request body must not exceed 4194304 bytes' }, id: null });
+
+    // Chunked, without a Content-Length: the read stops at the limit.
+    const streamed = await chunkedPost(door, { ...headers, 'mcp-session-id': session }, big);
+    expect(streamed.status).to.equal(413);
+    expect(JSON.parse(streamed.body)).to.deep.include({ jsonrpc: '2.0', id: null });
+
+    const ping = await fetch(door, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'ping' }) });
+    expect(await ping.json()).to.deep.equal({ jsonrpc: '2.0', id: 6, result: {} });
+  });
+});
+
+/** A POST whose body goes out in chunks (Transfer-Encoding: chunked), without a declared length. */
+function chunkedPost(url: URL, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, { method: 'POST', headers }, (incoming) => {
+      let text = '';
+      incoming.setEncoding('utf8');
+      incoming.on('data', (chunk: string) => (text += chunk));
+      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body: text }));
+    });
+    // The server may answer and stop reading before the whole body is sent.
+    outgoing.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    for (let at = 0; at < body.length; at += 64 * 1024) outgoing.write(body.slice(at, at + 64 * 1024));
+    outgoing.end();
+  });
+}
