@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { UIMessage } from 'ai';
 import { devHost } from '../support/dev-host-fixture.js';
-import { readTurn, textOf, toolPart, type Part, type WireClient } from '../support/turn-client.js';
+import { readTurn, textOf, toolPart, type Part, type WireClient, readUntil } from '../support/turn-client.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { ToolDefinition } from '../../ports/tool-registry.js';
 import { RecordingLanguageModel, lastUserText } from '../support/recording-model.js';
@@ -247,16 +247,6 @@ describe('Turns in flight through the development host (rejoin, disconnect)', fu
       ...(signal ? { signal } : {}),
     });
 
-  async function readUntil(response: Response, needle: string): Promise<void> {
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let seen = '';
-    while (!seen.includes(needle)) {
-      const next = await reader.read();
-      if (next.done) throw new Error(`the stream ended before "${needle}"`);
-      seen += decoder.decode(next.value, { stream: true });
-    }
-  }
 
   it('lets a second client rejoin with a stock reader; the turn outlives the first client and ends whole', async () => {
     const thread = await ada.newThread();

@@ -18,7 +18,7 @@ import { tinyDocument } from '../support/apps-documents.js';
 import { connectSdk } from '../support/door-client.js';
 import { CookieJar } from '../support/http-server.js';
 import { RecordingLanguageModel, lastUserText } from '../support/recording-model.js';
-import { readTurn, textOf, WireClient } from '../support/turn-client.js';
+import { readTurn, textOf, WireClient, readUntil } from '../support/turn-client.js';
 
 const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const LONG = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
@@ -56,17 +56,6 @@ async function honoHost(porter: Porter): Promise<{ url: string; server: ServerTy
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-/** Reads a streamed answer until `needle` has been seen. */
-async function readUntil(response: Response, needle: string): Promise<void> {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let seen = '';
-  while (!seen.includes(needle)) {
-    const next = await reader.read();
-    if (next.done) throw new Error(`the stream ended before "${needle}"`);
-    seen += decoder.decode(next.value, { stream: true });
-  }
-}
 
 /** A raw node:http exchange, for what `fetch` will not send (a GET body, an upload cut short). */
 function rawExchange(url: string, options: { method: string; headers: Record<string, string>; body?: string; cutAfter?: string }): Promise<{ status: number; body: string } | 'cut'> {

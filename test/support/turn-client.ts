@@ -81,3 +81,15 @@ export const toolPart = (message: UIMessage, tool: string) => message.parts.find
 
 /** The text a message says, its text parts joined. */
 export const textOf = (message: UIMessage) => message.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join('');
+
+/** Reads a streamed answer's raw bytes until `needle` has been seen (the rest stays unread). */
+export async function readUntil(response: Response, needle: string): Promise<void> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let seen = '';
+  while (!seen.includes(needle)) {
+    const next = await reader.read();
+    if (next.done) throw new Error(`the stream ended before "${needle}"`);
+    seen += decoder.decode(next.value, { stream: true });
+  }
+}
