@@ -30,6 +30,8 @@ export const TOKENS = {
   ActAsSeam: Symbol.for('porter.ActAsSeam'),
   HostAccess: Symbol.for('porter.HostAccess'),
   ToolRunner: Symbol.for('porter.ToolRunner'),
+  /** The egress guard's fetch: how Porter reaches out on someone's behalf (tools' `context.fetch`). */
+  Egress: Symbol.for('porter.Egress'),
   ExecuteApproved: Symbol.for('porter.ExecuteApproved'),
   GuardCall: Symbol.for('porter.GuardCall'),
   GuardUseCases: Symbol.for('porter.GuardUseCases'),

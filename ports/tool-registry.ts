@@ -31,6 +31,15 @@ export interface ToolContext {
    */
   hostFetch(path: string, init?: RequestInit): Promise<Response>;
   /**
+   * The Web `fetch`, through Porter's egress guard: how a tool marked `egress: true` reaches out on
+   * someone's behalf. The host is resolved once and refused when it is (or resolves to) a loopback,
+   * private, link-local (cloud metadata), CGNAT, multicast or other non-public address, in any
+   * spelling; the connection goes to the address that was checked, and each redirect is checked
+   * again. A refusal rejects with an `egress-refused` error naming the host and the address class.
+   * Aborted with the call.
+   */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  /**
    * Streams a data part to the person watching (a chat turn), e.g. `data-porter-view` updates of an
    * app being generated. A part with an id replaces the earlier one with the same id. Absent when
    * nobody watches (automations, the door).

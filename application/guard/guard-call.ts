@@ -7,6 +7,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
 import type { RegisteredTool, StreamedData, ToolRegistry } from '../../ports/tool-registry.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
+import type { EgressPreview } from './egress-preview.js';
 import type { ApprovalBook } from './approval-book.js';
 import type { CallResult } from './call-result.js';
 import { inputDigest } from './digest.js';
@@ -54,6 +55,8 @@ export class GuardCall {
     private readonly ids: Ids,
     private readonly clock: Clock,
     private readonly audit: AuditTrail,
+    /** Adds where an egress call goes to its approval card; absent, the card shows the tool's preview alone. */
+    private readonly egressPreview: EgressPreview | null = null,
   ) {}
 
   async execute(call: GuardedCall): Promise<CallResult> {
@@ -103,10 +106,11 @@ export class GuardCall {
   private async park(ruled: RuledCall, call: GuardedCall, tool: RegisteredTool, parsed: unknown): Promise<CallResult> {
     const now = this.clock.now();
     const app = (await tool.approvalContext?.(parsed, { principal: call.principal })) ?? null;
+    const preview = tool.preview?.(parsed) ?? defaultPreview(tool.name, call.input);
     const approval = Approval.park({
       id: this.ids.mint('approval'),
       call: ruled,
-      preview: tool.preview?.(parsed) ?? defaultPreview(tool.name, call.input),
+      preview: ruled.effective.egress && this.egressPreview ? await this.egressPreview.describe(preview, call.input) : preview,
       now: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.settings.approvalTtlMs).toISOString(),
       ...(call.threadId ? { threadId: call.threadId } : {}),

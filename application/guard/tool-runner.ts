@@ -1,7 +1,8 @@
-import { DomainError } from '../../domain/errors.js';
+import { DomainError, NotImplemented } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
 import type { Presence, Venue } from '../../domain/guard/risk.js';
 import type { RegisteredTool, StreamedData } from '../../ports/tool-registry.js';
+import type { Egress } from '../../ports/egress.js';
 import type { Authority } from './act-as-seam.js';
 import type { HostAccess, PresentCredentials } from './host-access.js';
 import type { ToolConnections } from '../connections/connection-gate.js';
@@ -32,6 +33,8 @@ export class ToolRunner {
     private readonly hostAccess: HostAccess,
     /** Hands tools that declare `connection` the caller's account; absent, such tools cannot run. */
     private readonly connections: ToolConnections | null = null,
+    /** What `context.fetch` goes through: the egress guard. Absent, tools cannot reach out through Porter. */
+    private readonly egress: Egress | null = null,
   ) {}
 
   async run(run: ToolRun): Promise<ToolOutcome> {
@@ -57,6 +60,7 @@ export class ToolRunner {
         abortSignal: run.signal,
         messages: [],
         hostFetch,
+        fetch: (input, init) => this.reachOut(input, init, run.signal),
         ...(run.writeData ? { writeData: run.writeData } : {}),
         ...(connection ? { connection } : {}),
       });
@@ -65,6 +69,13 @@ export class ToolRunner {
       if (error instanceof DomainError) return { ok: false, error: error.message, code: error.code };
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
+  }
+
+  /** The guarded fetch, also aborted when the call is (its own signal, if any, still counts). */
+  private async reachOut(input: string | URL | Request, init: RequestInit | undefined, callSignal: AbortSignal): Promise<Response> {
+    if (!this.egress) throw new NotImplemented('This deployment gives tools no way to reach out');
+    const own = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+    return this.egress.fetch(input, { ...init, signal: own ? AbortSignal.any([own, callSignal]) : callSignal });
   }
 
   private connectionFor(run: ToolRun, toolkit: string) {

@@ -27,7 +27,7 @@ export async function run(): Promise<BenchResult[]> {
     const id = parkedId(await h.call('notes_add', { text: 'first' }));
     await h.decide.execute({ principal: ada, approvalId: id, approve: true, remember: { scope: 'tool', duration: 'standing' } });
     const signal = new AbortController().signal;
-    const context = { principal: ada, venue: 'chat' as const, presence: 'present' as const, toolCallId: 'c', session: 's', signal, abortSignal: signal, messages: [] as [], hostFetch: () => Promise.reject(new Error('unused')) };
+    const context = { principal: ada, venue: 'chat' as const, presence: 'present' as const, toolCallId: 'c', session: 's', signal, abortSignal: signal, messages: [] as [], hostFetch: () => Promise.reject(new Error('unused')), fetch: () => Promise.reject(new Error('unused')) };
 
     const result = await compare({
       name: 'guarded call, standing grant (sqlite)',

@@ -53,12 +53,15 @@ export function demoTools(): ToolDefinition[] {
     defineTool({
       name: 'web_fetch',
       description: 'Fetch a web page and return the start of its text.',
-      input: z.strictObject({ url: z.httpUrl().describe('An http:// or https:// URL') }),
+      // Any http(s) URL: where it may go is the egress guard's call (a schema refusing address
+      // literals would also turn away public ones, and say less about why).
+      input: z.strictObject({ url: z.url({ protocol: /^https?$/ }).describe('An http:// or https:// URL') }),
       risk: 'read',
       egress: true,
       preview: ({ url }) => `Fetch ${url}`,
       async execute({ url }, context) {
-        const response = await fetch(url, { signal: context.signal, redirect: 'follow' });
+        // Through the egress guard: a URL that is, or resolves to, this machine or a private network is refused.
+        const response = await context.fetch(url);
         const text = await response.text();
         return { status: response.status, contentType: response.headers.get('content-type'), text: text.slice(0, 4000) };
       },

@@ -21,6 +21,9 @@ import { GetApproval, ListApprovals } from '../../application/guard/approval-que
 import { ListGrants, RevokeGrant } from '../../application/guard/grant-commands.js';
 import type { ApprovalHook } from '../../application/guard/approval-hooks.js';
 import type { ToolConnections } from '../../application/connections/connection-gate.js';
+import { EgressPreview } from '../../application/guard/egress-preview.js';
+import type { Egress } from '../../ports/egress.js';
+import { GuardedEgress } from '../../adapters/shared/egress/guarded-egress.js';
 import { StaticToolRegistry } from '../../adapters/tools/static-tool-registry.js';
 import { BaseUrlHostApi } from '../../adapters/host/base-url-host-api.js';
 import { guardRoutes } from '../../adapters/http/routes/guard-routes.js';
@@ -46,8 +49,10 @@ export const guardModule = new ContainerModule(({ bind }) => {
       return new HostAccess(baseUrl ? new BaseUrlHostApi(baseUrl) : null, ctx.get(TOKENS.ActAsSeam), ctx.get(TOKENS.AuditTrail));
     })
     .inSingletonScope();
+  // Strict everywhere, development included: no address class is allowed besides public ones.
+  bind<Egress>(TOKENS.Egress).toDynamicValue(() => new GuardedEgress()).inSingletonScope();
   bind(TOKENS.ToolRunner)
-    .toDynamicValue((ctx) => new ToolRunner(ctx.get(TOKENS.HostAccess), ctx.get<ToolConnections>(TOKENS.ConnectionGate, { optional: true }) ?? null))
+    .toDynamicValue((ctx) => new ToolRunner(ctx.get(TOKENS.HostAccess), ctx.get<ToolConnections>(TOKENS.ConnectionGate, { optional: true }) ?? null, ctx.get<Egress>(TOKENS.Egress)))
     .inSingletonScope();
   bind(TOKENS.ExecuteApproved)
     .toDynamicValue((ctx) => new ExecuteApproved(ctx.get(TOKENS.ApprovalBook), ctx.get(TOKENS.ToolRegistry), ctx.get(TOKENS.ToolRunner), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail)))
@@ -65,6 +70,7 @@ export const guardModule = new ContainerModule(({ bind }) => {
         ctx.get(TOKENS.Ids),
         ctx.get(TOKENS.Clock),
         ctx.get(TOKENS.AuditTrail),
+        new EgressPreview(ctx.get<Egress>(TOKENS.Egress)),
       );
     })
     .inSingletonScope();

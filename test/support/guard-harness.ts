@@ -5,6 +5,7 @@ import type { GrantPrimitives } from '../../domain/guard/grant.js';
 import type { ToolDefinition } from '../../ports/tool-registry.js';
 import type { ActAsPreset } from '../../ports/act-as.js';
 import type { HostApi } from '../../ports/host-api.js';
+import type { Egress } from '../../ports/egress.js';
 import type { AuditSink } from '../../ports/audit.js';
 import type { Store } from '../../ports/store.js';
 import { MemoryStore } from '../../adapters/store/memory/memory-store.js';
@@ -23,6 +24,8 @@ import { DecideApprovals } from '../../application/guard/decide-approvals.js';
 import { GetApproval, ListApprovals } from '../../application/guard/approval-queries.js';
 import { ListGrants, RevokeGrant } from '../../application/guard/grant-commands.js';
 import type { ApprovalHook } from '../../application/guard/approval-hooks.js';
+import { EgressPreview } from '../../application/guard/egress-preview.js';
+import { GuardedEgress } from '../../adapters/shared/egress/guarded-egress.js';
 import { ManualClock } from './manual-clock.js';
 import { RecordingLogger, SequentialIds } from './fakes.js';
 
@@ -55,6 +58,8 @@ export interface HarnessOptions {
   host?: HostApi | null;
   auditSink?: AuditSink;
   hooks?: ApprovalHook[];
+  /** What tools reach out through; the strict egress guard on the system resolver when absent. */
+  egress?: Egress;
 }
 
 /** The guard's application layer wired over the in-memory store, as the composition wires it. */
@@ -70,10 +75,11 @@ export function guardHarness(options: HarnessOptions) {
   const grants = new GrantBook(store.records<GrantPrimitives>('grants'));
   const seam = new ActAsSeam(options.actAs ?? null, audit, clock);
   const hostAccess = new HostAccess(options.host ?? null, seam, audit);
-  const runner = new ToolRunner(hostAccess);
+  const egress = options.egress ?? new GuardedEgress();
+  const runner = new ToolRunner(hostAccess, null, egress);
   const executeApproved = new ExecuteApproved(approvals, tools, runner, clock, audit);
   const settings = { policy: options.policy ?? [], approvalTtlMs: 60 * 60 * 1000 };
-  const guard = new GuardCall(tools, approvals, grants, runner, executeApproved, settings, ids, clock, audit);
+  const guard = new GuardCall(tools, approvals, grants, runner, executeApproved, settings, ids, clock, audit, new EgressPreview(egress));
   const effects = new DecisionEffects(grants, options.hooks ?? [], ids, audit);
   let callCounter = 0;
   return {

@@ -1,12 +1,21 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, createServer as createSocketServer, type Server as SocketServer, type Socket } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
 import type { Duplex } from 'node:stream';
+import { EgressRefused, type GuardedAddressClass } from '../../../domain/guard/egress.js';
+import { EgressGuard, type AdmittedDestination } from '../../shared/egress/egress-guard.js';
 import type { EgressRule } from './egress-rules.js';
 
-/** Turns an allowed host name into the address to dial (tests map names to loopback here). */
-export type EgressResolver = (host: string) => Promise<string>;
+/**
+ * Turns an allowed host name into the address (or addresses) to dial; the system resolver when
+ * absent. Its answers pass the egress guard like any other, so a name resolving to loopback or a
+ * private network is refused; a resolver that maps names into such a range on purpose (the tests
+ * map names to the loopback servers they start) names those classes in `allows`.
+ */
+export interface EgressResolver {
+  (host: string): Promise<string | ReadonlyArray<string>>;
+  readonly allows?: ReadonlyArray<GuardedAddressClass>;
+}
 
 export interface EgressProxyOptions {
   /** Consulted per connection, so a policy change takes effect at once. */
@@ -21,14 +30,13 @@ export interface EgressProxyOptions {
   readonly socket?: { readonly path: string; readonly token: string };
 }
 
-const defaultResolve: EgressResolver = async (host) => (await lookup(host)).address;
-
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authorization', 'proxy-connection', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
 /**
  * A filtering forward proxy on loopback: HTTPS goes through CONNECT tunnels, plain HTTP through
- * absolute-form requests. Every destination is checked against the sandbox's egress rule before
- * anything is dialled; refusals answer 403 and name the host, so the app's own error says why.
+ * absolute-form requests. Every destination is checked against the sandbox's egress rule, then
+ * resolved once by the egress guard, which refuses non-public addresses; the connection goes to
+ * the address it checked. Refusals answer 403 and name the host, so the app's own error says why.
  */
 export class EgressProxy {
   private readonly sockets = new Set<Duplex>();
@@ -41,7 +49,7 @@ export class EgressProxy {
   ) {}
 
   static async start(options: EgressProxyOptions): Promise<EgressProxy> {
-    const resolve = options.resolve ?? defaultResolve;
+    const guard = guardFor(options.resolve);
     const server = createServer();
     const listener = options.socket ? tokenGate(server, options.socket.token) : server;
     const proxy = await new Promise<EgressProxy>((done, fail) => {
@@ -55,10 +63,10 @@ export class EgressProxy {
     });
     server.on('connection', (socket: Socket) => proxy.track(socket));
     server.on('connect', (request: IncomingMessage, client: Duplex, head: Buffer) => {
-      void proxy.tunnel(request, client, head, options.rule(), resolve);
+      void proxy.tunnel(request, client, head, options.rule(), guard);
     });
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-      void proxy.forward(request, response, options.rule(), resolve);
+      void proxy.forward(request, response, options.rule(), guard);
     });
     return proxy;
   }
@@ -79,18 +87,14 @@ export class EgressProxy {
     socket.once('close', () => this.sockets.delete(socket));
   }
 
-  private async tunnel(request: IncomingMessage, client: Duplex, head: Buffer, rule: EgressRule, resolve: EgressResolver): Promise<void> {
+  private async tunnel(request: IncomingMessage, client: Duplex, head: Buffer, rule: EgressRule, guard: EgressGuard): Promise<void> {
     client.on('error', () => client.destroy());
     const target = parseAuthority(request.url ?? '');
     if (!target) return refuseSocket(client, 400, 'CONNECT needs host:port');
     if (!rule(target.host)) return refuseSocket(client, 403, `egress to ${target.host} is not allowed by the app's egress policy`);
-    let address: string;
-    try {
-      address = await resolve(target.host);
-    } catch {
-      return refuseSocket(client, 502, `could not resolve ${target.host}`);
-    }
-    const upstream = connect(target.port, address);
+    const destination = await admitted(guard, target.host);
+    if (!destination.ok) return refuseSocket(client, destination.status, destination.message);
+    const upstream = connect({ host: destination.admitted.host, port: target.port, lookup: destination.admitted.lookup });
     this.track(upstream);
     upstream.once('connect', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -105,7 +109,7 @@ export class EgressProxy {
     client.once('close', () => upstream.destroy());
   }
 
-  private async forward(request: IncomingMessage, response: ServerResponse, rule: EgressRule, resolve: EgressResolver): Promise<void> {
+  private async forward(request: IncomingMessage, response: ServerResponse, rule: EgressRule, guard: EgressGuard): Promise<void> {
     let url: URL;
     try {
       url = new URL(request.url ?? '');
@@ -114,18 +118,16 @@ export class EgressProxy {
       return refuseResponse(response, 400, 'only absolute http:// requests and CONNECT are proxied');
     }
     if (!rule(url.hostname)) return refuseResponse(response, 403, `egress to ${url.hostname} is not allowed by the app's egress policy`);
-    let address: string;
-    try {
-      address = await resolve(url.hostname.replace(/^\[(.*)\]$/, '$1'));
-    } catch {
-      return refuseResponse(response, 502, `could not resolve ${url.hostname}`);
-    }
+    const destination = await admitted(guard, url.hostname);
+    if (!destination.ok) return refuseResponse(response, destination.status, destination.message);
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(request.headers)) {
       if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     }
     headers.host = url.host;
-    const upstream = httpRequest({ host: address, port: url.port || 80, method: request.method, path: `${url.pathname}${url.search}`, headers, setHost: false }, (answer) => {
+    const { host, lookup } = destination.admitted;
+    // A connection of its own (no pooled socket), dialled through the lookup that answers with the checked addresses.
+    const upstream = httpRequest({ host, port: url.port || 80, lookup, agent: false, method: request.method, path: `${url.pathname}${url.search}`, headers, setHost: false }, (answer) => {
       const forwarded: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(answer.headers)) {
         if (value !== undefined && !HOP_BY_HOP.has(name)) forwarded[name] = value;
@@ -138,6 +140,27 @@ export class EgressProxy {
       else response.destroy();
     });
     request.pipe(upstream);
+  }
+}
+
+/** The guard for a proxy: over the injected resolver (with the classes it allows), or the system's. */
+function guardFor(resolve: EgressResolver | undefined): EgressGuard {
+  if (!resolve) return new EgressGuard();
+  const lookup = async (name: string) => {
+    const answer = await resolve(name);
+    return typeof answer === 'string' ? [answer] : answer;
+  };
+  return new EgressGuard({ lookup, allow: resolve.allows ?? [] });
+}
+
+type Admission = { readonly ok: true; readonly admitted: AdmittedDestination } | { readonly ok: false; readonly status: 403 | 502; readonly message: string };
+
+async function admitted(guard: EgressGuard, host: string): Promise<Admission> {
+  try {
+    return { ok: true, admitted: await guard.admit(host) };
+  } catch (error) {
+    if (error instanceof EgressRefused) return { ok: false, status: 403, message: error.message };
+    return { ok: false, status: 502, message: `could not resolve ${host}` };
   }
 }
 

@@ -19,10 +19,14 @@ export interface SandboxSettings {
 
 export const ALLOWED_DOMAIN = 'allowed.test';
 
-export const testResolver: EgressResolver = async (host) => {
-  if (host === ALLOWED_DOMAIN || host.endsWith(`.${ALLOWED_DOMAIN}`) || host === 'localhost') return '127.0.0.1';
-  throw new Error(`test resolver: ${host} is not mapped`);
-};
+/** Maps the allowed names to loopback, where the suite's upstream listens: so it allows loopback by name. */
+export const testResolver: EgressResolver = Object.assign(
+  async (host: string) => {
+    if (host === ALLOWED_DOMAIN || host.endsWith(`.${ALLOWED_DOMAIN}`) || host === 'localhost') return '127.0.0.1';
+    throw new Error(`test resolver: ${host} is not mapped`);
+  },
+  { allows: ['loopback'] as const },
+);
 
 let counter = 0;
 const appId = (what: string) => `app_${what}_${process.pid}_${++counter}`;

@@ -18,6 +18,7 @@ function context(overrides: Partial<ToolContext> = {}): ToolContext {
     abortSignal: signal,
     messages: [],
     hostFetch: () => Promise.reject(new Error('unused')),
+    fetch: () => Promise.reject(new Error('unused')),
     ...overrides,
   };
 }
