@@ -7,7 +7,6 @@ export type ErrorCode =
   | 'unauthorized'
   | 'cloud-required'
   | 'forbidden'
-  | 'egress-refused'
   | 'not-found'
   | 'conflict'
   | 'payload-too-large'

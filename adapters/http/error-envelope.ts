@@ -8,7 +8,6 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   unauthorized: 401,
   'cloud-required': 402,
   forbidden: 403,
-  'egress-refused': 403,
   'not-found': 404,
   conflict: 409,
   'payload-too-large': 413,
@@ -19,11 +18,8 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   unavailable: 503,
 };
 
-/** A bare status's code: the first code listed with it (403 is `forbidden`, not `egress-refused`). */
 const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = Object.fromEntries(
-  Object.entries(STATUS_BY_CODE)
-    .reverse()
-    .map(([code, status]) => [status, code as ErrorCode]),
+  Object.entries(STATUS_BY_CODE).map(([code, status]) => [status, code as ErrorCode]),
 );
 
 export interface ErrorBody {

@@ -27,6 +27,9 @@ const WHAT: Readonly<Record<GuardedAddressClass, string>> = {
  * and the class only: the address a name resolved to stays out of the message, so a refusal does
  * not map the host's network for whoever asked.
  */
+/** `details.reason` of an egress refusal. */
+export const EGRESS_REFUSED = 'egress-refused';
+
 export class EgressRefused extends DomainError {
   constructor(
     readonly host: string,
@@ -34,6 +37,7 @@ export class EgressRefused extends DomainError {
     /** The host was the address itself rather than a name resolving to it. */
     literal: boolean,
   ) {
-    super('egress-refused', `Porter will not connect to ${host}: ${literal ? 'it is' : 'it resolves to'} ${WHAT[addressClass]}`, { host, addressClass });
+    // The contract's `forbidden`; `details.reason` tells an egress refusal from the other kinds.
+    super('forbidden', `Porter will not connect to ${host}: ${literal ? 'it is' : 'it resolves to'} ${WHAT[addressClass]}`, { reason: EGRESS_REFUSED, host, addressClass });
   }
 }

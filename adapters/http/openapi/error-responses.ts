@@ -12,7 +12,6 @@ const MEANING: Readonly<Record<ErrorCode, string>> = {
   unauthorized: 'The request could not be authenticated (a bad signature or secret).',
   'cloud-required': 'Organizations are a Porter Cloud capability: `/orgs`, and any `org` query or body field on `/approvals` and `/grants`, are refused before the principal resolver runs.',
   forbidden: 'Not allowed: e.g. the host resolver returned a reserved (`porter:`) subject or a principal of kind `org`.',
-  'egress-refused': 'An outbound request made on the caller\'s behalf would reach a loopback, private, link-local or otherwise non-public address; `details` names the host and the address class.',
   'not-found': 'No such thing for this caller: an unknown id, or one that belongs to someone else (never revealed), or no such route.',
   conflict: "The thing's state does not allow this now.",
   'payload-too-large': 'The body is over its limit (JSON bodies: 4 MiB).',

@@ -63,6 +63,6 @@ describe('egress calls through the guard', () => {
     const id = parkedId(await h.call('web_fetch', { url: 'http://rebind.example:5432/' }));
     await h.decide.execute({ principal: ada, approvalId: id, approve: true });
     const ran = await h.executeApproved.execute({ approvalId: id, principal: ada, signal: new AbortController().signal });
-    expect(ran).to.deep.equal({ status: 'failed', error: 'Porter will not connect to rebind.example: it resolves to a loopback address', code: 'egress-refused' });
+    expect(ran).to.deep.equal({ status: 'failed', error: 'Porter will not connect to rebind.example: it resolves to a loopback address', code: 'forbidden' });
   });
 });

@@ -68,7 +68,8 @@ describe('the egress guard\'s fetch', () => {
     for (const host of spellings) {
       it(`refuses http://${host}:PORT/ and never connects`, async () => {
         const refused = await refusal(egress.fetch(`http://${host}:${port}/secret`));
-        expect(refused.code).to.equal('egress-refused');
+        expect(refused.code).to.equal('forbidden');
+        expect(refused.details).to.deep.include({ reason: 'egress-refused' });
         expect(refused.addressClass).to.be.oneOf(['loopback', 'unspecified']);
         expect(refused.message).to.match(/^Porter will not connect to \S+: it (is|resolves to) (a loopback|the unspecified) address$/);
         expect(seen).to.have.length(0);
@@ -94,7 +95,7 @@ describe('the egress guard\'s fetch', () => {
       const { lookup } = tableLookup({ 'rebind.example': '127.0.0.1' });
       const refused = await refusal(new GuardedEgress({ lookup }).fetch(`http://rebind.example:${port}/`));
       expect(refused.message).to.equal('Porter will not connect to rebind.example: it resolves to a loopback address');
-      expect(refused.details).to.deep.equal({ host: 'rebind.example', addressClass: 'loopback' });
+      expect(refused.details).to.deep.equal({ reason: 'egress-refused', host: 'rebind.example', addressClass: 'loopback' });
       expect(seen).to.have.length(0);
     });
 
