@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { ada, countingTool } from '../../support/guard-harness.js';
 import { automationsHarness } from '../../support/automations-harness.js';
+import { appsHarness } from '../../support/apps-harness.js';
+import { toolDocument } from '../../support/apps-documents.js';
+import { doorHarness } from '../../support/door-harness.js';
+import { SequentialIds } from '../../support/fakes.js';
+import { RunAppAction } from '../../../application/apps/run-app-action.js';
+import type { AppGenerator } from '../../../ports/app-generator.js';
 import type { StoredGrant } from '../../../domain/guard/grant.js';
 
 type Harness = ReturnType<typeof automationsHarness>;
@@ -171,6 +177,32 @@ describe('Automation grants: a standing grant an automation asked for covers its
     expect(await h.call('notes_add', { text: 'chat' })).to.deep.include({ status: 'parked' });
     expect((await runOf(h, automation.id)).state).to.equal('succeeded');
     expect(notes.calls).to.have.length(2);
+  });
+
+  it('is not usable through the door\'s tool call or an app\'s tool action', async () => {
+    const notes = countingTool('notes_add', 'write');
+    const h = automationsHarness({ tools: [notes.tool] });
+    await armedMilkReminder(h);
+
+    const door = doorHarness({ tools: [notes.tool], store: h.store });
+    const caller = { subject: 'ada', clientId: 'mcpc_client00001', scope: 'mcp', evidence: 'consent:ada-claude', principal: ada };
+    const through = await door.transport.callTool.execute({ caller, session: 'ses_door0000001', tool: 'notes_add', input: { text: 'door' }, signal: new AbortController().signal });
+    expect(through.kind).to.equal('parked');
+
+    const document = toolDocument();
+    const writes: AppGenerator = {
+      async *create() {
+        yield document;
+      },
+      async *edit() {
+        yield document;
+      },
+    };
+    const apps = appsHarness({ store: h.store, hostTools: [notes.tool], generator: writes });
+    const app = await apps.apps.createApp.execute({ principal: ada, prompt: 'a notes board' });
+    const action = await new RunAppAction(apps.book, apps.guard, new SequentialIds()).execute({ principal: ada, appId: app.id, action: 'add-note', input: { text: 'app' } });
+    expect(action.status).to.equal('parked');
+    expect(notes.calls).to.deep.equal([]);
   });
 
   describe('grants stored before grants said where they apply', () => {
