@@ -19,7 +19,7 @@ describe('Imported apps through the development host: shared only when the host 
     await host.close();
   });
 
-  const sharedFile = () => new ZipAppArchive().pack({ ...tinyDocument(), title: 'Team list', scope: 'shared' });
+  const sharedFile = () => new Uint8Array(new ZipAppArchive().pack({ ...tinyDocument(), title: 'Team list', scope: 'shared' }));
 
   /** POST /apps/import as the given headers; answers the status, the body and any anonymous-session cookie. */
   async function importAs(headers: Record<string, string>): Promise<{ status: number; body: Part; cookie: string | null }> {
