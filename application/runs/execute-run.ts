@@ -23,10 +23,10 @@ export interface RunExecutionSettings {
 /**
  * Executes one run through the agent loop (AgentTurn), away from the owner: venue `automation`,
  * presence `away`, carrying its automation, so only standing grants that apply anywhere or to this
- * automation let calls through and anything else parks for the owner. The executor first claims the queued run (one winner across instances), holds a lease it
- * renews while working, and between steps reads the stored run, so a stop sent to any instance
- * reaches it: the current step finishes, its calls drain, the run's parked approvals are dropped
- * and the run ends cancelled.
+ * automation let calls through and anything else parks for the owner. The executor first claims
+ * the queued run (one winner across instances), holds a lease it renews while working, and
+ * between steps reads the stored run, so a stop sent to any instance reaches it: the current step
+ * finishes, its calls drain, the run's parked approvals are dropped and the run ends cancelled.
  */
 export class ExecuteRun {
   private readonly working = new Set<AbortController>();
