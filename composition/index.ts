@@ -18,6 +18,7 @@ export type { Sandbox } from '../ports/sandbox.js';
 export type { Principal } from '../domain/principal.js';
 export type { WireRequest } from '../ports/wire-request.js';
 export type { PrincipalResolver } from '../ports/principal-resolver.js';
+export type { CanShareApps } from '../ports/app-sharing.js';
 export type { ToolDefinition, ToolContext, JsonSchema } from '../ports/tool-registry.js';
 /** Typed host tools: a zod (or Standard Schema) input, an AI SDK tool spread in, or a plain JSON Schema. */
 export { defineTool, type TypedToolSpec, type AiSdkToolSpec, type PorterToolFields, type ToolSpec } from '../application/tools/define-tool.js';

@@ -4,24 +4,29 @@ import type { Ids } from '../../ports/ids.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { AppDetail, AppsUseCases } from '../../ports/use-cases/apps.js';
 import type { AppBook } from './app-book.js';
+import type { AppSharing } from './app-sharing.js';
 import { detailOf } from './app-views.js';
 import { contentHashOf } from './content-hash.js';
 import { Generation } from './generation.js';
 
 type Input = Parameters<AppsUseCases['createApp']['execute']>[0];
 
-/** Generates a new tree app from a prompt, streaming its view, and stores it as version 1. */
+/**
+ * Generates a new tree app from a prompt, streaming its view, and stores it as version 1, shared
+ * only if the model asked for it and the person may share.
+ */
 export class CreateApp implements UseCase<Input, AppDetail> {
   constructor(
     private readonly book: AppBook,
     private readonly generation: Generation,
+    private readonly sharing: AppSharing,
     private readonly ids: Ids,
     private readonly clock: Clock,
   ) {}
 
   async execute({ principal, prompt, view, signal }: Input): Promise<AppDetail> {
     const appId = this.ids.mint('app');
-    const document = await this.generation.create(appId, prompt, signal ?? new AbortController().signal, view);
+    const document = await this.sharing.admit(principal, await this.generation.create(appId, prompt, signal ?? new AbortController().signal, view));
     const app = App.create({
       id: appId,
       owner: principal.subject,

@@ -11,6 +11,7 @@ import type { PinBaseline, PinCatalog } from '../../ports/pin-catalog.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { AppDetail, EditResult, Placement, SyncReport } from '../../ports/use-cases/apps.js';
 import type { AppBook, LoadedApp } from './app-book.js';
+import type { AppSharing } from './app-sharing.js';
 import { detailOf, noticesOf } from './app-views.js';
 import type { ApprovalInvalidation } from './approval-invalidation.js';
 import { contentHashOf } from './content-hash.js';
@@ -29,19 +30,22 @@ async function baselineOf(catalog: PinCatalog | null, slot: string): Promise<{ b
 /**
  * Forks a remixable slot into an app of the caller's, recording the baseline's hash. The fork
  * itself makes no model call; an instruction, when given, is the fork's first edit and is made
- * before anything is stored, so the fork is one version either way.
+ * before anything is stored, so the fork is one version either way. A component declared shared
+ * forks shared only for a person who may share.
  */
 export class SeedApp implements UseCase<{ principal: Principal; slot: string; instruction?: string; signal?: AbortSignal }, AppDetail> {
   constructor(
     private readonly book: AppBook,
     private readonly catalog: PinCatalog | null,
     private readonly generation: Generation,
+    private readonly sharing: AppSharing,
     private readonly ids: Ids,
     private readonly clock: Clock,
   ) {}
 
   async execute({ principal, slot, instruction, signal }: { principal: Principal; slot: string; instruction?: string; signal?: AbortSignal }): Promise<AppDetail> {
-    const { baseline, document: forked } = await baselineOf(this.catalog, slot);
+    const { baseline, document: supplied } = await baselineOf(this.catalog, slot);
+    const forked = await this.sharing.admit(principal, supplied);
     const appId = this.ids.mint('app');
     const document = instruction ? await this.generation.edit(appId, forked, instruction, signal ?? new AbortController().signal) : forked;
     const pin = instruction ? ForkPin.fork(slot, baseline.hash).recordEdit(instruction) : ForkPin.fork(slot, baseline.hash);
@@ -124,7 +128,8 @@ export class SyncPins implements UseCase<Record<string, never>, SyncReport> {
 /**
  * Rebase, on explicit ask only: the fork is re-made from the host's new baseline and its recorded
  * edit trail replayed through the model, all in memory; only if every step succeeds is the result
- * stored, as one new version. Approvals granted against the old content are then invalidated.
+ * stored, as one new version. Approvals granted against the old content are then invalidated. The
+ * new baseline does not choose the audience: the app keeps its own.
  */
 export class RebasePin implements UseCase<{ principal: Principal; appId: string; slot: string; signal?: AbortSignal }, EditResult> {
   constructor(
@@ -145,7 +150,7 @@ export class RebasePin implements UseCase<{ principal: Principal; appId: string;
     if (!pin.drifted) throw new PinNotDrifted(slot);
     const { baseline, document: fresh } = await baselineOf(this.catalog, slot);
 
-    let document: AppDocument = { ...fresh, ui: 'tree' };
+    let document: AppDocument = { ...fresh, ui: 'tree', scope: app.document.scope };
     for (const instruction of pin.trail) document = await this.generation.edit(app.id, document, instruction, signal ?? new AbortController().signal);
     const at = this.clock.now().toISOString();
     let served = app.served;

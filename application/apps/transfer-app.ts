@@ -9,6 +9,7 @@ import type { Ids } from '../../ports/ids.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { AppDetail } from '../../ports/use-cases/apps.js';
 import type { AppBook } from './app-book.js';
+import type { AppSharing } from './app-sharing.js';
 import { detailOf } from './app-views.js';
 import { contentHashOf } from './content-hash.js';
 
@@ -29,12 +30,14 @@ export class ExportApp implements UseCase<{ principal: Principal; appId: string 
 /**
  * An app file becomes a new app of the caller's: unpacked within the archive limits, checked
  * against the document rules before anything is stored, under a fresh id. Served state and pins
- * do not travel: the import is a tree app (graduate it again to serve it).
+ * do not travel: the import is a tree app (graduate it again to serve it). An app file asking for
+ * `scope: "shared"` is shared only when the importer may share; otherwise it is the importer's alone.
  */
 export class ImportApp implements UseCase<{ principal: Principal; bytes: Uint8Array }, AppDetail> {
   constructor(
     private readonly book: AppBook,
     private readonly archive: AppArchive,
+    private readonly sharing: AppSharing,
     private readonly ids: Ids,
     private readonly clock: Clock,
   ) {}
@@ -46,7 +49,7 @@ export class ImportApp implements UseCase<{ principal: Principal; bytes: Uint8Ar
     const files = Object.keys(contents.files).length > 0 ? { files: contents.files } : null;
     const checked = validateDocument({ ...manifest, ui: 'tree', server: files });
     if (!checked.ok) throw new InvalidAppDocument('imported app', checked.issues);
-    const document = checked.document;
+    const document = await this.sharing.admit(principal, checked.document);
     const app = App.create({
       id: this.ids.mint('app'),
       owner: principal.subject,

@@ -6,25 +6,30 @@ import type { ArmResult, AutomationRef } from '../../ports/use-cases/automations
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { ArmingAsks } from './arming-asks.js';
 import type { AutomationBook } from './automation-book.js';
+import type { AutomationGrants } from './automation-grants.js';
 import { automationView } from './automation-view.js';
 
 /**
  * `POST /automations/:id/arm`: armed from now (a schedule fires only for instants after this), and
- * the standing grants its tools need are asked for as approvals. Arming again is harmless: it
- * answers the asks still waiting.
+ * the standing grants its tools need are asked for as approvals. Arming a disarmed automation
+ * always asks afresh: a grant for it left from an earlier arming (one stored before disarming
+ * revoked them) is revoked first. Arming again while armed is harmless: it answers the asks still
+ * waiting.
  */
 export class ArmAutomation implements UseCase<AutomationRef, ArmResult> {
   constructor(
     private readonly automations: AutomationBook,
     private readonly asks: ArmingAsks,
+    private readonly grants: AutomationGrants,
     private readonly calendar: CronCalendar,
     private readonly clock: Clock,
     private readonly audit: AuditTrail,
   ) {}
 
   async execute(input: AutomationRef): Promise<ArmResult> {
-    await this.automations.ownedBy(input.principal.subject, input.automationId);
+    const before = await this.automations.ownedBy(input.principal.subject, input.automationId);
     const now = this.clock.now();
+    if (!before.automation.armed) await this.grants.revoke(before.automation.owner.subject, input.automationId, 'automation-disarmed');
     const armed = await this.automations.update(input.automationId, (automation) => automation.arm(now.toISOString()));
     if (!armed) throw new NotFound('Automation');
     const asks = await this.asks.raise(armed);

@@ -19,8 +19,9 @@ export interface ArmingAsk {
 /**
  * The standing-grant asks an automation raises when armed: one approval per tool of its task that
  * would ask while the owner is away (writes, destructive actions, egress) and that no standing
- * grant of the owner covers yet. They are ordinary approvals, decided in `/approvals`; the
- * arming hook turns the answer into a grant, or disarms the automation.
+ * grant covers for this automation yet. They are ordinary approvals, decided in `/approvals`; an
+ * approval leaves a standing grant that applies to this automation's runs only
+ * (`grantFromApproval`), a denial disarms the automation (the arming hook).
  */
 export class ArmingAsks {
   constructor(
@@ -43,10 +44,7 @@ export class ArmingAsks {
       if (!tool) continue;
       const effective = { risk: tool.risk, egress: tool.egress ?? false };
       if (!asksByDefault(effective)) continue;
-      const standing = (await this.grants.activeFor(owner.subject, name)).some((g) => {
-        const grant = g.toPrimitives();
-        return grant.duration === 'standing' && grant.scope === 'tool' && grant.evidence === null;
-      });
+      const standing = (await this.grants.activeFor(owner.subject, name)).some((grant) => grant.standsFor(automation.id));
       if (standing) continue;
       const waiting = pending.find((approval) => approval.request.tool === name);
       if (waiting) {
@@ -64,12 +62,12 @@ export class ArmingAsks {
           venue: 'automation',
           presence: 'away',
           session: automation.askSession,
+          automation: { automationId: automation.id, name: automation.name },
           effective,
         },
-        preview: `Let the automation “${automation.name}” use ${name} while you are away (a standing grant)`,
+        preview: `Let the automation “${automation.name}” use ${name} while you are away: a standing grant that applies only when “${automation.name}” runs`,
         now: now.toISOString(),
         expiresAt: new Date(now.getTime() + this.approvalTtlMs).toISOString(),
-        automationId: automation.id,
       });
       await this.approvals.park(approval);
       await this.audit.record({ subject: owner.subject, action: 'approval.parked', outcome: 'pending', details: { approvalId: approval.id, tool: name, venue: 'automation', automationId: automation.id } });

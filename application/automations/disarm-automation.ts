@@ -5,13 +5,18 @@ import type { UseCase } from '../../ports/use-case.js';
 import type { AutomationRef, AutomationView } from '../../ports/use-cases/automations.js';
 import type { ArmingAsks } from './arming-asks.js';
 import type { AutomationBook } from './automation-book.js';
+import type { AutomationGrants } from './automation-grants.js';
 import { automationView } from './automation-view.js';
 
-/** `POST /automations/:id/disarm`: stops firing; unanswered standing-grant asks are withdrawn. */
+/**
+ * `POST /automations/:id/disarm`: stops firing; unanswered standing-grant asks are withdrawn and
+ * the standing grants its asks gave are revoked (arming it again asks again).
+ */
 export class DisarmAutomation implements UseCase<AutomationRef, AutomationView> {
   constructor(
     private readonly automations: AutomationBook,
     private readonly asks: ArmingAsks,
+    private readonly grants: AutomationGrants,
     private readonly calendar: CronCalendar,
     private readonly clock: Clock,
   ) {}
@@ -22,6 +27,7 @@ export class DisarmAutomation implements UseCase<AutomationRef, AutomationView> 
     const disarmed = await this.automations.update(input.automationId, (automation) => automation.disarm(now.toISOString()));
     if (!disarmed) throw new NotFound('Automation');
     await this.asks.drop(input.automationId);
+    await this.grants.revoke(disarmed.owner.subject, input.automationId, 'automation-disarmed');
     return automationView(disarmed, this.calendar, now);
   }
 }

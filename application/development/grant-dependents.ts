@@ -1,4 +1,4 @@
-import type { GrantPrimitives } from '../../domain/guard/grant.js';
+import type { StoredGrant } from '../../domain/guard/grant.js';
 import { everyRecord, type RecordSet } from '../../ports/store.js';
 import type { ToolDependentCounts, ToolDependents } from './tool-dependents.js';
 
@@ -9,7 +9,7 @@ import type { ToolDependentCounts, ToolDependents } from './tool-dependents.js';
 export class GrantDependents implements ToolDependents {
   readonly family = 'grants';
 
-  constructor(private readonly grants: RecordSet<GrantPrimitives>) {}
+  constructor(private readonly grants: RecordSet<StoredGrant>) {}
 
   async dependentsOf(tools: ReadonlyArray<string>): Promise<ToolDependentCounts> {
     const byTool: Record<string, number> = {};

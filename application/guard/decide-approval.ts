@@ -1,4 +1,4 @@
-import { Grant } from '../../domain/guard/grant.js';
+import { grantFromApproval } from '../../domain/guard/grant-from-approval.js';
 import type { Approval } from '../../domain/guard/approval.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
@@ -20,24 +20,10 @@ export class DecisionEffects {
 
   async apply(decided: Approval, approved: boolean, at: string): Promise<void> {
     const remember = decided.remember;
-    if (approved && remember) {
-      const { request } = decided;
-      const props = decided.toPrimitives();
-      await this.grants.save(
-        Grant.create({
-          id: this.ids.mint('grant'),
-          subject: decided.subject,
-          tool: request.tool,
-          scope: remember.scope,
-          inputDigest: remember.scope === 'exact' ? props.inputDigest : null,
-          duration: remember.duration,
-          session: remember.duration === 'session' ? request.session : null,
-          evidence: props.evidence,
-          origin: { kind: 'approval', approvalId: decided.id },
-          createdAt: at,
-        }),
-      );
-    }
+    // Saved before the hooks run: a hook that finds the grant should not stand (its automation was
+    // disarmed meanwhile) revokes it.
+    const grant = approved ? grantFromApproval(decided, () => this.ids.mint('grant'), at) : null;
+    if (grant) await this.grants.save(grant);
     for (const hook of this.hooks) await hook.onDecided(decided, approved);
     await this.audit.record({
       subject: decided.subject,

@@ -1,10 +1,14 @@
-import { Grant, type GrantPrimitives } from '../../domain/guard/grant.js';
+import { Grant, type StoredGrant } from '../../domain/guard/grant.js';
 import { NotFound } from '../../domain/errors.js';
-import type { RecordSet } from '../../ports/store.js';
+import { everyRecord, type RecordSet } from '../../ports/store.js';
 
-/** Grants in the store, indexed by subject and tool so a call reads only its own candidates. */
+/**
+ * Grants in the store, indexed by subject and tool so a call reads only its own candidates. Rows
+ * written before grants said where they apply are read through `Grant.fromPrimitives`, which
+ * gives them their meaning (see `reachOf`); they are rewritten in the new shape when next saved.
+ */
 export class GrantBook {
-  constructor(private readonly records: RecordSet<GrantPrimitives>) {}
+  constructor(private readonly records: RecordSet<StoredGrant>) {}
 
   async save(grant: Grant): Promise<void> {
     const props = grant.toPrimitives();
@@ -23,6 +27,11 @@ export class GrantBook {
   async activeOf(subject: string, limit: number, cursor: string | null): Promise<{ grants: Grant[]; nextCursor: string | null }> {
     const page = await this.records.list({ refs: { subject, active: 'yes' }, limit, cursor });
     return { grants: page.items.map((record) => Grant.fromPrimitives(record.data)), nextCursor: page.nextCursor };
+  }
+
+  /** Every active grant of the subject (all pages): for revoking what applies to one automation. */
+  async everyActiveOf(subject: string): Promise<Grant[]> {
+    return (await everyRecord(this.records, { subject, active: 'yes' })).map((record) => Grant.fromPrimitives(record.data));
   }
 
   async ownedBy(subject: string, id: string): Promise<Grant> {

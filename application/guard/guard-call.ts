@@ -1,6 +1,6 @@
 import { Approval } from '../../domain/guard/approval.js';
 import { decide } from '../../domain/guard/decide.js';
-import type { RuledCall } from '../../domain/guard/tool-call.js';
+import type { CallingAutomation, RuledCall } from '../../domain/guard/tool-call.js';
 import type { Principal } from '../../domain/principal.js';
 import type { Presence, Venue } from '../../domain/guard/risk.js';
 import type { Clock } from '../../ports/clock.js';
@@ -28,6 +28,8 @@ export interface GuardedCall {
   readonly evidence?: string;
   readonly threadId?: string;
   readonly runId?: string;
+  /** Set by an automation's run only: that automation's grants cover this call, no other's. */
+  readonly automation?: CallingAutomation;
   readonly credentials?: PresentCredentials;
   readonly signal: AbortSignal;
   /** Where the tool may stream data parts (a chat turn). */
@@ -77,6 +79,7 @@ export class GuardCall {
       presence: call.presence,
       session: call.session,
       ...(call.evidence ? { evidence: call.evidence } : {}),
+      ...(call.venue === 'automation' && call.automation ? { automation: call.automation } : {}),
       effective: (await tool.resolveRisk?.(parsed, { principal: call.principal })) ?? { risk: tool.risk, egress: tool.egress ?? false },
     };
 

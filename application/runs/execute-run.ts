@@ -1,4 +1,5 @@
 import type { Principal } from '../../domain/principal.js';
+import type { CallingAutomation } from '../../domain/guard/tool-call.js';
 import type { Run } from '../../domain/runs/run.js';
 import type { UiChunk } from '../../domain/threads/ui-chunk.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
@@ -6,6 +7,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
 import type { Logger } from '../../ports/logger.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
+import type { AutomationBook } from '../automations/automation-book.js';
 import type { AgentTurn } from '../threads/agent-turn.js';
 import type { ParkedApprovals } from './parked-approvals.js';
 import type { ResumeRun } from './resume-run.js';
@@ -20,11 +22,11 @@ export interface RunExecutionSettings {
 
 /**
  * Executes one run through the agent loop (AgentTurn), away from the owner: venue `automation`,
- * presence `away`, so only standing grants let calls through and anything else parks for the
- * owner. The executor first claims the queued run (one winner across instances), holds a lease it
- * renews while working, and between steps reads the stored run, so a stop sent to any instance
- * reaches it: the current step finishes, its calls drain, the run's parked approvals are dropped
- * and the run ends cancelled.
+ * presence `away`, carrying its automation, so only standing grants that apply anywhere or to this
+ * automation let calls through and anything else parks for the owner. The executor first claims
+ * the queued run (one winner across instances), holds a lease it renews while working, and
+ * between steps reads the stored run, so a stop sent to any instance reaches it: the current step
+ * finishes, its calls drain, the run's parked approvals are dropped and the run ends cancelled.
  */
 export class ExecuteRun {
   private readonly working = new Set<AbortController>();
@@ -32,6 +34,7 @@ export class ExecuteRun {
 
   constructor(
     private readonly runs: RunBook,
+    private readonly automations: AutomationBook,
     private readonly agent: AgentTurn,
     private readonly parked: ParkedApprovals,
     private readonly resume: ResumeRun,
@@ -56,6 +59,7 @@ export class ExecuteRun {
     let errorText: string | null = null;
     try {
       const { messages, continuing } = await this.transcript(begun);
+      const automation = await this.callingAutomation(begun);
       await this.agent.run({
         principal: ownerOf(begun),
         threadId: runId,
@@ -64,6 +68,7 @@ export class ExecuteRun {
           presence: 'away',
           session: runId,
           runId,
+          automation,
           save: (message) => this.runs.putMessage(runId, message),
           shouldStop: async () => abort.signal.aborted || ((await this.runs.find(runId))?.run.stopRequested ?? true),
         },
@@ -136,6 +141,12 @@ export class ExecuteRun {
     }
     const last = messages[messages.length - 1];
     return { messages, continuing: last?.role === 'assistant' ? last : null };
+  }
+
+  /** The automation its calls carry: the id (what its grants match), and the name while it exists. */
+  private async callingAutomation(run: Run): Promise<CallingAutomation> {
+    const loaded = await this.automations.find(run.automationId);
+    return { automationId: run.automationId, ...(loaded ? { name: loaded.automation.name } : {}) };
   }
 
   private async renew(runId: string, abort: AbortController): Promise<void> {

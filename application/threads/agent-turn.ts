@@ -4,6 +4,7 @@ import { isToolPart, type ToolPart, type UiMessage } from '../../domain/threads/
 import type { Principal } from '../../domain/principal.js';
 import type { ApprovalOutcome } from '../../domain/guard/approval.js';
 import type { Presence, Venue } from '../../domain/guard/risk.js';
+import type { CallingAutomation } from '../../domain/guard/tool-call.js';
 import type { Ids } from '../../ports/ids.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Model, ModelEvent } from '../../ports/model.js';
@@ -26,6 +27,8 @@ export interface TurnScope {
   /** The session grants and approvals are filed under (the run id for a run). */
   readonly session: string;
   readonly runId?: string;
+  /** For a run: its automation, whose grants (and only whose) its calls may use. */
+  readonly automation?: CallingAutomation;
   /** Where the turn's messages are kept instead of the thread. */
   readonly save: (message: UiMessage) => Promise<void>;
   /** Asked before every step: true ends the loop once the step before it has finished (a cooperative stop). */
@@ -191,6 +194,7 @@ export class AgentTurn {
           session: input.scope?.session ?? input.threadId,
           ...(input.scope ? {} : { threadId: input.threadId }),
           ...(input.scope?.runId ? { runId: input.scope.runId } : {}),
+          ...(input.scope?.automation ? { automation: input.scope.automation } : {}),
           ...(input.credentials ? { credentials: input.credentials } : {}),
           signal: input.signal,
           writeData: (part: StreamedData) => emit(part as UiChunk),

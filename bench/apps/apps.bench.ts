@@ -38,6 +38,7 @@ function appsOver(store: Store, sandbox: Sandbox | null): { apps: AppsUseCases; 
     ids: new UlidIds(),
     clock: wallClock,
     logger: quiet,
+    canShareApps: null,
   });
   return { apps, book };
 }

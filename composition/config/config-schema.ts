@@ -6,6 +6,7 @@ import type { ActAsPreset } from '../../ports/act-as.js';
 import type { RISKS, VENUES } from '../../domain/guard/risk.js';
 import type { LanguageModelV2, LanguageModelV3 } from '@ai-sdk/provider';
 import type { Sandbox } from '../../ports/sandbox.js';
+import type { CanShareApps } from '../../ports/app-sharing.js';
 import { WEBHOOK_SOURCE_NAME } from '../../domain/webhooks/delivery.js';
 import type { DoorPrincipalLookup } from '../../ports/door-principals.js';
 import type { ConsentPageRenderer } from '../../adapters/mcp/consent-page.js';
@@ -161,6 +162,8 @@ export const configSchema = z
     principal: fn<PrincipalResolver>('principal(req) → Principal | null').optional(),
     development: z.boolean().default(false),
     apps: z.boolean().default(true),
+    /** Who may make an app readable by others (`scope: "shared"`); nobody when absent, never an anonymous session. */
+    canShareApps: fn<CanShareApps>('canShareApps(principal) → boolean').optional(),
     automations: z.boolean().default(true),
     mcp: z.boolean().default(false),
     oauth: oauthSchema.optional(),

@@ -4,6 +4,7 @@ import type { DoorPrincipalLookup } from '../../ports/door-principals.js';
 import type { Logger } from '../../ports/logger.js';
 import type { PrincipalResolver } from '../../ports/principal-resolver.js';
 import type { Sandbox } from '../../ports/sandbox.js';
+import type { CanShareApps } from '../../ports/app-sharing.js';
 import type { Store } from '../../ports/store.js';
 import type { ConsentPageRenderer } from '../../adapters/mcp/consent-page.js';
 import type { ToolsOption } from './tools-option.js';
@@ -122,6 +123,12 @@ export interface PorterOptions {
   readonly development?: boolean;
   /** `false` unmounts the apps family. Default true. */
   readonly apps?: boolean;
+  /**
+   * Who may make an app readable by others: an app made from a document asking for
+   * `scope: "shared"` (an import, a generated app, a fork) is shared only when this answers true
+   * for the person storing it. Never asked for an anonymous session. Default: nobody.
+   */
+  readonly canShareApps?: CanShareApps;
   /** `false` unmounts automations, runs, `/tick` and webhooks. Default true. */
   readonly automations?: boolean;
   /** Opens the MCP door (needs `oauth`). Default false. */

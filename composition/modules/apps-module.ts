@@ -16,6 +16,8 @@ import type { StatusBlocks } from '../../ports/use-cases/system.js';
 import type { AppPrimitives } from '../../domain/apps/app.js';
 import { AppBook, type VersionPrimitives } from '../../application/apps/app-book.js';
 import { AppData } from '../../application/apps/app-data.js';
+import { AppSharing } from '../../application/apps/app-sharing.js';
+import type { CanShareApps } from '../../ports/app-sharing.js';
 import { Generation } from '../../application/apps/generation.js';
 import { ServedRollout } from '../../application/apps/served-rollout.js';
 import { CreateApp } from '../../application/apps/create-app.js';
@@ -73,6 +75,8 @@ export interface AppsParts {
   readonly ids: Ids;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** The host's `canShareApps`; null: nobody may share. */
+  readonly canShareApps: CanShareApps | null;
 }
 
 /** The apps use cases over their ports (the module and the tests assemble them the same way). */
@@ -82,17 +86,18 @@ export function assembleApps(parts: AppsParts): AppsUseCases {
   const rollout = new ServedRollout(parts.sandbox, parts.logger);
   const data = new AppData(parts.store);
   const archive = new ZipAppArchive();
+  const sharing = new AppSharing(parts.canShareApps, parts.logger);
   return {
     listApps: new ListApps(book),
-    createApp: new CreateApp(book, generation, ids, clock),
+    createApp: new CreateApp(book, generation, sharing, ids, clock),
     getApp: new GetApp(book),
     deleteApp: new DeleteApp(book, data, rollout),
     openApp: new OpenApp(book, rollout),
     editApp: new EditApp(book, generation, rollout, ids, clock),
     listVersions: new ListVersions(book),
     exportApp: new ExportApp(book, archive),
-    importApp: new ImportApp(book, archive, ids, clock),
-    seedApp: new SeedApp(book, catalog, generation, ids, clock),
+    importApp: new ImportApp(book, archive, sharing, ids, clock),
+    seedApp: new SeedApp(book, catalog, generation, sharing, ids, clock),
     listPlacements: new ListPlacements(book),
     rebasePin: new RebasePin(book, catalog, generation, rollout, new ApprovalInvalidation(parts.approvals), ids, clock),
     syncPins: new SyncPins(book, catalog, clock),
@@ -139,6 +144,7 @@ export const appsModule = new ContainerModule(({ bind }) => {
         ids: ctx.get<Ids>(TOKENS.Ids),
         clock: ctx.get<Clock>(TOKENS.Clock),
         logger: ctx.get<Logger>(TOKENS.Logger),
+        canShareApps: ctx.get<PorterConfig>(TOKENS.Config).canShareApps ?? null,
       }),
     )
     .inSingletonScope();

@@ -20,6 +20,7 @@ import { AutomationBook } from '../../application/automations/automation-book.js
 import { AutomationRules } from '../../application/automations/automation-rules.js';
 import { ArmingAsks } from '../../application/automations/arming-asks.js';
 import { ArmingHook } from '../../application/automations/arming-hook.js';
+import { AutomationGrants } from '../../application/automations/automation-grants.js';
 import { CreateAutomation } from '../../application/automations/create-automation.js';
 import { GetAutomation, ListAutomations } from '../../application/automations/automation-queries.js';
 import { ChangeAutomation } from '../../application/automations/change-automation.js';
@@ -72,11 +73,13 @@ export const automationsModule = new ContainerModule(({ bind }) => {
   const asksOf = (ctx: { get<T>(token: symbol): T }) =>
     new ArmingAsks(ctx.get(TOKENS.ApprovalBook), ctx.get(TOKENS.GrantBook), ctx.get(TOKENS.ToolRegistry), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail), ctx.get<PorterConfig>(TOKENS.Config).approvalTtlSeconds * 1000);
 
+  const automationGrantsOf = (ctx: { get<T>(token: symbol): T }) => new AutomationGrants(ctx.get(TOKENS.GrantBook), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail));
+
   bind(TOKENS.StartRuns).toDynamicValue((ctx) => new StartRuns(ctx.get(TOKENS.RunBook), ctx.get(TOKENS.RunDispatcher), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock))).inSingletonScope();
   bind(TOKENS.ExecuteRun)
     .toDynamicValue((ctx) => {
       const agent = ctx.get<AgentTurn>(TOKENS.AgentTurn);
-      return new ExecuteRun(ctx.get(TOKENS.RunBook), agent, parkedOf(ctx), resumeOf(ctx), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail), ctx.get(TOKENS.Logger), {
+      return new ExecuteRun(ctx.get(TOKENS.RunBook), ctx.get(TOKENS.AutomationBook), agent, parkedOf(ctx), resumeOf(ctx), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail), ctx.get(TOKENS.Logger), {
         holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
         leaseMs: RUN_LEASE_MS,
       });
@@ -102,14 +105,15 @@ export const automationsModule = new ContainerModule(({ bind }) => {
       const clock = ctx.get<Clock>(TOKENS.Clock);
       const rules = new AutomationRules(calendar, ctx.get(TOKENS.ToolRegistry), () => ctx.get<WebhookSources>(TOKENS.WebhookSources).names());
       const asks = asksOf(ctx);
+      const grants = automationGrantsOf(ctx);
       return {
         createAutomation: new CreateAutomation(book, rules, calendar, ctx.get(TOKENS.Ids), clock),
         listAutomations: new ListAutomations(book, calendar, clock),
         getAutomation: new GetAutomation(book, calendar, clock),
         changeAutomation: new ChangeAutomation(book, rules, calendar, clock),
-        deleteAutomation: new DeleteAutomation(book, asks),
-        armAutomation: new ArmAutomation(book, asks, calendar, clock, ctx.get(TOKENS.AuditTrail)),
-        disarmAutomation: new DisarmAutomation(book, asks, calendar, clock),
+        deleteAutomation: new DeleteAutomation(book, asks, grants),
+        armAutomation: new ArmAutomation(book, asks, grants, calendar, clock, ctx.get(TOKENS.AuditTrail)),
+        disarmAutomation: new DisarmAutomation(book, asks, grants, calendar, clock),
       };
     })
     .inSingletonScope();
@@ -125,7 +129,7 @@ export const automationsModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
 
   bind(TOKENS.ApprovalHooks).toDynamicValue(
-    (ctx) => new ArmingHook(ctx.get(TOKENS.AutomationBook), asksOf(ctx), ctx.get(TOKENS.GrantBook), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail)),
+    (ctx) => new ArmingHook(ctx.get(TOKENS.AutomationBook), asksOf(ctx), automationGrantsOf(ctx), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail)),
   );
   bind(TOKENS.ApprovalHooks).toDynamicValue((ctx) => new ResumeHook(resumeOf(ctx)));
   bind<WireRoutes>(TOKENS.WireRoutes).toDynamicValue((ctx) => automationRoutes(ctx.get(TOKENS.AutomationUseCases)));

@@ -2,7 +2,7 @@ import { ContainerModule } from 'inversify';
 import { TOKENS } from '../tokens.js';
 import type { Store } from '../../ports/store.js';
 import type { DevelopmentUseCases } from '../../ports/use-cases/development.js';
-import type { GrantPrimitives } from '../../domain/guard/grant.js';
+import type { StoredGrant } from '../../domain/guard/grant.js';
 import type { ToolDependents } from '../../application/development/tool-dependents.js';
 import { GrantDependents } from '../../application/development/grant-dependents.js';
 import { MeasureSyncImpact } from '../../application/development/measure-sync-impact.js';
@@ -14,7 +14,7 @@ import type { WireRoutes } from '../../adapters/http/wire-routes.js';
  * bind their own ToolDependents under TOKENS.ToolDependents in their modules.
  */
 export const developmentModule = new ContainerModule(({ bind }) => {
-  bind<ToolDependents>(TOKENS.ToolDependents).toDynamicValue((ctx) => new GrantDependents(ctx.get<Store>(TOKENS.Store).records<GrantPrimitives>('grants')));
+  bind<ToolDependents>(TOKENS.ToolDependents).toDynamicValue((ctx) => new GrantDependents(ctx.get<Store>(TOKENS.Store).records<StoredGrant>('grants')));
   bind<DevelopmentUseCases>(TOKENS.DevelopmentUseCases)
     .toDynamicValue((ctx) => ({ measureSyncImpact: new MeasureSyncImpact(ctx.getAll<ToolDependents>(TOKENS.ToolDependents)) }))
     .inSingletonScope();

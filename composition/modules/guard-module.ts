@@ -6,7 +6,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { ToolDefinition, ToolRegistry } from '../../ports/tool-registry.js';
 import type { GuardUseCases } from '../../ports/use-cases/guard.js';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
-import type { GrantPrimitives } from '../../domain/guard/grant.js';
+import type { StoredGrant } from '../../domain/guard/grant.js';
 import type { StatusBlocks } from '../../ports/use-cases/system.js';
 import { ApprovalBook } from '../../application/guard/approval-book.js';
 import { GrantBook } from '../../application/guard/grant-book.js';
@@ -39,7 +39,7 @@ export const guardModule = new ContainerModule(({ bind }) => {
     })
     .inSingletonScope();
   bind(TOKENS.ApprovalBook).toDynamicValue((ctx) => new ApprovalBook(ctx.get<Store>(TOKENS.Store).records<ApprovalPrimitives>('approvals'))).inSingletonScope();
-  bind(TOKENS.GrantBook).toDynamicValue((ctx) => new GrantBook(ctx.get<Store>(TOKENS.Store).records<GrantPrimitives>('grants'))).inSingletonScope();
+  bind(TOKENS.GrantBook).toDynamicValue((ctx) => new GrantBook(ctx.get<Store>(TOKENS.Store).records<StoredGrant>('grants'))).inSingletonScope();
   bind(TOKENS.ActAsSeam)
     .toDynamicValue((ctx) => new ActAsSeam(ctx.get<PorterConfig>(TOKENS.Config).actAs ?? null, ctx.get(TOKENS.AuditTrail), ctx.get(TOKENS.Clock)))
     .inSingletonScope();

@@ -147,7 +147,9 @@ export class App {
     return new App({ ...this.props, owner });
   }
 
+  /** A new version never changes who may read the app: that was settled when it was made. */
   private revised(document: AppDocument, next: NextVersion, changes: Partial<AppPrimitives>): App {
+    if (document.scope !== this.props.document.scope) throw new Error('a new version of an app cannot change its scope');
     return new App({
       ...this.props,
       ...changes,

@@ -1,5 +1,5 @@
 import { Conflict } from '../errors.js';
-import type { Remember } from './grant.js';
+import type { GrantReach, Remember } from './grant.js';
 import type { Presence, Risk, Venue } from './risk.js';
 import type { RuledCall } from './tool-call.js';
 
@@ -27,6 +27,11 @@ export interface ApprovalRequest {
   readonly runId?: string;
   /** For an automation's standing-grant ask (arming), or a call made by one of its runs. */
   readonly automationId?: string;
+  /**
+   * For an approval an automation raised: a grant it leaves behind (the standing grant an arming
+   * ask asks for, or a remembered yes) covers only that automation's runs. Absent: anywhere.
+   */
+  readonly appliesTo?: GrantReach;
   /** For app edits: the content the person approved against; a rebase invalidates it. */
   readonly appId?: string;
   readonly contentHash?: string;
@@ -84,8 +89,9 @@ export class ApprovalNotApproved extends Conflict {
 export class Approval {
   private constructor(private readonly props: ApprovalPrimitives) {}
 
-  static park(input: { id: string; call: RuledCall; preview: string; now: string; expiresAt: string; threadId?: string; runId?: string; automationId?: string; appId?: string; contentHash?: string }): Approval {
+  static park(input: { id: string; call: RuledCall; preview: string; now: string; expiresAt: string; threadId?: string; runId?: string; appId?: string; contentHash?: string }): Approval {
     const { call } = input;
+    const automation = call.automation;
     return new Approval({
       id: input.id,
       subject: call.principal.subject,
@@ -102,7 +108,7 @@ export class Approval {
         session: call.session,
         ...(input.threadId ? { threadId: input.threadId } : {}),
         ...(input.runId ? { runId: input.runId } : {}),
-        ...(input.automationId ? { automationId: input.automationId } : {}),
+        ...(automation ? { automationId: automation.automationId, appliesTo: { kind: 'automation' as const, ...automation } } : {}),
         ...(input.appId ? { appId: input.appId } : {}),
         ...(input.contentHash ? { contentHash: input.contentHash } : {}),
       },
@@ -141,6 +147,17 @@ export class Approval {
     return this.props.remember;
   }
 
+  /** An automation's arming ask: approving it is itself the ask for a standing grant (no call runs). */
+  get asksForStandingGrant(): boolean {
+    return Boolean(this.props.request.automationId) && !this.props.request.runId;
+  }
+
+  /** Where a grant made from this approval applies (rows parked before `appliesTo` derive it). */
+  get grantReach(): GrantReach {
+    const { appliesTo, automationId } = this.props.request;
+    return appliesTo ?? (automationId ? { kind: 'automation', automationId } : { kind: 'anywhere' });
+  }
+
   get heldBy(): string | null {
     return this.props.heldBy;
   }
@@ -172,9 +189,10 @@ export class Approval {
     return this.stateAt(now) === 'pending';
   }
 
+  /** An arming ask keeps no `remember`: what it grants is fixed (see grantFromApproval). */
   approve(at: string, remember: Remember | null, batch: string | null = null): Approval {
     this.mustBeUndecided(at, batch);
-    return this.with({ state: 'approved', decidedAt: at, remember, heldBy: null, heldAt: null });
+    return this.with({ state: 'approved', decidedAt: at, remember: this.asksForStandingGrant ? null : remember, heldBy: null, heldAt: null });
   }
 
   deny(at: string, batch: string | null = null): Approval {

@@ -1,6 +1,13 @@
 import type { Principal } from '../principal.js';
 import type { EffectiveRisk, Presence, Venue } from './risk.js';
 
+/** The automation whose run makes a call; its grants cover only calls that carry it. */
+export interface CallingAutomation {
+  readonly automationId: string;
+  /** Its name, for people to read on approvals and grants. */
+  readonly name?: string;
+}
+
 /** One call the guard rules on. */
 export interface ToolCall {
   readonly toolCallId: string;
@@ -15,6 +22,8 @@ export interface ToolCall {
   readonly session: string;
   /** Door consent evidence the call carries; grants made through the door are keyed to it. */
   readonly evidence?: string;
+  /** Set by an automation's run (venue `automation`) only: which automation is calling. */
+  readonly automation?: CallingAutomation;
 }
 
 export interface RuledCall extends ToolCall {

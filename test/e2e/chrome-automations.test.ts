@@ -73,6 +73,8 @@ describe('Automations, runs and connections in the shipped chrome (headless Chro
     await page.click('a:has-text("Answer in Approvals")');
     const ask = page.locator('.approval-card[data-approval-state="pending"]:has-text("notes_add")');
     await ask.waitFor();
+    const appliesTo = page.locator('li.card:has(.approval-card:has-text("notes_add")) [data-applies-to="automation"]');
+    expect((await appliesTo.textContent())?.replace(/\s+/g, ' ').trim()).to.equal('Applies only when “On demo deliveries” runs');
     await screenshot('chrome-approvals-page');
     await ask.getByRole('button', { name: 'Approve' }).click();
     await page.waitForSelector('text=Nothing is waiting for you');

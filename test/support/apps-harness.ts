@@ -6,6 +6,7 @@ import type { AppsUseCases } from '../../ports/use-cases/apps.js';
 import type { StreamedData, ToolDefinition } from '../../ports/tool-registry.js';
 import type { PolicyRule } from '../../domain/guard/policy.js';
 import type { HostApi } from '../../ports/host-api.js';
+import type { CanShareApps } from '../../ports/app-sharing.js';
 import type { AppPrimitives } from '../../domain/apps/app.js';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
 import { MemoryStore } from '../../adapters/store/memory/memory-store.js';
@@ -29,6 +30,8 @@ export interface AppsHarnessOptions {
   policy?: PolicyRule[];
   /** The host's API (PORTER_BASE_URL) that tools reach with the person's credentials. */
   host?: HostApi | null;
+  /** The host's `canShareApps`; default: nobody may share. */
+  canShareApps?: CanShareApps;
 }
 
 /** The apps use cases and their tools behind the real guard, over the in-memory store. */
@@ -49,6 +52,7 @@ export function appsHarness(options: AppsHarnessOptions = {}) {
     ids: new SequentialIds(),
     clock: guard.clock,
     logger: guard.logger,
+    canShareApps: options.canShareApps ?? null,
   });
   assembled.apps = apps;
   return { ...guard, store, book, apps };

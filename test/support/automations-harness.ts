@@ -6,7 +6,7 @@ import type { WebhookVerifier } from '../../ports/webhook-verifier.js';
 import type { AutomationPrimitives } from '../../domain/automations/automation.js';
 import type { RunPrimitives } from '../../domain/runs/run.js';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
-import type { GrantPrimitives } from '../../domain/guard/grant.js';
+import type { StoredGrant } from '../../domain/guard/grant.js';
 import type { ThreadPrimitives } from '../../domain/threads/thread.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import type { Principal } from '../../domain/principal.js';
@@ -20,6 +20,8 @@ import { AutomationBook } from '../../application/automations/automation-book.js
 import { AutomationRules } from '../../application/automations/automation-rules.js';
 import { ArmingAsks } from '../../application/automations/arming-asks.js';
 import { ArmingHook } from '../../application/automations/arming-hook.js';
+import { AutomationGrants } from '../../application/automations/automation-grants.js';
+import { DeleteAutomation } from '../../application/automations/delete-automation.js';
 import { CreateAutomation } from '../../application/automations/create-automation.js';
 import { ArmAutomation } from '../../application/automations/arm-automation.js';
 import { DisarmAutomation } from '../../application/automations/disarm-automation.js';
@@ -78,7 +80,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
   const ids = new SequentialIds();
   const tools = new StaticToolRegistry(options.tools);
   const approvals = new ApprovalBook(store.records<ApprovalPrimitives>('approvals'));
-  const grants = new GrantBook(store.records<GrantPrimitives>('grants'));
+  const grants = new GrantBook(store.records<StoredGrant>('grants'));
   const automations = new AutomationBook(store.records<AutomationPrimitives>('automations'));
   const runs = new RunBook(store.records<RunPrimitives>('runs'), store.records<UiMessage>('run-messages'));
   const calendar = new CronerCalendar();
@@ -88,7 +90,8 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
   const parked = new ParkedApprovals(approvals, clock);
   const resume = new ResumeRun(runs, parked, dispatcher);
   const asks = new ArmingAsks(approvals, grants, tools, ids, clock, trail, 60 * 60 * 1000);
-  hooks.push(new ArmingHook(automations, asks, grants, ids, clock, trail), new ResumeHook(resume));
+  const automationGrants = new AutomationGrants(grants, clock, trail);
+  hooks.push(new ArmingHook(automations, asks, automationGrants, clock, trail), new ResumeHook(resume));
   const agent = new AgentTurn(
     new AiSdkModel((options.model ?? new ScriptedLanguageModel()) as never, 'custom', 'test'),
     tools,
@@ -101,7 +104,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     logger,
   );
   const starts = new StartRuns(runs, dispatcher, ids, clock);
-  const executor = new ExecuteRun(runs, agent, parked, resume, ids, clock, trail, logger, { holder: options.holder ?? 'instance-a', leaseMs: options.leaseMs ?? 60_000 });
+  const executor = new ExecuteRun(runs, automations, agent, parked, resume, ids, clock, trail, logger, { holder: options.holder ?? 'instance-a', leaseMs: options.leaseMs ?? 60_000 });
   const sweep = new SweepRuns(runs, parked, resume, dispatcher, clock, trail, logger, { requeueAfterMs: 5 * 60_000 });
   const tick = new Tick(automations, calendar, starts, sweep, clock, logger);
   const rules = new AutomationRules(calendar, tools, () => sources.names());
@@ -118,8 +121,10 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     tick,
     authorizedTick: new AuthorizedTick(tick, options.tickSecret ?? null),
     create: new CreateAutomation(automations, rules, calendar, ids, clock),
-    arm: new ArmAutomation(automations, asks, calendar, clock, trail),
-    disarm: new DisarmAutomation(automations, asks, calendar, clock),
+    grantBook: grants,
+    arm: new ArmAutomation(automations, asks, automationGrants, calendar, clock, trail),
+    disarm: new DisarmAutomation(automations, asks, automationGrants, calendar, clock),
+    remove: new DeleteAutomation(automations, asks, automationGrants),
     stop: new StopRun(runs, parked, clock, trail, { waitMs: options.stopWaitMs ?? 2_000, pollMs: 10 }),
     getRun: new GetRun(runs),
     listRuns: new ListRuns(runs),

@@ -1,7 +1,7 @@
 import type { Principal } from '../../domain/principal.js';
 import type { PolicyRule } from '../../domain/guard/policy.js';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
-import type { GrantPrimitives } from '../../domain/guard/grant.js';
+import type { StoredGrant } from '../../domain/guard/grant.js';
 import type { ToolDefinition } from '../../ports/tool-registry.js';
 import type { ActAsPreset } from '../../ports/act-as.js';
 import type { HostApi } from '../../ports/host-api.js';
@@ -72,7 +72,7 @@ export function guardHarness(options: HarnessOptions) {
   const audit = new AuditTrail(options.auditSink ?? auditLog, ids, clock, logger);
   const tools = new StaticToolRegistry(options.tools);
   const approvals = new ApprovalBook(store.records<ApprovalPrimitives>('approvals'));
-  const grants = new GrantBook(store.records<GrantPrimitives>('grants'));
+  const grants = new GrantBook(store.records<StoredGrant>('grants'));
   const seam = new ActAsSeam(options.actAs ?? null, audit, clock);
   const hostAccess = new HostAccess(options.host ?? null, seam, audit);
   const egress = options.egress ?? new GuardedEgress();

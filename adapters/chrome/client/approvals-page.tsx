@@ -51,8 +51,15 @@ export function ApprovalsPage() {
                 <a href={hrefOf({ name: 'thread', threadId: approval.request.threadId })}>From a conversation</a>
               ) : approval.request?.runId ? (
                 <span>From an automation run</span>
+              ) : approval.request?.automationId ? (
+                <span>From an automation</span>
               ) : approval.request?.venue ? (
                 <span>From {approval.request.venue}</span>
+              ) : null}
+              {approval.request?.appliesTo?.kind === 'automation' && !approval.request.runId ? (
+                <span className="applies-to" data-applies-to="automation">
+                  Applies only when {automationName(approval.request.appliesTo)} runs
+                </span>
               ) : null}
             </div>
             {approval.request ? (
@@ -65,4 +72,9 @@ export function ApprovalsPage() {
       </ul>
     </PageFrame>
   );
+}
+
+/** How an automation is named on a card: its name in quotes, or that it has none on record. */
+function automationName(reach: { name?: string | undefined }): string {
+  return reach.name ? `“${reach.name}”` : 'this automation';
 }

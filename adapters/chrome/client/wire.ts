@@ -85,6 +85,8 @@ export const approvalRequest = z.object({
   venue: z.string().optional(),
   threadId: z.string().optional(),
   runId: z.string().optional(),
+  automationId: z.string().optional(),
+  appliesTo: z.object({ kind: z.string(), automationId: z.string().optional(), name: z.string().optional() }).optional(),
 });
 export const approvalOutcome = z.object({ kind: z.string(), ok: z.boolean().optional(), output: z.unknown().optional(), error: z.string().optional(), reason: z.string().optional() });
 export const approvalView = z.object({ id: z.string(), state: approvalState, request: approvalRequest.optional(), outcome: approvalOutcome.optional() });

@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { isoTime, nextCursor, Risk } from './common-shapes.js';
 
+const GrantReach = z
+  .union([
+    z.object({ kind: z.literal('anywhere') }),
+    z.object({ kind: z.literal('automation'), automationId: z.string(), name: z.string().optional().describe("The automation's name when the grant was asked for.") }),
+  ])
+  .meta({
+    id: 'GrantReach',
+    description: "Which of the subject's calls a grant may cover: `anywhere` (wherever its session and door consent allow) or `automation` (only calls made by a run of that automation).",
+  });
+
 const ApprovalRequest = z
   .object({
     toolCallId: z.string(),
@@ -15,6 +25,7 @@ const ApprovalRequest = z
     threadId: z.string().optional(),
     runId: z.string().optional(),
     automationId: z.string().optional(),
+    appliesTo: GrantReach.optional().describe('On an approval an automation raised: a grant it leaves (the standing grant an arming ask asks for, or a remembered yes) covers only that automation\'s runs.'),
     appId: z.string().optional(),
     contentHash: z.string().optional(),
   })
@@ -50,6 +61,7 @@ export const Grant = z
     scope: z.enum(['tool', 'exact']),
     duration: z.enum(['session', 'standing']),
     session: z.string().nullable(),
+    appliesTo: GrantReach,
     origin: z.union([
       z.object({ kind: z.literal('approval'), approvalId: z.string() }),
       z.object({ kind: z.literal('automation'), automationId: z.string(), approvalId: z.string() }),

@@ -33,11 +33,11 @@ function failingTool(name: string) {
   };
 }
 
-async function board(options: { document?: AppDocument; policy?: PolicyRule[] } = {}) {
+async function board(options: { document?: AppDocument; policy?: PolicyRule[]; canShareApps?: (principal: Principal) => boolean } = {}) {
   const add = countingTool('notes_add', 'write');
   const list = countingTool('notes_list', 'read');
   const clear = countingTool('notes_clear', 'destructive');
-  const h = appsHarness({ generator: writes(options.document ?? toolDocument()), hostTools: [add.tool, list.tool, clear.tool, failingTool('notes_sync')], ...(options.policy ? { policy: options.policy } : {}) });
+  const h = appsHarness({ generator: writes(options.document ?? toolDocument()), hostTools: [add.tool, list.tool, clear.tool, failingTool('notes_sync')], ...(options.policy ? { policy: options.policy } : {}), ...(options.canShareApps ? { canShareApps: options.canShareApps } : {}) });
   const actions = new RunAppAction(h.book, h.guard, new SequentialIds());
   const app = await h.apps.createApp.execute({ principal: ada, prompt: 'a notes board' });
   const run = (action: string, input: Record<string, unknown> = {}, principal: Principal = ada, appId = app.id) => actions.execute({ principal, appId, action, input });
@@ -163,7 +163,7 @@ describe('RunAppAction: an app runs host tools through the guard (venue app)', (
   });
 
   it('lets anyone signed in run a shared app\'s actions, as themselves', async () => {
-    const { run, list } = await board({ document: { ...toolDocument(), scope: 'shared' } });
+    const { run, list } = await board({ document: { ...toolDocument(), scope: 'shared' }, canShareApps: (p) => p.subject === 'ada' });
     expect((await run('list-notes', { who: 'bob' }, bob)).status).to.equal('ran');
     expect(list.calls).to.deep.equal([{ who: 'bob' }]);
     const anonymous = { subject: 'anon:x', kind: 'user', anonymous: true } as Principal;

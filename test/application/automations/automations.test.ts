@@ -3,7 +3,7 @@ import { ada, bob, countingTool } from '../../support/guard-harness.js';
 import { automationsHarness } from '../../support/automations-harness.js';
 import { Grant } from '../../../domain/guard/grant.js';
 import { GrantBook } from '../../../application/guard/grant-book.js';
-import type { GrantPrimitives } from '../../../domain/guard/grant.js';
+import type { StoredGrant } from '../../../domain/guard/grant.js';
 
 describe('Automations: arming asks for standing grants; runs act away with them', () => {
   it('arming asks for each tool that would ask; approving gives the owner a standing grant a run then uses', async () => {
@@ -67,7 +67,7 @@ describe('Automations: arming asks for standing grants; runs act away with them'
   it('a run uses only standing grants: a session grant of a chat does not let an away call through', async () => {
     const notes = countingTool('notes_add', 'write');
     const h = automationsHarness({ tools: [notes.tool] });
-    await new GrantBook(h.store.records<GrantPrimitives>('grants')).save(
+    await new GrantBook(h.store.records<StoredGrant>('grants')).save(
       Grant.create({ id: 'grt_session00001', subject: 'ada', tool: 'notes_add', scope: 'tool', inputDigest: null, duration: 'session', session: 'thr_chat', evidence: null, origin: { kind: 'approval', approvalId: 'apr_x' }, createdAt: h.clock.now().toISOString() }),
     );
     const automation = await h.automation({ prompt: '/call notes_add {"text":"away"}' });

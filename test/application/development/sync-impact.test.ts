@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
-import { Grant, type GrantPrimitives } from '../../../domain/guard/grant.js';
+import { Grant, type StoredGrant } from '../../../domain/guard/grant.js';
 import { GrantBook } from '../../../application/guard/grant-book.js';
 import { GrantDependents } from '../../../application/development/grant-dependents.js';
 import { MeasureSyncImpact } from '../../../application/development/measure-sync-impact.js';
@@ -26,7 +26,7 @@ function family(name: string, items: Record<string, string[]>): ToolDependents {
 describe('MeasureSyncImpact (POST /sync/impact)', () => {
   async function grants() {
     const store = new MemoryStore({ clock: new ManualClock() });
-    const records = store.records<GrantPrimitives>('grants');
+    const records = store.records<StoredGrant>('grants');
     const book = new GrantBook(records);
     await book.save(grant('grt_1', 'ada', 'notes_add'));
     await book.save(grant('grt_2', 'bob', 'notes_add'));
@@ -56,7 +56,7 @@ describe('MeasureSyncImpact (POST /sync/impact)', () => {
 
   it('walks every page of a large deployment', async () => {
     const store = new MemoryStore({ clock: new ManualClock() });
-    const records = store.records<GrantPrimitives>('grants');
+    const records = store.records<StoredGrant>('grants');
     const book = new GrantBook(records);
     for (let i = 0; i < 1203; i++) await book.save(grant(`grt_${String(i).padStart(6, '0')}`, `user${i}`, 'notes_add'));
     const impact = await new MeasureSyncImpact([new GrantDependents(records)]).execute({ tools: ['notes_add'] });
