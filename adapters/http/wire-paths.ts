@@ -22,6 +22,13 @@ export function isCsrfExempt(method: string, relativePath: string): boolean {
   return isDoorPath(relativePath) || CSRF_EXEMPT.some((e) => e.method === method && e.pattern.test(relativePath));
 }
 
+const ORG_SCOPED = /^\/(approvals|grants)(\/.*)?$/;
+
+/** True for `/approvals[/*]` and `/grants[/*]`, where an `org` query or body field is refused. */
+export function isOrgScoped(relativePath: string): boolean {
+  return ORG_SCOPED.test(relativePath);
+}
+
 /** Paths whose bodies their own handlers read as bytes (signatures, archives, the door). */
 export function readsOwnBody(relativePath: string): boolean {
   return isDoorPath(relativePath) || /^\/webhooks\/[^/]+$/.test(relativePath) || relativePath === '/tick' || relativePath === '/apps/import';
