@@ -66,6 +66,14 @@ export const HOLD_LEASE_MS = 30_000;
  */
 export const EXECUTION_LEASE_MS = 15 * 60_000;
 
+/**
+ * What can name an approval on the wire: its `apr_` id or the tool-call id it parked, both visible
+ * ASCII. Anything else (a control character, a space, a very long string) names none.
+ */
+export function canNameApproval(ref: string): boolean {
+  return /^[\x21-\x7e]{1,256}$/.test(ref);
+}
+
 const after = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOString();
 
 export class ApprovalAlreadyDecided extends Conflict {
