@@ -1,10 +1,14 @@
 import { expect } from 'chai';
 import type { UIMessage } from 'ai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { devHost } from '../support/dev-host-fixture.js';
 import { tinyDocument } from '../support/apps-documents.js';
 import { readTurn, toolPart, type WireClient } from '../support/turn-client.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import { ZipAppArchive } from '../../adapters/apps/zip-app-archive.js';
+import { HOSTILE_URLS, hostileLinksDocument, schemeFollowed, urlsIn } from '../support/hostile-urls.js';
 
 /** The specification's letter, through the development host as `npm start` runs it. */
 describe('The spec\'s letter through the development host', function () {
@@ -119,6 +123,45 @@ describe('The spec\'s letter through the development host', function () {
       // Without cookies nothing ambient rides along: a cross-site call authenticates itself.
       expect((await importWith({ 'x-demo-user': 'erin', 'sec-fetch-site': 'cross-site' })).status).to.equal(201);
       expect((await host.client.as('erin').json('GET', '/apps')).body.apps).to.have.length(4);
+    });
+  });
+
+  describe('a graduated app\'s static pages', () => {
+    let root: string;
+    before(async () => {
+      root = await mkdtemp(join(tmpdir(), 'porter-e2e-links-'));
+    });
+    after(async () => {
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('carry no javascript:, vbscript: or data: links, in any spelling, after graduating on the local sandbox', async function () {
+      const served = await devHost({ porter: { sandbox: { kind: 'local', root, startTimeoutMs: 5_000 } } });
+      try {
+        const frank = served.client.as('frank');
+        const file = Buffer.from(new ZipAppArchive().pack(hostileLinksDocument()));
+        const imported = await fetch(`${frank.base}/apps/import`, { method: 'POST', headers: { ...frank.headers, 'content-type': 'application/vnd.porter.app' }, body: file });
+        expect(imported.status).to.equal(201);
+        const app = (await imported.json()) as { id: string };
+        const graduated = await frank.json('POST', `/apps/${app.id}/graduate`, {});
+        expect(graduated.status, JSON.stringify(graduated.body)).to.equal(200);
+        expect(graduated.body.ui).to.equal('http');
+
+        const page = await frank.send('GET', `/apps/${app.id}/view/`);
+        expect(page.status).to.equal(200);
+        const html = await page.text();
+        const urls = urlsIn(html);
+        expect(urls).to.include('https://example.com/docs?a=1&b=2').and.include('notes/today').and.include('data:image/png;base64,iVBORw0KGgo=');
+        for (const url of urls) {
+          const scheme = schemeFollowed(url);
+          expect(scheme === 'https:' || scheme === 'http:' || (scheme === 'data:' && /^data:image\/(png|jpeg|gif|webp)[;,]/.test(url)), `${JSON.stringify(url)} follows ${scheme}`).to.equal(true);
+        }
+        expect(html).to.not.contain('<script>');
+        // Every node was drawn, the hostile ones as text.
+        for (let i = 0; i < HOSTILE_URLS.length; i++) expect(html).to.contain(`hostile link ${i}`).and.contain(`hostile image ${i}`);
+      } finally {
+        await served.close();
+      }
     });
   });
 });
