@@ -11,6 +11,8 @@ import { INTERRUPTED_ERROR } from '../../../domain/guard/approval.js';
 import type { Store } from '../../../ports/store.js';
 import { ada, countingTool, guardHarness } from '../../support/guard-harness.js';
 import { createTestDatabase, postgresServerUrl } from '../../support/postgres.js';
+import { RecordingLanguageModel } from '../../support/recording-model.js';
+import { collect, turnHarness } from '../../support/turn-harness.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const EXECUTOR = join(ROOT, 'test', 'support', 'approval-executor.ts');
@@ -118,4 +120,26 @@ describe('An approved call whose executor is killed (kill -9) reads executed, ok
       }
     });
   }
+});
+
+describe('The next turn of a thread whose approved call was interrupted', () => {
+  it('answers the waiting tool part with the interrupted outcome, so the model reads it', async () => {
+    const model = new RecordingLanguageModel((_prompt, call) => (call === 0 ? { toolCalls: [{ toolName: 'notes_add', input: { text: 'milk' } }] } : { text: 'noted what happened' }));
+    const add = countingTool('notes_add', 'write');
+    const h = turnHarness({ model, tools: [add.tool] });
+    const { id: threadId } = await h.createThread.execute({ principal: ada });
+    await h.say(threadId, 'add milk');
+    const [pending] = (await h.list.execute({ principal: ada })).approvals;
+    await h.decide.execute({ principal: ada, approvalId: pending!.id, approve: true });
+    // An executor on another instance claimed it, then died: its lease lapses unrenewed.
+    const approved = (await h.approvals.find(pending!.id))!;
+    expect(await h.approvals.move(approved, approved.approval.startExecution(h.clock.now().toISOString(), 1_000))).to.equal(true);
+    h.clock.advance(1_000);
+
+    const chunks = await collect(await h.runTurn.execute({ principal: ada, threadId }));
+    expect(chunks).to.deep.include({ type: 'tool-output-error', toolCallId: pending!.request!.toolCallId, errorText: INTERRUPTED_ERROR });
+    const seen = model.prompts[1]!.flatMap((m) => (m.role === 'tool' ? m.content : [])) as unknown as Array<{ output: { type: string; value: string } }>;
+    expect(seen.map((part) => part.output)).to.deep.equal([{ type: 'error-text', value: INTERRUPTED_ERROR }]);
+    expect(add.calls, 'never run again').to.have.length(0);
+  });
 });
