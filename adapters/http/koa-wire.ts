@@ -7,7 +7,7 @@ import type { IdentityUseCases } from '../../ports/use-cases/identity.js';
 import { errorEnvelope } from './error-envelope.js';
 import { csrfFloor } from './floor/csrf-floor.js';
 import { jsonBody } from './floor/json-body.js';
-import { refuseOrgField, refuseOrgQuery } from './floor/org-refusal.js';
+import { orgRefusal } from './floor/org-refusal.js';
 import { principalFloor } from './floor/principal-floor.js';
 import { openApiDocument } from './openapi/openapi-document.js';
 import { openApiRoutes } from './routes/openapi-routes.js';
@@ -41,10 +41,10 @@ export interface KoaWire {
 
 /**
  * Porter's own Koa application. The floor runs in this order, so each refusal happens before
- * anything it protects: error envelope → `/orgs` → self-authenticating routes → (per group)
- * `org` query → CSRF floor → JSON body → `org` field → principal resolver → route.
- * A router's middleware runs only when one of its routes matched, so unknown paths are a plain
- * 404 that resolves nobody.
+ * anything it protects: error envelope → `org` on `/approvals…` and `/grants…` (any method, any
+ * sub-path) → `/orgs` → self-authenticating routes → (per group) CSRF floor → JSON body →
+ * principal resolver → route. A router's middleware runs only when one of its routes matched, so
+ * unknown paths are a plain 404 that resolves nobody.
  */
 export function createKoaWire(options: KoaWireOptions): KoaWire {
   const app = new Koa<WireState>({ keys: [...options.cookieKeys], proxy: options.trustProxy ?? false });
@@ -53,6 +53,8 @@ export function createKoaWire(options: KoaWireOptions): KoaWire {
   const relative = (path: string) => relativeToMount(mount, path);
 
   app.use(errorEnvelope(options.logger));
+  // Ahead of every router: the refusal covers paths and methods no route answers, too.
+  app.use(orgRefusal(relative));
 
   // Paths match case-sensitively, exactly as `owns()` and the floor's own path rules read them:
   // a router that also answered `/API/Porter/Approvals` would let a request past the org refusal
@@ -66,10 +68,8 @@ export function createKoaWire(options: KoaWireOptions): KoaWire {
   open.use(csrfFloor(relative), jsonBody(relative));
   const guarded = new Router<WireState>(routerOptions);
   guarded.use(
-    refuseOrgQuery(relative),
     csrfFloor(relative),
     jsonBody(relative),
-    refuseOrgField(relative),
     principalFloor({ resolve: options.resolve, identity: options.identity, ids: options.ids, logger: options.logger }),
   );
 

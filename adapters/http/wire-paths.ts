@@ -3,12 +3,17 @@
  * These lists are the whole of the floor's exceptions; keep them exact.
  */
 
-/** The three state-changing surfaces exempt from the CSRF floor; none carries ambient credentials. */
-const CSRF_EXEMPT: ReadonlyArray<{ method: string; pattern: RegExp }> = [
+/**
+ * The three state-changing surfaces exempt from the CSRF floor; none carries ambient credentials.
+ * Webhooks and the tick authenticate themselves and never read a cookie. The import resolves the
+ * person like any route, so it is `ambient`: its bytes must be `application/vnd.porter.app`, a
+ * type no form can send and that forces a CORS preflight, and the floor also refuses a
+ * cookie-carrying import the browser marks as started by another site.
+ */
+const CSRF_EXEMPT: ReadonlyArray<{ method: string; pattern: RegExp; ambient?: true }> = [
   { method: 'POST', pattern: /^\/webhooks\/[^/]+$/ },
   { method: 'POST', pattern: /^\/tick$/ },
-  // Demands application/vnd.porter.app, a type that forces a CORS preflight.
-  { method: 'POST', pattern: /^\/apps\/import$/ },
+  { method: 'POST', pattern: /^\/apps\/import$/, ambient: true },
 ];
 
 /** The MCP door (transport, OAuth endpoints, setup page) sits outside the floor entirely. */
@@ -20,6 +25,18 @@ export function isDoorPath(relativePath: string): boolean {
 
 export function isCsrfExempt(method: string, relativePath: string): boolean {
   return isDoorPath(relativePath) || CSRF_EXEMPT.some((e) => e.method === method && e.pattern.test(relativePath));
+}
+
+const ORG_SCOPED = /^\/(approvals|grants)(\/.*)?$/;
+
+/** True for `/approvals[/*]` and `/grants[/*]`, where an `org` query or body field is refused. */
+export function isOrgScoped(relativePath: string): boolean {
+  return ORG_SCOPED.test(relativePath);
+}
+
+/** An exemption whose route resolves the person from the request's cookies (the app import). */
+export function isAmbientCsrfExemption(method: string, relativePath: string): boolean {
+  return CSRF_EXEMPT.some((e) => e.ambient && e.method === method && e.pattern.test(relativePath));
 }
 
 /** Paths whose bodies their own handlers read as bytes (signatures, archives, the door). */

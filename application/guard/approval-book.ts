@@ -1,4 +1,4 @@
-import { Approval, ApprovalAlreadyDecided, type ApprovalPrimitives } from '../../domain/guard/approval.js';
+import { Approval, ApprovalAlreadyDecided, canNameApproval, type ApprovalPrimitives } from '../../domain/guard/approval.js';
 import { AtomicityUnavailable, NotFound } from '../../domain/errors.js';
 import { everyRecord, type RecordSet, type StoredRecord } from '../../ports/store.js';
 
@@ -25,11 +25,20 @@ export class ApprovalBook {
     return record ? { approval: Approval.fromPrimitives(record.data), record } : null;
   }
 
-  /** The subject's approval, or not-found (a foreign id is never revealed). */
-  async ownedBy(subject: string, id: string): Promise<LoadedApproval> {
-    const loaded = await this.find(id);
-    if (!loaded || loaded.approval.subject !== subject) throw new NotFound('Approval');
-    return loaded;
+  /**
+   * The subject's approval named by `ref`: its `apr_` id, or the tool-call id it parked (the spec
+   * names approvals by the latter). Tool-call ids are minted by the model, so two of a person's
+   * approvals may share one (the same prompt in two threads of a scripted model): the tool-call id
+   * then names the newest of them, and the `apr_` id stays exact. Anything else, someone else's
+   * included, is not-found (a foreign id is never revealed).
+   */
+  async ownedBy(subject: string, ref: string): Promise<LoadedApproval> {
+    if (!canNameApproval(ref)) throw new NotFound('Approval');
+    const byId = await this.find(ref);
+    if (byId && byId.approval.subject === subject) return byId;
+    const [byCall] = (await this.records.list({ refs: { subject, toolCall: ref }, limit: 1 })).items;
+    if (!byCall) throw new NotFound('Approval');
+    return { approval: Approval.fromPrimitives(byCall.data), record: byCall };
   }
 
   /** True for the single caller whose read still matched; false when someone else moved it first. */
@@ -65,6 +74,8 @@ function refsOf(props: ApprovalPrimitives): Record<string, string> {
     session: props.request.session,
     call: `${props.request.session}:${props.request.tool}:${props.inputDigest}`,
   };
+  // Only a tool-call id that can name an approval is indexed: a model's id is not trusted to be one.
+  if (canNameApproval(props.request.toolCallId)) refs.toolCall = props.request.toolCallId;
   if (props.request.threadId) refs.thread = props.request.threadId;
   if (props.request.runId) refs.run = props.request.runId;
   if (props.request.automationId) refs.automation = props.request.automationId;

@@ -20,10 +20,11 @@ export class DecideApprovals implements UseCase<BatchDecision, { approvals: Read
 
   async execute(batch: BatchDecision): Promise<{ approvals: ReadonlyArray<ApprovalView> }> {
     const now = this.clock.now().toISOString();
-    // Holding in one canonical order means two racing batches meet on the same first id, so one
-    // of them takes the whole contested set instead of both failing halfway.
-    const ids = [...new Set(batch.approvalIds)].sort();
-    const loaded = await Promise.all(ids.map((id) => this.approvals.ownedBy(batch.principal.subject, id)));
+    // Each ref is an `apr_` id or a tool-call id; both may name the same approval, decided once.
+    // Holding in one canonical order (by `apr_` id) means two racing batches meet on the same
+    // first approval, so one of them takes the whole contested set instead of both failing halfway.
+    const named = await Promise.all([...new Set(batch.approvalIds)].map((ref) => this.approvals.ownedBy(batch.principal.subject, ref)));
+    const loaded = [...new Map(named.map((one) => [one.approval.id, one])).values()].sort((a, b) => (a.approval.id < b.approval.id ? -1 : a.approval.id > b.approval.id ? 1 : 0));
     for (const { approval } of loaded) {
       const state = approval.stateAt(now);
       if (state !== 'pending' || approval.isHeldAt(now)) throw new ApprovalAlreadyDecided(approval.id, state === 'executing' ? 'approved' : state);

@@ -1,9 +1,12 @@
+import { EXECUTION_LEASE_MS } from '../../domain/guard/approval.js';
 import type { Principal } from '../../domain/principal.js';
 import type { Clock } from '../../ports/clock.js';
+import type { Logger } from '../../ports/logger.js';
 import type { StreamedData, ToolRegistry } from '../../ports/tool-registry.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { ApprovalBook, LoadedApproval } from './approval-book.js';
 import type { CallResult } from './call-result.js';
+import { ExecutionLease } from './execution-lease.js';
 import type { PresentCredentials } from './host-access.js';
 import type { ToolOutcome, ToolRunner } from './tool-runner.js';
 
@@ -15,9 +18,16 @@ export interface ExecuteApprovedInput {
   readonly writeData?: (part: StreamedData) => void;
 }
 
+export interface ExecutionSettings {
+  /** How long an execution lease lasts (renewed every third of it while the tool runs). */
+  readonly leaseMs: number;
+}
+
 /**
  * Runs an approved call exactly once: the executor claims approved → executing on the revision it
  * read, so of fifty racing executors (or two instances) one runs the tool and the rest get null.
+ * It holds the call on a short lease it renews while the tool runs; if it dies (a crash, a kill),
+ * the lease lapses and the approval reads executed and interrupted within that lease.
  */
 export class ExecuteApproved {
   constructor(
@@ -26,6 +36,8 @@ export class ExecuteApproved {
     private readonly runner: ToolRunner,
     private readonly clock: Clock,
     private readonly audit: AuditTrail,
+    private readonly logger: Logger,
+    private readonly settings: ExecutionSettings = { leaseMs: EXECUTION_LEASE_MS },
   ) {}
 
   /** The call's result, or null when it is not approved (any more) or another executor won. */
@@ -84,14 +96,20 @@ export class ExecuteApproved {
   private async run(loaded: LoadedApproval, input: Omit<ExecuteApprovedInput, 'approvalId'>): Promise<CallResult | null> {
     const now = this.clock.now().toISOString();
     if (loaded.approval.stateAt(now) !== 'approved') return null;
-    const executing = loaded.approval.startExecution(now);
+    const executing = loaded.approval.startExecution(now, this.settings.leaseMs);
     if (!(await this.approvals.move(loaded, executing))) return null;
 
     const { request } = loaded.approval;
-    const outcome = await this.runApproved(loaded, input);
-    const finished = executing.finish(outcome.ok ? { kind: 'executed', ok: true, output: outcome.output } : { kind: 'executed', ok: false, error: outcome.error });
-    const current = await this.approvals.find(loaded.approval.id);
-    if (current) await this.approvals.move(current, finished);
+    const lease = new ExecutionLease(this.approvals, this.clock, this.logger, loaded.approval.id, this.settings.leaseMs, input.signal);
+    let outcome: ToolOutcome;
+    try {
+      outcome = await this.runApproved(loaded, { ...input, signal: lease.signal });
+    } catch (error) {
+      outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
+    } finally {
+      await lease.release();
+    }
+    await this.finish(loaded.approval.id, outcome);
     await this.audit.record({
       subject: loaded.approval.subject,
       action: 'approval.executed',
@@ -101,5 +119,16 @@ export class ExecuteApproved {
     return outcome.ok
       ? { status: 'ran', output: outcome.output, because: 'approval' }
       : { status: 'failed', error: outcome.error, ...(outcome.code ? { code: outcome.code } : {}) };
+  }
+
+  /** Records the outcome on the latest revision (the heartbeat moved it on meanwhile). */
+  private async finish(approvalId: string, outcome: ToolOutcome): Promise<void> {
+    const executed = outcome.ok ? ({ kind: 'executed', ok: true, output: outcome.output } as const) : ({ kind: 'executed', ok: false, error: outcome.error } as const);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const current = await this.approvals.find(approvalId);
+      if (!current || current.approval.toPrimitives().state !== 'executing') return;
+      if (await this.approvals.move(current, current.approval.finish(executed))) return;
+    }
+    this.logger.error('an executed call could not record its outcome; it will read as interrupted', { approvalId });
   }
 }

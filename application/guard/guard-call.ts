@@ -147,7 +147,8 @@ export class GuardCall {
    * answers with its outcome (or that it is still running) rather than asking all over again.
    */
   private async takenByAnotherRetry(approvalId: string): Promise<CallResult> {
-    const outcome = (await this.approvals.find(approvalId))?.approval.outcome;
+    // As of now: an execution whose executor died reads executed and interrupted.
+    const outcome = (await this.approvals.find(approvalId))?.approval.wireView(this.clock.now().toISOString()).outcome;
     if (outcome?.kind === 'executed') {
       return outcome.ok ? { status: 'ran', output: outcome.output, because: 'approval' } : { status: 'failed', error: outcome.error };
     }

@@ -5,6 +5,7 @@ import type { Principal } from '../../domain/principal.js';
 import type { ApprovalOutcome } from '../../domain/guard/approval.js';
 import type { Presence, Venue } from '../../domain/guard/risk.js';
 import type { CallingAutomation } from '../../domain/guard/tool-call.js';
+import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Model, ModelEvent } from '../../ports/model.js';
@@ -67,6 +68,7 @@ export class AgentTurn {
     private readonly settings: ChatSettings,
     private readonly ids: Ids,
     private readonly logger: Logger,
+    private readonly clock: Clock,
   ) {}
 
   /** Runs the turn; resolves with the saved assistant message. Never rejects. */
@@ -138,11 +140,16 @@ export class AgentTurn {
     return input.scope ? input.scope.save(message) : this.threads.putMessage(input.threadId, message);
   }
 
-  /** An approval that ended without running here: denied, expired, or executed elsewhere. */
+  /**
+   * An approval that ended without running here: denied, expired, executed elsewhere, or cut short
+   * when its executor died (its lease lapsed: read as of now, it is executed and interrupted).
+   */
   private async finalOutcome(approvalId: string, subject: string): Promise<CallResult | 'denied' | null> {
     const loaded = await this.approvals.find(approvalId);
     if (!loaded || loaded.approval.subject !== subject) return null;
-    const outcome: ApprovalOutcome | null = loaded.approval.outcome;
+    const view = loaded.approval.wireView(this.clock.now().toISOString());
+    if (view.state === 'pending' || view.state === 'approved') return null;
+    const outcome: ApprovalOutcome | null = view.outcome ?? null;
     if (!outcome) return null;
     if (outcome.kind === 'denied') return 'denied';
     if (outcome.kind === 'expired') return { status: 'failed', error: outcome.reason === 'timeout' ? 'The approval expired before anyone answered.' : 'The approval was withdrawn.' };

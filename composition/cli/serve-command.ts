@@ -96,16 +96,22 @@ variables in the README's Configuration table (model, connections, sandbox).`,
       return EXIT.usage;
     }
 
+    if (!config && running.porter.composition === 'production') {
+      io.err('porter serve: --demo in production signs in anyone who sends an x-demo-user header or a porter_demo_user cookie: never expose it');
+    }
     if (running.porter.composition === 'production' && isLoopback(host)) {
       io.err(`porter serve: bound to ${host}, so only this machine can connect; in a container pass --host 0.0.0.0 (or HOST=0.0.0.0)`);
     }
-    io.out(`Porter ${running.porter.composition} host listening on ${running.url} (wire at ${running.url}${running.porter.mount})`);
-    return untilSignal(running, io);
+    return untilSignal(running, io, () => io.out(`Porter ${running.porter.composition} host listening on ${running.url} (wire at ${running.url}${running.porter.mount})`));
   },
 };
 
-/** Serves until SIGINT or SIGTERM, then stops gracefully; a second signal cuts what is in flight. */
-function untilSignal(running: Running, io: CliIo): Promise<number> {
+/**
+ * Serves until SIGINT or SIGTERM, then stops gracefully; a second signal cuts what is in flight.
+ * `ready` is said once the signals are handled: a supervisor that stops the server as soon as it
+ * reads that line must not find Node's default handling (an abrupt exit) still in place.
+ */
+function untilSignal(running: Running, io: CliIo, ready: () => void): Promise<number> {
   return new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (signal: NodeJS.Signals) => {
@@ -134,6 +140,7 @@ function untilSignal(running: Running, io: CliIo): Promise<number> {
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    ready();
   });
 }
 

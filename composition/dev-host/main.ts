@@ -1,12 +1,29 @@
-import { startDevHost } from './dev-host.js';
 import { PorterConfigError } from '../config/load-config.js';
 
+/**
+ * `npm start`: the development host. It signs people in from a header and a cookie anyone can set,
+ * so it refuses to run as production (before it opens a store, writes a secret or listens); a
+ * production deployment is a host's own Porter, e.g. `porter serve --config`.
+ */
+const PRODUCTION_REFUSAL = `npm start runs Porter's development host, which signs people in from the x-demo-user header or the
+porter_demo_user cookie (anyone can set either); it does not run with NODE_ENV=production.
+In production, serve your own host with your principal resolver and PORTER_SECRET:
+  porter serve --config <file>     (see "Mounting Porter in a host" in the README)
+To try the production composition on this machine only: porter serve --demo (never expose it).`;
+
+if (process.env.NODE_ENV === 'production') {
+  console.error(PRODUCTION_REFUSAL);
+  process.exit(1);
+}
+
 try {
+  const { startDevHost } = await import('./dev-host.js');
   const host = await startDevHost();
-  console.log(`Porter ${host.porter.composition} host listening on ${host.url} (wire at ${host.url}${host.porter.mount})`);
   const stop = () => void host.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // Said once the signals are handled, so a stop right after it is graceful.
+  console.log(`Porter ${host.porter.composition} host listening on ${host.url} (wire at ${host.url}${host.porter.mount})`);
 } catch (error) {
   console.error(error instanceof PorterConfigError ? error.message : error);
   process.exit(1);

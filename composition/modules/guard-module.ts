@@ -55,7 +55,7 @@ export const guardModule = new ContainerModule(({ bind }) => {
     .toDynamicValue((ctx) => new ToolRunner(ctx.get(TOKENS.HostAccess), ctx.get<ToolConnections>(TOKENS.ConnectionGate, { optional: true }) ?? null, ctx.get<Egress>(TOKENS.Egress)))
     .inSingletonScope();
   bind(TOKENS.ExecuteApproved)
-    .toDynamicValue((ctx) => new ExecuteApproved(ctx.get(TOKENS.ApprovalBook), ctx.get(TOKENS.ToolRegistry), ctx.get(TOKENS.ToolRunner), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail)))
+    .toDynamicValue((ctx) => new ExecuteApproved(ctx.get(TOKENS.ApprovalBook), ctx.get(TOKENS.ToolRegistry), ctx.get(TOKENS.ToolRunner), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail), ctx.get(TOKENS.Logger)))
     .inSingletonScope();
   bind(TOKENS.GuardCall)
     .toDynamicValue((ctx) => {

@@ -46,6 +46,7 @@ export const threadsModule = new ContainerModule(({ bind }) => {
         },
         ctx.get(TOKENS.Ids),
         ctx.get(TOKENS.Logger),
+        ctx.get(TOKENS.Clock),
       );
     })
     .inSingletonScope();

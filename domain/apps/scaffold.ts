@@ -1,4 +1,5 @@
 import type { AppDocument } from './app-document.js';
+import { safeUrl } from './safe-url.js';
 
 /** A file of a served app, at an absolute path under `/app`. */
 export interface ScaffoldFile {
@@ -48,6 +49,8 @@ for (const action of Object.values(app.actions || {})) {
 }
 
 const STYLE = 'body{margin:0;padding:16px;font:15px/1.5 system-ui,sans-serif;color:#1f2328;background:#fff}main{display:flex;flex-direction:column;gap:12px;max-width:720px}.card{border:1px solid #d0d7de;border-radius:8px;padding:12px}.row{display:flex;gap:8px;flex-wrap:wrap}h2,h3,p{margin:0}button,input{font:inherit;padding:6px 10px}';
+// Links and images by the rule the chrome's renderer draws them with (domain/apps/safe-url.ts).
+const safeUrl = ${safeUrl.toString()};
 const esc = (value) => String(value == null ? '' : value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 function render(id, depth) {
   const node = app.nodes[id];
@@ -59,7 +62,14 @@ function render(id, depth) {
     case 'text': return '<p>' + esc(p.text) + '</p>' + kids;
     case 'button': return '<button data-action="' + esc(node.action) + '">' + esc(p.label || 'OK') + '</button>';
     case 'input': return '<input placeholder="' + esc(p.placeholder) + '">';
-    case 'link': return '<a href="' + esc(p.href) + '">' + esc(p.text) + '</a>';
+    case 'link': {
+      const href = safeUrl(typeof p.href === 'string' ? p.href : p.url, false);
+      return href ? '<a href="' + esc(href) + '" rel="noopener noreferrer">' + esc(p.text || href) + '</a>' : '<span>' + esc(p.text) + '</span>';
+    }
+    case 'image': {
+      const src = safeUrl(p.src, true);
+      return src ? '<img src="' + esc(src) + '" alt="' + esc(p.alt) + '" loading="lazy">' : '<div>' + esc(p.alt || 'Image') + '</div>';
+    }
     case 'divider': return '<hr>';
     default: return '<div class="' + esc(node.type) + '">' + (p.title ? '<h3>' + esc(p.title) + '</h3>' : '') + kids + '</div>';
   }

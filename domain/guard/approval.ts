@@ -59,17 +59,37 @@ export interface ApprovalPrimitives {
   readonly heldBy: string | null;
   /** When the hold was taken: a hold outlives its batch only by HOLD_LEASE_MS (a crashed batch frees it). */
   readonly heldAt?: string | null;
-  /** When execution started: an execution that never finished is over after EXECUTION_LEASE_MS. */
+  /** When execution started. */
   readonly executingSince?: string | null;
+  /**
+   * Until when the executor holds the call: it renews this while the tool runs, so a long tool
+   * keeps it and a dead executor lets it lapse. Absent on executions stored before leases were
+   * renewed: those lapse LEGACY_EXECUTION_LEASE_MS after they started.
+   */
+  readonly executingUntil?: string | null;
 }
 
 /** A batch decides within seconds; a hold older than this belongs to a batch that died. */
 export const HOLD_LEASE_MS = 30_000;
 /**
- * An executor that has not finished after this long died mid-call. The call is never run again
- * (it may have taken effect): the approval ends executed, with an interrupted outcome.
+ * How long an execution lease lasts; the executor renews it every third of that while the tool
+ * runs. An executor that let it lapse died mid-call (a crash, a kill): the call is never run again
+ * (it may have taken effect) and the approval reads executed, with an interrupted outcome.
  */
-export const EXECUTION_LEASE_MS = 15 * 60_000;
+export const EXECUTION_LEASE_MS = 30_000;
+/** The one lease of executions stored before the executor renewed it. */
+const LEGACY_EXECUTION_LEASE_MS = 15 * 60_000;
+
+/** What an execution whose executor died reads as. */
+export const INTERRUPTED_ERROR = 'The call was interrupted before it finished (its executor stopped); it was not run again and may or may not have taken effect';
+
+/**
+ * What can name an approval on the wire: its `apr_` id or the tool-call id it parked, both visible
+ * ASCII. Anything else (a control character, a space, a very long string) names none.
+ */
+export function canNameApproval(ref: string): boolean {
+  return /^[\x21-\x7e]{1,256}$/.test(ref);
+}
 
 const after = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOString();
 
@@ -182,7 +202,13 @@ export class Approval {
   }
 
   private interruptedAt(now: string): boolean {
-    return this.props.state === 'executing' && Boolean(this.props.executingSince) && now >= after(this.props.executingSince!, EXECUTION_LEASE_MS);
+    const until = this.executionLeaseEnd();
+    return this.props.state === 'executing' && until !== null && now >= until;
+  }
+
+  private executionLeaseEnd(): string | null {
+    if (this.props.executingUntil) return this.props.executingUntil;
+    return this.props.executingSince ? after(this.props.executingSince, LEGACY_EXECUTION_LEASE_MS) : null;
   }
 
   isPendingAt(now: string): boolean {
@@ -210,14 +236,28 @@ export class Approval {
     return this.with({ heldBy: null, heldAt: null });
   }
 
-  startExecution(at: string): Approval {
+  /** The executor claims the call, leased for `leaseMs`. */
+  startExecution(at: string, leaseMs: number = EXECUTION_LEASE_MS): Approval {
     if (this.props.state !== 'approved') throw new ApprovalNotApproved(this.props.id);
-    return this.with({ state: 'executing', executingSince: at });
+    return this.with({ state: 'executing', executingSince: at, executingUntil: after(at, leaseMs) });
   }
 
+  /**
+   * The executor's heartbeat: the lease runs `leaseMs` from `at`. Null once the lease has lapsed
+   * (readers were told the call was interrupted) or the execution is over.
+   */
+  renewExecution(at: string, leaseMs: number = EXECUTION_LEASE_MS): Approval | null {
+    if (this.props.state !== 'executing' || this.interruptedAt(at)) return null;
+    return this.with({ executingUntil: after(at, leaseMs) });
+  }
+
+  /**
+   * The executor's own outcome. It is recorded even when the lease lapsed meanwhile (a stalled
+   * process, a database that was away): what the tool did is better known than "interrupted".
+   */
   finish(outcome: Extract<ApprovalOutcome, { kind: 'executed' }>): Approval {
     if (this.props.state !== 'executing') throw new ApprovalNotApproved(this.props.id);
-    return this.with({ state: 'executed', outcome });
+    return this.with({ state: 'executed', outcome, executingUntil: null });
   }
 
   /** Ends an undecided approval without an answer: timed out, its run stopped, or its content changed. */
@@ -230,7 +270,7 @@ export class Approval {
     const state = this.stateAt(now);
     if (state === 'executing') return { id: this.props.id, state: 'pending' };
     const outcome: ApprovalOutcome | null = this.interruptedAt(now)
-      ? { kind: 'executed', ok: false, error: 'The call was interrupted before it finished; it was not run again and may or may not have taken effect' }
+      ? { kind: 'executed', ok: false, error: INTERRUPTED_ERROR }
       : state === 'expired' && !this.props.outcome
         ? { kind: 'expired', reason: 'timeout' }
         : this.props.outcome;

@@ -18,6 +18,7 @@ export interface ApprovalList {
 
 export interface Decision {
   readonly principal: Principal;
+  /** The approval's `apr_` id, or the tool-call id it parked. */
   readonly approvalId: string;
   readonly approve: boolean;
   readonly remember?: Remember;
@@ -25,6 +26,7 @@ export interface Decision {
 
 export interface BatchDecision {
   readonly principal: Principal;
+  /** `apr_` ids or parked tool-call ids, in any mix; two naming one approval decide it once. */
   readonly approvalIds: ReadonlyArray<string>;
   readonly approve: boolean;
 }
@@ -39,6 +41,7 @@ export interface Paged {
 
 export interface GuardUseCases {
   readonly listApprovals: UseCase<Paged, ApprovalList>;
+  /** `approvalId`: the `apr_` id, or the tool-call id the approval parked. */
   readonly getApproval: UseCase<{ principal: Principal; approvalId: string }, ApprovalView>;
   readonly decideApproval: UseCase<Decision, ApprovalView>;
   readonly decideApprovals: UseCase<BatchDecision, { approvals: ReadonlyArray<ApprovalView> }>;

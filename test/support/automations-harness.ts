@@ -102,6 +102,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     { toolOutputCap: 32_000, maxSteps: 8 },
     ids,
     logger,
+    clock,
   );
   const starts = new StartRuns(runs, dispatcher, ids, clock);
   const executor = new ExecuteRun(runs, automations, agent, parked, resume, ids, clock, trail, logger, { holder: options.holder ?? 'instance-a', leaseMs: options.leaseMs ?? 60_000 });

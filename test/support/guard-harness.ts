@@ -8,6 +8,7 @@ import type { HostApi } from '../../ports/host-api.js';
 import type { Egress } from '../../ports/egress.js';
 import type { AuditSink } from '../../ports/audit.js';
 import type { Store } from '../../ports/store.js';
+import type { Clock } from '../../ports/clock.js';
 import { MemoryStore } from '../../adapters/store/memory/memory-store.js';
 import { StoreAuditLog } from '../../adapters/audit/store-audit-log.js';
 import { StaticToolRegistry } from '../../adapters/tools/static-tool-registry.js';
@@ -60,11 +61,15 @@ export interface HarnessOptions {
   hooks?: ApprovalHook[];
   /** What tools reach out through; the strict egress guard on the system resolver when absent. */
   egress?: Egress;
+  /** Default: a ManualClock at 2026-06-01T12:00Z. */
+  clock?: Clock;
+  /** The execution lease of approved calls (default: the composition's). */
+  executionLeaseMs?: number;
 }
 
 /** The guard's application layer wired over the in-memory store, as the composition wires it. */
 export function guardHarness(options: HarnessOptions) {
-  const clock = new ManualClock('2026-06-01T12:00:00.000Z');
+  const clock = (options.clock ?? new ManualClock('2026-06-01T12:00:00.000Z')) as ManualClock;
   const store = options.store ?? new MemoryStore({ clock });
   const ids = new SequentialIds();
   const logger = new RecordingLogger();
@@ -77,7 +82,7 @@ export function guardHarness(options: HarnessOptions) {
   const hostAccess = new HostAccess(options.host ?? null, seam, audit);
   const egress = options.egress ?? new GuardedEgress();
   const runner = new ToolRunner(hostAccess, null, egress);
-  const executeApproved = new ExecuteApproved(approvals, tools, runner, clock, audit);
+  const executeApproved = new ExecuteApproved(approvals, tools, runner, clock, audit, logger, options.executionLeaseMs ? { leaseMs: options.executionLeaseMs } : undefined);
   const settings = { policy: options.policy ?? [], approvalTtlMs: 60 * 60 * 1000 };
   const guard = new GuardCall(tools, approvals, grants, runner, executeApproved, settings, ids, clock, audit, new EgressPreview(egress));
   const effects = new DecisionEffects(grants, options.hooks ?? [], ids, audit);
@@ -85,6 +90,7 @@ export function guardHarness(options: HarnessOptions) {
   return {
     clock,
     store,
+    approvals,
     logger,
     auditLog,
     seam,

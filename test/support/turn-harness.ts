@@ -34,6 +34,7 @@ export function turnHarness(options: { model: LanguageModelV3; tools?: ToolDefin
     { toolOutputCap: 32_000, maxSteps: 8, ...options.settings },
     ids,
     guard.logger,
+    guard.clock,
   );
   const runTurn = new RunTurn(threads, agent, hub, guard.decide, model, ids, guard.clock, guard.logger);
   return {

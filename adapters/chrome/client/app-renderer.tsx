@@ -1,6 +1,7 @@
 import { createContext, useContext, useId, type FormEvent, type ReactNode } from 'react';
 import type { AppView, ViewNode } from '../../../domain/apps/app-view.js';
 import type { PropValue } from '../../../domain/apps/app-document.js';
+import { safeUrl } from '../../../domain/apps/safe-url.js';
 
 /** A record of the app's own data, as the records routes answer. */
 export interface AppRecord {
@@ -156,11 +157,12 @@ function Leaf({ node, nodeId, children }: { node: ViewNode; nodeId: string; chil
     case 'table':
       return <BoundTable node={node} />;
     case 'image': {
-      const src = safeUrl(str(p.src), true);
+      // The served app's static server draws links and images by the same rule.
+      const src = safeUrl(str(p.src), true, location.href);
       return src ? <img className="app-image" src={src} alt={str(p.alt) ?? ''} loading="lazy" /> : <div className="app-image placeholder">{str(p.alt) ?? 'Image'}</div>;
     }
     case 'link': {
-      const href = safeUrl(str(p.href) ?? str(p.url), false);
+      const href = safeUrl(str(p.href) ?? str(p.url), false, location.href);
       return href ? (
         <a className="app-link" href={href} target="_blank" rel="noopener noreferrer">
           {text || href}
@@ -338,19 +340,6 @@ function list(value: PropValue | undefined): string[] {
 
 function inputType(value: PropValue | undefined): string {
   return typeof value === 'string' && ['text', 'number', 'date', 'email', 'url', 'time', 'tel'].includes(value) ? value : 'text';
-}
-
-/** Only http(s) links, and images from https or data URLs: nothing that runs script. */
-function safeUrl(value: string | undefined, image: boolean): string | undefined {
-  if (!value) return undefined;
-  try {
-    const url = new URL(value, location.href);
-    if (url.protocol === 'https:' || (!image && url.protocol === 'http:')) return url.href;
-    if (image && url.protocol === 'data:' && /^data:image\/(png|jpeg|gif|webp);/.test(value)) return value;
-  } catch {
-    // Not a URL: shown as text instead.
-  }
-  return undefined;
 }
 
 function summary(data: unknown): string {

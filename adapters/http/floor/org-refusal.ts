@@ -1,33 +1,28 @@
 import type { Middleware } from 'koa';
 import { OrganizationsRequireCloud } from '../../../domain/errors.js';
 import { bodyOf } from '../wire-state.js';
+import { isOrgScoped } from '../wire-paths.js';
+import { jsonBody } from './json-body.js';
 
-const ORG_SCOPED = /^\/(approvals|grants)(\/.*)?$/;
+const has = (value: object, key: string) => Object.prototype.hasOwnProperty.call(value, key);
 
-/** True for `/approvals[/*]` and `/grants[/*]`, where an `org` query or body field is refused. */
-export function isOrgScoped(relativePath: string): boolean {
-  return ORG_SCOPED.test(relativePath);
-}
-
-/** `?org=` on the org-scoped families, refused before the body is read or the resolver runs. */
-export function refuseOrgQuery(relativePath: (path: string) => string | null): Middleware {
+/**
+ * The `org` refusal: on every method and every path under `/approvals` and `/grants`, whether a
+ * route answers it or not, an `org` query parameter or an `org` field in a JSON body is 402
+ * `cloud-required`, before the principal resolver runs. Mounted ahead of the routers (whose
+ * middleware runs only for a path one of their routes matched); the JSON body is read here, for
+ * any method, and the routes behind find it parsed.
+ */
+export function orgRefusal(relativePath: (path: string) => string | null): Middleware {
+  const readBody = jsonBody(relativePath);
   return async (ctx, next) => {
     const relative = relativePath(ctx.path);
-    if (relative && isOrgScoped(relative) && Object.prototype.hasOwnProperty.call(ctx.query, 'org')) {
-      throw new OrganizationsRequireCloud();
-    }
-    await next();
-  };
-}
-
-/** An `org` field in a JSON body on the org-scoped families, refused before the resolver runs. */
-export function refuseOrgField(relativePath: (path: string) => string | null): Middleware {
-  return async (ctx, next) => {
-    const relative = relativePath(ctx.path);
-    const body = bodyOf(ctx);
-    if (relative && isOrgScoped(relative) && typeof body === 'object' && body !== null && !Array.isArray(body) && Object.prototype.hasOwnProperty.call(body, 'org')) {
-      throw new OrganizationsRequireCloud();
-    }
-    await next();
+    if (relative === null || !isOrgScoped(relative)) return next();
+    if (has(ctx.query, 'org')) throw new OrganizationsRequireCloud();
+    return readBody(ctx, () => {
+      const body = bodyOf(ctx);
+      if (typeof body === 'object' && body !== null && !Array.isArray(body) && has(body, 'org')) throw new OrganizationsRequireCloud();
+      return next();
+    });
   };
 }

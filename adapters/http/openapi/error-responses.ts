@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../../../domain/errors.js';
 import { STATUS_BY_CODE } from '../error-envelope.js';
-import { isOrgScoped } from '../floor/org-refusal.js';
+import { isOrgScoped } from '../wire-paths.js';
 import type { WireRoute } from '../wire-route.js';
 import { isCsrfExempt, readsOwnBody, STATE_CHANGING } from '../wire-paths.js';
 import type { RouteAccess } from '../wire-routes.js';

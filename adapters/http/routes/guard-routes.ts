@@ -6,19 +6,18 @@ import type { WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
 import { pageQuery } from './system-routes.js';
 
-const approvalId = z.string().regex(/^apr_[0-9A-Za-z]{10,40}$/, 'must be an approval id (apr_…)');
-
 const decideBody = z.strictObject({
   approve: z.boolean(),
   remember: z.strictObject({ scope: z.enum(['tool', 'exact']), duration: z.enum(['session', 'standing']) }).optional(),
 });
 
+/** An approval's `apr_` id or the tool-call id it parked; one that names nothing of the caller's is 404. */
+const approvalRef = z.string().describe('The `apr_` id, or the parked tool-call id.');
+
 const batchBody = z.strictObject({
-  ids: z.array(approvalId).min(1).max(100),
+  ids: z.array(z.string().min(1).max(256).describe('An `apr_` id, or a parked tool-call id.')).min(1).max(100),
   approve: z.boolean(),
 });
-
-const approvalRef = z.string().describe('The `apr_` id, or the parked tool-call id.');
 
 /** Approvals and grants. The `org` refusal runs in the floor before any of these. */
 export function guardRoutes(guard: GuardUseCases): WireRoutes {
