@@ -1,6 +1,7 @@
 import { strToU8, unzipSync, zipSync, type UnzipFileInfo, type Zippable } from 'fflate';
 import { SERVER_PATH, type AppDocument } from '../../domain/apps/app-document.js';
 import { InvalidInput, PayloadTooLarge } from '../../domain/errors.js';
+import { assertJsonDepth } from '../../domain/json-depth.js';
 import { ARCHIVE_LIMITS, type AppArchive, type ArchiveContents } from '../../ports/app-archive.js';
 
 type Limits = { -readonly [K in keyof typeof ARCHIVE_LIMITS]: number };
@@ -54,7 +55,9 @@ export class ZipAppArchive implements AppArchive {
     if (!manifestBytes) throw new InvalidInput('The app file has no app.json');
     let manifest: unknown;
     try {
-      manifest = JSON.parse(text('app.json', manifestBytes));
+      const json = text('app.json', manifestBytes);
+      assertJsonDepth(json, 'app.json');
+      manifest = JSON.parse(json);
     } catch (error) {
       if (error instanceof InvalidInput) throw error;
       throw new InvalidInput('app.json is not valid JSON');
