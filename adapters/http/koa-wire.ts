@@ -42,10 +42,10 @@ export interface KoaWire {
 
 /**
  * Porter's own Koa application. The floor runs in this order, so each refusal happens before
- * anything it protects: clean close after a refused body → error envelope → `org` on `/approvals…` and `/grants…` (any method, any
- * sub-path) → `/orgs` → self-authenticating routes → (per group) CSRF floor → JSON body →
- * principal resolver → route. A router's middleware runs only when one of its routes matched, so
- * unknown paths are a plain 404 that resolves nobody.
+ * anything it protects: a clean close after a refused body → error envelope → `org` on
+ * `/approvals…` and `/grants…` (any method, any sub-path) → `/orgs` → self-authenticating routes →
+ * (per group) CSRF floor → JSON body → principal resolver → route. A router's middleware runs
+ * only when one of its routes matched, so unknown paths are a plain 404 that resolves nobody.
  */
 export function createKoaWire(options: KoaWireOptions): KoaWire {
   const app = new Koa<WireState>({ keys: [...options.cookieKeys], proxy: options.trustProxy ?? false });
