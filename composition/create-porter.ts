@@ -45,7 +45,7 @@ export async function createPorter(options: PorterOptions = {}, env: NodeJS.Proc
   const logger = loggerFor(config);
   // Optional packages (providers, e2b, brokers, pg-boss) are loaded first: a missing one fails here.
   const integrations = await loadIntegrations(config, env, logger);
-  const store: Store = config.store ?? (await openConfiguredStore(config, options, env, { clock, logger }));
+  const store: Store = config.store ?? (await openConfiguredStore(config, options, env, { clock, logger, ...storeTimeouts(config) }));
   const parts = { config, store, clock, logger, env, integrations };
   const { container, wire, background } = await boot(parts, config);
   const porter: Porter = {
@@ -84,4 +84,10 @@ async function boot(parts: CoreParts, config: PorterConfig): Promise<{ container
     if (!config.store) await parts.store.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** The database timeouts as the store's tuning: SQLite's busy wait is its statements' wait for a lock. */
+function storeTimeouts(config: PorterConfig): { statementTimeoutMs: number; busyTimeoutMs: number; connectTimeoutMs: number } {
+  const { statementMs, acquireMs } = config.databaseTimeouts;
+  return { statementTimeoutMs: statementMs, busyTimeoutMs: statementMs, connectTimeoutMs: acquireMs };
 }

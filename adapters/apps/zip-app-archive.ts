@@ -1,15 +1,19 @@
 import { strToU8, unzipSync, zipSync, type UnzipFileInfo, type Zippable } from 'fflate';
 import { SERVER_PATH, type AppDocument } from '../../domain/apps/app-document.js';
 import { InvalidInput, PayloadTooLarge } from '../../domain/errors.js';
+import { assertJsonDepth } from '../../domain/json-depth.js';
 import { ARCHIVE_LIMITS, type AppArchive, type ArchiveContents } from '../../ports/app-archive.js';
+import { checkInflated, declaredEntries } from './zip-entries.js';
 
 type Limits = { -readonly [K in keyof typeof ARCHIVE_LIMITS]: number };
 
 /**
  * The app file as a zip (fflate): `app.json` holds the document without its server files, which
  * sit under `app/`. Unpacking checks every entry before inflating it — its path (only `app.json`
- * and safe `app/` paths), its declared size against the caps — and fflate inflates into buffers of
- * exactly the declared size, so a lying entry cannot grow past what was checked.
+ * and safe `app/` paths), its declared size against the caps, its local header against the
+ * central directory — and fflate inflates into buffers of exactly the declared size, so a lying
+ * entry cannot grow past what was checked; what it inflated to must then match its declared size
+ * and CRC-32, or nothing is imported.
  */
 export class ZipAppArchive implements AppArchive {
   private readonly limits: Limits;
@@ -27,10 +31,13 @@ export class ZipAppArchive implements AppArchive {
   unpack(bytes: Uint8Array): ArchiveContents {
     const { limits } = this;
     if (bytes.byteLength > limits.maxArchiveBytes) throw new PayloadTooLarge(`An app file is at most ${limits.maxArchiveBytes} bytes`);
+    const declared = declaredEntries(bytes);
     let entries = 0;
     let total = 0;
+    let current = '';
     const filter = (file: UnzipFileInfo): boolean => {
       entries += 1;
+      current = file.name;
       if (entries > limits.maxEntries) throw new PayloadTooLarge(`An app file holds at most ${limits.maxEntries} entries`);
       if (file.name.endsWith('/') && file.originalSize === 0) {
         if (file.name !== 'app/' && !(file.name.startsWith('app/') && SERVER_PATH.test(file.name.slice(4, -1)))) throw unsafe(file.name);
@@ -48,13 +55,21 @@ export class ZipAppArchive implements AppArchive {
       files = unzipSync(bytes, { filter });
     } catch (error) {
       if (error instanceof PayloadTooLarge || error instanceof InvalidInput) throw error;
-      throw new InvalidInput(`The app file is not a readable zip archive (${error instanceof Error ? error.message : String(error)})`);
+      const entry = current ? ` at its entry "${current.slice(0, 200)}"` : '';
+      throw new InvalidInput(`The app file is not a readable zip archive${entry} (${error instanceof Error ? error.message : String(error)})`);
+    }
+    for (const [name, data] of Object.entries(files)) {
+      const entry = declared.get(name);
+      if (!entry) throw new InvalidInput(`The app file's entry "${name.slice(0, 200)}" is missing from its central directory`);
+      checkInflated(entry, data);
     }
     const manifestBytes = files['app.json'];
     if (!manifestBytes) throw new InvalidInput('The app file has no app.json');
     let manifest: unknown;
     try {
-      manifest = JSON.parse(text('app.json', manifestBytes));
+      const json = text('app.json', manifestBytes);
+      assertJsonDepth(json, 'app.json');
+      manifest = JSON.parse(json);
     } catch (error) {
       if (error instanceof InvalidInput) throw error;
       throw new InvalidInput('app.json is not valid JSON');

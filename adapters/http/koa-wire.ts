@@ -5,6 +5,7 @@ import type { Logger } from '../../ports/logger.js';
 import type { PrincipalResolver } from '../../ports/principal-resolver.js';
 import type { IdentityUseCases } from '../../ports/use-cases/identity.js';
 import { errorEnvelope } from './error-envelope.js';
+import { closeAfterUnreadBody } from './unread-body.js';
 import { csrfFloor } from './floor/csrf-floor.js';
 import { jsonBody } from './floor/json-body.js';
 import { orgRefusal } from './floor/org-refusal.js';
@@ -41,10 +42,10 @@ export interface KoaWire {
 
 /**
  * Porter's own Koa application. The floor runs in this order, so each refusal happens before
- * anything it protects: error envelope → `org` on `/approvals…` and `/grants…` (any method, any
- * sub-path) → `/orgs` → self-authenticating routes → (per group) CSRF floor → JSON body →
- * principal resolver → route. A router's middleware runs only when one of its routes matched, so
- * unknown paths are a plain 404 that resolves nobody.
+ * anything it protects: a clean close after a refused body → error envelope → `org` on
+ * `/approvals…` and `/grants…` (any method, any sub-path) → `/orgs` → self-authenticating routes →
+ * (per group) CSRF floor → JSON body → principal resolver → route. A router's middleware runs
+ * only when one of its routes matched, so unknown paths are a plain 404 that resolves nobody.
  */
 export function createKoaWire(options: KoaWireOptions): KoaWire {
   const app = new Koa<WireState>({ keys: [...options.cookieKeys], proxy: options.trustProxy ?? false });
@@ -52,6 +53,8 @@ export function createKoaWire(options: KoaWireOptions): KoaWire {
   const mount = options.mount === '/' ? '' : options.mount;
   const relative = (path: string) => relativeToMount(mount, path);
 
+  // Outside the envelope: it sees the status the envelope chose.
+  app.use(closeAfterUnreadBody());
   app.use(errorEnvelope(options.logger));
   // Ahead of every router: the refusal covers paths and methods no route answers, too.
   app.use(orgRefusal(relative));

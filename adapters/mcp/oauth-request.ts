@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
+import { JSON_DEPTH_LIMIT, jsonDepth } from '../../domain/json-depth.js';
 import type { ClientCredentials } from '../../ports/use-cases/door.js';
 
 /** OAuth requests are small; anything bigger is not one. */
@@ -32,6 +33,7 @@ export async function readForm(ctx: Context): Promise<Record<string, string>> {
 export async function readJson(ctx: Context): Promise<unknown> {
   if (mediaTypeOf(ctx) !== 'application/json') throw new OAuthRefusal('invalid_client_metadata', 'Client metadata must be sent as application/json');
   const text = await readText(ctx, JSON_LIMIT);
+  if (jsonDepth(text, JSON_DEPTH_LIMIT) > JSON_DEPTH_LIMIT) throw new OAuthRefusal('invalid_client_metadata', `The body nests deeper than ${JSON_DEPTH_LIMIT} levels`);
   try {
     return JSON.parse(text) as unknown;
   } catch {

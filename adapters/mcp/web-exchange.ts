@@ -3,6 +3,7 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { InvalidInput, PayloadTooLarge } from '../../domain/errors.js';
+import { assertJsonDepth } from '../../domain/json-depth.js';
 
 /** Headers that describe the connection to Porter, not the request: never handed on. */
 const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'http2-settings', 'expect', 'host', 'content-length']);
@@ -12,10 +13,13 @@ const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 /**
  * The Koa request as a Web `Request` addressed to `url`: its method, its end-to-end headers and,
  * for a POST, its body, read from the socket once and refused past `maxBodyBytes`
- * (`PayloadTooLarge`). A body that breaks off, or a header no `Request` can carry, is `InvalidInput`.
+ * (`PayloadTooLarge`). A body that breaks off, nests deeper than `JSON_DEPTH_LIMIT` (the SDK
+ * parses and validates it recursively, tool arguments included), or a header no `Request` can
+ * carry, is `InvalidInput`.
  */
 export async function webRequestOf(ctx: Context, url: string, maxBodyBytes: number): Promise<Request> {
   const body = ctx.method === 'POST' ? await readBody(ctx, maxBodyBytes) : null;
+  if (body) assertJsonDepth(body, 'The JSON-RPC body');
   try {
     const headers = new Headers();
     const raw = ctx.req.rawHeaders;

@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss';
+import { Unavailable } from '../../domain/errors.js';
 import type { Logger } from '../../ports/logger.js';
 import type { BackgroundScheduler, RunDispatcher, SchedulerWork } from '../../ports/scheduler.js';
 
@@ -16,6 +17,11 @@ export interface PgBossSchedulerOptions {
   readonly concurrency?: number;
   /** How often idle workers look for jobs. Default 2 s. */
   readonly pollingIntervalSeconds?: number;
+  /**
+   * How long getting a connection (`acquireMs`) and one statement (`statementMs`) may take before a
+   * request that sends jobs (a webhook's runs, a tick) answers 503 instead of waiting. Default 5000 each.
+   */
+  readonly timeouts?: { readonly statementMs: number; readonly acquireMs: number };
   readonly work: SchedulerWork;
   readonly logger: Logger;
 }
@@ -34,7 +40,9 @@ export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
 
   async start(): Promise<void> {
     if (this.boss) return;
-    const boss = new PgBoss({ connectionString: this.options.connectionString, schema: this.options.schema ?? 'pgboss', application_name: 'porter-scheduler' });
+    // pg-boss hands its options to pg's Pool, which reads connectionTimeoutMillis (pg-boss's types do not list it).
+    const pool = { connectionTimeoutMillis: this.timeouts.acquireMs };
+    const boss = new PgBoss({ connectionString: this.options.connectionString, schema: this.options.schema ?? 'pgboss', application_name: 'porter-scheduler', ...pool });
     boss.on('error', (error: Error) => this.options.logger.error('pg-boss reported an error', { cause: error.message }));
     await boss.start();
     await ensureQueue(boss, { name: TICK_QUEUE, policy: 'singleton', retryLimit: 0, expireInSeconds: 5 * 60 });
@@ -55,15 +63,38 @@ export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
 
   async dispatch(runIds: ReadonlyArray<string>): Promise<void> {
     if (!this.boss) throw new Error('the pg-boss scheduler is not started');
+    const boss = this.boss;
     for (let i = 0; i < runIds.length; i += 500) {
-      await this.boss.insert(runIds.slice(i, i + 500).map((runId) => ({ name: RUN_QUEUE, data: { runId } })));
+      await this.inTime(boss.insert(runIds.slice(i, i + 500).map((runId) => ({ name: RUN_QUEUE, data: { runId } }))));
     }
   }
 
   /** Sends one tick job now, as the cron schedule would (the tick endpoint of an operator's tools). */
   async tickNow(): Promise<void> {
     if (!this.boss) throw new Error('the pg-boss scheduler is not started');
-    await this.boss.send(TICK_QUEUE, {});
+    await this.inTime(this.boss.send(TICK_QUEUE, {}));
+  }
+
+  private get timeouts(): { statementMs: number; acquireMs: number } {
+    return this.options.timeouts ?? { statementMs: 5_000, acquireMs: 5_000 };
+  }
+
+  /**
+   * A job sent from a request answers within the database timeouts or is `Unavailable`. A send
+   * that completes later is harmless: the run sweep re-dispatches runs whose job went missing,
+   * and the executor's claim makes a second job for one run a no-op.
+   */
+  private async inTime<T>(work: Promise<T>): Promise<T> {
+    const { statementMs, acquireMs } = this.timeouts;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Unavailable('The scheduler database did not answer in time')), statementMs + acquireMs);
+    });
+    try {
+      return await Promise.race([work, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async stop(): Promise<void> {

@@ -15,6 +15,9 @@ import { ACCEPTED_DATABASE_URLS, parseDatabaseUrl } from '../../adapters/store/d
 import { hostTools, type ToolsOption } from './tools-option.js';
 import type { PorterOptions } from './porter-options.js';
 
+/** A few seconds: long enough for a busy database, short enough that a frozen one answers 503 soon. */
+export const DEFAULT_DATABASE_TIMEOUTS = { statementMs: 5_000, acquireMs: 5_000 } as const;
+
 export type { PorterOptions } from './porter-options.js';
 
 const fn = <T>(what: string) => z.custom<T>((value) => typeof value === 'function', { message: `must be a function (${what})` });
@@ -182,6 +185,17 @@ export const configSchema = z
     turnGraceSeconds: z.number().int().min(0).max(600).default(15),
     databaseUrl: z.string().min(1).default('sqlite:.porter/porter.db'),
     store: instance<Store>('a Store (records, blobs, ping, close)', (v) => typeof v.records === 'function' && typeof v.blobs === 'function').optional(),
+    /**
+     * How long the database may keep a request waiting before it answers 503 `unavailable`: one
+     * statement (PostgreSQL `statement_timeout`; SQLite's wait for a lock), and getting a
+     * connection (PostgreSQL: from the pool, or a new one made).
+     */
+    databaseTimeouts: z
+      .strictObject({
+        statementMs: z.number().int().min(100).max(600_000).default(DEFAULT_DATABASE_TIMEOUTS.statementMs),
+        acquireMs: z.number().int().min(100).max(600_000).default(DEFAULT_DATABASE_TIMEOUTS.acquireMs),
+      })
+      .default(DEFAULT_DATABASE_TIMEOUTS),
     baseUrl: z.url({ message: 'must be an absolute URL such as https://app.example.com' }).optional(),
     tickSecret: z.string().min(16, 'must be at least 16 characters').optional(),
     /** Webhook intake: `{ sources: { <name>: { kind, secret } } }`. */

@@ -31,7 +31,7 @@ export function schedulerModule(pgBoss: PgBossFactory | null): ContainerModule {
       .toDynamicValue((ctx) => {
         const config = ctx.get<PorterConfig>(TOKENS.Config);
         if (!pgBoss) throw new Error('pg-boss was not loaded at boot');
-        return pgBoss({ connectionString: config.databaseUrl, work: ctx.get<SchedulerWork>(TOKENS.SchedulerWork), logger: ctx.get<Logger>(TOKENS.Logger) });
+        return pgBoss({ connectionString: config.databaseUrl, timeouts: config.databaseTimeouts, work: ctx.get<SchedulerWork>(TOKENS.SchedulerWork), logger: ctx.get<Logger>(TOKENS.Logger) });
       })
       .inSingletonScope();
     bind(InProcessDispatcher)

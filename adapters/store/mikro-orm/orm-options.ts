@@ -26,9 +26,18 @@ export interface MikroOrmTuning {
   readonly sqliteSynchronous?: 'normal' | 'full';
   /** PostgreSQL: connections in the pool. At least 2. Default 10. */
   readonly poolSize?: number;
-  /** PostgreSQL: how long to wait for a connection to be made or handed out. Default 10000. */
+  /** PostgreSQL: how long to wait for a connection to be made or handed out. Default 5000. */
   readonly connectTimeoutMs?: number;
+  /**
+   * PostgreSQL: how long one statement may run, lock waits included (`statement_timeout`), before
+   * the server cancels it. Migrations lift it inside their own transaction. Default 5000.
+   */
+  readonly statementTimeoutMs?: number;
 }
+
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 
@@ -81,7 +90,8 @@ export async function ormOptions(
     `databaseUrl is a postgres:// URL but the PostgreSQL driver is not installed: npm install @mikro-orm/postgresql@${Utils.getORMVersion()}`,
     importer,
   );
-  const connectTimeoutMs = tuning.connectTimeoutMs ?? 10_000;
+  const connectTimeoutMs = tuning.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const statementTimeoutMs = tuning.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   return {
     ...common,
     driver: postgresql.PostgreSqlDriver,
@@ -91,7 +101,11 @@ export async function ormOptions(
       acquireConnectionTimeout: connectTimeoutMs,
       ...searchPath(target.url),
       // pg reads the whole URL, so query options such as sslmode apply too.
-      connection: { connectionString: target.url, connectionTimeoutMillis: connectTimeoutMs },
+      connection: {
+        connectionString: target.url,
+        connectionTimeoutMillis: connectTimeoutMs,
+        statement_timeout: statementTimeoutMs,
+      },
     },
   };
 }

@@ -26,6 +26,8 @@ export function postgresqlMigrationLedger(pool: DriverPool<ClientBase>, schema: 
       try {
         await client.query('begin');
         try {
+          // A migration may take longer than a request's statement timeout, and so may waiting for another instance's.
+          await client.query('set local statement_timeout = 0');
           await client.query(`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
           await ensureLedger(client, schema);
           const result = await step(ledgerTransaction(client));

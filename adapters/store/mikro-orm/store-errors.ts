@@ -18,6 +18,12 @@ const UNREACHABLE_CODES = new Set([
 ]);
 
 /**
+ * PostgreSQL codes for a statement the server gave up on for taking too long (statement_timeout,
+ * lock_timeout): the database is too busy or held by someone else, not the statement wrong.
+ */
+const TOO_SLOW_CODES = new Set(['57014', '55P03']);
+
+/**
  * SQLite primary result codes (libsql reports extended ones, e.g. SQLITE_BUSY_SNAPSHOT, and the
  * primary code is their prefix) that say the file cannot be used right now rather than that the
  * statement is wrong: locked by another process past the busy timeout, not openable, failing I/O,
@@ -49,6 +55,7 @@ function unavailableBecause(error: unknown): string | null {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && UNUSABLE_SQLITE_CODES.has(primarySqliteCode(code))) return 'The store database cannot be used right now';
   if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return 'The store database cannot be reached';
+  if (typeof code === 'string' && TOO_SLOW_CODES.has(code)) return 'The store database did not answer in time';
   if (error.name === 'KnexTimeoutError' || UNREACHABLE_MESSAGES.some((pattern) => pattern.test(error.message))) return 'The store database cannot be reached';
   // Node reports a refused dual-stack connect (localhost) as an AggregateError of the attempts.
   if (error instanceof AggregateError && error.errors.some((each) => unavailableBecause(each) !== null)) return 'The store database cannot be reached';

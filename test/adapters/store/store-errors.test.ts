@@ -107,6 +107,12 @@ describe('SQLite errors as libsql reports them', () => {
     expect((mapped as DomainError).code).to.equal('unavailable');
   });
 
+  it('maps PostgreSQL statement and lock timeouts (57014, 55P03) and a pool that gave no connection in time to unavailable', () => {
+    const timeouts = [Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }), Object.assign(new Error('could not obtain lock'), { code: '55P03' })];
+    const poolTimeout = Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' });
+    for (const error of [...timeouts, poolTimeout]) expect((storeError(error) as DomainError).code, error.message).to.equal('unavailable');
+  });
+
   it('leaves a constraint failure and a bad statement as they are: those are the statement\'s own', () => {
     const db = connect();
     db.exec("create table t (k text primary key, v text not null); insert into t values ('a', 'x')");

@@ -1,0 +1,105 @@
+import { crc32 } from 'node:zlib';
+import { InvalidInput } from '../../domain/errors.js';
+
+/** One entry as the central directory declares it. */
+export interface DeclaredEntry {
+  readonly name: string;
+  readonly crc: number;
+  readonly compressedSize: number;
+  readonly size: number;
+}
+
+const EOCD = 0x06054b50;
+const CENTRAL = 0x02014b50;
+const LOCAL = 0x04034b50;
+const DESCRIPTOR = 0x08074b50;
+/** Sizes and offsets this wide mean ZIP64, which no app file near its 8 MiB cap needs. */
+const ZIP64 = 0xffffffff;
+/** Flag bit 3: CRC and sizes follow the data (a data descriptor) instead of the local header. */
+const HAS_DESCRIPTOR = 0x08;
+const UTF8_NAME = 0x800;
+const STORED = 0;
+
+/**
+ * Reads the central directory and checks that every entry's local header (or its data
+ * descriptor) agrees with it on CRC-32 and both sizes, that its data lies inside the archive
+ * before the directory, and that no name appears twice. fflate trusts the directory and inflates
+ * into a buffer of the declared size, so an entry that lies would otherwise be imported cut short
+ * or padded. A lying entry is `InvalidInput` naming it. Structure fflate itself cannot read is
+ * left to fflate to refuse.
+ */
+export function declaredEntries(bytes: Uint8Array): Map<string, DeclaredEntry> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const end = endOfCentralDirectory(view);
+  const entries = new Map<string, DeclaredEntry>();
+  if (end < 0) return entries;
+  const count = view.getUint16(end + 10, true);
+  const directoryStart = view.getUint32(end + 16, true);
+  let at = directoryStart;
+  for (let i = 0; i < count; i += 1) {
+    if (at + 46 > bytes.byteLength || view.getUint32(at, true) !== CENTRAL) throw new InvalidInput('The app file\'s central directory is damaged');
+    const flags = view.getUint16(at + 8, true);
+    const method = view.getUint16(at + 10, true);
+    const crc = view.getUint32(at + 16, true);
+    const compressedSize = view.getUint32(at + 20, true);
+    const size = view.getUint32(at + 24, true);
+    const nameLength = view.getUint16(at + 28, true);
+    const extraLength = view.getUint16(at + 30, true);
+    const commentLength = view.getUint16(at + 32, true);
+    const localOffset = view.getUint32(at + 42, true);
+    const name = nameOf(bytes.subarray(at + 46, at + 46 + nameLength), flags);
+    at += 46 + nameLength + extraLength + commentLength;
+
+    const lie = (what: string) => new InvalidInput(`The app file's entry "${name.slice(0, 200)}" ${what}; nothing was imported`);
+    if (entries.has(name)) throw lie('appears twice');
+    if (compressedSize === ZIP64 || size === ZIP64 || localOffset === ZIP64) throw lie('uses ZIP64, which an app file does not need');
+    if (method === STORED && compressedSize !== size) throw lie('is stored uncompressed, yet its two sizes differ');
+    if (localOffset + 30 > directoryStart || view.getUint32(localOffset, true) !== LOCAL) throw lie('has no local header where the directory says');
+    const local = {
+      flags: view.getUint16(localOffset + 6, true),
+      crc: view.getUint32(localOffset + 14, true),
+      compressedSize: view.getUint32(localOffset + 18, true),
+      size: view.getUint32(localOffset + 22, true),
+    };
+    const dataStart = localOffset + 30 + view.getUint16(localOffset + 26, true) + view.getUint16(localOffset + 28, true);
+    if (dataStart + compressedSize > directoryStart) throw lie('declares more data than the archive holds');
+    const told = local.flags & HAS_DESCRIPTOR ? descriptorAt(view, dataStart + compressedSize, directoryStart) : local;
+    if (!told) throw lie('has no data descriptor where its flags say');
+    if (told.crc !== crc) throw lie('has a CRC-32 in its local header that differs from the directory');
+    if (told.compressedSize !== compressedSize || told.size !== size) throw lie('declares sizes in its local header that differ from the directory');
+    entries.set(name, { name, crc, compressedSize, size });
+  }
+  return entries;
+}
+
+/** What an entry inflated to must be exactly what the directory declared: its size and CRC-32. */
+export function checkInflated(entry: DeclaredEntry, data: Uint8Array): void {
+  const lie = (what: string) => new InvalidInput(`The app file's entry "${entry.name.slice(0, 200)}" ${what}; nothing was imported`);
+  if (data.byteLength !== entry.size) throw lie(`inflates to ${data.byteLength} bytes, not the ${entry.size} it declares`);
+  if (crc32(data) >>> 0 !== entry.crc) throw lie('does not match its CRC-32');
+}
+
+function endOfCentralDirectory(view: DataView): number {
+  // The record is 22 bytes plus a comment of at most 65,535.
+  for (let at = view.byteLength - 22; at >= Math.max(0, view.byteLength - 22 - 0xffff); at -= 1) {
+    if (view.getUint32(at, true) === EOCD) return at;
+  }
+  return -1;
+}
+
+function descriptorAt(view: DataView, at: number, limit: number): { crc: number; compressedSize: number; size: number } | null {
+  const signed = at + 4 <= limit && view.getUint32(at, true) === DESCRIPTOR;
+  const start = signed ? at + 4 : at;
+  if (start + 12 > limit) return null;
+  return { crc: view.getUint32(start, true), compressedSize: view.getUint32(start + 4, true), size: view.getUint32(start + 8, true) };
+}
+
+const utf8 = new TextDecoder('utf-8');
+
+/** Decoded as fflate decodes it: UTF-8 when flagged, otherwise one character per byte. */
+function nameOf(bytes: Uint8Array, flags: number): string {
+  if (flags & UTF8_NAME) return utf8.decode(bytes);
+  let name = '';
+  for (const byte of bytes) name += String.fromCharCode(byte);
+  return name;
+}
