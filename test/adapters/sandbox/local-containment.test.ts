@@ -154,3 +154,118 @@ describe('LocalSandbox contained by bubblewrap', function () {
     expect(sandbox.liveServers()).to.equal(0);
   });
 });
+
+describe('LocalSandbox where bubblewrap is missing', () => {
+  it('fails closed: every open says to install bubblewrap (503), nothing runs uncontained', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'porter-no-bwrap-'));
+    const warnings: string[] = [];
+    try {
+      const sandbox = new LocalSandbox({ root, bwrap: join(root, 'no-such-bwrap'), logger: { warn: (message) => warnings.push(message) } });
+      expect(sandbox.unavailable).to.contain('install bubblewrap').and.to.contain("containment: 'none'");
+      const refusal = await sandbox.open('app_refused', { egress: null }).then(
+        () => null,
+        (error: unknown) => error as { code: string; message: string },
+      );
+      expect(refusal?.code).to.equal('unavailable');
+      expect(refusal?.message).to.contain('apt-get install bubblewrap');
+      expect(warnings.join('\n')).to.contain('bubblewrap is unavailable');
+      expect(sandbox.liveServers()).to.equal(0);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('LocalSandbox server caps and idle stop', function () {
+  this.timeout(30_000);
+  let root: string;
+  let sandbox: LocalSandbox;
+  beforeEach(async () => {
+    root = await realpath(await mkdtemp(join(tmpdir(), 'porter-server-pool-')));
+  });
+  afterEach(async () => {
+    await sandbox.closeAll();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  async function served(id: string, owner: string) {
+    const session = await sandbox.open(id, { egress: null, owner });
+    await session.writeFiles(nodeApp(id));
+    await session.start();
+    return session;
+  }
+
+  it("the (N+1)th server of one person stops that person's least recently used idle one, not anyone else's", async () => {
+    sandbox = new LocalSandbox({ root, startTimeoutMs: 5000, limits: { maxServersPerPerson: 2, maxServers: 10 } });
+    const other = await served('app_other', 'person-b');
+    const first = await served('app_first', 'person-a');
+    const second = await served('app_second', 'person-a');
+    await callFn(first, 'echo'); // first is now more recently used than second
+    const third = await served('app_third', 'person-a');
+    expect(await second.isListening()).to.equal(false);
+    for (const session of [first, third, other]) expect(await session.isListening()).to.equal(true);
+    expect(sandbox.liveServers('person-a')).to.equal(2);
+    expect(sandbox.liveServers()).to.equal(3);
+  });
+
+  it('the total cap stops the least recently used idle server of anyone', async () => {
+    sandbox = new LocalSandbox({ root, startTimeoutMs: 5000, limits: { maxServersPerPerson: 5, maxServers: 2 } });
+    const oldest = await served('app_oldest', 'person-a');
+    const newer = await served('app_newer', 'person-b');
+    await served('app_newest', 'person-c');
+    expect(await oldest.isListening()).to.equal(false);
+    expect(await newer.isListening()).to.equal(true);
+    expect(sandbox.liveServers()).to.equal(2);
+  });
+
+  it('over the cap with every server busy, the start is refused 503 unavailable, naming the limit', async () => {
+    sandbox = new LocalSandbox({ root, startTimeoutMs: 5000, limits: { maxServersPerPerson: 1, maxServers: 10 } });
+    const busy = await sandbox.open('app_busy', { egress: null, owner: 'person-a' });
+    await busy.writeFiles([{ path: '/app/server.js', content: "require('node:http').createServer((q, r) => { if (q.url !== '/slow') return r.end('ok'); }).listen(Number(process.env.PORT), process.env.HOST);" }]);
+    await busy.start();
+    const pending = busy.fetch('/slow').catch(() => null); // a request in flight: the server is busy
+    const refused = await served('app_waiting', 'person-a').then(
+      () => null,
+      (error: unknown) => error as { code: string; details: unknown },
+    );
+    expect(refused?.code).to.equal('unavailable');
+    expect(refused?.details).to.deep.equal({ reason: 'server-limit', limit: 'maxServersPerPerson', max: 1 });
+    expect(await busy.isListening()).to.equal(true);
+    await busy.close();
+    await pending;
+  });
+
+  // Twenty apps in a second from one person: at most the cap run, however they race.
+  it('concurrent starts of one person never exceed the cap', async () => {
+    sandbox = new LocalSandbox({ root, startTimeoutMs: 10_000, limits: { maxServersPerPerson: 3, maxServers: 20 } });
+    const ids = Array.from({ length: 6 }, (_, i) => `app_burst_${i}`);
+    const sessions = await Promise.all(ids.map((id) => sandbox.open(id, { egress: null, owner: 'person-a' })));
+    await Promise.all(sessions.map((session, i) => session.writeFiles(nodeApp(ids[i]!))));
+    await Promise.allSettled(sessions.map((session) => session.start()));
+    const listening = (await Promise.all(sessions.map((session) => session.isListening()))).filter(Boolean);
+    expect(listening.length).to.be.at.most(3);
+    expect(sandbox.liveServers('person-a')).to.be.at.most(3);
+  });
+
+  it('an idle server is stopped after the idle time, and a start on the next request brings it back', async () => {
+    sandbox = new LocalSandbox({ root, startTimeoutMs: 5000, limits: { idleMs: 300 } });
+    const session = await served('app_idle', 'person-a');
+    const group = Number(await readFile(join(root, '.run', 'app_idle.pid'), 'utf8'));
+    expect(await eventually(async () => !(await session.isListening()))).to.equal(true);
+    expect(await eventually(() => !processAlive(group))).to.equal(true);
+    expect(sandbox.liveServers()).to.equal(0);
+    await session.start();
+    expect((await callFn<EchoBody>(session, 'echo')).label).to.equal('app_idle');
+  });
+
+  it('a server in use is not stopped as idle', async () => {
+    sandbox = new LocalSandbox({ root, startTimeoutMs: 5000, limits: { idleMs: 1000 } });
+    const session = await served('app_used', 'person-a');
+    const until = Date.now() + 2000;
+    while (Date.now() < until) {
+      await callFn(session, 'echo');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(await session.isListening()).to.equal(true);
+  });
+});
