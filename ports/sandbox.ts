@@ -47,10 +47,18 @@ export interface SandboxSession {
   discard(): Promise<void>;
 }
 
+export interface SandboxOpenOptions {
+  readonly egress: EgressPolicy | null;
+  readonly owner?: string;
+}
+
 export interface Sandbox {
   readonly kind: 'e2b' | 'cloud' | 'custom';
-  /** Opens (creating on first use) the sandbox of an app. */
-  open(appId: string, options: { readonly egress: EgressPolicy | null }): Promise<SandboxSession>;
+  /**
+   * Opens (creating on first use) the sandbox of an app. `owner` (the app owner's subject, when the
+   * caller knows it) lets an adapter hold each person to a share of its servers.
+   */
+  open(appId: string, options: SandboxOpenOptions): Promise<SandboxSession>;
   /** Stops every session this adapter opened (at shutdown). */
   closeAll(): Promise<void>;
 }

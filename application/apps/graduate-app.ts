@@ -1,4 +1,5 @@
 import { AlreadyServed } from '../../domain/apps/app-errors.js';
+import { admitServerCode } from '../../domain/apps/server-code-rule.js';
 import { NotImplemented } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
 import type { Clock } from '../../ports/clock.js';
@@ -13,7 +14,8 @@ import type { ServedRollout } from './served-rollout.js';
 /**
  * Graduates a tree app to a served app. Only when the scaffold is written, the server started and
  * the snapshot taken does the document become `ui: "http"` (one new version); any failed step
- * leaves the document untouched, the tree serving as before.
+ * leaves the document untouched, the tree serving as before. An anonymous session may not
+ * graduate (after the owner check, so someone else's id stays 404).
  */
 export class GraduateApp implements UseCase<{ principal: Principal; appId: string }, AppDetail> {
   constructor(
@@ -25,6 +27,7 @@ export class GraduateApp implements UseCase<{ principal: Principal; appId: strin
 
   async execute({ principal, appId }: { principal: Principal; appId: string }): Promise<AppDetail> {
     const loaded = await this.book.ownedBy(principal.subject, appId);
+    admitServerCode(principal, 'graduate');
     const { app } = loaded;
     if (app.document.ui === 'http') throw new AlreadyServed(app.id);
     if (!this.rollout.available) throw new NotImplemented('No sandbox is configured: graduating an app needs one');

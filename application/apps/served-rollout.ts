@@ -24,7 +24,7 @@ export class ServedRollout {
 
   /** The new snapshot's id once every step succeeded. */
   async graduate(app: App): Promise<string> {
-    const session = await this.open(app.id, app.document);
+    const session = await this.open(app.id, app.document, app.owner);
     try {
       await step('scaffold', () => session.writeFiles(scaffold(app.document)));
       await step('start', () => session.start());
@@ -39,7 +39,7 @@ export class ServedRollout {
   async update(app: App, document: AppDocument): Promise<string> {
     const previous = app.served?.snapshotId;
     if (!previous) throw new AppNotServed(app.id);
-    const session = await this.open(app.id, document);
+    const session = await this.open(app.id, document, app.owner);
     try {
       await step('write', () => session.writeFiles(scaffold(document)));
       await step('start', () => session.start());
@@ -65,7 +65,7 @@ export class ServedRollout {
   async running(app: App): Promise<SandboxSession> {
     const served = app.served;
     if (app.document.ui !== 'http' || !served) throw new AppNotServed(app.id);
-    const session = await this.open(app.id, app.document);
+    const session = await this.open(app.id, app.document, app.owner);
     if (!(await session.isListening())) await step('restore', () => session.restore(served.snapshotId));
     return session;
   }
@@ -105,9 +105,11 @@ export class ServedRollout {
     }
   }
 
-  private async open(appId: string, document: AppDocument): Promise<SandboxSession> {
+  /** `owner` when a server may start: the adapter counts it against that person's servers. */
+  private async open(appId: string, document: AppDocument, owner?: string): Promise<SandboxSession> {
     if (!this.sandbox) throw new NotImplemented('No sandbox is configured: served apps need one');
-    return step('open', () => this.sandbox!.open(appId, { egress: document.egress ? { allowDomains: document.egress.allowDomains } : null }));
+    const egress = document.egress ? { allowDomains: document.egress.allowDomains } : null;
+    return step('open', () => this.sandbox!.open(appId, owner === undefined ? { egress } : { egress, owner }));
   }
 }
 

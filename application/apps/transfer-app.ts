@@ -1,6 +1,7 @@
 import { App } from '../../domain/apps/app.js';
 import { InvalidAppDocument } from '../../domain/apps/app-errors.js';
 import { validateDocument } from '../../domain/apps/validate-document.js';
+import { admitServerCode } from '../../domain/apps/server-code-rule.js';
 import { InvalidInput } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
 import type { AppArchive } from '../../ports/app-archive.js';
@@ -32,6 +33,7 @@ export class ExportApp implements UseCase<{ principal: Principal; appId: string 
  * against the document rules before anything is stored, under a fresh id. Served state and pins
  * do not travel: the import is a tree app (graduate it again to serve it). An app file asking for
  * `scope: "shared"` is shared only when the importer may share; otherwise it is the importer's alone.
+ * Server code (files under `app/`) comes in only for someone signed in.
  */
 export class ImportApp implements UseCase<{ principal: Principal; bytes: Uint8Array }, AppDetail> {
   constructor(
@@ -47,6 +49,7 @@ export class ImportApp implements UseCase<{ principal: Principal; bytes: Uint8Ar
     const manifest = contents.manifest;
     if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) throw new InvalidInput('app.json must hold an app document object');
     const files = Object.keys(contents.files).length > 0 ? { files: contents.files } : null;
+    if (files) admitServerCode(principal, 'import');
     const checked = validateDocument({ ...manifest, ui: 'tree', server: files });
     if (!checked.ok) throw new InvalidAppDocument('imported app', checked.issues);
     const document = await this.sharing.admit(principal, checked.document);

@@ -16,8 +16,8 @@ const POLICY = { allowDomains: ['example.com'] };
  */
 export async function run(): Promise<BenchResult[]> {
   const root = await mkdtemp(join(tmpdir(), 'porter-sandbox-bench-'));
-  const isolated = new LocalSandbox({ root: join(root, 'auto') });
-  const cooperative = new LocalSandbox({ root: join(root, 'cooperative'), egressIsolation: 'cooperative' });
+  const isolated = new LocalSandbox({ root: join(root, 'auto'), containment: 'none' });
+  const cooperative = new LocalSandbox({ root: join(root, 'cooperative'), containment: 'none', egressIsolation: 'cooperative' });
   try {
     const unrestricted = await prepared(isolated, 'app_unrestricted', null);
     const results: BenchResult[] = [];

@@ -123,7 +123,12 @@ export const sandboxSettingsSchema = z.discriminatedUnion('kind', [
     kind: z.literal('local'),
     root: z.string().min(1).optional(),
     startTimeoutMs: sandboxStartTimeout,
-    /** `auto`: a network namespace per policy-bound app where the OS allows; `cooperative`: never. */
+    /** `bubblewrap` (default): each server contained by bwrap; `none`: a plain child process (development). */
+    containment: z.enum(['bubblewrap', 'none']).optional(),
+    maxServersPerPerson: z.number().int().min(1).max(1000).optional(),
+    maxServers: z.number().int().min(1).max(10_000).optional(),
+    idleStopMs: z.number().int().min(1000).max(86_400_000).optional(),
+    /** With `containment: 'none'`. `auto`: a network namespace per policy-bound app where the OS allows; `cooperative`: never. */
     egressIsolation: z.enum(['auto', 'cooperative']).optional(),
   }),
   z.strictObject({

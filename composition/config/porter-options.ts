@@ -80,7 +80,19 @@ export type SandboxOptions =
       readonly root?: string;
       /** 1000–120000 ms. */
       readonly startTimeoutMs?: number;
-      /** `auto`: a network namespace per policy-bound app where the OS allows; `cooperative`: never. */
+      /**
+       * `bubblewrap` (default): each app server runs under bwrap, seeing only its own folder;
+       * without bwrap served apps answer 503. `none`: a plain child process that sees the host's
+       * files, for development machines without bubblewrap.
+       */
+      readonly containment?: 'bubblewrap' | 'none';
+      /** Live app servers of one person (default 3): the least recently used idle one makes room. */
+      readonly maxServersPerPerson?: number;
+      /** Live app servers in total (default 20). */
+      readonly maxServers?: number;
+      /** A server unused this long is stopped and started again on its next request (default 300000 ms). */
+      readonly idleStopMs?: number;
+      /** With `containment: 'none'` only. `auto`: a network namespace per policy-bound app where the OS allows; `cooperative`: never. */
       readonly egressIsolation?: 'auto' | 'cooperative';
     }
   | {

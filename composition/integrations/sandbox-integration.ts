@@ -27,7 +27,14 @@ async function build(option: Exclude<SandboxOption, false>, env: NodeJS.ProcessE
   if (isSandbox(option)) return option;
   switch (option.kind) {
     case 'local':
-      return new LocalSandbox({ root: option.root ?? (env.PORTER_SANDBOX_ROOT || undefined), startTimeoutMs: option.startTimeoutMs, egressIsolation: option.egressIsolation, logger });
+      return new LocalSandbox({
+        root: option.root ?? (env.PORTER_SANDBOX_ROOT || undefined),
+        startTimeoutMs: option.startTimeoutMs,
+        containment: option.containment,
+        egressIsolation: option.egressIsolation,
+        limits: { maxServers: option.maxServers, maxServersPerPerson: option.maxServersPerPerson, idleMs: option.idleStopMs },
+        logger,
+      });
     case 'e2b': {
       const apiKey = option.apiKey ?? (env.E2B_API_KEY || undefined);
       if (!apiKey) throw new PorterConfigError([{ option: 'sandbox.apiKey', message: 'is required for e2b (or set E2B_API_KEY)' }]);
@@ -48,7 +55,9 @@ async function build(option: Exclude<SandboxOption, false>, env: NodeJS.ProcessE
 
 /**
  * `PORTER_SANDBOX` (`local`, `e2b`, `cloud`, `off`) picks explicitly; otherwise `PORTER_SANDBOX_URL`
- * names the cloud service and `E2B_API_KEY` e2b; otherwise development runs apps locally.
+ * names the cloud service and `E2B_API_KEY` e2b; otherwise development runs apps locally — but not
+ * under `NODE_ENV=production`, even with `development: true`: there the local sandbox runs app
+ * code on the host only when the host names it (`sandbox: 'local' | {kind: 'local'}` or `PORTER_SANDBOX=local`).
  */
 function fromEnvironment(development: boolean, env: NodeJS.ProcessEnv): { option: SandboxOption; source: string } | null {
   const named = env.PORTER_SANDBOX?.trim() || undefined;
@@ -62,7 +71,7 @@ function fromEnvironment(development: boolean, env: NodeJS.ProcessEnv): { option
   if (named === 'e2b' || (!named && env.E2B_API_KEY)) {
     return checked({ kind: 'e2b', apiKey: env.E2B_API_KEY || undefined, template: env.PORTER_E2B_TEMPLATE || undefined }, 'E2B_API_KEY / PORTER_E2B_TEMPLATE');
   }
-  if (named === 'local' || development) return { option: { kind: 'local', root: env.PORTER_SANDBOX_ROOT || undefined }, source: 'sandbox (from PORTER_SANDBOX_ROOT)' };
+  if (named === 'local' || (development && env.NODE_ENV !== 'production')) return { option: { kind: 'local', root: env.PORTER_SANDBOX_ROOT || undefined }, source: 'sandbox (from PORTER_SANDBOX_ROOT)' };
   return null;
 }
 

@@ -106,10 +106,10 @@ function literalRoutes(apps: AppsUseCases): WireRoute[] {
       method: 'post',
       path: '/apps/import',
       summary: 'Import an app file',
-      description: `Exempt from the CSRF floor: the type it demands forces a CORS preflight. At most ${ARCHIVE_LIMITS.maxArchiveBytes / 1024 / 1024} MiB and ${ARCHIVE_LIMITS.maxEntries} entries.`,
+      description: `Exempt from the CSRF floor: the type it demands forces a CORS preflight. At most ${ARCHIVE_LIMITS.maxArchiveBytes / 1024 / 1024} MiB and ${ARCHIVE_LIMITS.maxEntries} entries. An anonymous session may import an app without server code only (403 otherwise).`,
       body: ownBody(`An app file: a zip of \`app.json\` (the app document) and an optional \`app/\` tree of server files.`, { [APP_MEDIA_TYPE]: null }),
       responses: { 201: json('The imported app.', App) },
-      errors: ['validation', 'unsupported-media-type', 'payload-too-large', 'unavailable'],
+      errors: ['validation', 'forbidden', 'unsupported-media-type', 'payload-too-large', 'unavailable'],
       handle: async (ctx) => {
         if (mediaType(ctx.get('content-type')) !== APP_MEDIA_TYPE) throw new UnsupportedMediaType(`An app file must be sent as ${APP_MEDIA_TYPE}`);
         const bytes = await getRawBody(ctx.req, { limit: ARCHIVE_LIMITS.maxArchiveBytes, ...(ctx.request.length !== undefined ? { length: ctx.request.length } : {}) });
@@ -220,11 +220,11 @@ function perAppRoutes(apps: AppsUseCases): WireRoute[] {
       method: 'post',
       path: '/apps/:id/graduate',
       summary: 'Graduate an app to a served app',
-      description: 'Writes the scaffold, starts the server in the sandbox and takes a snapshot; only then does `ui` become `http`. A failed step leaves the app as it was.',
+      description: 'Writes the scaffold, starts the server in the sandbox and takes a snapshot; only then does `ui` become `http`. A failed step leaves the app as it was. An anonymous session may not graduate (403).',
       params: appParams,
       body: jsonBody(noBody),
       responses: { 200: json('The served app.', App) },
-      errors: ['conflict', 'not-implemented', 'unavailable'],
+      errors: ['forbidden', 'conflict', 'not-implemented', 'unavailable'],
       handle: async (ctx, { params }) => {
         ctx.body = await apps.graduateApp.execute({ principal: principalOf(ctx), appId: params.id });
       },

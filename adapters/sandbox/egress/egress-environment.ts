@@ -9,10 +9,11 @@ export const EGRESS_PRELOAD_PATH = fileURLToPath(new URL('./egress-preload.cjs',
  * client that honours them (curl, wget, Python, Go). NO_PROXY is emptied so nothing is exempt.
  * On their own they hold only cooperative code; in a network namespace (local adapter) they are
  * what lets cooperative code reach allowed domains, while the namespace stops everything else.
+ * `preloadPath` is where the preload is seen by the app (bound elsewhere inside a bubblewrap sandbox).
  */
-export function egressEnvironment(proxyAddress: string): Record<string, string> {
+export function egressEnvironment(proxyAddress: string, preloadPath = EGRESS_PRELOAD_PATH): Record<string, string> {
   const proxyUrl = `http://${proxyAddress}`;
-  const preload = EGRESS_PRELOAD_PATH.includes(' ') ? `"${EGRESS_PRELOAD_PATH}"` : EGRESS_PRELOAD_PATH;
+  const preload = preloadPath.includes(' ') ? `"${preloadPath}"` : preloadPath;
   return {
     PORTER_EGRESS_PROXY: proxyAddress,
     NODE_OPTIONS: `--require ${preload}`,

@@ -1,7 +1,8 @@
 /* global require, process, Buffer, setImmediate */
 /* eslint-disable @typescript-eslint/no-require-imports -- a preload runs as plain CommonJS inside the app */
 /**
- * Loaded into every Node process of a sandbox that has an egress policy (NODE_OPTIONS --require).
+ * Loaded into every Node process of a sandbox with an egress policy, and of every bubblewrap-contained
+ * sandbox (NODE_OPTIONS --require).
  * It routes Node's HTTP clients (global fetch, http, https) through the sandbox's filtering proxy
  * and refuses every other outbound socket, so a raw-IP request — or any connection that would
  * skip the proxy's allow-list — fails instead of leaving the sandbox.
@@ -25,7 +26,7 @@ function install(address) {
   const originalConnect = net.Socket.prototype.connect;
 
   function refusal(what) {
-    const error = new Error(`egress refused: ${what} (this app has an egress policy; only HTTP(S) to allowed domains leaves the sandbox)`);
+    const error = new Error(`egress refused: ${what} (only HTTP(S) through the sandbox's egress proxy leaves the sandbox)`);
     error.code = 'EGRESS_REFUSED';
     return error;
   }

@@ -1,11 +1,15 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { EgressPolicy, Sandbox } from '../../../ports/sandbox.js';
+import type { EgressPolicy, Sandbox, SandboxOpenOptions } from '../../../ports/sandbox.js';
 import type { Logger } from '../../../ports/logger.js';
 import { checkedAppId } from '../app-paths.js';
 import type { EgressResolver } from '../egress/egress-proxy.js';
 import { LocalSandboxSession } from './local-session.js';
 import { namespaceSupport, type EgressIsolation, type NamespaceTools } from './network-namespace.js';
+import type { NamespaceMaker } from './namespace-link.js';
+import { bubblewrapSupport, INSTALL_BUBBLEWRAP, writeSyntheticEtc, type Containment } from './bubblewrap-command.js';
+import { DEFAULT_SERVER_LIMITS, ServerPool, type ServerLimits } from './server-pool.js';
+import { InvalidInput, Unavailable } from '../../../domain/errors.js';
 
 export interface LocalSandboxOptions {
   /** Where app directories live; each app gets `<root>/<appId>`. Default `.porter/sandboxes`. */
@@ -15,14 +19,24 @@ export interface LocalSandboxOptions {
   /** How the egress proxy resolves allowed names (tests point names at loopback). Default DNS. */
   readonly resolve?: EgressResolver;
   /**
-   * `auto` (default): an app with an egress policy runs in a network namespace of its own where this
-   * machine allows it (Linux with unprivileged user namespaces, `unshare` and `ip`), else cooperatively.
-   * `cooperative`: never use a namespace.
+   * `bubblewrap` (default): each server runs under `bwrap`, contained (see bubblewrap-command.ts);
+   * where bwrap is missing or refused, opening a sandbox fails (503) rather than run uncontained.
+   * `none`: a plain child process that sees the host's files; for development machines without bwrap.
+   */
+  readonly containment?: Containment;
+  /** Where `bwrap` is. Default: /usr/bin/bwrap, /usr/local/bin/bwrap or /bin/bwrap. */
+  readonly bwrap?: string;
+  /** Caps on live servers, and the idle time after which one is stopped. */
+  readonly limits?: Partial<ServerLimits>;
+  /**
+   * With `containment: 'none'` only. `auto` (default): an app with an egress policy runs in a
+   * network namespace of its own where this machine allows it (Linux with unprivileged user
+   * namespaces, `unshare` and `ip`), else cooperatively. `cooperative`: never use a namespace.
    */
   readonly egressIsolation?: 'auto' | 'cooperative';
   /** Where `unshare` and `ip` are. Default: found on PATH, /usr/sbin, /sbin. */
   readonly namespaceTools?: Partial<NamespaceTools>;
-  /** Told once per process when namespaces are unavailable and egress falls back to cooperative. */
+  /** Told once per process when containment or namespaces are unavailable. */
   readonly logger?: Pick<Logger, 'warn'>;
 }
 
@@ -30,38 +44,62 @@ export interface LocalSandboxOptions {
 const warned = new Set<string>();
 
 /**
- * Runs each app's server as a child process of this host: its own directory under the root, its
- * own free port passed as `PORT`, an environment built from nothing, and — for apps with an egress
- * policy — its own filtering proxy, which is the only way out of the network namespace the server
- * runs in (`egressIsolation: 'namespace'`), or, where the machine allows no namespace, the way the
- * server is steered by a preload and proxy variables (`'cooperative'`). Apps without a policy run
- * on the host's network, unrestricted. Status `custom`.
+ * Runs each app's server on this machine: its own directory under the root, its own port passed
+ * as `PORT`, an environment built from nothing, and its own filtering egress proxy.
  *
- * The isolation is a process boundary, not a machine one: the server runs as this host's user and
- * sees its filesystem. Use the e2b or cloud adapter for code you do not trust.
+ * Contained (the default), the server runs under bubblewrap as an unprivileged user of its own
+ * that sees only its folder (at `/app`), the system's `/usr` read-only, a synthetic `/etc`, a
+ * private `/tmp` and its own processes; its network namespace's only way out is the proxy, which
+ * refuses the host's loopback and private networks (and, with an egress policy, every domain not
+ * on it). The kernel is still shared: use the e2b or cloud adapter for code you do not trust at all.
+ *
+ * With `containment: 'none'` the server is a plain child process of this host's user that sees its
+ * filesystem; an app with an egress policy runs in a network namespace of its own where the machine
+ * allows it (`egressIsolation: 'namespace'`), else is steered by a preload and proxy variables
+ * (`'cooperative'`); apps without a policy run on the host's network. Status `custom`.
+ *
+ * Live servers are capped (in total and per person) and idle ones stopped: see ServerPool.
  */
 export class LocalSandbox implements Sandbox {
   readonly kind = 'custom' as const;
   readonly root: string;
   /** How apps with an egress policy are held to it on this machine (decided once, at construction). */
   readonly egressIsolation: EgressIsolation;
+  readonly containment: Containment;
+  readonly limits: ServerLimits;
+  /** Set when containment is asked for but this machine cannot provide it: every open says why. */
+  readonly unavailable: string | null = null;
   private readonly sessions = new Map<string, Promise<LocalSandboxSession>>();
   private readonly startTimeoutMs: number;
-  private readonly namespaceTools: NamespaceTools | undefined;
+  private readonly maker: NamespaceMaker | undefined;
+  private readonly pool: ServerPool;
+  private etc: Promise<void> | null = null;
 
   constructor(private readonly options: LocalSandboxOptions = {}) {
     this.root = resolve(options.root ?? '.porter/sandboxes');
     this.startTimeoutMs = options.startTimeoutMs ?? 15_000;
-    if (options.egressIsolation === 'cooperative') {
+    this.limits = { ...DEFAULT_SERVER_LIMITS, ...definedOnly(options.limits ?? {}) };
+    this.pool = new ServerPool(this.limits);
+    this.containment = options.containment ?? 'bubblewrap';
+    if (this.containment === 'bubblewrap') {
+      if (options.egressIsolation === 'cooperative') throw new InvalidInput("egressIsolation: 'cooperative' applies only with containment: 'none' (a contained app always has a network namespace of its own)");
+      this.egressIsolation = 'namespace';
+      const support = bubblewrapSupport(options.bwrap);
+      if (support.available) this.maker = { kind: 'bubblewrap', bwrap: support.bwrap, etc: join(this.root, '.etc') };
+      else {
+        this.unavailable = `The local sandbox runs app servers contained by bubblewrap, which is not available here (${support.reason}): ${INSTALL_BUBBLEWRAP}`;
+        warnOnce(this.unavailable, options.logger, 'local sandbox: served apps cannot start, bubblewrap is unavailable', { reason: support.reason, fix: INSTALL_BUBBLEWRAP });
+      }
+    } else if (options.egressIsolation === 'cooperative') {
       this.egressIsolation = 'cooperative';
     } else {
       const support = namespaceSupport(options.namespaceTools);
       this.egressIsolation = support.available ? 'namespace' : 'cooperative';
-      if (support.available) this.namespaceTools = support.tools;
-      else if (!warned.has(support.reason)) {
-        warned.add(support.reason);
-        const logger = options.logger ?? { warn: (message: string, fields?: Record<string, unknown>) => console.warn(message, fields) };
-        logger.warn(
+      if (support.available) this.maker = { kind: 'unshare', tools: support.tools };
+      else {
+        warnOnce(
+          support.reason,
+          options.logger,
           'local sandbox: apps with an egress policy run without a network namespace, so their policy holds only for code that honours proxy settings (egressIsolation: cooperative); use e2b or the cloud sandbox for untrusted code',
           { reason: support.reason },
         );
@@ -69,15 +107,22 @@ export class LocalSandbox implements Sandbox {
     }
   }
 
-  async open(appId: string, options: { readonly egress: EgressPolicy | null }): Promise<LocalSandboxSession> {
+  /** How many servers run now, in total or for one person. */
+  liveServers(owner?: string): number {
+    return this.pool.count(owner);
+  }
+
+  async open(appId: string, options: SandboxOpenOptions): Promise<LocalSandboxSession> {
     const id = checkedAppId(appId);
+    if (this.unavailable) throw new Unavailable(this.unavailable);
     const existing = this.sessions.get(id);
     if (existing) {
       const session = await existing;
+      if (options.owner !== undefined) session.owner = options.owner;
       await session.applyEgress(options.egress);
       return session;
     }
-    const opening = this.create(id, options.egress);
+    const opening = this.create(id, options.egress, options.owner);
     this.sessions.set(id, opening);
     opening.catch(() => this.sessions.delete(id));
     return opening;
@@ -88,7 +133,7 @@ export class LocalSandbox implements Sandbox {
     await Promise.all(open.map((result) => (result.status === 'fulfilled' ? result.value.close() : undefined)));
   }
 
-  private async create(id: string, egress: EgressPolicy | null): Promise<LocalSandboxSession> {
+  private async create(id: string, egress: EgressPolicy | null, owner: string | undefined): Promise<LocalSandboxSession> {
     // Dot-named siblings can never collide with an app id (ids start with a letter or digit).
     const places = {
       directory: join(this.root, id),
@@ -98,7 +143,18 @@ export class LocalSandbox implements Sandbox {
       pidFile: join(this.root, '.run', `${id}.pid`),
     };
     await mkdir(places.directory, { recursive: true });
-    const settings = { startTimeoutMs: this.startTimeoutMs, resolve: this.options.resolve, namespaceTools: this.namespaceTools };
-    return new LocalSandboxSession(id, places, egress, settings, () => this.sessions.delete(id));
+    if (this.maker?.kind === 'bubblewrap') await (this.etc ??= writeSyntheticEtc(this.maker.etc));
+    const settings = { startTimeoutMs: this.startTimeoutMs, resolve: this.options.resolve, maker: this.maker, pool: this.pool };
+    return new LocalSandboxSession(id, places, egress, settings, () => this.sessions.delete(id), owner);
   }
+}
+
+function warnOnce(key: string, logger: LocalSandboxOptions['logger'], message: string, fields: Record<string, unknown>): void {
+  if (warned.has(key)) return;
+  warned.add(key);
+  (logger ?? { warn: (text: string, more?: Record<string, unknown>) => console.warn(text, more) }).warn(message, fields);
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
 }

@@ -13,8 +13,9 @@ import { writeAppFiles } from './app-files.js';
 import { DirectorySnapshots } from './directory-snapshots.js';
 import { ServerRecord } from './stale-server.js';
 import { removeTree } from './remove-tree.js';
-import { NamespaceLink } from './namespace-link.js';
-import type { NamespaceTools } from './network-namespace.js';
+import { NamespaceLink, type NamespaceMaker } from './namespace-link.js';
+import { INSIDE } from './bubblewrap-command.js';
+import type { PooledServer, ServerPool } from './server-pool.js';
 
 export interface LocalSessionPlaces {
   /** The app's directory: `/app`. */
@@ -29,20 +30,25 @@ export interface LocalSessionPlaces {
 export interface LocalSessionSettings {
   readonly startTimeoutMs: number;
   readonly resolve?: EgressResolver;
-  /** Present when a policy-bound server runs in a network namespace of its own; absent: cooperative egress. */
-  readonly namespaceTools?: NamespaceTools;
+  /**
+   * `bubblewrap`: every server runs contained, in a network namespace of its own. `unshare`: a
+   * policy-bound server runs in a network namespace of its own. Absent: cooperative egress.
+   */
+  readonly maker?: NamespaceMaker;
+  /** Caps the live servers and stops idle ones. */
+  readonly pool: ServerPool;
 }
 
 /** A port taken between our probe and the server's bind shows up as this in its output. */
 const PORT_RACE = /EADDRINUSE/;
 
 /**
- * One app's sandbox on this machine: its directory, its server process and, when the app has an
- * egress policy, its own filtering proxy — reached from a network namespace of the server's own
- * where the machine allows it (a NamespaceLink), else from the host's loopback. Operations run
- * one at a time.
+ * One app's sandbox on this machine: its directory, its server process and its own filtering
+ * proxy — reached from a network namespace of the server's own (a NamespaceLink): always under
+ * bubblewrap, else for an app with an egress policy where the machine allows it; otherwise from
+ * the host's loopback. Operations run one at a time.
  */
-export class LocalSandboxSession implements SandboxSession {
+export class LocalSandboxSession implements SandboxSession, PooledServer {
   private server: AppProcess | null = null;
   /** The cooperative mode's proxy, on host loopback. */
   private proxy: EgressProxy | null = null;
@@ -58,6 +64,8 @@ export class LocalSandboxSession implements SandboxSession {
     private egress: EgressPolicy | null,
     private readonly settings: LocalSessionSettings,
     private readonly onClose: () => void,
+    /** Whose servers this one counts among (the app's owner, when the opener said). */
+    public owner?: string,
   ) {
     ruleFor(egress); // refuses a malformed policy before anything runs
     this.snapshots = new DirectorySnapshots(places.directory, places.snapshots, places.staging);
@@ -70,7 +78,8 @@ export class LocalSandboxSession implements SandboxSession {
     ruleFor(policy);
     const restricting = (policy === null) !== (this.egress === null);
     this.egress = policy;
-    if (restricting && this.server?.alive) await this.start();
+    // A contained server is in its namespace either way: the link consults the policy per connection.
+    if (restricting && this.server?.alive && !this.contained) await this.start();
   }
 
   writeFiles(files: ReadonlyArray<SandboxFile>): Promise<void> {
@@ -103,9 +112,19 @@ export class LocalSandboxSession implements SandboxSession {
   async fetch(path: string, init: RequestInit = {}): Promise<Response> {
     const server = this.server;
     if (!server?.alive) throw new SandboxServerNotRunning();
-    // Redirects go back to the caller: following one from the host would let the app aim the
-    // host's own network access anywhere.
-    return fetch(`http://127.0.0.1:${server.port}${checkedRequestPath(path)}`, { ...init, redirect: 'manual' });
+    const done = this.settings.pool.using(this);
+    try {
+      // Redirects go back to the caller: following one from the host would let the app aim the
+      // host's own network access anywhere.
+      return await fetch(`http://127.0.0.1:${server.port}${checkedRequestPath(path)}`, { ...init, redirect: 'manual' });
+    } finally {
+      done();
+    }
+  }
+
+  /** The pool's call: the server sat unused (or made room for another); its files stay. */
+  stopIdle(): Promise<void> {
+    return this.queue.run(() => this.stopServer());
   }
 
   close(): Promise<void> {
@@ -128,12 +147,28 @@ export class LocalSandboxSession implements SandboxSession {
     });
   }
 
+  private get contained(): boolean {
+    return this.settings.maker?.kind === 'bubblewrap';
+  }
+
+  /** Stops what runs, takes a place in the pool (stopping idle servers if need be), then launches. */
   private async restartServer(timeoutMs = this.settings.startTimeoutMs): Promise<void> {
     await this.stopServer();
     await this.record.reapLeftover();
+    await this.settings.pool.admit(this, this.owner);
+    try {
+      await this.launch(timeoutMs);
+    } catch (error) {
+      this.settings.pool.forget(this);
+      throw error;
+    }
+    this.settings.pool.settled(this);
+  }
+
+  private async launch(timeoutMs: number): Promise<void> {
     await mkdir(this.places.temp, { recursive: true });
-    const tools = this.settings.namespaceTools;
-    if (this.egress !== null && tools) return this.launchInNamespace(tools, timeoutMs);
+    const maker = this.settings.maker;
+    if (maker && (this.contained || this.egress !== null)) return this.launchInNamespace(maker, timeoutMs);
     const egress = await this.egressVariables();
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
@@ -155,6 +190,7 @@ export class LocalSandboxSession implements SandboxSession {
   private async stopServer(): Promise<void> {
     const server = this.server;
     this.server = null;
+    this.settings.pool.forget(this);
     if (!server) return;
     await server.stop();
     await this.record.forget();
@@ -165,13 +201,14 @@ export class LocalSandboxSession implements SandboxSession {
    * the door), and the proxy variables and preload point at the gate's loopback port for the proxy,
    * so cooperative clients work as before and everything else finds no way out.
    */
-  private async launchInNamespace(tools: NamespaceTools, timeoutMs: number): Promise<void> {
+  private async launchInNamespace(maker: NamespaceMaker, timeoutMs: number): Promise<void> {
     await this.releaseEgress('namespace');
-    const link = (this.link ??= await NamespaceLink.open({ tools, rule: () => ruleFor(this.egress), resolve: this.settings.resolve }));
+    const link = (this.link ??= await NamespaceLink.open({ maker, rule: () => ruleFor(this.egress), resolve: this.settings.resolve }));
+    const environment = this.contained ? this.containedEnvironment(link.port) : this.baseEnvironment(link.port);
     this.server = await AppProcess.launch({
       directory: this.places.directory,
       port: link.port,
-      env: { ...this.baseEnvironment(link.port), ...egressEnvironment(`127.0.0.1:${link.proxyPort}`) },
+      env: { ...environment, ...egressEnvironment(`127.0.0.1:${link.proxyPort}`, this.contained ? INSIDE.preload : undefined) },
       startTimeoutMs: timeoutMs,
       onSpawn: (pid) => this.record.remember(pid),
       wrap: (boot, env) => link.launch(boot, env, this.places.directory),
@@ -197,6 +234,19 @@ export class LocalSandboxSession implements SandboxSession {
       await this.link?.close();
       this.link = null;
     }
+  }
+
+  /** A contained server's whole environment, in the sandbox's own paths. */
+  private containedEnvironment(port: number): Record<string, string> {
+    return {
+      PATH: [...new Set([dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'])].join(':'),
+      HOME: INSIDE.app,
+      TMPDIR: '/tmp',
+      LANG: 'C.UTF-8',
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    };
   }
 
   /** The process's whole environment: nothing of the host's (its secrets included) is passed on. */

@@ -10,7 +10,8 @@
  * - in: a Unix socket → the server's 127.0.0.1:$PORT, which is how Porter reaches the app;
  * - probe: a Unix socket that answers `1` when the server accepts connections on $PORT, else `0`.
  *
- * Unix sockets work across the namespace boundary because the filesystem is shared; loopback is not.
+ * Unix sockets work across the namespace boundary because the filesystem is shared (under bubblewrap,
+ * their folder is bound into the sandbox); loopback is not.
  * Its settings (the token among them) arrive as one JSON document on stdin, never in argv or the
  * environment. Plain CommonJS with no dependencies, run without the app's NODE_OPTIONS.
  */
@@ -71,8 +72,11 @@ function listenOnPath(server, path) {
 async function main() {
   const settings = await readSettings();
   // A new namespace's loopback is down; as root of its own user namespace the gate may bring it up.
-  const up = spawnSync(settings.ip, ['link', 'set', 'lo', 'up'], { env: {}, encoding: 'utf8' });
-  if (up.status !== 0) fail(`could not bring up loopback (${(up.stderr || (up.error && up.error.message) || '').trim()})`);
+  // Under bubblewrap (no `ip` given) bwrap has brought it up already, and the gate is no root.
+  if (settings.ip) {
+    const up = spawnSync(settings.ip, ['link', 'set', 'lo', 'up'], { env: {}, encoding: 'utf8' });
+    if (up.status !== 0) fail(`could not bring up loopback (${(up.stderr || (up.error && up.error.message) || '').trim()})`);
+  }
 
   const out = net.createServer((client) => {
     client.pause();

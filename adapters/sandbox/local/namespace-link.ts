@@ -9,12 +9,17 @@ import type { EgressRule } from '../egress/egress-rules.js';
 import { freePort } from '../net-probe.js';
 import type { BootCommand, Launch } from './app-process.js';
 import { UNSHARE_FLAGS, type NamespaceTools } from './network-namespace.js';
+import { bubblewrapArgs, INSIDE } from './bubblewrap-command.js';
+import { EGRESS_PRELOAD_PATH } from '../egress/egress-environment.js';
 
 /** The program that keeps the namespace's doors (see namespace-gate.cjs). */
 export const NAMESPACE_GATE_PATH = fileURLToPath(new URL('./namespace-gate.cjs', import.meta.url));
 
+/** What makes the namespace: util-linux `unshare` (the gate sees the host), or bubblewrap (it sees only the sandbox). */
+export type NamespaceMaker = { readonly kind: 'unshare'; readonly tools: NamespaceTools } | { readonly kind: 'bubblewrap'; readonly bwrap: string; readonly etc: string };
+
 export interface NamespaceLinkOptions {
-  readonly tools: NamespaceTools;
+  readonly maker: NamespaceMaker;
   /** Consulted per connection, so a policy change takes effect at once. */
   readonly rule: () => EgressRule;
   readonly resolve?: EgressResolver;
@@ -70,20 +75,27 @@ export class NamespaceLink {
    * token among them) travel on its stdin: argv is readable by every local process.
    */
   launch(boot: BootCommand, env: Readonly<Record<string, string>>, cwd: string): Launch {
+    const maker = this.options.maker;
+    const sockets = maker.kind === 'bubblewrap' ? INSIDE.sockets : this.folder;
+    // Under bubblewrap the app's folder is /app: the boot command names it so.
+    const inside = (value: string) => (maker.kind === 'bubblewrap' && (value === cwd || value.startsWith(`${cwd}/`)) ? `${INSIDE.app}${value.slice(cwd.length)}` : value);
     const settings = {
-      ip: this.options.tools.ip,
+      ip: maker.kind === 'unshare' ? maker.tools.ip : null,
       token: this.token,
-      egressSocket: join(this.folder, 'egress.sock'),
-      appSocket: join(this.folder, 'app.sock'),
-      probeSocket: join(this.folder, 'probe.sock'),
+      egressSocket: join(sockets, 'egress.sock'),
+      appSocket: join(sockets, 'app.sock'),
+      probeSocket: join(sockets, 'probe.sock'),
       proxyPort: this.proxyPort,
       port: this.port,
-      command: boot.command,
-      args: boot.args,
+      command: inside(boot.command),
+      args: boot.args.map(inside),
       env,
-      cwd,
+      cwd: inside(cwd),
     };
-    return { command: this.options.tools.unshare, args: [...UNSHARE_FLAGS, '--', process.execPath, NAMESPACE_GATE_PATH], env: {}, input: JSON.stringify(settings) };
+    const input = JSON.stringify(settings);
+    if (maker.kind === 'unshare') return { command: maker.tools.unshare, args: [...UNSHARE_FLAGS, '--', process.execPath, NAMESPACE_GATE_PATH], env: {}, input };
+    const places = { app: cwd, etc: maker.etc, sockets: this.folder, gate: NAMESPACE_GATE_PATH, preload: EGRESS_PRELOAD_PATH };
+    return { command: maker.bwrap, args: bubblewrapArgs(places, [process.execPath, INSIDE.gate]), env: {}, input };
   }
 
   /** Asks the gate whether the server accepts connections on its port inside; false when no gate runs. */

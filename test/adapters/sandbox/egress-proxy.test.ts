@@ -136,7 +136,7 @@ describe('the apps\' egress proxy checks addresses, not only names', () => {
       // Through fetch and through the http module, the preload turns the proxy's 403 into the app's own error, which says why.
       for (const fn of ['fetch', 'http-get']) {
         const answer = await callFn<EgressAnswer>(session, fn, { url: `http://rebind.example:${port}/api/porter/status` });
-        expect(answer, fn).to.deep.equal({ error: 'egress refused: Porter will not connect to rebind.example: it resolves to a loopback address (this app has an egress policy; only HTTP(S) to allowed domains leaves the sandbox)' });
+        expect(answer, fn).to.deep.equal({ error: 'egress refused: Porter will not connect to rebind.example: it resolves to a loopback address (only HTTP(S) through the sandbox\'s egress proxy leaves the sandbox)' });
       }
     });
   });

@@ -27,7 +27,7 @@ const curl = ['/usr/bin/curl', '/usr/local/bin/curl', '/bin/curl'].find((path) =
 /** What a child the app spawns with a clean environment (no proxy variables, no preload) gets from a URL. */
 const cleanNodeFetch = (session: SandboxSession, url: string) => callFn<SpawnAnswer>(session, 'spawn', { command: 'node', args: ['-e', FETCH_SCRIPT, url] });
 
-describe('LocalSandbox egress isolation', function () {
+describe('LocalSandbox egress isolation (containment: none)', function () {
   this.timeout(30_000);
   let root: string;
   let upstream: RunningServer;
@@ -59,7 +59,7 @@ describe('LocalSandbox egress isolation', function () {
       if (!support.available) this.skip();
     });
     beforeEach(() => {
-      sandbox = new LocalSandbox({ root, resolve: testResolver, startTimeoutMs: 5000 });
+      sandbox = new LocalSandbox({ root, resolve: testResolver, startTimeoutMs: 5000, containment: 'none' });
     });
 
     it('says so: egressIsolation is namespace', () => {
@@ -141,7 +141,7 @@ describe('LocalSandbox egress isolation', function () {
     it("a host that died without closing: the next host's start stops the namespaced server it left", async () => {
       await served(POLICY, 'app_orphan');
       const orphan = Number(await readFile(join(root, '.run', 'app_orphan.pid'), 'utf8'));
-      const nextHost = new LocalSandbox({ root, resolve: testResolver, startTimeoutMs: 5000 });
+      const nextHost = new LocalSandbox({ root, resolve: testResolver, startTimeoutMs: 5000, containment: 'none' });
       try {
         const again = await nextHost.open('app_orphan', { egress: POLICY });
         await again.start();
@@ -158,12 +158,12 @@ describe('LocalSandbox egress isolation', function () {
       const warnings: Array<{ message: string; fields?: Record<string, unknown> }> = [];
       const logger = { warn: (message: string, fields?: Record<string, unknown>) => warnings.push({ message, fields }) };
       const tools = { unshare: join(root, 'no-such-unshare') };
-      sandbox = new LocalSandbox({ root, resolve: testResolver, startTimeoutMs: 5000, namespaceTools: tools, logger });
+      sandbox = new LocalSandbox({ root, resolve: testResolver, startTimeoutMs: 5000, namespaceTools: tools, logger, containment: 'none' });
       expect(sandbox.egressIsolation).to.equal('cooperative');
       expect(warnings).to.have.length(1);
       expect(warnings[0]!.message).to.contain('cooperative');
       expect(String(warnings[0]!.fields?.reason)).to.contain('unshare');
-      expect(new LocalSandbox({ root, namespaceTools: tools, logger }).egressIsolation).to.equal('cooperative');
+      expect(new LocalSandbox({ root, namespaceTools: tools, logger, containment: 'none' }).egressIsolation).to.equal('cooperative');
       expect(warnings, 'one warning per boot').to.have.length(1);
       const session = await served(POLICY);
       expect((await callFn<EgressAnswer>(session, 'fetch', { url: `http://${ALLOWED_DOMAIN}:${port}/x` })).text).to.equal(`upstream saw ${ALLOWED_DOMAIN}:${port}`);
@@ -172,7 +172,7 @@ describe('LocalSandbox egress isolation', function () {
 
     it('egressIsolation: cooperative is a choice too, and is not warned about', () => {
       const warnings: string[] = [];
-      sandbox = new LocalSandbox({ root, egressIsolation: 'cooperative', logger: { warn: (message) => warnings.push(message) } });
+      sandbox = new LocalSandbox({ root, containment: 'none', egressIsolation: 'cooperative', logger: { warn: (message) => warnings.push(message) } });
       expect(sandbox.egressIsolation).to.equal('cooperative');
       expect(warnings).to.deep.equal([]);
     });

@@ -21,12 +21,24 @@ describe('LocalSandbox (a child process per app)', () => {
     });
   });
 
-  describe('on this machine', () => {
+  describe('uncontained (containment: none), through the Sandbox port', () => {
+    let root: string;
+    behavesAsSandbox(async (settings) => {
+      root = await mkdtemp(join(tmpdir(), 'porter-local-sandbox-'));
+      return {
+        sandbox: new LocalSandbox({ root, resolve: settings.resolve, startTimeoutMs: settings.startTimeoutMs, containment: 'none' }),
+        close: () => rm(root, { recursive: true, force: true }),
+      };
+    });
+  });
+
+  // How the plain child process behaves on the host (bubblewrap containment: local-containment.test.ts).
+  describe('uncontained (containment: none), on this machine', () => {
     let root: string;
     let sandbox: LocalSandbox;
     beforeEach(async () => {
       root = await realpath(await mkdtemp(join(tmpdir(), 'porter-local-sandbox-')));
-      sandbox = new LocalSandbox({ root, resolve: testResolver, startTimeoutMs: 2500 });
+      sandbox = new LocalSandbox({ root, resolve: testResolver, startTimeoutMs: 2500, containment: 'none' });
     });
     afterEach(async () => {
       await sandbox.closeAll();
@@ -96,7 +108,7 @@ describe('LocalSandbox (a child process per app)', () => {
       await session.start();
       const orphan = Number(await readFile(join(root, '.run', 'app_orphan.pid'), 'utf8'));
       expect(processAlive(orphan)).to.equal(true);
-      const nextHost = new LocalSandbox({ root, startTimeoutMs: 2500 });
+      const nextHost = new LocalSandbox({ root, startTimeoutMs: 2500, containment: 'none' });
       try {
         const again = await nextHost.open('app_orphan', { egress: null });
         await again.start();
@@ -138,7 +150,7 @@ describe('LocalSandbox (a child process per app)', () => {
       await session.writeFiles(nodeApp('left'));
       await session.start();
       const orphan = Number(await readFile(join(root, '.run', 'app_left.pid'), 'utf8'));
-      const nextHost = new LocalSandbox({ root, startTimeoutMs: 2500 });
+      const nextHost = new LocalSandbox({ root, startTimeoutMs: 2500, containment: 'none' });
       await (await nextHost.open('app_left', { egress: null })).discard();
       expect(await eventually(() => !processAlive(orphan))).to.equal(true);
       expect(await stat(join(root, 'app_left')).catch(() => null)).to.equal(null);

@@ -79,11 +79,25 @@ describe('the sandbox module (composition)', () => {
     expect(sandboxOf(await porter({ sandbox: { kind: 'local', root } }))).to.be.instanceOf(LocalSandbox);
   });
 
-  it('passes egressIsolation on to the local adapter (cooperative opts out of network namespaces)', async () => {
-    const chosen = sandboxOf(await porter({ sandbox: { kind: 'local', root, egressIsolation: 'cooperative' } })) as LocalSandbox;
+  it('NODE_ENV=production never picks the local sandbox implicitly, not even with development: true; naming it does', async () => {
+    const production = { NODE_ENV: 'production', PORTER_SANDBOX_ROOT: root };
+    expect(sandboxOf(await porter({ development: true }, production))).to.equal(undefined);
+    expect(sandboxOf(await porter({ development: true }, { NODE_ENV: 'development', PORTER_SANDBOX_ROOT: root }))).to.be.instanceOf(LocalSandbox);
+    expect(sandboxOf(await porter({ development: true, sandbox: { kind: 'local', root } }, production))).to.be.instanceOf(LocalSandbox);
+    expect(sandboxOf(await porter({ development: true, sandbox: 'local' }, production))).to.be.instanceOf(LocalSandbox);
+    expect(sandboxOf(await porter({ development: true }, { ...production, PORTER_SANDBOX: 'local' }))).to.be.instanceOf(LocalSandbox);
+  });
+
+  it('passes containment, the server caps and egressIsolation on to the local adapter', async () => {
+    const contained = sandboxOf(await porter({ sandbox: { kind: 'local', root } })) as LocalSandbox;
+    expect(contained.containment).to.equal('bubblewrap');
+    const chosen = sandboxOf(await porter({ sandbox: { kind: 'local', root, containment: 'none', egressIsolation: 'cooperative' } })) as LocalSandbox;
+    expect(chosen.containment).to.equal('none');
     expect(chosen.egressIsolation).to.equal('cooperative');
-    const automatic = sandboxOf(await porter({ sandbox: { kind: 'local', root } })) as LocalSandbox;
+    const automatic = sandboxOf(await porter({ sandbox: { kind: 'local', root, containment: 'none' } })) as LocalSandbox;
     expect(automatic.egressIsolation).to.equal(namespaceSupport().available ? 'namespace' : 'cooperative');
+    const capped = sandboxOf(await porter({ sandbox: { kind: 'local', root, maxServersPerPerson: 1, maxServers: 2, idleStopMs: 60_000 } })) as LocalSandbox;
+    expect(capped.limits).to.deep.equal({ maxServersPerPerson: 1, maxServers: 2, idleMs: 60_000 });
   });
 
   it('refuses settings that would not work, naming the option or variable', async () => {
@@ -99,6 +113,10 @@ describe('the sandbox module (composition)', () => {
     expect(await refused({}, { PORTER_SANDBOX_URL: 'https://sandboxes.example.com' })).to.contain('sandbox (from PORTER_SANDBOX_URL / PORTER_SANDBOX_TOKEN)').and.to.contain('token');
     expect(await refused({ sandbox: { kind: 'e2b' } })).to.contain('sandbox.apiKey');
     expect(await refused({ sandbox: { kind: 'local', egressIsolation: 'none' as never } })).to.contain('sandbox');
+    expect(await refused({ sandbox: { kind: 'local', containment: 'docker' as never } })).to.contain('sandbox');
+    expect(await refused({ sandbox: { kind: 'local', maxServersPerPerson: 0 } })).to.contain('sandbox.maxServersPerPerson');
+    // Containment is about the namespace the cooperative mode would do without.
+    expect(await refused({ sandbox: { kind: 'local', root, egressIsolation: 'cooperative' } })).to.contain("containment: 'none'");
     expect(await refused({}, { PORTER_SANDBOX: 'docker' })).to.contain('PORTER_SANDBOX');
     expect(await refused({ sandbox: 'remote' as never })).to.contain('sandbox');
   });
@@ -121,7 +139,8 @@ describe('the sandbox module (composition)', () => {
       const session = await containerOf(host.porter).get<Sandbox>(TOKENS.Sandbox).open('app_devhost', { egress: null });
       await session.writeFiles(nodeApp('dev host'));
       await session.start();
-      expect((await callFn<EchoBody>(session, 'echo')).cwd).to.equal(join(root, 'app_devhost'));
+      // Contained by bubblewrap: the app's folder is /app to it.
+      expect((await callFn<EchoBody>(session, 'echo')).cwd).to.equal('/app');
     } finally {
       await host.close();
     }
