@@ -29,6 +29,7 @@ export class OrganizationPrincipal extends Forbidden {
 export const PRINCIPAL_TEXT_LIMIT = 512;
 
 /** C0 and C1 control characters and DEL (NUL among them): no subject, name or email carries one. */
+// eslint-disable-next-line no-control-regex -- control characters are what this looks for
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
