@@ -7,6 +7,7 @@ import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { WireClient } from '../support/turn-client.js';
 import { STATUS_BY_CODE } from '../../adapters/http/error-envelope.js';
 import { RecordingLogger } from '../support/fakes.js';
+import { accessTokenFor } from '../support/door-client.js';
 
 /**
  * The hostile-input sweep (issue 13): every route and method the wire's own OpenAPI document
@@ -385,6 +386,44 @@ function describeSweep(label: string, database: () => Promise<{ url: string; don
       );
       expect(authorize.status).to.equal(400);
       expect(authorize.headers.get('location')).to.equal(null);
+    });
+
+    it('answers hostile JSON-RPC through the MCP door, signed in, without a 500 or a hang', async () => {
+      const door = new URL(`${ada.base}/mcp`);
+      const headers = { authorization: `Bearer ${await accessTokenFor(door, 'ada')}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const opened = await fetch(door, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sweep', version: '1' } } }) });
+      expect(opened.status).to.equal(200);
+      const session = opened.headers.get('mcp-session-id')!;
+      await fetch(door, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+      const listed = await fetch(door, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+      const tools = ((await listed.json()) as { result: { tools: Array<{ name: string; inputSchema: Schema }> } }).result.tools;
+      expect(tools.length).to.be.greaterThan(0);
+      // Unique ids: the MCP transport leaves one of two in-flight requests with the same id unanswered.
+      let nextId = 100;
+      const call = (name: unknown, args: unknown, id: unknown = nextId++) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+      const bodies: Array<[string, string]> = [
+        ['a batch of nothing', '[]'],
+        ['a string', '"ping"'],
+        ['no method', '{"jsonrpc":"2.0","id":9}'],
+        ['an unknown method', '{"jsonrpc":"2.0","id":9,"method":"\u0000"}'],
+        ['an object id', '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}'],
+        ['a NUL tool name', call('a\u0000b', {})],
+        ['a long tool name', call('x'.repeat(5000), {})],
+        ['a numeric tool name', call(42, {})],
+        ['arguments as an array', call(tools[0]!.name, [1, 2])],
+        ['arguments as a string', call(tools[0]!.name, 'x')],
+        ['prototype keys', `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"${tools[0]!.name}","arguments":{"__proto__":{"polluted":true}}}}`],
+      ];
+      for (const tool of tools) {
+        for (const field of fieldsOf(tool.inputSchema)) {
+          for (const [what, value] of FIELD_VALUES) bodies.push([`${tool.name}.${field} = ${what}`, call(tool.name, { [field]: value })]);
+        }
+      }
+      const probes: Probe[] = bodies.map(([what, body]) => ({ method: 'POST', url: door.href, label: `POST /mcp tools: ${what}`, headers: { ...headers, 'mcp-session-id': session }, body, door: true }));
+      probes.push({ method: 'POST', url: door.href, label: 'POST /mcp: a 600-character session id', headers: { ...headers, 'mcp-session-id': LONG }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}', door: true });
+      probes.push({ method: 'GET', url: door.href, label: 'GET /mcp: an unknown session id', headers: { ...headers, accept: 'text/event-stream', 'mcp-session-id': 'ü'.repeat(40) }, door: true });
+      const findings = await sweep(probes);
+      expect(findings, report(findings)).to.deep.equal([]);
     });
 
     it('refuses an absurd demo user with a 400 in the envelope, on the wire and the demo sign-in', async () => {
