@@ -24,8 +24,19 @@ export const ID_PREFIXES = {
 export type IdKind = keyof typeof ID_PREFIXES;
 export type IdPrefix = (typeof ID_PREFIXES)[IdKind];
 
-/** True when `id` has the prefix of `kind` and a non-empty, URL-safe remainder. */
+/**
+ * The shape of every id of `kind` Porter mints: its prefix and 10 to 64 URL-safe characters (a
+ * ULID is 26). A string of another shape cannot name anything of that kind, on any store.
+ */
+export function idPattern(kind: IdKind): RegExp {
+  return new RegExp(`^${ID_PREFIXES[kind]}[0-9A-Za-z_-]{10,64}$`);
+}
+
+const PATTERNS = new Map<IdKind, RegExp>();
+
+/** True when `id` has the prefix of `kind` and a URL-safe remainder of 10 to 64 characters. */
 export function isIdOf(kind: IdKind, id: string): boolean {
-  const prefix = ID_PREFIXES[kind];
-  return id.startsWith(prefix) && /^[0-9A-Za-z_-]{10,64}$/.test(id.slice(prefix.length));
+  let pattern = PATTERNS.get(kind);
+  if (!pattern) PATTERNS.set(kind, (pattern = idPattern(kind)));
+  return pattern.test(id);
 }

@@ -1,4 +1,4 @@
-import { Forbidden } from './errors.js';
+import { Forbidden, InvalidInput } from './errors.js';
 
 /** Who is calling. Hosts return these from `principal(req)`; Porter mints the reserved ones. */
 export interface Principal {
@@ -25,10 +25,39 @@ export class OrganizationPrincipal extends Forbidden {
   }
 }
 
+/** The longest subject, name or email Porter keeps for a principal. */
+export const PRINCIPAL_TEXT_LIMIT = 512;
+
+/** C0 and C1 control characters and DEL (NUL among them): no subject, name or email carries one. */
+// eslint-disable-next-line no-control-regex -- control characters are what this looks for
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * A principal whose subject, name or email Porter cannot keep: too long, or with a control
+ * character. It usually carries what a caller sent (a demo user's header), so it is the caller's
+ * 400, not a host bug.
+ */
+export class UnacceptablePrincipal extends InvalidInput {
+  constructor(field: 'subject' | 'name' | 'email') {
+    super(`The signed-in ${field} cannot be used: at most ${PRINCIPAL_TEXT_LIMIT} characters, without control characters`, [
+      { path: field, message: `at most ${PRINCIPAL_TEXT_LIMIT} characters, no control characters` },
+    ]);
+  }
+}
+
+/** Kind `org` in any letter case (`ORG`, `Org`) or padding is an organization. */
+export function isOrganizationKind(kind: unknown): boolean {
+  return typeof kind === 'string' && kind.trim().toLowerCase() === 'org';
+}
+
 /** The wire's rule for what a host resolver may return. */
 export function admitHostPrincipal(principal: Principal): Principal {
   if (principal.subject.startsWith(RESERVED_SUBJECT_PREFIX)) throw new ReservedSubject();
-  if (principal.kind === 'org') throw new OrganizationPrincipal();
+  if (isOrganizationKind(principal.kind)) throw new OrganizationPrincipal();
+  for (const field of ['subject', 'name', 'email'] as const) {
+    const value = principal[field];
+    if (value !== undefined && (value.length > PRINCIPAL_TEXT_LIMIT || CONTROL.test(value))) throw new UnacceptablePrincipal(field);
+  }
   return principal;
 }
 

@@ -1,7 +1,8 @@
 import type { Next } from 'koa';
 import type { Router } from '@koa/router';
 import type { z } from 'zod';
-import type { ErrorCode } from '../../domain/errors.js';
+import { NotFound, type ErrorCode } from '../../domain/errors.js';
+import { nounOf } from './shapes/path-params.js';
 import { parse } from './validation.js';
 import { bodyOf, type WireRouteContext, type WireState } from './wire-state.js';
 
@@ -136,7 +137,7 @@ export function registerRoutes(router: Router<WireState>, routes: ReadonlyArray<
   for (const declared of routes) {
     const handler = async (ctx: WireRouteContext, next: Next) => {
       const params: Record<string, unknown> = {};
-      for (const [name, schema] of Object.entries(declared.params ?? {})) params[name] = parse(schema, ctx.params[name], labelOf(name));
+      for (const [name, schema] of Object.entries(declared.params ?? {})) params[name] = pathParam(schema, ctx.params[name], name);
       const query = declared.query ? parse(declared.query, ctx.query, 'query') : undefined;
       const json = declared.body?.kind === 'json' ? declared.body : undefined;
       const body = json ? (json.read ? json.read(bodyOf(ctx)) : parse(json.schema, bodyOf(ctx), json.label)) : undefined;
@@ -147,7 +148,18 @@ export function registerRoutes(router: Router<WireState>, routes: ReadonlyArray<
   }
 }
 
-/** `recordId` → `record id`, as validation messages name a path parameter. */
+/**
+ * A path parameter names something: a value its schema refuses cannot name anything, so the
+ * answer is 404 like an unknown id (never 400, never a store lookup).
+ */
+function pathParam(schema: z.ZodType, value: unknown, name: string): unknown {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const noun = nounOf(schema) ?? labelOf(name).replace(/^./, (first) => first.toUpperCase());
+  throw new NotFound(noun);
+}
+
+/** `recordId` → `record id`, as messages name a path parameter. */
 function labelOf(param: string): string {
   return param.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
 }

@@ -1,3 +1,4 @@
+import { BLOB_KEY } from '../../domain/apps/app-document.js';
 import { InvalidInput, NotFound, PayloadTooLarge } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
 import type { BlobContent } from '../../ports/use-cases/apps.js';
@@ -5,7 +6,6 @@ import type { AppBook } from './app-book.js';
 import type { AppData } from './app-data.js';
 
 export const MAX_BLOB_BYTES = 2 * 1024 * 1024;
-export const BLOB_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const CONTENT_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
 type Of<T = object> = { principal: Principal; appId: string; key: string } & T;

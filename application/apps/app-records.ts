@@ -1,3 +1,4 @@
+import { RECORD_KEY } from '../../domain/apps/app-document.js';
 import { InvalidInput, NotFound, PayloadTooLarge } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
 import type { Ids } from '../../ports/ids.js';
@@ -8,7 +9,6 @@ import type { AppData } from './app-data.js';
 
 /** One record's JSON, at most. */
 export const MAX_RECORD_BYTES = 64 * 1024;
-export const RECORD_KEY = /^[A-Za-z0-9_-]{1,128}$/;
 
 type Of<T = object> = { principal: Principal; appId: string; collection: string } & T;
 

@@ -3,6 +3,7 @@ import type { Principal } from '../../domain/principal.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { FunctionAnswer } from '../../ports/use-cases/apps.js';
 import type { AppBook } from './app-book.js';
+import { askServedApp, orUnreachable } from './ask-served-app.js';
 import type { ServedRollout } from './served-rollout.js';
 
 /** The largest answer a function may send back through the wire. */
@@ -27,12 +28,12 @@ export class CallFunction implements UseCase<Input, FunctionAnswer> {
   async execute({ principal, appId, name, input }: Input): Promise<FunctionAnswer> {
     const { app } = await this.book.visibleTo(principal, appId);
     const session = await this.rollout.running(app);
-    const response = await session.fetch(`/fn/${encodeURIComponent(name)}`, {
+    const response = await askServedApp(session, `/fn/${encodeURIComponent(name)}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(input ?? null),
     });
-    const body = new Uint8Array(await response.arrayBuffer());
+    const body = new Uint8Array(await orUnreachable(response.arrayBuffer()));
     if (body.byteLength > MAX_ANSWER_BYTES) throw new AppFunctionFailed(name, 502, 'the answer is too large');
     if (response.status === 404 || response.status === 501) throw new NotFound(`Function ${name}`);
     if (!response.ok) throw new AppFunctionFailed(name, response.status, new TextDecoder().decode(body));

@@ -4,6 +4,7 @@ import type { Principal } from '../../domain/principal.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { PageAnswer } from '../../ports/use-cases/apps.js';
 import type { AppBook } from './app-book.js';
+import { askServedApp, orUnreachable } from './ask-served-app.js';
 import type { ServedRollout } from './served-rollout.js';
 
 /** The largest page or asset passed on through the wire. */
@@ -36,7 +37,7 @@ export class ViewServedApp implements UseCase<Input, PageAnswer> {
     let target = path;
     try {
       for (let hops = 0; ; hops++) {
-        const response = await session.fetch(target, { method: 'GET', headers, signal });
+        const response = await askServedApp(session, target, { method: 'GET', headers, signal });
         if (response.status >= 300 && response.status < 400) {
           await response.body?.cancel();
           const next = sameAppLocation(response.headers.get('location'), target);
@@ -53,7 +54,7 @@ export class ViewServedApp implements UseCase<Input, PageAnswer> {
           await response.body?.cancel();
           throw new AppPageFailed(response.status, `the app answered ${response.status}`);
         }
-        const body = await readCapped(response, MAX_PAGE_BYTES);
+        const body = await orUnreachable(readCapped(response, MAX_PAGE_BYTES), signal);
         return { status: response.status, contentType: response.headers.get('content-type') ?? 'application/octet-stream', body };
       }
     } catch (error) {

@@ -86,3 +86,10 @@ export class AppPageFailed extends DomainError {
     super('unavailable', `The app's page could not be shown (${reason})`, { status });
   }
 }
+
+/** The served app's server did not take the request (restarting, stopped, or gone): try again shortly. */
+export class AppServerUnreachable extends DomainError {
+  constructor() {
+    super('unavailable', "The app's server did not answer; it may be restarting. Try again shortly");
+  }
+}

@@ -87,8 +87,10 @@ export const INTERRUPTED_ERROR = 'The call was interrupted before it finished (i
  * What can name an approval on the wire: its `apr_` id or the tool-call id it parked, both visible
  * ASCII. Anything else (a control character, a space, a very long string) names none.
  */
+export const APPROVAL_REF = /^[\x21-\x7e]{1,256}$/;
+
 export function canNameApproval(ref: string): boolean {
-  return /^[\x21-\x7e]{1,256}$/.test(ref);
+  return APPROVAL_REF.test(ref);
 }
 
 const after = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOString();

@@ -9,12 +9,16 @@ import type { WireState } from '../wire-state.js';
 import { wireRequestOf } from '../wire-request.js';
 import { issueAnonymousSession, readAnonymousSession, retireAnonymousSession } from './anonymous-cookie.js';
 
-/** What a host resolver may return; anything else is a host bug reported as such. */
+/**
+ * What a host resolver may return; anything else is a host bug reported as such. Lengths and
+ * characters are the domain's rule (admitHostPrincipal): a subject that breaks it usually carries
+ * what the caller sent, and is refused as the caller's 400.
+ */
 const hostPrincipal = z.strictObject({
-  subject: z.string().min(1).max(512),
+  subject: z.string().min(1),
   kind: z.string().min(1).max(64).default('user'),
-  name: z.string().max(512).optional(),
-  email: z.string().max(512).optional(),
+  name: z.string().optional(),
+  email: z.string().optional(),
 });
 
 export interface PrincipalFloorOptions {

@@ -46,8 +46,9 @@ export function envelopeErrorsOf(access: RouteAccess, declared: WireRoute, relat
   const codes = new Set<ErrorCode>(declared.errors ?? []);
   const floored = access === 'principal' || access === 'open';
   const method = declared.method.toUpperCase();
-  const parsesInput = Object.values(declared.params ?? {}).some(mayRefuse) || declared.query !== undefined || declared.body?.kind === 'json';
-  if (parsesInput) codes.add('validation');
+  // A path parameter its schema refuses names nothing: 404, like an unknown id.
+  if (Object.values(declared.params ?? {}).some(mayRefuse)) codes.add('not-found');
+  if (declared.query !== undefined || declared.body?.kind === 'json') codes.add('validation');
   if (floored && STATE_CHANGING.has(method) && !readsOwnBody(relativePath)) {
     // The floor reads JSON bodies: malformed JSON is 400, a body over the limit 413.
     codes.add('validation').add('payload-too-large');

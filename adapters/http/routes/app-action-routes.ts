@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppActionUseCases } from '../../../ports/use-cases/apps.js';
 import { ActionAnswer, appParams } from '../shapes/app-shapes.js';
 import { JsonValue } from '../shapes/common-shapes.js';
+import { actionNameParam } from '../shapes/path-params.js';
 import { json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
@@ -9,7 +10,6 @@ import { requestSignal } from './app-routes.js';
 
 /** What a page may send with an action: its fields, as JSON, small. */
 const MAX_INPUT_CHARS = 64 * 1024;
-const actionName = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must be an action name');
 /** No body at all reads as `{}`. */
 const actionBody = z
   .strictObject({
@@ -38,7 +38,7 @@ export function appActionRoutes(actions: AppActionUseCases): WireRoutes {
         path: '/apps/:id/actions/:action',
         summary: "Run an app's tool action through the guard",
         description: "The page's fields go in `input` (at most 100, 64 KiB of JSON); the action's own fixed values win over them. A parked call runs once, when the same call is retried after approval.",
-        params: { ...appParams, action: actionName },
+        params: { ...appParams, action: actionNameParam },
         body: jsonBody(actionBody),
         responses: {
           200: json('It ran: `{status: "ran", output}`.', ActionAnswer),

@@ -2,12 +2,11 @@ import { z } from 'zod';
 import type { AppsUseCases } from '../../../ports/use-cases/apps.js';
 import { AppRecord, AppRecordList, appParams, Deleted, StoredBlob } from '../shapes/app-shapes.js';
 import { JsonValue } from '../shapes/common-shapes.js';
+import { blobKeyParam, collectionParam, recordIdParam } from '../shapes/path-params.js';
 import { bare, bytes, json, jsonBody, route, type WireRoute } from '../wire-route.js';
 import { principalOf } from '../wire-state.js';
 import { pageQuery } from './system-routes.js';
 
-const COLLECTION = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a collection name (letters, digits, _ or -)');
-const RECORD_ID = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a record id (letters, digits, _ or -)');
 const recordBody = z.strictObject({ data: JsonValue });
 /** The CSRF floor keeps cookie-authenticated writes JSON, so blob bytes travel as base64. */
 const blobBody = z.strictObject({
@@ -15,9 +14,9 @@ const blobBody = z.strictObject({
   data: z.base64({ message: 'must be base64' }).max(3 * 1024 * 1024),
 });
 
-const inCollection = { ...appParams, collection: COLLECTION };
-const oneRecord = { ...inCollection, recordId: RECORD_ID };
-const oneBlob = { ...appParams, key: z.string().describe('The blob key.') };
+const inCollection = { ...appParams, collection: collectionParam };
+const oneRecord = { ...inCollection, recordId: recordIdParam };
+const oneBlob = { ...appParams, key: blobKeyParam };
 
 /** An app's records and blobs (owned by the app; they move and go with it). */
 export function appDataRoutes(apps: AppsUseCases): WireRoute[] {

@@ -5,6 +5,7 @@ import { APP_MEDIA_TYPE, ARCHIVE_LIMITS } from '../../../ports/app-archive.js';
 import type { AppsUseCases } from '../../../ports/use-cases/apps.js';
 import { mediaType } from '../floor/csrf-floor.js';
 import { App, AppList, appParams, EditResult, OpenPayload, PlacementList, VersionList } from '../shapes/app-shapes.js';
+import { functionNameParam } from '../shapes/path-params.js';
 import { bare, bytes, json, jsonBody, ownBody, route, type WireRoute } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { principalOf, type WireRouteContext } from '../wire-state.js';
@@ -26,7 +27,6 @@ const placementsQuery = z.strictObject({
 const editBody = z.strictObject({ instruction: z.string().trim().min(1).max(4000) });
 const rebaseBody = z.strictObject({ slot: SLOT });
 const noBody = z.union([z.undefined(), z.strictObject({})]);
-const fnName = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must be a function name');
 
 /** Aborts generation (or an app's tool call) when the person who asked for it goes away. */
 export function requestSignal(ctx: WireRouteContext): AbortSignal {
@@ -235,7 +235,7 @@ function perAppRoutes(apps: AppsUseCases): WireRoute[] {
       path: '/apps/:id/fn/:name',
       summary: "Call a served app's function",
       description: "Proxied to `POST /fn/<name>` on the app's own server. The answer is the app's, sent with `content-security-policy: default-src 'none'; sandbox`.",
-      params: { ...appParams, name: fnName },
+      params: { ...appParams, name: functionNameParam },
       body: jsonBody(z.unknown().describe("Any JSON: the function's input."), 'input'),
       responses: { 200: bytes("The function's answer: its status (2xx) and content type are the app's.", '*/*') },
       errors: ['conflict', 'not-implemented', 'unavailable'],

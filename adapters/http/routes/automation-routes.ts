@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { WEBHOOK_SOURCE_NAME } from '../../../domain/webhooks/delivery.js';
 import type { AutomationUseCases } from '../../../ports/use-cases/automations.js';
 import { ArmResult, Automation, AutomationList } from '../shapes/automation-shapes.js';
+import { idParam } from '../shapes/path-params.js';
 import { bare, json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
@@ -27,7 +28,7 @@ const changeBody = z
 
 const noBody = z.union([z.undefined(), z.strictObject({})]);
 
-const automationId = z.string().regex(/^atm_[0-9A-Za-z_-]{10,64}$/, 'must be an automation id (atm_…)');
+const automationId = idParam('automation');
 
 /** Automations: one record each, no trigger segment in the paths. Unmounted when `automations: false`. */
 export function automationRoutes(automations: AutomationUseCases): WireRoutes {

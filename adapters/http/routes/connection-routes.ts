@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isToolkit } from '../../../domain/connections/connection.js';
 import type { ConnectionsUseCases } from '../../../ports/use-cases/connections.js';
 import { Connection, ConnectionList, Initiated } from '../shapes/connection-shapes.js';
+import { idParam } from '../shapes/path-params.js';
 import { bare, json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
@@ -26,7 +27,7 @@ const initiateBody = z.strictObject({
 
 /** Connections: initiate, poll, list, delete. Owner-scoped; the broker owns the OAuth redirect. */
 export function connectionRoutes(connections: ConnectionsUseCases): WireRoutes {
-  const connectionId = z.string().describe('A connection id (`con_…`).');
+  const connectionId = idParam('connection');
   return {
     access: 'principal',
     tag: 'Connections',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { GuardUseCases } from '../../../ports/use-cases/guard.js';
 import { Approval, ApprovalList, DecidedApprovals, GrantList } from '../shapes/guard-shapes.js';
+import { approvalRefParam, idParam } from '../shapes/path-params.js';
 import { bare, json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
@@ -11,8 +12,6 @@ const decideBody = z.strictObject({
   remember: z.strictObject({ scope: z.enum(['tool', 'exact']), duration: z.enum(['session', 'standing']) }).optional(),
 });
 
-/** An approval's `apr_` id or the tool-call id it parked; one that names nothing of the caller's is 404. */
-const approvalRef = z.string().describe('The `apr_` id, or the parked tool-call id.');
 
 const batchBody = z.strictObject({
   ids: z.array(z.string().min(1).max(256).describe('An `apr_` id, or a parked tool-call id.')).min(1).max(100),
@@ -55,7 +54,7 @@ export function guardRoutes(guard: GuardUseCases): WireRoutes {
         path: '/approvals/:id',
         summary: 'Read an approval',
         description: 'While an approved call executes (the resume window) this answers `{"state": "pending"}` without `request`: keep polling until `executed`.',
-        params: { id: approvalRef },
+        params: { id: approvalRefParam },
         responses: { 200: json('The approval.', Approval) },
         handle: async (ctx, { params }) => {
           ctx.body = await guard.getApproval.execute({ principal: principalOf(ctx), approvalId: params.id });
@@ -67,7 +66,7 @@ export function guardRoutes(guard: GuardUseCases): WireRoutes {
         path: '/approvals/:id/decide',
         summary: 'Approve or deny a call',
         description: 'An approved call runs exactly once, on the next turn (or at once for app actions and the door). `remember` also grants matching calls from now on.',
-        params: { id: approvalRef },
+        params: { id: approvalRefParam },
         body: jsonBody(decideBody),
         responses: { 200: json('The decided approval.', Approval) },
         errors: ['conflict', 'unavailable'],
@@ -91,7 +90,7 @@ export function guardRoutes(guard: GuardUseCases): WireRoutes {
         method: 'delete',
         path: '/grants/:id',
         summary: 'Revoke a grant',
-        params: { id: z.string().describe('A grant id (`grt_…`).') },
+        params: { id: idParam('grant') },
         responses: { 204: bare('Revoked.') },
         handle: async (ctx, { params }) => {
           await guard.revokeGrant.execute({ principal: principalOf(ctx), grantId: params.id });

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import type { RunUseCases } from '../../../ports/use-cases/runs.js';
 import { Run, RunDetail, RunList } from '../shapes/automation-shapes.js';
+import { idParam } from '../shapes/path-params.js';
 import { json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
 import { pageQuery } from './system-routes.js';
 
-const runId = z.string().regex(/^run_[0-9A-Za-z_-]{10,64}$/, 'must be a run id (run_…)');
+const runId = idParam('run');
 
 const listQuery = pageQuery.extend({ automationId: z.string().regex(/^atm_[0-9A-Za-z_-]{10,64}$/, 'must be an automation id (atm_…)').optional() });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ThreadUseCases } from '../../../ports/use-cases/threads.js';
 import { Created, Stopped, ThreadDetail, ThreadList, turnStream } from '../shapes/thread-shapes.js';
+import { idParam } from '../shapes/path-params.js';
 import { bare, json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
@@ -9,7 +10,7 @@ import { pageQuery } from './system-routes.js';
 import { parseTurnBody, turnBody, turnInputOf } from './turn-body.js';
 
 const noBody = z.union([z.undefined(), z.strictObject({})]);
-const threadId = z.string().describe('A thread id (`thr_…`).');
+const threadId = idParam('thread');
 
 /** Threads and their turns. */
 export function threadRoutes(threads: ThreadUseCases): WireRoutes {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { APP_FORMAT, NODE_TYPES } from '../../../domain/apps/app-document.js';
 import { isoTime, JsonValue, nextCursor, Risk } from './common-shapes.js';
+import { idParam } from './path-params.js';
 
 const PropValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
@@ -114,4 +115,4 @@ export const Deleted = z.object({ deleted: z.number().int() }).meta({ id: 'Delet
 export const StoredBlob = z.object({ key: z.string(), contentType: z.string(), size: z.number().int() }).meta({ id: 'StoredBlob' });
 
 /** The `:id` of the per-app routes. */
-export const appParams = { id: z.string().describe('An app id (`app_…`).') };
+export const appParams = { id: idParam('app') };

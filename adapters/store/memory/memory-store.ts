@@ -12,6 +12,7 @@ import type {
 } from '../../../ports/store.js';
 import type { Clock } from '../../../ports/clock.js';
 import { decodeCursor, encodeCursor, isAfter, pageSize } from '../shared/cursor.js';
+import { assertStorableRecord, isStorableText, UnstorableText } from '../shared/storable-text.js';
 
 export interface MemoryStoreOptions {
   clock: Clock;
@@ -81,12 +82,16 @@ class MemoryRecordSet<T> implements RecordSet<T> {
       };
       this.atomic = {
         insertIfAbsent: async (input) => {
+          assertStorableRecord(input);
           if (this.rows.has(input.id)) return null;
           return toRecord<T>(this.write(input.id, input.data, input.refs ?? {}, undefined));
         },
-        insertManyIfAbsent: async (inputs) =>
-          inputs.flatMap((input) => (this.rows.has(input.id) ? [] : [toRecord<T>(this.write(input.id, input.data, input.refs ?? {}, undefined))])),
+        insertManyIfAbsent: async (inputs) => {
+          for (const input of inputs) assertStorableRecord(input);
+          return inputs.flatMap((input) => (this.rows.has(input.id) ? [] : [toRecord<T>(this.write(input.id, input.data, input.refs ?? {}, undefined))]));
+        },
         compareAndSwap: async (id, expectedRevision, replacement) => {
+          if (replacement.refs) assertStorableRecord({ id, refs: replacement.refs });
           const row = this.rows.get(id);
           if (!row || row.revision !== expectedRevision) return null;
           return toRecord<T>(this.write(id, replacement.data, replacement.refs ?? row.refs, row));
@@ -101,6 +106,8 @@ class MemoryRecordSet<T> implements RecordSet<T> {
   }
 
   async put(input: RecordInput<T>): Promise<StoredRecord<T>> {
+    // The SQL stores cannot keep these; the memory store refuses them alike.
+    assertStorableRecord(input);
     return toRecord<T>(this.write(input.id, input.data, input.refs ?? {}, this.rows.get(input.id)));
   }
 
@@ -160,6 +167,8 @@ class MemoryBlobStore implements BlobStore {
   }
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<BlobInfo> {
+    if (!isStorableText(key)) throw new UnstorableText('blob key');
+    if (!isStorableText(contentType)) throw new UnstorableText("blob's content type");
     const blob: Blob = { key, contentType, size: bytes.byteLength, updatedAt: this.clock.now().toISOString(), bytes: new Uint8Array(bytes) };
     this.blobs.set(key, blob);
     return info(blob);

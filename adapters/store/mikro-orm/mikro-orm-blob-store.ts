@@ -2,6 +2,7 @@ import type { Blob, BlobInfo, BlobStore } from '../../../ports/store.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { BlobColumns, BlobStatements } from './blob-statements.js';
 import { isoFromMillis } from './iso-time.js';
+import { isStorableText, UnstorableText } from '../shared/storable-text.js';
 import type { SqlDialect } from './sql-dialect.js';
 import type { SqlRunner } from './sql-runner.js';
 
@@ -21,6 +22,7 @@ export class MikroOrmBlobStore implements BlobStore {
   ) {}
 
   async get(key: string): Promise<Blob | null> {
+    if (!isStorableText(key)) return null;
     const [row] = await this.context.runner.rows<BlobColumns>(this.context.statements.get(this.namespace, key));
     if (!row) return null;
     // A Buffer may be a slice of a larger one, so its bytes are copied; an ArrayBuffer is this blob's alone.
@@ -28,12 +30,15 @@ export class MikroOrmBlobStore implements BlobStore {
   }
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<BlobInfo> {
+    if (!isStorableText(key)) throw new UnstorableText('blob key');
+    if (!isStorableText(contentType)) throw new UnstorableText("blob's content type");
     const now = this.context.clock.now().getTime();
     await this.context.runner.changes(this.context.statements.put(this.namespace, key, bytes, contentType, now));
     return { key, contentType, size: bytes.byteLength, updatedAt: isoFromMillis(now) };
   }
 
   async delete(key: string): Promise<boolean> {
+    if (!isStorableText(key)) return false;
     return (await this.context.runner.changes(this.context.statements.delete(this.namespace, key))) > 0;
   }
 

@@ -9,6 +9,7 @@ import type {
 } from '../../../ports/store.js';
 import type { Clock } from '../../../ports/clock.js';
 import { decodeCursor, encodeCursor, pageSize } from '../shared/cursor.js';
+import { areStorableRefs, assertStorableRecord, isStorableText } from '../shared/storable-text.js';
 import type { EncodedRecord, RecordColumns, RecordStatements, WrittenColumns } from './record-statements.js';
 import { isoFromMillis } from './iso-time.js';
 import type { SqlDialect } from './sql-dialect.js';
@@ -39,17 +40,20 @@ export class MikroOrmRecordSet<T> implements RecordSet<T> {
   ) {
     this.claim = async (expected, replacement) => {
       const { runner, statements } = this.context;
+      if (!isStorableText(expected.id)) return false;
       if (!replacement) return (await runner.changes(statements.consume(this.collection, expected.id, expected.revision))) > 0;
       return (await this.swap(expected.id, expected.revision, replacement)) !== null;
     };
     this.atomic = {
       insertIfAbsent: async (input) => {
+        assertStorableRecord(input);
         const encoded = encode(input.data, input.refs ?? {});
         const now = this.context.clock.now().getTime();
         const [written] = await this.context.runner.rows<WrittenColumns>(this.context.statements.insertIfAbsent(this.collection, input.id, encoded, now));
         return written ? this.written(input.id, encoded.data, JSON.parse(encoded.refs), written, now) : null;
       },
       insertManyIfAbsent: async (inputs) => {
+        for (const input of inputs) assertStorableRecord(input);
         const inserted: StoredRecord<T>[] = [];
         const seen = new Set<string>();
         // In id order: two batches that overlap then take their row locks in the same order and
@@ -73,11 +77,13 @@ export class MikroOrmRecordSet<T> implements RecordSet<T> {
   }
 
   async get(id: string): Promise<StoredRecord<T> | null> {
+    if (!isStorableText(id)) return null;
     const [row] = await this.context.runner.rows<RecordColumns>(this.context.statements.get(this.collection, id));
     return row ? this.read(row) : null;
   }
 
   async put(input: RecordInput<T>): Promise<StoredRecord<T>> {
+    assertStorableRecord(input);
     const encoded = encode(input.data, input.refs ?? {});
     const now = this.context.clock.now().getTime();
     const [written] = await this.context.runner.rows<WrittenColumns>(this.context.statements.put(this.collection, input.id, encoded, now));
@@ -85,6 +91,7 @@ export class MikroOrmRecordSet<T> implements RecordSet<T> {
   }
 
   async delete(id: string): Promise<boolean> {
+    if (!isStorableText(id)) return false;
     return (await this.context.runner.changes(this.context.statements.delete(this.collection, id))) > 0;
   }
 
@@ -92,6 +99,8 @@ export class MikroOrmRecordSet<T> implements RecordSet<T> {
     const limit = pageSize(query.limit);
     const after = decodeCursor(query.cursor);
     const refs = Object.entries(query.refs ?? {});
+    // No stored label holds what a store cannot keep.
+    if (!areStorableRefs(query.refs)) return { items: [], nextCursor: null };
     // One row more than the page tells whether another page follows.
     const rows = await this.context.runner.rows<RecordColumns>(this.context.statements.list(this.collection, refs, after, limit + 1));
     const count = Math.min(rows.length, limit);
@@ -104,6 +113,8 @@ export class MikroOrmRecordSet<T> implements RecordSet<T> {
   }
 
   private async swap(id: string, expectedRevision: number, replacement: Replacement<T>): Promise<StoredRecord<T> | null> {
+    if (!isStorableText(id)) return null;
+    if (replacement.refs) assertStorableRecord({ id, refs: replacement.refs });
     const data = encodeJson(replacement.data);
     const refs = replacement.refs ? JSON.stringify(replacement.refs) : null;
     const now = this.context.clock.now().getTime();

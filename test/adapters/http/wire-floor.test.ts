@@ -286,9 +286,33 @@ for (const mount of ['listener', 'fetch'] as const) {
         expect((await response.json()).error.code).to.equal('forbidden');
       });
 
-      it('rejects a principal of kind org with 403', async () => {
-        resolver = () => ({ subject: 'acme', kind: 'org' });
-        expect((await call('/things')).status).to.equal(403);
+      it('rejects a principal of kind org with 403, whatever its letter case', async () => {
+        for (const kind of ['org', 'ORG', 'Org', ' oRg ']) {
+          resolver = () => ({ subject: 'acme', kind });
+          const response = await call('/things');
+          expect(response.status, kind).to.equal(403);
+          expect((await response.json()).error.code).to.equal('forbidden');
+        }
+      });
+
+      it('refuses a subject, name or email Porter cannot keep with 400, never a 500', async () => {
+        const unusable: Principal[] = [
+          { subject: 'a'.repeat(600), kind: 'user' },
+          { subject: 'ada\u0000', kind: 'user' },
+          { subject: 'ada\nbob', kind: 'user' },
+          { subject: 'ada', kind: 'user', name: 'x'.repeat(513) },
+          { subject: 'ada', kind: 'user', email: 'ada\u0007@example.com' },
+        ];
+        for (const principal of unusable) {
+          resolver = () => principal;
+          const response = await call('/things');
+          expect(response.status, JSON.stringify(principal).slice(0, 60)).to.equal(400);
+          const body = await response.json();
+          expect(body.error.code).to.equal('validation');
+          expect(body.error.message).to.match(/signed-in (subject|name|email) cannot be used/);
+        }
+        resolver = () => ({ subject: 'a'.repeat(512), kind: 'user', name: 'Ada Lovelace' });
+        expect((await call('/things')).status).to.equal(200);
       });
 
       it('reports a malformed principal as a host bug (500), not as the caller', async () => {

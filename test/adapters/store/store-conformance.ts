@@ -112,6 +112,32 @@ export function describeStoreConformance(label: string, subject: () => StoreUnde
         await notes.put({ id, data: { text: 'odd' } });
         expect((await notes.get(id))?.id).to.equal(id);
       });
+
+      it('finds nothing under a key it cannot store (NUL, a lone surrogate) and refuses to write one as invalid input', async () => {
+        await notes.put({ id: 'kept', data: { text: 'with a NUL \u0000 inside the data' }, refs: { owner: 'ada' } });
+        expect((await notes.get('kept'))?.data.text).to.equal('with a NUL \u0000 inside the data');
+        for (const bad of ['kept\u0000', '\u0000', 'x\ud800', 'x\udc00y']) {
+          expect(await notes.get(bad), JSON.stringify(bad)).to.equal(null);
+          expect(await notes.delete(bad)).to.equal(false);
+          expect((await notes.list({ refs: { owner: bad } })).items).to.deep.equal([]);
+          expect((await notes.list({ refs: { [bad]: 'ada' } })).items).to.deep.equal([]);
+          await rejectsWithCode(notes.put({ id: bad, data: { text: 'x' } }), 'validation');
+          await rejectsWithCode(notes.put({ id: 'fine', data: { text: 'x' }, refs: { owner: bad } }), 'validation');
+          if (notes.atomic) {
+            await rejectsWithCode(notes.atomic.insertIfAbsent({ id: bad, data: { text: 'x' } }), 'validation');
+            await rejectsWithCode(notes.atomic.insertManyIfAbsent([{ id: 'fine2', data: { text: 'x' } }, { id: bad, data: { text: 'x' } }]), 'validation');
+            expect(await notes.atomic.compareAndSwap(bad, 1, { data: { text: 'x' } })).to.equal(null);
+          }
+        }
+        expect(await notes.get('fine')).to.equal(null);
+        expect(await notes.get('fine2')).to.equal(null);
+        const blobs = store.blobs(freshName('app'));
+        expect(await blobs.get('a\u0000')).to.equal(null);
+        expect(await blobs.delete('a\u0000')).to.equal(false);
+        await rejectsWithCode(blobs.put('a\u0000', new Uint8Array([1]), 'text/plain'), 'validation');
+        await rejectsWithCode(blobs.put('a', new Uint8Array([1]), 'text/plain\u0000'), 'validation');
+        expect(await blobs.list()).to.deep.equal([]);
+      });
     });
 
     describe('records list', () => {

@@ -54,6 +54,22 @@ describe('graduation to a served app (through the Sandbox port)', () => {
     expect((await h.apps.callFunction.execute({ principal: bob, appId: app.id, name: 'hello', input: {} }).catch((e) => e)).code).to.equal('not-found');
   });
 
+  it("answers unavailable, not a 500, when the app's server drops the connection (restarting)", async () => {
+    const { h, sandbox, app } = await servedApp();
+    await h.apps.graduateApp.execute({ principal: ada, appId: app.id });
+    sandbox.sessions.get(app.id)!.fetch = async () => {
+      throw new TypeError('fetch failed');
+    };
+    for (const call of [
+      h.apps.callFunction.execute({ principal: ada, appId: app.id, name: 'hello', input: {} }),
+      h.apps.viewServedApp.execute({ principal: ada, appId: app.id, path: '/' }),
+    ]) {
+      const error = await call.catch((e) => e);
+      expect(error.code).to.equal('unavailable');
+      expect(error.message).to.match(/did not answer/);
+    }
+  });
+
   it('asks before the agent edits a served app, even with an instruction that needs no server code', async () => {
     const { h, app } = await servedApp();
     expect((await h.call('porter_apps_edit', { appId: app.id, instruction: 'rename to Books' })).status, 'a tree app: read-class').to.equal('ran');
