@@ -1,4 +1,4 @@
-/** The hexagon's dependency rule (see ../shared/design/ARCHITECTURE.md). */
+/** The hexagon's dependency rule (see docs/ARCHITECTURE.md, "The dependency rule"). */
 module.exports = {
   forbidden: [
     {

@@ -1,6 +1,9 @@
 /**
- * Every failure the core reports is a DomainError: a fact with a stable code. One wire middleware
- * maps codes to statuses (see the contract's error table); nothing else decides a status.
+ * Every failure the core reports is a DomainError: a fact with a stable code. On the wire, one
+ * middleware (`adapters/http/error-envelope.ts`, `STATUS_BY_CODE`) turns a code into its status
+ * and the envelope; route handlers choose only success statuses (a served app's 2xx passes
+ * through). The MCP door answers in its protocols' own shapes and statuses instead
+ * (`adapters/mcp/`: OAuth errors, whose `OAuthRefusal` carries its status, and JSON-RPC errors).
  */
 export type ErrorCode =
   | 'validation'

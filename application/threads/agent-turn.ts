@@ -71,7 +71,11 @@ export class AgentTurn {
     private readonly clock: Clock,
   ) {}
 
-  /** Runs the turn; resolves with the saved assistant message. Never rejects. */
+  /**
+   * Runs the turn; resolves with the saved assistant message. A failing model or tool does not
+   * reject: the turn ends with an error part and what was produced is saved. It rejects only when
+   * that save (or the caller's `emit`) throws, so callers still catch.
+   */
   async run(input: TurnInput): Promise<UiMessage> {
     const draft = draftOf(input.continuing ?? { id: this.ids.mint('message'), role: 'assistant', parts: [] });
     const earlier = input.messages.filter((m) => m.id !== draft.message.id);
