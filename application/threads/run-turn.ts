@@ -65,8 +65,16 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
       const reader = live.read();
       void this.agent
         .run({ principal: request.principal, threadId: request.threadId, messages, continuing, ...(request.credentials ? { credentials: request.credentials } : {}), signal: live.abort.signal, emit: (chunk) => live.push(chunk) })
-        .then(() => this.release(request.threadId, turnId, added))
-        .catch((error: unknown) => this.logger.error('a turn could not be finished', { threadId: request.threadId, cause: String(error) }))
+        .then(
+          () => this.release(request.threadId, turnId, added),
+          async (error: unknown) => {
+            this.logger.error('a turn could not be finished', { threadId: request.threadId, cause: String(error) });
+            // The thread must not stay locked for the whole lease; whether the answer was saved is
+            // unknown, so only the person's message is counted.
+            await this.release(request.threadId, turnId, continuing ? added : added - 1);
+          },
+        )
+        .catch((error: unknown) => this.logger.error('a turn could not be released', { threadId: request.threadId, cause: String(error) }))
         .finally(() => this.hub.finish(live));
       return reader;
     } catch (error) {

@@ -193,6 +193,22 @@ describe('RunTurn', () => {
     expect(await h.threads.find(id)).to.equal(null);
   });
 
+  it('frees the thread at once when a turn cannot save its answer, so the next turn starts', async () => {
+    const h = turnHarness({ model: echo() });
+    const { id } = await h.createThread.execute({ principal: ada });
+    const putMessage = h.threads.putMessage.bind(h.threads);
+    let failed = 0;
+    h.threads.putMessage = async (threadId, message) => {
+      if (message.role === 'assistant' && failed++ === 0) throw new Error('the store went away');
+      return putMessage(threadId, message);
+    };
+    await h.say(id, 'first');
+    await h.hub.settled(id);
+    const next = await h.say(id, 'second');
+    expect(next.some((c) => c.type === 'text-delta')).to.equal(true);
+    expect(failed).to.equal(2);
+  });
+
   it('refuses a second turn on a thread while one is in flight', async () => {
     const model = new RecordingLanguageModel(() => ({ text: 'slow', untilAborted: true }));
     const h = turnHarness({ model });
