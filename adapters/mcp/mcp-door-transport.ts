@@ -9,12 +9,14 @@ import type { Admission, DoorTransportUseCases } from '../../ports/use-cases/doo
 import { allowAnyOrigin } from './cors.js';
 import type { DoorUrls } from './door-urls.js';
 import { doorAuthInfo, doorServer, type DoorServerInfo } from './mcp-door-server.js';
+import { InFlightRequests, requestIdsOf } from './in-flight-requests.js';
 import { sendWebResponse, webRequestOf } from './web-exchange.js';
 
 /** A door session: one SDK transport and server, bound to who opened it. */
 export interface TransportSession extends LiveDoorSession {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
+  readonly inFlight: InFlightRequests;
   /** Calls `listener` once the transport closes (a DELETE, or Porter closing the session); returns how to stop listening. */
   whenClosed(listener: () => void): () => void;
 }
@@ -109,6 +111,7 @@ export class McpDoorTransport {
       clientId: caller.clientId,
       transport,
       server,
+      inFlight: new InFlightRequests(),
       whenClosed: (listener) => {
         closing.add(listener);
         return () => closing.delete(listener);
@@ -126,16 +129,22 @@ export class McpDoorTransport {
    * and sends its `Response` back through Koa.
    */
   private async hand({ ctx, url, token, caller }: Exchange, session: TransportSession): Promise<void> {
-    let request: Request;
+    let exchange: Awaited<ReturnType<typeof webRequestOf>>;
     try {
-      request = await webRequestOf(ctx, url, MAX_BODY_BYTES);
+      exchange = await webRequestOf(ctx, url, MAX_BODY_BYTES);
     } catch (error) {
       // In the shape and words the SDK transport answers these with.
       if (error instanceof PayloadTooLarge) return sendWebResponse(ctx, transportError(413, -32000, `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`));
       if (error instanceof InvalidInput) return sendWebResponse(ctx, transportError(400, -32000, `Bad Request: ${error.message}`));
       throw error;
     }
-    await sendWebResponse(ctx, await answerOf(session, request, doorAuthInfo(token, caller)));
+    const ids = requestIdsOf(exchange.body);
+    if (!session.inFlight.claim(ids)) return sendWebResponse(ctx, transportError(400, -32600, 'Invalid Request: a request id is already in flight on this session'));
+    try {
+      await sendWebResponse(ctx, await answerOf(session, exchange.request, doorAuthInfo(token, caller)));
+    } finally {
+      session.inFlight.release(ids);
+    }
   }
 }
 

@@ -11,13 +11,13 @@ const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'proxy-connectio
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
 /**
- * The Koa request as a Web `Request` addressed to `url`: its method, its end-to-end headers and,
- * for a POST, its body, read from the socket once and refused past `maxBodyBytes`
+ * The Koa request as a Web `Request` addressed to `url` (and its body's bytes): its method, its
+ * end-to-end headers and, for a POST, its body, read from the socket once and refused past `maxBodyBytes`
  * (`PayloadTooLarge`). A body that breaks off, nests deeper than `JSON_DEPTH_LIMIT` (the SDK
  * parses and validates it recursively, tool arguments included), or a header no `Request` can
  * carry, is `InvalidInput`.
  */
-export async function webRequestOf(ctx: Context, url: string, maxBodyBytes: number): Promise<Request> {
+export async function webRequestOf(ctx: Context, url: string, maxBodyBytes: number): Promise<{ readonly request: Request; readonly body: Uint8Array | null }> {
   const body = ctx.method === 'POST' ? await readBody(ctx, maxBodyBytes) : null;
   if (body) assertJsonDepth(body, 'The JSON-RPC body');
   try {
@@ -26,7 +26,7 @@ export async function webRequestOf(ctx: Context, url: string, maxBodyBytes: numb
     for (let i = 0; i + 1 < raw.length; i += 2) {
       if (!CONNECTION_HEADERS.has(raw[i]!.toLowerCase())) headers.append(raw[i]!, raw[i + 1]!);
     }
-    return new Request(url, { method: ctx.method, headers, body });
+    return { request: new Request(url, { method: ctx.method, headers, body }), body };
   } catch {
     throw new InvalidInput('The request has a header that is not valid HTTP');
   }

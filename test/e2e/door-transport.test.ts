@@ -54,6 +54,22 @@ describe("The door's transport over raw HTTP", function () {
     ]);
   });
 
+  it('answers every request when a client reuses an id still in flight: the duplicates are refused, the session goes on', async () => {
+    const session = await openSession();
+    const sessionHeaders = { ...headers, 'mcp-session-id': session };
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'notes_list', arguments: {} } });
+    // A hang would fail here rather than at mocha's timeout.
+    const answers = await Promise.all(Array.from({ length: 6 }, () => fetch(door, { method: 'POST', headers: sessionHeaders, body: call, signal: AbortSignal.timeout(10_000) })));
+    const bodies = await Promise.all(answers.map(async (answer) => ({ status: answer.status, body: (await answer.json()) as { id: unknown; error?: { code: number } } })));
+    expect(bodies.filter((b) => b.status === 200 && b.body.id === 3).length).to.be.at.least(1);
+    for (const refused of bodies.filter((b) => b.status !== 200)) expect(refused).to.deep.include({ status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a request id is already in flight on this session' } } });
+
+    const twice = [{ jsonrpc: '2.0', id: 7, method: 'ping' }, { jsonrpc: '2.0', id: 7, method: 'ping' }];
+    expect((await fetch(door, { method: 'POST', headers: sessionHeaders, body: JSON.stringify(twice), signal: AbortSignal.timeout(10_000) })).status).to.equal(400);
+    const again = await fetch(door, { method: 'POST', headers: sessionHeaders, body: call, signal: AbortSignal.timeout(10_000) });
+    expect(await again.json()).to.deep.include({ id: 3 });
+  });
+
   it('opens the event stream at once, and ends it when the session is deleted', async () => {
     const session = await openSession();
     const stream = await fetch(door, { headers: { ...headers, accept: 'text/event-stream', 'mcp-session-id': session } });

@@ -14,9 +14,9 @@ import { accessTokenFor } from '../support/door-client.js';
  * declares, sent hostile ids, queries, bodies and content types, on SQLite and PostgreSQL. Nothing
  * may answer 500, every wire refusal is the contract's envelope, and nothing hangs.
  *
- * Not swept here yet: JSON nested thousands deep and bodies over the size limits (their own tests
- * cover them, see read-json and the 413 tests); add a `{"x":[[[…]]]}` (5,000 deep) body to
- * BODY_VARIANTS once the floor's depth limit is in.
+ * Bodies over the size limits have their own tests (body-limits.test.ts); so does JSON nesting
+ * past the limit in each free-form field (json-depth.test.ts). Here a 5,000-deep body goes to
+ * every route.
  */
 
 const PER_REQUEST_MS = 10_000;
@@ -79,6 +79,7 @@ const BODY_VARIANTS: ReadonlyArray<[string, string]> = [
   ['a NUL string', '{"x":"\\u0000"}'],
   ['a lone surrogate', '{"x":"\\ud800"}'],
   ['a huge string', JSON.stringify({ x: 'a'.repeat(1024 * 1024) })],
+  ['nested 5,000 deep', `{"x":${'['.repeat(5000)}${']'.repeat(5000)}}`],
 ];
 
 /** Wrong values for one field of a route's body. */
@@ -93,6 +94,7 @@ const FIELD_VALUES: ReadonlyArray<[string, unknown]> = [
   ['__proto__ object', JSON.parse('{"__proto__":{"polluted":true}}')],
   ['null', null],
   ['a negative number', -1e308],
+  ['nested 1,000 deep', Array.from({ length: 1000 }).reduce<unknown>((inner) => [inner], [])],
 ];
 
 const QUERY_VALUES: ReadonlyArray<[string, string]> = [
@@ -398,9 +400,8 @@ function describeSweep(label: string, database: () => Promise<{ url: string; don
       const listed = await fetch(door, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
       const tools = ((await listed.json()) as { result: { tools: Array<{ name: string; inputSchema: Schema }> } }).result.tools;
       expect(tools.length).to.be.greaterThan(0);
-      // Unique ids: the MCP transport leaves one of two in-flight requests with the same id unanswered.
-      let nextId = 100;
-      const call = (name: unknown, args: unknown, id: unknown = nextId++) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+      // One id for every call, several in flight at once: a reused id is refused, never left unanswered.
+      const call = (name: unknown, args: unknown, id: unknown = 3) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
       const bodies: Array<[string, string]> = [
         ['a batch of nothing', '[]'],
         ['a string', '"ping"'],

@@ -1,0 +1,40 @@
+/**
+ * The JSON-RPC request ids a session is answering right now. The SDK transport pairs each answer
+ * with its request by id, so a second request reusing an id still in flight (or twice in one
+ * batch) would never be answered: it is refused before it reaches the transport.
+ */
+export class InFlightRequests {
+  private readonly ids = new Set<string>();
+
+  /** Claims every id of the message(s) in `body`; false, claiming nothing, if one is taken. */
+  claim(keys: ReadonlyArray<string>): boolean {
+    if (new Set(keys).size !== keys.length || keys.some((key) => this.ids.has(key))) return false;
+    for (const key of keys) this.ids.add(key);
+    return true;
+  }
+
+  release(keys: ReadonlyArray<string>): void {
+    for (const key of keys) this.ids.delete(key);
+  }
+}
+
+/**
+ * The ids of the JSON-RPC requests (not notifications or responses) in a parsed body, keyed so
+ * that `1` and `"1"` stay apart as the SDK keeps them. Anything that is not JSON-RPC yields none:
+ * the transport answers it.
+ */
+export function requestIdsOf(body: Uint8Array | null): string[] {
+  if (body === null) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+  } catch {
+    return [];
+  }
+  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  return messages.flatMap((message) => {
+    if (typeof message !== 'object' || message === null || !('method' in message) || !('id' in message)) return [];
+    const id = (message as { id: unknown }).id;
+    return typeof id === 'string' || typeof id === 'number' ? [`${typeof id}:${String(id)}`] : [];
+  });
+}
