@@ -2,31 +2,12 @@ import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 
 /**
- * PostgreSQL for tests: `PORTER_TEST_PG_URL` when set (the CI machines run PostgreSQL locally),
- * else a testcontainers PostgreSQL when a Docker engine answers. In CI a missing database fails
- * the run; elsewhere the PostgreSQL tests are skipped with a message.
+ * The PostgreSQL server for tests, or null when the run has none (its cases skip). Found once per
+ * run by `test/support/test-services.ts` (mocha's global setup): `PORTER_TEST_PG_URL`, else the
+ * local server, else testcontainers; in CI a missing server has already failed the run.
  */
-let containerUrl: Promise<string | null> | null = null;
-
 export async function postgresServerUrl(): Promise<string | null> {
-  if (process.env.PORTER_TEST_PG_URL) return process.env.PORTER_TEST_PG_URL;
-  containerUrl ??= startContainer();
-  const url = await containerUrl;
-  if (!url && process.env.CI) {
-    throw new Error('CI needs PostgreSQL: set PORTER_TEST_PG_URL (.ci/run does) or run a Docker engine');
-  }
-  return url;
-}
-
-async function startContainer(): Promise<string | null> {
-  try {
-    const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
-    const container = await new PostgreSqlContainer('postgres:16-alpine').start();
-    process.once('exit', () => void container.stop());
-    return container.getConnectionUri();
-  } catch {
-    return null;
-  }
+  return process.env.PORTER_TEST_PG_URL || null;
 }
 
 export interface TestDatabase {
