@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { eventually } from './eventually.js';
 
 /**
  * The PostgreSQL server for tests, or null when the run has none (its cases skip). Found once per
@@ -35,11 +36,8 @@ export async function createTestDatabase(serverUrl: string): Promise<TestDatabas
       try {
         // Pools closing in the background (pg-boss, the store) still hold connections for a
         // moment; forcing them shut makes their clients emit errors into whatever test runs next.
-        for (let waited = 0; waited < 5_000; waited += 100) {
-          const open = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
-          if (open.rows[0].n === 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
+        // After five seconds it is dropped anyway (FORCE).
+        await eventually(async () => (await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name])).rows[0].n === 0, 5_000);
         await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await client.end();
