@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { devHost } from '../support/dev-host-fixture.js';
+import { until } from '../support/eventually.js';
 import { toolPart, type Part, type WireClient } from '../support/turn-client.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 
@@ -19,21 +20,20 @@ describe('Automation grants through the development host: the grant an automatio
     await host.close();
   });
 
-  async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-    for (let i = 0; i < 200; i++) {
-      const value = await read();
-      if (done(value)) return value;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error('timed out');
-  }
 
   /** Fires the schedule (every second) once a new slot has passed; answers the automation's newest run once it settles. */
   async function nextRun(automationId: string): Promise<Part> {
     const before = new Set(((await ada.json('GET', `/runs?automationId=${automationId}`)).body.runs as Part[]).map((r) => r.id));
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const ticked = await fetch(`${host.client.base}/tick`, { method: 'POST', headers: { authorization: `Bearer ${TICK_SECRET}` } });
-    expect(ticked.status).to.equal(200);
+    // Tick until a new slot is due and the tick starts a run for it (no fixed wait for the clock).
+    await until(
+      async () => {
+        const ticked = await fetch(`${host.client.base}/tick`, { method: 'POST', headers: { authorization: `Bearer ${TICK_SECRET}` } });
+        expect(ticked.status).to.equal(200);
+        return ((await ada.json('GET', `/runs?automationId=${automationId}`)).body.runs as Part[]).filter((run) => !before.has(run.id)).length;
+      },
+      (started) => started > 0,
+      { what: 'a tick that starts a run of the automation' },
+    );
     const runs = await until(
       () => ada.json('GET', `/runs?automationId=${automationId}`),
       (r) => (r.body.runs as Part[]).some((run) => !before.has(run.id) && ['succeeded', 'waiting', 'failed'].includes(run.state)),

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { request } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { devHost } from '../support/dev-host-fixture.js';
+import { until } from '../support/eventually.js';
 import type { WireClient } from '../support/turn-client.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import { demoPrincipal } from '../../composition/dev-host/demo-principal.js';
@@ -51,14 +52,6 @@ describe('Automations, runs, /tick and signed webhooks through the development h
     return { status: response.status, body: await response.json(), setCookie: response.headers.get('set-cookie'), id };
   }
 
-  async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-    for (let i = 0; i < 200; i++) {
-      const value = await read();
-      if (done(value)) return value;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error('timed out');
-  }
 
   it('a delivery signed with the standardwebhooks library starts one run per armed automation, under porter:webhook:demo', async () => {
     const created = await ada.json('POST', '/automations', { name: 'on demo deliveries', trigger: { kind: 'webhook', source: 'demo' }, task: { prompt: 'Summarise this delivery.' } });
@@ -206,12 +199,18 @@ describe('Automations, runs, /tick and signed webhooks through the development h
     expect((await ada.json('POST', `/approvals/${ask.approvalId}/decide`, { approve: true })).status).to.equal(200);
     expect((await ada.json('GET', '/grants')).body.grants.some((g: Part) => g.tool === 'notes_add' && g.duration === 'standing')).to.equal(true);
 
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const ticked = await fetch(`${host.client.base}/tick`, { method: 'POST', headers: { authorization: `Bearer ${TICK_SECRET}` } });
-    const { runIds } = (await ticked.json()) as { runIds: string[] };
-    const mine = (await ada.json('GET', `/runs?automationId=${created.body.id}`)).body.runs.map((r: { id: string }) => r.id);
-    expect(mine).to.include.members(runIds.filter((id) => mine.includes(id)));
-    expect(mine.length).to.be.greaterThan(0);
+    // Tick until a slot is due and the tick starts this automation's run (no fixed wait for the clock).
+    let runIds: string[] = [];
+    const mine = await until(
+      async () => {
+        const ticked = await fetch(`${host.client.base}/tick`, { method: 'POST', headers: { authorization: `Bearer ${TICK_SECRET}` } });
+        runIds = ((await ticked.json()) as { runIds: string[] }).runIds;
+        return (await ada.json('GET', `/runs?automationId=${created.body.id}`)).body.runs.map((r: { id: string }) => r.id) as string[];
+      },
+      (ids) => ids.length > 0,
+      { what: 'a scheduled run of the armed automation' },
+    );
+    expect(runIds, 'the tick that found the slot due started the run').to.include(mine[0]);
     const run = await until(() => ada.json('GET', `/runs/${mine[0]}`), (r) => r.body.state === 'succeeded');
     const call = run.body.messages.flatMap((m: { parts: Part[] }) => m.parts).find((p: Part) => p.type === 'tool-notes_add');
     expect(call).to.deep.include({ state: 'output-available' });

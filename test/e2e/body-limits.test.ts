@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
 import { serve, type RunningServer } from '../support/http-server.js';
+import { eventually } from '../support/eventually.js';
 
 const MiB = 1024 * 1024;
 
@@ -198,10 +199,7 @@ describe('Bodies over a limit: a 413 the client reads, on every mount', function
     expect(response.status).to.equal(413);
     expect(response.headers.get('connection')).to.equal('close');
     expect((await response.json()).error.code).to.equal('payload-too-large');
-    await new Promise<void>((resolve) => {
-      const check = () => (cancelled ? resolve() : setTimeout(check, 5));
-      check();
-    });
+    expect(await eventually(() => cancelled), 'the body stream was cancelled').to.equal(true);
     expect(pulled).to.be.lessThan(6 * MiB);
     const next = await porter.fetch(new Request(`http://porter.test${porter.mount}/threads`, { method: 'POST', headers: json, body: '{}' }));
     expect(next.status).to.equal(201);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { devHost } from '../support/dev-host-fixture.js';
-import { checkedPages, launchChromium, type ChromeSession } from '../support/browser.js';
+import { checkedPages, launchChromium, needsChromium, type ChromeSession } from '../support/browser.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { WireClient } from '../support/turn-client.js';
 
@@ -18,6 +18,7 @@ async function notesApp(client: WireClient, prompt: string): Promise<string> {
 }
 
 describe('Apps that run host tools, and served apps in a frame, in the shipped chrome (headless Chromium)', function () {
+  needsChromium();
   this.timeout(90_000);
   let root: string;
   let host: DevHost & { client: WireClient };

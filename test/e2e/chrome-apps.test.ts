@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { devHost } from '../support/dev-host-fixture.js';
-import { GARDEN_PLANNER, PacedScriptedModel, checkedPages, launchChromium, type ChromeSession } from '../support/browser.js';
+import { GARDEN_PLANNER, PacedScriptedModel, checkedPages, launchChromium, needsChromium, type ChromeSession } from '../support/browser.js';
 import { TOKENS } from '../../composition/tokens.js';
 import type { AppsUseCases } from '../../ports/use-cases/apps.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
@@ -12,6 +12,7 @@ import type { WireClient } from '../support/turn-client.js';
 import { containerOf } from '../../composition/create-porter.js';
 
 describe('Generated apps in the shipped chrome (headless Chromium, development host)', function () {
+  needsChromium();
   this.timeout(60_000);
   let host: DevHost & { client: WireClient };
   let browser: Browser;

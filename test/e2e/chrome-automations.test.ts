@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { devHost } from '../support/dev-host-fixture.js';
-import { PacedScriptedModel, checkedPages, launchChromium, type ChromeSession } from '../support/browser.js';
+import { PacedScriptedModel, checkedPages, launchChromium, needsChromium, type ChromeSession } from '../support/browser.js';
 import { NangoBrokerServer } from '../support/nango-broker-server.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { WireClient } from '../support/turn-client.js';
@@ -11,6 +11,7 @@ const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const NANGO_KEY = 'nango-secret-for-the-chrome-tests';
 
 describe('Automations, runs and connections in the shipped chrome (headless Chromium)', function () {
+  needsChromium();
   this.timeout(60_000);
   let host: DevHost & { client: WireClient };
   let broker: NangoBrokerServer;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { devHost } from '../support/dev-host-fixture.js';
-import { checkedPages, launchChromium, type ChromeSession } from '../support/browser.js';
+import { checkedPages, launchChromium, needsChromium, type ChromeSession } from '../support/browser.js';
 import { NangoBrokerServer } from '../support/nango-broker-server.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { ToolDefinition } from '../../ports/tool-registry.js';
@@ -23,6 +23,7 @@ const githubWhoami: ToolDefinition = {
 };
 
 describe('The connect offer in the shipped chrome (headless Chromium)', function () {
+  needsChromium();
   this.timeout(60_000);
   let host: DevHost & { client: WireClient };
   let broker: NangoBrokerServer;

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { devHost } from '../support/dev-host-fixture.js';
-import { PacedScriptedModel, checkedPages, launchChromium, type ChromeSession } from '../support/browser.js';
+import { PacedScriptedModel, checkedPages, launchChromium, needsChromium, type ChromeSession } from '../support/browser.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { WireClient } from '../support/turn-client.js';
 
 describe('The shipped chrome in headless Chromium (development host)', function () {
+  needsChromium();
   this.timeout(60_000);
   let host: DevHost & { client: WireClient };
   let browser: Browser;

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { UIMessage } from 'ai';
 import { devHost } from '../support/dev-host-fixture.js';
+import { eventually } from '../support/eventually.js';
 import { CookieJar } from '../support/http-server.js';
 import { RecordingLogger } from '../support/fakes.js';
 import type { WireClient } from '../support/turn-client.js';
@@ -36,13 +37,14 @@ async function consent(redirectUrl: string): Promise<Response> {
 
 /** What a client does after initiating: poll until the status settles. */
 async function pollUntilSettled(client: WireClient, id: string): Promise<string> {
-  for (let i = 0; i < 20; i++) {
+  let status = 'initiated';
+  await eventually(async () => {
     const polled = await client.json('GET', `/connections/${id}`);
     expect(polled.status).to.equal(200);
-    if (polled.body.status !== 'initiated') return polled.body.status;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return 'initiated';
+    status = polled.body.status;
+    return status !== 'initiated';
+  }, 500);
+  return status;
 }
 
 const brokers = [

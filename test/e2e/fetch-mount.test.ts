@@ -15,6 +15,7 @@ import { developmentOAuth } from '../../composition/dev-host/dev-oauth.js';
 import { demoTools } from '../../composition/dev-host/demo-tools.js';
 import type { WireRequest } from '../../ports/wire-request.js';
 import { tinyDocument } from '../support/apps-documents.js';
+import { until } from '../support/eventually.js';
 import { connectSdk } from '../support/door-client.js';
 import { CookieJar } from '../support/http-server.js';
 import { RecordingLanguageModel, lastUserText } from '../support/recording-model.js';
@@ -161,12 +162,14 @@ describe('Porter mounted through porter.fetch (Hono on @hono/node-server, and pl
         const abortedBefore = model.aborted;
         await readUntil(await start(thread, client.signal), 'word3 ');
         client.abort();
-        let saved = '';
-        for (let i = 0; i < 100 && !saved; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-          const stored = await ada.json('GET', `/threads/${thread}`);
-          saved = stored.body.messages[1] ? textOf(stored.body.messages[1]) : '';
-        }
+        const saved = await until(
+          async () => {
+            const stored = await ada.json('GET', `/threads/${thread}`);
+            return stored.body.messages[1] ? textOf(stored.body.messages[1]) : '';
+          },
+          (text) => text !== '',
+          { timeoutMs: 2_000, what: 'the stopped answer to be saved' },
+        );
         expect(model.aborted).to.equal(abortedBefore + 1);
         expect(saved.startsWith('word0 word1 word2 word3')).to.equal(true);
         expect(saved.length).to.be.lessThan(LONG.length);

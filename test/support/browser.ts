@@ -4,11 +4,22 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 
-/** Debian's Chromium (`.ci/run` installs it); playwright-core never downloads a browser of its own. */
+/**
+ * Debian's Chromium (`.ci/run` installs it); playwright-core never downloads a browser of its own.
+ * `test/support/test-services.ts` finds it once per run (`PORTER_CHROMIUM`, else `chromium` on the
+ * PATH) and writes the answer to `PORTER_CHROMIUM`.
+ */
 export function chromiumPath(): string {
-  const path = process.env.PORTER_CHROMIUM || '/usr/bin/chromium';
-  if (!existsSync(path)) throw new Error(`Chromium is not installed at ${path}: apt-get install -y chromium (or set PORTER_CHROMIUM)`);
+  const path = process.env.PORTER_CHROMIUM;
+  if (!path || !existsSync(path)) throw new Error(`Chromium is not installed${path ? ` at ${path}` : ''}: apt-get install -y chromium (or set PORTER_CHROMIUM)`);
   return path;
+}
+
+/** Skips the enclosing suite when the run has no Chromium (never in CI: the run fails first). Call it first in a `describe`. */
+export function needsChromium(): void {
+  before(function () {
+    if (!process.env.PORTER_CHROMIUM) this.skip();
+  });
 }
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -17,12 +28,13 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), args: ARGS, headless: true });
 }
 
-export const SCREENSHOTS = fileURLToPath(new URL('../e2e/screenshots/', import.meta.url));
+/** Where the browser tests leave a PNG of each state they check: ignored by git, so a run leaves the tree clean. */
+export const SCREENSHOTS = fileURLToPath(new URL('../e2e/tmp/screenshots/', import.meta.url));
 
 export interface ChromeSession {
   readonly context: BrowserContext;
   readonly page: Page;
-  /** Saves a PNG of the page under test/e2e/screenshots (overwritten each run). */
+  /** Saves a PNG of the page under test/e2e/tmp/screenshots (ignored by git, overwritten each run). */
   screenshot(name: string): Promise<string>;
   close(): Promise<void>;
 }

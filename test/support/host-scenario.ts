@@ -3,18 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { strToU8, zipSync } from 'fflate';
 import { Webhook } from 'standardwebhooks';
 import { tinyDocument } from './apps-documents.js';
+import { until as waitUntil } from './eventually.js';
 import { textOf, toolPart, WireClient } from './turn-client.js';
 
 /** Polls `read` until `done` holds (the run executes in the host's own process). */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last answer: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const until = <T>(read: () => Promise<T>, done: (value: T) => boolean) => waitUntil(read, done, { timeoutMs: 20_000 });
 
 /**
  * What every example host must carry end to end, through whatever framework mounts Porter: a turn

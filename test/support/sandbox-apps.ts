@@ -129,11 +129,4 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return check();
-}
+export { eventually } from './eventually.js';

@@ -12,6 +12,7 @@ import { principalOf, type WireRouteContext } from '../../../adapters/http/wire-
 import { rememberHostContext } from '../../../adapters/http/wire-request.js';
 import type { WireRequest } from '../../../ports/wire-request.js';
 import { RecordingLogger, SequentialIds } from '../../support/fakes.js';
+import { eventually } from '../../support/eventually.js';
 
 const ORIGIN = 'http://host.test';
 const MOUNT = '/api/porter';
@@ -129,8 +130,7 @@ const post = (path: string, body: BodyInit, headers: Record<string, string> = {}
   new Request(`${ORIGIN}${MOUNT}${path}`, { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
 
 async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  if (!check()) throw new Error('timed out');
+  if (!(await eventually(check, 1_000))) throw new Error('timed out');
 }
 
 describe('fetchBridge (the Web-standard mount)', () => {

@@ -6,6 +6,7 @@ import { PgBossScheduler, RUN_QUEUE, TICK_QUEUE } from '../../../adapters/schedu
 import type { AutomationUseCases } from '../../../ports/use-cases/automations.js';
 import type { RunUseCases, TickUseCases } from '../../../ports/use-cases/runs.js';
 import { RecordingLogger } from '../../support/fakes.js';
+import { eventually } from '../../support/eventually.js';
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../../support/postgres.js';
 import { containerOf } from '../../../composition/create-porter.js';
 
@@ -91,7 +92,8 @@ describe('The scheduler on PostgreSQL, several instances', function () {
       const runIds = Array.from({ length: 120 }, (_, i) => `run_test${String(i).padStart(10, '0')}`);
       await schedulers[0]!.dispatch(runIds);
       await schedulers[1]!.tickNow();
-      for (let i = 0; i < 200 && (executed.length < runIds.length || ticked.length < 1); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await eventually(() => executed.length >= runIds.length && ticked.length >= 1, 20_000), 'every run executed and the tick ran').to.equal(true);
+      // Kept: a window for a duplicate to show up (a run executed twice, a second tick); three pollers at 0.5 s.
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(executed.map((e) => e.runId).sort()).to.deep.equal(runIds);
       expect(new Set(executed.map((e) => e.instance)).size, 'work was spread over the instances').to.be.greaterThan(1);

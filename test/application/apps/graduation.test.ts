@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { appsHarness } from '../../support/apps-harness.js';
 import { ada, bob } from '../../support/guard-harness.js';
 import { RecordingSandbox } from '../../support/apps-sandbox.js';
+import { eventually } from '../../support/eventually.js';
 
 async function servedApp() {
   const sandbox = new RecordingSandbox();
@@ -109,8 +110,7 @@ describe('graduation to a served app (through the Sandbox port)', () => {
     const session = sandbox.sessions.get(app.id)!;
     session.listening = false;
     expect((await h.apps.openApp.execute({ principal: ada, appId: app.id })).kind).to.equal('resuming');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(session.listening).to.equal(true);
+    expect(await eventually(() => session.listening), 'the restore started by opening brings the server back').to.equal(true);
     expect((await h.apps.openApp.execute({ principal: ada, appId: app.id })).kind).to.equal('http');
   });
 });

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { ada, bob, countingTool, guardHarness, parkedId } from '../../support/guard-harness.js';
 import type { Approval } from '../../../domain/guard/approval.js';
 import { codeOf } from '../../support/outcomes.js';
+import { eventually } from '../../support/eventually.js';
 
 const signal = () => new AbortController().signal;
 
@@ -70,7 +71,7 @@ describe('Approvals', () => {
     await h.decide.execute({ principal: ada, approvalId: id, approve: true });
     expect((await h.get.execute({ principal: ada, approvalId: id })).state).to.equal('approved');
     const running = h.executeApproved.execute({ approvalId: id, principal: ada, signal: signal() });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await eventually(() => slow.calls.length === 1), 'the tool is running').to.equal(true);
     expect(await h.get.execute({ principal: ada, approvalId: id })).to.deep.equal({ id, state: 'pending' });
     release();
     await running;

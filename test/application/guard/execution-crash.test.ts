@@ -13,6 +13,7 @@ import { ada, countingTool, guardHarness } from '../../support/guard-harness.js'
 import { createTestDatabase, postgresServerUrl } from '../../support/postgres.js';
 import { RecordingLanguageModel } from '../../support/recording-model.js';
 import { collect, turnHarness } from '../../support/turn-harness.js';
+import { until } from '../../support/eventually.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const EXECUTOR = join(ROOT, 'test', 'support', 'approval-executor.ts');
@@ -37,15 +38,7 @@ async function startExecutor(databaseUrl: string): Promise<{ child: ChildProcess
 }
 
 /** Reads the approval until `done` says so, or fails after `withinMs`. */
-async function readUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, withinMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${withinMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const readUntil = <T>(read: () => Promise<T>, done: (value: T) => boolean, withinMs: number, what: string): Promise<T> => until(read, done, { timeoutMs: withinMs, what });
 
 const stores: Array<{ name: string; open: () => Promise<{ url: string; drop: () => Promise<void> } | null> }> = [
   {

@@ -3,14 +3,11 @@ import { ada, countingTool } from '../../support/guard-harness.js';
 import { automationsHarness } from '../../support/automations-harness.js';
 import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
 import { ManualClock } from '../../support/manual-clock.js';
+import { eventually } from '../../support/eventually.js';
 
-/** Resolves when `check` holds, polling briefly (the executor works in the background). */
+/** Resolves when `check` holds (the executor works in the background). */
 async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  expect.fail(`timed out waiting for ${what}`);
+  if (!(await eventually(check, 2_000))) expect.fail(`timed out waiting for ${what}`);
 }
 
 describe('Runs: cooperative stop, idempotent stops, crashed executors', () => {

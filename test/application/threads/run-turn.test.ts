@@ -163,12 +163,14 @@ describe('RunTurn', () => {
   it('lets a second client rejoin a turn in flight, replaying what it missed; the turn outlives the first client', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const waiting: ToolDefinition = { name: 'wait', description: 'waits', inputSchema: { type: 'object' }, risk: 'read', execute: async () => (await gate, { waited: true }) };
+    let started!: () => void;
+    const waitingStarted = new Promise<void>((resolve) => (started = resolve));
+    const waiting: ToolDefinition = { name: 'wait', description: 'waits', inputSchema: { type: 'object' }, risk: 'read', execute: async () => (started(), await gate, { waited: true }) };
     const model = new RecordingLanguageModel((_p, call) => (call === 0 ? { toolCalls: [{ toolName: 'wait', input: {} }] } : { text: 'after waiting' }));
     const h = turnHarness({ model, tools: [waiting] });
     const { id } = await h.createThread.execute({ principal: ada });
     const first = await h.runTurn.execute({ principal: ada, threadId: id, message: { id: '', role: 'user', parts: [{ type: 'text', text: 'wait' }] } });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitingStarted;
     const second = await h.rejoin.execute({ principal: ada, threadId: id });
     expect(second).to.not.equal(null);
     first.detach();
