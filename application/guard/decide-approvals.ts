@@ -4,6 +4,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { ApprovalView, BatchDecision } from '../../ports/use-cases/guard.js';
 import type { ApprovalBook, LoadedApproval } from './approval-book.js';
+import { approvalView } from './approval-view.js';
 import type { DecisionEffects } from './decide-approval.js';
 
 /**
@@ -26,8 +27,7 @@ export class DecideApprovals implements UseCase<BatchDecision, { approvals: Read
     const named = await Promise.all([...new Set(batch.approvalIds)].map((ref) => this.approvals.ownedBy(batch.principal.subject, ref)));
     const loaded = [...new Map(named.map((one) => [one.approval.id, one])).values()].sort((a, b) => (a.approval.id < b.approval.id ? -1 : a.approval.id > b.approval.id ? 1 : 0));
     for (const { approval } of loaded) {
-      const state = approval.stateAt(now);
-      if (state !== 'pending' || approval.isHeldAt(now)) throw new ApprovalAlreadyDecided(approval.id, state === 'executing' ? 'approved' : state);
+      if (!approval.isPendingAt(now) || approval.isHeldAt(now)) throw new ApprovalAlreadyDecided(approval.id, approval.decidedAs(now));
     }
 
     const batchId = randomUUID();
@@ -37,8 +37,7 @@ export class DecideApprovals implements UseCase<BatchDecision, { approvals: Read
       if (!(await this.approvals.move(one, holding))) {
         await this.release(held);
         const current = await this.approvals.find(one.approval.id);
-        const state = current?.approval.stateAt(now) ?? 'expired';
-        throw new ApprovalAlreadyDecided(one.approval.id, state === 'executing' ? 'approved' : state);
+        throw new ApprovalAlreadyDecided(one.approval.id, current?.approval.decidedAs(now) ?? 'expired');
       }
       held.push((await this.approvals.find(one.approval.id))!);
     }
@@ -48,7 +47,7 @@ export class DecideApprovals implements UseCase<BatchDecision, { approvals: Read
       const decided = batch.approve ? one.approval.approve(now, null, batchId) : one.approval.deny(now, batchId);
       await this.approvals.moveOrConflict(one, decided, now);
       await this.effects.apply(decided, batch.approve, now);
-      views.push(decided.wireView(now));
+      views.push(approvalView(decided, now));
     }
     return { approvals: views };
   }
