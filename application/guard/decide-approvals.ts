@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { ApprovalAlreadyDecided } from '../../domain/guard/approval.js';
 import type { Clock } from '../../ports/clock.js';
+import type { Ids } from '../../ports/ids.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { ApprovalView, BatchDecision } from '../../ports/use-cases/guard.js';
 import type { ApprovalBook, LoadedApproval } from './approval-book.js';
@@ -17,6 +17,7 @@ export class DecideApprovals implements UseCase<BatchDecision, { approvals: Read
     private readonly approvals: ApprovalBook,
     private readonly effects: DecisionEffects,
     private readonly clock: Clock,
+    private readonly ids: Ids,
   ) {}
 
   async execute(batch: BatchDecision): Promise<{ approvals: ReadonlyArray<ApprovalView> }> {
@@ -30,7 +31,7 @@ export class DecideApprovals implements UseCase<BatchDecision, { approvals: Read
       if (!approval.isPendingAt(now) || approval.isHeldAt(now)) throw new ApprovalAlreadyDecided(approval.id, approval.decidedAs(now));
     }
 
-    const batchId = randomUUID();
+    const batchId = this.ids.mint('batch');
     const held: LoadedApproval[] = [];
     for (const one of loaded) {
       const holding = one.approval.holdFor(batchId, now);
