@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { CLIENT_AUTH_METHODS } from '../../domain/door/door-client.js';
 import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
-import { DomainError } from '../../domain/errors.js';
+import { Unavailable } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
@@ -141,7 +141,7 @@ export class DoorOAuthEndpoints {
     try {
       await handle();
     } catch (error) {
-      const unavailable = error instanceof DomainError && error.code === 'unavailable';
+      const unavailable = error instanceof Unavailable;
       if (!unavailable) this.options.logger.error('door authorization endpoint failed', { cause: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       this.problemPage(ctx, unavailable ? 'temporarily_unavailable' : 'server_error', unavailable ? 'The service is unavailable; try again shortly' : 'Something went wrong on our side', unavailable ? 503 : 500);
     }

@@ -123,7 +123,7 @@ async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof ServedStepFailed || error instanceof NotImplemented) throw error;
     const cause = error instanceof Error ? error.message : String(error);
-    if (error instanceof DomainError) throw new ServedStepFailed(name, cause, error.code === 'unavailable' ? 'unavailable' : 'conflict', error.details ?? {});
+    if (error instanceof DomainError) throw new ServedStepFailed(name, cause, error instanceof Unavailable ? 'unavailable' : 'conflict', error.details ?? {});
     throw new ServedStepFailed(name, cause);
   }
 }

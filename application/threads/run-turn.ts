@@ -87,7 +87,7 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
     try {
       await this.decide.execute({ principal: request.principal, approvalId, approve });
     } catch (error) {
-      if ((error as { code?: string }).code !== 'conflict') throw error;
+      if (!(error instanceof Conflict)) throw error;
     }
   }
 
