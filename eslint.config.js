@@ -14,11 +14,26 @@ export default tseslint.config(
     },
   },
   {
-    files: ['domain/**/*.ts'],
+    files: ['domain/**/*.ts', 'application/**/*.ts'],
     rules: {
-      // The domain is given a Clock; it never reads the wall clock itself.
-      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'domain/ takes time from a Clock' }],
-      'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'domain/ takes time from a Clock' }],
+      // The core is given a Clock and Ids (or DoorSecrets for tokens); it never reads the wall clock
+      // or mints randomness itself, so a test can hold time still and predict every id.
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'the core takes time from a Clock' },
+        { object: 'crypto', property: 'randomUUID', message: 'the core mints ids with Ids (tokens with DoorSecrets)' },
+      ],
+      'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'the core takes time from a Clock' }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:crypto', 'crypto'].map((name) => ({
+            name,
+            importNames: ['randomUUID', 'randomBytes', 'randomInt', 'getRandomValues'],
+            message: 'the core mints ids with Ids (tokens with DoorSecrets)',
+          })),
+        },
+      ],
     },
   },
   {

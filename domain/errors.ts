@@ -68,9 +68,10 @@ export class NotImplemented extends DomainError {
   }
 }
 
+/** Callers tell failures apart by class (`instanceof Unavailable`), never by comparing codes. */
 export class Unavailable extends DomainError {
-  constructor(message: string) {
-    super('unavailable', message);
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('unavailable', message, details);
   }
 }
 
@@ -97,8 +98,8 @@ export class UnsupportedMediaType extends DomainError {
  * The store in use lacks an atomic capability a rule depends on (claim, insertIfAbsent,
  * compareAndSwap). Callers fail closed instead of risking a double execution.
  */
-export class AtomicityUnavailable extends DomainError {
+export class AtomicityUnavailable extends Unavailable {
   constructor(capability: string) {
-    super('unavailable', `This store does not offer ${capability}, which this action needs to run exactly once`);
+    super(`This store does not offer ${capability}, which this action needs to run exactly once`);
   }
 }

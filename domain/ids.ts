@@ -19,6 +19,10 @@ export const ID_PREFIXES = {
   anonymous: 'anon_',
   toolCall: 'call_',
   session: 'ses_',
+  /** A turn's hold on its thread (never on the wire). */
+  turn: 'trn_',
+  /** A batch decision's hold on the approvals it decides (never on the wire). */
+  batch: 'bat_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

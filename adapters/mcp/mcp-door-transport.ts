@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from '@modelcontextprotocol/server';
 import type { DoorCaller } from '../../domain/door/door-caller.js';
-import { DomainError, InvalidInput, PayloadTooLarge } from '../../domain/errors.js';
+import { InvalidInput, PayloadTooLarge, Unavailable } from '../../domain/errors.js';
 import type { DoorSessionRegistry, LiveDoorSession } from '../../ports/door-sessions.js';
 import type { Ids } from '../../ports/ids.js';
 import type { Logger } from '../../ports/logger.js';
@@ -54,7 +54,7 @@ export class McpDoorTransport {
     } catch (error) {
       // Whatever failed before the answer started answers in JSON-RPC's shape.
       if (ctx.headerSent) throw error;
-      const unavailable = error instanceof DomainError && error.code === 'unavailable';
+      const unavailable = error instanceof Unavailable;
       if (!unavailable) this.options.logger.error('door transport failed', { cause: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       jsonRpcError(ctx, unavailable ? 503 : 500, -32603, unavailable ? 'The service is unavailable; try again shortly' : 'Internal error');
     }

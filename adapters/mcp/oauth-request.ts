@@ -2,7 +2,9 @@ import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
 import { JSON_DEPTH_LIMIT, jsonDepth } from '../../domain/json-depth.js';
-import type { ClientCredentials } from '../../ports/use-cases/door.js';
+import type { z } from 'zod';
+import type { ClientCredentials, DoorSite } from '../../ports/use-cases/door.js';
+import type { DoorUrls } from './door-urls.js';
 
 /** OAuth requests are small; anything bigger is not one. */
 const FORM_LIMIT = 16 * 1024;
@@ -76,4 +78,14 @@ function safeDecode(value: string): string {
   } catch {
     throw new OAuthRefusal('invalid_client', 'The Basic credentials are malformed', 401);
   }
+}
+
+/** The site a request reached the door on, as the use cases take it. */
+export function siteOf(urls: DoorUrls): DoorSite {
+  return { issuer: urls.issuer, resource: urls.resource };
+}
+
+/** A schema's complaints as one line an OAuth error description can carry. */
+export function issuesOf(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ');
 }

@@ -1,36 +1,36 @@
-import { DomainError } from '../../domain/errors.js';
+import { Conflict, NotFound, Unavailable } from '../../domain/errors.js';
 
 /**
  * The app server did not come up: it exited, or did not listen on `$PORT` in time. The message
  * carries the tail of its own output, which is what the person fixing the app needs to see.
  */
-export class SandboxServerFailed extends DomainError {
+export class SandboxServerFailed extends Conflict {
   constructor(
     readonly reason: 'exited' | 'timeout',
     readonly outputTail: string,
   ) {
     const what = reason === 'exited' ? 'exited before it listened on $PORT' : 'did not listen on $PORT in time';
-    super('conflict', `The app server ${what}.${outputTail ? `\n--- output (tail) ---\n${outputTail}` : ' It printed nothing.'}`, { reason, outputTail });
+    super(`The app server ${what}.${outputTail ? `\n--- output (tail) ---\n${outputTail}` : ' It printed nothing.'}`, { reason, outputTail });
   }
 }
 
 /** A request for the app server while none is running. */
-export class SandboxServerNotRunning extends DomainError {
+export class SandboxServerNotRunning extends Conflict {
   constructor() {
-    super('conflict', 'The app server is not running; start it first');
+    super('The app server is not running; start it first');
   }
 }
 
 /** A snapshot id this sandbox does not hold. */
-export class SandboxSnapshotNotFound extends DomainError {
+export class SandboxSnapshotNotFound extends NotFound {
   constructor() {
-    super('not-found', 'The sandbox snapshot was not found');
+    super('The sandbox snapshot');
   }
 }
 
 /** The sandbox provider (e2b, the cloud service) refused or failed a call. */
-export class SandboxProviderFailed extends DomainError {
+export class SandboxProviderFailed extends Unavailable {
   constructor(provider: string, message: string) {
-    super('unavailable', `The ${provider} sandbox provider failed: ${message}`);
+    super(`The ${provider} sandbox provider failed: ${message}`);
   }
 }

@@ -22,9 +22,9 @@ export class ApprovalInvalidation {
     for (const loaded of found.values()) {
       let current: LoadedApproval | null = loaded;
       for (let attempt = 0; current && attempt < 3; attempt++) {
-        const now = current.approval.stateAt(at);
-        if (now !== 'pending' && now !== 'approved') break;
-        if (await this.approvals.move(current, current.approval.expire(at, 'invalidated'))) {
+        const expired = current.approval.expire(at, 'invalidated');
+        if (!expired) break;
+        if (await this.approvals.move(current, expired)) {
           invalidated += 1;
           break;
         }

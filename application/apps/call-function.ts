@@ -1,4 +1,4 @@
-import { DomainError, NotFound } from '../../domain/errors.js';
+import { NotFound, Unavailable } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { FunctionAnswer } from '../../ports/use-cases/apps.js';
@@ -10,9 +10,9 @@ import type { ServedRollout } from './served-rollout.js';
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /** The served app's function failed or answered with an error status. */
-export class AppFunctionFailed extends DomainError {
+export class AppFunctionFailed extends Unavailable {
   constructor(name: string, status: number, detail: string) {
-    super('unavailable', `The app's function ${name} answered ${status}`, { status, body: detail.slice(0, 2000) });
+    super(`The app's function ${name} answered ${status}`, { status, body: detail.slice(0, 2000) });
   }
 }
 

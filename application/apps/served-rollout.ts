@@ -1,8 +1,8 @@
 import type { App } from '../../domain/apps/app.js';
 import type { AppDocument } from '../../domain/apps/app-document.js';
 import { AppNotServed, ServedStepFailed } from '../../domain/apps/app-errors.js';
-import { scaffold } from '../../domain/apps/scaffold.js';
 import { DomainError, NotImplemented, Unavailable } from '../../domain/errors.js';
+import type { AppScaffold } from '../../ports/app-scaffold.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Sandbox, SandboxSession } from '../../ports/sandbox.js';
 
@@ -16,6 +16,7 @@ export class ServedRollout {
   constructor(
     private readonly sandbox: Sandbox | null,
     private readonly logger: Logger,
+    private readonly scaffold: AppScaffold,
   ) {}
 
   get available(): boolean {
@@ -26,7 +27,7 @@ export class ServedRollout {
   async graduate(app: App): Promise<string> {
     const session = await this.open(app.id, app.document, app.owner);
     try {
-      await step('scaffold', () => session.writeFiles(scaffold(app.document)));
+      await step('scaffold', () => session.writeFiles(this.scaffold.filesOf(app.document)));
       await step('start', () => session.start());
       return await step('snapshot', () => session.snapshot());
     } catch (error) {
@@ -41,7 +42,7 @@ export class ServedRollout {
     if (!previous) throw new AppNotServed(app.id);
     const session = await this.open(app.id, document, app.owner);
     try {
-      await step('write', () => session.writeFiles(scaffold(document)));
+      await step('write', () => session.writeFiles(this.scaffold.filesOf(document)));
       await step('start', () => session.start());
       if (!(await step('listening check', () => session.isListening()))) throw new ServedStepFailed('listening check', 'the server is not listening');
       return await step('snapshot', () => session.snapshot());
@@ -123,7 +124,7 @@ async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof ServedStepFailed || error instanceof NotImplemented) throw error;
     const cause = error instanceof Error ? error.message : String(error);
-    if (error instanceof DomainError) throw new ServedStepFailed(name, cause, error.code === 'unavailable' ? 'unavailable' : 'conflict', error.details ?? {});
+    if (error instanceof DomainError) throw new ServedStepFailed(name, cause, error instanceof Unavailable ? 'unavailable' : 'conflict', error.details ?? {});
     throw new ServedStepFailed(name, cause);
   }
 }

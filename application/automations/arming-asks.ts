@@ -80,8 +80,10 @@ export class ArmingAsks {
   async drop(automationId: string): Promise<void> {
     const now = this.clock.now().toISOString();
     for (const loaded of await this.approvals.all({ automation: automationId, state: 'pending' })) {
-      if (loaded.approval.request.runId || !loaded.approval.isPendingAt(now)) continue;
-      await this.approvals.move(loaded, loaded.approval.expire(now, 'dropped'));
+      // A call one of its runs parked is the run's to drop (ParkedApprovals), not the arming's.
+      if (loaded.approval.request.runId) continue;
+      const expired = loaded.approval.expire(now, 'dropped');
+      if (expired) await this.approvals.move(loaded, expired);
     }
   }
 

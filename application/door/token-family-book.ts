@@ -55,7 +55,8 @@ export class TokenFamilyBook {
   constructor(
     store: Store,
     private readonly cacheMs = 0,
-    private readonly now: () => number = () => Date.now(),
+    // A cache's lifetime is a duration: a monotonic timer, which a wall clock's jump cannot stretch.
+    private readonly now: () => number = () => performance.now(),
   ) {
     this.families = store.records('door-token-families');
     this.refreshTokens = store.records('door-refresh-tokens');

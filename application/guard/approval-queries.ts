@@ -3,6 +3,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { ApprovalList, ApprovalView, Paged } from '../../ports/use-cases/guard.js';
 import type { ApprovalBook } from './approval-book.js';
+import { approvalView } from './approval-view.js';
 
 /** `GET /approvals`: the caller's pending approvals, newest first (expired ones drop out). */
 export class ListApprovals implements UseCase<Paged, ApprovalList> {
@@ -15,7 +16,7 @@ export class ListApprovals implements UseCase<Paged, ApprovalList> {
     const now = this.clock.now().toISOString();
     const page = await this.approvals.list({ subject: query.principal.subject, state: 'pending' }, query.limit ?? 50, query.cursor ?? null);
     return {
-      approvals: page.items.filter(({ approval }) => approval.isPendingAt(now)).map(({ approval }) => approval.wireView(now)),
+      approvals: page.items.filter(({ approval }) => approval.isPendingAt(now)).map(({ approval }) => approvalView(approval, now)),
       nextCursor: page.nextCursor,
     };
   }
@@ -30,6 +31,6 @@ export class GetApproval implements UseCase<{ principal: Principal; approvalId: 
 
   async execute(input: { principal: Principal; approvalId: string }): Promise<ApprovalView> {
     const { approval } = await this.approvals.ownedBy(input.principal.subject, input.approvalId);
-    return approval.wireView(this.clock.now().toISOString());
+    return approvalView(approval, this.clock.now().toISOString());
   }
 }

@@ -6,6 +6,7 @@ import type { UseCase } from '../../ports/use-case.js';
 import type { ApprovalView, Decision } from '../../ports/use-cases/guard.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { ApprovalBook } from './approval-book.js';
+import { approvalView } from './approval-view.js';
 import type { ApprovalHook } from './approval-hooks.js';
 import type { GrantBook } from './grant-book.js';
 
@@ -48,6 +49,6 @@ export class DecideApproval implements UseCase<Decision, ApprovalView> {
     const decided = decision.approve ? loaded.approval.approve(now, decision.remember ?? null) : loaded.approval.deny(now);
     await this.approvals.moveOrConflict(loaded, decided, now);
     await this.effects.apply(decided, decision.approve, now);
-    return decided.wireView(now);
+    return approvalView(decided, now);
   }
 }

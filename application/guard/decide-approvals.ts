@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { ApprovalAlreadyDecided } from '../../domain/guard/approval.js';
 import type { Clock } from '../../ports/clock.js';
+import type { Ids } from '../../ports/ids.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { ApprovalView, BatchDecision } from '../../ports/use-cases/guard.js';
 import type { ApprovalBook, LoadedApproval } from './approval-book.js';
+import { approvalView } from './approval-view.js';
 import type { DecisionEffects } from './decide-approval.js';
 
 /**
@@ -16,6 +17,7 @@ export class DecideApprovals implements UseCase<BatchDecision, { approvals: Read
     private readonly approvals: ApprovalBook,
     private readonly effects: DecisionEffects,
     private readonly clock: Clock,
+    private readonly ids: Ids,
   ) {}
 
   async execute(batch: BatchDecision): Promise<{ approvals: ReadonlyArray<ApprovalView> }> {
@@ -26,19 +28,17 @@ export class DecideApprovals implements UseCase<BatchDecision, { approvals: Read
     const named = await Promise.all([...new Set(batch.approvalIds)].map((ref) => this.approvals.ownedBy(batch.principal.subject, ref)));
     const loaded = [...new Map(named.map((one) => [one.approval.id, one])).values()].sort((a, b) => (a.approval.id < b.approval.id ? -1 : a.approval.id > b.approval.id ? 1 : 0));
     for (const { approval } of loaded) {
-      const state = approval.stateAt(now);
-      if (state !== 'pending' || approval.isHeldAt(now)) throw new ApprovalAlreadyDecided(approval.id, state === 'executing' ? 'approved' : state);
+      if (!approval.isPendingAt(now) || approval.isHeldAt(now)) throw new ApprovalAlreadyDecided(approval.id, approval.decidedAs(now));
     }
 
-    const batchId = randomUUID();
+    const batchId = this.ids.mint('batch');
     const held: LoadedApproval[] = [];
     for (const one of loaded) {
       const holding = one.approval.holdFor(batchId, now);
       if (!(await this.approvals.move(one, holding))) {
         await this.release(held);
         const current = await this.approvals.find(one.approval.id);
-        const state = current?.approval.stateAt(now) ?? 'expired';
-        throw new ApprovalAlreadyDecided(one.approval.id, state === 'executing' ? 'approved' : state);
+        throw new ApprovalAlreadyDecided(one.approval.id, current?.approval.decidedAs(now) ?? 'expired');
       }
       held.push((await this.approvals.find(one.approval.id))!);
     }
@@ -48,7 +48,7 @@ export class DecideApprovals implements UseCase<BatchDecision, { approvals: Read
       const decided = batch.approve ? one.approval.approve(now, null, batchId) : one.approval.deny(now, batchId);
       await this.approvals.moveOrConflict(one, decided, now);
       await this.effects.apply(decided, batch.approve, now);
-      views.push(decided.wireView(now));
+      views.push(approvalView(decided, now));
     }
     return { approvals: views };
   }

@@ -148,7 +148,7 @@ export class GuardCall {
    */
   private async takenByAnotherRetry(approvalId: string): Promise<CallResult> {
     // As of now: an execution whose executor died reads executed and interrupted.
-    const outcome = (await this.approvals.find(approvalId))?.approval.wireView(this.clock.now().toISOString()).outcome;
+    const outcome = (await this.approvals.find(approvalId))?.approval.outcomeAt(this.clock.now().toISOString());
     if (outcome?.kind === 'executed') {
       return outcome.ok ? { status: 'ran', output: outcome.output, because: 'approval' } : { status: 'failed', error: outcome.error };
     }

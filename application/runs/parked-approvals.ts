@@ -19,9 +19,8 @@ export class ParkedApprovals {
     const now = this.clock.now().toISOString();
     let dropped = 0;
     for (const loaded of await this.approvals.all({ run: runId })) {
-      const state = loaded.approval.stateAt(now);
-      if (state !== 'pending' && state !== 'approved') continue;
-      if (await this.approvals.move(loaded, loaded.approval.expire(now, 'dropped'))) dropped += 1;
+      const expired = loaded.approval.expire(now, 'dropped');
+      if (expired && (await this.approvals.move(loaded, expired))) dropped += 1;
     }
     return dropped;
   }

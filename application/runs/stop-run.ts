@@ -48,9 +48,10 @@ export class StopRun implements UseCase<RunRef, RunView> {
       }
       return runView(after);
     }
-    const deadline = Date.now() + this.settings.waitMs;
+    // The wait is counted in polls, not read off the clock: it is a duration, and a Clock may be
+    // one a test holds still.
     let current = after;
-    while (!current.terminal && Date.now() < deadline) {
+    for (let waited = 0; !current.terminal && waited < this.settings.waitMs; waited += this.settings.pollMs) {
       await new Promise((resolve) => setTimeout(resolve, this.settings.pollMs));
       current = (await this.runs.find(input.runId))?.run ?? current;
     }

@@ -151,9 +151,8 @@ export class AgentTurn {
   private async finalOutcome(approvalId: string, subject: string): Promise<CallResult | 'denied' | null> {
     const loaded = await this.approvals.find(approvalId);
     if (!loaded || loaded.approval.subject !== subject) return null;
-    const view = loaded.approval.wireView(this.clock.now().toISOString());
-    if (view.state === 'pending' || view.state === 'approved') return null;
-    const outcome: ApprovalOutcome | null = view.outcome ?? null;
+    // Still pending, approved or running: no outcome yet.
+    const outcome: ApprovalOutcome | null = loaded.approval.outcomeAt(this.clock.now().toISOString());
     if (!outcome) return null;
     if (outcome.kind === 'denied') return 'denied';
     if (outcome.kind === 'expired') return { status: 'failed', error: outcome.reason === 'timeout' ? 'The approval expired before anyone answered.' : 'The approval was withdrawn.' };

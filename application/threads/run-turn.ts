@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Conflict, InvalidInput, NotImplemented } from '../../domain/errors.js';
 import { textOf, type UiMessage } from '../../domain/threads/ui-message.js';
 import type { Clock } from '../../ports/clock.js';
@@ -41,7 +40,7 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
     const loaded = await this.threads.ownedBy(request.principal.subject, request.threadId);
     const now = this.clock.now().toISOString();
     if (!loaded.thread.canStartTurnAt(now) || this.hub.find(request.threadId)) throw new Conflict('A turn is already in flight on this thread; rejoin it with GET /threads/:id/stream');
-    const turnId = randomUUID();
+    const turnId = this.ids.mint('turn');
     if (!(await this.threads.replace(loaded, loaded.thread.startTurn(turnId, now, TURN_LEASE_MS)))) throw new Conflict('A turn is already in flight on this thread');
 
     try {
@@ -88,7 +87,7 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
     try {
       await this.decide.execute({ principal: request.principal, approvalId, approve });
     } catch (error) {
-      if ((error as { code?: string }).code !== 'conflict') throw error;
+      if (!(error instanceof Conflict)) throw error;
     }
   }
 

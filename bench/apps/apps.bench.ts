@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { App } from '../../domain/apps/app.js';
 import type { AppPrimitives } from '../../domain/apps/app.js';
 import type { Principal } from '../../domain/principal.js';
-import { scaffold } from '../../domain/apps/scaffold.js';
+import { scaffold } from '../../adapters/apps/node-app-scaffold.js';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
 import type { Store } from '../../ports/store.js';
 import type { Sandbox } from '../../ports/sandbox.js';

@@ -20,6 +20,7 @@ import { AppSharing } from '../../application/apps/app-sharing.js';
 import type { CanShareApps } from '../../ports/app-sharing.js';
 import { Generation } from '../../application/apps/generation.js';
 import { ServedRollout } from '../../application/apps/served-rollout.js';
+import { NodeAppScaffold } from '../../adapters/apps/node-app-scaffold.js';
 import { CreateApp } from '../../application/apps/create-app.js';
 import { EditApp } from '../../application/apps/edit-app.js';
 import { GetApp, ListApps, ListVersions, OpenApp } from '../../application/apps/app-queries.js';
@@ -83,7 +84,7 @@ export interface AppsParts {
 export function assembleApps(parts: AppsParts): AppsUseCases {
   const { book, ids, clock, catalog } = parts;
   const generation = new Generation(parts.generator);
-  const rollout = new ServedRollout(parts.sandbox, parts.logger);
+  const rollout = new ServedRollout(parts.sandbox, parts.logger, new NodeAppScaffold());
   const data = new AppData(parts.store);
   const archive = new ZipAppArchive();
   const sharing = new AppSharing(parts.canShareApps, parts.logger);

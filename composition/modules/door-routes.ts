@@ -21,7 +21,10 @@ import {
 } from '../../adapters/mcp/door-shapes.js';
 import { AUTHORIZATION_SERVER_WELL_KNOWN, doorPath, doorUrls, originDocumentPaths, PROTECTED_RESOURCE_WELL_KNOWN, type DoorUrls } from '../../adapters/mcp/door-urls.js';
 import type { McpDoorTransport } from '../../adapters/mcp/mcp-door-transport.js';
-import { authorizeQuery, clientMetadata, consentForm, type DoorOAuthEndpoints } from '../../adapters/mcp/oauth-endpoints.js';
+import { authorizeQuery } from '../../adapters/mcp/oauth-authorize.js';
+import { consentForm } from '../../adapters/mcp/oauth-consent.js';
+import type { DoorOAuthEndpoints } from '../../adapters/mcp/oauth-endpoints.js';
+import { clientMetadata } from '../../adapters/mcp/oauth-register.js';
 
 export interface DoorRoutes {
   readonly self: WireRoutes;

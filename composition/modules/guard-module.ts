@@ -84,7 +84,7 @@ export const guardModule = new ContainerModule(({ bind }) => {
         listApprovals: new ListApprovals(approvals, clock),
         getApproval: new GetApproval(approvals, clock),
         decideApproval: new DecideApproval(approvals, effects, clock),
-        decideApprovals: new DecideApprovals(approvals, effects, clock),
+        decideApprovals: new DecideApprovals(approvals, effects, clock, ctx.get(TOKENS.Ids)),
         listGrants: new ListGrants(grants),
         revokeGrant: new RevokeGrant(grants, clock, ctx.get(TOKENS.AuditTrail)),
       };

@@ -1,4 +1,4 @@
-import { Conflict, DomainError, Forbidden, InvalidInput, type ErrorCode } from '../errors.js';
+import { Conflict, DomainError, Forbidden, InvalidInput, Unavailable, type ErrorCode } from '../errors.js';
 import type { DocumentIssue } from './validate-document.js';
 
 /** A generated, imported or pinned document broke the AppDocument rules; nothing was stored. */
@@ -81,15 +81,15 @@ export class AppToolFailed extends DomainError {
 }
 
 /** The served app answered its page with an error, or with something the wire will not pass on. */
-export class AppPageFailed extends DomainError {
+export class AppPageFailed extends Unavailable {
   constructor(status: number, reason: string) {
-    super('unavailable', `The app's page could not be shown (${reason})`, { status });
+    super(`The app's page could not be shown (${reason})`, { status });
   }
 }
 
 /** The served app's server did not take the request (restarting, stopped, or gone): try again shortly. */
-export class AppServerUnreachable extends DomainError {
+export class AppServerUnreachable extends Unavailable {
   constructor() {
-    super('unavailable', "The app's server did not answer; it may be restarting. Try again shortly");
+    super("The app's server did not answer; it may be restarting. Try again shortly");
   }
 }

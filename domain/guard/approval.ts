@@ -262,26 +262,42 @@ export class Approval {
     return this.with({ state: 'executed', outcome, executingUntil: null });
   }
 
-  /** Ends an undecided approval without an answer: timed out, its run stopped, or its content changed. */
-  expire(at: string, reason: 'timeout' | 'dropped' | 'invalidated'): Approval {
+  /**
+   * Ends an approval whose call has not run without an answer: timed out, its run stopped, or its
+   * content changed. Only what may still lead to a call expires: one still pending at `at`, or one
+   * approved whose call has not started. An approved arming ask is not: approving it made its
+   * standing grant, so there is no call left to withhold. Null when there is nothing to expire
+   * (decided otherwise, executing, executed, or already expired).
+   */
+  expire(at: string, reason: 'timeout' | 'dropped' | 'invalidated'): Approval | null {
+    const state = this.stateAt(at);
+    const stillToRun = state === 'pending' || (state === 'approved' && !this.asksForStandingGrant);
+    if (!stillToRun) return null;
     return this.with({ state: 'expired', decidedAt: at, outcome: { kind: 'expired', reason }, heldBy: null });
   }
 
-  /** What `GET /approvals/:id` answers. */
-  wireView(now: string): { id: string; state: WireApprovalState; request?: ApprovalRequest; outcome?: ApprovalOutcome } {
+  /**
+   * What a decider who came too late is told the approval was decided as: an execution under way
+   * was approved (its call is running), everything else is its state at `now`.
+   */
+  decidedAs(now: string): WireApprovalState {
     const state = this.stateAt(now);
-    if (state === 'executing') return { id: this.props.id, state: 'pending' };
-    const outcome: ApprovalOutcome | null = this.interruptedAt(now)
-      ? { kind: 'executed', ok: false, error: INTERRUPTED_ERROR }
-      : state === 'expired' && !this.props.outcome
-        ? { kind: 'expired', reason: 'timeout' }
-        : this.props.outcome;
-    return { id: this.props.id, state, request: this.props.request, ...(outcome ? { outcome } : {}) };
+    return state === 'executing' ? 'approved' : state;
+  }
+
+  /**
+   * What the outside is told of the outcome at `now`: an execution whose lease lapsed was
+   * interrupted, and an approval that timed out without being stored as expired expired on timeout.
+   */
+  outcomeAt(now: string): ApprovalOutcome | null {
+    if (this.interruptedAt(now)) return { kind: 'executed', ok: false, error: INTERRUPTED_ERROR };
+    if (this.stateAt(now) === 'expired' && !this.props.outcome) return { kind: 'expired', reason: 'timeout' };
+    return this.props.outcome;
   }
 
   private mustBeUndecided(at: string, batch: string | null): void {
     const state = this.stateAt(at);
-    if (state !== 'pending') throw new ApprovalAlreadyDecided(this.props.id, state === 'executing' ? 'approved' : state);
+    if (state !== 'pending') throw new ApprovalAlreadyDecided(this.props.id, this.decidedAs(at));
     if (this.isHeldAt(at) && this.props.heldBy !== batch) throw new ApprovalAlreadyDecided(this.props.id, 'pending');
   }
 

@@ -98,7 +98,7 @@ export function guardHarness(options: HarnessOptions) {
     guard,
     executeApproved,
     decide: new DecideApproval(approvals, effects, clock),
-    decideMany: new DecideApprovals(approvals, effects, clock),
+    decideMany: new DecideApprovals(approvals, effects, clock, ids),
     list: new ListApprovals(approvals, clock),
     get: new GetApproval(approvals, clock),
     listGrants: new ListGrants(grants),

@@ -1,4 +1,4 @@
-import { DomainError } from '../../../domain/errors.js';
+import { Unavailable } from '../../../domain/errors.js';
 
 /** How many app servers may run at once, and how long one may sit unused. */
 export interface ServerLimits {
@@ -19,10 +19,10 @@ export interface PooledServer {
 }
 
 /** Every server that may start is busy: none can be stopped to make room. */
-export class ServerLimitReached extends DomainError {
+export class ServerLimitReached extends Unavailable {
   constructor(limit: 'maxServers' | 'maxServersPerPerson', max: number) {
     const whose = limit === 'maxServers' ? 'on this host' : 'for one person';
-    super('unavailable', `At most ${max} app servers run at once ${whose}, and all of them are busy; try again in a moment`, { reason: 'server-limit', limit, max });
+    super(`At most ${max} app servers run at once ${whose}, and all of them are busy; try again in a moment`, { reason: 'server-limit', limit, max });
   }
 }
 

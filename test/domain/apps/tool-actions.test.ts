@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { validateDocument } from '../../../domain/apps/validate-document.js';
 import { toolRefs } from '../../../domain/apps/app-document.js';
 import { emitsServerCode, editRisk } from '../../../domain/apps/edit-rule.js';
-import { scaffold } from '../../../domain/apps/scaffold.js';
+import { scaffold } from '../../../adapters/apps/node-app-scaffold.js';
 import { tinyDocument, toolDocument } from '../../support/apps-documents.js';
 
 const issuesOf = (input: unknown) => {

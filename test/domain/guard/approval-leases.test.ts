@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Approval, EXECUTION_LEASE_MS, HOLD_LEASE_MS, INTERRUPTED_ERROR } from '../../../domain/guard/approval.js';
 import type { RuledCall } from '../../../domain/guard/tool-call.js';
+import { approvalView } from '../../../application/guard/approval-view.js';
 
 const call: RuledCall = {
   toolCallId: 'call_1',
@@ -26,8 +27,8 @@ describe('Approval leases (recovery after a crash)', () => {
 
   it('ends an execution whose executor died as executed and interrupted, never runnable again', () => {
     const executing = parked().approve(T0, null).startExecution(T0);
-    expect(executing.wireView(at(EXECUTION_LEASE_MS - 1))).to.deep.equal({ id: 'apr_1', state: 'pending' });
-    const view = executing.wireView(at(EXECUTION_LEASE_MS));
+    expect(approvalView(executing, at(EXECUTION_LEASE_MS - 1))).to.deep.equal({ id: 'apr_1', state: 'pending' });
+    const view = approvalView(executing, at(EXECUTION_LEASE_MS));
     expect(view.state).to.equal('executed');
     expect(view.outcome).to.deep.include({ kind: 'executed', ok: false });
     expect(executing.stateAt(at(EXECUTION_LEASE_MS))).to.not.equal('approved');
@@ -36,27 +37,27 @@ describe('Approval leases (recovery after a crash)', () => {
   it('reads an unrenewed execution as interrupted within a minute', () => {
     expect(EXECUTION_LEASE_MS).to.be.at.most(60_000);
     const executing = parked().approve(T0, null).startExecution(T0);
-    expect(executing.wireView(at(60_000))).to.deep.include({ state: 'executed', outcome: { kind: 'executed', ok: false, error: INTERRUPTED_ERROR } });
+    expect(approvalView(executing, at(60_000))).to.deep.include({ state: 'executed', outcome: { kind: 'executed', ok: false, error: INTERRUPTED_ERROR } });
   });
 
   it('keeps a renewed execution pending however long the tool runs, and lapses a lease the heartbeat stopped renewing', () => {
     let executing = parked().approve(T0, null).startExecution(T0, 1_000);
     for (let beat = 1; beat <= 30; beat++) executing = executing.renewExecution(at(beat * 333), 1_000)!;
-    expect(executing.wireView(at(30 * 333 + 999))).to.deep.equal({ id: 'apr_1', state: 'pending' });
-    expect(executing.wireView(at(30 * 333 + 1_000)).state).to.equal('executed');
+    expect(approvalView(executing, at(30 * 333 + 999))).to.deep.equal({ id: 'apr_1', state: 'pending' });
+    expect(approvalView(executing, at(30 * 333 + 1_000)).state).to.equal('executed');
     expect(executing.renewExecution(at(30 * 333 + 1_000), 1_000), 'a lapsed lease is not renewed').to.equal(null);
   });
 
   it('records the executor\'s own outcome when it finishes after its lease lapsed', () => {
     const executing = parked().approve(T0, null).startExecution(T0, 1_000);
     const finished = executing.finish({ kind: 'executed', ok: true, output: { done: true } });
-    expect(finished.wireView(at(5_000))).to.deep.include({ state: 'executed', outcome: { kind: 'executed', ok: true, output: { done: true } } });
+    expect(approvalView(finished, at(5_000))).to.deep.include({ state: 'executed', outcome: { kind: 'executed', ok: true, output: { done: true } } });
   });
 
   it('lapses an execution stored before leases were renewed after its old fifteen minutes', () => {
     const props = parked().approve(T0, null).toPrimitives();
     const legacy = Approval.fromPrimitives({ ...props, state: 'executing', executingSince: T0 });
-    expect(legacy.wireView(at(15 * 60_000 - 1)).state).to.equal('pending');
-    expect(legacy.wireView(at(15 * 60_000)).state).to.equal('executed');
+    expect(approvalView(legacy, at(15 * 60_000 - 1)).state).to.equal('pending');
+    expect(approvalView(legacy, at(15 * 60_000)).state).to.equal('executed');
   });
 });

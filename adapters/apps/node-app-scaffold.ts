@@ -1,5 +1,6 @@
-import type { AppDocument } from './app-document.js';
-import { safeUrl } from './safe-url.js';
+import type { AppDocument } from '../../domain/apps/app-document.js';
+import { safeUrl } from '../../domain/apps/safe-url.js';
+import type { AppScaffold } from '../../ports/app-scaffold.js';
 
 /** A file of a served app, at an absolute path under `/app`. */
 export interface ScaffoldFile {
@@ -114,3 +115,10 @@ const server = http.createServer((req, res) => {
 });
 server.listen(Number(process.env.PORT), process.env.HOST || '0.0.0.0');
 `;
+
+/** The scaffold as the AppScaffold port: Porter's own Node server, unless the app brings one. */
+export class NodeAppScaffold implements AppScaffold {
+  filesOf(document: AppDocument): ScaffoldFile[] {
+    return scaffold(document);
+  }
+}

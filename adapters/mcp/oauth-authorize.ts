@@ -1,0 +1,62 @@
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { BrowserAnswers } from './oauth-browser-answers.js';
+import type { DoorOAuthEndpointsOptions, OAuthEndpoint } from './oauth-options.js';
+import { issuesOf, siteOf } from './oauth-request.js';
+
+const text = (max: number) => z.string().max(max).optional();
+
+/** Stands for a PKCE parameter that is there but cannot be one (repeated, or far too long). */
+const MALFORMED = '';
+
+/**
+ * A PKCE parameter: any malformed value is kept as malformed rather than refused here, so the use
+ * case answers it like every other PKCE fault, with the error redirect the specification requires.
+ */
+const pkceParameter = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .transform((value) => (value === undefined ? undefined : typeof value === 'string' && value.length <= 200 ? value : MALFORMED));
+
+/**
+ * The `/authorize` query. Unknown parameters are ignored, as RFC 6749 §3.1 requires of an
+ * authorization server; the known ones are bounded strings (a repeated one arrives as an array and
+ * is refused), except the PKCE pair (see pkceParameter). The door's rules (PKCE, redirect URI,
+ * scope) run in the use case.
+ */
+export const authorizeQuery = z.object({
+  response_type: text(40),
+  client_id: text(100),
+  redirect_uri: text(2000),
+  code_challenge: pkceParameter,
+  code_challenge_method: pkceParameter,
+  scope: text(400),
+  state: text(2000),
+  resource: text(2000),
+});
+
+/** `GET /authorize`: validates the request and shows the consent page (or an error redirect). */
+export function authorizeEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' | 'urlsOf' | 'signedIn'>, answers: BrowserAnswers): OAuthEndpoint {
+  const beginAuthorization = async (ctx: Context): Promise<void> => {
+    const urls = options.urlsOf(ctx);
+    const parsed = authorizeQuery.safeParse(ctx.query);
+    if (!parsed.success) return answers.problemPage(ctx, 'invalid_request', `The authorization request is malformed: ${issuesOf(parsed.error)}`);
+    const q = parsed.data;
+    const step = await options.oauth.beginAuthorization.execute({
+      query: {
+        ...(q.response_type !== undefined ? { responseType: q.response_type } : {}),
+        ...(q.client_id !== undefined ? { clientId: q.client_id } : {}),
+        ...(q.redirect_uri !== undefined ? { redirectUri: q.redirect_uri } : {}),
+        ...(q.code_challenge !== undefined ? { codeChallenge: q.code_challenge } : {}),
+        ...(q.code_challenge_method !== undefined ? { codeChallengeMethod: q.code_challenge_method } : {}),
+        ...(q.scope !== undefined ? { scope: q.scope } : {}),
+        ...(q.state !== undefined ? { state: q.state } : {}),
+        ...(q.resource !== undefined ? { resource: q.resource } : {}),
+      },
+      site: siteOf(urls),
+      signedIn: await options.signedIn(ctx),
+    });
+    answers.follow(ctx, step, urls, 302);
+  };
+  return (ctx) => answers.showingProblems(ctx, () => beginAuthorization(ctx));
+}

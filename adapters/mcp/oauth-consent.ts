@@ -1,0 +1,44 @@
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
+import type { BrowserAnswers } from './oauth-browser-answers.js';
+import type { DoorOAuthEndpointsOptions, OAuthEndpoint } from './oauth-options.js';
+import { readForm, siteOf } from './oauth-request.js';
+
+export const consentForm = z
+  .object({ handle: z.string().min(1).max(200).describe('As the consent page gave it.'), decision: z.enum(['allow', 'deny']) })
+  .meta({ id: 'ConsentForm' });
+
+/** `POST /authorize`: the consent form. Same-origin only; the handle is single-use and bound to the person. */
+export function consentEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' | 'urlsOf' | 'signedIn'>, answers: BrowserAnswers): OAuthEndpoint {
+  const answerConsent = async (ctx: Context): Promise<void> => {
+    const urls = options.urlsOf(ctx);
+    if (crossSite(ctx, new URL(urls.issuer).origin)) return answers.problemPage(ctx, 'access_denied', 'The consent form must be answered on this site', 403);
+    let form: Record<string, string>;
+    try {
+      form = await readForm(ctx);
+    } catch (error) {
+      if (error instanceof OAuthRefusal) return answers.problemPage(ctx, error.oauthError, error.description);
+      throw error;
+    }
+    const parsed = consentForm.safeParse(form);
+    if (!parsed.success) return answers.problemPage(ctx, 'invalid_request', 'The consent form is incomplete');
+    const step = await options.oauth.answerConsent.execute({
+      handle: parsed.data.handle,
+      approve: parsed.data.decision === 'allow',
+      site: siteOf(urls),
+      signedIn: await options.signedIn(ctx),
+    });
+    // 303: the browser follows a POST's redirect with a GET.
+    answers.follow(ctx, step, urls, 303);
+  };
+  return (ctx) => answers.showingProblems(ctx, () => answerConsent(ctx));
+}
+
+/** A browser told us the form came from elsewhere (Origin or Fetch Metadata): refuse it. */
+function crossSite(ctx: Context, origin: string): boolean {
+  const from = ctx.get('origin');
+  if (from && from !== 'null' && from !== origin) return true;
+  const site = ctx.get('sec-fetch-site');
+  return site === 'cross-site' || site === 'same-site';
+}

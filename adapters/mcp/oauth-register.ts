@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { CLIENT_AUTH_METHODS } from '../../domain/door/door-client.js';
+import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
+import type { RegisteredClient } from '../../ports/use-cases/door.js';
+import { allowAnyOrigin } from './cors.js';
+import type { DoorOAuthEndpointsOptions, OAuthEndpoint } from './oauth-options.js';
+import { issuesOf, readJson } from './oauth-request.js';
+import { answeringOAuthErrors, noStore } from './oauth-response.js';
+
+/**
+ * RFC 7591 client metadata. Unknown members are dropped, not refused: §2 requires a server to
+ * ignore metadata it does not understand. What it does read is bounded and typed.
+ */
+export const clientMetadata = z.object({
+  redirect_uris: z.array(z.string().min(1).max(2000)).min(1).max(20),
+  client_name: z.string().min(1).max(200).optional(),
+  token_endpoint_auth_method: z.enum(CLIENT_AUTH_METHODS as [string, ...string[]]).optional(),
+  grant_types: z.array(z.string().max(100)).max(10).optional(),
+  response_types: z.array(z.string().max(100)).max(10).optional(),
+  scope: z.string().max(400).optional(),
+  client_uri: z.url().max(2000).optional(),
+  logo_uri: z.url().max(2000).optional(),
+  software_id: z.string().max(200).optional(),
+  software_version: z.string().max(100).optional(),
+}).meta({ id: 'ClientMetadata', description: 'RFC 7591 client metadata; members the door does not know are ignored.' });
+
+/** `POST /register` (RFC 7591). */
+export function registerEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' | 'logger'>): OAuthEndpoint {
+  return async (ctx) => {
+    allowAnyOrigin(ctx);
+    await answeringOAuthErrors(ctx, options.logger, async () => {
+      const parsed = clientMetadata.safeParse(await readJson(ctx));
+      if (!parsed.success) {
+        const aboutRedirects = parsed.error.issues.some((issue) => issue.path[0] === 'redirect_uris');
+        throw new OAuthRefusal(aboutRedirects ? 'invalid_redirect_uri' : 'invalid_client_metadata', `The client metadata is not valid: ${issuesOf(parsed.error)}`);
+      }
+      const m = parsed.data;
+      const registered = await options.oauth.registerClient.execute({
+        redirectUris: m.redirect_uris,
+        ...(m.client_name !== undefined ? { clientName: m.client_name } : {}),
+        ...(m.token_endpoint_auth_method !== undefined ? { tokenEndpointAuthMethod: m.token_endpoint_auth_method as (typeof CLIENT_AUTH_METHODS)[number] } : {}),
+        ...(m.grant_types !== undefined ? { grantTypes: m.grant_types } : {}),
+        ...(m.response_types !== undefined ? { responseTypes: m.response_types } : {}),
+        ...(m.scope !== undefined ? { scope: m.scope } : {}),
+        ...(m.client_uri !== undefined ? { clientUri: m.client_uri } : {}),
+        ...(m.logo_uri !== undefined ? { logoUri: m.logo_uri } : {}),
+        ...(m.software_id !== undefined ? { softwareId: m.software_id } : {}),
+        ...(m.software_version !== undefined ? { softwareVersion: m.software_version } : {}),
+      });
+      noStore(ctx);
+      ctx.status = 201;
+      ctx.body = registrationResponse(registered);
+    });
+  };
+}
+
+function registrationResponse(client: RegisteredClient) {
+  return {
+    client_id: client.clientId,
+    ...(client.clientSecret !== undefined ? { client_secret: client.clientSecret, client_secret_expires_at: 0 } : {}),
+    client_id_issued_at: client.clientIdIssuedAt,
+    redirect_uris: client.redirectUris,
+    client_name: client.clientName,
+    grant_types: client.grantTypes,
+    response_types: client.responseTypes,
+    token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+    scope: client.scope,
+    ...(client.clientUri !== undefined ? { client_uri: client.clientUri } : {}),
+    ...(client.logoUri !== undefined ? { logo_uri: client.logoUri } : {}),
+    ...(client.softwareId !== undefined ? { software_id: client.softwareId } : {}),
+    ...(client.softwareVersion !== undefined ? { software_version: client.softwareVersion } : {}),
+  };
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
+import { allowAnyOrigin } from './cors.js';
+import type { DoorOAuthEndpointsOptions, OAuthEndpoint } from './oauth-options.js';
+import { clientCredentials, readForm, siteOf } from './oauth-request.js';
+import { answeringOAuthErrors, noStore } from './oauth-response.js';
+
+const grantType = z.enum(['authorization_code', 'refresh_token']);
+
+/** `POST /token` (form-encoded): authorization code with PKCE, or a refresh token (rotated). */
+export function tokenEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' | 'urlsOf' | 'clock' | 'logger'>): OAuthEndpoint {
+  return async (ctx) => {
+    // Taken before the body is read: of two refreshes racing, the later one still counts as under way.
+    const requestedAt = options.clock.now().toISOString();
+    allowAnyOrigin(ctx);
+    await answeringOAuthErrors(ctx, options.logger, async () => {
+      const form = await readForm(ctx);
+      const grant = grantType.safeParse(form.grant_type);
+      if (!grant.success) {
+        throw new OAuthRefusal(form.grant_type ? 'unsupported_grant_type' : 'invalid_request', form.grant_type ? `grant_type ${form.grant_type} is not supported` : 'grant_type is required');
+      }
+      const client = clientCredentials(ctx, form);
+      const site = siteOf(options.urlsOf(ctx));
+      const issued = await options.oauth.issueTokens.execute(
+        grant.data === 'authorization_code'
+          ? { grantType: 'authorization_code', code: form.code, redirectUri: form.redirect_uri, codeVerifier: form.code_verifier, resource: form.resource, client, site }
+          : { grantType: 'refresh_token', refreshToken: form.refresh_token, scope: form.scope, resource: form.resource, client, site, requestedAt },
+      );
+      noStore(ctx);
+      ctx.status = 200;
+      ctx.body = { access_token: issued.accessToken, token_type: issued.tokenType, expires_in: issued.expiresIn, refresh_token: issued.refreshToken, scope: issued.scope };
+    });
+  };
+}
