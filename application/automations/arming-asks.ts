@@ -69,7 +69,7 @@ export class ArmingAsks {
         now: now.toISOString(),
         expiresAt: new Date(now.getTime() + this.approvalTtlMs).toISOString(),
       });
-      await this.approvals.park(approval);
+      await this.approvals.save(approval);
       await this.audit.record({ subject: owner.subject, action: 'approval.parked', outcome: 'pending', details: { approvalId: approval.id, tool: name, venue: 'automation', automationId: automation.id } });
       asks.push({ approvalId: approval.id, tool: name });
     }
@@ -81,7 +81,7 @@ export class ArmingAsks {
     const now = this.clock.now().toISOString();
     for (const loaded of await this.approvals.all({ automation: automationId, state: 'pending' })) {
       if (loaded.approval.request.runId || !loaded.approval.isPendingAt(now)) continue;
-      await this.approvals.move(loaded, loaded.approval.expire(now, 'dropped'));
+      await this.approvals.swap(loaded, loaded.approval.expire(now, 'dropped'));
     }
   }
 

@@ -97,7 +97,7 @@ export class ExecuteApproved {
     const now = this.clock.now().toISOString();
     if (loaded.approval.stateAt(now) !== 'approved') return null;
     const executing = loaded.approval.startExecution(now, this.settings.leaseMs);
-    if (!(await this.approvals.move(loaded, executing))) return null;
+    if (!(await this.approvals.swap(loaded, executing))) return null;
 
     const { request } = loaded.approval;
     const lease = new ExecutionLease(this.approvals, this.clock, this.logger, loaded.approval.id, this.settings.leaseMs, input.signal);
@@ -127,7 +127,7 @@ export class ExecuteApproved {
     for (let attempt = 0; attempt < 5; attempt++) {
       const current = await this.approvals.find(approvalId);
       if (!current || current.approval.toPrimitives().state !== 'executing') return;
-      if (await this.approvals.move(current, current.approval.finish(executed))) return;
+      if (await this.approvals.swap(current, current.approval.finish(executed))) return;
     }
     this.logger.error('an executed call could not record its outcome; it will read as interrupted', { approvalId });
   }

@@ -21,7 +21,7 @@ export class ParkedApprovals {
     for (const loaded of await this.approvals.all({ run: runId })) {
       const state = loaded.approval.stateAt(now);
       if (state !== 'pending' && state !== 'approved') continue;
-      if (await this.approvals.move(loaded, loaded.approval.expire(now, 'dropped'))) dropped += 1;
+      if (await this.approvals.swap(loaded, loaded.approval.expire(now, 'dropped'))) dropped += 1;
     }
     return dropped;
   }
