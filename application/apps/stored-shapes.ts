@@ -1,24 +1,24 @@
 import { z } from 'zod';
 import type { AppPrimitives } from '../../domain/apps/app.js';
-import type { AppDocument } from '../../domain/apps/app-document.js';
+import { APP_FORMAT, type AppDocument } from '../../domain/apps/app-document.js';
 
 /**
  * The frame of a stored app document. Its nodes, bindings and actions were checked by
  * `validateDocument` when the version was made and are not re-checked on every read.
  */
 const documentFrame = z.object({
-  format: z.string(),
+  format: z.literal(APP_FORMAT),
   title: z.string(),
-  ui: z.string(),
-  scope: z.string(),
+  ui: z.enum(['tree', 'http']),
+  scope: z.enum(['owner', 'shared']),
   root: z.string(),
   nodes: z.record(z.string(), z.unknown()),
   data: z.record(z.string(), z.unknown()),
   actions: z.record(z.string(), z.unknown()),
-  server: z.unknown(),
-  egress: z.unknown(),
-});
-const storedDocument = z.custom<AppDocument>((value) => documentFrame.safeParse(value).success, 'not an app document');
+  server: z.object({ files: z.record(z.string(), z.string()) }).nullable(),
+  egress: z.object({ allowDomains: z.array(z.string()) }).nullable(),
+}) satisfies z.ZodType<Pick<AppDocument, 'format' | 'title' | 'ui' | 'scope' | 'root' | 'server' | 'egress'>>;
+const storedDocument = documentFrame as unknown as z.ZodType<AppDocument>;
 
 /** The shape apps are stored in; the book checks every row it reads against it. */
 export const appShape = z.object({
