@@ -1,4 +1,5 @@
 import type { ApprovalBook, LoadedApproval } from '../guard/approval-book.js';
+import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
 
 /**
  * Approvals granted in a client against an app's earlier content (pending, or approved and not
@@ -21,15 +22,18 @@ export class ApprovalInvalidation {
     let invalidated = 0;
     for (const loaded of found.values()) {
       let current: LoadedApproval | null = loaded;
-      for (let attempt = 0; current && attempt < 3; attempt++) {
-        const expired = current.approval.expire(at, 'invalidated');
-        if (!expired) break;
-        if (await this.approvals.move(current, expired)) {
-          invalidated += 1;
-          break;
-        }
-        current = await this.approvals.find(loaded.approval.id);
-      }
+      const expired = await retryOnConflict(
+        async () => {
+          if (!current) return false;
+          const next = current.approval.expire(at, 'invalidated');
+          if (!next) return false;
+          if (await this.approvals.swap(current, next)) return true;
+          current = await this.approvals.find(loaded.approval.id);
+          return LOST_RACE;
+        },
+        { exhausted: () => false },
+      );
+      if (expired) invalidated += 1;
     }
     return invalidated;
   }

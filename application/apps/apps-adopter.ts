@@ -1,4 +1,5 @@
 import type { SessionAdopter } from '../identity/session-adopter.js';
+import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
 import type { AppBook } from './app-book.js';
 
 /**
@@ -13,12 +14,17 @@ export class AppsAdopter implements SessionAdopter {
   async adopt(fromSubject: string, toSubject: string): Promise<void> {
     for (const loaded of await this.book.all({ owner: fromSubject })) {
       let current = loaded;
-      for (let attempt = 0; attempt < 5; attempt++) {
-        if (await this.book.move(current, current.app.movedTo(toSubject))) break;
-        const again = await this.book.find(loaded.app.id);
-        if (!again || !again.app.isOwnedBy(fromSubject)) break;
-        current = again;
-      }
+      // An app that never stops changing stays behind; the adoption is rerun on the next sign-in.
+      await retryOnConflict(
+        async () => {
+          if (await this.book.swap(current, current.app.movedTo(toSubject))) return;
+          const again = await this.book.find(loaded.app.id);
+          if (!again || !again.app.isOwnedBy(fromSubject)) return;
+          current = again;
+          return LOST_RACE;
+        },
+        { exhausted: () => undefined },
+      );
     }
   }
 }

@@ -41,7 +41,7 @@ export class EditApp implements UseCase<Input, EditResult> {
     }
     const edited = app.edited(document, instruction, next, served);
     try {
-      await this.book.replace(loaded, edited, 'edit', instruction);
+      await this.book.swapContent(loaded, edited, 'edit', instruction);
     } catch (error) {
       // Another change won: the rollout we made must not outlive it, and the view says this edit was not kept.
       if (served && app.served && served !== app.served) await this.rollout.revert(app.id, app.document, app.served.snapshotId);

@@ -35,7 +35,7 @@ export class GraduateApp implements UseCase<{ principal: Principal; appId: strin
     const at = this.clock.now().toISOString();
     const graduated = app.graduated({ version: this.ids.mint('version'), contentHash: contentHashOf({ ...app.document, ui: 'http' }), at }, snapshotId);
     try {
-      await this.book.replace(loaded, graduated, 'graduate');
+      await this.book.swapContent(loaded, graduated, 'graduate');
     } catch (error) {
       await this.rollout.stop(app.id, app.document);
       throw error;

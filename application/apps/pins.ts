@@ -11,6 +11,7 @@ import type { PinBaseline, PinCatalog } from '../../ports/pin-catalog.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { AppDetail, EditResult, Placement, SyncReport } from '../../ports/use-cases/apps.js';
 import type { AppBook, LoadedApp } from './app-book.js';
+import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
 import type { AppSharing } from './app-sharing.js';
 import { detailOf, noticesOf } from './app-views.js';
 import type { ApprovalInvalidation } from './approval-invalidation.js';
@@ -115,13 +116,18 @@ export class SyncPins implements UseCase<Record<string, never>, SyncReport> {
   /** Marks one fork for the component's hash; a fork changed meanwhile is read again and retried. */
   private async settle(loaded: LoadedApp, hash: string, at: string): Promise<{ app: App; changed: boolean }> {
     let current: LoadedApp | null = loaded;
-    for (let attempt = 0; current && attempt < 5; attempt++) {
-      const synced = current.app.synced(hash, at);
-      if (!synced) return { app: current.app, changed: false };
-      if (await this.book.move(current, synced)) return { app: synced, changed: true };
-      current = await this.book.find(loaded.app.id);
-    }
-    return { app: current?.app ?? loaded.app, changed: false };
+    return retryOnConflict(
+      async () => {
+        if (!current) return { app: loaded.app, changed: false };
+        const synced = current.app.synced(hash, at);
+        if (!synced) return { app: current.app, changed: false };
+        if (await this.book.swap(current, synced)) return { app: synced, changed: true };
+        current = await this.book.find(loaded.app.id);
+        return LOST_RACE;
+      },
+      // A fork that never stops changing is left for the next sync to settle.
+      { exhausted: () => ({ app: current?.app ?? loaded.app, changed: false }) },
+    );
   }
 }
 
@@ -160,7 +166,7 @@ export class RebasePin implements UseCase<{ principal: Principal; appId: string;
     }
     const rebased = app.rebased(document, baseline.hash, { version: this.ids.mint('version'), contentHash: contentHashOf(document), at }, served);
     try {
-      await this.book.replace(loaded, rebased, 'rebase');
+      await this.book.swapContent(loaded, rebased, 'rebase');
     } catch (error) {
       if (served && app.served && served !== app.served) await this.rollout.revert(app.id, app.document, app.served.snapshotId);
       throw error;

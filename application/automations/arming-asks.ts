@@ -69,7 +69,7 @@ export class ArmingAsks {
         now: now.toISOString(),
         expiresAt: new Date(now.getTime() + this.approvalTtlMs).toISOString(),
       });
-      await this.approvals.park(approval);
+      await this.approvals.save(approval);
       await this.audit.record({ subject: owner.subject, action: 'approval.parked', outcome: 'pending', details: { approvalId: approval.id, tool: name, venue: 'automation', automationId: automation.id } });
       asks.push({ approvalId: approval.id, tool: name });
     }
@@ -83,7 +83,7 @@ export class ArmingAsks {
       // A call one of its runs parked is the run's to drop (ParkedApprovals), not the arming's.
       if (loaded.approval.request.runId) continue;
       const expired = loaded.approval.expire(now, 'dropped');
-      if (expired) await this.approvals.move(loaded, expired);
+      if (expired) await this.approvals.swap(loaded, expired);
     }
   }
 

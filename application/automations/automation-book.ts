@@ -1,78 +1,61 @@
 import { Automation, type AutomationPrimitives } from '../../domain/automations/automation.js';
-import { AtomicityUnavailable, Conflict, NotFound } from '../../domain/errors.js';
-import { everyRecord, type RecordSet, type StoredRecord } from '../../ports/store.js';
+import type { RecordSet } from '../../ports/store.js';
+import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
+import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
+import { automationShape } from './stored-shapes.js';
 
-export interface LoadedAutomation {
-  readonly automation: Automation;
-  readonly record: StoredRecord<AutomationPrimitives>;
-}
+export type LoadedAutomation = Loaded<'automation', Automation, AutomationPrimitives>;
 
 /**
  * Automations in the store, indexed by owner and by what fires them: the `firing` ref is
  * `schedule` or `webhook:<source>` while armed and absent otherwise, so the scheduler and the
- * webhook intake read only armed automations. Changes are compare-and-swaps on the revision read.
+ * webhook intake read only armed automations. Changes are swaps on the revision read.
  */
-export class AutomationBook {
-  constructor(private readonly records: RecordSet<AutomationPrimitives>) {}
-
-  async add(automation: Automation): Promise<void> {
-    const props = automation.toPrimitives();
-    await this.records.put({ id: props.id, data: props, refs: refsOf(automation) });
-  }
-
-  async find(id: string): Promise<LoadedAutomation | null> {
-    const record = await this.records.get(id);
-    return record ? { automation: Automation.fromPrimitives(record.data), record } : null;
-  }
-
-  /** The owner's automation, or not-found (someone else's id is never revealed). */
-  async ownedBy(subject: string, id: string): Promise<LoadedAutomation> {
-    const loaded = await this.find(id);
-    if (!loaded || loaded.automation.owner.subject !== subject) throw new NotFound('Automation');
-    return loaded;
+export class AutomationBook extends AggregateBook<'automation', Automation, AutomationPrimitives> {
+  constructor(records: RecordSet<AutomationPrimitives>) {
+    super(records, {
+      collection: 'automations',
+      key: 'automation',
+      noun: 'Automation',
+      schema: automationShape,
+      fromPrimitives: (props) => Automation.fromPrimitives(props),
+      toPrimitives: (automation) => automation.toPrimitives(),
+      refsOf,
+      ownerOf: (automation) => automation.owner.subject,
+    });
   }
 
   /** Applies `change` to the current revision, retrying when someone else wrote in between. */
   async update(id: string, change: (automation: Automation) => Automation): Promise<Automation | null> {
-    const atomic = this.records.atomic;
-    if (!atomic) throw new AtomicityUnavailable('compare-and-swap on automations');
-    for (let attempt = 0; attempt < 8; attempt++) {
-      const loaded = await this.find(id);
-      if (!loaded) return null;
-      const changed = change(loaded.automation);
-      if (changed === loaded.automation) return changed;
-      const props = changed.toPrimitives();
-      if (await atomic.compareAndSwap(id, loaded.record.revision, { data: props, refs: refsOf(changed) })) return changed;
-    }
-    throw new Conflict('The automation kept changing under this request; try again');
+    return retryOnConflict(
+      async () => {
+        const loaded = await this.find(id);
+        if (!loaded) return null;
+        const changed = change(loaded.automation);
+        if (changed === loaded.automation) return changed;
+        return (await this.swap(loaded, changed)) ? changed : LOST_RACE;
+      },
+      { what: 'The automation' },
+    );
   }
 
   async remove(id: string): Promise<void> {
     await this.records.delete(id);
   }
 
-  async list(owner: string, limit: number, cursor: string | null): Promise<{ automations: Automation[]; nextCursor: string | null }> {
-    const page = await this.records.list({ refs: { owner }, limit, cursor });
-    return { automations: page.items.map((record) => Automation.fromPrimitives(record.data)), nextCursor: page.nextCursor };
-  }
-
   /** Every armed automation with a schedule. */
-  armedSchedules(): Promise<Automation[]> {
-    return this.all('schedule');
+  async armedSchedules(): Promise<Automation[]> {
+    return (await this.all({ firing: 'schedule' })).map((loaded) => loaded.automation);
   }
 
   /** Every armed automation listening to a webhook source. */
-  armedOn(source: string): Promise<Automation[]> {
-    return this.all(`webhook:${source}`);
-  }
-
-  private async all(firing: string): Promise<Automation[]> {
-    return (await everyRecord(this.records, { firing })).map((record) => Automation.fromPrimitives(record.data));
+  async armedOn(source: string): Promise<Automation[]> {
+    return (await this.all({ firing: `webhook:${source}` })).map((loaded) => loaded.automation);
   }
 }
 
-function refsOf(automation: Automation): Record<string, string> {
-  const refs: Record<string, string> = { owner: automation.owner.subject };
-  if (automation.armed) refs.firing = automation.trigger.kind === 'schedule' ? 'schedule' : `webhook:${automation.trigger.source}`;
+function refsOf(props: AutomationPrimitives): Record<string, string> {
+  const refs: Record<string, string> = { owner: props.owner.subject };
+  if (props.armed) refs.firing = props.trigger.kind === 'schedule' ? 'schedule' : `webhook:${props.trigger.source}`;
   return refs;
 }

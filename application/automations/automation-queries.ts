@@ -16,8 +16,8 @@ export class ListAutomations implements UseCase<{ principal: Principal; limit?: 
 
   async execute(input: { principal: Principal; limit?: number; cursor?: string | null }) {
     const now = this.clock.now();
-    const page = await this.automations.list(input.principal.subject, input.limit ?? 50, input.cursor ?? null);
-    return { automations: page.automations.map((a) => automationView(a, this.calendar, now)), nextCursor: page.nextCursor };
+    const page = await this.automations.list({ owner: input.principal.subject }, input.limit ?? 50, input.cursor ?? null);
+    return { automations: page.items.map(({ automation }) => automationView(automation, this.calendar, now)), nextCursor: page.nextCursor };
   }
 }
 

@@ -31,7 +31,7 @@ export class CreateAutomation implements UseCase<NewAutomation, AutomationView> 
     this.rules.check(input.trigger, input.task);
     const now = this.clock.now();
     const automation = Automation.create({ id: this.ids.mint('automation'), name: input.name, trigger: input.trigger, task: input.task, owner: input.principal, now: now.toISOString() });
-    await this.automations.add(automation);
+    await this.automations.save(automation);
     return automationView(automation, this.calendar, now);
   }
 }

@@ -31,7 +31,7 @@ export class ListConnections implements UseCase<{ principal: Principal; limit?: 
 
   async execute(input: { principal: Principal; limit?: number; cursor?: string | null }): Promise<ConnectionList> {
     if (!this.refresh) throw new ConnectionsNotConfigured();
-    const page = await this.book.page(input.principal.subject, input.limit ?? 50, input.cursor ?? null);
+    const page = await this.book.list({ owner: input.principal.subject }, input.limit ?? 50, input.cursor ?? null);
     const connections: ConnectionView[] = [];
     for (const loaded of page.items) {
       // Only open flows are asked about here, so a long list costs one broker call per pending flow.

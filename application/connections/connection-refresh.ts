@@ -3,6 +3,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { ConnectionBroker } from '../../ports/connections.js';
 import type { Logger } from '../../ports/logger.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
+import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
 import type { ConnectionBook, LoadedConnection } from './connection-book.js';
 
 /**
@@ -23,21 +24,26 @@ export class ConnectionRefresh {
   async refresh(loaded: LoadedConnection): Promise<Connection | null> {
     let current: LoadedConnection | null = loaded;
     // A lost swap means a concurrent poll or delete moved first: read again and fold on top of it.
-    for (let attempt = 0; attempt < 3 && current; attempt++) {
-      const { connection } = current;
-      if (!connection.live || connection.toPrimitives().broker !== this.broker.name) return connection;
-      const next = connection.observe(await this.reported(connection), this.clock.now().toISOString());
-      if (next === connection) return connection;
-      const moved = await this.book.move(current, next);
-      if (moved) {
-        if (next.status !== connection.status) {
-          await this.audit.record({ subject: next.owner, action: `connection.${next.status}`, outcome: next.status, details: { connectionId: next.id, toolkit: next.toolkit, broker: this.broker.name } });
+    return retryOnConflict(
+      async () => {
+        if (!current) return null;
+        const { connection } = current;
+        if (!connection.live || connection.toPrimitives().broker !== this.broker.name) return connection;
+        const next = connection.observe(await this.reported(connection), this.clock.now().toISOString());
+        if (next === connection) return connection;
+        if (await this.book.swap(current, next)) {
+          if (next.status !== connection.status) {
+            await this.audit.record({ subject: next.owner, action: `connection.${next.status}`, outcome: next.status, details: { connectionId: next.id, toolkit: next.toolkit, broker: this.broker.name } });
+          }
+          return next;
         }
-        return next;
-      }
-      current = await this.book.find(connection.id);
-    }
-    return current?.connection ?? null;
+        current = await this.book.find(connection.id);
+        return LOST_RACE;
+      },
+      // Three, not the default: every round asks the broker over the network, and a poll that
+      // loses three times simply shows the stored state and polls again.
+      { attempts: 3, exhausted: () => current?.connection ?? null },
+    );
   }
 
   private async reported(connection: Connection): Promise<{ status: Connection['status']; brokerRef: string | null }> {

@@ -40,7 +40,7 @@ export class InitiateConnection implements UseCase<Initiation, { id: string; red
       now: now.toISOString(),
       initiationExpiresAt: started.expiresAt ?? new Date(now.getTime() + DEFAULT_INITIATION_WINDOW_MS).toISOString(),
     });
-    await this.book.add(connection);
+    await this.book.save(connection);
     await this.audit.record({ subject: owner, action: 'connection.initiated', outcome: 'initiated', details: { connectionId: id, toolkit: input.toolkit, broker: this.broker.name } });
     return { id, redirectUrl: started.redirectUrl };
   }

@@ -4,6 +4,7 @@ import type { Principal } from '../../domain/principal.js';
 import type { ConnectionBroker } from '../../ports/connections.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
+import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
 import type { ConnectionBook, LoadedConnection } from './connection-book.js';
 
 /**
@@ -20,20 +21,31 @@ export class RemoveConnection implements UseCase<{ principal: Principal; connect
 
   async execute(input: { principal: Principal; connectionId: string }): Promise<void> {
     if (!this.broker) throw new ConnectionsNotConfigured();
+    const broker = this.broker;
     let current: LoadedConnection | null = await this.book.ownedBy(input.principal.subject, input.connectionId);
-    for (let attempt = 0; attempt < 3 && current; attempt++) {
-      const { connection } = current;
-      // A connection another broker holds cannot be reached from here; forgetting it is all we can do.
-      if (connection.toPrimitives().broker === this.broker.name) {
-        await this.broker.remove({ connectionId: connection.id, owner: connection.owner, toolkit: connection.toolkit, ref: connection.brokerRef });
-      }
-      if (await this.book.consume(current)) {
-        await this.audit.record({ subject: connection.owner, action: 'connection.removed', outcome: 'removed', details: { connectionId: connection.id, toolkit: connection.toolkit, broker: connection.toPrimitives().broker } });
-        return;
-      }
-      // A poll may have learned the broker's ref meanwhile: read again and remove that too.
-      current = await this.book.find(connection.id);
-    }
-    if (current) throw new Conflict('The connection kept changing while it was being removed; try again');
+    await retryOnConflict(
+      async () => {
+        if (!current) return;
+        const { connection } = current;
+        // A connection another broker holds cannot be reached from here; forgetting it is all we can do.
+        if (connection.toPrimitives().broker === broker.name) {
+          await broker.remove({ connectionId: connection.id, owner: connection.owner, toolkit: connection.toolkit, ref: connection.brokerRef });
+        }
+        if (await this.book.consume(current)) {
+          await this.audit.record({ subject: connection.owner, action: 'connection.removed', outcome: 'removed', details: { connectionId: connection.id, toolkit: connection.toolkit, broker: connection.toPrimitives().broker } });
+          return;
+        }
+        // A poll may have learned the broker's ref meanwhile: read again and remove that too.
+        current = await this.book.find(connection.id);
+        return LOST_RACE;
+      },
+      {
+        // Three, not the default: every round calls the broker over the network.
+        attempts: 3,
+        exhausted: () => {
+          if (current) throw new Conflict('The connection kept changing while it was being removed; try again');
+        },
+      },
+    );
   }
 }

@@ -45,7 +45,7 @@ export class AnswerConsent implements UseCase<ConsentAnswer, AuthorizationStep> 
 
     const consent = await this.consents.ensure(subject, ask.clientId, ask.scope, now.toISOString());
     const code = this.secrets.mint();
-    await this.codes.issue(
+    await this.codes.save(
       AuthorizationCode.issue({
         id: this.secrets.digest(code),
         ask,

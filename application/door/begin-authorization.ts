@@ -28,7 +28,7 @@ export class BeginAuthorization implements UseCase<AuthorizeRequest, Authorizati
 
   async execute({ query, site, signedIn }: AuthorizeRequest): Promise<AuthorizationStep> {
     if (!query.clientId) return refuse('client_id is required');
-    const client = await this.clients.find(query.clientId);
+    const client = (await this.clients.find(query.clientId))?.client;
     if (!client) return refuse('client_id is not registered with this door');
     if (!query.redirectUri) return refuse('redirect_uri is required');
     const redirectUri = client.redirectFor(query.redirectUri);
@@ -59,7 +59,7 @@ export class BeginAuthorization implements UseCase<AuthorizeRequest, Authorizati
     };
     const handle = this.secrets.mint();
     const expiresAt = new Date(this.clock.now().getTime() + this.settings.consentTtlSeconds * 1000).toISOString();
-    await this.pending.open(PendingConsent.open({ id: this.secrets.digest(handle), ask, subject: signedIn.subject, expiresAt }));
+    await this.pending.save(PendingConsent.open({ id: this.secrets.digest(handle), ask, subject: signedIn.subject, expiresAt }));
     const { clientUri } = client.toPrimitives();
     return {
       kind: 'consent',

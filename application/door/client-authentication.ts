@@ -16,7 +16,7 @@ export async function authenticateClient(
   status: 400 | 401,
 ): Promise<DoorClient> {
   if (!credentials.clientId) throw new OAuthRefusal('invalid_request', 'client_id is required', 400);
-  const client = await clients.find(credentials.clientId);
+  const client = (await clients.find(credentials.clientId))?.client;
   if (!client) throw new OAuthRefusal('invalid_client', 'client_id is not registered with this door', status);
   if (client.isPublic) {
     if (credentials.clientSecret !== undefined) throw new OAuthRefusal('invalid_client', 'This client is public: it has no secret to send', status);

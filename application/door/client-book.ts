@@ -1,19 +1,28 @@
 import { DoorClient, type DoorClientPrimitives } from '../../domain/door/door-client.js';
 import { isIdOf } from '../../domain/ids.js';
 import type { RecordSet } from '../../ports/store.js';
+import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
+import { doorClientShape } from './stored-shapes.js';
 
-/** Registered door clients, by `mcpc_` id. */
-export class DoorClientBook {
-  constructor(private readonly records: RecordSet<DoorClientPrimitives>) {}
+export type LoadedDoorClient = Loaded<'client', DoorClient, DoorClientPrimitives>;
 
-  async save(client: DoorClient): Promise<void> {
-    await this.records.put({ id: client.id, data: client.toPrimitives() });
+/** Registered door clients, by `mcpc_` id. No person owns one. */
+export class DoorClientBook extends AggregateBook<'client', DoorClient, DoorClientPrimitives> {
+  constructor(records: RecordSet<DoorClientPrimitives>) {
+    super(records, {
+      collection: 'door-clients',
+      key: 'client',
+      noun: 'Door client',
+      schema: doorClientShape,
+      fromPrimitives: (props) => DoorClient.fromPrimitives(props),
+      toPrimitives: (client) => client.toPrimitives(),
+      refsOf: () => ({}),
+      ownerOf: () => null,
+    });
   }
 
   /** Null for an unknown id, and for a string no door client id can be (never asked of the store). */
-  async find(id: string): Promise<DoorClient | null> {
-    if (!isIdOf('doorClient', id)) return null;
-    const record = await this.records.get(id);
-    return record ? DoorClient.fromPrimitives(record.data) : null;
+  override async find(id: string): Promise<LoadedDoorClient | null> {
+    return isIdOf('doorClient', id) ? super.find(id) : null;
   }
 }

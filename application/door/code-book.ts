@@ -1,28 +1,27 @@
 import { AuthorizationCode, type AuthorizationCodePrimitives } from '../../domain/door/authorization-code.js';
-import { AtomicityUnavailable } from '../../domain/errors.js';
-import type { RecordSet, StoredRecord } from '../../ports/store.js';
+import type { RecordSet } from '../../ports/store.js';
+import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
+import { authorizationCodeShape } from './stored-shapes.js';
 
-export interface LoadedCode {
-  readonly code: AuthorizationCode;
-  readonly record: StoredRecord<AuthorizationCodePrimitives>;
-}
+export type LoadedCode = Loaded<'code', AuthorizationCode, AuthorizationCodePrimitives>;
 
-/** Authorization codes by digest. Redemption is a claim: of racing redeemers exactly one wins. */
-export class AuthorizationCodeBook {
-  constructor(private readonly records: RecordSet<AuthorizationCodePrimitives>) {}
-
-  async issue(code: AuthorizationCode): Promise<void> {
-    const props = code.toPrimitives();
-    await this.records.put({ id: props.id, data: props, refs: { client: props.ask.clientId } });
+/** Authorization codes by digest. Redemption is a swap: of racing redeemers exactly one wins. */
+export class AuthorizationCodeBook extends AggregateBook<'code', AuthorizationCode, AuthorizationCodePrimitives> {
+  constructor(records: RecordSet<AuthorizationCodePrimitives>) {
+    super(records, {
+      collection: 'door-codes',
+      key: 'code',
+      noun: 'Authorization code',
+      schema: authorizationCodeShape,
+      fromPrimitives: (props) => AuthorizationCode.fromPrimitives(props),
+      toPrimitives: (code) => code.toPrimitives(),
+      refsOf: (props) => ({ client: props.ask.clientId }),
+      ownerOf: (code) => code.toPrimitives().subject,
+    });
   }
 
-  async find(id: string): Promise<LoadedCode | null> {
-    const record = await this.records.get(id);
-    return record ? { code: AuthorizationCode.fromPrimitives(record.data), record } : null;
-  }
-
-  async redeem(loaded: LoadedCode, familyId: string): Promise<boolean> {
-    if (!this.records.claim) throw new AtomicityUnavailable('atomic claims on authorization codes');
-    return this.records.claim(loaded.record, { data: loaded.code.redeem(familyId).toPrimitives() });
+  /** The redeemed code, or null for every redeemer but the one that won. */
+  redeem(loaded: LoadedCode, familyId: string): Promise<LoadedCode | null> {
+    return this.swap(loaded, loaded.code.redeem(familyId));
   }
 }

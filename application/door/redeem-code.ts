@@ -69,7 +69,7 @@ export class RedeemCode implements UseCase<CodeRequest, TokenGrant> {
       expiresAt: new Date(now.getTime() + this.settings.refreshTokenTtlSeconds * 1000).toISOString(),
     });
     if (!(await this.codes.redeem(loaded, family.id))) throw new OAuthRefusal('invalid_grant', INVALID_CODE);
-    await this.families.start(family);
+    await this.families.save(family);
     await this.audit.record({ subject: code.subject, action: 'door.tokens-issued', outcome: 'ok', details: { clientId: client.id } });
     return this.mint.mint(family);
   }

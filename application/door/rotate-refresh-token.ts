@@ -61,7 +61,7 @@ export class RotateRefreshToken implements UseCase<RefreshRequest, TokenGrant> {
     // Stamped as late as possible, just before the claim, so a request that arrives after this
     // rotation is answered can never pass for one that raced it.
     const rotated = family.rotate(this.clock.now().toISOString());
-    if (!(await this.families.move(loaded, rotated))) throw new OAuthRefusal('invalid_grant', 'This refresh token was just used by another request');
+    if (!(await this.families.swap(loaded, rotated))) throw new OAuthRefusal('invalid_grant', 'This refresh token was just used by another request');
     return this.mint.mint(rotated);
   }
 

@@ -1,6 +1,8 @@
 import { TokenFamily, type FamilyRevocation, type TokenFamilyPrimitives } from '../../domain/door/token-family.js';
-import { AtomicityUnavailable } from '../../domain/errors.js';
-import type { RecordSet, Store, StoredRecord } from '../../ports/store.js';
+import type { RecordSet, Store } from '../../ports/store.js';
+import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
+import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
+import { tokenFamilyShape } from './stored-shapes.js';
 
 /** A refresh token, by digest: which family and generation it belongs to. Never changes once written. */
 export interface RefreshTokenPrimitives {
@@ -23,26 +25,19 @@ export interface AccessTokenPrimitives {
   readonly expiresAt: string;
 }
 
-export interface LoadedFamily {
-  readonly family: TokenFamily;
-  readonly record: StoredRecord<TokenFamilyPrimitives>;
-}
+export type LoadedFamily = Loaded<'family', TokenFamily, TokenFamilyPrimitives>;
 
 /** Bound on the recently-read access tokens kept in memory. */
 const MAX_CACHED_TOKENS = 10_000;
 
-/** How many times a revocation re-reads a family another writer moved first. */
-const REVOKE_ATTEMPTS = 8;
-
 /**
  * Token families and their tokens. Only digests of tokens are ids here. The family record is the
- * one place rotation and revocation meet: both claim it on the revision they read, so a rotation
+ * one place rotation and revocation meet: both swap it on the revision they read, so a rotation
  * racing a revocation either lands first (and is then revoked) or loses. A revocation claims the
  * family first and deletes its access tokens after; a mint writes its access token first and
  * re-reads the family after, so whichever runs second removes the token.
  */
-export class TokenFamilyBook {
-  private readonly families: RecordSet<TokenFamilyPrimitives>;
+export class TokenFamilyBook extends AggregateBook<'family', TokenFamily, TokenFamilyPrimitives> {
   private readonly refreshTokens: RecordSet<RefreshTokenPrimitives>;
   private readonly accessTokens: RecordSet<AccessTokenPrimitives>;
   /**
@@ -58,41 +53,39 @@ export class TokenFamilyBook {
     // A cache's lifetime is a duration: a monotonic timer, which a wall clock's jump cannot stretch.
     private readonly now: () => number = () => performance.now(),
   ) {
-    this.families = store.records('door-token-families');
+    super(store.records<TokenFamilyPrimitives>('door-token-families'), {
+      collection: 'door-token-families',
+      key: 'family',
+      noun: 'Token family',
+      schema: tokenFamilyShape,
+      fromPrimitives: (props) => TokenFamily.fromPrimitives(props),
+      toPrimitives: (family) => family.toPrimitives(),
+      refsOf: (props) => ({ subject: props.subject, client: props.clientId, state: props.revokedAt ? 'revoked' : 'active' }),
+      ownerOf: (family) => family.toPrimitives().subject,
+    });
     this.refreshTokens = store.records('door-refresh-tokens');
     this.accessTokens = store.records('door-access-tokens');
   }
 
-  /** False on a store whose records lack claims: callers then fail closed. */
+  /** False on a store without compare-and-swap: callers then fail closed. */
   get atomic(): boolean {
-    return Boolean(this.families.claim);
-  }
-
-  async start(family: TokenFamily): Promise<void> {
-    const props = family.toPrimitives();
-    await this.families.put({ id: props.id, data: props, refs: refsOf(props) });
-  }
-
-  async find(id: string): Promise<LoadedFamily | null> {
-    const record = await this.families.get(id);
-    return record ? { family: TokenFamily.fromPrimitives(record.data), record } : null;
-  }
-
-  /** True for the single writer whose read still matched. */
-  async move(from: LoadedFamily, to: TokenFamily): Promise<boolean> {
-    if (!this.families.claim) throw new AtomicityUnavailable('atomic claims on token families');
-    const props = to.toPrimitives();
-    return this.families.claim(from.record, { data: props, refs: refsOf(props) });
+    return Boolean(this.records.atomic);
   }
 
   /** Revokes the family whatever else is writing it, then drops its access tokens. */
   async revoke(familyId: string, at: string, because: FamilyRevocation): Promise<void> {
-    for (let attempt = 0; attempt < REVOKE_ATTEMPTS; attempt++) {
-      const loaded = await this.find(familyId);
-      if (!loaded || loaded.family.revoked) break;
-      if (await this.move(loaded, loaded.family.revoke(at, because))) break;
-      if (attempt === REVOKE_ATTEMPTS - 1) throw new Error('a token family kept changing while it was being revoked');
-    }
+    await retryOnConflict(
+      async () => {
+        const loaded = await this.find(familyId);
+        if (!loaded || loaded.family.revoked) return;
+        return (await this.swap(loaded, loaded.family.revoke(at, because))) ? undefined : LOST_RACE;
+      },
+      {
+        exhausted: () => {
+          throw new Error('a token family kept changing while it was being revoked');
+        },
+      },
+    );
     await this.dropAccessTokensOf(familyId);
   }
 
@@ -140,8 +133,4 @@ export class TokenFamilyBook {
       if (!page.nextCursor) return;
     }
   }
-}
-
-function refsOf(props: TokenFamilyPrimitives): Record<string, string> {
-  return { subject: props.subject, client: props.clientId, state: props.revokedAt ? 'revoked' : 'active' };
 }

@@ -1,28 +1,27 @@
 import { Approval, ApprovalAlreadyDecided, canNameApproval, type ApprovalPrimitives } from '../../domain/guard/approval.js';
-import { AtomicityUnavailable, NotFound } from '../../domain/errors.js';
-import { everyRecord, type RecordSet, type StoredRecord } from '../../ports/store.js';
+import { NotFound } from '../../domain/errors.js';
+import type { RecordSet } from '../../ports/store.js';
+import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
+import { approvalShape } from './stored-shapes.js';
 
-export interface LoadedApproval {
-  readonly approval: Approval;
-  readonly record: StoredRecord<ApprovalPrimitives>;
-}
+export type LoadedApproval = Loaded<'approval', Approval, ApprovalPrimitives>;
 
 /**
- * Approvals in the store. Every state change is a claim on the revision that was read, so of many
- * racing deciders or executors exactly one moves the approval on. A store without claims cannot
- * promise that, so changes fail closed on it.
+ * Approvals in the store. Every state change is a swap on the revision that was read, so of many
+ * racing deciders or executors exactly one moves the approval on.
  */
-export class ApprovalBook {
-  constructor(private readonly records: RecordSet<ApprovalPrimitives>) {}
-
-  async park(approval: Approval): Promise<void> {
-    const props = approval.toPrimitives();
-    await this.records.put({ id: props.id, data: props, refs: refsOf(props) });
-  }
-
-  async find(id: string): Promise<LoadedApproval | null> {
-    const record = await this.records.get(id);
-    return record ? { approval: Approval.fromPrimitives(record.data), record } : null;
+export class ApprovalBook extends AggregateBook<'approval', Approval, ApprovalPrimitives> {
+  constructor(records: RecordSet<ApprovalPrimitives>) {
+    super(records, {
+      collection: 'approvals',
+      key: 'approval',
+      noun: 'Approval',
+      schema: approvalShape,
+      fromPrimitives: (props) => Approval.fromPrimitives(props),
+      toPrimitives: (approval) => approval.toPrimitives(),
+      refsOf,
+      ownerOf: (approval) => approval.subject,
+    });
   }
 
   /**
@@ -32,38 +31,21 @@ export class ApprovalBook {
    * then names the newest of them, and the `apr_` id stays exact. Anything else, someone else's
    * included, is not-found (a foreign id is never revealed).
    */
-  async ownedBy(subject: string, ref: string): Promise<LoadedApproval> {
+  override async ownedBy(subject: string, ref: string): Promise<LoadedApproval> {
     if (!canNameApproval(ref)) throw new NotFound('Approval');
     const byId = await this.find(ref);
     if (byId && byId.approval.subject === subject) return byId;
-    const [byCall] = (await this.records.list({ refs: { subject, toolCall: ref }, limit: 1 })).items;
+    const [byCall] = (await this.list({ subject, toolCall: ref }, 1)).items;
     if (!byCall) throw new NotFound('Approval');
-    return { approval: Approval.fromPrimitives(byCall.data), record: byCall };
+    return byCall;
   }
 
-  /** True for the single caller whose read still matched; false when someone else moved it first. */
-  async move(from: LoadedApproval, to: Approval): Promise<boolean> {
-    if (!this.records.claim) throw new AtomicityUnavailable('atomic claims on approvals');
-    const props = to.toPrimitives();
-    return this.records.claim(from.record, { data: props, refs: refsOf(props) });
-  }
-
-  /** Like move, but losing the race is reported as the decision that won. */
-  async moveOrConflict(from: LoadedApproval, to: Approval, now: string): Promise<void> {
-    if (await this.move(from, to)) return;
+  /** Like swap, but losing the race is reported as the decision that won. */
+  async swapOrConflict(from: LoadedApproval, to: Approval, now: string): Promise<LoadedApproval> {
+    const swapped = await this.swap(from, to);
+    if (swapped) return swapped;
     const current = await this.find(from.approval.id);
-    const state = current?.approval.stateAt(now) ?? 'expired';
-    throw new ApprovalAlreadyDecided(from.approval.id, state === 'executing' ? 'approved' : state);
-  }
-
-  async list(refs: Record<string, string>, limit = 100, cursor: string | null = null): Promise<{ items: LoadedApproval[]; nextCursor: string | null }> {
-    const page = await this.records.list({ refs, limit, cursor });
-    return { items: page.items.map((record) => ({ approval: Approval.fromPrimitives(record.data), record })), nextCursor: page.nextCursor };
-  }
-
-  /** Every approval matching the refs (walks all pages). */
-  async all(refs: Record<string, string>): Promise<LoadedApproval[]> {
-    return (await everyRecord(this.records, refs)).map((record) => ({ approval: Approval.fromPrimitives(record.data), record }));
+    throw new ApprovalAlreadyDecided(from.approval.id, current?.approval.decidedAs(now) ?? 'expired');
   }
 }
 

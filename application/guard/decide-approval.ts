@@ -47,7 +47,7 @@ export class DecideApproval implements UseCase<Decision, ApprovalView> {
     const now = this.clock.now().toISOString();
     const loaded = await this.approvals.ownedBy(decision.principal.subject, decision.approvalId);
     const decided = decision.approve ? loaded.approval.approve(now, decision.remember ?? null) : loaded.approval.deny(now);
-    await this.approvals.moveOrConflict(loaded, decided, now);
+    await this.approvals.swapOrConflict(loaded, decided, now);
     await this.effects.apply(decided, decision.approve, now);
     return approvalView(decided, now);
   }

@@ -35,7 +35,7 @@ export class DecideApprovals implements UseCase<BatchDecision, { approvals: Read
     const held: LoadedApproval[] = [];
     for (const one of loaded) {
       const holding = one.approval.holdFor(batchId, now);
-      if (!(await this.approvals.move(one, holding))) {
+      if (!(await this.approvals.swap(one, holding))) {
         await this.release(held);
         const current = await this.approvals.find(one.approval.id);
         throw new ApprovalAlreadyDecided(one.approval.id, current?.approval.decidedAs(now) ?? 'expired');
@@ -46,7 +46,7 @@ export class DecideApprovals implements UseCase<BatchDecision, { approvals: Read
     const views: ApprovalView[] = [];
     for (const one of held) {
       const decided = batch.approve ? one.approval.approve(now, null, batchId) : one.approval.deny(now, batchId);
-      await this.approvals.moveOrConflict(one, decided, now);
+      await this.approvals.swapOrConflict(one, decided, now);
       await this.effects.apply(decided, batch.approve, now);
       views.push(approvalView(decided, now));
     }
@@ -54,6 +54,6 @@ export class DecideApprovals implements UseCase<BatchDecision, { approvals: Read
   }
 
   private async release(held: ReadonlyArray<LoadedApproval>): Promise<void> {
-    for (const one of held) await this.approvals.move(one, one.approval.release());
+    for (const one of held) await this.approvals.swap(one, one.approval.release());
   }
 }

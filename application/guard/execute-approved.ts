@@ -4,6 +4,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { StreamedData, ToolRegistry } from '../../ports/tool-registry.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
+import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
 import type { ApprovalBook, LoadedApproval } from './approval-book.js';
 import type { CallResult } from './call-result.js';
 import { ExecutionLease } from './execution-lease.js';
@@ -97,7 +98,7 @@ export class ExecuteApproved {
     const now = this.clock.now().toISOString();
     if (loaded.approval.stateAt(now) !== 'approved') return null;
     const executing = loaded.approval.startExecution(now, this.settings.leaseMs);
-    if (!(await this.approvals.move(loaded, executing))) return null;
+    if (!(await this.approvals.swap(loaded, executing))) return null;
 
     const { request } = loaded.approval;
     const lease = new ExecutionLease(this.approvals, this.clock, this.logger, loaded.approval.id, this.settings.leaseMs, input.signal);
@@ -124,11 +125,13 @@ export class ExecuteApproved {
   /** Records the outcome on the latest revision (the heartbeat moved it on meanwhile). */
   private async finish(approvalId: string, outcome: ToolOutcome): Promise<void> {
     const executed = outcome.ok ? ({ kind: 'executed', ok: true, output: outcome.output } as const) : ({ kind: 'executed', ok: false, error: outcome.error } as const);
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const current = await this.approvals.find(approvalId);
-      if (!current || current.approval.toPrimitives().state !== 'executing') return;
-      if (await this.approvals.move(current, current.approval.finish(executed))) return;
-    }
-    this.logger.error('an executed call could not record its outcome; it will read as interrupted', { approvalId });
+    await retryOnConflict(
+      async () => {
+        const current = await this.approvals.find(approvalId);
+        if (!current || current.approval.toPrimitives().state !== 'executing') return;
+        return (await this.approvals.swap(current, current.approval.finish(executed))) ? undefined : LOST_RACE;
+      },
+      { exhausted: () => this.logger.error('an executed call could not record its outcome; it will read as interrupted', { approvalId }) },
+    );
   }
 }

@@ -57,7 +57,7 @@ export class ExecutionLease {
         return;
       }
       // A lost claim means the record moved under us; the next beat reads it again.
-      await this.approvals.move(current, renewed);
+      await this.approvals.swap(current, renewed);
     } catch (error) {
       this.logger.warn('renewing an execution lease failed; the next beat tries again', { approvalId: this.approvalId, cause: error instanceof Error ? error.message : String(error) });
     }

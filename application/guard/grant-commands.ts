@@ -30,7 +30,7 @@ export class RevokeGrant implements UseCase<{ principal: Principal; grantId: str
   ) {}
 
   async execute(input: { principal: Principal; grantId: string }): Promise<void> {
-    const grant = await this.grants.ownedBy(input.principal.subject, input.grantId);
+    const { grant } = await this.grants.ownedBy(input.principal.subject, input.grantId);
     if (!grant.active) return;
     await this.grants.save(grant.revoke(this.clock.now().toISOString()));
     await this.audit.record({ subject: grant.subject, action: 'grant.revoked', outcome: 'revoked', details: { grantId: grant.id, tool: grant.toPrimitives().tool } });

@@ -120,7 +120,7 @@ export class GuardCall {
       ...(call.runId ? { runId: call.runId } : {}),
       ...(app ? { appId: app.appId, contentHash: app.contentHash } : {}),
     });
-    await this.approvals.park(approval);
+    await this.approvals.save(approval);
     await this.audit.record({ subject: call.principal.subject, action: 'approval.parked', outcome: 'pending', details: { approvalId: approval.id, tool: tool.name, venue: call.venue } });
     return { status: 'parked', parked: { approvalId: approval.id, toolCallId: call.toolCallId, risk: ruled.effective.risk, preview: approval.request.preview } };
   }

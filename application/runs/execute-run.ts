@@ -49,7 +49,7 @@ export class ExecuteRun {
     if (this.closing) return;
     const loaded = await this.runs.find(runId);
     const begun = loaded?.run.begin(this.settings.holder, this.clock.now().toISOString(), this.leaseUntil());
-    if (!loaded || !begun || !(await this.runs.move(loaded, begun))) return;
+    if (!loaded || !begun || !(await this.runs.swap(loaded, begun))) return;
 
     const abort = new AbortController();
     this.working.add(abort);

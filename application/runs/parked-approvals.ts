@@ -20,7 +20,7 @@ export class ParkedApprovals {
     let dropped = 0;
     for (const loaded of await this.approvals.all({ run: runId })) {
       const expired = loaded.approval.expire(now, 'dropped');
-      if (expired && (await this.approvals.move(loaded, expired))) dropped += 1;
+      if (expired && (await this.approvals.swap(loaded, expired))) dropped += 1;
     }
     return dropped;
   }

@@ -13,7 +13,7 @@ export class ListRuns implements UseCase<ListInput, { runs: RunView[]; nextCurso
   async execute(input: ListInput) {
     const refs: Record<string, string> = input.automationId ? { automation: input.automationId, owner: input.principal.subject } : { owner: input.principal.subject };
     const page = await this.runs.list(refs, input.limit ?? 50, input.cursor ?? null);
-    return { runs: page.runs.map(runView), nextCursor: page.nextCursor };
+    return { runs: page.items.map(({ run }) => runView(run)), nextCursor: page.nextCursor };
   }
 }
 

@@ -36,7 +36,7 @@ export class SweepRuns {
     for (const loaded of await this.runs.inState('running')) {
       if (!loaded.run.leaseExpiredAt(at)) continue;
       const ended = loaded.run.stopRequested ? loaded.run.cancel(at) : loaded.run.interrupt(at);
-      if (!(await this.runs.move(loaded, ended))) continue;
+      if (!(await this.runs.swap(loaded, ended))) continue;
       const dropped = await this.parked.drop(ended.id);
       this.logger.warn('a run lost its executor and was ended', { runId: ended.id, holder: loaded.run.lease?.holder });
       await this.audit.record({ subject: ended.owner.subject, action: 'run.interrupted', outcome: ended.state, details: { runId: ended.id, automationId: ended.automationId, droppedApprovals: dropped } });

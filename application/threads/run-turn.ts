@@ -7,6 +7,7 @@ import type { Model } from '../../ports/model.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { TurnRequest, TurnStream } from '../../ports/use-cases/threads.js';
 import type { GuardUseCases } from '../../ports/use-cases/guard.js';
+import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
 import type { AgentTurn } from './agent-turn.js';
 import type { ThreadBook } from './thread-book.js';
 import type { TurnHub } from './turn-hub.js';
@@ -41,7 +42,7 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
     const now = this.clock.now().toISOString();
     if (!loaded.thread.canStartTurnAt(now) || this.hub.find(request.threadId)) throw new Conflict('A turn is already in flight on this thread; rejoin it with GET /threads/:id/stream');
     const turnId = this.ids.mint('turn');
-    if (!(await this.threads.replace(loaded, loaded.thread.startTurn(turnId, now, TURN_LEASE_MS)))) throw new Conflict('A turn is already in flight on this thread');
+    if (!(await this.threads.swap(loaded, loaded.thread.startTurn(turnId, now, TURN_LEASE_MS)))) throw new Conflict('A turn is already in flight on this thread');
 
     try {
       for (const answer of request.answers ?? []) await this.answer(request, answer.approvalId, answer.approved);
@@ -97,10 +98,14 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
   }
 
   private async release(threadId: string, turnId: string, added: number): Promise<void> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const current = await this.threads.find(threadId);
-      if (!current) return;
-      if (await this.threads.replace(current, current.thread.endTurn(turnId, this.clock.now().toISOString(), added))) return;
-    }
+    // Every round lost means another write landed; if they never stop, the lease lapses on its own.
+    await retryOnConflict(
+      async () => {
+        const current = await this.threads.find(threadId);
+        if (!current) return;
+        return (await this.threads.swap(current, current.thread.endTurn(turnId, this.clock.now().toISOString(), added))) ? undefined : LOST_RACE;
+      },
+      { exhausted: () => undefined },
+    );
   }
 }

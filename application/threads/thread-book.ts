@@ -1,53 +1,31 @@
 import { Thread, type ThreadPrimitives } from '../../domain/threads/thread.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
-import { AtomicityUnavailable, NotFound } from '../../domain/errors.js';
-import { everyRecord, type RecordSet, type StoredRecord } from '../../ports/store.js';
+import type { RecordSet } from '../../ports/store.js';
+import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
+import { threadShape } from './stored-shapes.js';
 
-export interface LoadedThread {
-  readonly thread: Thread;
-  readonly record: StoredRecord<ThreadPrimitives>;
-}
+export type LoadedThread = Loaded<'thread', Thread, ThreadPrimitives>;
 
 /**
  * Threads in the store: summaries (what lists read, indexed by owner) apart from messages (indexed
- * by thread), so listing threads never touches a message.
+ * by thread), so listing threads never touches a message. The turn lease rides on `swap` (one
+ * turn per thread, across instances), so a store without compare-and-swap fails closed.
  */
-export class ThreadBook {
+export class ThreadBook extends AggregateBook<'thread', Thread, ThreadPrimitives> {
   constructor(
-    private readonly summaries: RecordSet<ThreadPrimitives>,
+    summaries: RecordSet<ThreadPrimitives>,
     private readonly messages: RecordSet<UiMessage>,
-  ) {}
-
-  async save(thread: Thread): Promise<void> {
-    const props = thread.toPrimitives();
-    await this.summaries.put({ id: props.id, data: props, refs: { owner: props.owner } });
-  }
-
-  /**
-   * Saves only when nobody changed the thread since it was read. The turn lease rides on this (one
-   * turn per thread, across instances), so a store without compare-and-swap fails closed.
-   */
-  async replace(from: LoadedThread, to: Thread): Promise<boolean> {
-    const props = to.toPrimitives();
-    if (!this.summaries.atomic) throw new AtomicityUnavailable('compare-and-swap on threads (one turn at a time)');
-    return (await this.summaries.atomic.compareAndSwap(props.id, from.record.revision, { data: props, refs: { owner: props.owner } })) !== null;
-  }
-
-  async find(id: string): Promise<LoadedThread | null> {
-    const record = await this.summaries.get(id);
-    return record ? { thread: Thread.fromPrimitives(record.data), record } : null;
-  }
-
-  /** The owner's thread, or not-found (another owner's id is never revealed). */
-  async ownedBy(owner: string, id: string): Promise<LoadedThread> {
-    const loaded = await this.find(id);
-    if (!loaded || loaded.thread.owner !== owner) throw new NotFound('Thread');
-    return loaded;
-  }
-
-  async list(owner: string, limit: number, cursor: string | null): Promise<{ threads: Thread[]; nextCursor: string | null }> {
-    const page = await this.summaries.list({ refs: { owner }, limit, cursor });
-    return { threads: page.items.map((record) => Thread.fromPrimitives(record.data)), nextCursor: page.nextCursor };
+  ) {
+    super(summaries, {
+      collection: 'threads',
+      key: 'thread',
+      noun: 'Thread',
+      schema: threadShape,
+      fromPrimitives: (props) => Thread.fromPrimitives(props),
+      toPrimitives: (thread) => thread.toPrimitives(),
+      refsOf: (props) => ({ owner: props.owner }),
+      ownerOf: (thread) => thread.owner,
+    });
   }
 
   /** Messages oldest first: all of them, or the newest `last`. */
@@ -74,11 +52,6 @@ export class ThreadBook {
       if (page.items.length === 0) break;
       for (const record of page.items) await this.messages.delete(record.id);
     }
-    await this.summaries.delete(threadId);
-  }
-
-  /** Every thread of `from`, for adoption. */
-  async allOwnedBy(owner: string): Promise<Thread[]> {
-    return (await everyRecord(this.summaries, { owner })).map((record) => Thread.fromPrimitives(record.data));
+    await this.records.delete(threadId);
   }
 }

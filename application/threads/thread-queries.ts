@@ -26,9 +26,9 @@ export class ListThreads implements UseCase<{ principal: Principal; limit?: numb
   constructor(private readonly threads: ThreadBook) {}
 
   async execute(input: { principal: Principal; limit?: number; cursor?: string | null }) {
-    const page = await this.threads.list(input.principal.subject, input.limit ?? 50, input.cursor ?? null);
+    const page = await this.threads.list({ owner: input.principal.subject }, input.limit ?? 50, input.cursor ?? null);
     return {
-      threads: page.threads.map((thread) => {
+      threads: page.items.map(({ thread }) => {
         const { id, title, updatedAt } = thread.toPrimitives();
         return { id, title, updatedAt };
       }),

@@ -8,6 +8,6 @@ export class ThreadsAdopter implements SessionAdopter {
   constructor(private readonly threads: ThreadBook) {}
 
   async adopt(fromSubject: string, toSubject: string): Promise<void> {
-    for (const thread of await this.threads.allOwnedBy(fromSubject)) await this.threads.save(thread.movedTo(toSubject));
+    for (const { thread } of await this.threads.all({ owner: fromSubject })) await this.threads.save(thread.movedTo(toSubject));
   }
 }

@@ -69,7 +69,7 @@ async function seed(automations: AutomationBook, ids: UlidIds, count: number, ar
     const pattern = PATTERNS[i % PATTERNS.length]!;
     const trigger = { kind: 'schedule' as const, cron: pattern.cron, ...(pattern.timezone ? { timezone: pattern.timezone } : {}) };
     const automation = Automation.create({ id: ids.mint('automation'), name: `bench ${i}`, trigger, task: { prompt: `report ${i}` }, owner: { subject: `user-${i % 50}`, kind: 'user' }, now: armedAt });
-    await automations.add(automation.arm(armedAt));
+    await automations.save(automation.arm(armedAt));
   }
 }
 

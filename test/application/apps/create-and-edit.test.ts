@@ -68,7 +68,7 @@ describe('porter_apps_create and porter_apps_edit (use cases behind the guard)',
     const h = appsHarness();
     const { appId } = created(await h.call('porter_apps_create', { prompt: 'reading list' }));
     const loaded = (await h.book.find(appId))!;
-    await h.book.move(loaded, (await import('../../../domain/apps/app.js')).App.fromPrimitives({ ...loaded.app.toPrimitives(), document: { ...loaded.app.document, scope: 'shared' } }));
+    await h.book.swap(loaded, (await import('../../../domain/apps/app.js')).App.fromPrimitives({ ...loaded.app.toPrimitives(), document: { ...loaded.app.document, scope: 'shared' } }));
     expect((await h.call('porter_apps_edit', { appId, instruction: 'add a footer' })).status).to.equal('parked');
     expect((await h.call('porter_apps_edit', { appId, instruction: 'add a footer' }, { principal: bob })).status).to.equal('parked');
   });

@@ -126,7 +126,7 @@ describe('The next turn of a thread whose approved call was interrupted', () => 
     await h.decide.execute({ principal: ada, approvalId: pending!.id, approve: true });
     // An executor on another instance claimed it, then died: its lease lapses unrenewed.
     const approved = (await h.approvals.find(pending!.id))!;
-    expect(await h.approvals.move(approved, approved.approval.startExecution(h.clock.now().toISOString(), 1_000))).to.equal(true);
+    expect((await h.approvals.swap(approved, approved.approval.startExecution(h.clock.now().toISOString(), 1_000))) !== null).to.equal(true);
     h.clock.advance(1_000);
 
     const chunks = await collect(await h.runTurn.execute({ principal: ada, threadId }));

@@ -96,7 +96,7 @@ describe('Runs: cooperative stop, idempotent stops, crashed executors', () => {
     // An executor on an instance that then died: it took the run and never renewed its lease.
     const loaded = (await h.runs.find(runId!))!;
     const now = h.clock.now().getTime();
-    await h.runs.move(loaded, loaded.run.begin('crashed-instance', new Date(now).toISOString(), new Date(now + 60_000).toISOString())!);
+    await h.runs.swap(loaded, loaded.run.begin('crashed-instance', new Date(now).toISOString(), new Date(now + 60_000).toISOString())!);
 
     h.clock.advance(30_000);
     await h.sweep.execute();

@@ -14,7 +14,7 @@ describe('ThreadBook', () => {
     const book = bookOn(new MemoryStore({ clock: new ManualClock() }));
     await book.save(Thread.start({ id: 'thr_0000000001', owner: 'ada', now }));
     const read = (await book.find('thr_0000000001'))!;
-    const won = await Promise.all(['a', 'b'].map((turn) => book.replace(read, read.thread.startTurn(turn, now, 60_000))));
+    const won = await Promise.all(['a', 'b'].map((turn) => book.swap(read, read.thread.startTurn(turn, now, 60_000))));
     expect(won.filter(Boolean)).to.have.length(1);
   });
 
@@ -24,7 +24,7 @@ describe('ThreadBook', () => {
     const read = (await book.find('thr_0000000001'))!;
     let code = '';
     try {
-      await book.replace(read, read.thread.startTurn('a', now, 60_000));
+      await book.swap(read, read.thread.startTurn('a', now, 60_000));
     } catch (error) {
       code = (error as { code?: string }).code ?? '';
     }
