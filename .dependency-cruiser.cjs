@@ -36,14 +36,14 @@ module.exports = {
     },
     {
       name: 'adapter-families-apart',
-      comment: 'an adapter family never reaches into another family\'s internals',
+      comment: "an adapter family never reaches into another family's internals",
       severity: 'error',
       from: { path: '^adapters/([^/]+)/', pathNot: '^adapters/chrome/client/' },
       to: { path: '^adapters/([^/]+)/', pathNot: '^adapters/($1|shared)/' },
     },
     {
       name: 'chrome-page-uses-the-public-client',
-      comment: 'the chrome\'s page is a client like any other: besides its own files it may use the client helpers',
+      comment: "the chrome's page is a client like any other: besides its own files it may use the client helpers",
       severity: 'error',
       from: { path: '^adapters/chrome/client/' },
       to: { path: '^adapters/', pathNot: '^adapters/(chrome|shared|client)/' },

@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
   { ignores: ['.dependency-cruiser.cjs', 'node_modules/**', 'dist/**', '.porter/**', 'adapters/chrome/dist/**', 'test/e2e/tmp/**'] },
@@ -23,7 +24,10 @@ export default tseslint.config(
         { object: 'Date', property: 'now', message: 'the core takes time from a Clock' },
         { object: 'crypto', property: 'randomUUID', message: 'the core mints ids with Ids (tokens with DoorSecrets)' },
       ],
-      'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'the core takes time from a Clock' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'the core takes time from a Clock' },
+      ],
       'no-restricted-imports': [
         'error',
         {
@@ -37,7 +41,22 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', 'bench/**/*.ts', 'composition/dev-host/**/*.ts', 'composition/cli/**/*.ts', 'bin/**/*.js', 'scripts/**/*.ts', 'examples/**/*.ts'],
-    rules: { 'no-console': 'off', '@typescript-eslint/no-unused-expressions': 'off', '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-this-alias': 'off' },
+    files: [
+      'test/**/*.ts',
+      'bench/**/*.ts',
+      'composition/dev-host/**/*.ts',
+      'composition/cli/**/*.ts',
+      'bin/**/*.js',
+      'scripts/**/*.ts',
+      'examples/**/*.ts',
+    ],
+    rules: {
+      'no-console': 'off',
+      '@typescript-eslint/no-unused-expressions': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-this-alias': 'off',
+    },
   },
+  // Prettier owns layout (`npm run format`); ESLint's layout rules stay off so the two never disagree.
+  prettier,
 );

@@ -11,7 +11,8 @@ import type { AppsUseCases, SyncReport } from '../ports/use-cases/apps.js';
 export async function syncPins(options: PorterOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<SyncReport> {
   const porter = await createPorter({ logger: 'warn', ...options }, env);
   try {
-    if (!containerOf(porter).isBound(TOKENS.AppsUseCases)) return { checkedAt: new Date().toISOString(), slots: [], drifted: [], current: [], missing: [] };
+    if (!containerOf(porter).isBound(TOKENS.AppsUseCases))
+      return { checkedAt: new Date().toISOString(), slots: [], drifted: [], current: [], missing: [] };
     return await containerOf(porter).get<AppsUseCases>(TOKENS.AppsUseCases).syncPins.execute({});
   } finally {
     await porter.close();

@@ -2,7 +2,12 @@
  * `porter-runtime/client`: what a browser (or any fetch-capable client) needs to talk to Porter's
  * wire with the AI SDK. Browser-safe: it imports only `ai` and these files, nothing of the server.
  */
-export { porterChatTransport, porterChatOptions, PorterChatTransport, type PorterChatTransportOptions } from '../adapters/client/porter-chat-transport.js';
+export {
+  porterChatTransport,
+  porterChatOptions,
+  PorterChatTransport,
+  type PorterChatTransportOptions,
+} from '../adapters/client/porter-chat-transport.js';
 export { createPorterThread, loadPorterThread, PorterWireError, type PorterThread } from '../adapters/client/porter-threads.js';
 export type { PorterClientOptions } from '../adapters/client/wire-url.js';
 /** Re-exported so a `useChat` that answers approvals in place needs one import. */

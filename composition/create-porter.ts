@@ -66,7 +66,10 @@ export async function createPorter(options: PorterOptions = {}, env: NodeJS.Proc
  * Builds the composition and starts its background work. A boot that fails part-way leaves
  * nothing running: what started stops, and the store it opened is closed.
  */
-async function boot(parts: CoreParts, config: PorterConfig): Promise<{ container: Container; wire: KoaWire; background: BackgroundScheduler[] }> {
+async function boot(
+  parts: CoreParts,
+  config: PorterConfig,
+): Promise<{ container: Container; wire: KoaWire; background: BackgroundScheduler[] }> {
   let container: Container | null = null;
   const background: BackgroundScheduler[] = [];
   try {

@@ -21,7 +21,13 @@ export type { PrincipalResolver } from '../ports/principal-resolver.js';
 export type { CanShareApps } from '../ports/app-sharing.js';
 export type { ToolDefinition, ToolContext, JsonSchema } from '../ports/tool-registry.js';
 /** Typed host tools: a zod (or Standard Schema) input, an AI SDK tool spread in, or a plain JSON Schema. */
-export { defineTool, type TypedToolSpec, type AiSdkToolSpec, type PorterToolFields, type ToolSpec } from '../application/tools/define-tool.js';
+export {
+  defineTool,
+  type TypedToolSpec,
+  type AiSdkToolSpec,
+  type PorterToolFields,
+  type ToolSpec,
+} from '../application/tools/define-tool.js';
 export type { ToolsOption, AiSdkToolEntry } from './config/tools-option.js';
 /** What a tool that declares `connection` is handed (`context.connection`) and what its requests look like. */
 export type { ConnectedAccount, ProxyRequest, ProxyResponse } from '../ports/connections.js';

@@ -48,6 +48,8 @@ export function jsonDepth(text: string | Uint8Array, stopAt = Number.POSITIVE_IN
 /** Refuses JSON text nested deeper than `JSON_DEPTH_LIMIT` (`InvalidInput`), before it is parsed. */
 export function assertJsonDepth(text: string | Uint8Array, what = 'The JSON body'): void {
   if (jsonDepth(text, JSON_DEPTH_LIMIT) > JSON_DEPTH_LIMIT) {
-    throw new InvalidInput(`${what} nests deeper than ${JSON_DEPTH_LIMIT} levels`, [{ path: '', message: `nested deeper than ${JSON_DEPTH_LIMIT} levels` }]);
+    throw new InvalidInput(`${what} nests deeper than ${JSON_DEPTH_LIMIT} levels`, [
+      { path: '', message: `nested deeper than ${JSON_DEPTH_LIMIT} levels` },
+    ]);
   }
 }

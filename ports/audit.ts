@@ -7,7 +7,10 @@ export interface AuditSink {
 
 /** Reads a subject's audit events, newest first. */
 export interface AuditLog {
-  list(subject: string, query: { limit?: number; cursor?: string | null }): Promise<{
+  list(
+    subject: string,
+    query: { limit?: number; cursor?: string | null },
+  ): Promise<{
     events: ReadonlyArray<AuditEvent>;
     nextCursor: string | null;
   }>;

@@ -13,7 +13,10 @@ export interface PinBaseline {
 /** The host's remixable slots. Reads the files on every call, so a sync sees the host's edits. */
 export interface PinCatalog {
   /** Every slot of the manifest; a slot whose file cannot be read is reported in `missing`. */
-  all(): Promise<{ readonly baselines: ReadonlyArray<PinBaseline>; readonly missing: ReadonlyArray<{ readonly slot: string; readonly reason: string }> }>;
+  all(): Promise<{
+    readonly baselines: ReadonlyArray<PinBaseline>;
+    readonly missing: ReadonlyArray<{ readonly slot: string; readonly reason: string }>;
+  }>;
   /** One slot, or null when the manifest has no such slot. Throws when its file cannot be read. */
   baseline(slot: string): Promise<PinBaseline | null>;
 }

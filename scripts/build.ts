@@ -37,7 +37,10 @@ const writeAsset = (asset: ChromeAsset) => {
 };
 writeAsset(chrome.script);
 writeAsset(chrome.styles);
-writeFileSync(join(assets, 'manifest.json'), `${JSON.stringify({ script: chrome.script.name, styles: chrome.styles.name } satisfies ChromeManifest)}\n`);
+writeFileSync(
+  join(assets, 'manifest.json'),
+  `${JSON.stringify({ script: chrome.script.name, styles: chrome.styles.name } satisfies ChromeManifest)}\n`,
+);
 
 chmodSync(join(DIST, 'composition', 'cli', 'bin.js'), 0o755);
 console.log(`built ${relative(ROOT, DIST)}/: the runtime, its declarations and the chrome (${chrome.script.name})`);

@@ -35,7 +35,10 @@ export function hostedIdentity(options: HostedIdentityOptions): ActAsPreset {
     },
     async mint(principal: Principal): Promise<ActAsMaterial> {
       const now = Math.floor(Date.now() / 1000);
-      const token = await new SignJWT({ ...(principal.email ? { email: principal.email } : {}), ...(principal.name ? { name: principal.name } : {}) })
+      const token = await new SignJWT({
+        ...(principal.email ? { email: principal.email } : {}),
+        ...(principal.name ? { name: principal.name } : {}),
+      })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(principal.subject)
         .setIssuer(ISSUER)
@@ -59,13 +62,19 @@ export function hostedIdentity(options: HostedIdentityOptions): ActAsPreset {
  */
 export function actAsVerifier(options: Pick<HostedIdentityOptions, 'secret' | 'identityHeaders'>) {
   const names = { ...defaultHeaders, ...options.identityHeaders };
-  return async (headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Promise<Record<string, string | string[] | undefined>> => {
+  return async (
+    headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>,
+  ): Promise<Record<string, string | string[] | undefined>> => {
     const out: Record<string, string | string[] | undefined> = { ...headers };
     const token = out[ACT_AS_HEADER];
     for (const name of [ACT_AS_HEADER, names.subject, names.email, names.name]) if (name) delete out[name];
     if (typeof token !== 'string') return out;
     try {
-      const { payload } = await jwtVerify(token, new TextEncoder().encode(currentSecret(options.secret)), { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, new TextEncoder().encode(currentSecret(options.secret)), {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: ['HS256'],
+      });
       if (typeof payload.sub !== 'string') return out;
       out[names.subject] = payload.sub;
       if (names.email && typeof payload.email === 'string') out[names.email] = payload.email;

@@ -1,11 +1,59 @@
 import type { AppAction, AppDocument, AppNode, DataBinding } from '../../domain/apps/app-document.js';
 import type { ActionTool, AppGenerator, CreateRequest, EditRequest } from '../../ports/app-generator.js';
 
-const STOP_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'of', 'for', 'to', 'in', 'on', 'with', 'my', 'our', 'me', 'i', 'app', 'make', 'build', 'create', 'that', 'this', 'it', 'is', 'be', 'please', 'some', 'which', 'where', 'can', 'add']);
-const LIST_WORDS = new Set(['list', 'todo', 'todos', 'tasks', 'task', 'notes', 'items', 'tracker', 'log', 'inventory', 'groceries', 'checklist']);
+const STOP_WORDS = new Set([
+  'a',
+  'an',
+  'the',
+  'and',
+  'or',
+  'of',
+  'for',
+  'to',
+  'in',
+  'on',
+  'with',
+  'my',
+  'our',
+  'me',
+  'i',
+  'app',
+  'make',
+  'build',
+  'create',
+  'that',
+  'this',
+  'it',
+  'is',
+  'be',
+  'please',
+  'some',
+  'which',
+  'where',
+  'can',
+  'add',
+]);
+const LIST_WORDS = new Set([
+  'list',
+  'todo',
+  'todos',
+  'tasks',
+  'task',
+  'notes',
+  'items',
+  'tracker',
+  'log',
+  'inventory',
+  'groceries',
+  'checklist',
+]);
 const MAX_SECTIONS = 6;
 
-type MutableDocument = { -readonly [K in keyof AppDocument]: AppDocument[K] } & { nodes: Record<string, AppNode>; data: Record<string, DataBinding>; actions: Record<string, AppAction> };
+type MutableDocument = { -readonly [K in keyof AppDocument]: AppDocument[K] } & {
+  nodes: Record<string, AppNode>;
+  data: Record<string, DataBinding>;
+  actions: Record<string, AppAction>;
+};
 
 /**
  * App generation with the scripted model: a deterministic tree from the prompt's words (a heading,
@@ -26,7 +74,18 @@ export class DeterministicAppGenerator implements AppGenerator {
   async *create({ prompt, signal }: CreateRequest): AsyncIterable<unknown> {
     const words = keywords(prompt);
     const title = titleOf(prompt);
-    const doc: MutableDocument = { format: 1, title, ui: 'tree', scope: 'owner', root: 'root', nodes: {}, data: {}, actions: {}, server: null, egress: null };
+    const doc: MutableDocument = {
+      format: 1,
+      title,
+      ui: 'tree',
+      scope: 'owner',
+      root: 'root',
+      nodes: {},
+      data: {},
+      actions: {},
+      server: null,
+      egress: null,
+    };
     const order: Array<[string, AppNode]> = [['title', { type: 'heading', props: { text: title } }]];
     if (words.some((w) => LIST_WORDS.has(w))) {
       doc.data.items = { collection: 'items' };
@@ -39,7 +98,8 @@ export class DeterministicAppGenerator implements AppGenerator {
       order.push([`${word}-card`, { type: 'card', props: { title: capitalise(word) }, children: [`${word}-text`] }]);
     }
     const topLevel = order.map(([id]) => id);
-    for (const word of words.filter((w) => !LIST_WORDS.has(w)).slice(0, MAX_SECTIONS)) order.push([`${word}-text`, { type: 'text', props: { text: `${capitalise(word)} goes here.` } }]);
+    for (const word of words.filter((w) => !LIST_WORDS.has(w)).slice(0, MAX_SECTIONS))
+      order.push([`${word}-text`, { type: 'text', props: { text: `${capitalise(word)} goes here.` } }]);
 
     // Stream: the frame, the root naming children not yet arrived, then one node at a time.
     yield snapshot({ ...doc, nodes: {} });
@@ -57,7 +117,8 @@ export class DeterministicAppGenerator implements AppGenerator {
     const rename = /^\s*(?:rename(?:\s+it)?\s+to|title)\s+(.+)$/i.exec(instruction);
     if (rename) {
       doc.title = rename[1]!.trim().slice(0, 200);
-      if (doc.nodes.title?.type === 'heading') doc.nodes.title = { ...doc.nodes.title, props: { ...doc.nodes.title.props, text: doc.title } };
+      if (doc.nodes.title?.type === 'heading')
+        doc.nodes.title = { ...doc.nodes.title, props: { ...doc.nodes.title.props, text: doc.title } };
     } else if (this.toolNamed(instruction)) {
       addToolForm(doc, this.toolNamed(instruction)!);
     } else if (kind === 'server') {
@@ -98,7 +159,10 @@ function addToolForm(doc: MutableDocument, tool: ActionTool): void {
   } else {
     const children = fields.map(([name, type]) => {
       const field = uniqueId(doc, `${id}-${name}`.slice(0, 58));
-      doc.nodes[field] = { type: 'input', props: { name, label: capitalise(name), ...(type === 'number' || type === 'integer' ? { inputType: 'number' } : {}) } };
+      doc.nodes[field] = {
+        type: 'input',
+        props: { name, label: capitalise(name), ...(type === 'number' || type === 'integer' ? { inputType: 'number' } : {}) },
+      };
       return field;
     });
     const submit = uniqueId(doc, `${id}-submit`);
@@ -110,9 +174,14 @@ function addToolForm(doc: MutableDocument, tool: ActionTool): void {
 
 /** The tool's typed-in inputs: string and number properties, in schema order. */
 function inputFieldsOf(tool: ActionTool): Array<[string, string]> {
-  const properties = typeof tool.inputSchema.properties === 'object' && tool.inputSchema.properties !== null ? (tool.inputSchema.properties as Record<string, { type?: unknown }>) : {};
+  const properties =
+    typeof tool.inputSchema.properties === 'object' && tool.inputSchema.properties !== null
+      ? (tool.inputSchema.properties as Record<string, { type?: unknown }>)
+      : {};
   return Object.entries(properties)
-    .filter(([name, property]) => /^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(name) && ['string', 'number', 'integer'].includes(String(property?.type)))
+    .filter(
+      ([name, property]) => /^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(name) && ['string', 'number', 'integer'].includes(String(property?.type)),
+    )
     .map(([name, property]) => [name, String(property.type)]);
 }
 
@@ -125,7 +194,8 @@ function uniqueKey(taken: Record<string, unknown>, base: string): string {
 
 function keywords(prompt: string): string[] {
   const seen = new Set<string>();
-  for (const word of prompt.toLowerCase().match(/[a-z0-9]+/g) ?? []) if (!STOP_WORDS.has(word) && word.length > 1 && word.length <= 40) seen.add(word);
+  for (const word of prompt.toLowerCase().match(/[a-z0-9]+/g) ?? [])
+    if (!STOP_WORDS.has(word) && word.length > 1 && word.length <= 40) seen.add(word);
   return [...seen];
 }
 

@@ -14,7 +14,10 @@ export const pinSlotSchema = z.strictObject({
 });
 
 export const pinManifestSchema = z.strictObject({
-  slots: z.array(pinSlotSchema).max(500).refine((slots) => new Set(slots.map((s) => s.slot)).size === slots.length, 'slot names must be unique'),
+  slots: z
+    .array(pinSlotSchema)
+    .max(500)
+    .refine((slots) => new Set(slots.map((s) => s.slot)).size === slots.length, 'slot names must be unique'),
 });
 
 export type PinSlot = z.output<typeof pinSlotSchema>;
@@ -53,7 +56,10 @@ export class FilePinCatalog implements PinCatalog {
     if ('slots' in this.source) return this.source;
     const file = this.source.manifestFile;
     const parsed = pinManifestSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
-    if (!parsed.success) throw new Error(`The pin manifest ${file} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    if (!parsed.success)
+      throw new Error(
+        `The pin manifest ${file} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
     return { slots: parsed.data.slots, baseDir: dirname(file) };
   }
 }
@@ -68,6 +74,7 @@ async function read(slot: PinSlot, baseDir: string): Promise<PinBaseline> {
   } catch {
     throw new Error(`${slot.file} is not JSON (a pin's component file is an app document)`);
   }
-  const title = slot.title ?? (typeof (document as { title?: unknown })?.title === 'string' ? (document as { title: string }).title : slot.slot);
+  const title =
+    slot.title ?? (typeof (document as { title?: unknown })?.title === 'string' ? (document as { title: string }).title : slot.slot);
   return { slot: slot.slot, title, hash, document };
 }

@@ -23,16 +23,24 @@ const MAX_LISTED_TOOLS = 50;
  */
 export function describeActionTools(tools: ReadonlyArray<ActionTool>): string {
   if (tools.length === 0) return '';
-  const lines = tools.slice(0, MAX_LISTED_TOOLS).map((tool) => `- ${tool.name} (${tool.risk}${tool.egress ? ', reaches the internet' : ''}): ${tool.description.replace(/\s+/g, ' ').slice(0, 200)} Input: ${inputFields(tool.inputSchema)}`);
+  const lines = tools
+    .slice(0, MAX_LISTED_TOOLS)
+    .map(
+      (tool) =>
+        `- ${tool.name} (${tool.risk}${tool.egress ? ', reaches the internet' : ''}): ${tool.description.replace(/\s+/g, ' ').slice(0, 200)} Input: ${inputFields(tool.inputSchema)}`,
+    );
   return `
 Actions may also run one of the host's tools: {"kind":"tool","tool":<name>,"input":{<name>:<fixed value>}}. A form (or a button beside inputs) sends its fields, keyed by each field's "name" prop, as the tool's input; "input" fixes values nobody types. Writes ask the person before they run. The host's tools:
 ${lines.join('\n')}`;
 }
 
 function inputFields(schema: Readonly<Record<string, unknown>>): string {
-  const properties = typeof schema.properties === 'object' && schema.properties !== null ? (schema.properties as Record<string, { type?: unknown }>) : {};
+  const properties =
+    typeof schema.properties === 'object' && schema.properties !== null ? (schema.properties as Record<string, { type?: unknown }>) : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
-  const fields = Object.entries(properties).map(([name, property]) => `${name}${required.has(name) ? '' : '?'}: ${typeof property?.type === 'string' ? property.type : 'any'}`);
+  const fields = Object.entries(properties).map(
+    ([name, property]) => `${name}${required.has(name) ? '' : '?'}: ${typeof property?.type === 'string' ? property.type : 'any'}`,
+  );
   return fields.length > 0 ? `{${fields.join(', ')}}` : 'none';
 }
 
@@ -65,8 +73,14 @@ export class ModelAppGenerator implements AppGenerator {
   }
 
   edit({ document, instruction, kind, signal }: EditRequest): AsyncIterable<unknown> {
-    const rule = kind === 'tree' ? 'This is a tree edit: keep "server" and every "fn:" call exactly as they are.' : 'This edit may change server code.';
-    return this.stream(`Here is the current app:\n${JSON.stringify(document)}\n\nChange it as asked and answer with the whole updated document. ${rule}\nRequest: ${instruction}`, signal);
+    const rule =
+      kind === 'tree'
+        ? 'This is a tree edit: keep "server" and every "fn:" call exactly as they are.'
+        : 'This edit may change server code.';
+    return this.stream(
+      `Here is the current app:\n${JSON.stringify(document)}\n\nChange it as asked and answer with the whole updated document. ${rule}\nRequest: ${instruction}`,
+      signal,
+    );
   }
 
   private async *stream(request: string, signal: AbortSignal): AsyncIterable<unknown> {
@@ -108,4 +122,3 @@ function jsonPart(text: string): string {
   const fence = body.lastIndexOf('```');
   return fence > 0 ? body.slice(0, fence) : body;
 }
-

@@ -56,7 +56,9 @@ export class ZipAppArchive implements AppArchive {
     } catch (error) {
       if (error instanceof PayloadTooLarge || error instanceof InvalidInput) throw error;
       const entry = current ? ` at its entry "${current.slice(0, 200)}"` : '';
-      throw new InvalidInput(`The app file is not a readable zip archive${entry} (${error instanceof Error ? error.message : String(error)})`);
+      throw new InvalidInput(
+        `The app file is not a readable zip archive${entry} (${error instanceof Error ? error.message : String(error)})`,
+      );
     }
     for (const [name, data] of Object.entries(files)) {
       const entry = declared.get(name);

@@ -37,7 +37,8 @@ export function declaredEntries(bytes: Uint8Array): Map<string, DeclaredEntry> {
   const directoryStart = view.getUint32(end + 16, true);
   let at = directoryStart;
   for (let i = 0; i < count; i += 1) {
-    if (at + 46 > bytes.byteLength || view.getUint32(at, true) !== CENTRAL) throw new InvalidInput('The app file\'s central directory is damaged');
+    if (at + 46 > bytes.byteLength || view.getUint32(at, true) !== CENTRAL)
+      throw new InvalidInput("The app file's central directory is damaged");
     const flags = view.getUint16(at + 8, true);
     const method = view.getUint16(at + 10, true);
     const crc = view.getUint32(at + 16, true);
@@ -54,7 +55,8 @@ export function declaredEntries(bytes: Uint8Array): Map<string, DeclaredEntry> {
     if (entries.has(name)) throw lie('appears twice');
     if (compressedSize === ZIP64 || size === ZIP64 || localOffset === ZIP64) throw lie('uses ZIP64, which an app file does not need');
     if (method === STORED && compressedSize !== size) throw lie('is stored uncompressed, yet its two sizes differ');
-    if (localOffset + 30 > directoryStart || view.getUint32(localOffset, true) !== LOCAL) throw lie('has no local header where the directory says');
+    if (localOffset + 30 > directoryStart || view.getUint32(localOffset, true) !== LOCAL)
+      throw lie('has no local header where the directory says');
     const local = {
       flags: view.getUint16(localOffset + 6, true),
       crc: view.getUint32(localOffset + 14, true),
@@ -66,7 +68,8 @@ export function declaredEntries(bytes: Uint8Array): Map<string, DeclaredEntry> {
     const told = local.flags & HAS_DESCRIPTOR ? descriptorAt(view, dataStart + compressedSize, directoryStart) : local;
     if (!told) throw lie('has no data descriptor where its flags say');
     if (told.crc !== crc) throw lie('has a CRC-32 in its local header that differs from the directory');
-    if (told.compressedSize !== compressedSize || told.size !== size) throw lie('declares sizes in its local header that differ from the directory');
+    if (told.compressedSize !== compressedSize || told.size !== size)
+      throw lie('declares sizes in its local header that differ from the directory');
     entries.set(name, { name, crc, compressedSize, size });
   }
   return entries;

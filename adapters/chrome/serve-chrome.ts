@@ -118,7 +118,10 @@ export async function serveChrome(options: ChromeOptions): Promise<Chrome> {
   const fetch = async (request: Request) => {
     const found = answer(request.method, pathOf(request.url), request.headers.get('accept-encoding') ?? undefined);
     if (!found) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
-    return new Response(request.method === 'HEAD' || !found.body ? null : (found.body as Uint8Array<ArrayBuffer>), { status: found.status, headers: found.headers });
+    return new Response(request.method === 'HEAD' || !found.body ? null : (found.body as Uint8Array<ArrayBuffer>), {
+      status: found.status,
+      headers: found.headers,
+    });
   };
   return Object.assign(koa, { koa, handle, fetch });
 }

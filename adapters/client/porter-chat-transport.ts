@@ -1,4 +1,12 @@
-import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type ChatInit, type ChatTransport, type HttpChatTransportInitOptions, type UIMessage, type UIMessageChunk } from 'ai';
+import {
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  type ChatInit,
+  type ChatTransport,
+  type HttpChatTransportInitOptions,
+  type UIMessage,
+  type UIMessageChunk,
+} from 'ai';
 import { turnRequestBody } from './turn-request.js';
 import { resolved, threadUrl, type PorterClientOptions } from './wire-url.js';
 
@@ -30,14 +38,17 @@ export class PorterChatTransport<M extends UIMessage = UIMessage> implements Cha
   private readonly reconnects = new Map<string, number>();
 
   constructor(private readonly options: PorterChatTransportOptions) {
-    if (typeof options?.wire !== 'string') throw new TypeError('porterChatTransport needs `wire`: where Porter is mounted, e.g. "/api/porter"');
+    if (typeof options?.wire !== 'string')
+      throw new TypeError('porterChatTransport needs `wire`: where Porter is mounted, e.g. "/api/porter"');
     const init: HttpChatTransportInitOptions<M> = {
       credentials: options.credentials ?? 'same-origin',
       ...(options.headers !== undefined ? { headers: options.headers } : {}),
       ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
       prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => {
         if (Object.keys(body ?? {}).length > 0) {
-          throw new TypeError(`Porter's turn route takes no extra body fields (got ${Object.keys(body!).join(', ')}); send request context as headers instead`);
+          throw new TypeError(
+            `Porter's turn route takes no extra body fields (got ${Object.keys(body!).join(', ')}); send request context as headers instead`,
+          );
         }
         return { api: threadUrl(options.wire, this.threadOf(id), 'turn'), body: turnRequestBody(messages, trigger, messageId) };
       },
@@ -83,7 +94,11 @@ export class PorterChatTransport<M extends UIMessage = UIMessage> implements Cha
    * and also when a newer `resumeStream()` replaces a reconnect; the latter starts its own
    * reconnect in the same tick, which is how the two are told apart.
    */
-  private watch(threadId: string, request: { abortSignal?: AbortSignal | undefined; headers?: Record<string, string> | Headers | undefined }, kind: 'send' | 'reconnect') {
+  private watch(
+    threadId: string,
+    request: { abortSignal?: AbortSignal | undefined; headers?: Record<string, string> | Headers | undefined },
+    kind: 'send' | 'reconnect',
+  ) {
     const signal = request.abortSignal;
     const reconnectsBefore = this.reconnects.get(threadId) ?? 0;
     let over = false;
@@ -150,7 +165,9 @@ export function porterChatTransport<M extends UIMessage = UIMessage>(options: Po
  * approvals answered with `addToolApprovalResponse` sent as soon as every call of the answer has one.
  * `useChat({ ...porterChatOptions({ wire: '/api/porter', threadId }), resume: true })`.
  */
-export function porterChatOptions<M extends UIMessage = UIMessage>(options: PorterChatTransportOptions & { readonly threadId: string }): Required<Pick<ChatInit<M>, 'id' | 'transport' | 'sendAutomaticallyWhen'>> {
+export function porterChatOptions<M extends UIMessage = UIMessage>(
+  options: PorterChatTransportOptions & { readonly threadId: string },
+): Required<Pick<ChatInit<M>, 'id' | 'transport' | 'sendAutomaticallyWhen'>> {
   return {
     id: options.threadId,
     transport: porterChatTransport<M>(options),

@@ -27,7 +27,9 @@ export async function createPorterThread(options: PorterClientOptions): Promise<
 }
 
 /** `GET {wire}/threads/:id`: the thread as stored, e.g. to open a conversation after a reload. */
-export async function loadPorterThread<M extends UIMessage = UIMessage>(options: PorterClientOptions & { readonly threadId: string }): Promise<PorterThread<M>> {
+export async function loadPorterThread<M extends UIMessage = UIMessage>(
+  options: PorterClientOptions & { readonly threadId: string },
+): Promise<PorterThread<M>> {
   return call<PorterThread<M>>(options, 'GET', threadUrl(options.wire, options.threadId));
 }
 
@@ -50,7 +52,11 @@ async function call<T>(options: PorterClientOptions, method: 'GET' | 'POST', url
   }
   if (!response.ok) {
     const error = (json as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-    throw new PorterWireError(response.status, typeof error?.code === 'string' ? error.code : 'internal', typeof error?.message === 'string' ? error.message : `Porter answered ${response.status}`);
+    throw new PorterWireError(
+      response.status,
+      typeof error?.code === 'string' ? error.code : 'internal',
+      typeof error?.message === 'string' ? error.message : `Porter answered ${response.status}`,
+    );
   }
   return json as T;
 }

@@ -5,10 +5,18 @@ import { isToolUIPart, type UIMessage } from 'ai';
  * new goes: the user's message, the approval answers given on the last assistant message, or
  * `{continue: true}` when approvals were decided elsewhere and the turn should carry on.
  */
-export function turnRequestBody(messages: ReadonlyArray<UIMessage>, trigger: 'submit-message' | 'regenerate-message', messageId: string | undefined): object {
+export function turnRequestBody(
+  messages: ReadonlyArray<UIMessage>,
+  trigger: 'submit-message' | 'regenerate-message',
+  messageId: string | undefined,
+): object {
   const last = messages.at(-1);
   if (trigger === 'regenerate-message') {
-    return { messages: last ? [last.role === 'user' ? userMessageOf(last) : last] : [], trigger, ...(messageId !== undefined ? { messageId } : {}) };
+    return {
+      messages: last ? [last.role === 'user' ? userMessageOf(last) : last] : [],
+      trigger,
+      ...(messageId !== undefined ? { messageId } : {}),
+    };
   }
   if (last?.role === 'user') return { message: userMessageOf(last) };
   if (last?.role === 'assistant') {
@@ -22,7 +30,10 @@ export function turnRequestBody(messages: ReadonlyArray<UIMessage>, trigger: 'su
 function userMessageOf(message: UIMessage): object {
   const parts = message.parts.flatMap((part): object[] => {
     if (part.type === 'text') return [{ type: 'text', text: part.text }];
-    if (part.type === 'file') return [{ type: 'file', mediaType: part.mediaType, url: part.url, ...(part.filename !== undefined ? { filename: part.filename } : {}) }];
+    if (part.type === 'file')
+      return [
+        { type: 'file', mediaType: part.mediaType, url: part.url, ...(part.filename !== undefined ? { filename: part.filename } : {}) },
+      ];
     return [];
   });
   return { id: message.id, role: 'user', parts, ...(message.metadata !== undefined ? { metadata: message.metadata } : {}) };
@@ -37,7 +48,11 @@ function approvalAnswersOf(message: UIMessage): object[] {
             type: part.type,
             toolCallId: part.toolCallId,
             state: part.state,
-            approval: { id: part.approval.id, approved: part.approval.approved, ...(part.approval.reason !== undefined ? { reason: part.approval.reason } : {}) },
+            approval: {
+              id: part.approval.id,
+              approved: part.approval.approved,
+              ...(part.approval.reason !== undefined ? { reason: part.approval.reason } : {}),
+            },
           },
         ]
       : [],

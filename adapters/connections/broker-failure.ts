@@ -20,7 +20,8 @@ function ownFacts(error: unknown): FailureFacts {
   const status = typeof e?.response?.status === 'number' ? e.response.status : typeof e?.status === 'number' ? e.status : null;
   const body = (e?.response?.data ?? e?.error) as { error?: { code?: unknown } | string; code?: unknown } | undefined;
   const nested = typeof body?.error === 'object' && body.error !== null ? body.error.code : undefined;
-  const code = typeof nested === 'string' ? nested : typeof body?.code === 'string' ? body.code : typeof body?.error === 'string' ? body.error : null;
+  const code =
+    typeof nested === 'string' ? nested : typeof body?.code === 'string' ? body.code : typeof body?.error === 'string' ? body.error : null;
   return { status, code };
 }
 

@@ -1,4 +1,3 @@
-
 /** Which broker, and how to reach it: the `connections` option's shape. */
 export type BrokerSettings =
   | { readonly nango: { readonly secretKey: string; readonly host?: string } }
@@ -21,16 +20,27 @@ export function brokerFromEnvironment(env: NodeJS.ProcessEnv): EnvironmentBroker
   const set = (name: string) => (env[name] ?? '') !== '';
   const named: Array<{ settings: Record<string, unknown>; variables: string[] }> = [];
   if (set('NANGO_SECRET_KEY')) {
-    named.push({ settings: { nango: { secretKey: env.NANGO_SECRET_KEY, ...(set('NANGO_HOST') ? { host: env.NANGO_HOST } : {}) } }, variables: ['NANGO_SECRET_KEY', 'NANGO_HOST'] });
+    named.push({
+      settings: { nango: { secretKey: env.NANGO_SECRET_KEY, ...(set('NANGO_HOST') ? { host: env.NANGO_HOST } : {}) } },
+      variables: ['NANGO_SECRET_KEY', 'NANGO_HOST'],
+    });
   }
   if (set('COMPOSIO_API_KEY')) {
-    named.push({ settings: { composio: { apiKey: env.COMPOSIO_API_KEY, ...(set('COMPOSIO_BASE_URL') ? { baseUrl: env.COMPOSIO_BASE_URL } : {}) } }, variables: ['COMPOSIO_API_KEY', 'COMPOSIO_BASE_URL'] });
+    named.push({
+      settings: { composio: { apiKey: env.COMPOSIO_API_KEY, ...(set('COMPOSIO_BASE_URL') ? { baseUrl: env.COMPOSIO_BASE_URL } : {}) } },
+      variables: ['COMPOSIO_API_KEY', 'COMPOSIO_BASE_URL'],
+    });
   }
   if (set('PORTER_CONNECTIONS_URL') || set('PORTER_CONNECTIONS_KEY')) {
-    named.push({ settings: { cloud: { url: env.PORTER_CONNECTIONS_URL ?? '', key: env.PORTER_CONNECTIONS_KEY ?? '' } }, variables: ['PORTER_CONNECTIONS_URL', 'PORTER_CONNECTIONS_KEY'] });
+    named.push({
+      settings: { cloud: { url: env.PORTER_CONNECTIONS_URL ?? '', key: env.PORTER_CONNECTIONS_KEY ?? '' } },
+      variables: ['PORTER_CONNECTIONS_URL', 'PORTER_CONNECTIONS_KEY'],
+    });
   }
   if (named.length > 1) {
-    throw new Error(`the environment names ${named.length} connection brokers (${named.map((n) => n.variables[0]).join(', ')}); set only one`);
+    throw new Error(
+      `the environment names ${named.length} connection brokers (${named.map((n) => n.variables[0]).join(', ')}); set only one`,
+    );
   }
   return named[0] ?? { settings: null, variables: [] };
 }

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import type { ConnectionStatus } from '../../domain/connections/connection.js';
 import { BrokerUnavailable } from '../../domain/connections/errors.js';
-import type { BrokerAccount, BrokerInitiation, BrokerObservation, ConnectionBroker, ProxyRequest, ProxyResponse } from '../../ports/connections.js';
+import type {
+  BrokerAccount,
+  BrokerInitiation,
+  BrokerObservation,
+  ConnectionBroker,
+  ProxyRequest,
+  ProxyResponse,
+} from '../../ports/connections.js';
 import { brokerFailure } from './broker-failure.js';
 import { plainHeaders } from './plain-headers.js';
 
@@ -17,7 +24,11 @@ export interface CloudBrokerOptions {
 const status = z.enum(['initiated', 'active', 'failed', 'expired'] satisfies ConnectionStatus[]);
 const connection = z.object({ id: z.string().min(1), toolkit: z.string(), owner: z.string(), reference: z.string(), status });
 const started = connection.extend({ redirect_url: z.url(), expires_at: z.string().min(1).nullable().optional() });
-const proxied = z.object({ status: z.number().int().min(100).max(599), headers: z.record(z.string(), z.string()).default({}), body: z.unknown() });
+const proxied = z.object({
+  status: z.number().int().min(100).max(599),
+  headers: z.record(z.string(), z.string()).default({}),
+  body: z.unknown(),
+});
 
 /** An HTTP answer that is not 2xx, shaped so broker-failure can read it. */
 class CloudAnswer extends Error {
@@ -79,13 +90,24 @@ export class CloudBroker implements ConnectionBroker {
 
   async request(account: BrokerAccount & { ref: string }, request: ProxyRequest): Promise<ProxyResponse> {
     const answer = await this.call('the proxied request', 'POST', `/connections/${encodeURIComponent(account.ref)}/proxy`, {
-      body: { method: request.method, path: request.path, query: request.query ?? {}, headers: request.headers ?? {}, body: request.body ?? null },
+      body: {
+        method: request.method,
+        path: request.path,
+        query: request.query ?? {},
+        headers: request.headers ?? {},
+        body: request.body ?? null,
+      },
     });
     const out = this.checked(proxied, answer, 'the proxied request');
     return { status: out.status, headers: plainHeaders(out.headers), body: out.body };
   }
 
-  private async call(doing: string, method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}): Promise<unknown> {
+  private async call(
+    doing: string,
+    method: string,
+    path: string,
+    init: { body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(`${this.base}${path}`, {

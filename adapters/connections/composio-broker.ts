@@ -2,7 +2,14 @@ import { Composio } from '@composio/core';
 import { z } from 'zod';
 import type { ConnectionStatus } from '../../domain/connections/connection.js';
 import { BrokerRefused } from '../../domain/connections/errors.js';
-import type { BrokerAccount, BrokerInitiation, BrokerObservation, ConnectionBroker, ProxyRequest, ProxyResponse } from '../../ports/connections.js';
+import type {
+  BrokerAccount,
+  BrokerInitiation,
+  BrokerObservation,
+  ConnectionBroker,
+  ProxyRequest,
+  ProxyResponse,
+} from '../../ports/connections.js';
 import { brokerFailure, isNotFound } from './broker-failure.js';
 import { plainHeaders } from './plain-headers.js';
 
@@ -24,7 +31,9 @@ const STATUS: Readonly<Record<string, ConnectionStatus>> = {
   REVOKED: 'expired',
 };
 
-const authConfigs = z.object({ items: z.array(z.object({ id: z.string().min(1), status: z.string(), toolkit: z.object({ slug: z.string() }) })) });
+const authConfigs = z.object({
+  items: z.array(z.object({ id: z.string().min(1), status: z.string(), toolkit: z.object({ slug: z.string() }) })),
+});
 const linked = z.object({ connected_account_id: z.string().min(1), redirect_url: z.url(), expires_at: z.string().min(1) });
 const connectedAccount = z.object({ id: z.string(), status: z.string(), toolkit: z.object({ slug: z.string() }) });
 const proxied = z.object({ status: z.number().int(), data: z.unknown().optional(), headers: z.record(z.string(), z.string()).optional() });
@@ -41,7 +50,12 @@ export class ComposioBroker implements ConnectionBroker {
 
   constructor(options: ComposioBrokerOptions) {
     // No usage analytics and no npm version probe: a runtime calls only the broker it was given.
-    this.composio = new Composio({ apiKey: options.apiKey, ...(options.baseUrl ? { baseURL: options.baseUrl } : {}), allowTracking: false, disableVersionCheck: true });
+    this.composio = new Composio({
+      apiKey: options.apiKey,
+      ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
+      allowTracking: false,
+      disableVersionCheck: true,
+    });
   }
 
   async initiate(account: Omit<BrokerAccount, 'ref'>, callbackUrl: string): Promise<BrokerInitiation> {
@@ -49,7 +63,9 @@ export class ComposioBroker implements ConnectionBroker {
     try {
       // The SDK's API client rather than connectedAccounts.link(): that wrapper lists the person's
       // accounts first to refuse a second one (Porter decides that) and drops the link's expiry.
-      const link = linked.parse(await this.composio.getClient().link.create({ auth_config_id: authConfigId, user_id: account.owner, callback_url: callbackUrl }));
+      const link = linked.parse(
+        await this.composio.getClient().link.create({ auth_config_id: authConfigId, user_id: account.owner, callback_url: callbackUrl }),
+      );
       return { ref: link.connected_account_id, redirectUrl: link.redirect_url, expiresAt: new Date(link.expires_at).toISOString() };
     } catch (error) {
       throw brokerFailure(this.name, 'creating a connect link', error);

@@ -1,6 +1,13 @@
 import { Nango } from '@nangohq/node';
 import { z } from 'zod';
-import type { BrokerAccount, BrokerInitiation, BrokerObservation, ConnectionBroker, ProxyRequest, ProxyResponse } from '../../ports/connections.js';
+import type {
+  BrokerAccount,
+  BrokerInitiation,
+  BrokerObservation,
+  ConnectionBroker,
+  ProxyRequest,
+  ProxyResponse,
+} from '../../ports/connections.js';
 import { brokerFailure, isNotFound } from './broker-failure.js';
 import { plainHeaders } from './plain-headers.js';
 
@@ -99,14 +106,19 @@ export class NangoBroker implements ConnectionBroker {
   private async lookup(account: BrokerAccount) {
     let listed: z.output<typeof connectionList>;
     try {
-      listed = connectionList.parse(await this.nango.listConnections({ integrationId: account.toolkit, tags: { [PORTER_TAG]: account.connectionId } }));
+      listed = connectionList.parse(
+        await this.nango.listConnections({ integrationId: account.toolkit, tags: { [PORTER_TAG]: account.connectionId } }),
+      );
     } catch (error) {
       throw brokerFailure(this.name, 'listing connections', error);
     }
     // The tags must name this owner too: a tag is a lookup key, not proof of whose account it is.
     return (
       listed.connections.find(
-        (c) => c.provider_config_key === account.toolkit && c.tags?.[PORTER_TAG] === account.connectionId && c.tags?.[OWNER_TAG] === account.owner,
+        (c) =>
+          c.provider_config_key === account.toolkit &&
+          c.tags?.[PORTER_TAG] === account.connectionId &&
+          c.tags?.[OWNER_TAG] === account.owner,
       ) ?? null
     );
   }

@@ -1,4 +1,11 @@
-import { createServer, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
 import type { Duplex } from 'node:stream';
 import { envelope } from './error-envelope.js';
 import { memoryConnection } from './memory-connection.js';
@@ -14,7 +21,17 @@ export interface FetchBridge {
 }
 
 /** Headers that describe one connection, not the request: never carried across. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'http2-settings', 'expect']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'http2-settings',
+  'expect',
+]);
 /** Statuses a `Response` must have no body for. */
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 const CONTENT_LENGTH = /^\d{1,15}$/;
@@ -39,7 +56,9 @@ export function fetchBridge(serve: ServeRequest): FetchBridge {
   const fetch: FetchMount = (request, init) => {
     if (request.signal.aborted) return Promise.reject(request.signal.reason);
     if (request.bodyUsed) {
-      return Promise.reject(new TypeError('porter.fetch: the request body was already read. Hand Porter the request before any body parser reads it.'));
+      return Promise.reject(
+        new TypeError('porter.fetch: the request body was already read. Hand Porter the request before any body parser reads it.'),
+      );
     }
     const url = new URL(request.url);
     const connection = memoryConnection({ ip: typeof init?.ip === 'string' ? init.ip : undefined, secure: url.protocol === 'https:' });
@@ -141,7 +160,12 @@ function lengthOf(header: string | null): number | null {
  * stops reading (and cancels the body) as soon as the connection closes: the wire may answer early
  * (413) and never read the rest. A body that fails, or disagrees with its Content-Length, is refused.
  */
-async function sendBody(body: ReadableStream<Uint8Array> | null, outgoing: ClientRequest, declaredLength: number | null, refuse: (reason: string) => void): Promise<void> {
+async function sendBody(
+  body: ReadableStream<Uint8Array> | null,
+  outgoing: ClientRequest,
+  declaredLength: number | null,
+  refuse: (reason: string) => void,
+): Promise<void> {
   if (!body) {
     outgoing.end();
     return;
@@ -270,5 +294,7 @@ function refuseUnparsable(error: NodeJS.ErrnoException, socket: Duplex, started:
   }
   const message = error.code === 'HPE_HEADER_OVERFLOW' ? 'The request headers are too large' : 'The request is not valid HTTP';
   const body = JSON.stringify(envelope('validation', message));
-  socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }

@@ -81,7 +81,9 @@ export function createKoaWire(options: KoaWireOptions): KoaWire {
   const groups: WireRoutes[] = [...options.routes];
   if (options.openApi) {
     const { version } = options.openApi;
-    const openApi: WireRoutes = openApiRoutes(() => openApiDocument({ mount, version, groups: [...options.routes, organizationRoutes, openApi] }));
+    const openApi: WireRoutes = openApiRoutes(() =>
+      openApiDocument({ mount, version, groups: [...options.routes, organizationRoutes, openApi] }),
+    );
     groups.push(openApi);
   }
   for (const routes of groups) {

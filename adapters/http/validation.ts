@@ -6,5 +6,8 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown, what = 're
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issues = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
-  throw new InvalidInput(`The ${what} is not valid: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`, issues);
+  throw new InvalidInput(
+    `The ${what} is not valid: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`,
+    issues,
+  );
 }

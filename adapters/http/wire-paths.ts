@@ -41,7 +41,9 @@ export function isAmbientCsrfExemption(method: string, relativePath: string): bo
 
 /** Paths whose bodies their own handlers read as bytes (signatures, archives, the door). */
 export function readsOwnBody(relativePath: string): boolean {
-  return isDoorPath(relativePath) || /^\/webhooks\/[^/]+$/.test(relativePath) || relativePath === '/tick' || relativePath === '/apps/import';
+  return (
+    isDoorPath(relativePath) || /^\/webhooks\/[^/]+$/.test(relativePath) || relativePath === '/tick' || relativePath === '/apps/import'
+  );
 }
 
 /** The path relative to the mount, or null when the request is not under it. */

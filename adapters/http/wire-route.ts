@@ -96,9 +96,11 @@ export function pathParamsOf(path: string): string[] {
 }
 
 /** Declares a route. Its path parameters and `params` must name the same parameters. */
-export function route<P extends ParamSchemas = Record<never, z.ZodType>, Q extends z.ZodType | undefined = undefined, B extends RequestBody | undefined = undefined>(
-  declaration: RouteDeclaration<P, Q, B>,
-): WireRoute {
+export function route<
+  P extends ParamSchemas = Record<never, z.ZodType>,
+  Q extends z.ZodType | undefined = undefined,
+  B extends RequestBody | undefined = undefined,
+>(declaration: RouteDeclaration<P, Q, B>): WireRoute {
   const declared = Object.keys(declaration.params ?? {}).sort();
   const inPath = pathParamsOf(declaration.path).sort();
   if (declared.join() !== inPath.join()) {
@@ -141,7 +143,11 @@ export function registerRoutes(router: Router<WireState>, routes: ReadonlyArray<
       const query = declared.query ? parse(declared.query, ctx.query, 'query') : undefined;
       const json = declared.body?.kind === 'json' ? declared.body : undefined;
       const body = json ? (json.read ? json.read(bodyOf(ctx)) : parse(json.schema, bodyOf(ctx), json.label)) : undefined;
-      return declared.handle(ctx, { params, query, body } as RouteInput<ParamSchemas, z.ZodType | undefined, RequestBody | undefined>, next);
+      return declared.handle(
+        ctx,
+        { params, query, body } as RouteInput<ParamSchemas, z.ZodType | undefined, RequestBody | undefined>,
+        next,
+      );
     };
     if (declared.method === 'all') router.all(declared.path, handler);
     else router[declared.method](declared.path, handler);

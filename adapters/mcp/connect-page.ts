@@ -13,7 +13,12 @@ export interface ConnectPageModel {
 export function connectPage(model: ConnectPageModel): string {
   const url = escapeHtml(model.serverUrl);
   const name = escapeHtml(model.brand.name);
-  const slug = escapeHtml(model.brand.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'porter');
+  const slug = escapeHtml(
+    model.brand.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'porter',
+  );
   const cursorConfig = escapeHtml(JSON.stringify({ mcpServers: { [slug]: { url: model.serverUrl } } }, null, 2));
   const signIn = model.external
     ? `You sign in with <code>${escapeHtml(model.issuer)}</code> when your client asks.`

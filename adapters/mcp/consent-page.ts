@@ -25,7 +25,10 @@ export const defaultConsentPage: ConsentPageRenderer = (model) => {
   const who = model.person.name ? `${model.person.name} (${model.person.subject})` : model.person.subject;
   const tools = model.tools
     .map((tool) => {
-      const badges = [`<span class="badge">${RISK_LABEL[tool.risk]}</span>`, ...(tool.egress ? ['<span class="badge">reaches the internet · asks you first</span>'] : [])].join('');
+      const badges = [
+        `<span class="badge">${RISK_LABEL[tool.risk]}</span>`,
+        ...(tool.egress ? ['<span class="badge">reaches the internet · asks you first</span>'] : []),
+      ].join('');
       return `<li><code>${escapeHtml(tool.name)}</code>${badges}<br><span class="muted">${escapeHtml(tool.description)}</span></li>`;
     })
     .join('');

@@ -14,7 +14,8 @@ const COLOR = /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20}|rgb\(\s*\d{1,3}\s*,\s*\d{1,3}\
 /** A complete page in the brand's dress. `body` is trusted HTML built with escapeHtml. */
 export function brandedPage(brand: DoorBrand, title: string, body: string): string {
   const accent = brand.accentColor && COLOR.test(brand.accentColor) ? brand.accentColor : '#2f5bea';
-  const logo = brand.logoUrl && /^(https:\/\/|\/)/.test(brand.logoUrl) ? `<img class="logo" src="${escapeHtml(brand.logoUrl)}" alt="">` : '';
+  const logo =
+    brand.logoUrl && /^(https:\/\/|\/)/.test(brand.logoUrl) ? `<img class="logo" src="${escapeHtml(brand.logoUrl)}" alt="">` : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)} · ${escapeHtml(brand.name)}</title>
@@ -45,7 +46,10 @@ export function sendPage(ctx: Context, status: number, html: string): void {
   ctx.type = 'html';
   ctx.set('Cache-Control', 'no-store');
   ctx.set('X-Frame-Options', 'DENY');
-  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src https: 'self' data:; frame-ancestors 'none'; base-uri 'none'");
+  ctx.set(
+    'Content-Security-Policy',
+    "default-src 'none'; style-src 'unsafe-inline'; img-src https: 'self' data:; frame-ancestors 'none'; base-uri 'none'",
+  );
   ctx.set('Referrer-Policy', 'no-referrer');
   ctx.body = html;
 }

@@ -65,8 +65,14 @@ export const ClientRegistration = z
   .meta({ id: 'ClientRegistration', description: 'RFC 7591 client information.' });
 
 export const OAuthError = z
-  .object({ error: z.string().describe('An OAuth error code, e.g. `invalid_request`, `invalid_grant`, `invalid_client`.'), error_description: z.string() })
-  .meta({ id: 'OAuthError', description: "OAuth's error shape (RFC 6749 §5.2); the door's OAuth endpoints answer with it, never the wire envelope." });
+  .object({
+    error: z.string().describe('An OAuth error code, e.g. `invalid_request`, `invalid_grant`, `invalid_client`.'),
+    error_description: z.string(),
+  })
+  .meta({
+    id: 'OAuthError',
+    description: "OAuth's error shape (RFC 6749 §5.2); the door's OAuth endpoints answer with it, never the wire envelope.",
+  });
 
 const JsonRpcMessage = z
   .looseObject({

@@ -46,12 +46,13 @@ export class JwksBearerVerifier implements DoorBearerVerifier {
     } catch (error) {
       if (!(error instanceof errors.JOSEError)) throw error;
       if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) {
-        this.logger.warn('door: the external issuer\'s keys could not be read', { issuer: this.remote.issuer, cause: error.code });
+        this.logger.warn("door: the external issuer's keys could not be read", { issuer: this.remote.issuer, cause: error.code });
       }
       return null;
     }
     const clientId = stringClaim(payload.client_id) ?? stringClaim(payload.azp);
-    const scope = stringClaim(payload.scope) ?? (Array.isArray(payload.scp) ? payload.scp.filter((s) => typeof s === 'string').join(' ') : '');
+    const scope =
+      stringClaim(payload.scope) ?? (Array.isArray(payload.scp) ? payload.scp.filter((s) => typeof s === 'string').join(' ') : '');
     return {
       subject: payload.sub!,
       clientId,
@@ -65,7 +66,10 @@ export class JwksBearerVerifier implements DoorBearerVerifier {
     this.keys ??= this.locateKeys().catch((error: unknown) => {
       // Let the next request try discovery again rather than failing forever.
       this.keys = null;
-      this.logger.warn('door: the external issuer\'s metadata could not be read', { issuer: this.remote.issuer, cause: error instanceof Error ? error.message : String(error) });
+      this.logger.warn("door: the external issuer's metadata could not be read", {
+        issuer: this.remote.issuer,
+        cause: error instanceof Error ? error.message : String(error),
+      });
       throw error;
     });
     return this.keys;

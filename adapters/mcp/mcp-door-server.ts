@@ -1,4 +1,12 @@
-import { ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type CallToolResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type AuthInfo,
+  type CallToolResult,
+  type ServerContext,
+  type Tool,
+} from '@modelcontextprotocol/server';
 import type { DoorCaller } from '../../domain/door/door-caller.js';
 import type { DoorTool, DoorToolResult, DoorTransportUseCases } from '../../ports/use-cases/door.js';
 
@@ -22,9 +30,16 @@ export function doorServer(info: DoorServerInfo, door: DoorTransportUseCases, se
   server.setRequestHandler('tools/list', async () => ({ tools: (await door.listTools.execute()).map(toMcpTool) }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name } = request.params;
-    const result = await door.callTool.execute({ caller: callerOf(ctx), session, tool: name, input: request.params.arguments ?? {}, signal: ctx.mcpReq.signal });
+    const result = await door.callTool.execute({
+      caller: callerOf(ctx),
+      session,
+      tool: name,
+      input: request.params.arguments ?? {},
+      signal: ctx.mcpReq.signal,
+    });
     // The message as clients have always read it (the v1 SDK's McpError carried the prefix).
-    if (result.kind === 'unknown-tool') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `MCP error ${ProtocolErrorCode.InvalidParams}: Unknown tool: ${name}`);
+    if (result.kind === 'unknown-tool')
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `MCP error ${ProtocolErrorCode.InvalidParams}: Unknown tool: ${name}`);
     return server.projectCallToolResult(toCallResult(result), undefined);
   });
   return server;
@@ -78,7 +93,13 @@ export function toCallResult(result: Exclude<DoorToolResult, { kind: 'unknown-to
               'Ask them to approve it in the app, then call this tool again with exactly the same arguments.',
           },
         ],
-        structuredContent: { status: 'approval-required', approvalId: result.approvalId, toolCallId: result.toolCallId, risk: result.risk, preview: result.preview },
+        structuredContent: {
+          status: 'approval-required',
+          approvalId: result.approvalId,
+          toolCallId: result.toolCallId,
+          risk: result.risk,
+          preview: result.preview,
+        },
       };
     case 'failed':
       return { isError: true, content: [{ type: 'text', text: result.code ? `${result.code}: ${result.error}` : result.error }] };

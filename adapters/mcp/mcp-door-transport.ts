@@ -1,5 +1,10 @@
 import type { Context } from 'koa';
-import { DEFAULT_MAX_REQUEST_BODY_SIZE, WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from '@modelcontextprotocol/server';
+import {
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type Server,
+} from '@modelcontextprotocol/server';
 import type { DoorCaller } from '../../domain/door/door-caller.js';
 import { InvalidInput, PayloadTooLarge, Unavailable } from '../../domain/errors.js';
 import type { DoorSessionRegistry, LiveDoorSession } from '../../ports/door-sessions.js';
@@ -55,7 +60,10 @@ export class McpDoorTransport {
       // Whatever failed before the answer started answers in JSON-RPC's shape.
       if (ctx.headerSent) throw error;
       const unavailable = error instanceof Unavailable;
-      if (!unavailable) this.options.logger.error('door transport failed', { cause: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      if (!unavailable)
+        this.options.logger.error('door transport failed', {
+          cause: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        });
       jsonRpcError(ctx, unavailable ? 503 : 500, -32603, unavailable ? 'The service is unavailable; try again shortly' : 'Internal error');
     }
   };
@@ -134,12 +142,14 @@ export class McpDoorTransport {
       exchange = await webRequestOf(ctx, url, MAX_BODY_BYTES);
     } catch (error) {
       // In the shape and words the SDK transport answers these with.
-      if (error instanceof PayloadTooLarge) return sendWebResponse(ctx, transportError(413, -32000, `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`));
+      if (error instanceof PayloadTooLarge)
+        return sendWebResponse(ctx, transportError(413, -32000, `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`));
       if (error instanceof InvalidInput) return sendWebResponse(ctx, transportError(400, -32000, `Bad Request: ${error.message}`));
       throw error;
     }
     const ids = requestIdsOf(exchange.body);
-    if (!session.inFlight.claim(ids)) return sendWebResponse(ctx, transportError(400, -32600, 'Invalid Request: a request id is already in flight on this session'));
+    if (!session.inFlight.claim(ids))
+      return sendWebResponse(ctx, transportError(400, -32600, 'Invalid Request: a request id is already in flight on this session'));
     try {
       await sendWebResponse(ctx, await answerOf(session, exchange.request, doorAuthInfo(token, caller)));
     } finally {
@@ -156,10 +166,7 @@ export class McpDoorTransport {
 function answerOf(session: TransportSession, request: Request, authInfo: AuthInfo): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     const stop = session.whenClosed(() => setImmediate(() => resolve(transportError(404, -32001, 'Session not found'))));
-    session.transport
-      .handleRequest(request, { authInfo })
-      .then(resolve, reject)
-      .finally(stop);
+    session.transport.handleRequest(request, { authInfo }).then(resolve, reject).finally(stop);
   });
 }
 

@@ -36,11 +36,15 @@ export const authorizeQuery = z.object({
 });
 
 /** `GET /authorize`: validates the request and shows the consent page (or an error redirect). */
-export function authorizeEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' | 'urlsOf' | 'signedIn'>, answers: BrowserAnswers): OAuthEndpoint {
+export function authorizeEndpoint(
+  options: Pick<DoorOAuthEndpointsOptions, 'oauth' | 'urlsOf' | 'signedIn'>,
+  answers: BrowserAnswers,
+): OAuthEndpoint {
   const beginAuthorization = async (ctx: Context): Promise<void> => {
     const urls = options.urlsOf(ctx);
     const parsed = authorizeQuery.safeParse(ctx.query);
-    if (!parsed.success) return answers.problemPage(ctx, 'invalid_request', `The authorization request is malformed: ${issuesOf(parsed.error)}`);
+    if (!parsed.success)
+      return answers.problemPage(ctx, 'invalid_request', `The authorization request is malformed: ${issuesOf(parsed.error)}`);
     const q = parsed.data;
     const step = await options.oauth.beginAuthorization.execute({
       query: {

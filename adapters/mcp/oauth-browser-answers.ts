@@ -21,8 +21,16 @@ export class BrowserAnswers {
       await handle();
     } catch (error) {
       const unavailable = error instanceof Unavailable;
-      if (!unavailable) this.options.logger.error('door authorization endpoint failed', { cause: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-      this.problemPage(ctx, unavailable ? 'temporarily_unavailable' : 'server_error', unavailable ? 'The service is unavailable; try again shortly' : 'Something went wrong on our side', unavailable ? 503 : 500);
+      if (!unavailable)
+        this.options.logger.error('door authorization endpoint failed', {
+          cause: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        });
+      this.problemPage(
+        ctx,
+        unavailable ? 'temporarily_unavailable' : 'server_error',
+        unavailable ? 'The service is unavailable; try again shortly' : 'Something went wrong on our side',
+        unavailable ? 503 : 500,
+      );
     }
   }
 
@@ -44,8 +52,16 @@ export class BrowserAnswers {
           return;
         }
         const brand = this.options.brand;
-        return sendPage(ctx, 401, brandedPage(brand, 'Sign in first', `<h1>Sign in to ${escapeHtml(brand.name)} first</h1>
-<p>To connect an agent, sign in to ${escapeHtml(brand.name)} in this browser, then <a href="${escapeHtml(returnTo)}">come back to this page</a>.</p>`));
+        return sendPage(
+          ctx,
+          401,
+          brandedPage(
+            brand,
+            'Sign in first',
+            `<h1>Sign in to ${escapeHtml(brand.name)} first</h1>
+<p>To connect an agent, sign in to ${escapeHtml(brand.name)} in this browser, then <a href="${escapeHtml(returnTo)}">come back to this page</a>.</p>`,
+          ),
+        );
       }
       case 'consent':
         return sendPage(ctx, 200, this.options.consentPage({ ...step.view, action: urls.authorize, brand: this.options.brand }));
@@ -59,8 +75,16 @@ export class BrowserAnswers {
   problemPage(ctx: Context, error: string, description: string, status = 400): void {
     if (ctx.accepts('json', 'html') === 'html') {
       const brand = this.options.brand;
-      return sendPage(ctx, status, brandedPage(brand, 'Cannot connect', `<h1>This connection request cannot go on</h1>
-<p>${escapeHtml(description)}</p><p class="muted">Error: <code>${escapeHtml(error)}</code></p>`));
+      return sendPage(
+        ctx,
+        status,
+        brandedPage(
+          brand,
+          'Cannot connect',
+          `<h1>This connection request cannot go on</h1>
+<p>${escapeHtml(description)}</p><p class="muted">Error: <code>${escapeHtml(error)}</code></p>`,
+        ),
+      );
     }
     noStore(ctx);
     ctx.status = status;

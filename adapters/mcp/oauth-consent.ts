@@ -10,10 +10,14 @@ export const consentForm = z
   .meta({ id: 'ConsentForm' });
 
 /** `POST /authorize`: the consent form. Same-origin only; the handle is single-use and bound to the person. */
-export function consentEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' | 'urlsOf' | 'signedIn'>, answers: BrowserAnswers): OAuthEndpoint {
+export function consentEndpoint(
+  options: Pick<DoorOAuthEndpointsOptions, 'oauth' | 'urlsOf' | 'signedIn'>,
+  answers: BrowserAnswers,
+): OAuthEndpoint {
   const answerConsent = async (ctx: Context): Promise<void> => {
     const urls = options.urlsOf(ctx);
-    if (crossSite(ctx, new URL(urls.issuer).origin)) return answers.problemPage(ctx, 'access_denied', 'The consent form must be answered on this site', 403);
+    if (crossSite(ctx, new URL(urls.issuer).origin))
+      return answers.problemPage(ctx, 'access_denied', 'The consent form must be answered on this site', 403);
     let form: Record<string, string>;
     try {
       form = await readForm(ctx);

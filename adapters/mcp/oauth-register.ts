@@ -11,18 +11,20 @@ import { answeringOAuthErrors, noStore } from './oauth-response.js';
  * RFC 7591 client metadata. Unknown members are dropped, not refused: §2 requires a server to
  * ignore metadata it does not understand. What it does read is bounded and typed.
  */
-export const clientMetadata = z.object({
-  redirect_uris: z.array(z.string().min(1).max(2000)).min(1).max(20),
-  client_name: z.string().min(1).max(200).optional(),
-  token_endpoint_auth_method: z.enum(CLIENT_AUTH_METHODS as [string, ...string[]]).optional(),
-  grant_types: z.array(z.string().max(100)).max(10).optional(),
-  response_types: z.array(z.string().max(100)).max(10).optional(),
-  scope: z.string().max(400).optional(),
-  client_uri: z.url().max(2000).optional(),
-  logo_uri: z.url().max(2000).optional(),
-  software_id: z.string().max(200).optional(),
-  software_version: z.string().max(100).optional(),
-}).meta({ id: 'ClientMetadata', description: 'RFC 7591 client metadata; members the door does not know are ignored.' });
+export const clientMetadata = z
+  .object({
+    redirect_uris: z.array(z.string().min(1).max(2000)).min(1).max(20),
+    client_name: z.string().min(1).max(200).optional(),
+    token_endpoint_auth_method: z.enum(CLIENT_AUTH_METHODS as [string, ...string[]]).optional(),
+    grant_types: z.array(z.string().max(100)).max(10).optional(),
+    response_types: z.array(z.string().max(100)).max(10).optional(),
+    scope: z.string().max(400).optional(),
+    client_uri: z.url().max(2000).optional(),
+    logo_uri: z.url().max(2000).optional(),
+    software_id: z.string().max(200).optional(),
+    software_version: z.string().max(100).optional(),
+  })
+  .meta({ id: 'ClientMetadata', description: 'RFC 7591 client metadata; members the door does not know are ignored.' });
 
 /** `POST /register` (RFC 7591). */
 export function registerEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' | 'logger'>): OAuthEndpoint {
@@ -32,13 +34,18 @@ export function registerEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth
       const parsed = clientMetadata.safeParse(await readJson(ctx));
       if (!parsed.success) {
         const aboutRedirects = parsed.error.issues.some((issue) => issue.path[0] === 'redirect_uris');
-        throw new OAuthRefusal(aboutRedirects ? 'invalid_redirect_uri' : 'invalid_client_metadata', `The client metadata is not valid: ${issuesOf(parsed.error)}`);
+        throw new OAuthRefusal(
+          aboutRedirects ? 'invalid_redirect_uri' : 'invalid_client_metadata',
+          `The client metadata is not valid: ${issuesOf(parsed.error)}`,
+        );
       }
       const m = parsed.data;
       const registered = await options.oauth.registerClient.execute({
         redirectUris: m.redirect_uris,
         ...(m.client_name !== undefined ? { clientName: m.client_name } : {}),
-        ...(m.token_endpoint_auth_method !== undefined ? { tokenEndpointAuthMethod: m.token_endpoint_auth_method as (typeof CLIENT_AUTH_METHODS)[number] } : {}),
+        ...(m.token_endpoint_auth_method !== undefined
+          ? { tokenEndpointAuthMethod: m.token_endpoint_auth_method as (typeof CLIENT_AUTH_METHODS)[number] }
+          : {}),
         ...(m.grant_types !== undefined ? { grantTypes: m.grant_types } : {}),
         ...(m.response_types !== undefined ? { responseTypes: m.response_types } : {}),
         ...(m.scope !== undefined ? { scope: m.scope } : {}),

@@ -33,9 +33,11 @@ export async function readForm(ctx: Context): Promise<Record<string, string>> {
 
 /** A JSON body (dynamic client registration, RFC 7591 §3.1). */
 export async function readJson(ctx: Context): Promise<unknown> {
-  if (mediaTypeOf(ctx) !== 'application/json') throw new OAuthRefusal('invalid_client_metadata', 'Client metadata must be sent as application/json');
+  if (mediaTypeOf(ctx) !== 'application/json')
+    throw new OAuthRefusal('invalid_client_metadata', 'Client metadata must be sent as application/json');
   const text = await readText(ctx, JSON_LIMIT);
-  if (jsonDepth(text, JSON_DEPTH_LIMIT) > JSON_DEPTH_LIMIT) throw new OAuthRefusal('invalid_client_metadata', `The body nests deeper than ${JSON_DEPTH_LIMIT} levels`);
+  if (jsonDepth(text, JSON_DEPTH_LIMIT) > JSON_DEPTH_LIMIT)
+    throw new OAuthRefusal('invalid_client_metadata', `The body nests deeper than ${JSON_DEPTH_LIMIT} levels`);
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -48,7 +50,10 @@ async function readText(ctx: Context, limit: number): Promise<string> {
     return await getRawBody(ctx.req, { limit, encoding: 'utf-8', length: ctx.get('content-length') || null });
   } catch (error) {
     const type = (error as { type?: string }).type;
-    throw new OAuthRefusal('invalid_request', type === 'entity.too.large' ? 'The request body is too large' : 'The request body could not be read');
+    throw new OAuthRefusal(
+      'invalid_request',
+      type === 'entity.too.large' ? 'The request body is too large' : 'The request body could not be read',
+    );
   }
 }
 
@@ -65,7 +70,8 @@ export function clientCredentials(ctx: Context, form: Record<string, string>): C
     if (colon < 0) throw new OAuthRefusal('invalid_client', 'The Basic credentials are malformed', 401);
     const clientId = safeDecode(decoded.slice(0, colon));
     const clientSecret = safeDecode(decoded.slice(colon + 1));
-    if (form.client_id !== undefined && form.client_id !== clientId) throw new OAuthRefusal('invalid_request', 'client_id differs from the authenticated client');
+    if (form.client_id !== undefined && form.client_id !== clientId)
+      throw new OAuthRefusal('invalid_request', 'client_id differs from the authenticated client');
     return { clientId, clientSecret, via: 'client_secret_basic' };
   }
   if (form.client_secret !== undefined) return { clientId: form.client_id, clientSecret: form.client_secret, via: 'client_secret_post' };

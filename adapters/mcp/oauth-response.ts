@@ -31,7 +31,10 @@ export async function answeringOAuthErrors(ctx: Context, logger: Logger, handle:
       ctx.body = { error: 'temporarily_unavailable', error_description: error.message };
       return;
     }
-    logger.error('door OAuth endpoint failed', { path: ctx.path, cause: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    logger.error('door OAuth endpoint failed', {
+      path: ctx.path,
+      cause: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
     ctx.status = 500;
     ctx.body = { error: 'server_error', error_description: 'Something went wrong on our side' };
   }

@@ -9,7 +9,11 @@ export function revokeEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' 
     allowAnyOrigin(ctx);
     await answeringOAuthErrors(ctx, options.logger, async () => {
       const form = await readForm(ctx);
-      await options.oauth.revokeToken.execute({ token: form.token, tokenTypeHint: form.token_type_hint, client: clientCredentials(ctx, form) });
+      await options.oauth.revokeToken.execute({
+        token: form.token,
+        tokenTypeHint: form.token_type_hint,
+        client: clientCredentials(ctx, form),
+      });
       ctx.status = 200;
       ctx.body = '';
     });

@@ -17,18 +17,43 @@ export function tokenEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' |
       const form = await readForm(ctx);
       const grant = grantType.safeParse(form.grant_type);
       if (!grant.success) {
-        throw new OAuthRefusal(form.grant_type ? 'unsupported_grant_type' : 'invalid_request', form.grant_type ? `grant_type ${form.grant_type} is not supported` : 'grant_type is required');
+        throw new OAuthRefusal(
+          form.grant_type ? 'unsupported_grant_type' : 'invalid_request',
+          form.grant_type ? `grant_type ${form.grant_type} is not supported` : 'grant_type is required',
+        );
       }
       const client = clientCredentials(ctx, form);
       const site = siteOf(options.urlsOf(ctx));
       const issued = await options.oauth.issueTokens.execute(
         grant.data === 'authorization_code'
-          ? { grantType: 'authorization_code', code: form.code, redirectUri: form.redirect_uri, codeVerifier: form.code_verifier, resource: form.resource, client, site }
-          : { grantType: 'refresh_token', refreshToken: form.refresh_token, scope: form.scope, resource: form.resource, client, site, requestedAt },
+          ? {
+              grantType: 'authorization_code',
+              code: form.code,
+              redirectUri: form.redirect_uri,
+              codeVerifier: form.code_verifier,
+              resource: form.resource,
+              client,
+              site,
+            }
+          : {
+              grantType: 'refresh_token',
+              refreshToken: form.refresh_token,
+              scope: form.scope,
+              resource: form.resource,
+              client,
+              site,
+              requestedAt,
+            },
       );
       noStore(ctx);
       ctx.status = 200;
-      ctx.body = { access_token: issued.accessToken, token_type: issued.tokenType, expires_in: issued.expiresIn, refresh_token: issued.refreshToken, scope: issued.scope };
+      ctx.body = {
+        access_token: issued.accessToken,
+        token_type: issued.tokenType,
+        expires_in: issued.expiresIn,
+        refresh_token: issued.refreshToken,
+        scope: issued.scope,
+      };
     });
   };
 }

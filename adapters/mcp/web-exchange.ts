@@ -6,7 +6,19 @@ import { InvalidInput, PayloadTooLarge } from '../../domain/errors.js';
 import { assertJsonDepth } from '../../domain/json-depth.js';
 
 /** Headers that describe the connection to Porter, not the request: never handed on. */
-const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'http2-settings', 'expect', 'host', 'content-length']);
+const CONNECTION_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'http2-settings',
+  'expect',
+  'host',
+  'content-length',
+]);
 /** Statuses that never carry a body. */
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
@@ -17,7 +29,11 @@ const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
  * parses and validates it recursively, tool arguments included), or a header no `Request` can
  * carry, is `InvalidInput`.
  */
-export async function webRequestOf(ctx: Context, url: string, maxBodyBytes: number): Promise<{ readonly request: Request; readonly body: Uint8Array | null }> {
+export async function webRequestOf(
+  ctx: Context,
+  url: string,
+  maxBodyBytes: number,
+): Promise<{ readonly request: Request; readonly body: Uint8Array | null }> {
   const body = ctx.method === 'POST' ? await readBody(ctx, maxBodyBytes) : null;
   if (body) assertJsonDepth(body, 'The JSON-RPC body');
   try {
@@ -37,7 +53,8 @@ async function readBody(ctx: Context, limit: number): Promise<Uint8Array<ArrayBu
     const bytes = await getRawBody(ctx.req, { limit, length: ctx.get('content-length') || null });
     return new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
   } catch (error) {
-    if ((error as { type?: unknown }).type === 'entity.too.large') throw new PayloadTooLarge(`The body is larger than ${limit} bytes`, { limit });
+    if ((error as { type?: unknown }).type === 'entity.too.large')
+      throw new PayloadTooLarge(`The body is larger than ${limit} bytes`, { limit });
     throw new InvalidInput('The request body could not be read');
   }
 }

@@ -15,7 +15,10 @@ export class AiSdkModel implements Model {
   async *streamStep(request: ModelStepRequest): AsyncIterable<ModelEvent> {
     const tools: ToolSet = {};
     for (const spec of request.tools) {
-      tools[spec.name] = tool({ description: spec.description, inputSchema: jsonSchema(spec.inputSchema as Parameters<typeof jsonSchema>[0]) });
+      tools[spec.name] = tool({
+        description: spec.description,
+        inputSchema: jsonSchema(spec.inputSchema as Parameters<typeof jsonSchema>[0]),
+      });
     }
     const messages = await convertToModelMessages(request.messages as unknown as UIMessage[], { ignoreIncompleteToolCalls: true });
     const result = streamText({
@@ -39,7 +42,11 @@ export class AiSdkModel implements Model {
           yield { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
           break;
         case 'finish':
-          yield { type: 'finish', reason: unifiedReason(part.finishReason), ...(part.totalUsage.outputTokens !== undefined ? { outputTokens: part.totalUsage.outputTokens } : {}) };
+          yield {
+            type: 'finish',
+            reason: unifiedReason(part.finishReason),
+            ...(part.totalUsage.outputTokens !== undefined ? { outputTokens: part.totalUsage.outputTokens } : {}),
+          };
           break;
         case 'error':
           throw part.error instanceof Error ? part.error : new Error(String(part.error));

@@ -29,7 +29,11 @@ export const RUNG_PACKAGES = {
 } as const satisfies Record<Rung, string>;
 
 /** The variable that put each rung on the ladder, for messages. */
-export const RUNG_VARIABLES: Readonly<Record<Rung, string>> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY', 'openai-compatible': 'PORTER_MODEL_URL' };
+export const RUNG_VARIABLES: Readonly<Record<Rung, string>> = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+  'openai-compatible': 'PORTER_MODEL_URL',
+};
 
 /**
  * The model ladder: a provider named by the environment (OpenAI, Anthropic, any OpenAI-compatible

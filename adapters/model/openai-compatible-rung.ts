@@ -4,6 +4,10 @@ import type { LadderEnvironment, RungModel } from './model-ladder.js';
 /** PORTER_MODEL_URL (and PORTER_MODEL_API_KEY): any OpenAI-compatible server (Ollama, vLLM, llama.cpp). */
 export function openaiCompatibleRung(env: LadderEnvironment): RungModel {
   const name = env.PORTER_MODEL || 'llama3.1';
-  const provider = createOpenAICompatible({ name: 'porter-model-url', baseURL: env.PORTER_MODEL_URL!, ...(env.PORTER_MODEL_API_KEY ? { apiKey: env.PORTER_MODEL_API_KEY } : {}) });
+  const provider = createOpenAICompatible({
+    name: 'porter-model-url',
+    baseURL: env.PORTER_MODEL_URL!,
+    ...(env.PORTER_MODEL_API_KEY ? { apiKey: env.PORTER_MODEL_API_KEY } : {}),
+  });
   return { model: provider.chatModel(name), label: `openai-compatible:${name}` };
 }

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Prompt,
+  LanguageModelV3StreamPart,
+  LanguageModelV3Usage,
+} from '@ai-sdk/provider';
 
 /**
  * The offline scripted model of the development host (and of tests): a real AI SDK language model
@@ -32,7 +38,11 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
       for (const word of allowed) parts.push({ type: 'text-delta', id: 't0', delta: word });
       parts.push({ type: 'text-end', id: 't0' });
       outputTokens = allowed.length;
-      parts.push({ type: 'finish', finishReason: { unified: allowed.length < words.length ? 'length' : 'stop', raw: undefined }, usage: usage(outputTokens) });
+      parts.push({
+        type: 'finish',
+        finishReason: { unified: allowed.length < words.length ? 'length' : 'stop', raw: undefined },
+        usage: usage(outputTokens),
+      });
     } else {
       const id = `call_${createHash('sha256').update(JSON.stringify(options.prompt)).digest('hex').slice(0, 16)}`;
       parts.push({ type: 'tool-call', toolCallId: id, toolName: reply.tool, input: JSON.stringify(reply.input) });
@@ -48,13 +58,21 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
     };
   }
 
-  private reply(prompt: LanguageModelV3Prompt): { kind: 'text'; text: string } | { kind: 'slow'; text: string; seconds: number } | { kind: 'tool'; tool: string; input: unknown } {
+  private reply(
+    prompt: LanguageModelV3Prompt,
+  ): { kind: 'text'; text: string } | { kind: 'slow'; text: string; seconds: number } | { kind: 'tool'; tool: string; input: unknown } {
     const last = prompt[prompt.length - 1];
     if (last?.role === 'tool') {
-      return { kind: 'text', text: last.content.map((part) => (part.type === 'tool-result' ? describeResult(part.toolName, part.output) : '')).join(' ') };
+      return {
+        kind: 'text',
+        text: last.content.map((part) => (part.type === 'tool-result' ? describeResult(part.toolName, part.output) : '')).join(' '),
+      };
     }
     if (last?.role !== 'user') return { kind: 'text', text: 'echo:' };
-    const text = last.content.map((part) => (part.type === 'text' ? part.text : '')).join('').trim();
+    const text = last.content
+      .map((part) => (part.type === 'text' ? part.text : ''))
+      .join('')
+      .trim();
 
     const call = /^\/call\s+([A-Za-z][\w-]*)\s*([\s\S]*)$/.exec(text);
     if (call) {
@@ -118,7 +136,11 @@ function slowly(text: string, seconds: number, options: LanguageModelV3CallOptio
           controller.enqueue({ type: 'text-delta', id: 't0', delta: word });
         }
         controller.enqueue({ type: 'text-end', id: 't0' });
-        controller.enqueue({ type: 'finish', finishReason: { unified: allowed.length < words.length ? 'length' : 'stop', raw: undefined }, usage: usage(allowed.length) });
+        controller.enqueue({
+          type: 'finish',
+          finishReason: { unified: allowed.length < words.length ? 'length' : 'stop', raw: undefined },
+          usage: usage(allowed.length),
+        });
         controller.close();
       } catch (error) {
         controller.error(error);

@@ -9,7 +9,8 @@ export const APP_ROOT = '/app';
  * small alphabet: no separators, no dots up front, nothing a path could climb out with.
  */
 export function checkedAppId(appId: string): string {
-  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(appId)) throw new InvalidInput('A sandbox app id must be 1-128 letters, digits, "_" or "-"');
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(appId))
+    throw new InvalidInput('A sandbox app id must be 1-128 letters, digits, "_" or "-"');
   return appId;
 }
 

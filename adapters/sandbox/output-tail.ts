@@ -16,6 +16,9 @@ export class OutputTail {
 
   text(): string {
     const all = Buffer.concat(this.chunks);
-    return all.subarray(Math.max(0, all.length - this.limit)).toString('utf8').trim();
+    return all
+      .subarray(Math.max(0, all.length - this.limit))
+      .toString('utf8')
+      .trim();
   }
 }

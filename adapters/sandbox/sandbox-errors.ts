@@ -10,7 +10,10 @@ export class SandboxServerFailed extends Conflict {
     readonly outputTail: string,
   ) {
     const what = reason === 'exited' ? 'exited before it listened on $PORT' : 'did not listen on $PORT in time';
-    super(`The app server ${what}.${outputTail ? `\n--- output (tail) ---\n${outputTail}` : ' It printed nothing.'}`, { reason, outputTail });
+    super(`The app server ${what}.${outputTail ? `\n--- output (tail) ---\n${outputTail}` : ' It printed nothing.'}`, {
+      reason,
+      outputTail,
+    });
   }
 }
 

@@ -50,7 +50,9 @@ export class InProcessDispatcher implements RunDispatcher, BackgroundScheduler {
       this.queued.delete(id);
       this.active += 1;
       this.execute(id)
-        .catch((error: unknown) => this.logger.error('a run failed to execute', { runId: id, cause: error instanceof Error ? error.message : String(error) }))
+        .catch((error: unknown) =>
+          this.logger.error('a run failed to execute', { runId: id, cause: error instanceof Error ? error.message : String(error) }),
+        )
         .finally(() => {
           this.active -= 1;
           this.pump();

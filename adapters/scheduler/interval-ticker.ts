@@ -33,7 +33,9 @@ export class IntervalTicker implements BackgroundScheduler {
       .then(({ runIds }) => {
         if (runIds.length) this.logger.info('scheduler tick started runs', { count: runIds.length });
       })
-      .catch((error: unknown) => this.logger.error('scheduler tick failed', { cause: error instanceof Error ? error.message : String(error) }))
+      .catch((error: unknown) =>
+        this.logger.error('scheduler tick failed', { cause: error instanceof Error ? error.message : String(error) }),
+      )
       .finally(() => {
         this.current = null;
       });

@@ -42,7 +42,12 @@ export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
     if (this.boss) return;
     // pg-boss hands its options to pg's Pool, which reads connectionTimeoutMillis (pg-boss's types do not list it).
     const pool = { connectionTimeoutMillis: this.timeouts.acquireMs };
-    const boss = new PgBoss({ connectionString: this.options.connectionString, schema: this.options.schema ?? 'pgboss', application_name: 'porter-scheduler', ...pool });
+    const boss = new PgBoss({
+      connectionString: this.options.connectionString,
+      schema: this.options.schema ?? 'pgboss',
+      application_name: 'porter-scheduler',
+      ...pool,
+    });
     boss.on('error', (error: Error) => this.options.logger.error('pg-boss reported an error', { cause: error.message }));
     await boss.start();
     await ensureQueue(boss, { name: TICK_QUEUE, policy: 'singleton', retryLimit: 0, expireInSeconds: 5 * 60 });

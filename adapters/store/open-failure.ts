@@ -43,7 +43,8 @@ export function describeOpenFailure(location: Exclude<StoreLocation, { engine: '
 /** The store wraps an unreachable database in Unavailable; the driver's error is its cause. */
 function rootCause(error: unknown): DriverError {
   let current = error as DriverError;
-  for (let depth = 0; depth < 5 && current?.cause && !current.code?.match(/^(E[A-Z_]+|[0-9A-Z]{5}|SQLITE_\w+)$/); depth++) current = current.cause as DriverError;
+  for (let depth = 0; depth < 5 && current?.cause && !current.code?.match(/^(E[A-Z_]+|[0-9A-Z]{5}|SQLITE_\w+)$/); depth++)
+    current = current.cause as DriverError;
   return current ?? {};
 }
 
@@ -63,14 +64,16 @@ function postgresFailure(url: string, error: DriverError): string {
   // A dual-stack `localhost` refuses once per address: the first attempt speaks for them all.
   const code = error.code ?? error.errors?.[0]?.code;
   if (code && NETWORK_CODES[code]) return `could not connect to ${at} (${NETWORK_CODES[code]})`;
-  if (error.name === 'KnexTimeoutError' || /timeout acquiring a connection|connection timeout/i.test(error.message ?? '')) return `could not connect to ${at} (timed out waiting for a connection)`;
+  if (error.name === 'KnexTimeoutError' || /timeout acquiring a connection|connection timeout/i.test(error.message ?? ''))
+    return `could not connect to ${at} (timed out waiting for a connection)`;
   const refusal = code ? SERVER_REFUSALS[code] : undefined;
   const said = error.message ? `${code}: ${scrub(error.message)}` : code;
   if (refusal === 'authentication') {
     const who = user ?? /user "([^"]+)"/.exec(error.message ?? '')?.[1];
     return `authentication failed${who ? ` for user "${who}"` : ''} on ${at} (${said})`;
   }
-  if (refusal === 'database') return `the database${database ? ` "${database}"` : ''} does not exist on ${at} (${said}); create it first: Porter creates tables, not databases`;
+  if (refusal === 'database')
+    return `the database${database ? ` "${database}"` : ''} does not exist on ${at} (${said}); create it first: Porter creates tables, not databases`;
   return `could not open ${at} (${said ?? scrub(error.message ?? 'unknown error')})`;
 }
 
@@ -79,8 +82,10 @@ function sqliteFailure(file: string, error: DriverError): string {
     const why = error.code ? FOLDER_CODES[error.code] : undefined;
     return `could not create the folder ${error.path ?? dirname(file)} for the SQLite database ${file} (${error.code}${why ? `: ${why}` : ''})`;
   }
-  const code = error.code || (/: 14\)?$/.test(error.message ?? '') || /unable to open/i.test(error.message ?? '') ? 'SQLITE_CANTOPEN' : undefined);
-  if (code === 'SQLITE_CANTOPEN') return `could not open the SQLite database ${file} (SQLITE_CANTOPEN: the file or its folder is not writable, or the path is a folder)`;
+  const code =
+    error.code || (/: 14\)?$/.test(error.message ?? '') || /unable to open/i.test(error.message ?? '') ? 'SQLITE_CANTOPEN' : undefined);
+  if (code === 'SQLITE_CANTOPEN')
+    return `could not open the SQLite database ${file} (SQLITE_CANTOPEN: the file or its folder is not writable, or the path is a folder)`;
   return `could not open the SQLite database ${file} (${code ? `${code}: ` : ''}${scrub(error.message ?? 'unknown error')})`;
 }
 

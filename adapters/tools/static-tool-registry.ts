@@ -20,7 +20,10 @@ export class StaticToolRegistry implements ToolRegistry {
       if (!TOOL_NAME.test(definition.name)) throw new Error(`Tool name "${definition.name}" must be ${TOOL_NAME_RULE} (${TOOL_NAME})`);
       if (this.tools.has(definition.name)) throw new Error(`Two tools are named "${definition.name}"`);
       const checkInput = definition.input ? standardCheck(definition.input) : jsonSchemaCheck(ajv, definition.name, definition.inputSchema);
-      this.tools.set(definition.name, Object.assign(Object.create(definition) as ToolDefinition, definition, { checkInput }) as RegisteredTool);
+      this.tools.set(
+        definition.name,
+        Object.assign(Object.create(definition) as ToolDefinition, definition, { checkInput }) as RegisteredTool,
+      );
     }
   }
 

@@ -24,6 +24,8 @@ export class GitHubVerifier implements WebhookVerifier {
     const match = /^sha256=([0-9a-f]{64})$/i.exec(signature);
     if (!match) return { ok: false, reason: 'bad-signature' };
     const offered = Buffer.from(match[1]!, 'hex');
-    return this.secrets.some((secret) => sameSignature(offered, hmacSha256(secret, delivery.body))) ? { ok: true, deliveryId } : { ok: false, reason: 'bad-signature' };
+    return this.secrets.some((secret) => sameSignature(offered, hmacSha256(secret, delivery.body)))
+      ? { ok: true, deliveryId }
+      : { ok: false, reason: 'bad-signature' };
   }
 }

@@ -25,7 +25,8 @@ export class StandardWebhooksVerifier implements WebhookVerifier {
   constructor(secrets: string | ReadonlyArray<string>) {
     const list = typeof secrets === 'string' ? [secrets] : secrets;
     this.keys = list.map((secret) => Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64'));
-    if (this.keys.length === 0 || this.keys.some((key) => key.length < 16)) throw new Error('a Standard Webhooks secret must hold at least 16 bytes');
+    if (this.keys.length === 0 || this.keys.some((key) => key.length < 16))
+      throw new Error('a Standard Webhooks secret must hold at least 16 bytes');
   }
 
   verify(delivery: Delivery, now: Date): Verification {
@@ -33,7 +34,8 @@ export class StandardWebhooksVerifier implements WebhookVerifier {
     const timestamp = headerOf(delivery.headers, 'webhook-timestamp');
     const signatures = headerOf(delivery.headers, 'webhook-signature');
     if (!id || !timestamp || !signatures) return { ok: false, reason: 'missing-headers' };
-    if (!/^\d{1,12}$/.test(timestamp) || !withinClockWindow(Number(timestamp) * 1000, now.getTime())) return { ok: false, reason: 'stale-timestamp' };
+    if (!/^\d{1,12}$/.test(timestamp) || !withinClockWindow(Number(timestamp) * 1000, now.getTime()))
+      return { ok: false, reason: 'stale-timestamp' };
     const offered = signatures
       .split(' ')
       .map((entry) => entry.split(','))

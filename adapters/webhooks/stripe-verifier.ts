@@ -26,14 +26,19 @@ export class StripeVerifier implements WebhookVerifier {
       return [pair.slice(0, eq).trim(), pair.slice(eq + 1).trim()] as const;
     });
     const timestamp = pairs.find(([key]) => key === 't')?.[1];
-    const offered = pairs.filter(([key, value]) => key === 'v1' && /^[0-9a-f]{64}$/i.test(value)).map(([, value]) => Buffer.from(value, 'hex'));
+    const offered = pairs
+      .filter(([key, value]) => key === 'v1' && /^[0-9a-f]{64}$/i.test(value))
+      .map(([, value]) => Buffer.from(value, 'hex'));
     if (!timestamp || offered.length === 0) return { ok: false, reason: 'missing-headers' };
-    if (!/^\d{1,12}$/.test(timestamp) || !withinClockWindow(Number(timestamp) * 1000, now.getTime())) return { ok: false, reason: 'stale-timestamp' };
+    if (!/^\d{1,12}$/.test(timestamp) || !withinClockWindow(Number(timestamp) * 1000, now.getTime()))
+      return { ok: false, reason: 'stale-timestamp' };
     const signed = this.secrets.some((secret) => {
       const expected = hmacSha256(secret, `${timestamp}.`, delivery.body);
       return offered.some((signature) => sameSignature(signature, expected));
     });
-    return signed ? { ok: true, deliveryId: eventIdOf(delivery.body) ?? `t${timestamp}:${createHash('sha256').update(delivery.body).digest('hex')}` } : { ok: false, reason: 'bad-signature' };
+    return signed
+      ? { ok: true, deliveryId: eventIdOf(delivery.body) ?? `t${timestamp}:${createHash('sha256').update(delivery.body).digest('hex')}` }
+      : { ok: false, reason: 'bad-signature' };
   }
 }
 

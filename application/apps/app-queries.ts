@@ -8,7 +8,10 @@ import type { ServedRollout } from './served-rollout.js';
 type Of = { principal: Principal; appId: string };
 
 /** The caller's apps, newest first. */
-export class ListApps implements UseCase<Parameters<AppsUseCases['listApps']['execute']>[0], { apps: AppSummary[]; nextCursor: string | null }> {
+export class ListApps implements UseCase<
+  Parameters<AppsUseCases['listApps']['execute']>[0],
+  { apps: AppSummary[]; nextCursor: string | null }
+> {
   constructor(private readonly book: AppBook) {}
 
   async execute({ principal, limit, cursor }: { principal: Principal; limit?: number; cursor?: string | null }) {

@@ -58,11 +58,18 @@ export class PutRecord extends RecordsCase {
   }
 
   /** Upserts at the given id, or creates one under a fresh id. */
-  async execute({ principal, appId, collection, recordId, data }: Of<{ recordId?: string; data: unknown }>): Promise<{ record: AppRecordView; created: boolean }> {
+  async execute({
+    principal,
+    appId,
+    collection,
+    recordId,
+    data,
+  }: Of<{ recordId?: string; data: unknown }>): Promise<{ record: AppRecordView; created: boolean }> {
     await this.writable(principal, appId);
     if (recordId !== undefined && !RECORD_KEY.test(recordId)) throw new InvalidInput('A record id is 1..128 letters, digits, _ or -');
     const json = JSON.stringify(data ?? null);
-    if (Buffer.byteLength(json, 'utf8') > MAX_RECORD_BYTES) throw new PayloadTooLarge(`A record holds at most ${MAX_RECORD_BYTES} bytes of JSON`);
+    if (Buffer.byteLength(json, 'utf8') > MAX_RECORD_BYTES)
+      throw new PayloadTooLarge(`A record holds at most ${MAX_RECORD_BYTES} bytes of JSON`);
     const id = recordId ?? this.ids.mint('record');
     const records = this.data.records(appId);
     const stored = await records.put({ id: `${collection}/${id}`, data: JSON.parse(json) as unknown, refs: { collection } });
@@ -90,5 +97,11 @@ export class DeleteRecords extends RecordsCase {
 
 function viewOf(record: StoredRecord<unknown>): AppRecordView {
   const slash = record.id.indexOf('/');
-  return { id: record.id.slice(slash + 1), collection: record.id.slice(0, slash), data: record.data, createdAt: record.createdAt, updatedAt: record.updatedAt };
+  return {
+    id: record.id.slice(slash + 1),
+    collection: record.id.slice(0, slash),
+    data: record.data,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
 }

@@ -25,7 +25,9 @@ export class AppSharing {
     try {
       return (await this.canShare!(principal)) === true;
     } catch (error) {
-      this.logger.warn('canShareApps threw; the app is kept owner-scoped', { cause: error instanceof Error ? error.message : String(error) });
+      this.logger.warn('canShareApps threw; the app is kept owner-scoped', {
+        cause: error instanceof Error ? error.message : String(error),
+      });
       return false;
     }
   }

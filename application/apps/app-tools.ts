@@ -6,7 +6,10 @@ import type { AppDetail, AppsUseCases, ViewSink } from '../../ports/use-cases/ap
 import { defineTool } from '../tools/define-tool.js';
 import type { AppBook } from './app-book.js';
 
-const APP_ID = z.string().regex(/^app_[0-9A-Za-z_-]{10,64}$/).describe('The app id (app_…)');
+const APP_ID = z
+  .string()
+  .regex(/^app_[0-9A-Za-z_-]{10,64}$/)
+  .describe('The app id (app_…)');
 const COLLECTION = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 const RECORD_ID = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/);
 const INSTRUCTION = z.string().min(1).max(4000);
@@ -40,7 +43,9 @@ export function appTools(apps: AppsUseCases, book: AppBook): ToolDefinition[] {
       risk: CREATE_RISK,
       async execute({ prompt }, context) {
         const view = viewSink(context);
-        return brief(await apps.createApp.execute({ principal: context.principal, prompt, signal: context.signal, ...(view ? { view } : {}) }));
+        return brief(
+          await apps.createApp.execute({ principal: context.principal, prompt, signal: context.signal, ...(view ? { view } : {}) }),
+        );
       },
     }),
     defineTool({
@@ -57,10 +62,17 @@ export function appTools(apps: AppsUseCases, book: AppBook): ToolDefinition[] {
         const loaded = await book.find(appId);
         return loaded && loaded.app.isOwnedBy(principal.subject) ? { appId: loaded.app.id, contentHash: loaded.app.contentHash } : null;
       },
-      preview: ({ appId, instruction }) => `Edit app ${appId}: ${instruction.length > 160 ? `${instruction.slice(0, 157)}...` : instruction}`,
+      preview: ({ appId, instruction }) =>
+        `Edit app ${appId}: ${instruction.length > 160 ? `${instruction.slice(0, 157)}...` : instruction}`,
       async execute({ appId, instruction }, context) {
         const view = viewSink(context);
-        const result = await apps.editApp.execute({ principal: context.principal, appId, instruction, signal: context.signal, ...(view ? { view } : {}) });
+        const result = await apps.editApp.execute({
+          principal: context.principal,
+          appId,
+          instruction,
+          signal: context.signal,
+          ...(view ? { view } : {}),
+        });
         return { ...brief(result.app), driftedPins: result.driftedPins, ...(result.issues ? { issues: result.issues } : {}) };
       },
     }),
@@ -72,7 +84,13 @@ export function appTools(apps: AppsUseCases, book: AppBook): ToolDefinition[] {
       async execute({ appId }, context) {
         const opened = await apps.openApp.execute({ principal: context.principal, appId });
         if (opened.payload) viewSink(context)?.(viewOfDocument(opened.payload.appId, opened.payload.document, opened.pinDrift));
-        return { kind: opened.kind, ...(opened.url ? { url: opened.url } : {}), pinDrift: opened.pinDrift, title: opened.payload?.document.title, version: opened.payload?.version };
+        return {
+          kind: opened.kind,
+          ...(opened.url ? { url: opened.url } : {}),
+          pinDrift: opened.pinDrift,
+          title: opened.payload?.document.title,
+          version: opened.payload?.version,
+        };
       },
     }),
     defineTool({

@@ -14,7 +14,10 @@ export class ApprovalInvalidation {
   async invalidate(appId: string, at: string): Promise<number> {
     const found = new Map<string, LoadedApproval>();
     for (const state of ['pending', 'approved'] as const) {
-      const filters: ReadonlyArray<Record<string, string>> = [{ app: appId, state }, { session: appId, state }];
+      const filters: ReadonlyArray<Record<string, string>> = [
+        { app: appId, state },
+        { session: appId, state },
+      ];
       for (const refs of filters) {
         for (const loaded of await this.approvals.all(refs)) found.set(loaded.approval.id, loaded);
       }

@@ -26,7 +26,10 @@ export class CreateApp implements UseCase<Input, AppDetail> {
 
   async execute({ principal, prompt, view, signal }: Input): Promise<AppDetail> {
     const appId = this.ids.mint('app');
-    const document = await this.sharing.admit(principal, await this.generation.create(appId, prompt, signal ?? new AbortController().signal, view));
+    const document = await this.sharing.admit(
+      principal,
+      await this.generation.create(appId, prompt, signal ?? new AbortController().signal, view),
+    );
     const app = App.create({
       id: appId,
       owner: principal.subject,

@@ -40,7 +40,12 @@ export class Generation {
     const draft = await watch.follow(() => generator.edit({ document, instruction, kind, signal }));
     // The rung and the audience are not an edit's to change; a tree edit keeps the egress policy too.
     const checked = watch.check(draft, 'edited app');
-    const next: AppDocument = { ...checked, ui: document.ui, scope: document.scope, ...(kind === 'tree' ? { egress: document.egress } : {}) };
+    const next: AppDocument = {
+      ...checked,
+      ui: document.ui,
+      scope: document.scope,
+      ...(kind === 'tree' ? { egress: document.egress } : {}),
+    };
     if (kind === 'tree' && emitsServerCode(document, next)) throw watch.fail(new TreeEditEmittedServerCode());
     return next;
   }

@@ -33,7 +33,10 @@ export class GraduateApp implements UseCase<{ principal: Principal; appId: strin
     if (!this.rollout.available) throw new NotImplemented('No sandbox is configured: graduating an app needs one');
     const snapshotId = await this.rollout.graduate(app);
     const at = this.clock.now().toISOString();
-    const graduated = app.graduated({ version: this.ids.mint('version'), contentHash: contentHashOf({ ...app.document, ui: 'http' }), at }, snapshotId);
+    const graduated = app.graduated(
+      { version: this.ids.mint('version'), contentHash: contentHashOf({ ...app.document, ui: 'http' }), at },
+      snapshotId,
+    );
     try {
       await this.book.swapContent(loaded, graduated, 'graduate');
     } catch (error) {

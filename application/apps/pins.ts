@@ -44,7 +44,17 @@ export class SeedApp implements UseCase<{ principal: Principal; slot: string; in
     private readonly clock: Clock,
   ) {}
 
-  async execute({ principal, slot, instruction, signal }: { principal: Principal; slot: string; instruction?: string; signal?: AbortSignal }): Promise<AppDetail> {
+  async execute({
+    principal,
+    slot,
+    instruction,
+    signal,
+  }: {
+    principal: Principal;
+    slot: string;
+    instruction?: string;
+    signal?: AbortSignal;
+  }): Promise<AppDetail> {
     const { baseline, document: supplied } = await baselineOf(this.catalog, slot);
     const forked = await this.sharing.admit(principal, supplied);
     const appId = this.ids.mint('app');
@@ -148,7 +158,17 @@ export class RebasePin implements UseCase<{ principal: Principal; appId: string;
     private readonly clock: Clock,
   ) {}
 
-  async execute({ principal, appId, slot, signal }: { principal: Principal; appId: string; slot: string; signal?: AbortSignal }): Promise<EditResult> {
+  async execute({
+    principal,
+    appId,
+    slot,
+    signal,
+  }: {
+    principal: Principal;
+    appId: string;
+    slot: string;
+    signal?: AbortSignal;
+  }): Promise<EditResult> {
     const loaded = await this.book.ownedBy(principal.subject, appId);
     const { app } = loaded;
     const pin = app.pin;
@@ -157,14 +177,20 @@ export class RebasePin implements UseCase<{ principal: Principal; appId: string;
     const { baseline, document: fresh } = await baselineOf(this.catalog, slot);
 
     let document: AppDocument = { ...fresh, ui: 'tree', scope: app.document.scope };
-    for (const instruction of pin.trail) document = await this.generation.edit(app.id, document, instruction, signal ?? new AbortController().signal);
+    for (const instruction of pin.trail)
+      document = await this.generation.edit(app.id, document, instruction, signal ?? new AbortController().signal);
     const at = this.clock.now().toISOString();
     let served = app.served;
     if (app.document.ui === 'http') {
       document = { ...document, ui: 'http' };
       served = { snapshotId: await this.rollout.update(app, document), servedAt: at };
     }
-    const rebased = app.rebased(document, baseline.hash, { version: this.ids.mint('version'), contentHash: contentHashOf(document), at }, served);
+    const rebased = app.rebased(
+      document,
+      baseline.hash,
+      { version: this.ids.mint('version'), contentHash: contentHashOf(document), at },
+      served,
+    );
     try {
       await this.book.swapContent(loaded, rebased, 'rebase');
     } catch (error) {
@@ -176,4 +202,3 @@ export class RebasePin implements UseCase<{ principal: Principal; appId: string;
     return { app: detailOf(rebased), driftedPins: [], ...(issues.length ? { issues } : {}) };
   }
 }
-

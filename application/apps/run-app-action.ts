@@ -46,7 +46,10 @@ export class RunAppAction implements UseCase<RunActionInput, ActionAnswer> {
       case 'blocked':
         throw new AppToolBlocked(action.tool, result.reason);
       case 'invalid':
-        throw new InvalidInput(`The input for ${action.tool} is not valid: ${result.issues.join('; ')}`, result.issues.map((message) => ({ path: 'input', message })));
+        throw new InvalidInput(
+          `The input for ${action.tool} is not valid: ${result.issues.join('; ')}`,
+          result.issues.map((message) => ({ path: 'input', message })),
+        );
       case 'failed':
         throw new AppToolFailed(action.tool, result.error, result.code);
     }

@@ -31,7 +31,9 @@ export class ServedRollout {
       await step('start', () => session.start());
       return await step('snapshot', () => session.snapshot());
     } catch (error) {
-      await session.close().catch((cause) => this.logger.warn('could not close a sandbox after a failed graduation', { appId: app.id, cause: String(cause) }));
+      await session
+        .close()
+        .catch((cause) => this.logger.warn('could not close a sandbox after a failed graduation', { appId: app.id, cause: String(cause) }));
       throw error;
     }
   }
@@ -44,7 +46,8 @@ export class ServedRollout {
     try {
       await step('write', () => session.writeFiles(this.scaffold.filesOf(document)));
       await step('start', () => session.start());
-      if (!(await step('listening check', () => session.isListening()))) throw new ServedStepFailed('listening check', 'the server is not listening');
+      if (!(await step('listening check', () => session.isListening())))
+        throw new ServedStepFailed('listening check', 'the server is not listening');
       return await step('snapshot', () => session.snapshot());
     } catch (error) {
       await this.revert(app.id, document, previous);
@@ -58,7 +61,10 @@ export class ServedRollout {
       const session = await this.open(appId, document);
       await session.restore(snapshotId);
     } catch (cause) {
-      this.logger.error('could not restore the previous snapshot of a served app', { appId, cause: cause instanceof Error ? cause.message : String(cause) });
+      this.logger.error('could not restore the previous snapshot of a served app', {
+        appId,
+        cause: cause instanceof Error ? cause.message : String(cause),
+      });
     }
   }
 
@@ -124,7 +130,8 @@ async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof ServedStepFailed || error instanceof NotImplemented) throw error;
     const cause = error instanceof Error ? error.message : String(error);
-    if (error instanceof DomainError) throw new ServedStepFailed(name, cause, error instanceof Unavailable ? 'unavailable' : 'conflict', error.details ?? {});
+    if (error instanceof DomainError)
+      throw new ServedStepFailed(name, cause, error instanceof Unavailable ? 'unavailable' : 'conflict', error.details ?? {});
     throw new ServedStepFailed(name, cause);
   }
 }

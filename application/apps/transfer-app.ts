@@ -23,7 +23,12 @@ export class ExportApp implements UseCase<{ principal: Principal; appId: string 
 
   async execute({ principal, appId }: { principal: Principal; appId: string }) {
     const { app } = await this.book.visibleTo(principal, appId);
-    const slug = app.document.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'app';
+    const slug =
+      app.document.title
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .slice(0, 60) || 'app';
     return { filename: `${slug}.porter-app`, bytes: this.archive.pack(app.document) };
   }
 }
@@ -47,7 +52,8 @@ export class ImportApp implements UseCase<{ principal: Principal; bytes: Uint8Ar
   async execute({ principal, bytes }: { principal: Principal; bytes: Uint8Array }): Promise<AppDetail> {
     const contents = this.archive.unpack(bytes);
     const manifest = contents.manifest;
-    if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) throw new InvalidInput('app.json must hold an app document object');
+    if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest))
+      throw new InvalidInput('app.json must hold an app document object');
     const files = Object.keys(contents.files).length > 0 ? { files: contents.files } : null;
     if (files) admitServerCode(principal, 'import');
     const checked = validateDocument({ ...manifest, ui: 'tree', server: files });

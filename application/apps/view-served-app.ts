@@ -32,7 +32,10 @@ export class ViewServedApp implements UseCase<Input, PageAnswer> {
   async execute({ principal, appId, path, accept, acceptLanguage }: Input): Promise<PageAnswer> {
     const { app } = await this.book.visibleTo(principal, appId);
     const session = await this.rollout.running(app);
-    const headers: Record<string, string> = { ...(accept ? { accept } : {}), ...(acceptLanguage ? { 'accept-language': acceptLanguage } : {}) };
+    const headers: Record<string, string> = {
+      ...(accept ? { accept } : {}),
+      ...(acceptLanguage ? { 'accept-language': acceptLanguage } : {}),
+    };
     const signal = AbortSignal.timeout(PAGE_TIMEOUT_MS);
     let target = path;
     try {

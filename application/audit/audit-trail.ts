@@ -22,7 +22,8 @@ export class AuditTrail {
   ) {}
 
   async record(event: NewAuditEvent): Promise<void> {
-    const lost = (cause: string) => this.logger.error('audit sink failed; the event was not recorded', { action: event.action, outcome: event.outcome, cause });
+    const lost = (cause: string) =>
+      this.logger.error('audit sink failed; the event was not recorded', { action: event.action, outcome: event.outcome, cause });
     const write = this.sink.write({ id: this.ids.mint('audit'), at: this.clock.now().toISOString(), ...event }).then(
       () => 'written' as const,
       (error: unknown) => {
@@ -37,6 +38,11 @@ export class AuditTrail {
     });
     const outcome = await Promise.race([write, waited]);
     clearTimeout(timer);
-    if (outcome === 'late') this.logger.warn('audit sink is slow; the call went on without waiting for it', { action: event.action, outcome: event.outcome, waitedMs: this.waitMs });
+    if (outcome === 'late')
+      this.logger.warn('audit sink is slow; the call went on without waiting for it', {
+        action: event.action,
+        outcome: event.outcome,
+        waitedMs: this.waitMs,
+      });
   }
 }

@@ -33,7 +33,12 @@ export class ArmAutomation implements UseCase<AutomationRef, ArmResult> {
     const armed = await this.automations.update(input.automationId, (automation) => automation.arm(now.toISOString()));
     if (!armed) throw new NotFound('Automation');
     const asks = await this.asks.raise(armed);
-    await this.audit.record({ subject: input.principal.subject, action: 'automation.armed', outcome: 'armed', details: { automationId: armed.id, asks: asks.map((a) => a.tool) } });
+    await this.audit.record({
+      subject: input.principal.subject,
+      action: 'automation.armed',
+      outcome: 'armed',
+      details: { automationId: armed.id, asks: asks.map((a) => a.tool) },
+    });
     return { automation: automationView(armed, this.calendar, now), asks };
   }
 }

@@ -70,7 +70,12 @@ export class ArmingAsks {
         expiresAt: new Date(now.getTime() + this.approvalTtlMs).toISOString(),
       });
       await this.approvals.save(approval);
-      await this.audit.record({ subject: owner.subject, action: 'approval.parked', outcome: 'pending', details: { approvalId: approval.id, tool: name, venue: 'automation', automationId: automation.id } });
+      await this.audit.record({
+        subject: owner.subject,
+        action: 'approval.parked',
+        outcome: 'pending',
+        details: { approvalId: approval.id, tool: name, venue: 'automation', automationId: automation.id },
+      });
       asks.push({ approvalId: approval.id, tool: name });
     }
     return asks;

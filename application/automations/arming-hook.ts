@@ -30,7 +30,8 @@ export class ArmingHook implements ApprovalHook {
       // The grant was written before this read: a disarm that this read missed comes after it and
       // revokes it itself.
       const current = await this.automations.find(automationId);
-      if (!current?.automation.armed) await this.grants.revoke(approval.subject, automationId, current ? 'automation-disarmed' : 'automation-deleted');
+      if (!current?.automation.armed)
+        await this.grants.revoke(approval.subject, automationId, current ? 'automation-disarmed' : 'automation-deleted');
       return;
     }
     const now = this.clock.now().toISOString();
@@ -38,7 +39,12 @@ export class ArmingHook implements ApprovalHook {
     await this.asks.drop(automationId);
     await this.grants.revoke(approval.subject, automationId, 'automation-disarmed');
     if (disarmed) {
-      await this.audit.record({ subject: approval.subject, action: 'automation.disarmed', outcome: 'standing-grant-denied', details: { automationId, tool, approvalId: approval.id } });
+      await this.audit.record({
+        subject: approval.subject,
+        action: 'automation.disarmed',
+        outcome: 'standing-grant-denied',
+        details: { automationId, tool, approvalId: approval.id },
+      });
     }
   }
 }

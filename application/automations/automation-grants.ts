@@ -23,7 +23,12 @@ export class AutomationGrants {
     for (const grant of await this.grants.everyActiveOf(owner)) {
       if (!grant.isFor(automationId)) continue;
       await this.grants.save(grant.revoke(at));
-      await this.audit.record({ subject: owner, action: 'grant.revoked', outcome: because, details: { grantId: grant.id, tool: grant.tool, automationId } });
+      await this.audit.record({
+        subject: owner,
+        action: 'grant.revoked',
+        outcome: because,
+        details: { grantId: grant.id, tool: grant.tool, automationId },
+      });
       revoked += 1;
     }
     return revoked;

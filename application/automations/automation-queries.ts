@@ -7,7 +7,10 @@ import type { AutomationBook } from './automation-book.js';
 import { automationView } from './automation-view.js';
 
 /** `GET /automations`: the caller's automations, newest first. */
-export class ListAutomations implements UseCase<{ principal: Principal; limit?: number; cursor?: string | null }, { automations: AutomationView[]; nextCursor: string | null }> {
+export class ListAutomations implements UseCase<
+  { principal: Principal; limit?: number; cursor?: string | null },
+  { automations: AutomationView[]; nextCursor: string | null }
+> {
   constructor(
     private readonly automations: AutomationBook,
     private readonly calendar: CronCalendar,

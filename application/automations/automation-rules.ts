@@ -23,11 +23,15 @@ export class AutomationRules {
     }
     if (trigger?.kind === 'webhook' && !this.sources().includes(trigger.source)) {
       const known = this.sources();
-      issues.push({ path: 'trigger.source', message: `no webhook source "${trigger.source}" is registered${known.length ? ` (registered: ${known.join(', ')})` : ''}` });
+      issues.push({
+        path: 'trigger.source',
+        message: `no webhook source "${trigger.source}" is registered${known.length ? ` (registered: ${known.join(', ')})` : ''}`,
+      });
     }
     for (const [index, tool] of (task?.tools ?? []).entries()) {
       if (!this.tools.get(tool)) issues.push({ path: `task.tools.${index}`, message: `there is no tool named "${tool}"` });
     }
-    if (issues.length) throw new InvalidInput(`The automation is not valid: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
+    if (issues.length)
+      throw new InvalidInput(`The automation is not valid: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
   }
 }

@@ -7,6 +7,8 @@ export function automationView(automation: Automation, calendar: CronCalendar, n
   const { owner, ...rest } = automation.toPrimitives();
   const trigger = automation.trigger;
   const nextRunAt =
-    automation.armed && trigger.kind === 'schedule' ? (calendar.nextAfter(trigger.cron, trigger.timezone, now)?.toISOString() ?? null) : undefined;
+    automation.armed && trigger.kind === 'schedule'
+      ? (calendar.nextAfter(trigger.cron, trigger.timezone, now)?.toISOString() ?? null)
+      : undefined;
   return { ...rest, owner: owner.subject, ...(nextRunAt !== undefined ? { nextRunAt } : {}) };
 }

@@ -20,7 +20,11 @@ export class ChangeAutomation implements UseCase<AutomationChange, AutomationVie
     await this.automations.ownedBy(input.principal.subject, input.automationId);
     this.rules.check(input.trigger, input.task);
     const now = this.clock.now();
-    const changes = { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.trigger ? { trigger: input.trigger } : {}), ...(input.task ? { task: input.task } : {}) };
+    const changes = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.trigger ? { trigger: input.trigger } : {}),
+      ...(input.task ? { task: input.task } : {}),
+    };
     const changed = await this.automations.update(input.automationId, (automation) => automation.change(changes, now.toISOString()));
     if (!changed) throw new NotFound('Automation');
     return automationView(changed, this.calendar, now);

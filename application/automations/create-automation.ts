@@ -30,7 +30,14 @@ export class CreateAutomation implements UseCase<NewAutomation, AutomationView> 
     if (input.principal.anonymous) throw new SignInToAutomate();
     this.rules.check(input.trigger, input.task);
     const now = this.clock.now();
-    const automation = Automation.create({ id: this.ids.mint('automation'), name: input.name, trigger: input.trigger, task: input.task, owner: input.principal, now: now.toISOString() });
+    const automation = Automation.create({
+      id: this.ids.mint('automation'),
+      name: input.name,
+      trigger: input.trigger,
+      task: input.task,
+      owner: input.principal,
+      now: now.toISOString(),
+    });
     await this.automations.save(automation);
     return automationView(automation, this.calendar, now);
   }

@@ -64,7 +64,7 @@ export class ConnectionGate implements ToolConnections {
  */
 function checked(request: ProxyRequest): ProxyRequest {
   if (!request.path.startsWith('/') || request.path.startsWith('//') || /[\r\n]/.test(request.path)) {
-    throw new InvalidInput('A connected-account request takes a path on the provider\'s API, such as /user (not a URL)');
+    throw new InvalidInput("A connected-account request takes a path on the provider's API, such as /user (not a URL)");
   }
   return request;
 }

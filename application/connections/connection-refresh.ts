@@ -33,7 +33,12 @@ export class ConnectionRefresh {
         if (next === connection) return connection;
         if (await this.book.swap(current, next)) {
           if (next.status !== connection.status) {
-            await this.audit.record({ subject: next.owner, action: `connection.${next.status}`, outcome: next.status, details: { connectionId: next.id, toolkit: next.toolkit, broker: this.broker.name } });
+            await this.audit.record({
+              subject: next.owner,
+              action: `connection.${next.status}`,
+              outcome: next.status,
+              details: { connectionId: next.id, toolkit: next.toolkit, broker: this.broker.name },
+            });
           }
           return next;
         }
@@ -48,10 +53,19 @@ export class ConnectionRefresh {
 
   private async reported(connection: Connection): Promise<{ status: Connection['status']; brokerRef: string | null }> {
     try {
-      const seen = await this.broker.observe({ connectionId: connection.id, owner: connection.owner, toolkit: connection.toolkit, ref: connection.brokerRef });
+      const seen = await this.broker.observe({
+        connectionId: connection.id,
+        owner: connection.owner,
+        toolkit: connection.toolkit,
+        ref: connection.brokerRef,
+      });
       return { status: seen.status, brokerRef: seen.ref };
     } catch (error) {
-      this.logger.warn('could not ask the connection broker; showing the stored state', { connectionId: connection.id, broker: this.broker.name, cause: error instanceof Error ? error.message : 'unknown' });
+      this.logger.warn('could not ask the connection broker; showing the stored state', {
+        connectionId: connection.id,
+        broker: this.broker.name,
+        cause: error instanceof Error ? error.message : 'unknown',
+      });
       return { status: connection.status, brokerRef: connection.brokerRef };
     }
   }

@@ -41,7 +41,12 @@ export class InitiateConnection implements UseCase<Initiation, { id: string; red
       initiationExpiresAt: started.expiresAt ?? new Date(now.getTime() + DEFAULT_INITIATION_WINDOW_MS).toISOString(),
     });
     await this.book.save(connection);
-    await this.audit.record({ subject: owner, action: 'connection.initiated', outcome: 'initiated', details: { connectionId: id, toolkit: input.toolkit, broker: this.broker.name } });
+    await this.audit.record({
+      subject: owner,
+      action: 'connection.initiated',
+      outcome: 'initiated',
+      details: { connectionId: id, toolkit: input.toolkit, broker: this.broker.name },
+    });
     return { id, redirectUrl: started.redirectUrl };
   }
 }

@@ -29,10 +29,20 @@ export class RemoveConnection implements UseCase<{ principal: Principal; connect
         const { connection } = current;
         // A connection another broker holds cannot be reached from here; forgetting it is all we can do.
         if (connection.toPrimitives().broker === broker.name) {
-          await broker.remove({ connectionId: connection.id, owner: connection.owner, toolkit: connection.toolkit, ref: connection.brokerRef });
+          await broker.remove({
+            connectionId: connection.id,
+            owner: connection.owner,
+            toolkit: connection.toolkit,
+            ref: connection.brokerRef,
+          });
         }
         if (await this.book.consume(current)) {
-          await this.audit.record({ subject: connection.owner, action: 'connection.removed', outcome: 'removed', details: { connectionId: connection.id, toolkit: connection.toolkit, broker: connection.toPrimitives().broker } });
+          await this.audit.record({
+            subject: connection.owner,
+            action: 'connection.removed',
+            outcome: 'removed',
+            details: { connectionId: connection.id, toolkit: connection.toolkit, broker: connection.toPrimitives().broker },
+          });
           return;
         }
         // A poll may have learned the broker's ref meanwhile: read again and remove that too.

@@ -23,7 +23,9 @@ export class CheckActAs implements UseCase<{ subject?: string }, ActAsCheck> {
     try {
       const material = await this.preset.mint({ subject, kind: 'user' });
       result.minted = true;
-      const request = await this.preset.asHostSees(this.synthesize({ method: 'GET', path: `${this.mount}/status`, headers: { ...material.headers } }));
+      const request = await this.preset.asHostSees(
+        this.synthesize({ method: 'GET', path: `${this.mount}/status`, headers: { ...material.headers } }),
+      );
       const principal = await this.resolve(request);
       result.accepted = principal !== null;
       result.subjectMatches = principal?.subject === subject;

@@ -26,7 +26,12 @@ export class AdmitCaller implements UseCase<{ token: string | null; site: DoorSi
     const principal = await this.resolve(bearer.subject);
     if (!principal) {
       const closed = await this.sessions.revokeSubject(bearer.subject);
-      await this.audit.record({ subject: bearer.subject, action: 'door.subject-gone', outcome: 'sessions-revoked', details: { sessions: closed } });
+      await this.audit.record({
+        subject: bearer.subject,
+        action: 'door.subject-gone',
+        outcome: 'sessions-revoked',
+        details: { sessions: closed },
+      });
       return { ok: false, reason: 'gone' };
     }
     return { ok: true, caller: { ...bearer, principal } };

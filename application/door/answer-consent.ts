@@ -40,7 +40,15 @@ export class AnswerConsent implements UseCase<ConsentAnswer, AuthorizationStep> 
     const subject = answer.signedIn.subject;
     if (!answer.approve) {
       await this.audit.record({ subject, action: 'door.consent', outcome: 'denied', details: { clientId: ask.clientId } });
-      return { kind: 'redirect', location: redirectBack(ask.redirectUri, { error: 'access_denied', error_description: 'The person declined', state: ask.state, iss: answer.site.issuer }) };
+      return {
+        kind: 'redirect',
+        location: redirectBack(ask.redirectUri, {
+          error: 'access_denied',
+          error_description: 'The person declined',
+          state: ask.state,
+          iss: answer.site.issuer,
+        }),
+      };
     }
 
     const consent = await this.consents.ensure(subject, ask.clientId, ask.scope, now.toISOString());

@@ -45,7 +45,8 @@ export class BeginAuthorization implements UseCase<AuthorizeRequest, Authorizati
     if (query.responseType !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported');
     const scope = grantedScope(query.scope);
     if (scope === null) return back('invalid_scope', 'The only scope this door grants is "mcp"');
-    if (query.resource !== undefined && query.resource !== site.resource) return back('invalid_target', `resource must be ${site.resource}`);
+    if (query.resource !== undefined && query.resource !== site.resource)
+      return back('invalid_target', `resource must be ${site.resource}`);
 
     if (!signedIn || signedIn.anonymous) return { kind: 'sign-in' };
 
@@ -68,7 +69,9 @@ export class BeginAuthorization implements UseCase<AuthorizeRequest, Authorizati
         client: { id: client.id, name: client.name, clientUri, redirectOrigin: originOf(redirectUri) },
         person: { subject: signedIn.subject, ...(signedIn.name ? { name: signedIn.name } : {}) },
         scope,
-        tools: this.tools.list().map((tool) => ({ name: tool.name, description: tool.description, risk: tool.risk, egress: tool.egress ?? false })),
+        tools: this.tools
+          .list()
+          .map((tool) => ({ name: tool.name, description: tool.description, risk: tool.risk, egress: tool.egress ?? false })),
       },
     };
   }

@@ -24,7 +24,8 @@ export class CallDoorTool implements UseCase<DoorToolCall, DoorToolResult> {
       return {
         kind: 'failed',
         code: 'not-implemented',
-        error: 'This connection carries no consent evidence (the token names no client), so the door cannot act for you: reconnect through an authorization that records consent',
+        error:
+          'This connection carries no consent evidence (the token names no client), so the door cannot act for you: reconnect through an authorization that records consent',
       };
     }
     const result = await this.guard.execute({

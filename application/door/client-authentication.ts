@@ -19,11 +19,14 @@ export async function authenticateClient(
   const client = (await clients.find(credentials.clientId))?.client;
   if (!client) throw new OAuthRefusal('invalid_client', 'client_id is not registered with this door', status);
   if (client.isPublic) {
-    if (credentials.clientSecret !== undefined) throw new OAuthRefusal('invalid_client', 'This client is public: it has no secret to send', status);
+    if (credentials.clientSecret !== undefined)
+      throw new OAuthRefusal('invalid_client', 'This client is public: it has no secret to send', status);
     return client;
   }
   const presented = credentials.clientSecret;
-  if (presented === undefined || credentials.via === 'none') throw new OAuthRefusal('invalid_client', 'This client must authenticate with its client_secret', status);
-  if (!secrets.same(secrets.digest(presented), client.secretHash ?? '')) throw new OAuthRefusal('invalid_client', 'The client could not be authenticated', status);
+  if (presented === undefined || credentials.via === 'none')
+    throw new OAuthRefusal('invalid_client', 'This client must authenticate with its client_secret', status);
+  if (!secrets.same(secrets.digest(presented), client.secretHash ?? ''))
+    throw new OAuthRefusal('invalid_client', 'The client could not be authenticated', status);
   return client;
 }

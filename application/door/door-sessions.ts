@@ -28,7 +28,9 @@ export class DoorSessions<S extends LiveDoorSession = LiveDoorSession> implement
     const now = this.clock.now().getTime();
     const idle = this.settings.sessionIdleSeconds * 1000;
     for (const entry of [...this.entries.values()]) if (now - entry.lastSeen > idle) await this.end(entry.session.id);
-    const own = [...this.entries.values()].filter((entry) => entry.session.subject === session.subject).sort((a, b) => a.lastSeen - b.lastSeen);
+    const own = [...this.entries.values()]
+      .filter((entry) => entry.session.subject === session.subject)
+      .sort((a, b) => a.lastSeen - b.lastSeen);
     for (const entry of own.slice(0, Math.max(0, own.length - this.settings.maxSessionsPerSubject + 1))) await this.end(entry.session.id);
     this.entries.set(session.id, { session, lastSeen: now });
   }

@@ -46,15 +46,22 @@ export class RedeemCode implements UseCase<CodeRequest, TokenGrant> {
     const now = this.clock.now();
     if (code.redeemedFor) {
       await this.families.revoke(code.redeemedFor, now.toISOString(), 'code-reused');
-      await this.audit.record({ subject: code.subject, action: 'door.code-reused', outcome: 'family-revoked', details: { clientId: client.id } });
+      await this.audit.record({
+        subject: code.subject,
+        action: 'door.code-reused',
+        outcome: 'family-revoked',
+        details: { clientId: client.id },
+      });
       throw new OAuthRefusal('invalid_grant', 'The authorization code was already used; the tokens it gave are revoked');
     }
     if (code.isExpiredAt(now.toISOString())) throw new OAuthRefusal('invalid_grant', 'The authorization code has expired');
-    if (code.ask.redirectUri !== request.redirectUri) throw new OAuthRefusal('invalid_grant', 'redirect_uri does not match the authorization request');
+    if (code.ask.redirectUri !== request.redirectUri)
+      throw new OAuthRefusal('invalid_grant', 'redirect_uri does not match the authorization request');
     if (!isCodeVerifier(request.codeVerifier) || !this.secrets.same(this.secrets.digest(request.codeVerifier), code.ask.codeChallenge)) {
       throw new OAuthRefusal('invalid_grant', 'code_verifier does not match the code_challenge (PKCE)');
     }
-    if (request.resource !== undefined && request.resource !== code.ask.resource) throw new OAuthRefusal('invalid_target', `resource must be ${code.ask.resource}`);
+    if (request.resource !== undefined && request.resource !== code.ask.resource)
+      throw new OAuthRefusal('invalid_target', `resource must be ${code.ask.resource}`);
 
     const props = code.toPrimitives();
     const family = TokenFamily.start({

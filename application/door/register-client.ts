@@ -29,9 +29,14 @@ export class RegisterClient implements UseCase<ClientRegistration, RegisteredCli
     }
     const grantTypes = registration.grantTypes ?? GRANT_TYPES;
     const unsupportedGrant = grantTypes.find((grant) => !GRANT_TYPES.includes(grant));
-    if (unsupportedGrant) throw new OAuthRefusal('invalid_client_metadata', `grant_type ${unsupportedGrant} is not supported; use authorization_code and refresh_token`);
+    if (unsupportedGrant)
+      throw new OAuthRefusal(
+        'invalid_client_metadata',
+        `grant_type ${unsupportedGrant} is not supported; use authorization_code and refresh_token`,
+      );
     const responseTypes = registration.responseTypes ?? ['code'];
-    if (responseTypes.some((type) => type !== 'code')) throw new OAuthRefusal('invalid_client_metadata', 'Only the code response type is supported');
+    if (responseTypes.some((type) => type !== 'code'))
+      throw new OAuthRefusal('invalid_client_metadata', 'Only the code response type is supported');
     const scope = grantedScope(registration.scope);
     if (scope === null) throw new OAuthRefusal('invalid_client_metadata', `The only scope is "${DOOR_SCOPE}"`);
 
@@ -51,7 +56,12 @@ export class RegisterClient implements UseCase<ClientRegistration, RegisteredCli
       registeredAt: now.toISOString(),
     });
     await this.clients.save(client);
-    await this.audit.record({ subject: 'porter:door', action: 'door.client-registered', outcome: 'ok', details: { clientId: client.id, name: client.name } });
+    await this.audit.record({
+      subject: 'porter:door',
+      action: 'door.client-registered',
+      outcome: 'ok',
+      details: { clientId: client.id, name: client.name },
+    });
     return {
       clientId: client.id,
       ...(secret === null ? {} : { clientSecret: secret }),

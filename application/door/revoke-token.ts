@@ -28,20 +28,32 @@ export class RevokeToken implements UseCase<RevocationRequest, void> {
     if (!request.client.clientId) throw new OAuthRefusal('invalid_request', 'client_id is required');
     const client = await authenticateClient(this.clients, this.secrets, request.client, 400);
     if (!this.families.atomic) {
-      throw new OAuthRefusal('temporarily_unavailable', 'This deployment\'s store lacks atomic claims, so tokens cannot be revoked safely here');
+      throw new OAuthRefusal(
+        'temporarily_unavailable',
+        "This deployment's store lacks atomic claims, so tokens cannot be revoked safely here",
+      );
     }
 
     const digest = this.secrets.digest(request.token);
     const order = request.tokenTypeHint === 'refresh_token' ? (['refresh', 'access'] as const) : (['access', 'refresh'] as const);
     for (const kind of order) {
-      const familyId = kind === 'access' ? (await this.families.findAccessToken(digest))?.familyId : (await this.families.findRefreshToken(digest))?.familyId;
+      const familyId =
+        kind === 'access'
+          ? (await this.families.findAccessToken(digest))?.familyId
+          : (await this.families.findRefreshToken(digest))?.familyId;
       if (!familyId) continue;
       const loaded = await this.families.find(familyId);
       if (!loaded) return;
-      if (loaded.family.clientId !== client.id) throw new OAuthRefusal('unauthorized_client', 'This token was issued to a different client');
+      if (loaded.family.clientId !== client.id)
+        throw new OAuthRefusal('unauthorized_client', 'This token was issued to a different client');
       if (kind === 'access') await this.families.dropAccessToken(digest);
       else await this.families.revoke(familyId, this.clock.now().toISOString(), 'revoked');
-      await this.audit.record({ subject: loaded.family.subject, action: 'door.token-revoked', outcome: 'ok', details: { clientId: client.id, kind } });
+      await this.audit.record({
+        subject: loaded.family.subject,
+        action: 'door.token-revoked',
+        outcome: 'ok',
+        details: { clientId: client.id, kind },
+      });
       return;
     }
   }

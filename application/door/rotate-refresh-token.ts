@@ -55,13 +55,16 @@ export class RotateRefreshToken implements UseCase<RefreshRequest, TokenGrant> {
       await this.revoke(family.id, family.subject, now, 'reused');
       throw new OAuthRefusal('invalid_grant', 'The refresh token was already used; every token of this authorization is revoked');
     }
-    if (request.scope !== undefined && grantedScope(request.scope) !== family.scope) throw new OAuthRefusal('invalid_scope', `The granted scope is "${family.scope}"`);
-    if (request.resource !== undefined && request.resource !== family.resource) throw new OAuthRefusal('invalid_target', `resource must be ${family.resource}`);
+    if (request.scope !== undefined && grantedScope(request.scope) !== family.scope)
+      throw new OAuthRefusal('invalid_scope', `The granted scope is "${family.scope}"`);
+    if (request.resource !== undefined && request.resource !== family.resource)
+      throw new OAuthRefusal('invalid_target', `resource must be ${family.resource}`);
 
     // Stamped as late as possible, just before the claim, so a request that arrives after this
     // rotation is answered can never pass for one that raced it.
     const rotated = family.rotate(this.clock.now().toISOString());
-    if (!(await this.families.swap(loaded, rotated))) throw new OAuthRefusal('invalid_grant', 'This refresh token was just used by another request');
+    if (!(await this.families.swap(loaded, rotated)))
+      throw new OAuthRefusal('invalid_grant', 'This refresh token was just used by another request');
     return this.mint.mint(rotated);
   }
 

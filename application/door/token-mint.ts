@@ -38,6 +38,12 @@ export class TokenMint {
       await this.families.dropAccessToken(accessDigest);
       throw new OAuthRefusal('invalid_grant', 'This authorization was revoked');
     }
-    return { accessToken, tokenType: 'Bearer', expiresIn: Math.round((Date.parse(expiresAt) - now) / 1000), refreshToken, scope: family.scope };
+    return {
+      accessToken,
+      tokenType: 'Bearer',
+      expiresIn: Math.round((Date.parse(expiresAt) - now) / 1000),
+      refreshToken,
+      scope: family.scope,
+    };
   }
 }

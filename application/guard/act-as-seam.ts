@@ -41,7 +41,11 @@ export class ActAsSeam {
       subject: principal.subject,
       action: 'act-as.refused',
       outcome: ACT_AS_SUBJECT_MISMATCH,
-      details: { tool, ...(authority.grantId ? { grantId: authority.grantId } : {}), ...(authority.approvalId ? { approvalId: authority.approvalId } : {}) },
+      details: {
+        tool,
+        ...(authority.grantId ? { grantId: authority.grantId } : {}),
+        ...(authority.approvalId ? { approvalId: authority.approvalId } : {}),
+      },
     });
     throw new ActAsSubjectMismatch();
   }

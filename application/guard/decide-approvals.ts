@@ -26,7 +26,9 @@ export class DecideApprovals implements UseCase<BatchDecision, { approvals: Read
     // Holding in one canonical order (by `apr_` id) means two racing batches meet on the same
     // first approval, so one of them takes the whole contested set instead of both failing halfway.
     const named = await Promise.all([...new Set(batch.approvalIds)].map((ref) => this.approvals.ownedBy(batch.principal.subject, ref)));
-    const loaded = [...new Map(named.map((one) => [one.approval.id, one])).values()].sort((a, b) => (a.approval.id < b.approval.id ? -1 : a.approval.id > b.approval.id ? 1 : 0));
+    const loaded = [...new Map(named.map((one) => [one.approval.id, one])).values()].sort((a, b) =>
+      a.approval.id < b.approval.id ? -1 : a.approval.id > b.approval.id ? 1 : 0,
+    );
     for (const { approval } of loaded) {
       if (!approval.isPendingAt(now) || approval.isHeldAt(now)) throw new ApprovalAlreadyDecided(approval.id, approval.decidedAs(now));
     }

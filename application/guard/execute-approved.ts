@@ -48,16 +48,25 @@ export class ExecuteApproved {
   }
 
   /** Every approved call of a thread, oldest first, each exactly once. */
-  async forThread(threadId: string, input: Omit<ExecuteApprovedInput, 'approvalId'>): Promise<Array<{ loaded: LoadedApproval; result: CallResult }>> {
+  async forThread(
+    threadId: string,
+    input: Omit<ExecuteApprovedInput, 'approvalId'>,
+  ): Promise<Array<{ loaded: LoadedApproval; result: CallResult }>> {
     return this.allApproved({ thread: threadId }, input);
   }
 
   /** Every approved call of an automation's run, oldest first, each exactly once. */
-  async forRun(runId: string, input: Omit<ExecuteApprovedInput, 'approvalId'>): Promise<Array<{ loaded: LoadedApproval; result: CallResult }>> {
+  async forRun(
+    runId: string,
+    input: Omit<ExecuteApprovedInput, 'approvalId'>,
+  ): Promise<Array<{ loaded: LoadedApproval; result: CallResult }>> {
     return this.allApproved({ run: runId }, input);
   }
 
-  private async allApproved(scope: Record<string, string>, input: Omit<ExecuteApprovedInput, 'approvalId'>): Promise<Array<{ loaded: LoadedApproval; result: CallResult }>> {
+  private async allApproved(
+    scope: Record<string, string>,
+    input: Omit<ExecuteApprovedInput, 'approvalId'>,
+  ): Promise<Array<{ loaded: LoadedApproval; result: CallResult }>> {
     const approved = await this.approvals.all({ subject: input.principal.subject, ...scope, state: 'approved' });
     const results: Array<{ loaded: LoadedApproval; result: CallResult }> = [];
     for (const loaded of approved.reverse()) {
@@ -76,7 +85,8 @@ export class ExecuteApproved {
     const tool = this.tools.get(request.tool);
     if (!tool) return { ok: false, error: `The tool "${request.tool}" is no longer registered` };
     const check = await tool.checkInput(request.input);
-    if (!check.ok) return { ok: false, error: `The approved input no longer passes the tool's schema: ${check.issues.join('; ')}`, code: 'validation' };
+    if (!check.ok)
+      return { ok: false, error: `The approved input no longer passes the tool's schema: ${check.issues.join('; ')}`, code: 'validation' };
     return this.runner.run({
       tool,
       input: check.value,
@@ -124,7 +134,9 @@ export class ExecuteApproved {
 
   /** Records the outcome on the latest revision (the heartbeat moved it on meanwhile). */
   private async finish(approvalId: string, outcome: ToolOutcome): Promise<void> {
-    const executed = outcome.ok ? ({ kind: 'executed', ok: true, output: outcome.output } as const) : ({ kind: 'executed', ok: false, error: outcome.error } as const);
+    const executed = outcome.ok
+      ? ({ kind: 'executed', ok: true, output: outcome.output } as const)
+      : ({ kind: 'executed', ok: false, error: outcome.error } as const);
     await retryOnConflict(
       async () => {
         const current = await this.approvals.find(approvalId);

@@ -59,7 +59,10 @@ export class ExecutionLease {
       // A lost claim means the record moved under us; the next beat reads it again.
       await this.approvals.swap(current, renewed);
     } catch (error) {
-      this.logger.warn('renewing an execution lease failed; the next beat tries again', { approvalId: this.approvalId, cause: error instanceof Error ? error.message : String(error) });
+      this.logger.warn('renewing an execution lease failed; the next beat tries again', {
+        approvalId: this.approvalId,
+        cause: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 }

@@ -33,6 +33,11 @@ export class RevokeGrant implements UseCase<{ principal: Principal; grantId: str
     const { grant } = await this.grants.ownedBy(input.principal.subject, input.grantId);
     if (!grant.active) return;
     await this.grants.save(grant.revoke(this.clock.now().toISOString()));
-    await this.audit.record({ subject: grant.subject, action: 'grant.revoked', outcome: 'revoked', details: { grantId: grant.id, tool: grant.toPrimitives().tool } });
+    await this.audit.record({
+      subject: grant.subject,
+      action: 'grant.revoked',
+      outcome: 'revoked',
+      details: { grantId: grant.id, tool: grant.toPrimitives().tool },
+    });
   }
 }

@@ -86,7 +86,10 @@ export class GuardCall {
     // Grants can only turn an ask into a run: a call that runs (or is blocked) without them is
     // decided without reading them, which keeps reads to one store round trip fewer.
     const unaided = decide(ruled, [], this.settings.policy);
-    const decision = unaided.kind === 'ask' ? decide(ruled, await this.grants.activeFor(call.principal.subject, tool.name), this.settings.policy) : unaided;
+    const decision =
+      unaided.kind === 'ask'
+        ? decide(ruled, await this.grants.activeFor(call.principal.subject, tool.name), this.settings.policy)
+        : unaided;
     switch (decision.kind) {
       case 'run': {
         const authority = decision.grantId ? { subject: call.principal.subject, grantId: decision.grantId } : null;
@@ -96,7 +99,12 @@ export class GuardCall {
           : { status: 'failed', error: outcome.error, ...(outcome.code ? { code: outcome.code } : {}) };
       }
       case 'block':
-        await this.audit.record({ subject: call.principal.subject, action: 'guard.blocked', outcome: 'blocked-by-policy', details: { tool: tool.name, venue: call.venue } });
+        await this.audit.record({
+          subject: call.principal.subject,
+          action: 'guard.blocked',
+          outcome: 'blocked-by-policy',
+          details: { tool: tool.name, venue: call.venue },
+        });
         return { status: 'blocked', reason: `Policy blocks ${tool.name} here` };
       case 'ask': {
         // The door's retry rule applies only to a call that would ask: a policy block stays final.
@@ -121,8 +129,16 @@ export class GuardCall {
       ...(app ? { appId: app.appId, contentHash: app.contentHash } : {}),
     });
     await this.approvals.save(approval);
-    await this.audit.record({ subject: call.principal.subject, action: 'approval.parked', outcome: 'pending', details: { approvalId: approval.id, tool: tool.name, venue: call.venue } });
-    return { status: 'parked', parked: { approvalId: approval.id, toolCallId: call.toolCallId, risk: ruled.effective.risk, preview: approval.request.preview } };
+    await this.audit.record({
+      subject: call.principal.subject,
+      action: 'approval.parked',
+      outcome: 'pending',
+      details: { approvalId: approval.id, tool: tool.name, venue: call.venue },
+    });
+    return {
+      status: 'parked',
+      parked: { approvalId: approval.id, toolCallId: call.toolCallId, risk: ruled.effective.risk, preview: approval.request.preview },
+    };
   }
 
   /** A parked or approved identical call in this session: reuse it instead of asking again. */
@@ -132,10 +148,23 @@ export class GuardCall {
     for (const { approval } of same) {
       const state = approval.stateAt(now);
       if (state === 'pending') {
-        return { status: 'parked', parked: { approvalId: approval.id, toolCallId: approval.request.toolCallId, risk: approval.request.risk, preview: approval.request.preview } };
+        return {
+          status: 'parked',
+          parked: {
+            approvalId: approval.id,
+            toolCallId: approval.request.toolCallId,
+            risk: approval.request.risk,
+            preview: approval.request.preview,
+          },
+        };
       }
       if (state === 'approved') {
-        const ran = await this.executeApproved.execute({ approvalId: approval.id, principal: call.principal, credentials: call.credentials, signal: call.signal });
+        const ran = await this.executeApproved.execute({
+          approvalId: approval.id,
+          principal: call.principal,
+          credentials: call.credentials,
+          signal: call.signal,
+        });
         return ran ?? (await this.takenByAnotherRetry(approval.id));
       }
     }
@@ -152,7 +181,11 @@ export class GuardCall {
     if (outcome?.kind === 'executed') {
       return outcome.ok ? { status: 'ran', output: outcome.output, because: 'approval' } : { status: 'failed', error: outcome.error };
     }
-    return { status: 'failed', error: 'This approved call is already running for an identical request; its result will follow there', code: 'conflict' };
+    return {
+      status: 'failed',
+      error: 'This approved call is already running for an identical request; its result will follow there',
+      code: 'conflict',
+    };
   }
 
   private runOf(call: GuardedCall, tool: RegisteredTool, input: unknown) {

@@ -25,7 +25,8 @@ export interface ToolRun {
   readonly writeData?: (part: StreamedData) => void;
 }
 
-export type ToolOutcome = { readonly ok: true; readonly output: unknown } | { readonly ok: false; readonly error: string; readonly code?: string };
+export type ToolOutcome =
+  { readonly ok: true; readonly output: unknown } | { readonly ok: false; readonly error: string; readonly code?: string };
 
 /** Runs one tool that the guard has let through, with its context; a throw becomes an outcome. */
 export class ToolRunner {

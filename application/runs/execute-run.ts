@@ -92,7 +92,10 @@ export class ExecuteRun {
     try {
       await this.settle(runId, finishReason === 'error' ? (errorText ?? 'The run failed') : null);
     } catch (error) {
-      this.logger.error('a run could not be settled; the sweep will end it', { runId, cause: error instanceof Error ? error.message : String(error) });
+      this.logger.error('a run could not be settled; the sweep will end it', {
+        runId,
+        cause: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 
@@ -109,7 +112,13 @@ export class ExecuteRun {
     if (current.run.stopRequested) {
       const dropped = await this.parked.drop(runId);
       const ended = await this.runs.update(runId, (run) => run.cancel(now));
-      if (ended) await this.audit.record({ subject: ended.owner.subject, action: 'run.stopped', outcome: 'cancelled', details: { runId, automationId: ended.automationId, droppedApprovals: dropped } });
+      if (ended)
+        await this.audit.record({
+          subject: ended.owner.subject,
+          action: 'run.stopped',
+          outcome: 'cancelled',
+          details: { runId, automationId: ended.automationId, droppedApprovals: dropped },
+        });
       return;
     }
     if (error) {

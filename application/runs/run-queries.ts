@@ -11,7 +11,9 @@ export class ListRuns implements UseCase<ListInput, { runs: RunView[]; nextCurso
   constructor(private readonly runs: RunBook) {}
 
   async execute(input: ListInput) {
-    const refs: Record<string, string> = input.automationId ? { automation: input.automationId, owner: input.principal.subject } : { owner: input.principal.subject };
+    const refs: Record<string, string> = input.automationId
+      ? { automation: input.automationId, owner: input.principal.subject }
+      : { owner: input.principal.subject };
     const page = await this.runs.list(refs, input.limit ?? 50, input.cursor ?? null);
     return { runs: page.items.map(({ run }) => runView(run)), nextCursor: page.nextCursor };
   }

@@ -30,7 +30,9 @@ export class StartRuns {
     const now = this.clock.now().toISOString();
     // All slots claimed in a few multi-row inserts: each slot is still decided atomically, and a
     // tick over thousands of due automations costs a few statements, not one commit per slot.
-    const runs = due.map(({ automation, slot }) => this.queue(automation, slotRunId(automation.id, slot), SCHEDULER_SUBJECT, { kind: 'schedule', slot: slot.toISOString() }, null, now));
+    const runs = due.map(({ automation, slot }) =>
+      this.queue(automation, slotRunId(automation.id, slot), SCHEDULER_SUBJECT, { kind: 'schedule', slot: slot.toISOString() }, null, now),
+    );
     const started = await this.runs.addManyIfAbsent(runs);
     if (started.length) await this.dispatcher.dispatch(started);
     return started;
@@ -42,10 +44,23 @@ export class StartRuns {
    * adds only the runs still missing, and hands every one to the dispatcher again (an executor only
    * ever begins a queued run once).
    */
-  async forDelivery(automations: ReadonlyArray<Automation>, source: string, deliveryId: string, input: string, receivedAt: Date): Promise<string[]> {
+  async forDelivery(
+    automations: ReadonlyArray<Automation>,
+    source: string,
+    deliveryId: string,
+    input: string,
+    receivedAt: Date,
+  ): Promise<string[]> {
     const now = this.clock.now().toISOString();
     const runs = automations.map((automation) =>
-      this.queue(automation, deliveryRunId(automation.id, source, deliveryId, receivedAt), webhookSubject(source), { kind: 'webhook', source, deliveryId }, input, now),
+      this.queue(
+        automation,
+        deliveryRunId(automation.id, source, deliveryId, receivedAt),
+        webhookSubject(source),
+        { kind: 'webhook', source, deliveryId },
+        input,
+        now,
+      ),
     );
     await this.runs.addManyIfAbsent(runs);
     const ids = runs.map((run) => run.id);
@@ -53,7 +68,23 @@ export class StartRuns {
     return ids;
   }
 
-  private queue(automation: Automation, id: string, startedBy: string, cause: Parameters<typeof Run.queue>[0]['cause'], input: string | null, now: string): Run {
-    return Run.queue({ id, automationId: automation.id, owner: automation.owner, startedBy, cause, prompt: automation.task.prompt, input, createdAt: now });
+  private queue(
+    automation: Automation,
+    id: string,
+    startedBy: string,
+    cause: Parameters<typeof Run.queue>[0]['cause'],
+    input: string | null,
+    now: string,
+  ): Run {
+    return Run.queue({
+      id,
+      automationId: automation.id,
+      owner: automation.owner,
+      startedBy,
+      cause,
+      prompt: automation.task.prompt,
+      input,
+      createdAt: now,
+    });
   }
 }

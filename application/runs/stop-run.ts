@@ -44,7 +44,12 @@ export class StopRun implements UseCase<RunRef, RunView> {
     if (after.terminal) {
       if (ended) {
         const dropped = await this.parked.drop(after.id);
-        await this.audit.record({ subject: after.owner.subject, action: 'run.stopped', outcome: 'cancelled', details: { runId: after.id, automationId: after.automationId, droppedApprovals: dropped } });
+        await this.audit.record({
+          subject: after.owner.subject,
+          action: 'run.stopped',
+          outcome: 'cancelled',
+          details: { runId: after.id, automationId: after.automationId, droppedApprovals: dropped },
+        });
       }
       return runView(after);
     }

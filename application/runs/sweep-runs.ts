@@ -39,10 +39,17 @@ export class SweepRuns {
       if (!(await this.runs.swap(loaded, ended))) continue;
       const dropped = await this.parked.drop(ended.id);
       this.logger.warn('a run lost its executor and was ended', { runId: ended.id, holder: loaded.run.lease?.holder });
-      await this.audit.record({ subject: ended.owner.subject, action: 'run.interrupted', outcome: ended.state, details: { runId: ended.id, automationId: ended.automationId, droppedApprovals: dropped } });
+      await this.audit.record({
+        subject: ended.owner.subject,
+        action: 'run.interrupted',
+        outcome: ended.state,
+        details: { runId: ended.id, automationId: ended.automationId, droppedApprovals: dropped },
+      });
     }
     for (const loaded of await this.runs.inState('waiting')) await this.resume.ifAnswered(loaded.run.id);
-    const lost = (await this.runs.inState('queued')).filter((loaded) => Date.parse(loaded.record.updatedAt) + this.settings.requeueAfterMs <= now.getTime());
+    const lost = (await this.runs.inState('queued')).filter(
+      (loaded) => Date.parse(loaded.record.updatedAt) + this.settings.requeueAfterMs <= now.getTime(),
+    );
     if (lost.length) await this.dispatcher.dispatch(lost.map((loaded) => loaded.run.id));
   }
 }

@@ -93,7 +93,11 @@ export class AggregateBook<K extends string, A, P extends { readonly id: string 
   protected loaded(record: StoredRecord<P>): Loaded<K, A, P> {
     const checked = this.mapping.schema.safeParse(record.data);
     if (!checked.success) {
-      throw new StoredShapeInvalid(this.mapping.collection, record.id, checked.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`));
+      throw new StoredShapeInvalid(
+        this.mapping.collection,
+        record.id,
+        checked.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
+      );
     }
     return this.loadedOf(this.mapping.fromPrimitives(record.data), record);
   }

@@ -108,18 +108,27 @@ export class AgentTurn {
    * Approved calls run now, exactly once; decided or expired ones get their final state, so every
    * call the thread holds has an answer before the model speaks again.
    */
-  private async settlePendingCalls(input: TurnInput, earlier: UiMessage[], draft: MessageDraft, emit: (chunk: UiChunk) => void): Promise<void> {
+  private async settlePendingCalls(
+    input: TurnInput,
+    earlier: UiMessage[],
+    draft: MessageDraft,
+    emit: (chunk: UiChunk) => void,
+  ): Promise<void> {
     const settle = {
       principal: input.principal,
       ...(input.credentials ? { credentials: input.credentials } : {}),
       signal: input.signal,
       writeData: (part: StreamedData) => emit(part as UiChunk),
     };
-    const ran = input.scope?.runId ? await this.executeApproved.forRun(input.scope.runId, settle) : await this.executeApproved.forThread(input.threadId, settle);
+    const ran = input.scope?.runId
+      ? await this.executeApproved.forRun(input.scope.runId, settle)
+      : await this.executeApproved.forThread(input.threadId, settle);
     const outcomes = new Map<string, CallResult>(ran.map(({ loaded, result }) => [loaded.approval.request.toolCallId, result]));
 
     for (const message of [...earlier, draft.message]) {
-      const waiting = message.parts.filter((p): p is ToolPart => isToolPart(p) && p.state === 'approval-requested' && Boolean(p.approval?.id));
+      const waiting = message.parts.filter(
+        (p): p is ToolPart => isToolPart(p) && p.state === 'approval-requested' && Boolean(p.approval?.id),
+      );
       if (waiting.length === 0) continue;
       let changed: UiMessage = message;
       for (const part of waiting) {
@@ -130,7 +139,11 @@ export class AgentTurn {
           emit(chunk);
         } else {
           changed = applyTo(changed, chunk);
-          emit({ type: 'data-porter-tool-result', id: `porter-tool-result:${part.toolCallId}`, data: { toolCallId: part.toolCallId, approvalId: part.approval!.id, ...resultData(outcome) } });
+          emit({
+            type: 'data-porter-tool-result',
+            id: `porter-tool-result:${part.toolCallId}`,
+            data: { toolCallId: part.toolCallId, approvalId: part.approval!.id, ...resultData(outcome) },
+          });
         }
       }
       if (changed !== message) {
@@ -155,7 +168,11 @@ export class AgentTurn {
     const outcome: ApprovalOutcome | null = loaded.approval.outcomeAt(this.clock.now().toISOString());
     if (!outcome) return null;
     if (outcome.kind === 'denied') return 'denied';
-    if (outcome.kind === 'expired') return { status: 'failed', error: outcome.reason === 'timeout' ? 'The approval expired before anyone answered.' : 'The approval was withdrawn.' };
+    if (outcome.kind === 'expired')
+      return {
+        status: 'failed',
+        error: outcome.reason === 'timeout' ? 'The approval expired before anyone answered.' : 'The approval was withdrawn.',
+      };
     return outcome.ok ? { status: 'ran', output: outcome.output, because: 'approval' } : { status: 'failed', error: outcome.error };
   }
 
@@ -168,7 +185,10 @@ export class AgentTurn {
     for (let step = 0; step < this.settings.maxSteps; step++) {
       if (await input.scope?.shouldStop?.()) return 'other';
       emit({ type: 'start-step' });
-      const view = modelView(earlier, draft.message, { toolOutputCap: this.settings.toolOutputCap, ...(this.settings.historyWindow ? { historyWindow: this.settings.historyWindow } : {}) });
+      const view = modelView(earlier, draft.message, {
+        toolOutputCap: this.settings.toolOutputCap,
+        ...(this.settings.historyWindow ? { historyWindow: this.settings.historyWindow } : {}),
+      });
       const calls: Array<Extract<ModelEvent, { type: 'tool-call' }>> = [];
       let textId: string | null = null;
       let finish: Extract<ModelEvent, { type: 'finish' }> | null = null;
@@ -247,7 +267,10 @@ function outcomeChunk(toolCallId: string, outcome: CallResult | 'denied'): UiChu
 function resultData(outcome: CallResult | 'denied'): Record<string, unknown> {
   if (outcome === 'denied') return { state: 'output-denied' };
   if (outcome.status === 'ran') return { state: 'output-available', output: outcome.output };
-  return { state: 'output-error', errorText: outcome.status === 'failed' ? outcome.error : outcome.status === 'blocked' ? outcome.reason : 'not run' };
+  return {
+    state: 'output-error',
+    errorText: outcome.status === 'failed' ? outcome.error : outcome.status === 'blocked' ? outcome.reason : 'not run',
+  };
 }
 
 /** Folds a chunk into a message that is not the one streaming (an earlier assistant message). */

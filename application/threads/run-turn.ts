@@ -33,16 +33,19 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
   ) {}
 
   async execute(request: TurnRequest): Promise<TurnStream> {
-    if (!this.model) throw new NotImplemented('No model is configured: pass `model`, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or PORTER_MODEL_URL');
+    if (!this.model)
+      throw new NotImplemented('No model is configured: pass `model`, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or PORTER_MODEL_URL');
     if (request.message && request.message.role !== 'user') throw new InvalidInput('A new message in a turn must come from the user');
     await this.threads.ownedBy(request.principal.subject, request.threadId);
     // A turn whose clients all left is still saving what it produced; let it finish first.
     await this.hub.settled(request.threadId);
     const loaded = await this.threads.ownedBy(request.principal.subject, request.threadId);
     const now = this.clock.now().toISOString();
-    if (!loaded.thread.canStartTurnAt(now) || this.hub.find(request.threadId)) throw new Conflict('A turn is already in flight on this thread; rejoin it with GET /threads/:id/stream');
+    if (!loaded.thread.canStartTurnAt(now) || this.hub.find(request.threadId))
+      throw new Conflict('A turn is already in flight on this thread; rejoin it with GET /threads/:id/stream');
     const turnId = this.ids.mint('turn');
-    if (!(await this.threads.swap(loaded, loaded.thread.startTurn(turnId, now, TURN_LEASE_MS)))) throw new Conflict('A turn is already in flight on this thread');
+    if (!(await this.threads.swap(loaded, loaded.thread.startTurn(turnId, now, TURN_LEASE_MS))))
+      throw new Conflict('A turn is already in flight on this thread');
 
     try {
       for (const answer of request.answers ?? []) await this.answer(request, answer.approvalId, answer.approved);
@@ -50,7 +53,12 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
       let added = 0;
       let continuing: UiMessage | null = null;
       if (request.message) {
-        const message: UiMessage = { id: this.ids.mint('message'), role: 'user', parts: request.message.parts, ...(request.message.metadata !== undefined ? { metadata: request.message.metadata } : {}) };
+        const message: UiMessage = {
+          id: this.ids.mint('message'),
+          role: 'user',
+          parts: request.message.parts,
+          ...(request.message.metadata !== undefined ? { metadata: request.message.metadata } : {}),
+        };
         await this.threads.putMessage(request.threadId, message);
         messages.push(message);
         added += 1;
@@ -64,7 +72,15 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
       const live = this.hub.begin(request.threadId, continuing);
       const reader = live.read();
       void this.agent
-        .run({ principal: request.principal, threadId: request.threadId, messages, continuing, ...(request.credentials ? { credentials: request.credentials } : {}), signal: live.abort.signal, emit: (chunk) => live.push(chunk) })
+        .run({
+          principal: request.principal,
+          threadId: request.threadId,
+          messages,
+          continuing,
+          ...(request.credentials ? { credentials: request.credentials } : {}),
+          signal: live.abort.signal,
+          emit: (chunk) => live.push(chunk),
+        })
         .then(
           () => this.release(request.threadId, turnId, added),
           async (error: unknown) => {
@@ -103,7 +119,9 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
       async () => {
         const current = await this.threads.find(threadId);
         if (!current) return;
-        return (await this.threads.swap(current, current.thread.endTurn(turnId, this.clock.now().toISOString(), added))) ? undefined : LOST_RACE;
+        return (await this.threads.swap(current, current.thread.endTurn(turnId, this.clock.now().toISOString(), added)))
+          ? undefined
+          : LOST_RACE;
       },
       { exhausted: () => undefined },
     );

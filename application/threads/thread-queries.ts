@@ -22,7 +22,10 @@ export class CreateThread implements UseCase<{ principal: Principal }, { id: str
 }
 
 /** `GET /threads`: summaries only, newest first; the cost follows the page, not the messages. */
-export class ListThreads implements UseCase<{ principal: Principal; limit?: number; cursor?: string | null }, { threads: ReadonlyArray<ThreadSummary>; nextCursor: string | null }> {
+export class ListThreads implements UseCase<
+  { principal: Principal; limit?: number; cursor?: string | null },
+  { threads: ReadonlyArray<ThreadSummary>; nextCursor: string | null }
+> {
   constructor(private readonly threads: ThreadBook) {}
 
   async execute(input: { principal: Principal; limit?: number; cursor?: string | null }) {

@@ -53,13 +53,16 @@ const defined = new WeakSet<object>();
  *
  * Throws, naming the tool, when the definition is wrong.
  */
-export function defineTool<Schema extends StandardSchemaV1>(spec: TypedToolSpec<Schema>): ToolDefinition<StandardSchemaV1.InferOutput<Schema>>;
+export function defineTool<Schema extends StandardSchemaV1>(
+  spec: TypedToolSpec<Schema>,
+): ToolDefinition<StandardSchemaV1.InferOutput<Schema>>;
 export function defineTool<Input>(spec: AiSdkToolSpec<Input>): ToolDefinition<Input>;
 export function defineTool(spec: ToolDefinition): ToolDefinition;
 /** A tool whose shape is only known at run time (options, a registry of tools). */
 export function defineTool(spec: ToolSpec): ToolDefinition;
 export function defineTool(spec: ToolSpec): ToolDefinition {
-  if (typeof spec !== 'object' || spec === null) throw new Error('defineTool: a tool is an object ({ name, description, input, risk, execute })');
+  if (typeof spec !== 'object' || spec === null)
+    throw new Error('defineTool: a tool is an object ({ name, description, input, risk, execute })');
   if (defined.has(spec)) return spec as ToolDefinition;
   const fields = spec as unknown as Partial<Record<string, unknown>>;
   const name = fields.name;
@@ -76,7 +79,11 @@ export function defineTool(spec: ToolSpec): ToolDefinition {
     if (fields[hook] !== undefined && typeof fields[hook] !== 'function') fail(`${hook} must be a function`);
   }
   if (typeof fields.execute !== 'function') {
-    fail(fields.type === 'provider' ? 'a provider-defined tool runs at the model provider, out of reach of the guard' : 'execute(input, context) is required: Porter runs every tool itself');
+    fail(
+      fields.type === 'provider'
+        ? 'a provider-defined tool runs at the model provider, out of reach of the guard'
+        : 'execute(input, context) is required: Porter runs every tool itself',
+    );
   }
 
   const ai = fields.input === undefined && !isJsonSchemaObject(fields.inputSchema);
@@ -108,14 +115,17 @@ function resolveInput(name: string, spec: ToolSpec, fail: (message: string) => n
   try {
     if ('input' in spec && spec.input !== undefined) {
       if (!isStandardSchema(spec.input)) return fail('input must be a zod 4 schema or another Standard Schema (with ~standard.validate)');
-      if (spec.inputSchema !== undefined && !isJsonSchemaObject(spec.inputSchema)) return fail('inputSchema beside input must be a JSON Schema object');
+      if (spec.inputSchema !== undefined && !isJsonSchemaObject(spec.inputSchema))
+        return fail('inputSchema beside input must be a JSON Schema object');
       return fromStandardSchema(name, spec.input, spec.inputSchema);
     }
     if (spec.inputSchema === undefined) return fail('needs input (a zod or Standard Schema) or inputSchema (a JSON Schema)');
     return fromFlexibleSchema(name, spec.inputSchema);
   } catch (error) {
     // The schema helpers already name the tool.
-    throw error instanceof Error && error.message.startsWith(`tool "${name}"`) ? error : new Error(`tool "${name}": ${error instanceof Error ? error.message : String(error)}`);
+    throw error instanceof Error && error.message.startsWith(`tool "${name}"`)
+      ? error
+      : new Error(`tool "${name}": ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -58,19 +58,23 @@ export function fromFlexibleSchema(tool: string, schema: unknown): ResolvedInput
   if (typeof schema === 'function') return fromFlexibleSchema(tool, (schema as () => unknown)());
   if (isAiSdkSchema(schema)) {
     const json = schema.jsonSchema;
-    if (!isJsonSchemaObject(json)) throw new Error(`tool "${tool}": its jsonSchema() must hold the JSON Schema itself (a promised one cannot be registered at boot)`);
+    if (!isJsonSchemaObject(json))
+      throw new Error(`tool "${tool}": its jsonSchema() must hold the JSON Schema itself (a promised one cannot be registered at boot)`);
     const validate = schema.validate;
     return { inputSchema: objectSchema(tool, json), ...(validate ? { input: fromValidate(validate) } : {}) };
   }
   if (isJsonSchemaObject(schema)) return { inputSchema: schema };
-  throw new Error(`tool "${tool}": inputSchema must be a zod schema, a Standard Schema, the AI SDK's jsonSchema(…) or a JSON Schema object`);
+  throw new Error(
+    `tool "${tool}": inputSchema must be a zod schema, a Standard Schema, the AI SDK's jsonSchema(…) or a JSON Schema object`,
+  );
 }
 
 function describe(tool: string, schema: StandardSchemaV1): JsonSchema {
   const props = schema['~standard'] as StandardSchemaV1.Props & Partial<Pick<StandardJSONSchemaV1.Props, 'jsonSchema'>>;
   try {
     // zod 4 (classic or mini), with the options that describe what the model must send.
-    if (props.vendor === 'zod' && '_zod' in schema) return toJSONSchema(schema as unknown as core.$ZodType, { target: TARGET, io: 'input' });
+    if (props.vendor === 'zod' && '_zod' in schema)
+      return toJSONSchema(schema as unknown as core.$ZodType, { target: TARGET, io: 'input' });
     if (props.jsonSchema) return props.jsonSchema.input({ target: TARGET });
   } catch (error) {
     throw new Error(
@@ -109,6 +113,8 @@ function fromValidate(validate: NonNullable<AiSdkSchema['validate']>): StandardS
 
 function issuesOf(error: Error): ReadonlyArray<StandardSchemaV1.Issue> {
   const carried = [(error as { issues?: unknown }).issues, error.cause].find(Array.isArray) as unknown[] | undefined;
-  const issues = (carried ?? []).filter((issue): issue is StandardSchemaV1.Issue => typeof (issue as StandardSchemaV1.Issue | null)?.message === 'string');
+  const issues = (carried ?? []).filter(
+    (issue): issue is StandardSchemaV1.Issue => typeof (issue as StandardSchemaV1.Issue | null)?.message === 'string',
+  );
   return issues.length ? issues : [{ message: error.message || 'is invalid' }];
 }

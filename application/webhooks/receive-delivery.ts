@@ -58,7 +58,12 @@ export class ReceiveDelivery implements UseCase<ReceivedDelivery, DeliveryAnswer
     const atomic = this.ledger.atomic;
     if (!atomic) throw new AtomicityUnavailable('insert-if-absent on webhook deliveries');
     const id = ledgerId(delivery.source, verdict.deliveryId);
-    const mark: DeliveryMark = { source: delivery.source, deliveryId: verdict.deliveryId, receivedAt: now.toISOString(), state: 'starting' };
+    const mark: DeliveryMark = {
+      source: delivery.source,
+      deliveryId: verdict.deliveryId,
+      receivedAt: now.toISOString(),
+      state: 'starting',
+    };
     let receivedAt = now;
     if (!(await atomic.insertIfAbsent({ id, data: mark, refs: { source: delivery.source } }))) {
       const earlier = await this.ledger.get(id);
@@ -71,13 +76,30 @@ export class ReceiveDelivery implements UseCase<ReceivedDelivery, DeliveryAnswer
     let runIds: string[];
     try {
       const armed = await this.automations.armedOn(delivery.source);
-      runIds = await this.starts.forDelivery(armed, delivery.source, verdict.deliveryId, deliveryText(delivery, verdict.deliveryId), receivedAt);
+      runIds = await this.starts.forDelivery(
+        armed,
+        delivery.source,
+        verdict.deliveryId,
+        deliveryText(delivery, verdict.deliveryId),
+        receivedAt,
+      );
     } catch (error) {
-      await this.ledger.put({ id, data: { ...mark, receivedAt: receivedAt.toISOString(), state: 'failed' }, refs: { source: delivery.source } }).catch(() => undefined);
+      await this.ledger
+        .put({ id, data: { ...mark, receivedAt: receivedAt.toISOString(), state: 'failed' }, refs: { source: delivery.source } })
+        .catch(() => undefined);
       throw error;
     }
-    await this.ledger.put({ id, data: { ...mark, receivedAt: receivedAt.toISOString(), state: 'started' }, refs: { source: delivery.source } });
-    await this.audit.record({ subject: webhookSubject(delivery.source), action: 'webhook.received', outcome: 'accepted', details: { source: delivery.source, deliveryId: verdict.deliveryId, runIds } });
+    await this.ledger.put({
+      id,
+      data: { ...mark, receivedAt: receivedAt.toISOString(), state: 'started' },
+      refs: { source: delivery.source },
+    });
+    await this.audit.record({
+      subject: webhookSubject(delivery.source),
+      action: 'webhook.received',
+      outcome: 'accepted',
+      details: { source: delivery.source, deliveryId: verdict.deliveryId, runIds },
+    });
     return { kind: 'accepted', runIds };
   }
 
@@ -94,6 +116,9 @@ function ledgerId(source: string, deliveryId: string): string {
 
 function deliveryText(delivery: ReceivedDelivery, deliveryId: string): string {
   const body = Buffer.from(delivery.body).toString('utf8');
-  const shown = body.length > DELIVERY_TEXT_CAP ? `${body.slice(0, DELIVERY_TEXT_CAP)}\n[… ${body.length - DELIVERY_TEXT_CAP} more characters not shown]` : body;
+  const shown =
+    body.length > DELIVERY_TEXT_CAP
+      ? `${body.slice(0, DELIVERY_TEXT_CAP)}\n[… ${body.length - DELIVERY_TEXT_CAP} more characters not shown]`
+      : body;
   return `Webhook delivery ${deliveryId} from "${delivery.source}":\n${shown}`;
 }

@@ -11,7 +11,12 @@ export class WebhookRefusals {
   constructor(private readonly audit: AuditTrail) {}
 
   async refuse(source: string, reason: DeliveryRefusal): Promise<DeliveryRefused> {
-    await this.audit.record({ subject: webhookSubject(source), action: 'webhook.verification-failed', outcome: reason, details: { source } });
+    await this.audit.record({
+      subject: webhookSubject(source),
+      action: 'webhook.verification-failed',
+      outcome: reason,
+      details: { source },
+    });
     return new DeliveryRefused(reason);
   }
 }

@@ -43,7 +43,11 @@ async function toolAction(folder: string): Promise<BenchResult> {
   const store = await openStore(`sqlite:${join(folder, 'actions.db')}`, { clock: new SystemClock() });
   try {
     const list = countingTool('notes_list', 'read');
-    const h = appsHarness({ store, generator: writes, hostTools: [list.tool, countingTool('notes_add', 'write').tool, countingTool('notes_clear', 'destructive').tool] });
+    const h = appsHarness({
+      store,
+      generator: writes,
+      hostTools: [list.tool, countingTool('notes_add', 'write').tool, countingTool('notes_clear', 'destructive').tool],
+    });
     const actions = new RunAppAction(h.book, h.guard, new UlidIds());
     const app = await h.apps.createApp.execute({ principal: ada, prompt: 'notes board' });
     const signal = new AbortController().signal;
@@ -58,7 +62,18 @@ async function toolAction(folder: string): Promise<BenchResult> {
       },
       anchor: {
         name: 'GuardCall, same call',
-        run: (i) => h.guard.execute({ tool: 'notes_list', input: { page: i }, toolCallId: `call_${i}`, principal: ada, venue: 'app', presence: 'present', session: app.id, reuseParked: true, signal }),
+        run: (i) =>
+          h.guard.execute({
+            tool: 'notes_list',
+            input: { page: i },
+            toolCallId: `call_${i}`,
+            principal: ada,
+            venue: 'app',
+            presence: 'present',
+            session: app.id,
+            reuseParked: true,
+            signal,
+          }),
       },
       iterations: 3_000,
       goal: 0,
@@ -74,13 +89,19 @@ async function toolAction(folder: string): Promise<BenchResult> {
 async function servedPage(folder: string): Promise<BenchResult> {
   const host = await startDevHost({
     port: 0,
-    env: { NODE_ENV: 'development', PORTER_DATABASE_URL: `sqlite:${join(folder, 'view.db')}`, PORTER_SECRET: 'a-development-secret-for-the-bench-0123456789' },
+    env: {
+      NODE_ENV: 'development',
+      PORTER_DATABASE_URL: `sqlite:${join(folder, 'view.db')}`,
+      PORTER_SECRET: 'a-development-secret-for-the-bench-0123456789',
+    },
     porter: { logger: 'silent', sandbox: { kind: 'local', root: join(folder, 'sandboxes'), startTimeoutMs: 10_000 } },
   });
   try {
     const base = `${host.url}${host.porter.mount}`;
     const headers = { 'content-type': 'application/json', 'x-demo-user': 'ada' };
-    const app = (await (await fetch(`${base}/apps`, { method: 'POST', headers, body: JSON.stringify({ prompt: 'reading list' }) })).json()) as { id: string };
+    const app = (await (
+      await fetch(`${base}/apps`, { method: 'POST', headers, body: JSON.stringify({ prompt: 'reading list' }) })
+    ).json()) as { id: string };
     const graduated = await fetch(`${base}/apps/${app.id}/graduate`, { method: 'POST', headers, body: '{}' });
     if (graduated.status !== 200) throw new Error(`graduation failed: ${await graduated.text()}`);
     const session = await containerOf(host.porter).get<Sandbox>(TOKENS.Sandbox).open(app.id, { egress: null });

@@ -62,7 +62,14 @@ async function openLargeApp(folder: string): Promise<BenchResult> {
   try {
     const { apps, book } = appsOver(store, null);
     const document = largeDocument(2_000);
-    const app = App.create({ id: 'app_bench0000000001', owner: ada.subject, document, version: 'ver_bench0000000001', contentHash: contentHashOf(document), at: new Date().toISOString() });
+    const app = App.create({
+      id: 'app_bench0000000001',
+      owner: ada.subject,
+      document,
+      version: 'ver_bench0000000001',
+      contentHash: contentHashOf(document),
+      at: new Date().toISOString(),
+    });
     await book.insert(app, 'create');
     const stored = JSON.stringify(app.toPrimitives());
     return await compare({

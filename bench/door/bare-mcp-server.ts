@@ -17,10 +17,21 @@ export async function bareMcpServer(): Promise<{ url: string; close(): Promise<v
       const id = req.headers['mcp-session-id'];
       let transport = typeof id === 'string' ? transports.get(id) : undefined;
       if (!transport) {
-        const fresh = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, enableJsonResponse: true, onsessioninitialized: (sid) => void transports.set(sid, fresh) });
+        const fresh = new StreamableHTTPServerTransport({
+          sessionIdGenerator: randomUUID,
+          enableJsonResponse: true,
+          onsessioninitialized: (sid) => void transports.set(sid, fresh),
+        });
         const server = new Server({ name: 'bare', version: '1.0.0' }, { capabilities: { tools: {} } });
         server.setRequestHandler(ListToolsRequestSchema, async () => ({
-          tools: [{ name: 'notes_list', description: 'List notes', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } }],
+          tools: [
+            {
+              name: 'notes_list',
+              description: 'List notes',
+              inputSchema: { type: 'object', properties: {} },
+              annotations: { readOnlyHint: true },
+            },
+          ],
         }));
         server.setRequestHandler(CallToolRequestSchema, async () => {
           const output = { notes: [...notes] };

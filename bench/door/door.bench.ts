@@ -20,7 +20,12 @@ export async function run(): Promise<BenchResult[]> {
   setMaxListeners(20_000);
   const host = await startDevHost({
     port: 0,
-    env: { NODE_ENV: 'development', PORTER_DATABASE_URL: 'sqlite::memory:', PORTER_SECRET: 'a-benchmark-secret-that-is-long-enough-0123456789', PORTER_WEBHOOK_DEMO_SECRET: `whsec_${randomBytes(24).toString('base64')}` },
+    env: {
+      NODE_ENV: 'development',
+      PORTER_DATABASE_URL: 'sqlite::memory:',
+      PORTER_SECRET: 'a-benchmark-secret-that-is-long-enough-0123456789',
+      PORTER_WEBHOOK_DEMO_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
+    },
     porter: { logger: 'silent' },
   });
   const bare = await bareMcpServer();
@@ -28,7 +33,9 @@ export async function run(): Promise<BenchResult[]> {
   try {
     const token = await accessToken(door, 'bench-user');
     const doorClient = new Client({ name: 'bench', version: '1.0.0' });
-    await doorClient.connect(new StreamableHTTPClientTransport(door, { fetch: unsignalledFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    await doorClient.connect(
+      new StreamableHTTPClientTransport(door, { fetch: unsignalledFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    );
     const bareClient = new Client({ name: 'bench', version: '1.0.0' });
     await bareClient.connect(new StreamableHTTPClientTransport(new URL(bare.url), { fetch: unsignalledFetch }));
     const call = (client: Client) => async () => {
@@ -57,7 +64,11 @@ export async function run(): Promise<BenchResult[]> {
 /** The OAuth flow over HTTP as a client does it: register, consent (as the demo user), code + PKCE → token. */
 async function accessToken(door: URL, person: string): Promise<string> {
   const registered = (await (
-    await fetch(`${door.href}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'bench', redirect_uris: [REDIRECT] }) })
+    await fetch(`${door.href}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'bench', redirect_uris: [REDIRECT] }),
+    })
   ).json()) as { client_id: string };
   const verifier = randomBytes(32).toString('base64url');
   const authorize = new URL(`${door.href}/authorize`);
@@ -83,7 +94,13 @@ async function accessToken(door: URL, person: string): Promise<string> {
     await fetch(`${door.href}/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: registered.client_id }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        code_verifier: verifier,
+        client_id: registered.client_id,
+      }).toString(),
     })
   ).json()) as { access_token: string };
   return tokens.access_token;

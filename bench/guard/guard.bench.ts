@@ -27,14 +27,34 @@ export async function run(): Promise<BenchResult[]> {
     const id = parkedId(await h.call('notes_add', { text: 'first' }));
     await h.decide.execute({ principal: ada, approvalId: id, approve: true, remember: { scope: 'tool', duration: 'standing' } });
     const signal = new AbortController().signal;
-    const context = { principal: ada, venue: 'chat' as const, presence: 'present' as const, toolCallId: 'c', session: 's', signal, abortSignal: signal, messages: [] as [], hostFetch: () => Promise.reject(new Error('unused')), fetch: () => Promise.reject(new Error('unused')) };
+    const context = {
+      principal: ada,
+      venue: 'chat' as const,
+      presence: 'present' as const,
+      toolCallId: 'c',
+      session: 's',
+      signal,
+      abortSignal: signal,
+      messages: [] as [],
+      hostFetch: () => Promise.reject(new Error('unused')),
+      fetch: () => Promise.reject(new Error('unused')),
+    };
 
     const result = await compare({
       name: 'guarded call, standing grant (sqlite)',
       subject: {
         name: 'GuardCall',
         run: async (i) => {
-          const outcome = await h.guard.execute({ tool: 'notes_add', input: { text: `n${i}` }, toolCallId: `c${i}`, principal: ada, venue: 'chat', presence: 'present', session: 's', signal });
+          const outcome = await h.guard.execute({
+            tool: 'notes_add',
+            input: { text: `n${i}` },
+            toolCallId: `c${i}`,
+            principal: ada,
+            venue: 'chat',
+            presence: 'present',
+            session: 's',
+            signal,
+          });
           if (outcome.status !== 'ran') throw new Error(`expected the grant to let it run, got ${outcome.status}`);
         },
       },
@@ -45,7 +65,15 @@ export async function run(): Promise<BenchResult[]> {
     });
     const addedMicros = result.figure.p50Micros - result.anchor.figure.p50Micros;
     const addedP99 = result.figure.p99Micros - result.anchor.figure.p99Micros;
-    return [{ ...result, absoluteGoal: { met: addedMicros < 1_000, text: `added p50 ${(addedMicros / 1000).toFixed(3)} ms, p99 ${(addedP99 / 1000).toFixed(3)} ms; goal < 1 ms p50` } }];
+    return [
+      {
+        ...result,
+        absoluteGoal: {
+          met: addedMicros < 1_000,
+          text: `added p50 ${(addedMicros / 1000).toFixed(3)} ms, p99 ${(addedP99 / 1000).toFixed(3)} ms; goal < 1 ms p50`,
+        },
+      },
+    ];
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });

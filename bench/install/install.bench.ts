@@ -35,7 +35,10 @@ export async function run(): Promise<BenchResult[]> {
 
     const anchor = install(work, 'anchor', [anchorTarball]);
     const core = install(work, 'core', [current]);
-    const everything = install(work, 'everything', [current, ...Object.entries(manifest.peerDependencies).map(([name, range]) => `${name}@${range}`)]);
+    const everything = install(work, 'everything', [
+      current,
+      ...Object.entries(manifest.peerDependencies).map(([name, range]) => `${name}@${range}`),
+    ]);
 
     const row = (name: string, measured: Installed) => {
       const packages = measured.packages / anchor.packages;
@@ -59,7 +62,11 @@ export async function run(): Promise<BenchResult[]> {
 }
 
 function pack(folder: string, destination: string): string {
-  const output = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], { cwd: folder, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const output = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], {
+    cwd: folder,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const report = JSON.parse(output.slice(output.indexOf('['))) as Array<{ filename: string }>;
   return join(destination, report[0]!.filename);
 }

@@ -14,7 +14,16 @@ const ORIGIN = 'http://porter.bench';
  * than that hop (throughput ≥ 0.8× for a small request; p50 ≥ 0.8× for a short turn).
  */
 export async function run(): Promise<BenchResult[]> {
-  const porter = await createPorter({ principal: () => ({ subject: 'bench', kind: 'user' }), model: zeroLatencyModel(TOKENS), databaseUrl: 'memory:', secret: 'b'.repeat(40), logger: 'silent' }, {});
+  const porter = await createPorter(
+    {
+      principal: () => ({ subject: 'bench', kind: 'user' }),
+      model: zeroLatencyModel(TOKENS),
+      databaseUrl: 'memory:',
+      secret: 'b'.repeat(40),
+      logger: 'silent',
+    },
+    {},
+  );
   const listener = await listen(createServer(porter.listener));
   const viaFetch = (path: string, init?: RequestInit) => porter.fetch(new Request(`${ORIGIN}${porter.mount}${path}`, init));
   const viaListener = (path: string, init?: RequestInit) => fetch(`${listener.url}${porter.mount}${path}`, init);
@@ -29,7 +38,11 @@ export async function run(): Promise<BenchResult[]> {
   const turn = (send: Send) => async () => {
     const created = (await (await send('/threads', { method: 'POST', headers: json, body: '{}' })).json()) as { id?: string };
     if (!created.id) throw new Error('could not create a thread');
-    const response = await send(`/threads/${created.id}/turn`, { method: 'POST', headers: json, body: JSON.stringify({ message: { role: 'user', parts: [{ type: 'text', text: 'hello' }] } }) });
+    const response = await send(`/threads/${created.id}/turn`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ message: { role: 'user', parts: [{ type: 'text', text: 'hello' }] } }),
+    });
     if (!response.ok) throw new Error(`the turn answered ${response.status}`);
     const text = await response.text();
     if (!text.trimEnd().endsWith('data: [DONE]')) throw new Error('the turn did not finish');

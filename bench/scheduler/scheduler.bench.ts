@@ -68,7 +68,14 @@ async function seed(automations: AutomationBook, ids: UlidIds, count: number, ar
   for (let i = 0; i < count; i++) {
     const pattern = PATTERNS[i % PATTERNS.length]!;
     const trigger = { kind: 'schedule' as const, cron: pattern.cron, ...(pattern.timezone ? { timezone: pattern.timezone } : {}) };
-    const automation = Automation.create({ id: ids.mint('automation'), name: `bench ${i}`, trigger, task: { prompt: `report ${i}` }, owner: { subject: `user-${i % 50}`, kind: 'user' }, now: armedAt });
+    const automation = Automation.create({
+      id: ids.mint('automation'),
+      name: `bench ${i}`,
+      trigger,
+      task: { prompt: `report ${i}` },
+      owner: { subject: `user-${i % 50}`, kind: 'user' },
+      now: armedAt,
+    });
     await automations.save(automation.arm(armedAt));
   }
 }
@@ -96,7 +103,12 @@ export async function run(): Promise<BenchResult[]> {
       const floorSet = store.records<RunPrimitives>('bench-floor');
       const sample = (await store.records<RunPrimitives>('runs').list({ limit: 1 })).items[0]!.data;
       const floor = await timeOnce(async () => {
-        for (let i = 0; i < 10_000; i++) await floorSet.atomic!.insertIfAbsent({ id: `floor_${i}`, data: sample, refs: { automation: sample.automationId, owner: sample.owner.subject, state: 'queued' } });
+        for (let i = 0; i < 10_000; i++)
+          await floorSet.atomic!.insertIfAbsent({
+            id: `floor_${i}`,
+            data: sample,
+            refs: { automation: sample.automationId, owner: sample.owner.subject, state: 'queued' },
+          });
       });
       const seconds = tick.figure.p50Micros / 1e6;
       results.push({
@@ -105,7 +117,10 @@ export async function run(): Promise<BenchResult[]> {
         figure: tick.figure,
         anchor: { name: '10,000 bare insertIfAbsent', figure: floor.figure },
         goal: 0,
-        absoluteGoal: { met: seconds < 2 && tick.value.runIds.length === 10_000, text: `${seconds.toFixed(2)} s; goal < 2 s with all 10,000 started` },
+        absoluteGoal: {
+          met: seconds < 2 && tick.value.runIds.length === 10_000,
+          text: `${seconds.toFixed(2)} s; goal < 2 s with all 10,000 started`,
+        },
       });
     } finally {
       await store.close();
@@ -123,7 +138,9 @@ export async function run(): Promise<BenchResult[]> {
       const instances = stores.map((store, i) => instance(store, clocks[i]!));
       await seed(instances[0]!.automations, instances[0]!.ids, 1_000, new Date(armedAt).toISOString());
       for (const clock of clocks) clock.at = dueAt;
-      const race = await timeOnce(async () => (await Promise.all(instances.flatMap((one) => [one.tick.execute(), one.tick.execute()]))).flatMap((answer) => answer.runIds));
+      const race = await timeOnce(async () =>
+        (await Promise.all(instances.flatMap((one) => [one.tick.execute(), one.tick.execute()]))).flatMap((answer) => answer.runIds),
+      );
       const started = race.value;
       const unique = new Set(started).size;
       const duplicates = started.length - unique;

@@ -84,7 +84,12 @@ export async function comparisons(engine: string, store: Store, raw: RawDriver, 
         name: raw.name,
         run: (i) =>
           raw.rows(
-            statements.put(WRITTEN, `raw_${i % WORKLOAD.written}`, { data: JSON.stringify(payload(i)), refs: JSON.stringify(writtenRefs(i)) }, Date.now()),
+            statements.put(
+              WRITTEN,
+              `raw_${i % WORKLOAD.written}`,
+              { data: JSON.stringify(payload(i)), refs: JSON.stringify(writtenRefs(i)) },
+              Date.now(),
+            ),
           ),
       },
     },
@@ -95,7 +100,8 @@ export async function comparisons(engine: string, store: Store, raw: RawDriver, 
       subject: { name: subject, run: (i) => listed.list({ refs: { owner: `u${i % WORKLOAD.owners}` }, limit: WORKLOAD.pageSize }) },
       anchor: {
         name: raw.name,
-        run: async (i) => decoded(await raw.rows(statements.list(LISTED, [['owner', `u${i % WORKLOAD.owners}`]], null, WORKLOAD.pageSize + 1))),
+        run: async (i) =>
+          decoded(await raw.rows(statements.list(LISTED, [['owner', `u${i % WORKLOAD.owners}`]], null, WORKLOAD.pageSize + 1))),
       },
     },
     {
@@ -115,7 +121,9 @@ export async function comparisons(engine: string, store: Store, raw: RawDriver, 
         name: raw.name,
         run: async (i) => {
           const index = i % WORKLOAD.written;
-          const swapped = await raw.rows(statements.swap(CLAIMED, `raw_${index}`, rawRevisions[index]!, JSON.stringify(payload(i)), null, Date.now()));
+          const swapped = await raw.rows(
+            statements.swap(CLAIMED, `raw_${index}`, rawRevisions[index]!, JSON.stringify(payload(i)), null, Date.now()),
+          );
           if (swapped.length !== 1) throw new Error(`raw claim lost on raw_${index}`);
           rawRevisions[index]! += 1;
         },

@@ -14,7 +14,10 @@ export function zeroLatencyModel(tokens: number): MockLanguageModelV3 {
     {
       type: 'finish',
       finishReason: { unified: 'stop', raw: undefined },
-      usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: tokens, text: tokens, reasoning: 0 } },
+      usage: {
+        inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: tokens, text: tokens, reasoning: 0 },
+      },
     },
   ];
   return new MockLanguageModelV3({

@@ -41,7 +41,15 @@ export async function run(): Promise<BenchResult[]> {
       measure: 'p50',
     });
     const p50 = result.figure.p50Micros / 1000;
-    return [{ ...result, absoluteGoal: { met: result.anchor.figure.p50Micros / result.figure.p50Micros >= 1 / 1.1 && p50 < 10, text: `ratio ≤ 1.1 and p50 ${p50.toFixed(2)} ms < 10 ms` } }];
+    return [
+      {
+        ...result,
+        absoluteGoal: {
+          met: result.anchor.figure.p50Micros / result.figure.p50Micros >= 1 / 1.1 && p50 < 10,
+          text: `ratio ≤ 1.1 and p50 ${p50.toFixed(2)} ms < 10 ms`,
+        },
+      },
+    ];
   } finally {
     for (const { porter, server } of hosts) {
       server.closeAllConnections();
@@ -53,7 +61,10 @@ export async function run(): Promise<BenchResult[]> {
 }
 
 async function serve(file: string, hosts: Array<{ porter: Porter; server: Server }>): Promise<string> {
-  const porter = await createPorter({ principal: () => ({ subject: OWNER, kind: 'user' }), databaseUrl: `sqlite:${file}`, secret: 's'.repeat(40), logger: 'silent' }, {});
+  const porter = await createPorter(
+    { principal: () => ({ subject: OWNER, kind: 'user' }), databaseUrl: `sqlite:${file}`, secret: 's'.repeat(40), logger: 'silent' },
+    {},
+  );
   const server = createServer(porter.listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   hosts.push({ porter, server });
@@ -72,7 +83,10 @@ async function seed(file: string, messagesPerThread: number): Promise<void> {
   const insert = async (rows: unknown[][]) => {
     if (rows.length === 0) return;
     const placeholders = rows.map(() => '(?, ?, ?, ?, 1, ?, ?)').join(', ');
-    await exec(`insert into porter_records (collection, id, data, refs, revision, created_at, updated_at) values ${placeholders}`, rows.flat());
+    await exec(
+      `insert into porter_records (collection, id, data, refs, revision, created_at, updated_at) values ${placeholders}`,
+      rows.flat(),
+    );
   };
   let batch: unknown[][] = [];
   const flush = async (force = false) => {
@@ -85,12 +99,24 @@ async function seed(file: string, messagesPerThread: number): Promise<void> {
     const id = `thr_${String(t).padStart(26, '0')}`;
     const at = started + t * 1000;
     const iso = new Date(at).toISOString();
-    const summary = { id, owner: OWNER, title: `Thread ${t}`, createdAt: iso, updatedAt: iso, messageCount: messagesPerThread, activeTurn: null };
+    const summary = {
+      id,
+      owner: OWNER,
+      title: `Thread ${t}`,
+      createdAt: iso,
+      updatedAt: iso,
+      messageCount: messagesPerThread,
+      activeTurn: null,
+    };
     batch.push(['threads', id, JSON.stringify(summary), JSON.stringify({ owner: OWNER }), at, at]);
     await flush();
     for (let m = 0; m < messagesPerThread; m++) {
       const messageId = `msg_${String(t).padStart(13, '0')}${String(m).padStart(13, '0')}`;
-      const message = { id: messageId, role: m % 2 ? 'assistant' : 'user', parts: [{ type: 'text', text: `message ${m} of thread ${t}, long enough to look like a sentence.` }] };
+      const message = {
+        id: messageId,
+        role: m % 2 ? 'assistant' : 'user',
+        parts: [{ type: 'text', text: `message ${m} of thread ${t}, long enough to look like a sentence.` }],
+      };
       batch.push(['thread-messages', messageId, JSON.stringify(message), JSON.stringify({ thread: id }), at + m, at + m]);
       await flush();
     }

@@ -19,15 +19,36 @@ const ITERATIONS = 300;
  */
 export async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'porter-bench-turn-'));
-  const porter = await createPorter({ principal: () => ({ subject: 'bench', kind: 'user' }), model: zeroLatencyModel(TOKENS), databaseUrl: `sqlite:${join(dir, 'porter.db')}`, secret: 'b'.repeat(40), logger: 'silent' }, {});
+  const porter = await createPorter(
+    {
+      principal: () => ({ subject: 'bench', kind: 'user' }),
+      model: zeroLatencyModel(TOKENS),
+      databaseUrl: `sqlite:${join(dir, 'porter.db')}`,
+      secret: 'b'.repeat(40),
+      logger: 'silent',
+    },
+    {},
+  );
   const porterServer = await listen(createServer(porter.listener));
   const bareModel = zeroLatencyModel(TOKENS);
-  const bareServer = await listen(createServer((_req, res) => streamText({ model: bareModel, prompt: 'hello' }).pipeUIMessageStreamToResponse(res)));
+  const bareServer = await listen(
+    createServer((_req, res) => streamText({ model: bareModel, prompt: 'hello' }).pipeUIMessageStreamToResponse(res)),
+  );
   try {
     const porterTurn = async () => {
-      const created = (await (await fetch(`${porterServer.url}/api/porter/threads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { id: string };
+      const created = (await (
+        await fetch(`${porterServer.url}/api/porter/threads`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).json()) as { id: string };
       if (!created.id) throw new Error('could not create a thread');
-      return timed(`${porterServer.url}/api/porter/threads/${created.id}/turn`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: { role: 'user', parts: [{ type: 'text', text: 'hello' }] } }) });
+      return timed(`${porterServer.url}/api/porter/threads/${created.id}/turn`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: { role: 'user', parts: [{ type: 'text', text: 'hello' }] } }),
+      });
     };
     const bareTurn = () => timed(`${bareServer.url}/`, { method: 'POST' });
 

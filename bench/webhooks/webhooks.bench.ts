@@ -11,7 +11,10 @@ import { compare, type BenchResult } from '../support/harness.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const KEY = Buffer.from(SECRET.slice('whsec_'.length), 'base64');
-const PAYLOAD = JSON.stringify({ type: 'order.created', data: { id: 42, items: Array.from({ length: 20 }, (_, i) => ({ sku: `sku-${i}`, qty: i })) } });
+const PAYLOAD = JSON.stringify({
+  type: 'order.created',
+  data: { id: 42, items: Array.from({ length: 20 }, (_, i) => ({ sku: `sku-${i}`, qty: i })) },
+});
 
 /** The anchor: a bare Koa route that reads the body and checks the same Standard Webhooks HMAC, nothing else. */
 function bareKoa(): Koa {
@@ -25,7 +28,9 @@ function bareKoa(): Koa {
       .get('webhook-signature')
       .split(' ')
       .map((s) => Buffer.from(s.split(',')[1] ?? '', 'base64'));
-    const ok = offered.some((s) => s.length === expected.length && timingSafeEqual(s, expected)) && Math.abs(Date.now() / 1000 - Number(timestamp)) <= 300;
+    const ok =
+      offered.some((s) => s.length === expected.length && timingSafeEqual(s, expected)) &&
+      Math.abs(Date.now() / 1000 - Number(timestamp)) <= 300;
     ctx.status = ok ? 202 : 401;
     ctx.body = ok ? { runIds: [] } : { error: 'unauthorized' };
   });
@@ -38,14 +43,26 @@ function delivery(prefix: string, n: number): RequestInit {
   const at = new Date(Math.floor(Date.now() / 1000) * 1000);
   return {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at.getTime() / 1000), 'webhook-signature': new Webhook(SECRET).sign(id, at, PAYLOAD) },
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(at.getTime() / 1000),
+      'webhook-signature': new Webhook(SECRET).sign(id, at, PAYLOAD),
+    },
     body: PAYLOAD,
   };
 }
 
 async function porterOn(databaseUrl: string): Promise<{ porter: Porter; server: RunningServer }> {
   const porter = await createPorter(
-    { development: false, secret: 'a-production-secret-for-the-bench-0123456789', databaseUrl, scheduler: 'external', logger: 'silent', webhooks: { sources: { bench: { kind: 'standard', secret: SECRET } } } },
+    {
+      development: false,
+      secret: 'a-production-secret-for-the-bench-0123456789',
+      databaseUrl,
+      scheduler: 'external',
+      logger: 'silent',
+      webhooks: { sources: { bench: { kind: 'standard', secret: SECRET } } },
+    },
     {},
   );
   return { porter, server: await serve(porter.listener) };
@@ -63,13 +80,19 @@ export async function run(): Promise<BenchResult[]> {
   const bare = await serve(bareKoa().callback());
   const folder = await mkdtemp(join(tmpdir(), 'porter-bench-webhooks-'));
   try {
-    for (const [label, url] of [['memory store', 'memory:'], ['sqlite file', `sqlite:${join(folder, 'webhooks.db')}`]] as const) {
+    for (const [label, url] of [
+      ['memory store', 'memory:'],
+      ['sqlite file', `sqlite:${join(folder, 'webhooks.db')}`],
+    ] as const) {
       const { porter, server } = await porterOn(url);
       try {
         results.push(
           await compare({
             name: `${label}: verified delivery`,
-            subject: { name: 'POST /webhooks/bench', run: async (n) => expectStatus(await fetch(`${server.url}${porter.mount}/webhooks/bench`, delivery(label, n)), 202) },
+            subject: {
+              name: 'POST /webhooks/bench',
+              run: async (n) => expectStatus(await fetch(`${server.url}${porter.mount}/webhooks/bench`, delivery(label, n)), 202),
+            },
             anchor: { name: 'bare Koa + HMAC', run: async (n) => expectStatus(await fetch(bare.url, delivery('bare', n)), 202) },
             iterations: 2_000,
             goal: 0.5,

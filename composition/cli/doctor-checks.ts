@@ -53,7 +53,11 @@ export async function runDoctor(target: DoctorTarget): Promise<CheckResult[]> {
   let blocks: Record<string, unknown> | null = null;
   if (answered.success) {
     blocks = answered.data.blocks;
-    results.push({ name: 'wire', status: 'pass', message: `Porter ${answered.data.version} answers at ${wire} (store ${String(blocks.store)}, model ${String(blocks.model)})` });
+    results.push({
+      name: 'wire',
+      status: 'pass',
+      message: `Porter ${answered.data.version} answers at ${wire} (store ${String(blocks.store)}, model ${String(blocks.model)})`,
+    });
   } else if (reached.status !== 404 && refused.success) {
     // Porter is there (its envelope), but /status resolves a principal: a resolver that throws, or
     // a store that is down, fails it. The doctor routes take no principal, so the checks go on.
@@ -62,73 +66,140 @@ export async function runDoctor(target: DoctorTarget): Promise<CheckResult[]> {
       name: 'wire',
       status: 'fail',
       message: `Porter answers at ${wire}, but GET ${target.mount}/status failed with HTTP ${reached.status} (${code}: ${message})`,
-      fix: code === 'internal' ? 'Read the host\'s log for the cause: principal(req) must return a principal or null, never throw, and every wire route that resolves a principal fails the same way' : 'Read the host\'s log for the cause',
+      fix:
+        code === 'internal'
+          ? "Read the host's log for the cause: principal(req) must return a principal or null, never throw, and every wire route that resolves a principal fails the same way"
+          : "Read the host's log for the cause",
     });
   } else {
     throw new HostUnreachable(
       `${target.origin} answers, but Porter does not answer at ${target.mount}/status (HTTP ${reached.status})`,
       reached.status === 401 || reached.status === 403
-        ? 'Something in front of Porter refuses the request: mount Porter before the host\'s sign-in middleware (Porter resolves the principal itself)'
+        ? "Something in front of Porter refuses the request: mount Porter before the host's sign-in middleware (Porter resolves the principal itself)"
         : 'Pass the path the host mounts Porter at with --mount (default /api/porter), or the right URL',
     );
   }
 
   const base = baseUrl.safeParse((await call(wire, 'GET', '/doctor/base-url')).body);
   if (!base.success) {
-    results.push({ name: 'base-url', status: 'fail', message: 'GET /doctor/base-url did not answer as Porter does', fix: 'Upgrade the host\'s Porter: every composition answers GET {mount}/doctor/base-url' });
+    results.push({
+      name: 'base-url',
+      status: 'fail',
+      message: 'GET /doctor/base-url did not answer as Porter does',
+      fix: "Upgrade the host's Porter: every composition answers GET {mount}/doctor/base-url",
+    });
   } else if (base.data.set) {
-    results.push({ name: 'base-url', status: 'pass', message: 'PORTER_BASE_URL is set: present tools forward the person\'s credentials to the host' });
+    results.push({
+      name: 'base-url',
+      status: 'pass',
+      message: "PORTER_BASE_URL is set: present tools forward the person's credentials to the host",
+    });
   } else {
     results.push({
       name: 'base-url',
       status: 'fail',
-      message: 'PORTER_BASE_URL is not set: tools cannot call the host\'s API with the person\'s credentials (forwarding is off)',
+      message: "PORTER_BASE_URL is not set: tools cannot call the host's API with the person's credentials (forwarding is off)",
       fix: `Set PORTER_BASE_URL to the origin that serves this host, e.g. PORTER_BASE_URL=${target.origin}, and restart it`,
     });
   }
 
   results.push(presentFinding(await call(wire, 'POST', '/doctor/present', {}, PROBE), target));
   results.push(actAsFinding(await call(wire, 'POST', '/doctor/act-as', target.subject ? { subject: target.subject } : {})));
-  results.push(blocks ? connectionsFinding(blocks.connections) : { name: 'connections', status: 'skip', message: `not checked: GET ${target.mount}/status did not answer` });
+  results.push(
+    blocks
+      ? connectionsFinding(blocks.connections)
+      : { name: 'connections', status: 'skip', message: `not checked: GET ${target.mount}/status did not answer` },
+  );
   return results;
 }
 
 function presentFinding(answer: Answer, target: DoctorTarget): CheckResult {
   const name = 'present';
-  if (answer.status === 404) return { name, status: 'skip', message: 'not checked: the host runs the production composition, where only base-url answers', fix: 'Run the doctor against a development composition (NODE_ENV=development) of the same host' };
+  if (answer.status === 404)
+    return {
+      name,
+      status: 'skip',
+      message: 'not checked: the host runs the production composition, where only base-url answers',
+      fix: 'Run the doctor against a development composition (NODE_ENV=development) of the same host',
+    };
   const found = present.safeParse(answer.body);
-  if (!found.success) return { name, status: 'fail', message: `POST /doctor/present answered HTTP ${answer.status}`, fix: 'Check the host\'s log for the error' };
+  if (!found.success)
+    return {
+      name,
+      status: 'fail',
+      message: `POST /doctor/present answered HTTP ${answer.status}`,
+      fix: "Check the host's log for the error",
+    };
   const r = found.data;
   if (!r.baseUrlSet) return { name, status: 'skip', message: 'not checked: forwarding is off without PORTER_BASE_URL' };
   if (!r.reached) {
-    return { name, status: 'fail', message: 'the same-origin call Porter makes with PORTER_BASE_URL did not reach this host', fix: `PORTER_BASE_URL must be the origin serving ${target.mount} as Porter itself can reach it (e.g. ${target.origin})` };
+    return {
+      name,
+      status: 'fail',
+      message: 'the same-origin call Porter makes with PORTER_BASE_URL did not reach this host',
+      fix: `PORTER_BASE_URL must be the origin serving ${target.mount} as Porter itself can reach it (e.g. ${target.origin})`,
+    };
   }
   const lost = [!r.authorization && 'Authorization', !r.cookie && 'Cookie'].filter(Boolean);
   if (lost.length) {
-    return { name, status: 'fail', message: `the same-origin call reached the host without its ${lost.join(' and ')} header`, fix: `Something between Porter and the host drops ${lost.join(' and ')} (a proxy or a fetch wrapper): forward it unchanged` };
+    return {
+      name,
+      status: 'fail',
+      message: `the same-origin call reached the host without its ${lost.join(' and ')} header`,
+      fix: `Something between Porter and the host drops ${lost.join(' and ')} (a proxy or a fetch wrapper): forward it unchanged`,
+    };
   }
-  return { name, status: 'pass', message: 'a present call reaches the host with the person\'s authorization and cookie' };
+  return { name, status: 'pass', message: "a present call reaches the host with the person's authorization and cookie" };
 }
 
 function actAsFinding(answer: Answer): CheckResult {
   const name = 'act-as';
   if (answer.status === 404) return { name, status: 'skip', message: 'not checked: the host runs the production composition' };
   const found = actAs.safeParse(answer.body);
-  if (!found.success) return { name, status: 'fail', message: `POST /doctor/act-as answered HTTP ${answer.status}`, fix: 'Check the host\'s log for the error' };
+  if (!found.success)
+    return {
+      name,
+      status: 'fail',
+      message: `POST /doctor/act-as answered HTTP ${answer.status}`,
+      fix: "Check the host's log for the error",
+    };
   const r = found.data;
   if (!r.configured) {
-    return { name, status: 'warn', message: 'no actAs preset: automations and the MCP door cannot call the host\'s API as a person', fix: 'Pass actAs to createPorter (actAs.authjs, actAs.hostedIdentity or actAs.jwt) if away calls need the host API' };
+    return {
+      name,
+      status: 'warn',
+      message: "no actAs preset: automations and the MCP door cannot call the host's API as a person",
+      fix: 'Pass actAs to createPorter (actAs.authjs, actAs.hostedIdentity or actAs.jwt) if away calls need the host API',
+    };
   }
-  if (!r.minted) return { name, status: 'fail', message: 'the actAs preset could not mint material', fix: 'Check the preset\'s secret and settings (the host log says why)' };
+  if (!r.minted)
+    return {
+      name,
+      status: 'fail',
+      message: 'the actAs preset could not mint material',
+      fix: "Check the preset's secret and settings (the host log says why)",
+    };
   if (!r.accepted) {
-    return { name, status: 'fail', message: 'the host\'s principal resolver did not accept the material the preset minted', fix: 'Make principal(req) accept what the preset mints: the same secret, issuer, audience and cookie or header name' };
+    return {
+      name,
+      status: 'fail',
+      message: "the host's principal resolver did not accept the material the preset minted",
+      fix: 'Make principal(req) accept what the preset mints: the same secret, issuer, audience and cookie or header name',
+    };
   }
-  if (!r.subjectMatches) return { name, status: 'fail', message: 'the resolver accepted the material as a different subject', fix: 'principal(req) must return the subject the material names (the token\'s sub)' };
-  return { name, status: 'pass', message: 'material the actAs preset mints is accepted by the host\'s resolver as the same subject' };
+  if (!r.subjectMatches)
+    return {
+      name,
+      status: 'fail',
+      message: 'the resolver accepted the material as a different subject',
+      fix: "principal(req) must return the subject the material names (the token's sub)",
+    };
+  return { name, status: 'pass', message: "material the actAs preset mints is accepted by the host's resolver as the same subject" };
 }
 
 function connectionsFinding(kind: unknown): CheckResult {
-  if (kind === 'byo' || kind === 'cloud') return { name: 'connections', status: 'pass', message: `a connection broker is configured (${kind})` };
+  if (kind === 'byo' || kind === 'cloud')
+    return { name: 'connections', status: 'pass', message: `a connection broker is configured (${kind})` };
   return {
     name: 'connections',
     status: 'skip',
@@ -154,7 +225,10 @@ async function call(wire: string, method: string, path: string, body?: unknown, 
   } catch (error) {
     const detail = (error as { cause?: { code?: string; message?: string } }).cause;
     const cause = detail?.code ?? detail?.message ?? (error as Error).message;
-    throw new HostUnreachable(`could not reach ${new URL(wire).origin} (${cause})`, 'Start the host (porter serve), or pass its URL: porter doctor https://app.example.com');
+    throw new HostUnreachable(
+      `could not reach ${new URL(wire).origin} (${cause})`,
+      'Start the host (porter serve), or pass its URL: porter doctor https://app.example.com',
+    );
   }
   const text = await response.text();
   try {

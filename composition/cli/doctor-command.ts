@@ -5,7 +5,7 @@ import type { Command } from './main.js';
 /** `porter doctor`: the doctor checks against a running host, each with a fix. */
 export const doctorCommand: Command = {
   name: 'doctor',
-  summary: 'check a running host\'s setup (base URL, credential forwarding, act-as) and say how to fix it',
+  summary: "check a running host's setup (base URL, credential forwarding, act-as) and say how to fix it",
   help: `Usage: porter doctor [url] [--mount <path>] [--subject <subject>] [--strict] [--json]
 
 Runs Porter's doctor checks against a running host and prints each with a fix:
@@ -28,14 +28,18 @@ Options:
   options: { mount: { type: 'string' }, subject: { type: 'string' }, strict: { type: 'boolean' }, json: { type: 'boolean' } },
   async run(values, positionals, io) {
     if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
-    const target = targetOf(positionals[0] ?? io.env.PORTER_URL ?? `http://127.0.0.1:${io.env.PORT || 3000}`, typeof values.mount === 'string' ? values.mount : undefined);
+    const target = targetOf(
+      positionals[0] ?? io.env.PORTER_URL ?? `http://127.0.0.1:${io.env.PORT || 3000}`,
+      typeof values.mount === 'string' ? values.mount : undefined,
+    );
     if (!values.json) io.err(`porter doctor: checking ${target.origin}${target.mount}…`);
     let results: CheckResult[];
     try {
       results = await runDoctor({ ...target, ...(typeof values.subject === 'string' ? { subject: values.subject } : {}) });
     } catch (error) {
       if (!(error instanceof HostUnreachable)) throw error;
-      if (values.json) io.out(JSON.stringify({ url: `${target.origin}${target.mount}`, reached: false, error: error.message, fix: error.fix }, null, 2));
+      if (values.json)
+        io.out(JSON.stringify({ url: `${target.origin}${target.mount}`, reached: false, error: error.message, fix: error.fix }, null, 2));
       else io.err(`${mark('fail', io)} host: ${error.message}\n    fix: ${error.fix}`);
       return EXIT.usage;
     }
@@ -43,7 +47,8 @@ Options:
     if (values.json) {
       io.out(JSON.stringify({ url: `${target.origin}${target.mount}`, reached: true, ok: !failed, checks: results }, null, 2));
     } else {
-      for (const r of results) io.out(`${mark(r.status, io)} ${r.name.padEnd(11)} ${r.message}${r.fix && r.status !== 'pass' ? `\n    fix: ${r.fix}` : ''}`);
+      for (const r of results)
+        io.out(`${mark(r.status, io)} ${r.name.padEnd(11)} ${r.message}${r.fix && r.status !== 'pass' ? `\n    fix: ${r.fix}` : ''}`);
       const count = (s: CheckStatus) => results.filter((r) => r.status === s).length;
       io.out(`\n${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warning(s), ${count('skip')} skipped`);
     }

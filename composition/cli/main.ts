@@ -33,7 +33,7 @@ function overview(): string {
     'Commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`),
     '',
-    'Run `porter <command> --help` for a command\'s options.',
+    "Run `porter <command> --help` for a command's options.",
     '',
     EXIT_CODES,
   ].join('\n');
@@ -57,7 +57,12 @@ export async function main(argv: ReadonlyArray<string>, io: CliIo = processIo())
   }
   let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: [...rest], options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true }) as typeof parsed;
+    parsed = parseArgs({
+      args: [...rest],
+      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    }) as typeof parsed;
   } catch (error) {
     io.err(`porter ${name}: ${(error as Error).message}\n\n${command.help}`);
     return EXIT.usage;

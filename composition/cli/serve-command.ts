@@ -17,7 +17,7 @@ interface Running {
 /** `porter serve`: a host's own Porter from its config module, or the demo host; until a signal. */
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'serve Porter from the host\'s config module (--config), or the demo host',
+  summary: "serve Porter from the host's config module (--config), or the demo host",
   help: `Usage: porter serve [--config <file> | --demo] [--port <n>] [--host <address>] [--database <url>] [--chrome]
 
 With a config module, serves Porter with exactly the options it exports, on a plain Node HTTP
@@ -97,12 +97,16 @@ variables in the README's Configuration table (model, connections, sandbox).`,
     }
 
     if (!config && running.porter.composition === 'production') {
-      io.err('porter serve: --demo in production signs in anyone who sends an x-demo-user header or a porter_demo_user cookie: never expose it');
+      io.err(
+        'porter serve: --demo in production signs in anyone who sends an x-demo-user header or a porter_demo_user cookie: never expose it',
+      );
     }
     if (running.porter.composition === 'production' && isLoopback(host)) {
       io.err(`porter serve: bound to ${host}, so only this machine can connect; in a container pass --host 0.0.0.0 (or HOST=0.0.0.0)`);
     }
-    return untilSignal(running, io, () => io.out(`Porter ${running.porter.composition} host listening on ${running.url} (wire at ${running.url}${running.porter.mount})`));
+    return untilSignal(running, io, () =>
+      io.out(`Porter ${running.porter.composition} host listening on ${running.url} (wire at ${running.url}${running.porter.mount})`),
+    );
   },
 };
 
@@ -146,7 +150,8 @@ function untilSignal(running: Running, io: CliIo, ready: () => void): Promise<nu
 
 /** Digits only: Number() would read "" as 0 (a random port) and "0x50" as 80. */
 function portOf(flag: string | boolean | undefined, variable: string | undefined): number {
-  const [raw, name] = typeof flag === 'string' ? [flag, '--port'] : variable !== undefined && variable !== '' ? [variable, 'PORT'] : ['3000', '--port'];
+  const [raw, name] =
+    typeof flag === 'string' ? [flag, '--port'] : variable !== undefined && variable !== '' ? [variable, 'PORT'] : ['3000', '--port'];
   const port = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(port) || port > 65535) throw new UsageError(`${name} must be a port number (0-65535), not "${raw}"`);
   return port;
@@ -154,7 +159,8 @@ function portOf(flag: string | boolean | undefined, variable: string | undefined
 
 function hostOf(flag: string | boolean | undefined, variable: string | undefined): string {
   const host = typeof flag === 'string' ? flag : variable || '127.0.0.1';
-  if (!/^[A-Za-z0-9.:_-]+$/.test(host)) throw new UsageError(`--host must be an address or host name such as 127.0.0.1 or 0.0.0.0, not "${host}"`);
+  if (!/^[A-Za-z0-9.:_-]+$/.test(host))
+    throw new UsageError(`--host must be an address or host name such as 127.0.0.1 or 0.0.0.0, not "${host}"`);
   return host;
 }
 

@@ -22,11 +22,19 @@ Options:
   --database <url>    the store the host uses (default: $PORTER_DATABASE_URL, else sqlite:.porter/porter.db)
   --fail-on-drift     exit 1 when any fork is drifted or a pinned component is missing (for CI)
   --json              print the report as JSON`,
-  options: { pins: { type: 'string' }, config: { type: 'string' }, database: { type: 'string' }, 'fail-on-drift': { type: 'boolean' }, json: { type: 'boolean' } },
+  options: {
+    pins: { type: 'string' },
+    config: { type: 'string' },
+    database: { type: 'string' },
+    'fail-on-drift': { type: 'boolean' },
+    json: { type: 'boolean' },
+  },
   async run(values, positionals, io) {
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const env: NodeJS.ProcessEnv = { ...io.env, ...(typeof values.database === 'string' ? { PORTER_DATABASE_URL: values.database } : {}) };
-    const options: { -readonly [K in keyof PorterOptions]: PorterOptions[K] } = { ...(await hostOptions(typeof values.config === 'string' ? values.config : undefined, env, io)) };
+    const options: { -readonly [K in keyof PorterOptions]: PorterOptions[K] } = {
+      ...(await hostOptions(typeof values.config === 'string' ? values.config : undefined, env, io)),
+    };
     if (typeof values.pins === 'string') options.pins = resolve(values.pins);
     if (!options.pins) throw new UsageError('no pin manifest: pass --pins <manifest.json> or set `pins` in the config module');
     if (options.development === undefined) options.development = io.env.NODE_ENV !== 'production';
@@ -57,10 +65,14 @@ async function hostOptions(file: string | undefined, env: NodeJS.ProcessEnv, io:
 
 function printReport(report: SyncReport, io: CliIo): void {
   io.out(`Pins checked at ${report.checkedAt}: ${report.slots.length} slot(s)`);
-  for (const slot of report.slots) io.out(`  ${slot.slot.padEnd(24)} ${slot.hash.slice(0, 12)}  ${slot.forks} fork(s), ${slot.drifted} drifted`);
+  for (const slot of report.slots)
+    io.out(`  ${slot.slot.padEnd(24)} ${slot.hash.slice(0, 12)}  ${slot.forks} fork(s), ${slot.drifted} drifted`);
   if (report.drifted.length) {
-    io.out(`Newly drifted forks (${report.drifted.length}): rebase them explicitly (POST /apps/:id/rebase {slot}); nothing rebases on its own`);
-    for (const fork of report.drifted) io.out(`  ${fork.appId}  ${fork.slot}  ${fork.baselineHash.slice(0, 12)} → ${fork.currentHash.slice(0, 12)}`);
+    io.out(
+      `Newly drifted forks (${report.drifted.length}): rebase them explicitly (POST /apps/:id/rebase {slot}); nothing rebases on its own`,
+    );
+    for (const fork of report.drifted)
+      io.out(`  ${fork.appId}  ${fork.slot}  ${fork.baselineHash.slice(0, 12)} → ${fork.currentHash.slice(0, 12)}`);
   }
   if (report.current.length) {
     io.out(`Back in step (${report.current.length}):`);

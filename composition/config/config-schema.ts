@@ -22,11 +22,11 @@ export type { PorterOptions } from './porter-options.js';
 
 const fn = <T>(what: string) => z.custom<T>((value) => typeof value === 'function', { message: `must be a function (${what})` });
 const instance = <T>(what: string, probe: (value: Record<string, unknown>) => boolean) =>
-  z.custom<T>((value) => typeof value === 'object' && value !== null && probe(value as Record<string, unknown>), { message: `must be ${what}` });
+  z.custom<T>((value) => typeof value === 'object' && value !== null && probe(value as Record<string, unknown>), {
+    message: `must be ${what}`,
+  });
 
-const mountPath = z
-  .string()
-  .regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'must be a path like /api/porter (no trailing slash)');
+const mountPath = z.string().regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'must be a path like /api/porter (no trailing slash)');
 
 /**
  * The door's own authorization server. `principal(subject)` re-resolves a connected user on every
@@ -38,7 +38,11 @@ const oauthSchema = z.strictObject({
   brand: z
     .strictObject({
       name: z.string().min(1).max(100),
-      logoUrl: z.string().regex(/^(https:\/\/|\/)/, 'must be an https URL or a path on this site').max(2000).optional(),
+      logoUrl: z
+        .string()
+        .regex(/^(https:\/\/|\/)/, 'must be an https URL or a path on this site')
+        .max(2000)
+        .optional(),
       accentColor: z.string().max(40).optional(),
     })
     .optional(),
@@ -48,10 +52,20 @@ const oauthSchema = z.strictObject({
   signIn: fn<PrincipalResolver>('oauth.signIn(req) → Principal | null').optional(),
   /** Where to send a person who is not signed in; they come back to `returnTo`. */
   signInUrl: fn<(returnTo: string) => string>('oauth.signInUrl(returnTo) → URL').optional(),
-  accessTokenTtlSeconds: z.number().int().min(60).max(24 * 3600).optional(),
+  accessTokenTtlSeconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(24 * 3600)
+    .optional(),
   /** How long an instance trusts an access token it already checked (ms; 0 checks the store every request). */
   tokenCacheMs: z.number().int().min(0).max(10_000).optional(),
-  refreshTokenTtlSeconds: z.number().int().min(3600).max(365 * 24 * 3600).optional(),
+  refreshTokenTtlSeconds: z
+    .number()
+    .int()
+    .min(3600)
+    .max(365 * 24 * 3600)
+    .optional(),
 });
 
 /**
@@ -63,7 +77,10 @@ const remoteAsSchema = z.strictObject({
   jwksUri: z.url().optional(),
   /** The `aud` its tokens carry; the door's resource URL (`{origin}{wire}/mcp`) when absent. */
   audience: z.string().min(1).optional(),
-  algorithms: z.array(z.enum(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'])).min(1).optional(),
+  algorithms: z
+    .array(z.enum(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']))
+    .min(1)
+    .optional(),
 });
 
 const oneOrMany = <T extends z.ZodType>(schema: T) => z.union([schema, z.array(schema).min(1)]);
@@ -80,9 +97,12 @@ const policyRuleSchema = z.strictObject({
 /** The host's tools, each checked as `defineTool` checks it and refused at its index or key. */
 const toolsSchema = z
   .custom<ToolsOption>((value) => typeof value === 'object' && value !== null, {
-    message: 'must be an array of tools (defineTool({ name, description, input, risk, execute })) or a record { name: tool } of AI SDK tools',
+    message:
+      'must be an array of tools (defineTool({ name, description, input, risk, execute })) or a record { name: tool } of AI SDK tools',
   })
-  .transform((option, ctx) => hostTools(option, (path, message) => ctx.addIssue({ code: 'custom', path: [...path], message, input: option })));
+  .transform((option, ctx) =>
+    hostTools(option, (path, message) => ctx.addIssue({ code: 'custom', path: [...path], message, input: option })),
+  );
 
 const secretSchema = z.string().min(32, 'must be at least 32 characters');
 
@@ -92,9 +112,15 @@ const secretSchema = z.string().min(32, 'must be at least 32 characters');
  * signed headers. Several secrets are accepted while one is rotated.
  */
 const webhookSourceSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('standard'), secret: oneOrMany(z.string().regex(/^whsec_[A-Za-z0-9+/]{22,}={0,2}$/, 'must be a Standard Webhooks secret (whsec_ and base64)')) }),
+  z.strictObject({
+    kind: z.literal('standard'),
+    secret: oneOrMany(z.string().regex(/^whsec_[A-Za-z0-9+/]{22,}={0,2}$/, 'must be a Standard Webhooks secret (whsec_ and base64)')),
+  }),
   z.strictObject({ kind: z.literal('github'), secret: oneOrMany(z.string().min(16, 'must be at least 16 characters')) }),
-  z.strictObject({ kind: z.literal('stripe'), secret: oneOrMany(z.string().regex(/^whsec_\S{16,}$/, 'must be the endpoint secret Stripe shows (whsec_…)')) }),
+  z.strictObject({
+    kind: z.literal('stripe'),
+    secret: oneOrMany(z.string().regex(/^whsec_\S{16,}$/, 'must be the endpoint secret Stripe shows (whsec_…)')),
+  }),
 ]);
 
 /**
@@ -104,8 +130,12 @@ const webhookSourceSchema = z.discriminatedUnion('kind', [
  */
 export const connectionsSchema = z.union([
   z.literal(false),
-  z.strictObject({ nango: z.strictObject({ secretKey: z.string().min(1), host: z.url({ message: 'must be the Nango server URL' }).optional() }) }),
-  z.strictObject({ composio: z.strictObject({ apiKey: z.string().min(1), baseUrl: z.url({ message: 'must be the Composio API URL' }).optional() }) }),
+  z.strictObject({
+    nango: z.strictObject({ secretKey: z.string().min(1), host: z.url({ message: 'must be the Nango server URL' }).optional() }),
+  }),
+  z.strictObject({
+    composio: z.strictObject({ apiKey: z.string().min(1), baseUrl: z.url({ message: 'must be the Composio API URL' }).optional() }),
+  }),
   z.strictObject({ cloud: z.strictObject({ url: z.url({ message: 'must be the connections API base URL' }), key: z.string().min(1) }) }),
 ]);
 
@@ -142,7 +172,12 @@ export const sandboxSettingsSchema = z.discriminatedUnion('kind', [
     timeoutMs: z.number().int().min(60_000).optional(),
     startTimeoutMs: sandboxStartTimeout,
   }),
-  z.strictObject({ kind: z.literal('cloud'), url: sandboxServiceUrl, token: z.string().min(16, 'must be at least 16 characters'), startTimeoutMs: sandboxStartTimeout }),
+  z.strictObject({
+    kind: z.literal('cloud'),
+    url: sandboxServiceUrl,
+    token: z.string().min(16, 'must be at least 16 characters'),
+    startTimeoutMs: sandboxStartTimeout,
+  }),
 ]);
 
 /**
@@ -154,7 +189,10 @@ export const sandboxSchema = z.union(
   [
     z.literal(false),
     z.literal('local'),
-    instance<Sandbox>('a Sandbox (kind, open, closeAll)', (v) => typeof v.open === 'function' && typeof v.closeAll === 'function' && ['e2b', 'cloud', 'custom'].includes(v.kind as string)),
+    instance<Sandbox>(
+      'a Sandbox (kind, open, closeAll)',
+      (v) => typeof v.open === 'function' && typeof v.closeAll === 'function' && ['e2b', 'cloud', 'custom'].includes(v.kind as string),
+    ),
     sandboxSettingsSchema,
   ],
   { error: "must be false, 'local', { kind: 'local' | 'e2b' | 'cloud', ... } or a Sandbox instance" },
@@ -176,20 +214,34 @@ export const configSchema = z
     mcp: z.boolean().default(false),
     oauth: oauthSchema.optional(),
     remoteAs: remoteAsSchema.optional(),
-    actAs: instance<ActAsPreset>('an act-as preset (actAs.authjs, actAs.hostedIdentity or actAs.jwt)', (v) => typeof v.mint === 'function' && typeof v.asHostSees === 'function').optional(),
+    actAs: instance<ActAsPreset>(
+      'an act-as preset (actAs.authjs, actAs.hostedIdentity or actAs.jwt)',
+      (v) => typeof v.mint === 'function' && typeof v.asHostSees === 'function',
+    ).optional(),
     tools: toolsSchema.default([]),
     policy: z.array(policyRuleSchema).default([]),
-    model: instance<LanguageModelV3 | LanguageModelV2>('an AI SDK LanguageModel', (v) => typeof v.doStream === 'function' || typeof v.specificationVersion === 'string').optional(),
+    model: instance<LanguageModelV3 | LanguageModelV2>(
+      'an AI SDK LanguageModel',
+      (v) => typeof v.doStream === 'function' || typeof v.specificationVersion === 'string',
+    ).optional(),
     instructions: z.string().max(100_000).optional(),
     maxSteps: z.number().int().min(1).max(50).default(8),
-    approvalTtlSeconds: z.number().int().min(60).max(30 * 24 * 3600).default(24 * 3600),
+    approvalTtlSeconds: z
+      .number()
+      .int()
+      .min(60)
+      .max(30 * 24 * 3600)
+      .default(24 * 3600),
     toolOutputCap: z.number().int().min(0).default(32_000),
     maxOutputTokens: z.number().int().min(1).optional(),
     historyWindow: z.number().int().min(1).optional(),
     /** How long a turn nobody reads keeps running (a reload or a dropped connection can rejoin it); 0 stops it when the last reader leaves. */
     turnGraceSeconds: z.number().int().min(0).max(600).default(15),
     databaseUrl: z.string().min(1).default('sqlite:.porter/porter.db'),
-    store: instance<Store>('a Store (records, blobs, ping, close)', (v) => typeof v.records === 'function' && typeof v.blobs === 'function').optional(),
+    store: instance<Store>(
+      'a Store (records, blobs, ping, close)',
+      (v) => typeof v.records === 'function' && typeof v.blobs === 'function',
+    ).optional(),
     /**
      * How long the database may keep a request waiting before it answers 503 `unavailable`: one
      * statement (PostgreSQL `statement_timeout`; SQLite's wait for a lock), and getting a
@@ -205,7 +257,11 @@ export const configSchema = z
     tickSecret: z.string().min(16, 'must be at least 16 characters').optional(),
     /** Webhook intake: `{ sources: { <name>: { kind, secret } } }`. */
     webhooks: z
-      .strictObject({ sources: z.record(z.string().regex(WEBHOOK_SOURCE_NAME, 'must be a source name (a-z, 0-9, _ and -)'), webhookSourceSchema).default({}) })
+      .strictObject({
+        sources: z
+          .record(z.string().regex(WEBHOOK_SOURCE_NAME, 'must be a source name (a-z, 0-9, _ and -)'), webhookSourceSchema)
+          .default({}),
+      })
       .default({ sources: {} }),
     /**
      * What drives ticks: `interval` (in this process; the development default), `external` (only
@@ -223,26 +279,50 @@ export const configSchema = z
     connections: connectionsSchema.optional(),
     sandbox: sandboxSchema.optional(),
     logger: z
-      .union([z.enum(['info', 'warn', 'error', 'silent']), instance<Logger>('a Logger (info, warn, error)', (v) => typeof v.error === 'function')])
+      .union([
+        z.enum(['info', 'warn', 'error', 'silent']),
+        instance<Logger>('a Logger (info, warn, error)', (v) => typeof v.error === 'function'),
+      ])
       .default('info'),
   })
   .superRefine((config, ctx) => {
     if (config.mcp && !config.oauth) {
       // The door re-asks `oauth.principal(subject)` on every request, with an external issuer too.
-      ctx.addIssue({ code: 'custom', path: ['oauth'], message: 'is required when `mcp` is true: the door asks `oauth.principal(subject)` on every request (also with `remoteAs`)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['oauth'],
+        message: 'is required when `mcp` is true: the door asks `oauth.principal(subject)` on every request (also with `remoteAs`)',
+      });
     }
     if ((config.oauth || config.remoteAs) && !config.mcp) {
-      ctx.addIssue({ code: 'custom', path: ['mcp'], message: 'must be true when `oauth` or `remoteAs` is configured (the door is closed otherwise)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mcp'],
+        message: 'must be true when `oauth` or `remoteAs` is configured (the door is closed otherwise)',
+      });
     }
     if (!config.store && !isDatabaseUrl(config.databaseUrl)) {
       // Never echo the value: a database URL may carry a password.
-      ctx.addIssue({ code: 'custom', path: ['databaseUrl'], message: `is not a database URL Porter understands; use one of: ${ACCEPTED_DATABASE_URLS.join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['databaseUrl'],
+        message: `is not a database URL Porter understands; use one of: ${ACCEPTED_DATABASE_URLS.join(', ')}`,
+      });
     }
     if (config.scheduler === 'pg-boss' && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
-      ctx.addIssue({ code: 'custom', path: ['scheduler'], message: 'pg-boss needs PostgreSQL: set databaseUrl (PORTER_DATABASE_URL) to the postgres:// database the instances share' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['scheduler'],
+        message: 'pg-boss needs PostgreSQL: set databaseUrl (PORTER_DATABASE_URL) to the postgres:// database the instances share',
+      });
     }
     if (!config.development && !config.secret) {
-      ctx.addIssue({ code: 'custom', path: ['secret'], message: 'is required in production: set PORTER_SECRET (32+ characters) so anonymous-session cookies survive restarts and instances' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['secret'],
+        message:
+          'is required in production: set PORTER_SECRET (32+ characters) so anonymous-session cookies survive restarts and instances',
+      });
     }
   });
 

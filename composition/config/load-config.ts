@@ -33,7 +33,10 @@ export function loadConfig(options: PorterOptions = {}, env: NodeJS.ProcessEnv =
         message: issue.message,
       }));
   if (env.NODE_ENV === 'production' && merged.development === true && merged.secret === undefined) {
-    issues.push({ option: 'secret', message: 'is required when NODE_ENV=production, also with `development: true`: set PORTER_SECRET (32+ characters)' });
+    issues.push({
+      option: 'secret',
+      message: 'is required when NODE_ENV=production, also with `development: true`: set PORTER_SECRET (32+ characters)',
+    });
   }
   if (issues.length || !parsed.success) throw new PorterConfigError(issues);
   return parsed.data;

@@ -16,7 +16,8 @@ export type AiSdkToolEntry = AiSdkTool & Partial<PorterToolFields<unknown>>;
  * The host's tools: an array of `defineTool(…)` results (or plain JSON Schema tools), or a record
  * `{ name: tool }` in the AI SDK's ToolSet style, where a tool without a `risk` is a write (it asks).
  */
-export type ToolsOption = ReadonlyArray<ToolDefinition | (AiSdkTool & PorterToolFields<unknown>)> | Readonly<Record<string, ToolDefinition | AiSdkToolEntry>>;
+export type ToolsOption =
+  ReadonlyArray<ToolDefinition | (AiSdkTool & PorterToolFields<unknown>)> | Readonly<Record<string, ToolDefinition | AiSdkToolEntry>>;
 
 type Refuse = (path: ReadonlyArray<string | number>, message: string) => void;
 
@@ -24,7 +25,9 @@ type Refuse = (path: ReadonlyArray<string | number>, message: string) => void;
 export function hostTools(option: ToolsOption, refuse: Refuse): ToolDefinition[] {
   const tools: ToolDefinition[] = [];
   const named = new Map<string, string | number>();
-  const entries: Array<[string | number, unknown]> = Array.isArray(option) ? option.map((tool, index) => [index, tool]) : Object.entries(option);
+  const entries: Array<[string | number, unknown]> = Array.isArray(option)
+    ? option.map((tool, index) => [index, tool])
+    : Object.entries(option);
   for (const [at, entry] of entries) {
     if (typeof entry !== 'object' || entry === null) {
       refuse([at], 'must be a tool: defineTool({ name, description, input, risk, execute }), or an AI SDK tool(…) in a record');

@@ -17,7 +17,18 @@ import { TOKENS } from '../tokens.js';
 
 /** The modules every composition shares; each family adds its module here. */
 export function sharedModules(parts: CoreParts): ContainerModule[] {
-  return [coreModule(parts), systemModule, guardModule, threadsModule, connectionsModule, sandboxModule(parts.integrations.sandbox), ...(parts.config.apps ? [appsModule] : []), ...(parts.config.mcp ? [doorModule] : []), ...(parts.config.automations ? [automationsModule, webhooksModule, schedulerModule(parts.integrations.pgBoss)] : []), wireModule];
+  return [
+    coreModule(parts),
+    systemModule,
+    guardModule,
+    threadsModule,
+    connectionsModule,
+    sandboxModule(parts.integrations.sandbox),
+    ...(parts.config.apps ? [appsModule] : []),
+    ...(parts.config.mcp ? [doorModule] : []),
+    ...(parts.config.automations ? [automationsModule, webhooksModule, schedulerModule(parts.integrations.pgBoss)] : []),
+    wireModule,
+  ];
 }
 
 export function compose(modules: ReadonlyArray<ContainerModule>): Container {

@@ -117,7 +117,12 @@ const doorServices = new ContainerModule(({ bind }) => {
     .inSingletonScope();
   bind<DoorTransportUseCases>(TOKENS.DoorTransportUseCases)
     .toDynamicValue((ctx) => ({
-      admitCaller: new AdmitCaller(ctx.get(TOKENS.DoorBearerVerifier), ctx.get(TOKENS.DoorPrincipals), ctx.get(TOKENS.DoorSessions), ctx.get(TOKENS.AuditTrail)),
+      admitCaller: new AdmitCaller(
+        ctx.get(TOKENS.DoorBearerVerifier),
+        ctx.get(TOKENS.DoorPrincipals),
+        ctx.get(TOKENS.DoorSessions),
+        ctx.get(TOKENS.AuditTrail),
+      ),
       listTools: new ListDoorTools(ctx.get(TOKENS.ToolRegistry)),
       callTool: new CallDoorTool(ctx.get(TOKENS.ToolRegistry), ctx.get(TOKENS.GuardCall), ctx.get(TOKENS.Ids)),
     }))

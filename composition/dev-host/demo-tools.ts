@@ -18,7 +18,7 @@ export function demoTools(): ToolDefinition[] {
   return [
     defineTool({
       name: 'notes_list',
-      description: 'List the signed-in user\'s notes.',
+      description: "List the signed-in user's notes.",
       input: NO_INPUT,
       risk: 'read',
       async execute(_input, context) {

@@ -14,11 +14,19 @@ export async function loadBroker(config: PorterConfig, env: NodeJS.ProcessEnv): 
   const settings = brokerSettings(config, env);
   if (!settings) return null;
   if ('nango' in settings) {
-    const { NangoBroker } = await importOptional('@nangohq/node', 'connections', () => import('../../adapters/connections/nango-broker.js'));
+    const { NangoBroker } = await importOptional(
+      '@nangohq/node',
+      'connections',
+      () => import('../../adapters/connections/nango-broker.js'),
+    );
     return new NangoBroker(settings.nango);
   }
   if ('composio' in settings) {
-    const { ComposioBroker } = await importOptional('@composio/core', 'connections', () => import('../../adapters/connections/composio-broker.js'));
+    const { ComposioBroker } = await importOptional(
+      '@composio/core',
+      'connections',
+      () => import('../../adapters/connections/composio-broker.js'),
+    );
     return new ComposioBroker(settings.composio);
   }
   return new CloudBroker(settings.cloud);
@@ -36,11 +44,16 @@ function brokerSettings(config: PorterConfig, env: NodeJS.ProcessEnv): BrokerSet
   if (!named.settings) return null;
   // Checked against the one branch the environment chose, so the message names the bad field.
   const chosen = Object.keys(named.settings)[0]!;
-  const branch = connectionsSchema.options.find((option): option is Exclude<typeof option, z.ZodLiteral<false>> => option instanceof z.ZodObject && chosen in option.shape);
+  const branch = connectionsSchema.options.find(
+    (option): option is Exclude<typeof option, z.ZodLiteral<false>> => option instanceof z.ZodObject && chosen in option.shape,
+  );
   const parsed = (branch ?? connectionsSchema).safeParse(named.settings);
   if (!parsed.success) {
     throw new PorterConfigError(
-      parsed.error.issues.map((issue) => ({ option: `connections (from ${named.variables.join(' / ')})`, message: `${issue.path.join('.') || 'value'} ${issue.message}` })),
+      parsed.error.issues.map((issue) => ({
+        option: `connections (from ${named.variables.join(' / ')})`,
+        message: `${issue.path.join('.') || 'value'} ${issue.message}`,
+      })),
     );
   }
   return (parsed.data as BrokerSettings | false) || null;

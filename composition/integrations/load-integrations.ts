@@ -45,7 +45,9 @@ async function loadModel(config: PorterConfig, env: NodeJS.ProcessEnv): Promise<
   try {
     rung = pickRung(env);
   } catch (error) {
-    throw new PorterConfigError([{ option: 'model (from PORTER_MODEL_PROVIDER)', message: error instanceof Error ? error.message : String(error) }]);
+    throw new PorterConfigError([
+      { option: 'model (from PORTER_MODEL_PROVIDER)', message: error instanceof Error ? error.message : String(error) },
+    ]);
   }
   if (!rung) return modelFromLadder(env, config.development);
   return importOptional(RUNG_PACKAGES[rung], `model (from ${RUNG_VARIABLES[rung]})`, () => modelFromLadder(env, config.development));

@@ -62,16 +62,25 @@ async function build(option: Exclude<SandboxOption, false>, env: NodeJS.ProcessE
 function fromEnvironment(development: boolean, env: NodeJS.ProcessEnv): { option: SandboxOption; source: string } | null {
   const named = env.PORTER_SANDBOX?.trim() || undefined;
   if (named !== undefined && !['local', 'e2b', 'cloud', 'off'].includes(named)) {
-    throw new PorterConfigError([{ option: 'sandbox (from PORTER_SANDBOX)', message: `must be local, e2b, cloud or off (got ${JSON.stringify(named)})` }]);
+    throw new PorterConfigError([
+      { option: 'sandbox (from PORTER_SANDBOX)', message: `must be local, e2b, cloud or off (got ${JSON.stringify(named)})` },
+    ]);
   }
   if (named === 'off') return { option: false, source: 'sandbox (from PORTER_SANDBOX)' };
   if (named === 'cloud' || (!named && env.PORTER_SANDBOX_URL)) {
-    return checked({ kind: 'cloud', url: env.PORTER_SANDBOX_URL, token: env.PORTER_SANDBOX_TOKEN }, 'PORTER_SANDBOX_URL / PORTER_SANDBOX_TOKEN');
+    return checked(
+      { kind: 'cloud', url: env.PORTER_SANDBOX_URL, token: env.PORTER_SANDBOX_TOKEN },
+      'PORTER_SANDBOX_URL / PORTER_SANDBOX_TOKEN',
+    );
   }
   if (named === 'e2b' || (!named && env.E2B_API_KEY)) {
-    return checked({ kind: 'e2b', apiKey: env.E2B_API_KEY || undefined, template: env.PORTER_E2B_TEMPLATE || undefined }, 'E2B_API_KEY / PORTER_E2B_TEMPLATE');
+    return checked(
+      { kind: 'e2b', apiKey: env.E2B_API_KEY || undefined, template: env.PORTER_E2B_TEMPLATE || undefined },
+      'E2B_API_KEY / PORTER_E2B_TEMPLATE',
+    );
   }
-  if (named === 'local' || (development && env.NODE_ENV !== 'production')) return { option: { kind: 'local', root: env.PORTER_SANDBOX_ROOT || undefined }, source: 'sandbox (from PORTER_SANDBOX_ROOT)' };
+  if (named === 'local' || (development && env.NODE_ENV !== 'production'))
+    return { option: { kind: 'local', root: env.PORTER_SANDBOX_ROOT || undefined }, source: 'sandbox (from PORTER_SANDBOX_ROOT)' };
   return null;
 }
 
@@ -80,7 +89,9 @@ function checked(candidate: Record<string, unknown>, variables: string): { optio
   // Checked against the settings branch itself, so the message names the missing or bad field.
   const parsed = sandboxSettingsSchema.safeParse(candidate);
   if (!parsed.success) {
-    throw new PorterConfigError(parsed.error.issues.map((issue) => ({ option: source, message: `${issue.path.join('.') || 'value'} ${issue.message}` })));
+    throw new PorterConfigError(
+      parsed.error.issues.map((issue) => ({ option: source, message: `${issue.path.join('.') || 'value'} ${issue.message}` })),
+    );
   }
   return { option: parsed.data, source };
 }

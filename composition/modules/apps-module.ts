@@ -63,7 +63,9 @@ export function generatorFor(model: Model | null, tools: ReadonlyArray<ActionToo
 
 export function pinCatalogFor(pins: PorterConfig['pins']): PinCatalog | null {
   if (!pins) return null;
-  return typeof pins === 'string' ? new FilePinCatalog({ manifestFile: resolve(pins) }) : new FilePinCatalog({ slots: pins.slots, baseDir: process.cwd() });
+  return typeof pins === 'string'
+    ? new FilePinCatalog({ manifestFile: resolve(pins) })
+    : new FilePinCatalog({ slots: pins.slots, baseDir: process.cwd() });
 }
 
 export interface AppsParts {
@@ -132,7 +134,9 @@ export const appsModule = new ContainerModule(({ bind }) => {
   bind<AppGenerator | null>(TOKENS.AppGenerator)
     .toDynamicValue((ctx) => generatorFor(ctx.get<Model | null>(TOKENS.Model), ctx.get<PorterConfig>(TOKENS.Config).tools))
     .inSingletonScope();
-  bind<PinCatalog | null>(TOKENS.PinCatalog).toDynamicValue((ctx) => pinCatalogFor(ctx.get<PorterConfig>(TOKENS.Config).pins)).inSingletonScope();
+  bind<PinCatalog | null>(TOKENS.PinCatalog)
+    .toDynamicValue((ctx) => pinCatalogFor(ctx.get<PorterConfig>(TOKENS.Config).pins))
+    .inSingletonScope();
   bind<AppsUseCases>(TOKENS.AppsUseCases)
     .toDynamicValue((ctx) =>
       assembleApps({
@@ -159,9 +163,13 @@ export const appsModule = new ContainerModule(({ bind }) => {
   bind(TOKENS.SessionAdopters).toDynamicValue((ctx) => new AppsAdopter(ctx.get(TOKENS.AppBook)));
   bind<WireRoutes>(TOKENS.WireRoutes).toDynamicValue((ctx) => appRoutes(ctx.get(TOKENS.AppsUseCases)));
   bind<AppActionUseCases>(TOKENS.AppActionUseCases)
-    .toDynamicValue((ctx) => ({ runAction: new RunAppAction(ctx.get<AppBook>(TOKENS.AppBook), ctx.get<GuardCall>(TOKENS.GuardCall), ctx.get<Ids>(TOKENS.Ids)) }))
+    .toDynamicValue((ctx) => ({
+      runAction: new RunAppAction(ctx.get<AppBook>(TOKENS.AppBook), ctx.get<GuardCall>(TOKENS.GuardCall), ctx.get<Ids>(TOKENS.Ids)),
+    }))
     .inSingletonScope();
   bind<WireRoutes>(TOKENS.WireRoutes).toDynamicValue((ctx) => appActionRoutes(ctx.get(TOKENS.AppActionUseCases)));
-  bind<ToolDependents>(TOKENS.ToolDependents).toDynamicValue((ctx) => new AppToolDependents(ctx.get<Store>(TOKENS.Store).records<AppPrimitives>('apps')));
+  bind<ToolDependents>(TOKENS.ToolDependents).toDynamicValue(
+    (ctx) => new AppToolDependents(ctx.get<Store>(TOKENS.Store).records<AppPrimitives>('apps')),
+  );
   bind<Partial<StatusBlocks>>(TOKENS.StatusBlocks).toConstantValue({ apps: true });
 });

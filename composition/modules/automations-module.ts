@@ -59,8 +59,12 @@ export const STOP_WAIT_MS = 15_000;
  */
 export const automationsModule = new ContainerModule(({ bind }) => {
   bind<CronCalendar>(TOKENS.CronCalendar).toConstantValue(new CronerCalendar());
-  bind(TOKENS.AutomationBook).toDynamicValue((ctx) => new AutomationBook(ctx.get<Store>(TOKENS.Store).records<AutomationPrimitives>('automations'))).inSingletonScope();
-  bind<ToolDependents>(TOKENS.ToolDependents).toDynamicValue((ctx) => new AutomationToolDependents(ctx.get<Store>(TOKENS.Store).records<AutomationPrimitives>('automations')));
+  bind(TOKENS.AutomationBook)
+    .toDynamicValue((ctx) => new AutomationBook(ctx.get<Store>(TOKENS.Store).records<AutomationPrimitives>('automations')))
+    .inSingletonScope();
+  bind<ToolDependents>(TOKENS.ToolDependents).toDynamicValue(
+    (ctx) => new AutomationToolDependents(ctx.get<Store>(TOKENS.Store).records<AutomationPrimitives>('automations')),
+  );
   bind(TOKENS.RunBook)
     .toDynamicValue((ctx) => {
       const store = ctx.get<Store>(TOKENS.Store);
@@ -68,27 +72,69 @@ export const automationsModule = new ContainerModule(({ bind }) => {
     })
     .inSingletonScope();
 
-  const parkedOf = (ctx: { get<T>(token: symbol): T }) => new ParkedApprovals(ctx.get<ApprovalBook>(TOKENS.ApprovalBook), ctx.get(TOKENS.Clock));
-  const resumeOf = (ctx: { get<T>(token: symbol): T }) => new ResumeRun(ctx.get(TOKENS.RunBook), parkedOf(ctx), ctx.get<RunDispatcher>(TOKENS.RunDispatcher));
+  const parkedOf = (ctx: { get<T>(token: symbol): T }) =>
+    new ParkedApprovals(ctx.get<ApprovalBook>(TOKENS.ApprovalBook), ctx.get(TOKENS.Clock));
+  const resumeOf = (ctx: { get<T>(token: symbol): T }) =>
+    new ResumeRun(ctx.get(TOKENS.RunBook), parkedOf(ctx), ctx.get<RunDispatcher>(TOKENS.RunDispatcher));
   const asksOf = (ctx: { get<T>(token: symbol): T }) =>
-    new ArmingAsks(ctx.get(TOKENS.ApprovalBook), ctx.get(TOKENS.GrantBook), ctx.get(TOKENS.ToolRegistry), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail), ctx.get<PorterConfig>(TOKENS.Config).approvalTtlSeconds * 1000);
+    new ArmingAsks(
+      ctx.get(TOKENS.ApprovalBook),
+      ctx.get(TOKENS.GrantBook),
+      ctx.get(TOKENS.ToolRegistry),
+      ctx.get(TOKENS.Ids),
+      ctx.get(TOKENS.Clock),
+      ctx.get(TOKENS.AuditTrail),
+      ctx.get<PorterConfig>(TOKENS.Config).approvalTtlSeconds * 1000,
+    );
 
-  const automationGrantsOf = (ctx: { get<T>(token: symbol): T }) => new AutomationGrants(ctx.get(TOKENS.GrantBook), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail));
+  const automationGrantsOf = (ctx: { get<T>(token: symbol): T }) =>
+    new AutomationGrants(ctx.get(TOKENS.GrantBook), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail));
 
-  bind(TOKENS.StartRuns).toDynamicValue((ctx) => new StartRuns(ctx.get(TOKENS.RunBook), ctx.get(TOKENS.RunDispatcher), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock))).inSingletonScope();
+  bind(TOKENS.StartRuns)
+    .toDynamicValue(
+      (ctx) => new StartRuns(ctx.get(TOKENS.RunBook), ctx.get(TOKENS.RunDispatcher), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock)),
+    )
+    .inSingletonScope();
   bind(TOKENS.ExecuteRun)
     .toDynamicValue((ctx) => {
       const agent = ctx.get<AgentTurn>(TOKENS.AgentTurn);
-      return new ExecuteRun(ctx.get(TOKENS.RunBook), ctx.get(TOKENS.AutomationBook), agent, parkedOf(ctx), resumeOf(ctx), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail), ctx.get(TOKENS.Logger), {
-        holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
-        leaseMs: RUN_LEASE_MS,
-      });
+      return new ExecuteRun(
+        ctx.get(TOKENS.RunBook),
+        ctx.get(TOKENS.AutomationBook),
+        agent,
+        parkedOf(ctx),
+        resumeOf(ctx),
+        ctx.get(TOKENS.Ids),
+        ctx.get(TOKENS.Clock),
+        ctx.get(TOKENS.AuditTrail),
+        ctx.get(TOKENS.Logger),
+        {
+          holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+          leaseMs: RUN_LEASE_MS,
+        },
+      );
     })
     .inSingletonScope();
   bind(Tick)
     .toDynamicValue((ctx) => {
-      const sweep = new SweepRuns(ctx.get(TOKENS.RunBook), parkedOf(ctx), resumeOf(ctx), ctx.get(TOKENS.RunDispatcher), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail), ctx.get(TOKENS.Logger), { requeueAfterMs: RUN_REQUEUE_AFTER_MS });
-      return new Tick(ctx.get(TOKENS.AutomationBook), ctx.get(TOKENS.CronCalendar), ctx.get(TOKENS.StartRuns), sweep, ctx.get(TOKENS.Clock), ctx.get(TOKENS.Logger));
+      const sweep = new SweepRuns(
+        ctx.get(TOKENS.RunBook),
+        parkedOf(ctx),
+        resumeOf(ctx),
+        ctx.get(TOKENS.RunDispatcher),
+        ctx.get(TOKENS.Clock),
+        ctx.get(TOKENS.AuditTrail),
+        ctx.get(TOKENS.Logger),
+        { requeueAfterMs: RUN_REQUEUE_AFTER_MS },
+      );
+      return new Tick(
+        ctx.get(TOKENS.AutomationBook),
+        ctx.get(TOKENS.CronCalendar),
+        ctx.get(TOKENS.StartRuns),
+        sweep,
+        ctx.get(TOKENS.Clock),
+        ctx.get(TOKENS.Logger),
+      );
     })
     .inSingletonScope();
   bind<SchedulerWork>(TOKENS.SchedulerWork)
@@ -103,7 +149,9 @@ export const automationsModule = new ContainerModule(({ bind }) => {
       const book = ctx.get<AutomationBook>(TOKENS.AutomationBook);
       const calendar = ctx.get<CronCalendar>(TOKENS.CronCalendar);
       const clock = ctx.get<Clock>(TOKENS.Clock);
-      const rules = new AutomationRules(calendar, ctx.get(TOKENS.ToolRegistry), () => ctx.get<WebhookSources>(TOKENS.WebhookSources).names());
+      const rules = new AutomationRules(calendar, ctx.get(TOKENS.ToolRegistry), () =>
+        ctx.get<WebhookSources>(TOKENS.WebhookSources).names(),
+      );
       const asks = asksOf(ctx);
       const grants = automationGrantsOf(ctx);
       return {
@@ -121,7 +169,10 @@ export const automationsModule = new ContainerModule(({ bind }) => {
     .toDynamicValue((ctx) => ({
       listRuns: new ListRuns(ctx.get(TOKENS.RunBook)),
       getRun: new GetRun(ctx.get(TOKENS.RunBook)),
-      stopRun: new StopRun(ctx.get(TOKENS.RunBook), parkedOf(ctx), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail), { waitMs: STOP_WAIT_MS, pollMs: 100 }),
+      stopRun: new StopRun(ctx.get(TOKENS.RunBook), parkedOf(ctx), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail), {
+        waitMs: STOP_WAIT_MS,
+        pollMs: 100,
+      }),
     }))
     .inSingletonScope();
   bind<TickUseCases>(TOKENS.TickUseCases)
@@ -129,7 +180,14 @@ export const automationsModule = new ContainerModule(({ bind }) => {
     .inSingletonScope();
 
   bind(TOKENS.ApprovalHooks).toDynamicValue(
-    (ctx) => new ArmingHook(ctx.get(TOKENS.AutomationBook), asksOf(ctx), automationGrantsOf(ctx), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail)),
+    (ctx) =>
+      new ArmingHook(
+        ctx.get(TOKENS.AutomationBook),
+        asksOf(ctx),
+        automationGrantsOf(ctx),
+        ctx.get(TOKENS.Clock),
+        ctx.get(TOKENS.AuditTrail),
+      ),
   );
   bind(TOKENS.ApprovalHooks).toDynamicValue((ctx) => new ResumeHook(resumeOf(ctx)));
   bind<WireRoutes>(TOKENS.WireRoutes).toDynamicValue((ctx) => automationRoutes(ctx.get(TOKENS.AutomationUseCases)));

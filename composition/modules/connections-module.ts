@@ -20,7 +20,9 @@ import type { WireRoutes } from '../../adapters/http/wire-routes.js';
  * is bound on purpose: connected accounts stay with their subject on anonymous adoption.
  */
 export const connectionsModule = new ContainerModule(({ bind }) => {
-  bind(TOKENS.ConnectionBook).toDynamicValue((ctx) => new ConnectionBook(ctx.get<Store>(TOKENS.Store).records<ConnectionPrimitives>('connections'))).inSingletonScope();
+  bind(TOKENS.ConnectionBook)
+    .toDynamicValue((ctx) => new ConnectionBook(ctx.get<Store>(TOKENS.Store).records<ConnectionPrimitives>('connections')))
+    .inSingletonScope();
   bind(TOKENS.ConnectionGate)
     .toDynamicValue((ctx) => new ConnectionGate(ctx.get<ConnectionBroker | null>(TOKENS.ConnectionBroker), ctx.get(TOKENS.ConnectionBook)))
     .inSingletonScope();
@@ -28,7 +30,9 @@ export const connectionsModule = new ContainerModule(({ bind }) => {
     .toDynamicValue((ctx) => {
       const broker = ctx.get<ConnectionBroker | null>(TOKENS.ConnectionBroker);
       const book = ctx.get<ConnectionBook>(TOKENS.ConnectionBook);
-      const refresh = broker ? new ConnectionRefresh(book, broker, ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail), ctx.get(TOKENS.Logger)) : null;
+      const refresh = broker
+        ? new ConnectionRefresh(book, broker, ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail), ctx.get(TOKENS.Logger))
+        : null;
       return {
         initiate: new InitiateConnection(broker, book, ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail)),
         get: new GetConnection(book, refresh),
@@ -38,5 +42,7 @@ export const connectionsModule = new ContainerModule(({ bind }) => {
     })
     .inSingletonScope();
   bind<WireRoutes>(TOKENS.WireRoutes).toDynamicValue((ctx) => connectionRoutes(ctx.get(TOKENS.ConnectionsUseCases)));
-  bind<Partial<StatusBlocks>>(TOKENS.StatusBlocks).toDynamicValue((ctx) => ({ connections: ctx.get<ConnectionBroker | null>(TOKENS.ConnectionBroker)?.kind ?? false }));
+  bind<Partial<StatusBlocks>>(TOKENS.StatusBlocks).toDynamicValue((ctx) => ({
+    connections: ctx.get<ConnectionBroker | null>(TOKENS.ConnectionBroker)?.kind ?? false,
+  }));
 });

@@ -38,10 +38,16 @@ export function coreModule(parts: CoreParts): ContainerModule {
     bind<Ids>(TOKENS.Ids).toConstantValue(new UlidIds());
     bind<Logger>(TOKENS.Logger).toConstantValue(parts.logger);
     bind<Store>(TOKENS.Store).toConstantValue(parts.store);
-    bind(TOKENS.AuditSink).toDynamicValue((ctx) => new StoreAuditLog(ctx.get<Store>(TOKENS.Store))).inSingletonScope();
-    bind(TOKENS.AuditLog).toDynamicValue((ctx) => ctx.get(TOKENS.AuditSink)).inSingletonScope();
+    bind(TOKENS.AuditSink)
+      .toDynamicValue((ctx) => new StoreAuditLog(ctx.get<Store>(TOKENS.Store)))
+      .inSingletonScope();
+    bind(TOKENS.AuditLog)
+      .toDynamicValue((ctx) => ctx.get(TOKENS.AuditSink))
+      .inSingletonScope();
     bind(TOKENS.AuditTrail)
-      .toDynamicValue((ctx) => new AuditTrail(ctx.get(TOKENS.AuditSink), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.Logger)))
+      .toDynamicValue(
+        (ctx) => new AuditTrail(ctx.get(TOKENS.AuditSink), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.Logger)),
+      )
       .inSingletonScope();
     bind<PrincipalResolver>(TOKENS.PrincipalResolver).toConstantValue(parts.config.principal ?? (() => null));
     bind<Model | null>(TOKENS.Model).toConstantValue(parts.integrations.model);

@@ -14,7 +14,9 @@ import type { WireRoutes } from '../../adapters/http/wire-routes.js';
  * bind their own ToolDependents under TOKENS.ToolDependents in their modules.
  */
 export const developmentModule = new ContainerModule(({ bind }) => {
-  bind<ToolDependents>(TOKENS.ToolDependents).toDynamicValue((ctx) => new GrantDependents(ctx.get<Store>(TOKENS.Store).records<StoredGrant>('grants')));
+  bind<ToolDependents>(TOKENS.ToolDependents).toDynamicValue(
+    (ctx) => new GrantDependents(ctx.get<Store>(TOKENS.Store).records<StoredGrant>('grants')),
+  );
   bind<DevelopmentUseCases>(TOKENS.DevelopmentUseCases)
     .toDynamicValue((ctx) => ({ measureSyncImpact: new MeasureSyncImpact(ctx.getAll<ToolDependents>(TOKENS.ToolDependents)) }))
     .inSingletonScope();

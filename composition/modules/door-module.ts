@@ -49,7 +49,11 @@ function doorRoutesOf(door: Container): DoorRoutes {
     door: door.get<DoorTransportUseCases>(TOKENS.DoorTransportUseCases),
     sessions: door.get<DoorSessionRegistry<TransportSession>>(TOKENS.DoorSessions),
     urlsOf,
-    server: { name: 'porter', version: PORTER_VERSION, instructions: `Tools of ${brand.name}. Reads run at once; writes, deletions and anything reaching outside wait for the person's approval: when a result says approval is required, ask them to approve it, then call the tool again with the same arguments.` },
+    server: {
+      name: 'porter',
+      version: PORTER_VERSION,
+      instructions: `Tools of ${brand.name}. Reads run at once; writes, deletions and anything reaching outside wait for the person's approval: when a result says approval is required, ask them to approve it, then call the tool again with the same arguments.`,
+    },
     ids: door.get<Ids>(TOKENS.Ids),
     logger,
   });
@@ -63,7 +67,15 @@ function doorRoutesOf(door: Container): DoorRoutes {
     clock: door.get<Clock>(TOKENS.Clock),
     logger,
   });
-  return doorRoutes({ mount: config.mount, transport, oauth, urlsOf, brand, version: PORTER_VERSION, remoteIssuer: config.remoteAs?.issuer ?? null });
+  return doorRoutes({
+    mount: config.mount,
+    transport,
+    oauth,
+    urlsOf,
+    brand,
+    version: PORTER_VERSION,
+    remoteIssuer: config.remoteAs?.issuer ?? null,
+  });
 }
 
 /** The consent page's "who is signed in": the host's resolver, admitted like the wire admits it. */

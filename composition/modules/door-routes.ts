@@ -1,7 +1,16 @@
 import type { Context, Next } from 'koa';
 import { DOOR_SCOPE } from '../../domain/door/door-scope.js';
 import { InvalidInput } from '../../domain/errors.js';
-import { bare, bytes, json, ownBody, route, type Answer, type SecurityRequirement, type WireRoute } from '../../adapters/http/wire-route.js';
+import {
+  bare,
+  bytes,
+  json,
+  ownBody,
+  route,
+  type Answer,
+  type SecurityRequirement,
+  type WireRoute,
+} from '../../adapters/http/wire-route.js';
 import type { WireRoutes } from '../../adapters/http/wire-routes.js';
 import { allowAnyOrigin, preflight } from '../../adapters/mcp/cors.js';
 import { connectPage } from '../../adapters/mcp/connect-page.js';
@@ -19,7 +28,14 @@ import {
   TokenForm,
   TokenResponse,
 } from '../../adapters/mcp/door-shapes.js';
-import { AUTHORIZATION_SERVER_WELL_KNOWN, doorPath, doorUrls, originDocumentPaths, PROTECTED_RESOURCE_WELL_KNOWN, type DoorUrls } from '../../adapters/mcp/door-urls.js';
+import {
+  AUTHORIZATION_SERVER_WELL_KNOWN,
+  doorPath,
+  doorUrls,
+  originDocumentPaths,
+  PROTECTED_RESOURCE_WELL_KNOWN,
+  type DoorUrls,
+} from '../../adapters/mcp/door-urls.js';
 import type { McpDoorTransport } from '../../adapters/mcp/mcp-door-transport.js';
 import { authorizeQuery } from '../../adapters/mcp/oauth-authorize.js';
 import { consentForm } from '../../adapters/mcp/oauth-consent.js';
@@ -66,8 +82,10 @@ const CORS_HEADERS = {
  */
 export function doorRoutes(options: DoorRouteOptions): DoorRoutes {
   const { transport, oauth, urlsOf, brand, remoteIssuer: remote } = options;
-  const resourceMetadata = (ctx: Context) => document(ctx, protectedResourceMetadata(urlsOf(ctx), remote ?? urlsOf(ctx).issuer, brand.name));
-  const serverMetadata = (ctx: Context) => (remote ? externallyOwned(ctx, remote) : document(ctx, authorizationServerMetadata(urlsOf(ctx))));
+  const resourceMetadata = (ctx: Context) =>
+    document(ctx, protectedResourceMetadata(urlsOf(ctx), remote ?? urlsOf(ctx).issuer, brand.name));
+  const serverMetadata = (ctx: Context) =>
+    remote ? externallyOwned(ctx, remote) : document(ctx, authorizationServerMetadata(urlsOf(ctx)));
   const card = (ctx: Context) => document(ctx, serverCard(urlsOf(ctx), { title: brand.name, version: options.version }));
   const serverMetadataAnswers = {
     200: json("The door's own authorization server.", AuthorizationServerMetadata),
@@ -118,12 +136,42 @@ export function doorRoutes(options: DoorRouteOptions): DoorRoutes {
 
   const paths = originDocumentPaths(options.mount);
   const documents = [
-    { id: 'getProtectedResourceMetadata', summary: 'RFC 9728 metadata of the transport (path insertion)', answers: { 200: json('Where the transport gets its tokens.', ProtectedResourceMetadata) }, answer: resourceMetadata },
-    { id: 'getAuthorizationServerMetadata', summary: "RFC 8414 metadata of the door's authorization server (path insertion)", answers: serverMetadataAnswers, answer: serverMetadata },
-    { id: 'getRootProtectedResourceMetadata', summary: 'RFC 9728 metadata of the transport (root form)', answers: { 200: json('Where the transport gets its tokens.', ProtectedResourceMetadata) }, answer: resourceMetadata },
-    { id: 'getRootAuthorizationServerMetadata', summary: "RFC 8414 metadata of the door's authorization server (root form)", answers: serverMetadataAnswers, answer: serverMetadata },
-    { id: 'getServerCard', summary: 'The MCP Server Card', answers: { 200: json('What a client reads before it connects.', ServerCard) }, answer: card },
-    { id: 'getServerCardAlias', summary: 'The MCP Server Card (alternative path)', answers: { 200: json('What a client reads before it connects.', ServerCard) }, answer: card },
+    {
+      id: 'getProtectedResourceMetadata',
+      summary: 'RFC 9728 metadata of the transport (path insertion)',
+      answers: { 200: json('Where the transport gets its tokens.', ProtectedResourceMetadata) },
+      answer: resourceMetadata,
+    },
+    {
+      id: 'getAuthorizationServerMetadata',
+      summary: "RFC 8414 metadata of the door's authorization server (path insertion)",
+      answers: serverMetadataAnswers,
+      answer: serverMetadata,
+    },
+    {
+      id: 'getRootProtectedResourceMetadata',
+      summary: 'RFC 9728 metadata of the transport (root form)',
+      answers: { 200: json('Where the transport gets its tokens.', ProtectedResourceMetadata) },
+      answer: resourceMetadata,
+    },
+    {
+      id: 'getRootAuthorizationServerMetadata',
+      summary: "RFC 8414 metadata of the door's authorization server (root form)",
+      answers: serverMetadataAnswers,
+      answer: serverMetadata,
+    },
+    {
+      id: 'getServerCard',
+      summary: 'The MCP Server Card',
+      answers: { 200: json('What a client reads before it connects.', ServerCard) },
+      answer: card,
+    },
+    {
+      id: 'getServerCardAlias',
+      summary: 'The MCP Server Card (alternative path)',
+      answers: { 200: json('What a client reads before it connects.', ServerCard) },
+      answer: card,
+    },
   ];
   const origin: WireRoutes = {
     access: 'origin',
@@ -133,7 +181,14 @@ export function doorRoutes(options: DoorRouteOptions): DoorRoutes {
     routes: documents.flatMap((doc, index) => {
       const path = paths[index]!;
       return [
-        route({ id: doc.id, method: 'get', path, summary: doc.summary, responses: doc.answers, handle: (ctx, _input, next) => exactly(path, ctx, next, doc.answer) }),
+        route({
+          id: doc.id,
+          method: 'get',
+          path,
+          summary: doc.summary,
+          responses: doc.answers,
+          handle: (ctx, _input, next) => exactly(path, ctx, next, doc.answer),
+        }),
         preflightRoute(`${doc.id}Preflight`, path, ['GET'], OAUTH_HEADERS, { exact: true }),
       ];
     }),
@@ -144,7 +199,9 @@ export function doorRoutes(options: DoorRouteOptions): DoorRoutes {
 function transportRoutes(transport: McpDoorTransport): WireRoute[] {
   const refusals = {
     401: {
-      ...oauthError('No usable bearer token. `WWW-Authenticate` points at the protected-resource metadata (`resource_metadata`), where a client discovers how to get one.'),
+      ...oauthError(
+        'No usable bearer token. `WWW-Authenticate` points at the protected-resource metadata (`resource_metadata`), where a client discovers how to get one.',
+      ),
       headers: { 'WWW-Authenticate': { description: '`Bearer resource_metadata="…"`, with `error="invalid_token"` for a bad token.' } },
     },
     404: rpcError('`Mcp-Session-Id` names no session of this caller.'),
@@ -154,7 +211,7 @@ function transportRoutes(transport: McpDoorTransport): WireRoute[] {
   const handle = (ctx: Context) => transport.handle(ctx);
   const description =
     "MCP Streamable HTTP on the official SDK. Every request is admitted afresh from its bearer token, and runs as the person the host's `oauth.principal(subject)` resolves now (null closes their sessions). " +
-    "Tool calls go through the guard: a call that needs approval answers an error result naming the approval; call again with the same arguments once the person approved it.";
+    'Tool calls go through the guard: a call that needs approval answers an error result naming the approval; call again with the same arguments once the person approved it.';
   return [
     route({
       id: 'postMcpMessages',
@@ -164,7 +221,9 @@ function transportRoutes(transport: McpDoorTransport): WireRoute[] {
       description: `${description} An \`initialize\` request without \`Mcp-Session-Id\` opens a session.`,
       body: ownBody('A JSON-RPC message or batch.', { 'application/json': JsonRpcBody }),
       responses: {
-        200: json('The JSON-RPC responses (the door answers requests in JSON).', JsonRpcBody, { 'Mcp-Session-Id': { description: 'On `initialize`: the session to send with every later request.' } }),
+        200: json('The JSON-RPC responses (the door answers requests in JSON).', JsonRpcBody, {
+          'Mcp-Session-Id': { description: 'On `initialize`: the session to send with every later request.' },
+        }),
         202: bare('Notifications or responses only: accepted.'),
         400: rpcError('Not a valid JSON-RPC message, a second `initialize`, or no `Mcp-Session-Id` where one is needed.'),
         ...refusals,
@@ -206,7 +265,9 @@ function transportRoutes(transport: McpDoorTransport): WireRoute[] {
       method: 'all',
       path: MCP,
       summary: 'Wrong method',
-      responses: { 405: { ...rpcError('Use GET, POST or DELETE here.'), headers: { Allow: { description: 'The methods this path answers.' } } } },
+      responses: {
+        405: { ...rpcError('Use GET, POST or DELETE here.'), headers: { Allow: { description: 'The methods this path answers.' } } },
+      },
       handle: wrongMethod(['GET', 'POST', 'DELETE'], 'json-rpc'),
     }),
   ];
@@ -229,8 +290,13 @@ function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
       query: authorizeQuery,
       responses: {
         200: page('The consent page (it posts back here).'),
-        302: bare("A redirect: to the client's redirect URI (with `code` and `state`, or `error`), or to the host's sign-in page.", { Location: { description: 'Where to go.' } }),
-        400: { description: 'A request with nothing to redirect to: a page for browsers, OAuth JSON for anything else.', content: { 'text/html': null, 'application/json': OAuthError } },
+        302: bare("A redirect: to the client's redirect URI (with `code` and `state`, or `error`), or to the host's sign-in page.", {
+          Location: { description: 'Where to go.' },
+        }),
+        400: {
+          description: 'A request with nothing to redirect to: a page for browsers, OAuth JSON for anything else.',
+          content: { 'text/html': null, 'application/json': OAuthError },
+        },
         401: page('Sign in with the host first (when the host has no sign-in URL to redirect to).'),
         500: page('Something went wrong on our side.'),
         503: page('The service is unavailable; try again shortly.'),
@@ -243,10 +309,13 @@ function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
       method: 'post',
       path: `${MCP}/authorize`,
       summary: 'Answer the consent page',
-      description: 'Same-site only (Origin and Fetch Metadata are checked); the handle is single-use and bound to the person who saw the page.',
+      description:
+        'Same-site only (Origin and Fetch Metadata are checked); the handle is single-use and bound to the person who saw the page.',
       body: ownBody('The consent form.', { 'application/x-www-form-urlencoded': consentForm }),
       responses: {
-        303: bare("Back to the client's redirect URI, with `code` or `error=access_denied`.", { Location: { description: 'Where to go.' } }),
+        303: bare("Back to the client's redirect URI, with `code` or `error=access_denied`.", {
+          Location: { description: 'Where to go.' },
+        }),
         400: page('The form is incomplete or its handle unknown.'),
         403: page('The form was sent from another site.'),
         500: page('Something went wrong on our side.'),
@@ -260,12 +329,16 @@ function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
       method: 'post',
       path: `${MCP}/token`,
       summary: 'Exchange a code, or refresh',
-      description: 'Refresh tokens rotate: a rotated one presented again revokes its whole family (the loser of two refreshes at once is only refused). Never cached.',
+      description:
+        'Refresh tokens rotate: a rotated one presented again revokes its whole family (the loser of two refreshes at once is only refused). Never cached.',
       body: ownBody('The token request, form-encoded.', { 'application/x-www-form-urlencoded': TokenForm }),
       responses: {
         200: json('The tokens.', TokenResponse),
         400: oauthError('`invalid_request`, `invalid_grant`, `unsupported_grant_type`, `invalid_scope` or `invalid_target`.'),
-        401: { ...oauthError('`invalid_client`: the client did not authenticate.'), headers: { 'WWW-Authenticate': { description: '`Basic realm="porter-door"` after failed Basic authentication.' } } },
+        401: {
+          ...oauthError('`invalid_client`: the client did not authenticate.'),
+          headers: { 'WWW-Authenticate': { description: '`Basic realm="porter-door"` after failed Basic authentication.' } },
+        },
         ...failures,
       },
       security: client,
@@ -329,7 +402,13 @@ function externalOAuthRoutes(issuer: string): WireRoute[] {
   );
 }
 
-function preflightRoute(id: string, path: string, methods: ReadonlyArray<string>, headers: ReadonlyArray<string>, { exact = false } = {}): WireRoute {
+function preflightRoute(
+  id: string,
+  path: string,
+  methods: ReadonlyArray<string>,
+  headers: ReadonlyArray<string>,
+  { exact = false } = {},
+): WireRoute {
   const answer = preflight(methods, headers);
   return route({
     id,
@@ -359,10 +438,21 @@ function doorSchemes(options: DoorRouteOptions): Readonly<Record<string, Readonl
     doorOAuth: {
       type: 'oauth2',
       description: `The door's own OAuth 2.1 server: PKCE S256 only, dynamic client registration at \`${door}/register\`, rotating refresh tokens. Clients discover it from \`${resourceMetadata}\` (RFC 9728) and \`${metadata}\` (RFC 8414).`,
-      flows: { authorizationCode: { authorizationUrl: `${door}/authorize`, tokenUrl: `${door}/token`, refreshUrl: `${door}/token`, scopes: { [DOOR_SCOPE]: "Use the host's tools through MCP as the person who consented." } } },
+      flows: {
+        authorizationCode: {
+          authorizationUrl: `${door}/authorize`,
+          tokenUrl: `${door}/token`,
+          refreshUrl: `${door}/token`,
+          scopes: { [DOOR_SCOPE]: "Use the host's tools through MCP as the person who consented." },
+        },
+      },
       'x-oauth2-metadata-url': metadata,
     },
-    doorClientBasic: { type: 'http', scheme: 'basic', description: '`client_secret_basic`: a confidential client\'s id and secret (public clients send `client_id` in the form).' },
+    doorClientBasic: {
+      type: 'http',
+      scheme: 'basic',
+      description: "`client_secret_basic`: a confidential client's id and secret (public clients send `client_id` in the form).",
+    },
   };
 }
 
@@ -396,7 +486,10 @@ function wrongMethod(allowed: ReadonlyArray<string>, shape: 'json-rpc' | 'oauth'
     ctx.set('Allow', [...allowed, 'OPTIONS'].join(', '));
     ctx.status = 405;
     const message = `Use ${allowed.join(', ')} here`;
-    ctx.body = shape === 'json-rpc' ? { jsonrpc: '2.0', error: { code: -32000, message: `Method not allowed. ${message}` }, id: null } : { error: 'invalid_request', error_description: message };
+    ctx.body =
+      shape === 'json-rpc'
+        ? { jsonrpc: '2.0', error: { code: -32000, message: `Method not allowed. ${message}` }, id: null }
+        : { error: 'invalid_request', error_description: message };
   };
 }
 
@@ -409,5 +502,8 @@ function document(ctx: Context, body: unknown): void {
 function externallyOwned(ctx: Context, issuer: string): void {
   allowAnyOrigin(ctx);
   ctx.status = 404;
-  ctx.body = { error: 'invalid_request', error_description: `This door's authorization server is ${issuer}; this endpoint is not served here` };
+  ctx.body = {
+    error: 'invalid_request',
+    error_description: `This door's authorization server is ${issuer}; this endpoint is not served here`,
+  };
 }

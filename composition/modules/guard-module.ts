@@ -38,10 +38,16 @@ export const guardModule = new ContainerModule(({ bind }) => {
       return new StaticToolRegistry([...porterTools, ...config.tools]);
     })
     .inSingletonScope();
-  bind(TOKENS.ApprovalBook).toDynamicValue((ctx) => new ApprovalBook(ctx.get<Store>(TOKENS.Store).records<ApprovalPrimitives>('approvals'))).inSingletonScope();
-  bind(TOKENS.GrantBook).toDynamicValue((ctx) => new GrantBook(ctx.get<Store>(TOKENS.Store).records<StoredGrant>('grants'))).inSingletonScope();
+  bind(TOKENS.ApprovalBook)
+    .toDynamicValue((ctx) => new ApprovalBook(ctx.get<Store>(TOKENS.Store).records<ApprovalPrimitives>('approvals')))
+    .inSingletonScope();
+  bind(TOKENS.GrantBook)
+    .toDynamicValue((ctx) => new GrantBook(ctx.get<Store>(TOKENS.Store).records<StoredGrant>('grants')))
+    .inSingletonScope();
   bind(TOKENS.ActAsSeam)
-    .toDynamicValue((ctx) => new ActAsSeam(ctx.get<PorterConfig>(TOKENS.Config).actAs ?? null, ctx.get(TOKENS.AuditTrail), ctx.get(TOKENS.Clock)))
+    .toDynamicValue(
+      (ctx) => new ActAsSeam(ctx.get<PorterConfig>(TOKENS.Config).actAs ?? null, ctx.get(TOKENS.AuditTrail), ctx.get(TOKENS.Clock)),
+    )
     .inSingletonScope();
   bind(TOKENS.HostAccess)
     .toDynamicValue((ctx) => {
@@ -50,12 +56,31 @@ export const guardModule = new ContainerModule(({ bind }) => {
     })
     .inSingletonScope();
   // Strict everywhere, development included: no address class is allowed besides public ones.
-  bind<Egress>(TOKENS.Egress).toDynamicValue(() => new GuardedEgress()).inSingletonScope();
+  bind<Egress>(TOKENS.Egress)
+    .toDynamicValue(() => new GuardedEgress())
+    .inSingletonScope();
   bind(TOKENS.ToolRunner)
-    .toDynamicValue((ctx) => new ToolRunner(ctx.get(TOKENS.HostAccess), ctx.get<ToolConnections>(TOKENS.ConnectionGate, { optional: true }) ?? null, ctx.get<Egress>(TOKENS.Egress)))
+    .toDynamicValue(
+      (ctx) =>
+        new ToolRunner(
+          ctx.get(TOKENS.HostAccess),
+          ctx.get<ToolConnections>(TOKENS.ConnectionGate, { optional: true }) ?? null,
+          ctx.get<Egress>(TOKENS.Egress),
+        ),
+    )
     .inSingletonScope();
   bind(TOKENS.ExecuteApproved)
-    .toDynamicValue((ctx) => new ExecuteApproved(ctx.get(TOKENS.ApprovalBook), ctx.get(TOKENS.ToolRegistry), ctx.get(TOKENS.ToolRunner), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail), ctx.get(TOKENS.Logger)))
+    .toDynamicValue(
+      (ctx) =>
+        new ExecuteApproved(
+          ctx.get(TOKENS.ApprovalBook),
+          ctx.get(TOKENS.ToolRegistry),
+          ctx.get(TOKENS.ToolRunner),
+          ctx.get(TOKENS.Clock),
+          ctx.get(TOKENS.AuditTrail),
+          ctx.get(TOKENS.Logger),
+        ),
+    )
     .inSingletonScope();
   bind(TOKENS.GuardCall)
     .toDynamicValue((ctx) => {
@@ -79,7 +104,12 @@ export const guardModule = new ContainerModule(({ bind }) => {
       const approvals = ctx.get<ApprovalBook>(TOKENS.ApprovalBook);
       const grants = ctx.get<GrantBook>(TOKENS.GrantBook);
       const clock = ctx.get<Clock>(TOKENS.Clock);
-      const effects = new DecisionEffects(grants, ctx.getAll<ApprovalHook>(TOKENS.ApprovalHooks, { optional: true }), ctx.get(TOKENS.Ids), ctx.get(TOKENS.AuditTrail));
+      const effects = new DecisionEffects(
+        grants,
+        ctx.getAll<ApprovalHook>(TOKENS.ApprovalHooks, { optional: true }),
+        ctx.get(TOKENS.Ids),
+        ctx.get(TOKENS.AuditTrail),
+      );
       return {
         listApprovals: new ListApprovals(approvals, clock),
         getApproval: new GetApproval(approvals, clock),

@@ -31,21 +31,42 @@ export function schedulerModule(pgBoss: PgBossFactory | null): ContainerModule {
       .toDynamicValue((ctx) => {
         const config = ctx.get<PorterConfig>(TOKENS.Config);
         if (!pgBoss) throw new Error('pg-boss was not loaded at boot');
-        return pgBoss({ connectionString: config.databaseUrl, timeouts: config.databaseTimeouts, work: ctx.get<SchedulerWork>(TOKENS.SchedulerWork), logger: ctx.get<Logger>(TOKENS.Logger) });
+        return pgBoss({
+          connectionString: config.databaseUrl,
+          timeouts: config.databaseTimeouts,
+          work: ctx.get<SchedulerWork>(TOKENS.SchedulerWork),
+          logger: ctx.get<Logger>(TOKENS.Logger),
+        });
       })
       .inSingletonScope();
     bind(InProcessDispatcher)
-      .toDynamicValue((ctx) => new InProcessDispatcher((runId) => ctx.get<SchedulerWork>(TOKENS.SchedulerWork).executeRun(runId), IN_PROCESS_RUNS, ctx.get<Logger>(TOKENS.Logger)))
+      .toDynamicValue(
+        (ctx) =>
+          new InProcessDispatcher(
+            (runId) => ctx.get<SchedulerWork>(TOKENS.SchedulerWork).executeRun(runId),
+            IN_PROCESS_RUNS,
+            ctx.get<Logger>(TOKENS.Logger),
+          ),
+      )
       .inSingletonScope();
     bind<RunDispatcher>(TOKENS.RunDispatcher)
-      .toDynamicValue((ctx) => (schedulerKind(ctx.get<PorterConfig>(TOKENS.Config)) === 'pg-boss' ? ctx.get<BackgroundScheduler & RunDispatcher>(PG_BOSS) : ctx.get(InProcessDispatcher)))
+      .toDynamicValue((ctx) =>
+        schedulerKind(ctx.get<PorterConfig>(TOKENS.Config)) === 'pg-boss'
+          ? ctx.get<BackgroundScheduler & RunDispatcher>(PG_BOSS)
+          : ctx.get(InProcessDispatcher),
+      )
       .inSingletonScope();
 
     bind<BackgroundScheduler>(TOKENS.Background).toDynamicValue((ctx) => {
       const config = ctx.get<PorterConfig>(TOKENS.Config);
       const kind = schedulerKind(config);
       if (kind === 'pg-boss') return ctx.get<BackgroundScheduler & RunDispatcher>(PG_BOSS);
-      if (kind === 'interval') return new IntervalTicker(ctx.get<SchedulerWork>(TOKENS.SchedulerWork), config.tickIntervalSeconds * 1000, ctx.get<Logger>(TOKENS.Logger));
+      if (kind === 'interval')
+        return new IntervalTicker(
+          ctx.get<SchedulerWork>(TOKENS.SchedulerWork),
+          config.tickIntervalSeconds * 1000,
+          ctx.get<Logger>(TOKENS.Logger),
+        );
       return { start: async () => {}, stop: async () => {} };
     });
     // Stopped after the ticker: no new runs are taken, and the ones in flight are let go (their leases lapse).

@@ -25,7 +25,9 @@ export const threadsModule = new ContainerModule(({ bind }) => {
       return new ThreadBook(store.records<ThreadPrimitives>('threads'), store.records<UiMessage>('thread-messages'));
     })
     .inSingletonScope();
-  bind(TOKENS.TurnHub).toDynamicValue((ctx) => new TurnHub(ctx.get<PorterConfig>(TOKENS.Config).turnGraceSeconds * 1000)).inSingletonScope();
+  bind(TOKENS.TurnHub)
+    .toDynamicValue((ctx) => new TurnHub(ctx.get<PorterConfig>(TOKENS.Config).turnGraceSeconds * 1000))
+    .inSingletonScope();
   // One agent loop serves chat turns and automation runs alike.
   bind(TOKENS.AgentTurn)
     .toDynamicValue((ctx) => {

@@ -41,7 +41,12 @@ export async function loadConfigModule(file: string, env: NodeJS.ProcessEnv): Pr
     throw new ConfigModuleError(`the options function of ${path} threw: ${messageOf(error)}`, { cause: error });
   }
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    const what = exported === undefined ? 'exports neither a default export nor `options`' : typeof exported === 'function' ? `returned ${describe(options)}` : `exports ${describe(options)}`;
+    const what =
+      exported === undefined
+        ? 'exports neither a default export nor `options`'
+        : typeof exported === 'function'
+          ? `returned ${describe(options)}`
+          : `exports ${describe(options)}`;
     throw new ConfigModuleError(
       `${path} ${what}: export the createPorter options as the default export (an object, or a function (env) => options), or as \`export const options = { … }\``,
     );
@@ -50,7 +55,12 @@ export async function loadConfigModule(file: string, env: NodeJS.ProcessEnv): Pr
 }
 
 /** Node's codes for a TypeScript file it cannot run by itself. */
-const NO_TYPESCRIPT = new Set(['ERR_UNKNOWN_FILE_EXTENSION', 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX', 'ERR_INVALID_TYPESCRIPT_SYNTAX', 'ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING']);
+const NO_TYPESCRIPT = new Set([
+  'ERR_UNKNOWN_FILE_EXTENSION',
+  'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX',
+  'ERR_INVALID_TYPESCRIPT_SYNTAX',
+  'ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING',
+]);
 
 function importFailure(path: string, error: unknown): string {
   const code = (error as { code?: unknown }).code;

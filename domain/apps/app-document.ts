@@ -22,8 +22,24 @@ export const DOCUMENT_LIMITS = {
 } as const;
 
 export const NODE_TYPES = [
-  'stack', 'row', 'grid', 'card', 'heading', 'text', 'button', 'input', 'textarea', 'checkbox',
-  'select', 'list', 'table', 'image', 'link', 'divider', 'form', 'chart',
+  'stack',
+  'row',
+  'grid',
+  'card',
+  'heading',
+  'text',
+  'button',
+  'input',
+  'textarea',
+  'checkbox',
+  'select',
+  'list',
+  'table',
+  'image',
+  'link',
+  'divider',
+  'form',
+  'chart',
 ] as const;
 
 export type NodeType = (typeof NODE_TYPES)[number];

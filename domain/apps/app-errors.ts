@@ -67,7 +67,16 @@ export class AppToolBlocked extends Forbidden {
   }
 }
 
-const TOOL_FAILURE_CODES: ReadonlyArray<ErrorCode> = ['validation', 'unauthorized', 'forbidden', 'not-found', 'conflict', 'rate-limited', 'not-implemented', 'unavailable'];
+const TOOL_FAILURE_CODES: ReadonlyArray<ErrorCode> = [
+  'validation',
+  'unauthorized',
+  'forbidden',
+  'not-found',
+  'conflict',
+  'rate-limited',
+  'not-implemented',
+  'unavailable',
+];
 
 /**
  * The tool ran and failed. A failure the tool reported with one of our codes (a connection that is

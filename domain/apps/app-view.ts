@@ -93,7 +93,8 @@ export function failedView(view: AppView, message: string): AppView {
 function scalarProps(props: Record<string, unknown>): Record<string, PropValue> {
   const out: Record<string, PropValue> = {};
   for (const [key, value] of Object.entries(props)) {
-    if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) out[key] = value;
+    if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))
+      out[key] = value;
   }
   return out;
 }

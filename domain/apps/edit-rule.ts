@@ -9,7 +9,8 @@ export type EditKind = 'tree' | 'server';
  * costs an approval card; erring towards `tree` would skip one, and the output check below still
  * fails such an edit closed.
  */
-const SERVER_WORDS = /\b(server|servers|backend|back-end|api|apis|endpoint|endpoints|fn|function|functions|webhook|webhooks|cron|schedule|scheduled|database|sql|fetch|http|https|request|requests|email|emails|secret|secrets|token|tokens|script|scripts|node|npm|proxy|server\.js|start\.sh)\b|fn:/i;
+const SERVER_WORDS =
+  /\b(server|servers|backend|back-end|api|apis|endpoint|endpoints|fn|function|functions|webhook|webhooks|cron|schedule|scheduled|database|sql|fetch|http|https|request|requests|email|emails|secret|secrets|token|tokens|script|scripts|node|npm|proxy|server\.js|start\.sh)\b|fn:/i;
 
 export function classifyEdit(instruction: string): EditKind {
   return SERVER_WORDS.test(instruction) ? 'server' : 'tree';

@@ -46,7 +46,9 @@ export class ForkPin {
   }
 
   drift(): PinDrift | null {
-    return this.props.driftedTo === null ? null : { slot: this.props.slot, baselineHash: this.props.baselineHash, currentHash: this.props.driftedTo };
+    return this.props.driftedTo === null
+      ? null
+      : { slot: this.props.slot, baselineHash: this.props.baselineHash, currentHash: this.props.driftedTo };
   }
 
   /**

@@ -1,6 +1,20 @@
 import {
-  APP_FORMAT, COLLECTION, DOCUMENT_LIMITS, DOMAIN_NAME, FN_TARGET, KEY, NODE_ID, NODE_TYPES, RESERVED_TOOL_PREFIX, SERVER_PATH, TOOL_NAME,
-  type AppAction, type AppDocument, type AppNode, type DataBinding, type PropValue,
+  APP_FORMAT,
+  COLLECTION,
+  DOCUMENT_LIMITS,
+  DOMAIN_NAME,
+  FN_TARGET,
+  KEY,
+  NODE_ID,
+  NODE_TYPES,
+  RESERVED_TOOL_PREFIX,
+  SERVER_PATH,
+  TOOL_NAME,
+  type AppAction,
+  type AppDocument,
+  type AppNode,
+  type DataBinding,
+  type PropValue,
 } from './app-document.js';
 
 export interface DocumentIssue {
@@ -8,7 +22,8 @@ export interface DocumentIssue {
   readonly message: string;
 }
 
-export type DocumentCheck = { readonly ok: true; readonly document: AppDocument } | { readonly ok: false; readonly issues: ReadonlyArray<DocumentIssue> };
+export type DocumentCheck =
+  { readonly ok: true; readonly document: AppDocument } | { readonly ok: false; readonly issues: ReadonlyArray<DocumentIssue> };
 
 type Json = Record<string, unknown>;
 const TOP_KEYS = ['format', 'title', 'ui', 'scope', 'root', 'nodes', 'data', 'actions', 'server', 'egress'];
@@ -60,18 +75,24 @@ export function validateDocument(input: unknown): DocumentCheck {
     egress,
   };
   const bytes = utf8Length(JSON.stringify(document));
-  if (bytes > DOCUMENT_LIMITS.maxBytes) return { ok: false, issues: [{ path: '', message: `is ${bytes} bytes; at most ${DOCUMENT_LIMITS.maxBytes} are allowed` }] };
+  if (bytes > DOCUMENT_LIMITS.maxBytes)
+    return { ok: false, issues: [{ path: '', message: `is ${bytes} bytes; at most ${DOCUMENT_LIMITS.maxBytes} are allowed` }] };
   return { ok: true, document };
 }
 
 function checkData(input: unknown, issue: (path: string, message: string) => void): Record<string, DataBinding> | null {
-  if (!isObject(input)) return issue('data', 'must be an object of bindings'), null;
+  if (!isObject(input)) return (issue('data', 'must be an object of bindings'), null);
   const entries = Object.entries(input);
   if (entries.length > DOCUMENT_LIMITS.maxBindings) issue('data', `has ${entries.length} bindings; at most ${DOCUMENT_LIMITS.maxBindings}`);
   const out: Record<string, DataBinding> = {};
   for (const [key, value] of entries) {
     if (!KEY.test(key)) issue(`data.${key}`, 'is not a valid binding name');
-    if (!isObject(value) || Object.keys(value).some((k) => k !== 'collection') || typeof value.collection !== 'string' || !COLLECTION.test(value.collection)) {
+    if (
+      !isObject(value) ||
+      Object.keys(value).some((k) => k !== 'collection') ||
+      typeof value.collection !== 'string' ||
+      !COLLECTION.test(value.collection)
+    ) {
       issue(`data.${key}`, 'must be { collection } with a collection name of letters, digits, _ or -');
       continue;
     }
@@ -81,7 +102,7 @@ function checkData(input: unknown, issue: (path: string, message: string) => voi
 }
 
 function checkActions(input: unknown, issue: (path: string, message: string) => void): Record<string, AppAction> | null {
-  if (!isObject(input)) return issue('actions', 'must be an object of actions'), null;
+  if (!isObject(input)) return (issue('actions', 'must be an object of actions'), null);
   const entries = Object.entries(input);
   if (entries.length > DOCUMENT_LIMITS.maxActions) issue('actions', `has ${entries.length} actions; at most ${DOCUMENT_LIMITS.maxActions}`);
   const out: Record<string, AppAction> = {};
@@ -92,15 +113,28 @@ function checkActions(input: unknown, issue: (path: string, message: string) => 
       issue(path, 'must be an action object');
       continue;
     }
-    if ((value.kind === 'put-record' || value.kind === 'delete-record') && onlyKeys(value, ['kind', 'collection']) && typeof value.collection === 'string' && COLLECTION.test(value.collection)) {
+    if (
+      (value.kind === 'put-record' || value.kind === 'delete-record') &&
+      onlyKeys(value, ['kind', 'collection']) &&
+      typeof value.collection === 'string' &&
+      COLLECTION.test(value.collection)
+    ) {
       out[key] = { kind: value.kind, collection: value.collection };
-    } else if (value.kind === 'call' && onlyKeys(value, ['kind', 'target']) && typeof value.target === 'string' && FN_TARGET.test(value.target)) {
+    } else if (
+      value.kind === 'call' &&
+      onlyKeys(value, ['kind', 'target']) &&
+      typeof value.target === 'string' &&
+      FN_TARGET.test(value.target)
+    ) {
       out[key] = { kind: 'call', target: value.target };
     } else if (value.kind === 'tool' && onlyKeys(value, ['kind', 'tool', 'input'])) {
       const action = checkToolAction(value, path, issue);
       if (action) out[key] = action;
     } else {
-      issue(path, 'must be { kind: "put-record"|"delete-record", collection }, { kind: "call", target: "fn:<name>" } or { kind: "tool", tool, input? }');
+      issue(
+        path,
+        'must be { kind: "put-record"|"delete-record", collection }, { kind: "call", target: "fn:<name>" } or { kind: "tool", tool, input? }',
+      );
     }
   }
   return out;
@@ -109,8 +143,10 @@ function checkActions(input: unknown, issue: (path: string, message: string) => 
 /** A host tool by name (never one of Porter's own), with optional fixed scalar input values (the props limits apply). */
 function checkToolAction(value: Json, path: string, issue: (path: string, message: string) => void): AppAction | null {
   const tool = value.tool;
-  if (typeof tool !== 'string' || !TOOL_NAME.test(tool)) return issue(`${path}.tool`, 'must be a tool name: a letter, then up to 63 letters, digits, _ or -'), null;
-  if (RESERVED_TOOL_PREFIX.test(tool)) return issue(`${path}.tool`, 'names one of Porter\'s own tools; an app may run only the host\'s tools'), null;
+  if (typeof tool !== 'string' || !TOOL_NAME.test(tool))
+    return (issue(`${path}.tool`, 'must be a tool name: a letter, then up to 63 letters, digits, _ or -'), null);
+  if (RESERVED_TOOL_PREFIX.test(tool))
+    return (issue(`${path}.tool`, "names one of Porter's own tools; an app may run only the host's tools"), null);
   if (value.input === undefined) return { kind: 'tool', tool };
   const input = checkProps(value.input, `${path}.input`, issue);
   return input ? { kind: 'tool', tool, input } : null;
@@ -122,10 +158,11 @@ function checkNodes(
   actions: Record<string, AppAction> | null,
   issue: (path: string, message: string) => void,
 ): Record<string, AppNode> | null {
-  if (!isObject(input)) return issue('nodes', 'must be an object of nodes keyed by id'), null;
+  if (!isObject(input)) return (issue('nodes', 'must be an object of nodes keyed by id'), null);
   const entries = Object.entries(input);
-  if (entries.length === 0) return issue('nodes', 'must hold at least the root node'), null;
-  if (entries.length > DOCUMENT_LIMITS.maxNodes) return issue('nodes', `has ${entries.length} nodes; at most ${DOCUMENT_LIMITS.maxNodes}`), null;
+  if (entries.length === 0) return (issue('nodes', 'must hold at least the root node'), null);
+  if (entries.length > DOCUMENT_LIMITS.maxNodes)
+    return (issue('nodes', `has ${entries.length} nodes; at most ${DOCUMENT_LIMITS.maxNodes}`), null);
   const out: Record<string, AppNode> = {};
   for (const [id, value] of entries) {
     const path = `nodes.${id}`;
@@ -142,8 +179,10 @@ function checkNodes(
       if (props) node.props = props;
     }
     if (value.children !== undefined) {
-      if (!Array.isArray(value.children) || value.children.some((c) => typeof c !== 'string')) issue(`${path}.children`, 'must be an array of node ids');
-      else if (value.children.length > DOCUMENT_LIMITS.maxChildren) issue(`${path}.children`, `has more than ${DOCUMENT_LIMITS.maxChildren} children`);
+      if (!Array.isArray(value.children) || value.children.some((c) => typeof c !== 'string'))
+        issue(`${path}.children`, 'must be an array of node ids');
+      else if (value.children.length > DOCUMENT_LIMITS.maxChildren)
+        issue(`${path}.children`, `has more than ${DOCUMENT_LIMITS.maxChildren} children`);
       else node.children = [...(value.children as string[])];
     }
     if (value.bind !== undefined) {
@@ -151,7 +190,8 @@ function checkNodes(
       else node.bind = value.bind;
     }
     if (value.action !== undefined) {
-      if (typeof value.action !== 'string' || (actions && !(value.action in actions))) issue(`${path}.action`, 'must name an action in actions');
+      if (typeof value.action !== 'string' || (actions && !(value.action in actions)))
+        issue(`${path}.action`, 'must name an action in actions');
       else node.action = value.action;
     }
     out[id] = node;
@@ -160,15 +200,17 @@ function checkNodes(
 }
 
 function checkProps(input: unknown, path: string, issue: (path: string, message: string) => void): Record<string, PropValue> | null {
-  if (!isObject(input)) return issue(path, 'must be an object of strings, numbers, booleans or null'), null;
+  if (!isObject(input)) return (issue(path, 'must be an object of strings, numbers, booleans or null'), null);
   const entries = Object.entries(input);
   if (entries.length > DOCUMENT_LIMITS.maxPropsPerNode) issue(path, `has more than ${DOCUMENT_LIMITS.maxPropsPerNode} props`);
   const out: Record<string, PropValue> = {};
   for (const [key, value] of entries) {
     if (!KEY.test(key)) issue(`${path}.${key}`, 'is not a valid prop name');
-    const scalar = value === null || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'string';
+    const scalar =
+      value === null || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'string';
     if (!scalar) issue(`${path}.${key}`, 'must be a string, a finite number, a boolean or null');
-    else if (typeof value === 'string' && value.length > DOCUMENT_LIMITS.maxPropChars) issue(`${path}.${key}`, `is longer than ${DOCUMENT_LIMITS.maxPropChars} characters`);
+    else if (typeof value === 'string' && value.length > DOCUMENT_LIMITS.maxPropChars)
+      issue(`${path}.${key}`, `is longer than ${DOCUMENT_LIMITS.maxPropChars} characters`);
     else out[key] = value as PropValue;
   }
   return out;
@@ -203,14 +245,18 @@ function checkTree(root: unknown, nodes: Record<string, AppNode>, issue: (path: 
 
 function checkServer(input: unknown, issue: (path: string, message: string) => void): AppDocument['server'] {
   if (input === null) return null;
-  if (!isObject(input) || !onlyKeys(input, ['files']) || !isObject(input.files)) return issue('server', 'must be null or { files: { <path>: <text> } }'), null;
+  if (!isObject(input) || !onlyKeys(input, ['files']) || !isObject(input.files))
+    return (issue('server', 'must be null or { files: { <path>: <text> } }'), null);
   const entries = Object.entries(input.files);
-  if (entries.length > DOCUMENT_LIMITS.maxServerFiles) issue('server.files', `has ${entries.length} files; at most ${DOCUMENT_LIMITS.maxServerFiles}`);
+  if (entries.length > DOCUMENT_LIMITS.maxServerFiles)
+    issue('server.files', `has ${entries.length} files; at most ${DOCUMENT_LIMITS.maxServerFiles}`);
   const files: Record<string, string> = {};
   for (const [path, content] of entries) {
-    if (!SERVER_PATH.test(path) || path.length > 200) issue(`server.files.${path}`, 'must be a relative path of safe segments (no .., no leading /)');
+    if (!SERVER_PATH.test(path) || path.length > 200)
+      issue(`server.files.${path}`, 'must be a relative path of safe segments (no .., no leading /)');
     else if (typeof content !== 'string') issue(`server.files.${path}`, 'must be text');
-    else if (utf8Length(content) > DOCUMENT_LIMITS.maxServerFileBytes) issue(`server.files.${path}`, `is larger than ${DOCUMENT_LIMITS.maxServerFileBytes} bytes`);
+    else if (utf8Length(content) > DOCUMENT_LIMITS.maxServerFileBytes)
+      issue(`server.files.${path}`, `is larger than ${DOCUMENT_LIMITS.maxServerFileBytes} bytes`);
     else files[path] = content;
   }
   return entries.length === 0 ? null : { files };
@@ -218,11 +264,14 @@ function checkServer(input: unknown, issue: (path: string, message: string) => v
 
 function checkEgress(input: unknown, issue: (path: string, message: string) => void): AppDocument['egress'] {
   if (input === null) return null;
-  if (!isObject(input) || !onlyKeys(input, ['allowDomains']) || !Array.isArray(input.allowDomains)) return issue('egress', 'must be null or { allowDomains: [...] }'), null;
-  if (input.allowDomains.length > DOCUMENT_LIMITS.maxAllowDomains) issue('egress.allowDomains', `lists more than ${DOCUMENT_LIMITS.maxAllowDomains} domains`);
+  if (!isObject(input) || !onlyKeys(input, ['allowDomains']) || !Array.isArray(input.allowDomains))
+    return (issue('egress', 'must be null or { allowDomains: [...] }'), null);
+  if (input.allowDomains.length > DOCUMENT_LIMITS.maxAllowDomains)
+    issue('egress.allowDomains', `lists more than ${DOCUMENT_LIMITS.maxAllowDomains} domains`);
   const domains: string[] = [];
   for (const domain of input.allowDomains) {
-    if (typeof domain !== 'string' || !DOMAIN_NAME.test(domain)) issue('egress.allowDomains', `"${String(domain)}" is not a domain name (raw IPs are never allowed)`);
+    if (typeof domain !== 'string' || !DOMAIN_NAME.test(domain))
+      issue('egress.allowDomains', `"${String(domain)}" is not a domain name (raw IPs are never allowed)`);
     else domains.push(domain);
   }
   return { allowDomains: domains };

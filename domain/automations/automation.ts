@@ -3,8 +3,7 @@ import type { Principal } from '../principal.js';
 
 /** What makes an automation run: a cron schedule (in a timezone, UTC by default) or a webhook source. */
 export type Trigger =
-  | { readonly kind: 'schedule'; readonly cron: string; readonly timezone?: string }
-  | { readonly kind: 'webhook'; readonly source: string };
+  { readonly kind: 'schedule'; readonly cron: string; readonly timezone?: string } | { readonly kind: 'webhook'; readonly source: string };
 
 /** What a run does: a prompt for the agent, and the tools it asks standing grants for when armed. */
 export interface Task {

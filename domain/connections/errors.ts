@@ -20,7 +20,9 @@ export class ConnectionRequired extends Conflict {
 /** The deployment names no connection broker (`connections: false`). */
 export class ConnectionsNotConfigured extends NotImplemented {
   constructor() {
-    super('No connection broker is configured: set NANGO_SECRET_KEY, COMPOSIO_API_KEY or PORTER_CONNECTIONS_URL (or the `connections` option)');
+    super(
+      'No connection broker is configured: set NANGO_SECRET_KEY, COMPOSIO_API_KEY or PORTER_CONNECTIONS_URL (or the `connections` option)',
+    );
   }
 }
 

@@ -25,7 +25,8 @@ export class DoorClient {
 
   static register(props: DoorClientPrimitives): DoorClient {
     if (props.redirectUris.length === 0) throw new Error('a door client needs at least one redirect URI');
-    if ((props.authMethod === 'none') !== (props.secretHash === null)) throw new Error('a confidential client has a secret hash, a public one has none');
+    if ((props.authMethod === 'none') !== (props.secretHash === null))
+      throw new Error('a confidential client has a secret hash, a public one has none');
     return new DoorClient(props);
   }
 

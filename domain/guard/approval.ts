@@ -81,7 +81,8 @@ export const EXECUTION_LEASE_MS = 30_000;
 const LEGACY_EXECUTION_LEASE_MS = 15 * 60_000;
 
 /** What an execution whose executor died reads as. */
-export const INTERRUPTED_ERROR = 'The call was interrupted before it finished (its executor stopped); it was not run again and may or may not have taken effect';
+export const INTERRUPTED_ERROR =
+  'The call was interrupted before it finished (its executor stopped); it was not run again and may or may not have taken effect';
 
 /**
  * What can name an approval on the wire: its `apr_` id or the tool-call id it parked, both visible
@@ -111,7 +112,17 @@ export class ApprovalNotApproved extends Conflict {
 export class Approval {
   private constructor(private readonly props: ApprovalPrimitives) {}
 
-  static park(input: { id: string; call: RuledCall; preview: string; now: string; expiresAt: string; threadId?: string; runId?: string; appId?: string; contentHash?: string }): Approval {
+  static park(input: {
+    id: string;
+    call: RuledCall;
+    preview: string;
+    now: string;
+    expiresAt: string;
+    threadId?: string;
+    runId?: string;
+    appId?: string;
+    contentHash?: string;
+  }): Approval {
     const { call } = input;
     const automation = call.automation;
     return new Approval({
@@ -220,7 +231,13 @@ export class Approval {
   /** An arming ask keeps no `remember`: what it grants is fixed (see grantFromApproval). */
   approve(at: string, remember: Remember | null, batch: string | null = null): Approval {
     this.mustBeUndecided(at, batch);
-    return this.with({ state: 'approved', decidedAt: at, remember: this.asksForStandingGrant ? null : remember, heldBy: null, heldAt: null });
+    return this.with({
+      state: 'approved',
+      decidedAt: at,
+      remember: this.asksForStandingGrant ? null : remember,
+      heldBy: null,
+      heldAt: null,
+    });
   }
 
   deny(at: string, batch: string | null = null): Approval {

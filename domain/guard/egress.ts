@@ -4,12 +4,22 @@ import { DomainError } from '../errors.js';
  * The kinds of network address the egress guard tells apart. Only `public` is reachable on
  * someone's behalf unless a deployment allows another class by name.
  */
-export type AddressClass = 'public' | 'loopback' | 'unspecified' | 'private' | 'link-local' | 'carrier-grade-nat' | 'multicast' | 'broadcast' | 'reserved';
+export type AddressClass =
+  'public' | 'loopback' | 'unspecified' | 'private' | 'link-local' | 'carrier-grade-nat' | 'multicast' | 'broadcast' | 'reserved';
 
 /** A class the guard refuses unless allowed. */
 export type GuardedAddressClass = Exclude<AddressClass, 'public'>;
 
-export const GUARDED_ADDRESS_CLASSES: ReadonlyArray<GuardedAddressClass> = ['loopback', 'unspecified', 'private', 'link-local', 'carrier-grade-nat', 'multicast', 'broadcast', 'reserved'];
+export const GUARDED_ADDRESS_CLASSES: ReadonlyArray<GuardedAddressClass> = [
+  'loopback',
+  'unspecified',
+  'private',
+  'link-local',
+  'carrier-grade-nat',
+  'multicast',
+  'broadcast',
+  'reserved',
+];
 
 const WHAT: Readonly<Record<GuardedAddressClass, string>> = {
   loopback: 'a loopback address',
@@ -38,6 +48,10 @@ export class EgressRefused extends DomainError {
     literal: boolean,
   ) {
     // The contract's `forbidden`; `details.reason` tells an egress refusal from the other kinds.
-    super('forbidden', `Porter will not connect to ${host}: ${literal ? 'it is' : 'it resolves to'} ${WHAT[addressClass]}`, { reason: EGRESS_REFUSED, host, addressClass });
+    super('forbidden', `Porter will not connect to ${host}: ${literal ? 'it is' : 'it resolves to'} ${WHAT[addressClass]}`, {
+      reason: EGRESS_REFUSED,
+      host,
+      addressClass,
+    });
   }
 }

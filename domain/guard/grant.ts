@@ -120,7 +120,13 @@ export class Grant {
    */
   standsFor(automationId: string): boolean {
     const p = this.props;
-    return this.active && p.duration === 'standing' && p.scope === 'tool' && p.evidence === null && (p.appliesTo.kind === 'anywhere' || this.isFor(automationId));
+    return (
+      this.active &&
+      p.duration === 'standing' &&
+      p.scope === 'tool' &&
+      p.evidence === null &&
+      (p.appliesTo.kind === 'anywhere' || this.isFor(automationId))
+    );
   }
 
   revoke(at: string): Grant {

@@ -14,7 +14,10 @@ export interface PolicyRule {
 }
 
 export function globMatches(glob: string, name: string): boolean {
-  const pattern = glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const pattern = glob
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${pattern}$`).test(name);
 }
 

@@ -14,8 +14,7 @@ export const TERMINAL_RUN_STATES: ReadonlySet<RunState> = new Set(['succeeded', 
 
 /** Why a run started. `startedBy` is the reserved subject that started it (see RunPrimitives). */
 export type RunCause =
-  | { readonly kind: 'schedule'; readonly slot: string }
-  | { readonly kind: 'webhook'; readonly source: string; readonly deliveryId: string };
+  { readonly kind: 'schedule'; readonly slot: string } | { readonly kind: 'webhook'; readonly source: string; readonly deliveryId: string };
 
 /** Why a run ended, beside its terminal state. */
 export type RunEnding = 'completed' | 'stopped' | 'interrupted' | 'error';
@@ -55,7 +54,16 @@ export class Run {
   private constructor(private readonly props: RunPrimitives) {}
 
   static queue(input: Omit<RunPrimitives, 'state' | 'startedAt' | 'endedAt' | 'stopRequestedAt' | 'ending' | 'error' | 'lease'>): Run {
-    return new Run({ ...input, state: 'queued', startedAt: null, endedAt: null, stopRequestedAt: null, ending: null, error: null, lease: null });
+    return new Run({
+      ...input,
+      state: 'queued',
+      startedAt: null,
+      endedAt: null,
+      stopRequestedAt: null,
+      ending: null,
+      error: null,
+      lease: null,
+    });
   }
 
   static fromPrimitives(props: RunPrimitives): Run {

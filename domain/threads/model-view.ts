@@ -12,7 +12,9 @@ export function historyWindow(messages: ReadonlyArray<UiMessage>, size: number |
     const defined = new Set(kept.flatMap((m) => m.parts.filter(isToolPart).map((p) => p.toolCallId)));
     const missing = kept.flatMap((m) => referencedCalls(m)).filter((id) => !defined.has(id));
     if (missing.length === 0) return [...kept];
-    const earliest = Math.min(...missing.map((id) => messages.findIndex((m) => m.parts.some((p) => isToolPart(p) && p.toolCallId === id))).filter((i) => i >= 0));
+    const earliest = Math.min(
+      ...missing.map((id) => messages.findIndex((m) => m.parts.some((p) => isToolPart(p) && p.toolCallId === id))).filter((i) => i >= 0),
+    );
     if (!Number.isFinite(earliest) || earliest >= start) return [...kept];
     start = earliest;
   }
@@ -66,10 +68,22 @@ export function settleOpenCalls(messages: ReadonlyArray<UiMessage>): UiMessage[]
 function settle(part: MessagePart): MessagePart {
   if (!isToolPart(part)) return part;
   if (part.state === 'approval-requested' || part.state === 'approval-responded') {
-    return { type: part.type, toolCallId: part.toolCallId, state: 'output-available', input: part.input, output: { status: 'awaiting-approval', note: 'The person has not approved this call yet.' } };
+    return {
+      type: part.type,
+      toolCallId: part.toolCallId,
+      state: 'output-available',
+      input: part.input,
+      output: { status: 'awaiting-approval', note: 'The person has not approved this call yet.' },
+    };
   }
   if (part.state === 'input-available' || part.state === 'input-streaming') {
-    return { type: part.type, toolCallId: part.toolCallId, state: 'output-error', input: part.input ?? {}, errorText: 'The call did not complete.' };
+    return {
+      type: part.type,
+      toolCallId: part.toolCallId,
+      state: 'output-error',
+      input: part.input ?? {},
+      errorText: 'The call did not complete.',
+    };
   }
   return part;
 }
@@ -79,7 +93,11 @@ function settle(part: MessagePart): MessagePart {
  * something), then the answer this turn is writing — never windowed away, so a long tool loop
  * keeps the request it answers — with open calls settled and long outputs capped.
  */
-export function modelView(history: ReadonlyArray<UiMessage>, current: UiMessage | null, options: { historyWindow?: number; toolOutputCap: number }): UiMessage[] {
+export function modelView(
+  history: ReadonlyArray<UiMessage>,
+  current: UiMessage | null,
+  options: { historyWindow?: number; toolOutputCap: number },
+): UiMessage[] {
   const said = (message: UiMessage) => message.parts.some((part) => part.type !== 'step-start');
   const shown = historyWindow(history.filter(said), options.historyWindow);
   if (current && said(current)) shown.push(current);

@@ -17,7 +17,15 @@ export class Thread {
   private constructor(private readonly props: ThreadPrimitives) {}
 
   static start(input: { id: string; owner: string; now: string }): Thread {
-    return new Thread({ id: input.id, owner: input.owner, title: DEFAULT_TITLE, createdAt: input.now, updatedAt: input.now, messageCount: 0, activeTurn: null });
+    return new Thread({
+      id: input.id,
+      owner: input.owner,
+      title: DEFAULT_TITLE,
+      createdAt: input.now,
+      updatedAt: input.now,
+      messageCount: 0,
+      activeTurn: null,
+    });
   }
 
   static fromPrimitives(props: ThreadPrimitives): Thread {
@@ -42,7 +50,11 @@ export class Thread {
   }
 
   startTurn(turnId: string, now: string, leaseMs: number): Thread {
-    return new Thread({ ...this.props, activeTurn: { id: turnId, until: new Date(Date.parse(now) + leaseMs).toISOString() }, updatedAt: now });
+    return new Thread({
+      ...this.props,
+      activeTurn: { id: turnId, until: new Date(Date.parse(now) + leaseMs).toISOString() },
+      updatedAt: now,
+    });
   }
 
   endTurn(turnId: string, now: string, messagesAdded: number): Thread {

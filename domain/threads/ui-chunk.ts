@@ -77,13 +77,21 @@ export function applyChunk(draft: MessageDraft, chunk: UiChunk): void {
     case 'tool-output-available': {
       const index = toolIndex(chunk.toolCallId);
       const approval = index >= 0 ? (parts[index] as ToolPart).approval : undefined;
-      updateTool(chunk.toolCallId, { state: 'output-available', output: chunk.output, ...(approval ? { approval: { id: approval.id, approved: true } } : {}) });
+      updateTool(chunk.toolCallId, {
+        state: 'output-available',
+        output: chunk.output,
+        ...(approval ? { approval: { id: approval.id, approved: true } } : {}),
+      });
       break;
     }
     case 'tool-output-error': {
       const index = toolIndex(chunk.toolCallId);
       const approval = index >= 0 ? (parts[index] as ToolPart).approval : undefined;
-      updateTool(chunk.toolCallId, { state: 'output-error', errorText: chunk.errorText, ...(approval ? { approval: { id: approval.id, approved: true } } : {}) });
+      updateTool(chunk.toolCallId, {
+        state: 'output-error',
+        errorText: chunk.errorText,
+        ...(approval ? { approval: { id: approval.id, approved: true } } : {}),
+      });
       break;
     }
     case 'tool-output-denied': {
@@ -95,7 +103,8 @@ export function applyChunk(draft: MessageDraft, chunk: UiChunk): void {
     default:
       if (chunk.type.startsWith('data-')) {
         const data = chunk as DataPart;
-        const part: DataPart = data.id === undefined ? { type: data.type, data: data.data } : { type: data.type, id: data.id, data: data.data };
+        const part: DataPart =
+          data.id === undefined ? { type: data.type, data: data.data } : { type: data.type, id: data.id, data: data.data };
         const existing = data.id === undefined ? -1 : parts.findIndex((p) => p.type === data.type && (p as DataPart).id === data.id);
         if (existing >= 0) set(existing, part);
         else parts.push(part);
@@ -106,7 +115,9 @@ export function applyChunk(draft: MessageDraft, chunk: UiChunk): void {
 
 /** Text still streaming when a turn stops early is closed as it stands. */
 export function closeOpenText(draft: MessageDraft): void {
-  const parts = draft.message.parts.map((part) => (part.type === 'text' && (part as { state?: string }).state === 'streaming' ? { ...part, state: 'done' as const } : part));
+  const parts = draft.message.parts.map((part) =>
+    part.type === 'text' && (part as { state?: string }).state === 'streaming' ? { ...part, state: 'done' as const } : part,
+  );
   draft.openText.clear();
   draft.message = { ...draft.message, parts };
 }
@@ -126,9 +137,12 @@ export function chunksRebuilding(message: UiMessage): UiChunk[] {
       chunks.push({ type: 'text-start', id }, { type: 'text-delta', id, delta: String(part.text ?? '') }, { type: 'text-end', id });
     } else if (isToolPart(part)) {
       chunks.push({ type: 'tool-input-available', toolCallId: part.toolCallId, toolName: toolNameOf(part), input: part.input });
-      if (part.approval?.id && part.state !== 'input-available' && part.state !== 'input-streaming') chunks.push({ type: 'tool-approval-request', approvalId: part.approval.id, toolCallId: part.toolCallId });
-      if (part.state === 'output-available') chunks.push({ type: 'tool-output-available', toolCallId: part.toolCallId, output: part.output });
-      else if (part.state === 'output-error') chunks.push({ type: 'tool-output-error', toolCallId: part.toolCallId, errorText: part.errorText ?? '' });
+      if (part.approval?.id && part.state !== 'input-available' && part.state !== 'input-streaming')
+        chunks.push({ type: 'tool-approval-request', approvalId: part.approval.id, toolCallId: part.toolCallId });
+      if (part.state === 'output-available')
+        chunks.push({ type: 'tool-output-available', toolCallId: part.toolCallId, output: part.output });
+      else if (part.state === 'output-error')
+        chunks.push({ type: 'tool-output-error', toolCallId: part.toolCallId, errorText: part.errorText ?? '' });
       else if (part.state === 'output-denied') chunks.push({ type: 'tool-output-denied', toolCallId: part.toolCallId });
     } else if (isDataPart(part)) {
       chunks.push(part.id === undefined ? { type: part.type, data: part.data } : { type: part.type, id: part.id, data: part.data });

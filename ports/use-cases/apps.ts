@@ -133,7 +133,10 @@ export interface AppActionUseCases {
 type Of<T = object> = { readonly principal: Principal; readonly appId: string } & T;
 
 export interface AppsUseCases {
-  readonly listApps: UseCase<{ principal: Principal; limit?: number; cursor?: string | null }, { apps: ReadonlyArray<AppSummary>; nextCursor: string | null }>;
+  readonly listApps: UseCase<
+    { principal: Principal; limit?: number; cursor?: string | null },
+    { apps: ReadonlyArray<AppSummary>; nextCursor: string | null }
+  >;
   readonly createApp: UseCase<{ principal: Principal; prompt: string; view?: ViewSink; signal?: AbortSignal }, AppDetail>;
   readonly getApp: UseCase<Of, AppDetail>;
   readonly deleteApp: UseCase<Of, void>;
@@ -150,11 +153,17 @@ export interface AppsUseCases {
   readonly callFunction: UseCase<Of<{ name: string; input: unknown }>, FunctionAnswer>;
   /** `GET /apps/:id/view[/*]`: a page or asset of the served app, `path` origin-relative with its query. */
   readonly viewServedApp: UseCase<Of<{ path: string; accept?: string; acceptLanguage?: string }>, PageAnswer>;
-  readonly listRecords: UseCase<Of<{ collection: string; limit?: number; cursor?: string | null }>, { records: ReadonlyArray<AppRecordView>; nextCursor: string | null }>;
+  readonly listRecords: UseCase<
+    Of<{ collection: string; limit?: number; cursor?: string | null }>,
+    { records: ReadonlyArray<AppRecordView>; nextCursor: string | null }
+  >;
   readonly getRecord: UseCase<Of<{ collection: string; recordId: string }>, AppRecordView>;
   readonly putRecord: UseCase<Of<{ collection: string; recordId?: string; data: unknown }>, { record: AppRecordView; created: boolean }>;
   readonly deleteRecords: UseCase<Of<{ collection: string; recordId?: string }>, { deleted: number }>;
   readonly getBlob: UseCase<Of<{ key: string }>, BlobContent>;
-  readonly putBlob: UseCase<Of<{ key: string; contentType: string; bytes: Uint8Array }>, { key: string; contentType: string; size: number }>;
+  readonly putBlob: UseCase<
+    Of<{ key: string; contentType: string; bytes: Uint8Array }>,
+    { key: string; contentType: string; size: number }
+  >;
   readonly deleteBlob: UseCase<Of<{ key: string }>, void>;
 }

@@ -36,7 +36,10 @@ export interface ArmResult {
 
 export interface AutomationUseCases {
   readonly createAutomation: UseCase<NewAutomation, AutomationView>;
-  readonly listAutomations: UseCase<{ principal: Principal; limit?: number; cursor?: string | null }, { automations: ReadonlyArray<AutomationView>; nextCursor: string | null }>;
+  readonly listAutomations: UseCase<
+    { principal: Principal; limit?: number; cursor?: string | null },
+    { automations: ReadonlyArray<AutomationView>; nextCursor: string | null }
+  >;
   readonly getAutomation: UseCase<AutomationRef, AutomationView>;
   readonly changeAutomation: UseCase<AutomationChange, AutomationView>;
   readonly deleteAutomation: UseCase<AutomationRef, void>;

@@ -153,8 +153,7 @@ export interface RevocationRequest {
 
 /** The bearer on a transport request: admitted as a caller, or refused with why. */
 export type Admission =
-  | { readonly ok: true; readonly caller: DoorCaller }
-  | { readonly ok: false; readonly reason: 'missing' | 'invalid' | 'gone' };
+  { readonly ok: true; readonly caller: DoorCaller } | { readonly ok: false; readonly reason: 'missing' | 'invalid' | 'gone' };
 
 /** A tool as the door lists it to an MCP client. */
 export interface DoorTool {

@@ -30,7 +30,10 @@ export interface RunRef {
 }
 
 export interface RunUseCases {
-  readonly listRuns: UseCase<{ principal: Principal; automationId?: string; limit?: number; cursor?: string | null }, { runs: ReadonlyArray<RunView>; nextCursor: string | null }>;
+  readonly listRuns: UseCase<
+    { principal: Principal; automationId?: string; limit?: number; cursor?: string | null },
+    { runs: ReadonlyArray<RunView>; nextCursor: string | null }
+  >;
   readonly getRun: UseCase<RunRef, RunDetail>;
   readonly stopRun: UseCase<RunRef, RunView>;
 }

@@ -40,7 +40,10 @@ export interface TurnStream {
 
 export interface ThreadUseCases {
   readonly createThread: UseCase<{ principal: Principal }, { id: string }>;
-  readonly listThreads: UseCase<{ principal: Principal; limit?: number; cursor?: string | null }, { threads: ReadonlyArray<ThreadSummary>; nextCursor: string | null }>;
+  readonly listThreads: UseCase<
+    { principal: Principal; limit?: number; cursor?: string | null },
+    { threads: ReadonlyArray<ThreadSummary>; nextCursor: string | null }
+  >;
   readonly getThread: UseCase<{ principal: Principal; threadId: string }, ThreadDetail>;
   readonly deleteThread: UseCase<{ principal: Principal; threadId: string }, void>;
   readonly runTurn: UseCase<TurnRequest, TurnStream>;

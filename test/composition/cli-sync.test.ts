@@ -55,7 +55,13 @@ describe('porter sync (composition/cli/sync-command.ts)', function () {
     try {
       // The host's own config drives ticks every second; the sync takes longer than that.
       const store = new WatchedStore(2_500);
-      const config = await configModule(components.folder, { store, scheduler: 'interval', tickIntervalSeconds: 1, pins: components.manifestFile, logger: 'silent' });
+      const config = await configModule(components.folder, {
+        store,
+        scheduler: 'interval',
+        tickIntervalSeconds: 1,
+        pins: components.manifestFile,
+        logger: 'silent',
+      });
       const io = recordingIo({ NODE_ENV: 'development', PORTER_SECRET: 'a-development-secret-for-the-tests-0123456789' });
       const code = await main(['sync', '--config', config], io);
       expect(code, io.stderr.join('\n')).to.equal(0);

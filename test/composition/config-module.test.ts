@@ -37,9 +37,14 @@ describe('a host config module (porter serve --config, porter sync --config)', (
   it('reads the options from a default export, an (async) function of the environment, or `export const options`', async () => {
     expect(await loadConfigModule(await module('a.mjs', 'export default { mount: "/porter" };'), {})).to.deep.equal({ mount: '/porter' });
     const fromEnv = await module('b.mjs', 'export default async (env) => ({ databaseUrl: env.DB, instructions: "hi" });');
-    expect(await loadConfigModule(fromEnv, { DB: 'sqlite::memory:' })).to.deep.equal({ databaseUrl: 'sqlite::memory:', instructions: 'hi' });
+    expect(await loadConfigModule(fromEnv, { DB: 'sqlite::memory:' })).to.deep.equal({
+      databaseUrl: 'sqlite::memory:',
+      instructions: 'hi',
+    });
     expect(await loadConfigModule(await module('c.mjs', 'export const options = { maxSteps: 3 };'), {})).to.deep.equal({ maxSteps: 3 });
-    expect(await loadConfigModule(await module('d.mjs', 'export function options() { return { maxSteps: 4 }; }'), {})).to.deep.equal({ maxSteps: 4 });
+    expect(await loadConfigModule(await module('d.mjs', 'export function options() { return { maxSteps: 4 }; }'), {})).to.deep.equal({
+      maxSteps: 4,
+    });
   });
 
   it('a TypeScript module loads where a loader is registered (the porter command registers tsx)', async () => {
@@ -56,7 +61,9 @@ describe('a host config module (porter serve --config, porter sync --config)', (
   });
 
   it('a module that exports nothing usable says what to export', async () => {
-    expect(await refusal(await module('none.mjs', 'export const port = 3000;'))).to.contain('exports neither a default export nor `options`').and.contain('export the createPorter options');
+    expect(await refusal(await module('none.mjs', 'export const port = 3000;')))
+      .to.contain('exports neither a default export nor `options`')
+      .and.contain('export the createPorter options');
     expect(await refusal(await module('string.mjs', 'export default "options";'))).to.contain('exports a string');
     expect(await refusal(await module('array.mjs', 'export default [];'))).to.contain('exports an array');
     expect(await refusal(await module('null.mjs', 'export default () => null;'))).to.contain('returned null');
@@ -95,6 +102,8 @@ describe('a host config module (porter serve --config, porter sync --config)', (
       child.on('close', () => resolve(out));
     });
     expect(output).to.contain(`ConfigModuleError: ${config} is TypeScript, and this Node cannot run it without a TypeScript loader`);
-    expect(output).to.contain('Compile it to JavaScript').and.contain(`node --import tsx ./node_modules/.bin/porter <command> --config ${config}`);
+    expect(output)
+      .to.contain('Compile it to JavaScript')
+      .and.contain(`node --import tsx ./node_modules/.bin/porter <command> --config ${config}`);
   });
 });

@@ -6,7 +6,12 @@ import type { SystemUseCases } from '../../ports/use-cases/system.js';
 import { TOKENS } from '../../composition/tokens.js';
 import { containerOf } from '../../composition/create-porter.js';
 
-const base: PorterOptions = { development: true, databaseUrl: 'sqlite::memory:', logger: 'silent', secret: 'a-development-secret-for-the-tests-0123456789' };
+const base: PorterOptions = {
+  development: true,
+  databaseUrl: 'sqlite::memory:',
+  logger: 'silent',
+  secret: 'a-development-secret-for-the-tests-0123456789',
+};
 
 async function connectionsBlock(options: PorterOptions, env: NodeJS.ProcessEnv): Promise<unknown> {
   const porter: Porter = await createPorter({ ...base, ...options }, env);
@@ -38,12 +43,16 @@ describe('Choosing the connection broker (createPorter)', function () {
     expect(await connectionsBlock({}, { NANGO_SECRET_KEY: 'k', NANGO_HOST: 'http://127.0.0.1:3003' })).to.equal('byo');
     expect(await connectionsBlock({}, { NANGO_SECRET_KEY: 'k' })).to.equal('byo');
     expect(await connectionsBlock({}, { COMPOSIO_API_KEY: 'k' })).to.equal('byo');
-    expect(await connectionsBlock({}, { PORTER_CONNECTIONS_URL: 'https://connections.example', PORTER_CONNECTIONS_KEY: 'k' })).to.equal('cloud');
+    expect(await connectionsBlock({}, { PORTER_CONNECTIONS_URL: 'https://connections.example', PORTER_CONNECTIONS_KEY: 'k' })).to.equal(
+      'cloud',
+    );
   });
 
-  it('lets the host\'s option win over the environment, including turning connections off', async () => {
+  it("lets the host's option win over the environment, including turning connections off", async () => {
     expect(await connectionsBlock({ connections: false }, { NANGO_SECRET_KEY: 'k' })).to.equal(false);
-    expect(await connectionsBlock({ connections: { cloud: { url: 'https://connections.example', key: 'k' } } }, { NANGO_SECRET_KEY: 'k' })).to.equal('cloud');
+    expect(
+      await connectionsBlock({ connections: { cloud: { url: 'https://connections.example', key: 'k' } } }, { NANGO_SECRET_KEY: 'k' }),
+    ).to.equal('cloud');
   });
 
   it('refuses an environment that names two brokers, instead of guessing', async () => {
@@ -51,9 +60,11 @@ describe('Choosing the connection broker (createPorter)', function () {
     expect(error.message).to.contain('connections').and.contain('set only one');
   });
 
-  it('names the variable and the field when the environment\'s broker settings are wrong', async () => {
+  it("names the variable and the field when the environment's broker settings are wrong", async () => {
     const badHost = await configError({}, { NANGO_SECRET_KEY: 'k', NANGO_HOST: 'not a url' });
-    expect(badHost.message).to.contain('connections (from NANGO_SECRET_KEY / NANGO_HOST)').and.contain('nango.host must be the Nango server URL');
+    expect(badHost.message)
+      .to.contain('connections (from NANGO_SECRET_KEY / NANGO_HOST)')
+      .and.contain('nango.host must be the Nango server URL');
     const noKey = await configError({}, { PORTER_CONNECTIONS_URL: 'https://connections.example' });
     expect(noKey.message).to.contain('PORTER_CONNECTIONS_KEY').and.contain('cloud.key');
     expect(noKey.message).to.not.contain('"k"');

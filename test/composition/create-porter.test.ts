@@ -8,7 +8,12 @@ import { serve, type RunningServer } from '../support/http-server.js';
 import type { WireRequest } from '../../ports/wire-request.js';
 
 const SECRET = 'a-secret-that-is-long-enough-for-cookies-0123456789';
-const base = (extra: Record<string, unknown> = {}) => ({ store: new MemoryStore({ clock: new ManualClock() }), secret: SECRET, logger: 'silent' as const, ...extra });
+const base = (extra: Record<string, unknown> = {}) => ({
+  store: new MemoryStore({ clock: new ManualClock() }),
+  secret: SECRET,
+  logger: 'silent' as const,
+  ...extra,
+});
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -68,7 +73,7 @@ describe('createPorter', () => {
     expect((await fetch(`${server.url}/api/porter/status`)).status).to.equal(404);
   });
 
-  it('hands connect-style apps everything that is not Porter\'s', async () => {
+  it("hands connect-style apps everything that is not Porter's", async () => {
     const porter = await createPorter(base(), {});
     const server = await serve((req, res) =>
       porter.handle(req, res, () => {
@@ -80,13 +85,15 @@ describe('createPorter', () => {
     expect((await fetch(`${server.url}/api/porter/status`)).status).to.equal(200);
   });
 
-  it('reports exactly the spec\'s status blocks plus version', async () => {
+  it("reports exactly the spec's status blocks plus version", async () => {
     const porter = await createPorter(base({ development: true, apps: false }), {});
     const server = await serve(porter.listener);
     opened.push({ porter, close: () => server.close() });
     const body = await (await fetch(`${server.url}/api/porter/status`)).json();
     expect(Object.keys(body).sort()).to.deep.equal(['blocks', 'version']);
-    expect(Object.keys(body.blocks).sort()).to.deep.equal(['actions', 'agent', 'apps', 'automations', 'connections', 'guard', 'mcp', 'model', 'sandbox', 'store'].sort());
+    expect(Object.keys(body.blocks).sort()).to.deep.equal(
+      ['actions', 'agent', 'apps', 'automations', 'connections', 'guard', 'mcp', 'model', 'sandbox', 'store'].sort(),
+    );
     expect(body.blocks).to.deep.include({ store: 'memory', apps: false, model: 'ladder', mcp: false });
     expect(body.blocks.sandbox === false || ['e2b', 'cloud', 'custom'].includes(body.blocks.sandbox)).to.equal(true);
     expect(body.blocks.connections === false || ['byo', 'cloud'].includes(body.blocks.connections)).to.equal(true);
@@ -105,8 +112,14 @@ describe('createPorter', () => {
     const porter = await createPorter(base(), {});
     const server = await serve(porter.listener);
     opened.push({ porter, close: () => server.close() });
-    const created = await (await fetch(`${server.url}/api/porter/threads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json();
-    const turn = await fetch(`${server.url}/api/porter/threads/${created.id}/turn`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: { role: 'user', parts: [{ type: 'text', text: 'hi' }] } }) });
+    const created = await (
+      await fetch(`${server.url}/api/porter/threads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    ).json();
+    const turn = await fetch(`${server.url}/api/porter/threads/${created.id}/turn`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: { role: 'user', parts: [{ type: 'text', text: 'hi' }] } }),
+    });
     expect(turn.status).to.equal(501);
     expect((await turn.json()).error.code).to.equal('not-implemented');
   });
@@ -123,7 +136,11 @@ describe('createPorter', () => {
         expect(porter.composition).to.equal(composition);
         expect(await (await fetch(`${server.url}/api/porter/doctor/base-url`)).json()).to.deep.equal({ set: false });
         for (const path of ['/doctor/present', '/doctor/act-as']) {
-          const response = await fetch(`${server.url}/api/porter${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+          const response = await fetch(`${server.url}/api/porter${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{}',
+          });
           expect(response.status, path).to.equal(development ? 200 : 404);
         }
       });
@@ -154,13 +171,18 @@ describe('createPorter', () => {
     for (const options of [{}, { development: true }]) {
       let error: unknown;
       try {
-        const porter = await createPorter({ ...options, store: new MemoryStore({ clock: new ManualClock() }), logger: 'silent' }, { NODE_ENV: 'production' });
+        const porter = await createPorter(
+          { ...options, store: new MemoryStore({ clock: new ManualClock() }), logger: 'silent' },
+          { NODE_ENV: 'production' },
+        );
         await porter.close();
       } catch (caught) {
         error = caught;
       }
       expect((error as Error)?.name, JSON.stringify(options)).to.equal('PorterConfigError');
-      expect((error as Error).message).to.match(/secret: is required (in production|when NODE_ENV=production)/).and.contain('PORTER_SECRET');
+      expect((error as Error).message)
+        .to.match(/secret: is required (in production|when NODE_ENV=production)/)
+        .and.contain('PORTER_SECRET');
     }
   });
 

@@ -14,7 +14,11 @@ describe('The door composition', () => {
     const porter = await createPorter(base, {});
     try {
       expect(containerOf(porter).isBound(TOKENS.DoorContainer)).to.equal(false);
-      expect(containerOf(porter).getAll<WireRoutes>(TOKENS.WireRoutes).some((r) => r.access === 'origin')).to.equal(false);
+      expect(
+        containerOf(porter)
+          .getAll<WireRoutes>(TOKENS.WireRoutes)
+          .some((r) => r.access === 'origin'),
+      ).to.equal(false);
     } finally {
       await porter.close();
     }
@@ -27,7 +31,9 @@ describe('The door composition', () => {
       expect(door).to.not.equal(containerOf(porter));
       expect(door.get(TOKENS.Store), 'shared services come from the root').to.equal(containerOf(porter).get(TOKENS.Store));
       expect(containerOf(porter).isBound(TOKENS.DoorSessions), 'door services stay in the child').to.equal(false);
-      const origin = containerOf(porter).getAll<WireRoutes>(TOKENS.WireRoutes).find((r) => r.access === 'origin');
+      const origin = containerOf(porter)
+        .getAll<WireRoutes>(TOKENS.WireRoutes)
+        .find((r) => r.access === 'origin');
       expect(origin?.originPaths).to.deep.equal([
         '/.well-known/oauth-protected-resource/api/porter/mcp',
         '/.well-known/oauth-authorization-server/api/porter/mcp',
@@ -60,11 +66,18 @@ describe('The door composition', () => {
       return [];
     };
     expect(issues({ oauth: { principal: () => null, accessTokenTtlSeconds: 5 } })).to.deep.equal(['oauth.accessTokenTtlSeconds']);
-    expect(issues({ oauth: { principal: () => null, brand: { name: 'Acme', logoUrl: 'javascript:x' } } })).to.deep.equal(['oauth.brand.logoUrl']);
+    expect(issues({ oauth: { principal: () => null, brand: { name: 'Acme', logoUrl: 'javascript:x' } } })).to.deep.equal([
+      'oauth.brand.logoUrl',
+    ]);
     expect(issues({ oauth: { principal: () => null, bogus: true } })).to.deep.equal(['oauth']);
     const oauth = { principal: () => null };
     expect(issues({ oauth, remoteAs: { issuer: 'https://id.example', algorithms: ['HS256'] } })).to.deep.equal(['remoteAs.algorithms.0']);
-    expect(issues({ oauth, remoteAs: { issuer: 'https://id.example', jwksUri: 'https://id.example/jwks', audience: 'https://app.example/api/porter/mcp' } })).to.deep.equal([]);
+    expect(
+      issues({
+        oauth,
+        remoteAs: { issuer: 'https://id.example', jwksUri: 'https://id.example/jwks', audience: 'https://app.example/api/porter/mcp' },
+      }),
+    ).to.deep.equal([]);
     // The door asks oauth.principal on every request, so an external issuer alone is not enough.
     expect(issues({ remoteAs: { issuer: 'https://id.example' } })).to.deep.equal(['oauth']);
   });

@@ -20,7 +20,14 @@ function failure(options: PorterOptions, env: NodeJS.ProcessEnv = {}): PorterCon
 describe('loadConfig', () => {
   it('fills defaults: mounted at /api/porter, apps and automations on, door closed, 32,000-character tool output cap', () => {
     const config = loadConfig({ secret: SECRET }, {});
-    expect(config).to.deep.include({ mount: '/api/porter', apps: true, automations: true, mcp: false, toolOutputCap: 32_000, development: false });
+    expect(config).to.deep.include({
+      mount: '/api/porter',
+      apps: true,
+      automations: true,
+      mcp: false,
+      toolOutputCap: 32_000,
+      development: false,
+    });
     expect(config.databaseUrl).to.equal('sqlite:.porter/porter.db');
   });
 
@@ -31,9 +38,19 @@ describe('loadConfig', () => {
   });
 
   it('reads the environment for what the host left out, and lets host options win', () => {
-    const env = { PORTER_DATABASE_URL: 'postgres://db/porter', PORTER_BASE_URL: 'https://app.example.com', PORTER_TICK_SECRET: 't'.repeat(20), PORTER_SECRET: SECRET };
+    const env = {
+      PORTER_DATABASE_URL: 'postgres://db/porter',
+      PORTER_BASE_URL: 'https://app.example.com',
+      PORTER_TICK_SECRET: 't'.repeat(20),
+      PORTER_SECRET: SECRET,
+    };
     const config = loadConfig({}, env);
-    expect(config).to.deep.include({ databaseUrl: 'postgres://db/porter', baseUrl: 'https://app.example.com', tickSecret: 't'.repeat(20), secret: SECRET });
+    expect(config).to.deep.include({
+      databaseUrl: 'postgres://db/porter',
+      baseUrl: 'https://app.example.com',
+      tickSecret: 't'.repeat(20),
+      secret: SECRET,
+    });
     expect(loadConfig({ databaseUrl: 'sqlite::memory:' }, env).databaseUrl).to.equal('sqlite::memory:');
   });
 
@@ -68,7 +85,9 @@ describe('loadConfig', () => {
     expect(error.issues.map((i) => i.option)).to.deep.equal(['databaseUrl (from PORTER_DATABASE_URL)']);
     expect(error.message).to.contain('sqlite:<file path>').and.not.contain('hunter2');
     // A host that passes its own store has no use for the URL.
-    expect(() => loadConfig({ development: true, store: { records: () => null, blobs: () => null } as never }, { PORTER_DATABASE_URL: 'mysql://db' })).to.not.throw();
+    expect(() =>
+      loadConfig({ development: true, store: { records: () => null, blobs: () => null } as never }, { PORTER_DATABASE_URL: 'mysql://db' }),
+    ).to.not.throw();
   });
 
   it('names the environment variable an invalid value came from', () => {
@@ -96,30 +115,52 @@ describe('loadConfig', () => {
   });
 
   describe('tools', () => {
-    const notes = defineTool({ name: 'notes_add', description: 'Add a note', input: z.strictObject({ text: z.string() }), risk: 'write', execute: async ({ text }) => text });
+    const notes = defineTool({
+      name: 'notes_add',
+      description: 'Add a note',
+      input: z.strictObject({ text: z.string() }),
+      risk: 'write',
+      execute: async ({ text }) => text,
+    });
     const weather = tool({ description: 'The weather', inputSchema: z.object({ city: z.string() }), execute: async ({ city }) => city });
 
     it('takes defineTool results, plain JSON Schema tools and AI SDK tools spread with a name and risk, in order', () => {
       const plain = { name: 'legacy', description: 'x', inputSchema: { type: 'object' }, risk: 'read' as const, execute: async () => null };
       const config = loadConfig({ development: true, tools: [notes, plain, { name: 'weather', risk: 'read', ...weather }] }, {});
-      expect(config.tools.map((t) => [t.name, t.risk])).to.deep.equal([['notes_add', 'write'], ['legacy', 'read'], ['weather', 'read']]);
+      expect(config.tools.map((t) => [t.name, t.risk])).to.deep.equal([
+        ['notes_add', 'write'],
+        ['legacy', 'read'],
+        ['weather', 'read'],
+      ]);
       expect(config.tools[0]).to.equal(notes);
       expect(config.tools[2]!.inputSchema).to.deep.include({ type: 'object', required: ['city'] });
     });
 
-    it("takes a record of AI SDK tools by name: without a risk a tool asks (write), never reads freely", () => {
+    it('takes a record of AI SDK tools by name: without a risk a tool asks (write), never reads freely', () => {
       const config = loadConfig({ development: true, tools: { weather, lookup: { ...weather, risk: 'read' }, notes_add: notes } }, {});
-      expect(config.tools.map((t) => [t.name, t.risk])).to.deep.equal([['weather', 'write'], ['lookup', 'read'], ['notes_add', 'write']]);
+      expect(config.tools.map((t) => [t.name, t.risk])).to.deep.equal([
+        ['weather', 'write'],
+        ['lookup', 'read'],
+        ['notes_add', 'write'],
+      ]);
     });
 
     it('refuses each wrong tool at its index or key, saying what is missing', () => {
       const error = failure({
         development: true,
-        tools: [notes, { name: 'no_risk', description: 'x', input: z.object({}), execute: async () => null } as never, 'notes_list' as never, { name: 'notes_add', description: 'again', inputSchema: { type: 'object' }, risk: 'read', execute: async () => null }],
+        tools: [
+          notes,
+          { name: 'no_risk', description: 'x', input: z.object({}), execute: async () => null } as never,
+          'notes_list' as never,
+          { name: 'notes_add', description: 'again', inputSchema: { type: 'object' }, risk: 'read', execute: async () => null },
+        ],
       });
       expect(error.issues).to.deep.equal([
         { option: 'tools.1', message: 'tool "no_risk": risk must be one of read, write, destructive' },
-        { option: 'tools.2', message: 'must be a tool: defineTool({ name, description, input, risk, execute }), or an AI SDK tool(…) in a record' },
+        {
+          option: 'tools.2',
+          message: 'must be a tool: defineTool({ name, description, input, risk, execute }), or an AI SDK tool(…) in a record',
+        },
         { option: 'tools.3', message: 'another tool is already named "notes_add" (tools.0)' },
       ]);
       const keyed = failure({ development: true, tools: { forecast: notes, broken: { inputSchema: z.object({}) } as never } });

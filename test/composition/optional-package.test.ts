@@ -5,14 +5,18 @@ import { PorterConfigError } from '../../composition/config/load-config.js';
 
 /** What Node throws for `import('<name>')` when the package is not installed. */
 function missing(name: string): Error {
-  return Object.assign(new Error(`Cannot find package '${name}' imported from /srv/app/node_modules/porter-runtime/dist/x.js`), { code: 'ERR_MODULE_NOT_FOUND' });
+  return Object.assign(new Error(`Cannot find package '${name}' imported from /srv/app/node_modules/porter-runtime/dist/x.js`), {
+    code: 'ERR_MODULE_NOT_FOUND',
+  });
 }
 
 describe('importOptional (optional peer packages, loaded at boot)', () => {
   it('names the option and the install command when the package itself is missing', async () => {
     const failure = await importOptional('e2b', 'sandbox', () => Promise.reject(missing('e2b'))).catch((error: unknown) => error);
     expect(failure).to.be.instanceOf(PorterConfigError);
-    expect((failure as PorterConfigError).issues).to.deep.equal([{ option: 'sandbox', message: "needs the package e2b, which is not installed: npm install e2b@'^2.51.0'" }]);
+    expect((failure as PorterConfigError).issues).to.deep.equal([
+      { option: 'sandbox', message: "needs the package e2b, which is not installed: npm install e2b@'^2.51.0'" },
+    ]);
   });
 
   it('passes other failures through: a missing dependency of the package, an error in the module', async () => {

@@ -33,7 +33,12 @@ async function variablesRead(): Promise<Set<string>> {
     for (const file of await readdir(join(ROOT, folder), { recursive: true })) {
       if (!file.endsWith('.ts') || file.includes('migrations')) continue;
       const text = await readFile(join(ROOT, folder, file), 'utf8');
-      for (const pattern of [/\benv\.([A-Z][A-Z0-9_]+)/g, /\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]/g, /\bset\('([A-Z][A-Z0-9_]+)'\)/g, /^\s+readonly ([A-Z][A-Z0-9_]+)\?: string;/gm]) {
+      for (const pattern of [
+        /\benv\.([A-Z][A-Z0-9_]+)/g,
+        /\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]/g,
+        /\bset\('([A-Z][A-Z0-9_]+)'\)/g,
+        /^\s+readonly ([A-Z][A-Z0-9_]+)\?: string;/gm,
+      ]) {
         for (const match of text.matchAll(pattern)) found.add(match[1]!);
       }
     }
@@ -48,7 +53,10 @@ describe('the README Configuration section', () => {
     const documented = tableOptions(await configurationSection());
     const options = Object.keys(configSchema.shape);
     expect(options.length).to.be.greaterThan(20);
-    expect(options.filter((option) => !documented.has(option)), 'options missing from the README table').to.deep.equal([]);
+    expect(
+      options.filter((option) => !documented.has(option)),
+      'options missing from the README table',
+    ).to.deep.equal([]);
     const strays = [...documented].filter((name) => /^[a-z]/.test(name) && !options.includes(name));
     expect(strays, 'rows for options the schema does not accept').to.deep.equal([]);
   });
@@ -58,7 +66,10 @@ describe('the README Configuration section', () => {
     const read = await variablesRead();
     const variables = [...new Set([...read, ...Object.keys(FROM_ENVIRONMENT)])];
     expect(variables).to.include.members(['PORTER_SECRET', 'E2B_API_KEY', 'NANGO_HOST', 'PORTER_MODEL_PROVIDER']);
-    expect(variables.filter((variable) => !section.includes(`\`${variable}`)), 'variables missing from the README').to.deep.equal([]);
+    expect(
+      variables.filter((variable) => !section.includes(`\`${variable}`)),
+      'variables missing from the README',
+    ).to.deep.equal([]);
     for (const [variable, option] of Object.entries(FROM_ENVIRONMENT)) {
       expect(section, `${option} is filled by ${variable}`).to.match(new RegExp(`\\| \`${option}\` \\| \`${variable}\` \\|`));
     }
@@ -66,7 +77,17 @@ describe('the README Configuration section', () => {
 
   it('states the constraints the schema enforces', async () => {
     const section = await configurationSection();
-    for (const constraint of ['32+ characters', '16+ characters', '1–3600', '60–2592000', '1–50', 'no trailing slash', 'required when `mcp` is true', 'needs a `postgres://`', 'non-empty array']) {
+    for (const constraint of [
+      '32+ characters',
+      '16+ characters',
+      '1–3600',
+      '60–2592000',
+      '1–50',
+      'no trailing slash',
+      'required when `mcp` is true',
+      'needs a `postgres://`',
+      'non-empty array',
+    ]) {
       expect(section, constraint).to.contain(constraint);
     }
   });

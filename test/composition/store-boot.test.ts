@@ -30,7 +30,9 @@ describe('createPorter with a database it cannot open', function () {
     const error = await bootFailure({}, { PORTER_DATABASE_URL: `postgres://porter:hunter2-the-password@127.0.0.1:${port}/porter` });
     expect(error.issues).to.have.length(1);
     expect(error.issues[0]!.option).to.equal('databaseUrl (from PORTER_DATABASE_URL)');
-    expect(error.message).to.contain(`databaseUrl (from PORTER_DATABASE_URL): could not connect to PostgreSQL at 127.0.0.1:${port} (ECONNREFUSED`);
+    expect(error.message).to.contain(
+      `databaseUrl (from PORTER_DATABASE_URL): could not connect to PostgreSQL at 127.0.0.1:${port} (ECONNREFUSED`,
+    );
     expect(error.message).to.not.contain('hunter2').and.not.contain('postgres://');
     // The driver's own error stays reachable for a log, as the cause.
     expect(error.cause).to.be.instanceOf(Error);
@@ -62,7 +64,9 @@ describe('createPorter with a database it cannot open', function () {
       url.username = 'porter_no_such_role';
       url.password = 'not-the-password';
       const error = await bootFailure({}, { PORTER_DATABASE_URL: url.toString() });
-      expect(error.message).to.contain(`databaseUrl (from PORTER_DATABASE_URL): authentication failed for user "porter_no_such_role" on PostgreSQL at ${server.hostname}:${server.port || 5432}`);
+      expect(error.message).to.contain(
+        `databaseUrl (from PORTER_DATABASE_URL): authentication failed for user "porter_no_such_role" on PostgreSQL at ${server.hostname}:${server.port || 5432}`,
+      );
       expect(error.message).to.not.contain('not-the-password');
     });
 
@@ -70,7 +74,9 @@ describe('createPorter with a database it cannot open', function () {
       const url = new URL(server);
       url.pathname = '/porter_no_such_database';
       const error = await bootFailure({ databaseUrl: url.toString() });
-      expect(error.message).to.contain(`databaseUrl: the database "porter_no_such_database" does not exist on PostgreSQL at ${server.hostname}:${server.port || 5432}`);
+      expect(error.message).to.contain(
+        `databaseUrl: the database "porter_no_such_database" does not exist on PostgreSQL at ${server.hostname}:${server.port || 5432}`,
+      );
       expect(error.message).to.contain('create it first');
     });
   });
@@ -98,7 +104,13 @@ describe('createPorter with a database it cannot open', function () {
       // root writes through a folder's mode bits; there, sysfs stands in as a folder nobody writes.
       let readOnly = folder;
       if (process.getuid?.() === 0) {
-        if (!(await stat('/sys').then((s) => s.isDirectory(), () => false))) return this.skip();
+        if (
+          !(await stat('/sys').then(
+            (s) => s.isDirectory(),
+            () => false,
+          ))
+        )
+          return this.skip();
         readOnly = '/sys';
       } else {
         await chmod(folder, 0o500);

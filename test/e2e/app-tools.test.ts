@@ -31,10 +31,15 @@ describe('Apps running host tools through the development host', function () {
     const ada = host.client.as('ada');
     const appId = await notesApp(ada);
     const { document } = (await ada.json('GET', `/apps/${appId}`)).body;
-    expect(document.actions).to.deep.include({ 'run-notes_add': { kind: 'tool', tool: 'notes_add' }, 'run-notes_list': { kind: 'tool', tool: 'notes_list' } });
+    expect(document.actions).to.deep.include({
+      'run-notes_add': { kind: 'tool', tool: 'notes_add' },
+      'run-notes_list': { kind: 'tool', tool: 'notes_list' },
+    });
     const form = Object.values(document.nodes as Record<string, Part>).find((n) => n.type === 'form' && n.action === 'run-notes_add')!;
     expect(form.children.map((id: string) => document.nodes[id].props.name ?? document.nodes[id].type)).to.deep.equal(['text', 'button']);
-    expect(Object.values(document.nodes as Record<string, Part>).some((n) => n.type === 'button' && n.action === 'run-notes_list')).to.equal(true);
+    expect(
+      Object.values(document.nodes as Record<string, Part>).some((n) => n.type === 'button' && n.action === 'run-notes_list'),
+    ).to.equal(true);
 
     // A tool the host does not have is not wired in.
     const unknown = await ada.json('POST', `/apps/${appId}/edit`, { instruction: 'add a form for the tool notes_export' });
@@ -62,7 +67,10 @@ describe('Apps running host tools through the development host', function () {
     expect(waiting.body.approvalId).to.equal(parked.body.approvalId);
 
     expect((await bea.json('POST', `/approvals/${parked.body.approvalId}/decide`, { approve: true })).status).to.equal(200);
-    const [first, second] = await Promise.all([act('run-notes_add', { text: 'buy oat milk' }), act('run-notes_add', { text: 'buy oat milk' })]);
+    const [first, second] = await Promise.all([
+      act('run-notes_add', { text: 'buy oat milk' }),
+      act('run-notes_add', { text: 'buy oat milk' }),
+    ]);
     const ran = [first, second].filter((r) => r.status === 200);
     expect(ran.map((r) => r.body)).to.deep.equal([{ status: 'ran', output: { added: 'buy oat milk', count: 1 } }]);
     expect((await act('run-notes_list', {})).body.output).to.deep.equal({ notes: ['buy oat milk'] });
@@ -96,7 +104,11 @@ describe('Apps running host tools through the development host', function () {
     expect(other.status, "someone else's app is not revealed").to.equal(404);
     expect(other.body.error.code).to.equal('not-found');
 
-    const form = await fetch(`${cy.base}/apps/${appId}/actions/run-notes_list`, { method: 'POST', headers: { cookie: 'porter_demo_user=cy', 'content-type': 'application/x-www-form-urlencoded' }, body: 'input=1' });
+    const form = await fetch(`${cy.base}/apps/${appId}/actions/run-notes_list`, {
+      method: 'POST',
+      headers: { cookie: 'porter_demo_user=cy', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'input=1',
+    });
     expect(form.status, 'the CSRF floor holds for actions').to.equal(415);
   });
 

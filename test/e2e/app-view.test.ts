@@ -44,7 +44,7 @@ describe("A served app's own page through the wire (local sandbox, development h
   const view = (client: WireClient, appId: string, rest = '/', headers: Record<string, string> = {}) =>
     fetch(`${client.base}/apps/${appId}/view${rest}`, { headers: { ...client.headers, ...headers } });
 
-  it('graduates an app and serves its scaffolded page under the open payload\'s url, sandboxed', async () => {
+  it("graduates an app and serves its scaffolded page under the open payload's url, sandboxed", async () => {
     const app = (await ada.json('POST', '/apps', { prompt: 'reading list' })).body;
     expect((await view(ada, app.id)).status, 'a tree app has no page to pass on').to.equal(409);
     expect((await ada.json('POST', `/apps/${app.id}/graduate`, {})).status).to.equal(200);
@@ -89,7 +89,10 @@ describe("A served app's own page through the wire (local sandbox, development h
     expect(css.headers.getSetCookie()).to.deep.equal([]);
     expect(await css.text()).to.equal('h1{color:rebeccapurple}');
 
-    const echo = await view(ada, app.id, '/echo?x=1&y=two', { authorization: 'Bearer a-secret-token', cookie: 'porter_demo_user=ada; session=s3cret' });
+    const echo = await view(ada, app.id, '/echo?x=1&y=two', {
+      authorization: 'Bearer a-secret-token',
+      cookie: 'porter_demo_user=ada; session=s3cret',
+    });
     expect(await echo.json()).to.deep.equal({ url: '/echo?x=1&y=two', cookie: null, authorization: null });
 
     const followed = await view(ada, app.id, '/old');

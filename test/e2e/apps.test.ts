@@ -8,7 +8,6 @@ import { toolPart, type Part, type WireClient } from '../support/turn-client.js'
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import { syncPins } from '../../composition/apps-sync.js';
 
-
 describe('Generated apps through the development host', function () {
   this.timeout(60_000);
   let host: DevHost & { client: WireClient };
@@ -44,7 +43,9 @@ describe('Generated apps through the development host', function () {
     expect(opened.body.payload.document.title).to.equal('A grocery list for the week');
 
     const edit = await ada.say(thread, `/edit ${appId} remember to buy oat milk`);
-    expect(toolPart(edit.message, 'porter_apps_edit')!.state, 'a tree edit of her own app runs without asking').to.equal('output-available');
+    expect(toolPart(edit.message, 'porter_apps_edit')!.state, 'a tree edit of her own app runs without asking').to.equal(
+      'output-available',
+    );
     const viaHttp = await ada.json('POST', `/apps/${appId}/edit`, { instruction: 'rename to Weekly shop' });
     expect(viaHttp.status).to.equal(200);
     expect(viaHttp.body).to.deep.include({ driftedPins: [] });
@@ -55,15 +56,27 @@ describe('Generated apps through the development host', function () {
     const exported = await ada.send('GET', `/apps/${appId}/export`);
     expect(exported.headers.get('content-type')).to.equal('application/vnd.porter.app');
     const bytes = new Uint8Array(await exported.arrayBuffer());
-    const wrongType = await fetch(`${ada.base}/apps/import`, { method: 'POST', headers: { ...ada.headers, 'content-type': 'application/zip' }, body: bytes });
+    const wrongType = await fetch(`${ada.base}/apps/import`, {
+      method: 'POST',
+      headers: { ...ada.headers, 'content-type': 'application/zip' },
+      body: bytes,
+    });
     expect(wrongType.status).to.equal(415);
     expect((await wrongType.json()).error.code).to.equal('unsupported-media-type');
-    const imported = await fetch(`${ada.base}/apps/import`, { method: 'POST', headers: { ...ada.headers, 'content-type': 'application/vnd.porter.app', cookie: 'porter_demo_user=ada' }, body: bytes });
+    const imported = await fetch(`${ada.base}/apps/import`, {
+      method: 'POST',
+      headers: { ...ada.headers, 'content-type': 'application/vnd.porter.app', cookie: 'porter_demo_user=ada' },
+      body: bytes,
+    });
     expect(imported.status).to.equal(201);
     const copy = (await imported.json()) as Part;
     expect(copy.id).to.not.equal(appId);
     expect(copy.title).to.equal('Weekly shop');
-    const tooBig = await fetch(`${ada.base}/apps/import`, { method: 'POST', headers: { ...ada.headers, 'content-type': 'application/vnd.porter.app' }, body: new Uint8Array(9 * 1024 * 1024) });
+    const tooBig = await fetch(`${ada.base}/apps/import`, {
+      method: 'POST',
+      headers: { ...ada.headers, 'content-type': 'application/vnd.porter.app' },
+      body: new Uint8Array(9 * 1024 * 1024),
+    });
     expect(tooBig.status).to.equal(413);
     expect((await tooBig.json()).error.code).to.equal('payload-too-large');
   });
@@ -74,7 +87,12 @@ describe('Generated apps through the development host', function () {
     const parked = await ada.say(thread, `/edit ${appId} add a server function named streak`);
     expect(toolPart(parked.message, 'porter_apps_edit')!.state).to.equal('approval-requested');
     const bob = host.client.as('bob');
-    for (const [method, path] of [['GET', `/apps/${appId}`], ['GET', `/apps/${appId}/open`], ['GET', `/apps/${appId}/records/habits`], ['DELETE', `/apps/${appId}`]] as const) {
+    for (const [method, path] of [
+      ['GET', `/apps/${appId}`],
+      ['GET', `/apps/${appId}/open`],
+      ['GET', `/apps/${appId}/records/habits`],
+      ['DELETE', `/apps/${appId}`],
+    ] as const) {
       expect((await bob.json(method, path)).status, `${method} ${path}`).to.equal(404);
     }
   });
@@ -84,36 +102,62 @@ describe('Generated apps through the development host', function () {
     expect(app.id).to.match(/^app_/);
     const created = await ada.json('PUT', `/apps/${app.id}/records/items`, { data: { text: 'water plants', done: false } });
     expect(created.status).to.equal(201);
-    expect((await ada.json('PUT', `/apps/${app.id}/records/items/${created.body.id}`, { data: { text: 'water plants', done: true } })).status).to.equal(200);
+    expect(
+      (await ada.json('PUT', `/apps/${app.id}/records/items/${created.body.id}`, { data: { text: 'water plants', done: true } })).status,
+    ).to.equal(200);
     const listed = await ada.json('GET', `/apps/${app.id}/records/items`);
     expect(listed.body.records.map((r: Part) => r.data)).to.deep.equal([{ text: 'water plants', done: true }]);
 
     const png = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
-    expect((await ada.json('PUT', `/apps/${app.id}/blobs/icon.png`, { contentType: 'image/png', data: png.toString('base64') })).status).to.equal(200);
+    expect(
+      (await ada.json('PUT', `/apps/${app.id}/blobs/icon.png`, { contentType: 'image/png', data: png.toString('base64') })).status,
+    ).to.equal(200);
     const blob = await ada.send('GET', `/apps/${app.id}/blobs/icon.png`);
     expect(blob.headers.get('content-type')).to.equal('image/png');
     expect(Buffer.from(await blob.arrayBuffer()).equals(png)).to.equal(true);
-    const formPut = await fetch(`${ada.base}/apps/${app.id}/blobs/icon.png`, { method: 'PUT', headers: { cookie: 'porter_demo_user=ada', 'content-type': 'image/png' }, body: png });
+    const formPut = await fetch(`${ada.base}/apps/${app.id}/blobs/icon.png`, {
+      method: 'PUT',
+      headers: { cookie: 'porter_demo_user=ada', 'content-type': 'image/png' },
+      body: png,
+    });
     expect(formPut.status, 'a cookie-authenticated raw PUT is refused by the CSRF floor').to.equal(415);
 
     expect((await ada.json('DELETE', `/apps/${app.id}`)).status).to.equal(204);
     expect((await ada.json('GET', `/apps/${app.id}/records/items`)).status).to.equal(404);
   });
 
-  it('moves an anonymous visitor\'s apps and records to the person who signs in', async () => {
-    const first = await fetch(`${host.client.base}/apps`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'journal' }) });
-    const cookie = first.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  it("moves an anonymous visitor's apps and records to the person who signs in", async () => {
+    const first = await fetch(`${host.client.base}/apps`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'journal' }),
+    });
+    const cookie = first.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const app = (await first.json()) as Part;
-    const put = await fetch(`${host.client.base}/apps/${app.id}/records/entries/day1`, { method: 'PUT', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ data: 'sunny' }) });
+    const put = await fetch(`${host.client.base}/apps/${app.id}/records/entries/day1`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ data: 'sunny' }),
+    });
     expect(put.status).to.equal(201);
-    const blob = await fetch(`${host.client.base}/apps/${app.id}/blobs/cover.txt`, { method: 'PUT', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ contentType: 'text/plain', data: Buffer.from('a sunny day').toString('base64') }) });
+    const blob = await fetch(`${host.client.base}/apps/${app.id}/blobs/cover.txt`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ contentType: 'text/plain', data: Buffer.from('a sunny day').toString('base64') }),
+    });
     expect(blob.status).to.equal(200);
     const signedIn = await fetch(`${host.client.base}/apps`, { headers: { cookie: `${cookie}; porter_demo_user=carol` } });
     expect(((await signedIn.json()) as Part).apps.map((a: Part) => a.id)).to.deep.equal([app.id]);
     const carol = host.client.as('carol');
     expect((await carol.json('GET', `/apps/${app.id}/records/entries/day1`)).body.data).to.equal('sunny');
     expect(await (await carol.send('GET', `/apps/${app.id}/blobs/cover.txt`)).text()).to.equal('a sunny day');
-    expect((await fetch(`${host.client.base}/apps/${app.id}`, { headers: { cookie } })).status, 'the anonymous session no longer holds it').to.equal(404);
+    expect(
+      (await fetch(`${host.client.base}/apps/${app.id}`, { headers: { cookie } })).status,
+      'the anonymous session no longer holds it',
+    ).to.equal(404);
   });
 });
 
@@ -149,7 +193,10 @@ describe('Pins through the development host and `porter sync`', function () {
     expect((await ada.json('POST', `/apps/${appId}/rebase`, { slot: 'pricing' })).status, 'nothing to rebase yet').to.equal(409);
 
     await components.change('Pricing, new');
-    const report = await syncPins({ development: true, logger: 'silent', pins: components.manifestFile, secret: 'a-development-secret-for-the-tests-0123456789' }, { ...env, NODE_ENV: 'development' });
+    const report = await syncPins(
+      { development: true, logger: 'silent', pins: components.manifestFile, secret: 'a-development-secret-for-the-tests-0123456789' },
+      { ...env, NODE_ENV: 'development' },
+    );
     expect(report.drifted.map((d) => d.appId)).to.deep.equal([appId]);
 
     const opened = await ada.json('GET', `/apps/${appId}/open`);
@@ -202,8 +249,16 @@ describe('Graduation through the development host', function () {
       expect(broken.status).to.equal(409);
       expect(broken.body.error.message).to.contain('previous version keeps serving');
       expect((await ada.json('GET', `/apps/${app.id}`)).body.version).to.equal(graduated.body.version);
-      expect((await ada.json('POST', `/apps/${app.id}/fn/shelve`, { book: 'Emma' })).body).to.deep.equal({ ok: true, fn: 'shelve', input: { book: 'Emma' } });
-      expect((await ada.json('GET', `/apps/${app.id}/versions`)).body.versions.map((v: Part) => v.change)).to.deep.equal(['graduate', 'edit', 'create']);
+      expect((await ada.json('POST', `/apps/${app.id}/fn/shelve`, { book: 'Emma' })).body).to.deep.equal({
+        ok: true,
+        fn: 'shelve',
+        input: { book: 'Emma' },
+      });
+      expect((await ada.json('GET', `/apps/${app.id}/versions`)).body.versions.map((v: Part) => v.change)).to.deep.equal([
+        'graduate',
+        'edit',
+        'create',
+      ]);
     } finally {
       await host.close();
     }

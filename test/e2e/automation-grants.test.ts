@@ -12,14 +12,15 @@ describe('Automation grants through the development host: the grant an automatio
   let ada: WireClient;
 
   before(async () => {
-    host = await devHost({ env: { PORTER_TICK_SECRET: TICK_SECRET, PORTER_WEBHOOK_DEMO_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } });
+    host = await devHost({
+      env: { PORTER_TICK_SECRET: TICK_SECRET, PORTER_WEBHOOK_DEMO_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+    });
     ada = host.client.as('ada');
   });
 
   after(async () => {
     await host.close();
   });
-
 
   /** Fires the schedule (every second) once a new slot has passed; answers the automation's newest run once it settles. */
   async function nextRun(automationId: string): Promise<Part> {
@@ -29,7 +30,8 @@ describe('Automation grants through the development host: the grant an automatio
       async () => {
         const ticked = await fetch(`${host.client.base}/tick`, { method: 'POST', headers: { authorization: `Bearer ${TICK_SECRET}` } });
         expect(ticked.status).to.equal(200);
-        return ((await ada.json('GET', `/runs?automationId=${automationId}`)).body.runs as Part[]).filter((run) => !before.has(run.id)).length;
+        return ((await ada.json('GET', `/runs?automationId=${automationId}`)).body.runs as Part[]).filter((run) => !before.has(run.id))
+          .length;
       },
       (started) => started > 0,
       { what: 'a tick that starts a run of the automation' },
@@ -42,9 +44,10 @@ describe('Automation grants through the development host: the grant an automatio
     return (await ada.json('GET', `/runs/${run.id}`)).body;
   }
 
-  const grantsFor = async (automationId: string) => ((await ada.json('GET', '/grants')).body.grants as Part[]).filter((g) => g.appliesTo?.automationId === automationId);
+  const grantsFor = async (automationId: string) =>
+    ((await ada.json('GET', '/grants')).body.grants as Part[]).filter((g) => g.appliesTo?.automationId === automationId);
 
-  it('the approved ask covers the automation\'s runs, a new chat asks, and disarm or delete takes the grant away', async () => {
+  it("the approved ask covers the automation's runs, a new chat asks, and disarm or delete takes the grant away", async () => {
     const created = await ada.json('POST', '/automations', {
       name: 'Milk reminder',
       trigger: { kind: 'schedule', cron: '* * * * * *' },
@@ -59,11 +62,18 @@ describe('Automation grants through the development host: the grant an automatio
     expect(card.request.preview).to.contain('only when “Milk reminder” runs');
 
     // Ticking "always allow this tool" on the ask does not widen it.
-    const decided = await ada.json('POST', `/approvals/${ask.approvalId}/decide`, { approve: true, remember: { scope: 'tool', duration: 'standing' } });
+    const decided = await ada.json('POST', `/approvals/${ask.approvalId}/decide`, {
+      approve: true,
+      remember: { scope: 'tool', duration: 'standing' },
+    });
     expect(decided.status).to.equal(200);
     const grants = (await ada.json('GET', '/grants')).body.grants as Part[];
     expect(grants.filter((g) => g.tool === 'notes_add')).to.have.length(1);
-    expect(grants.find((g) => g.tool === 'notes_add')).to.deep.include({ scope: 'tool', duration: 'standing', appliesTo: { kind: 'automation', automationId, name: 'Milk reminder' } });
+    expect(grants.find((g) => g.tool === 'notes_add')).to.deep.include({
+      scope: 'tool',
+      duration: 'standing',
+      appliesTo: { kind: 'automation', automationId, name: 'Milk reminder' },
+    });
 
     const thread = await ada.newThread();
     const chat = await ada.say(thread, '/call notes_add {"text":"milk, from a chat"}');
@@ -71,7 +81,9 @@ describe('Automation grants through the development host: the grant an automatio
 
     const run = await nextRun(automationId);
     expect(run.state).to.equal('succeeded');
-    expect(run.messages.flatMap((m: { parts: Part[] }) => m.parts).find((p: Part) => p.type === 'tool-notes_add')).to.deep.include({ state: 'output-available' });
+    expect(run.messages.flatMap((m: { parts: Part[] }) => m.parts).find((p: Part) => p.type === 'tool-notes_add')).to.deep.include({
+      state: 'output-available',
+    });
 
     expect((await ada.json('POST', `/automations/${automationId}/disarm`, {})).status).to.equal(200);
     expect(await grantsFor(automationId)).to.deep.equal([]);
@@ -91,12 +103,20 @@ describe('Automation grants through the development host: the grant an automatio
   });
 
   it('a run of another automation cannot use it', async () => {
-    const milk = await ada.json('POST', '/automations', { name: 'Milk again', trigger: { kind: 'schedule', cron: '* * * * * *' }, task: { prompt: 'nothing to do', tools: ['notes_add'] } });
+    const milk = await ada.json('POST', '/automations', {
+      name: 'Milk again',
+      trigger: { kind: 'schedule', cron: '* * * * * *' },
+      task: { prompt: 'nothing to do', tools: ['notes_add'] },
+    });
     const [ask] = (await ada.json('POST', `/automations/${milk.body.id}/arm`, {})).body.asks;
     await ada.json('POST', `/approvals/${ask.approvalId}/decide`, { approve: true });
     expect(await grantsFor(milk.body.id)).to.have.length(1);
 
-    const bread = await ada.json('POST', '/automations', { name: 'Bread', trigger: { kind: 'schedule', cron: '* * * * * *' }, task: { prompt: '/call notes_add {"text":"bread"}' } });
+    const bread = await ada.json('POST', '/automations', {
+      name: 'Bread',
+      trigger: { kind: 'schedule', cron: '* * * * * *' },
+      task: { prompt: '/call notes_add {"text":"bread"}' },
+    });
     expect((await ada.json('POST', `/automations/${bread.body.id}/arm`, {})).body.asks).to.deep.equal([]);
     const run = await nextRun(bread.body.id);
     expect(run.state).to.equal('waiting');

@@ -27,7 +27,10 @@ describe('Automations, runs, /tick and signed webhooks through the development h
   };
 
   before(async () => {
-    host = await devHost({ env: { PORTER_TICK_SECRET: TICK_SECRET, PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET }, porter: { principal: counting } });
+    host = await devHost({
+      env: { PORTER_TICK_SECRET: TICK_SECRET, PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET },
+      porter: { principal: counting },
+    });
     ada = host.client.as('ada');
   });
 
@@ -36,7 +39,8 @@ describe('Automations, runs, /tick and signed webhooks through the development h
   });
 
   const audit = () => containerOf(host.porter).get<AuditLog>(TOKENS.AuditLog);
-  const refusals = async () => (await audit().list('porter:webhook:demo', { limit: 100 })).events.filter((e) => e.action === 'webhook.verification-failed');
+  const refusals = async () =>
+    (await audit().list('porter:webhook:demo', { limit: 100 })).events.filter((e) => e.action === 'webhook.verification-failed');
   const runCount = async () => (await ada.json('GET', '/runs?limit=100')).body.runs.length as number;
 
   /** A delivery to /webhooks/<source>, signed by the standardwebhooks library unless told otherwise. */
@@ -46,15 +50,23 @@ describe('Automations, runs, /tick and signed webhooks through the development h
     const signature = new Webhook(options.secret ?? DEMO_SECRET).sign(id, at, payload);
     const response = await fetch(`${host.client.base}/webhooks/${options.source ?? 'demo'}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
       body: options.body ?? payload,
     });
     return { status: response.status, body: await response.json(), setCookie: response.headers.get('set-cookie'), id };
   }
 
-
   it('a delivery signed with the standardwebhooks library starts one run per armed automation, under porter:webhook:demo', async () => {
-    const created = await ada.json('POST', '/automations', { name: 'on demo deliveries', trigger: { kind: 'webhook', source: 'demo' }, task: { prompt: 'Summarise this delivery.' } });
+    const created = await ada.json('POST', '/automations', {
+      name: 'on demo deliveries',
+      trigger: { kind: 'webhook', source: 'demo' },
+      task: { prompt: 'Summarise this delivery.' },
+    });
     expect(created.status).to.equal(201);
     expect((await ada.json('POST', `/automations/${created.body.id}/arm`, {})).body.automation.armed).to.equal(true);
 
@@ -65,18 +77,36 @@ describe('Automations, runs, /tick and signed webhooks through the development h
     expect(resolverCalls).to.equal(before);
     expect(accepted.setCookie).to.equal(null);
 
-    const run = await until(() => ada.json('GET', `/runs/${accepted.body.runIds[0]}`), (r) => r.body.state === 'succeeded');
-    expect(run.body).to.deep.include({ automationId: created.body.id, owner: 'ada', startedBy: 'porter:webhook:demo', cause: { kind: 'webhook', source: 'demo', deliveryId: accepted.id } });
-    const said = run.body.messages.flatMap((m: { parts: Part[] }) => m.parts).filter((p: Part) => p.type === 'text').map((p: Part) => p.text).join('\n');
+    const run = await until(
+      () => ada.json('GET', `/runs/${accepted.body.runIds[0]}`),
+      (r) => r.body.state === 'succeeded',
+    );
+    expect(run.body).to.deep.include({
+      automationId: created.body.id,
+      owner: 'ada',
+      startedBy: 'porter:webhook:demo',
+      cause: { kind: 'webhook', source: 'demo', deliveryId: accepted.id },
+    });
+    const said = run.body.messages
+      .flatMap((m: { parts: Part[] }) => m.parts)
+      .filter((p: Part) => p.type === 'text')
+      .map((p: Part) => p.text)
+      .join('\n');
     expect(said).to.contain('{"order":42}');
-    const received = (await audit().list('porter:webhook:demo', { limit: 100 })).events.find((e) => e.action === 'webhook.received' && (e.details as { deliveryId?: string }).deliveryId === accepted.id);
+    const received = (await audit().list('porter:webhook:demo', { limit: 100 })).events.find(
+      (e) => e.action === 'webhook.received' && (e.details as { deliveryId?: string }).deliveryId === accepted.id,
+    );
     expect(received?.subject).to.equal('porter:webhook:demo');
 
     // The same delivery again (a retry, or a replay of a capture) starts nothing.
     const runs = await runCount();
     const replayed = await fetch(`${host.client.base}/webhooks/demo`, {
       method: 'POST',
-      headers: { 'webhook-id': accepted.id, 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': new Webhook(DEMO_SECRET).sign(accepted.id, new Date(Math.floor(Date.now() / 1000) * 1000), '{"order":42}') },
+      headers: {
+        'webhook-id': accepted.id,
+        'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+        'webhook-signature': new Webhook(DEMO_SECRET).sign(accepted.id, new Date(Math.floor(Date.now() / 1000) * 1000), '{"order":42}'),
+      },
       body: '{"order":42}',
     });
     expect(replayed.status).to.equal(200);
@@ -121,15 +151,24 @@ describe('Automations, runs, /tick and signed webhooks through the development h
     const answer = await new Promise<{ status: number; body: string; sent: number }>((resolve, reject) => {
       let sent = 0;
       let answered = false;
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-        answered = true;
-        let text = '';
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => {
-          resolve({ status: res.statusCode ?? 0, body: text, sent });
-          req.destroy();
-        });
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          answered = true;
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => {
+            resolve({ status: res.statusCode ?? 0, body: text, sent });
+            req.destroy();
+          });
+        },
+      );
       // Once the server has answered, its closing the connection under our last writes is expected.
       req.on('error', (error) => (answered ? undefined : reject(error)));
       const chunk = Buffer.alloc(64 * 1024, 'a');
@@ -153,14 +192,23 @@ describe('Automations, runs, /tick and signed webhooks through the development h
     /** Sends `first` bytes and then holds the request open: only a server that stopped reading can answer. */
     const heldOpen = (headers: Record<string, string>, first: Buffer) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-          let text = '';
-          res.on('data', (chunk) => (text += chunk));
-          res.on('end', () => {
-            req.destroy();
-            resolve({ status: res.statusCode ?? 0, body: text });
-          });
-        });
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...headers },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk) => (text += chunk));
+            res.on('end', () => {
+              req.destroy();
+              resolve({ status: res.statusCode ?? 0, body: text });
+            });
+          },
+        );
         req.on('error', reject);
         req.write(first);
         setTimeout(() => {
@@ -186,18 +234,26 @@ describe('Automations, runs, /tick and signed webhooks through the development h
     expect((await fetch(`${host.client.base}/tick`, { method: 'POST' })).status).to.equal(401);
     const right = await fetch(`${host.client.base}/tick`, { method: 'POST', headers: { authorization: `Bearer ${TICK_SECRET}` } });
     expect(right.status).to.equal(200);
-    expect(await right.json()).to.have.property('runIds').that.is.an('array');
+    expect(await right.json())
+      .to.have.property('runIds')
+      .that.is.an('array');
   });
 
   it('arming asks in /approvals; once approved, a scheduled run adds a note as ada with the standing grant', async () => {
-    const created = await ada.json('POST', '/automations', { name: 'every second', trigger: { kind: 'schedule', cron: '* * * * * *' }, task: { prompt: '/call notes_add {"text":"from the schedule"}', tools: ['notes_add'] } });
+    const created = await ada.json('POST', '/automations', {
+      name: 'every second',
+      trigger: { kind: 'schedule', cron: '* * * * * *' },
+      task: { prompt: '/call notes_add {"text":"from the schedule"}', tools: ['notes_add'] },
+    });
     const armed = await ada.json('POST', `/automations/${created.body.id}/arm`, {});
     const [ask] = armed.body.asks;
     expect(ask.tool).to.equal('notes_add');
     const pending = await ada.json('GET', '/approvals');
     expect(pending.body.approvals.map((a: { id: string }) => a.id)).to.include(ask.approvalId);
     expect((await ada.json('POST', `/approvals/${ask.approvalId}/decide`, { approve: true })).status).to.equal(200);
-    expect((await ada.json('GET', '/grants')).body.grants.some((g: Part) => g.tool === 'notes_add' && g.duration === 'standing')).to.equal(true);
+    expect((await ada.json('GET', '/grants')).body.grants.some((g: Part) => g.tool === 'notes_add' && g.duration === 'standing')).to.equal(
+      true,
+    );
 
     // Tick until a slot is due and the tick starts this automation's run (no fixed wait for the clock).
     let runIds: string[] = [];
@@ -211,7 +267,10 @@ describe('Automations, runs, /tick and signed webhooks through the development h
       { what: 'a scheduled run of the armed automation' },
     );
     expect(runIds, 'the tick that found the slot due started the run').to.include(mine[0]);
-    const run = await until(() => ada.json('GET', `/runs/${mine[0]}`), (r) => r.body.state === 'succeeded');
+    const run = await until(
+      () => ada.json('GET', `/runs/${mine[0]}`),
+      (r) => r.body.state === 'succeeded',
+    );
     const call = run.body.messages.flatMap((m: { parts: Part[] }) => m.parts).find((p: Part) => p.type === 'tool-notes_add');
     expect(call).to.deep.include({ state: 'output-available' });
     await ada.json('POST', `/automations/${created.body.id}/disarm`, {});
@@ -223,10 +282,17 @@ describe('Automations, runs, /tick and signed webhooks through the development h
   });
 
   it('stopping a run twice answers the same, and drops the approval it parked', async () => {
-    const created = await ada.json('POST', '/automations', { name: 'clears notes', trigger: { kind: 'webhook', source: 'demo' }, task: { prompt: '/call notes_clear {}' } });
+    const created = await ada.json('POST', '/automations', {
+      name: 'clears notes',
+      trigger: { kind: 'webhook', source: 'demo' },
+      task: { prompt: '/call notes_clear {}' },
+    });
     await ada.json('POST', `/automations/${created.body.id}/arm`, {});
     const accepted = await deliver('{"please":"clear"}');
-    const mine = await until(() => ada.json('GET', `/runs?automationId=${created.body.id}`), (r) => r.body.runs[0]?.state === 'waiting');
+    const mine = await until(
+      () => ada.json('GET', `/runs?automationId=${created.body.id}`),
+      (r) => r.body.runs[0]?.state === 'waiting',
+    );
     expect(mine.body.runs[0].id).to.be.oneOf(accepted.body.runIds);
     const parked = (await ada.json('GET', '/approvals')).body.approvals.find((a: Part) => a.request.runId === mine.body.runs[0].id);
     expect(parked.request).to.deep.include({ tool: 'notes_clear', venue: 'automation', presence: 'away' });
@@ -237,16 +303,32 @@ describe('Automations, runs, /tick and signed webhooks through the development h
     expect(first.body).to.deep.include({ state: 'cancelled', ending: 'stopped' });
     expect(second.status).to.equal(200);
     expect(second.body).to.deep.equal(first.body);
-    expect((await ada.json('GET', `/approvals/${parked.id}`)).body).to.deep.include({ state: 'expired', outcome: { kind: 'expired', reason: 'dropped' } });
+    expect((await ada.json('GET', `/approvals/${parked.id}`)).body).to.deep.include({
+      state: 'expired',
+      outcome: { kind: 'expired', reason: 'dropped' },
+    });
   });
 
-  it('validates automations strictly and hides other people\'s', async () => {
-    const bad = await ada.json('POST', '/automations', { name: 'x', trigger: { kind: 'schedule', cron: 'sometimes' }, task: { prompt: 'x' } });
+  it("validates automations strictly and hides other people's", async () => {
+    const bad = await ada.json('POST', '/automations', {
+      name: 'x',
+      trigger: { kind: 'schedule', cron: 'sometimes' },
+      task: { prompt: 'x' },
+    });
     expect(bad.status).to.equal(400);
     expect(bad.body.error.code).to.equal('validation');
-    const extra = await ada.json('POST', '/automations', { name: 'x', trigger: { kind: 'webhook', source: 'demo' }, task: { prompt: 'x' }, id: 'atm_mine' });
+    const extra = await ada.json('POST', '/automations', {
+      name: 'x',
+      trigger: { kind: 'webhook', source: 'demo' },
+      task: { prompt: 'x' },
+      id: 'atm_mine',
+    });
     expect(extra.status).to.equal(400);
-    const created = await ada.json('POST', '/automations', { name: 'private', trigger: { kind: 'webhook', source: 'demo' }, task: { prompt: 'x' } });
+    const created = await ada.json('POST', '/automations', {
+      name: 'private',
+      trigger: { kind: 'webhook', source: 'demo' },
+      task: { prompt: 'x' },
+    });
     const bob = host.client.as('bob');
     expect((await bob.json('GET', `/automations/${created.body.id}`)).status).to.equal(404);
     expect((await bob.json('DELETE', `/automations/${created.body.id}`)).status).to.equal(404);
@@ -260,12 +342,17 @@ describe('With automations: false', function () {
   this.timeout(30_000);
 
   it('the automations, runs, tick and webhook routes are not mounted (404)', async () => {
-    const host = await devHost({ env: { PORTER_TICK_SECRET: TICK_SECRET, PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET }, porter: { automations: false } });
+    const host = await devHost({
+      env: { PORTER_TICK_SECRET: TICK_SECRET, PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET },
+      porter: { automations: false },
+    });
     try {
       const ada = host.client.as('ada');
       expect((await ada.json('GET', '/automations')).status).to.equal(404);
       expect((await ada.json('GET', '/runs')).status).to.equal(404);
-      expect((await fetch(`${host.client.base}/tick`, { method: 'POST', headers: { authorization: `Bearer ${TICK_SECRET}` } })).status).to.equal(404);
+      expect(
+        (await fetch(`${host.client.base}/tick`, { method: 'POST', headers: { authorization: `Bearer ${TICK_SECRET}` } })).status,
+      ).to.equal(404);
       expect((await fetch(`${host.client.base}/webhooks/demo`, { method: 'POST', body: '{}' })).status).to.equal(404);
       expect((await ada.json('GET', '/status')).body.blocks.automations).to.equal(false);
     } finally {

@@ -22,7 +22,13 @@ interface RawAnswer {
  * keep-alive client would, and reads the answer. Any socket error before the answer is whole
  * (EPIPE, ECONNRESET) fails: that is the client losing the server's 413.
  */
-function rawUpload(url: string, path: string, headers: Record<string, string>, size: number, framing: 'length' | 'chunked' = 'length'): Promise<RawAnswer> {
+function rawUpload(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  size: number,
+  framing: 'length' | 'chunked' = 'length',
+): Promise<RawAnswer> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -48,14 +54,21 @@ function rawUpload(url: string, path: string, headers: Record<string, string>, s
     });
     socket.on('close', () => finish(new Error(`closed before a whole answer (${received.length} bytes read)`)));
     const framingHeader = framing === 'length' ? `Content-Length: ${size}` : 'Transfer-Encoding: chunked';
-    const lines = [`POST ${path} HTTP/1.1`, `Host: ${hostname}:${port}`, 'Connection: keep-alive', framingHeader, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+    const lines = [
+      `POST ${path} HTTP/1.1`,
+      `Host: ${hostname}:${port}`,
+      'Connection: keep-alive',
+      framingHeader,
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ];
     socket.write(`${lines.join('\r\n')}\r\n\r\n`);
     if (framing === 'length') {
       socket.write(Buffer.alloc(size, 0x20));
       return;
     }
     const chunk = Buffer.alloc(64 * 1024, 0x20);
-    for (let sent = 0; sent < size; sent += chunk.length) socket.write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]));
+    for (let sent = 0; sent < size; sent += chunk.length)
+      socket.write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]));
     socket.write('0\r\n\r\n');
   });
 }
@@ -65,7 +78,11 @@ function rawUpload(url: string, path: string, headers: Record<string, string>, s
  * drains, with a Content-Length or chunked. An error after the whole answer was read is the
  * server closing under our last writes (expected); before it, the answer was lost.
  */
-function agentRequest(agent: Agent, url: string, init: { method: string; headers?: Record<string, string>; size?: number; body?: string; chunked?: boolean }): Promise<{ status: number; body: string }> {
+function agentRequest(
+  agent: Agent,
+  url: string,
+  init: { method: string; headers?: Record<string, string>; size?: number; body?: string; chunked?: boolean },
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     let answered = false;
     const size = init.size ?? 0;
@@ -109,8 +126,16 @@ describe('Bodies over a limit: a 413 the client reads, on every mount', function
 
   before(async () => {
     porter = await createPorter(
-      { development: true, logger: 'silent', webhooks: { sources: { demo: { kind: 'standard', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } } } },
-      { PORTER_DATABASE_URL: 'sqlite::memory:', PORTER_SECRET: 'a-development-secret-for-the-tests-0123456789', PORTER_SANDBOX_ROOT: mkdtempSync(join(tmpdir(), 'porter-sandboxes-')) },
+      {
+        development: true,
+        logger: 'silent',
+        webhooks: { sources: { demo: { kind: 'standard', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } } },
+      },
+      {
+        PORTER_DATABASE_URL: 'sqlite::memory:',
+        PORTER_SECRET: 'a-development-secret-for-the-tests-0123456789',
+        PORTER_SANDBOX_ROOT: mkdtempSync(join(tmpdir(), 'porter-sandboxes-')),
+      },
     );
     servers.listener = await listen(porter.listener);
     servers.handle = await listen((req, res) => porter.handle(req, res, () => res.writeHead(404).end()));
@@ -139,7 +164,13 @@ describe('Bodies over a limit: a 413 the client reads, on every mount', function
           const tooBigImport = await rawUpload(url, `${porter.mount}/apps/import`, archive, 9 * MiB, framing);
           expect(tooBigImport.status, `import try ${i}, ${framing}`).to.equal(413);
           expect(JSON.parse(tooBigImport.body).error.code).to.equal('payload-too-large');
-          const tooBigWebhook = await rawUpload(url, `${porter.mount}/webhooks/demo`, { 'content-type': 'application/json' }, 2 * MiB, framing);
+          const tooBigWebhook = await rawUpload(
+            url,
+            `${porter.mount}/webhooks/demo`,
+            { 'content-type': 'application/json' },
+            2 * MiB,
+            framing,
+          );
           expect(tooBigWebhook.status, `webhook try ${i}, ${framing}`).to.equal(413);
         }
       }
@@ -157,7 +188,12 @@ describe('Bodies over a limit: a 413 the client reads, on every mount', function
         for (const upload of uploads) {
           for (const chunked of [false, true]) {
             for (let i = 0; i < 3; i += 1) {
-              const refused = await agentRequest(agent, `${url}${porter.mount}${upload.path}`, { method: 'POST', headers: upload.headers, size: upload.size, chunked });
+              const refused = await agentRequest(agent, `${url}${porter.mount}${upload.path}`, {
+                method: 'POST',
+                headers: upload.headers,
+                size: upload.size,
+                chunked,
+              });
               expect(refused.status, `${upload.path} chunked=${chunked}`).to.equal(413);
               const next = await agentRequest(agent, `${url}${porter.mount}/threads`, { method: 'POST', headers: json, body: '{}' });
               expect(next.status, `after ${upload.path} chunked=${chunked}`).to.equal(201);
@@ -173,10 +209,18 @@ describe('Bodies over a limit: a 413 the client reads, on every mount', function
   it('fetch (undici) with a big body reads the 413, and the next fetch is answered', async () => {
     const url = servers.listener!.url;
     for (let i = 0; i < 5; i += 1) {
-      const refused = await fetch(`${url}${porter.mount}/threads`, { method: 'POST', headers: json, body: new Uint8Array(5 * MiB).fill(0x20) });
+      const refused = await fetch(`${url}${porter.mount}/threads`, {
+        method: 'POST',
+        headers: json,
+        body: new Uint8Array(5 * MiB).fill(0x20),
+      });
       expect(refused.status).to.equal(413);
       expect((await refused.json()).error.code).to.equal('payload-too-large');
-      const imported = await fetch(`${url}${porter.mount}/apps/import`, { method: 'POST', headers: archive, body: new Uint8Array(9 * MiB) });
+      const imported = await fetch(`${url}${porter.mount}/apps/import`, {
+        method: 'POST',
+        headers: archive,
+        body: new Uint8Array(9 * MiB),
+      });
       expect(imported.status).to.equal(413);
       await imported.body?.cancel();
       expect((await fetch(`${url}${porter.mount}/threads`, { method: 'POST', headers: json, body: '{}' })).status).to.equal(201);
@@ -195,13 +239,22 @@ describe('Bodies over a limit: a 413 the client reads, on every mount', function
         cancelled = true;
       },
     });
-    const response = await porter.fetch(new Request(`http://porter.test${porter.mount}/threads`, { method: 'POST', headers: json, body: endless, duplex: 'half' } as RequestInit));
+    const response = await porter.fetch(
+      new Request(`http://porter.test${porter.mount}/threads`, {
+        method: 'POST',
+        headers: json,
+        body: endless,
+        duplex: 'half',
+      } as RequestInit),
+    );
     expect(response.status).to.equal(413);
     expect(response.headers.get('connection')).to.equal('close');
     expect((await response.json()).error.code).to.equal('payload-too-large');
     expect(await eventually(() => cancelled), 'the body stream was cancelled').to.equal(true);
     expect(pulled).to.be.lessThan(6 * MiB);
-    const next = await porter.fetch(new Request(`http://porter.test${porter.mount}/threads`, { method: 'POST', headers: json, body: '{}' }));
+    const next = await porter.fetch(
+      new Request(`http://porter.test${porter.mount}/threads`, { method: 'POST', headers: json, body: '{}' }),
+    );
     expect(next.status).to.equal(201);
   });
 });

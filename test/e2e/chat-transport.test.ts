@@ -20,7 +20,11 @@ function recordingFetch() {
   const waiting = new Set<() => void>();
   let unload = new AbortController();
   const fetchFn = async (input: RequestInfo | URL, init?: RequestInit) => {
-    sent.push({ method: init?.method ?? 'GET', url: String(input), body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined });
+    sent.push({
+      method: init?.method ?? 'GET',
+      url: String(input),
+      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+    });
     // A page that goes away tears its connections down without the chat's own abort signal firing.
     const signals = [unload.signal, ...(init?.signal ? [init.signal] : [])];
     const response = await fetch(input, { ...init, signal: AbortSignal.any(signals) });
@@ -80,14 +84,21 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
 
     expect(recorder.sent).to.have.length(1);
     expect(recorder.sent[0]!.url).to.equal(`${wire}/threads/${threadId}/turn`);
-    expect(recorder.sent[0]!.body).to.deep.equal({ message: { id: chat.messages[0]!.id, role: 'user', parts: [{ type: 'text', text: 'hello over the transport' }] } });
+    expect(recorder.sent[0]!.body).to.deep.equal({
+      message: { id: chat.messages[0]!.id, role: 'user', parts: [{ type: 'text', text: 'hello over the transport' }] },
+    });
 
     const stored = await loadPorterThread({ ...as('ana'), threadId });
     expect(stored.messages.map((m) => textOf(m))).to.deep.equal(['hello over the transport', 'echo: hello over the transport']);
     // The stored thread, handed to a new chat, carries on where it left off.
     const again = new HeadlessChat({ id: threadId, messages: stored.messages, transport: porterChatTransport(as('ana')) });
     await again.sendMessage({ text: 'and again' });
-    expect(again.messages.map((m) => textOf(m))).to.deep.equal(['hello over the transport', 'echo: hello over the transport', 'and again', 'echo: and again']);
+    expect(again.messages.map((m) => textOf(m))).to.deep.equal([
+      'hello over the transport',
+      'echo: hello over the transport',
+      'and again',
+      'echo: and again',
+    ]);
   });
 
   it('answers an approval card with addToolApprovalResponse alone: the call runs exactly once', async () => {
@@ -100,15 +111,34 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
     const approvalId = asked.approval.id as string;
 
     await chat.addToolApprovalResponse({ id: approvalId, approved: true });
-    await chat.until((c) => c.status === 'ready' && toolPart(lastAssistant(c)!, 'notes_add')?.state === 'output-available', 'the approved call to run');
+    await chat.until(
+      (c) => c.status === 'ready' && toolPart(lastAssistant(c)!, 'notes_add')?.state === 'output-available',
+      'the approved call to run',
+    );
     await chat.until((c) => textOf(lastAssistant(c)!).includes('notes_add returned'), 'the answer to carry on');
     expect(toolPart(lastAssistant(chat)!, 'notes_add')!.output).to.deep.equal({ added: 'milk', count: 1 });
-    expect(chat.messages.map((m) => m.role), 'the answer continues the same assistant message').to.deep.equal(['user', 'assistant']);
+    expect(
+      chat.messages.map((m) => m.role),
+      'the answer continues the same assistant message',
+    ).to.deep.equal(['user', 'assistant']);
 
     // The answer went as just that: the tool part with its approval, nothing of the history.
     expect(recorder.sent).to.have.length(2);
     expect(recorder.sent[1]!.body).to.deep.equal({
-      messages: [{ id: lastAssistant(chat)!.id, role: 'assistant', parts: [{ type: 'tool-notes_add', toolCallId: asked.toolCallId, state: 'approval-responded', approval: { id: approvalId, approved: true } }] }],
+      messages: [
+        {
+          id: lastAssistant(chat)!.id,
+          role: 'assistant',
+          parts: [
+            {
+              type: 'tool-notes_add',
+              toolCallId: asked.toolCallId,
+              state: 'approval-responded',
+              approval: { id: approvalId, approved: true },
+            },
+          ],
+        },
+      ],
     });
 
     // Carrying on once more, or answering again, runs nothing twice.
@@ -126,7 +156,10 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
     await chat.sendMessage({ text: '/call notes_clear {}' });
     const approvalId = toolPart(lastAssistant(chat)!, 'notes_clear')!.approval.id as string;
     await chat.addToolApprovalResponse({ id: approvalId, approved: false, reason: 'not today' });
-    await chat.until((c) => c.status === 'ready' && toolPart(lastAssistant(c)!, 'notes_clear')?.state === 'output-denied', 'the denial to land');
+    await chat.until(
+      (c) => c.status === 'ready' && toolPart(lastAssistant(c)!, 'notes_clear')?.state === 'output-denied',
+      'the denial to land',
+    );
     await chat.until((c) => textOf(lastAssistant(c)!).includes('denied'), 'the answer to say so');
     expect((await host.client.as('cat').json('GET', `/approvals/${approvalId}`)).body.state).to.equal('denied');
   });
@@ -137,7 +170,10 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
     const words = Array.from({ length: 16 }, (_, i) => `w${i}`).join(' ');
     const first = new HeadlessChat({ id: threadId, transport: porterChatTransport({ ...as('dan'), fetch: page.fetch }) });
     void first.sendMessage({ text: `/slow 2 ${words}` });
-    await first.until((c) => textOf(lastAssistant(c) ?? { id: '', role: 'assistant', parts: [] }).split(' ').length >= 3, 'the answer to start');
+    await first.until(
+      (c) => textOf(lastAssistant(c) ?? { id: '', role: 'assistant', parts: [] }).split(' ').length >= 3,
+      'the answer to start',
+    );
     page.unload();
     await first.until((c) => c.status !== 'streaming' && c.status !== 'submitted', 'the first page to lose its connection');
 
@@ -148,7 +184,10 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
     expect(second.status).to.equal('ready');
     expect(second.messages.map((m) => m.role)).to.deep.equal(['user', 'assistant']);
     expect(textOf(second.messages[1]!)).to.equal(words);
-    expect(page.sent.some((s) => s.url.endsWith('/stop')), 'a page going away is not a stop').to.equal(false);
+    expect(
+      page.sent.some((s) => s.url.endsWith('/stop')),
+      'a page going away is not a stop',
+    ).to.equal(false);
 
     const transport = porterChatTransport(as('dan'));
     expect(await transport.reconnectToStream({ chatId: threadId })).to.equal(null);
@@ -157,7 +196,13 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
   it('hands a reconnecting transport the turn from its start, and the AI SDK reader folds it whole', async () => {
     const threadId = await createPorterThread(as('eve'));
     const starter = porterChatTransport(as('eve'));
-    const started = await starter.sendMessages({ chatId: threadId, trigger: 'submit-message', messageId: undefined, abortSignal: undefined, messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: '/slow 1 one two three four five' }] }] });
+    const started = await starter.sendMessages({
+      chatId: threadId,
+      trigger: 'submit-message',
+      messageId: undefined,
+      abortSignal: undefined,
+      messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: '/slow 1 one two three four five' }] }],
+    });
     const rejoined = await porterChatTransport({ ...as('eve'), threadId }).reconnectToStream({ chatId: 'ignored-when-threadId-is-given' });
     expect(rejoined).to.not.equal(null);
     const [whole, mine] = await Promise.all([readAll(rejoined!), readAll(started)]);
@@ -171,10 +216,17 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
     const words = Array.from({ length: 40 }, (_, i) => `s${i}`).join(' ');
     const chat = new HeadlessChat({ id: threadId, transport: porterChatTransport({ ...as('fay'), fetch: recorder.fetch }) });
     void chat.sendMessage({ text: `/slow 8 ${words}` });
-    await chat.until((c) => textOf(lastAssistant(c) ?? { id: '', role: 'assistant', parts: [] }).split(' ').length >= 3, 'the answer to start');
+    await chat.until(
+      (c) => textOf(lastAssistant(c) ?? { id: '', role: 'assistant', parts: [] }).split(' ').length >= 3,
+      'the answer to start',
+    );
     await chat.stop();
     await chat.sendMessage({ text: 'next' });
-    expect(recorder.sent.map((s) => `${s.method} ${s.url.slice(wire.length)}`)).to.deep.equal([`POST /threads/${threadId}/turn`, `POST /threads/${threadId}/stop`, `POST /threads/${threadId}/turn`]);
+    expect(recorder.sent.map((s) => `${s.method} ${s.url.slice(wire.length)}`)).to.deep.equal([
+      `POST /threads/${threadId}/turn`,
+      `POST /threads/${threadId}/stop`,
+      `POST /threads/${threadId}/turn`,
+    ]);
     expect(textOf(lastAssistant(chat)!)).to.equal('echo: next');
     const stored = await loadPorterThread({ ...as('fay'), threadId });
     const kept = textOf(stored.messages[1]!);
@@ -185,7 +237,13 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
   it('does not stop the turn when a newer resumeStream() replaces a reconnect', async () => {
     const threadId = await createPorterThread(as('gus'));
     const starter = porterChatTransport(as('gus'));
-    const started = await starter.sendMessages({ chatId: threadId, trigger: 'submit-message', messageId: undefined, abortSignal: undefined, messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: '/slow 1 a b c d e f' }] }] });
+    const started = await starter.sendMessages({
+      chatId: threadId,
+      trigger: 'submit-message',
+      messageId: undefined,
+      abortSignal: undefined,
+      messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: '/slow 1 a b c d e f' }] }],
+    });
     const recorder = recordingFetch();
     const chat = new HeadlessChat({ id: threadId, transport: porterChatTransport({ ...as('gus'), fetch: recorder.fetch }) });
     void chat.resumeStream();
@@ -225,7 +283,13 @@ describe('porter-runtime/client: rejoining a turn that carries on after an appro
   before(async () => {
     const gate = new Promise<void>((resolve) => (openGate = resolve));
     // A write (so it asks first) that takes as long as the test says.
-    const fileReport: ToolDefinition = { name: 'file_report', description: 'files a report', inputSchema: { type: 'object' }, risk: 'write', execute: async () => (await gate, { filed: true }) };
+    const fileReport: ToolDefinition = {
+      name: 'file_report',
+      description: 'files a report',
+      inputSchema: { type: 'object' },
+      risk: 'write',
+      execute: async () => (await gate, { filed: true }),
+    };
     host = await devHost({ porter: { tools: [fileReport] } });
     wire = `${host.url}${host.porter.mount}`;
   });
@@ -234,7 +298,7 @@ describe('porter-runtime/client: rejoining a turn that carries on after an appro
     await host.close();
   });
 
-  it('rebuilds the answer being continued for a chat that rejoins mid-way, so the call\'s result lands on it', async () => {
+  it("rebuilds the answer being continued for a chat that rejoins mid-way, so the call's result lands on it", async () => {
     const options = { wire, headers: { 'x-demo-user': 'jon' } };
     const threadId = await createPorterThread(options);
     const page = recordingFetch();
@@ -257,7 +321,10 @@ describe('porter-runtime/client: rejoining a turn that carries on after an appro
     const answer = second.messages[1]!;
     expect(answer.id).to.equal(stored.messages[1]!.id);
     expect(toolPart(answer, 'file_report')).to.deep.include({ state: 'output-available', output: { filed: true } });
-    expect(answer.parts.filter((p) => p.type === 'tool-file_report'), 'the call once, not rebuilt twice').to.have.length(1);
+    expect(
+      answer.parts.filter((p) => p.type === 'tool-file_report'),
+      'the call once, not rebuilt twice',
+    ).to.have.length(1);
     expect(textOf(answer)).to.contain('file_report returned');
     expect((await host.client.as('jon').json('GET', `/approvals/${approvalId}`)).body.state).to.equal('executed');
   });

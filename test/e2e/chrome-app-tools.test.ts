@@ -32,7 +32,6 @@ describe('Apps that run host tools, and served apps in a frame, in the shipped c
     browser = await launchChromium();
   });
 
-
   after(async () => {
     await browser?.close();
     await host?.close();
@@ -112,12 +111,15 @@ describe('Apps that run host tools, and served apps in a frame, in the shipped c
       } catch (error) {
         cookie = `refused: ${(error as Error).name}`;
       }
-      const wire = await fetch('/api/porter/apps', { credentials: 'include' }).then((r) => r.status, () => 'blocked');
+      const wire = await fetch('/api/porter/apps', { credentials: 'include' }).then(
+        (r) => r.status,
+        () => 'blocked',
+      );
       return { origin: window.origin, cookie, wire };
     });
     expect(reach.origin, 'the page runs in an opaque origin').to.equal('null');
     expect(reach.cookie).to.match(/^refused/);
-    expect(reach.wire, "the page cannot read the wire as the person").to.equal('blocked');
+    expect(reach.wire, 'the page cannot read the wire as the person').to.equal('blocked');
     session.errors.length = 0; // the blocked fetch above is logged by the browser, as it should be
   });
 });

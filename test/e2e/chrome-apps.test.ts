@@ -25,12 +25,14 @@ describe('Generated apps in the shipped chrome (headless Chromium, development h
     // A host component the person can fork (a remixable pin), kept in a manifest on disk.
     pins = mkdtempSync(join(tmpdir(), 'porter-chrome-pins-'));
     writeFileSync(component(), JSON.stringify({ ...GARDEN_PLANNER, title: 'Welcome card' }));
-    writeFileSync(join(pins, 'pins.json'), JSON.stringify({ slots: [{ slot: 'welcome', file: 'welcome-card.json', title: 'Welcome card' }] }));
+    writeFileSync(
+      join(pins, 'pins.json'),
+      JSON.stringify({ slots: [{ slot: 'welcome', file: 'welcome-card.json', title: 'Welcome card' }] }),
+    );
     // No sandbox: the Serve step shows how the page says a deployment cannot serve apps.
     host = await devHost({ porter: { model: new PacedScriptedModel(60), pins: join(pins, 'pins.json'), sandbox: false } });
     browser = await launchChromium();
   });
-
 
   after(async () => {
     await browser?.close();

@@ -30,7 +30,6 @@ describe('Automations, runs and connections in the shipped chrome (headless Chro
     browser = await launchChromium();
   });
 
-
   after(async () => {
     await browser?.close();
     await host?.close();
@@ -42,7 +41,12 @@ describe('Automations, runs and connections in the shipped chrome (headless Chro
     const at = new Date();
     const response = await fetch(`${host.client.base}/webhooks/demo`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(DEMO_SECRET).sign(id, at, payload) },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new Webhook(DEMO_SECRET).sign(id, at, payload),
+      },
       body: payload,
     });
     expect(response.status).to.equal(202);

@@ -38,7 +38,6 @@ describe('The connect offer in the shipped chrome (headless Chromium)', function
     browser = await launchChromium();
   });
 
-
   after(async () => {
     await browser?.close();
     await host?.close();
@@ -55,7 +54,9 @@ describe('The connect offer in the shipped chrome (headless Chromium)', function
     const offer = page.locator('.connect-offer[data-toolkit="github"]');
     await offer.waitFor({ timeout: 15_000 });
     expect(await offer.getAttribute('data-connect-state')).to.equal('offered');
-    expect(await offer.textContent()).to.contain('github_whoami').and.contain('github');
+    expect(await offer.textContent())
+      .to.contain('github_whoami')
+      .and.contain('github');
     await page.locator('.tool[data-tool="github_whoami"][data-state="output-error"]').waitFor();
     await screenshot('chrome-connect-offer');
 

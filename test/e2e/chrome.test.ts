@@ -18,7 +18,6 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     browser = await launchChromium();
   });
 
-
   after(async () => {
     await browser?.close();
     await host?.close();
@@ -64,7 +63,10 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     await page.waitForSelector('.assistant-text.streaming');
     await page.waitForFunction(() => (document.querySelector('.assistant-text.streaming')?.textContent ?? '').split(' ').length >= 6);
     await screenshot('chrome-streaming');
-    await page.waitForFunction((expected) => document.querySelector('.message.assistant .assistant-text')?.textContent === expected, `echo: ${words}`);
+    await page.waitForFunction(
+      (expected) => document.querySelector('.message.assistant .assistant-text')?.textContent === expected,
+      `echo: ${words}`,
+    );
     const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
     expect(seen.length, `partial answers seen: ${JSON.stringify(seen)}`).to.be.greaterThan(4);
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.startsWith(seen[i - 1]!), 'each state extends the last').to.equal(true);
@@ -175,7 +177,13 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     expect(await page.locator('.message.assistant').count()).to.equal(1);
     expect(await page.locator('.message.user').count()).to.equal(1);
     const stored = await host.client.as('kit').json('GET', `/threads/${/#\/t\/([^/?]+)/.exec(url)![1]}`);
-    expect(stored.body.messages.at(-1).parts.filter((p: { type: string }) => p.type === 'text').map((p: { text: string }) => p.text).join('')).to.equal(words);
+    expect(
+      stored.body.messages
+        .at(-1)
+        .parts.filter((p: { type: string }) => p.type === 'text')
+        .map((p: { text: string }) => p.text)
+        .join(''),
+    ).to.equal(words);
   });
 
   it('stops an answer with Escape, keeping what was said so far', async () => {
@@ -208,7 +216,13 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     const { page, screenshot } = await open('dee');
     const field = page.getByLabel('Message', { exact: true });
     await field.click();
-    const measure = () => field.evaluate((el: HTMLTextAreaElement) => ({ height: el.getBoundingClientRect().height, scrollHeight: el.scrollHeight, clientHeight: el.clientHeight, overflowY: getComputedStyle(el).overflowY }));
+    const measure = () =>
+      field.evaluate((el: HTMLTextAreaElement) => ({
+        height: el.getBoundingClientRect().height,
+        scrollHeight: el.scrollHeight,
+        clientHeight: el.clientHeight,
+        overflowY: getComputedStyle(el).overflowY,
+      }));
 
     await page.keyboard.type('first line');
     const one = await measure();

@@ -68,7 +68,8 @@ function serve(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Ser
           exited,
           stdout: () => stdout,
           stderr: () => stderr,
-          saysOnStderr: (text) => (stderr.includes(text) ? Promise.resolve() : new Promise((said) => waiters.push({ text, resolve: said }))),
+          saysOnStderr: (text) =>
+            stderr.includes(text) ? Promise.resolve() : new Promise((said) => waiters.push({ text, resolve: said })),
         });
       }
     });
@@ -98,7 +99,7 @@ export default (env) => ({
 });
 `;
 
-describe('porter serve --config (a host\'s own Porter)', function () {
+describe("porter serve --config (a host's own Porter)", function () {
   this.timeout(90_000);
   let folder: string;
   let running: Serving | null = null;
@@ -111,11 +112,13 @@ describe('porter serve --config (a host\'s own Porter)', function () {
     await rm(folder, { recursive: true, force: true });
   });
 
-  it('serves exactly the module\'s options: its mount, its principal, the discovery documents; no chrome unless asked', async () => {
+  it("serves exactly the module's options: its mount, its principal, the discovery documents; no chrome unless asked", async () => {
     const config = join(folder, 'host.config.mjs');
     await writeFile(config, HOST_CONFIG);
     running = await serve(['--config', config, '--port', '0'], { PORTER_SECRET: SECRET }, folder);
-    expect(running.stdout()).to.match(/^Porter production host listening on http:\/\/127\.0\.0\.1:\d+ \(wire at http:\/\/127\.0\.0\.1:\d+\/agent\)/);
+    expect(running.stdout()).to.match(
+      /^Porter production host listening on http:\/\/127\.0\.0\.1:\d+ \(wire at http:\/\/127\.0\.0\.1:\d+\/agent\)/,
+    );
     await running.saysOnStderr('only this machine can connect; in a container pass --host 0.0.0.0');
     expect(running.stderr()).to.contain(`starting Porter from ${config}`);
 
@@ -134,7 +137,10 @@ describe('porter serve --config (a host\'s own Porter)', function () {
   });
 
   it('--chrome adds the shipped chrome at /, bound where --host says; a porter.config.ts in the working directory is found by itself', async () => {
-    await writeFile(join(folder, 'porter.config.ts'), `const mount: string = '/agent';\nexport const options = { mount, databaseUrl: 'sqlite::memory:', logger: 'warn' as const };\n`);
+    await writeFile(
+      join(folder, 'porter.config.ts'),
+      `const mount: string = '/agent';\nexport const options = { mount, databaseUrl: 'sqlite::memory:', logger: 'warn' as const };\n`,
+    );
     running = await serve(['--port', '0', '--host', '0.0.0.0', '--chrome'], { PORTER_SECRET: SECRET }, folder);
     expect(running.stderr()).to.contain(`starting Porter from ${join(folder, 'porter.config.ts')}`);
     expect(running.stderr()).to.not.contain('only this machine can connect');
@@ -155,7 +161,12 @@ describe('porter serve --config (a host\'s own Porter)', function () {
     running.child.kill('SIGTERM');
     await running.saysOnStderr('SIGTERM, stopping');
     // Refused, or reset by a listening socket that is closing: either way, not served.
-    expect(await connect(running.url).then(() => 'connected', (error: NodeJS.ErrnoException) => error.code)).to.be.oneOf(['ECONNREFUSED', 'ECONNRESET']);
+    expect(
+      await connect(running.url).then(
+        () => 'connected',
+        (error: NodeJS.ErrnoException) => error.code,
+      ),
+    ).to.be.oneOf(['ECONNREFUSED', 'ECONNRESET']);
     const answered = await inFlight;
     expect(answered.status).to.equal(200);
     expect(await running.exited).to.equal(0);
@@ -184,9 +195,15 @@ describe('porter serve --config (a host\'s own Porter)', function () {
     const config = join(folder, 'host.config.mjs');
     await writeFile(config, 'export default { logger: "silent" };\n');
     const port = await freePort();
-    const ran = await porter(['serve', '--config', config, '--port', '0'], { PORTER_SECRET: SECRET, PORTER_DATABASE_URL: `postgres://porter:hunter2@127.0.0.1:${port}/porter` }, folder);
+    const ran = await porter(
+      ['serve', '--config', config, '--port', '0'],
+      { PORTER_SECRET: SECRET, PORTER_DATABASE_URL: `postgres://porter:hunter2@127.0.0.1:${port}/porter` },
+      folder,
+    );
     expect(ran.code).to.equal(2);
-    expect(ran.stderr).to.contain(`databaseUrl (from PORTER_DATABASE_URL): could not connect to PostgreSQL at 127.0.0.1:${port} (ECONNREFUSED`);
+    expect(ran.stderr).to.contain(
+      `databaseUrl (from PORTER_DATABASE_URL): could not connect to PostgreSQL at 127.0.0.1:${port} (ECONNREFUSED`,
+    );
     expect(ran.stderr).to.not.contain('hunter2');
   });
 
@@ -206,7 +223,9 @@ describe('porter serve --config (a host\'s own Porter)', function () {
     const refused = await porter(['serve', '--config', invalid], { PORTER_SECRET: SECRET }, folder);
     expect(refused.code).to.equal(2);
     expect(refused.stderr).to.contain('maxSteps:');
-    expect((await porter(['serve', '--config', invalid, '--demo'], {}, folder)).stderr).to.contain('--demo and --config exclude each other');
+    expect((await porter(['serve', '--config', invalid, '--demo'], {}, folder)).stderr).to.contain(
+      '--demo and --config exclude each other',
+    );
   });
 });
 

@@ -113,11 +113,15 @@ describe('the porter command (bin/porter.js)', function () {
       const principal = () => {
         throw new Error('the session store is down');
       };
-      host = await startDevHost({ port, env: { ...hostEnv, PORTER_BASE_URL: `http://127.0.0.1:${port}` }, porter: { logger: 'silent', principal } });
+      host = await startDevHost({
+        port,
+        env: { ...hostEnv, PORTER_BASE_URL: `http://127.0.0.1:${port}` },
+        porter: { logger: 'silent', principal },
+      });
       const ran = await porter(['doctor', host.url]);
       expect(ran.code, ran.stdout + ran.stderr).to.equal(1);
       expect(ran.stdout).to.match(/FAIL\s+wire\s+Porter answers at .*, but GET \/api\/porter\/status failed with HTTP 500 \(internal/);
-      expect(ran.stdout).to.contain('fix: Read the host\'s log for the cause: principal(req) must return a principal or null, never throw');
+      expect(ran.stdout).to.contain("fix: Read the host's log for the cause: principal(req) must return a principal or null, never throw");
       // The doctor routes take no principal, so they still answer.
       expect(ran.stdout).to.match(/ok\s+base-url\s+PORTER_BASE_URL is set/);
       expect(ran.stdout).to.match(/ok\s+present\s+a present call reaches the host/);
@@ -148,7 +152,13 @@ describe('the porter command (bin/porter.js)', function () {
       try {
         child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', `sqlite:${join(folder, 'serve.db')}`], {
           cwd: ROOT,
-          env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'development', PORTER_SECRET: SECRET, PORTER_WEBHOOK_DEMO_SECRET: `whsec_${Buffer.from('a'.repeat(32)).toString('base64')}` },
+          env: {
+            PATH: process.env.PATH,
+            HOME: process.env.HOME,
+            NODE_ENV: 'development',
+            PORTER_SECRET: SECRET,
+            PORTER_WEBHOOK_DEMO_SECRET: `whsec_${Buffer.from('a'.repeat(32)).toString('base64')}`,
+          },
         });
         let stdout = '';
         let stderr = '';
@@ -176,7 +186,11 @@ describe('the porter command (bin/porter.js)', function () {
 
     it('a --port that is not digits is a usage error, exit 2 (never a random or hex-read port)', async () => {
       for (const port of ['', '0x50', '80.5', '-1', '65536']) {
-        const ran = await porter(['serve', '--port', port, '--database', 'sqlite::memory:'], { NODE_ENV: 'development', PORTER_SECRET: SECRET }, 15_000);
+        const ran = await porter(
+          ['serve', '--port', port, '--database', 'sqlite::memory:'],
+          { NODE_ENV: 'development', PORTER_SECRET: SECRET },
+          15_000,
+        );
         expect(ran.code, `--port "${port}": ${ran.stdout}`).to.equal(2);
         expect(ran.stderr).to.contain('--port');
       }
@@ -186,7 +200,10 @@ describe('the porter command (bin/porter.js)', function () {
       const host = await startDevHost({ port: 0, env: hostEnv, porter: { logger: 'silent' } });
       try {
         const port = new URL(host.url).port;
-        const ran = await porter(['serve', '--port', port, '--database', 'sqlite::memory:'], { NODE_ENV: 'development', PORTER_SECRET: SECRET });
+        const ran = await porter(['serve', '--port', port, '--database', 'sqlite::memory:'], {
+          NODE_ENV: 'development',
+          PORTER_SECRET: SECRET,
+        });
         expect(ran.code).to.equal(2);
         expect(ran.stderr).to.contain(`port ${port} is already in use`);
       } finally {
@@ -206,10 +223,18 @@ describe('the porter command (bin/porter.js)', function () {
       const components = await hostComponents();
       const database = `sqlite:${join(components.folder, 'porter.db')}`;
       try {
-        const host = await startDevHost({ port: 0, env: { ...hostEnv, PORTER_DATABASE_URL: database }, porter: { logger: 'silent', pins: components.manifestFile } });
+        const host = await startDevHost({
+          port: 0,
+          env: { ...hostEnv, PORTER_DATABASE_URL: database },
+          porter: { logger: 'silent', pins: components.manifestFile },
+        });
         let appId: string;
         try {
-          const seeded = await fetch(`${host.url}/api/porter/apps/seed`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-demo-user': 'ada' }, body: JSON.stringify({ slot: components.slot }) });
+          const seeded = await fetch(`${host.url}/api/porter/apps/seed`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-demo-user': 'ada' },
+            body: JSON.stringify({ slot: components.slot }),
+          });
           expect(seeded.status).to.be.oneOf([200, 201]);
           appId = ((await seeded.json()) as { id: string }).id;
           expect(appId).to.match(/^app_/);
@@ -233,8 +258,14 @@ describe('the porter command (bin/porter.js)', function () {
 
         // --database names the store for this run, even when the host's config module names another.
         const config = join(components.folder, 'porter.config.mjs');
-        await writeFile(config, `export default { databaseUrl: ${JSON.stringify(`sqlite:${join(components.folder, 'elsewhere.db')}`)} };\n`);
-        const flagged = await porter(['sync', '--config', config, '--pins', components.manifestFile, '--database', database, '--json'], env);
+        await writeFile(
+          config,
+          `export default { databaseUrl: ${JSON.stringify(`sqlite:${join(components.folder, 'elsewhere.db')}`)} };\n`,
+        );
+        const flagged = await porter(
+          ['sync', '--config', config, '--pins', components.manifestFile, '--database', database, '--json'],
+          env,
+        );
         expect(flagged.code, flagged.stderr).to.equal(0);
         expect(JSON.parse(flagged.stdout).slots[0]).to.deep.include({ slot: components.slot, forks: 1, drifted: 1 });
       } finally {

@@ -54,7 +54,11 @@ const brokers = [
     async start() {
       const server = new NangoBrokerServer('nango-e2e-secret-0123456789');
       const url = await server.start();
-      return { env: { NANGO_SECRET_KEY: server.secretKey, NANGO_HOST: url }, held: () => server.connections.size, close: () => server.close() };
+      return {
+        env: { NANGO_SECRET_KEY: server.secretKey, NANGO_HOST: url },
+        held: () => server.connections.size,
+        close: () => server.close(),
+      };
     },
   },
   {
@@ -63,7 +67,11 @@ const brokers = [
     async start() {
       const server = new ComposioBrokerServer('composio-e2e-key-0123456789');
       const url = await server.start();
-      return { env: { COMPOSIO_API_KEY: server.apiKey, COMPOSIO_BASE_URL: url }, held: () => server.accounts.size, close: () => server.close() };
+      return {
+        env: { COMPOSIO_API_KEY: server.apiKey, COMPOSIO_BASE_URL: url },
+        held: () => server.accounts.size,
+        close: () => server.close(),
+      };
     },
   },
   {
@@ -72,7 +80,11 @@ const brokers = [
     async start() {
       const server = new CloudBrokerServer('cloud-e2e-key-0123456789');
       const url = await server.start();
-      return { env: { PORTER_CONNECTIONS_URL: url, PORTER_CONNECTIONS_KEY: server.key }, held: () => server.connections.size, close: () => server.close() };
+      return {
+        env: { PORTER_CONNECTIONS_URL: url, PORTER_CONNECTIONS_KEY: server.key },
+        held: () => server.connections.size,
+        close: () => server.close(),
+      };
     },
   },
 ] as const;
@@ -97,14 +109,18 @@ describe('Connections through the running development host', function () {
         expect((await host.client.as('ada').json('GET', '/status')).body.blocks.connections).to.equal(broker.kind);
       });
 
-      it('initiate → the broker\'s page → poll → active → listed → delete → gone, at the broker too', async () => {
+      it("initiate → the broker's page → poll → active → listed → delete → gone, at the broker too", async () => {
         const ada = host.client.as('ada');
         const started = await ada.json('POST', '/connections/initiate', { toolkit: 'github', callbackUrl: `${host.url}/settings` });
         expect(started.status).to.equal(201);
         expect(started.body.id).to.match(/^con_/);
         expect(started.body.redirectUrl.startsWith('http://127.0.0.1:')).to.equal(true);
         expect(Object.keys(started.body).sort()).to.deep.equal(['id', 'redirectUrl']);
-        expect((await ada.json('GET', `/connections/${started.body.id}`)).body).to.deep.equal({ id: started.body.id, toolkit: 'github', status: 'initiated' });
+        expect((await ada.json('GET', `/connections/${started.body.id}`)).body).to.deep.equal({
+          id: started.body.id,
+          toolkit: 'github',
+          status: 'initiated',
+        });
 
         const back = await consent(started.body.redirectUrl);
         if (back.status === 302) expect(back.headers.get('location')!.startsWith(`${host.url}/settings?`)).to.equal(true);
@@ -112,7 +128,10 @@ describe('Connections through the running development host', function () {
         expect(local.held()).to.equal(1);
 
         const listed = await ada.json('GET', '/connections');
-        expect(listed.body).to.deep.equal({ connections: [{ id: started.body.id, toolkit: 'github', status: 'active' }], nextCursor: null });
+        expect(listed.body).to.deep.equal({
+          connections: [{ id: started.body.id, toolkit: 'github', status: 'active' }],
+          nextCursor: null,
+        });
 
         expect((await ada.send('DELETE', `/connections/${started.body.id}`)).status).to.equal(204);
         expect(local.held()).to.equal(0);
@@ -217,7 +236,9 @@ describe('Connections through the running development host', function () {
     });
 
     it('a broker that refuses the toolkit answers 400 with its reason, not the key', async () => {
-      const refused = await host.client.as('ada').json('POST', '/connections/initiate', { toolkit: 'not-configured', callbackUrl: `${host.url}/` });
+      const refused = await host.client
+        .as('ada')
+        .json('POST', '/connections/initiate', { toolkit: 'not-configured', callbackUrl: `${host.url}/` });
       expect(refused.status).to.equal(400);
       expect(refused.body.error.message).to.contain('nango').and.not.contain(nango.secretKey);
     });
@@ -246,7 +267,11 @@ describe('Connections through the running development host', function () {
       const asVisitor = async (method: string, path: string, body?: unknown, user?: string) => {
         const response = await fetch(`${wire}${path}`, {
           method,
-          headers: { cookie: jar.header(), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(user ? { 'x-demo-user': user } : {}) },
+          headers: {
+            cookie: jar.header(),
+            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+            ...(user ? { 'x-demo-user': user } : {}),
+          },
           ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         });
         jar.absorb(response);

@@ -36,7 +36,11 @@ http.createServer((request, response) => {
 }).listen(Number(process.env.PORT), process.env.HOST);
 `;
 
-const hostileDocument = (): AppDocument => ({ ...tinyDocument(), title: 'Innocent notes', server: { files: { 'server.js': HOSTILE_SERVER } } });
+const hostileDocument = (): AppDocument => ({
+  ...tinyDocument(),
+  title: 'Innocent notes',
+  server: { files: { 'server.js': HOSTILE_SERVER } },
+});
 const appFile = (document: AppDocument) => Buffer.from(new ZipAppArchive().pack(document));
 
 describe('Served apps contained on the development host', function () {
@@ -53,7 +57,11 @@ describe('Served apps contained on the development host', function () {
     await writeFile(join(folder, '.porter', 'secret'), secretOfTheHost);
     process.env.PORTER_SECRET = secretOfTheHost;
     host = await devHost({
-      env: { PORTER_SECRET: secretOfTheHost, PORTER_DATABASE_URL: `sqlite:${join(folder, '.porter', 'porter.db')}`, PORTER_SANDBOX_ROOT: join(folder, '.porter', 'sandboxes') },
+      env: {
+        PORTER_SECRET: secretOfTheHost,
+        PORTER_DATABASE_URL: `sqlite:${join(folder, '.porter', 'porter.db')}`,
+        PORTER_SANDBOX_ROOT: join(folder, '.porter', 'sandboxes'),
+      },
     });
   });
   after(async () => {
@@ -64,15 +72,26 @@ describe('Served apps contained on the development host', function () {
 
   /** A request as a visitor who never signed in: the anonymous cookie the first answer set. */
   async function anonymousVisitor(): Promise<{ cookie: string; appId: string }> {
-    const first = await fetch(`${host.client.base}/apps`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'journal' }) });
+    const first = await fetch(`${host.client.base}/apps`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'journal' }),
+    });
     expect(first.status).to.equal(201);
-    const cookie = first.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    const cookie = first.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
     return { cookie, appId: ((await first.json()) as Part).id as string };
   }
 
   it('an anonymous visitor cannot graduate an app: 403 forbidden, and the app stays a tree', async () => {
     const { cookie, appId } = await anonymousVisitor();
-    const graduate = await fetch(`${host.client.base}/apps/${appId}/graduate`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: '{}' });
+    const graduate = await fetch(`${host.client.base}/apps/${appId}/graduate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: '{}',
+    });
     expect(graduate.status).to.equal(403);
     const refusal = (await graduate.json()) as { error: { code: string; message: string; details: unknown } };
     expect(refusal.error.code).to.equal('forbidden');
@@ -83,7 +102,12 @@ describe('Served apps contained on the development host', function () {
 
   it('an anonymous visitor cannot import server code (403), but may import an app without it', async () => {
     const { cookie } = await anonymousVisitor();
-    const send = (document: AppDocument) => fetch(`${host.client.base}/apps/import`, { method: 'POST', headers: { 'content-type': 'application/vnd.porter.app', cookie }, body: appFile(document) });
+    const send = (document: AppDocument) =>
+      fetch(`${host.client.base}/apps/import`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/vnd.porter.app', cookie },
+        body: appFile(document),
+      });
     const hostile = await send(hostileDocument());
     expect(hostile.status).to.equal(403);
     expect(((await hostile.json()) as { error: { code: string } }).error.code).to.equal('forbidden');
@@ -98,7 +122,11 @@ describe('Served apps contained on the development host', function () {
     const ada = host.client.as('ada');
     const bob = host.client.as('bob');
     const bobs = (await bob.json('POST', '/apps', { prompt: "bob's diary" })).body.id as string;
-    const imported = await fetch(`${ada.base}/apps/import`, { method: 'POST', headers: { ...ada.headers, 'content-type': 'application/vnd.porter.app' }, body: appFile(hostileDocument()) });
+    const imported = await fetch(`${ada.base}/apps/import`, {
+      method: 'POST',
+      headers: { ...ada.headers, 'content-type': 'application/vnd.porter.app' },
+      body: appFile(hostileDocument()),
+    });
     expect(imported.status).to.equal(201);
     const app = (await imported.json()) as Part;
     const graduated = await ada.json('POST', `/apps/${app.id}/graduate`, {});
@@ -111,9 +139,19 @@ describe('Served apps contained on the development host', function () {
     // Bob's apps as the wire shows them to anyone who says x-demo-user: bob from the host's loopback.
     expect(await (await fetch(wire, { headers: { 'x-demo-user': 'bob' } })).text()).to.contain(bobs);
 
-    const probe = await ada.json('POST', `/apps/${app.id}/fn/probe`, { files: [join(folder, '.porter', 'secret'), database, '/etc/passwd', join(process.cwd(), 'package.json')], wire });
+    const probe = await ada.json('POST', `/apps/${app.id}/fn/probe`, {
+      files: [join(folder, '.porter', 'secret'), database, '/etc/passwd', join(process.cwd(), 'package.json')],
+      wire,
+    });
     expect(probe.status, JSON.stringify(probe.body)).to.equal(200);
-    const seen = probe.body as { files: Record<string, string>; env: Record<string, string>; init: string; viaFetch: string; viaChild: string; uid: number };
+    const seen = probe.body as {
+      files: Record<string, string>;
+      env: Record<string, string>;
+      init: string;
+      viaFetch: string;
+      viaChild: string;
+      uid: number;
+    };
     expect(seen.files[join(folder, '.porter', 'secret')]).to.equal('ERR ENOENT');
     expect(seen.files[database]).to.equal('ERR ENOENT');
     expect(seen.files[join(process.cwd(), 'package.json')]).to.equal('ERR ENOENT');
@@ -142,7 +180,11 @@ describe('Served app servers stopped when idle and at shutdown, on the developme
     let closed = false;
     try {
       const ada = host.client.as('ada');
-      const imported = await fetch(`${ada.base}/apps/import`, { method: 'POST', headers: { ...ada.headers, 'content-type': 'application/vnd.porter.app' }, body: appFile({ ...tinyDocument(), server: { files: { 'server.js': PID_SERVER } } }) });
+      const imported = await fetch(`${ada.base}/apps/import`, {
+        method: 'POST',
+        headers: { ...ada.headers, 'content-type': 'application/vnd.porter.app' },
+        body: appFile({ ...tinyDocument(), server: { files: { 'server.js': PID_SERVER } } }),
+      });
       const app = (await imported.json()) as Part;
       expect((await ada.json('POST', `/apps/${app.id}/graduate`, {})).status).to.equal(200);
       expect((await ada.json('POST', `/apps/${app.id}/fn/hello`, {})).status).to.equal(200);

@@ -6,7 +6,6 @@ import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { ToolDefinition } from '../../ports/tool-registry.js';
 import { RecordingLanguageModel, lastUserText } from '../support/recording-model.js';
 
-
 describe('Conversations through the development host (stock AI SDK reader)', function () {
   this.timeout(30_000);
   let host: DevHost & { client: WireClient };
@@ -76,14 +75,16 @@ describe('Conversations through the development host (stock AI SDK reader)', fun
     expect((await ada.json('GET', `/approvals/${approvalId}`)).body.state).to.equal('denied');
   });
 
-  it('takes the AI SDK\'s own approval response (useChat\'s addToolApprovalResponse re-post)', async () => {
+  it("takes the AI SDK's own approval response (useChat's addToolApprovalResponse re-post)", async () => {
     const bob = host.client.as('bob');
     const thread = await bob.newThread();
     const parked = await bob.say(thread, '/call notes_add {"text":"from the sdk"}');
     const part = toolPart(parked.message, 'notes_add')!;
     const answered: UIMessage = {
       ...parked.message,
-      parts: parked.message.parts.map((p) => (p === (part as unknown) ? { ...part, state: 'approval-responded', approval: { id: part.approval.id, approved: true } } : p)) as UIMessage['parts'],
+      parts: parked.message.parts.map((p) =>
+        p === (part as unknown) ? { ...part, state: 'approval-responded', approval: { id: part.approval.id, approved: true } } : p,
+      ) as UIMessage['parts'],
     };
     const response = await bob.send('POST', `/threads/${thread}/turn`, {
       id: thread,
@@ -147,8 +148,13 @@ describe('Conversations through the development host (stock AI SDK reader)', fun
     const bad = await ada.json('POST', `/threads/${thread}/turn`, { message: { role: 'user', parts: [] } });
     expect(bad.status).to.equal(400);
     expect(bad.body.error.code).to.equal('validation');
-    expect(bad.body.error.details.issues).to.deep.equal([{ path: 'message.parts', message: 'Too small: expected array to have >=1 items' }]);
-    const extra = await ada.json('POST', `/threads/${thread}/turn`, { message: { role: 'user', parts: [{ type: 'text', text: 'x' }] }, sneaky: true });
+    expect(bad.body.error.details.issues).to.deep.equal([
+      { path: 'message.parts', message: 'Too small: expected array to have >=1 items' },
+    ]);
+    const extra = await ada.json('POST', `/threads/${thread}/turn`, {
+      message: { role: 'user', parts: [{ type: 'text', text: 'x' }] },
+      sneaky: true,
+    });
     expect(extra.status).to.equal(400);
     expect(extra.body.error.message).to.contain('Unrecognized key: "sneaky"');
   });
@@ -178,37 +184,70 @@ describe('Conversations through the development host (stock AI SDK reader)', fun
       expect(refused.body.error.message.startsWith(shapes), refused.body.error.message).to.equal(true);
       expect(refused.body.error.details.issues, JSON.stringify(body)).to.deep.equal([issue]);
     }
-    const regenerate = await ada.json('POST', `/threads/${thread}/turn`, { messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'again' }] }], trigger: 'regenerate-message' });
+    const regenerate = await ada.json('POST', `/threads/${thread}/turn`, {
+      messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'again' }] }],
+      trigger: 'regenerate-message',
+    });
     expect(regenerate.status).to.equal(400);
     expect(regenerate.body.error.message).to.contain('Regenerating a message is not supported');
   });
 
   it('holds the CSRF floor on real routes: a cookie-authenticated text/plain POST is 415', async () => {
-    const response = await fetch(`${host.client.base}/threads`, { method: 'POST', headers: { cookie: 'porter_demo_user=ada', 'content-type': 'text/plain' }, body: '{}' });
+    const response = await fetch(`${host.client.base}/threads`, {
+      method: 'POST',
+      headers: { cookie: 'porter_demo_user=ada', 'content-type': 'text/plain' },
+      body: '{}',
+    });
     expect(response.status).to.equal(415);
   });
 
   it('refuses every cookie-carrying state change without JSON on the real routes, except exactly webhooks, tick and app import', async () => {
     const refused = [
-      'POST /threads', 'DELETE /threads/thr_0123456789ab', 'POST /threads/thr_0123456789ab/turn', 'POST /threads/thr_0123456789ab/stop',
-      'POST /approvals/decide', 'POST /approvals/apr_0123456789ab/decide', 'DELETE /grants/grt_0123456789ab',
-      'POST /apps', 'POST /apps/seed', 'DELETE /apps/app_0123456789ab', 'POST /apps/app_0123456789ab/edit',
-      'PUT /apps/app_0123456789ab/records/todos/r1', 'PUT /apps/app_0123456789ab/blobs/pic',
-      'POST /automations', 'PATCH /automations/atm_0123456789ab', 'POST /runs/run_0123456789ab/stop',
-      'POST /connections/initiate', 'POST /doctor/present', 'POST /doctor/act-as', 'POST /sync/impact',
+      'POST /threads',
+      'DELETE /threads/thr_0123456789ab',
+      'POST /threads/thr_0123456789ab/turn',
+      'POST /threads/thr_0123456789ab/stop',
+      'POST /approvals/decide',
+      'POST /approvals/apr_0123456789ab/decide',
+      'DELETE /grants/grt_0123456789ab',
+      'POST /apps',
+      'POST /apps/seed',
+      'DELETE /apps/app_0123456789ab',
+      'POST /apps/app_0123456789ab/edit',
+      'PUT /apps/app_0123456789ab/records/todos/r1',
+      'PUT /apps/app_0123456789ab/blobs/pic',
+      'POST /automations',
+      'PATCH /automations/atm_0123456789ab',
+      'POST /runs/run_0123456789ab/stop',
+      'POST /connections/initiate',
+      'POST /doctor/present',
+      'POST /doctor/act-as',
+      'POST /sync/impact',
     ];
     for (const route of refused) {
       const [method, path] = route.split(' ') as [string, string];
-      const response = await fetch(`${host.client.base}${path}`, { method, headers: { cookie: 'porter_demo_user=ada', 'content-type': 'text/plain' }, body: '{}' });
+      const response = await fetch(`${host.client.base}${path}`, {
+        method,
+        headers: { cookie: 'porter_demo_user=ada', 'content-type': 'text/plain' },
+        body: '{}',
+      });
       expect(response.status, route).to.equal(415);
       expect(((await response.json()) as { error: { code: string } }).error.code, route).to.equal('unsupported-media-type');
     }
     const cookie = { cookie: 'porter_demo_user=ada' };
-    const webhook = await fetch(`${host.client.base}/webhooks/demo`, { method: 'POST', headers: { ...cookie, 'content-type': 'text/plain' }, body: '{}' });
+    const webhook = await fetch(`${host.client.base}/webhooks/demo`, {
+      method: 'POST',
+      headers: { ...cookie, 'content-type': 'text/plain' },
+      body: '{}',
+    });
     expect(webhook.status).to.equal(401);
     const tick = await fetch(`${host.client.base}/tick`, { method: 'POST', headers: { ...cookie, 'content-type': 'text/plain' } });
     expect(tick.status).to.equal(401);
-    const imported = await fetch(`${host.client.base}/apps/import`, { method: 'POST', headers: { ...cookie, 'content-type': 'application/vnd.porter.app' }, body: 'not a zip' });
+    const imported = await fetch(`${host.client.base}/apps/import`, {
+      method: 'POST',
+      headers: { ...cookie, 'content-type': 'application/vnd.porter.app' },
+      body: 'not a zip',
+    });
     expect(imported.status).to.equal(400);
   });
 });
@@ -223,7 +262,13 @@ describe('Turns in flight through the development host (rejoin, disconnect)', fu
 
   before(async () => {
     const gate = new Promise<void>((resolve) => (openGate = resolve));
-    const waitForGate: ToolDefinition = { name: 'wait_for_gate', description: 'waits until the test opens the gate', inputSchema: { type: 'object' }, risk: 'read', execute: async () => (await gate, { waited: true }) };
+    const waitForGate: ToolDefinition = {
+      name: 'wait_for_gate',
+      description: 'waits until the test opens the gate',
+      inputSchema: { type: 'object' },
+      risk: 'read',
+      execute: async () => (await gate, { waited: true }),
+    };
     model = new RecordingLanguageModel((prompt) => {
       if (prompt[prompt.length - 1]?.role === 'tool') return { text: 'after the gate' };
       const said = lastUserText(prompt);
@@ -246,7 +291,6 @@ describe('Turns in flight through the development host (rejoin, disconnect)', fu
       body: JSON.stringify({ message: { role: 'user', parts: [{ type: 'text', text }] } }),
       ...(signal ? { signal } : {}),
     });
-
 
   it('lets a second client rejoin with a stock reader; the turn outlives the first client and ends whole', async () => {
     const thread = await ada.newThread();
@@ -291,6 +335,6 @@ describe('Turns in flight through the development host (rejoin, disconnect)', fu
     expect((await ada.json('POST', `/threads/${thread}/stop`, {})).body).to.deep.equal({ stopped: false });
     const next = await ada.say(thread, 'still here?');
     expect(textOf(next.message)).to.equal('echo: still here?');
-    expect((await host.client.as('bob').json('POST', `/threads/${thread}/stop`, {})).status, 'someone else\'s thread').to.equal(404);
+    expect((await host.client.as('bob').json('POST', `/threads/${thread}/stop`, {})).status, "someone else's thread").to.equal(404);
   });
 });

@@ -10,7 +10,10 @@ import { holdSqliteWriteLock } from '../support/sqlite-lock-holder.js';
 import { WireClient } from '../support/turn-client.js';
 
 const TIMEOUTS = { statementMs: 1_000, acquireMs: 1_000 };
-const ENV = { PORTER_SECRET: 'a-development-secret-for-the-tests-0123456789', PORTER_SANDBOX_ROOT: mkdtempSync(join(tmpdir(), 'porter-sandboxes-')) };
+const ENV = {
+  PORTER_SECRET: 'a-development-secret-for-the-tests-0123456789',
+  PORTER_SANDBOX_ROOT: mkdtempSync(join(tmpdir(), 'porter-sandboxes-')),
+};
 
 interface Timed {
   readonly status: number;
@@ -25,7 +28,10 @@ async function timed(answer: Promise<{ status: number; body: { error?: { code: s
 }
 
 async function hostOn(databaseUrl: string): Promise<{ porter: Porter; server: RunningServer; ada: WireClient }> {
-  const porter = await createPorter({ development: true, logger: 'silent', databaseTimeouts: TIMEOUTS, automations: false }, { ...ENV, PORTER_DATABASE_URL: databaseUrl });
+  const porter = await createPorter(
+    { development: true, logger: 'silent', databaseTimeouts: TIMEOUTS, automations: false },
+    { ...ENV, PORTER_DATABASE_URL: databaseUrl },
+  );
   const server = await serve(porter.listener);
   return { porter, server, ada: new WireClient(`${server.url}${porter.mount}`).as('ada') };
 }
@@ -50,7 +56,7 @@ describe('A frozen database answers 503 within the configured timeouts, and reco
       await database?.drop();
     });
 
-    it('a table locked by another session: each request answers 503 unavailable in about statementMs, the pool\'s waiters in about acquireMs more', async () => {
+    it("a table locked by another session: each request answers 503 unavailable in about statementMs, the pool's waiters in about acquireMs more", async () => {
       const { ada } = host;
       await ada.newThread();
       const locker = new pg.Client({ connectionString: database!.url });
@@ -88,7 +94,7 @@ describe('A frozen database answers 503 within the configured timeouts, and reco
       await host.porter.close();
     });
 
-    it("another process holding the write lock: a write answers 503 unavailable in about statementMs, and succeeds once it lets go", async () => {
+    it('another process holding the write lock: a write answers 503 unavailable in about statementMs, and succeeds once it lets go', async () => {
       const { ada } = host;
       await ada.newThread();
       const holder = await holdSqliteWriteLock(file);

@@ -6,7 +6,11 @@ import { freePort } from '../support/http-server.js';
 import type { WireRequest } from '../../ports/wire-request.js';
 
 const SECRET = 'the-host-jwt-secret-that-is-long-enough';
-const env = { NODE_ENV: 'development', PORTER_DATABASE_URL: 'sqlite::memory:', PORTER_SECRET: 'a-development-secret-for-the-tests-0123456789' };
+const env = {
+  NODE_ENV: 'development',
+  PORTER_DATABASE_URL: 'sqlite::memory:',
+  PORTER_SECRET: 'a-development-secret-for-the-tests-0123456789',
+};
 
 /** A host resolver that accepts the host's own JWTs, as a real host with JWT auth does. */
 async function jwtResolver(request: WireRequest) {
@@ -40,26 +44,53 @@ describe('doctor routes on the development host', () => {
 
   it('present: reports nothing reached the host without PORTER_BASE_URL, in booleans only', async () => {
     host = await startDevHost({ port: 0, env, porter: { logger: 'silent' } });
-    const response = await fetch(`${host.url}/api/porter/doctor/present`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer x' }, body: '{}' });
+    const response = await fetch(`${host.url}/api/porter/doctor/present`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer x' },
+      body: '{}',
+    });
     expect(await response.json()).to.deep.equal({ baseUrlSet: false, reached: false, authorization: false, cookie: false });
   });
 
   it('act-as: the material the preset mints is accepted by the host resolver as the same subject', async () => {
     host = await startDevHost({ port: 0, env, porter: { logger: 'silent', actAs: hs256Jwt({ secret: SECRET }), principal: jwtResolver } });
-    const response = await fetch(`${host.url}/api/porter/doctor/act-as`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ subject: 'ada' }) });
+    const response = await fetch(`${host.url}/api/porter/doctor/act-as`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ subject: 'ada' }),
+    });
     expect(await response.json()).to.deep.equal({ configured: true, minted: true, accepted: true, subjectMatches: true });
   });
 
   it('act-as: reports a resolver that does not accept the material', async () => {
-    host = await startDevHost({ port: 0, env, porter: { logger: 'silent', actAs: hs256Jwt({ secret: `${SECRET}-wrong` }), principal: jwtResolver } });
-    const response = await fetch(`${host.url}/api/porter/doctor/act-as`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    host = await startDevHost({
+      port: 0,
+      env,
+      porter: { logger: 'silent', actAs: hs256Jwt({ secret: `${SECRET}-wrong` }), principal: jwtResolver },
+    });
+    const response = await fetch(`${host.url}/api/porter/doctor/act-as`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(await response.json()).to.deep.equal({ configured: true, minted: true, accepted: false, subjectMatches: false });
   });
 
   it('hides present and act-as in production, keeps base-url', async () => {
     host = await startDevHost({ port: 0, env: { ...env, NODE_ENV: 'production' }, porter: { logger: 'silent' } });
-    expect((await fetch(`${host.url}/api/porter/doctor/act-as`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).to.equal(404);
-    expect((await fetch(`${host.url}/api/porter/doctor/present`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).to.equal(404);
+    expect(
+      (await fetch(`${host.url}/api/porter/doctor/act-as`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))
+        .status,
+    ).to.equal(404);
+    expect(
+      (
+        await fetch(`${host.url}/api/porter/doctor/present`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+    ).to.equal(404);
     expect((await fetch(`${host.url}/api/porter/doctor/base-url`)).status).to.equal(200);
   });
 });

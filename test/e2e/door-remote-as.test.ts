@@ -14,14 +14,24 @@ import { containerOf } from '../../composition/create-porter.js';
  * A stand-in external issuer speaking the protocol the door relies on: RFC 8414 metadata naming a
  * JWKS, and the JWKS itself. Tokens are signed here with its private key.
  */
-async function externalIssuer(): Promise<RunningServer & { issuer: string; sign(claims: Record<string, unknown>, options?: { key?: CryptoKey; issuer?: string }): Promise<string> }> {
+async function externalIssuer(): Promise<
+  RunningServer & { issuer: string; sign(claims: Record<string, unknown>, options?: { key?: CryptoKey; issuer?: string }): Promise<string> }
+> {
   const { publicKey, privateKey } = await generateKeyPair('RS256');
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
   let issuer = '';
   const server = await serve((req, res) => {
     res.setHeader('content-type', 'application/json');
     if (req.url === '/.well-known/oauth-authorization-server') {
-      res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks`, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, response_types_supported: ['code'] }));
+      res.end(
+        JSON.stringify({
+          issuer,
+          jwks_uri: `${issuer}/jwks`,
+          authorization_endpoint: `${issuer}/authorize`,
+          token_endpoint: `${issuer}/token`,
+          response_types_supported: ['code'],
+        }),
+      );
     } else if (req.url === '/jwks') {
       res.end(JSON.stringify({ keys: [jwk] }));
     } else {
@@ -46,12 +56,22 @@ async function externalIssuer(): Promise<RunningServer & { issuer: string; sign(
 function rpc(url: string, token: string, body: unknown, sessionId?: string) {
   return fetch(url, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(sessionId ? { 'mcp-session-id': sessionId } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
+    },
     body: JSON.stringify(body),
   });
 }
 
-const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 
 describe('The MCP door with remoteAs (an external issuer)', function () {
   this.timeout(30_000);
@@ -86,7 +106,11 @@ describe('The MCP door with remoteAs (an external issuer)', function () {
       ['GET', `${door}/.well-known/oauth-authorization-server`],
     ] as const;
     for (const [method, url] of paths) {
-      const response = await fetch(url, { method, headers: { 'content-type': 'application/x-www-form-urlencoded' }, ...(method === 'POST' ? { body: 'token=x&client_id=y' } : {}) });
+      const response = await fetch(url, {
+        method,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        ...(method === 'POST' ? { body: 'token=x&client_id=y' } : {}),
+      });
       expect(response.status, `${method} ${url}`).to.equal(404);
     }
   });
@@ -98,10 +122,12 @@ describe('The MCP door with remoteAs (an external issuer)', function () {
     }
   });
 
-  it('admits the issuer\'s JWTs (verified against its discovered JWKS) and runs tools through the unchanged transport', async () => {
+  it("admits the issuer's JWTs (verified against its discovered JWKS) and runs tools through the unchanged transport", async () => {
     const token = await issuer.sign({ sub: 'ada', client_id: 'claude', aud: door, scope: 'mcp' });
     const client = new Client({ name: 'e2e-remote', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(door), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(door), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    );
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).to.include.members(['notes_list', 'notes_add', 'notes_clear', 'web_fetch']);
     const listed = (await client.callTool({ name: 'notes_list', arguments: {} })) as CallToolResult;
@@ -132,7 +158,12 @@ describe('The MCP door with remoteAs (an external issuer)', function () {
     expect(opened.status).to.equal(200);
     const sessionId = opened.headers.get('mcp-session-id')!;
     await rpc(door, token, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId);
-    const called = await rpc(door, token, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'notes_list', arguments: {} } }, sessionId);
+    const called = await rpc(
+      door,
+      token,
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'notes_list', arguments: {} } },
+      sessionId,
+    );
     const body = (await called.json()) as { result: CallToolResult };
     expect(body.result.isError).to.equal(true);
     expect((body.result.content[0] as { text: string }).text).to.match(/^not-implemented: /);

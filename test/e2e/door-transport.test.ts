@@ -4,7 +4,12 @@ import { devHost } from '../support/dev-host-fixture.js';
 import { accessTokenFor } from '../support/door-client.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 
-const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 
 /**
  * The transport as the SDK's Web-standard transport answers it behind Koa: each answer's status,
@@ -19,7 +24,11 @@ describe("The door's transport over raw HTTP", function () {
   before(async () => {
     host = await devHost();
     door = new URL(`${host.url}/api/porter/mcp`);
-    headers = { authorization: `Bearer ${await accessTokenFor(door, 'ada')}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    headers = {
+      authorization: `Bearer ${await accessTokenFor(door, 'ada')}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
   });
 
   after(async () => {
@@ -34,7 +43,11 @@ describe("The door's transport over raw HTTP", function () {
 
   it('answers requests in JSON with the session header, and a notification with an empty 202', async () => {
     const session = await openSession();
-    const accepted = await fetch(door, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    const accepted = await fetch(door, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': session },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
     expect(accepted.status).to.equal(202);
     expect(accepted.headers.get('content-type')).to.equal(null);
     expect(await accepted.text()).to.equal('');
@@ -59,13 +72,33 @@ describe("The door's transport over raw HTTP", function () {
     const sessionHeaders = { ...headers, 'mcp-session-id': session };
     const call = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'notes_list', arguments: {} } });
     // A hang would fail here rather than at mocha's timeout.
-    const answers = await Promise.all(Array.from({ length: 6 }, () => fetch(door, { method: 'POST', headers: sessionHeaders, body: call, signal: AbortSignal.timeout(10_000) })));
-    const bodies = await Promise.all(answers.map(async (answer) => ({ status: answer.status, body: (await answer.json()) as { id: unknown; error?: { code: number } } })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        fetch(door, { method: 'POST', headers: sessionHeaders, body: call, signal: AbortSignal.timeout(10_000) }),
+      ),
+    );
+    const bodies = await Promise.all(
+      answers.map(async (answer) => ({ status: answer.status, body: (await answer.json()) as { id: unknown; error?: { code: number } } })),
+    );
     expect(bodies.filter((b) => b.status === 200 && b.body.id === 3).length).to.be.at.least(1);
-    for (const refused of bodies.filter((b) => b.status !== 200)) expect(refused).to.deep.include({ status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a request id is already in flight on this session' } } });
+    for (const refused of bodies.filter((b) => b.status !== 200))
+      expect(refused).to.deep.include({
+        status: 400,
+        body: {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: 'Invalid Request: a request id is already in flight on this session' },
+        },
+      });
 
-    const twice = [{ jsonrpc: '2.0', id: 7, method: 'ping' }, { jsonrpc: '2.0', id: 7, method: 'ping' }];
-    expect((await fetch(door, { method: 'POST', headers: sessionHeaders, body: JSON.stringify(twice), signal: AbortSignal.timeout(10_000) })).status).to.equal(400);
+    const twice = [
+      { jsonrpc: '2.0', id: 7, method: 'ping' },
+      { jsonrpc: '2.0', id: 7, method: 'ping' },
+    ];
+    expect(
+      (await fetch(door, { method: 'POST', headers: sessionHeaders, body: JSON.stringify(twice), signal: AbortSignal.timeout(10_000) }))
+        .status,
+    ).to.equal(400);
     const again = await fetch(door, { method: 'POST', headers: sessionHeaders, body: call, signal: AbortSignal.timeout(10_000) });
     expect(await again.json()).to.deep.include({ id: 3 });
   });
@@ -82,7 +115,11 @@ describe("The door's transport over raw HTTP", function () {
     const deleted = await fetch(door, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': session } });
     expect(deleted.status).to.equal(200);
     expect(await ended).to.deep.equal({ done: true, value: undefined });
-    const after = await fetch(door, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'ping' }) });
+    const after = await fetch(door, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': session },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'ping' }),
+    });
     expect(after.status).to.equal(404);
   });
 
@@ -107,14 +144,22 @@ describe("The door's transport over raw HTTP", function () {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping', params: { pad: 'x'.repeat(4 * 1024 * 1024) } });
     const declared = await fetch(door, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: big });
     expect(declared.status).to.equal(413);
-    expect(await declared.json()).to.deep.equal({ jsonrpc: '2.0', error: { code: -32000, message: 'Payload Too Large: Request body must not exceed 4194304 bytes' }, id: null });
+    expect(await declared.json()).to.deep.equal({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Payload Too Large: Request body must not exceed 4194304 bytes' },
+      id: null,
+    });
 
     // Chunked, without a Content-Length: the read stops at the limit.
     const streamed = await chunkedPost(door, { ...headers, 'mcp-session-id': session }, big);
     expect(streamed.status).to.equal(413);
     expect(JSON.parse(streamed.body)).to.deep.include({ jsonrpc: '2.0', id: null });
 
-    const ping = await fetch(door, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'ping' }) });
+    const ping = await fetch(door, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': session },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'ping' }),
+    });
     expect(await ping.json()).to.deep.equal({ jsonrpc: '2.0', id: 6, result: {} });
   });
 });
@@ -129,7 +174,9 @@ function chunkedPost(url: URL, headers: Record<string, string>, body: string): P
       incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body: text }));
     });
     // The server may answer and stop reading before the whole body is sent.
-    outgoing.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    outgoing.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error),
+    );
     for (let at = 0; at < body.length; at += 64 * 1024) outgoing.write(body.slice(at, at + 64 * 1024));
     outgoing.end();
   });

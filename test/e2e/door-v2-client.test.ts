@@ -125,7 +125,10 @@ describe('The MCP door with the MCP SDK v2 client (@modelcontextprotocol/client)
     await client.close();
 
     const v1 = (await connectSdk(door, 'eli')).client;
-    const v1Refusal = (await v1.callTool({ name: 'no_such_tool', arguments: {} }).catch((error: unknown) => error)) as { code: number; message: string };
+    const v1Refusal = (await v1.callTool({ name: 'no_such_tool', arguments: {} }).catch((error: unknown) => error)) as {
+      code: number;
+      message: string;
+    };
     // The v1 client prefixes what it reads with the code once more.
     expect(v1Refusal).to.include({ code: -32602, message: 'MCP error -32602: MCP error -32602: Unknown tool: no_such_tool' });
     await v1.close();
@@ -152,7 +155,11 @@ describe('The MCP door with the MCP SDK v2 client (@modelcontextprotocol/client)
       // The next request as gus meets the host's null: every session of gus is closed.
       const refused = await fetch(door, {
         method: 'POST',
-        headers: { authorization: `Bearer ${provider.tokens()!.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: {
+          authorization: `Bearer ${provider.tokens()!.access_token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
       });
       expect(refused.status).to.equal(401);

@@ -34,26 +34,53 @@ async function tokensFor(host: Host, person: string, clientId?: string) {
   const client = clientId ?? (await registerClient(host));
   const { verifier, challenge } = pkcePair();
   const authorize = new URL(`${host.url}/api/porter/mcp/authorize`);
-  authorize.search = new URLSearchParams({ response_type: 'code', client_id: client, redirect_uri: CLIENT_REDIRECT, code_challenge: challenge, code_challenge_method: 'S256' }).toString();
+  authorize.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: client,
+    redirect_uri: CLIENT_REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  }).toString();
   const answer = await consentInBrowser(authorize, person);
   const code = answer.location!.searchParams.get('code')!;
-  const response = await form(`${host.url}/api/porter/mcp/token`, { grant_type: 'authorization_code', code, redirect_uri: CLIENT_REDIRECT, code_verifier: verifier, client_id: client });
+  const response = await form(`${host.url}/api/porter/mcp/token`, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: CLIENT_REDIRECT,
+    code_verifier: verifier,
+    client_id: client,
+  });
   expect(response.status).to.equal(200);
   return { clientId: client, ...((await response.json()) as { access_token: string; refresh_token: string }) };
 }
 
 function form(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  return fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
+  return fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
 }
 
 function initialize(url: string, token: string, sessionId?: string) {
   return fetch(url, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(sessionId ? { 'mcp-session-id': sessionId } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
+    },
     body: JSON.stringify(
       sessionId
         ? { jsonrpc: '2.0', id: 2, method: 'tools/list' }
-        : { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+        : {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+          },
     ),
   });
 }
@@ -100,7 +127,11 @@ describe('The MCP door through the development host', function () {
 
     // Refresh: drop the access token the client holds; its next call meets a 401 and refreshes.
     const first = provider.tokens()!;
-    const revoked = await form(`${door.href}/revoke`, { token: first.access_token, token_type_hint: 'access_token', client_id: provider.clientInformation()!.client_id });
+    const revoked = await form(`${door.href}/revoke`, {
+      token: first.access_token,
+      token_type_hint: 'access_token',
+      client_id: provider.clientInformation()!.client_id,
+    });
     expect(revoked.status).to.equal(200);
     expect(await revoked.text()).to.equal('');
     const again = await client.callTool({ name: 'notes_list', arguments: {} });
@@ -110,7 +141,7 @@ describe('The MCP door through the development host', function () {
     await client.close();
   });
 
-  it("lists each tool with the JSON Schema of its zod input, and answers bad arguments with a tool error the agent reads", async () => {
+  it('lists each tool with the JSON Schema of its zod input, and answers bad arguments with a tool error the agent reads', async () => {
     const { client } = await connectSdk(door, 'hal');
     const { tools } = await client.listTools();
     const schemaOf = (name: string) => tools.find((t) => t.name === name)!.inputSchema;
@@ -120,7 +151,10 @@ describe('The MCP door through the development host', function () {
       required: ['text'],
       additionalProperties: false,
     });
-    const put = schemaOf('porter_apps_data_put') as { properties: Record<string, { anyOf?: Array<{ type: string }>; pattern?: string }>; required: string[] };
+    const put = schemaOf('porter_apps_data_put') as {
+      properties: Record<string, { anyOf?: Array<{ type: string }>; pattern?: string }>;
+      required: string[];
+    };
     expect(put.properties.appId!.pattern).to.equal('^app_[0-9A-Za-z_-]{10,64}$');
     expect(put.properties.data!.anyOf!.map((each) => each.type)).to.deep.equal(['string', 'number', 'boolean', 'null', 'array', 'object']);
     expect(put.required).to.deep.equal(['appId', 'collection', 'data']);
@@ -165,18 +199,31 @@ describe('The MCP door through the development host', function () {
     await client.close();
   });
 
-  it('answers the transport\'s 401 with WWW-Authenticate pointing at the RFC 9728 document, whatever cookie comes along', async () => {
-    const response = await fetch(door, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', cookie: 'porter_demo_user=ada', 'x-demo-user': 'ada' }, body: '{}' });
+  it("answers the transport's 401 with WWW-Authenticate pointing at the RFC 9728 document, whatever cookie comes along", async () => {
+    const response = await fetch(door, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        cookie: 'porter_demo_user=ada',
+        'x-demo-user': 'ada',
+      },
+      body: '{}',
+    });
     expect(response.status).to.equal(401);
     const header = response.headers.get('www-authenticate')!;
     const metadataUrl = /resource_metadata="([^"]+)"/.exec(header)![1]!;
     expect(metadataUrl).to.equal(`${host.url}/.well-known/oauth-protected-resource/api/porter/mcp`);
     expect(((await (await fetch(metadataUrl)).json()) as { resource: string }).resource).to.equal(door.href);
-    const bad = await fetch(door, { method: 'POST', headers: { authorization: 'Bearer not-a-token', 'content-type': 'application/json' }, body: '{}' });
+    const bad = await fetch(door, {
+      method: 'POST',
+      headers: { authorization: 'Bearer not-a-token', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(bad.headers.get('www-authenticate')).to.contain('error="invalid_token"');
   });
 
-  it('passes oauth4webapi\'s checks of the metadata and of every flow', async () => {
+  it("passes oauth4webapi's checks of the metadata and of every flow", async () => {
     const resource = await oauth.processResourceDiscoveryResponse(door, await oauth.resourceDiscoveryRequest(door, insecure));
     expect(resource.authorization_servers).to.deep.equal([door.href]);
     const issuer = new URL(resource.authorization_servers![0]!);
@@ -184,7 +231,11 @@ describe('The MCP door through the development host', function () {
     expect(as.code_challenge_methods_supported).to.deep.equal(['S256']);
 
     const registered = await oauth.processDynamicClientRegistrationResponse(
-      await oauth.dynamicClientRegistrationRequest(as, { redirect_uris: [CLIENT_REDIRECT], token_endpoint_auth_method: 'client_secret_basic', client_name: 'oauth4webapi' }, insecure),
+      await oauth.dynamicClientRegistrationRequest(
+        as,
+        { redirect_uris: [CLIENT_REDIRECT], token_endpoint_auth_method: 'client_secret_basic', client_name: 'oauth4webapi' },
+        insecure,
+      ),
     );
     const client: oauth.Client = { client_id: registered.client_id };
     const auth = oauth.ClientSecretBasic(registered.client_secret as string);
@@ -204,11 +255,19 @@ describe('The MCP door through the development host', function () {
     }).toString();
     const answer = await consentInBrowser(authorize, 'heidi');
     const callback = oauth.validateAuthResponse(as, client, answer.location!, state);
-    const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, auth, callback, CLIENT_REDIRECT, verifier, insecure));
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(as, client, auth, callback, CLIENT_REDIRECT, verifier, insecure),
+    );
     expect(tokens.token_type).to.equal('bearer');
     expect(tokens.refresh_token).to.be.a('string');
 
-    const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure));
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure),
+    );
     expect(refreshed.access_token).to.not.equal(tokens.access_token);
     expect((await initialize(door.href, refreshed.access_token)).status).to.equal(200);
 
@@ -230,7 +289,13 @@ describe('The MCP door through the development host', function () {
       expect(response.status, path).to.equal(200);
       expect(response.headers.get('content-type'), path).to.contain('application/json');
     }
-    for (const path of ['/.well-known/oauth-protected-resource/api/porter/mcp/x', '/.well-known/oauth-protected-resource/', '/.well-known/mcp/server-card.json.bak', '/.well-known/oauth-authorization-server/other', '/.well-known/mcp']) {
+    for (const path of [
+      '/.well-known/oauth-protected-resource/api/porter/mcp/x',
+      '/.well-known/oauth-protected-resource/',
+      '/.well-known/mcp/server-card.json.bak',
+      '/.well-known/oauth-authorization-server/other',
+      '/.well-known/mcp',
+    ]) {
       expect((await fetch(`${host.url}${path}`)).status, path).to.equal(404);
     }
     const prm = await (await fetch(`${host.url}/.well-known/oauth-protected-resource/api/porter/mcp`)).json();
@@ -260,8 +325,22 @@ describe('The MCP door through the development host', function () {
       ['no code_challenge', { code_challenge_method: 'S256' }],
       ['a malformed code_challenge', { code_challenge: 'short', code_challenge_method: 'S256' }],
       ['an over-long code_challenge', { code_challenge: 'a'.repeat(300), code_challenge_method: 'S256' }],
-      ['a code_challenge given twice', [['code_challenge', challenge], ['code_challenge', challenge], ['code_challenge_method', 'S256']]],
-      ['a code_challenge_method given twice', [['code_challenge', challenge], ['code_challenge_method', 'S256'], ['code_challenge_method', 'S256']]],
+      [
+        'a code_challenge given twice',
+        [
+          ['code_challenge', challenge],
+          ['code_challenge', challenge],
+          ['code_challenge_method', 'S256'],
+        ],
+      ],
+      [
+        'a code_challenge_method given twice',
+        [
+          ['code_challenge', challenge],
+          ['code_challenge_method', 'S256'],
+          ['code_challenge_method', 'S256'],
+        ],
+      ],
       ['code_challenge_method=plain', { code_challenge: challenge, code_challenge_method: 'plain' }],
       ['an over-long code_challenge_method', { code_challenge: challenge, code_challenge_method: 'S256'.repeat(20) }],
       ['no code_challenge_method', { code_challenge: challenge }],
@@ -285,7 +364,10 @@ describe('The MCP door through the development host', function () {
       expect(signIn.pathname).to.equal('/dev/sign-in');
       const signedIn = await form(signIn.href, { name: 'ivan' });
       expect(signedIn.status).to.equal(303);
-      const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith('porter_demo_user='))!.split(';')[0]!;
+      const cookie = signedIn.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('porter_demo_user='))!
+        .split(';')[0]!;
       const back = new URL(signedIn.headers.get('location')!, host.url);
       expect(`${back.pathname}${back.search}`).to.equal(`${url.pathname}${url.search}`);
       const consent = await fetch(back, { headers: { cookie } });
@@ -294,17 +376,26 @@ describe('The MCP door through the development host', function () {
     });
 
     it('serves the consent page unframeable, and refuses a consent answer posted from another site', async () => {
-      const page = await fetch(authorizeUrl({ code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }), { headers: { cookie: 'porter_demo_user=ada' } });
+      const page = await fetch(authorizeUrl({ code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }), {
+        headers: { cookie: 'porter_demo_user=ada' },
+      });
       expect(page.headers.get('x-frame-options')).to.equal('DENY');
       expect(page.headers.get('content-security-policy')).to.contain("frame-ancestors 'none'");
       const handle = /name="handle" value="([^"]+)"/.exec(await page.text())![1]!;
-      const forged = await form(`${door.href}/authorize`, { handle, decision: 'allow' }, { cookie: 'porter_demo_user=ada', origin: 'https://evil.example' });
+      const forged = await form(
+        `${door.href}/authorize`,
+        { handle, decision: 'allow' },
+        { cookie: 'porter_demo_user=ada', origin: 'https://evil.example' },
+      );
       expect(forged.status).to.equal(403);
       expect(forged.headers.get('location')).to.equal(null);
     });
 
     it('refuses, without redirecting, a redirect URI the client did not register', async () => {
-      const response = await fetch(authorizeUrl({ redirect_uri: 'https://attacker.example/cb', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
+      const response = await fetch(
+        authorizeUrl({ redirect_uri: 'https://attacker.example/cb', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }),
+        { redirect: 'manual' },
+      );
       expect(response.status).to.equal(400);
       expect(await response.json()).to.deep.include({ error: 'invalid_request' });
     });
@@ -324,11 +415,18 @@ describe('The MCP door through the development host', function () {
       const { clientId, access_token } = await tokensFor(host, 'kim');
       const other = await registerClient(host);
       const cases: Array<[string, Promise<Response>]> = [
-        ['a JSON body', fetch(`${door.href}/revoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: access_token, client_id: clientId }) })],
+        [
+          'a JSON body',
+          fetch(`${door.href}/revoke`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ token: access_token, client_id: clientId }),
+          }),
+        ],
         ['no token', form(`${door.href}/revoke`, { client_id: clientId })],
         ['no client_id', form(`${door.href}/revoke`, { token: access_token })],
         ['an unknown client_id', form(`${door.href}/revoke`, { token: access_token, client_id: 'mcpc_00000000000000' })],
-        ['another client\'s token', form(`${door.href}/revoke`, { token: access_token, client_id: other })],
+        ["another client's token", form(`${door.href}/revoke`, { token: access_token, client_id: other })],
       ];
       for (const [what, pending] of cases) {
         const response = await pending;
@@ -341,7 +439,8 @@ describe('The MCP door through the development host', function () {
 
     it('rotates refresh tokens; reusing a rotated one revokes the family', async () => {
       const { clientId, refresh_token } = await tokensFor(host, 'leo');
-      const rotate = (token: string) => form(`${door.href}/token`, { grant_type: 'refresh_token', refresh_token: token, client_id: clientId });
+      const rotate = (token: string) =>
+        form(`${door.href}/token`, { grant_type: 'refresh_token', refresh_token: token, client_id: clientId });
       const second = (await (await rotate(refresh_token)).json()) as { refresh_token: string; access_token: string };
       const third = (await (await rotate(second.refresh_token)).json()) as { refresh_token: string; access_token: string };
       const replay = await rotate(refresh_token);
@@ -353,7 +452,8 @@ describe('The MCP door through the development host', function () {
 
     it('revokes the family when a rotated refresh token comes back right after its rotation', async () => {
       const { clientId, refresh_token } = await tokensFor(host, 'lena');
-      const rotate = (token: string) => form(`${door.href}/token`, { grant_type: 'refresh_token', refresh_token: token, client_id: clientId });
+      const rotate = (token: string) =>
+        form(`${door.href}/token`, { grant_type: 'refresh_token', refresh_token: token, client_id: clientId });
       const rotated = await rotate(refresh_token);
       expect(rotated.status).to.equal(200);
       const next = (await rotated.json()) as { refresh_token: string; access_token: string };
@@ -366,11 +466,13 @@ describe('The MCP door through the development host', function () {
 
     it('gives exactly one success to two racing refreshes', async () => {
       const { clientId, refresh_token } = await tokensFor(host, 'mia');
-      const results = await Promise.all([0, 1].map(() => form(`${door.href}/token`, { grant_type: 'refresh_token', refresh_token, client_id: clientId })));
+      const results = await Promise.all(
+        [0, 1].map(() => form(`${door.href}/token`, { grant_type: 'refresh_token', refresh_token, client_id: clientId })),
+      );
       expect(results.map((r) => r.status).sort()).to.deep.equal([200, 400]);
     });
 
-    it('answers a wrong method on the door\'s endpoints in OAuth\'s or JSON-RPC\'s shape, never the wire envelope', async () => {
+    it("answers a wrong method on the door's endpoints in OAuth's or JSON-RPC's shape, never the wire envelope", async () => {
       for (const path of ['token', 'revoke', 'register']) {
         const response = await fetch(`${door.href}/${path}`);
         expect(response.status, path).to.equal(405);
@@ -382,8 +484,12 @@ describe('The MCP door through the development host', function () {
       expect(await transport.json()).to.deep.include({ jsonrpc: '2.0', id: null });
     });
 
-    it('wants form-encoded token requests and refuses others in OAuth\'s shape', async () => {
-      const response = await fetch(`${door.href}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"grant_type":"refresh_token"}' });
+    it("wants form-encoded token requests and refuses others in OAuth's shape", async () => {
+      const response = await fetch(`${door.href}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"grant_type":"refresh_token"}',
+      });
       expect(response.status).to.equal(400);
       expect(await response.json()).to.deep.include({ error: 'invalid_request' });
       expect(response.headers.get('cache-control')).to.equal('no-store');
@@ -391,7 +497,7 @@ describe('The MCP door through the development host', function () {
   });
 
   describe('sessions', () => {
-    it('closes a subject\'s live sessions when oauth.principal(subject) answers null', async () => {
+    it("closes a subject's live sessions when oauth.principal(subject) answers null", async () => {
       const { access_token } = await tokensFor(host, 'nina');
       const opened = await initialize(door.href, access_token);
       const sessionId = opened.headers.get('mcp-session-id')!;
@@ -409,7 +515,7 @@ describe('The MCP door through the development host', function () {
       expect(after.status, 'the session was closed, not just refused once').to.equal(404);
     });
 
-    it('treats a session id presented with another person\'s token as unknown', async () => {
+    it("treats a session id presented with another person's token as unknown", async () => {
       const owner = await tokensFor(host, 'oscar');
       const intruder = await tokensFor(host, 'pia');
       const sessionId = (await initialize(door.href, owner.access_token)).headers.get('mcp-session-id')!;
@@ -430,7 +536,7 @@ describe('The MCP door through the development host', function () {
 describe('The door on a store without atomic claims', function () {
   this.timeout(30_000);
 
-  it('answers /revoke with 400 and OAuth\'s fields, revoking nothing', async () => {
+  it("answers /revoke with 400 and OAuth's fields, revoking nothing", async () => {
     const host = await devHost({ porter: { store: new MemoryStore({ clock: new ManualClock(), atomic: false }) } });
     try {
       const clientId = await registerClient(host);
@@ -443,7 +549,7 @@ describe('The door on a store without atomic claims', function () {
   });
 });
 
-describe('The door\'s pages in the host\'s brand', function () {
+describe("The door's pages in the host's brand", function () {
   this.timeout(30_000);
   let host: Host;
 
@@ -466,16 +572,28 @@ describe('The door\'s pages in the host\'s brand', function () {
     await host.close();
   });
 
-  it('renders the host\'s own consent page, and its answer still completes the flow', async () => {
+  it("renders the host's own consent page, and its answer still completes the flow", async () => {
     const clientId = await registerClient(host);
     const { verifier, challenge } = pkcePair();
     const authorize = new URL(`${host.url}/api/porter/mcp/authorize`);
-    authorize.search = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: CLIENT_REDIRECT, code_challenge: challenge, code_challenge_method: 'S256' }).toString();
+    authorize.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: CLIENT_REDIRECT,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    }).toString();
     const page = await (await fetch(authorize, { headers: { cookie: 'porter_demo_user=quinn' } })).text();
     expect(page).to.contain('<h1>Let raw client into Acme Notes?</h1>');
     const answer = await consentInBrowser(authorize, 'quinn');
     const code = answer.location!.searchParams.get('code')!;
-    const token = await form(`${host.url}/api/porter/mcp/token`, { grant_type: 'authorization_code', code, redirect_uri: CLIENT_REDIRECT, code_verifier: verifier, client_id: clientId });
+    const token = await form(`${host.url}/api/porter/mcp/token`, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: CLIENT_REDIRECT,
+      code_verifier: verifier,
+      client_id: clientId,
+    });
     expect(token.status).to.equal(200);
   });
 
@@ -486,11 +604,18 @@ describe('The door\'s pages in the host\'s brand', function () {
   });
 
   it('lets browser-based MCP clients reach the transport and the token endpoint (CORS), never the consent page', async () => {
-    const preflight = await fetch(`${host.url}/api/porter/mcp`, { method: 'OPTIONS', headers: { origin: 'https://inspector.example', 'access-control-request-method': 'POST' } });
+    const preflight = await fetch(`${host.url}/api/porter/mcp`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://inspector.example', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.status).to.equal(204);
     expect(preflight.headers.get('access-control-allow-origin')).to.equal('*');
     expect(preflight.headers.get('access-control-allow-headers')).to.contain('Mcp-Session-Id');
-    const refused = await fetch(`${host.url}/api/porter/mcp`, { method: 'POST', headers: { origin: 'https://inspector.example' }, body: '{}' });
+    const refused = await fetch(`${host.url}/api/porter/mcp`, {
+      method: 'POST',
+      headers: { origin: 'https://inspector.example' },
+      body: '{}',
+    });
     expect(refused.headers.get('access-control-expose-headers')).to.contain('WWW-Authenticate');
     const page = await fetch(`${host.url}/api/porter/mcp/authorize`, { headers: { origin: 'https://inspector.example' } });
     expect(page.headers.get('access-control-allow-origin')).to.equal(null);

@@ -21,7 +21,7 @@ describe('web_fetch through the development host cannot reach the host (the egre
     const thread = await ada.newThread();
     const parked = await ada.say(thread, `/call web_fetch ${JSON.stringify({ url })}`);
     const part = toolPart(parked.message, 'web_fetch')!;
-    expect(part.state, `${url}: ${JSON.stringify(part)}`).to.equal("approval-requested");
+    expect(part.state, `${url}: ${JSON.stringify(part)}`).to.equal('approval-requested');
     const card = parked.message.parts.find((p) => p.type === 'data-porter-approval') as Part;
     const approvalId = card.data.approvalId as string;
     const stored = await ada.json('GET', `/approvals/${approvalId}`);
@@ -45,7 +45,9 @@ describe('web_fetch through the development host cannot reach the host (the egre
       const { preview, part } = await fetchApproved(`http://${spelling}:${port}/api/porter/status`);
       expect(preview, spelling).to.match(/ \((loopback|unspecified): will be refused\)$/);
       expect(part.state, spelling).to.equal('output-error');
-      expect(part.errorText, spelling).to.match(/^Porter will not connect to \S+: it (is|resolves to) (a loopback|the unspecified) address$/);
+      expect(part.errorText, spelling).to.match(
+        /^Porter will not connect to \S+: it (is|resolves to) (a loopback|the unspecified) address$/,
+      );
     }
   });
 });

@@ -57,9 +57,11 @@ async function honoHost(porter: Porter): Promise<{ url: string; server: ServerTy
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-
 /** A raw node:http exchange, for what `fetch` will not send (a GET body, an upload cut short). */
-function rawExchange(url: string, options: { method: string; headers: Record<string, string>; body?: string; cutAfter?: string }): Promise<{ status: number; body: string } | 'cut'> {
+function rawExchange(
+  url: string,
+  options: { method: string; headers: Record<string, string>; body?: string; cutAfter?: string },
+): Promise<{ status: number; body: string } | 'cut'> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(url, { method: options.method, headers: options.headers }, (response) => {
       let body = '';
@@ -104,7 +106,11 @@ describe('Porter mounted through porter.fetch (Hono on @hono/node-server, and pl
         turnGraceSeconds: 0,
         logger: 'silent',
       },
-      { PORTER_DATABASE_URL: 'sqlite::memory:', PORTER_SECRET: 'a-development-secret-for-the-tests-0123456789', PORTER_SANDBOX_ROOT: mkdtempSync(join(tmpdir(), 'porter-sandboxes-')) },
+      {
+        PORTER_DATABASE_URL: 'sqlite::memory:',
+        PORTER_SECRET: 'a-development-secret-for-the-tests-0123456789',
+        PORTER_SANDBOX_ROOT: mkdtempSync(join(tmpdir(), 'porter-sandboxes-')),
+      },
     );
     host = await honoHost(porter);
     hono = new WireClient(`${host.url}${porter.mount}`);
@@ -120,17 +126,23 @@ describe('Porter mounted through porter.fetch (Hono on @hono/node-server, and pl
   });
 
   /** Straight into `porter.fetch`, as a Next.js route handler, Bun or Deno would call it. */
-  const direct = (path: string, init: RequestInit & { origin?: string } = {}) => porter.fetch(new Request(`${init.origin ?? ORIGIN}${porter.mount}${path}`, { duplex: 'half', ...init } as RequestInit));
+  const direct = (path: string, init: RequestInit & { origin?: string } = {}) =>
+    porter.fetch(new Request(`${init.origin ?? ORIGIN}${porter.mount}${path}`, { duplex: 'half', ...init } as RequestInit));
   const turnBody = (text: string) => JSON.stringify({ message: { role: 'user', parts: [{ type: 'text', text }] } });
   /** Headers of a delivery signed by the standardwebhooks library over `body`. */
   const signed = (body: string) => {
     const id = `msg_${Math.random().toString(36).slice(2)}`;
     const at = new Date();
-    return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(DEMO_SECRET).sign(id, at, body) };
+    return {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(DEMO_SECRET).sign(id, at, body),
+    };
   };
 
   describe('turns', () => {
-    it('streams a turn through Hono that the AI SDK\'s own reader folds, resolving the principal from Hono\'s context', async () => {
+    it("streams a turn through Hono that the AI SDK's own reader folds, resolving the principal from Hono's context", async () => {
       const thread = await ada.newThread();
       const turn = await ada.say(thread, 'hello through hono');
       expect(turn.headers.get('x-vercel-ai-ui-message-stream')).to.equal('v1');
@@ -144,17 +156,45 @@ describe('Porter mounted through porter.fetch (Hono on @hono/node-server, and pl
     });
 
     it('streams a turn from a plain Request, the resolver reading the Request itself', async () => {
-      const created = await direct('/threads', { method: 'POST', headers: { 'x-demo-user': 'ada', 'content-type': 'application/json' }, body: '{}' });
+      const created = await direct('/threads', {
+        method: 'POST',
+        headers: { 'x-demo-user': 'ada', 'content-type': 'application/json' },
+        body: '{}',
+      });
       const thread = ((await created.json()) as { id: string }).id;
-      const turn = await readTurn(await direct(`/threads/${thread}/turn`, { method: 'POST', headers: { 'x-demo-user': 'ada', 'content-type': 'application/json' }, body: turnBody('hello, plainly') }));
+      const turn = await readTurn(
+        await direct(`/threads/${thread}/turn`, {
+          method: 'POST',
+          headers: { 'x-demo-user': 'ada', 'content-type': 'application/json' },
+          body: turnBody('hello, plainly'),
+        }),
+      );
       expect(textOf(turn.message)).to.equal('echo: hello, plainly');
       expect(seen[seen.length - 1]!.host).to.be.instanceOf(Request);
       expect((await ada.json('GET', `/threads/${thread}`)).body.messages).to.have.length(2);
     });
 
     for (const [through, start] of [
-      ['a Hono client', (thread: string, signal: AbortSignal) => fetch(`${ada.base}/threads/${thread}/turn`, { method: 'POST', headers: { ...ada.headers, 'content-type': 'application/json' }, body: turnBody('slow'), signal })],
-      ['a plain Request', (thread: string, signal: AbortSignal) => direct(`/threads/${thread}/turn`, { method: 'POST', headers: { 'x-demo-user': 'ada', 'content-type': 'application/json' }, body: turnBody('slow'), signal })],
+      [
+        'a Hono client',
+        (thread: string, signal: AbortSignal) =>
+          fetch(`${ada.base}/threads/${thread}/turn`, {
+            method: 'POST',
+            headers: { ...ada.headers, 'content-type': 'application/json' },
+            body: turnBody('slow'),
+            signal,
+          }),
+      ],
+      [
+        'a plain Request',
+        (thread: string, signal: AbortSignal) =>
+          direct(`/threads/${thread}/turn`, {
+            method: 'POST',
+            headers: { 'x-demo-user': 'ada', 'content-type': 'application/json' },
+            body: turnBody('slow'),
+            signal,
+          }),
+      ],
     ] as const) {
       it(`aborts the model call when ${through} goes away mid-turn, saves what was said, and frees the thread`, async () => {
         const thread = await ada.newThread();
@@ -188,7 +228,11 @@ describe('Porter mounted through porter.fetch (Hono on @hono/node-server, and pl
       const plain = await direct('/webhooks/demo', { method: 'POST', headers: signed(payload), body: new TextEncoder().encode(payload) });
       expect(plain.status).to.equal(202);
       // One byte of whitespace changed after signing: the signature no longer holds.
-      const tampered = await fetch(`${hono.base}/webhooks/demo`, { method: 'POST', headers: signed(payload), body: payload.replace('\n', ' ') });
+      const tampered = await fetch(`${hono.base}/webhooks/demo`, {
+        method: 'POST',
+        headers: signed(payload),
+        body: payload.replace('\n', ' '),
+      });
       expect(tampered.status).to.equal(401);
       expect((await tampered.json()).error.code).to.equal('unauthorized');
     });
@@ -205,7 +249,11 @@ describe('Porter mounted through porter.fetch (Hono on @hono/node-server, and pl
       expect(refused.status).to.equal(413);
       expect((await refused.json()).error.code).to.equal('payload-too-large');
       expect(pulled).to.be.lessThan(2 * 1024 * 1024);
-      const viaHono = await fetch(`${hono.base}/webhooks/demo`, { method: 'POST', headers: signed('{}'), body: new Uint8Array(2 * 1024 * 1024) });
+      const viaHono = await fetch(`${hono.base}/webhooks/demo`, {
+        method: 'POST',
+        headers: signed('{}'),
+        body: new Uint8Array(2 * 1024 * 1024),
+      });
       expect(viaHono.status).to.equal(413);
     });
 
@@ -225,7 +273,7 @@ describe('Porter mounted through porter.fetch (Hono on @hono/node-server, and pl
   });
 
   describe('cookies', () => {
-    it('sets the anonymous session\'s cookies through Hono as separate Set-Cookie headers, and reuses the session', async () => {
+    it("sets the anonymous session's cookies through Hono as separate Set-Cookie headers, and reuses the session", async () => {
       const jar = new CookieJar();
       const first = await hono.send('POST', '/threads', {});
       expect(first.status).to.equal(201);
@@ -239,7 +287,12 @@ describe('Porter mounted through porter.fetch (Hono on @hono/node-server, and pl
 
     it('issues __Host-porter_anon for an https request URL and reads it back only over https', async () => {
       const jar = new CookieJar();
-      const created = await direct('/threads', { origin: 'https://porter.test', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const created = await direct('/threads', {
+        origin: 'https://porter.test',
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       const thread = ((await created.json()) as { id: string }).id;
       const cookies = created.headers.getSetCookie();
       expect(cookies.map((c) => c.split('=')[0])).to.deep.equal(['__Host-porter_anon', '__Host-porter_anon.sig']);
@@ -252,8 +305,8 @@ describe('Porter mounted through porter.fetch (Hono on @hono/node-server, and pl
     });
   });
 
-  describe('the wire\'s floor and bad input, through Hono', () => {
-    it('answers paths it does not own with the host\'s routes, and unknown wire paths with the envelope', async () => {
+  describe("the wire's floor and bad input, through Hono", () => {
+    it("answers paths it does not own with the host's routes, and unknown wire paths with the envelope", async () => {
       expect(await (await fetch(`${host.url}/`)).text()).to.equal('the host');
       const unknown = await fetch(`${hono.base}/nowhere`);
       expect(unknown.status).to.equal(404);
@@ -271,7 +324,7 @@ describe('Porter mounted through porter.fetch (Hono on @hono/node-server, and pl
       expect(preflight.headers.get('access-control-allow-origin')).to.equal('*');
     });
 
-    it('lets the MCP SDK\'s own client through the door: discovery at the origin root, OAuth consent, tools/call', async () => {
+    it("lets the MCP SDK's own client through the door: discovery at the origin root, OAuth consent, tools/call", async () => {
       const { client, provider } = await connectSdk(new URL(`${hono.base}/mcp`), 'ada');
       expect(provider.returnedIssuer).to.equal(`${hono.base}/mcp`);
       const listed = await client.callTool({ name: 'notes_list', arguments: {} });
@@ -281,7 +334,11 @@ describe('Porter mounted through porter.fetch (Hono on @hono/node-server, and pl
     });
 
     it('holds the CSRF floor (415) and the org refusal (402)', async () => {
-      const csrf = await fetch(`${hono.base}/threads`, { method: 'POST', headers: { cookie: 'porter_demo_user=ada', 'content-type': 'text/plain' }, body: '{}' });
+      const csrf = await fetch(`${hono.base}/threads`, {
+        method: 'POST',
+        headers: { cookie: 'porter_demo_user=ada', 'content-type': 'text/plain' },
+        body: '{}',
+      });
       expect(csrf.status).to.equal(415);
       expect((await csrf.json()).error.code).to.equal('unsupported-media-type');
       const org = await ada.json('GET', '/approvals?org=acme');
@@ -293,14 +350,22 @@ describe('Porter mounted through porter.fetch (Hono on @hono/node-server, and pl
       const malformed = await fetch(`${hono.base}/threads/%E0%A4%A`, { headers: ada.headers });
       expect(malformed.status).to.be.oneOf([400, 404]);
       expect((await malformed.json()).error.code).to.be.oneOf(['validation', 'not-found']);
-      const getWithBody = await rawExchange(`${hono.base}/approvals`, { method: 'GET', headers: { 'x-demo-user': 'ada', 'content-type': 'application/json', 'content-length': '14' }, body: '{"org":"acme"}' });
+      const getWithBody = await rawExchange(`${hono.base}/approvals`, {
+        method: 'GET',
+        headers: { 'x-demo-user': 'ada', 'content-type': 'application/json', 'content-length': '14' },
+        body: '{"org":"acme"}',
+      });
       expect(getWithBody).to.not.equal('cut');
       // The host's Request carries no GET body, so nothing of it reaches the wire to act on.
       expect((getWithBody as { status: number }).status).to.equal(200);
     });
 
     it('survives an upload cut off mid-body, and keeps answering', async () => {
-      const outcome = await rawExchange(`${hono.base}/webhooks/demo`, { method: 'POST', headers: { ...signed('{}'), 'content-length': '100000' }, cutAfter: 'x'.repeat(1000) });
+      const outcome = await rawExchange(`${hono.base}/webhooks/demo`, {
+        method: 'POST',
+        headers: { ...signed('{}'), 'content-length': '100000' },
+        cutAfter: 'x'.repeat(1000),
+      });
       expect(outcome).to.equal('cut');
       const after = await fetch(`${hono.base}/status`);
       expect(after.status).to.equal(200);

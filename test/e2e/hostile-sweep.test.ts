@@ -38,7 +38,11 @@ interface Finding {
 }
 
 type Schema = { $ref?: string; properties?: Record<string, Schema>; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[] };
-type Operation = { operationId: string; parameters?: Array<{ in: string; name: string }>; requestBody?: { content: Record<string, { schema?: Schema }> } };
+type Operation = {
+  operationId: string;
+  parameters?: Array<{ in: string; name: string }>;
+  requestBody?: { content: Record<string, { schema?: Schema }> };
+};
 type PathItem = Record<string, unknown> & { servers?: Array<{ url: string }> };
 interface OpenApi {
   servers: Array<{ url: string }>;
@@ -126,10 +130,17 @@ function describeSweep(label: string, database: () => Promise<{ url: string; don
       ada = host.client.as('ada');
       bob = host.client.as('bob');
       doc = (await (await fetch(`${host.url}${host.porter.mount}/openapi.json`)).json()) as OpenApi;
-      for (const [who, ids] of [[ada, mine], [bob, theirs]] as const) {
+      for (const [who, ids] of [
+        [ada, mine],
+        [bob, theirs],
+      ] as const) {
         ids.thread = await who.newThread();
         ids.app = await importApp(who);
-        const automation = await who.json('POST', '/automations', { name: 'sweep', trigger: { kind: 'schedule', cron: '0 9 * * *' }, task: { prompt: 'hello' } });
+        const automation = await who.json('POST', '/automations', {
+          name: 'sweep',
+          trigger: { kind: 'schedule', cron: '0 9 * * *' },
+          task: { prompt: 'hello' },
+        });
         expect(automation.status).to.equal(201);
         ids.automation = automation.body.id;
       }
@@ -142,7 +153,11 @@ function describeSweep(label: string, database: () => Promise<{ url: string; don
 
     async function importApp(who: WireClient): Promise<string> {
       const archive = zipSync({ 'app.json': strToU8(JSON.stringify(tinyDocument())) });
-      const response = await fetch(`${who.base}/apps/import`, { method: 'POST', headers: { ...who.headers, 'content-type': 'application/vnd.porter.app' }, body: archive });
+      const response = await fetch(`${who.base}/apps/import`, {
+        method: 'POST',
+        headers: { ...who.headers, 'content-type': 'application/vnd.porter.app' },
+        body: archive,
+      });
       expect(response.status).to.equal(201);
       return ((await response.json()) as { id: string }).id;
     }
@@ -158,7 +173,11 @@ function describeSweep(label: string, database: () => Promise<{ url: string; don
         if (path.startsWith('/grants')) return 'grt_01J00000000000000000000000';
         if (path.startsWith('/connections')) return 'con_01J00000000000000000000000';
       }
-      return { collection: 'items', recordId: 'r1', key: 'pic.png', name: 'summarise', action: 'add', rest: 'index.html', source: 'demo' }[name] ?? 'x';
+      return (
+        { collection: 'items', recordId: 'r1', key: 'pic.png', name: 'summarise', action: 'add', rest: 'index.html', source: 'demo' }[
+          name
+        ] ?? 'x'
+      );
     }
 
     /** Ids of someone else's things, where the families have them. */
@@ -192,7 +211,8 @@ function describeSweep(label: string, database: () => Promise<{ url: string; don
       const door = path.startsWith('/mcp') || path.startsWith('/.well-known');
       const params = (operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
       const queries = (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
-      const fill = (values: Record<string, string>) => path.replace(/\{([A-Za-z_]+)\}/g, (_, name: string) => values[name] ?? encodeURIComponent(validParam(path, name)));
+      const fill = (values: Record<string, string>) =>
+        path.replace(/\{([A-Za-z_]+)\}/g, (_, name: string) => values[name] ?? encodeURIComponent(validParam(path, name)));
       const base = baseOf(item);
       const upper = method.toUpperCase();
       const jsonHeaders = { ...ada.headers, 'content-type': 'application/json' };
@@ -222,7 +242,8 @@ function describeSweep(label: string, database: () => Promise<{ url: string; don
         if (foreign) probes.push(at(fill({ [name]: foreign }), `${name} = someone else's`, {}));
       }
       for (const name of queries) {
-        for (const [what, value] of QUERY_VALUES) probes.push(at(`${fill({})}?${name}=${value.replace('__NAME__', name)}`, `query ${name} = ${what}`));
+        for (const [what, value] of QUERY_VALUES)
+          probes.push(at(`${fill({})}?${name}=${value.replace('__NAME__', name)}`, `query ${name} = ${what}`));
       }
       if (queries.length > 0 || upper === 'GET') {
         probes.push(at(`${fill({})}?__proto__[polluted]=1&constructor[prototype][polluted]=1`, 'prototype keys in the query'));
@@ -231,13 +252,25 @@ function describeSweep(label: string, database: () => Promise<{ url: string; don
         for (const [what, body] of BODY_VARIANTS) probes.push(at(fill({}), `body ${what}`, { body }));
         const fields = fieldsOf(operation.requestBody?.content['application/json']?.schema);
         for (const field of fields) {
-          for (const [what, value] of FIELD_VALUES) probes.push(at(fill({}), `body.${field} = ${what}`, { body: JSON.stringify({ [field]: value }) }));
+          for (const [what, value] of FIELD_VALUES)
+            probes.push(at(fill({}), `body.${field} = ${what}`, { body: JSON.stringify({ [field]: value }) }));
         }
-        for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'multipart/form-data; boundary=x', 'application/vnd.porter.app']) {
+        for (const type of [
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'application/json; charset=utf-16',
+          'multipart/form-data; boundary=x',
+          'application/vnd.porter.app',
+        ]) {
           probes.push(at(fill({}), `content type ${type}`, { headers: { ...ada.headers, 'content-type': type }, body: '{"a":1}' }));
         }
         probes.push(at(fill({}), 'no content type', { headers: ada.headers, body: '{"a":1}' }));
-        probes.push(at(fill({}), 'cookie-signed text/plain', { headers: { cookie: 'porter_demo_user=ada', 'content-type': 'text/plain' }, body: '{}' }));
+        probes.push(
+          at(fill({}), 'cookie-signed text/plain', {
+            headers: { cookie: 'porter_demo_user=ada', 'content-type': 'text/plain' },
+            body: '{}',
+          }),
+        );
       }
       return probes;
     }
@@ -246,17 +279,74 @@ function describeSweep(label: string, database: () => Promise<{ url: string; don
     function doorProbes(): Probe[] {
       const base = `${host.url}${host.porter.mount}`;
       const form = { 'content-type': 'application/x-www-form-urlencoded' };
-      const clients = [NUL, `mcpc_${NUL}`, `mcpc_0000000000${NUL}`, LONG, `mcpc_${'0'.repeat(600)}`, encodeURIComponent('ü🙂'), '%ff', '%0a'];
+      const clients = [
+        NUL,
+        `mcpc_${NUL}`,
+        `mcpc_0000000000${NUL}`,
+        LONG,
+        `mcpc_${'0'.repeat(600)}`,
+        encodeURIComponent('ü🙂'),
+        '%ff',
+        '%0a',
+      ];
       const probes: Probe[] = [];
       for (const client of clients) {
-        probes.push({ method: 'POST', url: `${base}/mcp/token`, label: `POST /mcp/token: client_id ${client.slice(0, 20)}`, headers: form, body: `grant_type=authorization_code&code=abc&code_verifier=${'a'.repeat(43)}&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&client_id=${client}`, door: true });
-        probes.push({ method: 'POST', url: `${base}/mcp/token`, label: `POST /mcp/token refresh: client_id ${client.slice(0, 20)}`, headers: form, body: `grant_type=refresh_token&refresh_token=abc&client_id=${client}`, door: true });
-        probes.push({ method: 'POST', url: `${base}/mcp/revoke`, label: `POST /mcp/revoke: client_id ${client.slice(0, 20)}`, headers: form, body: `token=abc&client_id=${client}`, door: true });
-        probes.push({ method: 'GET', url: `${base}/mcp/authorize?response_type=code&client_id=${client}&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`, label: `GET /mcp/authorize: client_id ${client.slice(0, 20)}`, headers: ada.headers, door: true });
+        probes.push({
+          method: 'POST',
+          url: `${base}/mcp/token`,
+          label: `POST /mcp/token: client_id ${client.slice(0, 20)}`,
+          headers: form,
+          body: `grant_type=authorization_code&code=abc&code_verifier=${'a'.repeat(43)}&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&client_id=${client}`,
+          door: true,
+        });
+        probes.push({
+          method: 'POST',
+          url: `${base}/mcp/token`,
+          label: `POST /mcp/token refresh: client_id ${client.slice(0, 20)}`,
+          headers: form,
+          body: `grant_type=refresh_token&refresh_token=abc&client_id=${client}`,
+          door: true,
+        });
+        probes.push({
+          method: 'POST',
+          url: `${base}/mcp/revoke`,
+          label: `POST /mcp/revoke: client_id ${client.slice(0, 20)}`,
+          headers: form,
+          body: `token=abc&client_id=${client}`,
+          door: true,
+        });
+        probes.push({
+          method: 'GET',
+          url: `${base}/mcp/authorize?response_type=code&client_id=${client}&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`,
+          label: `GET /mcp/authorize: client_id ${client.slice(0, 20)}`,
+          headers: ada.headers,
+          door: true,
+        });
       }
-      probes.push({ method: 'POST', url: `${base}/mcp/token`, label: 'POST /mcp/token: NUL code', headers: form, body: `grant_type=authorization_code&code=${NUL}&code_verifier=${NUL}&client_id=${NUL}`, door: true });
-      probes.push({ method: 'POST', url: `${base}/mcp/authorize`, label: 'POST /mcp/authorize: NUL handle', headers: { ...form, ...ada.headers, origin: host.url }, body: `handle=${NUL}&decision=allow`, door: true });
-      probes.push({ method: 'POST', url: `${base}/mcp`, label: 'POST /mcp: NUL bearer', headers: { 'content-type': 'application/json', authorization: 'Bearer a\tb' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}', door: true });
+      probes.push({
+        method: 'POST',
+        url: `${base}/mcp/token`,
+        label: 'POST /mcp/token: NUL code',
+        headers: form,
+        body: `grant_type=authorization_code&code=${NUL}&code_verifier=${NUL}&client_id=${NUL}`,
+        door: true,
+      });
+      probes.push({
+        method: 'POST',
+        url: `${base}/mcp/authorize`,
+        label: 'POST /mcp/authorize: NUL handle',
+        headers: { ...form, ...ada.headers, origin: host.url },
+        body: `handle=${NUL}&decision=allow`,
+        door: true,
+      });
+      probes.push({
+        method: 'POST',
+        url: `${base}/mcp`,
+        label: 'POST /mcp: NUL bearer',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer a\tb' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+        door: true,
+      });
       return probes;
     }
 
@@ -275,7 +365,8 @@ function describeSweep(label: string, database: () => Promise<{ url: string; don
       } catch (error) {
         return { probe, problem: `no answer: ${(error as Error).message}` };
       }
-      if (response.status >= 500 && response.status !== 501 && response.status !== 503) return { probe, problem: `${response.status}: ${text.slice(0, 200)}` };
+      if (response.status >= 500 && response.status !== 501 && response.status !== 503)
+        return { probe, problem: `${response.status}: ${text.slice(0, 200)}` };
       // A served app's server restarting (the sweep graduates the app again and again) is a real 503.
       const servedApp = /\/apps\/\{id\}\/(view|fn|actions)/.test(probe.label) && text.includes('did not answer');
       if (response.status === 503 && !servedApp) return { probe, problem: `503 from input: ${text.slice(0, 200)}` };
@@ -287,8 +378,10 @@ function describeSweep(label: string, database: () => Promise<{ url: string; don
         return { probe, problem: `${response.status} without a JSON envelope: ${text.slice(0, 120)}` };
       }
       const code = body.error?.code;
-      if (typeof code !== 'string' || typeof body.error?.message !== 'string') return { probe, problem: `${response.status} not in the envelope: ${text.slice(0, 120)}` };
-      if (STATUS_BY_CODE[code as keyof typeof STATUS_BY_CODE] !== response.status) return { probe, problem: `${response.status} with code ${code}` };
+      if (typeof code !== 'string' || typeof body.error?.message !== 'string')
+        return { probe, problem: `${response.status} not in the envelope: ${text.slice(0, 120)}` };
+      if (STATUS_BY_CODE[code as keyof typeof STATUS_BY_CODE] !== response.status)
+        return { probe, problem: `${response.status} with code ${code}` };
       return null;
     }
 
@@ -310,7 +403,9 @@ function describeSweep(label: string, database: () => Promise<{ url: string; don
     const report = (findings: Finding[]) =>
       [
         ...findings.map((f) => `${f.probe.label} → ${f.problem}`),
-        ...logger.entries.filter((e) => e.level === 'error').map((e) => `logged: ${e.message} ${JSON.stringify(e.fields ?? {}).slice(0, 600)}`),
+        ...logger.entries
+          .filter((e) => e.level === 'error')
+          .map((e) => `logged: ${e.message} ${JSON.stringify(e.fields ?? {}).slice(0, 600)}`),
       ].join('\n');
 
     it('answers every hostile variant of every route without a 500, in the envelope, and never hangs', async () => {
@@ -351,13 +446,21 @@ function describeSweep(label: string, database: () => Promise<{ url: string; don
           const response = await fetch(`${ada.base}${path.replace('{id}', id)}`, {
             method,
             headers: { ...ada.headers, 'content-type': 'application/json' },
-            ...(method === 'GET' ? {} : { body: method === 'POST' && path.includes('decide') ? '{"approve":true}' : method === 'PATCH' ? '{"name":"x"}' : '{}' }),
+            ...(method === 'GET'
+              ? {}
+              : { body: method === 'POST' && path.includes('decide') ? '{"approve":true}' : method === 'PATCH' ? '{"name":"x"}' : '{}' }),
           });
           expect(response.status, `${method} ${path} with ${id.slice(0, 30)}`).to.equal(404);
           expect(((await response.json()) as { error: { code: string } }).error.code).to.equal('not-found');
         }
       }
-      for (const [path, id] of [['/threads', theirs.thread], ['/apps', theirs.app], ['/automations', theirs.automation], ['/automations', 'xyz'], ['/runs', 'bogus']] as const) {
+      for (const [path, id] of [
+        ['/threads', theirs.thread],
+        ['/apps', theirs.app],
+        ['/automations', theirs.automation],
+        ['/automations', 'xyz'],
+        ['/runs', 'bogus'],
+      ] as const) {
         const response = await ada.json('GET', `${path}/${id}`);
         expect(response.status, `${path}/${id}`).to.equal(404);
         expect(response.body.error.code).to.equal('not-found');
@@ -379,7 +482,11 @@ function describeSweep(label: string, database: () => Promise<{ url: string; don
       });
       expect(token.status).to.equal(401);
       expect(((await token.json()) as { error: string }).error).to.equal('invalid_client');
-      const revoke = await fetch(`${base}/mcp/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=abc&client_id=${NUL}` });
+      const revoke = await fetch(`${base}/mcp/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `token=abc&client_id=${NUL}`,
+      });
       expect(revoke.status).to.equal(400);
       expect(((await revoke.json()) as { error: string }).error).to.equal('invalid_client');
       const authorize = await fetch(
@@ -392,16 +499,38 @@ function describeSweep(label: string, database: () => Promise<{ url: string; don
 
     it('answers hostile JSON-RPC through the MCP door, signed in, without a 500 or a hang', async () => {
       const door = new URL(`${ada.base}/mcp`);
-      const headers = { authorization: `Bearer ${await accessTokenFor(door, 'ada')}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-      const opened = await fetch(door, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sweep', version: '1' } } }) });
+      const headers = {
+        authorization: `Bearer ${await accessTokenFor(door, 'ada')}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      };
+      const opened = await fetch(door, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sweep', version: '1' } },
+        }),
+      });
       expect(opened.status).to.equal(200);
       const session = opened.headers.get('mcp-session-id')!;
-      await fetch(door, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
-      const listed = await fetch(door, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+      await fetch(door, {
+        method: 'POST',
+        headers: { ...headers, 'mcp-session-id': session },
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      });
+      const listed = await fetch(door, {
+        method: 'POST',
+        headers: { ...headers, 'mcp-session-id': session },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      });
       const tools = ((await listed.json()) as { result: { tools: Array<{ name: string; inputSchema: Schema }> } }).result.tools;
       expect(tools.length).to.be.greaterThan(0);
       // One id for every call, several in flight at once: a reused id is refused, never left unanswered.
-      const call = (name: unknown, args: unknown, id: unknown = 3) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+      const call = (name: unknown, args: unknown, id: unknown = 3) =>
+        JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
       const bodies: Array<[string, string]> = [
         ['a batch of nothing', '[]'],
         ['a string', '"ping"'],
@@ -413,16 +542,39 @@ function describeSweep(label: string, database: () => Promise<{ url: string; don
         ['a numeric tool name', call(42, {})],
         ['arguments as an array', call(tools[0]!.name, [1, 2])],
         ['arguments as a string', call(tools[0]!.name, 'x')],
-        ['prototype keys', `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"${tools[0]!.name}","arguments":{"__proto__":{"polluted":true}}}}`],
+        [
+          'prototype keys',
+          `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"${tools[0]!.name}","arguments":{"__proto__":{"polluted":true}}}}`,
+        ],
       ];
       for (const tool of tools) {
         for (const field of fieldsOf(tool.inputSchema)) {
           for (const [what, value] of FIELD_VALUES) bodies.push([`${tool.name}.${field} = ${what}`, call(tool.name, { [field]: value })]);
         }
       }
-      const probes: Probe[] = bodies.map(([what, body]) => ({ method: 'POST', url: door.href, label: `POST /mcp tools: ${what}`, headers: { ...headers, 'mcp-session-id': session }, body, door: true }));
-      probes.push({ method: 'POST', url: door.href, label: 'POST /mcp: a 600-character session id', headers: { ...headers, 'mcp-session-id': LONG }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}', door: true });
-      probes.push({ method: 'GET', url: door.href, label: 'GET /mcp: an unknown session id', headers: { ...headers, accept: 'text/event-stream', 'mcp-session-id': 'ü'.repeat(40) }, door: true });
+      const probes: Probe[] = bodies.map(([what, body]) => ({
+        method: 'POST',
+        url: door.href,
+        label: `POST /mcp tools: ${what}`,
+        headers: { ...headers, 'mcp-session-id': session },
+        body,
+        door: true,
+      }));
+      probes.push({
+        method: 'POST',
+        url: door.href,
+        label: 'POST /mcp: a 600-character session id',
+        headers: { ...headers, 'mcp-session-id': LONG },
+        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+        door: true,
+      });
+      probes.push({
+        method: 'GET',
+        url: door.href,
+        label: 'GET /mcp: an unknown session id',
+        headers: { ...headers, accept: 'text/event-stream', 'mcp-session-id': 'ü'.repeat(40) },
+        door: true,
+      });
       const findings = await sweep(probes);
       expect(findings, report(findings)).to.deep.equal([]);
     });
@@ -437,7 +589,12 @@ function describeSweep(label: string, database: () => Promise<{ url: string; don
       expect(cookie.status).to.equal(400);
       const percent = await fetch(`${ada.base}/threads`, { headers: { cookie: 'porter_demo_user=ada%00' } });
       expect(percent.status).to.be.oneOf([200, 400]);
-      const signIn = await fetch(`${host.url}/dev/sign-in`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `name=${LONG}%00`, redirect: 'manual' });
+      const signIn = await fetch(`${host.url}/dev/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `name=${LONG}%00`,
+        redirect: 'manual',
+      });
       expect(signIn.status).to.equal(400);
     });
   });

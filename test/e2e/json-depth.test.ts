@@ -61,17 +61,34 @@ describe('JSON nested past the depth limit is 400 before validation, wherever it
     expect((await answer.json()).error.message).to.match(/app.json nests deeper than 64 levels/);
   });
 
-  it("refuses a door JSON-RPC body (tools/call arguments) and client metadata nested too deep, and the door keeps answering", async () => {
+  it('refuses a door JSON-RPC body (tools/call arguments) and client metadata nested too deep, and the door keeps answering', async () => {
     const door = new URL(`${host.url}/api/porter/mcp`);
-    const headers = { authorization: `Bearer ${await accessTokenFor(door, 'ada')}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const headers = {
+      authorization: `Bearer ${await accessTokenFor(door, 'ada')}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
     const call = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"notes_add","arguments":{"text":"x","more":${DEEP}}}}`;
     const refused = await fetch(door, { method: 'POST', headers, body: call });
     expect(refused.status).to.equal(400);
     expect((await refused.json()).error.message).to.match(/deeper than 64 levels/);
-    const registered = await fetch(`${door.href}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"client_name":"deep","redirect_uris":["http://127.0.0.1/cb"],"x":${deep(1_000)}}` });
+    const registered = await fetch(`${door.href}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"client_name":"deep","redirect_uris":["http://127.0.0.1/cb"],"x":${deep(1_000)}}`,
+    });
     expect(registered.status).to.equal(400);
     expect((await registered.json()).error).to.equal('invalid_client_metadata');
-    const opened = await fetch(door, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) });
+    const opened = await fetch(door, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    });
     expect(opened.status).to.equal(200);
   });
 });

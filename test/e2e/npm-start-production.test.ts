@@ -89,7 +89,11 @@ describe('Production posture of npm start (a spawned process)', function () {
     const started = start(TSX, [MAIN], { PORT: String(port), PORTER_DATABASE_URL: 'sqlite::memory:' }, folder);
     running.push(started.child);
     await started.says('development host listening');
-    const signedIn = await fetch(`http://127.0.0.1:${port}/api/porter/threads`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-demo-user': 'ada' }, body: '{}' });
+    const signedIn = await fetch(`http://127.0.0.1:${port}/api/porter/threads`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-demo-user': 'ada' },
+      body: '{}',
+    });
     expect(signedIn.status).to.equal(201);
     expect(signedIn.headers.getSetCookie().join(), 'a signed-in person gets no anonymous cookie').to.not.contain('porter_anon');
     expect(await readdir(join(folder, '.porter'))).to.include('secret');
@@ -98,7 +102,12 @@ describe('Production posture of npm start (a spawned process)', function () {
   });
 
   it('porter serve --demo runs the demo host in production only when asked, with a warning, and mints no secret', async () => {
-    const started = start(process.execPath, [BIN, 'serve', '--demo', '--port', '0'], { NODE_ENV: 'production', PORTER_SECRET: SECRET, PORTER_DATABASE_URL: 'sqlite::memory:' }, folder);
+    const started = start(
+      process.execPath,
+      [BIN, 'serve', '--demo', '--port', '0'],
+      { NODE_ENV: 'production', PORTER_SECRET: SECRET, PORTER_DATABASE_URL: 'sqlite::memory:' },
+      folder,
+    );
     running.push(started.child);
     const output = await started.says('production host listening');
     expect(output).to.contain('--demo in production signs in anyone who sends an x-demo-user header');

@@ -23,7 +23,9 @@ const EVERY_METHOD = ['get', 'put', 'post', 'delete', 'patch'];
 /** Every (document path, method) the wire's Koa routers answer; `*` for a route that takes any method. */
 function registeredRoutes(porter: Porter): Array<{ path: string; methods: string[] }> {
   const wire = containerOf(porter).get<KoaWire>(TOKENS.KoaWire);
-  const routers = wire.app.middleware.map((middleware) => (middleware as { router?: Router }).router).filter((router) => router !== undefined);
+  const routers = wire.app.middleware
+    .map((middleware) => (middleware as { router?: Router }).router)
+    .filter((router) => router !== undefined);
   expect(routers, 'the wire mounts its routers').to.have.length.greaterThan(3);
   return routers.flatMap((router) =>
     router.stack
@@ -51,7 +53,8 @@ function expectDocumentMatchesRouters(porter: Porter, document: Json): void {
   const invented: string[] = [];
   for (const [path, item] of Object.entries<Json>(document.paths)) {
     for (const method of Object.keys(item).filter((key) => key !== 'servers')) {
-      if (!registered.some((r) => r.path === path && (r.methods.includes(method) || r.methods[0] === '*'))) invented.push(`${method.toUpperCase()} ${path}`);
+      if (!registered.some((r) => r.path === path && (r.methods.includes(method) || r.methods[0] === '*')))
+        invented.push(`${method.toUpperCase()} ${path}`);
     }
   }
   expect(invented, 'declared operations no router answers').to.deep.equal([]);
@@ -112,22 +115,40 @@ describe('The OpenAPI document of the wire (development host)', function () {
     expectDocumentMatchesRouters(host.porter, document);
     expect(document.paths['/sync/impact'], 'development routes in development').to.have.property('post');
     expect(document.paths['/mcp'], 'the door, with mcp').to.have.property('post');
-    expect(document.paths['/.well-known/oauth-protected-resource/api/porter/mcp'].servers).to.deep.equal([{ url: '/', description: 'The origin root, outside the wire.' }]);
+    expect(document.paths['/.well-known/oauth-protected-resource/api/porter/mcp'].servers).to.deep.equal([
+      { url: '/', description: 'The origin root, outside the wire.' },
+    ]);
   });
 
   it('documents the error envelope on each failure the floor and the route can answer, and the door in its own shapes', () => {
     const refs = (method: string, path: string) =>
-      Object.fromEntries(Object.entries<Json>(document.paths[path][method].responses).filter(([, r]) => r.$ref).map(([status, r]) => [status, r.$ref.split('/').pop()]));
+      Object.fromEntries(
+        Object.entries<Json>(document.paths[path][method].responses)
+          .filter(([, r]) => r.$ref)
+          .map(([status, r]) => [status, r.$ref.split('/').pop()]),
+      );
     expect(refs('post', '/threads/{id}/turn')).to.deep.equal({
-      400: 'Validation', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 413: 'PayloadTooLarge', 415: 'UnsupportedMediaType', 500: 'Internal', 501: 'NotImplemented', 503: 'Unavailable',
+      400: 'Validation',
+      403: 'Forbidden',
+      404: 'NotFound',
+      409: 'Conflict',
+      413: 'PayloadTooLarge',
+      415: 'UnsupportedMediaType',
+      500: 'Internal',
+      501: 'NotImplemented',
+      503: 'Unavailable',
     });
     expect(refs('get', '/approvals')).to.include({ 402: 'CloudRequired', 400: 'Validation' });
     expect(refs('get', '/threads')).to.not.have.property('415');
     expect(refs('post', '/webhooks/{source}')).to.include({ 401: 'Unauthorized', 413: 'PayloadTooLarge' }).and.not.have.property('415');
     expect(refs('post', '/apps/import')).to.include({ 415: 'UnsupportedMediaType', 413: 'PayloadTooLarge' });
-    expect(document.components.responses.Validation.content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/ErrorEnvelope' });
+    expect(document.components.responses.Validation.content['application/json'].schema).to.deep.equal({
+      $ref: '#/components/schemas/ErrorEnvelope',
+    });
     expect(refs('post', '/mcp'), 'the door answers in JSON-RPC and OAuth shapes').to.deep.equal({});
-    expect(document.paths['/mcp/token'].post.responses['400'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/OAuthError' });
+    expect(document.paths['/mcp/token'].post.responses['400'].content['application/json'].schema).to.deep.equal({
+      $ref: '#/components/schemas/OAuthError',
+    });
     expect(Object.keys(document.paths['/mcp/token'].post.requestBody.content)).to.deep.equal(['application/x-www-form-urlencoded']);
   });
 
@@ -141,12 +162,15 @@ describe('The OpenAPI document of the wire (development host)', function () {
     const schemes = document.components.securitySchemes;
     expect(schemes.anonymousSession).to.include({ type: 'apiKey', in: 'cookie', name: 'porter_anon' });
     expect(schemes.tickSecret).to.include({ type: 'http', scheme: 'bearer' });
-    expect(schemes.doorOAuth.flows.authorizationCode).to.include({ authorizationUrl: '/api/porter/mcp/authorize', tokenUrl: '/api/porter/mcp/token' });
+    expect(schemes.doorOAuth.flows.authorizationCode).to.include({
+      authorizationUrl: '/api/porter/mcp/authorize',
+      tokenUrl: '/api/porter/mcp/token',
+    });
     expect(document.paths['/threads'].get.security).to.deep.equal([{ hostSession: [] }, { anonymousSession: [] }, {}]);
     expect(document.paths['/mcp'].post.security).to.deep.equal([{ doorOAuth: [] }]);
   });
 
-  it('takes the bodies real clients send: turns from a stock AI SDK chat transport and from Porter\'s own, and decisions', async () => {
+  it("takes the bodies real clients send: turns from a stock AI SDK chat transport and from Porter's own, and decisions", async () => {
     const ada = host.client.as('ada');
     const thread = await ada.newThread();
     const sent: unknown[] = [];
@@ -154,19 +178,38 @@ describe('The OpenAPI document of the wire (development host)', function () {
       sent.push(JSON.parse(String(init?.body)));
       return fetch(input, init);
     };
-    const transport = new DefaultChatTransport<UIMessage>({ api: `${ada.base}/threads/${thread}/turn`, headers: ada.headers, fetch: recording });
+    const transport = new DefaultChatTransport<UIMessage>({
+      api: `${ada.base}/threads/${thread}/turn`,
+      headers: ada.headers,
+      fetch: recording,
+    });
     const message: UIMessage = { id: 'm1', role: 'user', parts: [{ type: 'text', text: '/call notes_add {"text":"milk"}' }] };
-    const stream = await transport.sendMessages({ chatId: thread, messages: [message], trigger: 'submit-message', messageId: undefined, abortSignal: undefined });
+    const stream = await transport.sendMessages({
+      chatId: thread,
+      messages: [message],
+      trigger: 'submit-message',
+      messageId: undefined,
+      abortSignal: undefined,
+    });
     const chunks: Json[] = [];
     for await (const chunk of stream as unknown as AsyncIterable<Json>) chunks.push(chunk);
-    expect(chunks.some((c) => c.type === 'tool-approval-request'), 'the turn ran').to.equal(true);
+    expect(
+      chunks.some((c) => c.type === 'tool-approval-request'),
+      'the turn ran',
+    ).to.equal(true);
     expect(sent).to.have.length(1);
     expect(check.request('post', '/threads/{id}/turn', sent[0])).to.deep.equal([]);
 
     // Porter's own client transport sends only what is new.
     const other = await ada.newThread();
     const porterTransport = porterChatTransport({ wire: ada.base, headers: ada.headers, threadId: other, fetch: recording });
-    const answered = await porterTransport.sendMessages({ chatId: other, messages: [{ id: 'm2', role: 'user', parts: [{ type: 'text', text: 'hello' }] }], trigger: 'submit-message', messageId: undefined, abortSignal: undefined });
+    const answered = await porterTransport.sendMessages({
+      chatId: other,
+      messages: [{ id: 'm2', role: 'user', parts: [{ type: 'text', text: 'hello' }] }],
+      trigger: 'submit-message',
+      messageId: undefined,
+      abortSignal: undefined,
+    });
     for await (const _ of answered as unknown as AsyncIterable<unknown>) void _;
     expect(sent).to.have.length(2);
     expect(check.request('post', '/threads/{id}/turn', sent[1])).to.deep.equal([]);
@@ -200,7 +243,10 @@ describe('The OpenAPI document of the wire (development host)', function () {
     await expectShape('GET', '/status', '/status');
     await expectShape('GET', '/approvals', '/approvals');
     await expectShape('GET', `/approvals/${approvalId}`, '/approvals/{id}');
-    await expectShape('POST', `/approvals/${approvalId}/decide`, '/approvals/{id}/decide', { approve: true, remember: { scope: 'tool', duration: 'standing' } });
+    await expectShape('POST', `/approvals/${approvalId}/decide`, '/approvals/{id}/decide', {
+      approve: true,
+      remember: { scope: 'tool', duration: 'standing' },
+    });
     await bob.continueTurn(thread);
     await expectShape('GET', `/approvals/${approvalId}`, '/approvals/{id}');
     await expectShape('GET', '/grants', '/grants');
@@ -212,12 +258,27 @@ describe('The OpenAPI document of the wire (development host)', function () {
     await expectShape('GET', `/apps/${app.id}/open`, '/apps/{id}/open');
     await expectShape('GET', `/apps/${app.id}/versions`, '/apps/{id}/versions');
     await expectShape('POST', `/apps/${app.id}/edit`, '/apps/{id}/edit', { instruction: 'add a heading' });
-    await expectShape('PUT', `/apps/${app.id}/records/items`, '/apps/{id}/records/{collection}', { data: { name: 'socks', packed: false } }, 201);
+    await expectShape(
+      'PUT',
+      `/apps/${app.id}/records/items`,
+      '/apps/{id}/records/{collection}',
+      { data: { name: 'socks', packed: false } },
+      201,
+    );
     await expectShape('GET', `/apps/${app.id}/records/items`, '/apps/{id}/records/{collection}');
-    await expectShape('PUT', `/apps/${app.id}/blobs/note.txt`, '/apps/{id}/blobs/{key}', { contentType: 'text/plain', data: Buffer.from('hi').toString('base64') });
+    await expectShape('PUT', `/apps/${app.id}/blobs/note.txt`, '/apps/{id}/blobs/{key}', {
+      contentType: 'text/plain',
+      data: Buffer.from('hi').toString('base64'),
+    });
     await expectShape('GET', '/apps/placements?slots=header', '/apps/placements');
 
-    const automation = await expectShape('POST', '/automations', '/automations', { name: 'Daily', trigger: { kind: 'schedule', cron: '0 9 * * *' }, task: { prompt: 'list my notes', tools: ['notes_list'] } }, 201);
+    const automation = await expectShape(
+      'POST',
+      '/automations',
+      '/automations',
+      { name: 'Daily', trigger: { kind: 'schedule', cron: '0 9 * * *' }, task: { prompt: 'list my notes', tools: ['notes_list'] } },
+      201,
+    );
     await expectShape('GET', '/automations', '/automations');
     await expectShape('POST', `/automations/${automation.id}/arm`, '/automations/{id}/arm', {});
     await expectShape('GET', `/automations/${automation.id}`, '/automations/{id}');
@@ -225,8 +286,13 @@ describe('The OpenAPI document of the wire (development host)', function () {
     await expectShape('GET', '/doctor/base-url', '/doctor/base-url');
     await expectShape('POST', '/sync/impact', '/sync/impact', { tools: ['notes_list'] });
 
-    expect(check.response('GET', '/threads', 200, { threads: [], nextCursor: null, total: 0 }), 'an undocumented field').to.not.deep.equal([]);
-    expect(check.response('GET', '/threads', 200, { threads: [{ id: 'thr_1', title: 'x' }], nextCursor: null }), 'a missing field').to.not.deep.equal([]);
+    expect(check.response('GET', '/threads', 200, { threads: [], nextCursor: null, total: 0 }), 'an undocumented field').to.not.deep.equal(
+      [],
+    );
+    expect(
+      check.response('GET', '/threads', 200, { threads: [{ id: 'thr_1', title: 'x' }], nextCursor: null }),
+      'a missing field',
+    ).to.not.deep.equal([]);
   });
 
   it('describes the door in the shapes it answers: discovery documents, OAuth errors, JSON-RPC', async () => {
@@ -235,8 +301,23 @@ describe('The OpenAPI document of the wire (development host)', function () {
       ['GET', '/.well-known/oauth-authorization-server/api/porter/mcp', '/.well-known/oauth-authorization-server/api/porter/mcp', 200],
       ['GET', '/.well-known/mcp/server-card.json', '/.well-known/mcp/server-card.json', 200],
       ['GET', `${MOUNT}/mcp/.well-known/oauth-protected-resource`, '/mcp/.well-known/oauth-protected-resource', 200],
-      ['POST', `${MOUNT}/mcp/token`, '/mcp/token', 400, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=password' }],
-      ['POST', `${MOUNT}/mcp/register`, '/mcp/register', 201, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:9/cb'], client_name: 'Spec' }) }],
+      [
+        'POST',
+        `${MOUNT}/mcp/token`,
+        '/mcp/token',
+        400,
+        { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=password' },
+      ],
+      [
+        'POST',
+        `${MOUNT}/mcp/register`,
+        '/mcp/register',
+        201,
+        {
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:9/cb'], client_name: 'Spec' }),
+        },
+      ],
       ['PUT', `${MOUNT}/mcp/token`, '/mcp/token', 405],
       ['POST', `${MOUNT}/mcp`, '/mcp', 401, { headers: { 'content-type': 'application/json' }, body: '{}' }],
       ['PATCH', `${MOUNT}/mcp`, '/mcp', 405],
@@ -272,7 +353,10 @@ describe('The OpenAPI document of the wire, per composition', function () {
   const SECRET = 'a-secret-that-is-long-enough-for-cookies-0123456789';
   const running: Array<{ porter: Porter; server: RunningServer }> = [];
   const start = async (options: Record<string, unknown>) => {
-    const porter = await createPorter({ store: new MemoryStore({ clock: new ManualClock() }), secret: SECRET, logger: 'silent', ...options }, {});
+    const porter = await createPorter(
+      { store: new MemoryStore({ clock: new ManualClock() }), secret: SECRET, logger: 'silent', ...options },
+      {},
+    );
     const server = await serve(porter.listener);
     running.push({ porter, server });
     return { porter, document: await documentOf(server.url, porter.mount) };
@@ -289,7 +373,8 @@ describe('The OpenAPI document of the wire, per composition', function () {
     const { porter, document } = await start({});
     expectDocumentMatchesRouters(porter, document);
     expect(document.paths['/doctor/base-url']).to.have.property('get');
-    for (const path of ['/sync/impact', '/doctor/present', '/doctor/act-as', '/mcp']) expect(document.paths, path).to.not.have.property(path);
+    for (const path of ['/sync/impact', '/doctor/present', '/doctor/act-as', '/mcp'])
+      expect(document.paths, path).to.not.have.property(path);
     expect(document.paths).to.have.property('/apps');
     expect(document.components.securitySchemes).to.not.have.property('doorOAuth');
     const fetched = await porter.fetch(new Request(`http://host.test${MOUNT}/openapi.json`));
@@ -314,7 +399,12 @@ describe('The OpenAPI document of the wire, per composition', function () {
   });
 
   it('describes a door whose OAuth an external issuer owns, under another mount', async () => {
-    const { porter, document } = await start({ mount: '/agent', mcp: true, oauth: { principal: () => null }, remoteAs: { issuer: 'https://issuer.example' } });
+    const { porter, document } = await start({
+      mount: '/agent',
+      mcp: true,
+      oauth: { principal: () => null },
+      remoteAs: { issuer: 'https://issuer.example' },
+    });
     const validator = new Validator();
     expect((await validator.validate(structuredClone(document))).valid).to.equal(true);
     expect(document.servers[0].url).to.equal('/agent');

@@ -41,7 +41,13 @@ async function succeed(command: string, args: string[], cwd: string, env: NodeJS
 }
 
 /** A host process, and the line it prints once it listens (or the output it died with). */
-function start(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
+function start(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
   return new Promise((resolve, reject) => {
     // Plain node, no loader: what an installed package must run on.
     const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
@@ -136,27 +142,62 @@ describe('the published package (npm pack, installed into a fresh host, run with
 
   it('ships the built runtime, its declarations, the prebuilt chrome, the licence and the changelog; no tests, benches or screenshots', () => {
     const files = packedFiles;
-    for (const needed of ['package.json', 'LICENSE', 'CHANGELOG.md', 'README.md', 'dist/composition/index.js', 'dist/composition/index.d.ts', 'dist/composition/cli/bin.js', 'dist/composition/chrome.d.ts', 'dist/composition/client.d.ts', 'dist/adapters/chrome/assets/manifest.json']) {
+    for (const needed of [
+      'package.json',
+      'LICENSE',
+      'CHANGELOG.md',
+      'README.md',
+      'dist/composition/index.js',
+      'dist/composition/index.d.ts',
+      'dist/composition/cli/bin.js',
+      'dist/composition/chrome.d.ts',
+      'dist/composition/client.d.ts',
+      'dist/adapters/chrome/assets/manifest.json',
+    ]) {
       expect(files, needed).to.include(needed);
     }
-    expect(files.filter((path) => /^(test|bench|examples|scripts)\//.test(path) || path.endsWith('.png')), 'nothing of the repository beside the runtime').to.deep.equal([]);
-    expect(files.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts')), 'no TypeScript sources').to.deep.equal([]);
+    expect(
+      files.filter((path) => /^(test|bench|examples|scripts)\//.test(path) || path.endsWith('.png')),
+      'nothing of the repository beside the runtime',
+    ).to.deep.equal([]);
+    expect(
+      files.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts')),
+      'no TypeScript sources',
+    ).to.deep.equal([]);
   });
 
   it('imports, before any option is read, only packages it depends on: every optional one is loaded on demand', () => {
     const installed = join(host, 'node_modules', 'porter-runtime');
-    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
-    const entries = ['dist/composition/index.js', 'dist/composition/chrome.js', 'dist/composition/client.js', 'dist/composition/cli/bin.js'].map((path) => join(installed, path));
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      peerDependencies: Record<string, string>;
+    };
+    const entries = [
+      'dist/composition/index.js',
+      'dist/composition/chrome.js',
+      'dist/composition/client.js',
+      'dist/composition/cli/bin.js',
+    ].map((path) => join(installed, path));
     const imported = staticPackageImports(entries);
     const undeclared = [...imported.keys()].filter((name) => !(name in manifest.dependencies));
-    expect(undeclared, `imported statically but not a dependency: ${undeclared.map((name) => `${name} (${imported.get(name)![0]})`).join(', ')}`).to.deep.equal([]);
+    expect(
+      undeclared,
+      `imported statically but not a dependency: ${undeclared.map((name) => `${name} (${imported.get(name)![0]})`).join(', ')}`,
+    ).to.deep.equal([]);
     for (const optional of Object.keys(manifest.peerDependencies)) expect(imported.has(optional), optional).to.equal(false);
   });
 
   it('installs nothing that needs a newer Node than its own engines range says', () => {
-    const lock = JSON.parse(readFileSync(join(host, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; engines?: { node?: string } }> };
+    const lock = JSON.parse(readFileSync(join(host, 'package-lock.json'), 'utf8')) as {
+      packages: Record<
+        string,
+        { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; engines?: { node?: string } }
+      >;
+    };
     const installed = join(host, 'node_modules', 'porter-runtime');
-    const floor = semver.minVersion((JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node)!.version;
+    const floor = semver.minVersion(
+      (JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node,
+    )!.version;
     // Everything porter-runtime pulls in, following the lock from its own entry (not the examples' frameworks).
     const resolve = (from: string, name: string): string | null => {
       for (let base = from; ; base = base.slice(0, Math.max(0, base.lastIndexOf('/node_modules/')))) {
@@ -177,7 +218,9 @@ describe('the published package (npm pack, installed into a fresh host, run with
         if (found) stack.push(found);
       }
     }
-    const tooNew = [...seen].filter((at) => lock.packages[at]!.engines?.node && !semver.satisfies(floor, lock.packages[at]!.engines!.node!)).map((at) => `${at} (${lock.packages[at]!.engines!.node})`);
+    const tooNew = [...seen]
+      .filter((at) => lock.packages[at]!.engines?.node && !semver.satisfies(floor, lock.packages[at]!.engines!.node!))
+      .map((at) => `${at} (${lock.packages[at]!.engines!.node})`);
     expect(seen.size).to.be.greaterThan(50);
     expect(tooNew, `needs more than Node ${floor}`).to.deep.equal([]);
   });
@@ -185,7 +228,17 @@ describe('the published package (npm pack, installed into a fresh host, run with
   it('type-checks a host file against the shipped declarations with strict, exactOptionalPropertyTypes and skipLibCheck off', async () => {
     const check = (file: string, skipLibCheck: boolean) => {
       cpSync(join(ROOT, 'test', 'fixtures', file), join(host, 'types', file));
-      const compilerOptions = { target: 'ES2023', lib: ['ES2023', 'DOM'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck, types: ['node'] };
+      const compilerOptions = {
+        target: 'ES2023',
+        lib: ['ES2023', 'DOM'],
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        exactOptionalPropertyTypes: true,
+        noEmit: true,
+        skipLibCheck,
+        types: ['node'],
+      };
       writeFileSync(join(host, 'types', `${file}.json`), JSON.stringify({ compilerOptions, files: [file] }));
       return succeed(join(host, 'node_modules', '.bin', 'tsc'), ['-p', join('types', `${file}.json`)], host);
     };
@@ -252,18 +305,40 @@ describe('the published package (npm pack, installed into a fresh host, run with
       console.log(JSON.stringify(outcomes));
     `;
     writeFileSync(join(host, 'optional-probe.mjs'), probe);
-    const outcomes = JSON.parse((await succeed(process.execPath, ['optional-probe.mjs'], host)).trim().split('\n').pop()!) as Record<string, unknown>;
+    const outcomes = JSON.parse((await succeed(process.execPath, ['optional-probe.mjs'], host)).trim().split('\n').pop()!) as Record<
+      string,
+      unknown
+    >;
     expect(outcomes.plain).to.equal(200);
-    expect(outcomes.e2b).to.deep.equal([{ option: 'sandbox', message: "needs the package e2b, which is not installed: npm install e2b@'^2.51.0'" }]);
-    expect(outcomes.nango).to.deep.equal([{ option: 'connections', message: "needs the package @nangohq/node, which is not installed: npm install @nangohq/node@'^0.71.10'" }]);
-    expect(outcomes.pgBoss).to.deep.equal([{ option: 'scheduler', message: "needs the package pg-boss, which is not installed: npm install pg-boss@'^10.3.3'" }]);
-    expect(outcomes.authjs).to.deep.equal([{ option: 'actAs', message: "needs the package @auth/core, which is not installed: npm install @auth/core@'^0.41.0'" }]);
-    expect(outcomes.postgres).to.deep.equal([{ option: 'databaseUrl', message: "needs the package @mikro-orm/postgresql, which is not installed: npm install @mikro-orm/postgresql@'6.6.16'" }]);
+    expect(outcomes.e2b).to.deep.equal([
+      { option: 'sandbox', message: "needs the package e2b, which is not installed: npm install e2b@'^2.51.0'" },
+    ]);
+    expect(outcomes.nango).to.deep.equal([
+      { option: 'connections', message: "needs the package @nangohq/node, which is not installed: npm install @nangohq/node@'^0.71.10'" },
+    ]);
+    expect(outcomes.pgBoss).to.deep.equal([
+      { option: 'scheduler', message: "needs the package pg-boss, which is not installed: npm install pg-boss@'^10.3.3'" },
+    ]);
+    expect(outcomes.authjs).to.deep.equal([
+      { option: 'actAs', message: "needs the package @auth/core, which is not installed: npm install @auth/core@'^0.41.0'" },
+    ]);
+    expect(outcomes.postgres).to.deep.equal([
+      {
+        option: 'databaseUrl',
+        message: "needs the package @mikro-orm/postgresql, which is not installed: npm install @mikro-orm/postgresql@'6.6.16'",
+      },
+    ]);
   });
 
   for (const example of ['koa', 'express', 'node-http', 'hono']) {
     it(`the ${example} example: a turn, an approval, a signed webhook delivery and an app import`, async () => {
-      const { child, match } = await start(process.execPath, [join('dist', `${example}.js`)], host, hostEnv(model, { PORT: '0' }), /host on (http:\/\/127\.0\.0\.1:\d+) \(Porter at (\/[^)]+)\)/);
+      const { child, match } = await start(
+        process.execPath,
+        [join('dist', `${example}.js`)],
+        host,
+        hostEnv(model, { PORT: '0' }),
+        /host on (http:\/\/127\.0\.0\.1:\d+) \(Porter at (\/[^)]+)\)/,
+      );
       try {
         await runHostScenario(`${match[1]}${match[2]}`, WEBHOOK_SECRET);
       } finally {
@@ -275,7 +350,13 @@ describe('the published package (npm pack, installed into a fresh host, run with
   it('the Next.js App Router example (next build, next start): a turn, an approval, a signed webhook delivery and an app import', async () => {
     await succeed(join(host, 'node_modules', '.bin', 'next'), ['build', 'nextjs'], host, hostEnv(model));
     const port = await freePort();
-    const { child } = await start(join(host, 'node_modules', '.bin', 'next'), ['start', 'nextjs', '-p', String(port), '-H', '127.0.0.1'], host, hostEnv(model), /Ready in/);
+    const { child } = await start(
+      join(host, 'node_modules', '.bin', 'next'),
+      ['start', 'nextjs', '-p', String(port), '-H', '127.0.0.1'],
+      host,
+      hostEnv(model),
+      /Ready in/,
+    );
     try {
       await runHostScenario(`http://127.0.0.1:${port}/api/porter`, WEBHOOK_SECRET);
     } finally {

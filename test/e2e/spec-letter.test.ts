@@ -11,7 +11,7 @@ import { ZipAppArchive } from '../../adapters/apps/zip-app-archive.js';
 import { HOSTILE_URLS, hostileLinksDocument, schemeFollowed, urlsIn } from '../support/hostile-urls.js';
 
 /** The specification's letter, through the development host as `npm start` runs it. */
-describe('The spec\'s letter through the development host', function () {
+describe("The spec's letter through the development host", function () {
   this.timeout(30_000);
   let host: DevHost & { client: WireClient };
   let ada: WireClient;
@@ -26,7 +26,7 @@ describe('The spec\'s letter through the development host', function () {
   });
 
   describe('approvals answer to the parked tool-call id', () => {
-    it('GET, decide and batch by tool-call id; someone else\'s is 404; the next turn runs it once', async () => {
+    it("GET, decide and batch by tool-call id; someone else's is 404; the next turn runs it once", async () => {
       const thread = await ada.newThread();
       const parked = await ada.say(thread, '/call notes_add {"text":"by tool-call id"}');
       const part = toolPart(parked.message, 'notes_add')!;
@@ -51,8 +51,14 @@ describe('The spec\'s letter through the development host', function () {
       expect(again.status).to.equal(409);
 
       const resumed = await ada.continueTurn(thread, parked.message);
-      expect(toolPart(resumed.message, 'notes_add')).to.deep.include({ state: 'output-available', output: { added: 'by tool-call id', count: 1 } });
-      expect((await ada.json('GET', `/approvals/${encodeURIComponent(toolCallId)}`)).body).to.deep.include({ id: approvalId, state: 'executed' });
+      expect(toolPart(resumed.message, 'notes_add')).to.deep.include({
+        state: 'output-available',
+        output: { added: 'by tool-call id', count: 1 },
+      });
+      expect((await ada.json('GET', `/approvals/${encodeURIComponent(toolCallId)}`)).body).to.deep.include({
+        id: approvalId,
+        state: 'executed',
+      });
     });
 
     it('decides a batch named by tool-call ids', async () => {
@@ -72,7 +78,9 @@ describe('The spec\'s letter through the development host', function () {
       const part = toolPart(parked.message, 'notes_add')!;
       const answered: UIMessage = {
         ...parked.message,
-        parts: parked.message.parts.map((p) => (p === (part as unknown) ? { ...part, state: 'approval-responded', approval: { id: part.toolCallId, approved: true } } : p)) as UIMessage['parts'],
+        parts: parked.message.parts.map((p) =>
+          p === (part as unknown) ? { ...part, state: 'approval-responded', approval: { id: part.toolCallId, approved: true } } : p,
+        ) as UIMessage['parts'],
       };
       const response = await dan.send('POST', `/threads/${thread}/turn`, { id: thread, trigger: 'submit-message', messages: [answered] });
       const resumed = await readTurn(response, parked.message);
@@ -81,7 +89,7 @@ describe('The spec\'s letter through the development host', function () {
   });
 
   describe('the org refusal', () => {
-    it('answers 402 on any method and sub-path of /approvals and /grants (the issue\'s examples)', async () => {
+    it("answers 402 on any method and sub-path of /approvals and /grants (the issue's examples)", async () => {
       for (const [method, path, body] of [
         ['PUT', '/grants?org=1', undefined],
         ['GET', '/approvals/x/y?org=1', undefined],
@@ -98,7 +106,11 @@ describe('The spec\'s letter through the development host', function () {
   describe('POST /apps/import carries no ambient credentials', () => {
     const file = Buffer.from(new ZipAppArchive().pack({ ...tinyDocument(), title: 'Imported' }));
     const importWith = (headers: Record<string, string>) =>
-      fetch(`${host.url}${host.porter.mount}/apps/import`, { method: 'POST', headers: { 'content-type': 'application/vnd.porter.app', ...headers }, body: file });
+      fetch(`${host.url}${host.porter.mount}/apps/import`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/vnd.porter.app', ...headers },
+        body: file,
+      });
 
     it('refuses a cookie-carrying import that another site started (cross-site, same-site) with 403', async () => {
       for (const site of ['cross-site', 'same-site', 'Cross-Site']) {
@@ -108,7 +120,10 @@ describe('The spec\'s letter through the development host', function () {
       }
       // An anonymous session's cookie is ambient too.
       const anonymous = await fetch(`${host.url}${host.porter.mount}/apps`);
-      const cookie = anonymous.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+      const cookie = anonymous.headers
+        .getSetCookie()
+        .map((line) => line.split(';')[0])
+        .join('; ');
       expect(cookie).to.contain('porter_anon=');
       expect((await importWith({ cookie, 'sec-fetch-site': 'cross-site' })).status).to.equal(403);
       const apps = await ada.json('GET', '/apps');
@@ -126,7 +141,7 @@ describe('The spec\'s letter through the development host', function () {
     });
   });
 
-  describe('a graduated app\'s static pages', () => {
+  describe("a graduated app's static pages", () => {
     let root: string;
     before(async () => {
       root = await mkdtemp(join(tmpdir(), 'porter-e2e-links-'));
@@ -140,7 +155,11 @@ describe('The spec\'s letter through the development host', function () {
       try {
         const frank = served.client.as('frank');
         const file = Buffer.from(new ZipAppArchive().pack(hostileLinksDocument()));
-        const imported = await fetch(`${frank.base}/apps/import`, { method: 'POST', headers: { ...frank.headers, 'content-type': 'application/vnd.porter.app' }, body: file });
+        const imported = await fetch(`${frank.base}/apps/import`, {
+          method: 'POST',
+          headers: { ...frank.headers, 'content-type': 'application/vnd.porter.app' },
+          body: file,
+        });
         expect(imported.status).to.equal(201);
         const app = (await imported.json()) as { id: string };
         const graduated = await frank.json('POST', `/apps/${app.id}/graduate`, {});
@@ -151,10 +170,16 @@ describe('The spec\'s letter through the development host', function () {
         expect(page.status).to.equal(200);
         const html = await page.text();
         const urls = urlsIn(html);
-        expect(urls).to.include('https://example.com/docs?a=1&b=2').and.include('notes/today').and.include('data:image/png;base64,iVBORw0KGgo=');
+        expect(urls)
+          .to.include('https://example.com/docs?a=1&b=2')
+          .and.include('notes/today')
+          .and.include('data:image/png;base64,iVBORw0KGgo=');
         for (const url of urls) {
           const scheme = schemeFollowed(url);
-          expect(scheme === 'https:' || scheme === 'http:' || (scheme === 'data:' && /^data:image\/(png|jpeg|gif|webp)[;,]/.test(url)), `${JSON.stringify(url)} follows ${scheme}`).to.equal(true);
+          expect(
+            scheme === 'https:' || scheme === 'http:' || (scheme === 'data:' && /^data:image\/(png|jpeg|gif|webp)[;,]/.test(url)),
+            `${JSON.stringify(url)} follows ${scheme}`,
+          ).to.equal(true);
         }
         expect(html).to.not.contain('<script>');
         // Every node was drawn, the hostile ones as text.

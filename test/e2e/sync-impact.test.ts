@@ -10,7 +10,10 @@ async function grantStanding(client: WireClient, call: string): Promise<void> {
   const thread = await client.newThread();
   const turn = await client.say(thread, call);
   const part = turn.message.parts.find((p) => p.type.startsWith('tool-')) as { approval: { id: string } };
-  const decided = await client.json('POST', `/approvals/${part.approval.id}/decide`, { approve: true, remember: { scope: 'tool', duration: 'standing' } });
+  const decided = await client.json('POST', `/approvals/${part.approval.id}/decide`, {
+    approve: true,
+    remember: { scope: 'tool', duration: 'standing' },
+  });
   expect(decided.status).to.equal(200);
 }
 
@@ -23,7 +26,11 @@ describe('POST /sync/impact through the running host', function () {
   after(() => host.close());
 
   const impact = (tools: string[]) =>
-    fetch(`${host.url}${host.porter.mount}/sync/impact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tools }) });
+    fetch(`${host.url}${host.porter.mount}/sync/impact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tools }),
+    });
 
   it('counts, deployment-wide and without a principal, the grants that depend on the given tools', async () => {
     const before = await (await impact(['notes_add', 'notes_clear'])).json();
@@ -49,7 +56,11 @@ describe('POST /sync/impact through the running host', function () {
   it('counts the automations whose tasks use the given tools, each automation once', async () => {
     const carol = host.client.as('carol');
     const create = (name: string, tools: string[]) =>
-      carol.json('POST', '/automations', { name, trigger: { kind: 'schedule', cron: '0 9 * * *' }, task: { prompt: `run ${name}`, tools } });
+      carol.json('POST', '/automations', {
+        name,
+        trigger: { kind: 'schedule', cron: '0 9 * * *' },
+        task: { prompt: `run ${name}`, tools },
+      });
     expect((await create('both', ['notes_add', 'notes_list'])).status).to.equal(201);
     expect((await create('one', ['notes_list'])).status).to.equal(201);
     expect((await create('none', [])).status).to.equal(201);
@@ -61,7 +72,8 @@ describe('POST /sync/impact through the running host', function () {
     const appWith = async (user: string, instructions: string[]) => {
       const client = host.client.as(user);
       const app = (await client.json('POST', '/apps', { prompt: 'notes board' })).body;
-      for (const instruction of instructions) expect((await client.json('POST', `/apps/${app.id}/edit`, { instruction })).status).to.equal(200);
+      for (const instruction of instructions)
+        expect((await client.json('POST', `/apps/${app.id}/edit`, { instruction })).status).to.equal(200);
       return { client, id: app.id as string };
     };
     const before = await (await impact(['notes_add'])).json();
@@ -76,12 +88,19 @@ describe('POST /sync/impact through the running host', function () {
 
     // A removed app no longer depends on its tools.
     expect((await both.client.send('DELETE', `/apps/${both.id}`)).status).to.equal(204);
-    expect((await (await impact(['notes_add', 'notes_list'])).json()).families.apps).to.deep.equal({ total: 1, byTool: { notes_add: 0, notes_list: 1 } });
+    expect((await (await impact(['notes_add', 'notes_list'])).json()).families.apps).to.deep.equal({
+      total: 1,
+      byTool: { notes_add: 0, notes_list: 1 },
+    });
   });
 
   it('refuses a body without tools, or with something that is not a tool name', async () => {
     for (const body of [{}, { tools: [] }, { tools: ['../etc'] }, { tools: ['notes_add'], extra: 1 }]) {
-      const response = await fetch(`${host.url}${host.porter.mount}/sync/impact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const response = await fetch(`${host.url}${host.porter.mount}/sync/impact`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       expect(response.status, JSON.stringify(body)).to.equal(400);
       expect((await response.json()).error.code).to.equal('validation');
     }
@@ -99,7 +118,11 @@ describe('POST /sync/impact through the running host', function () {
       // A principal route fails (the resolver throws), which proves the resolver is this one.
       expect((await fetch(`${wire}/threads`)).status).to.equal(500);
       const before = resolved;
-      const response = await fetch(`${wire}/sync/impact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tools: ['notes_add'] }) });
+      const response = await fetch(`${wire}/sync/impact`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tools: ['notes_add'] }),
+      });
       expect(response.status).to.equal(200);
       expect((await response.json()).families.grants).to.deep.equal({ total: 0, byTool: { notes_add: 0 } });
       expect(resolved).to.equal(before);
@@ -112,7 +135,11 @@ describe('POST /sync/impact through the running host', function () {
   it('answers 404 in the production composition, where it is not mounted', async () => {
     const production = await devHost({ env: { NODE_ENV: 'production' } });
     try {
-      const response = await fetch(`${production.url}${production.porter.mount}/sync/impact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tools: ['notes_add'] }) });
+      const response = await fetch(`${production.url}${production.porter.mount}/sync/impact`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tools: ['notes_add'] }),
+      });
       expect(response.status).to.equal(404);
       expect((await response.json()).error.code).to.equal('not-found');
     } finally {

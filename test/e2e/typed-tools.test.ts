@@ -14,7 +14,10 @@ const tools = {
     name: 'orders_lookup',
     description: 'Find one of your orders',
     input: z.strictObject({
-      orderId: z.string().regex(/^ord_\d+$/).refine(async (id) => orders.has(id), 'there is no such order'),
+      orderId: z
+        .string()
+        .regex(/^ord_\d+$/)
+        .refine(async (id) => orders.has(id), 'there is no such order'),
       limit: z.number().int().min(1).max(50).default(10),
     }),
     risk: 'read',
@@ -35,10 +38,19 @@ const tools = {
   weather: tool({
     description: 'The weather in a city',
     inputSchema: z.object({ city: z.string().min(1) }),
-    execute: async ({ city }, { abortSignal, toolCallId }) => ({ city, sky: 'clear', live: abortSignal?.aborted === false, call: typeof toolCallId }),
+    execute: async ({ city }, { abortSignal, toolCallId }) => ({
+      city,
+      sky: 'clear',
+      live: abortSignal?.aborted === false,
+      call: typeof toolCallId,
+    }),
   }),
   forecast: {
-    ...tool({ description: 'Tomorrow in a city', inputSchema: z.object({ city: z.string() }), execute: async ({ city }) => ({ city, tomorrow: 'rain' }) }),
+    ...tool({
+      description: 'Tomorrow in a city',
+      inputSchema: z.object({ city: z.string() }),
+      execute: async ({ city }) => ({ city, tomorrow: 'rain' }),
+    }),
     risk: 'read' as const,
   },
 };
@@ -67,7 +79,10 @@ describe('Typed host tools through the development host (scripted model, stock A
     expect(textOf(wrongType.message), 'the model read the error back').to.contain('orders_lookup failed: Invalid call: /orderId');
 
     const extra = await ada.say(thread, '/call orders_lookup {"orderId": "ord_1", "verbose": true}');
-    expect(toolPart(extra.message, 'orders_lookup')).to.deep.include({ state: 'output-error', errorText: 'Invalid call: (input) Unrecognized key: "verbose"' });
+    expect(toolPart(extra.message, 'orders_lookup')).to.deep.include({
+      state: 'output-error',
+      errorText: 'Invalid call: (input) Unrecognized key: "verbose"',
+    });
     const missing = await ada.say(thread, '/call orders_lookup {}');
     expect(toolPart(missing.message, 'orders_lookup')!.errorText).to.contain('/orderId');
     expect((await ada.json('GET', '/approvals')).body.approvals).to.deep.equal([]);
@@ -82,16 +97,28 @@ describe('Typed host tools through the development host (scripted model, stock A
   it("answers a refinement that rejects, and a schema that throws, as the tool's error", async () => {
     const thread = await ada.newThread();
     const unknownOrder = await ada.say(thread, '/call orders_lookup {"orderId": "ord_404"}');
-    expect(toolPart(unknownOrder.message, 'orders_lookup')).to.deep.include({ state: 'output-error', errorText: 'Invalid call: /orderId there is no such order' });
+    expect(toolPart(unknownOrder.message, 'orders_lookup')).to.deep.include({
+      state: 'output-error',
+      errorText: 'Invalid call: /orderId there is no such order',
+    });
     const broken = await ada.say(thread, '/call fragile {"q": "x"}');
-    expect(toolPart(broken.message, 'fragile')).to.deep.include({ state: 'output-error', errorText: 'Invalid call: (input) could not be checked: the lookup service is down' });
-    expect(broken.chunks.some((c) => c.type === 'error'), 'the turn itself did not fail').to.equal(false);
+    expect(toolPart(broken.message, 'fragile')).to.deep.include({
+      state: 'output-error',
+      errorText: 'Invalid call: (input) could not be checked: the lookup service is down',
+    });
+    expect(
+      broken.chunks.some((c) => c.type === 'error'),
+      'the turn itself did not fail',
+    ).to.equal(false);
   });
 
   it('runs AI SDK tools from the record: without a risk it asks first, with risk read it runs, each given its execution options', async () => {
     const thread = await ada.newThread();
     const forecast = await ada.say(thread, '/call forecast {"city": "Oslo"}');
-    expect(toolPart(forecast.message, 'forecast')).to.deep.include({ state: 'output-available', output: { city: 'Oslo', tomorrow: 'rain' } });
+    expect(toolPart(forecast.message, 'forecast')).to.deep.include({
+      state: 'output-available',
+      output: { city: 'Oslo', tomorrow: 'rain' },
+    });
 
     const parked = await ada.say(thread, '/call weather {"city": "Oslo"}');
     const part = toolPart(parked.message, 'weather')!;
@@ -100,6 +127,9 @@ describe('Typed host tools through the development host (scripted model, stock A
     expect(card.data.risk).to.equal('write');
     expect((await ada.json('POST', `/approvals/${part.approval.id}/decide`, { approve: true })).status).to.equal(200);
     const resumed = await ada.continueTurn(thread, parked.message);
-    expect(toolPart(resumed.message, 'weather')).to.deep.include({ state: 'output-available', output: { city: 'Oslo', sky: 'clear', live: true, call: 'string' } });
+    expect(toolPart(resumed.message, 'weather')).to.deep.include({
+      state: 'output-available',
+      output: { city: 'Oslo', sky: 'clear', live: true, call: 'string' },
+    });
   });
 });

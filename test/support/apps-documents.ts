@@ -7,7 +7,11 @@ export const tinyDocument = (): AppDocument => ({
   ui: 'tree',
   scope: 'owner',
   root: 'root',
-  nodes: { root: { type: 'stack', children: ['title', 'items'] }, title: { type: 'heading', props: { text: 'Groceries' } }, items: { type: 'list', bind: 'items' } },
+  nodes: {
+    root: { type: 'stack', children: ['title', 'items'] },
+    title: { type: 'heading', props: { text: 'Groceries' } },
+    items: { type: 'list', bind: 'items' },
+  },
   data: { items: { collection: 'items' } },
   actions: {},
   server: null,
@@ -33,7 +37,18 @@ export function largeDocument(count: number): AppDocument {
     }
   }
   nodes.root = { type: 'stack', children: cards };
-  return { format: 1, title: `Large app of ${count} nodes`, ui: 'tree', scope: 'owner', root: 'root', nodes, data: {}, actions: {}, server: null, egress: null };
+  return {
+    format: 1,
+    title: `Large app of ${count} nodes`,
+    ui: 'tree',
+    scope: 'owner',
+    root: 'root',
+    nodes,
+    data: {},
+    actions: {},
+    server: null,
+    egress: null,
+  };
 }
 
 /**

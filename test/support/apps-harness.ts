@@ -41,7 +41,12 @@ export function appsHarness(options: AppsHarnessOptions = {}) {
   // The tools need the use cases and the guard needs the tools: the use cases are filled in below.
   const assembled: { apps?: AppsUseCases } = {};
   const late = new Proxy({} as AppsUseCases, { get: (_target, key) => assembled.apps![key as keyof AppsUseCases] });
-  const guard = guardHarness({ tools: [...appTools(late, book), ...(options.hostTools ?? [])], store, ...(options.policy ? { policy: options.policy } : {}), ...(options.host ? { host: options.host } : {}) });
+  const guard = guardHarness({
+    tools: [...appTools(late, book), ...(options.hostTools ?? [])],
+    store,
+    ...(options.policy ? { policy: options.policy } : {}),
+    ...(options.host ? { host: options.host } : {}),
+  });
   const apps = assembleApps({
     store,
     book,

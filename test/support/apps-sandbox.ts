@@ -51,7 +51,8 @@ export class RecordingSession implements SandboxSession {
 
   async writeFiles(files: ReadonlyArray<SandboxFile>): Promise<void> {
     this.step('writeFiles');
-    for (const file of files) this.files.set(file.path, typeof file.content === 'string' ? file.content : new TextDecoder().decode(file.content));
+    for (const file of files)
+      this.files.set(file.path, typeof file.content === 'string' ? file.content : new TextDecoder().decode(file.content));
   }
 
   async start(): Promise<void> {
@@ -85,7 +86,10 @@ export class RecordingSession implements SandboxSession {
     this.sandbox.steps.push(`fetch ${path}`);
     if (!this.listening) throw new Error('connection refused');
     const match = /^\/fn\/(.+)$/.exec(path);
-    const answer = match && this.sandbox.script.fn ? this.sandbox.script.fn(decodeURIComponent(match[1]!), JSON.parse(String(init?.body ?? 'null'))) : { status: 404, body: { error: 'not found' } };
+    const answer =
+      match && this.sandbox.script.fn
+        ? this.sandbox.script.fn(decodeURIComponent(match[1]!), JSON.parse(String(init?.body ?? 'null')))
+        : { status: 404, body: { error: 'not found' } };
     return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
   }
 

@@ -105,7 +105,10 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     clock,
   );
   const starts = new StartRuns(runs, dispatcher, ids, clock);
-  const executor = new ExecuteRun(runs, automations, agent, parked, resume, ids, clock, trail, logger, { holder: options.holder ?? 'instance-a', leaseMs: options.leaseMs ?? 60_000 });
+  const executor = new ExecuteRun(runs, automations, agent, parked, resume, ids, clock, trail, logger, {
+    holder: options.holder ?? 'instance-a',
+    leaseMs: options.leaseMs ?? 60_000,
+  });
   const sweep = new SweepRuns(runs, parked, resume, dispatcher, clock, trail, logger, { requeueAfterMs: 5 * 60_000 });
   const tick = new Tick(automations, calendar, starts, sweep, clock, logger);
   const rules = new AutomationRules(calendar, tools, () => sources.names());
@@ -129,7 +132,15 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     stop: new StopRun(runs, parked, clock, trail, { waitMs: options.stopWaitMs ?? 2_000, pollMs: 10 }),
     getRun: new GetRun(runs),
     listRuns: new ListRuns(runs),
-    receive: new ReceiveDelivery(sources, new WebhookRefusals(trail), store.records<DeliveryMark>('webhook-deliveries'), automations, starts, clock, trail),
+    receive: new ReceiveDelivery(
+      sources,
+      new WebhookRefusals(trail),
+      store.records<DeliveryMark>('webhook-deliveries'),
+      automations,
+      starts,
+      clock,
+      trail,
+    ),
     /** Executes every run handed over so far (and any handed over meanwhile), one at a time. */
     async runQueued(): Promise<string[]> {
       const done: string[] = [];
@@ -141,9 +152,24 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
       }
       return done;
     },
-    async automation(input: { name?: string; cron?: string; timezone?: string; source?: string; prompt: string; tools?: string[]; owner?: Principal }) {
-      const trigger = input.source ? { kind: 'webhook' as const, source: input.source } : { kind: 'schedule' as const, cron: input.cron ?? '* * * * *', ...(input.timezone ? { timezone: input.timezone } : {}) };
-      return this.create.execute({ principal: input.owner ?? ada, name: input.name ?? 'test automation', trigger, task: { prompt: input.prompt, ...(input.tools ? { tools: input.tools } : {}) } });
+    async automation(input: {
+      name?: string;
+      cron?: string;
+      timezone?: string;
+      source?: string;
+      prompt: string;
+      tools?: string[];
+      owner?: Principal;
+    }) {
+      const trigger = input.source
+        ? { kind: 'webhook' as const, source: input.source }
+        : { kind: 'schedule' as const, cron: input.cron ?? '* * * * *', ...(input.timezone ? { timezone: input.timezone } : {}) };
+      return this.create.execute({
+        principal: input.owner ?? ada,
+        name: input.name ?? 'test automation',
+        trigger,
+        task: { prompt: input.prompt, ...(input.tools ? { tools: input.tools } : {}) },
+      });
     },
   };
 }

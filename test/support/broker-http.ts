@@ -87,8 +87,13 @@ export class BrokerHttp {
 }
 
 /** What a provider behind a broker answers to a proxied call in these tests: an echo of it. */
-export function providerEcho(toolkit: string, account: string, call: { method: string; path: string; query: Record<string, string>; body: unknown }): BrokerReply {
-  if (call.path === '/missing') return { status: 404, body: { message: 'Not Found' }, headers: { 'content-type': 'application/json', 'x-provider': toolkit } };
+export function providerEcho(
+  toolkit: string,
+  account: string,
+  call: { method: string; path: string; query: Record<string, string>; body: unknown },
+): BrokerReply {
+  if (call.path === '/missing')
+    return { status: 404, body: { message: 'Not Found' }, headers: { 'content-type': 'application/json', 'x-provider': toolkit } };
   return {
     status: 200,
     body: { provider: toolkit, account, method: call.method, path: call.path, query: call.query, body: call.body ?? null },

@@ -11,7 +11,8 @@ import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-mo
  */
 export function chromiumPath(): string {
   const path = process.env.PORTER_CHROMIUM;
-  if (!path || !existsSync(path)) throw new Error(`Chromium is not installed${path ? ` at ${path}` : ''}: apt-get install -y chromium (or set PORTER_CHROMIUM)`);
+  if (!path || !existsSync(path))
+    throw new Error(`Chromium is not installed${path ? ` at ${path}` : ''}: apt-get install -y chromium (or set PORTER_CHROMIUM)`);
   return path;
 }
 
@@ -22,7 +23,16 @@ export function needsChromium(): void {
   });
 }
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), args: ARGS, headless: true });
@@ -43,8 +53,16 @@ export interface ChromeSession {
  * A fresh browser profile on the development host's chrome, signed in as `user` through the demo
  * cookie (anonymous without). Page errors fail loudly: they are collected in `errors`.
  */
-export async function openChrome(browser: Browser, baseUrl: string, options: { user?: string; viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {}): Promise<ChromeSession & { errors: string[] }> {
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, colorScheme: options.colorScheme ?? 'light', deviceScaleFactor: 1 });
+export async function openChrome(
+  browser: Browser,
+  baseUrl: string,
+  options: { user?: string; viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {},
+): Promise<ChromeSession & { errors: string[] }> {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+    colorScheme: options.colorScheme ?? 'light',
+    deviceScaleFactor: 1,
+  });
   if (options.user) await context.addCookies([{ name: 'porter_demo_user', value: options.user, url: baseUrl }]);
   const page = await context.newPage();
   const errors: string[] = [];
@@ -90,7 +108,10 @@ export class PacedScriptedModel implements LanguageModelV3 {
   }
 
   async doStream(options: LanguageModelV3CallOptions) {
-    const system = options.prompt.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+    const system = options.prompt
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n');
     if (system.includes('app documents')) return { stream: this.writeDocument(options) };
     const { stream } = await this.inner.doStream(options);
     const delay = this.delayMs;
@@ -107,7 +128,10 @@ export class PacedScriptedModel implements LanguageModelV3 {
   }
 
   private writeDocument(options: LanguageModelV3CallOptions): ReadableStream<LanguageModelV3StreamPart> {
-    const request = options.prompt.filter((m) => m.role === 'user').flatMap((m) => m.content.map((c) => (c.type === 'text' ? c.text : ''))).join('');
+    const request = options.prompt
+      .filter((m) => m.role === 'user')
+      .flatMap((m) => m.content.map((c) => (c.type === 'text' ? c.text : '')))
+      .join('');
     const current = /Here is the current app:\n([\s\S]*?)\n\nChange it/.exec(request)?.[1];
     const text = current ?? JSON.stringify(this.appDocument);
     const delay = this.delayMs;
@@ -120,7 +144,10 @@ export class PacedScriptedModel implements LanguageModelV3 {
           await sleep(delay / 2);
         }
         controller.enqueue({ type: 'text-end', id: 'doc' });
-        const usage = { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+        const usage = {
+          inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+          outputTokens: { total: 1, text: 1, reasoning: 0 },
+        };
         controller.enqueue({ type: 'finish', finishReason: { unified: 'stop', raw: undefined }, usage });
         controller.close();
       },

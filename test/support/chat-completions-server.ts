@@ -20,7 +20,9 @@ export interface ChatCompletionsServer {
  * with `stream: true` → `chat.completion.chunk` events over SSE, ending with `data: [DONE]`), as
  * OpenAI, Ollama, vLLM and llama.cpp do. It answers each request with the next script.
  */
-export async function chatCompletionsServer(scripts: (request: Record<string, any>, index: number) => CompletionScript): Promise<ChatCompletionsServer> {
+export async function chatCompletionsServer(
+  scripts: (request: Record<string, any>, index: number) => CompletionScript,
+): Promise<ChatCompletionsServer> {
   const requests: Array<Record<string, any>> = [];
   const headers: IncomingMessage['headers'][] = [];
   const server: Server = createServer(async (req, res) => {
@@ -36,12 +38,18 @@ export async function chatCompletionsServer(scripts: (request: Record<string, an
     const script = scripts(body, requests.length - 1);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const base = { id: `chatcmpl-${requests.length}`, object: 'chat.completion.chunk', created: 1_767_225_600, model: body.model };
-    const send = (choice: Record<string, unknown>, extra: Record<string, unknown> = {}) => res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, ...choice }], ...extra })}\n\n`);
+    const send = (choice: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, ...choice }], ...extra })}\n\n`);
     send({ delta: { role: 'assistant', content: '' }, finish_reason: null });
     if ('toolCalls' in script) {
       script.toolCalls.forEach((call, index) => {
         const half = Math.ceil(call.arguments.length / 2);
-        send({ delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments.slice(0, half) } }] }, finish_reason: null });
+        send({
+          delta: {
+            tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments.slice(0, half) } }],
+          },
+          finish_reason: null,
+        });
         send({ delta: { tool_calls: [{ index, function: { arguments: call.arguments.slice(half) } }] }, finish_reason: null });
       });
       send({ delta: {}, finish_reason: 'tool_calls' });
@@ -53,7 +61,9 @@ export async function chatCompletionsServer(scripts: (request: Record<string, an
       }
       send({ delta: {}, finish_reason: 'stop' });
     }
-    res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`,
+    );
     res.end('data: [DONE]\n\n');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -81,7 +91,11 @@ export function scriptedCompletions(request: Record<string, any>, index: number)
   const messages = request.messages as Array<{ role: string; content: unknown }>;
   const last = messages[messages.length - 1];
   const text = (content: unknown): string =>
-    typeof content === 'string' ? content : Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? '').join('') : '';
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content.map((part: { text?: string }) => part.text ?? '').join('')
+        : '';
   if (last?.role === 'tool') return { text: `done: ${text(last.content)}` };
   const said = text(last?.content);
   const call = /^\/call (\S+)\s*(.*)$/s.exec(said);

@@ -34,12 +34,29 @@ export class CloudBrokerServer {
     readonly key: string,
     readonly toolkits: string[] = ['github', 'slack'],
   ) {
-    const api = (handler: (request: SeenRequest, params: string[]) => BrokerReply) => (request: SeenRequest, params: string[]) => (this.authorized(request) ? handler(request, params) : fail(401, 'unauthorized', 'missing or wrong API key'));
+    const api = (handler: (request: SeenRequest, params: string[]) => BrokerReply) => (request: SeenRequest, params: string[]) =>
+      this.authorized(request) ? handler(request, params) : fail(401, 'unauthorized', 'missing or wrong API key');
     this.http
-      .on('POST', /^\/v1\/connections$/, api((request) => this.startConnection(request)))
-      .on('GET', /^\/v1\/connections\/([^/]+)$/, api((_r, [id]) => this.read(id!)))
-      .on('DELETE', /^\/v1\/connections\/([^/]+)$/, api((_r, [id]) => this.remove(id!)))
-      .on('POST', /^\/v1\/connections\/([^/]+)\/proxy$/, api((request, [id]) => this.proxy(id!, request)))
+      .on(
+        'POST',
+        /^\/v1\/connections$/,
+        api((request) => this.startConnection(request)),
+      )
+      .on(
+        'GET',
+        /^\/v1\/connections\/([^/]+)$/,
+        api((_r, [id]) => this.read(id!)),
+      )
+      .on(
+        'DELETE',
+        /^\/v1\/connections\/([^/]+)$/,
+        api((_r, [id]) => this.remove(id!)),
+      )
+      .on(
+        'POST',
+        /^\/v1\/connections\/([^/]+)\/proxy$/,
+        api((request, [id]) => this.proxy(id!, request)),
+      )
       .on('GET', /^\/consent\/([^/]+)$/, (request, [token]) => this.consent(token!, request.query.get('refuse') === '1'));
   }
 
@@ -65,7 +82,13 @@ export class CloudBrokerServer {
 
   private startConnection(request: SeenRequest): BrokerReply {
     const body = request.body as Record<string, unknown> | null;
-    if (!body || typeof body.toolkit !== 'string' || typeof body.owner !== 'string' || typeof body.reference !== 'string' || typeof body.callback_url !== 'string') {
+    if (
+      !body ||
+      typeof body.toolkit !== 'string' ||
+      typeof body.owner !== 'string' ||
+      typeof body.reference !== 'string' ||
+      typeof body.callback_url !== 'string'
+    ) {
       return fail(400, 'validation', 'toolkit, owner, reference and callback_url are required');
     }
     if (!this.toolkits.includes(body.toolkit)) return fail(400, 'unknown-toolkit', `toolkit ${body.toolkit} is not set up`);
@@ -105,13 +128,19 @@ export class CloudBrokerServer {
     if (found.status !== 'active') return fail(409, 'not-active', 'the connection is not active');
     const call = request.body as { method: string; path: string; query?: Record<string, string>; body?: unknown };
     if (typeof call?.path !== 'string' || !call.path.startsWith('/')) return fail(400, 'validation', 'path must start with /');
-    const answer = providerEcho(found.toolkit, found.id, { method: call.method, path: call.path, query: call.query ?? {}, body: call.body });
+    const answer = providerEcho(found.toolkit, found.id, {
+      method: call.method,
+      path: call.path,
+      query: call.query ?? {},
+      body: call.body,
+    });
     return { status: 200, body: { status: answer.status, headers: answer.headers ?? {}, body: answer.body } };
   }
 
   private consent(token: string, refuse: boolean): BrokerReply {
     const found = [...this.connections.values()].find((c) => c.consentToken === token);
-    if (!found || found.status !== 'initiated') return { status: 400, body: 'This consent page is no longer valid.', headers: { 'content-type': 'text/html' } };
+    if (!found || found.status !== 'initiated')
+      return { status: 400, body: 'This consent page is no longer valid.', headers: { 'content-type': 'text/html' } };
     this.setStatus(found.id, refuse ? 'failed' : 'active');
     const back = new URL(found.callbackUrl);
     back.searchParams.set('connection', found.reference);
@@ -120,7 +149,15 @@ export class CloudBrokerServer {
   }
 
   private view(c: CloudConnection) {
-    return { id: c.id, toolkit: c.toolkit, owner: c.owner, reference: c.reference, status: c.status, created_at: c.createdAt, updated_at: c.updatedAt };
+    return {
+      id: c.id,
+      toolkit: c.toolkit,
+      owner: c.owner,
+      reference: c.reference,
+      status: c.status,
+      created_at: c.createdAt,
+      updated_at: c.updatedAt,
+    };
   }
 
   private started(c: CloudConnection) {

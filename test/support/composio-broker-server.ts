@@ -41,14 +41,40 @@ export class ComposioBrokerServer {
   ) {
     this.authConfigs = toolkits.map((toolkit) => ({ id: `ac_${toolkit}${randomBytes(3).toString('hex')}`, toolkit, status: 'ENABLED' }));
     const api = (handler: (request: SeenRequest, params: string[]) => BrokerReply) => (request: SeenRequest, params: string[]) =>
-      request.headers['x-api-key'] === this.apiKey ? handler(request, params) : { status: 401, body: { error: { message: 'Invalid API key', code: 10401, slug: 'Auth_InvalidApiKey', status: 401 } } };
+      request.headers['x-api-key'] === this.apiKey
+        ? handler(request, params)
+        : { status: 401, body: { error: { message: 'Invalid API key', code: 10401, slug: 'Auth_InvalidApiKey', status: 401 } } };
     this.http
-      .on('GET', /^\/api\/v3\.1\/auth_configs$/, api((request) => this.listAuthConfigs(request)))
-      .on('POST', /^\/api\/v3\.1\/connected_accounts\/link$/, api((request) => this.link(request)))
-      .on('GET', /^\/api\/v3\.1\/connected_accounts$/, api((request) => this.list(request)))
-      .on('GET', /^\/api\/v3\.1\/connected_accounts\/([^/]+)$/, api((_r, [id]) => this.retrieve(id!)))
-      .on('DELETE', /^\/api\/v3\.1\/connected_accounts\/([^/]+)$/, api((_r, [id]) => this.remove(id!)))
-      .on('POST', /^\/api\/v3\.1\/tools\/execute\/proxy$/, api((request) => this.proxy(request)))
+      .on(
+        'GET',
+        /^\/api\/v3\.1\/auth_configs$/,
+        api((request) => this.listAuthConfigs(request)),
+      )
+      .on(
+        'POST',
+        /^\/api\/v3\.1\/connected_accounts\/link$/,
+        api((request) => this.link(request)),
+      )
+      .on(
+        'GET',
+        /^\/api\/v3\.1\/connected_accounts$/,
+        api((request) => this.list(request)),
+      )
+      .on(
+        'GET',
+        /^\/api\/v3\.1\/connected_accounts\/([^/]+)$/,
+        api((_r, [id]) => this.retrieve(id!)),
+      )
+      .on(
+        'DELETE',
+        /^\/api\/v3\.1\/connected_accounts\/([^/]+)$/,
+        api((_r, [id]) => this.remove(id!)),
+      )
+      .on(
+        'POST',
+        /^\/api\/v3\.1\/tools\/execute\/proxy$/,
+        api((request) => this.proxy(request)),
+      )
       .on('GET', /^\/link\/([^/]+)$/, (request, [token]) => this.consent(token!, request.query.get('refuse') === '1'));
   }
 
@@ -88,14 +114,30 @@ export class ComposioBrokerServer {
   private link(request: SeenRequest): BrokerReply {
     const body = request.body as { auth_config_id?: string; user_id?: string; callback_url?: string };
     const config = this.authConfigs.find((c) => c.id === body?.auth_config_id);
-    if (!config || !body.user_id) return { status: 400, body: { error: { message: 'Invalid auth config or user id', code: 1400, status: 400 } } };
+    if (!config || !body.user_id)
+      return { status: 400, body: { error: { message: 'Invalid auth config or user id', code: 1400, status: 400 } } };
     const id = `ca_${randomBytes(6).toString('hex')}`;
     const linkToken = `lk_${randomBytes(12).toString('hex')}`;
     const now = new Date().toISOString();
-    this.accounts.set(id, { id, userId: body.user_id, authConfigId: config.id, toolkit: config.toolkit, callbackUrl: body.callback_url ?? null, linkToken, createdAt: now, updatedAt: now, status: 'INITIATED' });
+    this.accounts.set(id, {
+      id,
+      userId: body.user_id,
+      authConfigId: config.id,
+      toolkit: config.toolkit,
+      callbackUrl: body.callback_url ?? null,
+      linkToken,
+      createdAt: now,
+      updatedAt: now,
+      status: 'INITIATED',
+    });
     return {
       status: 201,
-      body: { connected_account_id: id, link_token: linkToken, redirect_url: `${this.http.url}/link/${linkToken}`, expires_at: new Date(Date.now() + 600_000).toISOString() },
+      body: {
+        connected_account_id: id,
+        link_token: linkToken,
+        redirect_url: `${this.http.url}/link/${linkToken}`,
+        expires_at: new Date(Date.now() + 600_000).toISOString(),
+      },
     };
   }
 
@@ -106,7 +148,13 @@ export class ComposioBrokerServer {
     const statuses = csv('statuses');
     const toolkits = csv('toolkit_slugs');
     const items = [...this.accounts.values()]
-      .filter((a) => (!users || users.includes(a.userId)) && (!configs || configs.includes(a.authConfigId)) && (!statuses || statuses.includes(a.status)) && (!toolkits || toolkits.includes(a.toolkit)))
+      .filter(
+        (a) =>
+          (!users || users.includes(a.userId)) &&
+          (!configs || configs.includes(a.authConfigId)) &&
+          (!statuses || statuses.includes(a.status)) &&
+          (!toolkits || toolkits.includes(a.toolkit)),
+      )
       .map((a) => this.raw(a));
     return { status: 200, body: { items, next_cursor: null, total_pages: 1, current_page: 1, total_items: items.length } };
   }
@@ -122,10 +170,17 @@ export class ComposioBrokerServer {
   }
 
   private proxy(request: SeenRequest): BrokerReply {
-    const body = request.body as { endpoint: string; method: string; body?: unknown; connected_account_id?: string; parameters?: Array<{ name: string; type: string; value: string }> };
+    const body = request.body as {
+      endpoint: string;
+      method: string;
+      body?: unknown;
+      connected_account_id?: string;
+      parameters?: Array<{ name: string; type: string; value: string }>;
+    };
     const account = body.connected_account_id ? this.accounts.get(body.connected_account_id) : undefined;
     if (!account) return notFound(String(body.connected_account_id));
-    if (account.status !== 'ACTIVE') return { status: 400, body: { error: { message: 'Connected account is not active', code: 1801, status: 400 } } };
+    if (account.status !== 'ACTIVE')
+      return { status: 400, body: { error: { message: 'Connected account is not active', code: 1801, status: 400 } } };
     const query = Object.fromEntries((body.parameters ?? []).filter((p) => p.type === 'query').map((p) => [p.name, p.value]));
     const answer = providerEcho(account.toolkit, account.id, { method: body.method, path: body.endpoint, query, body: body.body });
     return { status: 200, body: { status: answer.status, data: answer.body, headers: answer.headers ?? {} } };
@@ -133,7 +188,8 @@ export class ComposioBrokerServer {
 
   private consent(token: string, refuse: boolean): BrokerReply {
     const account = [...this.accounts.values()].find((a) => a.linkToken === token);
-    if (!account || account.status !== 'INITIATED') return { status: 400, body: 'This link is no longer valid.', headers: { 'content-type': 'text/html' } };
+    if (!account || account.status !== 'INITIATED')
+      return { status: 400, body: 'This link is no longer valid.', headers: { 'content-type': 'text/html' } };
     this.setStatus(account.id, refuse ? 'FAILED' : 'ACTIVE');
     if (!account.callbackUrl) return { status: 200, body: 'Done.', headers: { 'content-type': 'text/html' } };
     const back = new URL(account.callbackUrl);

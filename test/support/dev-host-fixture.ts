@@ -6,7 +6,9 @@ import type { PorterOptions } from '../../composition/config/config-schema.js';
 import { WireClient } from './turn-client.js';
 
 /** The development host as `npm start` runs it, on an in-memory SQLite database and a free port. */
-export async function devHost(options: { env?: NodeJS.ProcessEnv; porter?: PorterOptions } = {}): Promise<DevHost & { client: WireClient }> {
+export async function devHost(
+  options: { env?: NodeJS.ProcessEnv; porter?: PorterOptions } = {},
+): Promise<DevHost & { client: WireClient }> {
   const host = await startDevHost({
     port: 0,
     env: {

@@ -19,12 +19,17 @@ export interface BrowserAnswer {
  * host's demo cookie, read the consent page, and press Allow (or Deny). Returns where the browser
  * was sent back to.
  */
-export async function consentInBrowser(authorizationUrl: URL | string, person: string | null, decision: 'allow' | 'deny' = 'allow'): Promise<BrowserAnswer> {
+export async function consentInBrowser(
+  authorizationUrl: URL | string,
+  person: string | null,
+  decision: 'allow' | 'deny' = 'allow',
+): Promise<BrowserAnswer> {
   const url = new URL(authorizationUrl);
   const cookie = person ? `porter_demo_user=${person}` : '';
   const page = await fetch(url, { redirect: 'manual', headers: { accept: 'text/html', ...(cookie ? { cookie } : {}) } });
   const html = await page.text();
-  if (page.status !== 200) return { status: page.status, location: page.headers.get('location') ? new URL(page.headers.get('location')!, url) : null, page: html };
+  if (page.status !== 200)
+    return { status: page.status, location: page.headers.get('location') ? new URL(page.headers.get('location')!, url) : null, page: html };
   const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1];
   const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
   if (!handle || !action) throw new Error(`no consent form on the page:\n${html.slice(0, 500)}`);
@@ -58,7 +63,13 @@ export class BrowserlessProvider implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'SDK e2e client', redirect_uris: [CLIENT_REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'SDK e2e client',
+      redirect_uris: [CLIENT_REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
 
   state(): string {
@@ -123,7 +134,9 @@ export async function connectSdkV2(door: URL, person: string, options: v2.Client
   const provider = new BrowserlessProviderV2(person);
   let refused: unknown;
   try {
-    await new v2.Client({ name: 'e2e-v2', version: '1.0.0' }, options).connect(new v2.StreamableHTTPClientTransport(door, { authProvider: provider }));
+    await new v2.Client({ name: 'e2e-v2', version: '1.0.0' }, options).connect(
+      new v2.StreamableHTTPClientTransport(door, { authProvider: provider }),
+    );
   } catch (error) {
     refused = error;
   }
@@ -164,12 +177,24 @@ export async function accessTokenFor(door: URL, person: string): Promise<string>
   const clientId = ((await registered.json()) as { client_id: string }).client_id;
   const { verifier, challenge } = pkcePair();
   const authorize = new URL(`${door.href}/authorize`);
-  authorize.search = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: CLIENT_REDIRECT, code_challenge: challenge, code_challenge_method: 'S256' }).toString();
+  authorize.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: CLIENT_REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  }).toString();
   const code = (await consentInBrowser(authorize, person)).location!.searchParams.get('code')!;
   const tokens = await fetch(`${door.href}/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: CLIENT_REDIRECT, code_verifier: verifier, client_id: clientId }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: CLIENT_REDIRECT,
+      code_verifier: verifier,
+      client_id: clientId,
+    }).toString(),
   });
   expect(tokens.status).to.equal(200);
   return ((await tokens.json()) as { access_token: string }).access_token;

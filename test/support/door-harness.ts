@@ -58,7 +58,12 @@ export interface DoorHarnessOptions {
 /** The door's application layer over the guard harness, wired as composition/containers/door.ts wires it. */
 export function doorHarness(options: DoorHarnessOptions = {}) {
   const tools = options.tools ?? [];
-  const guard = guardHarness({ tools, ...(options.store ? { store: options.store } : {}), actAs: options.actAs ?? null, host: options.host ?? null });
+  const guard = guardHarness({
+    tools,
+    ...(options.store ? { store: options.store } : {}),
+    actAs: options.actAs ?? null,
+    host: options.host ?? null,
+  });
   const { clock, store } = guard;
   const ids = new SequentialIds();
   const audit = new AuditTrail(guard.auditLog, ids, clock, guard.logger);
@@ -73,7 +78,8 @@ export function doorHarness(options: DoorHarnessOptions = {}) {
   const registry = new StaticToolRegistry(tools);
   const sessions = new DoorSessions(settings, clock);
   const people = new Map<string, Principal | null>();
-  const principalOf: DoorPrincipalLookup = options.principal ?? ((subject) => (people.has(subject) ? people.get(subject)! : { subject, kind: 'user' }));
+  const principalOf: DoorPrincipalLookup =
+    options.principal ?? ((subject) => (people.has(subject) ? people.get(subject)! : { subject, kind: 'user' }));
 
   const oauth = {
     registerClient: new RegisterClient(clients, secrets, ids, clock, audit),
@@ -109,9 +115,21 @@ export function doorHarness(options: DoorHarnessOptions = {}) {
       return oauth.registerClient.execute({ redirectUris: [REDIRECT], clientName: 'Test client', ...registration });
     },
     /** The browser leg: /authorize, the consent page, the person's yes; returns the code from the redirect. */
-    async authorize(clientId: string, person: Principal, pkce = pkcePair(), extra: { state?: string } = {}): Promise<{ code: string; verifier: string }> {
+    async authorize(
+      clientId: string,
+      person: Principal,
+      pkce = pkcePair(),
+      extra: { state?: string } = {},
+    ): Promise<{ code: string; verifier: string }> {
       const step = await oauth.beginAuthorization.execute({
-        query: { responseType: 'code', clientId, redirectUri: REDIRECT, codeChallenge: pkce.challenge, codeChallengeMethod: 'S256', ...extra },
+        query: {
+          responseType: 'code',
+          clientId,
+          redirectUri: REDIRECT,
+          codeChallenge: pkce.challenge,
+          codeChallengeMethod: 'S256',
+          ...extra,
+        },
         site: SITE,
         signedIn: person,
       });
@@ -128,19 +146,33 @@ export function doorHarness(options: DoorHarnessOptions = {}) {
         code,
         codeVerifier: verifier,
         redirectUri: REDIRECT,
-        client: { clientId, ...(client.clientSecret ? { clientSecret: client.clientSecret, via: 'client_secret_post' as const } : { via: 'none' as const }) },
+        client: {
+          clientId,
+          ...(client.clientSecret ? { clientSecret: client.clientSecret, via: 'client_secret_post' as const } : { via: 'none' as const }),
+        },
         site: SITE,
       });
     },
     /** `requestedAt`: when the request reached the door, as the HTTP adapter passes it (the clock's now otherwise). */
     refresh(clientId: string, refreshToken: string, requestedAt?: string): Promise<TokenGrant> {
-      return oauth.issueTokens.execute({ grantType: 'refresh_token', refreshToken, client: { clientId, via: 'none' }, site: SITE, ...(requestedAt ? { requestedAt } : {}) });
+      return oauth.issueTokens.execute({
+        grantType: 'refresh_token',
+        refreshToken,
+        client: { clientId, via: 'none' },
+        site: SITE,
+        ...(requestedAt ? { requestedAt } : {}),
+      });
     },
     /** Registration, consent and code exchange for one person: their first token grant. */
     async connect(person: Principal, registration: Partial<ClientRegistration> = {}) {
       const client = await harness.register(registration);
       const { code, verifier } = await harness.authorize(client.clientId, person);
-      const tokens = await harness.exchange(client.clientId, code, verifier, client.clientSecret ? { clientSecret: client.clientSecret } : {});
+      const tokens = await harness.exchange(
+        client.clientId,
+        code,
+        verifier,
+        client.clientSecret ? { clientSecret: client.clientSecret } : {},
+      );
       return { client, tokens };
     },
     /** Admits a bearer as the transport does on each request. */

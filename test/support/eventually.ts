@@ -17,13 +17,20 @@ export async function eventually(check: () => boolean | Promise<boolean>, timeou
 }
 
 /** `read()`'s answer once `done` holds it; throws with `what` and the last answer after `timeoutMs`. */
-export async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, options: { timeoutMs?: number; what?: string } = {}): Promise<T> {
+export async function until<T>(
+  read: () => T | Promise<T>,
+  done: (value: T) => boolean,
+  options: { timeoutMs?: number; what?: string } = {},
+): Promise<T> {
   const timeoutMs = options.timeoutMs ?? 5_000;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${options.what ?? 'a condition'}; last answer: ${JSON.stringify(value)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${options.what ?? 'a condition'}; last answer: ${JSON.stringify(value)}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, EVERY_MS));
   }
 }

@@ -82,7 +82,15 @@ export function guardHarness(options: HarnessOptions) {
   const hostAccess = new HostAccess(options.host ?? null, seam, audit);
   const egress = options.egress ?? new GuardedEgress();
   const runner = new ToolRunner(hostAccess, null, egress);
-  const executeApproved = new ExecuteApproved(approvals, tools, runner, clock, audit, logger, options.executionLeaseMs ? { leaseMs: options.executionLeaseMs } : undefined);
+  const executeApproved = new ExecuteApproved(
+    approvals,
+    tools,
+    runner,
+    clock,
+    audit,
+    logger,
+    options.executionLeaseMs ? { leaseMs: options.executionLeaseMs } : undefined,
+  );
   const settings = { policy: options.policy ?? [], approvalTtlMs: 60 * 60 * 1000 };
   const guard = new GuardCall(tools, approvals, grants, runner, executeApproved, settings, ids, clock, audit, new EgressPreview(egress));
   const effects = new DecisionEffects(grants, options.hooks ?? [], ids, audit);

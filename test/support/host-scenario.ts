@@ -33,7 +33,11 @@ export async function runHostScenario(wire: string, webhookSecret: string): Prom
   expect(toolPart(ran.message, 'notes_add')?.output).to.deep.equal({ added: 'milk', count: 1 });
   expect((await ada.json('GET', `/approvals/${approvalId}`)).body.state).to.equal('executed');
 
-  const automation = await ada.json('POST', '/automations', { name: 'on orders', trigger: { kind: 'webhook', source: 'orders' }, task: { prompt: 'Summarise this order.' } });
+  const automation = await ada.json('POST', '/automations', {
+    name: 'on orders',
+    trigger: { kind: 'webhook', source: 'orders' },
+    task: { prompt: 'Summarise this order.' },
+  });
   expect(automation.status).to.equal(201);
   expect((await ada.json('POST', `/automations/${automation.body.id}/arm`, {})).status).to.equal(200);
   const body = '{"order":42}';
@@ -41,17 +45,29 @@ export async function runHostScenario(wire: string, webhookSecret: string): Prom
   const at = new Date(Math.floor(Date.now() / 1000) * 1000);
   const delivered = await fetch(`${wire}/webhooks/orders`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at.getTime() / 1000), 'webhook-signature': new Webhook(webhookSecret).sign(id, at, body) },
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(at.getTime() / 1000),
+      'webhook-signature': new Webhook(webhookSecret).sign(id, at, body),
+    },
     body,
   });
   expect(delivered.status).to.equal(202);
   const { runIds } = (await delivered.json()) as { runIds: string[] };
   expect(runIds).to.have.length(1);
-  const run = await until(() => ada.json('GET', `/runs/${runIds[0]}`), (r) => r.body.state === 'succeeded');
+  const run = await until(
+    () => ada.json('GET', `/runs/${runIds[0]}`),
+    (r) => r.body.state === 'succeeded',
+  );
   expect(run.body.startedBy).to.equal('porter:webhook:orders');
 
   const archive = zipSync({ 'app.json': strToU8(JSON.stringify(tinyDocument())) });
-  const imported = await fetch(`${wire}/apps/import`, { method: 'POST', headers: { 'content-type': 'application/vnd.porter.app', 'x-user': 'ada' }, body: archive });
+  const imported = await fetch(`${wire}/apps/import`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/vnd.porter.app', 'x-user': 'ada' },
+    body: archive,
+  });
   expect(imported.status).to.equal(201);
   const app = (await imported.json()) as { id: string };
   const opened = await ada.json('GET', `/apps/${app.id}/open`);

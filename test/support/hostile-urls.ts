@@ -43,14 +43,17 @@ export function hostileLinksDocument(): AppDocument {
 
 /** Every href and src of an HTML page, as the browser reads them (character references decoded). */
 export function urlsIn(html: string): string[] {
-  return [...html.matchAll(/\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi)].map((m) => decodeReferences(m[1] ?? m[2] ?? m[3] ?? ''));
+  return [...html.matchAll(/\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi)].map((m) =>
+    decodeReferences(m[1] ?? m[2] ?? m[3] ?? ''),
+  );
 }
 
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", colon: ':', tab: '\t', newline: '\n', sol: '/' };
 
 function decodeReferences(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);?/gi, (whole, ref: string) => {
-    if (ref[0] === '#') return String.fromCodePoint(ref[1]?.toLowerCase() === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10));
+    if (ref[0] === '#')
+      return String.fromCodePoint(ref[1]?.toLowerCase() === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10));
     return NAMED[ref.toLowerCase()] ?? whole;
   });
 }

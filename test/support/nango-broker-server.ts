@@ -37,13 +37,32 @@ export class NangoBrokerServer {
     readonly integrations: string[] = ['github', 'slack'],
   ) {
     const api = (handler: (request: SeenRequest, params: string[]) => BrokerReply) => (request: SeenRequest, params: string[]) =>
-      request.headers.authorization === `Bearer ${this.secretKey}` ? handler(request, params) : { status: 401, body: { error: { code: 'unknown_account', message: 'Authentication failed' } } };
+      request.headers.authorization === `Bearer ${this.secretKey}`
+        ? handler(request, params)
+        : { status: 401, body: { error: { code: 'unknown_account', message: 'Authentication failed' } } };
     this.http
-      .on('POST', /^\/connect\/sessions$/, api((request) => this.createSession(request)))
-      .on('GET', /^\/connections$/, api((request) => this.list(request)))
-      .on('DELETE', /^\/connections\/([^/]+)$/, api((request, [id]) => this.remove(id!, request.query.get('provider_config_key') ?? '')))
+      .on(
+        'POST',
+        /^\/connect\/sessions$/,
+        api((request) => this.createSession(request)),
+      )
+      .on(
+        'GET',
+        /^\/connections$/,
+        api((request) => this.list(request)),
+      )
+      .on(
+        'DELETE',
+        /^\/connections\/([^/]+)$/,
+        api((request, [id]) => this.remove(id!, request.query.get('provider_config_key') ?? '')),
+      )
       .on('GET', /^\/connect$/, (request) => this.consent(request));
-    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) this.http.on(method, /^\/proxy(\/.*)$/, api((request, [path]) => this.proxy(request, path!)));
+    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])
+      this.http.on(
+        method,
+        /^\/proxy(\/.*)$/,
+        api((request, [path]) => this.proxy(request, path!)),
+      );
   }
 
   start(): Promise<string> {
@@ -80,16 +99,23 @@ export class NangoBrokerServer {
   private createSession(request: SeenRequest): BrokerReply {
     const body = request.body as { tags?: Record<string, string>; allowed_integrations?: string[]; end_user?: { id: string } };
     if (!body || typeof body !== 'object' || (!body.tags && !body.end_user)) {
-      return { status: 400, body: { error: { code: 'invalid_body', errors: [{ code: 'custom', message: 'tags or end_user is required', path: ['tags'] }] } } };
+      return {
+        status: 400,
+        body: { error: { code: 'invalid_body', errors: [{ code: 'custom', message: 'tags or end_user is required', path: ['tags'] }] } },
+      };
     }
     const unknown = (body.allowed_integrations ?? []).filter((i) => !this.integrations.includes(i));
-    if (unknown.length) return { status: 400, body: { error: { code: 'invalid_body', message: `unknown integration ${unknown.join(',')}` } } };
+    if (unknown.length)
+      return { status: 400, body: { error: { code: 'invalid_body', message: `unknown integration ${unknown.join(',')}` } } };
     const token = `nango_connect_session_${randomUUID().replaceAll('-', '')}`;
     // Nango lowercases tag keys.
     const tags = Object.fromEntries(Object.entries(body.tags ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
     const expiresAt = new Date(Date.now() + 30 * 60_000).toISOString();
     this.sessions.set(token, { token, tags, allowedIntegrations: body.allowed_integrations ?? this.integrations, expiresAt });
-    return { status: 201, body: { data: { token, connect_link: `${this.http.url}/connect?session_token=${token}`, expires_at: expiresAt } } };
+    return {
+      status: 201,
+      body: { data: { token, connect_link: `${this.http.url}/connect?session_token=${token}`, expires_at: expiresAt } },
+    };
   }
 
   private list(request: SeenRequest): BrokerReply {
@@ -125,7 +151,8 @@ export class NangoBrokerServer {
 
   private remove(connectionId: string, providerConfigKey: string): BrokerReply {
     const found = this.connections.get(connectionId);
-    if (!found || found.provider_config_key !== providerConfigKey) return { status: 404, body: { error: { code: 'unknown_connection', message: 'Connection not found' } } };
+    if (!found || found.provider_config_key !== providerConfigKey)
+      return { status: 404, body: { error: { code: 'unknown_connection', message: 'Connection not found' } } };
     this.connections.delete(connectionId);
     return { status: 200, body: { success: true } };
   }
@@ -133,7 +160,8 @@ export class NangoBrokerServer {
   private consent(request: SeenRequest): BrokerReply {
     const token = request.query.get('session_token') ?? '';
     const session = this.sessions.get(token);
-    if (!session || session.expiresAt < new Date().toISOString()) return { status: 400, body: 'This link has expired.', headers: { 'content-type': 'text/html' } };
+    if (!session || session.expiresAt < new Date().toISOString())
+      return { status: 400, body: 'This link has expired.', headers: { 'content-type': 'text/html' } };
     if (request.query.get('refuse') !== '1') this.complete(token);
     return { status: 200, body: '<!doctype html><p>Done. You can close this window.</p>', headers: { 'content-type': 'text/html' } };
   }
@@ -142,9 +170,21 @@ export class NangoBrokerServer {
     const connectionId = String(request.headers['connection-id'] ?? '');
     const key = String(request.headers['provider-config-key'] ?? '');
     const found = this.connections.get(connectionId);
-    if (!found || found.provider_config_key !== key) return { status: 404, body: { error: { code: 'unknown_connection', message: 'Connection not found' } } };
-    const forwarded = Object.fromEntries(Object.entries(request.headers).filter(([h]) => h.startsWith('nango-proxy-')).map(([h, v]) => [h.slice('nango-proxy-'.length), String(v)]));
-    const reply = providerEcho(key, connectionId, { method: request.method, path, query: Object.fromEntries(request.query), body: request.body === '' ? null : request.body });
-    return typeof reply.body === 'object' && reply.status === 200 ? { ...reply, body: { ...(reply.body as object), headers: forwarded } } : reply;
+    if (!found || found.provider_config_key !== key)
+      return { status: 404, body: { error: { code: 'unknown_connection', message: 'Connection not found' } } };
+    const forwarded = Object.fromEntries(
+      Object.entries(request.headers)
+        .filter(([h]) => h.startsWith('nango-proxy-'))
+        .map(([h, v]) => [h.slice('nango-proxy-'.length), String(v)]),
+    );
+    const reply = providerEcho(key, connectionId, {
+      method: request.method,
+      path,
+      query: Object.fromEntries(request.query),
+      body: request.body === '' ? null : request.body,
+    });
+    return typeof reply.body === 'object' && reply.status === 200
+      ? { ...reply, body: { ...(reply.body as object), headers: forwarded } }
+      : reply;
   }
 }

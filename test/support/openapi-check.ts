@@ -48,7 +48,9 @@ export class OpenApiCheck {
   private validate(schema: Json, body: unknown, closed: boolean): string[] {
     const schemas = closed ? closeObjects(this.document.components.schemas) : this.document.components.schemas;
     const validate = this.ajv.compile({ ...(closed ? closeObjects(schema) : schema), components: { schemas } });
-    return validate(body) ? [] : (validate.errors ?? []).map((e: ErrorObject) => `${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)}`);
+    return validate(body)
+      ? []
+      : (validate.errors ?? []).map((e: ErrorObject) => `${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)}`);
   }
 }
 
@@ -56,7 +58,9 @@ export class OpenApiCheck {
 function closeObjects(node: unknown): any {
   if (Array.isArray(node)) return node.map(closeObjects);
   if (typeof node !== 'object' || node === null) return node;
-  const closed: Json = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === 'properties' ? mapValues(value as Json, closeObjects) : closeObjects(value)]));
+  const closed: Json = Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [key, key === 'properties' ? mapValues(value as Json, closeObjects) : closeObjects(value)]),
+  );
   if (closed.properties && !('additionalProperties' in closed)) closed.additionalProperties = false;
   return closed;
 }

@@ -37,7 +37,10 @@ export async function createTestDatabase(serverUrl: string): Promise<TestDatabas
         // Pools closing in the background (pg-boss, the store) still hold connections for a
         // moment; forcing them shut makes their clients emit errors into whatever test runs next.
         // After five seconds it is dropped anyway (FORCE).
-        await eventually(async () => (await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name])).rows[0].n === 0, 5_000);
+        await eventually(
+          async () => (await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name])).rows[0].n === 0,
+          5_000,
+        );
         await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await client.end();

@@ -32,16 +32,28 @@ export class RecordingLanguageModel implements LanguageModelV3 {
     this.calls.push(options);
     const reply = this.respond(options.prompt, this.prompts.length - 1);
     const model = this;
-    const usage = (n: number) => ({ inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: n, text: n, reasoning: 0 } });
+    const usage = (n: number) => ({
+      inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+      outputTokens: { total: n, text: n, reasoning: 0 },
+    });
     return {
       stream: new ReadableStream<LanguageModelV3StreamPart>({
         async start(controller) {
           controller.enqueue({ type: 'stream-start', warnings: [] });
           if ('toolCalls' in reply) {
             reply.toolCalls.forEach((call, i) =>
-              controller.enqueue({ type: 'tool-call', toolCallId: call.toolCallId ?? `call_${model.prompts.length}_${i}`, toolName: call.toolName, input: JSON.stringify(call.input) }),
+              controller.enqueue({
+                type: 'tool-call',
+                toolCallId: call.toolCallId ?? `call_${model.prompts.length}_${i}`,
+                toolName: call.toolName,
+                input: JSON.stringify(call.input),
+              }),
             );
-            controller.enqueue({ type: 'finish', finishReason: { unified: 'tool-calls', raw: undefined }, usage: usage(reply.toolCalls.length) });
+            controller.enqueue({
+              type: 'finish',
+              finishReason: { unified: 'tool-calls', raw: undefined },
+              usage: usage(reply.toolCalls.length),
+            });
             controller.close();
             return;
           }

@@ -78,7 +78,10 @@ export const crashingApp = (): SandboxFile[] => [
 
 /** A server that never listens. */
 export const silentApp = (): SandboxFile[] => [
-  { path: '/app/server.js', content: `require('node:fs').writeFileSync('server.pid', String(process.pid)); console.log('still warming up'); setInterval(() => {}, 1000);` },
+  {
+    path: '/app/server.js',
+    content: `require('node:fs').writeFileSync('server.pid', String(process.pid)); console.log('still warming up'); setInterval(() => {}, 1000);`,
+  },
 ];
 
 /** Not JavaScript at all: what a broken edit looks like. */
@@ -113,8 +116,16 @@ export interface EgressAnswer {
   error?: string;
 }
 
-export async function callFn<T>(session: { fetch(path: string, init?: RequestInit): Promise<Response> }, name: string, body: unknown = {}): Promise<T> {
-  const response = await session.fetch(`/fn/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+export async function callFn<T>(
+  session: { fetch(path: string, init?: RequestInit): Promise<Response> },
+  name: string,
+  body: unknown = {},
+): Promise<T> {
+  const response = await session.fetch(`/fn/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!response.ok) throw new Error(`fn ${name} answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as T;
 }

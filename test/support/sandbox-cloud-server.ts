@@ -26,7 +26,18 @@ const filesSchema = z.strictObject({
 const startSchema = z.strictObject({ timeoutMs: z.number().int().min(1000).max(120_000).optional() });
 const emptySchema = z.strictObject({});
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'authorization']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'authorization',
+]);
 const MAX_BODY = 32 * 1024 * 1024;
 
 class ApiError extends Error {
@@ -64,7 +75,12 @@ export async function startCloudServer(options: { token: string; resolve: Egress
   const requests: Array<{ line: string; authorization: string | undefined; forwardedAuthorization: string | undefined }> = [];
   const tokenHash = createHash('sha256').update(`Bearer ${options.token}`).digest();
 
-  const view = (record: CloudSandboxRecord) => ({ id: record.id, appId: record.appId, state: record.running ? 'running' : 'stopped', egress: record.egress });
+  const view = (record: CloudSandboxRecord) => ({
+    id: record.id,
+    appId: record.appId,
+    state: record.running ? 'running' : 'stopped',
+    egress: record.egress,
+  });
   const find = (id: string) => {
     const record = byId.get(id);
     if (!record) throw new ApiError(404, 'not-found', 'no such sandbox');
@@ -72,7 +88,10 @@ export async function startCloudServer(options: { token: string; resolve: Egress
   };
   const parse = <T>(schema: z.ZodType<T>, value: unknown): T => {
     const parsed = schema.safeParse(value);
-    if (!parsed.success) throw new ApiError(400, 'validation', 'the request body is invalid', { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) });
+    if (!parsed.success)
+      throw new ApiError(400, 'validation', 'the request body is invalid', {
+        issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+      });
     return parsed.data;
   };
   const started = async (record: CloudSandboxRecord, run: () => Promise<void>) => {
@@ -81,7 +100,8 @@ export async function startCloudServer(options: { token: string; resolve: Egress
       record.running = true;
     } catch (error) {
       record.running = false;
-      if (error instanceof SandboxServerFailed) throw new ApiError(422, 'start-failed', 'the app server did not start', { reason: error.reason, output: error.outputTail });
+      if (error instanceof SandboxServerFailed)
+        throw new ApiError(422, 'start-failed', 'the app server did not start', { reason: error.reason, output: error.outputTail });
       throw error;
     }
   };
@@ -89,8 +109,14 @@ export async function startCloudServer(options: { token: string; resolve: Egress
   const server = createServer((request, response) => {
     void (async () => {
       const url = new URL(request.url ?? '/', 'http://cloud');
-      requests.push({ line: `${request.method} ${url.pathname}`, authorization: header(request, 'authorization'), forwardedAuthorization: header(request, 'x-sandbox-forwarded-authorization') });
-      const given = createHash('sha256').update(header(request, 'authorization') ?? '').digest();
+      requests.push({
+        line: `${request.method} ${url.pathname}`,
+        authorization: header(request, 'authorization'),
+        forwardedAuthorization: header(request, 'x-sandbox-forwarded-authorization'),
+      });
+      const given = createHash('sha256')
+        .update(header(request, 'authorization') ?? '')
+        .digest();
       if (!timingSafeEqual(given, tokenHash)) {
         response.setHeader('www-authenticate', 'Bearer');
         throw new ApiError(401, 'unauthorized', 'a valid bearer token is required');
@@ -117,7 +143,14 @@ export async function startCloudServer(options: { token: string; resolve: Egress
           existing.session = session;
           return json(response, 200, view(existing));
         }
-        const record: CloudSandboxRecord = { id: `sbx_${randomBytes(8).toString('hex')}`, appId, egress, session, running: false, snapshots: new Set() };
+        const record: CloudSandboxRecord = {
+          id: `sbx_${randomBytes(8).toString('hex')}`,
+          appId,
+          egress,
+          session,
+          running: false,
+          snapshots: new Set(),
+        };
         byApp.set(appId, record);
         byId.set(record.id, record);
         return json(response, 201, view(record));
@@ -126,7 +159,13 @@ export async function startCloudServer(options: { token: string; resolve: Egress
         const record = find(decodeURIComponent(match[1]!));
         const { files } = parse(filesSchema, body);
         try {
-          await record.session.writeFiles(files.map((file) => ({ path: file.path, content: Buffer.from(file.content, 'base64'), ...(file.mode !== undefined ? { mode: file.mode } : {}) })));
+          await record.session.writeFiles(
+            files.map((file) => ({
+              path: file.path,
+              content: Buffer.from(file.content, 'base64'),
+              ...(file.mode !== undefined ? { mode: file.mode } : {}),
+            })),
+          );
         } catch (error) {
           if (error instanceof DomainError && error.code === 'validation') throw new ApiError(400, 'validation', error.message);
           throw error;
@@ -179,7 +218,9 @@ export async function startCloudServer(options: { token: string; resolve: Egress
       const failure = error instanceof ApiError ? error : new ApiError(500, 'internal', 'internal error');
       if (!(error instanceof ApiError)) console.error(error);
       if (response.headersSent) return response.destroy();
-      json(response, failure.status, { error: { code: failure.code, message: failure.message, ...(failure.details ? { details: failure.details } : {}) } });
+      json(response, failure.status, {
+        error: { code: failure.code, message: failure.message, ...(failure.details ? { details: failure.details } : {}) },
+      });
     });
   });
 
@@ -192,13 +233,18 @@ export async function startCloudServer(options: { token: string; resolve: Egress
     try {
       const headers = new Headers();
       for (const [name, value] of Object.entries(request.headers)) {
-        if (value === undefined || HOP_BY_HOP.has(name) || name === 'x-sandbox-forwarded-authorization' || name === 'content-length') continue;
+        if (value === undefined || HOP_BY_HOP.has(name) || name === 'x-sandbox-forwarded-authorization' || name === 'content-length')
+          continue;
         headers.set(name, Array.isArray(value) ? value.join(', ') : value);
       }
       const forwarded = header(request, 'x-sandbox-forwarded-authorization');
       if (forwarded) headers.set('authorization', forwarded);
       const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-      appResponse = await record.session.fetch(path, { method: request.method, headers, ...(hasBody ? { body: new Uint8Array(await readBytes(request)) } : {}) });
+      appResponse = await record.session.fetch(path, {
+        method: request.method,
+        headers,
+        ...(hasBody ? { body: new Uint8Array(await readBytes(request)) } : {}),
+      });
     } catch {
       return notRunning();
     }
@@ -259,4 +305,3 @@ function empty(response: ServerResponse, status: number): void {
   response.writeHead(status);
   response.end();
 }
-

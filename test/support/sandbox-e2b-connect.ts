@@ -34,9 +34,14 @@ async function bodyOf(request: IncomingMessage): Promise<Buffer> {
 }
 
 /** A unary call: JSON in, JSON out; errors as `{code, message}` with the code's HTTP status. */
-export async function unary(request: IncomingMessage, response: ServerResponse, handle: (message: unknown) => Promise<unknown>): Promise<void> {
+export async function unary(
+  request: IncomingMessage,
+  response: ServerResponse,
+  handle: (message: unknown) => Promise<unknown>,
+): Promise<void> {
   try {
-    if (!String(request.headers['content-type']).startsWith('application/json')) throw new ConnectError('invalid_argument', 'this server speaks the JSON codec only');
+    if (!String(request.headers['content-type']).startsWith('application/json'))
+      throw new ConnectError('invalid_argument', 'this server speaks the JSON codec only');
     const body = await bodyOf(request);
     const answer = await handle(body.length ? JSON.parse(body.toString('utf8')) : {});
     response.writeHead(200, { 'content-type': 'application/json' });
@@ -65,7 +70,11 @@ function envelope(flags: number, message: unknown): Buffer {
 }
 
 /** A server-streaming call: one enveloped request message, then envelopes until `end`. */
-export async function serverStream(request: IncomingMessage, response: ServerResponse, handle: (message: unknown, stream: ServerStream) => Promise<void>): Promise<void> {
+export async function serverStream(
+  request: IncomingMessage,
+  response: ServerResponse,
+  handle: (message: unknown, stream: ServerStream) => Promise<void>,
+): Promise<void> {
   const body = await bodyOf(request);
   const closed = new Promise<void>((resolve) => response.once('close', () => resolve()));
   let ended = false;
@@ -82,7 +91,8 @@ export async function serverStream(request: IncomingMessage, response: ServerRes
     closed,
   };
   try {
-    if (!String(request.headers['content-type']).startsWith('application/connect+json')) throw new ConnectError('invalid_argument', 'streaming calls take application/connect+json');
+    if (!String(request.headers['content-type']).startsWith('application/connect+json'))
+      throw new ConnectError('invalid_argument', 'streaming calls take application/connect+json');
     if (body.length < 5) throw new ConnectError('invalid_argument', 'missing request envelope');
     const length = body.readUInt32BE(1);
     await handle(JSON.parse(body.subarray(5, 5 + length).toString('utf8')), stream);

@@ -91,7 +91,14 @@ export class FakeE2bSandbox {
 
   /** envd's process.Start: runs the command, streams start, output and end events. */
   async startProcess(config: ProcessConfig, stream: ServerStream, keepaliveSeconds: number): Promise<void> {
-    const env: Record<string, string> = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: this.path('/home/user'), USER: 'user', LANG: 'C.UTF-8', ...this.envVars, ...config.envs };
+    const env: Record<string, string> = {
+      PATH: '/usr/local/bin:/usr/bin:/bin',
+      HOME: this.path('/home/user'),
+      USER: 'user',
+      LANG: 'C.UTF-8',
+      ...this.envVars,
+      ...config.envs,
+    };
     if (env.PORT) {
       const hostPort = await freePort();
       this.ports.set(Number(env.PORT), hostPort);
@@ -101,7 +108,12 @@ export class FakeE2bSandbox {
       this.proxy ??= await EgressProxy.start({ rule: () => this.egressRule(), resolve: this.resolve });
       Object.assign(env, egressEnvironment(this.proxy.address));
     }
-    const child = spawn(config.cmd, config.args ?? [], { cwd: this.path(config.cwd ?? '/home/user'), env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(config.cmd, config.args ?? [], {
+      cwd: this.path(config.cwd ?? '/home/user'),
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const spawned = await new Promise<Error | null>((resolve) => {
       child.once('spawn', () => resolve(null));
       child.once('error', resolve);
@@ -112,12 +124,21 @@ export class FakeE2bSandbox {
     stream.send({ event: { start: { pid } } });
     child.stdout!.on('data', (chunk: Buffer) => stream.send({ event: { data: { stdout: chunk.toString('base64') } } }));
     child.stderr!.on('data', (chunk: Buffer) => stream.send({ event: { data: { stderr: chunk.toString('base64') } } }));
-    const keepalive = keepaliveSeconds > 0 ? setInterval(() => stream.send({ event: { keepalive: {} } }), keepaliveSeconds * 1000) : undefined;
+    const keepalive =
+      keepaliveSeconds > 0 ? setInterval(() => stream.send({ event: { keepalive: {} } }), keepaliveSeconds * 1000) : undefined;
     child.once('close', (code, signal) => {
       clearInterval(keepalive);
       this.processes.delete(pid);
       const exitCode = code ?? -1;
-      stream.send({ event: { end: { exitCode, exited: code !== null, status: signal ? `signal: ${signal === 'SIGKILL' ? 'killed' : signal}` : `exit status ${exitCode}` } } });
+      stream.send({
+        event: {
+          end: {
+            exitCode,
+            exited: code !== null,
+            status: signal ? `signal: ${signal === 'SIGKILL' ? 'killed' : signal}` : `exit status ${exitCode}`,
+          },
+        },
+      });
       stream.end();
     });
   }

@@ -53,7 +53,12 @@ const processConfigSchema = z.object({
   envs: z.record(z.string(), z.string()).optional(),
   cwd: z.string().optional(),
 });
-const startSchema = z.object({ process: processConfigSchema, stdin: z.boolean().optional(), tag: z.string().optional(), pty: z.unknown().optional() });
+const startSchema = z.object({
+  process: processConfigSchema,
+  stdin: z.boolean().optional(),
+  tag: z.string().optional(),
+  pty: z.unknown().optional(),
+});
 const selectorSchema = z.object({ pid: z.number().int().optional(), tag: z.string().optional() });
 const signalSchema = z.object({ process: selectorSchema, signal: z.union([z.string(), z.number()]) });
 
@@ -94,7 +99,9 @@ export async function startE2bServer(options: E2bServerOptions): Promise<E2bServ
   const keyHash = createHash('sha256').update(options.apiKey).digest();
 
   const authorised = (request: IncomingMessage) => {
-    const given = createHash('sha256').update(String(request.headers['x-api-key'] ?? '')).digest();
+    const given = createHash('sha256')
+      .update(String(request.headers['x-api-key'] ?? ''))
+      .digest();
     return timingSafeEqual(given, keyHash);
   };
 
@@ -112,7 +119,15 @@ export async function startE2bServer(options: E2bServerOptions): Promise<E2bServ
     const snapshot = snapshots.get(body.templateID);
     if (!snapshot && !templates.has(body.templateID)) return null;
     const network: FakeNetwork = { ...body.network, ...(body.allow_internet_access === false ? { allowInternetAccess: false } : {}) };
-    const sandbox = new FakeE2bSandbox(join(root, 'sandboxes', randomBytes(8).toString('hex')), body.templateID, body.metadata ?? {}, network, body.envVars ?? {}, body.timeout ?? 300, options.resolve);
+    const sandbox = new FakeE2bSandbox(
+      join(root, 'sandboxes', randomBytes(8).toString('hex')),
+      body.templateID,
+      body.metadata ?? {},
+      network,
+      body.envVars ?? {},
+      body.timeout ?? 300,
+      options.resolve,
+    );
     await sandbox.prepare(snapshot?.path);
     sandboxes.set(sandbox.id, sandbox);
     return sandbox;
@@ -137,7 +152,9 @@ export async function startE2bServer(options: E2bServerOptions): Promise<E2bServ
         const wanted = new URLSearchParams(url.searchParams.get('metadata') ?? '');
         const states = (url.searchParams.get('state') ?? 'running,paused').split(',');
         const listed = [...sandboxes.values()].filter(
-          (sandbox) => states.includes(sandbox.state) && [...wanted].every(([key, value]) => sandbox.metadata[decodeURIComponent(key)] === decodeURIComponent(value)),
+          (sandbox) =>
+            states.includes(sandbox.state) &&
+            [...wanted].every(([key, value]) => sandbox.metadata[decodeURIComponent(key)] === decodeURIComponent(value)),
         );
         return json(
           response,
@@ -205,7 +222,11 @@ export async function startE2bServer(options: E2bServerOptions): Promise<E2bServ
         const matching = [...snapshots].filter(([, snapshot]) => from === null || snapshot.sandboxId === from);
         const page = matching.slice(offset, offset + limit);
         if (offset + limit < matching.length) response.setHeader('x-next-token', String(offset + limit));
-        return json(response, 200, page.map(([id]) => ({ snapshotID: id, names: [] })));
+        return json(
+          response,
+          200,
+          page.map(([id]) => ({ snapshotID: id, names: [] })),
+        );
       }
       if ((match = /^DELETE \/templates\/([^/]+)$/.exec(route))) {
         // Deleting a snapshot is deleting the template it became.
@@ -236,12 +257,18 @@ export async function startE2bServer(options: E2bServerOptions): Promise<E2bServ
   });
 
   async function envd(sandbox: FakeE2bSandbox, request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (request.headers['x-access-token'] !== sandbox.envdAccessToken) return json(response, 401, { code: 401, message: 'invalid access token' });
+    if (request.headers['x-access-token'] !== sandbox.envdAccessToken)
+      return json(response, 401, { code: 401, message: 'invalid access token' });
     const url = new URL(request.url ?? '/', 'http://envd');
     const route = `${request.method} ${url.pathname}`;
     if (route === 'GET /health') return empty(response, 204);
     if (route === 'POST /files') {
-      const form = await new Request('http://envd/files', { method: 'POST', headers: request.headers as Record<string, string>, body: Readable.toWeb(request) as ReadableStream, duplex: 'half' } as RequestInit).formData();
+      const form = await new Request('http://envd/files', {
+        method: 'POST',
+        headers: request.headers as Record<string, string>,
+        body: Readable.toWeb(request) as ReadableStream,
+        duplex: 'half',
+      } as RequestInit).formData();
       const written = [];
       const single = url.searchParams.get('path');
       for (const entry of form.getAll('file')) {
@@ -274,15 +301,20 @@ export async function startE2bServer(options: E2bServerOptions): Promise<E2bServ
     }
     if (route === 'POST /process.Process/List') {
       return unary(request, response, async () => ({
-        processes: [...sandbox.processes].map(([pid, running]) => ({ pid, config: { ...running.config, envs: running.config.envs ?? {}, args: running.config.args ?? [] } })),
+        processes: [...sandbox.processes].map(([pid, running]) => ({
+          pid,
+          config: { ...running.config, envs: running.config.envs ?? {}, args: running.config.args ?? [] },
+        })),
       }));
     }
     if (route === 'POST /process.Process/SendSignal') {
       return unary(request, response, async (message) => {
         const parsed = signalSchema.safeParse(message);
-        if (!parsed.success || parsed.data.process.pid === undefined) throw new ConnectError('invalid_argument', 'select the process by pid');
+        if (!parsed.success || parsed.data.process.pid === undefined)
+          throw new ConnectError('invalid_argument', 'select the process by pid');
         const signal = parsed.data.signal === 'SIGNAL_SIGTERM' || parsed.data.signal === 15 ? 'SIGTERM' : 'SIGKILL';
-        if (!sandbox.signal(parsed.data.process.pid, signal)) throw new ConnectError('not_found', `process with pid ${parsed.data.process.pid} not found`);
+        if (!sandbox.signal(parsed.data.process.pid, signal))
+          throw new ConnectError('not_found', `process with pid ${parsed.data.process.pid} not found`);
         return {};
       });
     }
@@ -290,7 +322,8 @@ export async function startE2bServer(options: E2bServerOptions): Promise<E2bServ
   }
 
   function toSandboxPort(sandbox: FakeE2bSandbox, port: number, request: IncomingMessage, response: ServerResponse): void {
-    const notOpen = () => json(response, 502, { sandboxId: sandbox.id, message: 'The sandbox is running but port is not open', port, code: 502 });
+    const notOpen = () =>
+      json(response, 502, { sandboxId: sandbox.id, message: 'The sandbox is running but port is not open', port, code: 502 });
     const hostPort = sandbox.ports.get(port);
     if (hostPort === undefined) return notOpen();
     const headers = { ...request.headers };

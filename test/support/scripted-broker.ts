@@ -1,5 +1,12 @@
 import type { ConnectionStatus } from '../../domain/connections/connection.js';
-import type { BrokerAccount, BrokerInitiation, BrokerObservation, ConnectionBroker, ProxyRequest, ProxyResponse } from '../../ports/connections.js';
+import type {
+  BrokerAccount,
+  BrokerInitiation,
+  BrokerObservation,
+  ConnectionBroker,
+  ProxyRequest,
+  ProxyResponse,
+} from '../../ports/connections.js';
 
 /**
  * A ConnectionBroker double for use-case tests: each account's status is set by the test, every
@@ -24,7 +31,11 @@ export class ScriptedBroker implements ConnectionBroker {
     this.calls.push({ op: 'initiate', account });
     if (this.down) throw new Error('broker down');
     this.statuses.set(account.connectionId, 'initiated');
-    return { ref: this.refUpFront ? `ref-${account.connectionId}` : null, redirectUrl: `https://broker.example/consent/${account.connectionId}?back=${encodeURIComponent(callbackUrl)}`, expiresAt: null };
+    return {
+      ref: this.refUpFront ? `ref-${account.connectionId}` : null,
+      redirectUrl: `https://broker.example/consent/${account.connectionId}?back=${encodeURIComponent(callbackUrl)}`,
+      expiresAt: null,
+    };
   }
 
   async observe(account: BrokerAccount): Promise<BrokerObservation> {

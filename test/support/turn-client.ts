@@ -28,7 +28,13 @@ export async function readTurn(response: Response, previous?: UIMessage): Promis
     }),
   );
   let message: UIMessage | undefined;
-  for await (const state of readUIMessageStream({ stream: parsed, ...(previous ? { message: previous } : {}), terminateOnError: false, onError: () => undefined })) message = state;
+  for await (const state of readUIMessageStream({
+    stream: parsed,
+    ...(previous ? { message: previous } : {}),
+    terminateOnError: false,
+    onError: () => undefined,
+  }))
+    message = state;
   if (!message) throw new Error('the turn produced no message');
   return { status: response.status, headers: response.headers, raw, chunks, message };
 }
@@ -80,7 +86,11 @@ export type Part = Record<string, any>;
 export const toolPart = (message: UIMessage, tool: string) => message.parts.find((p) => p.type === `tool-${tool}`) as Part | undefined;
 
 /** The text a message says, its text parts joined. */
-export const textOf = (message: UIMessage) => message.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join('');
+export const textOf = (message: UIMessage) =>
+  message.parts
+    .filter((p) => p.type === 'text')
+    .map((p) => (p as { text: string }).text)
+    .join('');
 
 /** Reads a streamed answer's raw bytes until `needle` has been seen (the rest stays unread). */
 export async function readUntil(response: Response, needle: string): Promise<void> {

@@ -18,7 +18,12 @@ import { ada, guardHarness } from './guard-harness.js';
 import { SequentialIds } from './fakes.js';
 
 /** The conversation use cases over the in-memory store and the real guard. */
-export function turnHarness(options: { model: LanguageModelV3; tools?: ToolDefinition[]; settings?: Partial<ChatSettings>; graceMs?: number }) {
+export function turnHarness(options: {
+  model: LanguageModelV3;
+  tools?: ToolDefinition[];
+  settings?: Partial<ChatSettings>;
+  graceMs?: number;
+}) {
   const guard = guardHarness({ tools: options.tools ?? [] });
   const threads = new ThreadBook(guard.store.records<ThreadPrimitives>('threads'), guard.store.records<UiMessage>('thread-messages'));
   const hub = new TurnHub(options.graceMs);
@@ -47,7 +52,9 @@ export function turnHarness(options: { model: LanguageModelV3; tools?: ToolDefin
     rejoin: new RejoinTurn(threads, hub),
     stop: new StopTurn(threads, hub),
     async say(threadId: string, text: string) {
-      return collect(await runTurn.execute({ principal: ada, threadId, message: { id: '', role: 'user', parts: [{ type: 'text', text }] } }));
+      return collect(
+        await runTurn.execute({ principal: ada, threadId, message: { id: '', role: 'user', parts: [{ type: 'text', text }] } }),
+      );
     },
   };
 }

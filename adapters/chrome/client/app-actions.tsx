@@ -41,7 +41,11 @@ export function useToolActions(appId: string) {
       show({ phase: 'running' });
       try {
         const answer = await wire('POST', `${base}/${encodeURIComponent(action)}`, { body: { input }, schema: actionAnswer });
-        show(answer.status === 'ran' ? { phase: 'ran', output: answer.output } : { phase: 'parked', approvalId: answer.approvalId, risk: answer.risk, preview: answer.preview });
+        show(
+          answer.status === 'ran'
+            ? { phase: 'ran', output: answer.output }
+            : { phase: 'parked', approvalId: answer.approvalId, risk: answer.risk, preview: answer.preview },
+        );
       } catch (caught) {
         show({ phase: 'failed', message: describeError(caught) });
       }
@@ -57,11 +61,25 @@ export function useToolActions(appId: string) {
       const retry = () => void run(entry.action, entry.tool, entry.input, nodeId);
       const settledElsewhere = (view: ApprovalView) => {
         if (view.state === 'approved') retry();
-        else if (view.state === 'executed') settle(view.outcome?.ok === false ? { phase: 'failed', message: view.outcome.error ?? `${entry.tool} failed` } : { phase: 'ran', output: view.outcome?.output ?? null });
+        else if (view.state === 'executed')
+          settle(
+            view.outcome?.ok === false
+              ? { phase: 'failed', message: view.outcome.error ?? `${entry.tool} failed` }
+              : { phase: 'ran', output: view.outcome?.output ?? null },
+          );
         else if (view.state === 'denied') settle({ phase: 'denied' });
         else settle({ phase: 'failed', message: 'The approval expired before anyone answered it. Try again.' });
       };
-      return <ActionOutcome key={`${nodeId}:${entry.outcome.phase}`} tool={entry.tool} outcome={entry.outcome} onApproved={retry} onDenied={() => settle({ phase: 'denied' })} onSettledElsewhere={settledElsewhere} />;
+      return (
+        <ActionOutcome
+          key={`${nodeId}:${entry.outcome.phase}`}
+          tool={entry.tool}
+          outcome={entry.outcome}
+          onApproved={retry}
+          onDenied={() => settle({ phase: 'denied' })}
+          onSettledElsewhere={settledElsewhere}
+        />
+      );
     },
     [started, run],
   );
@@ -69,7 +87,19 @@ export function useToolActions(appId: string) {
   return useMemo(() => ({ run, outcome }), [run, outcome]);
 }
 
-function ActionOutcome({ tool, outcome, onApproved, onDenied, onSettledElsewhere }: { tool: string; outcome: Outcome; onApproved(): void; onDenied(): void; onSettledElsewhere(view: ApprovalView): void }) {
+function ActionOutcome({
+  tool,
+  outcome,
+  onApproved,
+  onDenied,
+  onSettledElsewhere,
+}: {
+  tool: string;
+  outcome: Outcome;
+  onApproved(): void;
+  onDenied(): void;
+  onSettledElsewhere(view: ApprovalView): void;
+}) {
   switch (outcome.phase) {
     case 'running':
       return (

@@ -61,7 +61,8 @@ function Leaf({ node, nodeId, children }: { node: ViewNode; nodeId: string; chil
   const fieldId = useId();
   const text = str(p.text) ?? str(p.label) ?? str(p.title) ?? str(p.content) ?? str(p.value) ?? '';
   const name = str(p.name) ?? nodeId;
-  const act = (input: Parameters<AppRuntime['act']>[1]) => (runtime && node.action ? runtime.act(node.action, input, nodeId) : Promise.resolve());
+  const act = (input: Parameters<AppRuntime['act']>[1]) =>
+    runtime && node.action ? runtime.act(node.action, input, nodeId) : Promise.resolve();
   const outcome = runtime?.outcome?.(nodeId) ?? null;
 
   switch (node.type) {
@@ -118,7 +119,14 @@ function Leaf({ node, nodeId, children }: { node: ViewNode; nodeId: string; chil
       return (
         <div className="app-field">
           <FieldLabel htmlFor={fieldId} label={str(p.label)} fallback={str(p.placeholder) ?? name} />
-          <input id={fieldId} name={name} type={inputType(p.inputType ?? p.kind)} placeholder={str(p.placeholder) ?? ''} required={p.required === true} disabled={!runtime} />
+          <input
+            id={fieldId}
+            name={name}
+            type={inputType(p.inputType ?? p.kind)}
+            placeholder={str(p.placeholder) ?? ''}
+            required={p.required === true}
+            disabled={!runtime}
+          />
         </div>
       );
     case 'textarea':
@@ -159,7 +167,11 @@ function Leaf({ node, nodeId, children }: { node: ViewNode; nodeId: string; chil
     case 'image': {
       // The served app's static server draws links and images by the same rule.
       const src = safeUrl(str(p.src), true, location.href);
-      return src ? <img className="app-image" src={src} alt={str(p.alt) ?? ''} loading="lazy" /> : <div className="app-image placeholder">{str(p.alt) ?? 'Image'}</div>;
+      return src ? (
+        <img className="app-image" src={src} alt={str(p.alt) ?? ''} loading="lazy" />
+      ) : (
+        <div className="app-image placeholder">{str(p.alt) ?? 'Image'}</div>
+      );
     }
     case 'link': {
       const href = safeUrl(str(p.href) ?? str(p.url), false, location.href);
@@ -199,9 +211,20 @@ function BoundList({ node, nodeId, children }: { node: ViewNode; nodeId: string;
   const runtime = useContext(Runtime);
   const records = node.bind && runtime ? runtime.records(node.bind) : undefined;
   const empty = str(node.props.empty) ?? 'Nothing here yet.';
-  if (!node.bind) return <ul className="app-list">{Array.isArray(children) ? children.map((child, i) => <li key={i}>{child}</li>) : children}</ul>;
-  if (!runtime) return <p className="app-empty preview">{str(node.props.empty) ? `${empty} (records show when the app is open)` : 'Records show here when the app is open.'}</p>;
-  if (records === undefined) return <ul className="app-list" aria-busy="true"><li className="skeleton-line" /></ul>;
+  if (!node.bind)
+    return <ul className="app-list">{Array.isArray(children) ? children.map((child, i) => <li key={i}>{child}</li>) : children}</ul>;
+  if (!runtime)
+    return (
+      <p className="app-empty preview">
+        {str(node.props.empty) ? `${empty} (records show when the app is open)` : 'Records show here when the app is open.'}
+      </p>
+    );
+  if (records === undefined)
+    return (
+      <ul className="app-list" aria-busy="true">
+        <li className="skeleton-line" />
+      </ul>
+    );
   if (records.length === 0) return <p className="app-empty">{empty}</p>;
   return (
     <>
@@ -226,7 +249,8 @@ function BoundTable({ node }: { node: ViewNode }) {
   const runtime = useContext(Runtime);
   const records = node.bind && runtime ? runtime.records(node.bind) : undefined;
   const columns = list(node.props.columns);
-  const keys = columns.length > 0 ? columns : records && records[0] && isObject(records[0].data) ? Object.keys(records[0].data).slice(0, 6) : [];
+  const keys =
+    columns.length > 0 ? columns : records && records[0] && isObject(records[0].data) ? Object.keys(records[0].data).slice(0, 6) : [];
   return (
     <div className="app-table-wrap">
       <table className="app-table">
@@ -266,7 +290,11 @@ function BoundChart({ node }: { node: ViewNode }) {
   const records = node.bind && runtime ? runtime.records(node.bind) : undefined;
   const valueKey = str(node.props.valueKey) ?? 'value';
   const labelKey = str(node.props.labelKey) ?? 'label';
-  const points = (records ?? []).flatMap((r) => (isObject(r.data) && typeof r.data[valueKey] === 'number' ? [{ label: String(r.data[labelKey] ?? ''), value: r.data[valueKey] as number }] : []));
+  const points = (records ?? []).flatMap((r) =>
+    isObject(r.data) && typeof r.data[valueKey] === 'number'
+      ? [{ label: String(r.data[labelKey] ?? ''), value: r.data[valueKey] as number }]
+      : [],
+  );
   const max = Math.max(1, ...points.map((p) => p.value));
   return (
     <figure className="app-chart">
@@ -307,7 +335,8 @@ function gatherFields(scope: HTMLElement): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   for (const field of fieldsIn(scope)) {
     if (field instanceof HTMLInputElement && field.type === 'checkbox') record[field.name] = field.checked;
-    else if (field instanceof HTMLInputElement && field.type === 'number') record[field.name] = field.value === '' ? null : Number(field.value);
+    else if (field instanceof HTMLInputElement && field.type === 'number')
+      record[field.name] = field.value === '' ? null : Number(field.value);
     else if (field.value !== '') record[field.name] = field.value;
   }
   return record;
@@ -322,7 +351,16 @@ function clearFields(scope: HTMLElement): void {
 
 /** A placeholder the size of what is coming, shimmering until the node's source arrives. */
 function Skeleton({ type, nodeId }: { type: string | null; nodeId?: string }) {
-  const shape = type === 'heading' ? 'heading' : type === 'button' ? 'button' : type === 'input' || type === 'select' || type === 'textarea' ? 'field' : type === 'text' || type === 'link' ? 'line' : 'block';
+  const shape =
+    type === 'heading'
+      ? 'heading'
+      : type === 'button'
+        ? 'button'
+        : type === 'input' || type === 'select' || type === 'textarea'
+          ? 'field'
+          : type === 'text' || type === 'link'
+            ? 'line'
+            : 'block';
   return <div className={`app-skeleton ${shape}`} data-node-id={nodeId} data-pending="true" aria-hidden="true" />;
 }
 
@@ -331,11 +369,20 @@ function str(value: PropValue | undefined): string | undefined {
 }
 
 function num(value: PropValue | undefined): number | undefined {
-  return typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : undefined;
+  return typeof value === 'number'
+    ? value
+    : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
+      ? Number(value)
+      : undefined;
 }
 
 function list(value: PropValue | undefined): string[] {
-  return typeof value === 'string' ? value.split(/[,|]/).map((s) => s.trim()).filter(Boolean) : [];
+  return typeof value === 'string'
+    ? value
+        .split(/[,|]/)
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 }
 
 function inputType(value: PropValue | undefined): string {

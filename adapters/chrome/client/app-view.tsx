@@ -34,10 +34,18 @@ export function AppViewPart({ data }: { data: unknown }) {
   const view = parsed.data as AppView;
   const pending = Object.values(view.nodes).filter((n) => n.pending).length;
   return (
-    <section className="app-view" data-app-id={view.appId} data-status={view.status} aria-label={`App: ${view.title ?? 'being built'}`} aria-busy={view.status === 'generating'}>
+    <section
+      className="app-view"
+      data-app-id={view.appId}
+      data-status={view.status}
+      aria-label={`App: ${view.title ?? 'being built'}`}
+      aria-busy={view.status === 'generating'}
+    >
       <header className="app-view-head">
         <span className="app-view-title">{view.title ?? 'New app'}</span>
-        <span className={`pill ${view.status}`}>{view.status === 'generating' ? `Building${pending ? ` · ${pending} to go` : '…'}` : view.status === 'ready' ? 'Ready' : 'Failed'}</span>
+        <span className={`pill ${view.status}`}>
+          {view.status === 'generating' ? `Building${pending ? ` · ${pending} to go` : '…'}` : view.status === 'ready' ? 'Ready' : 'Failed'}
+        </span>
         {view.status === 'ready' ? (
           <a className="button small secondary" href={hrefOf({ name: 'app', appId: view.appId })}>
             Open app
@@ -46,7 +54,8 @@ export function AppViewPart({ data }: { data: unknown }) {
       </header>
       {view.pinDrift ? (
         <p className="app-view-drift" role="status">
-          <span className="badge warn">Drifted</span> The component <code>{view.pinDrift.slot}</code> this app forks has changed. Nothing changes until you rebase it from the app’s page.
+          <span className="badge warn">Drifted</span> The component <code>{view.pinDrift.slot}</code> this app forks has changed. Nothing
+          changes until you rebase it from the app’s page.
         </p>
       ) : null}
       {view.status === 'failed' && view.message ? (

@@ -33,13 +33,25 @@ export interface ApprovalCardProps {
  * remember the answer. While undecided it polls the approval, so a decision made in another tab,
  * device or the approvals page shows here too.
  */
-export function ApprovalCard({ approvalId, risk, preview, tool, egress, rememberable = true, sessionName = 'conversation', onDecided, onSettledElsewhere }: ApprovalCardProps) {
+export function ApprovalCard({
+  approvalId,
+  risk,
+  preview,
+  tool,
+  egress,
+  rememberable = true,
+  sessionName = 'conversation',
+  onDecided,
+  onSettledElsewhere,
+}: ApprovalCardProps) {
   const [state, setState] = useState<ApprovalState>('pending');
   const [by, setBy] = useState<'here' | 'elsewhere' | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [choice, setChoice] = useState('once');
-  const choices = REMEMBER_CHOICES.map((c) => (c.value === 'tool-session' ? { ...c, label: `Allow this tool for this ${sessionName}` } : c));
+  const choices = REMEMBER_CHOICES.map((c) =>
+    c.value === 'tool-session' ? { ...c, label: `Allow this tool for this ${sessionName}` } : c,
+  );
   const rememberId = useId();
   const decidedHere = useRef(false);
   const reported = useRef(false);
@@ -75,7 +87,10 @@ export function ApprovalCard({ approvalId, risk, preview, tool, egress, remember
     decidedHere.current = true;
     const remember = approve && rememberable ? choices.find((c) => c.value === choice)?.remember : undefined;
     try {
-      const view = await wire('POST', `/approvals/${encodeURIComponent(approvalId)}/decide`, { body: { approve, ...(remember ? { remember } : {}) }, schema: approvalView });
+      const view = await wire('POST', `/approvals/${encodeURIComponent(approvalId)}/decide`, {
+        body: { approve, ...(remember ? { remember } : {}) },
+        schema: approvalView,
+      });
       setState(view.state === 'pending' ? (approve ? 'approved' : 'denied') : view.state);
       setBy('here');
       onDecided?.(approvalId, approve);
@@ -102,7 +117,9 @@ export function ApprovalCard({ approvalId, risk, preview, tool, egress, remember
     <section className="approval-card" data-approval-state="pending" aria-label={`Approval needed: ${preview}`}>
       <header className="approval-head">
         <RiskBadge risk={risk} egress={egress} />
-        <span className="approval-ask">Porter wants to use <code>{tool}</code></span>
+        <span className="approval-ask">
+          Porter wants to use <code>{tool}</code>
+        </span>
       </header>
       <p className="approval-preview">{preview}</p>
       <div className="approval-actions">
@@ -124,7 +141,12 @@ export function ApprovalCard({ approvalId, risk, preview, tool, egress, remember
           <button type="button" className="button secondary" onClick={() => void decide(false)} disabled={busy}>
             Deny
           </button>
-          <button type="button" className={`button ${risk === 'destructive' ? 'danger' : 'primary'}`} onClick={() => void decide(true)} disabled={busy}>
+          <button
+            type="button"
+            className={`button ${risk === 'destructive' ? 'danger' : 'primary'}`}
+            onClick={() => void decide(true)}
+            disabled={busy}
+          >
             {busy ? 'Approving…' : 'Approve'}
           </button>
         </div>

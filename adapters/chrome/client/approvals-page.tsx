@@ -40,9 +40,13 @@ export function ApprovalsPage() {
           {batchError}
         </p>
       ) : null}
-      {list.data === undefined && list.error ? <EmptyState title="Approvals could not be loaded" text={describeError(list.error)} onRetry={list.reload} /> : null}
+      {list.data === undefined && list.error ? (
+        <EmptyState title="Approvals could not be loaded" text={describeError(list.error)} onRetry={list.reload} />
+      ) : null}
       {list.data === undefined && !list.error ? <div className="skeleton-card" aria-label="Loading" /> : null}
-      {list.data && approvals.length === 0 ? <EmptyState title="Nothing is waiting for you" text="When Porter needs your yes or no, it shows up here." /> : null}
+      {list.data && approvals.length === 0 ? (
+        <EmptyState title="Nothing is waiting for you" text="When Porter needs your yes or no, it shows up here." />
+      ) : null}
       <ul className="card-list">
         {approvals.map((approval) => (
           <li key={approval.id} className="card">
@@ -63,7 +67,15 @@ export function ApprovalsPage() {
               ) : null}
             </div>
             {approval.request ? (
-              <ApprovalCard approvalId={approval.id} risk={approval.request.risk} preview={approval.request.preview} tool={approval.request.tool} egress={approval.request.egress} rememberable={approval.request.venue === 'chat'} onDecided={() => list.reload()} />
+              <ApprovalCard
+                approvalId={approval.id}
+                risk={approval.request.risk}
+                preview={approval.request.preview}
+                tool={approval.request.tool}
+                egress={approval.request.egress}
+                rememberable={approval.request.venue === 'chat'}
+                onDecided={() => list.reload()}
+              />
             ) : (
               <p className="muted">Running now…</p>
             )}

@@ -24,12 +24,21 @@ const appList = z.object({ apps: z.array(appSummary), nextCursor: z.string().nul
 const pinDrift = z.object({ slot: z.string(), baselineHash: z.string(), currentHash: z.string() });
 const openPayload = z.object({
   kind: z.enum(['tree', 'http', 'resuming']),
-  payload: z.object({ appId: z.string(), version: z.string(), document: z.object({ title: z.string(), ui: z.enum(['tree', 'http']), root: z.string() }).passthrough() }).optional(),
+  payload: z
+    .object({
+      appId: z.string(),
+      version: z.string(),
+      document: z.object({ title: z.string(), ui: z.enum(['tree', 'http']), root: z.string() }).passthrough(),
+    })
+    .optional(),
   /** A served app's own page, through the wire (`/apps/<id>/view/`). */
   url: z.string().optional(),
   pinDrift: pinDrift.nullable(),
 });
-const recordList = z.object({ records: z.array(z.object({ id: z.string(), data: z.unknown() })), nextCursor: z.string().nullable().optional() });
+const recordList = z.object({
+  records: z.array(z.object({ id: z.string(), data: z.unknown() })),
+  nextCursor: z.string().nullable().optional(),
+});
 const editResult = z.object({ driftedPins: z.array(pinDrift).optional(), issues: z.array(z.string()).optional() });
 
 /** Apps this person made or forked, newest first. */
@@ -73,7 +82,10 @@ export function AppsPage() {
  */
 export function AppPage({ appId }: { appId: string }) {
   const { epoch } = useSession();
-  const opened = useLoad((signal) => wire('GET', `/apps/${encodeURIComponent(appId)}/open`, { schema: openPayload, signal }), [appId, epoch]);
+  const opened = useLoad(
+    (signal) => wire('GET', `/apps/${encodeURIComponent(appId)}/open`, { schema: openPayload, signal }),
+    [appId, epoch],
+  );
   const [notice, setNotice] = useState<{ tone: 'error' | 'info'; text: string } | null>(null);
   const [working, setWorking] = useState<'rebase' | 'edit' | 'delete' | 'serve' | null>(null);
   const { reload } = opened;
@@ -147,7 +159,11 @@ export function AppPage({ appId }: { appId: string }) {
     const missing = opened.error instanceof WireError && opened.error.code === 'not-found';
     return (
       <PageFrame title="App">
-        <EmptyState title={missing ? 'App not found' : 'This app could not be opened'} text={missing ? 'It may have been deleted, or it is not yours.' : describeError(opened.error)} onRetry={opened.reload} />
+        <EmptyState
+          title={missing ? 'App not found' : 'This app could not be opened'}
+          text={missing ? 'It may have been deleted, or it is not yours.' : describeError(opened.error)}
+          onRetry={opened.reload}
+        />
       </PageFrame>
     );
   }
@@ -169,7 +185,13 @@ export function AppPage({ appId }: { appId: string }) {
           {opened.data.kind !== 'tree' ? (
             <span className="badge">Served</span>
           ) : (
-            <button type="button" className="button small secondary" disabled={working !== null} onClick={() => void graduate()} title="Give this app its own server">
+            <button
+              type="button"
+              className="button small secondary"
+              disabled={working !== null}
+              onClick={() => void graduate()}
+              title="Give this app its own server"
+            >
               {working === 'serve' ? 'Starting…' : 'Serve'}
             </button>
           )}
@@ -185,7 +207,8 @@ export function AppPage({ appId }: { appId: string }) {
       {drift ? (
         <div className="banner warn drift" role="status">
           <span>
-            <span className="badge warn">Drifted</span> The component <code>{drift.slot}</code> this app forks has changed since you forked it. Nothing changes until you rebase.
+            <span className="badge warn">Drifted</span> The component <code>{drift.slot}</code> this app forks has changed since you forked
+            it. Nothing changes until you rebase.
           </span>
           <button type="button" className="button small primary" disabled={working !== null} onClick={() => void rebase(drift.slot)}>
             {working === 'rebase' ? 'Rebasing…' : 'Rebase'}
@@ -215,13 +238,22 @@ function EditBox({ onEdit, busy }: { onEdit(instruction: string): Promise<void>;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!text.trim()) return;
-    void onEdit(text.trim()).then(() => setText(''), () => undefined);
+    void onEdit(text.trim()).then(
+      () => setText(''),
+      () => undefined,
+    );
   };
   return (
     <form className="edit-box" onSubmit={submit}>
       <label htmlFor="app-edit">Change this app</label>
       <div className="edit-row">
-        <input id="app-edit" value={text} onChange={(event) => setText(event.target.value)} placeholder="e.g. add a due date field" disabled={busy} />
+        <input
+          id="app-edit"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          placeholder="e.g. add a due date field"
+          disabled={busy}
+        />
         <button type="submit" className="button primary" disabled={busy || !text.trim()}>
           {busy ? 'Changing…' : 'Change'}
         </button>
@@ -263,7 +295,11 @@ function useAppRuntime(appId: string, document: AppDocument | undefined): AppRun
         if (action.kind === 'put-record') {
           // Nothing typed: nothing to keep (an "Add" pressed on an empty field).
           if (!input.recordId && Object.keys(input.record ?? {}).length === 0) return;
-          await wire('PUT', `${base}/records/${encodeURIComponent(action.collection)}${input.recordId ? `/${encodeURIComponent(input.recordId)}` : ''}`, { body: { data: input.record ?? {} } });
+          await wire(
+            'PUT',
+            `${base}/records/${encodeURIComponent(action.collection)}${input.recordId ? `/${encodeURIComponent(input.recordId)}` : ''}`,
+            { body: { data: input.record ?? {} } },
+          );
           await refresh(action.collection);
         } else if (action.kind === 'delete-record') {
           if (!input.recordId) return;

@@ -63,7 +63,11 @@ export function AutomationsPage() {
     act(async () => {
       const result = await wire('POST', `/automations/${encodeURIComponent(a.id)}/arm`, { body: {}, schema: armResult });
       if (result.asks.length === 0) return { tone: 'info', text: `“${a.name}” is armed.` };
-      return { tone: 'info', text: `“${a.name}” needs your standing permission for ${result.asks.map((ask) => ask.tool).join(', ')} before it runs on its own.`, approvals: true };
+      return {
+        tone: 'info',
+        text: `“${a.name}” needs your standing permission for ${result.asks.map((ask) => ask.tool).join(', ')} before it runs on its own.`,
+        approvals: true,
+      };
     });
   const disarm = (a: Automation) =>
     act(async () => {
@@ -111,9 +115,16 @@ export function AutomationsPage() {
           }}
         />
       ) : null}
-      {list.error && !off ? <EmptyState title="Automations could not be loaded" text={describeError(list.error)} onRetry={list.reload} /> : null}
+      {list.error && !off ? (
+        <EmptyState title="Automations could not be loaded" text={describeError(list.error)} onRetry={list.reload} />
+      ) : null}
       {!list.data && !list.error ? <div className="skeleton-card" aria-label="Loading" /> : null}
-      {list.data && automations.length === 0 && !creating ? <EmptyState title="No automations yet" text="Create one to have Porter do something every morning, or whenever a webhook arrives." /> : null}
+      {list.data && automations.length === 0 && !creating ? (
+        <EmptyState
+          title="No automations yet"
+          text="Create one to have Porter do something every morning, or whenever a webhook arrives."
+        />
+      ) : null}
       <ul className="card-list">
         {automations.map((a) => (
           <li key={a.id} className="card automation" data-automation-id={a.id}>
@@ -122,7 +133,11 @@ export function AutomationsPage() {
                 <div className="card-title">{a.name}</div>
                 <div className="card-meta">
                   <span className={`badge ${a.armed ? 'ok' : ''}`}>{a.armed ? 'Armed' : 'Disarmed'}</span>
-                  <span>{a.trigger.kind === 'schedule' ? `Schedule ${a.trigger.cron}${a.trigger.timezone ? ` (${a.trigger.timezone})` : ''}` : `Webhook “${a.trigger.source}”`}</span>
+                  <span>
+                    {a.trigger.kind === 'schedule'
+                      ? `Schedule ${a.trigger.cron}${a.trigger.timezone ? ` (${a.trigger.timezone})` : ''}`
+                      : `Webhook “${a.trigger.source}”`}
+                  </span>
                   {a.armed && a.nextRunAt ? <span>Next {dateTime(a.nextRunAt)}</span> : null}
                 </div>
               </div>
@@ -162,7 +177,12 @@ export function AutomationsPage() {
                   </span>
                   {r.error ? <span className="run-error">{r.error}</span> : null}
                   {live ? (
-                    <button type="button" className="button small secondary" disabled={Boolean(r.stopRequestedAt)} onClick={() => void stop(r)}>
+                    <button
+                      type="button"
+                      className="button small secondary"
+                      disabled={Boolean(r.stopRequestedAt)}
+                      onClick={() => void stop(r)}
+                    >
                       {r.stopRequestedAt ? 'Stopping…' : 'Stop'}
                     </button>
                   ) : null}
@@ -210,7 +230,10 @@ function NewAutomation({ onCreated }: { onCreated(a: Automation): void }) {
       .filter(Boolean);
     const body = {
       name: text('name'),
-      trigger: kind === 'schedule' ? { kind, cron: text('cron'), ...(text('timezone') ? { timezone: text('timezone') } : {}) } : { kind, source: text('source') },
+      trigger:
+        kind === 'schedule'
+          ? { kind, cron: text('cron'), ...(text('timezone') ? { timezone: text('timezone') } : {}) }
+          : { kind, source: text('source') },
       task: { prompt: text('prompt'), ...(tools.length ? { tools } : {}) },
     };
     setBusy(true);

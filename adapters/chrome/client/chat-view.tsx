@@ -33,7 +33,10 @@ export function ChatView({ threadId, initialMessages, firstMessage }: ChatViewPr
     // One Chat per thread: later renders must not replace it (the view is keyed by thread).
     [threadId],
   );
-  const { messages, status, error, sendMessage, stop, clearError, resumeStream, setMessages } = useChat({ chat, resume: firstMessage === undefined });
+  const { messages, status, error, sendMessage, stop, clearError, resumeStream, setMessages } = useChat({
+    chat,
+    resume: firstMessage === undefined,
+  });
   const [decisions, setDecisions] = useState<ReadonlyMap<string, boolean>>(new Map());
   const [syncing, setSyncing] = useState(false);
   const busy = status === 'submitted' || status === 'streaming';
@@ -161,7 +164,10 @@ export function ChatView({ threadId, initialMessages, firstMessage }: ChatViewPr
                   className="button small secondary"
                   onClick={() => {
                     clearError();
-                    void loadThread(threadId).then((stored) => setMessages(stored.messages), () => undefined);
+                    void loadThread(threadId).then(
+                      (stored) => setMessages(stored.messages),
+                      () => undefined,
+                    );
                   }}
                 >
                   Dismiss
@@ -192,7 +198,9 @@ export function ChatView({ threadId, initialMessages, firstMessage }: ChatViewPr
 
 function parkedCalls(message: UIMessage | undefined): string[] {
   if (!message || message.role !== 'assistant') return [];
-  return message.parts.flatMap((part) => (isToolUIPart(part) && part.state === 'approval-requested' && part.approval ? [part.approval.id] : []));
+  return message.parts.flatMap((part) =>
+    isToolUIPart(part) && part.state === 'approval-requested' && part.approval ? [part.approval.id] : [],
+  );
 }
 
 function undecidedCalls(messages: ReadonlyArray<UIMessage>, decisions: ReadonlyMap<string, boolean>): string[] {

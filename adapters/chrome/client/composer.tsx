@@ -14,7 +14,14 @@ export interface ComposerProps {
   placeholder?: string;
 }
 
-export function Composer({ onSend, onStop, busy = false, disabled = false, autoFocus = false, placeholder = 'Message Porter' }: ComposerProps) {
+export function Composer({
+  onSend,
+  onStop,
+  busy = false,
+  disabled = false,
+  autoFocus = false,
+  placeholder = 'Message Porter',
+}: ComposerProps) {
   const [text, setText] = useState('');
   const field = useRef<HTMLTextAreaElement>(null);
 
@@ -72,11 +79,15 @@ export function Composer({ onSend, onStop, busy = false, disabled = false, autoF
       />
       {busy && onStop ? (
         <button type="button" className="composer-button stop" onClick={onStop} aria-label="Stop answering" title="Stop (Esc)">
-          <svg viewBox="0 0 24 24" aria-hidden="true"><rect x="7" y="7" width="10" height="10" rx="2" /></svg>
+          <svg viewBox="0 0 24 24" aria-hidden="true">
+            <rect x="7" y="7" width="10" height="10" rx="2" />
+          </svg>
         </button>
       ) : (
         <button type="submit" className="composer-button send" disabled={!canSend} aria-label="Send message" title="Send (Enter)">
-          <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M12 19V5M5 12l7-7 7 7" /></svg>
+          <svg viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M12 19V5M5 12l7-7 7 7" />
+          </svg>
         </button>
       )}
     </form>

@@ -13,7 +13,12 @@ export interface Initiation {
   readonly toolkit: string;
 }
 
-export const CONNECTION_STATUS: Readonly<Record<string, string>> = { initiated: 'Waiting for you to finish signing in', active: 'Connected', failed: 'Failed', expired: 'Expired' };
+export const CONNECTION_STATUS: Readonly<Record<string, string>> = {
+  initiated: 'Waiting for you to finish signing in',
+  active: 'Connected',
+  failed: 'Failed',
+  expired: 'Expired',
+};
 
 const POLL_MS = 2000;
 

@@ -1,5 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { CONNECTION_STATUS, connectionList, startConnection, useConnectionPoll, type Connection, type Initiation } from './connection-flow.js';
+import {
+  CONNECTION_STATUS,
+  connectionList,
+  startConnection,
+  useConnectionPoll,
+  type Connection,
+  type Initiation,
+} from './connection-flow.js';
 import { EmptyState, PageFrame } from './page.js';
 import { useSession } from './session.js';
 import { useLoad } from './use-load.js';
@@ -39,9 +46,15 @@ export function ConnectionsPage() {
   };
 
   return (
-    <PageFrame title="Connections" lede="Accounts Porter can use for you, such as your calendar or your code host. You sign in with the provider; Porter never sees your password.">
+    <PageFrame
+      title="Connections"
+      lede="Accounts Porter can use for you, such as your calendar or your code host. You sign in with the provider; Porter never sees your password."
+    >
       {unavailable ? (
-        <EmptyState title="No connection broker is set up" text="This deployment has no connections configured. A host turns them on with a broker such as Nango or Composio." />
+        <EmptyState
+          title="No connection broker is set up"
+          text="This deployment has no connections configured. A host turns them on with a broker such as Nango or Composio."
+        />
       ) : (
         <form className="card form-card inline" onSubmit={(event) => void initiate(event)} aria-label="New connection">
           <label htmlFor="toolkit">Connect an account</label>
@@ -59,7 +72,9 @@ export function ConnectionsPage() {
         </p>
       ) : null}
       {watching ? <Watch initiation={watching} onSettled={list.reload} /> : null}
-      {list.error && !unavailable ? <EmptyState title="Connections could not be loaded" text={describeError(list.error)} onRetry={list.reload} /> : null}
+      {list.error && !unavailable ? (
+        <EmptyState title="Connections could not be loaded" text={describeError(list.error)} onRetry={list.reload} />
+      ) : null}
       {list.data && list.data.connections.length === 0 ? <p className="muted">No accounts connected yet.</p> : null}
       <ul className="card-list">
         {list.data?.connections.map((c) => (
@@ -67,7 +82,9 @@ export function ConnectionsPage() {
             <div>
               <div className="card-title">{c.toolkit}</div>
               <div className="card-meta">
-                <span className={`badge ${c.status === 'active' ? 'ok' : c.status === 'initiated' ? '' : 'warn'}`}>{CONNECTION_STATUS[c.status] ?? c.status}</span>
+                <span className={`badge ${c.status === 'active' ? 'ok' : c.status === 'initiated' ? '' : 'warn'}`}>
+                  {CONNECTION_STATUS[c.status] ?? c.status}
+                </span>
               </div>
             </div>
             <button type="button" className="button small secondary" onClick={() => void remove(c)} aria-label={`Disconnect ${c.toolkit}`}>
@@ -85,7 +102,11 @@ function Watch({ initiation: started, onSettled }: { initiation: Initiation; onS
   const status = useConnectionPoll(started.id, onSettled);
 
   return (
-    <p className={`banner ${status === 'active' ? 'info' : status === 'initiated' ? 'info' : 'error'}`} role="status" data-connection-status={status}>
+    <p
+      className={`banner ${status === 'active' ? 'info' : status === 'initiated' ? 'info' : 'error'}`}
+      role="status"
+      data-connection-status={status}
+    >
       {status === 'initiated' ? (
         <>
           Finish signing in with the provider in the window that opened.{' '}

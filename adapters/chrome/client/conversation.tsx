@@ -48,7 +48,13 @@ export function Conversation({ threadId }: { threadId: string }) {
                 </button>
               </>
             ) : (
-              <button type="button" className="icon-button" aria-label="Delete conversation" title="Delete conversation" onClick={() => setConfirming(true)}>
+              <button
+                type="button"
+                className="icon-button"
+                aria-label="Delete conversation"
+                title="Delete conversation"
+                onClick={() => setConfirming(true)}
+              >
                 <svg viewBox="0 0 24 24" aria-hidden="true">
                   <path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 002 2h6a2 2 0 002-2l1-12M9 7V4h6v3" />
                 </svg>
@@ -66,8 +72,16 @@ export function Conversation({ threadId }: { threadId: string }) {
         <ChatView key={`${threadId}:${epoch}`} threadId={threadId} initialMessages={loaded.data.messages} firstMessage={firstMessage} />
       ) : loaded.error ? (
         <div className="empty-state" role="alert">
-          <h2>{loaded.error instanceof WireError && loaded.error.code === 'not-found' ? 'Conversation not found' : 'This conversation could not be opened'}</h2>
-          <p>{loaded.error instanceof WireError && loaded.error.code === 'not-found' ? 'It may have been deleted, or it belongs to someone else. Are you signed in as the right person?' : describeError(loaded.error)}</p>
+          <h2>
+            {loaded.error instanceof WireError && loaded.error.code === 'not-found'
+              ? 'Conversation not found'
+              : 'This conversation could not be opened'}
+          </h2>
+          <p>
+            {loaded.error instanceof WireError && loaded.error.code === 'not-found'
+              ? 'It may have been deleted, or it belongs to someone else. Are you signed in as the right person?'
+              : describeError(loaded.error)}
+          </p>
           <div className="empty-actions">
             <button type="button" className="button secondary" onClick={loaded.reload}>
               Try again

@@ -39,10 +39,18 @@ export function Home() {
     <div className="home">
       <div className="home-inner">
         <h1 className="home-title">{user ? `Hello, ${user}.` : 'Hello.'} What shall we do?</h1>
-        <p className="home-lede">Porter talks with you, uses tools on your behalf, asks before it changes anything, and builds small apps when you need one.</p>
+        <p className="home-lede">
+          Porter talks with you, uses tools on your behalf, asks before it changes anything, and builds small apps when you need one.
+        </p>
         <div className="suggestions">
           {SUGGESTIONS.map((s) => (
-            <button key={s.label} type="button" className="suggestion" disabled={starting} onClick={() => void start(s.text).catch(() => undefined)}>
+            <button
+              key={s.label}
+              type="button"
+              className="suggestion"
+              disabled={starting}
+              onClick={() => void start(s.text).catch(() => undefined)}
+            >
               <span className="suggestion-label">{s.label}</span>
               <span className="suggestion-text">{s.text}</span>
             </button>

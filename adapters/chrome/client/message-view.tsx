@@ -51,7 +51,10 @@ export function MessageView({ message, laterResults, streaming, onDecided, onSet
         if (part.type === 'text') {
           if (!part.text && !streaming) return null;
           return (
-            <div key={index} className={`assistant-text${streaming && index === lastText && part.state === 'streaming' ? ' streaming' : ''}`}>
+            <div
+              key={index}
+              className={`assistant-text${streaming && index === lastText && part.state === 'streaming' ? ' streaming' : ''}`}
+            >
               <RichText text={part.text} />
             </div>
           );
@@ -74,13 +77,25 @@ export function MessageView({ message, laterResults, streaming, onDecided, onSet
             input: part.input,
             output: !settled && later ? later.output : 'output' in part ? part.output : undefined,
             errorText: !settled && later ? later.errorText : 'errorText' in part ? part.errorText : undefined,
-            approval: approvals.get(part.toolCallId) ?? (part.approval ? { approvalId: part.approval.id, risk: 'write', preview: `Run ${getToolName(part)}` } : undefined),
+            approval:
+              approvals.get(part.toolCallId) ??
+              (part.approval ? { approvalId: part.approval.id, risk: 'write', preview: `Run ${getToolName(part)}` } : undefined),
           };
-          return <ToolActivity key={part.toolCallId} call={call} live={streaming} {...(onDecided ? { onDecided } : {})} {...(onSettledElsewhere ? { onSettledElsewhere } : {})} />;
+          return (
+            <ToolActivity
+              key={part.toolCallId}
+              call={call}
+              live={streaming}
+              {...(onDecided ? { onDecided } : {})}
+              {...(onSettledElsewhere ? { onSettledElsewhere } : {})}
+            />
+          );
         }
-        if (part.type === 'data-porter-view') return <AppViewPart key={(part as { id?: string }).id ?? index} data={(part as { data: unknown }).data} />;
+        if (part.type === 'data-porter-view')
+          return <AppViewPart key={(part as { id?: string }).id ?? index} data={(part as { data: unknown }).data} />;
         // A tool that acts through an account the person has not connected: offer to connect it here.
-        if (part.type === 'data-porter-connect') return <ConnectOffer key={(part as { id?: string }).id ?? index} data={(part as { data: unknown }).data} />;
+        if (part.type === 'data-porter-connect')
+          return <ConnectOffer key={(part as { id?: string }).id ?? index} data={(part as { data: unknown }).data} />;
         if (part.type === 'data-porter-error') {
           const data = (part as { data?: { message?: unknown } }).data;
           return (

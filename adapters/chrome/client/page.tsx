@@ -1,7 +1,17 @@
 import type { ReactNode } from 'react';
 
 /** A page other than a conversation: a title, a line of explanation, actions, content. */
-export function PageFrame({ title, lede, actions, children }: { title: ReactNode; lede?: ReactNode; actions?: ReactNode; children: ReactNode }) {
+export function PageFrame({
+  title,
+  lede,
+  actions,
+  children,
+}: {
+  title: ReactNode;
+  lede?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="page">
       <header className="page-header">
@@ -16,7 +26,17 @@ export function PageFrame({ title, lede, actions, children }: { title: ReactNode
   );
 }
 
-export function EmptyState({ title, text, onRetry, children }: { title: string; text?: string; onRetry?: () => void; children?: ReactNode }) {
+export function EmptyState({
+  title,
+  text,
+  onRetry,
+  children,
+}: {
+  title: string;
+  text?: string;
+  onRetry?: () => void;
+  children?: ReactNode;
+}) {
   return (
     <div className="empty-state" role={onRetry ? 'alert' : undefined}>
       <h2>{title}</h2>

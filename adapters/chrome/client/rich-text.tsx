@@ -40,5 +40,7 @@ function withBreaks(paragraph: string): ReactNode {
 
 function inlineCode(line: string): ReactNode {
   const pieces = line.split(/(`[^`\n]+`)/);
-  return pieces.map((piece, index) => (piece.startsWith('`') && piece.endsWith('`') && piece.length > 2 ? <code key={index}>{piece.slice(1, -1)}</code> : piece));
+  return pieces.map((piece, index) =>
+    piece.startsWith('`') && piece.endsWith('`') && piece.length > 2 ? <code key={index}>{piece.slice(1, -1)}</code> : piece,
+  );
 }

@@ -38,7 +38,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
   const refreshThreads = useCallback(() => setThreadsEpoch((n) => n + 1), []);
 
-  const session = useMemo(() => ({ user, epoch, threadsEpoch, signIn, signOut, refreshThreads }), [user, epoch, threadsEpoch, signIn, signOut, refreshThreads]);
+  const session = useMemo(
+    () => ({ user, epoch, threadsEpoch, signIn, signOut, refreshThreads }),
+    [user, epoch, threadsEpoch, signIn, signOut, refreshThreads],
+  );
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
 }
 

@@ -41,7 +41,15 @@ export function Shell() {
         Skip to content
       </a>
       <header className="topbar">
-        <button ref={menuButton} type="button" className="icon-button" aria-label="Open navigation" aria-expanded={drawer} aria-controls="sidebar" onClick={() => setDrawer(true)}>
+        <button
+          ref={menuButton}
+          type="button"
+          className="icon-button"
+          aria-label="Open navigation"
+          aria-expanded={drawer}
+          aria-controls="sidebar"
+          onClick={() => setDrawer(true)}
+        >
           <svg viewBox="0 0 24 24" aria-hidden="true">
             <path d="M4 7h16M4 12h16M4 17h16" />
           </svg>

@@ -24,7 +24,9 @@ export function Sidebar({ route, onNavigate }: SidebarProps) {
     <nav className="sidebar" aria-label="Porter">
       <div className="sidebar-top">
         <a className="brand" href={hrefOf({ name: 'home' })} onClick={onNavigate}>
-          <span className="brand-mark" aria-hidden="true">P</span>
+          <span className="brand-mark" aria-hidden="true">
+            P
+          </span>
           <span>Porter</span>
         </a>
         <a className="button primary new-chat" href={hrefOf({ name: 'home' })} onClick={onNavigate}>
@@ -57,7 +59,12 @@ export function Sidebar({ route, onNavigate }: SidebarProps) {
               const current = route.name === 'thread' && route.threadId === thread.id;
               return (
                 <li key={thread.id}>
-                  <a className={`thread-link${current ? ' current' : ''}`} href={hrefOf({ name: 'thread', threadId: thread.id })} aria-current={current ? 'page' : undefined} onClick={onNavigate}>
+                  <a
+                    className={`thread-link${current ? ' current' : ''}`}
+                    href={hrefOf({ name: 'thread', threadId: thread.id })}
+                    aria-current={current ? 'page' : undefined}
+                    onClick={onNavigate}
+                  >
                     <span className="thread-title">{titleOf(thread)}</span>
                     <time className="thread-time" dateTime={thread.updatedAt}>
                       {relativeTime(thread.updatedAt)}
@@ -83,7 +90,12 @@ function NavLink({ route, to, label, count, onNavigate }: { route: Route; to: Ro
   const current = route.name === to.name || (to.name === 'apps' && route.name === 'app');
   return (
     <li>
-      <a className={`nav-link${current ? ' current' : ''}`} href={hrefOf(to)} aria-current={current ? 'page' : undefined} onClick={onNavigate}>
+      <a
+        className={`nav-link${current ? ' current' : ''}`}
+        href={hrefOf(to)}
+        aria-current={current ? 'page' : undefined}
+        onClick={onNavigate}
+      >
         <span>{label}</span>
         {count ? (
           <span className="count" aria-label={`${count} waiting`}>
@@ -119,7 +131,9 @@ function SignIn() {
   if (!editing) {
     return (
       <div className="sign-in">
-        <span className="avatar anonymous" aria-hidden="true">?</span>
+        <span className="avatar anonymous" aria-hidden="true">
+          ?
+        </span>
         <span className="sign-in-name">Anonymous</span>
         <button type="button" className="link-button" onClick={() => setEditing(true)}>
           Sign in

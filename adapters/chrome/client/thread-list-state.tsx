@@ -24,7 +24,10 @@ export function ThreadListProvider({ children }: { children: ReactNode }) {
   const loadMore = useCallback(() => {
     const cursor = more.cursor ?? first.data?.nextCursor ?? null;
     if (!cursor) return;
-    void listThreads(cursor).then((page) => setMore((current) => ({ threads: [...current.threads, ...page.threads], cursor: page.nextCursor })), () => undefined);
+    void listThreads(cursor).then(
+      (page) => setMore((current) => ({ threads: [...current.threads, ...page.threads], cursor: page.nextCursor })),
+      () => undefined,
+    );
   }, [more.cursor, first.data?.nextCursor]);
 
   const state = useMemo<ThreadListState>(() => {

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import type { UIMessage } from 'ai';
 import { threadPage, wire, type ThreadSummary } from './wire.js';
 
-const storedMessage = z.object({ id: z.string(), role: z.enum(['system', 'user', 'assistant']), parts: z.array(z.object({ type: z.string() }).passthrough()), metadata: z.unknown().optional() });
+const storedMessage = z.object({
+  id: z.string(),
+  role: z.enum(['system', 'user', 'assistant']),
+  parts: z.array(z.object({ type: z.string() }).passthrough()),
+  metadata: z.unknown().optional(),
+});
 const storedThread = z.object({ id: z.string(), title: z.string().nullable().optional(), messages: z.array(storedMessage) });
 
 export interface StoredThread {
@@ -17,7 +22,10 @@ export async function loadThread(threadId: string, signal?: AbortSignal): Promis
   return { id: thread.id, title: thread.title ?? '', messages: thread.messages as unknown as UIMessage[] };
 }
 
-export async function listThreads(cursor: string | null, signal?: AbortSignal): Promise<{ threads: ThreadSummary[]; nextCursor: string | null }> {
+export async function listThreads(
+  cursor: string | null,
+  signal?: AbortSignal,
+): Promise<{ threads: ThreadSummary[]; nextCursor: string | null }> {
   const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
   const page = await wire('GET', `/threads${query}`, { schema: threadPage, ...(signal ? { signal } : {}) });
   return { threads: page.threads, nextCursor: page.nextCursor ?? null };

@@ -12,7 +12,11 @@ export interface Loaded<T> {
  * `everyMs` while the tab is visible (how the chrome learns of decisions made elsewhere).
  */
 export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: ReadonlyArray<unknown>, everyMs?: number): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({
+    data: undefined,
+    error: undefined,
+    loading: true,
+  });
   const [tick, setTick] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;

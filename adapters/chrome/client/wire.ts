@@ -22,7 +22,11 @@ const envelope = z.object({ error: z.object({ code: z.string(), message: z.strin
  * One wire call. State-changing requests always go as `application/json` (the CSRF floor refuses
  * anything else from a cookie-carrying browser), DELETEs included.
  */
-export async function wire<T>(method: string, path: string, options: { body?: unknown; schema?: z.ZodType<T>; signal?: AbortSignal } = {}): Promise<T> {
+export async function wire<T>(
+  method: string,
+  path: string,
+  options: { body?: unknown; schema?: z.ZodType<T>; signal?: AbortSignal } = {},
+): Promise<T> {
   const changes = method !== 'GET' && method !== 'HEAD';
   let response: Response;
   try {
@@ -46,7 +50,8 @@ export async function wire<T>(method: string, path: string, options: { body?: un
   }
   if (!options.schema) return json as T;
   const parsed = options.schema.safeParse(json);
-  if (!parsed.success) throw new WireError(response.status, 'unexpected', `Porter sent an answer this page does not understand (${method} ${path})`);
+  if (!parsed.success)
+    throw new WireError(response.status, 'unexpected', `Porter sent an answer this page does not understand (${method} ${path})`);
   return parsed.data;
 }
 
@@ -88,8 +93,19 @@ export const approvalRequest = z.object({
   automationId: z.string().optional(),
   appliesTo: z.object({ kind: z.string(), automationId: z.string().optional(), name: z.string().optional() }).optional(),
 });
-export const approvalOutcome = z.object({ kind: z.string(), ok: z.boolean().optional(), output: z.unknown().optional(), error: z.string().optional(), reason: z.string().optional() });
-export const approvalView = z.object({ id: z.string(), state: approvalState, request: approvalRequest.optional(), outcome: approvalOutcome.optional() });
+export const approvalOutcome = z.object({
+  kind: z.string(),
+  ok: z.boolean().optional(),
+  output: z.unknown().optional(),
+  error: z.string().optional(),
+  reason: z.string().optional(),
+});
+export const approvalView = z.object({
+  id: z.string(),
+  state: approvalState,
+  request: approvalRequest.optional(),
+  outcome: approvalOutcome.optional(),
+});
 export type ApprovalView = z.output<typeof approvalView>;
 export const approvalPage = z.object({ approvals: z.array(approvalView), nextCursor: z.string().nullable().optional() });
 

@@ -25,7 +25,7 @@ export function csrfFloor(relativePath: (path: string) => string | null): Middle
           throw new UnsupportedMediaType('A cookie-authenticated request that changes state must be sent as application/json');
         }
       } else if (isAmbientCsrfExemption(ctx.method, relative) && STARTED_ELSEWHERE.has(ctx.get('sec-fetch-site').trim().toLowerCase())) {
-        throw new Forbidden('A cookie-carrying app import must come from this origin\'s own pages, not from another site');
+        throw new Forbidden("A cookie-carrying app import must come from this origin's own pages, not from another site");
       }
     }
     await next();

@@ -41,7 +41,9 @@ export function principalFloor(options: PrincipalFloorOptions): Middleware<WireS
     if (returned) {
       const parsed = hostPrincipal.safeParse(returned);
       if (!parsed.success) {
-        throw new Error(`The host principal resolver returned an invalid principal: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+        throw new Error(
+          `The host principal resolver returned an invalid principal: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        );
       }
       const principal: Principal = admitHostPrincipal(parsed.data);
       ctx.state.principal = principal;

@@ -8,18 +8,23 @@ import type { RouteAccess } from '../wire-routes.js';
 
 /** What each envelope code means on the wire (the README's table). */
 const MEANING: Readonly<Record<ErrorCode, string>> = {
-  validation: 'The request is not valid: a malformed JSON body, JSON nested deeper than 64 levels, or input that fails its schema (`details.issues` lists each problem).',
+  validation:
+    'The request is not valid: a malformed JSON body, JSON nested deeper than 64 levels, or input that fails its schema (`details.issues` lists each problem).',
   unauthorized: 'The request could not be authenticated (a bad signature or secret).',
-  'cloud-required': 'Organizations are a Porter Cloud capability: `/orgs`, and any `org` query or body field on `/approvals` and `/grants`, are refused before the principal resolver runs.',
+  'cloud-required':
+    'Organizations are a Porter Cloud capability: `/orgs`, and any `org` query or body field on `/approvals` and `/grants`, are refused before the principal resolver runs.',
   forbidden: 'Not allowed: e.g. the host resolver returned a reserved (`porter:`) subject or a principal of kind `org`.',
   'not-found': 'No such thing for this caller: an unknown id, or one that belongs to someone else (never revealed), or no such route.',
   conflict: "The thing's state does not allow this now.",
-  'payload-too-large': 'The body is over its limit (JSON bodies: 4 MiB). Answered as soon as the limit is passed, with `Connection: close`: Porter reads and discards the rest of the body, then closes the connection.',
-  'unsupported-media-type': 'A cookie-carrying request that changes state must be `application/json` (the CSRF floor), or the route demands another type.',
+  'payload-too-large':
+    'The body is over its limit (JSON bodies: 4 MiB). Answered as soon as the limit is passed, with `Connection: close`: Porter reads and discards the rest of the body, then closes the connection.',
+  'unsupported-media-type':
+    'A cookie-carrying request that changes state must be `application/json` (the CSRF floor), or the route demands another type.',
   'rate-limited': 'A usage limit or breaker tripped; `Retry-After` says when to try again and `details` names the budget.',
   internal: 'Something unexpected went wrong; the message is generic and the log has the cause.',
   'not-implemented': 'This deployment did not configure what the request needs (a model, a sandbox, a connection broker).',
-  unavailable: 'A dependency is down or did not answer within its timeout (the database: `databaseTimeouts`), or the store cannot do this exactly once (no atomic operations): the request failed closed.',
+  unavailable:
+    'A dependency is down or did not answer within its timeout (the database: `databaseTimeouts`), or the store cannot do this exactly once (no atomic operations): the request failed closed.',
 };
 
 /** `payload-too-large` → `PayloadTooLarge`: the name of the shared response in `components.responses`. */
@@ -35,7 +40,11 @@ export function errorResponse(code: ErrorCode, envelope: Record<string, unknown>
       : code === 'unauthorized'
         ? { 'WWW-Authenticate': { description: 'The scheme to authenticate with.', schema: { type: 'string' } } }
         : undefined;
-  return { description: `\`${code}\`: ${MEANING[code]}`, ...(headers ? { headers } : {}), content: { 'application/json': { schema: envelope } } };
+  return {
+    description: `\`${code}\`: ${MEANING[code]}`,
+    ...(headers ? { headers } : {}),
+    content: { 'application/json': { schema: envelope } },
+  };
 }
 
 /**

@@ -23,7 +23,13 @@ export class SchemaBook {
   }
 
   private convert(schema: z.ZodType, where: string): JsonSchema {
-    const { $schema: _dialect, $defs = {}, ...root } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+    const {
+      $schema: _dialect,
+      $defs = {},
+      ...root
+    } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as JsonSchema & {
+      $defs?: Record<string, JsonSchema>;
+    };
     const names = new Map<string, string>();
     let anonymous = 0;
     for (const name of Object.keys($defs)) names.set(name, name.startsWith('__schema') ? `${where}Part${++anonymous}` : name);
@@ -31,7 +37,12 @@ export class SchemaBook {
       if (Array.isArray(node)) return node.map(relink);
       if (typeof node !== 'object' || node === null) return node;
       return Object.fromEntries(
-        Object.entries(node).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith(DEFS) ? `${COMPONENTS}${names.get(value.slice(DEFS.length))}` : relink(value)]),
+        Object.entries(node).map(([key, value]) => [
+          key,
+          key === '$ref' && typeof value === 'string' && value.startsWith(DEFS)
+            ? `${COMPONENTS}${names.get(value.slice(DEFS.length))}`
+            : relink(value),
+        ]),
       );
     };
     for (const [name, def] of Object.entries($defs)) this.keep(names.get(name)!, relink(def) as JsonSchema);

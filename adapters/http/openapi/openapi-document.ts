@@ -84,7 +84,11 @@ export function openApiDocument(options: OpenApiOptions): OpenApiDocument {
   for (const { group, route: declared, path } of fallbacks) {
     for (const method of EVERY_METHOD) {
       if (paths[path]?.[method]) continue;
-      add(path, method, operationOf(group, declared, `${declared.id}${method[0]!.toUpperCase()}${method.slice(1)}`, book, envelope, errorCodes));
+      add(
+        path,
+        method,
+        operationOf(group, declared, `${declared.id}${method[0]!.toUpperCase()}${method.slice(1)}`, book, envelope, errorCodes),
+      );
     }
   }
 
@@ -114,11 +118,19 @@ export function openApiPath(koaPath: string): string {
   return koaPath.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}').replace(/\{\*([A-Za-z_][A-Za-z0-9_]*)\}/g, '{$1}');
 }
 
-function operationOf(group: WireRoutes, declared: WireRoute, operationId: string, book: SchemaBook, envelope: JsonSchema, errorCodes: Set<ErrorCode>): Record<string, unknown> {
+function operationOf(
+  group: WireRoutes,
+  declared: WireRoute,
+  operationId: string,
+  book: SchemaBook,
+  envelope: JsonSchema,
+  errorCodes: Set<ErrorCode>,
+): Record<string, unknown> {
   const name = operationId[0]!.toUpperCase() + operationId.slice(1);
   const parameters = [...pathParameters(declared, book, name), ...queryParameters(declared, book, name)];
   const responses: Record<string, unknown> = {};
-  for (const [status, answer] of Object.entries(declared.responses)) if (answer) responses[status] = responseOf(answer, book, `${name}${status}`);
+  for (const [status, answer] of Object.entries(declared.responses))
+    if (answer) responses[status] = responseOf(answer, book, `${name}${status}`);
   if (group.errorShape !== 'own') {
     for (const code of envelopeErrorsOf(group.access, declared, declared.path)) {
       errorCodes.add(code);
@@ -141,7 +153,8 @@ function referencedSchemes(paths: Record<string, Record<string, unknown>>): Set<
   const names = new Set<string>();
   for (const item of Object.values(paths)) {
     for (const operation of Object.values(item)) {
-      for (const requirement of (operation as { security?: SecurityRequirement[] }).security ?? []) for (const name of Object.keys(requirement)) names.add(name);
+      for (const requirement of (operation as { security?: SecurityRequirement[] }).security ?? [])
+        for (const name of Object.keys(requirement)) names.add(name);
     }
   }
   return names;
@@ -152,14 +165,18 @@ function defaultSecurity(access: RouteAccess): ReadonlyArray<SecurityRequirement
 }
 
 function pathParameters(declared: WireRoute, book: SchemaBook, name: string): JsonSchema[] {
-  return Object.entries(declared.params ?? {}).map(([param, schema]) => parameter(param, 'path', true, book.schemaOf(schema, `${name}Path`)));
+  return Object.entries(declared.params ?? {}).map(([param, schema]) =>
+    parameter(param, 'path', true, book.schemaOf(schema, `${name}Path`)),
+  );
 }
 
 function queryParameters(declared: WireRoute, book: SchemaBook, name: string): JsonSchema[] {
   if (!declared.query) return [];
   const query = book.schemaOf(declared.query, `${name}Query`) as { properties?: Record<string, JsonSchema>; required?: string[] };
   if (!query.properties) throw new Error(`The query of ${declared.id} must be an object schema`);
-  return Object.entries(query.properties).map(([param, schema]) => parameter(param, 'query', query.required?.includes(param) ?? false, schema));
+  return Object.entries(query.properties).map(([param, schema]) =>
+    parameter(param, 'query', query.required?.includes(param) ?? false, schema),
+  );
 }
 
 /** A Parameter Object; the schema's description becomes the parameter's. */
@@ -176,13 +193,20 @@ function requestBodyOf(declared: WireRoute, book: SchemaBook, name: string): { r
     const schema = book.schemaOf(withoutAbsence(body.schema), `${name}Body`);
     return { requestBody: { required, content: { 'application/json': { schema } } } };
   }
-  const content = Object.fromEntries(Object.entries(body.content).map(([type, schema]) => [type, schema ? { schema: book.schemaOf(schema, `${name}Body`) } : {}]));
+  const content = Object.fromEntries(
+    Object.entries(body.content).map(([type, schema]) => [type, schema ? { schema: book.schemaOf(schema, `${name}Body`) } : {}]),
+  );
   return { requestBody: { description: body.description, required: body.required, content } };
 }
 
 function responseOf(answer: Answer, book: SchemaBook, name: string): JsonSchema {
   const headers = answer.headers
-    ? Object.fromEntries(Object.entries(answer.headers).map(([header, { description, schema }]) => [header, { description, schema: book.schemaOf(schema ?? z.string(), `${name}Header`) }]))
+    ? Object.fromEntries(
+        Object.entries(answer.headers).map(([header, { description, schema }]) => [
+          header,
+          { description, schema: book.schemaOf(schema ?? z.string(), `${name}Header`) },
+        ]),
+      )
     : undefined;
   const content = answer.content
     ? Object.fromEntries(
@@ -191,7 +215,9 @@ function responseOf(answer: Answer, book: SchemaBook, name: string): JsonSchema 
           {
             ...(schema ? { schema: book.schemaOf(schema, name) } : {}),
             // OpenAPI 3.1 has no field for the items of a stream; this extension names the JSON each event carries.
-            ...(answer.events && type === 'text/event-stream' ? { 'x-event-data-schema': book.schemaOf(answer.events, `${name}Event`) } : {}),
+            ...(answer.events && type === 'text/event-stream'
+              ? { 'x-event-data-schema': book.schemaOf(answer.events, `${name}Event`) }
+              : {}),
           },
         ]),
       )
@@ -200,5 +226,7 @@ function responseOf(answer: Answer, book: SchemaBook, name: string): JsonSchema 
 }
 
 function sortedByStatus(responses: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => (a === 'default' ? 1 : b === 'default' ? -1 : Number(a) - Number(b))));
+  return Object.fromEntries(
+    Object.entries(responses).sort(([a], [b]) => (a === 'default' ? 1 : b === 'default' ? -1 : Number(a) - Number(b))),
+  );
 }

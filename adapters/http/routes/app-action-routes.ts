@@ -37,7 +37,8 @@ export function appActionRoutes(actions: AppActionUseCases): WireRoutes {
         method: 'post',
         path: '/apps/:id/actions/:action',
         summary: "Run an app's tool action through the guard",
-        description: "The page's fields go in `input` (at most 100, 64 KiB of JSON); the action's own fixed values win over them. A parked call runs once, when the same call is retried after approval.",
+        description:
+          "The page's fields go in `input` (at most 100, 64 KiB of JSON); the action's own fixed values win over them. A parked call runs once, when the same call is retried after approval.",
         params: { ...appParams, action: actionNameParam },
         body: jsonBody(actionBody),
         responses: {

@@ -30,7 +30,12 @@ export function appDataRoutes(apps: AppsUseCases): WireRoute[] {
       query: pageQuery,
       responses: { 200: json('Records.', AppRecordList) },
       handle: async (ctx, { params, query }) => {
-        ctx.body = await apps.listRecords.execute({ principal: principalOf(ctx), appId: params.id, collection: params.collection, ...query });
+        ctx.body = await apps.listRecords.execute({
+          principal: principalOf(ctx),
+          appId: params.id,
+          collection: params.collection,
+          ...query,
+        });
       },
     }),
     route({
@@ -41,7 +46,12 @@ export function appDataRoutes(apps: AppsUseCases): WireRoute[] {
       params: oneRecord,
       responses: { 200: json('The record.', AppRecord) },
       handle: async (ctx, { params }) => {
-        ctx.body = await apps.getRecord.execute({ principal: principalOf(ctx), appId: params.id, collection: params.collection, recordId: params.recordId });
+        ctx.body = await apps.getRecord.execute({
+          principal: principalOf(ctx),
+          appId: params.id,
+          collection: params.collection,
+          recordId: params.recordId,
+        });
       },
     }),
     route({
@@ -54,7 +64,12 @@ export function appDataRoutes(apps: AppsUseCases): WireRoute[] {
       responses: { 201: json('The new record.', AppRecord) },
       errors: ['payload-too-large', 'unavailable'],
       handle: async (ctx, { params, body }) => {
-        const { record } = await apps.putRecord.execute({ principal: principalOf(ctx), appId: params.id, collection: params.collection, data: body.data });
+        const { record } = await apps.putRecord.execute({
+          principal: principalOf(ctx),
+          appId: params.id,
+          collection: params.collection,
+          data: body.data,
+        });
         ctx.status = 201;
         ctx.body = record;
       },
@@ -69,7 +84,13 @@ export function appDataRoutes(apps: AppsUseCases): WireRoute[] {
       responses: { 200: json('The record, replaced.', AppRecord), 201: json('The record, created.', AppRecord) },
       errors: ['payload-too-large', 'unavailable'],
       handle: async (ctx, { params, body }) => {
-        const { record, created } = await apps.putRecord.execute({ principal: principalOf(ctx), appId: params.id, collection: params.collection, recordId: params.recordId, data: body.data });
+        const { record, created } = await apps.putRecord.execute({
+          principal: principalOf(ctx),
+          appId: params.id,
+          collection: params.collection,
+          recordId: params.recordId,
+          data: body.data,
+        });
         ctx.status = created ? 201 : 200;
         ctx.body = record;
       },
@@ -95,7 +116,12 @@ export function appDataRoutes(apps: AppsUseCases): WireRoute[] {
       responses: { 204: bare('Deleted.') },
       errors: ['unavailable'],
       handle: async (ctx, { params }) => {
-        await apps.deleteRecords.execute({ principal: principalOf(ctx), appId: params.id, collection: params.collection, recordId: params.recordId });
+        await apps.deleteRecords.execute({
+          principal: principalOf(ctx),
+          appId: params.id,
+          collection: params.collection,
+          recordId: params.recordId,
+        });
         ctx.status = 204;
       },
     }),
@@ -125,7 +151,13 @@ export function appDataRoutes(apps: AppsUseCases): WireRoute[] {
       responses: { 200: json('What was stored.', StoredBlob) },
       errors: ['payload-too-large', 'unavailable'],
       handle: async (ctx, { params, body }) => {
-        ctx.body = await apps.putBlob.execute({ principal: principalOf(ctx), appId: params.id, key: params.key, contentType: body.contentType, bytes: new Uint8Array(Buffer.from(body.data, 'base64')) });
+        ctx.body = await apps.putBlob.execute({
+          principal: principalOf(ctx),
+          appId: params.id,
+          key: params.key,
+          contentType: body.contentType,
+          bytes: new Uint8Array(Buffer.from(body.data, 'base64')),
+        });
       },
     }),
     route({

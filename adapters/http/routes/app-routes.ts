@@ -20,7 +20,14 @@ const placementsQuery = z.strictObject({
   slots: z
     .string()
     .min(1)
-    .transform((value) => [...new Set(value.split(',').map((s) => s.trim()).filter(Boolean))])
+    .transform((value) => [
+      ...new Set(
+        value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ])
     .pipe(z.array(SLOT).min(1).max(50))
     .describe('Slot names, comma-separated (at most 50).'),
 });
@@ -87,7 +94,12 @@ function literalRoutes(apps: AppsUseCases): WireRoute[] {
       errors: ['not-found', 'not-implemented', 'unavailable'],
       handle: async (ctx, { body }) => {
         ctx.status = 201;
-        ctx.body = await apps.seedApp.execute({ principal: principalOf(ctx), slot: body.slot, ...(body.instruction ? { instruction: body.instruction } : {}), signal: requestSignal(ctx) });
+        ctx.body = await apps.seedApp.execute({
+          principal: principalOf(ctx),
+          slot: body.slot,
+          ...(body.instruction ? { instruction: body.instruction } : {}),
+          signal: requestSignal(ctx),
+        });
       },
     }),
     route({
@@ -107,12 +119,18 @@ function literalRoutes(apps: AppsUseCases): WireRoute[] {
       path: '/apps/import',
       summary: 'Import an app file',
       description: `Exempt from the CSRF floor: the type it demands forces a CORS preflight. At most ${ARCHIVE_LIMITS.maxArchiveBytes / 1024 / 1024} MiB and ${ARCHIVE_LIMITS.maxEntries} entries. An anonymous session may import an app without server code only (403 otherwise).`,
-      body: ownBody(`An app file: a zip of \`app.json\` (the app document) and an optional \`app/\` tree of server files.`, { [APP_MEDIA_TYPE]: null }),
+      body: ownBody(`An app file: a zip of \`app.json\` (the app document) and an optional \`app/\` tree of server files.`, {
+        [APP_MEDIA_TYPE]: null,
+      }),
       responses: { 201: json('The imported app.', App) },
       errors: ['validation', 'forbidden', 'unsupported-media-type', 'payload-too-large', 'unavailable'],
       handle: async (ctx) => {
-        if (mediaType(ctx.get('content-type')) !== APP_MEDIA_TYPE) throw new UnsupportedMediaType(`An app file must be sent as ${APP_MEDIA_TYPE}`);
-        const bytes = await getRawBody(ctx.req, { limit: ARCHIVE_LIMITS.maxArchiveBytes, ...(ctx.request.length !== undefined ? { length: ctx.request.length } : {}) });
+        if (mediaType(ctx.get('content-type')) !== APP_MEDIA_TYPE)
+          throw new UnsupportedMediaType(`An app file must be sent as ${APP_MEDIA_TYPE}`);
+        const bytes = await getRawBody(ctx.req, {
+          limit: ARCHIVE_LIMITS.maxArchiveBytes,
+          ...(ctx.request.length !== undefined ? { length: ctx.request.length } : {}),
+        });
         ctx.status = 201;
         ctx.body = await apps.importApp.execute({ principal: principalOf(ctx), bytes: new Uint8Array(bytes) });
       },
@@ -168,7 +186,12 @@ function perAppRoutes(apps: AppsUseCases): WireRoute[] {
       responses: { 200: json('The edited app, and the pins that drifted.', EditResult) },
       errors: ['forbidden', 'conflict', 'not-implemented', 'unavailable'],
       handle: async (ctx, { params, body }) => {
-        ctx.body = await apps.editApp.execute({ principal: principalOf(ctx), appId: params.id, instruction: body.instruction, signal: requestSignal(ctx) });
+        ctx.body = await apps.editApp.execute({
+          principal: principalOf(ctx),
+          appId: params.id,
+          instruction: body.instruction,
+          signal: requestSignal(ctx),
+        });
       },
     }),
     route({
@@ -206,13 +229,19 @@ function perAppRoutes(apps: AppsUseCases): WireRoute[] {
       method: 'post',
       path: '/apps/:id/rebase',
       summary: 'Rebase a drifted fork on the host component',
-      description: "All or nothing: re-forks from the new baseline and replays the edit trail. Approvals granted against the pre-rebase content are invalidated.",
+      description:
+        'All or nothing: re-forks from the new baseline and replays the edit trail. Approvals granted against the pre-rebase content are invalidated.',
       params: appParams,
       body: jsonBody(rebaseBody),
       responses: { 200: json('The rebased app.', EditResult) },
       errors: ['conflict', 'not-implemented', 'unavailable'],
       handle: async (ctx, { params, body }) => {
-        ctx.body = await apps.rebasePin.execute({ principal: principalOf(ctx), appId: params.id, slot: body.slot, signal: requestSignal(ctx) });
+        ctx.body = await apps.rebasePin.execute({
+          principal: principalOf(ctx),
+          appId: params.id,
+          slot: body.slot,
+          signal: requestSignal(ctx),
+        });
       },
     }),
     route({
@@ -220,7 +249,8 @@ function perAppRoutes(apps: AppsUseCases): WireRoute[] {
       method: 'post',
       path: '/apps/:id/graduate',
       summary: 'Graduate an app to a served app',
-      description: 'Writes the scaffold, starts the server in the sandbox and takes a snapshot; only then does `ui` become `http`. A failed step leaves the app as it was. An anonymous session may not graduate (403).',
+      description:
+        'Writes the scaffold, starts the server in the sandbox and takes a snapshot; only then does `ui` become `http`. A failed step leaves the app as it was. An anonymous session may not graduate (403).',
       params: appParams,
       body: jsonBody(noBody),
       responses: { 200: json('The served app.', App) },
@@ -234,13 +264,19 @@ function perAppRoutes(apps: AppsUseCases): WireRoute[] {
       method: 'post',
       path: '/apps/:id/fn/:name',
       summary: "Call a served app's function",
-      description: "Proxied to `POST /fn/<name>` on the app's own server. The answer is the app's, sent with `content-security-policy: default-src 'none'; sandbox`.",
+      description:
+        "Proxied to `POST /fn/<name>` on the app's own server. The answer is the app's, sent with `content-security-policy: default-src 'none'; sandbox`.",
       params: { ...appParams, name: functionNameParam },
       body: jsonBody(z.unknown().describe("Any JSON: the function's input."), 'input'),
       responses: { 200: bytes("The function's answer: its status (2xx) and content type are the app's.", '*/*') },
       errors: ['conflict', 'not-implemented', 'unavailable'],
       handle: async (ctx, { params, body }) => {
-        const answer = await apps.callFunction.execute({ principal: principalOf(ctx), appId: params.id, name: params.name, input: body ?? null });
+        const answer = await apps.callFunction.execute({
+          principal: principalOf(ctx),
+          appId: params.id,
+          name: params.name,
+          input: body ?? null,
+        });
         ctx.status = answer.status;
         ctx.type = answer.contentType;
         // The answer is the app's (it may say text/html), served from the wire's origin: never a page there.

@@ -42,7 +42,10 @@ export function appViewRoutes(apps: AppsUseCases): WireRoute[] {
     ctx.set('content-type', MEDIA_TYPE.test(answer.contentType) ? answer.contentType : 'application/octet-stream');
     ctx.body = Buffer.from(answer.body);
   };
-  const page = bytes("The served app's page or asset, as its server answered (status and content type are the app's); sandboxed, never cached.", '*/*');
+  const page = bytes(
+    "The served app's page or asset, as its server answered (status and content type are the app's); sandboxed, never cached.",
+    '*/*',
+  );
   const description = "The app's query string is passed on. Frame the page (it runs sandboxed, in an opaque origin).";
   return [
     route({

@@ -10,7 +10,10 @@ import { pageQuery } from './system-routes.js';
 
 const trigger = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('schedule'), cron: z.string().trim().min(1).max(120), timezone: z.string().min(1).max(64).optional() }),
-  z.strictObject({ kind: z.literal('webhook'), source: z.string().regex(WEBHOOK_SOURCE_NAME, 'must be a registered source name (a-z, 0-9, _ and -)') }),
+  z.strictObject({
+    kind: z.literal('webhook'),
+    source: z.string().regex(WEBHOOK_SOURCE_NAME, 'must be a registered source name (a-z, 0-9, _ and -)'),
+  }),
 ]);
 
 const task = z.strictObject({
@@ -102,7 +105,8 @@ export function automationRoutes(automations: AutomationUseCases): WireRoutes {
         method: 'post',
         path: '/automations/:id/arm',
         summary: 'Arm an automation',
-        description: 'Asks a standing grant for each tool the task names (the asks wait in `/approvals`); denying one disarms the automation in the same decision.',
+        description:
+          'Asks a standing grant for each tool the task names (the asks wait in `/approvals`); denying one disarms the automation in the same decision.',
         params: byId,
         body: jsonBody(noBody),
         responses: { 200: json('The armed automation and its asks.', ArmResult) },

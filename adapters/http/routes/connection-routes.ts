@@ -50,13 +50,18 @@ export function connectionRoutes(connections: ConnectionsUseCases): WireRoutes {
         method: 'post',
         path: '/connections/initiate',
         summary: 'Start connecting a third-party account',
-        description: "Open `redirectUrl` (the broker's page, which owns the OAuth redirect), then poll `GET /connections/{id}` until the status settles.",
+        description:
+          "Open `redirectUrl` (the broker's page, which owns the OAuth redirect), then poll `GET /connections/{id}` until the status settles.",
         body: jsonBody(initiateBody),
         responses: { 201: json('The connection, initiated.', Initiated) },
         errors: ['not-implemented', 'unavailable'],
         handle: async (ctx, { body }) => {
           ctx.status = 201;
-          ctx.body = await connections.initiate.execute({ principal: principalOf(ctx), toolkit: body.toolkit, callbackUrl: body.callbackUrl });
+          ctx.body = await connections.initiate.execute({
+            principal: principalOf(ctx),
+            toolkit: body.toolkit,
+            callbackUrl: body.callbackUrl,
+          });
         },
       }),
       route({

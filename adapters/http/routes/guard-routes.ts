@@ -12,7 +12,6 @@ const decideBody = z.strictObject({
   remember: z.strictObject({ scope: z.enum(['tool', 'exact']), duration: z.enum(['session', 'standing']) }).optional(),
 });
 
-
 const batchBody = z.strictObject({
   ids: z.array(z.string().min(1).max(256).describe('An `apr_` id, or a parked tool-call id.')).min(1).max(100),
   approve: z.boolean(),
@@ -53,7 +52,8 @@ export function guardRoutes(guard: GuardUseCases): WireRoutes {
         method: 'get',
         path: '/approvals/:id',
         summary: 'Read an approval',
-        description: 'While an approved call executes (the resume window) this answers `{"state": "pending"}` without `request`: keep polling until `executed`.',
+        description:
+          'While an approved call executes (the resume window) this answers `{"state": "pending"}` without `request`: keep polling until `executed`.',
         params: { id: approvalRefParam },
         responses: { 200: json('The approval.', Approval) },
         handle: async (ctx, { params }) => {
@@ -65,13 +65,19 @@ export function guardRoutes(guard: GuardUseCases): WireRoutes {
         method: 'post',
         path: '/approvals/:id/decide',
         summary: 'Approve or deny a call',
-        description: 'An approved call runs exactly once, on the next turn (or at once for app actions and the door). `remember` also grants matching calls from now on.',
+        description:
+          'An approved call runs exactly once, on the next turn (or at once for app actions and the door). `remember` also grants matching calls from now on.',
         params: { id: approvalRefParam },
         body: jsonBody(decideBody),
         responses: { 200: json('The decided approval.', Approval) },
         errors: ['conflict', 'unavailable'],
         handle: async (ctx, { params, body }) => {
-          ctx.body = await guard.decideApproval.execute({ principal: principalOf(ctx), approvalId: params.id, approve: body.approve, ...(body.remember ? { remember: body.remember } : {}) });
+          ctx.body = await guard.decideApproval.execute({
+            principal: principalOf(ctx),
+            approvalId: params.id,
+            approve: body.approve,
+            ...(body.remember ? { remember: body.remember } : {}),
+          });
         },
       }),
       route({

@@ -28,7 +28,12 @@ export function openApiRoutes(document: () => Readonly<Record<string, unknown>>)
         path: '/openapi.json',
         summary: 'This document',
         description: 'The wire as this deployment mounts it (unmounted families are absent). Open it in any OpenAPI viewer.',
-        responses: { 200: json('The OpenAPI 3.1 document.', Document, { ETag: { description: 'Send it back in `If-None-Match`: 304 while the document is unchanged.' } }), 304: { description: 'Unchanged.' } },
+        responses: {
+          200: json('The OpenAPI 3.1 document.', Document, {
+            ETag: { description: 'Send it back in `If-None-Match`: 304 while the document is unchanged.' },
+          }),
+          304: { description: 'Unchanged.' },
+        },
         handle: (ctx) => {
           const { text, etag } = serve();
           // The document describes no one's data: any origin (a hosted viewer) may read it.

@@ -20,6 +20,12 @@ export const organizationRoutes: WireRoutes = {
   security: [],
   routes: [
     route({ ...refusal, id: 'refuseOrganizations', method: 'all', path: '/orgs' }),
-    route({ ...refusal, id: 'refuseOrganizationPaths', method: 'all', path: '/orgs/{*rest}', params: { rest: z.string().optional().describe('Anything under `/orgs`.') } }),
+    route({
+      ...refusal,
+      id: 'refuseOrganizationPaths',
+      method: 'all',
+      path: '/orgs/{*rest}',
+      params: { rest: z.string().optional().describe('Anything under `/orgs`.') },
+    }),
   ],
 };

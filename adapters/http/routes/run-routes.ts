@@ -9,7 +9,12 @@ import { pageQuery } from './system-routes.js';
 
 const runId = idParam('run');
 
-const listQuery = pageQuery.extend({ automationId: z.string().regex(/^atm_[0-9A-Za-z_-]{10,64}$/, 'must be an automation id (atm_…)').optional() });
+const listQuery = pageQuery.extend({
+  automationId: z
+    .string()
+    .regex(/^atm_[0-9A-Za-z_-]{10,64}$/, 'must be an automation id (atm_…)')
+    .optional(),
+});
 
 const noBody = z.union([z.undefined(), z.strictObject({})]);
 
@@ -46,7 +51,8 @@ export function runRoutes(runs: RunUseCases): WireRoutes {
         method: 'post',
         path: '/runs/:id/stop',
         summary: 'Stop a run',
-        description: 'Cooperative and idempotent; reaches a run on another instance. The current step finishes and parked approvals of the run are dropped.',
+        description:
+          'Cooperative and idempotent; reaches a run on another instance. The current step finishes and parked approvals of the run are dropped.',
         params: { id: runId },
         body: jsonBody(noBody),
         responses: { 200: json('The run, stopping or stopped.', Run) },

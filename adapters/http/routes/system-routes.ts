@@ -20,7 +20,7 @@ export function systemRoutes(system: SystemUseCases): WireRoutes {
         id: 'getStatus',
         method: 'get',
         path: '/status',
-        summary: "What this deployment runs",
+        summary: 'What this deployment runs',
         responses: { 200: json("Porter's version and its blocks.", Status) },
         handle: async (ctx) => {
           ctx.body = await system.getStatus.execute();

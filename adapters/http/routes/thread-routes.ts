@@ -96,7 +96,8 @@ export function threadRoutes(threads: ThreadUseCases): WireRoutes {
         method: 'get',
         path: '/threads/:id/stream',
         summary: 'Rejoin the turn in flight',
-        description: 'Streams the turn running on this instance, replayed from its start. A turn in flight streams from the instance running it.',
+        description:
+          'Streams the turn running on this instance, replayed from its start. A turn in flight streams from the instance running it.',
         params: { id: threadId },
         responses: { 200: turnStream('The turn in flight.'), 204: bare('No turn is in flight on this thread (here).') },
         handle: async (ctx, { params }) => {

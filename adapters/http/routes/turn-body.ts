@@ -5,12 +5,42 @@ import { InvalidInput } from '../../../domain/errors.js';
 
 const metadata = z.record(z.string(), z.unknown());
 
-const textPart = z.strictObject({ type: z.literal('text'), text: z.string().max(200_000), state: z.enum(['streaming', 'done']).optional(), providerMetadata: metadata.optional() });
-const filePart = z.strictObject({ type: z.literal('file'), mediaType: z.string().min(1), url: z.string().min(1), filename: z.string().optional(), providerMetadata: metadata.optional() });
-const reasoningPart = z.strictObject({ type: z.literal('reasoning'), id: z.string().optional(), text: z.string(), state: z.enum(['streaming', 'done']).optional(), providerMetadata: metadata.optional() });
+const textPart = z.strictObject({
+  type: z.literal('text'),
+  text: z.string().max(200_000),
+  state: z.enum(['streaming', 'done']).optional(),
+  providerMetadata: metadata.optional(),
+});
+const filePart = z.strictObject({
+  type: z.literal('file'),
+  mediaType: z.string().min(1),
+  url: z.string().min(1),
+  filename: z.string().optional(),
+  providerMetadata: metadata.optional(),
+});
+const reasoningPart = z.strictObject({
+  type: z.literal('reasoning'),
+  id: z.string().optional(),
+  text: z.string(),
+  state: z.enum(['streaming', 'done']).optional(),
+  providerMetadata: metadata.optional(),
+});
 const stepStartPart = z.strictObject({ type: z.literal('step-start') });
-const sourceUrlPart = z.strictObject({ type: z.literal('source-url'), sourceId: z.string(), url: z.string(), title: z.string().optional(), providerMetadata: metadata.optional() });
-const sourceDocumentPart = z.strictObject({ type: z.literal('source-document'), sourceId: z.string(), mediaType: z.string(), title: z.string(), filename: z.string().optional(), providerMetadata: metadata.optional() });
+const sourceUrlPart = z.strictObject({
+  type: z.literal('source-url'),
+  sourceId: z.string(),
+  url: z.string(),
+  title: z.string().optional(),
+  providerMetadata: metadata.optional(),
+});
+const sourceDocumentPart = z.strictObject({
+  type: z.literal('source-document'),
+  sourceId: z.string(),
+  mediaType: z.string(),
+  title: z.string(),
+  filename: z.string().optional(),
+  providerMetadata: metadata.optional(),
+});
 const dataPart = z.strictObject({ type: z.string().regex(/^data-/), id: z.string().optional(), data: z.unknown() });
 const approval = z.strictObject({
   id: z.string(),
@@ -24,7 +54,15 @@ const toolPart = z.strictObject({
   type: z.string().regex(/^(tool-.+|dynamic-tool)$/),
   toolCallId: z.string(),
   toolName: z.string().optional(),
-  state: z.enum(['input-streaming', 'input-available', 'approval-requested', 'approval-responded', 'output-available', 'output-error', 'output-denied']),
+  state: z.enum([
+    'input-streaming',
+    'input-available',
+    'approval-requested',
+    'approval-responded',
+    'output-available',
+    'output-error',
+    'output-denied',
+  ]),
   input: z.unknown().optional(),
   rawInput: z.unknown().optional(),
   inputEncoding: z.enum(['json', 'text']).optional(),
@@ -43,14 +81,19 @@ const toolPart = z.strictObject({
 const userMessage = z.strictObject({
   id: z.string().max(200).optional(),
   role: z.literal('user'),
-  parts: z.array(z.union([textPart, filePart])).min(1).max(100),
+  parts: z
+    .array(z.union([textPart, filePart]))
+    .min(1)
+    .max(100),
   metadata: z.unknown().optional(),
 });
 
 const anyMessage = z.strictObject({
   id: z.string().max(200),
   role: z.enum(['system', 'user', 'assistant']),
-  parts: z.array(z.union([textPart, filePart, reasoningPart, stepStartPart, sourceUrlPart, sourceDocumentPart, toolPart, dataPart])).max(1000),
+  parts: z
+    .array(z.union([textPart, filePart, reasoningPart, stepStartPart, sourceUrlPart, sourceDocumentPart, toolPart, dataPart]))
+    .max(1000),
   metadata: z.unknown().optional(),
 });
 
@@ -71,13 +114,16 @@ const chatBody = z.strictObject({
 });
 
 /** `{message}` (a text or a user UIMessage), `{continue: true}`, or the AI SDK chat transport's own body. */
-export const turnBody = z
-  .union([messageBody, continueBody, chatBody])
-  .meta({ id: 'TurnBody', description: '`{message}` (a text, or a user UIMessage), `{continue: true}`, or the AI SDK chat transport\'s own body (only its last message is read).' });
+export const turnBody = z.union([messageBody, continueBody, chatBody]).meta({
+  id: 'TurnBody',
+  description:
+    "`{message}` (a text, or a user UIMessage), `{continue: true}`, or the AI SDK chat transport's own body (only its last message is read).",
+});
 
 export type TurnBody = z.output<typeof turnBody>;
 
-export const TURN_BODY_SHAPES = 'The turn body must be {"message": "text" | UIMessage}, {"continue": true} or the AI SDK chat body {"messages": [...]}';
+export const TURN_BODY_SHAPES =
+  'The turn body must be {"message": "text" | UIMessage}, {"continue": true} or the AI SDK chat body {"messages": [...]}';
 
 /**
  * Reads a turn body. A body that fits none of the shapes is refused with the shapes spelled out,
@@ -103,7 +149,19 @@ function issuesAgainstClosest(input: unknown): Array<{ path: string; message: st
         : 'messages' in body
           ? chatBody
           : null;
-  if (!closest) return [{ path: '', message: `Expected a "message", "continue" or "messages" key${Object.keys(body).length ? `; got ${Object.keys(body).map((key) => JSON.stringify(key)).join(', ')}` : ''}` }];
+  if (!closest)
+    return [
+      {
+        path: '',
+        message: `Expected a "message", "continue" or "messages" key${
+          Object.keys(body).length
+            ? `; got ${Object.keys(body)
+                .map((key) => JSON.stringify(key))
+                .join(', ')}`
+            : ''
+        }`,
+      },
+    ];
   return (closest.safeParse(input).error?.issues ?? []).map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
 }
 
@@ -120,11 +178,18 @@ export function turnInputOf(body: TurnBody): { message?: UiMessage; answers: App
   }
   if (last.role !== 'assistant') throw new InvalidInput('The last message must come from the user, or carry approval answers');
   const answers = last.parts.flatMap((part) =>
-    'toolCallId' in part && part.state === 'approval-responded' && part.approval?.approved !== undefined ? [{ approvalId: part.approval.id, approved: part.approval.approved }] : [],
+    'toolCallId' in part && part.state === 'approval-responded' && part.approval?.approved !== undefined
+      ? [{ approvalId: part.approval.id, approved: part.approval.approved }]
+      : [],
   );
   return { answers };
 }
 
 function toUiMessage(message: z.output<typeof userMessage>): UiMessage {
-  return { id: message.id ?? '', role: 'user', parts: message.parts, ...(message.metadata !== undefined ? { metadata: message.metadata } : {}) };
+  return {
+    id: message.id ?? '',
+    role: 'user',
+    parts: message.parts,
+    ...(message.metadata !== undefined ? { metadata: message.metadata } : {}),
+  };
 }

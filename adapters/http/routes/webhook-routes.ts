@@ -18,9 +18,20 @@ export function webhookRoutes(webhooks: WebhookUseCases): WireRoutes {
     access: 'self',
     tag: 'Automations',
     securitySchemes: {
-      standardWebhooks: { type: 'apiKey', in: 'header', name: 'webhook-signature', description: 'Standard Webhooks: HMAC-SHA256 over `id.timestamp.body`, with `webhook-id` and `webhook-timestamp` (a 5-minute window); several signatures accepted.' },
+      standardWebhooks: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'webhook-signature',
+        description:
+          'Standard Webhooks: HMAC-SHA256 over `id.timestamp.body`, with `webhook-id` and `webhook-timestamp` (a 5-minute window); several signatures accepted.',
+      },
       githubSignature: { type: 'apiKey', in: 'header', name: 'X-Hub-Signature-256', description: "GitHub's HMAC-SHA256 of the body." },
-      stripeSignature: { type: 'apiKey', in: 'header', name: 'Stripe-Signature', description: "Stripe's signed timestamp and HMAC-SHA256." },
+      stripeSignature: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Stripe-Signature',
+        description: "Stripe's signed timestamp and HMAC-SHA256.",
+      },
     },
     security: [{ standardWebhooks: [] }, { githubSignature: [] }, { stripeSignature: [] }],
     routes: [
@@ -30,7 +41,7 @@ export function webhookRoutes(webhooks: WebhookUseCases): WireRoutes {
         path: '/webhooks/:source',
         summary: 'Deliver a signed webhook',
         description:
-          'Verified with the source\'s registered scheme before anything runs; a bad or stale signature, or an unknown source, is 401 with one audit event and nothing started. ' +
+          "Verified with the source's registered scheme before anything runs; a bad or stale signature, or an unknown source, is 401 with one audit event and nothing started. " +
           'Starts one run per armed automation on the source, as `porter:webhook:<source>`. Deliveries are deduplicated by their id.',
         params: { source: z.string().describe('A registered source name (a-z, 0-9, `_` and `-`).') },
         body: ownBody('The payload exactly as signed, at most 1 MiB (reading stops past it).', { '*/*': null }),

@@ -35,7 +35,10 @@ export const AppDocument = z
     server: z.object({ files: z.record(z.string(), z.string()) }).nullable(),
     egress: z.object({ allowDomains: z.array(z.string()) }).nullable(),
   })
-  .meta({ id: 'AppDocument', description: 'A generated app: a tree of nodes the shipped renderer draws, bound to its own records and actions.' });
+  .meta({
+    id: 'AppDocument',
+    description: 'A generated app: a tree of nodes the shipped renderer draws, bound to its own records and actions.',
+  });
 
 export const PinDrift = z.object({ slot: z.string(), baselineHash: z.string(), currentHash: z.string() }).meta({ id: 'PinDrift' });
 
@@ -58,13 +61,23 @@ export const AppSummary = z.object(appSummaryFields).meta({ id: 'AppSummary' });
 export const AppList = z.object({ apps: z.array(AppSummary), nextCursor }).meta({ id: 'AppList' });
 
 export const App = z
-  .object({ ...appSummaryFields, document: AppDocument, contentHash: z.string(), fnRefs: z.array(z.string()).describe('`fn:<name>` references; they run only once the app is served.') })
+  .object({
+    ...appSummaryFields,
+    document: AppDocument,
+    contentHash: z.string(),
+    fnRefs: z.array(z.string()).describe('`fn:<name>` references; they run only once the app is served.'),
+  })
   .meta({ id: 'App' });
 
 export const PlacementList = z
   .object({
     placements: z.array(
-      z.object({ slot: z.string(), appId: z.string().nullable().describe("The caller's newest fork of the slot; null: render the host's own component."), version: z.string().nullable(), drifted: z.boolean() }),
+      z.object({
+        slot: z.string(),
+        appId: z.string().nullable().describe("The caller's newest fork of the slot; null: render the host's own component."),
+        version: z.string().nullable(),
+        drifted: z.boolean(),
+      }),
     ),
   })
   .meta({ id: 'PlacementList' });

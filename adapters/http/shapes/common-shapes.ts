@@ -16,9 +16,14 @@ export const JsonValue: z.ZodType<unknown> = z
 export const ErrorEnvelope = z
   .object({
     error: z.object({
-      code: z.enum(Object.keys(STATUS_BY_CODE) as [ErrorCode, ...ErrorCode[]]).describe('Stable: a client branches on it (the HTTP status follows from it).'),
+      code: z
+        .enum(Object.keys(STATUS_BY_CODE) as [ErrorCode, ...ErrorCode[]])
+        .describe('Stable: a client branches on it (the HTTP status follows from it).'),
       message: z.string().describe('For people; it may change.'),
-      details: z.record(z.string(), z.unknown()).optional().describe('Facts about the failure, e.g. `issues` for `validation` (`[{path, message}]`).'),
+      details: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe('Facts about the failure, e.g. `issues` for `validation` (`[{path, message}]`).'),
     }),
   })
   .meta({ id: 'ErrorEnvelope', description: 'Every non-2xx wire answer (the MCP door answers in OAuth and JSON-RPC shapes instead).' });
@@ -29,7 +34,11 @@ export const isoTime = z.string().describe('An ISO 8601 instant.');
 
 export const UiMessagePart = z
   .looseObject({
-    type: z.string().describe('`text`, `file`, `reasoning`, `step-start`, `source-url`, `source-document`, `tool-<name>`, `dynamic-tool` or `data-<name>`.'),
+    type: z
+      .string()
+      .describe(
+        '`text`, `file`, `reasoning`, `step-start`, `source-url`, `source-document`, `tool-<name>`, `dynamic-tool` or `data-<name>`.',
+      ),
   })
   .meta({ id: 'UiMessagePart', description: "A part of an AI SDK UIMessage; each kind carries the AI SDK's own fields." });
 

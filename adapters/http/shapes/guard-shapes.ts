@@ -4,11 +4,16 @@ import { isoTime, nextCursor, Risk } from './common-shapes.js';
 const GrantReach = z
   .union([
     z.object({ kind: z.literal('anywhere') }),
-    z.object({ kind: z.literal('automation'), automationId: z.string(), name: z.string().optional().describe("The automation's name when the grant was asked for.") }),
+    z.object({
+      kind: z.literal('automation'),
+      automationId: z.string(),
+      name: z.string().optional().describe("The automation's name when the grant was asked for."),
+    }),
   ])
   .meta({
     id: 'GrantReach',
-    description: "Which of the subject's calls a grant may cover: `anywhere` (wherever its session and door consent allow) or `automation` (only calls made by a run of that automation).",
+    description:
+      "Which of the subject's calls a grant may cover: `anywhere` (wherever its session and door consent allow) or `automation` (only calls made by a run of that automation).",
   });
 
 const ApprovalRequest = z
@@ -25,7 +30,9 @@ const ApprovalRequest = z
     threadId: z.string().optional(),
     runId: z.string().optional(),
     automationId: z.string().optional(),
-    appliesTo: GrantReach.optional().describe('On an approval an automation raised: a grant it leaves (the standing grant an arming ask asks for, or a remembered yes) covers only that automation\'s runs.'),
+    appliesTo: GrantReach.optional().describe(
+      "On an approval an automation raised: a grant it leaves (the standing grant an arming ask asks for, or a remembered yes) covers only that automation's runs.",
+    ),
     appId: z.string().optional(),
     contentHash: z.string().optional(),
   })
@@ -44,12 +51,16 @@ export const Approval = z
   .object({
     id: z.string().describe('The `apr_` id.'),
     state: z.enum(['pending', 'approved', 'denied', 'expired', 'executed']),
-    request: ApprovalRequest.optional().describe('Absent while pending in the resume window (the approved call is executing): keep polling until `executed`.'),
+    request: ApprovalRequest.optional().describe(
+      'Absent while pending in the resume window (the approved call is executing): keep polling until `executed`.',
+    ),
     outcome: ApprovalOutcome.optional(),
   })
   .meta({ id: 'Approval' });
 
-export const ApprovalList = z.object({ approvals: z.array(Approval), nextCursor }).meta({ id: 'ApprovalList', description: "The caller's pending approvals." });
+export const ApprovalList = z
+  .object({ approvals: z.array(Approval), nextCursor })
+  .meta({ id: 'ApprovalList', description: "The caller's pending approvals." });
 
 export const DecidedApprovals = z.object({ approvals: z.array(Approval) }).meta({ id: 'DecidedApprovals' });
 

@@ -47,7 +47,10 @@ export function idParam(kind: IdKind, description?: string): z.ZodString {
 
 /** An approval's `apr_` id or the tool-call id it parked (models and MCP clients mint those): visible ASCII, at most 256. */
 export const approvalRefParam = named(
-  z.string().regex(APPROVAL_REF, 'must be an approval id or a tool-call id (visible ASCII, at most 256 characters)').describe('The `apr_` id, or the parked tool-call id.'),
+  z
+    .string()
+    .regex(APPROVAL_REF, 'must be an approval id or a tool-call id (visible ASCII, at most 256 characters)')
+    .describe('The `apr_` id, or the parked tool-call id.'),
   'Approval',
 );
 
@@ -58,6 +61,10 @@ function nameParam(pattern: RegExp, noun: string, description: string): z.ZodStr
 
 export const collectionParam = nameParam(COLLECTION, 'Collection', 'A collection name: 1..64 letters, digits, `_` or `-`.');
 export const recordIdParam = nameParam(RECORD_KEY, 'Record', 'A record id: 1..128 letters, digits, `_` or `-`.');
-export const blobKeyParam = nameParam(BLOB_KEY, 'Blob', 'A blob key: 1..128 letters, digits, `.`, `_` or `-`, starting with a letter or digit.');
+export const blobKeyParam = nameParam(
+  BLOB_KEY,
+  'Blob',
+  'A blob key: 1..128 letters, digits, `.`, `_` or `-`, starting with a letter or digit.',
+);
 export const functionNameParam = nameParam(KEY, 'Function', "The server function's name.");
 export const actionNameParam = nameParam(KEY, 'Action', "The app action's name.");

@@ -38,7 +38,9 @@ export const ActivityPage = z
 export const SyncImpact = z
   .object({
     tools: z.array(z.string()),
-    families: z.record(z.string(), z.object({ total: z.number().int(), byTool: z.record(z.string(), z.number().int()) })).describe('By family (`apps`, `automations`, `grants`); unmounted families are absent.'),
+    families: z
+      .record(z.string(), z.object({ total: z.number().int(), byTool: z.record(z.string(), z.number().int()) }))
+      .describe('By family (`apps`, `automations`, `grants`); unmounted families are absent.'),
   })
   .meta({ id: 'SyncImpact' });
 

@@ -32,7 +32,8 @@ export function checkedServiceUrl(url: string): URL {
   if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && loopback)) {
     throw new InvalidInput('The sandbox service URL must be https:// (plain http only for a loopback host)');
   }
-  if (parsed.username || parsed.password || parsed.search || parsed.hash) throw new InvalidInput('The sandbox service URL takes no credentials, query or fragment');
+  if (parsed.username || parsed.password || parsed.search || parsed.hash)
+    throw new InvalidInput('The sandbox service URL takes no credentials, query or fragment');
   return parsed;
 }
 
@@ -67,7 +68,12 @@ export class CloudClient {
     const own = headers.get('authorization');
     headers.delete('authorization');
     if (own !== null) headers.set('x-sandbox-forwarded-authorization', own);
-    const response = await this.send(init.method ?? 'GET', `/v1/sandboxes/${encodeURIComponent(sandboxId)}/proxy${path}`, { ...init, headers }, undefined);
+    const response = await this.send(
+      init.method ?? 'GET',
+      `/v1/sandboxes/${encodeURIComponent(sandboxId)}/proxy${path}`,
+      { ...init, headers },
+      undefined,
+    );
     if (response.headers.has('sandbox-error')) throw await this.failure(response);
     return response;
   }

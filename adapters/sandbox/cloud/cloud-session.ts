@@ -42,9 +42,18 @@ export class CloudSandboxSession implements SandboxSession {
   }
 
   async restore(snapshotId: string): Promise<void> {
-    const id = z.string().regex(/^[\w-]{1,200}$/).safeParse(snapshotId);
+    const id = z
+      .string()
+      .regex(/^[\w-]{1,200}$/)
+      .safeParse(snapshotId);
     const segment = encodeURIComponent(id.success ? id.data : 'invalid');
-    await this.client.json('POST', `${this.path}/snapshots/${segment}/restore`, { timeoutMs: this.startTimeoutMs }, sandboxSchema, this.startTimeoutMs + 15_000);
+    await this.client.json(
+      'POST',
+      `${this.path}/snapshots/${segment}/restore`,
+      { timeoutMs: this.startTimeoutMs },
+      sandboxSchema,
+      this.startTimeoutMs + 15_000,
+    );
   }
 
   fetch(path: string, init: RequestInit = {}): Promise<Response> {

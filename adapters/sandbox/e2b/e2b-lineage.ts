@@ -36,7 +36,10 @@ export async function discardApp(appId: string, connection: ConnectionOpts, know
   const live = [];
   const listing = E2bInstance.list({ ...connection, query: { metadata: { [APP_METADATA_KEY]: appId }, state: ['running', 'paused'] } });
   while (listing.hasNext) live.push(...(await e2bCall(() => listing.nextItems())));
-  const lineages: Lineage[] = [known, ...live.map((sandbox) => ({ sandboxId: sandbox.sandboxId, ancestors: ancestorsIn(sandbox.metadata) }))];
+  const lineages: Lineage[] = [
+    known,
+    ...live.map((sandbox) => ({ sandboxId: sandbox.sandboxId, ancestors: ancestorsIn(sandbox.metadata) })),
+  ];
   for (const sandboxId of new Set(lineages.map((lineage) => lineage.sandboxId))) {
     await e2bCall(() => E2bInstance.kill(sandboxId, connection));
   }

@@ -67,7 +67,8 @@ export class E2bSandbox implements Sandbox {
     if (existing) {
       const session = await existing;
       // Callers reopen on every request to a served app; only a changed policy costs a call.
-      if (JSON.stringify(previous) !== JSON.stringify(rules)) await e2bCall(() => E2bInstance.updateNetwork(session.sandboxId, rules, this.connection));
+      if (JSON.stringify(previous) !== JSON.stringify(rules))
+        await e2bCall(() => E2bInstance.updateNetwork(session.sandboxId, rules, this.connection));
       return session;
     }
     const opening = this.connectOrCreate(id, rules);
@@ -83,7 +84,11 @@ export class E2bSandbox implements Sandbox {
 
   private async connectOrCreate(id: string, rules: EgressRules): Promise<E2bSandboxSession> {
     const found = await e2bCall(() =>
-      E2bInstance.list({ ...this.connection, query: { metadata: { [APP_METADATA_KEY]: id }, state: ['running', 'paused'] }, limit: 20 }).nextItems(),
+      E2bInstance.list({
+        ...this.connection,
+        query: { metadata: { [APP_METADATA_KEY]: id }, state: ['running', 'paused'] },
+        limit: 20,
+      }).nextItems(),
     );
     // After an interrupted restore two may exist for a moment; the newest is the current rung.
     const newest = found.sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime())[0];
@@ -107,7 +112,11 @@ export class E2bSandbox implements Sandbox {
         port: this.port,
         startTimeoutMs: this.startTimeoutMs,
         sandboxUrl: this.options.sandboxUrl,
-        createFrom: (snapshotId, parent) => e2bCall(() => this.create(childMetadata(id, parent), this.rules.get(id) ?? rules, snapshotId), () => new SandboxSnapshotNotFound()),
+        createFrom: (snapshotId, parent) =>
+          e2bCall(
+            () => this.create(childMetadata(id, parent), this.rules.get(id) ?? rules, snapshotId),
+            () => new SandboxSnapshotNotFound(),
+          ),
         discard: (current: Lineage) => discardApp(id, this.connection, current),
       },
       () => this.sessions.delete(id),

@@ -52,7 +52,9 @@ export class E2bSandboxSession implements SandboxSession {
       if (files.length === 0) return;
       await e2bCall(() => this.instance.files.write(files.map((file) => ({ path: file.path, data: asData(file.content) }))));
       // Relative to /app (the command's working directory), so the command names no absolute path.
-      const modes = files.filter((file) => file.mode !== undefined).map((file) => `chmod ${(file.mode! & 0o777).toString(8)} ${quote(relativeAppPath(file.path))}`);
+      const modes = files
+        .filter((file) => file.mode !== undefined)
+        .map((file) => `chmod ${(file.mode! & 0o777).toString(8)} ${quote(relativeAppPath(file.path))}`);
       if (modes.length) await e2bCall(() => this.instance.commands.run(modes.join(' && '), { cwd: APP_ROOT }));
     });
   }
@@ -63,7 +65,11 @@ export class E2bSandboxSession implements SandboxSession {
 
   async isListening(): Promise<boolean> {
     try {
-      const response = await fetch(this.appUrl('/'), { headers: this.routingHeaders(), redirect: 'manual', signal: AbortSignal.timeout(5000) });
+      const response = await fetch(this.appUrl('/'), {
+        headers: this.routingHeaders(),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(5000),
+      });
       if (response.status !== 502) {
         await response.body?.cancel();
         return true;

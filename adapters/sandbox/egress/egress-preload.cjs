@@ -144,7 +144,9 @@ function install(address) {
           openTunnel(host, port, (error, socket) => {
             if (error) return callback(error, null);
             if (!secure) return callback(null, socket);
-            overTls(socket, host, { servername: options.servername, ALPNProtocols: ['http/1.1'] }, (tlsError, tlsSocket) => callback(tlsError || null, tlsSocket || null));
+            overTls(socket, host, { servername: options.servername, ALPNProtocols: ['http/1.1'] }, (tlsError, tlsSocket) =>
+              callback(tlsError || null, tlsSocket || null),
+            );
           });
         },
       });

@@ -30,7 +30,17 @@ export interface EgressProxyOptions {
   readonly socket?: { readonly path: string; readonly token: string };
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authorization', 'proxy-connection', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-connection',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /**
  * A filtering forward proxy on loopback: HTTPS goes through CONNECT tunnels, plain HTTP through
@@ -127,14 +137,26 @@ export class EgressProxy {
     headers.host = url.host;
     const { host, lookup } = destination.admitted;
     // A connection of its own (no pooled socket), dialled through the lookup that answers with the checked addresses.
-    const upstream = httpRequest({ host, port: url.port || 80, lookup, agent: false, method: request.method, path: `${url.pathname}${url.search}`, headers, setHost: false }, (answer) => {
-      const forwarded: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(answer.headers)) {
-        if (value !== undefined && !HOP_BY_HOP.has(name)) forwarded[name] = value;
-      }
-      response.writeHead(answer.statusCode ?? 502, forwarded);
-      answer.pipe(response);
-    });
+    const upstream = httpRequest(
+      {
+        host,
+        port: url.port || 80,
+        lookup,
+        agent: false,
+        method: request.method,
+        path: `${url.pathname}${url.search}`,
+        headers,
+        setHost: false,
+      },
+      (answer) => {
+        const forwarded: Record<string, string | string[]> = {};
+        for (const [name, value] of Object.entries(answer.headers)) {
+          if (value !== undefined && !HOP_BY_HOP.has(name)) forwarded[name] = value;
+        }
+        response.writeHead(answer.statusCode ?? 502, forwarded);
+        answer.pipe(response);
+      },
+    );
     upstream.once('error', () => {
       if (!response.headersSent) refuseResponse(response, 502, `could not reach ${url.host}`);
       else response.destroy();
@@ -153,7 +175,9 @@ function guardFor(resolve: EgressResolver | undefined): EgressGuard {
   return new EgressGuard({ lookup, allow: resolve.allows ?? [] });
 }
 
-type Admission = { readonly ok: true; readonly admitted: AdmittedDestination } | { readonly ok: false; readonly status: 403 | 502; readonly message: string };
+type Admission =
+  | { readonly ok: true; readonly admitted: AdmittedDestination }
+  | { readonly ok: false; readonly status: 403 | 502; readonly message: string };
 
 async function admitted(guard: EgressGuard, host: string): Promise<Admission> {
   try {
@@ -207,7 +231,9 @@ function parseAuthority(authority: string): { host: string; port: number } | nul
 
 function refuseSocket(client: Duplex, status: number, message: string): void {
   const reason = status === 403 ? 'Forbidden' : status === 400 ? 'Bad Request' : 'Bad Gateway';
-  client.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(message)}\r\nconnection: close\r\n\r\n${message}`);
+  client.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(message)}\r\nconnection: close\r\n\r\n${message}`,
+  );
 }
 
 function refuseResponse(response: ServerResponse, status: number, message: string): void {

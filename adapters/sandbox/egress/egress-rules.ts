@@ -6,7 +6,11 @@ import type { EgressPolicy } from '../../../ports/sandbox.js';
 export type EgressRule = (host: string) => boolean;
 
 export function normaliseHost(host: string): string {
-  return host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  return host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
 }
 
 /**

@@ -24,7 +24,8 @@ export const INSIDE = {
   sockets: '/run/porter/net',
 } as const;
 
-export type BubblewrapSupport = { readonly available: true; readonly bwrap: string } | { readonly available: false; readonly reason: string };
+export type BubblewrapSupport =
+  { readonly available: true; readonly bwrap: string } | { readonly available: false; readonly reason: string };
 
 const PROBE_TIMEOUT_MS = 5000;
 const probed = new Map<string, BubblewrapSupport>();
@@ -44,11 +45,18 @@ export function bubblewrapSupport(given?: string): BubblewrapSupport {
   if (!bwrap || !executable(bwrap)) return { available: false, reason: 'the bwrap command (bubblewrap) was not found' };
   const known = probed.get(bwrap);
   if (known) return known;
-  const trial = spawnSync(bwrap, [...NAMESPACE_FLAGS, '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', 'true'], { env: {}, timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
+  const trial = spawnSync(bwrap, [...NAMESPACE_FLAGS, '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', 'true'], {
+    env: {},
+    timeout: PROBE_TIMEOUT_MS,
+    encoding: 'utf8',
+  });
   const support: BubblewrapSupport =
     trial.status === 0 && !trial.error
       ? { available: true, bwrap }
-      : { available: false, reason: `\`${bwrap}\` could not create its namespaces (${(trial.stderr || trial.error?.message || `exit ${trial.status}`).trim()})` };
+      : {
+          available: false,
+          reason: `\`${bwrap}\` could not create its namespaces (${(trial.stderr || trial.error?.message || `exit ${trial.status}`).trim()})`,
+        };
   probed.set(bwrap, support);
   return support;
 }

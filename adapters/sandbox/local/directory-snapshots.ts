@@ -54,7 +54,8 @@ export class DirectorySnapshots {
         await rename(this.directory, outgoing);
         await rename(incoming, this.directory);
       } catch (error) {
-        if (!(await stat(this.directory).catch(() => null)) && (await stat(outgoing).catch(() => null))) await rename(outgoing, this.directory);
+        if (!(await stat(this.directory).catch(() => null)) && (await stat(outgoing).catch(() => null)))
+          await rename(outgoing, this.directory);
         throw error;
       } finally {
         await rm(incoming, { recursive: true, force: true });

@@ -82,13 +82,19 @@ export class LocalSandbox implements Sandbox {
     this.pool = new ServerPool(this.limits);
     this.containment = options.containment ?? 'bubblewrap';
     if (this.containment === 'bubblewrap') {
-      if (options.egressIsolation === 'cooperative') throw new InvalidInput("egressIsolation: 'cooperative' applies only with containment: 'none' (a contained app always has a network namespace of its own)");
+      if (options.egressIsolation === 'cooperative')
+        throw new InvalidInput(
+          "egressIsolation: 'cooperative' applies only with containment: 'none' (a contained app always has a network namespace of its own)",
+        );
       this.egressIsolation = 'namespace';
       const support = bubblewrapSupport(options.bwrap);
       if (support.available) this.maker = { kind: 'bubblewrap', bwrap: support.bwrap, etc: join(this.root, '.etc') };
       else {
         this.unavailable = `The local sandbox runs app servers contained by bubblewrap, which is not available here (${support.reason}): ${INSTALL_BUBBLEWRAP}`;
-        warnOnce(this.unavailable, options.logger, 'local sandbox: served apps cannot start, bubblewrap is unavailable', { reason: support.reason, fix: INSTALL_BUBBLEWRAP });
+        warnOnce(this.unavailable, options.logger, 'local sandbox: served apps cannot start, bubblewrap is unavailable', {
+          reason: support.reason,
+          fix: INSTALL_BUBBLEWRAP,
+        });
       }
     } else if (options.egressIsolation === 'cooperative') {
       this.egressIsolation = 'cooperative';

@@ -117,7 +117,11 @@ async function main() {
   });
 
   try {
-    await Promise.all([listen(out, settings.proxyPort, LOOPBACK), listenOnPath(into, settings.appSocket), listenOnPath(probe, settings.probeSocket)]);
+    await Promise.all([
+      listen(out, settings.proxyPort, LOOPBACK),
+      listenOnPath(into, settings.appSocket),
+      listenOnPath(probe, settings.probeSocket),
+    ]);
   } catch (error) {
     fail(`could not open its sockets (${error.message})`);
   }

@@ -16,7 +16,9 @@ import { EGRESS_PRELOAD_PATH } from '../egress/egress-environment.js';
 export const NAMESPACE_GATE_PATH = fileURLToPath(new URL('./namespace-gate.cjs', import.meta.url));
 
 /** What makes the namespace: util-linux `unshare` (the gate sees the host), or bubblewrap (it sees only the sandbox). */
-export type NamespaceMaker = { readonly kind: 'unshare'; readonly tools: NamespaceTools } | { readonly kind: 'bubblewrap'; readonly bwrap: string; readonly etc: string };
+export type NamespaceMaker =
+  | { readonly kind: 'unshare'; readonly tools: NamespaceTools }
+  | { readonly kind: 'bubblewrap'; readonly bwrap: string; readonly etc: string };
 
 export interface NamespaceLinkOptions {
   readonly maker: NamespaceMaker;
@@ -57,7 +59,11 @@ export class NamespaceLink {
     let proxy: EgressProxy | null = null;
     let door: Server | null = null;
     try {
-      proxy = await EgressProxy.start({ rule: options.rule, resolve: options.resolve, socket: { path: join(folder, 'egress.sock'), token } });
+      proxy = await EgressProxy.start({
+        rule: options.rule,
+        resolve: options.resolve,
+        socket: { path: join(folder, 'egress.sock'), token },
+      });
       const sockets = new Set<Socket>();
       door = await openDoor(join(folder, 'app.sock'), sockets);
       const port = (door.address() as { port: number }).port;
@@ -78,7 +84,8 @@ export class NamespaceLink {
     const maker = this.options.maker;
     const sockets = maker.kind === 'bubblewrap' ? INSIDE.sockets : this.folder;
     // Under bubblewrap the app's folder is /app: the boot command names it so.
-    const inside = (value: string) => (maker.kind === 'bubblewrap' && (value === cwd || value.startsWith(`${cwd}/`)) ? `${INSIDE.app}${value.slice(cwd.length)}` : value);
+    const inside = (value: string) =>
+      maker.kind === 'bubblewrap' && (value === cwd || value.startsWith(`${cwd}/`)) ? `${INSIDE.app}${value.slice(cwd.length)}` : value;
     const settings = {
       ip: maker.kind === 'unshare' ? maker.tools.ip : null,
       token: this.token,
@@ -93,7 +100,8 @@ export class NamespaceLink {
       cwd: inside(cwd),
     };
     const input = JSON.stringify(settings);
-    if (maker.kind === 'unshare') return { command: maker.tools.unshare, args: [...UNSHARE_FLAGS, '--', process.execPath, NAMESPACE_GATE_PATH], env: {}, input };
+    if (maker.kind === 'unshare')
+      return { command: maker.tools.unshare, args: [...UNSHARE_FLAGS, '--', process.execPath, NAMESPACE_GATE_PATH], env: {}, input };
     const places = { app: cwd, etc: maker.etc, sockets: this.folder, gate: NAMESPACE_GATE_PATH, preload: EGRESS_PRELOAD_PATH };
     return { command: maker.bwrap, args: bubblewrapArgs(places, [process.execPath, INSIDE.gate]), env: {}, input };
   }

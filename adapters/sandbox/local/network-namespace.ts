@@ -18,7 +18,8 @@ export interface NamespaceTools {
   readonly ip: string;
 }
 
-export type NamespaceSupport = { readonly available: true; readonly tools: NamespaceTools } | { readonly available: false; readonly reason: string };
+export type NamespaceSupport =
+  { readonly available: true; readonly tools: NamespaceTools } | { readonly available: false; readonly reason: string };
 
 /**
  * An unprivileged network namespace: a user namespace first (mapping this user to root inside, whose
@@ -44,11 +45,18 @@ export function namespaceSupport(given: Partial<NamespaceTools> = {}): Namespace
   const key = `${unshare}\0${ip}`;
   const known = probed.get(key);
   if (known) return known;
-  const trial = spawnSync(unshare, [...UNSHARE_FLAGS, '--', ip, 'link', 'set', 'lo', 'up'], { env: {}, timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
+  const trial = spawnSync(unshare, [...UNSHARE_FLAGS, '--', ip, 'link', 'set', 'lo', 'up'], {
+    env: {},
+    timeout: PROBE_TIMEOUT_MS,
+    encoding: 'utf8',
+  });
   const support: NamespaceSupport =
     trial.status === 0 && !trial.error
       ? { available: true, tools: { unshare, ip } }
-      : { available: false, reason: `\`${unshare} ${UNSHARE_FLAGS.join(' ')}\` was refused (${(trial.stderr || trial.error?.message || `exit ${trial.status}`).trim()})` };
+      : {
+          available: false,
+          reason: `\`${unshare} ${UNSHARE_FLAGS.join(' ')}\` was refused (${(trial.stderr || trial.error?.message || `exit ${trial.status}`).trim()})`,
+        };
   probed.set(key, support);
   return support;
 }

@@ -22,7 +22,11 @@ export interface PooledServer {
 export class ServerLimitReached extends Unavailable {
   constructor(limit: 'maxServers' | 'maxServersPerPerson', max: number) {
     const whose = limit === 'maxServers' ? 'on this host' : 'for one person';
-    super(`At most ${max} app servers run at once ${whose}, and all of them are busy; try again in a moment`, { reason: 'server-limit', limit, max });
+    super(`At most ${max} app servers run at once ${whose}, and all of them are busy; try again in a moment`, {
+      reason: 'server-limit',
+      limit,
+      max,
+    });
   }
 }
 

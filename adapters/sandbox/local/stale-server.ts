@@ -28,7 +28,10 @@ export class ServerRecord {
   async reapLeftover(): Promise<void> {
     const pid = Number(await readFile(this.file, 'utf8').catch(() => ''));
     if (Number.isInteger(pid) && pid > 1) {
-      const [cwd, directory] = await Promise.all([readlink(`/proc/${pid}/cwd`).catch(() => null), realpath(this.directory).catch(() => this.directory)]);
+      const [cwd, directory] = await Promise.all([
+        readlink(`/proc/${pid}/cwd`).catch(() => null),
+        realpath(this.directory).catch(() => this.directory),
+      ]);
       if (cwd === directory) {
         try {
           process.kill(-pid, 'SIGKILL');

@@ -78,7 +78,11 @@ export class EgressGuard {
       return { host, literal, addresses: [], refusal: new EgressRefused(host, 'loopback', false) };
     }
     const addresses = literal ? [host] : await this.resolve(host);
-    const classified = addresses.map((address): ClassifiedAddress => ({ address, family: isIP(address) === 6 ? 6 : 4, class: classifyAddress(address) }));
+    const classified = addresses.map((address): ClassifiedAddress => ({
+      address,
+      family: isIP(address) === 6 ? 6 : 4,
+      class: classifyAddress(address),
+    }));
     const refused = classified.find((entry) => !this.allowed.has(entry.class));
     const refusal = refused ? new EgressRefused(host, refused.class as GuardedAddressClass, literal) : null;
     return { host, literal, addresses: classified, refusal };
@@ -118,7 +122,10 @@ export function pinnedLookup(addresses: ReadonlyArray<ClassifiedAddress>): Looku
       if (!first) {
         callback(Object.assign(new Error(`no checked address of ${hostname} fits`), { code: 'ENOTFOUND' }), '', 0);
       } else if (options.all) {
-        callback(null, usable.map(({ address, family: f }) => ({ address, family: f })));
+        callback(
+          null,
+          usable.map(({ address, family: f }) => ({ address, family: f })),
+        );
       } else {
         callback(null, first.address, first.family);
       }

@@ -40,7 +40,8 @@ export class GuardedEgress implements Egress {
     const headers = new Headers(request.headers);
     for (let redirects = 0; ; redirects += 1) {
       signal.throwIfAborted();
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`fetch failed: Porter reaches out over http and https only (not ${url.protocol})`);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new TypeError(`fetch failed: Porter reaches out over http and https only (not ${url.protocol})`);
       const hop: Hop = { url, method, headers, body, signal };
       const answer = await exchange(hop, await this.guard.admit(url.hostname));
       const location = REDIRECT_STATUSES.has(answer.statusCode ?? 0) ? answer.headers.location : undefined;

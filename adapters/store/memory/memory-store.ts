@@ -88,7 +88,9 @@ class MemoryRecordSet<T> implements RecordSet<T> {
         },
         insertManyIfAbsent: async (inputs) => {
           for (const input of inputs) assertStorableRecord(input);
-          return inputs.flatMap((input) => (this.rows.has(input.id) ? [] : [toRecord<T>(this.write(input.id, input.data, input.refs ?? {}, undefined))]));
+          return inputs.flatMap((input) =>
+            this.rows.has(input.id) ? [] : [toRecord<T>(this.write(input.id, input.data, input.refs ?? {}, undefined))],
+          );
         },
         compareAndSwap: async (id, expectedRevision, replacement) => {
           if (replacement.refs) assertStorableRecord({ id, refs: replacement.refs });
@@ -169,7 +171,13 @@ class MemoryBlobStore implements BlobStore {
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<BlobInfo> {
     if (!isStorableText(key)) throw new UnstorableText('blob key');
     if (!isStorableText(contentType)) throw new UnstorableText("blob's content type");
-    const blob: Blob = { key, contentType, size: bytes.byteLength, updatedAt: this.clock.now().toISOString(), bytes: new Uint8Array(bytes) };
+    const blob: Blob = {
+      key,
+      contentType,
+      size: bytes.byteLength,
+      updatedAt: this.clock.now().toISOString(),
+      bytes: new Uint8Array(bytes),
+    };
     this.blobs.set(key, blob);
     return info(blob);
   }

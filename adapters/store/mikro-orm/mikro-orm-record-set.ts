@@ -1,12 +1,4 @@
-import type {
-  AtomicRecordOps,
-  ListQuery,
-  Page,
-  RecordInput,
-  RecordSet,
-  Replacement,
-  StoredRecord,
-} from '../../../ports/store.js';
+import type { AtomicRecordOps, ListQuery, Page, RecordInput, RecordSet, Replacement, StoredRecord } from '../../../ports/store.js';
 import type { Clock } from '../../../ports/clock.js';
 import { decodeCursor, encodeCursor, pageSize } from '../shared/cursor.js';
 import { areStorableRefs, assertStorableRecord, isStorableText } from '../shared/storable-text.js';
@@ -49,7 +41,9 @@ export class MikroOrmRecordSet<T> implements RecordSet<T> {
         assertStorableRecord(input);
         const encoded = encode(input.data, input.refs ?? {});
         const now = this.context.clock.now().getTime();
-        const [written] = await this.context.runner.rows<WrittenColumns>(this.context.statements.insertIfAbsent(this.collection, input.id, encoded, now));
+        const [written] = await this.context.runner.rows<WrittenColumns>(
+          this.context.statements.insertIfAbsent(this.collection, input.id, encoded, now),
+        );
         return written ? this.written(input.id, encoded.data, JSON.parse(encoded.refs), written, now) : null;
       },
       insertManyIfAbsent: async (inputs) => {
@@ -58,13 +52,19 @@ export class MikroOrmRecordSet<T> implements RecordSet<T> {
         const seen = new Set<string>();
         // In id order: two batches that overlap then take their row locks in the same order and
         // never wait on each other in a cycle (PostgreSQL would otherwise report a deadlock).
-        inputs = inputs.filter((input) => !seen.has(input.id) && seen.add(input.id)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        inputs = inputs
+          .filter((input) => !seen.has(input.id) && seen.add(input.id))
+          .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
         // One statement per chunk keeps every engine under its bound-parameter limit.
         for (let start = 0; start < inputs.length; start += INSERT_CHUNK) {
-          const chunk = inputs.slice(start, start + INSERT_CHUNK).map((input) => ({ id: input.id, record: encode(input.data, input.refs ?? {}) }));
+          const chunk = inputs
+            .slice(start, start + INSERT_CHUNK)
+            .map((input) => ({ id: input.id, record: encode(input.data, input.refs ?? {}) }));
           const byId = new Map(chunk.map((row) => [row.id, row.record]));
           const now = this.context.clock.now().getTime();
-          const written = await this.context.runner.rows<WrittenColumns & { id: string }>(this.context.statements.insertManyIfAbsent(this.collection, chunk, now));
+          const written = await this.context.runner.rows<WrittenColumns & { id: string }>(
+            this.context.statements.insertManyIfAbsent(this.collection, chunk, now),
+          );
           for (const row of written) {
             const record = byId.get(row.id)!;
             inserted.push(this.written(row.id, record.data, JSON.parse(record.refs), row, now));

@@ -55,7 +55,10 @@ export class MikroOrmStore implements Store {
       await orm.discoverEntities();
       await orm.connect();
       const client = (orm.em.getConnection() as AbstractSqlConnection).getKnex().client as KnexClientLike;
-      backend = target.engine === 'sqlite' ? await openSqliteBackend(client, target.file, sqliteSetup(options)) : openPostgresqlBackend(client, target.url);
+      backend =
+        target.engine === 'sqlite'
+          ? await openSqliteBackend(client, target.file, sqliteSetup(options))
+          : openPostgresqlBackend(client, target.url);
       if (options.migrate !== false) {
         const applied = await migrate(backend.ledger, backend.migrations);
         if (applied.length > 0) logger?.info('store migrations applied', { engine: target.engine, migrations: applied });

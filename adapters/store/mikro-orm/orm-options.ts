@@ -38,7 +38,6 @@ export interface MikroOrmTuning {
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
-
 export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 
 /** The SQLite connection setup the tuning asks for. */

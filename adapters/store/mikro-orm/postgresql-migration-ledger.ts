@@ -55,7 +55,8 @@ async function ensureLedger(client: ClientBase, schema: string | null): Promise<
 
 function ledgerTransaction(client: ClientBase): LedgerTransaction {
   return {
-    applied: async () => new Set((await client.query<{ name: string }>(`select name from ${MIGRATIONS_TABLE}`)).rows.map((row) => row.name)),
+    applied: async () =>
+      new Set((await client.query<{ name: string }>(`select name from ${MIGRATIONS_TABLE}`)).rows.map((row) => row.name)),
     execute: async (sql) => void (await client.query(sql)),
     record: async (name) => void (await client.query(`insert into ${MIGRATIONS_TABLE} (name) values ($1)`, [name])),
   };

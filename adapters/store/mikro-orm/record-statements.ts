@@ -70,7 +70,9 @@ export function recordStatements(dialect: SqlDialect): RecordStatements {
     let text = manyInserts.get(count);
     if (!text) {
       const values = Array.from({ length: count }, () => '(?, ?, ?, ?, 1, ?, ?)').join(', ');
-      text = sql(`insert into porter_records (collection, id, data, refs, revision, created_at, updated_at) values ${values} on conflict (collection, id) do nothing returning id, revision, created_at`);
+      text = sql(
+        `insert into porter_records (collection, id, data, refs, revision, created_at, updated_at) values ${values} on conflict (collection, id) do nothing returning id, revision, created_at`,
+      );
       manyInserts.set(count, text);
     }
     return text;
@@ -89,7 +91,10 @@ export function recordStatements(dialect: SqlDialect): RecordStatements {
   return {
     get: (collection, id) => ({ sql: get, params: [collection, id] }),
     put: (collection, id, record, now) => ({ sql: put, params: [collection, id, record.data, record.refs, now, now] }),
-    insertIfAbsent: (collection, id, record, now) => ({ sql: insertIfAbsent, params: [collection, id, record.data, record.refs, now, now] }),
+    insertIfAbsent: (collection, id, record, now) => ({
+      sql: insertIfAbsent,
+      params: [collection, id, record.data, record.refs, now, now],
+    }),
     insertManyIfAbsent: (collection, rows, now) => ({
       sql: insertManySql(rows.length),
       params: rows.flatMap(({ id, record }) => [collection, id, record.data, record.refs, now, now]),

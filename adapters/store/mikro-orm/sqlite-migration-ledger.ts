@@ -37,7 +37,8 @@ export function sqliteMigrationLedger(pool: DriverPool<SqliteConnection>, lockWa
 
 function ledgerTransaction(connection: SqliteConnection): LedgerTransaction {
   return {
-    applied: async () => new Set((connection.prepare(`select name from \`${MIGRATIONS_TABLE}\``).all([]) as Array<{ name: string }>).map((row) => row.name)),
+    applied: async () =>
+      new Set((connection.prepare(`select name from \`${MIGRATIONS_TABLE}\``).all([]) as Array<{ name: string }>).map((row) => row.name)),
     execute: async (sql) => connection.exec(sql),
     record: async (name) => void connection.prepare(`insert into \`${MIGRATIONS_TABLE}\` (\`name\`) values (?)`).run([name]),
   };

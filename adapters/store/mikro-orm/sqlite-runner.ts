@@ -59,7 +59,11 @@ export class SqliteRunner implements SqlRunner {
       throw storeError(error);
     }
     try {
-      return await whileLocked(() => execute(this.prepare(connection, statement.sql), statement.params), this.busyTimeoutMs, () => this.ensureOpen());
+      return await whileLocked(
+        () => execute(this.prepare(connection, statement.sql), statement.params),
+        this.busyTimeoutMs,
+        () => this.ensureOpen(),
+      );
     } catch (error) {
       throw storeError(error);
     } finally {

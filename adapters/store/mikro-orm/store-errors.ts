@@ -56,9 +56,11 @@ function unavailableBecause(error: unknown): string | null {
   if (typeof code === 'string' && UNUSABLE_SQLITE_CODES.has(primarySqliteCode(code))) return 'The store database cannot be used right now';
   if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return 'The store database cannot be reached';
   if (typeof code === 'string' && TOO_SLOW_CODES.has(code)) return 'The store database did not answer in time';
-  if (error.name === 'KnexTimeoutError' || UNREACHABLE_MESSAGES.some((pattern) => pattern.test(error.message))) return 'The store database cannot be reached';
+  if (error.name === 'KnexTimeoutError' || UNREACHABLE_MESSAGES.some((pattern) => pattern.test(error.message)))
+    return 'The store database cannot be reached';
   // Node reports a refused dual-stack connect (localhost) as an AggregateError of the attempts.
-  if (error instanceof AggregateError && error.errors.some((each) => unavailableBecause(each) !== null)) return 'The store database cannot be reached';
+  if (error instanceof AggregateError && error.errors.some((each) => unavailableBecause(each) !== null))
+    return 'The store database cannot be reached';
   return null;
 }
 

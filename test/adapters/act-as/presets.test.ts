@@ -34,7 +34,7 @@ describe('act-as presets', () => {
   });
 
   describe('hs256Jwt (any HS256 provider)', () => {
-    it('signs the subject and the provider\'s claims into a bearer token', async () => {
+    it("signs the subject and the provider's claims into a bearer token", async () => {
       const material = await hs256Jwt({ secret: SECRET, audience: 'authenticated', claims: () => ({ role: 'authenticated' }) }).mint(ada);
       const token = material.headers.authorization!.replace('Bearer ', '');
       const { payload, protectedHeader } = await jwtVerify(token, new TextEncoder().encode(SECRET), { audience: 'authenticated' });
@@ -63,7 +63,13 @@ describe('act-as presets', () => {
 
     it('strips identity headers set by hand and ignores a forged token', async () => {
       const verify = actAsVerifier({ secret: SECRET });
-      const forged = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('root').setIssuer('porter').setAudience('porter-act-as').setExpirationTime('1m').sign(new TextEncoder().encode(`${SECRET}-wrong`));
+      const forged = await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('root')
+        .setIssuer('porter')
+        .setAudience('porter-act-as')
+        .setExpirationTime('1m')
+        .sign(new TextEncoder().encode(`${SECRET}-wrong`));
       const headers = await verify({ 'x-user-id': 'root', [ACT_AS_HEADER]: forged, accept: 'application/json' });
       expect(headers['x-user-id']).to.equal(undefined);
       expect(headers.accept).to.equal('application/json');
@@ -71,7 +77,14 @@ describe('act-as presets', () => {
 
     it('refuses an expired token', async () => {
       const verify = actAsVerifier({ secret: SECRET });
-      const expired = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('ada').setIssuer('porter').setAudience('porter-act-as').setIssuedAt(1).setExpirationTime(2).sign(new TextEncoder().encode(SECRET));
+      const expired = await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('ada')
+        .setIssuer('porter')
+        .setAudience('porter-act-as')
+        .setIssuedAt(1)
+        .setExpirationTime(2)
+        .sign(new TextEncoder().encode(SECRET));
       expect((await verify({ [ACT_AS_HEADER]: expired }))['x-user-id']).to.equal(undefined);
     });
   });

@@ -32,7 +32,9 @@ describe('graduation on the local sandbox (a real app server in a child process)
     const answer = await h.apps.callFunction.execute({ principal: ada, appId: app.id, name: 'shelve', input: { book: 'Dune' } });
     expect(answer.contentType).to.contain('application/json');
     expect(decode(answer.body)).to.deep.equal({ ok: true, fn: 'shelve', input: { book: 'Dune' } });
-    expect((await h.apps.callFunction.execute({ principal: ada, appId: app.id, name: 'missing', input: null }).catch((e) => e)).code).to.equal('not-found');
+    expect(
+      (await h.apps.callFunction.execute({ principal: ada, appId: app.id, name: 'missing', input: null }).catch((e) => e)).code,
+    ).to.equal('not-found');
   });
 
   it('keeps the previous version serving when an edit brings a server that does not listen', async () => {
@@ -40,7 +42,9 @@ describe('graduation on the local sandbox (a real app server in a child process)
     const app = await h.apps.createApp.execute({ principal: ada, prompt: 'reading list' });
     await h.apps.editApp.execute({ principal: ada, appId: app.id, instruction: 'add a server function named shelve' });
     const served = await h.apps.graduateApp.execute({ principal: ada, appId: app.id });
-    const error = await h.apps.editApp.execute({ principal: ada, appId: app.id, instruction: 'rewrite server.js as `process.exit(3)`' }).catch((e) => e);
+    const error = await h.apps.editApp
+      .execute({ principal: ada, appId: app.id, instruction: 'rewrite server.js as `process.exit(3)`' })
+      .catch((e) => e);
     expect(error.code).to.equal('conflict');
     expect((await h.apps.getApp.execute({ principal: ada, appId: app.id })).version).to.equal(served.version);
     const answer = await h.apps.callFunction.execute({ principal: ada, appId: app.id, name: 'shelve', input: 1 });
@@ -50,7 +54,11 @@ describe('graduation on the local sandbox (a real app server in a child process)
   it('leaves a tree app untouched when its own server never starts', async () => {
     const h = appsHarness({ sandbox });
     const app = await h.apps.createApp.execute({ principal: ada, prompt: 'reading list' });
-    const broken = await h.apps.editApp.execute({ principal: ada, appId: app.id, instruction: 'write server.js as `setTimeout(() => {}, 60000)`' });
+    const broken = await h.apps.editApp.execute({
+      principal: ada,
+      appId: app.id,
+      instruction: 'write server.js as `setTimeout(() => {}, 60000)`',
+    });
     const error = await h.apps.graduateApp.execute({ principal: ada, appId: app.id }).catch((e) => e);
     expect(error.code).to.equal('conflict');
     const after = await h.apps.getApp.execute({ principal: ada, appId: app.id });

@@ -44,7 +44,9 @@ describe("ViewServedApp: a served app's pages from its local sandbox", function 
     expect(page.contentType).to.equal('text/html; charset=utf-8');
     expect(text(page.body)).to.contain('<title>Reading list</title>');
     expect((await h.apps.viewServedApp.execute({ principal: bob, appId: app.id, path: '/' }).catch((e) => e)).code).to.equal('not-found');
-    expect((await h.apps.viewServedApp.execute({ principal: ada, appId: app.id, path: '/missing' }).catch((e) => e)).code).to.equal('not-found');
+    expect((await h.apps.viewServedApp.execute({ principal: ada, appId: app.id, path: '/missing' }).catch((e) => e)).code).to.equal(
+      'not-found',
+    );
   });
 
   it('brings a stopped server back from its snapshot before answering', async () => {

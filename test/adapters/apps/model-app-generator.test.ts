@@ -15,7 +15,11 @@ describe('ModelAppGenerator (a real AI SDK language model, streamed)', () => {
     const model = new RecordingLanguageModel(() => ({ text: answer }));
     const h = appsHarness({ generator: new ModelAppGenerator(new AiSdkModel(model, 'custom', 'test')) });
     const watch = dataParts();
-    const app = await h.apps.createApp.execute({ principal: ada, prompt: 'a big list of sections', view: (v) => watch.writeData({ type: 'data-porter-view', id: `porter-view:${v.appId}`, data: v }) });
+    const app = await h.apps.createApp.execute({
+      principal: ada,
+      prompt: 'a big list of sections',
+      view: (v) => watch.writeData({ type: 'data-porter-view', id: `porter-view:${v.appId}`, data: v }),
+    });
     expect(app.nodes).to.equal(60);
     expect(lastUserText(model.prompts[0]!)).to.contain('a big list of sections');
     expect(JSON.stringify(model.prompts[0]![0])).to.contain('Node types: stack');
@@ -29,7 +33,9 @@ describe('ModelAppGenerator (a real AI SDK language model, streamed)', () => {
 
   it('edits by sending the current document and the instruction, keeping the rung', async () => {
     let call = 0;
-    const model = new RecordingLanguageModel(() => (call++ === 0 ? { text: answer } : { text: JSON.stringify({ ...JSON.parse(answer), title: 'Renamed' }) }));
+    const model = new RecordingLanguageModel(() =>
+      call++ === 0 ? { text: answer } : { text: JSON.stringify({ ...JSON.parse(answer), title: 'Renamed' }) },
+    );
     const h = appsHarness({ generator: new ModelAppGenerator(new AiSdkModel(model, 'custom', 'test')) });
     const app = await h.apps.createApp.execute({ principal: ada, prompt: 'sections' });
     const edited = await h.apps.editApp.execute({ principal: ada, appId: app.id, instruction: 'rename it' });
@@ -41,7 +47,9 @@ describe('ModelAppGenerator (a real AI SDK language model, streamed)', () => {
     const model = new RecordingLanguageModel(() => ({ text: answer.slice(0, answer.length / 2), failAfter: true }));
     const h = appsHarness({ generator: new ModelAppGenerator(new AiSdkModel(model, 'custom', 'test')) });
     const watch = dataParts();
-    const error = await h.apps.createApp.execute({ principal: ada, prompt: 'x', view: (v) => watch.writeData({ type: 'data-porter-view', data: v }) }).catch((e) => e);
+    const error = await h.apps.createApp
+      .execute({ principal: ada, prompt: 'x', view: (v) => watch.writeData({ type: 'data-porter-view', data: v }) })
+      .catch((e) => e);
     expect(error).to.be.instanceOf(Error);
     expect((watch.parts.at(-1)!.data as AppView).status).to.equal('failed');
     expect((await h.apps.listApps.execute({ principal: ada })).apps).to.have.length(0);

@@ -14,9 +14,11 @@ describe('ModelAppGenerator and the host tools an app may run', () => {
     const app = await h.apps.createApp.execute({ principal: ada, prompt: 'a board for my notes' });
     const instructions = JSON.stringify(model.prompts[0]![0]);
     expect(instructions).to.contain('{\\"kind\\":\\"tool\\",\\"tool\\":<name>');
-    expect(instructions).to.contain("- notes_add (write): Add a note for the signed-in user. Input: {text: string}");
+    expect(instructions).to.contain('- notes_add (write): Add a note for the signed-in user. Input: {text: string}');
     expect(instructions).to.contain('- notes_list (read): List the signed-in user');
-    expect(instructions).to.contain('- web_fetch (read, reaches the internet): Fetch a web page and return the start of its text. Input: {url: string}');
+    expect(instructions).to.contain(
+      '- web_fetch (read, reaches the internet): Fetch a web page and return the start of its text. Input: {url: string}',
+    );
     const stored = await h.apps.getApp.execute({ principal: ada, appId: app.id });
     expect(stored.document.actions['add-note']).to.deep.equal({ kind: 'tool', tool: 'notes_add' });
   });

@@ -17,7 +17,8 @@ function offsets(zip: Uint8Array, index: number): { local: number; central: numb
   let eocd = zip.byteLength - 22;
   while (view.getUint32(eocd, true) !== 0x06054b50) eocd -= 1;
   let central = view.getUint32(eocd + 16, true);
-  for (let i = 0; i < index; i += 1) central += 46 + view.getUint16(central + 28, true) + view.getUint16(central + 30, true) + view.getUint16(central + 32, true);
+  for (let i = 0; i < index; i += 1)
+    central += 46 + view.getUint16(central + 28, true) + view.getUint16(central + 30, true) + view.getUint16(central + 32, true);
   return { local: view.getUint32(central + 42, true), central };
 }
 
@@ -83,7 +84,11 @@ describe('ZipAppArchive: entries are checked against their CRC-32 and sizes', ()
   });
 
   it('refuses a name that appears twice', () => {
-    const zip = zipSync({ 'app.json': strToU8(JSON.stringify(tinyDocument())), 'app/a.js': strToU8('first'), 'app/b.js': strToU8('second') }).slice();
+    const zip = zipSync({
+      'app.json': strToU8(JSON.stringify(tinyDocument())),
+      'app/a.js': strToU8('first'),
+      'app/b.js': strToU8('second'),
+    }).slice();
     const at = offsets(zip, 2);
     zip.set(strToU8('app/a.js'), at.local + 30);
     zip.set(strToU8('app/a.js'), at.central + 46);

@@ -37,7 +37,11 @@ export function brokerBehaviour(name: string, open: () => Promise<BrokerUnderTes
     this.timeout(20_000);
     let under: BrokerUnderTest;
     let n = 0;
-    const account = (toolkit = 'github'): Omit<BrokerAccount, 'ref'> => ({ connectionId: `con_01JTEST${String(++n).padStart(8, '0')}`, owner: 'ada@example.com', toolkit });
+    const account = (toolkit = 'github'): Omit<BrokerAccount, 'ref'> => ({
+      connectionId: `con_01JTEST${String(++n).padStart(8, '0')}`,
+      owner: 'ada@example.com',
+      toolkit,
+    });
 
     beforeEach(async () => {
       under = await open();
@@ -57,14 +61,23 @@ export function brokerBehaviour(name: string, open: () => Promise<BrokerUnderTes
       expect(seen.ref).to.be.a('string').and.not.equal('');
     });
 
-    it('calls the provider through the broker as the account, passing the provider\'s answer on', async () => {
+    it("calls the provider through the broker as the account, passing the provider's answer on", async () => {
       const mine = account();
       const started = await under.broker.initiate(mine, callback);
       await visit(started.redirectUrl);
       const { ref } = await under.broker.observe({ ...mine, ref: started.ref });
-      const answer = await under.broker.request({ ...mine, ref: ref! }, { method: 'POST', path: '/repos/porter/issues', query: { per_page: '5' }, body: { title: 'hello' } });
+      const answer = await under.broker.request(
+        { ...mine, ref: ref! },
+        { method: 'POST', path: '/repos/porter/issues', query: { per_page: '5' }, body: { title: 'hello' } },
+      );
       expect(answer.status).to.equal(200);
-      expect(answer.body).to.deep.include({ provider: 'github', account: ref, method: 'POST', path: '/repos/porter/issues', body: { title: 'hello' } });
+      expect(answer.body).to.deep.include({
+        provider: 'github',
+        account: ref,
+        method: 'POST',
+        path: '/repos/porter/issues',
+        body: { title: 'hello' },
+      });
       expect((answer.body as { query: object }).query).to.deep.include({ per_page: '5' });
       expect(answer.headers['x-provider']).to.equal('github');
       expect(answer.headers).to.not.have.property('set-cookie');
@@ -94,7 +107,7 @@ export function brokerBehaviour(name: string, open: () => Promise<BrokerUnderTes
       expect(`${error.message} ${error.stack} ${JSON.stringify(error)}`).to.not.contain(under.secret);
     });
 
-    it('reports a wrong key as unavailable (not the caller\'s fault), without the key', async () => {
+    it("reports a wrong key as unavailable (not the caller's fault), without the key", async () => {
       const error = await thrown(under.wrongKey.initiate(account(), callback));
       expect(error).to.be.instanceOf(BrokerUnavailable);
       expect(error.message).to.contain('401');

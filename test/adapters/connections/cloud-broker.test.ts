@@ -34,7 +34,12 @@ describe('CloudBroker specifics', () => {
     expect(again.ref).to.equal(first.ref);
     expect(server.connections.size).to.equal(1);
     expect(server.http.seen[0]!.headers['idempotency-key']).to.equal(mine.connectionId);
-    expect(server.http.seen[0]!.body).to.deep.equal({ toolkit: 'github', owner: 'ada', reference: mine.connectionId, callback_url: 'https://host.example/back' });
+    expect(server.http.seen[0]!.body).to.deep.equal({
+      toolkit: 'github',
+      owner: 'ada',
+      reference: mine.connectionId,
+      callback_url: 'https://host.example/back',
+    });
   });
 
   it('returns the person to the callback with the connection and the outcome', async () => {

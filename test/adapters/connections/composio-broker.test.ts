@@ -28,11 +28,15 @@ describe('ComposioBroker specifics', function () {
   });
   afterEach(() => server.close());
 
-  it('links through the toolkit\'s enabled auth config with the callback URL, and the consent page returns there', async () => {
+  it("links through the toolkit's enabled auth config with the callback URL, and the consent page returns there", async () => {
     const started = await broker.initiate(mine, 'https://host.example/back?tab=connections');
     const sent = server.http.seen.find((r) => r.path === '/api/v3.1/connected_accounts/link')!;
     expect(sent.headers['x-api-key']).to.equal(secret);
-    expect(sent.body).to.deep.include({ auth_config_id: server.authConfigs[0]!.id, user_id: 'ada', callback_url: 'https://host.example/back?tab=connections' });
+    expect(sent.body).to.deep.include({
+      auth_config_id: server.authConfigs[0]!.id,
+      user_id: 'ada',
+      callback_url: 'https://host.example/back?tab=connections',
+    });
     expect(started.ref).to.match(/^ca_/);
     const back = await visit(started.redirectUrl);
     expect(back.status).to.equal(302);
@@ -41,7 +45,7 @@ describe('ComposioBroker specifics', function () {
     expect(location.searchParams.get('status')).to.equal('success');
   });
 
-  it('lets a second account of the same toolkit start (Porter decides, not the SDK\'s guard)', async () => {
+  it("lets a second account of the same toolkit start (Porter decides, not the SDK's guard)", async () => {
     const first = await broker.initiate(mine, 'https://host.example/back');
     await visit(first.redirectUrl);
     const second = await broker.initiate({ ...mine, connectionId: 'con_01JCOMPOSIO0002' }, 'https://host.example/back');

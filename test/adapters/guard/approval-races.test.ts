@@ -11,7 +11,6 @@ import { codeOf } from '../../support/outcomes.js';
 
 const signal = () => new AbortController().signal;
 
-
 /** Two Porter instances racing on one database: exactly one approval wins, the call runs once. */
 function describeRaces(engine: string, database: () => Promise<{ url: string; drop(): Promise<void> } | null>) {
   describe(`approval races on ${engine}`, function () {
@@ -40,10 +39,18 @@ function describeRaces(engine: string, database: () => Promise<{ url: string; dr
       const first = await instance(add.tool);
       const second = await instance(add.tool);
       const id = parkedId(await first.call('notes_add', { text: 'once' }));
-      const codes = await Promise.all(Array.from({ length: 50 }, (_, i) => codeOf((i % 2 ? first : second).decide.execute({ principal: ada, approvalId: id, approve: true }))));
+      const codes = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          codeOf((i % 2 ? first : second).decide.execute({ principal: ada, approvalId: id, approve: true })),
+        ),
+      );
       expect(codes.filter((c) => c === 'resolved')).to.have.length(1);
       expect(codes.filter((c) => c === 'conflict')).to.have.length(49);
-      const runs = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? first : second).executeApproved.execute({ approvalId: id, principal: ada, signal: signal() })));
+      const runs = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          (i % 2 ? first : second).executeApproved.execute({ approvalId: id, principal: ada, signal: signal() }),
+        ),
+      );
       expect(runs.filter((r) => r !== null)).to.have.length(1);
       expect(add.calls).to.have.length(1);
       expect((await second.get.execute({ principal: ada, approvalId: id })).state).to.equal('executed');

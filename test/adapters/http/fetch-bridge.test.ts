@@ -83,9 +83,7 @@ function probeRoutes(seen: Seen): WireRoutes[] {
     {
       access: 'principal',
       tag: 'Probes',
-      routes: [
-        probe('get', '/whoami', (ctx) => void (ctx.body = { principal: principalOf(ctx), ip: ctx.ip, secure: ctx.secure })),
-      ],
+      routes: [probe('get', '/whoami', (ctx) => void (ctx.body = { principal: principalOf(ctx), ip: ctx.ip, secure: ctx.secure }))],
     },
   ];
 }
@@ -152,8 +150,15 @@ describe('fetchBridge (the Web-standard mount)', () => {
     const digest = createHash('sha256').update(everyByte).digest('hex');
 
     it('passes a declared-length body byte for byte', async () => {
-      const response = await bridge.fetch(post('/echo', chunkedBody(everyByte, [1, 4093, 65_536, 17]), { 'content-length': String(everyByte.length) }));
-      expect(await response.json()).to.deep.equal({ sha256: digest, length: everyByte.length, contentLength: String(everyByte.length), chunked: false });
+      const response = await bridge.fetch(
+        post('/echo', chunkedBody(everyByte, [1, 4093, 65_536, 17]), { 'content-length': String(everyByte.length) }),
+      );
+      expect(await response.json()).to.deep.equal({
+        sha256: digest,
+        length: everyByte.length,
+        contentLength: String(everyByte.length),
+        chunked: false,
+      });
     });
 
     it('streams a body without Content-Length as chunked, byte for byte', async () => {
@@ -212,7 +217,7 @@ describe('fetchBridge (the Web-standard mount)', () => {
       expect([unchanged.status, unchanged.body, unchanged.headers.get('etag')]).to.deep.equal([304, null, '"v1"']);
     });
 
-    it('answers paths outside the mount with the wire\'s not-found envelope', async () => {
+    it("answers paths outside the mount with the wire's not-found envelope", async () => {
       const response = await bridge.fetch(new Request(`${ORIGIN}/elsewhere`));
       expect(response.status).to.equal(404);
       expect(await response.json()).to.deep.equal({ error: { code: 'not-found', message: 'No such route' } });
@@ -272,7 +277,9 @@ describe('fetchBridge (the Web-standard mount)', () => {
     });
 
     it('rejects an already-aborted request without opening a connection', async () => {
-      const failure = await bridge.fetch(new Request(`${ORIGIN}${MOUNT}/whoami`, { signal: AbortSignal.abort() })).catch((error: unknown) => error);
+      const failure = await bridge
+        .fetch(new Request(`${ORIGIN}${MOUNT}/whoami`, { signal: AbortSignal.abort() }))
+        .catch((error: unknown) => error);
       expect((failure as Error).name).to.equal('AbortError');
       expect(seen.resolved).to.have.length(0);
     });
@@ -298,7 +305,10 @@ describe('fetchBridge (the Web-standard mount)', () => {
     it('reuses the anonymous session its cookie names', async () => {
       const first = await bridge.fetch(new Request(`${ORIGIN}${MOUNT}/whoami`));
       const subject = (await first.json()).principal.subject as string;
-      const cookie = first.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      const cookie = first.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
       const second = await bridge.fetch(new Request(`${ORIGIN}${MOUNT}/whoami`, { headers: { cookie } }));
       expect((await second.json()).principal.subject).to.equal(subject);
       expect(second.headers.getSetCookie()).to.have.length(0);
@@ -335,13 +345,19 @@ describe('fetchBridge (the Web-standard mount)', () => {
       expect(body.error.message).to.match(message);
     };
 
-    it('refuses headers past Node\'s size limit with the envelope', async () => {
-      await refusedWith(await bridge.fetch(new Request(`${ORIGIN}${MOUNT}/whoami`, { headers: { 'x-huge': 'x'.repeat(64 * 1024) } })), /too large/);
+    it("refuses headers past Node's size limit with the envelope", async () => {
+      await refusedWith(
+        await bridge.fetch(new Request(`${ORIGIN}${MOUNT}/whoami`, { headers: { 'x-huge': 'x'.repeat(64 * 1024) } })),
+        /too large/,
+      );
       expect(seen.resolved).to.have.length(0);
     });
 
-    it('refuses a header value Node\'s HTTP cannot write', async () => {
-      await refusedWith(await bridge.fetch(new Request(`${ORIGIN}${MOUNT}/whoami`, { headers: { 'x-odd': 'a\u0001b' } })), /not valid HTTP/);
+    it("refuses a header value Node's HTTP cannot write", async () => {
+      await refusedWith(
+        await bridge.fetch(new Request(`${ORIGIN}${MOUNT}/whoami`, { headers: { 'x-odd': 'a\u0001b' } })),
+        /not valid HTTP/,
+      );
     });
 
     it('refuses a method the HTTP parser does not know', async () => {

@@ -9,9 +9,16 @@ import { serve } from '../../support/http-server.js';
 
 type IsAny<T> = 0 extends 1 & T ? true : false;
 
-describe('the mounts\' public types', () => {
-  it('let Koa\'s own app.use() take porter.koa without a cast, whatever the host\'s state and context types', async () => {
-    const porter = await createPorter({ store: new MemoryStore({ clock: new ManualClock() }), secret: 'a-secret-that-is-long-enough-for-cookies-0123456789', logger: 'silent' }, {});
+describe("the mounts' public types", () => {
+  it("let Koa's own app.use() take porter.koa without a cast, whatever the host's state and context types", async () => {
+    const porter = await createPorter(
+      {
+        store: new MemoryStore({ clock: new ManualClock() }),
+        secret: 'a-secret-that-is-long-enough-for-cookies-0123456789',
+        logger: 'silent',
+      },
+      {},
+    );
     // These lines are the check: `npm run typecheck` compiles them against @types/koa.
     const notAny: IsAny<typeof porter.koa> = false;
     const asKoaMiddleware: Koa.Middleware = porter.koa;
@@ -29,7 +36,7 @@ describe('the mounts\' public types', () => {
     }
   });
 
-  it('need no @types/koa: the mount types reach only Node\'s own declarations', () => {
+  it("need no @types/koa: the mount types reach only Node's own declarations", () => {
     const file = fileURLToPath(new URL('../../../adapters/http/wire-mounts.ts', import.meta.url));
     const program = ts.createProgram([file], {
       strict: true,
@@ -43,6 +50,8 @@ describe('the mounts\' public types', () => {
     });
     const reached = program.getSourceFiles().map((source) => source.fileName);
     expect(reached.filter((name) => /node_modules\/(@types\/)?(koa|@koa)[/-]/.test(name))).to.deep.equal([]);
-    expect(ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).to.deep.equal([]);
+    expect(
+      ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+    ).to.deep.equal([]);
   });
 });

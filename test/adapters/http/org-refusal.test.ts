@@ -61,11 +61,21 @@ interface Answer {
 /** node:http sends a body with any method (fetch will not with GET or HEAD). */
 function send(base: string, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(`${base}${MOUNT}${path}`, { method, headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (response) => {
-      let text = '';
-      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
-    });
+    const request = httpRequest(
+      `${base}${MOUNT}${path}`,
+      {
+        method,
+        headers: {
+          ...headers,
+          ...(body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}),
+        },
+      },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -121,7 +131,7 @@ describe('The org refusal covers every method and path under /approvals and /gra
     expect(resolverCalls).to.equal(0);
   });
 
-  it('through the fetch mount too (the issue\'s two examples)', async () => {
+  it("through the fetch mount too (the issue's two examples)", async () => {
     const wire = createKoaWire({
       mount: MOUNT,
       cookieKeys: ['a-test-secret-that-is-long-enough-0123456789'],
@@ -134,7 +144,10 @@ describe('The org refusal covers every method and path under /approvals and /gra
       logger: new RecordingLogger(),
     });
     const { fetch } = mountsOf(wire);
-    for (const [method, path] of [['PUT', '/grants?org=1'], ['GET', '/approvals/x/y?org=1']] as const) {
+    for (const [method, path] of [
+      ['PUT', '/grants?org=1'],
+      ['GET', '/approvals/x/y?org=1'],
+    ] as const) {
       const response = await fetch(new Request(`http://host.test${MOUNT}${path}`, { method }));
       expect(response.status, `${method} ${path}`).to.equal(402);
       expect((await response.json()).error.code).to.equal('cloud-required');

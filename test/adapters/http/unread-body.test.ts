@@ -53,7 +53,10 @@ describe('closeAfterUnreadBody', function () {
 
   it('answers a client that stops sending mid-body, then closes after the linger time', async () => {
     const { answer, afterMs } = await heldOpen(server.url, 10 * 1024 * 1024, 1024);
-    expect(answer).to.match(/^HTTP\/1.1 413 /).and.match(/\r\nconnection: close\r\n/i).and.contain('payload-too-large');
+    expect(answer)
+      .to.match(/^HTTP\/1.1 413 /)
+      .and.match(/\r\nconnection: close\r\n/i)
+      .and.contain('payload-too-large');
     // Still reading (so no reset) for the linger time, then let go.
     expect(afterMs).to.be.within(250, 3_000);
   });

@@ -18,7 +18,15 @@ const MOUNT = '/api/porter';
 
 /** A route with no declared input: the handler reads what the floor left. */
 const probe = (method: 'get' | 'post' | 'delete', path: string, handle: (ctx: WireRouteContext) => void): WireRoute =>
-  route({ id: `${method}${path}`, method, path, summary: 'probe', responses: {}, params: Object.fromEntries(pathParamsOf(path).map((name) => [name, z.string()])), handle });
+  route({
+    id: `${method}${path}`,
+    method,
+    path,
+    summary: 'probe',
+    responses: {},
+    params: Object.fromEntries(pathParamsOf(path).map((name) => [name, z.string()])),
+    handle,
+  });
 
 /** Routes standing in for the families, so the floor can be probed on its own. */
 const probeRoutes: WireRoutes[] = [
@@ -124,10 +132,12 @@ for (const mount of ['listener', 'fetch'] as const) {
         expect(await response.json()).to.deep.equal({ error: { code: 'not-found', message: 'Thread was not found' } });
       });
 
-      it('carries a domain error\'s details', async () => {
+      it("carries a domain error's details", async () => {
         const response = await call('/conflict');
         expect(response.status).to.equal(409);
-        expect(await response.json()).to.deep.equal({ error: { code: 'conflict', message: 'The pin is not drifted', details: { slot: 'header' } } });
+        expect(await response.json()).to.deep.equal({
+          error: { code: 'conflict', message: 'The pin is not drifted', details: { slot: 'header' } },
+        });
       });
 
       it('answers an unexpected failure with a generic internal envelope and logs the cause', async () => {
@@ -140,7 +150,11 @@ for (const mount of ['listener', 'fetch'] as const) {
       });
 
       it('answers a body that is not what its Content-Encoding says with a validation envelope', async () => {
-        const response = await call('/things', { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: 'not gzip at all' });
+        const response = await call('/things', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+          body: 'not gzip at all',
+        });
         expect(response.status).to.equal(400);
         expect((await response.json()).error.code).to.equal('validation');
       });
@@ -161,7 +175,11 @@ for (const mount of ['listener', 'fetch'] as const) {
       ] as const) {
         it(`refuses ${method} ${path} with cloud-required before the resolver runs`, async () => {
           resolver = throwingResolver;
-          const response = await call(path, { method, headers: { 'content-type': 'application/json', cookie: 'x=1' }, body: method === 'GET' ? undefined : '{}' });
+          const response = await call(path, {
+            method,
+            headers: { 'content-type': 'application/json', cookie: 'x=1' },
+            body: method === 'GET' ? undefined : '{}',
+          });
           expect(response.status).to.equal(402);
           expect((await response.json()).error.code).to.equal('cloud-required');
           expect(resolverCalls).to.equal(0);
@@ -171,7 +189,11 @@ for (const mount of ['listener', 'fetch'] as const) {
       for (const path of ['/approvals?org=acme', '/grants?org=', '/approvals/apr_1/decide?org=acme']) {
         it(`refuses an org query on ${path.split('?')[0]} before the resolver runs`, async () => {
           resolver = throwingResolver;
-          const response = await call(path, { method: path.includes('decide') ? 'POST' : 'GET', headers: { 'content-type': 'application/json' }, body: path.includes('decide') ? '{}' : undefined });
+          const response = await call(path, {
+            method: path.includes('decide') ? 'POST' : 'GET',
+            headers: { 'content-type': 'application/json' },
+            body: path.includes('decide') ? '{}' : undefined,
+          });
           expect(response.status).to.equal(402);
           expect(resolverCalls).to.equal(0);
         });
@@ -180,7 +202,11 @@ for (const mount of ['listener', 'fetch'] as const) {
       it('refuses an org field in a JSON body on /grants and /approvals before the resolver runs', async () => {
         resolver = throwingResolver;
         for (const path of ['/grants', '/approvals/apr_1/decide']) {
-          const response = await call(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ approve: true, org: 'acme' }) });
+          const response = await call(path, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ approve: true, org: 'acme' }),
+          });
           expect(response.status).to.equal(402);
         }
         expect(resolverCalls).to.equal(0);
@@ -189,7 +215,11 @@ for (const mount of ['listener', 'fetch'] as const) {
       it('answers no route, and resolves nobody, for the org-scoped paths in another letter case', async () => {
         resolver = throwingResolver;
         for (const path of ['/Approvals?org=acme', '/GRANTS?org=acme', '/approvals/apr_1/Decide?org=acme']) {
-          const response = await call(path, { method: path.includes('Decide') ? 'POST' : 'GET', headers: { 'content-type': 'application/json' }, body: path.includes('Decide') ? '{}' : undefined });
+          const response = await call(path, {
+            method: path.includes('Decide') ? 'POST' : 'GET',
+            headers: { 'content-type': 'application/json' },
+            body: path.includes('Decide') ? '{}' : undefined,
+          });
           expect(response.status, path).to.be.oneOf([402, 404]);
         }
         expect(resolverCalls).to.equal(0);
@@ -201,10 +231,14 @@ for (const mount of ['listener', 'fetch'] as const) {
           resolver = throwingResolver;
           // fetch will not send a GET body; node:http will, as any HTTP client may.
           const status = await new Promise<number>((resolve, reject) => {
-            const request = httpRequest(`${server.url}${MOUNT}/approvals`, { method: 'GET', headers: { 'content-type': 'application/json', 'content-length': '14' } }, (response) => {
-              response.resume();
-              resolve(response.statusCode ?? 0);
-            });
+            const request = httpRequest(
+              `${server.url}${MOUNT}/approvals`,
+              { method: 'GET', headers: { 'content-type': 'application/json', 'content-length': '14' } },
+              (response) => {
+                response.resume();
+                resolve(response.statusCode ?? 0);
+              },
+            );
             request.on('error', reject);
             request.end('{"org":"acme"}');
           });
@@ -214,27 +248,43 @@ for (const mount of ['listener', 'fetch'] as const) {
       }
 
       it('lets an org field through on other families', async () => {
-        const response = await call('/things', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ org: 'acme' }) });
+        const response = await call('/things', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ org: 'acme' }),
+        });
         expect(response.status).to.equal(200);
       });
     });
 
     describe('CSRF floor', () => {
       it('refuses a cookie-authenticated POST sent as text/plain with 415', async () => {
-        const response = await call('/things', { method: 'POST', headers: { cookie: 'session=abc', 'content-type': 'text/plain' }, body: '{}' });
+        const response = await call('/things', {
+          method: 'POST',
+          headers: { cookie: 'session=abc', 'content-type': 'text/plain' },
+          body: '{}',
+        });
         expect(response.status).to.equal(415);
         expect((await response.json()).error.code).to.equal('unsupported-media-type');
       });
 
       it('refuses cookie-authenticated form posts and DELETEs without JSON', async () => {
-        const form = await call('/things', { method: 'POST', headers: { cookie: 'session=abc', 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+        const form = await call('/things', {
+          method: 'POST',
+          headers: { cookie: 'session=abc', 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'a=1',
+        });
         expect(form.status).to.equal(415);
         const del = await call('/things/t1', { method: 'DELETE', headers: { cookie: 'session=abc' } });
         expect(del.status).to.equal(415);
       });
 
       it('lets a cookie-authenticated JSON request through, with parameters on the type', async () => {
-        const response = await call('/things', { method: 'POST', headers: { cookie: 'session=abc', 'content-type': 'Application/JSON; charset=utf-8' }, body: '{"a":1}' });
+        const response = await call('/things', {
+          method: 'POST',
+          headers: { cookie: 'session=abc', 'content-type': 'Application/JSON; charset=utf-8' },
+          body: '{"a":1}',
+        });
         expect(response.status).to.equal(200);
         expect((await response.json()).body).to.deep.equal({ a: 1 });
       });
@@ -267,7 +317,11 @@ for (const mount of ['listener', 'fetch'] as const) {
       });
 
       it('guards open (doctor) routes too', async () => {
-        const response = await call('/doctor/probe', { method: 'POST', headers: { cookie: 'session=abc', 'content-type': 'text/plain' }, body: 'x' });
+        const response = await call('/doctor/probe', {
+          method: 'POST',
+          headers: { cookie: 'session=abc', 'content-type': 'text/plain' },
+          body: 'x',
+        });
         expect(response.status).to.equal(415);
       });
     });

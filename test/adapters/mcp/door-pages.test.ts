@@ -27,7 +27,12 @@ describe('door pages', () => {
   });
 
   it('tells a person how to add the door to Claude, ChatGPT and Cursor', () => {
-    const html = connectPage({ brand: { name: 'Acme' }, serverUrl: 'https://app.example/api/porter/mcp', issuer: 'https://app.example/api/porter/mcp', external: false });
+    const html = connectPage({
+      brand: { name: 'Acme' },
+      serverUrl: 'https://app.example/api/porter/mcp',
+      issuer: 'https://app.example/api/porter/mcp',
+      external: false,
+    });
     expect(html).to.contain('claude mcp add --transport http acme https://app.example/api/porter/mcp');
     expect(html).to.contain('&quot;url&quot;: &quot;https://app.example/api/porter/mcp&quot;');
     expect(html).to.contain('<h2>ChatGPT</h2>');
@@ -42,10 +47,21 @@ describe('door pages', () => {
   });
 
   it('answers a parked call with an error result naming the approval and what to do', () => {
-    const result = toCallResult({ kind: 'parked', approvalId: 'apr_1', toolCallId: 'call_1', risk: 'destructive', preview: 'Delete all of your notes' });
+    const result = toCallResult({
+      kind: 'parked',
+      approvalId: 'apr_1',
+      toolCallId: 'call_1',
+      risk: 'destructive',
+      preview: 'Delete all of your notes',
+    });
     expect(result.isError).to.equal(true);
-    expect((result.content[0] as { text: string }).text).to.contain('apr_1').and.to.contain('same arguments');
+    expect((result.content[0] as { text: string }).text)
+      .to.contain('apr_1')
+      .and.to.contain('same arguments');
     expect(result.structuredContent).to.deep.include({ status: 'approval-required', approvalId: 'apr_1' });
-    expect(toCallResult({ kind: 'failed', error: 'no consent', code: 'not-implemented' }).content[0]).to.deep.equal({ type: 'text', text: 'not-implemented: no consent' });
+    expect(toCallResult({ kind: 'failed', error: 'no consent', code: 'not-implemented' }).content[0]).to.deep.equal({
+      type: 'text',
+      text: 'not-implemented: no consent',
+    });
   });
 });

@@ -14,8 +14,17 @@ describe('the model ladder against a local OpenAI chat-completions server', func
   it('picks a rung from the environment: OpenAI, Anthropic, then any OpenAI-compatible server', async () => {
     expect((await modelFromLadder({ OPENAI_API_KEY: 'sk-x' }, false))?.label).to.equal('openai:gpt-4.1-mini');
     expect((await modelFromLadder({ ANTHROPIC_API_KEY: 'k' }, false))?.label).to.equal('anthropic:claude-sonnet-4-5');
-    expect((await modelFromLadder({ PORTER_MODEL_URL: 'http://127.0.0.1:1/v1', PORTER_MODEL: 'qwen3' }, false))?.label).to.equal('openai-compatible:qwen3');
-    expect((await modelFromLadder({ OPENAI_API_KEY: 'sk-x', PORTER_MODEL_URL: 'http://x/v1', PORTER_MODEL_PROVIDER: 'openai-compatible' }, false))?.label).to.equal('openai-compatible:llama3.1');
+    expect((await modelFromLadder({ PORTER_MODEL_URL: 'http://127.0.0.1:1/v1', PORTER_MODEL: 'qwen3' }, false))?.label).to.equal(
+      'openai-compatible:qwen3',
+    );
+    expect(
+      (
+        await modelFromLadder(
+          { OPENAI_API_KEY: 'sk-x', PORTER_MODEL_URL: 'http://x/v1', PORTER_MODEL_PROVIDER: 'openai-compatible' },
+          false,
+        )
+      )?.label,
+    ).to.equal('openai-compatible:llama3.1');
     expect((await modelFromLadder({}, true))?.label).to.equal('porter:scripted');
     expect(await modelFromLadder({}, false)).to.equal(null);
     expect(() => pickRung({ PORTER_MODEL_PROVIDER: 'anthropic' })).to.throw(/ANTHROPIC|key or URL/);
@@ -26,7 +35,10 @@ describe('the model ladder against a local OpenAI chat-completions server', func
       server = await chatCompletionsServer((_request, index) =>
         index === 0 ? { toolCalls: [{ id: 'call_abc', name: 'notes_list', arguments: '{}' }] } : { text: 'You have no notes yet.' },
       );
-      const env = rung === 'PORTER_MODEL_URL' ? { PORTER_MODEL_URL: server.url, PORTER_MODEL: 'local-model' } : { OPENAI_API_KEY: 'sk-local', OPENAI_BASE_URL: server.url };
+      const env =
+        rung === 'PORTER_MODEL_URL'
+          ? { PORTER_MODEL_URL: server.url, PORTER_MODEL: 'local-model' }
+          : { OPENAI_API_KEY: 'sk-local', OPENAI_BASE_URL: server.url };
       const host = await devHost({ env, porter: { instructions: 'You are the notes assistant.', maxOutputTokens: 300 } });
       try {
         const ada = host.client.as('ada');
@@ -40,7 +52,12 @@ describe('the model ladder against a local OpenAI chat-completions server', func
         expect(first!.stream).to.equal(true);
         expect(first!.messages[0]).to.deep.equal({ role: 'system', content: 'You are the notes assistant.' });
         expect(first!.messages.at(-1)).to.deep.include({ role: 'user' });
-        expect(first!.tools.map((t: { function: { name: string } }) => t.function.name)).to.include.members(['notes_list', 'notes_add', 'notes_clear', 'web_fetch']);
+        expect(first!.tools.map((t: { function: { name: string } }) => t.function.name)).to.include.members([
+          'notes_list',
+          'notes_add',
+          'notes_clear',
+          'web_fetch',
+        ]);
         expect(first!.max_tokens ?? first!.max_completion_tokens).to.equal(300);
         // The second step carries the call and its result, so the model sees what the tool said.
         const toolMessage = second!.messages.find((m: { role: string }) => m.role === 'tool');

@@ -19,7 +19,10 @@ describe('CloudSandbox (docs/sandbox-cloud-api.md, against a local server implem
     let server: CloudServer;
     behavesAsSandbox(async (settings) => {
       server = await startCloudServer({ token: TOKEN, resolve: settings.resolve });
-      return { sandbox: new CloudSandbox({ url: server.url, token: TOKEN, startTimeoutMs: settings.startTimeoutMs }), close: () => server.close() };
+      return {
+        sandbox: new CloudSandbox({ url: server.url, token: TOKEN, startTimeoutMs: settings.startTimeoutMs }),
+        close: () => server.close(),
+      };
     });
   });
 
@@ -67,7 +70,12 @@ describe('CloudSandbox (docs/sandbox-cloud-api.md, against a local server implem
 
     it('tells a stopped server apart from an app that answers 502 itself', async () => {
       const session = await sandbox.open('app_502', { egress: null });
-      await session.writeFiles([{ path: '/app/server.js', content: `require('node:http').createServer((q, r) => { r.statusCode = 502; r.end('app says bad gateway'); }).listen(Number(process.env.PORT));` }]);
+      await session.writeFiles([
+        {
+          path: '/app/server.js',
+          content: `require('node:http').createServer((q, r) => { r.statusCode = 502; r.end('app says bad gateway'); }).listen(Number(process.env.PORT));`,
+        },
+      ]);
       await session.start();
       const own = await session.fetch('/');
       expect(own.status).to.equal(502);
@@ -88,7 +96,10 @@ describe('CloudSandbox (docs/sandbox-cloud-api.md, against a local server implem
       await sandbox.open('app_reopened', { egress: null });
       await sandbox.open('app_reopened', { egress: null });
       await sandbox.open('app_reopened', { egress: { allowDomains: ['allowed.test'] } });
-      expect(server.requests.map((request) => request.line)).to.deep.equal(['PUT /v1/apps/app_reopened/sandbox', 'PUT /v1/apps/app_reopened/sandbox']);
+      expect(server.requests.map((request) => request.line)).to.deep.equal([
+        'PUT /v1/apps/app_reopened/sandbox',
+        'PUT /v1/apps/app_reopened/sandbox',
+      ]);
     });
 
     it('the id stays the same across stop and restore', async () => {

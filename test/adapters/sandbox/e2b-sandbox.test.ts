@@ -12,7 +12,12 @@ describe('E2bSandbox (the e2b SDK against a local server speaking its API and en
     behavesAsSandbox(async (settings) => {
       server = await startE2bServer({ apiKey: API_KEY, resolve: settings.resolve });
       return {
-        sandbox: new E2bSandbox({ apiKey: API_KEY, apiUrl: server.apiUrl, sandboxUrl: server.sandboxUrl, startTimeoutMs: settings.startTimeoutMs }),
+        sandbox: new E2bSandbox({
+          apiKey: API_KEY,
+          apiUrl: server.apiUrl,
+          sandboxUrl: server.sandboxUrl,
+          startTimeoutMs: settings.startTimeoutMs,
+        }),
         close: () => server.close(),
       };
     });
@@ -46,7 +51,11 @@ describe('E2bSandbox (the e2b SDK against a local server speaking its API and en
     it('writes an egress policy as e2b firewall rules: deny all, allow the domains and their subdomains', async () => {
       await sandbox.open('app_fenced', { egress: { allowDomains: ['api.example.com'] } });
       const [created] = [...server.sandboxes.values()];
-      expect(created!.network).to.deep.equal({ allowPublicTraffic: false, allowOut: ['api.example.com', '*.api.example.com'], denyOut: ['0.0.0.0/0'] });
+      expect(created!.network).to.deep.equal({
+        allowPublicTraffic: false,
+        allowOut: ['api.example.com', '*.api.example.com'],
+        denyOut: ['0.0.0.0/0'],
+      });
     });
 
     it('a second Porter instance finds the same sandbox by its metadata instead of creating another', async () => {
@@ -115,7 +124,10 @@ describe('E2bSandbox (the e2b SDK against a local server speaking its API and en
       expect(server.calls.length).to.equal(before);
       await sandbox.open('app_reopened', { egress: { allowDomains: ['allowed.test'] } });
       expect(server.calls.slice(before)).to.deep.equal([`PUT /sandboxes/${[...server.sandboxes.keys()][0]}/network`]);
-      expect([...server.sandboxes.values()][0]!.network).to.deep.include({ allowOut: ['allowed.test', '*.allowed.test'], denyOut: ['0.0.0.0/0'] });
+      expect([...server.sandboxes.values()][0]!.network).to.deep.include({
+        allowOut: ['allowed.test', '*.allowed.test'],
+        denyOut: ['0.0.0.0/0'],
+      });
     });
 
     it('fails cleanly with a wrong API key', async () => {

@@ -39,14 +39,16 @@ function getThrough(proxy: EgressProxy, url: string): Promise<{ status: number; 
     const outgoing = request({ host: '127.0.0.1', port: proxy.port, path: url, headers: { host: new URL(url).host } }, (answer) => {
       let body = '';
       answer.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      answer.once('end', () => resolve({ status: answer.statusCode ?? 0, body, refused: answer.headers['x-porter-egress'] as string | undefined }));
+      answer.once('end', () =>
+        resolve({ status: answer.statusCode ?? 0, body, refused: answer.headers['x-porter-egress'] as string | undefined }),
+      );
     });
     outgoing.once('error', reject);
     outgoing.end();
   });
 }
 
-describe('the apps\' egress proxy checks addresses, not only names', () => {
+describe("the apps' egress proxy checks addresses, not only names", () => {
   /** Stands in for PostgreSQL (or Porter's own wire) on loopback, counting who reaches it. */
   let database: Server;
   let databasePort: number;
@@ -98,7 +100,9 @@ describe('the apps\' egress proxy checks addresses, not only names', () => {
 
   it('connects the tunnel to the address it checked: a resolver that would answer differently the second time is asked once', async () => {
     let asked = 0;
-    const flipping: EgressResolver = Object.assign(async () => (++asked === 1 ? '127.0.0.1' : '169.254.169.254'), { allows: ['loopback'] as const });
+    const flipping: EgressResolver = Object.assign(async () => (++asked === 1 ? '127.0.0.1' : '169.254.169.254'), {
+      allows: ['loopback'] as const,
+    });
     proxy = await EgressProxy.start({ rule: () => ruleFor(POLICY), resolve: flipping });
     const answer = await connectThrough(proxy, `rebind.example:${databasePort}`);
     expect(answer.status).to.equal(200);
@@ -119,7 +123,7 @@ describe('the apps\' egress proxy checks addresses, not only names', () => {
 
     before(async () => {
       root = await realpath(await mkdtemp(join(tmpdir(), 'porter-egress-guard-')));
-      upstream = await serve((_request, response) => response.end('the host\'s own wire'));
+      upstream = await serve((_request, response) => response.end("the host's own wire"));
     });
     after(async () => {
       await sandbox?.closeAll();
@@ -136,7 +140,10 @@ describe('the apps\' egress proxy checks addresses, not only names', () => {
       // Through fetch and through the http module, the preload turns the proxy's 403 into the app's own error, which says why.
       for (const fn of ['fetch', 'http-get']) {
         const answer = await callFn<EgressAnswer>(session, fn, { url: `http://rebind.example:${port}/api/porter/status` });
-        expect(answer, fn).to.deep.equal({ error: 'egress refused: Porter will not connect to rebind.example: it resolves to a loopback address (only HTTP(S) through the sandbox\'s egress proxy leaves the sandbox)' });
+        expect(answer, fn).to.deep.equal({
+          error:
+            "egress refused: Porter will not connect to rebind.example: it resolves to a loopback address (only HTTP(S) through the sandbox's egress proxy leaves the sandbox)",
+        });
       }
     });
   });

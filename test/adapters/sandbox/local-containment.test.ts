@@ -6,7 +6,17 @@ import { LocalSandbox } from '../../../adapters/sandbox/local/local-sandbox.js';
 import { bubblewrapSupport } from '../../../adapters/sandbox/local/bubblewrap-command.js';
 import { serve, type RunningServer } from '../../support/http-server.js';
 import { testResolver } from './sandbox-behaviour.js';
-import { callFn, eventually, FETCH_SCRIPT, nodeApp, processAlive, startShApp, type EchoBody, type EgressAnswer, type SpawnAnswer } from '../../support/sandbox-apps.js';
+import {
+  callFn,
+  eventually,
+  FETCH_SCRIPT,
+  nodeApp,
+  processAlive,
+  startShApp,
+  type EchoBody,
+  type EgressAnswer,
+  type SpawnAnswer,
+} from '../../support/sandbox-apps.js';
 
 /** Every host process in a process group: what an app server and everything it started are. */
 async function groupMembers(group: number): Promise<number[]> {
@@ -37,7 +47,7 @@ describe('LocalSandbox contained by bubblewrap', function () {
     host = await realpath(await mkdtemp(join(tmpdir(), 'porter-contained-host-')));
     await mkdir(join(host, '.porter'));
     await writeFile(join(host, '.porter', 'secret'), 'cookie-signing-secret-of-the-host');
-    await writeFile(join(host, '.porter', 'porter.db'), 'SQLite format 3\0 every person\'s threads');
+    await writeFile(join(host, '.porter', 'porter.db'), "SQLite format 3\0 every person's threads");
     root = join(host, '.porter', 'sandboxes');
     // Porter's wire on the host's loopback, answering anyone who claims to be someone.
     wire = await serve((request, response) => response.end(`threads of ${request.headers['x-demo-user'] ?? 'nobody'}`));
@@ -69,16 +79,28 @@ describe('LocalSandbox contained by bubblewrap', function () {
     const echo = await callFn<EchoBody>(session, 'echo');
     expect(echo.cwd).to.equal('/app');
     expect(echo.home).to.equal('/app');
-    const identity = await callFn<SpawnAnswer>(session, 'spawn', { command: 'node', args: ['-e', 'console.log(process.getuid(), process.getgid())'] });
+    const identity = await callFn<SpawnAnswer>(session, 'spawn', {
+      command: 'node',
+      args: ['-e', 'console.log(process.getuid(), process.getgid())'],
+    });
     expect(identity.stdout.trim()).to.equal('65534 65534');
-    for (const file of [join(host, '.porter', 'secret'), join(host, '.porter', 'porter.db'), join(root, 'app_files', 'server.js'), process.cwd()]) {
+    for (const file of [
+      join(host, '.porter', 'secret'),
+      join(host, '.porter', 'porter.db'),
+      join(root, 'app_files', 'server.js'),
+      process.cwd(),
+    ]) {
       expect((await read(session, file)).error, file).to.be.oneOf(['ENOENT', 'EISDIR']);
       expect((await read(session, file)).text, file).to.equal(undefined);
     }
     // The app's own files, and nothing else at the top but what Node needs.
     expect((await read(session, '/app/server.js')).text).to.contain('createServer');
-    const top = await callFn<SpawnAnswer>(session, 'spawn', { command: 'node', args: ['-e', 'console.log(require("fs").readdirSync("/").sort().join(" "))'] });
-    for (const name of top.stdout.trim().split(' ')) expect(['app', 'bin', 'dev', 'etc', 'lib', 'lib32', 'lib64', 'libx32', 'proc', 'run', 'sbin', 'tmp', 'usr']).to.include(name);
+    const top = await callFn<SpawnAnswer>(session, 'spawn', {
+      command: 'node',
+      args: ['-e', 'console.log(require("fs").readdirSync("/").sort().join(" "))'],
+    });
+    for (const name of top.stdout.trim().split(' '))
+      expect(['app', 'bin', 'dev', 'etc', 'lib', 'lib32', 'lib64', 'libx32', 'proc', 'run', 'sbin', 'tmp', 'usr']).to.include(name);
   });
 
   it("sees a synthetic /etc/passwd, not the host's", async () => {
@@ -98,9 +120,30 @@ describe('LocalSandbox contained by bubblewrap', function () {
       const echo = await callFn<EchoBody>(session, 'echo');
       expect(echo.envKeys).to.not.include('PORTER_SECRET');
       expect(echo.envKeys).to.deep.equal(
-        ['ALL_PROXY', 'HOME', 'HOST', 'HTTPS_PROXY', 'HTTP_PROXY', 'LANG', 'NODE_ENV', 'NODE_OPTIONS', 'NO_PROXY', 'PATH', 'PORT', 'PORTER_EGRESS_PROXY', 'TMPDIR', 'all_proxy', 'http_proxy', 'https_proxy', 'no_proxy'].sort(),
+        [
+          'ALL_PROXY',
+          'HOME',
+          'HOST',
+          'HTTPS_PROXY',
+          'HTTP_PROXY',
+          'LANG',
+          'NODE_ENV',
+          'NODE_OPTIONS',
+          'NO_PROXY',
+          'PATH',
+          'PORT',
+          'PORTER_EGRESS_PROXY',
+          'TMPDIR',
+          'all_proxy',
+          'http_proxy',
+          'https_proxy',
+          'no_proxy',
+        ].sort(),
       );
-      const environ = await callFn<SpawnAnswer>(session, 'spawn', { command: '/bin/sh', args: ['-c', 'cat /proc/*/environ 2>/dev/null | tr "\\0" "\\n" | grep -c PORTER_SECRET || true'] });
+      const environ = await callFn<SpawnAnswer>(session, 'spawn', {
+        command: '/bin/sh',
+        args: ['-c', 'cat /proc/*/environ 2>/dev/null | tr "\\0" "\\n" | grep -c PORTER_SECRET || true'],
+      });
       expect(environ.stdout.trim()).to.equal('0');
     } finally {
       delete process.env.PORTER_SECRET;
@@ -112,7 +155,10 @@ describe('LocalSandbox contained by bubblewrap', function () {
     const session = await served('app_procs', startShApp('procs'));
     const init = (await read(session, '/proc/1/cmdline')).text ?? '';
     expect(init).to.not.equal(hostInit);
-    const listing = await callFn<SpawnAnswer>(session, 'spawn', { command: 'node', args: ['-e', 'console.log(require("fs").readdirSync("/proc").filter((n) => /^\\d+$/.test(n)).length)'] });
+    const listing = await callFn<SpawnAnswer>(session, 'spawn', {
+      command: 'node',
+      args: ['-e', 'console.log(require("fs").readdirSync("/proc").filter((n) => /^\\d+$/.test(n)).length)'],
+    });
     // bwrap's init, the gate, the server, the helper start.sh left, and this child: a handful, not the host's.
     expect(Number(listing.stdout.trim())).to.be.lessThan(10);
     expect((await read(session, `/proc/${process.pid}/cmdline`)).text ?? '').to.not.contain('mocha');
@@ -125,7 +171,10 @@ describe('LocalSandbox contained by bubblewrap', function () {
     sandbox = new LocalSandbox({ root, startTimeoutMs: 5000 });
     for (const egress of [null, { allowDomains: ['allowed.test'] }]) {
       const session = await served(`app_wire_${egress ? 'policy' : 'open'}`, nodeApp('wire'), egress);
-      const direct = await callFn<SpawnAnswer>(session, 'spawn', { command: 'node', args: ['-e', FETCH_SCRIPT, `http://127.0.0.1:${port}/api/porter/threads`] });
+      const direct = await callFn<SpawnAnswer>(session, 'spawn', {
+        command: 'node',
+        args: ['-e', FETCH_SCRIPT, `http://127.0.0.1:${port}/api/porter/threads`],
+      });
       expect(direct.stdout, 'a clean child').to.match(/^REFUSED /);
       const proxied = await callFn<EgressAnswer>(session, 'fetch', { url: `http://127.0.0.1:${port}/api/porter/threads` });
       expect(proxied.text ?? '', 'through the proxy').to.not.contain('threads of');
@@ -145,7 +194,9 @@ describe('LocalSandbox contained by bubblewrap', function () {
 
   it('closeAll (Porter shutting down) stops every server: none of their processes is left', async () => {
     const sessions = await Promise.all(['app_all_1', 'app_all_2'].map((id) => served(id)));
-    const groups = await Promise.all(['app_all_1', 'app_all_2'].map(async (id) => Number(await readFile(join(root, '.run', `${id}.pid`), 'utf8'))));
+    const groups = await Promise.all(
+      ['app_all_1', 'app_all_2'].map(async (id) => Number(await readFile(join(root, '.run', `${id}.pid`), 'utf8'))),
+    );
     const members = (await Promise.all(groups.map(groupMembers))).flat();
     expect(members.length).to.be.greaterThan(2);
     await sandbox.closeAll();
@@ -221,7 +272,13 @@ describe('LocalSandbox server caps and idle stop', function () {
   it('over the cap with every server busy, the start is refused 503 unavailable, naming the limit', async () => {
     sandbox = new LocalSandbox({ root, startTimeoutMs: 5000, limits: { maxServersPerPerson: 1, maxServers: 10 } });
     const busy = await sandbox.open('app_busy', { egress: null, owner: 'person-a' });
-    await busy.writeFiles([{ path: '/app/server.js', content: "require('node:http').createServer((q, r) => { if (q.url !== '/slow') return r.end('ok'); }).listen(Number(process.env.PORT), process.env.HOST);" }]);
+    await busy.writeFiles([
+      {
+        path: '/app/server.js',
+        content:
+          "require('node:http').createServer((q, r) => { if (q.url !== '/slow') return r.end('ok'); }).listen(Number(process.env.PORT), process.env.HOST);",
+      },
+    ]);
     await busy.start();
     const pending = busy.fetch('/slow').catch(() => null); // a request in flight: the server is busy
     const refused = await served('app_waiting', 'person-a').then(

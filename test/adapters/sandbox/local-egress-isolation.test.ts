@@ -11,7 +11,17 @@ import { ruleFor } from '../../../adapters/sandbox/egress/egress-rules.js';
 import type { SandboxSession } from '../../../ports/sandbox.js';
 import { serve, type RunningServer } from '../../support/http-server.js';
 import { ALLOWED_DOMAIN, testResolver } from './sandbox-behaviour.js';
-import { callFn, crashingApp, eventually, FETCH_SCRIPT, nodeApp, processAlive, type EchoBody, type EgressAnswer, type SpawnAnswer } from '../../support/sandbox-apps.js';
+import {
+  callFn,
+  crashingApp,
+  eventually,
+  FETCH_SCRIPT,
+  nodeApp,
+  processAlive,
+  type EchoBody,
+  type EgressAnswer,
+  type SpawnAnswer,
+} from '../../support/sandbox-apps.js';
 
 const POLICY = { allowDomains: [ALLOWED_DOMAIN] };
 const support = namespaceSupport();
@@ -25,7 +35,8 @@ const curl = ['/usr/bin/curl', '/usr/local/bin/curl', '/bin/curl'].find((path) =
 });
 
 /** What a child the app spawns with a clean environment (no proxy variables, no preload) gets from a URL. */
-const cleanNodeFetch = (session: SandboxSession, url: string) => callFn<SpawnAnswer>(session, 'spawn', { command: 'node', args: ['-e', FETCH_SCRIPT, url] });
+const cleanNodeFetch = (session: SandboxSession, url: string) =>
+  callFn<SpawnAnswer>(session, 'spawn', { command: 'node', args: ['-e', FETCH_SCRIPT, url] });
 
 describe('LocalSandbox egress isolation (containment: none)', function () {
   this.timeout(30_000);
@@ -73,17 +84,27 @@ describe('LocalSandbox egress isolation (containment: none)', function () {
         expect(answer.stdout, url).to.match(/^REFUSED /);
       }
       // The server itself, going through the proxy as before: allowed domains only.
-      expect((await callFn<EgressAnswer>(session, 'fetch', { url: `http://${ALLOWED_DOMAIN}:${port}/x` })).text).to.equal(`upstream saw ${ALLOWED_DOMAIN}:${port}`);
+      expect((await callFn<EgressAnswer>(session, 'fetch', { url: `http://${ALLOWED_DOMAIN}:${port}/x` })).text).to.equal(
+        `upstream saw ${ALLOWED_DOMAIN}:${port}`,
+      );
       expect((await callFn<EgressAnswer>(session, 'fetch', { url: `http://127.0.0.1:${port}/x` })).error).to.be.a('string');
     });
 
     it('with a policy, curl that ignores the proxy is refused, and curl through the proxy reaches only the allowed domain', async function () {
       if (!curl) this.skip();
       const session = await served(POLICY);
-      const direct = await callFn<SpawnAnswer>(session, 'spawn', { command: curl, args: ['-sS', '--noproxy', '*', '--max-time', '3', `http://127.0.0.1:${port}/x`] });
+      const direct = await callFn<SpawnAnswer>(session, 'spawn', {
+        command: curl,
+        args: ['-sS', '--noproxy', '*', '--max-time', '3', `http://127.0.0.1:${port}/x`],
+      });
       expect(direct.code, 'curl --noproxy to a raw IP').to.not.equal(0);
       expect(direct.stdout).to.equal('');
-      const viaProxy = (url: string) => callFn<SpawnAnswer>(session, 'spawn', { command: curl, args: ['-sS', '--max-time', '3', '-w', ' %{http_code}', url], env: 'inherit' });
+      const viaProxy = (url: string) =>
+        callFn<SpawnAnswer>(session, 'spawn', {
+          command: curl,
+          args: ['-sS', '--max-time', '3', '-w', ' %{http_code}', url],
+          env: 'inherit',
+        });
       expect((await viaProxy(`http://${ALLOWED_DOMAIN}:${port}/x`)).stdout).to.equal(`upstream saw ${ALLOWED_DOMAIN}:${port} 200`);
       expect((await viaProxy(`http://localhost:${port}/x`)).stdout).to.match(/ 403$/);
       expect((await viaProxy(`http://127.0.0.1:${port}/x`)).stdout).to.match(/ 403$/);
@@ -135,7 +156,12 @@ describe('LocalSandbox egress isolation (containment: none)', function () {
       const port = (await callFn<EchoBody>(session, 'echo')).port;
       await callFn(session, 'exit');
       expect(await eventually(async () => !(await session.isListening()))).to.equal(true);
-      expect(await fetch(`http://127.0.0.1:${port}/`).then(() => 'answered', () => 'failed')).to.equal('failed');
+      expect(
+        await fetch(`http://127.0.0.1:${port}/`).then(
+          () => 'answered',
+          () => 'failed',
+        ),
+      ).to.equal('failed');
     });
 
     it("a host that died without closing: the next host's start stops the namespaced server it left", async () => {
@@ -166,13 +192,20 @@ describe('LocalSandbox egress isolation (containment: none)', function () {
       expect(new LocalSandbox({ root, namespaceTools: tools, logger, containment: 'none' }).egressIsolation).to.equal('cooperative');
       expect(warnings, 'one warning per boot').to.have.length(1);
       const session = await served(POLICY);
-      expect((await callFn<EgressAnswer>(session, 'fetch', { url: `http://${ALLOWED_DOMAIN}:${port}/x` })).text).to.equal(`upstream saw ${ALLOWED_DOMAIN}:${port}`);
+      expect((await callFn<EgressAnswer>(session, 'fetch', { url: `http://${ALLOWED_DOMAIN}:${port}/x` })).text).to.equal(
+        `upstream saw ${ALLOWED_DOMAIN}:${port}`,
+      );
       expect((await callFn<EgressAnswer>(session, 'fetch', { url: `http://127.0.0.1:${port}/x` })).error).to.contain('egress refused');
     });
 
     it('egressIsolation: cooperative is a choice too, and is not warned about', () => {
       const warnings: string[] = [];
-      sandbox = new LocalSandbox({ root, containment: 'none', egressIsolation: 'cooperative', logger: { warn: (message) => warnings.push(message) } });
+      sandbox = new LocalSandbox({
+        root,
+        containment: 'none',
+        egressIsolation: 'cooperative',
+        logger: { warn: (message) => warnings.push(message) },
+      });
       expect(sandbox.egressIsolation).to.equal('cooperative');
       expect(warnings).to.deep.equal([]);
     });
@@ -181,7 +214,11 @@ describe('LocalSandbox egress isolation (containment: none)', function () {
   describe('the egress proxy on a Unix socket', () => {
     it('serves only connections that present its token first, and lets them through once it answers +', async () => {
       const path = join(root, 'egress.sock');
-      const proxy = await EgressProxy.start({ rule: () => ruleFor(POLICY), resolve: testResolver, socket: { path, token: 'the-right-token' } });
+      const proxy = await EgressProxy.start({
+        rule: () => ruleFor(POLICY),
+        resolve: testResolver,
+        socket: { path, token: 'the-right-token' },
+      });
       try {
         const exchange = (preamble: string) =>
           new Promise<string>((resolve) => {
@@ -189,7 +226,10 @@ describe('LocalSandbox egress isolation (containment: none)', function () {
             let received = '';
             socket.on('data', (chunk: Buffer) => {
               received += chunk.toString();
-              if (received === '+') socket.write(`GET http://${ALLOWED_DOMAIN}:${port}/x HTTP/1.1\r\nHost: ${ALLOWED_DOMAIN}:${port}\r\nConnection: close\r\n\r\n`);
+              if (received === '+')
+                socket.write(
+                  `GET http://${ALLOWED_DOMAIN}:${port}/x HTTP/1.1\r\nHost: ${ALLOWED_DOMAIN}:${port}\r\nConnection: close\r\n\r\n`,
+                );
             });
             socket.on('error', () => undefined);
             socket.once('close', () => resolve(received));

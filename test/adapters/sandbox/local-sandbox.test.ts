@@ -7,7 +7,16 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalSandbox } from '../../../adapters/sandbox/local/local-sandbox.js';
 import { behavesAsSandbox, testResolver } from './sandbox-behaviour.js';
-import { callFn, eventually, nodeApp, processAlive, silentApp, startShApp, type EchoBody, type EgressAnswer } from '../../support/sandbox-apps.js';
+import {
+  callFn,
+  eventually,
+  nodeApp,
+  processAlive,
+  silentApp,
+  startShApp,
+  type EchoBody,
+  type EgressAnswer,
+} from '../../support/sandbox-apps.js';
 
 describe('LocalSandbox (a child process per app)', () => {
   describe('through the Sandbox port', () => {
@@ -173,7 +182,15 @@ describe('LocalSandbox (a child process per app)', () => {
       await session.start();
       const after = await callFn<EchoBody>(session, 'echo');
       expect(after.label).to.equal('v2');
-      expect(await eventually(async () => !(await fetch(`http://127.0.0.1:${before}/`).then(() => true, () => false)))).to.equal(true);
+      expect(
+        await eventually(
+          async () =>
+            !(await fetch(`http://127.0.0.1:${before}/`).then(
+              () => true,
+              () => false,
+            )),
+        ),
+      ).to.equal(true);
     });
 
     it('closeAll stops every server it started', async () => {
@@ -207,7 +224,12 @@ describe('LocalSandbox (a child process per app)', () => {
         .flat()
         .find((address) => address && address.family === 'IPv4' && !address.internal);
       if (external) {
-        expect(await fetch(`http://${external.address}:${port}/`).then(() => 'answered', () => 'refused')).to.equal('refused');
+        expect(
+          await fetch(`http://${external.address}:${port}/`).then(
+            () => 'answered',
+            () => 'refused',
+          ),
+        ).to.equal('refused');
       }
       expect(await fetch(`http://127.0.0.1:${port}/`).then((response) => response.status)).to.equal(200);
     });
@@ -224,9 +246,27 @@ describe('LocalSandbox (a child process per app)', () => {
     it('tunnels HTTPS to an allowed domain end to end (TLS inside the tunnel), and refuses it to a raw IP', async () => {
       const keyFile = join(root, 'key.pem');
       const certFile = join(root, 'cert.pem');
-      await promisify(execFile)('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=allowed.test', '-addext', 'subjectAltName=DNS:allowed.test']);
+      await promisify(execFile)('openssl', [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        keyFile,
+        '-out',
+        certFile,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=allowed.test',
+        '-addext',
+        'subjectAltName=DNS:allowed.test',
+      ]);
       const cert = await readFile(certFile, 'utf8');
-      const upstream = createHttpsServer({ key: await readFile(keyFile), cert }, (request, response) => response.end(`secure upstream saw ${request.headers.host}`));
+      const upstream = createHttpsServer({ key: await readFile(keyFile), cert }, (request, response) =>
+        response.end(`secure upstream saw ${request.headers.host}`),
+      );
       await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
       const port = (upstream.address() as { port: number }).port;
       try {

@@ -2,7 +2,17 @@ import { expect } from 'chai';
 import type { Sandbox, SandboxSession } from '../../../ports/sandbox.js';
 import type { EgressResolver } from '../../../adapters/sandbox/egress/egress-proxy.js';
 import { serve, type RunningServer } from '../../support/http-server.js';
-import { brokenApp, callFn, crashingApp, eventually, nodeApp, silentApp, startShApp, type EchoBody, type EgressAnswer } from '../../support/sandbox-apps.js';
+import {
+  brokenApp,
+  callFn,
+  crashingApp,
+  eventually,
+  nodeApp,
+  silentApp,
+  startShApp,
+  type EchoBody,
+  type EgressAnswer,
+} from '../../support/sandbox-apps.js';
 
 /** What each adapter's test file hands the suite: a sandbox wired to its counterpart, and how to tear both down. */
 export interface SandboxUnderTest {
@@ -54,7 +64,11 @@ export function behavesAsSandbox(openSandbox: (settings: SandboxSettings) => Pro
 
   const upstreamPort = () => new URL(upstream.url).port;
 
-  async function served(files: Parameters<SandboxSession['writeFiles']>[0], egress: { allowDomains: string[] } | null = null, id = appId('served')): Promise<SandboxSession> {
+  async function served(
+    files: Parameters<SandboxSession['writeFiles']>[0],
+    egress: { allowDomains: string[] } | null = null,
+    id = appId('served'),
+  ): Promise<SandboxSession> {
     const session = await sandbox.open(id, { egress });
     await session.writeFiles(files);
     await session.start();
@@ -133,7 +147,7 @@ export function behavesAsSandbox(openSandbox: (settings: SandboxSettings) => Pro
     expect((await callFn<EchoBody>(session, 'echo')).label).to.equal('steady');
   });
 
-  it('keeps two apps apart: each serves its own files, neither sees the other\'s', async () => {
+  it("keeps two apps apart: each serves its own files, neither sees the other's", async () => {
     const first = await served([...nodeApp('first'), { path: '/app/data/secret.txt', content: 'only first' }]);
     const second = await served(nodeApp('second'));
     expect(first.id).to.not.equal(second.id);

@@ -31,7 +31,10 @@ describe('the sandbox module (composition)', () => {
   });
 
   async function porter(options: PorterOptions, env: NodeJS.ProcessEnv = {}): Promise<Porter> {
-    const made = await createPorter({ store: new MemoryStore({ clock: new ManualClock() }), secret: SECRET, logger: 'silent', ...options }, env);
+    const made = await createPorter(
+      { store: new MemoryStore({ clock: new ManualClock() }), secret: SECRET, logger: 'silent', ...options },
+      env,
+    );
     opened.push(made);
     return made;
   }
@@ -68,7 +71,9 @@ describe('the sandbox module (composition)', () => {
 
   it('PORTER_SANDBOX picks explicitly: off turns the development default off, local turns it on in production', async () => {
     expect(sandboxOf(await porter({ development: true }, { PORTER_SANDBOX: 'off' }))).to.equal(undefined);
-    expect(sandboxOf(await porter({ development: false }, { PORTER_SANDBOX: 'local', PORTER_SANDBOX_ROOT: root }))).to.be.instanceOf(LocalSandbox);
+    expect(sandboxOf(await porter({ development: false }, { PORTER_SANDBOX: 'local', PORTER_SANDBOX_ROOT: root }))).to.be.instanceOf(
+      LocalSandbox,
+    );
   });
 
   it('host options win over the environment, and a host may bring its own Sandbox', async () => {
@@ -82,7 +87,9 @@ describe('the sandbox module (composition)', () => {
   it('NODE_ENV=production never picks the local sandbox implicitly, not even with development: true; naming it does', async () => {
     const production = { NODE_ENV: 'production', PORTER_SANDBOX_ROOT: root };
     expect(sandboxOf(await porter({ development: true }, production))).to.equal(undefined);
-    expect(sandboxOf(await porter({ development: true }, { NODE_ENV: 'development', PORTER_SANDBOX_ROOT: root }))).to.be.instanceOf(LocalSandbox);
+    expect(sandboxOf(await porter({ development: true }, { NODE_ENV: 'development', PORTER_SANDBOX_ROOT: root }))).to.be.instanceOf(
+      LocalSandbox,
+    );
     expect(sandboxOf(await porter({ development: true, sandbox: { kind: 'local', root } }, production))).to.be.instanceOf(LocalSandbox);
     expect(sandboxOf(await porter({ development: true, sandbox: 'local' }, production))).to.be.instanceOf(LocalSandbox);
     expect(sandboxOf(await porter({ development: true }, { ...production, PORTER_SANDBOX: 'local' }))).to.be.instanceOf(LocalSandbox);
@@ -91,26 +98,37 @@ describe('the sandbox module (composition)', () => {
   it('passes containment, the server caps and egressIsolation on to the local adapter', async () => {
     const contained = sandboxOf(await porter({ sandbox: { kind: 'local', root } })) as LocalSandbox;
     expect(contained.containment).to.equal('bubblewrap');
-    const chosen = sandboxOf(await porter({ sandbox: { kind: 'local', root, containment: 'none', egressIsolation: 'cooperative' } })) as LocalSandbox;
+    const chosen = sandboxOf(
+      await porter({ sandbox: { kind: 'local', root, containment: 'none', egressIsolation: 'cooperative' } }),
+    ) as LocalSandbox;
     expect(chosen.containment).to.equal('none');
     expect(chosen.egressIsolation).to.equal('cooperative');
     const automatic = sandboxOf(await porter({ sandbox: { kind: 'local', root, containment: 'none' } })) as LocalSandbox;
     expect(automatic.egressIsolation).to.equal(namespaceSupport().available ? 'namespace' : 'cooperative');
-    const capped = sandboxOf(await porter({ sandbox: { kind: 'local', root, maxServersPerPerson: 1, maxServers: 2, idleStopMs: 60_000 } })) as LocalSandbox;
+    const capped = sandboxOf(
+      await porter({ sandbox: { kind: 'local', root, maxServersPerPerson: 1, maxServers: 2, idleStopMs: 60_000 } }),
+    ) as LocalSandbox;
     expect(capped.limits).to.deep.equal({ maxServersPerPerson: 1, maxServers: 2, idleMs: 60_000 });
   });
 
   it('refuses settings that would not work, naming the option or variable', async () => {
     const refused = async (options: PorterOptions, env: NodeJS.ProcessEnv = {}) => {
-      const error = await createPorter({ store: new MemoryStore({ clock: new ManualClock() }), secret: SECRET, logger: 'silent', ...options }, env).then(
+      const error = await createPorter(
+        { store: new MemoryStore({ clock: new ManualClock() }), secret: SECRET, logger: 'silent', ...options },
+        env,
+      ).then(
         () => expect.fail('should be refused'),
         (failure: unknown) => failure,
       );
       expect(error).to.be.instanceOf(PorterConfigError);
       return (error as PorterConfigError).message;
     };
-    expect(await refused({ sandbox: { kind: 'cloud', url: 'http://sandboxes.example.com', token: 't'.repeat(32) } })).to.contain('sandbox.url').and.to.contain('https');
-    expect(await refused({}, { PORTER_SANDBOX_URL: 'https://sandboxes.example.com' })).to.contain('sandbox (from PORTER_SANDBOX_URL / PORTER_SANDBOX_TOKEN)').and.to.contain('token');
+    expect(await refused({ sandbox: { kind: 'cloud', url: 'http://sandboxes.example.com', token: 't'.repeat(32) } }))
+      .to.contain('sandbox.url')
+      .and.to.contain('https');
+    expect(await refused({}, { PORTER_SANDBOX_URL: 'https://sandboxes.example.com' }))
+      .to.contain('sandbox (from PORTER_SANDBOX_URL / PORTER_SANDBOX_TOKEN)')
+      .and.to.contain('token');
     expect(await refused({ sandbox: { kind: 'e2b' } })).to.contain('sandbox.apiKey');
     expect(await refused({ sandbox: { kind: 'local', egressIsolation: 'none' as never } })).to.contain('sandbox');
     expect(await refused({ sandbox: { kind: 'local', containment: 'docker' as never } })).to.contain('sandbox');

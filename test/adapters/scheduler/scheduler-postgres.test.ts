@@ -30,13 +30,30 @@ describe('The scheduler on PostgreSQL, several instances', function () {
   it('three Porter compositions on one PostgreSQL fire every due slot exactly once, however their ticks race', async () => {
     const instances: Porter[] = [];
     for (let i = 0; i < 3; i++) {
-      instances.push(await createPorter({ development: false, secret: 'a-production-secret-for-the-tests-0123456789', databaseUrl: database!.url, tickSecret: TICK_SECRET, scheduler: 'external', logger: 'silent' }, {}));
+      instances.push(
+        await createPorter(
+          {
+            development: false,
+            secret: 'a-production-secret-for-the-tests-0123456789',
+            databaseUrl: database!.url,
+            tickSecret: TICK_SECRET,
+            scheduler: 'external',
+            logger: 'silent',
+          },
+          {},
+        ),
+      );
     }
     try {
       const automations = containerOf(instances[0]!).get<AutomationUseCases>(TOKENS.AutomationUseCases);
       const ids: string[] = [];
       for (let i = 0; i < 40; i++) {
-        const created = await automations.createAutomation.execute({ principal: ada, name: `every second ${i}`, trigger: { kind: 'schedule', cron: '* * * * * *' }, task: { prompt: `hello ${i}` } });
+        const created = await automations.createAutomation.execute({
+          principal: ada,
+          name: `every second ${i}`,
+          trigger: { kind: 'schedule', cron: '* * * * * *' },
+          task: { prompt: `hello ${i}` },
+        });
         await automations.armAutomation.execute({ principal: ada, automationId: created.id });
         ids.push(created.id);
       }
@@ -92,7 +109,10 @@ describe('The scheduler on PostgreSQL, several instances', function () {
       const runIds = Array.from({ length: 120 }, (_, i) => `run_test${String(i).padStart(10, '0')}`);
       await schedulers[0]!.dispatch(runIds);
       await schedulers[1]!.tickNow();
-      expect(await eventually(() => executed.length >= runIds.length && ticked.length >= 1, 20_000), 'every run executed and the tick ran').to.equal(true);
+      expect(
+        await eventually(() => executed.length >= runIds.length && ticked.length >= 1, 20_000),
+        'every run executed and the tick ran',
+      ).to.equal(true);
       // Kept: a window for a duplicate to show up (a run executed twice, a second tick); three pollers at 0.5 s.
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(executed.map((e) => e.runId).sort()).to.deep.equal(runIds);

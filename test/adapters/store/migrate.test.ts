@@ -27,7 +27,8 @@ import { recordingLogger } from './mikro-orm-store-behaviour.js';
 const PREVIOUS_VERSION_LEDGER = {
   sqlite:
     'CREATE TABLE `porter_migrations` (`id` integer not null primary key autoincrement, `name` varchar(255), `executed_at` datetime default CURRENT_TIMESTAMP)',
-  postgresql: 'create table "public"."porter_migrations" ("id" serial primary key, "name" varchar(255), "executed_at" timestamptz default CURRENT_TIMESTAMP)',
+  postgresql:
+    'create table "public"."porter_migrations" ("id" serial primary key, "name" varchar(255), "executed_at" timestamptz default CURRENT_TIMESTAMP)',
 };
 
 /** The columns of porter_migrations as the previous version created them on PostgreSQL. */
@@ -37,7 +38,8 @@ const POSTGRESQL_LEDGER_COLUMNS = [
   { column_name: 'executed_at', data_type: 'timestamp with time zone', column_default: 'CURRENT_TIMESTAMP', is_nullable: 'YES' },
 ];
 
-const RECORD_INSERT = "insert into porter_records (collection, id, data, refs, revision, created_at, updated_at) values ('notes', 'kept', '{\"v\":1}', '{\"owner\":\"u1\"}', 1, 1, 1)";
+const RECORD_INSERT =
+  "insert into porter_records (collection, id, data, refs, revision, created_at, updated_at) values ('notes', 'kept', '{\"v\":1}', '{\"owner\":\"u1\"}', 1, 1, 1)";
 
 /** One engine's database under test, reached both through the store and through its plain driver. */
 interface Engine {
@@ -80,7 +82,8 @@ async function postgresqlEngine(database: TestDatabase): Promise<Engine> {
   return {
     target: { engine: 'postgresql', url: database.url },
     sql,
-    ledger: () => postgresqlMigrationLedger({ acquire: () => pool.connect(), release: async (client) => (client as pg.PoolClient).release() }, null),
+    ledger: () =>
+      postgresqlMigrationLedger({ acquire: () => pool.connect(), release: async (client) => (client as pg.PoolClient).release() }, null),
     migrations: POSTGRESQL_MIGRATIONS,
     async migrateAsPreviousVersion() {
       await sql(PREVIOUS_VERSION_LEDGER.postgresql);
@@ -191,7 +194,10 @@ describe('store migrations', function () {
         expect(failure).to.be.instanceOf(Error);
         expect((await ledgerRows()).map((row) => row.name)).to.deep.equal(['0001-initial-schema', '0002-good']);
         expect(await engine.sql('select k from porter_good')).to.deep.equal([]);
-        const half = engineName === 'sqlite' ? "select name from sqlite_master where name = 'porter_half'" : "select to_regclass('porter_half') as name";
+        const half =
+          engineName === 'sqlite'
+            ? "select name from sqlite_master where name = 'porter_half'"
+            : "select to_regclass('porter_half') as name";
         expect((await engine.sql<{ name: string | null }>(half)).filter((row) => row.name)).to.deep.equal([]);
         const fixed: SqlMigration = { name: '0003-bad', statements: ['create table porter_half (k text primary key)'] };
         expect(await migrate(engine.ledger(), [...engine.migrations, good, fixed])).to.deep.equal(['0003-bad']);

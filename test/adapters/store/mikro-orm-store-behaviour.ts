@@ -36,7 +36,11 @@ async function schemaDrift(orm: MikroORM<AbstractSqlDriver>, compareForeignKeys:
   const diff = new SchemaComparator(platform).compare(actual, mapped);
   const drift: string[] = [];
   drift.push(...Object.keys(diff.newTables).map((name) => `missing table ${name}`));
-  drift.push(...Object.keys(diff.removedTables).filter((name) => !name.endsWith(MIGRATIONS_TABLE)).map((name) => `unmapped table ${name}`));
+  drift.push(
+    ...Object.keys(diff.removedTables)
+      .filter((name) => !name.endsWith(MIGRATIONS_TABLE))
+      .map((name) => `unmapped table ${name}`),
+  );
   for (const [name, table] of Object.entries(diff.changedTables)) {
     const parts: Record<string, object> = {
       'added column': table.addedColumns,
@@ -46,7 +50,11 @@ async function schemaDrift(orm: MikroORM<AbstractSqlDriver>, compareForeignKeys:
       'removed index': table.removedIndexes,
       'changed index': table.changedIndexes,
       ...(compareForeignKeys
-        ? { 'added foreign key': table.addedForeignKeys, 'removed foreign key': table.removedForeignKeys, 'changed foreign key': table.changedForeignKeys }
+        ? {
+            'added foreign key': table.addedForeignKeys,
+            'removed foreign key': table.removedForeignKeys,
+            'changed foreign key': table.changedForeignKeys,
+          }
         : {}),
     };
     for (const [what, entries] of Object.entries(parts)) drift.push(...Object.keys(entries).map((key) => `${name}: ${what} ${key}`));
@@ -91,14 +99,18 @@ export function describeMikroOrmStoreBehaviour(label: string, open: () => OpenMi
       expect(await schemaDrift(store.mikroOrm, store.kind === 'postgresql')).to.deep.equal([]);
     });
 
-    it('keeps the refs index equal to every record\'s refs through put, swap, claim and delete', async () => {
+    it("keeps the refs index equal to every record's refs through put, swap, claim and delete", async () => {
       const store = await fresh();
       const name = `mirror_${Date.now()}`;
       const set = store.records<{ v: number }>(name);
       const mirror = async () =>
-        (await sql<{ record_id: string; name: string; value: string }>(store, 'select record_id, name, "value" from porter_record_refs where collection = ? order by record_id, name', [name])).map(
-          (row) => `${row.record_id}.${row.name}=${row.value}`,
-        );
+        (
+          await sql<{ record_id: string; name: string; value: string }>(
+            store,
+            'select record_id, name, "value" from porter_record_refs where collection = ? order by record_id, name',
+            [name],
+          )
+        ).map((row) => `${row.record_id}.${row.name}=${row.value}`);
       const a = await set.put({ id: 'a', data: { v: 1 }, refs: { owner: 'u1', thread: 't1' } });
       await set.put({ id: 'b', data: { v: 1 }, refs: { owner: 'u2' } });
       expect(await mirror()).to.deep.equal(['a.owner=u1', 'a.thread=t1', 'b.owner=u2']);

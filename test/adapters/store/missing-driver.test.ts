@@ -10,7 +10,10 @@ import { ManualClock } from '../../support/manual-clock.js';
 function without(...missing: string[]): ModuleImporter {
   return async (specifier) => {
     const absent = missing.find((name) => specifier === name || specifier.startsWith(`${name}/`));
-    if (absent) throw Object.assign(new Error(`Cannot find package '${absent}' imported from ${fileURLToPath(import.meta.url)}`), { code: 'ERR_MODULE_NOT_FOUND' });
+    if (absent)
+      throw Object.assign(new Error(`Cannot find package '${absent}' imported from ${fileURLToPath(import.meta.url)}`), {
+        code: 'ERR_MODULE_NOT_FOUND',
+      });
     return import(specifier);
   };
 }
@@ -28,7 +31,9 @@ describe('store drivers that are not installed', () => {
   const postgres = { engine: 'postgresql', url: 'postgres://porter@127.0.0.1:1/porter' } as const;
 
   it('says which package to install when a postgres:// URL meets a host without the PostgreSQL driver', async () => {
-    const error = await openFailure(MikroOrmStore.open({ target: postgres, clock: new ManualClock(), importDriver: without('@mikro-orm/postgresql') }));
+    const error = await openFailure(
+      MikroOrmStore.open({ target: postgres, clock: new ManualClock(), importDriver: without('@mikro-orm/postgresql') }),
+    );
     expect(error).to.be.instanceOf(MissingDriver);
     expect(error).to.include({ code: 'missing-package', packageName: '@mikro-orm/postgresql' });
     expect((error as Error).message).to.equal(
@@ -48,10 +53,16 @@ describe('store drivers that are not installed', () => {
 
   it('says which package to install when the SQLite driver is missing', async () => {
     const error = await openFailure(
-      MikroOrmStore.open({ target: { engine: 'sqlite', file: ':memory:' }, clock: new ManualClock(), importDriver: without('@mikro-orm/libsql') }),
+      MikroOrmStore.open({
+        target: { engine: 'sqlite', file: ':memory:' },
+        clock: new ManualClock(),
+        importDriver: without('@mikro-orm/libsql'),
+      }),
     );
     expect(error).to.include({ code: 'missing-package', packageName: '@mikro-orm/libsql' });
-    expect((error as Error).message).to.equal('databaseUrl is a sqlite: URL but the SQLite driver is not installed: npm install @mikro-orm/libsql@6.6.16');
+    expect((error as Error).message).to.equal(
+      'databaseUrl is a sqlite: URL but the SQLite driver is not installed: npm install @mikro-orm/libsql@6.6.16',
+    );
   });
 
   it('passes any other import failure through as it is', async () => {
@@ -63,7 +74,11 @@ describe('store drivers that are not installed', () => {
   });
 
   it('opens SQLite without ever loading the PostgreSQL driver', async () => {
-    const store = await MikroOrmStore.open({ target: { engine: 'sqlite', file: ':memory:' }, clock: new ManualClock(), importDriver: without('@mikro-orm/postgresql', 'pg') });
+    const store = await MikroOrmStore.open({
+      target: { engine: 'sqlite', file: ':memory:' },
+      clock: new ManualClock(),
+      importDriver: without('@mikro-orm/postgresql', 'pg'),
+    });
     try {
       expect((await store.records('x').put({ id: 'a', data: 1 })).revision).to.equal(1);
     } finally {
@@ -76,7 +91,7 @@ describe('store drivers that are not installed', () => {
     // A resolve hook refuses @mikro-orm/postgresql and pg, as on a host that never installed them:
     // any static import of either on the way to openStore would fail the whole module graph.
     const hooks =
-      "export async function resolve(specifier, context, next) { if (/^(@mikro-orm\\/postgresql|pg)(\\/|$)/.test(specifier)) " +
+      'export async function resolve(specifier, context, next) { if (/^(@mikro-orm\\/postgresql|pg)(\\/|$)/.test(specifier)) ' +
       "{ throw Object.assign(new Error(`Cannot find package '${specifier}'`), { code: 'ERR_MODULE_NOT_FOUND' }); } return next(specifier, context); }";
     const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
     const openStoreUrl = pathToFileURL(fileURLToPath(new URL('../../../adapters/store/open-store.ts', import.meta.url))).href;

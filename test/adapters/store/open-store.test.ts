@@ -13,12 +13,18 @@ import { recordingLogger } from './mikro-orm-store-behaviour.js';
 describe('PORTER_DATABASE_URL', () => {
   describe('parseDatabaseUrl', () => {
     it('reads a relative SQLite path against the working directory', () => {
-      expect(parseDatabaseUrl('sqlite:.porter/porter.db', '/srv/app')).to.deep.equal({ engine: 'sqlite', file: resolve('/srv/app', '.porter/porter.db') });
+      expect(parseDatabaseUrl('sqlite:.porter/porter.db', '/srv/app')).to.deep.equal({
+        engine: 'sqlite',
+        file: resolve('/srv/app', '.porter/porter.db'),
+      });
       expect(parseDatabaseUrl('sqlite:data.db', '/srv/app')).to.deep.equal({ engine: 'sqlite', file: '/srv/app/data.db' });
     });
 
     it('keeps an absolute SQLite path', () => {
-      expect(parseDatabaseUrl('sqlite:/var/lib/porter/porter.db', '/srv/app')).to.deep.equal({ engine: 'sqlite', file: '/var/lib/porter/porter.db' });
+      expect(parseDatabaseUrl('sqlite:/var/lib/porter/porter.db', '/srv/app')).to.deep.equal({
+        engine: 'sqlite',
+        file: '/var/lib/porter/porter.db',
+      });
     });
 
     it('reads an in-memory SQLite database and the memory store', () => {
@@ -44,7 +50,13 @@ describe('PORTER_DATABASE_URL', () => {
         for (const form of ACCEPTED_DATABASE_URLS) expect(message).to.contain(form);
         expect(message).to.not.contain('hunter2');
       }
-      expect(ACCEPTED_DATABASE_URLS).to.include.members(['sqlite:<file path>', 'sqlite::memory:', 'postgres://…', 'postgresql://…', 'memory:']);
+      expect(ACCEPTED_DATABASE_URLS).to.include.members([
+        'sqlite:<file path>',
+        'sqlite::memory:',
+        'postgres://…',
+        'postgresql://…',
+        'memory:',
+      ]);
     });
   });
 

@@ -61,11 +61,15 @@ describe('MikroORM store on PostgreSQL', function () {
       const database = await freshDatabase();
       if (!database) this.skip();
       const settled = await Promise.allSettled(
-        Array.from({ length: 6 }, () => MikroOrmStore.open({ target: { engine: 'postgresql', url: database!.url }, clock: new ManualClock() })),
+        Array.from({ length: 6 }, () =>
+          MikroOrmStore.open({ target: { engine: 'postgresql', url: database!.url }, clock: new ManualClock() }),
+        ),
       );
       const stores = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
       try {
-        expect(settled.filter((outcome) => outcome.status === 'rejected').map((outcome) => String((outcome as PromiseRejectedResult).reason))).to.deep.equal([]);
+        expect(
+          settled.filter((outcome) => outcome.status === 'rejected').map((outcome) => String((outcome as PromiseRejectedResult).reason)),
+        ).to.deep.equal([]);
         const rows = await stores[0]!.mikroOrm.em.getConnection().execute<Array<{ name: string }>>(`select name from ${MIGRATIONS_TABLE}`);
         expect(rows.map((row) => row.name)).to.deep.equal(['0001-initial-schema']);
         await stores[1]!.records('x').put({ id: 'a', data: 1 });
@@ -77,7 +81,7 @@ describe('MikroORM store on PostgreSQL', function () {
   });
 
   describe('with ?schema= in the URL', () => {
-    it('keeps every table, its own and MikroORM\'s, in that schema', async function () {
+    it("keeps every table, its own and MikroORM's, in that schema", async function () {
       const database = await freshDatabase();
       if (!database) this.skip();
       const inSchema = new URL(database!.url);

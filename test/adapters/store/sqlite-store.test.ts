@@ -156,7 +156,9 @@ describe('MikroORM store on SQLite', function () {
       const file = nextFile();
       const store = await MikroOrmStore.open({ target: { engine: 'sqlite', file }, clock: new ManualClock(), migrate: false });
       opened.push(store);
-      const tables = await store.mikroOrm.em.getConnection().execute<Array<{ name: string }>>("select name from sqlite_master where type = 'table'");
+      const tables = await store.mikroOrm.em
+        .getConnection()
+        .execute<Array<{ name: string }>>("select name from sqlite_master where type = 'table'");
       expect(tables).to.deep.equal([]);
       expect(existsSync(file)).to.equal(true);
     });

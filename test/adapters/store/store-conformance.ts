@@ -64,7 +64,11 @@ export function describeStoreConformance(label: string, subject: () => StoreUnde
       });
 
       it('round-trips data and refs, starting at revision 1 with createdAt equal to updatedAt', async () => {
-        const data: Note = { text: 'héllo ✓ "quoted" \\ back', n: 42.5, nested: { list: [1, 'two', { three: 3 }], flag: true, nothing: null } };
+        const data: Note = {
+          text: 'héllo ✓ "quoted" \\ back',
+          n: 42.5,
+          nested: { list: [1, 'two', { three: 3 }], flag: true, nothing: null },
+        };
         const put = await notes.put({ id: 'a1', data, refs: { owner: 'u1', thread: 'thr_1' } });
         expect(put).to.deep.include({ id: 'a1', data, refs: { owner: 'u1', thread: 'thr_1' }, revision: 1 });
         expect(put.createdAt).to.equal('2026-03-01T10:00:00.000Z');
@@ -125,7 +129,13 @@ export function describeStoreConformance(label: string, subject: () => StoreUnde
           await rejectsWithCode(notes.put({ id: 'fine', data: { text: 'x' }, refs: { owner: bad } }), 'validation');
           if (notes.atomic) {
             await rejectsWithCode(notes.atomic.insertIfAbsent({ id: bad, data: { text: 'x' } }), 'validation');
-            await rejectsWithCode(notes.atomic.insertManyIfAbsent([{ id: 'fine2', data: { text: 'x' } }, { id: bad, data: { text: 'x' } }]), 'validation');
+            await rejectsWithCode(
+              notes.atomic.insertManyIfAbsent([
+                { id: 'fine2', data: { text: 'x' } },
+                { id: bad, data: { text: 'x' } },
+              ]),
+              'validation',
+            );
             expect(await notes.atomic.compareAndSwap(bad, 1, { data: { text: 'x' } })).to.equal(null);
           }
         }
@@ -269,9 +279,7 @@ export function describeStoreConformance(label: string, subject: () => StoreUnde
 
       it('gives exactly one true to 50 concurrent claims of one record', async () => {
         const read = await notes.put({ id: 'race', data: { text: 'pending' } });
-        const results = await Promise.all(
-          Array.from({ length: 50 }, (_, i) => notes.claim!(read, { data: { text: `winner ${i}` } })),
-        );
+        const results = await Promise.all(Array.from({ length: 50 }, (_, i) => notes.claim!(read, { data: { text: `winner ${i}` } })));
         expect(results.filter(Boolean)).to.have.length(1);
         const winner = results.indexOf(true);
         expect((await notes.get('race'))?.data.text).to.equal(`winner ${winner}`);
@@ -295,7 +303,9 @@ export function describeStoreConformance(label: string, subject: () => StoreUnde
 
       it('gives exactly one winner among 50 concurrent inserts of one id, and keeps its data', async () => {
         const results = await Promise.all(
-          Array.from({ length: 50 }, (_, i) => notes.atomic!.insertIfAbsent({ id: 'slot', data: { text: `caller ${i}`, n: i }, refs: { k: String(i) } })),
+          Array.from({ length: 50 }, (_, i) =>
+            notes.atomic!.insertIfAbsent({ id: 'slot', data: { text: `caller ${i}`, n: i }, refs: { k: String(i) } }),
+          ),
         );
         const winners = results.filter((r): r is StoredRecord<Note> => r !== null);
         expect(winners).to.have.length(1);
@@ -331,8 +341,11 @@ export function describeStoreConformance(label: string, subject: () => StoreUnde
       });
 
       it('gives every id to exactly one of several overlapping batches racing', async () => {
-        const batch = (offset: number) => Array.from({ length: 300 }, (_, i) => ({ id: `slot_${(i + offset) % 400}`, data: { text: `by ${offset}` } }));
-        const results = await Promise.all([0, 50, 100, 150, 200, 250, 300, 350].map((offset) => notes.atomic!.insertManyIfAbsent(batch(offset))));
+        const batch = (offset: number) =>
+          Array.from({ length: 300 }, (_, i) => ({ id: `slot_${(i + offset) % 400}`, data: { text: `by ${offset}` } }));
+        const results = await Promise.all(
+          [0, 50, 100, 150, 200, 250, 300, 350].map((offset) => notes.atomic!.insertManyIfAbsent(batch(offset))),
+        );
         const ids = results.flat().map((r) => r.id);
         expect(ids).to.have.length(400);
         expect(new Set(ids).size).to.equal(400);
@@ -432,7 +445,9 @@ export function describeStoreConformance(label: string, subject: () => StoreUnde
         expect(inserts.filter((r) => r !== null)).to.have.length(1);
         const batches = await Promise.all(
           Array.from({ length: 6 }, (_, i) =>
-            (i % 2 ? mine : theirs).atomic!.insertManyIfAbsent(Array.from({ length: 200 }, (_, k) => ({ id: `z${(k + i * 37) % 250}`, data: { text: `by ${i}` } }))),
+            (i % 2 ? mine : theirs).atomic!.insertManyIfAbsent(
+              Array.from({ length: 200 }, (_, k) => ({ id: `z${(k + i * 37) % 250}`, data: { text: `by ${i}` } })),
+            ),
           ),
         );
         const claimed = batches.flat().map((r) => r.id);

@@ -52,7 +52,10 @@ describe('SQLite errors as libsql reports them', () => {
     holder.exec('pragma journal_mode = wal; create table t (k text primary key)');
     const waiting = connect(file);
     holder.exec('begin immediate');
-    expectUnavailable(thrown(() => waiting.prepare("insert into t values ('a')").run()), 'SQLITE_BUSY');
+    expectUnavailable(
+      thrown(() => waiting.prepare("insert into t values ('a')").run()),
+      'SQLITE_BUSY',
+    );
     holder.exec('commit');
   });
 
@@ -64,26 +67,38 @@ describe('SQLite errors as libsql reports them', () => {
     reader.exec('begin');
     reader.prepare('select * from t').all();
     writer.prepare("insert into t values ('a')").run();
-    expectUnavailable(thrown(() => reader.prepare("insert into t values ('b')").run()), 'SQLITE_BUSY_SNAPSHOT');
+    expectUnavailable(
+      thrown(() => reader.prepare("insert into t values ('b')").run()),
+      'SQLITE_BUSY_SNAPSHOT',
+    );
     reader.exec('rollback');
   });
 
   it('maps a full database (SQLITE_FULL) to unavailable', () => {
     const db = connect();
     db.exec('create table big (b blob); pragma max_page_count = 3');
-    expectUnavailable(thrown(() => db.prepare('insert into big values (zeroblob(100000))').run()), 'SQLITE_FULL');
+    expectUnavailable(
+      thrown(() => db.prepare('insert into big values (zeroblob(100000))').run()),
+      'SQLITE_FULL',
+    );
   });
 
   it('maps a read-only database (SQLITE_READONLY) to unavailable', () => {
     const db = connect();
     db.exec('create table t (k text); pragma query_only = 1');
-    expectUnavailable(thrown(() => db.prepare("insert into t values ('a')").run()), 'SQLITE_READONLY');
+    expectUnavailable(
+      thrown(() => db.prepare("insert into t values ('a')").run()),
+      'SQLITE_READONLY',
+    );
   });
 
   it('maps a file that is not a database (SQLITE_NOTADB) and a damaged one (SQLITE_CORRUPT) to unavailable', async () => {
     const foreign = join(folder, `errors-${++files}.db`);
     await writeFile(foreign, 'not a database, just text '.repeat(200));
-    expectUnavailable(thrown(() => connect(foreign).prepare('select * from sqlite_master').all()), 'SQLITE_NOTADB');
+    expectUnavailable(
+      thrown(() => connect(foreign).prepare('select * from sqlite_master').all()),
+      'SQLITE_NOTADB',
+    );
 
     const damaged = join(folder, `errors-${++files}.db`);
     const db = new Database(damaged);
@@ -95,7 +110,10 @@ describe('SQLite errors as libsql reports them', () => {
     const handle = await openFile(damaged, 'r+');
     await handle.write(Buffer.alloc(8_000, 0x41), 0, 8_000, 4_096);
     await handle.close();
-    expectUnavailable(thrown(() => connect(damaged).prepare('select count(*) from t where v > 0').all()), 'SQLITE_CORRUPT');
+    expectUnavailable(
+      thrown(() => connect(damaged).prepare('select count(*) from t where v > 0').all()),
+      'SQLITE_CORRUPT',
+    );
   });
 
   it('maps a closed connection to unavailable', () => {
@@ -108,12 +126,17 @@ describe('SQLite errors as libsql reports them', () => {
   });
 
   it('maps PostgreSQL statement and lock timeouts (57014, 55P03) and a pool that gave no connection in time to unavailable', () => {
-    const timeouts = [Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }), Object.assign(new Error('could not obtain lock'), { code: '55P03' })];
-    const poolTimeout = Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' });
+    const timeouts = [
+      Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
+      Object.assign(new Error('could not obtain lock'), { code: '55P03' }),
+    ];
+    const poolTimeout = Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), {
+      name: 'KnexTimeoutError',
+    });
     for (const error of [...timeouts, poolTimeout]) expect((storeError(error) as DomainError).code, error.message).to.equal('unavailable');
   });
 
-  it('leaves a constraint failure and a bad statement as they are: those are the statement\'s own', () => {
+  it("leaves a constraint failure and a bad statement as they are: those are the statement's own", () => {
     const db = connect();
     db.exec("create table t (k text primary key, v text not null); insert into t values ('a', 'x')");
     for (const [sql, code] of [

@@ -9,7 +9,10 @@ const order = defineTool({
   name: 'orders_refund',
   description: 'Refund an order',
   input: z.strictObject({
-    orderId: z.string().regex(/^ord_\d+$/).refine(async (id) => known.has(id), 'there is no such order'),
+    orderId: z
+      .string()
+      .regex(/^ord_\d+$/)
+      .refine(async (id) => known.has(id), 'there is no such order'),
     amount: z.number().positive(),
     reason: z.string().trim().default('not given'),
   }),
@@ -38,8 +41,14 @@ describe('StaticToolRegistry: checking inputs', () => {
   const refund = registry.get('orders_refund')!;
 
   it('parses a good input with the tool schema: defaults and transforms applied', async () => {
-    expect(await refund.checkInput({ orderId: 'ord_1', amount: 5, reason: '  late  ' })).to.deep.equal({ ok: true, value: { orderId: 'ord_1', amount: 5, reason: 'late' } });
-    expect(await refund.checkInput({ orderId: 'ord_1', amount: 5 })).to.deep.equal({ ok: true, value: { orderId: 'ord_1', amount: 5, reason: 'not given' } });
+    expect(await refund.checkInput({ orderId: 'ord_1', amount: 5, reason: '  late  ' })).to.deep.equal({
+      ok: true,
+      value: { orderId: 'ord_1', amount: 5, reason: 'late' },
+    });
+    expect(await refund.checkInput({ orderId: 'ord_1', amount: 5 })).to.deep.equal({
+      ok: true,
+      value: { orderId: 'ord_1', amount: 5, reason: 'not given' },
+    });
   });
 
   it('words each issue with where it is: wrong types, missing fields, extra fields of a strict object', async () => {
@@ -56,11 +65,19 @@ describe('StaticToolRegistry: checking inputs', () => {
   });
 
   it('turns a schema that throws into an issue of the input instead of a rejection', async () => {
-    expect(issues(await registry.get('fragile')!.checkInput({ q: 'x' }))).to.deep.equal(['(input) could not be checked: lookup service down']);
+    expect(issues(await registry.get('fragile')!.checkInput({ q: 'x' }))).to.deep.equal([
+      '(input) could not be checked: lookup service down',
+    ]);
   });
 
   it('still checks a plain JSON Schema tool with Ajv, passing its input through as it is', async () => {
-    const plain: ToolDefinition = { name: 'plain', description: 'x', inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }, risk: 'read', execute: async () => null };
+    const plain: ToolDefinition = {
+      name: 'plain',
+      description: 'x',
+      inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+      risk: 'read',
+      execute: async () => null,
+    };
     const tool = new StaticToolRegistry([plain]).get('plain')!;
     const input = { n: 1, other: 'kept' };
     const passed = await tool.checkInput(input);
@@ -69,7 +86,9 @@ describe('StaticToolRegistry: checking inputs', () => {
   });
 
   it('refuses at boot a tool name the model could not call, and two tools of one name', () => {
-    expect(() => new StaticToolRegistry([{ ...order, name: 'no spaces allowed' }])).to.throw(/Tool name "no spaces allowed" must be a letter/);
+    expect(() => new StaticToolRegistry([{ ...order, name: 'no spaces allowed' }])).to.throw(
+      /Tool name "no spaces allowed" must be a letter/,
+    );
     expect(() => new StaticToolRegistry([order, order])).to.throw('Two tools are named "orders_refund"');
   });
 });

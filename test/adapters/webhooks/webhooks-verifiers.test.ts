@@ -28,19 +28,36 @@ describe('Webhook verifiers', () => {
       // On the wall clock, the library's own verify and ours agree.
       const live = signed(secret, 'msg_live', new Date(), payload);
       expect(() => new Webhook(secret).verify(payload, live)).to.not.throw();
-      expect(verifier.verify({ source: 'demo', headers: live, body: body(payload) }, new Date())).to.deep.equal({ ok: true, deliveryId: 'msg_live' });
+      expect(verifier.verify({ source: 'demo', headers: live, body: body(payload) }, new Date())).to.deep.equal({
+        ok: true,
+        deliveryId: 'msg_live',
+      });
     });
 
     it('refuses a tampered body, a tampered id and a signature by another secret', () => {
       const headers = signed(secret, 'msg_1', now, payload);
-      expect(verifier.verify({ source: 'demo', headers, body: body('{"event":"pong"}') }, now)).to.deep.equal({ ok: false, reason: 'bad-signature' });
-      expect(verifier.verify({ source: 'demo', headers: { ...headers, 'webhook-id': 'msg_2' }, body: body(payload) }, now)).to.deep.equal({ ok: false, reason: 'bad-signature' });
+      expect(verifier.verify({ source: 'demo', headers, body: body('{"event":"pong"}') }, now)).to.deep.equal({
+        ok: false,
+        reason: 'bad-signature',
+      });
+      expect(verifier.verify({ source: 'demo', headers: { ...headers, 'webhook-id': 'msg_2' }, body: body(payload) }, now)).to.deep.equal({
+        ok: false,
+        reason: 'bad-signature',
+      });
       const foreign = signed(mintStandardWebhookSecret(), 'msg_1', now, payload);
-      expect(verifier.verify({ source: 'demo', headers: foreign, body: body(payload) }, now)).to.deep.equal({ ok: false, reason: 'bad-signature' });
+      expect(verifier.verify({ source: 'demo', headers: foreign, body: body(payload) }, now)).to.deep.equal({
+        ok: false,
+        reason: 'bad-signature',
+      });
     });
 
     it('refuses timestamps outside five minutes either way, and accepts them just inside', () => {
-      for (const [offset, ok] of [[-301_000, false], [301_000, false], [-299_000, true], [299_000, true]] as const) {
+      for (const [offset, ok] of [
+        [-301_000, false],
+        [301_000, false],
+        [-299_000, true],
+        [299_000, true],
+      ] as const) {
         const at = new Date(now.getTime() + offset);
         const verdict = verifier.verify({ source: 'demo', headers: signed(secret, 'msg_t', at, payload), body: body(payload) }, now);
         expect(verdict.ok, `offset ${offset}`).to.equal(ok);
@@ -55,7 +72,9 @@ describe('Webhook verifiers', () => {
       const both = { 'webhook-id': 'msg_r', 'webhook-timestamp': seconds(now), 'webhook-signature': `${fresh} ${old}` };
       expect(verifier.verify({ source: 'demo', headers: both, body: body(payload) }, now).ok).to.equal(true);
       const rotating = new StandardWebhooksVerifier([next, secret]);
-      expect(rotating.verify({ source: 'demo', headers: signed(secret, 'msg_r', now, payload), body: body(payload) }, now).ok).to.equal(true);
+      expect(rotating.verify({ source: 'demo', headers: signed(secret, 'msg_r', now, payload), body: body(payload) }, now).ok).to.equal(
+        true,
+      );
       expect(rotating.verify({ source: 'demo', headers: signed(next, 'msg_r', now, payload), body: body(payload) }, now).ok).to.equal(true);
     });
 
@@ -63,7 +82,10 @@ describe('Webhook verifiers', () => {
       const headers = signed(secret, 'msg_1', now, payload);
       for (const missing of ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const) {
         const partial: Record<string, string | undefined> = { ...headers, [missing]: undefined };
-        expect(verifier.verify({ source: 'demo', headers: partial, body: body(payload) }, now)).to.deep.equal({ ok: false, reason: 'missing-headers' });
+        expect(verifier.verify({ source: 'demo', headers: partial, body: body(payload) }, now)).to.deep.equal({
+          ok: false,
+          reason: 'missing-headers',
+        });
       }
     });
   });
@@ -73,16 +95,33 @@ describe('Webhook verifiers', () => {
     const payload = '{"action":"opened"}';
     const sign = (key: string, text: string) => `sha256=${createHmac('sha256', key).update(text).digest('hex')}`;
 
-    it('verifies GitHub\'s signature and takes X-GitHub-Delivery as the delivery id', () => {
-      const headers = { 'x-hub-signature-256': sign('a-github-webhook-secret', payload), 'x-github-delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0958' };
-      expect(verifier.verify({ source: 'gh', headers, body: body(payload) })).to.deep.equal({ ok: true, deliveryId: '72d3162e-cc78-11e3-81ab-4c9367dc0958' });
+    it("verifies GitHub's signature and takes X-GitHub-Delivery as the delivery id", () => {
+      const headers = {
+        'x-hub-signature-256': sign('a-github-webhook-secret', payload),
+        'x-github-delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0958',
+      };
+      expect(verifier.verify({ source: 'gh', headers, body: body(payload) })).to.deep.equal({
+        ok: true,
+        deliveryId: '72d3162e-cc78-11e3-81ab-4c9367dc0958',
+      });
     });
 
     it('refuses a wrong secret, a tampered body and a missing delivery id', () => {
       const good = sign('a-github-webhook-secret', payload);
-      expect(verifier.verify({ source: 'gh', headers: { 'x-hub-signature-256': sign('another-secret-entirely', payload), 'x-github-delivery': 'd' }, body: body(payload) }).ok).to.equal(false);
-      expect(verifier.verify({ source: 'gh', headers: { 'x-hub-signature-256': good, 'x-github-delivery': 'd' }, body: body(`${payload} `) }).ok).to.equal(false);
-      expect(verifier.verify({ source: 'gh', headers: { 'x-hub-signature-256': good }, body: body(payload) })).to.deep.equal({ ok: false, reason: 'missing-headers' });
+      expect(
+        verifier.verify({
+          source: 'gh',
+          headers: { 'x-hub-signature-256': sign('another-secret-entirely', payload), 'x-github-delivery': 'd' },
+          body: body(payload),
+        }).ok,
+      ).to.equal(false);
+      expect(
+        verifier.verify({ source: 'gh', headers: { 'x-hub-signature-256': good, 'x-github-delivery': 'd' }, body: body(`${payload} `) }).ok,
+      ).to.equal(false);
+      expect(verifier.verify({ source: 'gh', headers: { 'x-hub-signature-256': good }, body: body(payload) })).to.deep.equal({
+        ok: false,
+        reason: 'missing-headers',
+      });
     });
   });
 
@@ -91,16 +130,41 @@ describe('Webhook verifiers', () => {
     const verifier = new StripeVerifier(secret);
     const payload = '{"id":"evt_1NG8Du2eZvKYlo2CUI79vXWy","type":"invoice.paid"}';
     const header = (at: Date, ...keys: string[]) =>
-      [`t=${seconds(at)}`, ...keys.map((key) => `v1=${createHmac('sha256', key).update(`${seconds(at)}.${payload}`).digest('hex')}`)].join(',');
+      [
+        `t=${seconds(at)}`,
+        ...keys.map(
+          (key) =>
+            `v1=${createHmac('sha256', key)
+              .update(`${seconds(at)}.${payload}`)
+              .digest('hex')}`,
+        ),
+      ].join(',');
 
-    it('verifies Stripe\'s scheme and takes the event id as the delivery id; several v1 entries are fine', () => {
-      expect(verifier.verify({ source: 'pay', headers: { 'stripe-signature': header(now, secret) }, body: body(payload) }, now)).to.deep.equal({ ok: true, deliveryId: 'evt_1NG8Du2eZvKYlo2CUI79vXWy' });
-      expect(verifier.verify({ source: 'pay', headers: { 'stripe-signature': header(now, 'whsec_rolled_over_secret_xx', secret) }, body: body(payload) }, now).ok).to.equal(true);
+    it("verifies Stripe's scheme and takes the event id as the delivery id; several v1 entries are fine", () => {
+      expect(
+        verifier.verify({ source: 'pay', headers: { 'stripe-signature': header(now, secret) }, body: body(payload) }, now),
+      ).to.deep.equal({ ok: true, deliveryId: 'evt_1NG8Du2eZvKYlo2CUI79vXWy' });
+      expect(
+        verifier.verify(
+          { source: 'pay', headers: { 'stripe-signature': header(now, 'whsec_rolled_over_secret_xx', secret) }, body: body(payload) },
+          now,
+        ).ok,
+      ).to.equal(true);
     });
 
     it('refuses a stale timestamp and a signature by another secret', () => {
-      expect(verifier.verify({ source: 'pay', headers: { 'stripe-signature': header(new Date(now.getTime() - 6 * 60_000), secret) }, body: body(payload) }, now)).to.deep.equal({ ok: false, reason: 'stale-timestamp' });
-      expect(verifier.verify({ source: 'pay', headers: { 'stripe-signature': header(now, 'whsec_someone_else_entirely') }, body: body(payload) }, now)).to.deep.equal({ ok: false, reason: 'bad-signature' });
+      expect(
+        verifier.verify(
+          { source: 'pay', headers: { 'stripe-signature': header(new Date(now.getTime() - 6 * 60_000), secret) }, body: body(payload) },
+          now,
+        ),
+      ).to.deep.equal({ ok: false, reason: 'stale-timestamp' });
+      expect(
+        verifier.verify(
+          { source: 'pay', headers: { 'stripe-signature': header(now, 'whsec_someone_else_entirely') }, body: body(payload) },
+          now,
+        ),
+      ).to.deep.equal({ ok: false, reason: 'bad-signature' });
     });
   });
 });

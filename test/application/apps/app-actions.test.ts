@@ -37,10 +37,16 @@ async function board(options: { document?: AppDocument; policy?: PolicyRule[]; c
   const add = countingTool('notes_add', 'write');
   const list = countingTool('notes_list', 'read');
   const clear = countingTool('notes_clear', 'destructive');
-  const h = appsHarness({ generator: writes(options.document ?? toolDocument()), hostTools: [add.tool, list.tool, clear.tool, failingTool('notes_sync')], ...(options.policy ? { policy: options.policy } : {}), ...(options.canShareApps ? { canShareApps: options.canShareApps } : {}) });
+  const h = appsHarness({
+    generator: writes(options.document ?? toolDocument()),
+    hostTools: [add.tool, list.tool, clear.tool, failingTool('notes_sync')],
+    ...(options.policy ? { policy: options.policy } : {}),
+    ...(options.canShareApps ? { canShareApps: options.canShareApps } : {}),
+  });
   const actions = new RunAppAction(h.book, h.guard, new SequentialIds());
   const app = await h.apps.createApp.execute({ principal: ada, prompt: 'a notes board' });
-  const run = (action: string, input: Record<string, unknown> = {}, principal: Principal = ada, appId = app.id) => actions.execute({ principal, appId, action, input });
+  const run = (action: string, input: Record<string, unknown> = {}, principal: Principal = ada, appId = app.id) =>
+    actions.execute({ principal, appId, action, input });
   return { h, app, run, add, list, clear };
 }
 
@@ -78,7 +84,8 @@ describe('RunAppAction: an app runs host tools through the guard (venue app)', (
 
     const settled = await Promise.allSettled(Array.from({ length: 5 }, () => run('add-note', { text: 'buy milk' })));
     // A retry that finds the call still running answers 409 (conflict) instead of waiting.
-    for (const refused of settled.filter((r) => r.status === 'rejected')) expect((refused.reason as { code?: string }).code).to.equal('conflict');
+    for (const refused of settled.filter((r) => r.status === 'rejected'))
+      expect((refused.reason as { code?: string }).code).to.equal('conflict');
     const retries = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     const ran = retries.filter((r) => r.status === 'ran');
     // Every racing retry is the same call: those that lost the race report its one execution (or
@@ -110,7 +117,12 @@ describe('RunAppAction: an app runs host tools through the guard (venue app)', (
     const { h, run, add } = await board();
     const parked = await run('add-note', { text: 'one' });
     if (parked.status !== 'parked') throw new Error('expected a parked call');
-    await h.decide.execute({ principal: ada, approvalId: parked.approvalId, approve: true, remember: { scope: 'tool', duration: 'session' } });
+    await h.decide.execute({
+      principal: ada,
+      approvalId: parked.approvalId,
+      approve: true,
+      remember: { scope: 'tool', duration: 'session' },
+    });
     expect(await run('add-note', { text: 'two' })).to.deep.equal({ status: 'ran', output: { done: 'notes_add', input: { text: 'two' } } });
     const other = await h.apps.createApp.execute({ principal: ada, prompt: 'another board' });
     expect((await run('add-note', { text: 'three' }, ada, other.id)).status).to.equal('parked');
@@ -139,30 +151,40 @@ describe('RunAppAction: an app runs host tools through the guard (venue app)', (
         credentials: { cookie: 'sid=abc', authorization: 'Bearer user-token' },
       });
       expect(answer).to.deep.equal({ status: 'ran', output: { ok: true } });
-      expect(host.requests.map((r) => [r.url, r.headers.cookie, r.headers.authorization])).to.deep.equal([['/api/notes', 'sid=abc', 'Bearer user-token']]);
+      expect(host.requests.map((r) => [r.url, r.headers.cookie, r.headers.authorization])).to.deep.equal([
+        ['/api/notes', 'sid=abc', 'Bearer user-token'],
+      ]);
     } finally {
       await host.close();
     }
   });
 
-  it('lets the document\'s fixed values win over what the page sends', async () => {
+  it("lets the document's fixed values win over what the page sends", async () => {
     const { h, run } = await board();
     const parked = await run('clear-notes', { confirm: false, reason: 'spring cleaning' });
     expect(parked).to.deep.include({ status: 'parked', risk: 'destructive' });
     if (parked.status !== 'parked') return;
-    expect((await h.get.execute({ principal: ada, approvalId: parked.approvalId })).request?.input).to.deep.equal({ confirm: true, reason: 'spring cleaning' });
+    expect((await h.get.execute({ principal: ada, approvalId: parked.approvalId })).request?.input).to.deep.equal({
+      confirm: true,
+      reason: 'spring cleaning',
+    });
   });
 
-  it('answers not-found for someone else\'s app and for an action the app does not have', async () => {
+  it("answers not-found for someone else's app and for an action the app does not have", async () => {
     const { run, list, app } = await board();
-    for (const attempt of [run('list-notes', {}, bob), run('list-notes', {}, { subject: 'anon:x', kind: 'user', anonymous: true } as Principal), run('nowhere'), run('list-notes', {}, ada, 'app_0000000000missing')]) {
+    for (const attempt of [
+      run('list-notes', {}, bob),
+      run('list-notes', {}, { subject: 'anon:x', kind: 'user', anonymous: true } as Principal),
+      run('nowhere'),
+      run('list-notes', {}, ada, 'app_0000000000missing'),
+    ]) {
       expect((await attempt.catch((e) => e)).code).to.equal('not-found');
     }
     expect(list.calls).to.deep.equal([]);
     expect(app.scope).to.equal('owner');
   });
 
-  it('lets anyone signed in run a shared app\'s actions, as themselves', async () => {
+  it("lets anyone signed in run a shared app's actions, as themselves", async () => {
     const { run, list } = await board({ document: { ...toolDocument(), scope: 'shared' }, canShareApps: (p) => p.subject === 'ada' });
     expect((await run('list-notes', { who: 'bob' }, bob)).status).to.equal('ran');
     expect(list.calls).to.deep.equal([{ who: 'bob' }]);
@@ -174,7 +196,12 @@ describe('RunAppAction: an app runs host tools through the guard (venue app)', (
     const document = toolDocument({ list: 'notes_gone' });
     const withExtras: AppDocument = {
       ...document,
-      nodes: { ...document.nodes, root: { ...document.nodes.root!, children: [...document.nodes.root!.children!, 'save', 'sync'] }, save: { type: 'button', action: 'save' }, sync: { type: 'button', action: 'sync' } },
+      nodes: {
+        ...document.nodes,
+        root: { ...document.nodes.root!, children: [...document.nodes.root!.children!, 'save', 'sync'] },
+        save: { type: 'button', action: 'save' },
+        sync: { type: 'button', action: 'sync' },
+      },
       data: { items: { collection: 'items' } },
       actions: { ...document.actions, save: { kind: 'put-record', collection: 'items' }, sync: { kind: 'tool', tool: 'notes_sync' } },
     };

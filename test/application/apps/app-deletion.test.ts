@@ -14,7 +14,7 @@ async function graduatedApp() {
 }
 
 describe('deleting an app (its sandbox through the Sandbox port)', () => {
-  it('discards a served app\'s sandbox — files and snapshots — rather than only closing it', async () => {
+  it("discards a served app's sandbox — files and snapshots — rather than only closing it", async () => {
     const { h, sandbox, app } = await graduatedApp();
     const session = sandbox.sessions.get(app.id)!;
     await h.apps.deleteApp.execute({ principal: ada, appId: app.id });

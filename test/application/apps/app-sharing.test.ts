@@ -37,10 +37,14 @@ function onlyCarol() {
   };
 }
 
-const codeOf = (promise: Promise<unknown>) => promise.then(() => 'ok', (error: { code?: string }) => error.code);
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'ok',
+    (error: { code?: string }) => error.code,
+  );
 
 describe('Who may share an app: a supplied document is owner-scoped unless its person may share', () => {
-  it('stores an ordinary person\'s shared import owner-scoped, so someone else gets not-found', async () => {
+  it("stores an ordinary person's shared import owner-scoped, so someone else gets not-found", async () => {
     const rule = onlyCarol();
     const h = appsHarness({ canShareApps: rule.canShareApps });
     const imported = await h.apps.importApp.execute({ principal: ada, bytes: appFile(sharedDocument()) });
@@ -51,7 +55,7 @@ describe('Who may share an app: a supplied document is owner-scoped unless its p
     expect((await h.apps.getApp.execute({ principal: ada, appId: imported.id })).document.title).to.equal('Team list');
   });
 
-  it('stores an anonymous importer\'s shared import owner-scoped without asking the host', async () => {
+  it("stores an anonymous importer's shared import owner-scoped without asking the host", async () => {
     const rule = { asked: 0, canShareApps: () => ((rule.asked += 1), true) };
     const h = appsHarness({ canShareApps: rule.canShareApps });
     const imported = await h.apps.importApp.execute({ principal: visitor, bytes: appFile(sharedDocument()) });
@@ -67,7 +71,7 @@ describe('Who may share an app: a supplied document is owner-scoped unless its p
     expect(await codeOf(h.apps.getApp.execute({ principal: bob, appId: imported.id }))).to.equal('not-found');
   });
 
-  it('shares a permitted importer\'s shared import with people signed in, not with anonymous visitors', async () => {
+  it("shares a permitted importer's shared import with people signed in, not with anonymous visitors", async () => {
     const rule = onlyCarol();
     const h = appsHarness({ canShareApps: rule.canShareApps });
     const imported = await h.apps.importApp.execute({ principal: carol, bytes: appFile(sharedDocument()) });
@@ -103,7 +107,8 @@ describe('Who may share an app: a supplied document is owner-scoped unless its p
 
   describe('forks of host components', () => {
     let host: Awaited<ReturnType<typeof hostComponents>>;
-    const declareShared = (title: string) => writeFile(join(host.folder, `${host.slot}.app.json`), JSON.stringify({ ...sharedDocument(), title }));
+    const declareShared = (title: string) =>
+      writeFile(join(host.folder, `${host.slot}.app.json`), JSON.stringify({ ...sharedDocument(), title }));
 
     beforeEach(async () => {
       host = await hostComponents();
@@ -122,7 +127,7 @@ describe('Who may share an app: a supplied document is owner-scoped unless its p
       expect((await h.apps.seedApp.execute({ principal: carol, slot: 'pricing' })).document.scope).to.equal('shared');
     });
 
-    it('keeps the fork\'s scope when a rebase brings a baseline declared shared', async () => {
+    it("keeps the fork's scope when a rebase brings a baseline declared shared", async () => {
       const h = appsHarness({ catalog: new FilePinCatalog({ manifestFile: host.manifestFile }), canShareApps: () => true });
       const fork = await h.apps.seedApp.execute({ principal: ada, slot: 'pricing' });
       expect(fork.document.scope).to.equal('owner');

@@ -64,11 +64,17 @@ describe('porter_apps_create and porter_apps_edit (use cases behind the guard)',
     expect(detail.versionNumber).to.equal(1);
   });
 
-  it('asks before editing a shared app, or an app that is not the caller\'s', async () => {
+  it("asks before editing a shared app, or an app that is not the caller's", async () => {
     const h = appsHarness();
     const { appId } = created(await h.call('porter_apps_create', { prompt: 'reading list' }));
     const loaded = (await h.book.find(appId))!;
-    await h.book.swap(loaded, (await import('../../../domain/apps/app.js')).App.fromPrimitives({ ...loaded.app.toPrimitives(), document: { ...loaded.app.document, scope: 'shared' } }));
+    await h.book.swap(
+      loaded,
+      (await import('../../../domain/apps/app.js')).App.fromPrimitives({
+        ...loaded.app.toPrimitives(),
+        document: { ...loaded.app.document, scope: 'shared' },
+      }),
+    );
     expect((await h.call('porter_apps_edit', { appId, instruction: 'add a footer' })).status).to.equal('parked');
     expect((await h.call('porter_apps_edit', { appId, instruction: 'add a footer' }, { principal: bob })).status).to.equal('parked');
   });
@@ -77,7 +83,11 @@ describe('porter_apps_create and porter_apps_edit (use cases behind the guard)',
     const sneaky: AppGenerator = {
       create: (request) => new DeterministicAppGenerator().create(request),
       async *edit({ document }) {
-        yield { ...document, server: { files: { 'functions/x.js': 'module.exports = async () => 1' } }, actions: { ...document.actions, x: { kind: 'call', target: 'fn:x' } } };
+        yield {
+          ...document,
+          server: { files: { 'functions/x.js': 'module.exports = async () => 1' } },
+          actions: { ...document.actions, x: { kind: 'call', target: 'fn:x' } },
+        };
       },
     };
     const h = appsHarness({ generator: sneaky });
@@ -136,12 +146,19 @@ describe('porter_apps_create and porter_apps_edit (use cases behind the guard)',
     expect(last.message).to.be.a('string').and.not.equal('');
   });
 
-  it('marks the losing edit\'s view failed when another change won the race', async () => {
+  it("marks the losing edit's view failed when another change won the race", async () => {
     const { generator: slow, release } = gatedEdits();
     const h = appsHarness({ generator: slow });
     const { appId } = created(await h.call('porter_apps_create', { prompt: 'reading list' }));
     const watches = [dataParts(), dataParts()];
-    const edits = watches.map((watch, i) => h.apps.editApp.execute({ principal: ada, appId, instruction: `change ${i}`, view: (view) => watch.writeData({ type: 'data-porter-view', id: view.appId, data: view }) }));
+    const edits = watches.map((watch, i) =>
+      h.apps.editApp.execute({
+        principal: ada,
+        appId,
+        instruction: `change ${i}`,
+        view: (view) => watch.writeData({ type: 'data-porter-view', id: view.appId, data: view }),
+      }),
+    );
     release();
     const outcomes = await Promise.allSettled(edits);
     const lost = outcomes.findIndex((o) => o.status === 'rejected');
@@ -156,17 +173,21 @@ describe('porter_apps_create and porter_apps_edit (use cases behind the guard)',
     expect(error.code).to.equal('not-implemented');
   });
 
-  it('never shows one person\'s app to another', async () => {
+  it("never shows one person's app to another", async () => {
     const h = appsHarness();
     const { appId } = created(await h.call('porter_apps_create', { prompt: 'diary' }));
-    for (const run of [() => h.apps.getApp.execute({ principal: bob, appId }), () => h.apps.openApp.execute({ principal: bob, appId }), () => h.apps.deleteApp.execute({ principal: bob, appId })]) {
+    for (const run of [
+      () => h.apps.getApp.execute({ principal: bob, appId }),
+      () => h.apps.openApp.execute({ principal: bob, appId }),
+      () => h.apps.deleteApp.execute({ principal: bob, appId }),
+    ]) {
       expect((await run().catch((e) => e)).code).to.equal('not-found');
     }
   });
 });
 
 describe('what an edit may not change', () => {
-  it('keeps the app\'s scope and rung whatever the generator answers (a read-class edit cannot share an app)', async () => {
+  it("keeps the app's scope and rung whatever the generator answers (a read-class edit cannot share an app)", async () => {
     const widening: AppGenerator = {
       create: (request) => new DeterministicAppGenerator().create(request),
       async *edit({ document }) {

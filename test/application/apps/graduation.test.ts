@@ -23,7 +23,10 @@ describe('graduation to a served app (through the Sandbox port)', () => {
     expect(session.servedDocument()).to.deep.include({ ui: 'http', title: 'Reading list' });
     const opened = await h.apps.openApp.execute({ principal: ada, appId: app.id });
     expect(opened).to.deep.include({ kind: 'http', url: `/apps/${app.id}/view/`, pinDrift: null });
-    expect((await h.apps.listVersions.execute({ principal: ada, appId: app.id })).versions.map((v) => v.change)).to.deep.equal(['graduate', 'create']);
+    expect((await h.apps.listVersions.execute({ principal: ada, appId: app.id })).versions.map((v) => v.change)).to.deep.equal([
+      'graduate',
+      'create',
+    ]);
   });
 
   for (const failOn of ['open', 'writeFiles', 'start', 'snapshot'] as const) {
@@ -47,12 +50,16 @@ describe('graduation to a served app (through the Sandbox port)', () => {
 
   it('proxies POST /apps/:id/fn/:name to the served app, and refuses it for a tree app', async () => {
     const { h, app } = await servedApp();
-    expect((await h.apps.callFunction.execute({ principal: ada, appId: app.id, name: 'hello', input: {} }).catch((e) => e)).code).to.equal('conflict');
+    expect((await h.apps.callFunction.execute({ principal: ada, appId: app.id, name: 'hello', input: {} }).catch((e) => e)).code).to.equal(
+      'conflict',
+    );
     await h.apps.graduateApp.execute({ principal: ada, appId: app.id });
     const answer = await h.apps.callFunction.execute({ principal: ada, appId: app.id, name: 'hello', input: { who: 'ada' } });
     expect(answer.status).to.equal(200);
     expect(JSON.parse(new TextDecoder().decode(answer.body))).to.deep.equal({ name: 'hello', input: { who: 'ada' } });
-    expect((await h.apps.callFunction.execute({ principal: bob, appId: app.id, name: 'hello', input: {} }).catch((e) => e)).code).to.equal('not-found');
+    expect((await h.apps.callFunction.execute({ principal: bob, appId: app.id, name: 'hello', input: {} }).catch((e) => e)).code).to.equal(
+      'not-found',
+    );
   });
 
   it("answers unavailable, not a 500, when the app's server drops the connection (restarting)", async () => {
@@ -73,7 +80,9 @@ describe('graduation to a served app (through the Sandbox port)', () => {
 
   it('asks before the agent edits a served app, even with an instruction that needs no server code', async () => {
     const { h, app } = await servedApp();
-    expect((await h.call('porter_apps_edit', { appId: app.id, instruction: 'rename to Books' })).status, 'a tree app: read-class').to.equal('ran');
+    expect((await h.call('porter_apps_edit', { appId: app.id, instruction: 'rename to Books' })).status, 'a tree app: read-class').to.equal(
+      'ran',
+    );
     await h.apps.graduateApp.execute({ principal: ada, appId: app.id });
     const parked = await h.call('porter_apps_edit', { appId: app.id, instruction: 'rename to Novels' });
     expect(parked).to.deep.include({ status: 'parked' });
@@ -85,7 +94,13 @@ describe('graduation to a served app (through the Sandbox port)', () => {
     await h.apps.graduateApp.execute({ principal: ada, appId: app.id });
     sandbox.steps.length = 0;
     const result = await h.apps.editApp.execute({ principal: ada, appId: app.id, instruction: 'rename to Books' });
-    expect(sandbox.steps).to.deep.equal([`open ${app.id}`, `writeFiles ${app.id}`, `start ${app.id}`, `isListening ${app.id}`, `snapshot ${app.id}`]);
+    expect(sandbox.steps).to.deep.equal([
+      `open ${app.id}`,
+      `writeFiles ${app.id}`,
+      `start ${app.id}`,
+      `isListening ${app.id}`,
+      `snapshot ${app.id}`,
+    ]);
     expect(result.app).to.deep.include({ title: 'Books', ui: 'http' });
     expect(sandbox.sessions.get(app.id)!.servedDocument()!.title).to.equal('Books');
   });

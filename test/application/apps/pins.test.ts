@@ -45,7 +45,11 @@ describe('pins: forks of host components, drift and rebase', () => {
     expect((await h.apps.syncPins.execute({})).drifted, 'a second sync reports nothing new').to.deep.equal([]);
 
     const opened = await h.apps.openApp.execute({ principal: ada, appId: fork.id });
-    expect(opened.pinDrift).to.deep.equal({ slot: 'pricing', baselineHash: report.drifted[0]!.baselineHash, currentHash: report.drifted[0]!.currentHash });
+    expect(opened.pinDrift).to.deep.equal({
+      slot: 'pricing',
+      baselineHash: report.drifted[0]!.baselineHash,
+      currentHash: report.drifted[0]!.currentHash,
+    });
     const edited = await h.apps.editApp.execute({ principal: ada, appId: fork.id, instruction: 'add a footnote' });
     expect(edited.driftedPins).to.deep.equal([opened.pinDrift]);
     expect(edited.app.title).to.equal('Pricing');
@@ -79,7 +83,10 @@ describe('pins: forks of host components, drift and rebase', () => {
     const parked = await h.call('porter_apps_edit', { appId: fork.id, instruction: 'add a server function named quote' });
     const approvalId = parkedId(parked);
     await h.decide.execute({ principal: ada, approvalId, approve: true });
-    expect((await h.apps.rebasePin.execute({ principal: ada, appId: fork.id, slot: 'pricing' }).catch((e) => e)).code, 'not drifted yet').to.equal('conflict');
+    expect(
+      (await h.apps.rebasePin.execute({ principal: ada, appId: fork.id, slot: 'pricing' }).catch((e) => e)).code,
+      'not drifted yet',
+    ).to.equal('conflict');
 
     await host.change('Pricing 2026');
     await h.apps.syncPins.execute({});
@@ -111,7 +118,10 @@ describe('pins: forks of host components, drift and rebase', () => {
     await component('Pricing board, new');
     await withTools.apps.syncPins.execute({});
     await withTools.apps.rebasePin.execute({ principal: ada, appId: fork.id, slot: 'pricing' });
-    expect(await withTools.get.execute({ principal: ada, approvalId: parked.approvalId })).to.deep.include({ state: 'expired', outcome: { kind: 'expired', reason: 'invalidated' } });
+    expect(await withTools.get.execute({ principal: ada, approvalId: parked.approvalId })).to.deep.include({
+      state: 'expired',
+      outcome: { kind: 'expired', reason: 'invalidated' },
+    });
     const again = await press();
     expect(again.status, 'the approval given before the rebase does not run the call').to.equal('parked');
     expect(again).to.not.deep.include({ approvalId: parked.approvalId });
@@ -123,7 +133,9 @@ describe('pins: forks of host components, drift and rebase', () => {
     await host.change('Pricing 2026');
     await h.apps.syncPins.execute({});
     // The host's new component breaks the document rules: nothing may be stored.
-    await (await import('node:fs/promises')).writeFile(`${host.folder}/pricing.app.json`, JSON.stringify({ format: 1, title: 'Broken', root: 'x', nodes: {} }));
+    await (
+      await import('node:fs/promises')
+    ).writeFile(`${host.folder}/pricing.app.json`, JSON.stringify({ format: 1, title: 'Broken', root: 'x', nodes: {} }));
     const error = await h.apps.rebasePin.execute({ principal: ada, appId: fork.id, slot: 'pricing' }).catch((e) => e);
     expect(error.code).to.equal('validation');
     const after = await h.apps.getApp.execute({ principal: ada, appId: fork.id });

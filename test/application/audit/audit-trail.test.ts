@@ -7,7 +7,7 @@ import { RecordingLogger, SequentialIds } from '../../support/fakes.js';
 import type { AuditSink } from '../../../ports/audit.js';
 
 describe('AuditTrail', () => {
-  it('writes events with an aud_ id and the clock\'s time, readable by their subject', async () => {
+  it("writes events with an aud_ id and the clock's time, readable by their subject", async () => {
     const clock = new ManualClock('2026-05-05T05:05:05.000Z');
     const log = new StoreAuditLog(new MemoryStore({ clock }));
     const trail = new AuditTrail(log, new SequentialIds(), clock, new RecordingLogger());
@@ -15,7 +15,13 @@ describe('AuditTrail', () => {
     await trail.record({ subject: 'ada', action: 'act-as.refused', outcome: 'act-as-subject-mismatch' });
     const page = await log.list('porter:webhook:github', {});
     expect(page.events).to.deep.equal([
-      { id: 'aud_0000000001', at: '2026-05-05T05:05:05.000Z', subject: 'porter:webhook:github', action: 'webhook.verification-failed', outcome: 'bad-signature' },
+      {
+        id: 'aud_0000000001',
+        at: '2026-05-05T05:05:05.000Z',
+        subject: 'porter:webhook:github',
+        action: 'webhook.verification-failed',
+        outcome: 'bad-signature',
+      },
     ]);
     expect((await log.list('webhook:github', {})).events).to.deep.equal([]);
   });

@@ -12,11 +12,23 @@ import type { StoredGrant } from '../../../domain/guard/grant.js';
 type Harness = ReturnType<typeof automationsHarness>;
 
 /** An automation whose task calls notes_add, armed, its one ask approved (with `remember` if given). */
-async function armedMilkReminder(h: Harness, options: { name?: string; text?: string; remember?: { scope: 'tool' | 'exact'; duration: 'session' | 'standing' } } = {}) {
-  const automation = await h.automation({ name: options.name ?? 'Milk reminder', prompt: `/call notes_add {"text":"${options.text ?? 'buy milk'}"}`, tools: ['notes_add'] });
+async function armedMilkReminder(
+  h: Harness,
+  options: { name?: string; text?: string; remember?: { scope: 'tool' | 'exact'; duration: 'session' | 'standing' } } = {},
+) {
+  const automation = await h.automation({
+    name: options.name ?? 'Milk reminder',
+    prompt: `/call notes_add {"text":"${options.text ?? 'buy milk'}"}`,
+    tools: ['notes_add'],
+  });
   const { asks } = await h.arm.execute({ principal: ada, automationId: automation.id });
   expect(asks.map((a) => a.tool)).to.deep.equal(['notes_add']);
-  await h.decide.execute({ principal: ada, approvalId: asks[0]!.approvalId, approve: true, ...(options.remember ? { remember: options.remember } : {}) });
+  await h.decide.execute({
+    principal: ada,
+    approvalId: asks[0]!.approvalId,
+    approve: true,
+    ...(options.remember ? { remember: options.remember } : {}),
+  });
   return { automation, ask: asks[0]! };
 }
 
@@ -37,7 +49,10 @@ describe('Automation grants: a standing grant an automation asked for covers its
     const automation = await h.automation({ name: 'Milk reminder', prompt: 'x', tools: ['notes_add'] });
     const { asks } = await h.arm.execute({ principal: ada, automationId: automation.id });
     const ask = await h.get.execute({ principal: ada, approvalId: asks[0]!.approvalId });
-    expect(ask.request).to.deep.include({ automationId: automation.id, appliesTo: { kind: 'automation', automationId: automation.id, name: 'Milk reminder' } });
+    expect(ask.request).to.deep.include({
+      automationId: automation.id,
+      appliesTo: { kind: 'automation', automationId: automation.id, name: 'Milk reminder' },
+    });
     expect(ask.request!.preview).to.contain('only when “Milk reminder” runs');
 
     await h.decide.execute({ principal: ada, approvalId: asks[0]!.approvalId, approve: true });
@@ -57,13 +72,21 @@ describe('Automation grants: a standing grant an automation asked for covers its
     const h = automationsHarness({ tools: [notes.tool] });
     const { automation } = await armedMilkReminder(h);
 
-    expect(await h.call('notes_add', { text: 'from a new chat' }, { session: 'thr_new', threadId: 'thr_new' })).to.deep.include({ status: 'parked' });
+    expect(await h.call('notes_add', { text: 'from a new chat' }, { session: 'thr_new', threadId: 'thr_new' })).to.deep.include({
+      status: 'parked',
+    });
     expect(await h.call('notes_add', { text: 'from an app' }, { venue: 'app', session: 'app_1' })).to.deep.include({ status: 'parked' });
-    expect(await h.call('notes_add', { text: 'from the door' }, { venue: 'mcp', presence: 'away', session: 'door_1', evidence: 'consent_1' })).to.deep.include({ status: 'parked' });
-    expect(await h.call('notes_add', { text: 'from the door' }, { venue: 'mcp', presence: 'away', session: 'door_1' })).to.deep.include({ status: 'parked' });
+    expect(
+      await h.call('notes_add', { text: 'from the door' }, { venue: 'mcp', presence: 'away', session: 'door_1', evidence: 'consent_1' }),
+    ).to.deep.include({ status: 'parked' });
+    expect(await h.call('notes_add', { text: 'from the door' }, { venue: 'mcp', presence: 'away', session: 'door_1' })).to.deep.include({
+      status: 'parked',
+    });
     // Naming the automation does not make a call one of its runs: only venue `automation` does.
     const named = { automation: { automationId: automation.id } };
-    expect(await h.call('notes_add', { text: 'app naming it' }, { venue: 'app', session: 'app_1', ...named })).to.deep.include({ status: 'parked' });
+    expect(await h.call('notes_add', { text: 'app naming it' }, { venue: 'app', session: 'app_1', ...named })).to.deep.include({
+      status: 'parked',
+    });
     expect(await h.call('notes_add', { text: 'chat naming it' }, named)).to.deep.include({ status: 'parked' });
     expect(notes.calls).to.deep.equal([]);
 
@@ -86,14 +109,22 @@ describe('Automation grants: a standing grant an automation asked for covers its
     expect(run.state).to.equal('waiting');
     const parked = (await h.list.execute({ principal: ada })).approvals.filter((a) => a.request?.runId === run.runId);
     expect(parked).to.have.length(1);
-    expect(parked[0]!.request).to.deep.include({ automationId: bread.id, appliesTo: { kind: 'automation', automationId: bread.id, name: 'Bread reminder' } });
+    expect(parked[0]!.request).to.deep.include({
+      automationId: bread.id,
+      appliesTo: { kind: 'automation', automationId: bread.id, name: 'Bread reminder' },
+    });
     expect(notes.calls.filter((c) => (c as { text: string }).text === 'buy bread')).to.deep.equal([]);
     expect(notes.calls).to.deep.include({ text: 'buy milk' });
 
     const cheese = await h.automation({ name: 'Cheese reminder', prompt: 'x', tools: ['notes_add'] });
     const { asks } = await h.arm.execute({ principal: ada, automationId: cheese.id });
-    expect(asks.map((a) => a.tool), "milk's grant does not stand for cheese").to.deep.equal(['notes_add']);
-    expect((await activeGrants(h)).map((g) => g.appliesTo)).to.deep.equal([{ kind: 'automation', automationId: milk.id, name: 'Milk reminder' }]);
+    expect(
+      asks.map((a) => a.tool),
+      "milk's grant does not stand for cheese",
+    ).to.deep.equal(['notes_add']);
+    expect((await activeGrants(h)).map((g) => g.appliesTo)).to.deep.equal([
+      { kind: 'automation', automationId: milk.id, name: 'Milk reminder' },
+    ]);
   });
 
   it('dies when the automation is disarmed: the run asks again, and re-arming asks again', async () => {
@@ -119,7 +150,9 @@ describe('Automation grants: a standing grant an automation asked for covers its
     const { automation } = await armedMilkReminder(h);
     await h.remove.execute({ principal: ada, automationId: automation.id });
     expect(await activeGrants(h)).to.deep.equal([]);
-    expect((await h.auditLog.list('ada', { limit: 100 })).events.filter((e) => e.action === 'grant.revoked').map((e) => e.outcome)).to.deep.equal(['automation-deleted']);
+    expect(
+      (await h.auditLog.list('ada', { limit: 100 })).events.filter((e) => e.action === 'grant.revoked').map((e) => e.outcome),
+    ).to.deep.equal(['automation-deleted']);
   });
 
   it('dies with a denial of another of its asks, which disarms the automation', async () => {
@@ -151,12 +184,19 @@ describe('Automation grants: a standing grant an automation asked for covers its
     expect(grants).to.have.length(1);
     expect(grants[0]!.appliesTo).to.deep.equal({ kind: 'automation', automationId: automation.id, name: 'Milk reminder' });
     expect(await h.call('notes_add', { text: 'chat' })).to.deep.include({ status: 'parked' });
-    const decided = (await h.auditLog.list('ada', { limit: 100 })).events.find((e) => e.action === 'approval.decided' && (e.details as { approvalId?: string }).approvalId === ask.approvalId);
+    const decided = (await h.auditLog.list('ada', { limit: 100 })).events.find(
+      (e) => e.action === 'approval.decided' && (e.details as { approvalId?: string }).approvalId === ask.approvalId,
+    );
     expect(decided?.details).to.not.have.property('remember');
 
-    for (const remember of [{ scope: 'exact', duration: 'standing' }, { scope: 'tool', duration: 'session' }] as const) {
+    for (const remember of [
+      { scope: 'exact', duration: 'standing' },
+      { scope: 'tool', duration: 'session' },
+    ] as const) {
       const other = await armedMilkReminder(h, { name: `Reminder ${remember.scope}-${remember.duration}`, remember });
-      const mine = (await activeGrants(h)).filter((g) => g.appliesTo.kind === 'automation' && g.appliesTo.automationId === other.automation.id);
+      const mine = (await activeGrants(h)).filter(
+        (g) => g.appliesTo.kind === 'automation' && g.appliesTo.automationId === other.automation.id,
+      );
       expect(mine.map((g) => ({ scope: g.scope, duration: g.duration }))).to.deep.equal([{ scope: 'tool', duration: 'standing' }]);
     }
   });
@@ -173,20 +213,28 @@ describe('Automation grants: a standing grant an automation asked for covers its
     await h.runQueued();
     expect(notes.calls).to.have.length(1);
 
-    expect((await activeGrants(h)).map((g) => ({ appliesTo: g.appliesTo, origin: g.origin }))).to.deep.equal([{ appliesTo: { kind: 'automation', automationId: automation.id, name: 'Jot' }, origin: { kind: 'approval', approvalId: parked!.id } }]);
+    expect((await activeGrants(h)).map((g) => ({ appliesTo: g.appliesTo, origin: g.origin }))).to.deep.equal([
+      { appliesTo: { kind: 'automation', automationId: automation.id, name: 'Jot' }, origin: { kind: 'approval', approvalId: parked!.id } },
+    ]);
     expect(await h.call('notes_add', { text: 'chat' })).to.deep.include({ status: 'parked' });
     expect((await runOf(h, automation.id)).state).to.equal('succeeded');
     expect(notes.calls).to.have.length(2);
   });
 
-  it('is not usable through the door\'s tool call or an app\'s tool action', async () => {
+  it("is not usable through the door's tool call or an app's tool action", async () => {
     const notes = countingTool('notes_add', 'write');
     const h = automationsHarness({ tools: [notes.tool] });
     await armedMilkReminder(h);
 
     const door = doorHarness({ tools: [notes.tool], store: h.store });
     const caller = { subject: 'ada', clientId: 'mcpc_client00001', scope: 'mcp', evidence: 'consent:ada-claude', principal: ada };
-    const through = await door.transport.callTool.execute({ caller, session: 'ses_door0000001', tool: 'notes_add', input: { text: 'door' }, signal: new AbortController().signal });
+    const through = await door.transport.callTool.execute({
+      caller,
+      session: 'ses_door0000001',
+      tool: 'notes_add',
+      input: { text: 'door' },
+      signal: new AbortController().signal,
+    });
     expect(through.kind).to.equal('parked');
 
     const document = toolDocument();
@@ -200,7 +248,12 @@ describe('Automation grants: a standing grant an automation asked for covers its
     };
     const apps = appsHarness({ store: h.store, hostTools: [notes.tool], generator: writes });
     const app = await apps.apps.createApp.execute({ principal: ada, prompt: 'a notes board' });
-    const action = await new RunAppAction(apps.book, apps.guard, new SequentialIds()).execute({ principal: ada, appId: app.id, action: 'add-note', input: { text: 'app' } });
+    const action = await new RunAppAction(apps.book, apps.guard, new SequentialIds()).execute({
+      principal: ada,
+      appId: app.id,
+      action: 'add-note',
+      input: { text: 'app' },
+    });
     expect(action.status).to.equal('parked');
     expect(notes.calls).to.deep.equal([]);
   });
@@ -219,7 +272,10 @@ describe('Automation grants: a standing grant an automation asked for covers its
       createdAt: '2026-05-01T00:00:00.000Z',
       revokedAt: null,
     });
-    const store = (h: Harness, grant: StoredGrant) => h.store.records<StoredGrant>('grants').put({ id: grant.id, data: grant, refs: { subject: grant.subject, tool: grant.tool, active: 'yes' } });
+    const store = (h: Harness, grant: StoredGrant) =>
+      h.store
+        .records<StoredGrant>('grants')
+        .put({ id: grant.id, data: grant, refs: { subject: grant.subject, tool: grant.tool, active: 'yes' } });
 
     it('reads a row an arming ask made as applying to that automation only', async () => {
       const notes = countingTool('notes_add', 'write');
@@ -227,7 +283,10 @@ describe('Automation grants: a standing grant an automation asked for covers its
       const automation = await h.automation({ name: 'Old reminder', prompt: '/call notes_add {"text":"old"}', tools: ['notes_add'] });
       await store(h, legacy('grt_legacy000001', { kind: 'automation', automationId: automation.id, approvalId: 'apr_legacy' }));
 
-      expect((await activeGrants(h))[0]).to.deep.include({ id: 'grt_legacy000001', appliesTo: { kind: 'automation', automationId: automation.id } });
+      expect((await activeGrants(h))[0]).to.deep.include({
+        id: 'grt_legacy000001',
+        appliesTo: { kind: 'automation', automationId: automation.id },
+      });
       expect(await h.call('notes_add', { text: 'chat' })).to.deep.include({ status: 'parked' });
       // Armed before this change: the grant it was asked for still serves it.
       await h.automations.update(automation.id, (a) => a.arm(h.clock.now().toISOString()));
@@ -267,7 +326,12 @@ describe('Automation grants: a standing grant an automation asked for covers its
       const { appliesTo: _dropped, ...request } = record.data.request;
       await approvals.put({ id: record.id, data: { ...record.data, request }, refs: record.refs });
 
-      await h.decide.execute({ principal: ada, approvalId: asks[0]!.approvalId, approve: true, remember: { scope: 'tool', duration: 'standing' } });
+      await h.decide.execute({
+        principal: ada,
+        approvalId: asks[0]!.approvalId,
+        approve: true,
+        remember: { scope: 'tool', duration: 'standing' },
+      });
       expect((await activeGrants(h)).map((g) => g.appliesTo)).to.deep.equal([{ kind: 'automation', automationId: automation.id }]);
     });
   });

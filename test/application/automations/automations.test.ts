@@ -24,7 +24,12 @@ describe('Automations: arming asks for standing grants; runs act away with them'
     await h.decide.execute({ principal: ada, approvalId: asks[0]!.approvalId, approve: true });
     const grants = await h.listGrants.execute({ principal: ada });
     expect(grants.grants).to.have.length(1);
-    expect(grants.grants[0]).to.deep.include({ tool: 'notes_add', scope: 'tool', duration: 'standing', origin: { kind: 'automation', automationId: automation.id, approvalId: asks[0]!.approvalId } });
+    expect(grants.grants[0]).to.deep.include({
+      tool: 'notes_add',
+      scope: 'tool',
+      duration: 'standing',
+      origin: { kind: 'automation', automationId: automation.id, approvalId: asks[0]!.approvalId },
+    });
 
     h.clock.advance(61_000);
     const { runIds } = await h.tick.execute();
@@ -47,7 +52,7 @@ describe('Automations: arming asks for standing grants; runs act away with them'
     expect((await h.list.execute({ principal: ada })).approvals).to.have.length(1);
   });
 
-  it('a denial of the automation\'s standing-grant ask disarms it within the same decision', async () => {
+  it("a denial of the automation's standing-grant ask disarms it within the same decision", async () => {
     const h = automationsHarness({ tools: [countingTool('notes_add', 'write').tool, countingTool('notes_clear', 'destructive').tool] });
     const automation = await h.automation({ prompt: 'x', tools: ['notes_add', 'notes_clear'] });
     const { asks } = await h.arm.execute({ principal: ada, automationId: automation.id });
@@ -68,7 +73,18 @@ describe('Automations: arming asks for standing grants; runs act away with them'
     const notes = countingTool('notes_add', 'write');
     const h = automationsHarness({ tools: [notes.tool] });
     await new GrantBook(h.store.records<StoredGrant>('grants')).save(
-      Grant.create({ id: 'grt_session00001', subject: 'ada', tool: 'notes_add', scope: 'tool', inputDigest: null, duration: 'session', session: 'thr_chat', evidence: null, origin: { kind: 'approval', approvalId: 'apr_x' }, createdAt: h.clock.now().toISOString() }),
+      Grant.create({
+        id: 'grt_session00001',
+        subject: 'ada',
+        tool: 'notes_add',
+        scope: 'tool',
+        inputDigest: null,
+        duration: 'session',
+        session: 'thr_chat',
+        evidence: null,
+        origin: { kind: 'approval', approvalId: 'apr_x' },
+        createdAt: h.clock.now().toISOString(),
+      }),
     );
     const automation = await h.automation({ prompt: '/call notes_add {"text":"away"}' });
     await h.arm.execute({ principal: ada, automationId: automation.id });
@@ -93,14 +109,17 @@ describe('Automations: arming asks for standing grants; runs act away with them'
 
   it('refuses anonymous owners, unknown tools, bad cron, unknown timezones and unregistered sources', async () => {
     const h = automationsHarness({ tools: [] });
-    await expectCode(h.automation({ prompt: 'x', owner: { subject: 'porter:anon:anon_1', kind: 'anonymous', anonymous: true } }), 'forbidden');
+    await expectCode(
+      h.automation({ prompt: 'x', owner: { subject: 'porter:anon:anon_1', kind: 'anonymous', anonymous: true } }),
+      'forbidden',
+    );
     await expectCode(h.automation({ prompt: 'x', tools: ['nope'] }), 'validation');
     await expectCode(h.automation({ prompt: 'x', cron: 'every day' }), 'validation');
     await expectCode(h.automation({ prompt: 'x', cron: '0 9 * * *', timezone: 'Mars/Olympus' }), 'validation');
     await expectCode(h.automation({ prompt: 'x', source: 'github' }), 'validation');
   });
 
-  it('never reveals someone else\'s automation or run', async () => {
+  it("never reveals someone else's automation or run", async () => {
     const h = automationsHarness({ tools: [] });
     const automation = await h.automation({ prompt: 'hello' });
     await expectCode(h.arm.execute({ principal: bob, automationId: automation.id }), 'not-found');

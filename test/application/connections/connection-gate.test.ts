@@ -10,7 +10,7 @@ import { ada, bob, connectionsHarness } from './connections-harness.js';
 /** A host tool that acts through the caller's GitHub account. */
 const listRepos: ToolDefinition = {
   name: 'github_repos',
-  description: 'List the person\'s GitHub repositories.',
+  description: "List the person's GitHub repositories.",
   inputSchema: { type: 'object', properties: {}, additionalProperties: false },
   risk: 'read',
   connection: 'github',
@@ -29,7 +29,18 @@ describe('Tools that act through a connection', () => {
     const tool = new StaticToolRegistry([listRepos]).get('github_repos')!;
     const parts: StreamedData[] = [];
     const run = (principal = ada) =>
-      runner.run({ tool, input: {}, toolCallId: 'call_1', principal, venue: 'chat', presence: 'present', session: 'thr_1', authority: null, signal: new AbortController().signal, writeData: (part) => parts.push(part) });
+      runner.run({
+        tool,
+        input: {},
+        toolCallId: 'call_1',
+        principal,
+        venue: 'chat',
+        presence: 'present',
+        session: 'thr_1',
+        authority: null,
+        signal: new AbortController().signal,
+        writeData: (part) => parts.push(part),
+      });
     return { broker, h, runner, parts, run };
   }
 
@@ -37,8 +48,12 @@ describe('Tools that act through a connection', () => {
     const { run, parts } = setup();
     const outcome = await run();
     expect(outcome).to.deep.include({ ok: false, code: 'conflict' });
-    expect((outcome as { error: string }).error).to.contain('Connection required').and.contain('github');
-    expect(parts).to.deep.equal([{ type: 'data-porter-connect', id: 'porter-connect:call_1', data: { toolkit: 'github', tool: 'github_repos', toolCallId: 'call_1' } }]);
+    expect((outcome as { error: string }).error)
+      .to.contain('Connection required')
+      .and.contain('github');
+    expect(parts).to.deep.equal([
+      { type: 'data-porter-connect', id: 'porter-connect:call_1', data: { toolkit: 'github', tool: 'github_repos', toolCallId: 'call_1' } },
+    ]);
   });
 
   it('with an active connection: the tool calls the provider through the broker as that account', async () => {
@@ -47,11 +62,14 @@ describe('Tools that act through a connection', () => {
     broker.consent(id);
     await h.get.execute({ principal: ada, connectionId: id });
     const outcome = await run();
-    expect(outcome).to.deep.equal({ ok: true, output: { status: 200, body: { as: `ref-${id}`, method: 'GET', path: '/user/repos', query: { per_page: '5' } } } });
+    expect(outcome).to.deep.equal({
+      ok: true,
+      output: { status: 200, body: { as: `ref-${id}`, method: 'GET', path: '/user/repos', query: { per_page: '5' } } },
+    });
     expect(parts).to.deep.equal([]);
   });
 
-  it('uses only the caller\'s own account: ada\'s connection does nothing for bob', async () => {
+  it("uses only the caller's own account: ada's connection does nothing for bob", async () => {
     const { run, h, broker } = setup();
     const { id } = await h.start(ada, 'github');
     broker.consent(id);
@@ -69,7 +87,7 @@ describe('Tools that act through a connection', () => {
     expect((await run()).ok).to.equal(false);
   });
 
-  it('refuses a request for an absolute URL: the broker\'s credentials only go to the provider', async () => {
+  it("refuses a request for an absolute URL: the broker's credentials only go to the provider", async () => {
     const { h, broker } = setup();
     const { id } = await h.start(ada, 'github');
     broker.consent(id);
@@ -93,7 +111,17 @@ describe('Tools that act through a connection', () => {
     expect(error).to.be.instanceOf(ConnectionsNotConfigured);
     const runner = new ToolRunner(guardHarness({ tools: [] }).hostAccess);
     const tool = new StaticToolRegistry([listRepos]).get('github_repos')!;
-    const outcome = await runner.run({ tool, input: {}, toolCallId: 'c', principal: ada, venue: 'chat', presence: 'present', session: 's', authority: null, signal: new AbortController().signal });
+    const outcome = await runner.run({
+      tool,
+      input: {},
+      toolCallId: 'c',
+      principal: ada,
+      venue: 'chat',
+      presence: 'present',
+      session: 's',
+      authority: null,
+      signal: new AbortController().signal,
+    });
     expect(outcome).to.deep.include({ ok: false, code: 'not-implemented' });
   });
 

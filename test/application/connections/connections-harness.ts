@@ -18,7 +18,10 @@ export const ada: Principal = { subject: 'ada', kind: 'user' };
 export const bob: Principal = { subject: 'bob', kind: 'user' };
 
 /** The connection use cases over the in-memory store, wired as connections-module wires them. */
-export function connectionsHarness(broker: ConnectionBroker | null, options: { store?: (clock: ManualClock) => Store; clock?: ManualClock } = {}) {
+export function connectionsHarness(
+  broker: ConnectionBroker | null,
+  options: { store?: (clock: ManualClock) => Store; clock?: ManualClock } = {},
+) {
   const clock = options.clock ?? new ManualClock('2026-06-01T12:00:00.000Z');
   const store = options.store?.(clock) ?? new MemoryStore({ clock });
   const ids = new SequentialIds();

@@ -15,14 +15,20 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
 }
 
 describe('Connections use cases', () => {
-  it('initiate: the broker gets the owner, toolkit and callback; the caller gets the id and the broker\'s page', async () => {
+  it("initiate: the broker gets the owner, toolkit and callback; the caller gets the id and the broker's page", async () => {
     const broker = new ScriptedBroker();
     const h = connectionsHarness(broker);
     const started = await h.start();
     expect(started.id).to.match(/^con_/);
-    expect(started.redirectUrl).to.equal(`https://broker.example/consent/${started.id}?back=${encodeURIComponent('https://host.example/settings')}`);
+    expect(started.redirectUrl).to.equal(
+      `https://broker.example/consent/${started.id}?back=${encodeURIComponent('https://host.example/settings')}`,
+    );
     expect(broker.calls[0]).to.deep.equal({ op: 'initiate', account: { connectionId: started.id, owner: 'ada', toolkit: 'github' } });
-    expect(await h.get.execute({ principal: ada, connectionId: started.id })).to.deep.equal({ id: started.id, toolkit: 'github', status: 'initiated' });
+    expect(await h.get.execute({ principal: ada, connectionId: started.id })).to.deep.equal({
+      id: started.id,
+      toolkit: 'github',
+      status: 'initiated',
+    });
   });
 
   it('poll: reports the outcome of the flow the broker owns, and audits the move once', async () => {
@@ -58,7 +64,7 @@ describe('Connections use cases', () => {
     expect(h.logger.text()).to.contain('could not ask the connection broker');
   });
 
-  it('is owner-scoped: someone else\'s id reads as not found, for get and delete alike', async () => {
+  it("is owner-scoped: someone else's id reads as not found, for get and delete alike", async () => {
     const broker = new ScriptedBroker();
     const h = connectionsHarness(broker);
     const { id } = await h.start();
@@ -132,7 +138,12 @@ describe('Connections use cases', () => {
 
   it('without a broker every use case answers not-implemented', async () => {
     const h = connectionsHarness(null);
-    for (const call of [h.start(), h.get.execute({ principal: ada, connectionId: 'con_0000000001' }), h.list.execute({ principal: ada }), h.remove.execute({ principal: ada, connectionId: 'con_0000000001' })]) {
+    for (const call of [
+      h.start(),
+      h.get.execute({ principal: ada, connectionId: 'con_0000000001' }),
+      h.list.execute({ principal: ada }),
+      h.remove.execute({ principal: ada, connectionId: 'con_0000000001' }),
+    ]) {
       const error = await rejection(call);
       expect(error).to.be.instanceOf(ConnectionsNotConfigured);
       expect((error as ConnectionsNotConfigured).code).to.equal('not-implemented');

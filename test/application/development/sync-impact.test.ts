@@ -8,7 +8,18 @@ import type { ToolDependents } from '../../../application/development/tool-depen
 import { ManualClock } from '../../support/manual-clock.js';
 
 function grant(id: string, subject: string, tool: string): Grant {
-  return Grant.create({ id, subject, tool, scope: 'tool', inputDigest: null, duration: 'standing', session: null, evidence: null, origin: { kind: 'approval', approvalId: `apr_${id}` }, createdAt: '2026-06-01T12:00:00.000Z' });
+  return Grant.create({
+    id,
+    subject,
+    tool,
+    scope: 'tool',
+    inputDigest: null,
+    duration: 'standing',
+    session: null,
+    evidence: null,
+    origin: { kind: 'approval', approvalId: `apr_${id}` },
+    createdAt: '2026-06-01T12:00:00.000Z',
+  });
 }
 
 /** A family's counter as the apps or automations family would bind it: items listing the tools they use. */
@@ -47,7 +58,9 @@ describe('MeasureSyncImpact (POST /sync/impact)', () => {
   it('adds every bound family, counts an item using two of the tools once in its total, and dedupes the tools', async () => {
     const apps = family('apps', { app_1: ['notes_add', 'notes_list'], app_2: ['web_fetch'] });
     const automations = family('automations', { atm_1: ['notes_clear'] });
-    const impact = await new MeasureSyncImpact([automations, await grants(), apps]).execute({ tools: ['notes_add', 'notes_list', 'notes_add'] });
+    const impact = await new MeasureSyncImpact([automations, await grants(), apps]).execute({
+      tools: ['notes_add', 'notes_list', 'notes_add'],
+    });
     expect(Object.keys(impact.families)).to.deep.equal(['apps', 'automations', 'grants']);
     expect(impact.tools).to.deep.equal(['notes_add', 'notes_list']);
     expect(impact.families.apps).to.deep.equal({ total: 1, byTool: { notes_add: 1, notes_list: 1 } });

@@ -19,7 +19,12 @@ function callerFor(principal: Principal, evidence: string | null = 'consent:ada-
 describe('Tools through the door (use cases)', () => {
   it('lists every tool with annotations from its risk', async () => {
     const h = doorHarness({
-      tools: [countingTool('notes_list', 'read').tool, countingTool('notes_add', 'write').tool, countingTool('notes_clear', 'destructive').tool, countingTool('web_fetch', 'read', { egress: true }).tool],
+      tools: [
+        countingTool('notes_list', 'read').tool,
+        countingTool('notes_add', 'write').tool,
+        countingTool('notes_clear', 'destructive').tool,
+        countingTool('web_fetch', 'read', { egress: true }).tool,
+      ],
     });
     const tools = await h.transport.listTools.execute();
     expect(Object.fromEntries(tools.map((t) => [t.name, t.hints]))).to.deep.equal({
@@ -33,7 +38,13 @@ describe('Tools through the door (use cases)', () => {
   it('runs a read at once, as the connected person', async () => {
     const list = countingTool('notes_list', 'read');
     const h = doorHarness({ tools: [list.tool] });
-    const result = await h.transport.callTool.execute({ caller: callerFor(ada), session: 'ses_door0000001', tool: 'notes_list', input: {}, signal: new AbortController().signal });
+    const result = await h.transport.callTool.execute({
+      caller: callerFor(ada),
+      session: 'ses_door0000001',
+      tool: 'notes_list',
+      input: {},
+      signal: new AbortController().signal,
+    });
     expect(result).to.deep.equal({ kind: 'ran', output: { done: 'notes_list', input: {} } });
     expect(list.calls).to.have.length(1);
   });
@@ -41,7 +52,14 @@ describe('Tools through the door (use cases)', () => {
   it('reuses the parked id for an identical destructive retry, runs once on a one-off approval, then asks again; nothing is remembered', async () => {
     const clear = countingTool('notes_clear', 'destructive');
     const h = doorHarness({ tools: [clear.tool] });
-    const call = () => h.transport.callTool.execute({ caller: callerFor(ada), session: 'ses_door0000001', tool: 'notes_clear', input: { all: true }, signal: new AbortController().signal });
+    const call = () =>
+      h.transport.callTool.execute({
+        caller: callerFor(ada),
+        session: 'ses_door0000001',
+        tool: 'notes_clear',
+        input: { all: true },
+        signal: new AbortController().signal,
+      });
     const first = await call();
     const second = await call();
     if (first.kind !== 'parked' || second.kind !== 'parked') throw new Error('expected both to park');
@@ -51,7 +69,9 @@ describe('Tools through the door (use cases)', () => {
     await h.guard.decide.execute({ principal: ada, approvalId: first.approvalId, approve: true });
     expect(await call()).to.deep.include({ kind: 'ran' });
     const third = await call();
-    expect(third.kind === 'parked' && third.approvalId).to.be.a('string').and.not.equal(first.approvalId);
+    expect(third.kind === 'parked' && third.approvalId)
+      .to.be.a('string')
+      .and.not.equal(first.approvalId);
     expect(clear.calls).to.have.length(1);
     expect((await h.guard.listGrants.execute({ principal: ada })).grants, 'a one-off approval leaves no grant behind').to.have.length(0);
     const approval = await h.guard.get.execute({ principal: ada, approvalId: first.approvalId });
@@ -62,25 +82,50 @@ describe('Tools through the door (use cases)', () => {
     const add = countingTool('notes_add', 'write');
     const h = doorHarness({ tools: [add.tool] });
     const call = (evidence: string, session: string) =>
-      h.transport.callTool.execute({ caller: callerFor(ada, evidence), session, tool: 'notes_add', input: { text: 'x' }, signal: new AbortController().signal });
+      h.transport.callTool.execute({
+        caller: callerFor(ada, evidence),
+        session,
+        tool: 'notes_add',
+        input: { text: 'x' },
+        signal: new AbortController().signal,
+      });
     const parked = await call('consent:claude', 'ses_door0000001');
     if (parked.kind !== 'parked') throw new Error(parked.kind);
-    await h.guard.decide.execute({ principal: ada, approvalId: parked.approvalId, approve: true, remember: { scope: 'tool', duration: 'standing' } });
+    await h.guard.decide.execute({
+      principal: ada,
+      approvalId: parked.approvalId,
+      approve: true,
+      remember: { scope: 'tool', duration: 'standing' },
+    });
     expect((await call('consent:claude', 'ses_door0000002')).kind, 'same consent, a later session').to.equal('ran');
-    expect((await call('consent:cursor', 'ses_door0000003')).kind, 'another client\'s consent').to.equal('parked');
+    expect((await call('consent:cursor', 'ses_door0000003')).kind, "another client's consent").to.equal('parked');
   });
 
   it('fails closed with not-implemented, running nothing, when the caller carries no consent evidence', async () => {
     const list = countingTool('notes_list', 'read');
     const h = doorHarness({ tools: [list.tool] });
-    const result = await h.transport.callTool.execute({ caller: callerFor(ada, null), session: 'ses_door0000001', tool: 'notes_list', input: {}, signal: new AbortController().signal });
+    const result = await h.transport.callTool.execute({
+      caller: callerFor(ada, null),
+      session: 'ses_door0000001',
+      tool: 'notes_list',
+      input: {},
+      signal: new AbortController().signal,
+    });
     expect(result).to.deep.include({ kind: 'failed', code: 'not-implemented' });
     expect(list.calls).to.have.length(0);
   });
 
   it('answers unknown-tool for a name nobody registered', async () => {
     const h = doorHarness();
-    expect(await h.transport.callTool.execute({ caller: callerFor(ada), session: 's', tool: 'nope', input: {}, signal: new AbortController().signal })).to.deep.equal({ kind: 'unknown-tool' });
+    expect(
+      await h.transport.callTool.execute({
+        caller: callerFor(ada),
+        session: 's',
+        tool: 'nope',
+        input: {},
+        signal: new AbortController().signal,
+      }),
+    ).to.deep.equal({ kind: 'unknown-tool' });
   });
 
   it('reaches the host through act-as as the connected person; the inbound bearer never leaves', async () => {
@@ -99,11 +144,20 @@ describe('Tools through the door (use cases)', () => {
       const { tokens } = await h.connect(ada);
       const admission = await h.admit(tokens.accessToken);
       if (!admission.ok) throw new Error(admission.reason);
-      const result = await h.transport.callTool.execute({ caller: admission.caller, session: 'ses_door0000001', tool: 'host_notes', input: {}, signal: new AbortController().signal });
+      const result = await h.transport.callTool.execute({
+        caller: admission.caller,
+        session: 'ses_door0000001',
+        tool: 'host_notes',
+        input: {},
+        signal: new AbortController().signal,
+      });
       expect(result).to.deep.equal({ kind: 'ran', output: { status: 200 } });
       const sent = JSON.stringify(host.requests[0]!.headers);
       expect(sent).to.not.contain(tokens.accessToken);
-      const { payload } = await jwtVerify(String(host.requests[0]!.headers.authorization).replace(/^Bearer /, ''), new TextEncoder().encode(SECRET));
+      const { payload } = await jwtVerify(
+        String(host.requests[0]!.headers.authorization).replace(/^Bearer /, ''),
+        new TextEncoder().encode(SECRET),
+      );
       expect(payload.sub).to.equal('ada');
     } finally {
       await host.close();
@@ -142,7 +196,11 @@ describe('Tools through the door (use cases)', () => {
     });
 
     it('counts a reserved, org or different-subject answer from the host as gone', async () => {
-      for (const answer of [{ subject: 'porter:webhook:x', kind: 'user' }, { subject: 'ada', kind: 'org' }, { subject: 'eve', kind: 'user' }]) {
+      for (const answer of [
+        { subject: 'porter:webhook:x', kind: 'user' },
+        { subject: 'ada', kind: 'org' },
+        { subject: 'eve', kind: 'user' },
+      ]) {
         const h = doorHarness();
         const { tokens } = await h.connect(ada);
         h.setPerson('ada', answer);

@@ -13,7 +13,16 @@ const bob: Principal = { subject: 'bob', kind: 'user' };
 
 /** Every record the door keeps, as text: to look for secrets that must never be stored. */
 async function everythingStored(store: Store): Promise<string> {
-  const names = ['door-clients', 'door-consents', 'door-pending-consents', 'door-codes', 'door-token-families', 'door-refresh-tokens', 'door-access-tokens', 'audit'];
+  const names = [
+    'door-clients',
+    'door-consents',
+    'door-pending-consents',
+    'door-codes',
+    'door-token-families',
+    'door-refresh-tokens',
+    'door-access-tokens',
+    'audit',
+  ];
   const parts: string[] = [];
   for (const name of names) {
     const page = await store.records(name).list({ limit: 500 });
@@ -22,7 +31,7 @@ async function everythingStored(store: Store): Promise<string> {
   return parts.join('\n');
 }
 
-describe('The door\'s authorization server (use cases)', () => {
+describe("The door's authorization server (use cases)", () => {
   describe('registration (RFC 7591)', () => {
     it('registers a public client with an mcpc_ id and no secret', async () => {
       const h = doorHarness();
@@ -55,9 +64,17 @@ describe('The door\'s authorization server (use cases)', () => {
       const client = await h.register();
       const { challenge } = pkcePair();
       const base = { responseType: 'code', codeChallenge: challenge, codeChallengeMethod: 'S256' };
-      const unknown = await h.oauth.beginAuthorization.execute({ query: { ...base, clientId: 'mcpc_nope000000', redirectUri: REDIRECT }, site: SITE, signedIn: ada });
+      const unknown = await h.oauth.beginAuthorization.execute({
+        query: { ...base, clientId: 'mcpc_nope000000', redirectUri: REDIRECT },
+        site: SITE,
+        signedIn: ada,
+      });
       expect(unknown.kind).to.equal('refuse');
-      const elsewhere = await h.oauth.beginAuthorization.execute({ query: { ...base, clientId: client.clientId, redirectUri: 'https://attacker.example/cb' }, site: SITE, signedIn: ada });
+      const elsewhere = await h.oauth.beginAuthorization.execute({
+        query: { ...base, clientId: client.clientId, redirectUri: 'https://attacker.example/cb' },
+        site: SITE,
+        signedIn: ada,
+      });
       expect(elsewhere).to.deep.include({ kind: 'refuse' });
     });
 
@@ -75,11 +92,20 @@ describe('The door\'s authorization server (use cases)', () => {
         const client = await h.register();
         // The PKCE rule answers first: other faults (here a missing response_type, an unknown scope) do not hide it.
         for (const extra of [{ responseType: 'code' }, {}, { responseType: 'token', scope: 'admin' }]) {
-          const step = await h.oauth.beginAuthorization.execute({ query: { clientId: client.clientId, redirectUri: REDIRECT, state: 'xyz', ...extra, ...pkce }, site: SITE, signedIn: ada });
+          const step = await h.oauth.beginAuthorization.execute({
+            query: { clientId: client.clientId, redirectUri: REDIRECT, state: 'xyz', ...extra, ...pkce },
+            site: SITE,
+            signedIn: ada,
+          });
           expect(step.kind).to.equal('redirect');
           const location = new URL(step.kind === 'redirect' ? step.location : '');
           expect(`${location.origin}${location.pathname}`).to.equal(REDIRECT);
-          expect(Object.fromEntries(location.searchParams), JSON.stringify(extra)).to.deep.equal({ error: 'invalid_request', error_description: PKCE_REQUIRED, state: 'xyz', iss: SITE.issuer });
+          expect(Object.fromEntries(location.searchParams), JSON.stringify(extra)).to.deep.equal({
+            error: 'invalid_request',
+            error_description: PKCE_REQUIRED,
+            state: 'xyz',
+            iss: SITE.issuer,
+          });
         }
       });
     }
@@ -87,9 +113,21 @@ describe('The door\'s authorization server (use cases)', () => {
     it('sends a person who is not signed in (or only anonymous) to sign in, keeping nothing', async () => {
       const h = doorHarness();
       const client = await h.register();
-      const query = { responseType: 'code', clientId: client.clientId, redirectUri: REDIRECT, codeChallenge: pkcePair().challenge, codeChallengeMethod: 'S256' };
+      const query = {
+        responseType: 'code',
+        clientId: client.clientId,
+        redirectUri: REDIRECT,
+        codeChallenge: pkcePair().challenge,
+        codeChallengeMethod: 'S256',
+      };
       expect(await h.oauth.beginAuthorization.execute({ query, site: SITE, signedIn: null })).to.deep.equal({ kind: 'sign-in' });
-      expect(await h.oauth.beginAuthorization.execute({ query, site: SITE, signedIn: { subject: 'porter:anon:x', kind: 'anonymous', anonymous: true } })).to.deep.equal({ kind: 'sign-in' });
+      expect(
+        await h.oauth.beginAuthorization.execute({
+          query,
+          site: SITE,
+          signedIn: { subject: 'porter:anon:x', kind: 'anonymous', anonymous: true },
+        }),
+      ).to.deep.equal({ kind: 'sign-in' });
       expect((await h.store.records('door-pending-consents').list()).items).to.have.length(0);
     });
 
@@ -102,7 +140,13 @@ describe('The door\'s authorization server (use cases)', () => {
       });
       const client = await h.register({ clientName: 'Cursor' });
       const step = await h.oauth.beginAuthorization.execute({
-        query: { responseType: 'code', clientId: client.clientId, redirectUri: REDIRECT, codeChallenge: pkcePair().challenge, codeChallengeMethod: 'S256' },
+        query: {
+          responseType: 'code',
+          clientId: client.clientId,
+          redirectUri: REDIRECT,
+          codeChallenge: pkcePair().challenge,
+          codeChallengeMethod: 'S256',
+        },
         site: SITE,
         signedIn: ada,
       });
@@ -119,7 +163,14 @@ describe('The door\'s authorization server (use cases)', () => {
   describe('the consent answer', () => {
     async function consentPage(h: ReturnType<typeof doorHarness>, clientId: string) {
       const step = await h.oauth.beginAuthorization.execute({
-        query: { responseType: 'code', clientId, redirectUri: REDIRECT, codeChallenge: pkcePair().challenge, codeChallengeMethod: 'S256', state: 's1' },
+        query: {
+          responseType: 'code',
+          clientId,
+          redirectUri: REDIRECT,
+          codeChallenge: pkcePair().challenge,
+          codeChallengeMethod: 'S256',
+          state: 's1',
+        },
         site: SITE,
         signedIn: ada,
       });
@@ -147,7 +198,12 @@ describe('The door\'s authorization server (use cases)', () => {
     it('sends access_denied back with the state when the person declines', async () => {
       const h = doorHarness();
       const client = await h.register();
-      const step = await h.oauth.answerConsent.execute({ handle: await consentPage(h, client.clientId), approve: false, site: SITE, signedIn: ada });
+      const step = await h.oauth.answerConsent.execute({
+        handle: await consentPage(h, client.clientId),
+        approve: false,
+        site: SITE,
+        signedIn: ada,
+      });
       const location = new URL(step.kind === 'redirect' ? step.location : 'x:/');
       expect(location.searchParams.get('error')).to.equal('access_denied');
       expect(location.searchParams.get('state')).to.equal('s1');
@@ -156,7 +212,12 @@ describe('The door\'s authorization server (use cases)', () => {
     it('sends a one-time code with state and iss on a yes, and keeps only its digest', async () => {
       const h = doorHarness();
       const client = await h.register();
-      const step = await h.oauth.answerConsent.execute({ handle: await consentPage(h, client.clientId), approve: true, site: SITE, signedIn: ada });
+      const step = await h.oauth.answerConsent.execute({
+        handle: await consentPage(h, client.clientId),
+        approve: true,
+        site: SITE,
+        signedIn: ada,
+      });
       const location = new URL(step.kind === 'redirect' ? step.location : 'x:/');
       const code = location.searchParams.get('code')!;
       expect(code).to.have.length.greaterThan(40);
@@ -188,7 +249,14 @@ describe('The door\'s authorization server (use cases)', () => {
       expect(await oauthErrorOf(h.exchange(other.clientId, first.code, first.verifier))).to.equal('invalid_grant');
       expect(
         await oauthErrorOf(
-          h.oauth.issueTokens.execute({ grantType: 'authorization_code', code: first.code, codeVerifier: first.verifier, redirectUri: 'https://client.example/other', client: { clientId: client.clientId, via: 'none' }, site: SITE }),
+          h.oauth.issueTokens.execute({
+            grantType: 'authorization_code',
+            code: first.code,
+            codeVerifier: first.verifier,
+            redirectUri: 'https://client.example/other',
+            client: { clientId: client.clientId, via: 'none' },
+            site: SITE,
+          }),
         ),
       ).to.equal('invalid_grant');
       const late = await h.authorize(client.clientId, ada);
@@ -210,10 +278,14 @@ describe('The door\'s authorization server (use cases)', () => {
       const h = doorHarness();
       const client = await h.register({ tokenEndpointAuthMethod: 'client_secret_basic' });
       const grant = await h.authorize(client.clientId, ada);
-      const refused = await h.exchange(client.clientId, grant.code, grant.verifier, { clientSecret: 'wrong' }).catch((error: unknown) => error);
+      const refused = await h
+        .exchange(client.clientId, grant.code, grant.verifier, { clientSecret: 'wrong' })
+        .catch((error: unknown) => error);
       expect(refused).to.deep.include({ oauthError: 'invalid_client', status: 401 });
       expect(await oauthErrorOf(h.exchange(client.clientId, grant.code, grant.verifier))).to.equal('invalid_client');
-      expect((await h.exchange(client.clientId, grant.code, grant.verifier, { clientSecret: client.clientSecret! })).tokenType).to.equal('Bearer');
+      expect((await h.exchange(client.clientId, grant.code, grant.verifier, { clientSecret: client.clientSecret! })).tokenType).to.equal(
+        'Bearer',
+      );
     });
   });
 
@@ -254,8 +326,13 @@ describe('The door\'s authorization server (use cases)', () => {
       const h = doorHarness();
       const { client, tokens } = await h.connect(ada);
       // Both requests arrive at the same instant: one rotates, the other finds its token one generation behind.
-      const [first, second] = await Promise.allSettled([h.refresh(client.clientId, tokens.refreshToken), h.refresh(client.clientId, tokens.refreshToken)]);
-      const won = [first, second].filter((r) => r.status === 'fulfilled') as Array<PromiseFulfilledResult<{ accessToken: string; refreshToken: string }>>;
+      const [first, second] = await Promise.allSettled([
+        h.refresh(client.clientId, tokens.refreshToken),
+        h.refresh(client.clientId, tokens.refreshToken),
+      ]);
+      const won = [first, second].filter((r) => r.status === 'fulfilled') as Array<
+        PromiseFulfilledResult<{ accessToken: string; refreshToken: string }>
+      >;
       expect(won).to.have.length(1);
       const lost = [first, second].find((r) => r.status === 'rejected') as PromiseRejectedResult;
       expect(lost.reason).to.deep.include({ oauthError: 'invalid_grant' });
@@ -326,9 +403,10 @@ describe('The door\'s authorization server (use cases)', () => {
             const results = await Promise.allSettled(Array.from({ length: 8 }, () => h.refresh(client.clientId, tokens.refreshToken)));
             const won = results.filter((r) => r.status === 'fulfilled');
             expect(won, `round ${round}`).to.have.length(1);
-            for (const lost of results.filter((r) => r.status === 'rejected')) expect((lost as PromiseRejectedResult).reason).to.deep.include({ oauthError: 'invalid_grant' });
+            for (const lost of results.filter((r) => r.status === 'rejected'))
+              expect((lost as PromiseRejectedResult).reason).to.deep.include({ oauthError: 'invalid_grant' });
             const winner = (won[0] as PromiseFulfilledResult<{ accessToken: string }>).value;
-            expect((await h.admit(winner.accessToken)).ok, 'the winner\'s tokens stay valid').to.equal(true);
+            expect((await h.admit(winner.accessToken)).ok, "the winner's tokens stay valid").to.equal(true);
           }
         } finally {
           await opened.close();
@@ -341,7 +419,11 @@ describe('The door\'s authorization server (use cases)', () => {
     it('revoking a refresh token revokes its family; revoking again (a token that no longer exists) still lands', async () => {
       const h = doorHarness();
       const { client, tokens } = await h.connect(ada);
-      await h.oauth.revokeToken.execute({ token: tokens.refreshToken, tokenTypeHint: 'refresh_token', client: { clientId: client.clientId, via: 'none' } });
+      await h.oauth.revokeToken.execute({
+        token: tokens.refreshToken,
+        tokenTypeHint: 'refresh_token',
+        client: { clientId: client.clientId, via: 'none' },
+      });
       expect((await h.admit(tokens.accessToken)).ok).to.equal(false);
       expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken))).to.equal('invalid_grant');
       await h.oauth.revokeToken.execute({ token: tokens.refreshToken, client: { clientId: client.clientId, via: 'none' } });
@@ -356,15 +438,27 @@ describe('The door\'s authorization server (use cases)', () => {
       expect((await h.admit((await h.refresh(client.clientId, tokens.refreshToken)).accessToken)).ok).to.equal(true);
     });
 
-    it('answers 400 for a missing token or client_id, an unknown client, and another client\'s token', async () => {
+    it("answers 400 for a missing token or client_id, an unknown client, and another client's token", async () => {
       const h = doorHarness();
       const { client, tokens } = await h.connect(ada);
       const other = await h.register();
-      const refusal = (promise: Promise<unknown>) => promise.then(() => 'resolved', (error: { oauthError: string; status: number }) => `${error.status} ${error.oauthError}`);
-      expect(await refusal(h.oauth.revokeToken.execute({ client: { clientId: client.clientId, via: 'none' } }))).to.equal('400 invalid_request');
-      expect(await refusal(h.oauth.revokeToken.execute({ token: tokens.accessToken, client: { via: 'none' } }))).to.equal('400 invalid_request');
-      expect(await refusal(h.oauth.revokeToken.execute({ token: tokens.accessToken, client: { clientId: 'mcpc_unknown0000', via: 'none' } }))).to.equal('400 invalid_client');
-      expect(await refusal(h.oauth.revokeToken.execute({ token: tokens.refreshToken, client: { clientId: other.clientId, via: 'none' } }))).to.equal('400 unauthorized_client');
+      const refusal = (promise: Promise<unknown>) =>
+        promise.then(
+          () => 'resolved',
+          (error: { oauthError: string; status: number }) => `${error.status} ${error.oauthError}`,
+        );
+      expect(await refusal(h.oauth.revokeToken.execute({ client: { clientId: client.clientId, via: 'none' } }))).to.equal(
+        '400 invalid_request',
+      );
+      expect(await refusal(h.oauth.revokeToken.execute({ token: tokens.accessToken, client: { via: 'none' } }))).to.equal(
+        '400 invalid_request',
+      );
+      expect(
+        await refusal(h.oauth.revokeToken.execute({ token: tokens.accessToken, client: { clientId: 'mcpc_unknown0000', via: 'none' } })),
+      ).to.equal('400 invalid_client');
+      expect(
+        await refusal(h.oauth.revokeToken.execute({ token: tokens.refreshToken, client: { clientId: other.clientId, via: 'none' } })),
+      ).to.equal('400 unauthorized_client');
       expect((await h.admit(tokens.accessToken)).ok, 'the refused revocations changed nothing').to.equal(true);
     });
 
@@ -372,7 +466,9 @@ describe('The door\'s authorization server (use cases)', () => {
       const store = new MemoryStore({ clock: new ManualClock(), atomic: false });
       const h = doorHarness({ store });
       const client = await h.register();
-      const refused = await h.oauth.revokeToken.execute({ token: 'anything', client: { clientId: client.clientId, via: 'none' } }).catch((error: unknown) => error);
+      const refused = await h.oauth.revokeToken
+        .execute({ token: 'anything', client: { clientId: client.clientId, via: 'none' } })
+        .catch((error: unknown) => error);
       expect(refused).to.deep.include({ oauthError: 'temporarily_unavailable', status: 400 });
     });
   });

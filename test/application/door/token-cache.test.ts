@@ -3,7 +3,15 @@ import { TokenFamilyBook, type AccessTokenPrimitives } from '../../../applicatio
 import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
 import { ManualClock } from '../../support/manual-clock.js';
 
-const token: AccessTokenPrimitives = { familyId: 'fam_1', subject: 'ada', clientId: 'mcpc_1', scope: 'mcp', resource: 'http://x/api/porter/mcp', evidence: 'consent-1', expiresAt: '2099-01-01T00:00:00.000Z' };
+const token: AccessTokenPrimitives = {
+  familyId: 'fam_1',
+  subject: 'ada',
+  clientId: 'mcpc_1',
+  scope: 'mcp',
+  resource: 'http://x/api/porter/mcp',
+  evidence: 'consent-1',
+  expiresAt: '2099-01-01T00:00:00.000Z',
+};
 
 describe('TokenFamilyBook: recently checked access tokens', () => {
   it('answers from memory within the cache window and reads the store again after it', async () => {

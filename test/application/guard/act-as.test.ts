@@ -42,7 +42,16 @@ describe('act-as and present credentials', () => {
     const host = await recordingHost();
     try {
       const h = guardHarness({ tools: [callsHost('read')], actAs: hs256Jwt({ secret: SECRET }), host: new BaseUrlHostApi(host.url) });
-      const result = await h.call('host_call', {}, { presence: 'away', venue: 'automation', session: 'run_1', credentials: { cookie: 'sid=inbound', authorization: 'Bearer inbound' } });
+      const result = await h.call(
+        'host_call',
+        {},
+        {
+          presence: 'away',
+          venue: 'automation',
+          session: 'run_1',
+          credentials: { cookie: 'sid=inbound', authorization: 'Bearer inbound' },
+        },
+      );
       expect(result.status).to.equal('ran');
       const seen = host.requests[0]!.headers;
       expect(seen.cookie).to.equal(undefined);
@@ -55,13 +64,19 @@ describe('act-as and present credentials', () => {
     }
   });
 
-  it('fails closed, audited, before any outbound call when the authority is someone else\'s', async () => {
+  it("fails closed, audited, before any outbound call when the authority is someone else's", async () => {
     const host = await recordingHost();
     try {
       const h = guardHarness({ tools: [callsHost('read')], actAs: hs256Jwt({ secret: SECRET }), host: new BaseUrlHostApi(host.url) });
       let refused: unknown;
       try {
-        await h.hostAccess.prepare({ principal: ada, venue: 'mcp', presence: 'present', tool: 'host_call', authority: { subject: 'bob', grantId: 'grt_1' } });
+        await h.hostAccess.prepare({
+          principal: ada,
+          venue: 'mcp',
+          presence: 'present',
+          tool: 'host_call',
+          authority: { subject: 'bob', grantId: 'grt_1' },
+        });
       } catch (error) {
         refused = error;
       }
@@ -70,7 +85,11 @@ describe('act-as and present credentials', () => {
       expect(host.requests).to.have.length(0);
       const events = (await h.auditLog.list('ada', {})).events;
       expect(events).to.have.length(1);
-      expect(events[0]).to.deep.include({ action: 'act-as.refused', outcome: 'act-as-subject-mismatch', details: { tool: 'host_call', grantId: 'grt_1' } });
+      expect(events[0]).to.deep.include({
+        action: 'act-as.refused',
+        outcome: 'act-as-subject-mismatch',
+        details: { tool: 'host_call', grantId: 'grt_1' },
+      });
     } finally {
       await host.close();
     }
@@ -85,7 +104,10 @@ describe('act-as and present credentials', () => {
       const loaded = await h.executeApproved.execute({ approvalId: id, principal: ada, signal: new AbortController().signal });
       expect(loaded?.status).to.equal('ran');
       expect(host.requests).to.have.length(1);
-      const { payload } = await jwtVerify(String(host.requests[0]!.headers.authorization).replace(/^Bearer /, ''), new TextEncoder().encode(SECRET));
+      const { payload } = await jwtVerify(
+        String(host.requests[0]!.headers.authorization).replace(/^Bearer /, ''),
+        new TextEncoder().encode(SECRET),
+      );
       expect(payload.sub).to.equal('ada');
     } finally {
       await host.close();
@@ -120,7 +142,7 @@ describe('act-as and present credentials', () => {
     }
   });
 
-  it('forwards the person\'s cookie and authorization to PORTER_BASE_URL when present', async () => {
+  it("forwards the person's cookie and authorization to PORTER_BASE_URL when present", async () => {
     const host = await recordingHost();
     try {
       const h = guardHarness({ tools: [callsHost('read')], host: new BaseUrlHostApi(host.url) });
@@ -146,10 +168,21 @@ describe('act-as and present credentials', () => {
     const host = await recordingHost();
     try {
       const failingSink = { write: async () => Promise.reject(new Error('sink down')) };
-      const withHost = guardHarness({ tools: [callsHost('read')], actAs: hs256Jwt({ secret: SECRET }), host: new BaseUrlHostApi(host.url), auditSink: failingSink });
+      const withHost = guardHarness({
+        tools: [callsHost('read')],
+        actAs: hs256Jwt({ secret: SECRET }),
+        host: new BaseUrlHostApi(host.url),
+        auditSink: failingSink,
+      });
       let refused: unknown;
       try {
-        await withHost.hostAccess.prepare({ principal: ada, venue: 'mcp', presence: 'present', tool: 'host_call', authority: { subject: 'bob' } });
+        await withHost.hostAccess.prepare({
+          principal: ada,
+          venue: 'mcp',
+          presence: 'present',
+          tool: 'host_call',
+          authority: { subject: 'bob' },
+        });
       } catch (error) {
         refused = error;
       }
@@ -165,7 +198,7 @@ describe('act-as and present credentials', () => {
     }
   });
 
-  it('calls the host under PORTER_BASE_URL\'s own path', async () => {
+  it("calls the host under PORTER_BASE_URL's own path", async () => {
     const host = await recordingHost();
     try {
       const h = guardHarness({ tools: [callsHost('read')], host: new BaseUrlHostApi(`${host.url}/app/`) });
@@ -195,7 +228,7 @@ describe('act-as and present credentials', () => {
     }
   });
 
-  it('keeps host calls on the base URL\'s origin', async () => {
+  it("keeps host calls on the base URL's origin", async () => {
     const api = new BaseUrlHostApi('http://127.0.0.1:9/app');
     let error: unknown;
     try {

@@ -15,11 +15,16 @@ describe('Approvals named by the parked tool-call id (spec §2)', () => {
     const h = guardHarness({ tools: [add.tool] });
     const { approvalId, toolCallId } = parked(await h.call('notes_add', { text: 'milk' }));
     expect(toolCallId).to.not.equal(approvalId);
-    expect(await h.get.execute({ principal: ada, approvalId: toolCallId })).to.deep.equal(await h.get.execute({ principal: ada, approvalId }));
+    expect(await h.get.execute({ principal: ada, approvalId: toolCallId })).to.deep.equal(
+      await h.get.execute({ principal: ada, approvalId }),
+    );
 
     const decided = await h.decide.execute({ principal: ada, approvalId: toolCallId, approve: true });
     expect(decided).to.deep.include({ id: approvalId, state: 'approved' });
-    expect(await codeOf(h.decide.execute({ principal: ada, approvalId: toolCallId, approve: false })), 'a second answer by either name').to.equal('conflict');
+    expect(
+      await codeOf(h.decide.execute({ principal: ada, approvalId: toolCallId, approve: false })),
+      'a second answer by either name',
+    ).to.equal('conflict');
     expect(await codeOf(h.decide.execute({ principal: ada, approvalId, approve: false }))).to.equal('conflict');
 
     await h.executeApproved.forThread('thr_session1', { principal: ada, signal: signal() });
@@ -28,7 +33,7 @@ describe('Approvals named by the parked tool-call id (spec §2)', () => {
     expect(add.calls).to.deep.equal([{ text: 'milk' }]);
   });
 
-  it('is not-found for someone else\'s tool-call id, on read, decide and batch', async () => {
+  it("is not-found for someone else's tool-call id, on read, decide and batch", async () => {
     const add = countingTool('notes_add', 'write');
     const h = guardHarness({ tools: [add.tool] });
     const { toolCallId } = parked(await h.call('notes_add', {}));
@@ -50,34 +55,42 @@ describe('Approvals named by the parked tool-call id (spec §2)', () => {
     const h = guardHarness({ tools: [add.tool] });
     const first = parked(await h.call('notes_add', { n: 1 }));
     const second = parked(await h.call('notes_add', { n: 2 }));
-    const { approvals } = await h.decideMany.execute({ principal: ada, approvalIds: [first.toolCallId, second.approvalId, first.approvalId, second.toolCallId], approve: true });
+    const { approvals } = await h.decideMany.execute({
+      principal: ada,
+      approvalIds: [first.toolCallId, second.approvalId, first.approvalId, second.toolCallId],
+      approve: true,
+    });
     expect(approvals.map((a) => a.id)).to.deep.equal([first.approvalId, second.approvalId]);
     expect(approvals.every((a) => a.state === 'approved')).to.equal(true);
 
     const third = parked(await h.call('notes_add', { n: 3 }));
-    expect(await codeOf(h.decideMany.execute({ principal: ada, approvalIds: [third.toolCallId, first.toolCallId], approve: false }))).to.equal('conflict');
+    expect(
+      await codeOf(h.decideMany.execute({ principal: ada, approvalIds: [third.toolCallId, first.toolCallId], approve: false })),
+    ).to.equal('conflict');
     expect((await h.get.execute({ principal: ada, approvalId: third.toolCallId })).state, 'nothing decided').to.equal('pending');
   });
 
-  it('names the newest of the caller\'s approvals when a tool-call id parked twice; the apr_ id stays exact', async () => {
+  it("names the newest of the caller's approvals when a tool-call id parked twice; the apr_ id stays exact", async () => {
     const add = countingTool('notes_add', 'write');
     const h = guardHarness({ tools: [add.tool] });
     // A scripted model derives the id from the prompt: the same prompt in two threads repeats it.
     const older = parkedId(await h.call('notes_add', { text: 'a' }, { toolCallId: 'call_same', session: 'thr_one', threadId: 'thr_one' }));
     h.clock.advance(1_000);
     const newer = parkedId(await h.call('notes_add', { text: 'b' }, { toolCallId: 'call_same', session: 'thr_two', threadId: 'thr_two' }));
-    const bobs = parkedId(await h.call('notes_add', { text: 'c' }, { toolCallId: 'call_same', principal: bob, session: 'thr_three', threadId: 'thr_three' }));
+    const bobs = parkedId(
+      await h.call('notes_add', { text: 'c' }, { toolCallId: 'call_same', principal: bob, session: 'thr_three', threadId: 'thr_three' }),
+    );
 
     expect((await h.get.execute({ principal: ada, approvalId: 'call_same' })).id).to.equal(newer);
     expect((await h.get.execute({ principal: bob, approvalId: 'call_same' })).id, 'each person their own').to.equal(bobs);
     // Deciding it keeps naming the same approval: the rule does not depend on state.
     await h.decide.execute({ principal: ada, approvalId: 'call_same', approve: false });
-    expect((await h.get.execute({ principal: ada, approvalId: 'call_same' }))).to.deep.include({ id: newer, state: 'denied' });
+    expect(await h.get.execute({ principal: ada, approvalId: 'call_same' })).to.deep.include({ id: newer, state: 'denied' });
     expect((await h.get.execute({ principal: ada, approvalId: older })).state).to.equal('pending');
     expect((await h.get.execute({ principal: bob, approvalId: bobs })).state).to.equal('pending');
   });
 
-  it('follows the door\'s retry rule: a retry reuses the parked tool-call id, the third attempt parks a new one', async () => {
+  it("follows the door's retry rule: a retry reuses the parked tool-call id, the third attempt parks a new one", async () => {
     const clear = countingTool('notes_clear', 'destructive');
     const h = guardHarness({ tools: [clear.tool] });
     const door = { venue: 'mcp' as const, session: 'ses_door1', threadId: undefined, reuseParked: true };
@@ -91,8 +104,8 @@ describe('Approvals named by the parked tool-call id (spec §2)', () => {
     const third = parked(await h.call('notes_clear', { all: true }, { ...door, toolCallId: 'call_door_4' }));
     expect(third.approvalId).to.not.equal(first.approvalId);
     expect(third.toolCallId).to.equal('call_door_4');
-    expect((await h.get.execute({ principal: ada, approvalId: 'call_door_1' }))).to.deep.include({ id: first.approvalId, state: 'executed' });
-    expect((await h.get.execute({ principal: ada, approvalId: 'call_door_4' }))).to.deep.include({ id: third.approvalId, state: 'pending' });
+    expect(await h.get.execute({ principal: ada, approvalId: 'call_door_1' })).to.deep.include({ id: first.approvalId, state: 'executed' });
+    expect(await h.get.execute({ principal: ada, approvalId: 'call_door_4' })).to.deep.include({ id: third.approvalId, state: 'pending' });
     expect(clear.calls).to.have.length(1);
   });
 

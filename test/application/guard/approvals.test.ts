@@ -6,7 +6,6 @@ import { eventually } from '../../support/eventually.js';
 
 const signal = () => new AbortController().signal;
 
-
 describe('Approvals', () => {
   it('shows a parked call with its request while pending', async () => {
     const add = countingTool('notes_add', 'write');
@@ -17,7 +16,7 @@ describe('Approvals', () => {
     expect(view.request).to.deep.include({ tool: 'notes_add', preview: 'Add “milk”', risk: 'write', threadId: 'thr_session1' });
   });
 
-  it('answers not-found for someone else\'s approval, on read and on decide', async () => {
+  it("answers not-found for someone else's approval, on read and on decide", async () => {
     const add = countingTool('notes_add', 'write');
     const h = guardHarness({ tools: [add.tool] });
     const id = parkedId(await h.call('notes_add', {}));
@@ -31,7 +30,9 @@ describe('Approvals', () => {
     const h = guardHarness({ tools: [add.tool] });
     const id = parkedId(await h.call('notes_add', { text: 'once' }));
     await h.decide.execute({ principal: ada, approvalId: id, approve: true });
-    const results = await Promise.all(Array.from({ length: 50 }, () => h.executeApproved.execute({ approvalId: id, principal: ada, signal: signal() })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => h.executeApproved.execute({ approvalId: id, principal: ada, signal: signal() })),
+    );
     expect(results.filter((r) => r !== null)).to.have.length(1);
     expect(add.calls).to.deep.equal([{ text: 'once' }]);
     const view = await h.get.execute({ principal: ada, approvalId: id });
@@ -43,7 +44,9 @@ describe('Approvals', () => {
     const add = countingTool('notes_add', 'write');
     const h = guardHarness({ tools: [add.tool] });
     const id = parkedId(await h.call('notes_add', {}));
-    const codes = await Promise.all(Array.from({ length: 50 }, () => codeOf(h.decide.execute({ principal: ada, approvalId: id, approve: true }))));
+    const codes = await Promise.all(
+      Array.from({ length: 50 }, () => codeOf(h.decide.execute({ principal: ada, approvalId: id, approve: true }))),
+    );
     expect(codes.filter((c) => c === 'resolved')).to.have.length(1);
     expect(codes.filter((c) => c === 'conflict')).to.have.length(49);
     await h.executeApproved.forThread('thr_session1', { principal: ada, signal: signal() });
@@ -84,7 +87,10 @@ describe('Approvals', () => {
     const id = parkedId(await h.call('notes_add', {}));
     h.clock.advance(60 * 60 * 1000);
     expect((await h.list.execute({ principal: ada })).approvals).to.have.length(0);
-    expect(await h.get.execute({ principal: ada, approvalId: id })).to.deep.include({ state: 'expired', outcome: { kind: 'expired', reason: 'timeout' } });
+    expect(await h.get.execute({ principal: ada, approvalId: id })).to.deep.include({
+      state: 'expired',
+      outcome: { kind: 'expired', reason: 'timeout' },
+    });
     expect(await codeOf(h.decide.execute({ principal: ada, approvalId: id, approve: true }))).to.equal('conflict');
   });
 
@@ -119,7 +125,7 @@ describe('Approvals', () => {
       expect((await h.get.execute({ principal: ada, approvalId: ids[0]! })).state).to.equal('pending');
     });
 
-    it('decides nothing when one id is someone else\'s', async () => {
+    it("decides nothing when one id is someone else's", async () => {
       const add = countingTool('notes_add', 'write');
       const h = guardHarness({ tools: [add.tool] });
       const mine = parkedId(await h.call('notes_add', {}));
@@ -146,13 +152,16 @@ describe('Approvals', () => {
   it('runs decision hooks within the decision', async () => {
     const add = countingTool('notes_add', 'write');
     const seen: Array<[string, boolean]> = [];
-    const h = guardHarness({ tools: [add.tool], hooks: [{ onDecided: async (approval: Approval, approved: boolean) => void seen.push([approval.id, approved]) }] });
+    const h = guardHarness({
+      tools: [add.tool],
+      hooks: [{ onDecided: async (approval: Approval, approved: boolean) => void seen.push([approval.id, approved]) }],
+    });
     const id = parkedId(await h.call('notes_add', {}));
     await h.decide.execute({ principal: ada, approvalId: id, approve: false });
     expect(seen).to.deep.equal([[id, false]]);
   });
 
-  it('audits parking and deciding under the caller\'s subject', async () => {
+  it("audits parking and deciding under the caller's subject", async () => {
     const add = countingTool('notes_add', 'write');
     const h = guardHarness({ tools: [add.tool] });
     const id = parkedId(await h.call('notes_add', {}));

@@ -22,7 +22,10 @@ const LEASE_MS = 1_500;
 
 /** Starts the executor process and resolves once its tool runs, with the approval it executes. */
 async function startExecutor(databaseUrl: string): Promise<{ child: ChildProcess; approvalId: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', EXECUTOR, databaseUrl, String(LEASE_MS)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', EXECUTOR, databaseUrl, String(LEASE_MS)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const approvalId = await new Promise<string>((resolve, reject) => {
@@ -38,7 +41,8 @@ async function startExecutor(databaseUrl: string): Promise<{ child: ChildProcess
 }
 
 /** Reads the approval until `done` says so, or fails after `withinMs`. */
-const readUntil = <T>(read: () => Promise<T>, done: (value: T) => boolean, withinMs: number, what: string): Promise<T> => until(read, done, { timeoutMs: withinMs, what });
+const readUntil = <T>(read: () => Promise<T>, done: (value: T) => boolean, withinMs: number, what: string): Promise<T> =>
+  until(read, done, { timeoutMs: withinMs, what });
 
 const stores: Array<{ name: string; open: () => Promise<{ url: string; drop: () => Promise<void> } | null> }> = [
   {
@@ -104,7 +108,9 @@ describe('An approved call whose executor is killed (kill -9) reads executed, ok
 
         // Never run again, by any instance.
         expect(await h.executeApproved.execute({ approvalId, principal: ada, signal: new AbortController().signal })).to.equal(null);
-        expect(await h.executeApproved.forThread('thr_session1', { principal: ada, signal: new AbortController().signal })).to.deep.equal([]);
+        expect(await h.executeApproved.forThread('thr_session1', { principal: ada, signal: new AbortController().signal })).to.deep.equal(
+          [],
+        );
         expect(twin.calls).to.have.length(0);
       } finally {
         if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -117,7 +123,9 @@ describe('An approved call whose executor is killed (kill -9) reads executed, ok
 
 describe('The next turn of a thread whose approved call was interrupted', () => {
   it('answers the waiting tool part with the interrupted outcome, so the model reads it', async () => {
-    const model = new RecordingLanguageModel((_prompt, call) => (call === 0 ? { toolCalls: [{ toolName: 'notes_add', input: { text: 'milk' } }] } : { text: 'noted what happened' }));
+    const model = new RecordingLanguageModel((_prompt, call) =>
+      call === 0 ? { toolCalls: [{ toolName: 'notes_add', input: { text: 'milk' } }] } : { text: 'noted what happened' },
+    );
     const add = countingTool('notes_add', 'write');
     const h = turnHarness({ model, tools: [add.tool] });
     const { id: threadId } = await h.createThread.execute({ principal: ada });
@@ -126,12 +134,16 @@ describe('The next turn of a thread whose approved call was interrupted', () => 
     await h.decide.execute({ principal: ada, approvalId: pending!.id, approve: true });
     // An executor on another instance claimed it, then died: its lease lapses unrenewed.
     const approved = (await h.approvals.find(pending!.id))!;
-    expect((await h.approvals.swap(approved, approved.approval.startExecution(h.clock.now().toISOString(), 1_000))) !== null).to.equal(true);
+    expect((await h.approvals.swap(approved, approved.approval.startExecution(h.clock.now().toISOString(), 1_000))) !== null).to.equal(
+      true,
+    );
     h.clock.advance(1_000);
 
     const chunks = await collect(await h.runTurn.execute({ principal: ada, threadId }));
     expect(chunks).to.deep.include({ type: 'tool-output-error', toolCallId: pending!.request!.toolCallId, errorText: INTERRUPTED_ERROR });
-    const seen = model.prompts[1]!.flatMap((m) => (m.role === 'tool' ? m.content : [])) as unknown as Array<{ output: { type: string; value: string } }>;
+    const seen = model.prompts[1]!.flatMap((m) => (m.role === 'tool' ? m.content : [])) as unknown as Array<{
+      output: { type: string; value: string };
+    }>;
     expect(seen.map((part) => part.output)).to.deep.equal([{ type: 'error-text', value: INTERRUPTED_ERROR }]);
     expect(add.calls, 'never run again').to.have.length(0);
   });

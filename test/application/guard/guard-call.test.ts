@@ -4,7 +4,6 @@ import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { codeOf } from '../../support/outcomes.js';
 
-
 describe('GuardCall: the decision pipeline', () => {
   it('runs a read-class tool without asking', async () => {
     const list = countingTool('notes_list', 'read');
@@ -33,7 +32,14 @@ describe('GuardCall: the decision pipeline', () => {
 
   it('refuses an unknown tool and an input that fails the tool schema, running nothing', async () => {
     const strict = countingTool('notes_add', 'write');
-    const h = guardHarness({ tools: [{ ...strict.tool, inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false } }] });
+    const h = guardHarness({
+      tools: [
+        {
+          ...strict.tool,
+          inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+        },
+      ],
+    });
     expect((await h.call('nope', {})).status).to.equal('invalid');
     const bad = await h.call('notes_add', { text: 5 });
     expect(bad.status).to.equal('invalid');
@@ -44,7 +50,9 @@ describe('GuardCall: the decision pipeline', () => {
   it('resolves risk at call time when the tool says how', async () => {
     const edit = countingTool('porter_apps_edit', 'write');
     const h = guardHarness({
-      tools: [{ ...edit.tool, resolveRisk: (input) => ({ risk: (input as { server?: boolean }).server ? 'write' : 'read', egress: false }) }],
+      tools: [
+        { ...edit.tool, resolveRisk: (input) => ({ risk: (input as { server?: boolean }).server ? 'write' : 'read', egress: false }) },
+      ],
     });
     expect((await h.call('porter_apps_edit', { server: false })).status).to.equal('ran');
     expect((await h.call('porter_apps_edit', { server: true })).status).to.equal('parked');
@@ -52,7 +60,15 @@ describe('GuardCall: the decision pipeline', () => {
 
   it('reports a tool that throws as a failed call', async () => {
     const h = guardHarness({
-      tools: [{ name: 'boom', description: 'x', inputSchema: { type: 'object' }, risk: 'read', execute: async () => Promise.reject(new Error('kaput')) }],
+      tools: [
+        {
+          name: 'boom',
+          description: 'x',
+          inputSchema: { type: 'object' },
+          risk: 'read',
+          execute: async () => Promise.reject(new Error('kaput')),
+        },
+      ],
     });
     expect(await h.call('boom', {})).to.deep.equal({ status: 'failed', error: 'kaput' });
   });
@@ -68,7 +84,9 @@ describe('GuardCall: the decision pipeline', () => {
       const list = countingTool('notes_list', 'read');
       const h = guardHarness({ tools: [list.tool], policy: [{ risk: 'read', venue: 'automation', action: 'ask' }] });
       expect((await h.call('notes_list', {})).status).to.equal('ran');
-      expect((await h.call('notes_list', {}, { venue: 'automation', presence: 'away', session: 'run_1', runId: 'run_1' })).status).to.equal('parked');
+      expect((await h.call('notes_list', {}, { venue: 'automation', presence: 'away', session: 'run_1', runId: 'run_1' })).status).to.equal(
+        'parked',
+      );
     });
 
     it('blocks on a block rule even when a grant covers the call, and audits it', async () => {
@@ -89,10 +107,19 @@ describe('GuardCall: the decision pipeline', () => {
       const h = guardHarness({ tools: [add.tool] });
       const id = parkedId(await h.call('notes_add', { text: 'a' }));
       await h.decide.execute({ principal: ada, approvalId: id, approve: true, remember: { scope: 'tool', duration: 'standing' } });
-      expect(await h.call('notes_add', { text: 'b' }, { session: 'thr_other', threadId: 'thr_other' })).to.deep.include({ status: 'ran', because: 'grant' });
+      expect(await h.call('notes_add', { text: 'b' }, { session: 'thr_other', threadId: 'thr_other' })).to.deep.include({
+        status: 'ran',
+        because: 'grant',
+      });
       const grants = await h.listGrants.execute({ principal: ada });
       expect(grants.grants).to.have.length(1);
-      expect(grants.grants[0]).to.deep.include({ subject: 'ada', tool: 'notes_add', scope: 'tool', duration: 'standing', origin: { kind: 'approval', approvalId: id } });
+      expect(grants.grants[0]).to.deep.include({
+        subject: 'ada',
+        tool: 'notes_add',
+        scope: 'tool',
+        duration: 'standing',
+        origin: { kind: 'approval', approvalId: id },
+      });
     });
 
     it('keeps an exact grant to the same input, whatever its key order', async () => {
@@ -114,7 +141,7 @@ describe('GuardCall: the decision pipeline', () => {
       expect((await h.call('notes_add', {}, { presence: 'away' })).status).to.equal('parked');
     });
 
-    it('never lets one subject\'s grant cover another subject\'s call', async () => {
+    it("never lets one subject's grant cover another subject's call", async () => {
       const add = countingTool('notes_add', 'write');
       const h = guardHarness({ tools: [add.tool] });
       const id = parkedId(await h.call('notes_add', {}));
@@ -134,7 +161,7 @@ describe('GuardCall: the decision pipeline', () => {
       expect((await h.listGrants.execute({ principal: ada })).grants).to.have.length(0);
     });
 
-    it('answers not-found for revoking someone else\'s grant', async () => {
+    it("answers not-found for revoking someone else's grant", async () => {
       const add = countingTool('notes_add', 'write');
       const h = guardHarness({ tools: [add.tool] });
       const id = parkedId(await h.call('notes_add', {}));
@@ -179,8 +206,12 @@ describe('GuardCall: the decision pipeline', () => {
       const clear = countingTool('notes_clear', 'destructive');
       const h = guardHarness({ tools: [clear.tool] });
       const first = parkedId(await h.call('notes_clear', { all: true }, { venue: 'mcp', session: 'ses_a', reuseParked: true }));
-      expect(parkedId(await h.call('notes_clear', { all: true }, { venue: 'mcp', session: 'ses_b', reuseParked: true }))).to.not.equal(first);
-      expect(parkedId(await h.call('notes_clear', { all: false }, { venue: 'mcp', session: 'ses_a', reuseParked: true }))).to.not.equal(first);
+      expect(parkedId(await h.call('notes_clear', { all: true }, { venue: 'mcp', session: 'ses_b', reuseParked: true }))).to.not.equal(
+        first,
+      );
+      expect(parkedId(await h.call('notes_clear', { all: false }, { venue: 'mcp', session: 'ses_a', reuseParked: true }))).to.not.equal(
+        first,
+      );
     });
   });
 

@@ -22,7 +22,11 @@ describe('A stored approval whose shape drifted', () => {
     const stored = (await records.get(approvalId))!;
     // As a missed migration would leave it: a state no approval has, the request's tool gone.
     const { tool: _dropped, ...request } = stored.data.request;
-    await records.put({ id: approvalId, data: { ...stored.data, state: 'maybe', request } as unknown as ApprovalPrimitives, refs: stored.refs });
+    await records.put({
+      id: approvalId,
+      data: { ...stored.data, state: 'maybe', request } as unknown as ApprovalPrimitives,
+      refs: stored.refs,
+    });
     return { h, approvalId };
   }
 
@@ -50,6 +54,8 @@ describe('A stored approval whose shape drifted', () => {
     expect(answer.status).to.equal(500);
     expect(answer.body.error.code).to.equal('internal');
     expect(answer.body.error.message).to.not.include(approvalId);
-    expect(logger.entries.filter((entry) => entry.level === 'error').map((entry) => String(entry.fields?.cause))).to.satisfy((causes: string[]) => causes.some((cause) => cause.includes(`approvals/${approvalId}`)));
+    expect(logger.entries.filter((entry) => entry.level === 'error').map((entry) => String(entry.fields?.cause))).to.satisfy(
+      (causes: string[]) => causes.some((cause) => cause.includes(`approvals/${approvalId}`)),
+    );
   });
 });

@@ -12,7 +12,10 @@ function transferTool(accounts: Set<string>) {
     name: 'transfer',
     description: 'Move money between accounts',
     input: z.strictObject({
-      to: z.string().trim().refine(async (account) => accounts.has(account), 'is not an account of yours'),
+      to: z
+        .string()
+        .trim()
+        .refine(async (account) => accounts.has(account), 'is not an account of yours'),
       cents: z.number().int().positive(),
       memo: z.string().default('(none)'),
     }),
@@ -41,7 +44,10 @@ describe('GuardCall with typed tools', () => {
     expect(wrongType.status).to.equal('invalid');
     expect(wrongType.status === 'invalid' && wrongType.issues.join()).to.contain('/cents');
     expect(await h.call('transfer', { to: 'acct_1', cents: 5, extra: 1 })).to.deep.include({ status: 'invalid' });
-    expect(await h.call('transfer', { to: 'acct_9', cents: 500 })).to.deep.equal({ status: 'invalid', issues: ['/to is not an account of yours'] });
+    expect(await h.call('transfer', { to: 'acct_9', cents: 500 })).to.deep.equal({
+      status: 'invalid',
+      issues: ['/to is not an account of yours'],
+    });
     expect((await h.list.execute({ principal: ada })).approvals).to.have.length(0);
     expect(seen).to.deep.equal({ preview: [], resolveRisk: [], execute: [] });
   });
@@ -68,12 +74,19 @@ describe('GuardCall with typed tools', () => {
     const second = parkedId(await h.call('transfer', { to: 'acct_2', cents: 700 }));
     for (const approvalId of [first, second]) await h.decide.execute({ principal: ada, approvalId, approve: true });
 
-    expect(await h.executeApproved.execute({ approvalId: first, principal: ada, signal: signal() })).to.deep.include({ status: 'ran', output: { sent: 500, to: 'acct_1' } });
+    expect(await h.executeApproved.execute({ approvalId: first, principal: ada, signal: signal() })).to.deep.include({
+      status: 'ran',
+      output: { sent: 500, to: 'acct_1' },
+    });
     expect(seen.execute).to.deep.equal([{ to: 'acct_1', cents: 500, memo: '(none)' }]);
 
     accounts.delete('acct_2');
     const failed = await h.executeApproved.execute({ approvalId: second, principal: ada, signal: signal() });
-    expect(failed).to.deep.equal({ status: 'failed', error: "The approved input no longer passes the tool's schema: /to is not an account of yours", code: 'validation' });
+    expect(failed).to.deep.equal({
+      status: 'failed',
+      error: "The approved input no longer passes the tool's schema: /to is not an account of yours",
+      code: 'validation',
+    });
     expect(seen.execute).to.have.length(1);
     expect((await h.get.execute({ principal: ada, approvalId: second })).state).to.equal('executed');
   });

@@ -75,7 +75,11 @@ describe('AdoptAnonymousSession', () => {
     const clock = new ManualClock();
     const things = new OwnedThings();
     things.owners.set('a', ANON);
-    const useCase = new AdoptAnonymousSession(new MemoryStore({ clock, atomic: false }).records<AdoptionMarker>('adoptions'), [things], clock);
+    const useCase = new AdoptAnonymousSession(
+      new MemoryStore({ clock, atomic: false }).records<AdoptionMarker>('adoptions'),
+      [things],
+      clock,
+    );
     for (const to of ['ada', 'mallory']) {
       try {
         await useCase.execute({ from: ANON, to: user(to) });

@@ -50,7 +50,10 @@ describe('Runs: cooperative stop, idempotent stops, crashed executors', () => {
 
     const stopped = await h.stop.execute({ principal: ada, runId: runId! });
     expect(stopped.state).to.equal('cancelled');
-    expect(await h.get.execute({ principal: ada, approvalId: parked!.id })).to.deep.include({ state: 'expired', outcome: { kind: 'expired', reason: 'dropped' } });
+    expect(await h.get.execute({ principal: ada, approvalId: parked!.id })).to.deep.include({
+      state: 'expired',
+      outcome: { kind: 'expired', reason: 'dropped' },
+    });
     expect((await h.list.execute({ principal: ada })).approvals).to.deep.equal([]);
     await expectConflict(h.decide.execute({ principal: ada, approvalId: parked!.id, approve: true }));
     await h.runQueued();

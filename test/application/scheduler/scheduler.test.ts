@@ -46,7 +46,7 @@ describe('The scheduler tick', () => {
     expect((await h.tick.execute()).runIds).to.deep.equal([]);
   });
 
-  it('does not fire a slot from before the automation was armed, and follows the schedule\'s timezone', async () => {
+  it("does not fire a slot from before the automation was armed, and follows the schedule's timezone", async () => {
     const h = automationsHarness({ tools: [] });
     h.clock.set('2026-06-01T06:58:00.000Z');
     const automation = await h.automation({ prompt: 'good morning', cron: '0 9 * * *', timezone: 'Europe/Paris' });
@@ -84,7 +84,7 @@ describe('The scheduler tick', () => {
     expect(slotRunId('atm_01HZZZZZZZZZZZZZZZZZZZZZZZ', new Date(at.getTime() + 60_000)) > id).to.equal(true);
   });
 
-  it('POST /tick\'s use case refuses a wrong or missing bearer, and every bearer when no secret is set', async () => {
+  it("POST /tick's use case refuses a wrong or missing bearer, and every bearer when no secret is set", async () => {
     const h = automationsHarness({ tools: [], tickSecret: 'the-tick-secret-0123' });
     for (const bearer of ['the-tick-secret-012', 'the-tick-secret-01234', '', null]) {
       try {

@@ -11,7 +11,9 @@ import { defineTool } from '../../../application/tools/define-tool.js';
 
 const echo = () => new RecordingLanguageModel((prompt) => ({ text: `echo: ${lastUserText(prompt)}` }));
 const texts = (prompt: LanguageModelV3Prompt) =>
-  prompt.flatMap((m) => (m.role === 'user' || m.role === 'assistant' ? m.content.flatMap((p) => (p.type === 'text' ? [`${m.role}:${p.text}`] : [])) : []));
+  prompt.flatMap((m) =>
+    m.role === 'user' || m.role === 'assistant' ? m.content.flatMap((p) => (p.type === 'text' ? [`${m.role}:${p.text}`] : [])) : [],
+  );
 
 const bigTool: ToolDefinition = {
   name: 'big_report',
@@ -44,13 +46,23 @@ describe('RunTurn', () => {
   });
 
   it('never splits a tool call from its result at the window edge', async () => {
-    const model = new RecordingLanguageModel((prompt, call) => (call === 0 ? { toolCalls: [{ toolName: 'notes_list', input: {} }] } : { text: `seen ${prompt.length}` }));
-    const list: ToolDefinition = { name: 'notes_list', description: 'x', inputSchema: { type: 'object' }, risk: 'read', execute: async () => ({ notes: [] }) };
+    const model = new RecordingLanguageModel((prompt, call) =>
+      call === 0 ? { toolCalls: [{ toolName: 'notes_list', input: {} }] } : { text: `seen ${prompt.length}` },
+    );
+    const list: ToolDefinition = {
+      name: 'notes_list',
+      description: 'x',
+      inputSchema: { type: 'object' },
+      risk: 'read',
+      execute: async () => ({ notes: [] }),
+    };
     const h = turnHarness({ model, tools: [list], settings: { historyWindow: 1 } });
     const { id } = await h.createThread.execute({ principal: ada });
     await h.say(id, 'list them');
     const second = model.prompts[1]!;
-    const calls = second.flatMap((m) => (m.role === 'assistant' ? m.content.filter((p) => p.type === 'tool-call').map((p) => (p as { toolCallId: string }).toolCallId) : []));
+    const calls = second.flatMap((m) =>
+      m.role === 'assistant' ? m.content.filter((p) => p.type === 'tool-call').map((p) => (p as { toolCallId: string }).toolCallId) : [],
+    );
     const results = second.flatMap((m) => (m.role === 'tool' ? m.content.map((p) => (p as { toolCallId: string }).toolCallId) : []));
     expect(calls).to.have.length(1);
     expect(results).to.deep.equal(calls);
@@ -59,11 +71,15 @@ describe('RunTurn', () => {
   });
 
   it('truncates a long tool result before the model sees it, marked as truncated, and stores it whole', async () => {
-    const model = new RecordingLanguageModel((_prompt, call) => (call === 0 ? { toolCalls: [{ toolName: 'big_report', input: {} }] } : { text: 'done' }));
+    const model = new RecordingLanguageModel((_prompt, call) =>
+      call === 0 ? { toolCalls: [{ toolName: 'big_report', input: {} }] } : { text: 'done' },
+    );
     const h = turnHarness({ model, tools: [bigTool], settings: { toolOutputCap: 1_000 } });
     const { id } = await h.createThread.execute({ principal: ada });
     await h.say(id, 'report please');
-    const result = model.prompts[1]!.flatMap((m) => (m.role === 'tool' ? m.content : []))[0] as unknown as { output: { type: string; value: { truncated: boolean; originalLength: number; content: string } } };
+    const result = model.prompts[1]!.flatMap((m) => (m.role === 'tool' ? m.content : []))[0] as unknown as {
+      output: { type: string; value: { truncated: boolean; originalLength: number; content: string } };
+    };
     expect(result.output.value.truncated).to.equal(true);
     expect(result.output.value.content).to.have.length(1_000);
     expect(result.output.value.originalLength).to.be.greaterThan(50_000);
@@ -73,16 +89,22 @@ describe('RunTurn', () => {
   });
 
   it('passes tool results whole when the cap is 0', async () => {
-    const model = new RecordingLanguageModel((_prompt, call) => (call === 0 ? { toolCalls: [{ toolName: 'big_report', input: {} }] } : { text: 'done' }));
+    const model = new RecordingLanguageModel((_prompt, call) =>
+      call === 0 ? { toolCalls: [{ toolName: 'big_report', input: {} }] } : { text: 'done' },
+    );
     const h = turnHarness({ model, tools: [bigTool], settings: { toolOutputCap: 0 } });
     const { id } = await h.createThread.execute({ principal: ada });
     await h.say(id, 'report please');
-    const result = model.prompts[1]!.flatMap((m) => (m.role === 'tool' ? m.content : []))[0] as unknown as { output: { value: { report: string } } };
+    const result = model.prompts[1]!.flatMap((m) => (m.role === 'tool' ? m.content : []))[0] as unknown as {
+      output: { value: { report: string } };
+    };
     expect(result.output.value.report).to.have.length(50_000);
   });
 
   it('bounds model output per turn with maxOutputTokens across steps', async () => {
-    const model = new RecordingLanguageModel((_prompt, call) => (call < 5 ? { toolCalls: [{ toolName: 'big_report', input: { call } }] } : { text: 'finally' }));
+    const model = new RecordingLanguageModel((_prompt, call) =>
+      call < 5 ? { toolCalls: [{ toolName: 'big_report', input: { call } }] } : { text: 'finally' },
+    );
     const h = turnHarness({ model, tools: [bigTool], settings: { maxOutputTokens: 3 } });
     const { id } = await h.createThread.execute({ principal: ada });
     const chunks = await h.say(id, 'loop');
@@ -109,7 +131,11 @@ describe('RunTurn', () => {
     const model = new RecordingLanguageModel(() => ({ text: 'a slow answer that keeps going', untilAborted: true }));
     const h = turnHarness({ model, graceMs: 50 });
     const { id } = await h.createThread.execute({ principal: ada });
-    const stream = await h.runTurn.execute({ principal: ada, threadId: id, message: { id: '', role: 'user', parts: [{ type: 'text', text: 'go' }] } });
+    const stream = await h.runTurn.execute({
+      principal: ada,
+      threadId: id,
+      message: { id: '', role: 'user', parts: [{ type: 'text', text: 'go' }] },
+    });
     await readUntilText(stream, 'slow');
     stream.detach();
     expect(model.aborted, 'still running within the grace period').to.equal(0);
@@ -125,7 +151,11 @@ describe('RunTurn', () => {
     const model = new RecordingLanguageModel(() => ({ text: 'an answer worth waiting for', untilAborted: true }));
     const h = turnHarness({ model, graceMs: 200 });
     const { id } = await h.createThread.execute({ principal: ada });
-    const first = await h.runTurn.execute({ principal: ada, threadId: id, message: { id: '', role: 'user', parts: [{ type: 'text', text: 'go' }] } });
+    const first = await h.runTurn.execute({
+      principal: ada,
+      threadId: id,
+      message: { id: '', role: 'user', parts: [{ type: 'text', text: 'go' }] },
+    });
     await readUntilText(first, 'answer');
     first.detach();
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -139,10 +169,16 @@ describe('RunTurn', () => {
   });
 
   it('stops a turn at once on request, whoever reads it, and frees the thread for the next turn', async () => {
-    const model = new RecordingLanguageModel((prompt) => (lastUserText(prompt) === 'go' ? { text: 'a long answer still being written', untilAborted: true } : { text: 'next' }));
+    const model = new RecordingLanguageModel((prompt) =>
+      lastUserText(prompt) === 'go' ? { text: 'a long answer still being written', untilAborted: true } : { text: 'next' },
+    );
     const h = turnHarness({ model });
     const { id } = await h.createThread.execute({ principal: ada });
-    const stream = await h.runTurn.execute({ principal: ada, threadId: id, message: { id: '', role: 'user', parts: [{ type: 'text', text: 'go' }] } });
+    const stream = await h.runTurn.execute({
+      principal: ada,
+      threadId: id,
+      message: { id: '', role: 'user', parts: [{ type: 'text', text: 'go' }] },
+    });
     await readUntilText(stream, 'long');
     expect(await h.stop.execute({ principal: ada, threadId: id })).to.deep.equal({ stopped: true });
     expect(model.aborted).to.equal(1);
@@ -157,7 +193,7 @@ describe('RunTurn', () => {
     } catch (error) {
       code = (error as { code: string }).code;
     }
-    expect(code, 'someone else\'s thread').to.equal('not-found');
+    expect(code, "someone else's thread").to.equal('not-found');
   });
 
   it('lets a second client rejoin a turn in flight, replaying what it missed; the turn outlives the first client', async () => {
@@ -165,11 +201,23 @@ describe('RunTurn', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     let started!: () => void;
     const waitingStarted = new Promise<void>((resolve) => (started = resolve));
-    const waiting: ToolDefinition = { name: 'wait', description: 'waits', inputSchema: { type: 'object' }, risk: 'read', execute: async () => (started(), await gate, { waited: true }) };
-    const model = new RecordingLanguageModel((_p, call) => (call === 0 ? { toolCalls: [{ toolName: 'wait', input: {} }] } : { text: 'after waiting' }));
+    const waiting: ToolDefinition = {
+      name: 'wait',
+      description: 'waits',
+      inputSchema: { type: 'object' },
+      risk: 'read',
+      execute: async () => (started(), await gate, { waited: true }),
+    };
+    const model = new RecordingLanguageModel((_p, call) =>
+      call === 0 ? { toolCalls: [{ toolName: 'wait', input: {} }] } : { text: 'after waiting' },
+    );
     const h = turnHarness({ model, tools: [waiting] });
     const { id } = await h.createThread.execute({ principal: ada });
-    const first = await h.runTurn.execute({ principal: ada, threadId: id, message: { id: '', role: 'user', parts: [{ type: 'text', text: 'wait' }] } });
+    const first = await h.runTurn.execute({
+      principal: ada,
+      threadId: id,
+      message: { id: '', role: 'user', parts: [{ type: 'text', text: 'wait' }] },
+    });
     await waitingStarted;
     const second = await h.rejoin.execute({ principal: ada, threadId: id });
     expect(second).to.not.equal(null);
@@ -186,7 +234,11 @@ describe('RunTurn', () => {
     const model = new RecordingLanguageModel(() => ({ text: 'a long answer still being written', untilAborted: true }));
     const h = turnHarness({ model });
     const { id } = await h.createThread.execute({ principal: ada });
-    const stream = await h.runTurn.execute({ principal: ada, threadId: id, message: { id: '', role: 'user', parts: [{ type: 'text', text: 'go' }] } });
+    const stream = await h.runTurn.execute({
+      principal: ada,
+      threadId: id,
+      message: { id: '', role: 'user', parts: [{ type: 'text', text: 'go' }] },
+    });
     const iterator = stream.chunks[Symbol.asyncIterator]();
     while (((await iterator.next()).value as { type: string }).type !== 'text-delta');
     await new DeleteThread(h.threads, h.hub).execute({ principal: ada, threadId: id });
@@ -215,7 +267,11 @@ describe('RunTurn', () => {
     const model = new RecordingLanguageModel(() => ({ text: 'slow', untilAborted: true }));
     const h = turnHarness({ model });
     const { id } = await h.createThread.execute({ principal: ada });
-    const first = await h.runTurn.execute({ principal: ada, threadId: id, message: { id: '', role: 'user', parts: [{ type: 'text', text: 'a' }] } });
+    const first = await h.runTurn.execute({
+      principal: ada,
+      threadId: id,
+      message: { id: '', role: 'user', parts: [{ type: 'text', text: 'a' }] },
+    });
     let code = '';
     try {
       await h.runTurn.execute({ principal: ada, threadId: id, message: { id: '', role: 'user', parts: [{ type: 'text', text: 'b' }] } });
@@ -228,18 +284,33 @@ describe('RunTurn', () => {
   });
 
   it("shows the model a zod tool's JSON Schema, and answers its bad input with a tool error it reads on the next step", async () => {
-    const model = new RecordingLanguageModel((_prompt, call) => (call === 0 ? { toolCalls: [{ toolName: 'notes_add', input: { text: 42 } }] } : { text: 'sorry' }));
-    const add = defineTool({ name: 'notes_add', description: 'Add a note', input: z.strictObject({ text: z.string().min(1) }), risk: 'write', execute: async ({ text }) => ({ added: text }) });
+    const model = new RecordingLanguageModel((_prompt, call) =>
+      call === 0 ? { toolCalls: [{ toolName: 'notes_add', input: { text: 42 } }] } : { text: 'sorry' },
+    );
+    const add = defineTool({
+      name: 'notes_add',
+      description: 'Add a note',
+      input: z.strictObject({ text: z.string().min(1) }),
+      risk: 'write',
+      execute: async ({ text }) => ({ added: text }),
+    });
     const h = turnHarness({ model, tools: [add] });
     const { id } = await h.createThread.execute({ principal: ada });
     const chunks = await h.say(id, 'add 42');
 
     const offered = model.calls[0]!.tools!.find((t) => t.name === 'notes_add');
     expect(offered?.type).to.equal('function');
-    expect(offered?.type === 'function' && offered.inputSchema).to.deep.include({ type: 'object', properties: { text: { type: 'string', minLength: 1 } }, required: ['text'], additionalProperties: false });
+    expect(offered?.type === 'function' && offered.inputSchema).to.deep.include({
+      type: 'object',
+      properties: { text: { type: 'string', minLength: 1 } },
+      required: ['text'],
+      additionalProperties: false,
+    });
     const error = chunks.find((c) => c.type === 'tool-output-error') as { errorText: string } | undefined;
     expect(error?.errorText).to.equal('Invalid call: /text Invalid input: expected string, received number');
-    const read = model.prompts[1]!.flatMap((m) => (m.role === 'tool' ? m.content : []))[0] as unknown as { output: { type: string; value: string } };
+    const read = model.prompts[1]!.flatMap((m) => (m.role === 'tool' ? m.content : []))[0] as unknown as {
+      output: { type: string; value: string };
+    };
     expect(read.output).to.deep.equal({ type: 'error-text', value: error!.errorText });
     expect(chunks[chunks.length - 1]).to.deep.equal({ type: 'finish', finishReason: 'stop' });
     expect((await h.list.execute({ principal: ada })).approvals).to.have.length(0);

@@ -5,7 +5,8 @@ import { Thread, type ThreadPrimitives } from '../../../domain/threads/thread.js
 import type { UiMessage } from '../../../domain/threads/ui-message.js';
 import { ManualClock } from '../../support/manual-clock.js';
 
-const bookOn = (store: MemoryStore) => new ThreadBook(store.records<ThreadPrimitives>('threads'), store.records<UiMessage>('thread-messages'));
+const bookOn = (store: MemoryStore) =>
+  new ThreadBook(store.records<ThreadPrimitives>('threads'), store.records<UiMessage>('thread-messages'));
 
 describe('ThreadBook', () => {
   const now = '2026-01-01T00:00:00.000Z';

@@ -53,7 +53,10 @@ describe('defineTool', () => {
       name: 'orders_lookup',
       description: 'Find an order',
       input: z.strictObject({
-        orderId: z.string().regex(/^ord_[0-9]{1,12}$/).describe('The order id'),
+        orderId: z
+          .string()
+          .regex(/^ord_[0-9]{1,12}$/)
+          .describe('The order id'),
         note: z.string().min(1).max(200).optional(),
         limit: z.number().int().min(1).max(50).default(10),
       }),
@@ -96,12 +99,27 @@ describe('defineTool', () => {
 
     it('uses an explicit inputSchema beside the schema when given', () => {
       const given = { type: 'object', properties: { q: { type: 'string', description: 'shown as is' } } };
-      expect(defineTool({ name: 'q', description: 'x', input: z.object({ q: z.string() }), inputSchema: given, risk: 'read', execute: async () => null }).inputSchema).to.equal(given);
+      expect(
+        defineTool({
+          name: 'q',
+          description: 'x',
+          input: z.object({ q: z.string() }),
+          inputSchema: given,
+          risk: 'read',
+          execute: async () => null,
+        }).inputSchema,
+      ).to.equal(given);
     });
 
     it('refuses a schema that is not an object of named arguments, or that JSON cannot carry', () => {
-      expect(thrown(() => defineTool({ name: 'str', description: 'x', input: z.string(), risk: 'read', execute: async () => null }))).to.contain('tool "str"').and.to.contain('object of named arguments');
-      expect(thrown(() => defineTool({ name: 'when', description: 'x', input: z.object({ at: z.date() }), risk: 'read', execute: async () => null })))
+      expect(thrown(() => defineTool({ name: 'str', description: 'x', input: z.string(), risk: 'read', execute: async () => null })))
+        .to.contain('tool "str"')
+        .and.to.contain('object of named arguments');
+      expect(
+        thrown(() =>
+          defineTool({ name: 'when', description: 'x', input: z.object({ at: z.date() }), risk: 'read', execute: async () => null }),
+        ),
+      )
         .to.contain('tool "when"')
         .and.to.contain('cannot be written as JSON Schema')
         .and.to.contain('inputSchema');
@@ -113,7 +131,10 @@ describe('defineTool', () => {
       const described = defineTool({
         name: 'bare',
         description: 'x',
-        input: bareSchema({ input: () => ({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }), output: () => ({}) }),
+        input: bareSchema({
+          input: () => ({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }),
+          output: () => ({}),
+        }),
         risk: 'read',
         execute: async ({ q }) => q.toUpperCase(),
       });
@@ -121,10 +142,18 @@ describe('defineTool', () => {
     });
 
     it('needs an explicit inputSchema when the schema cannot describe itself, and says so', () => {
-      const message = thrown(() => defineTool({ name: 'bare', description: 'x', input: bareSchema(), risk: 'read', execute: async () => null }));
-      expect(message).to.contain('tool "bare"').and.to.contain('(bare) does not describe itself as JSON Schema').and.to.contain('pass inputSchema');
+      const message = thrown(() =>
+        defineTool({ name: 'bare', description: 'x', input: bareSchema(), risk: 'read', execute: async () => null }),
+      );
+      expect(message)
+        .to.contain('tool "bare"')
+        .and.to.contain('(bare) does not describe itself as JSON Schema')
+        .and.to.contain('pass inputSchema');
       const given = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] };
-      expect(defineTool({ name: 'bare', description: 'x', input: bareSchema(), inputSchema: given, risk: 'read', execute: async () => null }).inputSchema).to.equal(given);
+      expect(
+        defineTool({ name: 'bare', description: 'x', input: bareSchema(), inputSchema: given, risk: 'read', execute: async () => null })
+          .inputSchema,
+      ).to.equal(given);
     });
   });
 
@@ -132,14 +161,26 @@ describe('defineTool', () => {
     const weather = tool({
       description: 'The weather in a city',
       inputSchema: z.object({ city: z.string().min(1), unit: z.enum(['C', 'F']).default('C') }),
-      execute: async ({ city, unit }, options: ToolExecutionOptions) => ({ city, unit, call: options.toolCallId, live: options.abortSignal?.aborted === false, messages: options.messages.length }),
+      execute: async ({ city, unit }, options: ToolExecutionOptions) => ({
+        city,
+        unit,
+        call: options.toolCallId,
+        live: options.abortSignal?.aborted === false,
+        messages: options.messages.length,
+      }),
     });
 
     it('type-checks and runs with the context as its ToolExecutionOptions', async () => {
       const defined: ToolDefinition<{ city: string; unit: 'C' | 'F' }> = defineTool({ name: 'weather', risk: 'read', ...weather });
       expect(defined.description).to.equal('The weather in a city');
       expect(defined.inputSchema.required).to.deep.equal(['city']);
-      expect(await defined.execute({ city: 'Oslo', unit: 'C' }, context())).to.deep.equal({ city: 'Oslo', unit: 'C', call: 'call_1', live: true, messages: 0 });
+      expect(await defined.execute({ city: 'Oslo', unit: 'C' }, context())).to.deep.equal({
+        city: 'Oslo',
+        unit: 'C',
+        call: 'call_1',
+        live: true,
+        messages: 0,
+      });
     });
 
     it("checks input with the SDK's jsonSchema() validate when there is one, keeping its issues", async () => {
@@ -150,14 +191,23 @@ describe('defineTool', () => {
           description: 'x',
           inputSchema: jsonSchema<{ q: string }>(
             { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
-            { validate: (value) => (typeof (value as { q?: unknown }).q === 'string' ? { success: true, value: value as { q: string } } : { success: false, error: new Error('q must be text') }) },
+            {
+              validate: (value) =>
+                typeof (value as { q?: unknown }).q === 'string'
+                  ? { success: true, value: value as { q: string } }
+                  : { success: false, error: new Error('q must be text') },
+            },
           ),
           execute: async ({ q }) => q,
         }),
       });
       expect(validated.inputSchema).to.deep.equal({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] });
       expect(await validated.input!['~standard'].validate({ q: 1 })).to.deep.equal({ issues: [{ message: 'q must be text' }] });
-      const unvalidated = defineTool({ name: 'plain', risk: 'read', ...tool({ inputSchema: jsonSchema<{ q: string }>({ type: 'object' }), execute: async () => 1 }) });
+      const unvalidated = defineTool({
+        name: 'plain',
+        risk: 'read',
+        ...tool({ inputSchema: jsonSchema<{ q: string }>({ type: 'object' }), execute: async () => 1 }),
+      });
       expect(unvalidated.input, 'checked as JSON Schema by the registry instead').to.equal(undefined);
       expect(unvalidated.description).to.equal('');
     });
@@ -179,23 +229,59 @@ describe('defineTool', () => {
     });
 
     it('refuses a read tool that the SDK marks as needing approval, a provider tool and one without execute', () => {
-      expect(thrown(() => defineTool({ name: 'pay', risk: 'read', ...tool({ description: 'x', inputSchema: z.object({}), needsApproval: true, execute: async () => 1 }) }))).to.contain("risk 'read' never asks");
-      expect(defineTool({ name: 'pay', risk: 'write', ...tool({ description: 'x', inputSchema: z.object({}), needsApproval: true, execute: async () => 1 }) }).risk).to.equal('write');
+      expect(
+        thrown(() =>
+          defineTool({
+            name: 'pay',
+            risk: 'read',
+            ...tool({ description: 'x', inputSchema: z.object({}), needsApproval: true, execute: async () => 1 }),
+          }),
+        ),
+      ).to.contain("risk 'read' never asks");
+      expect(
+        defineTool({
+          name: 'pay',
+          risk: 'write',
+          ...tool({ description: 'x', inputSchema: z.object({}), needsApproval: true, execute: async () => 1 }),
+        }).risk,
+      ).to.equal('write');
       const provider = { type: 'provider', id: 'openai.web_search', args: {}, inputSchema: z.object({}) } as const;
-      expect(thrown(() => defineTool({ name: 'web_search', risk: 'read', ...provider } as never))).to.contain('provider-defined tool runs at the model provider');
-      expect(thrown(() => defineTool({ name: 'client_side', risk: 'read', ...tool({ description: 'x', inputSchema: z.object({}), outputSchema: z.string() }) }))).to.contain('execute(input, context) is required');
+      expect(thrown(() => defineTool({ name: 'web_search', risk: 'read', ...provider } as never))).to.contain(
+        'provider-defined tool runs at the model provider',
+      );
+      expect(
+        thrown(() =>
+          defineTool({
+            name: 'client_side',
+            risk: 'read',
+            ...tool({ description: 'x', inputSchema: z.object({}), outputSchema: z.string() }),
+          }),
+        ),
+      ).to.contain('execute(input, context) is required');
     });
   });
 
   it('keeps the plain JSON Schema form as it was: no parsing schema, checked by the registry', async () => {
-    const plain = defineTool({ name: 'legacy', description: 'x', inputSchema: { type: 'object', properties: { n: { type: 'number' } } }, risk: 'write', execute: async (input) => input });
+    const plain = defineTool({
+      name: 'legacy',
+      description: 'x',
+      inputSchema: { type: 'object', properties: { n: { type: 'number' } } },
+      risk: 'write',
+      execute: async (input) => input,
+    });
     expect(plain.input).to.equal(undefined);
     expect(plain.inputSchema).to.deep.equal({ type: 'object', properties: { n: { type: 'number' } } });
     expect(await plain.execute({ n: 1 }, context())).to.deep.equal({ n: 1 });
   });
 
   it('returns a defined tool as it is when defined again, and takes a copy of one as well', () => {
-    const once = defineTool({ name: 'once', description: 'x', input: z.strictObject({ q: z.string() }), risk: 'read', execute: async () => null });
+    const once = defineTool({
+      name: 'once',
+      description: 'x',
+      input: z.strictObject({ q: z.string() }),
+      risk: 'read',
+      execute: async () => null,
+    });
     expect(defineTool(once)).to.equal(once);
     expect(defineTool({ ...once, name: 'copy' }).inputSchema).to.deep.equal(once.inputSchema);
   });
@@ -203,10 +289,20 @@ describe('defineTool', () => {
   it('names the tool and what is wrong with it', () => {
     const base = { description: 'x', input: z.object({}), risk: 'read', execute: async () => null } as const;
     expect(thrown(() => defineTool({ ...base, name: 'has space' }))).to.contain('name must be a letter, then up to 63 letters');
-    expect(thrown(() => defineTool({ ...base, name: 'ok', risk: 'maybe' as never }))).to.equal('tool "ok": risk must be one of read, write, destructive');
-    expect(thrown(() => defineTool({ ...base, name: 'ok', execute: undefined as never }))).to.contain('tool "ok": execute(input, context) is required');
-    expect(thrown(() => defineTool({ ...base, name: 'ok', description: 3 as never }))).to.contain('tool "ok": description must be a string');
-    expect(thrown(() => defineTool({ ...base, name: 'ok', input: { parse: () => 1 } as never }))).to.contain('tool "ok": input must be a zod 4 schema or another Standard Schema');
-    expect(thrown(() => defineTool({ name: 'ok', description: 'x', risk: 'read', execute: async () => null } as never))).to.contain('needs input (a zod or Standard Schema) or inputSchema');
+    expect(thrown(() => defineTool({ ...base, name: 'ok', risk: 'maybe' as never }))).to.equal(
+      'tool "ok": risk must be one of read, write, destructive',
+    );
+    expect(thrown(() => defineTool({ ...base, name: 'ok', execute: undefined as never }))).to.contain(
+      'tool "ok": execute(input, context) is required',
+    );
+    expect(thrown(() => defineTool({ ...base, name: 'ok', description: 3 as never }))).to.contain(
+      'tool "ok": description must be a string',
+    );
+    expect(thrown(() => defineTool({ ...base, name: 'ok', input: { parse: () => 1 } as never }))).to.contain(
+      'tool "ok": input must be a zod 4 schema or another Standard Schema',
+    );
+    expect(thrown(() => defineTool({ name: 'ok', description: 'x', risk: 'read', execute: async () => null } as never))).to.contain(
+      'needs input (a zod or Standard Schema) or inputSchema',
+    );
   });
 });

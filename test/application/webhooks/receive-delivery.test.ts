@@ -46,7 +46,11 @@ describe('ReceiveDelivery: a delivery cut short is finished by its retry, never 
       const body = JSON.stringify({ hello: 'world' });
       const at = new Date();
       const signature = new Webhook(SECRET).sign(id, at, body);
-      return { source: 'demo', headers: { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature }, body: new TextEncoder().encode(body) };
+      return {
+        source: 'demo',
+        headers: { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature },
+        body: new TextEncoder().encode(body),
+      };
     };
     return { h, store, delivery };
   }

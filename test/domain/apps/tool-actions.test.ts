@@ -21,7 +21,7 @@ describe('tool actions in an AppDocument', () => {
     expect(toolRefs(tinyDocument())).to.deep.equal([]);
   });
 
-  it('refuses a malformed tool name, one of Porter\'s own tools, extra fields and non-scalar inputs', () => {
+  it("refuses a malformed tool name, one of Porter's own tools, extra fields and non-scalar inputs", () => {
     const doc = toolDocument() as any;
     doc.actions['add-note'] = { kind: 'tool', tool: '../notes' };
     doc.actions['list-notes'] = { kind: 'tool', tool: 'porter_apps_edit' };

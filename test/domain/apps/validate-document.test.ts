@@ -90,7 +90,11 @@ describe('the edit rule', () => {
 
 describe('viewOfDraft', () => {
   it('marks children that have not arrived, and the node still streaming, as pending', () => {
-    const view = viewOfDraft('app_x', { title: 'Gro', root: 'root', nodes: { root: { type: 'stack', children: ['title', 'items'] }, title: { type: 'heading', props: { text: 'Gr' } } } });
+    const view = viewOfDraft('app_x', {
+      title: 'Gro',
+      root: 'root',
+      nodes: { root: { type: 'stack', children: ['title', 'items'] }, title: { type: 'heading', props: { text: 'Gr' } } },
+    });
     expect(view.status).to.equal('generating');
     expect(view.nodes.root!.pending).to.equal(false);
     expect(view.nodes.title!.pending).to.equal(true);

@@ -62,7 +62,17 @@ describe('door rules', () => {
 
   describe('token families', () => {
     const family = () =>
-      TokenFamily.start({ id: 'f1', clientId: 'mcpc_1', subject: 'ada', scope: 'mcp', resource: 'r', consentId: 'c', evidence: 'consent:x', createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-02-01T00:00:00.000Z' });
+      TokenFamily.start({
+        id: 'f1',
+        clientId: 'mcpc_1',
+        subject: 'ada',
+        scope: 'mcp',
+        resource: 'r',
+        consentId: 'c',
+        evidence: 'consent:x',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        expiresAt: '2026-02-01T00:00:00.000Z',
+      });
 
     it('moves its generation on at every rotation; earlier generations are stale', () => {
       const rotated = family().rotate('2026-01-01T00:10:00.000Z').rotate('2026-01-01T00:20:00.000Z');

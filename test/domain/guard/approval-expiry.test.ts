@@ -15,7 +15,8 @@ const call: RuledCall = {
 };
 const T0 = '2026-06-01T12:00:00.000Z';
 const at = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();
-const parked = (over: Partial<RuledCall> = {}) => Approval.park({ id: 'apr_1', call: { ...call, ...over }, preview: 'add', now: T0, expiresAt: at(60_000) });
+const parked = (over: Partial<RuledCall> = {}) =>
+  Approval.park({ id: 'apr_1', call: { ...call, ...over }, preview: 'add', now: T0, expiresAt: at(60_000) });
 
 describe('Approval.expire (only what may still lead to a call ends)', () => {
   it('expires a pending approval and one approved whose call has not started', () => {

@@ -37,7 +37,10 @@ describe('Approval leases (recovery after a crash)', () => {
   it('reads an unrenewed execution as interrupted within a minute', () => {
     expect(EXECUTION_LEASE_MS).to.be.at.most(60_000);
     const executing = parked().approve(T0, null).startExecution(T0);
-    expect(approvalView(executing, at(60_000))).to.deep.include({ state: 'executed', outcome: { kind: 'executed', ok: false, error: INTERRUPTED_ERROR } });
+    expect(approvalView(executing, at(60_000))).to.deep.include({
+      state: 'executed',
+      outcome: { kind: 'executed', ok: false, error: INTERRUPTED_ERROR },
+    });
   });
 
   it('keeps a renewed execution pending however long the tool runs, and lapses a lease the heartbeat stopped renewing', () => {
@@ -48,10 +51,13 @@ describe('Approval leases (recovery after a crash)', () => {
     expect(executing.renewExecution(at(30 * 333 + 1_000), 1_000), 'a lapsed lease is not renewed').to.equal(null);
   });
 
-  it('records the executor\'s own outcome when it finishes after its lease lapsed', () => {
+  it("records the executor's own outcome when it finishes after its lease lapsed", () => {
     const executing = parked().approve(T0, null).startExecution(T0, 1_000);
     const finished = executing.finish({ kind: 'executed', ok: true, output: { done: true } });
-    expect(approvalView(finished, at(5_000))).to.deep.include({ state: 'executed', outcome: { kind: 'executed', ok: true, output: { done: true } } });
+    expect(approvalView(finished, at(5_000))).to.deep.include({
+      state: 'executed',
+      outcome: { kind: 'executed', ok: true, output: { done: true } },
+    });
   });
 
   it('lapses an execution stored before leases were renewed after its old fifteen minutes', () => {

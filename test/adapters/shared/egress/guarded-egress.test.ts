@@ -35,11 +35,13 @@ async function refusal(promise: Promise<unknown>): Promise<EgressRefused> {
   return error;
 }
 
-describe('the egress guard\'s fetch', () => {
+describe("the egress guard's fetch", () => {
   let server: RunningServer;
   let port: string;
   const seen: IncomingMessage[] = [];
-  let answer: (request: IncomingMessage) => { status?: number; headers?: Record<string, string>; body?: string | Buffer } = () => ({ body: 'hello' });
+  let answer: (request: IncomingMessage) => { status?: number; headers?: Record<string, string>; body?: string | Buffer } = () => ({
+    body: 'hello',
+  });
 
   before(async () => {
     server = await serve((request, response) => {
@@ -64,7 +66,20 @@ describe('the egress guard\'s fetch', () => {
   describe('strict, as Porter runs it', () => {
     const egress = new GuardedEgress();
 
-    const spellings = ['127.0.0.1', '127.1', '2130706433', '0x7f000001', '0177.0.0.1', '[::1]', '[::ffff:127.0.0.1]', 'localhost', 'localhost.', 'LOCALHOST', '0.0.0.0', '127.0.0.1.'];
+    const spellings = [
+      '127.0.0.1',
+      '127.1',
+      '2130706433',
+      '0x7f000001',
+      '0177.0.0.1',
+      '[::1]',
+      '[::ffff:127.0.0.1]',
+      'localhost',
+      'localhost.',
+      'LOCALHOST',
+      '0.0.0.0',
+      '127.0.0.1.',
+    ];
     for (const host of spellings) {
       it(`refuses http://${host}:PORT/ and never connects`, async () => {
         const refused = await refusal(egress.fetch(`http://${host}:${port}/secret`));
@@ -105,7 +120,9 @@ describe('the egress guard\'s fetch', () => {
     });
 
     it('a name that does not resolve fails as fetch does (a TypeError), not as a refusal', async () => {
-      const failure = await new GuardedEgress({ lookup: tableLookup({}).lookup }).fetch('http://nowhere.example/').catch((error: unknown) => error);
+      const failure = await new GuardedEgress({ lookup: tableLookup({}).lookup })
+        .fetch('http://nowhere.example/')
+        .catch((error: unknown) => error);
       expect(failure).to.be.instanceOf(TypeError);
       expect(String(failure)).to.contain('nowhere.example does not resolve');
     });
@@ -126,7 +143,12 @@ describe('the egress guard\'s fetch', () => {
     it('follows redirects by hand and checks every hop: a redirect to a private or metadata address is refused', async () => {
       const { lookup } = tableLookup({ 'public.example': '127.0.0.1', 'metadata.example': '169.254.169.254' });
       const egress = new GuardedEgress({ lookup, allow: ['loopback'] });
-      for (const target of ['http://10.0.0.7/', 'http://metadata.example/latest/', 'http://[::ffff:169.254.169.254]/', 'http://0x0a000001/']) {
+      for (const target of [
+        'http://10.0.0.7/',
+        'http://metadata.example/latest/',
+        'http://[::ffff:169.254.169.254]/',
+        'http://0x0a000001/',
+      ]) {
         answer = () => ({ status: 302, headers: { location: target } });
         const refused = await refusal(egress.fetch(`http://public.example:${port}/start`));
         expect(refused.addressClass, target).to.be.oneOf(['private', 'link-local']);
@@ -136,8 +158,15 @@ describe('the egress guard\'s fetch', () => {
     it('follows allowed redirects as fetch does: 303 becomes GET, credentials stay on their origin, the final URL is reported', async () => {
       const { lookup } = tableLookup({ 'a.example': '127.0.0.1', 'b.example': '127.0.0.1' });
       const egress = new GuardedEgress({ lookup, allow: ['loopback'] });
-      answer = (request) => (request.url === '/start' ? { status: 303, headers: { location: `http://b.example:${port}/end` } } : { body: `${request.method} ${request.headers.authorization ?? 'no credentials'}` });
-      const response = await egress.fetch(`http://a.example:${port}/start`, { method: 'POST', body: 'payload', headers: { authorization: 'Bearer secret' } });
+      answer = (request) =>
+        request.url === '/start'
+          ? { status: 303, headers: { location: `http://b.example:${port}/end` } }
+          : { body: `${request.method} ${request.headers.authorization ?? 'no credentials'}` };
+      const response = await egress.fetch(`http://a.example:${port}/start`, {
+        method: 'POST',
+        body: 'payload',
+        headers: { authorization: 'Bearer secret' },
+      });
       expect(await response.text()).to.equal('GET no credentials');
       expect(response.redirected).to.equal(true);
       expect(response.url).to.equal(`http://b.example:${port}/end`);
@@ -146,8 +175,13 @@ describe('the egress guard\'s fetch', () => {
     it('307 keeps the method and body; redirect "manual" hands back the redirect; too many redirects fail', async () => {
       const { lookup } = tableLookup({ 'a.example': '127.0.0.1' });
       const egress = new GuardedEgress({ lookup, allow: ['loopback'], maxRedirects: 2 });
-      answer = (request) => (request.url === '/start' ? { status: 307, headers: { location: '/end' } } : { body: `${request.method} ${(request as IncomingMessage & { text?: string }).text}` });
-      expect(await (await egress.fetch(`http://a.example:${port}/start`, { method: 'PUT', body: 'same body' })).text()).to.equal('PUT same body');
+      answer = (request) =>
+        request.url === '/start'
+          ? { status: 307, headers: { location: '/end' } }
+          : { body: `${request.method} ${(request as IncomingMessage & { text?: string }).text}` };
+      expect(await (await egress.fetch(`http://a.example:${port}/start`, { method: 'PUT', body: 'same body' })).text()).to.equal(
+        'PUT same body',
+      );
       const manual = await egress.fetch(`http://a.example:${port}/start`, { redirect: 'manual' });
       expect([manual.status, manual.headers.get('location')]).to.deep.equal([307, '/end']);
       answer = () => ({ status: 302, headers: { location: '/again' } });
@@ -155,9 +189,13 @@ describe('the egress guard\'s fetch', () => {
       expect(String(failure)).to.contain('more than 2 redirects');
     });
 
-    it('answers like fetch: status, headers (set-cookie kept apart), a gzip body decoded, and the caller\'s signal aborts', async () => {
+    it("answers like fetch: status, headers (set-cookie kept apart), a gzip body decoded, and the caller's signal aborts", async () => {
       const egress = new GuardedEgress({ allow: ['loopback'] });
-      answer = () => ({ status: 201, headers: { 'content-encoding': 'gzip', 'content-type': 'text/plain', 'set-cookie': 'a=1' }, body: gzipSync('compressed text') });
+      answer = () => ({
+        status: 201,
+        headers: { 'content-encoding': 'gzip', 'content-type': 'text/plain', 'set-cookie': 'a=1' },
+        body: gzipSync('compressed text'),
+      });
       const response = await egress.fetch(`${server.url}/z`);
       expect(response.status).to.equal(201);
       expect(response.headers.get('content-type')).to.equal('text/plain');
@@ -168,19 +206,40 @@ describe('the egress guard\'s fetch', () => {
     });
   });
 
-  it('over TLS keeps the name: SNI and the certificate check are for the URL\'s host, not the address dialled', async () => {
+  it("over TLS keeps the name: SNI and the certificate check are for the URL's host, not the address dialled", async () => {
     const folder = await mkdtemp(join(tmpdir(), 'porter-egress-tls-'));
     const keyFile = join(folder, 'key.pem');
     const certFile = join(folder, 'cert.pem');
-    await promisify(execFile)('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=secure.example', '-addext', 'subjectAltName=DNS:secure.example']);
+    await promisify(execFile)('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=secure.example',
+      '-addext',
+      'subjectAltName=DNS:secure.example',
+    ]);
     const credentials = { key: await readFile(keyFile), cert: await readFile(certFile) };
     const names: string[] = [];
-    const secure = createHttpsServer({ ...credentials, SNICallback: (name, done) => (names.push(name), done(null, createSecureContext(credentials))) }, (_request, response) => response.end('secret'));
+    const secure = createHttpsServer(
+      { ...credentials, SNICallback: (name, done) => (names.push(name), done(null, createSecureContext(credentials))) },
+      (_request, response) => response.end('secret'),
+    );
     await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
     try {
       const { lookup } = tableLookup({ 'secure.example': '127.0.0.1' });
       const securePort = (secure.address() as { port: number }).port;
-      const failure = await new GuardedEgress({ lookup, allow: ['loopback'] }).fetch(`https://secure.example:${securePort}/`).catch((error: unknown) => error);
+      const failure = await new GuardedEgress({ lookup, allow: ['loopback'] })
+        .fetch(`https://secure.example:${securePort}/`)
+        .catch((error: unknown) => error);
       // The certificate is self-signed, so the check that it is for secure.example runs and fails closed.
       expect(String((failure as Error).cause)).to.match(/self[- ]signed/i);
       expect(names).to.deep.equal(['secure.example']);
@@ -196,8 +255,20 @@ describe('the egress guard\'s fetch', () => {
     const egress = new GuardedEgress({ lookup });
 
     it('names the host, its addresses and the refusal, without connecting', async () => {
-      expect(await egress.destinationOf('http://2130706433:3000/x')).to.deep.equal({ host: '127.0.0.1', literal: true, addresses: [{ address: '127.0.0.1', class: 'loopback' }], refused: 'loopback', unresolved: false });
-      expect(await egress.destinationOf('https://example.com/')).to.deep.equal({ host: 'example.com', literal: false, addresses: [{ address: '93.184.215.14', class: 'public' }], refused: null, unresolved: false });
+      expect(await egress.destinationOf('http://2130706433:3000/x')).to.deep.equal({
+        host: '127.0.0.1',
+        literal: true,
+        addresses: [{ address: '127.0.0.1', class: 'loopback' }],
+        refused: 'loopback',
+        unresolved: false,
+      });
+      expect(await egress.destinationOf('https://example.com/')).to.deep.equal({
+        host: 'example.com',
+        literal: false,
+        addresses: [{ address: '93.184.215.14', class: 'public' }],
+        refused: null,
+        unresolved: false,
+      });
       expect((await egress.destinationOf('http://rebind.example/'))!.refused).to.equal('loopback');
       expect((await egress.destinationOf('http://nowhere.example/'))!.unresolved).to.equal(true);
       expect(await egress.destinationOf('mailto:ada@example.com')).to.equal(null);
@@ -212,7 +283,9 @@ describe('the egress guard\'s fetch', () => {
   it('the guard itself resolves a host once and hands node a lookup of exactly the checked addresses', async () => {
     const { lookup, asked } = tableLookup({ 'two.example': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'] });
     const admitted = await new EgressGuard({ lookup }).admit('two.example');
-    const answers = await new Promise((resolve, reject) => admitted.lookup('two.example', { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+    const answers = await new Promise((resolve, reject) =>
+      admitted.lookup('two.example', { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+    );
     expect(answers).to.deep.equal([
       { address: '93.184.215.14', family: 4 },
       { address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c', family: 6 },
