@@ -9,7 +9,8 @@ import { ConnectionBook } from '../../application/connections/connection-book.js
 import { ConnectionRefresh } from '../../application/connections/connection-refresh.js';
 import { ConnectionGate } from '../../application/connections/connection-gate.js';
 import { InitiateConnection } from '../../application/connections/initiate-connection.js';
-import { GetConnection, ListConnections } from '../../application/connections/connection-queries.js';
+import { GetConnection } from '../../application/connections/get-connection.js';
+import { ListConnections } from '../../application/connections/list-connections.js';
 import { RemoveConnection } from '../../application/connections/remove-connection.js';
 import { connectionRoutes } from '../../adapters/http/routes/connection-routes.js';
 import type { WireRoutes } from '../../adapters/http/wire-routes.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { RecordingLanguageModel, lastUserText } from '../../support/recording-model.js';
 import { collect, turnHarness } from '../../support/turn-harness.js';
-import { DeleteThread } from '../../../application/threads/thread-queries.js';
+import { DeleteThread } from '../../../application/threads/delete-thread.js';
 import { ada } from '../../support/guard-harness.js';
 import type { ToolDefinition } from '../../../ports/tool-registry.js';
 import type { TurnStream } from '../../../ports/use-cases/threads.js';

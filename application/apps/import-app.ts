@@ -14,25 +14,6 @@ import type { AppSharing } from './app-sharing.js';
 import { detailOf } from './app-views.js';
 import { contentHashOf } from './content-hash.js';
 
-/** The app as an app file: `app.json` (the document without server files) and `app/` (them). */
-export class ExportApp implements UseCase<{ principal: Principal; appId: string }, { filename: string; bytes: Uint8Array }> {
-  constructor(
-    private readonly book: AppBook,
-    private readonly archive: AppArchive,
-  ) {}
-
-  async execute({ principal, appId }: { principal: Principal; appId: string }) {
-    const { app } = await this.book.visibleTo(principal, appId);
-    const slug =
-      app.document.title
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')
-        .replace(/^-|-$/g, '')
-        .slice(0, 60) || 'app';
-    return { filename: `${slug}.porter-app`, bytes: this.archive.pack(app.document) };
-  }
-}
-
 /**
  * An app file becomes a new app of the caller's: unpacked within the archive limits, checked
  * against the document rules before anything is stored, under a fresh id. Served state and pins
