@@ -2,6 +2,7 @@ import type { UseCase } from '../../ports/use-case.js';
 import type { OpenPayload } from '../../ports/use-cases/apps.js';
 import type { Principal } from '../../domain/principal.js';
 import type { AppBook } from './app-book.js';
+import type { ResumeServedApp } from './resume-served-app.js';
 import type { ServedRollout } from './served-rollout.js';
 
 type Of = { principal: Principal; appId: string };
@@ -9,13 +10,15 @@ type Of = { principal: Principal; appId: string };
 /**
  * What the renderer needs to show the app: the tree, or — for a served app — where the wire
  * passes on its own page (`/apps/<id>/view/`, with a trailing slash so the page's relative links
- * stay under it). A served app whose server is down is `resuming` while it is brought back from
- * its snapshot. A drifted fork says so in `pinDrift`.
+ * stay under it). A served app whose server is down is `resuming`: opening it starts bringing the
+ * server back from its snapshot (`ResumeServedApp`, which logs a failed restore), and the client
+ * polls open until it reads `http`. A drifted fork says so in `pinDrift`.
  */
 export class OpenApp implements UseCase<Of, OpenPayload> {
   constructor(
     private readonly book: AppBook,
     private readonly rollout: ServedRollout,
+    private readonly resume: ResumeServedApp,
   ) {}
 
   async execute({ principal, appId }: Of): Promise<OpenPayload> {
@@ -25,8 +28,7 @@ export class OpenApp implements UseCase<Of, OpenPayload> {
     if (app.document.ui === 'tree') return { kind: 'tree', payload, pinDrift };
     const url = `/apps/${app.id}/view/`;
     if (!this.rollout.available || (await this.rollout.listening(app))) return { kind: 'http', payload, url, pinDrift };
-    // Bring it back in the background; the client polls open until it reads `http`.
-    void this.rollout.running(app).catch(() => undefined);
+    void this.resume.begin(app);
     return { kind: 'resuming', payload, url, pinDrift };
   }
 }

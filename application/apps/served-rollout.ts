@@ -68,12 +68,18 @@ export class ServedRollout {
     }
   }
 
-  /** The served app's session, its server brought back from the snapshot when it is not listening. */
-  async running(app: App): Promise<SandboxSession> {
+  /**
+   * The served app's session. A side effect, logged: when its server is not listening it is
+   * brought back from the app's snapshot first (a failed restore is ServedStepFailed).
+   */
+  async runningOrRestored(app: App): Promise<SandboxSession> {
     const served = app.served;
     if (app.document.ui !== 'http' || !served) throw new AppNotServed(app.id);
     const session = await this.open(app.id, app.document, app.owner);
-    if (!(await session.isListening())) await step('restore', () => session.restore(served.snapshotId));
+    if (!(await session.isListening())) {
+      this.logger.info('restoring a served app from its snapshot', { appId: app.id, snapshotId: served.snapshotId });
+      await step('restore', () => session.restore(served.snapshotId));
+    }
     return session;
   }
 

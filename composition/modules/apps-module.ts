@@ -27,6 +27,7 @@ import { GetApp } from '../../application/apps/get-app.js';
 import { ListApps } from '../../application/apps/list-apps.js';
 import { ListVersions } from '../../application/apps/list-versions.js';
 import { OpenApp } from '../../application/apps/open-app.js';
+import { ResumeServedApp } from '../../application/apps/resume-served-app.js';
 import { DeleteApp } from '../../application/apps/delete-app.js';
 import { ExportApp } from '../../application/apps/export-app.js';
 import { ImportApp } from '../../application/apps/import-app.js';
@@ -107,7 +108,7 @@ export function assembleApps(parts: AppsParts): AppsUseCases {
     createApp: new CreateApp(book, generation, sharing, ids, clock),
     getApp: new GetApp(book),
     deleteApp: new DeleteApp(book, data, rollout),
-    openApp: new OpenApp(book, rollout),
+    openApp: new OpenApp(book, rollout, new ResumeServedApp(rollout, parts.logger)),
     editApp: new EditApp(book, generation, rollout, ids, clock),
     listVersions: new ListVersions(book),
     exportApp: new ExportApp(book, archive),
