@@ -1,6 +1,5 @@
-import { ContainerModule } from 'inversify';
 import { resolve } from 'node:path';
-import { TOKENS } from '../tokens.js';
+import { get, getOptional, porterModule, TOKENS } from '../tokens.js';
 import type { PorterConfig } from '../config/config-schema.js';
 import type { Store } from '../../ports/store.js';
 import type { Model } from '../../ports/model.js';
@@ -10,9 +9,7 @@ import type { Ids } from '../../ports/ids.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ActionTool, AppGenerator } from '../../ports/app-generator.js';
 import type { PinCatalog } from '../../ports/pin-catalog.js';
-import type { ToolDefinition } from '../../ports/tool-registry.js';
-import type { AppActionUseCases, AppsUseCases } from '../../ports/use-cases/apps.js';
-import type { StatusBlocks } from '../../ports/use-cases/system.js';
+import type { AppsUseCases } from '../../ports/use-cases/apps.js';
 import type { AppPrimitives } from '../../domain/apps/app.js';
 import { AppBook, type VersionPrimitives } from '../../application/apps/app-book.js';
 import { AppData } from '../../application/apps/app-data.js';
@@ -40,8 +37,6 @@ import { CallFunction } from '../../application/apps/call-function.js';
 import { ViewServedApp } from '../../application/apps/view-served-app.js';
 import { RunAppAction } from '../../application/apps/run-app-action.js';
 import { AppToolDependents } from '../../application/apps/app-tool-dependents.js';
-import type { ToolDependents } from '../../application/development/tool-dependents.js';
-import type { GuardCall } from '../../application/guard/guard-call.js';
 import { DeleteRecords } from '../../application/apps/delete-records.js';
 import { GetRecord } from '../../application/apps/get-record.js';
 import { ListRecords } from '../../application/apps/list-records.js';
@@ -59,11 +54,9 @@ import { FilePinCatalog } from '../../adapters/apps/file-pin-catalog.js';
 import { ZipAppArchive } from '../../adapters/apps/zip-app-archive.js';
 import { appRoutes } from '../../adapters/http/routes/app-routes.js';
 import { appActionRoutes } from '../../adapters/http/routes/app-action-routes.js';
-import type { WireRoutes } from '../../adapters/http/wire-routes.js';
 
 /** The label the model ladder gives its offline scripted model. */
 const SCRIPTED_MODEL = 'porter:scripted';
-const APP_TOOL_COUNT = 7;
 
 /**
  * The generator that fits the deployment's model: deterministic for the scripted one, none without
@@ -136,53 +129,48 @@ export function assembleApps(parts: AppsParts): AppsUseCases {
  * their count for /sync/impact. Graduation uses TOKENS.Sandbox when a sandbox
  * module bound one; without it graduation answers 501.
  */
-export const appsModule = new ContainerModule(({ bind }) => {
+export const appsModule = porterModule((bind) => {
   bind(TOKENS.AppBook)
     .toDynamicValue((ctx) => {
-      const store = ctx.get<Store>(TOKENS.Store);
+      const store = get(ctx, TOKENS.Store);
       return new AppBook(store.records<AppPrimitives>('apps'), store.records<VersionPrimitives>('app-versions'));
     })
     .inSingletonScope();
   // The host's tools come from the config, not the registry: the registry holds the apps tools, which need the generator.
-  bind<AppGenerator | null>(TOKENS.AppGenerator)
-    .toDynamicValue((ctx) => generatorFor(ctx.get<Model | null>(TOKENS.Model), ctx.get<PorterConfig>(TOKENS.Config).tools))
+  bind(TOKENS.AppGenerator)
+    .toDynamicValue((ctx) => generatorFor(get(ctx, TOKENS.Model), get(ctx, TOKENS.Config).tools))
     .inSingletonScope();
-  bind<PinCatalog | null>(TOKENS.PinCatalog)
-    .toDynamicValue((ctx) => pinCatalogFor(ctx.get<PorterConfig>(TOKENS.Config).pins))
+  bind(TOKENS.PinCatalog)
+    .toDynamicValue((ctx) => pinCatalogFor(get(ctx, TOKENS.Config).pins))
     .inSingletonScope();
-  bind<AppsUseCases>(TOKENS.AppsUseCases)
+  bind(TOKENS.AppsUseCases)
     .toDynamicValue((ctx) =>
       assembleApps({
-        store: ctx.get<Store>(TOKENS.Store),
-        book: ctx.get<AppBook>(TOKENS.AppBook),
-        generator: ctx.get<AppGenerator | null>(TOKENS.AppGenerator),
-        catalog: ctx.get<PinCatalog | null>(TOKENS.PinCatalog),
-        sandbox: ctx.get<Sandbox>(TOKENS.Sandbox, { optional: true }) ?? null,
-        approvals: ctx.get<ApprovalBook>(TOKENS.ApprovalBook),
-        ids: ctx.get<Ids>(TOKENS.Ids),
-        clock: ctx.get<Clock>(TOKENS.Clock),
-        logger: ctx.get<Logger>(TOKENS.Logger),
-        canShareApps: ctx.get<PorterConfig>(TOKENS.Config).canShareApps ?? null,
+        store: get(ctx, TOKENS.Store),
+        book: get(ctx, TOKENS.AppBook),
+        generator: get(ctx, TOKENS.AppGenerator),
+        catalog: get(ctx, TOKENS.PinCatalog),
+        sandbox: getOptional(ctx, TOKENS.Sandbox) ?? null,
+        approvals: get(ctx, TOKENS.ApprovalBook),
+        ids: get(ctx, TOKENS.Ids),
+        clock: get(ctx, TOKENS.Clock),
+        logger: get(ctx, TOKENS.Logger),
+        canShareApps: get(ctx, TOKENS.Config).canShareApps ?? null,
       }),
     )
     .inSingletonScope();
-  bind<ToolDefinition[]>(TOKENS.AppTools)
-    .toDynamicValue((ctx) => appTools(ctx.get<AppsUseCases>(TOKENS.AppsUseCases), ctx.get<AppBook>(TOKENS.AppBook)))
+  // The apps tools as one list: the registry holds whatever the list holds.
+  bind(TOKENS.PorterTools)
+    .toDynamicValue((ctx) => appTools(get(ctx, TOKENS.AppsUseCases), get(ctx, TOKENS.AppBook)))
     .inSingletonScope();
-  // PorterTools is multi-bound one tool per binding.
-  for (let index = 0; index < APP_TOOL_COUNT; index++) {
-    bind<ToolDefinition>(TOKENS.PorterTools).toDynamicValue((ctx) => ctx.get<ToolDefinition[]>(TOKENS.AppTools)[index]!);
-  }
-  bind(TOKENS.SessionAdopters).toDynamicValue((ctx) => new AppsAdopter(ctx.get(TOKENS.AppBook)));
-  bind<WireRoutes>(TOKENS.WireRoutes).toDynamicValue((ctx) => appRoutes(ctx.get(TOKENS.AppsUseCases)));
-  bind<AppActionUseCases>(TOKENS.AppActionUseCases)
+  bind(TOKENS.SessionAdopters).toDynamicValue((ctx) => new AppsAdopter(get(ctx, TOKENS.AppBook)));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => appRoutes(get(ctx, TOKENS.AppsUseCases)));
+  bind(TOKENS.AppActionUseCases)
     .toDynamicValue((ctx) => ({
-      runAction: new RunAppAction(ctx.get<AppBook>(TOKENS.AppBook), ctx.get<GuardCall>(TOKENS.GuardCall), ctx.get<Ids>(TOKENS.Ids)),
+      runAction: new RunAppAction(get(ctx, TOKENS.AppBook), get(ctx, TOKENS.GuardCall), get(ctx, TOKENS.Ids)),
     }))
     .inSingletonScope();
-  bind<WireRoutes>(TOKENS.WireRoutes).toDynamicValue((ctx) => appActionRoutes(ctx.get(TOKENS.AppActionUseCases)));
-  bind<ToolDependents>(TOKENS.ToolDependents).toDynamicValue(
-    (ctx) => new AppToolDependents(ctx.get<Store>(TOKENS.Store).records<AppPrimitives>('apps')),
-  );
-  bind<Partial<StatusBlocks>>(TOKENS.StatusBlocks).toConstantValue({ apps: true });
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => appActionRoutes(get(ctx, TOKENS.AppActionUseCases)));
+  bind(TOKENS.ToolDependents).toDynamicValue((ctx) => new AppToolDependents(get(ctx, TOKENS.Store).records<AppPrimitives>('apps')));
+  bind(TOKENS.StatusBlocks).toConstantValue({ apps: true });
 });

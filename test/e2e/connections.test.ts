@@ -10,9 +10,8 @@ import { ComposioBrokerServer } from '../support/composio-broker-server.js';
 import { CloudBrokerServer } from '../support/cloud-broker-server.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { ToolDefinition } from '../../ports/tool-registry.js';
-import type { ConnectionBook } from '../../application/connections/connection-book.js';
-import { TOKENS } from '../../composition/tokens.js';
-import { containerOf } from '../../composition/create-porter.js';
+import { get, TOKENS } from '../../composition/tokens.js';
+import { containerOf } from '../../composition/porter-container.js';
 
 type Host = DevHost & { client: WireClient };
 type Part = Record<string, any>;
@@ -287,7 +286,7 @@ describe('Connections through the running development host', function () {
       expect(threads.body.threads.map((t: { id: string }) => t.id)).to.include(threadBefore.body.id);
       expect((await asVisitor('GET', '/connections', undefined, 'dora')).body.connections).to.deep.equal([]);
       expect((await asVisitor('GET', `/connections/${started.body.id}`, undefined, 'dora')).status).to.equal(404);
-      const kept = await containerOf(host.porter).get<ConnectionBook>(TOKENS.ConnectionBook).find(started.body.id);
+      const kept = await get(containerOf(host.porter), TOKENS.ConnectionBook).find(started.body.id);
       expect(kept!.connection.owner).to.match(/^porter:anon:/);
     });
   });

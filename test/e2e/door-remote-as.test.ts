@@ -5,10 +5,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { devHost } from '../support/dev-host-fixture.js';
 import { serve, type RunningServer } from '../support/http-server.js';
-import { TOKENS } from '../../composition/tokens.js';
+import { get, TOKENS } from '../../composition/tokens.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
-import type { Store } from '../../ports/store.js';
-import { containerOf } from '../../composition/create-porter.js';
+import { containerOf } from '../../composition/porter-container.js';
 
 /**
  * A stand-in external issuer speaking the protocol the door relies on: RFC 8414 metadata naming a
@@ -175,7 +174,7 @@ describe('The MCP door with remoteAs (an external issuer)', function () {
   });
 
   it('never persists the consent projected from the tokens', async () => {
-    const store = containerOf(host.porter).get<Store>(TOKENS.Store);
+    const store = get(containerOf(host.porter), TOKENS.Store);
     for (const name of ['door-consents', 'door-token-families', 'door-access-tokens', 'door-clients']) {
       expect((await store.records(name).list()).items, name).to.have.length(0);
     }
