@@ -14,6 +14,15 @@ import type { AppSharing } from './app-sharing.js';
 import { detailOf } from './app-views.js';
 import { contentHashOf } from './content-hash.js';
 
+/** What ImportApp is built from. */
+export interface ImportAppDeps {
+  readonly book: AppBook;
+  readonly archive: AppArchive;
+  readonly sharing: AppSharing;
+  readonly ids: Ids;
+  readonly clock: Clock;
+}
+
 /**
  * An app file becomes a new app of the caller's: unpacked within the archive limits, checked
  * against the document rules before anything is stored, under a fresh id. Served state and pins
@@ -22,13 +31,19 @@ import { contentHashOf } from './content-hash.js';
  * Server code (files under `app/`) comes in only for someone signed in.
  */
 export class ImportApp implements UseCase<{ principal: Principal; bytes: Uint8Array }, AppDetail> {
-  constructor(
-    private readonly book: AppBook,
-    private readonly archive: AppArchive,
-    private readonly sharing: AppSharing,
-    private readonly ids: Ids,
-    private readonly clock: Clock,
-  ) {}
+  private readonly book: AppBook;
+  private readonly archive: AppArchive;
+  private readonly sharing: AppSharing;
+  private readonly ids: Ids;
+  private readonly clock: Clock;
+
+  constructor(deps: ImportAppDeps) {
+    this.book = deps.book;
+    this.archive = deps.archive;
+    this.sharing = deps.sharing;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+  }
 
   async execute({ principal, bytes }: { principal: Principal; bytes: Uint8Array }): Promise<AppDetail> {
     const contents = this.archive.unpack(bytes);

@@ -14,6 +14,17 @@ import type { Generation } from './generation.js';
 import type { ServedRollout } from './served-rollout.js';
 import { baselineOf } from './pin-baseline.js';
 
+/** What RebasePin is built from. */
+export interface RebasePinDeps {
+  readonly book: AppBook;
+  readonly catalog: PinCatalog | null;
+  readonly generation: Generation;
+  readonly rollout: ServedRollout;
+  readonly approvals: ApprovalInvalidation;
+  readonly ids: Ids;
+  readonly clock: Clock;
+}
+
 /**
  * Rebase, on explicit ask only: the fork is re-made from the host's new baseline and its recorded
  * edit trail replayed through the model, all in memory; only if every step succeeds is the result
@@ -21,15 +32,23 @@ import { baselineOf } from './pin-baseline.js';
  * new baseline does not choose the audience: the app keeps its own.
  */
 export class RebasePin implements UseCase<{ principal: Principal; appId: string; slot: string; signal?: AbortSignal }, EditResult> {
-  constructor(
-    private readonly book: AppBook,
-    private readonly catalog: PinCatalog | null,
-    private readonly generation: Generation,
-    private readonly rollout: ServedRollout,
-    private readonly approvals: ApprovalInvalidation,
-    private readonly ids: Ids,
-    private readonly clock: Clock,
-  ) {}
+  private readonly book: AppBook;
+  private readonly catalog: PinCatalog | null;
+  private readonly generation: Generation;
+  private readonly rollout: ServedRollout;
+  private readonly approvals: ApprovalInvalidation;
+  private readonly ids: Ids;
+  private readonly clock: Clock;
+
+  constructor(deps: RebasePinDeps) {
+    this.book = deps.book;
+    this.catalog = deps.catalog;
+    this.generation = deps.generation;
+    this.rollout = deps.rollout;
+    this.approvals = deps.approvals;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+  }
 
   async execute({
     principal,

@@ -13,6 +13,16 @@ import { contentHashOf } from './content-hash.js';
 import type { Generation } from './generation.js';
 import { baselineOf } from './pin-baseline.js';
 
+/** What SeedApp is built from. */
+export interface SeedAppDeps {
+  readonly book: AppBook;
+  readonly catalog: PinCatalog | null;
+  readonly generation: Generation;
+  readonly sharing: AppSharing;
+  readonly ids: Ids;
+  readonly clock: Clock;
+}
+
 /**
  * Forks a remixable slot into an app of the caller's, recording the baseline's hash. The fork
  * itself makes no model call; an instruction, when given, is the fork's first edit and is made
@@ -20,14 +30,21 @@ import { baselineOf } from './pin-baseline.js';
  * forks shared only for a person who may share.
  */
 export class SeedApp implements UseCase<{ principal: Principal; slot: string; instruction?: string; signal?: AbortSignal }, AppDetail> {
-  constructor(
-    private readonly book: AppBook,
-    private readonly catalog: PinCatalog | null,
-    private readonly generation: Generation,
-    private readonly sharing: AppSharing,
-    private readonly ids: Ids,
-    private readonly clock: Clock,
-  ) {}
+  private readonly book: AppBook;
+  private readonly catalog: PinCatalog | null;
+  private readonly generation: Generation;
+  private readonly sharing: AppSharing;
+  private readonly ids: Ids;
+  private readonly clock: Clock;
+
+  constructor(deps: SeedAppDeps) {
+    this.book = deps.book;
+    this.catalog = deps.catalog;
+    this.generation = deps.generation;
+    this.sharing = deps.sharing;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+  }
 
   async execute({
     principal,

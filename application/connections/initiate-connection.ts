@@ -11,18 +11,33 @@ import type { ConnectionBook } from './connection-book.js';
 /** How long an initiation stays open when the broker does not say (Nango's own sessions last 30 minutes). */
 export const DEFAULT_INITIATION_WINDOW_MS = 60 * 60 * 1000;
 
+/** What InitiateConnection is built from. */
+export interface InitiateConnectionDeps {
+  readonly broker: ConnectionBroker | null;
+  readonly book: ConnectionBook;
+  readonly ids: Ids;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+}
+
 /**
  * `POST /connections/initiate`: asks the broker to start its consent flow for the caller and
  * records the connection as initiated. The broker owns the redirect; the client polls.
  */
 export class InitiateConnection implements UseCase<Initiation, { id: string; redirectUrl: string }> {
-  constructor(
-    private readonly broker: ConnectionBroker | null,
-    private readonly book: ConnectionBook,
-    private readonly ids: Ids,
-    private readonly clock: Clock,
-    private readonly audit: AuditTrail,
-  ) {}
+  private readonly broker: ConnectionBroker | null;
+  private readonly book: ConnectionBook;
+  private readonly ids: Ids;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+
+  constructor(deps: InitiateConnectionDeps) {
+    this.broker = deps.broker;
+    this.book = deps.book;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+  }
 
   async execute(input: Initiation): Promise<{ id: string; redirectUrl: string }> {
     if (!this.broker) throw new ConnectionsNotConfigured();

@@ -41,25 +41,50 @@ export interface GuardedCall {
   readonly reuseParked?: boolean;
 }
 
+/** What GuardCall is built from. */
+export interface GuardCallDeps {
+  readonly tools: ToolRegistry;
+  readonly approvals: ApprovalBook;
+  readonly grants: GrantBook;
+  readonly runner: ToolRunner;
+  readonly executeApproved: ExecuteApproved;
+  readonly settings: GuardSettings;
+  readonly ids: Ids;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+  /** Adds where an egress call goes to its approval card; absent, the card shows the tool's preview alone. */
+  readonly egressPreview?: EgressPreview | null;
+}
+
 /**
  * The guard: every action the agent, an app, an automation or the door takes comes through here.
  * Risk is resolved at call time, then grants, then policy; what is not let through is parked as
  * an Approval, or blocked.
  */
 export class GuardCall {
-  constructor(
-    private readonly tools: ToolRegistry,
-    private readonly approvals: ApprovalBook,
-    private readonly grants: GrantBook,
-    private readonly runner: ToolRunner,
-    private readonly executeApproved: ExecuteApproved,
-    private readonly settings: GuardSettings,
-    private readonly ids: Ids,
-    private readonly clock: Clock,
-    private readonly audit: AuditTrail,
-    /** Adds where an egress call goes to its approval card; absent, the card shows the tool's preview alone. */
-    private readonly egressPreview: EgressPreview | null = null,
-  ) {}
+  private readonly tools: ToolRegistry;
+  private readonly approvals: ApprovalBook;
+  private readonly grants: GrantBook;
+  private readonly runner: ToolRunner;
+  private readonly executeApproved: ExecuteApproved;
+  private readonly settings: GuardSettings;
+  private readonly ids: Ids;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+  private readonly egressPreview: EgressPreview | null;
+
+  constructor(deps: GuardCallDeps) {
+    this.tools = deps.tools;
+    this.approvals = deps.approvals;
+    this.grants = deps.grants;
+    this.runner = deps.runner;
+    this.executeApproved = deps.executeApproved;
+    this.settings = deps.settings;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+    this.egressPreview = deps.egressPreview ?? null;
+  }
 
   async execute(call: GuardedCall): Promise<CallResult> {
     const tool = this.tools.get(call.tool);

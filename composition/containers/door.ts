@@ -96,14 +96,29 @@ const doorServices = porterModule((bind) => {
       const audit = get(ctx, TOKENS.AuditTrail);
       const mint = new TokenMint(books.families, secrets, settings, clock);
       return {
-        registerClient: new RegisterClient(books.clients, secrets, get(ctx, TOKENS.Ids), clock, audit),
-        beginAuthorization: new BeginAuthorization(books.clients, books.pending, get(ctx, TOKENS.ToolRegistry), secrets, settings, clock),
-        answerConsent: new AnswerConsent(books.pending, books.consents, books.codes, secrets, settings, clock, audit),
+        registerClient: new RegisterClient({ clients: books.clients, secrets, ids: get(ctx, TOKENS.Ids), clock, audit }),
+        beginAuthorization: new BeginAuthorization({
+          clients: books.clients,
+          pending: books.pending,
+          tools: get(ctx, TOKENS.ToolRegistry),
+          secrets,
+          settings,
+          clock,
+        }),
+        answerConsent: new AnswerConsent({
+          pending: books.pending,
+          consents: books.consents,
+          codes: books.codes,
+          secrets,
+          settings,
+          clock,
+          audit,
+        }),
         issueTokens: new IssueTokens(
-          new RedeemCode(books.clients, books.codes, books.families, mint, secrets, settings, clock, audit),
-          new RotateRefreshToken(books.clients, books.families, mint, secrets, clock, audit),
+          new RedeemCode({ clients: books.clients, codes: books.codes, families: books.families, mint, secrets, settings, clock, audit }),
+          new RotateRefreshToken({ clients: books.clients, families: books.families, mint, secrets, clock, audit }),
         ),
-        revokeToken: new RevokeToken(books.clients, books.families, secrets, clock, audit),
+        revokeToken: new RevokeToken({ clients: books.clients, families: books.families, secrets, clock, audit }),
       };
     })
     .inSingletonScope();

@@ -65,15 +65,15 @@ export const automationsModule = porterModule((bind) => {
   const parkedOf = (ctx: Resolver) => new ParkedApprovals(get(ctx, TOKENS.ApprovalBook), get(ctx, TOKENS.Clock));
   const resumeOf = (ctx: Resolver) => new ResumeRun(get(ctx, TOKENS.RunBook), parkedOf(ctx), get(ctx, TOKENS.RunDispatcher));
   const asksOf = (ctx: Resolver) =>
-    new ArmingAsks(
-      get(ctx, TOKENS.ApprovalBook),
-      get(ctx, TOKENS.GrantBook),
-      get(ctx, TOKENS.ToolRegistry),
-      get(ctx, TOKENS.Ids),
-      get(ctx, TOKENS.Clock),
-      get(ctx, TOKENS.AuditTrail),
-      get(ctx, TOKENS.Config).approvalTtlSeconds * 1000,
-    );
+    new ArmingAsks({
+      approvals: get(ctx, TOKENS.ApprovalBook),
+      grants: get(ctx, TOKENS.GrantBook),
+      tools: get(ctx, TOKENS.ToolRegistry),
+      ids: get(ctx, TOKENS.Ids),
+      clock: get(ctx, TOKENS.Clock),
+      audit: get(ctx, TOKENS.AuditTrail),
+      approvalTtlMs: get(ctx, TOKENS.Config).approvalTtlSeconds * 1000,
+    });
 
   const automationGrantsOf = (ctx: Resolver) =>
     new AutomationGrants(get(ctx, TOKENS.GrantBook), get(ctx, TOKENS.Clock), get(ctx, TOKENS.AuditTrail));
@@ -86,43 +86,43 @@ export const automationsModule = porterModule((bind) => {
   bind(TOKENS.ExecuteRun)
     .toDynamicValue((ctx) => {
       const agent = get(ctx, TOKENS.AgentTurn);
-      return new ExecuteRun(
-        get(ctx, TOKENS.RunBook),
-        get(ctx, TOKENS.AutomationBook),
+      return new ExecuteRun({
+        runs: get(ctx, TOKENS.RunBook),
+        automations: get(ctx, TOKENS.AutomationBook),
         agent,
-        parkedOf(ctx),
-        resumeOf(ctx),
-        get(ctx, TOKENS.Ids),
-        get(ctx, TOKENS.Clock),
-        get(ctx, TOKENS.AuditTrail),
-        get(ctx, TOKENS.Logger),
-        {
+        parked: parkedOf(ctx),
+        resume: resumeOf(ctx),
+        ids: get(ctx, TOKENS.Ids),
+        clock: get(ctx, TOKENS.Clock),
+        audit: get(ctx, TOKENS.AuditTrail),
+        logger: get(ctx, TOKENS.Logger),
+        settings: {
           holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
           leaseMs: RUN_LEASE_MS,
         },
-      );
+      });
     })
     .inSingletonScope();
   bind(TOKENS.Tick)
     .toDynamicValue((ctx) => {
-      const sweep = new SweepRuns(
-        get(ctx, TOKENS.RunBook),
-        parkedOf(ctx),
-        resumeOf(ctx),
-        get(ctx, TOKENS.RunDispatcher),
-        get(ctx, TOKENS.Clock),
-        get(ctx, TOKENS.AuditTrail),
-        get(ctx, TOKENS.Logger),
-        { requeueAfterMs: RUN_REQUEUE_AFTER_MS },
-      );
-      return new Tick(
-        get(ctx, TOKENS.AutomationBook),
-        get(ctx, TOKENS.CronCalendar),
-        get(ctx, TOKENS.StartRuns),
+      const sweep = new SweepRuns({
+        runs: get(ctx, TOKENS.RunBook),
+        parked: parkedOf(ctx),
+        resume: resumeOf(ctx),
+        dispatcher: get(ctx, TOKENS.RunDispatcher),
+        clock: get(ctx, TOKENS.Clock),
+        audit: get(ctx, TOKENS.AuditTrail),
+        logger: get(ctx, TOKENS.Logger),
+        settings: { requeueAfterMs: RUN_REQUEUE_AFTER_MS },
+      });
+      return new Tick({
+        automations: get(ctx, TOKENS.AutomationBook),
+        calendar: get(ctx, TOKENS.CronCalendar),
+        starts: get(ctx, TOKENS.StartRuns),
         sweep,
-        get(ctx, TOKENS.Clock),
-        get(ctx, TOKENS.Logger),
-      );
+        clock: get(ctx, TOKENS.Clock),
+        logger: get(ctx, TOKENS.Logger),
+      });
     })
     .inSingletonScope();
   bind(TOKENS.SchedulerWork)
@@ -141,13 +141,13 @@ export const automationsModule = porterModule((bind) => {
       const asks = asksOf(ctx);
       const grants = automationGrantsOf(ctx);
       return {
-        createAutomation: new CreateAutomation(book, rules, calendar, get(ctx, TOKENS.Ids), clock),
+        createAutomation: new CreateAutomation({ automations: book, rules, calendar, ids: get(ctx, TOKENS.Ids), clock }),
         listAutomations: new ListAutomations(book, calendar, clock),
         getAutomation: new GetAutomation(book, calendar, clock),
         changeAutomation: new ChangeAutomation(book, rules, calendar, clock),
         deleteAutomation: new DeleteAutomation(book, asks, grants),
-        armAutomation: new ArmAutomation(book, asks, grants, calendar, clock, get(ctx, TOKENS.AuditTrail)),
-        disarmAutomation: new DisarmAutomation(book, asks, grants, calendar, clock),
+        armAutomation: new ArmAutomation({ automations: book, asks, grants, calendar, clock, audit: get(ctx, TOKENS.AuditTrail) }),
+        disarmAutomation: new DisarmAutomation({ automations: book, asks, grants, calendar, clock }),
       };
     })
     .inSingletonScope();
@@ -155,9 +155,15 @@ export const automationsModule = porterModule((bind) => {
     .toDynamicValue((ctx) => ({
       listRuns: new ListRuns(get(ctx, TOKENS.RunBook)),
       getRun: new GetRun(get(ctx, TOKENS.RunBook)),
-      stopRun: new StopRun(get(ctx, TOKENS.RunBook), parkedOf(ctx), get(ctx, TOKENS.Clock), get(ctx, TOKENS.AuditTrail), {
-        waitMs: STOP_WAIT_MS,
-        pollMs: 100,
+      stopRun: new StopRun({
+        runs: get(ctx, TOKENS.RunBook),
+        parked: parkedOf(ctx),
+        clock: get(ctx, TOKENS.Clock),
+        audit: get(ctx, TOKENS.AuditTrail),
+        settings: {
+          waitMs: STOP_WAIT_MS,
+          pollMs: 100,
+        },
       }),
     }))
     .inSingletonScope();
@@ -167,13 +173,13 @@ export const automationsModule = porterModule((bind) => {
 
   bind(TOKENS.ApprovalHooks).toDynamicValue(
     (ctx) =>
-      new ArmingHook(
-        get(ctx, TOKENS.AutomationBook),
-        asksOf(ctx),
-        automationGrantsOf(ctx),
-        get(ctx, TOKENS.Clock),
-        get(ctx, TOKENS.AuditTrail),
-      ),
+      new ArmingHook({
+        automations: get(ctx, TOKENS.AutomationBook),
+        asks: asksOf(ctx),
+        grants: automationGrantsOf(ctx),
+        clock: get(ctx, TOKENS.Clock),
+        audit: get(ctx, TOKENS.AuditTrail),
+      }),
   );
   bind(TOKENS.ApprovalHooks).toDynamicValue((ctx) => new ResumeHook(resumeOf(ctx)));
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) => automationRoutes(get(ctx, TOKENS.AutomationUseCases)));

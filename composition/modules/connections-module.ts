@@ -26,10 +26,22 @@ export const connectionsModule = porterModule((bind) => {
       const broker = get(ctx, TOKENS.ConnectionBroker);
       const book = get(ctx, TOKENS.ConnectionBook);
       const refresh = broker
-        ? new ConnectionRefresh(book, broker, get(ctx, TOKENS.Clock), get(ctx, TOKENS.AuditTrail), get(ctx, TOKENS.Logger))
+        ? new ConnectionRefresh({
+            book,
+            broker,
+            clock: get(ctx, TOKENS.Clock),
+            audit: get(ctx, TOKENS.AuditTrail),
+            logger: get(ctx, TOKENS.Logger),
+          })
         : null;
       return {
-        initiate: new InitiateConnection(broker, book, get(ctx, TOKENS.Ids), get(ctx, TOKENS.Clock), get(ctx, TOKENS.AuditTrail)),
+        initiate: new InitiateConnection({
+          broker,
+          book,
+          ids: get(ctx, TOKENS.Ids),
+          clock: get(ctx, TOKENS.Clock),
+          audit: get(ctx, TOKENS.AuditTrail),
+        }),
         get: new GetConnection(book, refresh),
         list: new ListConnections(book, refresh),
         remove: new RemoveConnection(broker, book, get(ctx, TOKENS.AuditTrail)),

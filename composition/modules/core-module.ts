@@ -42,7 +42,13 @@ export function coreModule(parts: CoreParts): ContainerModule {
       .inSingletonScope();
     bind(TOKENS.AuditTrail)
       .toDynamicValue(
-        (ctx) => new AuditTrail(get(ctx, TOKENS.AuditSink), get(ctx, TOKENS.Ids), get(ctx, TOKENS.Clock), get(ctx, TOKENS.Logger)),
+        (ctx) =>
+          new AuditTrail({
+            sink: get(ctx, TOKENS.AuditSink),
+            ids: get(ctx, TOKENS.Ids),
+            clock: get(ctx, TOKENS.Clock),
+            logger: get(ctx, TOKENS.Logger),
+          }),
       )
       .inSingletonScope();
     bind(TOKENS.PrincipalResolver).toConstantValue(parts.config.principal ?? (() => null));

@@ -56,31 +56,31 @@ export const guardModule = porterModule((bind) => {
   bind(TOKENS.ExecuteApproved)
     .toDynamicValue(
       (ctx) =>
-        new ExecuteApproved(
-          get(ctx, TOKENS.ApprovalBook),
-          get(ctx, TOKENS.ToolRegistry),
-          get(ctx, TOKENS.ToolRunner),
-          get(ctx, TOKENS.Clock),
-          get(ctx, TOKENS.AuditTrail),
-          get(ctx, TOKENS.Logger),
-        ),
+        new ExecuteApproved({
+          approvals: get(ctx, TOKENS.ApprovalBook),
+          tools: get(ctx, TOKENS.ToolRegistry),
+          runner: get(ctx, TOKENS.ToolRunner),
+          clock: get(ctx, TOKENS.Clock),
+          audit: get(ctx, TOKENS.AuditTrail),
+          logger: get(ctx, TOKENS.Logger),
+        }),
     )
     .inSingletonScope();
   bind(TOKENS.GuardCall)
     .toDynamicValue((ctx) => {
       const config = get(ctx, TOKENS.Config);
-      return new GuardCall(
-        get(ctx, TOKENS.ToolRegistry),
-        get(ctx, TOKENS.ApprovalBook),
-        get(ctx, TOKENS.GrantBook),
-        get(ctx, TOKENS.ToolRunner),
-        get(ctx, TOKENS.ExecuteApproved),
-        { policy: config.policy, approvalTtlMs: config.approvalTtlSeconds * 1000 },
-        get(ctx, TOKENS.Ids),
-        get(ctx, TOKENS.Clock),
-        get(ctx, TOKENS.AuditTrail),
-        new EgressPreview(get(ctx, TOKENS.Egress)),
-      );
+      return new GuardCall({
+        tools: get(ctx, TOKENS.ToolRegistry),
+        approvals: get(ctx, TOKENS.ApprovalBook),
+        grants: get(ctx, TOKENS.GrantBook),
+        runner: get(ctx, TOKENS.ToolRunner),
+        executeApproved: get(ctx, TOKENS.ExecuteApproved),
+        settings: { policy: config.policy, approvalTtlMs: config.approvalTtlSeconds * 1000 },
+        ids: get(ctx, TOKENS.Ids),
+        clock: get(ctx, TOKENS.Clock),
+        audit: get(ctx, TOKENS.AuditTrail),
+        egressPreview: new EgressPreview(get(ctx, TOKENS.Egress)),
+      });
     })
     .inSingletonScope();
   bind(TOKENS.GuardUseCases)

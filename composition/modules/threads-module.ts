@@ -29,24 +29,24 @@ export const threadsModule = porterModule((bind) => {
   bind(TOKENS.AgentTurn)
     .toDynamicValue((ctx) => {
       const config = get(ctx, TOKENS.Config);
-      return new AgentTurn(
-        get(ctx, TOKENS.Model),
-        get(ctx, TOKENS.ToolRegistry),
-        get(ctx, TOKENS.GuardCall),
-        get(ctx, TOKENS.ExecuteApproved),
-        get(ctx, TOKENS.ApprovalBook),
-        get(ctx, TOKENS.ThreadBook),
-        {
+      return new AgentTurn({
+        model: get(ctx, TOKENS.Model),
+        tools: get(ctx, TOKENS.ToolRegistry),
+        guard: get(ctx, TOKENS.GuardCall),
+        executeApproved: get(ctx, TOKENS.ExecuteApproved),
+        approvals: get(ctx, TOKENS.ApprovalBook),
+        threads: get(ctx, TOKENS.ThreadBook),
+        settings: {
           toolOutputCap: config.toolOutputCap,
           maxSteps: config.maxSteps,
           ...(config.historyWindow !== undefined ? { historyWindow: config.historyWindow } : {}),
           ...(config.maxOutputTokens !== undefined ? { maxOutputTokens: config.maxOutputTokens } : {}),
           ...(config.instructions !== undefined ? { instructions: config.instructions } : {}),
         },
-        get(ctx, TOKENS.Ids),
-        get(ctx, TOKENS.Logger),
-        get(ctx, TOKENS.Clock),
-      );
+        ids: get(ctx, TOKENS.Ids),
+        logger: get(ctx, TOKENS.Logger),
+        clock: get(ctx, TOKENS.Clock),
+      });
     })
     .inSingletonScope();
   bind(TOKENS.ThreadUseCases)
@@ -61,7 +61,16 @@ export const threadsModule = porterModule((bind) => {
         listThreads: new ListThreads(threads),
         getThread: new GetThread(threads),
         deleteThread: new DeleteThread(threads, hub),
-        runTurn: new RunTurn(threads, agent, hub, decide, model, get(ctx, TOKENS.Ids), get(ctx, TOKENS.Clock), get(ctx, TOKENS.Logger)),
+        runTurn: new RunTurn({
+          threads,
+          agent,
+          hub,
+          decide,
+          model,
+          ids: get(ctx, TOKENS.Ids),
+          clock: get(ctx, TOKENS.Clock),
+          logger: get(ctx, TOKENS.Logger),
+        }),
         rejoinTurn: new RejoinTurn(threads, hub),
         stopTurn: new StopTurn(threads, hub),
       };

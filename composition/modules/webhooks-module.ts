@@ -40,15 +40,15 @@ export const webhooksModule = porterModule((bind) => {
       return {
         admitSource: new AdmitSource(sources, refusals),
         refuseOversize: new RefuseOversize(refusals),
-        receiveDelivery: new ReceiveDelivery(
+        receiveDelivery: new ReceiveDelivery({
           sources,
           refusals,
-          get(ctx, TOKENS.Store).records<DeliveryMark>('webhook-deliveries'),
-          get(ctx, TOKENS.AutomationBook),
-          get(ctx, TOKENS.StartRuns),
-          get(ctx, TOKENS.Clock),
-          get(ctx, TOKENS.AuditTrail),
-        ),
+          ledger: get(ctx, TOKENS.Store).records<DeliveryMark>('webhook-deliveries'),
+          automations: get(ctx, TOKENS.AutomationBook),
+          starts: get(ctx, TOKENS.StartRuns),
+          clock: get(ctx, TOKENS.Clock),
+          audit: get(ctx, TOKENS.AuditTrail),
+        }),
       };
     })
     .inSingletonScope();

@@ -76,7 +76,7 @@ export function guardHarness(options: HarnessOptions) {
   const ids = new SequentialIds();
   const logger = new RecordingLogger();
   const auditLog = new StoreAuditLog(store);
-  const audit = new AuditTrail(options.auditSink ?? auditLog, ids, clock, logger);
+  const audit = new AuditTrail({ sink: options.auditSink ?? auditLog, ids, clock, logger });
   const tools = new StaticToolRegistry(options.tools);
   const approvals = new ApprovalBook(store.records<ApprovalPrimitives>('approvals'));
   const grants = new GrantBook(store.records<StoredGrant>('grants'));
@@ -84,17 +84,28 @@ export function guardHarness(options: HarnessOptions) {
   const hostAccess = new HostAccess(options.host ?? null, seam, audit);
   const egress = options.egress ?? new GuardedEgress();
   const runner = new ToolRunner(hostAccess, null, egress);
-  const executeApproved = new ExecuteApproved(
+  const executeApproved = new ExecuteApproved({
     approvals,
     tools,
     runner,
     clock,
     audit,
     logger,
-    options.executionLeaseMs ? { leaseMs: options.executionLeaseMs } : undefined,
-  );
+    settings: options.executionLeaseMs ? { leaseMs: options.executionLeaseMs } : undefined,
+  });
   const settings = { policy: options.policy ?? [], approvalTtlMs: 60 * 60 * 1000 };
-  const guard = new GuardCall(tools, approvals, grants, runner, executeApproved, settings, ids, clock, audit, new EgressPreview(egress));
+  const guard = new GuardCall({
+    tools,
+    approvals,
+    grants,
+    runner,
+    executeApproved,
+    settings,
+    ids,
+    clock,
+    audit,
+    egressPreview: new EgressPreview(egress),
+  });
   const effects = new DecisionEffects(grants, options.hooks ?? [], ids, audit);
   let callCounter = 0;
   return {

@@ -32,19 +32,19 @@ export function turnHarness(options: {
   const hub = new TurnHub(options.graceMs);
   const model = new AiSdkModel(options.model as never, 'custom', 'test');
   const ids = new SequentialIds();
-  const agent = new AgentTurn(
+  const agent = new AgentTurn({
     model,
-    new StaticToolRegistry(options.tools ?? []),
-    guard.guard,
-    guard.executeApproved,
-    new ApprovalBook(guard.store.records<ApprovalPrimitives>('approvals')),
+    tools: new StaticToolRegistry(options.tools ?? []),
+    guard: guard.guard,
+    executeApproved: guard.executeApproved,
+    approvals: new ApprovalBook(guard.store.records<ApprovalPrimitives>('approvals')),
     threads,
-    { toolOutputCap: 32_000, maxSteps: 8, ...options.settings },
+    settings: { toolOutputCap: 32_000, maxSteps: 8, ...options.settings },
     ids,
-    guard.logger,
-    guard.clock,
-  );
-  const runTurn = new RunTurn(threads, agent, hub, guard.decide, model, ids, guard.clock, guard.logger);
+    logger: guard.logger,
+    clock: guard.clock,
+  });
+  const runTurn = new RunTurn({ threads, agent, hub, decide: guard.decide, model, ids, clock: guard.clock, logger: guard.logger });
   return {
     ...guard,
     threads,

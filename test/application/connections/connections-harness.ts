@@ -28,16 +28,16 @@ export function connectionsHarness(
   const ids = new SequentialIds();
   const logger = new RecordingLogger();
   const auditLog = new StoreAuditLog(store);
-  const audit = new AuditTrail(auditLog, ids, clock, logger);
+  const audit = new AuditTrail({ sink: auditLog, ids, clock, logger });
   const book = new ConnectionBook(store.records<ConnectionPrimitives>('connections'));
-  const refresh = broker ? new ConnectionRefresh(book, broker, clock, audit, logger) : null;
+  const refresh = broker ? new ConnectionRefresh({ book, broker, clock, audit, logger }) : null;
   return {
     clock,
     store,
     logger,
     auditLog,
     book,
-    initiate: new InitiateConnection(broker, book, ids, clock, audit),
+    initiate: new InitiateConnection({ broker, book, ids, clock, audit }),
     get: new GetConnection(book, refresh),
     list: new ListConnections(book, refresh),
     remove: new RemoveConnection(broker, book, audit),
