@@ -116,7 +116,7 @@ export function porterModule(register: (bind: Bind) => void): ContainerModule {
 export const TOKENS = {
   Config: token<PorterConfig>('Config'),
   Environment: token<NodeJS.ProcessEnv>('Environment'),
-  Model: token<Model | null>('Model'),
+  Model: token<Model>('Model'),
   ThreadBook: token<ThreadBook>('ThreadBook'),
   TurnHub: token<TurnHub>('TurnHub'),
   AgentTurn: token<AgentTurn>('AgentTurn'),
@@ -170,12 +170,12 @@ export const TOKENS = {
   /** The Sandbox port (bound only when a sandbox is configured; graduation answers 501 without one). */
   Sandbox: token<Sandbox>('Sandbox'),
   AppBook: token<AppBook>('AppBook'),
-  AppGenerator: token<AppGenerator | null>('AppGenerator'),
-  PinCatalog: token<PinCatalog | null>('PinCatalog'),
+  AppGenerator: token<AppGenerator>('AppGenerator'),
+  PinCatalog: token<PinCatalog>('PinCatalog'),
   AppsUseCases: token<AppsUseCases>('AppsUseCases'),
   /** Apps running host tools through the guard (apart from AppsUseCases, which the guard's tools use). */
   AppActionUseCases: token<AppActionUseCases>('AppActionUseCases'),
-  ConnectionBroker: token<ConnectionBroker | null>('ConnectionBroker'),
+  ConnectionBroker: token<ConnectionBroker>('ConnectionBroker'),
   ConnectionBook: token<ConnectionBook>('ConnectionBook'),
   ConnectionGate: token<ToolConnections>('ConnectionGate'),
   ConnectionsUseCases: token<ConnectionsUseCases>('ConnectionsUseCases'),

@@ -27,7 +27,7 @@ export class OpenApp implements UseCase<Of, OpenPayload> {
     const pinDrift = app.pinDrift();
     if (app.document.ui === 'tree') return { kind: 'tree', payload, pinDrift };
     const url = `/apps/${app.id}/view/`;
-    if (!this.rollout.available || (await this.rollout.listening(app))) return { kind: 'http', payload, url, pinDrift };
+    if ((await this.rollout.serverState(app)) !== 'down') return { kind: 'http', payload, url, pinDrift };
     void this.resume.begin(app);
     return { kind: 'resuming', payload, url, pinDrift };
   }

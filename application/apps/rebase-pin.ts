@@ -17,7 +17,7 @@ import { baselineOf } from './pin-baseline.js';
 /** What RebasePin is built from. */
 export interface RebasePinDeps {
   readonly book: AppBook;
-  readonly catalog: PinCatalog | null;
+  readonly catalog: PinCatalog;
   readonly generation: Generation;
   readonly rollout: ServedRollout;
   readonly approvals: ApprovalInvalidation;
@@ -33,7 +33,7 @@ export interface RebasePinDeps {
  */
 export class RebasePin implements UseCase<{ principal: Principal; appId: string; slot: string; signal?: AbortSignal }, EditResult> {
   private readonly book: AppBook;
-  private readonly catalog: PinCatalog | null;
+  private readonly catalog: PinCatalog;
   private readonly generation: Generation;
   private readonly rollout: ServedRollout;
   private readonly approvals: ApprovalInvalidation;

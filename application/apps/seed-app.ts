@@ -16,7 +16,7 @@ import { baselineOf } from './pin-baseline.js';
 /** What SeedApp is built from. */
 export interface SeedAppDeps {
   readonly book: AppBook;
-  readonly catalog: PinCatalog | null;
+  readonly catalog: PinCatalog;
   readonly generation: Generation;
   readonly sharing: AppSharing;
   readonly ids: Ids;
@@ -31,7 +31,7 @@ export interface SeedAppDeps {
  */
 export class SeedApp implements UseCase<{ principal: Principal; slot: string; instruction?: string; signal?: AbortSignal }, AppDetail> {
   private readonly book: AppBook;
-  private readonly catalog: PinCatalog | null;
+  private readonly catalog: PinCatalog;
   private readonly generation: Generation;
   private readonly sharing: AppSharing;
   private readonly ids: Ids;

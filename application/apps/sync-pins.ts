@@ -13,13 +13,12 @@ import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
 export class SyncPins implements UseCase<Record<string, never>, SyncReport> {
   constructor(
     private readonly book: AppBook,
-    private readonly catalog: PinCatalog | null,
+    private readonly catalog: PinCatalog,
     private readonly clock: Clock,
   ) {}
 
   async execute(): Promise<SyncReport> {
     const checkedAt = this.clock.now().toISOString();
-    if (!this.catalog) return { checkedAt, slots: [], drifted: [], current: [], missing: [] };
     const { baselines, missing } = await this.catalog.all();
     const slots: Array<SyncReport['slots'][number]> = [];
     const drifted: Array<SyncReport['drifted'][number]> = [];

@@ -35,6 +35,11 @@ export class ConnectionRefresh {
     this.logger = deps.logger;
   }
 
+  /** Throws ConnectionsNotConfigured when the deployment has no broker (the null broker). */
+  assertConfigured(): void {
+    this.broker.assertConfigured();
+  }
+
   /** The connection as it stands now, or null when it was removed meanwhile. */
   async refresh(loaded: LoadedConnection): Promise<Connection | null> {
     let current: LoadedConnection | null = loaded;

@@ -1,4 +1,3 @@
-import { ConnectionsNotConfigured } from '../../domain/connections/errors.js';
 import { NotFound } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
 import type { UseCase } from '../../ports/use-case.js';
@@ -11,11 +10,11 @@ import { viewOf } from './connection-view.js';
 export class GetConnection implements UseCase<{ principal: Principal; connectionId: string }, ConnectionView> {
   constructor(
     private readonly book: ConnectionBook,
-    private readonly refresh: ConnectionRefresh | null,
+    private readonly refresh: ConnectionRefresh,
   ) {}
 
   async execute(input: { principal: Principal; connectionId: string }): Promise<ConnectionView> {
-    if (!this.refresh) throw new ConnectionsNotConfigured();
+    this.refresh.assertConfigured();
     const current = await this.refresh.refresh(await this.book.ownedBy(input.principal.subject, input.connectionId));
     if (!current) throw new NotFound('Connection');
     return viewOf(current);

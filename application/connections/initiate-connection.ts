@@ -1,5 +1,4 @@
 import { Connection } from '../../domain/connections/connection.js';
-import { ConnectionsNotConfigured } from '../../domain/connections/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ConnectionBroker } from '../../ports/connections.js';
 import type { Ids } from '../../ports/ids.js';
@@ -13,7 +12,7 @@ export const DEFAULT_INITIATION_WINDOW_MS = 60 * 60 * 1000;
 
 /** What InitiateConnection is built from. */
 export interface InitiateConnectionDeps {
-  readonly broker: ConnectionBroker | null;
+  readonly broker: ConnectionBroker;
   readonly book: ConnectionBook;
   readonly ids: Ids;
   readonly clock: Clock;
@@ -25,7 +24,7 @@ export interface InitiateConnectionDeps {
  * records the connection as initiated. The broker owns the redirect; the client polls.
  */
 export class InitiateConnection implements UseCase<Initiation, { id: string; redirectUrl: string }> {
-  private readonly broker: ConnectionBroker | null;
+  private readonly broker: ConnectionBroker;
   private readonly book: ConnectionBook;
   private readonly ids: Ids;
   private readonly clock: Clock;
@@ -40,7 +39,7 @@ export class InitiateConnection implements UseCase<Initiation, { id: string; red
   }
 
   async execute(input: Initiation): Promise<{ id: string; redirectUrl: string }> {
-    if (!this.broker) throw new ConnectionsNotConfigured();
+    this.broker.assertConfigured();
     const id = this.ids.mint('connection');
     const owner = input.principal.subject;
     const started = await this.broker.initiate({ connectionId: id, owner, toolkit: input.toolkit }, input.callbackUrl);

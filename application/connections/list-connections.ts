@@ -1,4 +1,3 @@
-import { ConnectionsNotConfigured } from '../../domain/connections/errors.js';
 import type { Principal } from '../../domain/principal.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { ConnectionList, ConnectionView } from '../../ports/use-cases/connections.js';
@@ -10,11 +9,11 @@ import { viewOf } from './connection-view.js';
 export class ListConnections implements UseCase<{ principal: Principal; limit?: number; cursor?: string | null }, ConnectionList> {
   constructor(
     private readonly book: ConnectionBook,
-    private readonly refresh: ConnectionRefresh | null,
+    private readonly refresh: ConnectionRefresh,
   ) {}
 
   async execute(input: { principal: Principal; limit?: number; cursor?: string | null }): Promise<ConnectionList> {
-    if (!this.refresh) throw new ConnectionsNotConfigured();
+    this.refresh.assertConfigured();
     const page = await this.book.list({ owner: input.principal.subject }, input.limit ?? 50, input.cursor ?? null);
     const connections: ConnectionView[] = [];
     for (const loaded of page.items) {

@@ -53,7 +53,7 @@ export interface GuardCallDeps {
   readonly clock: Clock;
   readonly audit: AuditTrail;
   /** Adds where an egress call goes to its approval card; absent, the card shows the tool's preview alone. */
-  readonly egressPreview?: EgressPreview | null;
+  readonly egressPreview: EgressPreview;
 }
 
 /**
@@ -71,7 +71,7 @@ export class GuardCall {
   private readonly ids: Ids;
   private readonly clock: Clock;
   private readonly audit: AuditTrail;
-  private readonly egressPreview: EgressPreview | null;
+  private readonly egressPreview: EgressPreview;
 
   constructor(deps: GuardCallDeps) {
     this.tools = deps.tools;
@@ -83,7 +83,7 @@ export class GuardCall {
     this.ids = deps.ids;
     this.clock = deps.clock;
     this.audit = deps.audit;
-    this.egressPreview = deps.egressPreview ?? null;
+    this.egressPreview = deps.egressPreview;
   }
 
   async execute(call: GuardedCall): Promise<CallResult> {
@@ -146,7 +146,7 @@ export class GuardCall {
     const approval = Approval.park({
       id: this.ids.mint('approval'),
       call: ruled,
-      preview: ruled.effective.egress && this.egressPreview ? await this.egressPreview.describe(preview, call.input) : preview,
+      preview: ruled.effective.egress ? await this.egressPreview.describe(preview, call.input) : preview,
       now: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.settings.approvalTtlMs).toISOString(),
       ...(call.threadId ? { threadId: call.threadId } : {}),

@@ -53,7 +53,7 @@ export interface TurnInput {
 
 /** What AgentTurn is built from. */
 export interface AgentTurnDeps {
-  readonly model: Model | null;
+  readonly model: Model;
   readonly tools: ToolRegistry;
   readonly guard: GuardCall;
   readonly executeApproved: ExecuteApproved;
@@ -72,7 +72,7 @@ export interface AgentTurnDeps {
  * the output budget is spent. What was produced is saved however the turn ends.
  */
 export class AgentTurn {
-  private readonly model: Model | null;
+  private readonly model: Model;
   private readonly tools: ToolRegistry;
   private readonly guard: GuardCall;
   private readonly executeApproved: ExecuteApproved;
@@ -202,7 +202,6 @@ export class AgentTurn {
   }
 
   private async converse(input: TurnInput, earlier: UiMessage[], draft: MessageDraft, emit: (chunk: UiChunk) => void) {
-    if (!this.model) throw new Error('no model is configured');
     const tools = this.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
     const known = new Set(earlier.concat(draft.message).flatMap((m) => m.parts.filter(isToolPart).map((p) => p.toolCallId)));
     let budget = this.settings.maxOutputTokens;

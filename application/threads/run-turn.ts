@@ -1,4 +1,4 @@
-import { Conflict, InvalidInput, NotImplemented } from '../../domain/errors.js';
+import { Conflict, InvalidInput } from '../../domain/errors.js';
 import { textOf, type UiMessage } from '../../domain/threads/ui-message.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
@@ -21,7 +21,7 @@ export interface RunTurnDeps {
   readonly agent: AgentTurn;
   readonly hub: TurnHub;
   readonly decide: GuardUseCases['decideApproval'];
-  readonly model: Model | null;
+  readonly model: Model;
   readonly ids: Ids;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -37,7 +37,7 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
   private readonly agent: AgentTurn;
   private readonly hub: TurnHub;
   private readonly decide: GuardUseCases['decideApproval'];
-  private readonly model: Model | null;
+  private readonly model: Model;
   private readonly ids: Ids;
   private readonly clock: Clock;
   private readonly logger: Logger;
@@ -54,8 +54,7 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
   }
 
   async execute(request: TurnRequest): Promise<TurnStream> {
-    if (!this.model)
-      throw new NotImplemented('No model is configured: pass `model`, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or PORTER_MODEL_URL');
+    this.model.assertConfigured();
     if (request.message && request.message.role !== 'user') throw new InvalidInput('A new message in a turn must come from the user');
     await this.threads.ownedBy(request.principal.subject, request.threadId);
     // A turn whose clients all left is still saving what it produced; let it finish first.

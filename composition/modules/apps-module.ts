@@ -51,6 +51,10 @@ import { appTools } from '../../application/apps/app-tools.js';
 import { DeterministicAppGenerator } from '../../adapters/apps/deterministic-app-generator.js';
 import { ModelAppGenerator } from '../../adapters/apps/model-app-generator.js';
 import { FilePinCatalog } from '../../adapters/apps/file-pin-catalog.js';
+import { NoPinCatalog } from '../../adapters/apps/no-pin-catalog.js';
+import { NoAppGenerator } from '../../adapters/apps/no-app-generator.js';
+import { NoSandbox } from '../../adapters/sandbox/no-sandbox.js';
+import { NoModel } from '../../adapters/model/no-model.js';
 import { ZipAppArchive } from '../../adapters/apps/zip-app-archive.js';
 import { appRoutes } from '../../adapters/http/routes/app-routes.js';
 import { appActionRoutes } from '../../adapters/http/routes/app-action-routes.js';
@@ -59,26 +63,33 @@ import { appActionRoutes } from '../../adapters/http/routes/app-action-routes.js
 const SCRIPTED_MODEL = 'porter:scripted';
 
 /**
- * The generator that fits the deployment's model: deterministic for the scripted one, none without
- * a model. Either is told the host's tools, which the apps it writes may run.
+ * The generator that fits the deployment's model: deterministic for the scripted one, the null
+ * generator (NotImplemented) without a model. Either is told the host's tools, which the apps it
+ * writes may run.
  */
-export function generatorFor(model: Model | null, tools: ReadonlyArray<ActionTool> = []): AppGenerator | null {
-  if (!model) return null;
+export function generatorFor(model: Model, tools: ReadonlyArray<ActionTool> = []): AppGenerator {
+  if (model instanceof NoModel) return new NoAppGenerator();
   return model.label === SCRIPTED_MODEL ? new DeterministicAppGenerator(tools) : new ModelAppGenerator(model, { tools });
 }
 
-export function pinCatalogFor(pins: PorterConfig['pins']): PinCatalog | null {
-  if (!pins) return null;
+export function pinCatalogFor(pins: PorterConfig['pins']): PinCatalog {
+  if (!pins) return new NoPinCatalog();
   return typeof pins === 'string'
     ? new FilePinCatalog({ manifestFile: resolve(pins) })
     : new FilePinCatalog({ slots: pins.slots, baseDir: process.cwd() });
 }
 
+/** The sharing rule of a host that gave none: nobody may share an app. */
+const nobodyMayShare: CanShareApps = () => false;
+
 export interface AppsParts {
   readonly store: Store;
   readonly book: AppBook;
+  /** Null: no model (the null generator answers NotImplemented). */
   readonly generator: AppGenerator | null;
+  /** Null: no remixable slots. */
   readonly catalog: PinCatalog | null;
+  /** Null: no sandbox (graduating and serving answer NotImplemented). */
   readonly sandbox: Sandbox | null;
   readonly approvals: ApprovalBook;
   readonly ids: Ids;
@@ -88,14 +99,18 @@ export interface AppsParts {
   readonly canShareApps: CanShareApps | null;
 }
 
-/** The apps use cases over their ports (the module and the tests assemble them the same way). */
+/**
+ * The apps use cases over their ports (the module and the tests assemble them the same way). An
+ * absent port becomes its null object here, so the use cases never check for one.
+ */
 export function assembleApps(parts: AppsParts): AppsUseCases {
-  const { book, ids, clock, catalog } = parts;
-  const generation = new Generation(parts.generator);
-  const rollout = new ServedRollout(parts.sandbox, parts.logger, new NodeAppScaffold());
+  const { book, ids, clock } = parts;
+  const catalog = parts.catalog ?? new NoPinCatalog();
+  const generation = new Generation(parts.generator ?? new NoAppGenerator());
+  const rollout = new ServedRollout(parts.sandbox ?? new NoSandbox(), parts.logger, new NodeAppScaffold());
   const data = new AppData(parts.store);
   const archive = new ZipAppArchive();
-  const sharing = new AppSharing(parts.canShareApps, parts.logger);
+  const sharing = new AppSharing(parts.canShareApps ?? nobodyMayShare, parts.logger);
   return {
     listApps: new ListApps(book),
     createApp: new CreateApp({ book, generation, sharing, ids, clock }),

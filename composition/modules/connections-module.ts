@@ -25,15 +25,13 @@ export const connectionsModule = porterModule((bind) => {
     .toDynamicValue((ctx) => {
       const broker = get(ctx, TOKENS.ConnectionBroker);
       const book = get(ctx, TOKENS.ConnectionBook);
-      const refresh = broker
-        ? new ConnectionRefresh({
-            book,
-            broker,
-            clock: get(ctx, TOKENS.Clock),
-            audit: get(ctx, TOKENS.AuditTrail),
-            logger: get(ctx, TOKENS.Logger),
-          })
-        : null;
+      const refresh = new ConnectionRefresh({
+        book,
+        broker,
+        clock: get(ctx, TOKENS.Clock),
+        audit: get(ctx, TOKENS.AuditTrail),
+        logger: get(ctx, TOKENS.Logger),
+      });
       return {
         initiate: new InitiateConnection({
           broker,
@@ -49,7 +47,8 @@ export const connectionsModule = porterModule((bind) => {
     })
     .inSingletonScope();
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) => connectionRoutes(get(ctx, TOKENS.ConnectionsUseCases)));
-  bind(TOKENS.StatusBlocks).toDynamicValue((ctx) => ({
-    connections: get(ctx, TOKENS.ConnectionBroker)?.kind ?? false,
-  }));
+  bind(TOKENS.StatusBlocks).toDynamicValue((ctx) => {
+    const { kind } = get(ctx, TOKENS.ConnectionBroker);
+    return { connections: kind === 'none' ? false : kind };
+  });
 });

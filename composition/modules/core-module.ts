@@ -7,6 +7,8 @@ import type { Clock } from '../../ports/clock.js';
 import { UlidIds } from '../../adapters/runtime/ulid-ids.js';
 import { ConsoleLogger } from '../../adapters/runtime/console-logger.js';
 import { StoreAuditLog } from '../../adapters/audit/store-audit-log.js';
+import { NoModel } from '../../adapters/model/no-model.js';
+import { NoConnectionBroker } from '../../adapters/connections/no-connection-broker.js';
 import { AuditTrail } from '../../application/audit/audit-trail.js';
 import type { Integrations } from '../integrations/load-integrations.js';
 
@@ -52,7 +54,8 @@ export function coreModule(parts: CoreParts): ContainerModule {
       )
       .inSingletonScope();
     bind(TOKENS.PrincipalResolver).toConstantValue(parts.config.principal ?? (() => null));
-    bind(TOKENS.Model).toConstantValue(parts.integrations.model);
-    bind(TOKENS.ConnectionBroker).toConstantValue(parts.integrations.broker);
+    // What the deployment lacks is bound as its null object, which answers NotImplemented (501).
+    bind(TOKENS.Model).toConstantValue(parts.integrations.model ?? new NoModel());
+    bind(TOKENS.ConnectionBroker).toConstantValue(parts.integrations.broker ?? new NoConnectionBroker());
   });
 }

@@ -1,4 +1,4 @@
-import { get, getAll, getOptional, porterModule, TOKENS } from '../tokens.js';
+import { get, getAll, porterModule, TOKENS } from '../tokens.js';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
 import type { StoredGrant } from '../../domain/guard/grant.js';
 import { ApprovalBook } from '../../application/guard/approval-book.js';
@@ -49,9 +49,7 @@ export const guardModule = porterModule((bind) => {
     .toDynamicValue(() => new GuardedEgress())
     .inSingletonScope();
   bind(TOKENS.ToolRunner)
-    .toDynamicValue(
-      (ctx) => new ToolRunner(get(ctx, TOKENS.HostAccess), getOptional(ctx, TOKENS.ConnectionGate) ?? null, get(ctx, TOKENS.Egress)),
-    )
+    .toDynamicValue((ctx) => new ToolRunner(get(ctx, TOKENS.HostAccess), get(ctx, TOKENS.ConnectionGate), get(ctx, TOKENS.Egress)))
     .inSingletonScope();
   bind(TOKENS.ExecuteApproved)
     .toDynamicValue(

@@ -9,7 +9,7 @@ import type { Sandbox } from '../../ports/sandbox.js';
  */
 export function sandboxModule(sandbox: Sandbox | null): ContainerModule {
   return porterModule((bind) => {
-    bind(TOKENS.StatusBlocks).toConstantValue({ sandbox: sandbox?.kind ?? false });
+    bind(TOKENS.StatusBlocks).toConstantValue({ sandbox: !sandbox || sandbox.kind === 'none' ? false : sandbox.kind });
     if (!sandbox) return;
     bind(TOKENS.Sandbox).toConstantValue(sandbox);
     bind(TOKENS.Background).toConstantValue({ start: async () => undefined, stop: () => sandbox.closeAll() });

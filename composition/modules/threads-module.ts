@@ -12,6 +12,7 @@ import { ListThreads } from '../../application/threads/list-threads.js';
 import { RejoinTurn } from '../../application/threads/rejoin-turn.js';
 import { StopTurn } from '../../application/threads/stop-turn.js';
 import { ThreadsAdopter } from '../../application/threads/threads-adopter.js';
+import { NoModel } from '../../adapters/model/no-model.js';
 import { threadRoutes } from '../../adapters/http/routes/thread-routes.js';
 
 /** Conversations: threads and turns over SSE, on the model loaded at boot (TOKENS.Model). */
@@ -80,6 +81,6 @@ export const threadsModule = porterModule((bind) => {
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) => threadRoutes(get(ctx, TOKENS.ThreadUseCases)));
   bind(TOKENS.StatusBlocks).toDynamicValue((ctx) => {
     const model = get(ctx, TOKENS.Model);
-    return { agent: model !== null, model: model?.source ?? 'ladder' };
+    return { agent: !(model instanceof NoModel), model: model.source };
   });
 });

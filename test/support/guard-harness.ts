@@ -29,6 +29,10 @@ import { RevokeGrant } from '../../application/guard/revoke-grant.js';
 import type { ApprovalHook } from '../../application/guard/approval-hooks.js';
 import { EgressPreview } from '../../application/guard/egress-preview.js';
 import { GuardedEgress } from '../../adapters/shared/egress/guarded-egress.js';
+import { NoConnectionBroker } from '../../adapters/connections/no-connection-broker.js';
+import { ConnectionGate } from '../../application/connections/connection-gate.js';
+import { ConnectionBook } from '../../application/connections/connection-book.js';
+import type { ConnectionPrimitives } from '../../domain/connections/connection.js';
 import { ManualClock } from './manual-clock.js';
 import { RecordingLogger, SequentialIds } from './fakes.js';
 
@@ -83,7 +87,9 @@ export function guardHarness(options: HarnessOptions) {
   const seam = new ActAsSeam(options.actAs ?? null, audit, clock);
   const hostAccess = new HostAccess(options.host ?? null, seam, audit);
   const egress = options.egress ?? new GuardedEgress();
-  const runner = new ToolRunner(hostAccess, null, egress);
+  // No broker here: a tool that declares a connection fails as the deployment's 501 (connections-harness has one).
+  const connections = new ConnectionGate(new NoConnectionBroker(), new ConnectionBook(store.records<ConnectionPrimitives>('connections')));
+  const runner = new ToolRunner(hostAccess, connections, egress);
   const executeApproved = new ExecuteApproved({
     approvals,
     tools,
@@ -116,6 +122,7 @@ export function guardHarness(options: HarnessOptions) {
     auditLog,
     seam,
     hostAccess,
+    egress,
     guard,
     executeApproved,
     decide: new DecideApproval(approvals, effects, clock),

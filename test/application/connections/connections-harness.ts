@@ -12,6 +12,7 @@ import { InitiateConnection } from '../../../application/connections/initiate-co
 import { GetConnection } from '../../../application/connections/get-connection.js';
 import { ListConnections } from '../../../application/connections/list-connections.js';
 import { RemoveConnection } from '../../../application/connections/remove-connection.js';
+import { NoConnectionBroker } from '../../../adapters/connections/no-connection-broker.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { RecordingLogger, SequentialIds } from '../../support/fakes.js';
 
@@ -20,7 +21,7 @@ export const bob: Principal = { subject: 'bob', kind: 'user' };
 
 /** The connection use cases over the in-memory store, wired as connections-module wires them. */
 export function connectionsHarness(
-  broker: ConnectionBroker | null,
+  given: ConnectionBroker | null,
   options: { store?: (clock: ManualClock) => Store; clock?: ManualClock } = {},
 ) {
   const clock = options.clock ?? new ManualClock('2026-06-01T12:00:00.000Z');
@@ -30,7 +31,9 @@ export function connectionsHarness(
   const auditLog = new StoreAuditLog(store);
   const audit = new AuditTrail({ sink: auditLog, ids, clock, logger });
   const book = new ConnectionBook(store.records<ConnectionPrimitives>('connections'));
-  const refresh = broker ? new ConnectionRefresh({ book, broker, clock, audit, logger }) : null;
+  // Without a broker the composition binds the null one; so does the harness.
+  const broker = given ?? new NoConnectionBroker();
+  const refresh = new ConnectionRefresh({ book, broker, clock, audit, logger });
   return {
     clock,
     store,
