@@ -166,7 +166,7 @@ export class ExecuteApproved {
     await retryOnConflict(
       async () => {
         const current = await this.approvals.find(approvalId);
-        if (!current || current.approval.toPrimitives().state !== 'executing') return;
+        if (!current || !current.approval.isExecuting) return;
         return (await this.approvals.swap(current, current.approval.finish(executed))) ? undefined : LOST_RACE;
       },
       { exhausted: () => this.logger.error('an executed call could not record its outcome; it will read as interrupted', { approvalId }) },
