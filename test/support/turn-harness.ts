@@ -45,6 +45,9 @@ export function turnHarness(options: {
     clock: guard.clock,
   });
   const runTurn = new RunTurn({ threads, agent, hub, decide: guard.decide, model, ids, clock: guard.clock, logger: guard.logger });
+  /** Starts ada's turn with `text` and hands back its stream, unread. */
+  const start = (threadId: string, text: string) =>
+    runTurn.execute({ principal: ada, threadId, message: { id: '', role: 'user', parts: [{ type: 'text', text }] } });
   return {
     ...guard,
     threads,
@@ -54,10 +57,10 @@ export function turnHarness(options: {
     getThread: new GetThread(threads),
     rejoin: new RejoinTurn(threads, hub),
     stop: new StopTurn(threads, hub),
+    start,
+    /** Ada's turn with `text`, read to its end. */
     async say(threadId: string, text: string) {
-      return collect(
-        await runTurn.execute({ principal: ada, threadId, message: { id: '', role: 'user', parts: [{ type: 'text', text }] } }),
-      );
+      return collect(await start(threadId, text));
     },
   };
 }
