@@ -1,39 +1,26 @@
 import { Approval } from '../../domain/guard/approval.js';
 import { decide } from '../../domain/guard/decide.js';
-import type { CallingAutomation, RuledCall } from '../../domain/guard/tool-call.js';
-import type { Principal } from '../../domain/principal.js';
-import type { Presence, Venue } from '../../domain/guard/risk.js';
+import type { CallingAutomation,RuledCall } from '../../domain/guard/tool-call.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
-import type { RegisteredTool, StreamedData, ToolRegistry } from '../../ports/tool-registry.js';
+import type { RegisteredTool,ToolRegistry } from '../../ports/tool-registry.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { EgressPreview } from './egress-preview.js';
 import type { ApprovalBook } from './approval-book.js';
 import type { CallResult } from './call-result.js';
+import type { CallSite } from './call-site.js';
 import { inputDigest } from './digest.js';
 import type { ExecuteApproved } from './execute-approved.js';
 import type { GrantBook } from './grant-book.js';
 import type { GuardSettings } from './guard-settings.js';
-import type { PresentCredentials } from './host-access.js';
 import type { ToolRunner } from './tool-runner.js';
 
-export interface GuardedCall {
+export interface GuardedCall extends CallSite {
   readonly tool: string;
   readonly input: unknown;
-  readonly toolCallId: string;
-  readonly principal: Principal;
-  readonly venue: Venue;
-  readonly presence: Presence;
-  readonly session: string;
   readonly evidence?: string;
-  readonly threadId?: string;
-  readonly runId?: string;
   /** Set by an automation's run only: that automation's grants cover this call, no other's. */
   readonly automation?: CallingAutomation;
-  readonly credentials?: PresentCredentials;
-  readonly signal: AbortSignal;
-  /** Where the tool may stream data parts (a chat turn). */
-  readonly writeData?: (part: StreamedData) => void;
   /**
    * The door's retry rule: an identical call in the same session reuses a parked approval (same
    * tool-call id) and runs once on a one-off approval; after that it asks again.

@@ -1,27 +1,16 @@
 import { DomainError } from '../../domain/errors.js';
-import type { Principal } from '../../domain/principal.js';
-import type { Presence, Venue } from '../../domain/guard/risk.js';
-import type { RegisteredTool, StreamedData } from '../../ports/tool-registry.js';
+import type { RegisteredTool } from '../../ports/tool-registry.js';
 import type { Egress } from '../../ports/egress.js';
 import type { Authority } from './act-as-seam.js';
-import type { HostAccess, PresentCredentials } from './host-access.js';
+import type { CallSite } from './call-site.js';
+import type { HostAccess } from './host-access.js';
 import type { ToolConnections } from '../connections/connection-gate.js';
 
-export interface ToolRun {
+export interface ToolRun extends CallSite {
   readonly tool: RegisteredTool;
   /** The input as the tool's schema parsed it. */
   readonly input: unknown;
-  readonly toolCallId: string;
-  readonly principal: Principal;
-  readonly venue: Venue;
-  readonly presence: Presence;
-  readonly session: string;
-  readonly threadId?: string;
-  readonly runId?: string;
   readonly authority: Authority | null;
-  readonly credentials?: PresentCredentials;
-  readonly signal: AbortSignal;
-  readonly writeData?: (part: StreamedData) => void;
 }
 
 export type ToolOutcome =

@@ -1,9 +1,9 @@
-import { get, porterModule, TOKENS } from '../tokens.js';
+import { get, porterModule, TOKENS, type Resolver } from '../tokens.js';
 import type { ThreadPrimitives } from '../../domain/threads/thread.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import { ThreadBook } from '../../application/threads/thread-book.js';
 import { TurnHub } from '../../application/threads/turn-hub.js';
-import { AgentTurn } from '../../application/threads/agent-turn.js';
+import { AgentTurn, type AgentTurnDeps } from '../../application/threads/agent-turn.js';
 import { RunTurn } from '../../application/threads/run-turn.js';
 import { CreateThread } from '../../application/threads/create-thread.js';
 import { DeleteThread } from '../../application/threads/delete-thread.js';
@@ -14,6 +14,29 @@ import { StopTurn } from '../../application/threads/stop-turn.js';
 import { ThreadsAdopter } from '../../application/threads/threads-adopter.js';
 import { NoModel } from '../../adapters/model/no-model.js';
 import { threadRoutes } from '../../adapters/http/routes/thread-routes.js';
+
+/** What the agent loop is built from (typed-wiring.typecheck.ts swaps two of them to prove tsc refuses it). */
+export function agentTurnDeps(ctx: Resolver): AgentTurnDeps {
+  const config = get(ctx, TOKENS.Config);
+  return {
+    model: get(ctx, TOKENS.Model),
+    tools: get(ctx, TOKENS.ToolRegistry),
+    guard: get(ctx, TOKENS.GuardCall),
+    executeApproved: get(ctx, TOKENS.ExecuteApproved),
+    approvals: get(ctx, TOKENS.ApprovalBook),
+    threads: get(ctx, TOKENS.ThreadBook),
+    settings: {
+      toolOutputCap: config.toolOutputCap,
+      maxSteps: config.maxSteps,
+      ...(config.historyWindow !== undefined ? { historyWindow: config.historyWindow } : {}),
+      ...(config.maxOutputTokens !== undefined ? { maxOutputTokens: config.maxOutputTokens } : {}),
+      ...(config.instructions !== undefined ? { instructions: config.instructions } : {}),
+    },
+    ids: get(ctx, TOKENS.Ids),
+    logger: get(ctx, TOKENS.Logger),
+    clock: get(ctx, TOKENS.Clock),
+  };
+}
 
 /** Conversations: threads and turns over SSE, on the model loaded at boot (TOKENS.Model). */
 export const threadsModule = porterModule((bind) => {
@@ -28,27 +51,7 @@ export const threadsModule = porterModule((bind) => {
     .inSingletonScope();
   // One agent loop serves chat turns and automation runs alike.
   bind(TOKENS.AgentTurn)
-    .toDynamicValue((ctx) => {
-      const config = get(ctx, TOKENS.Config);
-      return new AgentTurn({
-        model: get(ctx, TOKENS.Model),
-        tools: get(ctx, TOKENS.ToolRegistry),
-        guard: get(ctx, TOKENS.GuardCall),
-        executeApproved: get(ctx, TOKENS.ExecuteApproved),
-        approvals: get(ctx, TOKENS.ApprovalBook),
-        threads: get(ctx, TOKENS.ThreadBook),
-        settings: {
-          toolOutputCap: config.toolOutputCap,
-          maxSteps: config.maxSteps,
-          ...(config.historyWindow !== undefined ? { historyWindow: config.historyWindow } : {}),
-          ...(config.maxOutputTokens !== undefined ? { maxOutputTokens: config.maxOutputTokens } : {}),
-          ...(config.instructions !== undefined ? { instructions: config.instructions } : {}),
-        },
-        ids: get(ctx, TOKENS.Ids),
-        logger: get(ctx, TOKENS.Logger),
-        clock: get(ctx, TOKENS.Clock),
-      });
-    })
+    .toDynamicValue((ctx) => new AgentTurn(agentTurnDeps(ctx)))
     .inSingletonScope();
   bind(TOKENS.ThreadUseCases)
     .toDynamicValue((ctx) => {

@@ -5,41 +5,23 @@
  */
 import { AgentTurn } from '../../application/threads/agent-turn.js';
 import { UlidIds } from '../../adapters/runtime/ulid-ids.js';
+import { agentTurnDeps } from '../../composition/modules/threads-module.js';
 import { get, getAll, porterModule, TOKENS, type Resolver } from '../../composition/tokens.js';
 
 declare const ctx: Resolver;
-const settings = { toolOutputCap: 0, maxSteps: 1 };
 
-/** The agent loop as threads-module.ts builds it: this compiles. */
-export const wired = (): AgentTurn =>
-  new AgentTurn({
-    model: get(ctx, TOKENS.Model),
-    tools: get(ctx, TOKENS.ToolRegistry),
-    guard: get(ctx, TOKENS.GuardCall),
-    executeApproved: get(ctx, TOKENS.ExecuteApproved),
-    approvals: get(ctx, TOKENS.ApprovalBook),
-    threads: get(ctx, TOKENS.ThreadBook),
-    settings,
-    ids: get(ctx, TOKENS.Ids),
-    logger: get(ctx, TOKENS.Logger),
-    clock: get(ctx, TOKENS.Clock),
-  });
-
-/** The tool registry and the guard swapped: this must not. */
+/**
+ * The agent loop as threads-module.ts builds it (`agentTurnDeps` is typed AgentTurnDeps, so a swap
+ * there fails tsc), and the same with the tool registry and the guard swapped, which must not compile.
+ */
+export const wired = (): AgentTurn => new AgentTurn(agentTurnDeps(ctx));
 export const swapped = (): AgentTurn =>
   new AgentTurn({
-    model: get(ctx, TOKENS.Model),
+    ...agentTurnDeps(ctx),
     // @ts-expect-error the guard is not a tool registry
     tools: get(ctx, TOKENS.GuardCall),
     // @ts-expect-error the tool registry is not the guard
     guard: get(ctx, TOKENS.ToolRegistry),
-    executeApproved: get(ctx, TOKENS.ExecuteApproved),
-    approvals: get(ctx, TOKENS.ApprovalBook),
-    threads: get(ctx, TOKENS.ThreadBook),
-    settings,
-    ids: get(ctx, TOKENS.Ids),
-    logger: get(ctx, TOKENS.Logger),
-    clock: get(ctx, TOKENS.Clock),
   });
 
 export const wrongBindings = porterModule((bind) => {
