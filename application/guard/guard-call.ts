@@ -1,9 +1,9 @@
 import { Approval } from '../../domain/guard/approval.js';
 import { decide } from '../../domain/guard/decide.js';
-import type { CallingAutomation,RuledCall } from '../../domain/guard/tool-call.js';
+import type { CallingAutomation, RuledCall } from '../../domain/guard/tool-call.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
-import type { RegisteredTool,ToolRegistry } from '../../ports/tool-registry.js';
+import type { RegisteredTool, ToolRegistry } from '../../ports/tool-registry.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { EgressPreview } from './egress-preview.js';
 import type { ApprovalBook } from './approval-book.js';

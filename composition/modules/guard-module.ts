@@ -18,6 +18,7 @@ import { EgressPreview } from '../../application/guard/egress-preview.js';
 import { GuardedEgress } from '../../adapters/shared/egress/guarded-egress.js';
 import { StaticToolRegistry } from '../../adapters/tools/static-tool-registry.js';
 import { BaseUrlHostApi } from '../../adapters/host/base-url-host-api.js';
+import { NoHostApi } from '../../adapters/host/no-host-api.js';
 import { guardRoutes } from '../../adapters/http/routes/guard-routes.js';
 
 /** The guard: tools, risk, grants, policy, approvals and the act-as seam, with their routes. */
@@ -41,7 +42,11 @@ export const guardModule = porterModule((bind) => {
   bind(TOKENS.HostAccess)
     .toDynamicValue((ctx) => {
       const baseUrl = get(ctx, TOKENS.Config).baseUrl;
-      return new HostAccess(baseUrl ? new BaseUrlHostApi(baseUrl) : null, get(ctx, TOKENS.ActAsSeam), get(ctx, TOKENS.AuditTrail));
+      return new HostAccess(
+        baseUrl ? new BaseUrlHostApi(baseUrl) : new NoHostApi(),
+        get(ctx, TOKENS.ActAsSeam),
+        get(ctx, TOKENS.AuditTrail),
+      );
     })
     .inSingletonScope();
   // Strict everywhere, development included: no address class is allowed besides public ones.

@@ -29,6 +29,7 @@ import { RevokeGrant } from '../../application/guard/revoke-grant.js';
 import type { ApprovalHook } from '../../application/guard/approval-hooks.js';
 import { EgressPreview } from '../../application/guard/egress-preview.js';
 import { GuardedEgress } from '../../adapters/shared/egress/guarded-egress.js';
+import { NoHostApi } from '../../adapters/host/no-host-api.js';
 import { NoConnectionBroker } from '../../adapters/connections/no-connection-broker.js';
 import { ConnectionGate } from '../../application/connections/connection-gate.js';
 import { ConnectionBook } from '../../application/connections/connection-book.js';
@@ -85,7 +86,7 @@ export function guardHarness(options: HarnessOptions) {
   const approvals = new ApprovalBook(store.records<ApprovalPrimitives>('approvals'));
   const grants = new GrantBook(store.records<StoredGrant>('grants'));
   const seam = new ActAsSeam(options.actAs ?? null, audit, clock);
-  const hostAccess = new HostAccess(options.host ?? null, seam, audit);
+  const hostAccess = new HostAccess(options.host ?? new NoHostApi(), seam, audit);
   const egress = options.egress ?? new GuardedEgress();
   // No broker here: a tool that declares a connection fails as the deployment's 501 (connections-harness has one).
   const connections = new ConnectionGate(new NoConnectionBroker(), new ConnectionBook(store.records<ConnectionPrimitives>('connections')));
