@@ -9,25 +9,12 @@ import { NangoBrokerServer } from '../support/nango-broker-server.js';
 import { ComposioBrokerServer } from '../support/composio-broker-server.js';
 import { CloudBrokerServer } from '../support/cloud-broker-server.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
-import type { ToolDefinition } from '../../ports/tool-registry.js';
 import { get, TOKENS } from '../../composition/tokens.js';
 import { containerOf } from '../../composition/porter-container.js';
+import { githubWhoami } from '../support/github-tools.js';
 
 type Host = DevHost & { client: WireClient };
 type Part = Record<string, any>;
-
-/** A host tool that acts through the person's GitHub account. */
-const githubWhoami: ToolDefinition = {
-  name: 'github_whoami',
-  description: 'Who the person is on GitHub.',
-  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-  risk: 'read',
-  connection: 'github',
-  async execute(_input, context) {
-    const answer = await context.connection!.request({ method: 'GET', path: '/user' });
-    return { status: answer.status, user: answer.body };
-  },
-};
 
 /** The person's part of a flow the broker owns: open its page (the browser follows nothing back). */
 async function consent(redirectUrl: string): Promise<Response> {

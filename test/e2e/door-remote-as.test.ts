@@ -8,6 +8,7 @@ import { serve, type RunningServer } from '../support/http-server.js';
 import { get, TOKENS } from '../../composition/tokens.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import { containerOf } from '../../composition/porter-container.js';
+import { initializeRequest } from '../support/door-client.js';
 
 /**
  * A stand-in external issuer speaking the protocol the door relies on: RFC 8414 metadata naming a
@@ -65,12 +66,7 @@ function rpc(url: string, token: string, body: unknown, sessionId?: string) {
   });
 }
 
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-};
+const INITIALIZE = initializeRequest();
 
 describe('The MCP door with remoteAs (an external issuer)', function () {
   this.timeout(30_000);
