@@ -14,6 +14,8 @@ import type { Generation } from './generation.js';
 import type { ServedRollout } from './served-rollout.js';
 import { baselineOf } from './pin-baseline.js';
 
+type RebaseInput = { principal: Principal; appId: string; slot: string; signal?: AbortSignal };
+
 /** What RebasePin is built from. */
 export interface RebasePinDeps {
   readonly book: AppBook;
@@ -31,7 +33,7 @@ export interface RebasePinDeps {
  * stored, as one new version. Approvals granted against the old content are then invalidated. The
  * new baseline does not choose the audience: the app keeps its own.
  */
-export class RebasePin implements UseCase<{ principal: Principal; appId: string; slot: string; signal?: AbortSignal }, EditResult> {
+export class RebasePin implements UseCase<RebaseInput, EditResult> {
   private readonly book: AppBook;
   private readonly catalog: PinCatalog;
   private readonly generation: Generation;
@@ -50,17 +52,7 @@ export class RebasePin implements UseCase<{ principal: Principal; appId: string;
     this.clock = deps.clock;
   }
 
-  async execute({
-    principal,
-    appId,
-    slot,
-    signal,
-  }: {
-    principal: Principal;
-    appId: string;
-    slot: string;
-    signal?: AbortSignal;
-  }): Promise<EditResult> {
+  async execute({ principal, appId, slot, signal }: RebaseInput): Promise<EditResult> {
     const loaded = await this.book.ownedBy(principal.subject, appId);
     const { app } = loaded;
     const pin = app.pin;

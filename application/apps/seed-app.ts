@@ -13,6 +13,8 @@ import { contentHashOf } from './content-hash.js';
 import type { Generation } from './generation.js';
 import { baselineOf } from './pin-baseline.js';
 
+type SeedInput = { principal: Principal; slot: string; instruction?: string; signal?: AbortSignal };
+
 /** What SeedApp is built from. */
 export interface SeedAppDeps {
   readonly book: AppBook;
@@ -29,7 +31,7 @@ export interface SeedAppDeps {
  * before anything is stored, so the fork is one version either way. A component declared shared
  * forks shared only for a person who may share.
  */
-export class SeedApp implements UseCase<{ principal: Principal; slot: string; instruction?: string; signal?: AbortSignal }, AppDetail> {
+export class SeedApp implements UseCase<SeedInput, AppDetail> {
   private readonly book: AppBook;
   private readonly catalog: PinCatalog;
   private readonly generation: Generation;
@@ -46,17 +48,7 @@ export class SeedApp implements UseCase<{ principal: Principal; slot: string; in
     this.clock = deps.clock;
   }
 
-  async execute({
-    principal,
-    slot,
-    instruction,
-    signal,
-  }: {
-    principal: Principal;
-    slot: string;
-    instruction?: string;
-    signal?: AbortSignal;
-  }): Promise<AppDetail> {
+  async execute({ principal, slot, instruction, signal }: SeedInput): Promise<AppDetail> {
     const { baseline, document: supplied } = await baselineOf(this.catalog, slot);
     const forked = await this.sharing.admit(principal, supplied);
     const appId = this.ids.mint('app');

@@ -19,3 +19,14 @@ export function ruledCall(overrides: Partial<RuledCall> = {}): RuledCall {
     ...overrides,
   };
 }
+
+/** What ada's standing grant of `notes_add`, for any input and not bound to a session, is made of. */
+export const ADA_STANDS_FOR_NOTES = {
+  subject: 'ada',
+  tool: 'notes_add',
+  scope: 'tool',
+  inputDigest: null,
+  duration: 'standing',
+  session: null,
+  evidence: null,
+} as const;

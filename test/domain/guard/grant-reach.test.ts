@@ -4,7 +4,7 @@ import { decide } from '../../../domain/guard/decide.js';
 import { Grant, type StoredGrant } from '../../../domain/guard/grant.js';
 import { grantFromApproval } from '../../../domain/guard/grant-from-approval.js';
 import type { RuledCall } from '../../../domain/guard/tool-call.js';
-import { ruledCall, T0 } from '../../support/guard-builders.js';
+import { ADA_STANDS_FOR_NOTES, ruledCall, T0 } from '../../support/guard-builders.js';
 
 const milk = { automationId: 'atm_milk', name: 'Milk reminder' };
 
@@ -13,13 +13,7 @@ const call = (overrides: Partial<RuledCall> = {}): RuledCall => ruledCall({ inpu
 const standing = (appliesTo?: Grant['appliesTo']) =>
   Grant.create({
     id: 'grt_1',
-    subject: 'ada',
-    tool: 'notes_add',
-    scope: 'tool',
-    inputDigest: null,
-    duration: 'standing',
-    session: null,
-    evidence: null,
+    ...ADA_STANDS_FOR_NOTES,
     ...(appliesTo ? { appliesTo } : {}),
     origin: { kind: 'approval', approvalId: 'apr_0' },
     createdAt: T0,
