@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as oauth from 'oauth4webapi';
 import { devHost } from '../support/dev-host-fixture.js';
-import { CLIENT_REDIRECT, connectSdk, consentInBrowser, authorizeUrl, initializeRequest } from '../support/door-client.js';
+import { CLIENT_REDIRECT, connectSdk, consentInBrowser, authorizeUrl, initializeRequest, doorRpc } from '../support/door-client.js';
 import { pkcePair } from '../support/door-harness.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { developmentOAuth } from '../../composition/dev-host/dev-oauth.js';
@@ -56,17 +56,9 @@ function form(url: string, fields: Record<string, string>, headers: Record<strin
   });
 }
 
+/** `initialize` without a session; `tools/list` in one. */
 function initialize(url: string, token: string, sessionId?: string) {
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
-    },
-    body: JSON.stringify(sessionId ? { jsonrpc: '2.0', id: 2, method: 'tools/list' } : initializeRequest()),
-  });
+  return doorRpc(url, token, sessionId ? { jsonrpc: '2.0', id: 2, method: 'tools/list' } : initializeRequest(), sessionId);
 }
 
 describe('The MCP door through the development host', function () {

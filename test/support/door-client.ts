@@ -177,6 +177,20 @@ export function initializeRequest(clientName = 'raw') {
   };
 }
 
+/** One JSON-RPC POST to the door's transport with a bearer (and the session, once there is one). */
+export function doorRpc(url: string, token: string, body: unknown, sessionId?: string): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+}
+
 /** The door's authorize URL for a public client's code flow with PKCE (S256), redirecting to CLIENT_REDIRECT. */
 export function authorizeUrl(door: string, clientId: string, challenge: string): URL {
   const authorize = new URL(`${door}/authorize`);
