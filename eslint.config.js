@@ -57,6 +57,49 @@ export default tseslint.config(
       '@typescript-eslint/no-this-alias': 'off',
     },
   },
+  {
+    // Typed wiring: resolve and bind through composition/tokens.ts, whose helpers check that a
+    // service is what its token names; the container's own get/getAll take any type on faith.
+    files: ['composition/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['composition/tokens.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(get|getAll|getAsync|getAllAsync)$/][arguments.0.type='MemberExpression'][arguments.0.object.name='TOKENS']",
+          message: 'resolve with get/getAll/getOptional from composition/tokens.ts: they check the type the token names',
+        },
+        {
+          selector: "NewExpression[callee.name='ContainerModule']",
+          message: 'make modules with porterModule from composition/tokens.ts: its bind checks what is bound against the token',
+        },
+      ],
+    },
+  },
+  {
+    files: ['composition/modules/**/*.ts', 'composition/containers/**/*.ts', 'composition/*.ts'],
+    ignores: ['composition/tokens.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(get|getAll|getAsync|getAllAsync)$/][callee.object.name=/^(ctx|context|container|door|parent|from)$/]",
+          message: 'resolve with get/getAll/getOptional from composition/tokens.ts, never the resolution context directly',
+        },
+        {
+          selector:
+            "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(get|getAll|getAsync|getAllAsync)$/][arguments.0.type='MemberExpression'][arguments.0.object.name='TOKENS']",
+          message: 'resolve with get/getAll/getOptional from composition/tokens.ts: they check the type the token names',
+        },
+        {
+          selector: "NewExpression[callee.name='ContainerModule']",
+          message: 'make modules with porterModule from composition/tokens.ts: its bind checks what is bound against the token',
+        },
+      ],
+    },
+  },
   // Prettier owns layout (`npm run format`); ESLint's layout rules stay off so the two never disagree.
   prettier,
 );

@@ -1,7 +1,8 @@
-import { containerOf, createPorter } from './create-porter.js';
+import { createPorter } from './create-porter.js';
+import { containerOf } from './porter-container.js';
 import type { PorterOptions } from './config/porter-options.js';
-import { TOKENS } from './tokens.js';
-import type { AppsUseCases, SyncReport } from '../ports/use-cases/apps.js';
+import { get, TOKENS } from './tokens.js';
+import type { SyncReport } from '../ports/use-cases/apps.js';
 
 /**
  * What `porter sync` runs: builds the deployment from the same options (and environment) the
@@ -13,7 +14,7 @@ export async function syncPins(options: PorterOptions = {}, env: NodeJS.ProcessE
   try {
     if (!containerOf(porter).isBound(TOKENS.AppsUseCases))
       return { checkedAt: new Date().toISOString(), slots: [], drifted: [], current: [], missing: [] };
-    return await containerOf(porter).get<AppsUseCases>(TOKENS.AppsUseCases).syncPins.execute({});
+    return await get(containerOf(porter), TOKENS.AppsUseCases).syncPins.execute({});
   } finally {
     await porter.close();
   }

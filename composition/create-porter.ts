@@ -5,7 +5,8 @@ import type { PorterOptions } from './config/porter-options.js';
 import { loggerFor, type CoreParts } from './modules/core-module.js';
 import { productionContainer } from './containers/production.js';
 import { developmentContainer } from './containers/development.js';
-import { TOKENS } from './tokens.js';
+import { get, getAll, TOKENS } from './tokens.js';
+import { rememberContainer } from './porter-container.js';
 import { openConfiguredStore } from './config/open-configured-store.js';
 import { loadIntegrations } from './integrations/load-integrations.js';
 import { SystemClock } from '../adapters/runtime/system-clock.js';
@@ -23,16 +24,6 @@ export interface Porter extends WireMounts {
   readonly composition: 'production' | 'development';
   /** Stops background work and closes the store. */
   close(): Promise<void>;
-}
-
-/** Each Porter's composition root, for Porter's own tools and tests; never part of the public type. */
-const containers = new WeakMap<Porter, Container>();
-
-/** @internal The composition root behind a Porter (`porter sync`, the tests). */
-export function containerOf(porter: Porter): Container {
-  const container = containers.get(porter);
-  if (!container) throw new Error('not a Porter made by createPorter');
-  return container;
 }
 
 /**
@@ -58,7 +49,7 @@ export async function createPorter(options: PorterOptions = {}, env: NodeJS.Proc
       if (!config.store) await store.close();
     },
   };
-  containers.set(porter, container);
+  rememberContainer(porter, container);
   return porter;
 }
 
@@ -74,9 +65,9 @@ async function boot(
   const background: BackgroundScheduler[] = [];
   try {
     container = config.development ? developmentContainer(parts) : productionContainer(parts);
-    const wire = container.get<KoaWire>(TOKENS.KoaWire);
+    const wire = get(container, TOKENS.KoaWire);
     // Background work (the scheduler) starts once the wire is built and stops first on close.
-    for (const work of container.getAll<BackgroundScheduler>(TOKENS.Background, { optional: true })) {
+    for (const work of getAll(container, TOKENS.Background)) {
       await work.start();
       background.push(work);
     }

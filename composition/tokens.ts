@@ -1,82 +1,198 @@
-/** Inversify service identifiers. Only composition/ knows them; the core never sees the container. */
+import { ContainerModule, type BindToFluentSyntax, type Container, type ResolutionContext } from 'inversify';
+import type { PorterConfig } from './config/config-schema.js';
+import type { DoorStores } from './containers/door.js';
+import type { DoorRoutes } from './modules/door-routes.js';
+import type { Clock } from '../ports/clock.js';
+import type { Ids } from '../ports/ids.js';
+import type { Logger } from '../ports/logger.js';
+import type { Store } from '../ports/store.js';
+import type { Model } from '../ports/model.js';
+import type { Sandbox } from '../ports/sandbox.js';
+import type { AuditLog, AuditSink } from '../ports/audit.js';
+import type { PrincipalResolver } from '../ports/principal-resolver.js';
+import type { ToolDefinition, ToolRegistry } from '../ports/tool-registry.js';
+import type { Egress } from '../ports/egress.js';
+import type { ConnectionBroker } from '../ports/connections.js';
+import type { AppGenerator } from '../ports/app-generator.js';
+import type { PinCatalog } from '../ports/pin-catalog.js';
+import type { BackgroundScheduler, CronCalendar, RunDispatcher, SchedulerWork } from '../ports/scheduler.js';
+import type { WebhookSources } from '../ports/webhook-verifier.js';
+import type { DoorBearerVerifier } from '../ports/door-bearer-verifier.js';
+import type { DoorPrincipalLookup } from '../ports/door-principals.js';
+import type { DoorSecrets } from '../ports/door-secrets.js';
+import type { ThreadUseCases } from '../ports/use-cases/threads.js';
+import type { StatusBlocks, SystemUseCases } from '../ports/use-cases/system.js';
+import type { IdentityUseCases } from '../ports/use-cases/identity.js';
+import type { GuardUseCases } from '../ports/use-cases/guard.js';
+import type { DoctorUseCases } from '../ports/use-cases/doctor.js';
+import type { AutomationUseCases } from '../ports/use-cases/automations.js';
+import type { RunUseCases, TickUseCases } from '../ports/use-cases/runs.js';
+import type { WebhookUseCases } from '../ports/use-cases/webhooks.js';
+import type { AppActionUseCases, AppsUseCases } from '../ports/use-cases/apps.js';
+import type { ConnectionsUseCases } from '../ports/use-cases/connections.js';
+import type { DevelopmentUseCases } from '../ports/use-cases/development.js';
+import type { DoorOAuthUseCases, DoorTransportUseCases } from '../ports/use-cases/door.js';
+import type { AuditTrail } from '../application/audit/audit-trail.js';
+import type { DeploymentFacts } from '../application/system/get-status.js';
+import type { SessionAdopter } from '../application/identity/session-adopter.js';
+import type { ThreadBook } from '../application/threads/thread-book.js';
+import type { TurnHub } from '../application/threads/turn-hub.js';
+import type { AgentTurn } from '../application/threads/agent-turn.js';
+import type { ApprovalBook } from '../application/guard/approval-book.js';
+import type { GrantBook } from '../application/guard/grant-book.js';
+import type { ApprovalHook } from '../application/guard/approval-hooks.js';
+import type { ActAsSeam } from '../application/guard/act-as-seam.js';
+import type { HostAccess } from '../application/guard/host-access.js';
+import type { ToolRunner } from '../application/guard/tool-runner.js';
+import type { ExecuteApproved } from '../application/guard/execute-approved.js';
+import type { GuardCall } from '../application/guard/guard-call.js';
+import type { AutomationBook } from '../application/automations/automation-book.js';
+import type { RunBook } from '../application/runs/run-book.js';
+import type { ExecuteRun } from '../application/runs/execute-run.js';
+import type { StartRuns } from '../application/runs/start-runs.js';
+import type { Tick } from '../application/scheduler/tick.js';
+import type { AppBook } from '../application/apps/app-book.js';
+import type { ConnectionBook } from '../application/connections/connection-book.js';
+import type { ToolConnections } from '../application/connections/connection-gate.js';
+import type { ToolDependents } from '../application/development/tool-dependents.js';
+import type { DoorSettings } from '../application/door/door-settings.js';
+import type { DoorSessions } from '../application/door/door-sessions.js';
+import type { KoaWire } from '../adapters/http/koa-wire.js';
+import type { WireRoutes } from '../adapters/http/wire-routes.js';
+import type { TransportSession } from '../adapters/mcp/mcp-door-transport.js';
+
+/**
+ * Typed wiring. Every Inversify service identifier is a `Token<T>` that remembers what it names,
+ * and modules resolve and bind only through the helpers below, so `tsc` checks the wiring:
+ * `get(ctx, TOKENS.Clock)` is a Clock, `bind(TOKENS.Clock)` must be given one, and a constructor
+ * handed the wrong service (the guard where the tool registry goes) does not compile. ESLint
+ * forbids calling the container's own `get`/`getAll` anywhere else. Only composition/ knows these;
+ * the core never sees the container.
+ */
+declare const names: unique symbol;
+declare const many: unique symbol;
+
+/** A service bound once: resolved with `get`. */
+export type Token<T> = symbol & { readonly [names]: T };
+/** A service every family may add to (routes, status blocks, hooks…): resolved with `getAll`. */
+export type MultiToken<T> = symbol & { readonly [many]: T };
+
+/** The token of one service, named `porter.<name>`. */
+export function token<T>(name: string): Token<T> {
+  return Symbol.for(`porter.${name}`) as Token<T>;
+}
+
+/** The token of a multi-bound service, named `porter.<name>`. */
+export function multiToken<T>(name: string): MultiToken<T> {
+  return Symbol.for(`porter.${name}`) as MultiToken<T>;
+}
+
+/** What a binding resolves from: its resolution context, or a container (Porter's own tools, the tests). */
+export type Resolver = Pick<ResolutionContext, 'get' | 'getAll'>;
+
+/** The one service the token names. */
+export function get<T>(from: Resolver, service: Token<T>): T {
+  return from.get<T>(service);
+}
+
+/** The service, or undefined when no module bound it. */
+export function getOptional<T>(from: Resolver, service: Token<T>): T | undefined {
+  return from.get<T>(service, { optional: true });
+}
+
+/** Everything bound under a multi-token, in binding order; empty when nothing was. */
+export function getAll<T>(from: Resolver, services: MultiToken<T>): T[] {
+  return from.getAll<T>(services, { optional: true });
+}
+
+/** A module's `bind`: what it binds must be what the token names. */
+export type Bind = <T>(service: Token<T> | MultiToken<T>) => BindToFluentSyntax<T>;
+
+/** A ContainerModule whose bindings are checked against their tokens. */
+export function porterModule(register: (bind: Bind) => void): ContainerModule {
+  return new ContainerModule(({ bind }) => register(<T>(service: Token<T> | MultiToken<T>) => bind<T>(service)));
+}
+
 export const TOKENS = {
-  Config: Symbol.for('porter.Config'),
-  Environment: Symbol.for('porter.Environment'),
-  Model: Symbol.for('porter.Model'),
-  ThreadBook: Symbol.for('porter.ThreadBook'),
-  TurnHub: Symbol.for('porter.TurnHub'),
-  AgentTurn: Symbol.for('porter.AgentTurn'),
-  ThreadUseCases: Symbol.for('porter.ThreadUseCases'),
-  Clock: Symbol.for('porter.Clock'),
-  Ids: Symbol.for('porter.Ids'),
-  Logger: Symbol.for('porter.Logger'),
-  Store: Symbol.for('porter.Store'),
-  AuditSink: Symbol.for('porter.AuditSink'),
-  AuditLog: Symbol.for('porter.AuditLog'),
-  AuditTrail: Symbol.for('porter.AuditTrail'),
-  PrincipalResolver: Symbol.for('porter.PrincipalResolver'),
-  SessionAdopters: Symbol.for('porter.SessionAdopters'),
-  DeploymentFacts: Symbol.for('porter.DeploymentFacts'),
-  SystemUseCases: Symbol.for('porter.SystemUseCases'),
-  IdentityUseCases: Symbol.for('porter.IdentityUseCases'),
-  WireRoutes: Symbol.for('porter.WireRoutes'),
-  KoaWire: Symbol.for('porter.KoaWire'),
-  StatusBlocks: Symbol.for('porter.StatusBlocks'),
-  ToolRegistry: Symbol.for('porter.ToolRegistry'),
-  PorterTools: Symbol.for('porter.PorterTools'),
-  ApprovalBook: Symbol.for('porter.ApprovalBook'),
-  GrantBook: Symbol.for('porter.GrantBook'),
-  ApprovalHooks: Symbol.for('porter.ApprovalHooks'),
-  ActAsSeam: Symbol.for('porter.ActAsSeam'),
-  HostAccess: Symbol.for('porter.HostAccess'),
-  ToolRunner: Symbol.for('porter.ToolRunner'),
+  Config: token<PorterConfig>('Config'),
+  Environment: token<NodeJS.ProcessEnv>('Environment'),
+  Model: token<Model>('Model'),
+  ThreadBook: token<ThreadBook>('ThreadBook'),
+  TurnHub: token<TurnHub>('TurnHub'),
+  AgentTurn: token<AgentTurn>('AgentTurn'),
+  ThreadUseCases: token<ThreadUseCases>('ThreadUseCases'),
+  Clock: token<Clock>('Clock'),
+  Ids: token<Ids>('Ids'),
+  Logger: token<Logger>('Logger'),
+  Store: token<Store>('Store'),
+  AuditSink: token<AuditSink & AuditLog>('AuditSink'),
+  AuditLog: token<AuditLog>('AuditLog'),
+  AuditTrail: token<AuditTrail>('AuditTrail'),
+  PrincipalResolver: token<PrincipalResolver>('PrincipalResolver'),
+  SessionAdopters: multiToken<SessionAdopter>('SessionAdopters'),
+  DeploymentFacts: token<DeploymentFacts>('DeploymentFacts'),
+  SystemUseCases: token<SystemUseCases>('SystemUseCases'),
+  IdentityUseCases: token<IdentityUseCases>('IdentityUseCases'),
+  WireRoutes: multiToken<WireRoutes>('WireRoutes'),
+  KoaWire: token<KoaWire>('KoaWire'),
+  /** Each family's part of `/status` (multi-bound; merged in binding order). */
+  StatusBlocks: multiToken<Partial<StatusBlocks>>('StatusBlocks'),
+  ToolRegistry: token<ToolRegistry>('ToolRegistry'),
+  /** Porter's own agent tools: each family binds the list of its tools (multi-bound; the registry holds them all). */
+  PorterTools: multiToken<ReadonlyArray<ToolDefinition>>('PorterTools'),
+  ApprovalBook: token<ApprovalBook>('ApprovalBook'),
+  GrantBook: token<GrantBook>('GrantBook'),
+  ApprovalHooks: multiToken<ApprovalHook>('ApprovalHooks'),
+  ActAsSeam: token<ActAsSeam>('ActAsSeam'),
+  HostAccess: token<HostAccess>('HostAccess'),
+  ToolRunner: token<ToolRunner>('ToolRunner'),
   /** The egress guard's fetch: how Porter reaches out on someone's behalf (tools' `context.fetch`). */
-  Egress: Symbol.for('porter.Egress'),
-  ExecuteApproved: Symbol.for('porter.ExecuteApproved'),
-  GuardCall: Symbol.for('porter.GuardCall'),
-  GuardUseCases: Symbol.for('porter.GuardUseCases'),
-  DoctorUseCases: Symbol.for('porter.DoctorUseCases'),
+  Egress: token<Egress>('Egress'),
+  ExecuteApproved: token<ExecuteApproved>('ExecuteApproved'),
+  GuardCall: token<GuardCall>('GuardCall'),
+  GuardUseCases: token<GuardUseCases>('GuardUseCases'),
+  DoctorUseCases: token<DoctorUseCases>('DoctorUseCases'),
   /** Background work started after the container is built and stopped on close (multi-bound). */
-  Background: Symbol.for('porter.Background'),
-  CronCalendar: Symbol.for('porter.CronCalendar'),
-  AutomationBook: Symbol.for('porter.AutomationBook'),
-  RunBook: Symbol.for('porter.RunBook'),
-  RunDispatcher: Symbol.for('porter.RunDispatcher'),
-  ExecuteRun: Symbol.for('porter.ExecuteRun'),
-  StartRuns: Symbol.for('porter.StartRuns'),
-  SchedulerWork: Symbol.for('porter.SchedulerWork'),
-  AutomationUseCases: Symbol.for('porter.AutomationUseCases'),
-  RunUseCases: Symbol.for('porter.RunUseCases'),
-  TickUseCases: Symbol.for('porter.TickUseCases'),
-  WebhookSources: Symbol.for('porter.WebhookSources'),
-  WebhookUseCases: Symbol.for('porter.WebhookUseCases'),
+  Background: multiToken<BackgroundScheduler>('Background'),
+  CronCalendar: token<CronCalendar>('CronCalendar'),
+  AutomationBook: token<AutomationBook>('AutomationBook'),
+  RunBook: token<RunBook>('RunBook'),
+  RunDispatcher: token<RunDispatcher>('RunDispatcher'),
+  ExecuteRun: token<ExecuteRun>('ExecuteRun'),
+  StartRuns: token<StartRuns>('StartRuns'),
+  Tick: token<Tick>('Tick'),
+  SchedulerWork: token<SchedulerWork>('SchedulerWork'),
+  AutomationUseCases: token<AutomationUseCases>('AutomationUseCases'),
+  RunUseCases: token<RunUseCases>('RunUseCases'),
+  TickUseCases: token<TickUseCases>('TickUseCases'),
+  WebhookSources: token<WebhookSources>('WebhookSources'),
+  WebhookUseCases: token<WebhookUseCases>('WebhookUseCases'),
   /** The Sandbox port (bound only when a sandbox is configured; graduation answers 501 without one). */
-  Sandbox: Symbol.for('porter.Sandbox'),
-  AppBook: Symbol.for('porter.AppBook'),
-  AppGenerator: Symbol.for('porter.AppGenerator'),
-  PinCatalog: Symbol.for('porter.PinCatalog'),
-  AppTools: Symbol.for('porter.AppTools'),
-  AppsUseCases: Symbol.for('porter.AppsUseCases'),
+  Sandbox: token<Sandbox>('Sandbox'),
+  AppBook: token<AppBook>('AppBook'),
+  AppGenerator: token<AppGenerator>('AppGenerator'),
+  PinCatalog: token<PinCatalog>('PinCatalog'),
+  AppsUseCases: token<AppsUseCases>('AppsUseCases'),
   /** Apps running host tools through the guard (apart from AppsUseCases, which the guard's tools use). */
-  AppActionUseCases: Symbol.for('porter.AppActionUseCases'),
-  ConnectionBroker: Symbol.for('porter.ConnectionBroker'),
-  ConnectionBook: Symbol.for('porter.ConnectionBook'),
-  ConnectionGate: Symbol.for('porter.ConnectionGate'),
-  ConnectionsUseCases: Symbol.for('porter.ConnectionsUseCases'),
+  AppActionUseCases: token<AppActionUseCases>('AppActionUseCases'),
+  ConnectionBroker: token<ConnectionBroker>('ConnectionBroker'),
+  ConnectionBook: token<ConnectionBook>('ConnectionBook'),
+  ConnectionGate: token<ToolConnections>('ConnectionGate'),
+  ConnectionsUseCases: token<ConnectionsUseCases>('ConnectionsUseCases'),
   /** Multi-bound: each family that depends on tools (apps, automations, grants) counts its dependents for /sync/impact. */
-  ToolDependents: Symbol.for('porter.ToolDependents'),
-  DevelopmentUseCases: Symbol.for('porter.DevelopmentUseCases'),
+  ToolDependents: multiToken<ToolDependents>('ToolDependents'),
+  DevelopmentUseCases: token<DevelopmentUseCases>('DevelopmentUseCases'),
   /** The composition root itself, so a child container (the door's) can be made from it. */
-  Container: Symbol.for('porter.Container'),
+  Container: token<Container>('Container'),
   /** The MCP door's child container (bound only with `mcp: true`). */
-  DoorContainer: Symbol.for('porter.DoorContainer'),
-  DoorSettings: Symbol.for('porter.DoorSettings'),
-  DoorSecrets: Symbol.for('porter.DoorSecrets'),
-  DoorStores: Symbol.for('porter.DoorStores'),
-  DoorSessions: Symbol.for('porter.DoorSessions'),
-  DoorBearerVerifier: Symbol.for('porter.DoorBearerVerifier'),
-  DoorPrincipals: Symbol.for('porter.DoorPrincipals'),
-  DoorOAuthUseCases: Symbol.for('porter.DoorOAuthUseCases'),
-  DoorTransportUseCases: Symbol.for('porter.DoorTransportUseCases'),
-  DoorRoutes: Symbol.for('porter.DoorRoutes'),
+  DoorContainer: token<Container>('DoorContainer'),
+  DoorSettings: token<DoorSettings>('DoorSettings'),
+  DoorSecrets: token<DoorSecrets>('DoorSecrets'),
+  DoorStores: token<DoorStores>('DoorStores'),
+  DoorSessions: token<DoorSessions<TransportSession>>('DoorSessions'),
+  DoorBearerVerifier: token<DoorBearerVerifier>('DoorBearerVerifier'),
+  DoorPrincipals: token<DoorPrincipalLookup>('DoorPrincipals'),
+  DoorOAuthUseCases: token<DoorOAuthUseCases>('DoorOAuthUseCases'),
+  DoorTransportUseCases: token<DoorTransportUseCases>('DoorTransportUseCases'),
+  DoorRoutes: token<DoorRoutes>('DoorRoutes'),
 } as const;

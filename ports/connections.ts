@@ -52,9 +52,11 @@ export interface ProxyResponse {
 
 export interface ConnectionBroker {
   /** What `/status` reports under `connections`. */
-  readonly kind: 'byo' | 'cloud';
+  readonly kind: 'byo' | 'cloud' | 'none';
   /** `nango`, `composio` or `cloud`: recorded on each connection. */
   readonly name: string;
+  /** Returns for a real broker; the null broker (a deployment without one) throws ConnectionsNotConfigured before anything is read or stored. */
+  assertConfigured(): void;
   /** Starts the broker's consent flow; the person is sent back to `callbackUrl` where the broker can. */
   initiate(account: Omit<BrokerAccount, 'ref'>, callbackUrl: string): Promise<BrokerInitiation>;
   /** Where the account stands at the broker now. */

@@ -31,5 +31,7 @@ export interface Model {
   readonly source: 'custom' | 'ladder';
   /** Which model answers, for logs and status (never a key). */
   readonly label: string;
+  /** Returns for a real model; the null model (a deployment without one) throws NotImplemented, so a turn is refused before it holds its thread. */
+  assertConfigured(): void;
   streamStep(request: ModelStepRequest): AsyncIterable<ModelEvent>;
 }

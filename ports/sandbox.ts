@@ -53,7 +53,8 @@ export interface SandboxOpenOptions {
 }
 
 export interface Sandbox {
-  readonly kind: 'e2b' | 'cloud' | 'custom';
+  /** `none`: the null sandbox of a deployment without one (adapters/sandbox/no-sandbox.ts). */
+  readonly kind: 'e2b' | 'cloud' | 'custom' | 'none';
   /**
    * Opens (creating on first use) the sandbox of an app. `owner` (the app owner's subject, when the
    * caller knows it) lets an adapter hold each person to a share of its servers.

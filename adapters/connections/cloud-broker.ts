@@ -47,6 +47,8 @@ class CloudAnswer extends Error {
 export class CloudBroker implements ConnectionBroker {
   readonly kind = 'cloud' as const;
   readonly name = 'cloud';
+
+  assertConfigured(): void {}
   private readonly base: string;
 
   constructor(private readonly options: CloudBrokerOptions) {

@@ -46,6 +46,8 @@ const proxied = z.object({ status: z.number().int(), data: z.unknown().optional(
 export class ComposioBroker implements ConnectionBroker {
   readonly kind = 'byo' as const;
   readonly name = 'composio';
+
+  assertConfigured(): void {}
   private readonly composio: Composio;
 
   constructor(options: ComposioBrokerOptions) {

@@ -43,6 +43,8 @@ const connectionList = z.object({
 export class NangoBroker implements ConnectionBroker {
   readonly kind = 'byo' as const;
   readonly name = 'nango';
+
+  assertConfigured(): void {}
   private readonly nango: Nango;
 
   constructor(options: NangoBrokerOptions) {

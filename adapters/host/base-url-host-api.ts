@@ -10,6 +10,7 @@ export const HOST_CALL_TIMEOUT_MS = 30_000;
  * takes longer than `timeoutMs` is aborted.
  */
 export class BaseUrlHostApi implements HostApi {
+  readonly forwardsCredentials = true;
   private readonly base: URL;
 
   constructor(

@@ -7,6 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { HOP_BY_HOP_HEADERS, NULL_BODY_STATUS } from '../shared/hop-by-hop.js';
 import { envelope } from './error-envelope.js';
 import { memoryConnection } from './memory-connection.js';
 import type { FetchMount, FetchMountInit } from './wire-mounts.js';
@@ -20,20 +21,6 @@ export interface FetchBridge {
   openConnections(): number;
 }
 
-/** Headers that describe one connection, not the request: never carried across. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'upgrade',
-  'te',
-  'trailer',
-  'http2-settings',
-  'expect',
-]);
-/** Statuses a `Response` must have no body for. */
-const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 const CONTENT_LENGTH = /^\d{1,15}$/;
 
 /**
@@ -140,7 +127,7 @@ function exchange(request: Request, url: URL, socket: Duplex): Promise<Response>
 function outgoingHeaders(request: Request, url: URL, declaredLength: number | null): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {};
   for (const [name, value] of request.headers) {
-    if (!HOP_BY_HOP.has(name) && name !== 'host' && name !== 'content-length') headers[name] = value;
+    if (!HOP_BY_HOP_HEADERS.has(name) && name !== 'host' && name !== 'content-length') headers[name] = value;
   }
   // The URL is the request's authority, as it is for `fetch` itself.
   headers.host = url.host;
@@ -222,7 +209,7 @@ function responseOf(incoming: IncomingMessage, method: string, signal: AbortSign
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
     // `Connection: close` is the wire telling the host to drop the connection rather than drain a body it refused.
-    if (HOP_BY_HOP.has(name) && !(name === 'connection' && /\bclose\b/i.test(raw[i + 1]!))) continue;
+    if (HOP_BY_HOP_HEADERS.has(name) && !(name === 'connection' && /\bclose\b/i.test(raw[i + 1]!))) continue;
     headers.append(name, raw[i + 1]!);
   }
   const status = incoming.statusCode ?? 500;

@@ -4,23 +4,10 @@ import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { InvalidInput, PayloadTooLarge } from '../../domain/errors.js';
 import { assertJsonDepth } from '../../domain/json-depth.js';
+import { HOP_BY_HOP_HEADERS, NULL_BODY_STATUS } from '../shared/hop-by-hop.js';
 
 /** Headers that describe the connection to Porter, not the request: never handed on. */
-const CONNECTION_HEADERS = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'upgrade',
-  'te',
-  'trailer',
-  'http2-settings',
-  'expect',
-  'host',
-  'content-length',
-]);
-/** Statuses that never carry a body. */
-const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+const CONNECTION_HEADERS = new Set([...HOP_BY_HOP_HEADERS, 'host', 'content-length']);
 
 /**
  * The Koa request as a Web `Request` addressed to `url` (and its body's bytes): its method, its

@@ -12,6 +12,8 @@ export class AiSdkModel implements Model {
     readonly label: string,
   ) {}
 
+  assertConfigured(): void {}
+
   async *streamStep(request: ModelStepRequest): AsyncIterable<ModelEvent> {
     const tools: ToolSet = {};
     for (const spec of request.tools) {

@@ -11,19 +11,20 @@ import type { Logger } from '../../ports/logger.js';
  */
 export class AppSharing {
   constructor(
-    private readonly canShare: CanShareApps | null,
+    /** The host's rule; a host that gave none is the rule that nobody may share. */
+    private readonly canShare: CanShareApps,
     private readonly logger: Logger,
   ) {}
 
   async admit(principal: Principal, document: AppDocument): Promise<AppDocument> {
     const anonymous = principal.anonymous === true || isAnonymousSubject(principal.subject);
-    const asks = document.scope === 'shared' && !anonymous && this.canShare !== null;
+    const asks = document.scope === 'shared' && !anonymous;
     return withAdmittedScope(document, { anonymous, mayShare: asks && (await this.mayShare(principal)) });
   }
 
   private async mayShare(principal: Principal): Promise<boolean> {
     try {
-      return (await this.canShare!(principal)) === true;
+      return (await this.canShare(principal)) === true;
     } catch (error) {
       this.logger.warn('canShareApps threw; the app is kept owner-scoped', {
         cause: error instanceof Error ? error.message : String(error),

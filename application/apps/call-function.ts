@@ -18,7 +18,10 @@ export class AppFunctionFailed extends Unavailable {
 
 type Input = { principal: Principal; appId: string; name: string; input: unknown };
 
-/** `POST /apps/:id/fn/:name`: proxied to `POST /fn/<name>` on the served app's own server. */
+/**
+ * `POST /apps/:id/fn/:name`: proxied to `POST /fn/<name>` on the served app's own server (restored
+ * from its snapshot first when it went away, logged by ServedRollout).
+ */
 export class CallFunction implements UseCase<Input, FunctionAnswer> {
   constructor(
     private readonly book: AppBook,
@@ -27,7 +30,7 @@ export class CallFunction implements UseCase<Input, FunctionAnswer> {
 
   async execute({ principal, appId, name, input }: Input): Promise<FunctionAnswer> {
     const { app } = await this.book.visibleTo(principal, appId);
-    const session = await this.rollout.running(app);
+    const session = await this.rollout.runningOrRestored(app);
     const response = await askServedApp(session, `/fn/${encodeURIComponent(name)}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

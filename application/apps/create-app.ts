@@ -11,18 +11,33 @@ import { Generation } from './generation.js';
 
 type Input = Parameters<AppsUseCases['createApp']['execute']>[0];
 
+/** What CreateApp is built from. */
+export interface CreateAppDeps {
+  readonly book: AppBook;
+  readonly generation: Generation;
+  readonly sharing: AppSharing;
+  readonly ids: Ids;
+  readonly clock: Clock;
+}
+
 /**
  * Generates a new tree app from a prompt, streaming its view, and stores it as version 1, shared
  * only if the model asked for it and the person may share.
  */
 export class CreateApp implements UseCase<Input, AppDetail> {
-  constructor(
-    private readonly book: AppBook,
-    private readonly generation: Generation,
-    private readonly sharing: AppSharing,
-    private readonly ids: Ids,
-    private readonly clock: Clock,
-  ) {}
+  private readonly book: AppBook;
+  private readonly generation: Generation;
+  private readonly sharing: AppSharing;
+  private readonly ids: Ids;
+  private readonly clock: Clock;
+
+  constructor(deps: CreateAppDeps) {
+    this.book = deps.book;
+    this.generation = deps.generation;
+    this.sharing = deps.sharing;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+  }
 
   async execute({ principal, prompt, view, signal }: Input): Promise<AppDetail> {
     const appId = this.ids.mint('app');

@@ -10,19 +10,34 @@ import type { ServedRollout } from './served-rollout.js';
 
 type Input = Parameters<AppsUseCases['editApp']['execute']>[0];
 
+/** What EditApp is built from. */
+export interface EditAppDeps {
+  readonly book: AppBook;
+  readonly generation: Generation;
+  readonly rollout: ServedRollout;
+  readonly ids: Ids;
+  readonly clock: Clock;
+}
+
 /**
  * One edit, one version. A tree app's new document is stored as it is; a served app's is rolled
  * out to its sandbox first (checked listening before the snapshot), and only a successful
  * rollout is stored — otherwise the previous snapshot is put back and serves on.
  */
 export class EditApp implements UseCase<Input, EditResult> {
-  constructor(
-    private readonly book: AppBook,
-    private readonly generation: Generation,
-    private readonly rollout: ServedRollout,
-    private readonly ids: Ids,
-    private readonly clock: Clock,
-  ) {}
+  private readonly book: AppBook;
+  private readonly generation: Generation;
+  private readonly rollout: ServedRollout;
+  private readonly ids: Ids;
+  private readonly clock: Clock;
+
+  constructor(deps: EditAppDeps) {
+    this.book = deps.book;
+    this.generation = deps.generation;
+    this.rollout = deps.rollout;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+  }
 
   async execute({ principal, appId, instruction, view, signal }: Input): Promise<EditResult> {
     const loaded = await this.book.ownedBy(principal.subject, appId);

@@ -4,7 +4,6 @@ import { failedView, viewOfDocument, viewOfDraft, type AppView } from '../../dom
 import { classifyEdit, emitsServerCode } from '../../domain/apps/edit-rule.js';
 import { InvalidAppDocument, TreeEditEmittedServerCode } from '../../domain/apps/app-errors.js';
 import { validateDocument } from '../../domain/apps/validate-document.js';
-import { NotImplemented } from '../../domain/errors.js';
 import type { AppGenerator } from '../../ports/app-generator.js';
 import type { ViewSink } from '../../ports/use-cases/apps.js';
 
@@ -14,14 +13,11 @@ import type { ViewSink } from '../../ports/use-cases/apps.js';
  * is checked before anyone may store it, and a failure leaves the last view marked failed.
  */
 export class Generation {
-  constructor(private readonly generator: AppGenerator | null) {}
-
-  get available(): boolean {
-    return this.generator !== null;
-  }
+  /** A deployment without a model gives the null generator, which answers NotImplemented. */
+  constructor(private readonly generator: AppGenerator) {}
 
   async create(appId: string, prompt: string, signal: AbortSignal, sink?: ViewSink): Promise<AppDocument> {
-    const generator = this.need();
+    const generator = this.generator;
     const watch = new Watch(appId, sink);
     const draft = await watch.follow(() => generator.create({ prompt, signal }));
     const document = watch.check(draft, 'generated app');
@@ -34,7 +30,7 @@ export class Generation {
    * code fails closed before anything is stored, the policy is kept as it was.
    */
   async edit(appId: string, document: AppDocument, instruction: string, signal: AbortSignal, sink?: ViewSink): Promise<AppDocument> {
-    const generator = this.need();
+    const generator = this.generator;
     const kind = classifyEdit(instruction);
     const watch = new Watch(appId, sink);
     const draft = await watch.follow(() => generator.edit({ document, instruction, kind, signal }));
@@ -58,11 +54,6 @@ export class Generation {
   /** A failure after generation (storing, serving): the view says so. */
   static failed(appId: string, document: AppDocument, message: string, sink?: ViewSink): void {
     sink?.(failedView(viewOfDocument(appId, document), message));
-  }
-
-  private need(): AppGenerator {
-    if (!this.generator) throw new NotImplemented('No model is configured to generate apps');
-    return this.generator;
   }
 }
 

@@ -1,6 +1,5 @@
 import { AlreadyServed } from '../../domain/apps/app-errors.js';
 import { admitServerCode } from '../../domain/apps/server-code-rule.js';
-import { NotImplemented } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
@@ -30,7 +29,6 @@ export class GraduateApp implements UseCase<{ principal: Principal; appId: strin
     admitServerCode(principal, 'graduate');
     const { app } = loaded;
     if (app.document.ui === 'http') throw new AlreadyServed(app.id);
-    if (!this.rollout.available) throw new NotImplemented('No sandbox is configured: graduating an app needs one');
     const snapshotId = await this.rollout.graduate(app);
     const at = this.clock.now().toISOString();
     const graduated = app.graduated(

@@ -14,14 +14,11 @@ import type { Sandbox, SandboxSession } from '../../ports/sandbox.js';
  */
 export class ServedRollout {
   constructor(
-    private readonly sandbox: Sandbox | null,
+    /** A deployment without one gives the null sandbox, whose open answers NotImplemented (501). */
+    private readonly sandbox: Sandbox,
     private readonly logger: Logger,
     private readonly scaffold: AppScaffold,
   ) {}
-
-  get available(): boolean {
-    return this.sandbox !== null;
-  }
 
   /** The new snapshot's id once every step succeeded. */
   async graduate(app: App): Promise<string> {
@@ -68,31 +65,40 @@ export class ServedRollout {
     }
   }
 
-  /** The served app's session, its server brought back from the snapshot when it is not listening. */
-  async running(app: App): Promise<SandboxSession> {
+  /**
+   * The served app's session. A side effect, logged: when its server is not listening it is
+   * brought back from the app's snapshot first (a failed restore is ServedStepFailed).
+   */
+  async runningOrRestored(app: App): Promise<SandboxSession> {
     const served = app.served;
     if (app.document.ui !== 'http' || !served) throw new AppNotServed(app.id);
     const session = await this.open(app.id, app.document, app.owner);
-    if (!(await session.isListening())) await step('restore', () => session.restore(served.snapshotId));
+    if (!(await session.isListening())) {
+      this.logger.info('restoring a served app from its snapshot', { appId: app.id, snapshotId: served.snapshotId });
+      await step('restore', () => session.restore(served.snapshotId));
+    }
     return session;
   }
 
-  /** Whether the served app answers right now (false without a sandbox). */
-  async listening(app: App): Promise<boolean> {
-    if (!this.sandbox || !app.served) return false;
+  /**
+   * Whether the served app's server answers right now: `listening`, `down` (it can be brought
+   * back from its snapshot), or `unserved` when the deployment has no sandbox to serve it from.
+   */
+  async serverState(app: App): Promise<'listening' | 'down' | 'unserved'> {
+    if (!app.served) return 'down';
     try {
-      return await (await this.open(app.id, app.document)).isListening();
-    } catch {
-      return false;
+      return (await (await this.open(app.id, app.document)).isListening()) ? 'listening' : 'down';
+    } catch (error) {
+      return error instanceof NotImplemented ? 'unserved' : 'down';
     }
   }
 
   /** Stops the app's sandbox, keeping its files and snapshots (graduation lost a race). */
   async stop(appId: string, document: AppDocument): Promise<void> {
-    if (!this.sandbox) return;
     try {
       await (await this.open(appId, document)).close();
     } catch (cause) {
+      if (cause instanceof NotImplemented) return; // no sandbox: nothing runs
       this.logger.warn('could not close an app sandbox', { appId, cause: cause instanceof Error ? cause.message : String(cause) });
     }
   }
@@ -103,10 +109,10 @@ export class ServedRollout {
    * orphan the sandbox with nothing left that points at it, so the app stays and can be deleted again.
    */
   async discard(appId: string, document: AppDocument): Promise<void> {
-    if (!this.sandbox) return;
     try {
       await (await this.open(appId, document)).discard();
     } catch (cause) {
+      if (cause instanceof NotImplemented) return; // no sandbox: nothing was ever served from one
       this.logger.error('could not discard an app sandbox', { appId, cause: cause instanceof Error ? cause.message : String(cause) });
       throw new Unavailable("The app's sandbox could not be removed, so the app was kept; try deleting it again");
     }
@@ -114,9 +120,8 @@ export class ServedRollout {
 
   /** `owner` when a server may start: the adapter counts it against that person's servers. */
   private async open(appId: string, document: AppDocument, owner?: string): Promise<SandboxSession> {
-    if (!this.sandbox) throw new NotImplemented('No sandbox is configured: served apps need one');
     const egress = document.egress ? { allowDomains: document.egress.allowDomains } : null;
-    return step('open', () => this.sandbox!.open(appId, owner === undefined ? { egress } : { egress, owner }));
+    return step('open', () => this.sandbox.open(appId, owner === undefined ? { egress } : { egress, owner }));
   }
 }
 

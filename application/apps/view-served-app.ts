@@ -22,6 +22,7 @@ type Input = { principal: Principal; appId: string; path: string; accept?: strin
  * cookies, no authorization), and nothing of its answer comes back but the status, the content
  * type and the bytes. A redirect to another of the app's own paths is followed here; one that
  * leaves the app is refused, so the app cannot aim anyone's browser or the host's network elsewhere.
+ * A server that went away is restored from its snapshot first (logged by ServedRollout).
  */
 export class ViewServedApp implements UseCase<Input, PageAnswer> {
   constructor(
@@ -31,7 +32,7 @@ export class ViewServedApp implements UseCase<Input, PageAnswer> {
 
   async execute({ principal, appId, path, accept, acceptLanguage }: Input): Promise<PageAnswer> {
     const { app } = await this.book.visibleTo(principal, appId);
-    const session = await this.rollout.running(app);
+    const session = await this.rollout.runningOrRestored(app);
     const headers: Record<string, string> = {
       ...(accept ? { accept } : {}),
       ...(acceptLanguage ? { 'accept-language': acceptLanguage } : {}),

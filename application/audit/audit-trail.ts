@@ -7,19 +7,34 @@ import type { Logger } from '../../ports/logger.js';
 /** How long a call waits on the audit sink before going on without it. */
 export const AUDIT_WAIT_MS = 2_000;
 
+/** What AuditTrail is built from. */
+export interface AuditTrailDeps {
+  readonly sink: AuditSink;
+  readonly ids: Ids;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly waitMs?: number;
+}
+
 /**
  * How use cases write audit events. A failing sink is logged and swallowed, and a sink that hangs
  * is waited on for at most `waitMs`: the audit trail never fails or blocks the host's call. (The
  * write carries on in the background; only the caller stops waiting.)
  */
 export class AuditTrail {
-  constructor(
-    private readonly sink: AuditSink,
-    private readonly ids: Ids,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-    private readonly waitMs = AUDIT_WAIT_MS,
-  ) {}
+  private readonly sink: AuditSink;
+  private readonly ids: Ids;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly waitMs: number;
+
+  constructor(deps: AuditTrailDeps) {
+    this.sink = deps.sink;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+    this.logger = deps.logger;
+    this.waitMs = deps.waitMs ?? AUDIT_WAIT_MS;
+  }
 
   async record(event: NewAuditEvent): Promise<void> {
     const lost = (cause: string) =>

@@ -9,6 +9,16 @@ import type { AutomationBook } from './automation-book.js';
 import type { AutomationGrants } from './automation-grants.js';
 import { automationView } from './automation-view.js';
 
+/** What ArmAutomation is built from. */
+export interface ArmAutomationDeps {
+  readonly automations: AutomationBook;
+  readonly asks: ArmingAsks;
+  readonly grants: AutomationGrants;
+  readonly calendar: CronCalendar;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+}
+
 /**
  * `POST /automations/:id/arm`: armed from now (a schedule fires only for instants after this), and
  * the standing grants its tools need are asked for as approvals. Arming a disarmed automation
@@ -17,14 +27,21 @@ import { automationView } from './automation-view.js';
  * waiting.
  */
 export class ArmAutomation implements UseCase<AutomationRef, ArmResult> {
-  constructor(
-    private readonly automations: AutomationBook,
-    private readonly asks: ArmingAsks,
-    private readonly grants: AutomationGrants,
-    private readonly calendar: CronCalendar,
-    private readonly clock: Clock,
-    private readonly audit: AuditTrail,
-  ) {}
+  private readonly automations: AutomationBook;
+  private readonly asks: ArmingAsks;
+  private readonly grants: AutomationGrants;
+  private readonly calendar: CronCalendar;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+
+  constructor(deps: ArmAutomationDeps) {
+    this.automations = deps.automations;
+    this.asks = deps.asks;
+    this.grants = deps.grants;
+    this.calendar = deps.calendar;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+  }
 
   async execute(input: AutomationRef): Promise<ArmResult> {
     const before = await this.automations.ownedBy(input.principal.subject, input.automationId);

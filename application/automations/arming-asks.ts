@@ -16,6 +16,17 @@ export interface ArmingAsk {
   readonly tool: string;
 }
 
+/** What ArmingAsks is built from. */
+export interface ArmingAsksDeps {
+  readonly approvals: ApprovalBook;
+  readonly grants: GrantBook;
+  readonly tools: ToolRegistry;
+  readonly ids: Ids;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+  readonly approvalTtlMs: number;
+}
+
 /**
  * The standing-grant asks an automation raises when armed: one approval per tool of its task that
  * would ask while the owner is away (writes, destructive actions, egress) and that no standing
@@ -24,15 +35,23 @@ export interface ArmingAsk {
  * (`grantFromApproval`), a denial disarms the automation (the arming hook).
  */
 export class ArmingAsks {
-  constructor(
-    private readonly approvals: ApprovalBook,
-    private readonly grants: GrantBook,
-    private readonly tools: ToolRegistry,
-    private readonly ids: Ids,
-    private readonly clock: Clock,
-    private readonly audit: AuditTrail,
-    private readonly approvalTtlMs: number,
-  ) {}
+  private readonly approvals: ApprovalBook;
+  private readonly grants: GrantBook;
+  private readonly tools: ToolRegistry;
+  private readonly ids: Ids;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+  private readonly approvalTtlMs: number;
+
+  constructor(deps: ArmingAsksDeps) {
+    this.approvals = deps.approvals;
+    this.grants = deps.grants;
+    this.tools = deps.tools;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+    this.approvalTtlMs = deps.approvalTtlMs;
+  }
 
   async raise(automation: Automation): Promise<ArmingAsk[]> {
     const now = this.clock.now();

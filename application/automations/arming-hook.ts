@@ -6,6 +6,15 @@ import type { ArmingAsks } from './arming-asks.js';
 import type { AutomationBook } from './automation-book.js';
 import type { AutomationGrants } from './automation-grants.js';
 
+/** What ArmingHook is built from. */
+export interface ArmingHookDeps {
+  readonly automations: AutomationBook;
+  readonly asks: ArmingAsks;
+  readonly grants: AutomationGrants;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+}
+
 /**
  * Runs inside the decision on an automation's standing-grant ask. Approved: the decision already
  * gave the automation its standing grant (`grantFromApproval`); if the automation was disarmed or
@@ -14,13 +23,19 @@ import type { AutomationGrants } from './automation-grants.js';
  * withdrawn and the grants its other answers gave are revoked.
  */
 export class ArmingHook implements ApprovalHook {
-  constructor(
-    private readonly automations: AutomationBook,
-    private readonly asks: ArmingAsks,
-    private readonly grants: AutomationGrants,
-    private readonly clock: Clock,
-    private readonly audit: AuditTrail,
-  ) {}
+  private readonly automations: AutomationBook;
+  private readonly asks: ArmingAsks;
+  private readonly grants: AutomationGrants;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+
+  constructor(deps: ArmingHookDeps) {
+    this.automations = deps.automations;
+    this.asks = deps.asks;
+    this.grants = deps.grants;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+  }
 
   async onDecided(approval: Approval, approved: boolean): Promise<void> {
     if (!approval.asksForStandingGrant) return;

@@ -16,15 +16,30 @@ export class SignInToAutomate extends Forbidden {
   }
 }
 
+/** What CreateAutomation is built from. */
+export interface CreateAutomationDeps {
+  readonly automations: AutomationBook;
+  readonly rules: AutomationRules;
+  readonly calendar: CronCalendar;
+  readonly ids: Ids;
+  readonly clock: Clock;
+}
+
 /** `POST /automations`: created disarmed; arming is a separate, deliberate step. */
 export class CreateAutomation implements UseCase<NewAutomation, AutomationView> {
-  constructor(
-    private readonly automations: AutomationBook,
-    private readonly rules: AutomationRules,
-    private readonly calendar: CronCalendar,
-    private readonly ids: Ids,
-    private readonly clock: Clock,
-  ) {}
+  private readonly automations: AutomationBook;
+  private readonly rules: AutomationRules;
+  private readonly calendar: CronCalendar;
+  private readonly ids: Ids;
+  private readonly clock: Clock;
+
+  constructor(deps: CreateAutomationDeps) {
+    this.automations = deps.automations;
+    this.rules = deps.rules;
+    this.calendar = deps.calendar;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+  }
 
   async execute(input: NewAutomation): Promise<AutomationView> {
     if (input.principal.anonymous) throw new SignInToAutomate();

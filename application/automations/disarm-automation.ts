@@ -8,18 +8,33 @@ import type { AutomationBook } from './automation-book.js';
 import type { AutomationGrants } from './automation-grants.js';
 import { automationView } from './automation-view.js';
 
+/** What DisarmAutomation is built from. */
+export interface DisarmAutomationDeps {
+  readonly automations: AutomationBook;
+  readonly asks: ArmingAsks;
+  readonly grants: AutomationGrants;
+  readonly calendar: CronCalendar;
+  readonly clock: Clock;
+}
+
 /**
  * `POST /automations/:id/disarm`: stops firing; unanswered standing-grant asks are withdrawn and
  * the standing grants its asks gave are revoked (arming it again asks again).
  */
 export class DisarmAutomation implements UseCase<AutomationRef, AutomationView> {
-  constructor(
-    private readonly automations: AutomationBook,
-    private readonly asks: ArmingAsks,
-    private readonly grants: AutomationGrants,
-    private readonly calendar: CronCalendar,
-    private readonly clock: Clock,
-  ) {}
+  private readonly automations: AutomationBook;
+  private readonly asks: ArmingAsks;
+  private readonly grants: AutomationGrants;
+  private readonly calendar: CronCalendar;
+  private readonly clock: Clock;
+
+  constructor(deps: DisarmAutomationDeps) {
+    this.automations = deps.automations;
+    this.asks = deps.asks;
+    this.grants = deps.grants;
+    this.calendar = deps.calendar;
+    this.clock = deps.clock;
+  }
 
   async execute(input: AutomationRef): Promise<AutomationView> {
     await this.automations.ownedBy(input.principal.subject, input.automationId);

@@ -1,4 +1,4 @@
-import { ConnectionRequired, ConnectionsNotConfigured } from '../../domain/connections/errors.js';
+import { ConnectionRequired } from '../../domain/connections/errors.js';
 import { InvalidInput } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
 import type { ConnectedAccount, ConnectionBroker, ProxyRequest } from '../../ports/connections.js';
@@ -35,13 +35,13 @@ export interface ToolConnections {
  */
 export class ConnectionGate implements ToolConnections {
   constructor(
-    private readonly broker: ConnectionBroker | null,
+    private readonly broker: ConnectionBroker,
     private readonly book: ConnectionBook,
   ) {}
 
   async open(need: ConnectionNeed): Promise<ConnectedAccount> {
     const broker = this.broker;
-    if (!broker) throw new ConnectionsNotConfigured();
+    broker.assertConfigured();
     const found = await this.book.activeOf(need.principal.subject, need.toolkit, broker.name);
     const ref = found?.connection.brokerRef;
     if (!found || !ref) {

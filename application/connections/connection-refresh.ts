@@ -6,19 +6,39 @@ import type { AuditTrail } from '../audit/audit-trail.js';
 import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
 import type { ConnectionBook, LoadedConnection } from './connection-book.js';
 
+/** What ConnectionRefresh is built from. */
+export interface ConnectionRefreshDeps {
+  readonly book: ConnectionBook;
+  readonly broker: ConnectionBroker;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+  readonly logger: Logger;
+}
+
 /**
  * Brings a stored connection up to date with its broker, which is how a poll learns the outcome
  * of a flow the broker owns. A broker that cannot be reached leaves the stored state (with the
  * initiation deadline applied), so a poller keeps polling instead of failing.
  */
 export class ConnectionRefresh {
-  constructor(
-    private readonly book: ConnectionBook,
-    private readonly broker: ConnectionBroker,
-    private readonly clock: Clock,
-    private readonly audit: AuditTrail,
-    private readonly logger: Logger,
-  ) {}
+  private readonly book: ConnectionBook;
+  private readonly broker: ConnectionBroker;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+  private readonly logger: Logger;
+
+  constructor(deps: ConnectionRefreshDeps) {
+    this.book = deps.book;
+    this.broker = deps.broker;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+    this.logger = deps.logger;
+  }
+
+  /** Throws ConnectionsNotConfigured when the deployment has no broker (the null broker). */
+  assertConfigured(): void {
+    this.broker.assertConfigured();
+  }
 
   /** The connection as it stands now, or null when it was removed meanwhile. */
   async refresh(loaded: LoadedConnection): Promise<Connection | null> {

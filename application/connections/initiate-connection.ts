@@ -1,5 +1,4 @@
 import { Connection } from '../../domain/connections/connection.js';
-import { ConnectionsNotConfigured } from '../../domain/connections/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ConnectionBroker } from '../../ports/connections.js';
 import type { Ids } from '../../ports/ids.js';
@@ -11,21 +10,36 @@ import type { ConnectionBook } from './connection-book.js';
 /** How long an initiation stays open when the broker does not say (Nango's own sessions last 30 minutes). */
 export const DEFAULT_INITIATION_WINDOW_MS = 60 * 60 * 1000;
 
+/** What InitiateConnection is built from. */
+export interface InitiateConnectionDeps {
+  readonly broker: ConnectionBroker;
+  readonly book: ConnectionBook;
+  readonly ids: Ids;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+}
+
 /**
  * `POST /connections/initiate`: asks the broker to start its consent flow for the caller and
  * records the connection as initiated. The broker owns the redirect; the client polls.
  */
 export class InitiateConnection implements UseCase<Initiation, { id: string; redirectUrl: string }> {
-  constructor(
-    private readonly broker: ConnectionBroker | null,
-    private readonly book: ConnectionBook,
-    private readonly ids: Ids,
-    private readonly clock: Clock,
-    private readonly audit: AuditTrail,
-  ) {}
+  private readonly broker: ConnectionBroker;
+  private readonly book: ConnectionBook;
+  private readonly ids: Ids;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+
+  constructor(deps: InitiateConnectionDeps) {
+    this.broker = deps.broker;
+    this.book = deps.book;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+  }
 
   async execute(input: Initiation): Promise<{ id: string; redirectUrl: string }> {
-    if (!this.broker) throw new ConnectionsNotConfigured();
+    this.broker.assertConfigured();
     const id = this.ids.mint('connection');
     const owner = input.principal.subject;
     const started = await this.broker.initiate({ connectionId: id, owner, toolkit: input.toolkit }, input.callbackUrl);

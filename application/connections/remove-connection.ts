@@ -1,4 +1,3 @@
-import { ConnectionsNotConfigured } from '../../domain/connections/errors.js';
 import { Conflict } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
 import type { ConnectionBroker } from '../../ports/connections.js';
@@ -14,14 +13,14 @@ import type { ConnectionBook, LoadedConnection } from './connection-book.js';
  */
 export class RemoveConnection implements UseCase<{ principal: Principal; connectionId: string }, void> {
   constructor(
-    private readonly broker: ConnectionBroker | null,
+    private readonly broker: ConnectionBroker,
     private readonly book: ConnectionBook,
     private readonly audit: AuditTrail,
   ) {}
 
   async execute(input: { principal: Principal; connectionId: string }): Promise<void> {
-    if (!this.broker) throw new ConnectionsNotConfigured();
     const broker = this.broker;
+    broker.assertConfigured();
     let current: LoadedConnection | null = await this.book.ownedBy(input.principal.subject, input.connectionId);
     await retryOnConflict(
       async () => {

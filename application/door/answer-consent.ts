@@ -12,21 +12,40 @@ import { redirectBack } from './redirect-back.js';
 
 const EXPIRED = 'This consent page has expired or was already answered; start again from your MCP client';
 
+/** What AnswerConsent is built from. */
+export interface AnswerConsentDeps {
+  readonly pending: PendingConsentBook;
+  readonly consents: DoorConsentBook;
+  readonly codes: AuthorizationCodeBook;
+  readonly secrets: DoorSecrets;
+  readonly settings: DoorSettings;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+}
+
 /**
  * `POST {wire}/mcp/authorize`: the person's answer on the consent page. Only the person the page
  * was shown to can answer it, once. A yes records (or reuses) their consent for this client and
  * sends a one-time code back; a no sends `access_denied`.
  */
 export class AnswerConsent implements UseCase<ConsentAnswer, AuthorizationStep> {
-  constructor(
-    private readonly pending: PendingConsentBook,
-    private readonly consents: DoorConsentBook,
-    private readonly codes: AuthorizationCodeBook,
-    private readonly secrets: DoorSecrets,
-    private readonly settings: DoorSettings,
-    private readonly clock: Clock,
-    private readonly audit: AuditTrail,
-  ) {}
+  private readonly pending: PendingConsentBook;
+  private readonly consents: DoorConsentBook;
+  private readonly codes: AuthorizationCodeBook;
+  private readonly secrets: DoorSecrets;
+  private readonly settings: DoorSettings;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+
+  constructor(deps: AnswerConsentDeps) {
+    this.pending = deps.pending;
+    this.consents = deps.consents;
+    this.codes = deps.codes;
+    this.secrets = deps.secrets;
+    this.settings = deps.settings;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+  }
 
   async execute(answer: ConsentAnswer): Promise<AuthorizationStep> {
     const now = this.clock.now();

@@ -11,20 +11,37 @@ import type { DoorSettings } from './door-settings.js';
 import type { PendingConsentBook } from './pending-consent-book.js';
 import { redirectBack } from './redirect-back.js';
 
+/** What BeginAuthorization is built from. */
+export interface BeginAuthorizationDeps {
+  readonly clients: DoorClientBook;
+  readonly pending: PendingConsentBook;
+  readonly tools: ToolRegistry;
+  readonly secrets: DoorSecrets;
+  readonly settings: DoorSettings;
+  readonly clock: Clock;
+}
+
 /**
  * `GET {wire}/mcp/authorize`. A request naming an unknown client or an unregistered redirect URI is
  * refused on the spot; every other fault goes back to the client as an error redirect. A valid
  * request shows the signed-in person the consent page (or sends them to sign in first).
  */
 export class BeginAuthorization implements UseCase<AuthorizeRequest, AuthorizationStep> {
-  constructor(
-    private readonly clients: DoorClientBook,
-    private readonly pending: PendingConsentBook,
-    private readonly tools: ToolRegistry,
-    private readonly secrets: DoorSecrets,
-    private readonly settings: DoorSettings,
-    private readonly clock: Clock,
-  ) {}
+  private readonly clients: DoorClientBook;
+  private readonly pending: PendingConsentBook;
+  private readonly tools: ToolRegistry;
+  private readonly secrets: DoorSecrets;
+  private readonly settings: DoorSettings;
+  private readonly clock: Clock;
+
+  constructor(deps: BeginAuthorizationDeps) {
+    this.clients = deps.clients;
+    this.pending = deps.pending;
+    this.tools = deps.tools;
+    this.secrets = deps.secrets;
+    this.settings = deps.settings;
+    this.clock = deps.clock;
+  }
 
   async execute({ query, site, signedIn }: AuthorizeRequest): Promise<AuthorizationStep> {
     if (!query.clientId) return refuse('client_id is required');

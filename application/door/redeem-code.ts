@@ -17,22 +17,43 @@ type CodeRequest = Extract<TokenRequest, { grantType: 'authorization_code' }>;
 
 const INVALID_CODE = 'The authorization code is not valid';
 
+/** What RedeemCode is built from. */
+export interface RedeemCodeDeps {
+  readonly clients: DoorClientBook;
+  readonly codes: AuthorizationCodeBook;
+  readonly families: TokenFamilyBook;
+  readonly mint: TokenMint;
+  readonly secrets: DoorSecrets;
+  readonly settings: DoorSettings;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+}
+
 /**
  * `grant_type=authorization_code`: the code, its client, its redirect URI and the PKCE verifier must
  * all match. Redemption is a claim, so of two racing redeemers one gets tokens; a code presented
  * after it was redeemed revokes the tokens it gave (RFC 6749 §4.1.2).
  */
 export class RedeemCode implements UseCase<CodeRequest, TokenGrant> {
-  constructor(
-    private readonly clients: DoorClientBook,
-    private readonly codes: AuthorizationCodeBook,
-    private readonly families: TokenFamilyBook,
-    private readonly mint: TokenMint,
-    private readonly secrets: DoorSecrets,
-    private readonly settings: DoorSettings,
-    private readonly clock: Clock,
-    private readonly audit: AuditTrail,
-  ) {}
+  private readonly clients: DoorClientBook;
+  private readonly codes: AuthorizationCodeBook;
+  private readonly families: TokenFamilyBook;
+  private readonly mint: TokenMint;
+  private readonly secrets: DoorSecrets;
+  private readonly settings: DoorSettings;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+
+  constructor(deps: RedeemCodeDeps) {
+    this.clients = deps.clients;
+    this.codes = deps.codes;
+    this.families = deps.families;
+    this.mint = deps.mint;
+    this.secrets = deps.secrets;
+    this.settings = deps.settings;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+  }
 
   async execute(request: CodeRequest): Promise<TokenGrant> {
     const client = await authenticateClient(this.clients, this.secrets, request.client, 401);

@@ -12,15 +12,30 @@ import type { DoorClientBook } from './client-book.js';
 
 const GRANT_TYPES = ['authorization_code', 'refresh_token'];
 
+/** What RegisterClient is built from. */
+export interface RegisterClientDeps {
+  readonly clients: DoorClientBook;
+  readonly secrets: DoorSecrets;
+  readonly ids: Ids;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+}
+
 /** `POST {wire}/mcp/register`: open dynamic client registration (RFC 7591), as MCP clients expect. */
 export class RegisterClient implements UseCase<ClientRegistration, RegisteredClient> {
-  constructor(
-    private readonly clients: DoorClientBook,
-    private readonly secrets: DoorSecrets,
-    private readonly ids: Ids,
-    private readonly clock: Clock,
-    private readonly audit: AuditTrail,
-  ) {}
+  private readonly clients: DoorClientBook;
+  private readonly secrets: DoorSecrets;
+  private readonly ids: Ids;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+
+  constructor(deps: RegisterClientDeps) {
+    this.clients = deps.clients;
+    this.secrets = deps.secrets;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+  }
 
   async execute(registration: ClientRegistration): Promise<RegisteredClient> {
     for (const uri of registration.redirectUris) {

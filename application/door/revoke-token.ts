@@ -8,6 +8,15 @@ import { authenticateClient } from './client-authentication.js';
 import type { DoorClientBook } from './client-book.js';
 import type { TokenFamilyBook } from './token-family-book.js';
 
+/** What RevokeToken is built from. */
+export interface RevokeTokenDeps {
+  readonly clients: DoorClientBook;
+  readonly families: TokenFamilyBook;
+  readonly secrets: DoorSecrets;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+}
+
 /**
  * `POST {wire}/mcp/revoke` (RFC 7009). Revoking a refresh token revokes its whole family; revoking
  * an access token drops that token. A token that does not exist (any more) is revoked already, so
@@ -15,13 +24,19 @@ import type { TokenFamilyBook } from './token-family-book.js';
  * rotation, so there the request is refused rather than half done.
  */
 export class RevokeToken implements UseCase<RevocationRequest, void> {
-  constructor(
-    private readonly clients: DoorClientBook,
-    private readonly families: TokenFamilyBook,
-    private readonly secrets: DoorSecrets,
-    private readonly clock: Clock,
-    private readonly audit: AuditTrail,
-  ) {}
+  private readonly clients: DoorClientBook;
+  private readonly families: TokenFamilyBook;
+  private readonly secrets: DoorSecrets;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+
+  constructor(deps: RevokeTokenDeps) {
+    this.clients = deps.clients;
+    this.families = deps.families;
+    this.secrets = deps.secrets;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+  }
 
   async execute(request: RevocationRequest): Promise<void> {
     if (!request.token) throw new OAuthRefusal('invalid_request', 'token is required');

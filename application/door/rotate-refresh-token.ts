@@ -14,6 +14,16 @@ type RefreshRequest = Extract<TokenRequest, { grantType: 'refresh_token' }>;
 
 const INVALID = 'The refresh token is not valid';
 
+/** What RotateRefreshToken is built from. */
+export interface RotateRefreshTokenDeps {
+  readonly clients: DoorClientBook;
+  readonly families: TokenFamilyBook;
+  readonly mint: TokenMint;
+  readonly secrets: DoorSecrets;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+}
+
 /**
  * `grant_type=refresh_token`: every refresh rotates. The rotation claims the family on the revision
  * read, so two racing refreshes give exactly one success, and the loser (already under way when
@@ -22,14 +32,21 @@ const INVALID = 'The refresh token is not valid';
  * own clocks here, so keep them synchronised (NTP); skew only moves the line by its size.
  */
 export class RotateRefreshToken implements UseCase<RefreshRequest, TokenGrant> {
-  constructor(
-    private readonly clients: DoorClientBook,
-    private readonly families: TokenFamilyBook,
-    private readonly mint: TokenMint,
-    private readonly secrets: DoorSecrets,
-    private readonly clock: Clock,
-    private readonly audit: AuditTrail,
-  ) {}
+  private readonly clients: DoorClientBook;
+  private readonly families: TokenFamilyBook;
+  private readonly mint: TokenMint;
+  private readonly secrets: DoorSecrets;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+
+  constructor(deps: RotateRefreshTokenDeps) {
+    this.clients = deps.clients;
+    this.families = deps.families;
+    this.mint = deps.mint;
+    this.secrets = deps.secrets;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+  }
 
   async execute(request: RefreshRequest): Promise<TokenGrant> {
     // When this request arrived: a rotation recorded after it was a concurrent request, not a replay.

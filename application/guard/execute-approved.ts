@@ -24,6 +24,17 @@ export interface ExecutionSettings {
   readonly leaseMs: number;
 }
 
+/** What ExecuteApproved is built from. */
+export interface ExecuteApprovedDeps {
+  readonly approvals: ApprovalBook;
+  readonly tools: ToolRegistry;
+  readonly runner: ToolRunner;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+  readonly logger: Logger;
+  readonly settings?: ExecutionSettings;
+}
+
 /**
  * Runs an approved call exactly once: the executor claims approved → executing on the revision it
  * read, so of fifty racing executors (or two instances) one runs the tool and the rest get null.
@@ -31,15 +42,23 @@ export interface ExecutionSettings {
  * the lease lapses and the approval reads executed and interrupted within that lease.
  */
 export class ExecuteApproved {
-  constructor(
-    private readonly approvals: ApprovalBook,
-    private readonly tools: ToolRegistry,
-    private readonly runner: ToolRunner,
-    private readonly clock: Clock,
-    private readonly audit: AuditTrail,
-    private readonly logger: Logger,
-    private readonly settings: ExecutionSettings = { leaseMs: EXECUTION_LEASE_MS },
-  ) {}
+  private readonly approvals: ApprovalBook;
+  private readonly tools: ToolRegistry;
+  private readonly runner: ToolRunner;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+  private readonly logger: Logger;
+  private readonly settings: ExecutionSettings;
+
+  constructor(deps: ExecuteApprovedDeps) {
+    this.approvals = deps.approvals;
+    this.tools = deps.tools;
+    this.runner = deps.runner;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+    this.logger = deps.logger;
+    this.settings = deps.settings ?? { leaseMs: EXECUTION_LEASE_MS };
+  }
 
   /** The call's result, or null when it is not approved (any more) or another executor won. */
   async execute(input: ExecuteApprovedInput): Promise<CallResult | null> {
@@ -111,7 +130,14 @@ export class ExecuteApproved {
     if (!(await this.approvals.swap(loaded, executing))) return null;
 
     const { request } = loaded.approval;
-    const lease = new ExecutionLease(this.approvals, this.clock, this.logger, loaded.approval.id, this.settings.leaseMs, input.signal);
+    const lease = new ExecutionLease({
+      approvals: this.approvals,
+      clock: this.clock,
+      logger: this.logger,
+      approvalId: loaded.approval.id,
+      leaseMs: this.settings.leaseMs,
+      callerSignal: input.signal,
+    });
     let outcome: ToolOutcome;
     try {
       outcome = await this.runApproved(loaded, { ...input, signal: lease.signal });
@@ -140,7 +166,7 @@ export class ExecuteApproved {
     await retryOnConflict(
       async () => {
         const current = await this.approvals.find(approvalId);
-        if (!current || current.approval.toPrimitives().state !== 'executing') return;
+        if (!current || !current.approval.isExecuting) return;
         return (await this.approvals.swap(current, current.approval.finish(executed))) ? undefined : LOST_RACE;
       },
       { exhausted: () => this.logger.error('an executed call could not record its outcome; it will read as interrupted', { approvalId }) },

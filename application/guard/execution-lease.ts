@@ -2,6 +2,16 @@ import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { ApprovalBook } from './approval-book.js';
 
+/** What ExecutionLease is built from. */
+export interface ExecutionLeaseDeps {
+  readonly approvals: ApprovalBook;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly approvalId: string;
+  readonly leaseMs: number;
+  readonly callerSignal: AbortSignal;
+}
+
 /**
  * An executor's hold on an approved call while its tool runs. The lease is short and renewed every
  * third of its length (a claim on the stored approval, so it holds across instances), which keeps
@@ -17,16 +27,21 @@ export class ExecutionLease {
   /** Aborts when the caller's signal does or the lease is lost. */
   readonly signal: AbortSignal;
 
-  constructor(
-    private readonly approvals: ApprovalBook,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-    private readonly approvalId: string,
-    private readonly leaseMs: number,
-    callerSignal: AbortSignal,
-  ) {
+  private readonly approvals: ApprovalBook;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly approvalId: string;
+  private readonly leaseMs: number;
+
+  constructor(deps: ExecutionLeaseDeps) {
+    this.approvals = deps.approvals;
+    this.clock = deps.clock;
+    this.logger = deps.logger;
+    this.approvalId = deps.approvalId;
+    this.leaseMs = deps.leaseMs;
+    const { callerSignal } = deps;
     this.signal = AbortSignal.any([callerSignal, this.lost.signal]);
-    this.heartbeat = setInterval(() => this.beat(), Math.max(10, Math.floor(leaseMs / 3)));
+    this.heartbeat = setInterval(() => this.beat(), Math.max(10, Math.floor(this.leaseMs / 3)));
     // A call in flight never keeps the process alive on its own.
     this.heartbeat.unref?.();
   }

@@ -1,44 +1,46 @@
 import { Approval } from '../../domain/guard/approval.js';
 import { decide } from '../../domain/guard/decide.js';
 import type { CallingAutomation, RuledCall } from '../../domain/guard/tool-call.js';
-import type { Principal } from '../../domain/principal.js';
-import type { Presence, Venue } from '../../domain/guard/risk.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
-import type { RegisteredTool, StreamedData, ToolRegistry } from '../../ports/tool-registry.js';
+import type { RegisteredTool, ToolRegistry } from '../../ports/tool-registry.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { EgressPreview } from './egress-preview.js';
 import type { ApprovalBook } from './approval-book.js';
 import type { CallResult } from './call-result.js';
+import type { CallSite } from './call-site.js';
 import { inputDigest } from './digest.js';
 import type { ExecuteApproved } from './execute-approved.js';
 import type { GrantBook } from './grant-book.js';
 import type { GuardSettings } from './guard-settings.js';
-import type { PresentCredentials } from './host-access.js';
 import type { ToolRunner } from './tool-runner.js';
 
-export interface GuardedCall {
+export interface GuardedCall extends CallSite {
   readonly tool: string;
   readonly input: unknown;
-  readonly toolCallId: string;
-  readonly principal: Principal;
-  readonly venue: Venue;
-  readonly presence: Presence;
-  readonly session: string;
   readonly evidence?: string;
-  readonly threadId?: string;
-  readonly runId?: string;
   /** Set by an automation's run only: that automation's grants cover this call, no other's. */
   readonly automation?: CallingAutomation;
-  readonly credentials?: PresentCredentials;
-  readonly signal: AbortSignal;
-  /** Where the tool may stream data parts (a chat turn). */
-  readonly writeData?: (part: StreamedData) => void;
   /**
    * The door's retry rule: an identical call in the same session reuses a parked approval (same
    * tool-call id) and runs once on a one-off approval; after that it asks again.
    */
   readonly reuseParked?: boolean;
+}
+
+/** What GuardCall is built from. */
+export interface GuardCallDeps {
+  readonly tools: ToolRegistry;
+  readonly approvals: ApprovalBook;
+  readonly grants: GrantBook;
+  readonly runner: ToolRunner;
+  readonly executeApproved: ExecuteApproved;
+  readonly settings: GuardSettings;
+  readonly ids: Ids;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+  /** Adds where an egress call goes to its approval card; absent, the card shows the tool's preview alone. */
+  readonly egressPreview: EgressPreview;
 }
 
 /**
@@ -47,19 +49,29 @@ export interface GuardedCall {
  * an Approval, or blocked.
  */
 export class GuardCall {
-  constructor(
-    private readonly tools: ToolRegistry,
-    private readonly approvals: ApprovalBook,
-    private readonly grants: GrantBook,
-    private readonly runner: ToolRunner,
-    private readonly executeApproved: ExecuteApproved,
-    private readonly settings: GuardSettings,
-    private readonly ids: Ids,
-    private readonly clock: Clock,
-    private readonly audit: AuditTrail,
-    /** Adds where an egress call goes to its approval card; absent, the card shows the tool's preview alone. */
-    private readonly egressPreview: EgressPreview | null = null,
-  ) {}
+  private readonly tools: ToolRegistry;
+  private readonly approvals: ApprovalBook;
+  private readonly grants: GrantBook;
+  private readonly runner: ToolRunner;
+  private readonly executeApproved: ExecuteApproved;
+  private readonly settings: GuardSettings;
+  private readonly ids: Ids;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+  private readonly egressPreview: EgressPreview;
+
+  constructor(deps: GuardCallDeps) {
+    this.tools = deps.tools;
+    this.approvals = deps.approvals;
+    this.grants = deps.grants;
+    this.runner = deps.runner;
+    this.executeApproved = deps.executeApproved;
+    this.settings = deps.settings;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+    this.egressPreview = deps.egressPreview;
+  }
 
   async execute(call: GuardedCall): Promise<CallResult> {
     const tool = this.tools.get(call.tool);
@@ -121,7 +133,7 @@ export class GuardCall {
     const approval = Approval.park({
       id: this.ids.mint('approval'),
       call: ruled,
-      preview: ruled.effective.egress && this.egressPreview ? await this.egressPreview.describe(preview, call.input) : preview,
+      preview: ruled.effective.egress ? await this.egressPreview.describe(preview, call.input) : preview,
       now: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.settings.approvalTtlMs).toISOString(),
       ...(call.threadId ? { threadId: call.threadId } : {}),

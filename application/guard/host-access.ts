@@ -1,4 +1,3 @@
-import { NotImplemented } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
 import type { Presence, Venue } from '../../domain/guard/risk.js';
 import type { HostApi } from '../../ports/host-api.js';
@@ -32,7 +31,8 @@ export class HostAccess {
   private notForwardedAudited = false;
 
   constructor(
-    private readonly host: HostApi | null,
+    /** Without PORTER_BASE_URL, the null host API (NotImplemented). */
+    private readonly host: HostApi,
     private readonly seam: ActAsSeam,
     private readonly audit: AuditTrail,
   ) {}
@@ -44,17 +44,12 @@ export class HostAccess {
       await this.seam.check(caller.principal, caller.authority, caller.tool);
       return async (path, init = {}) => {
         const material = await this.seam.materialFor(caller.principal, caller.authority, caller.tool);
-        return this.reach().fetch(path, withHeaders(init, material.headers));
+        return this.host.fetch(path, withHeaders(init, material.headers));
       };
     }
     const credentials = presentHeaders(caller.credentials);
-    if (!this.host && Object.keys(credentials).length > 0) await this.auditNotForwarded(caller.principal);
-    return async (path, init = {}) => this.reach().fetch(path, withHeaders(init, credentials));
-  }
-
-  private reach(): HostApi {
-    if (!this.host) throw new NotImplemented('PORTER_BASE_URL is not set, so Porter cannot call the host');
-    return this.host;
+    if (!this.host.forwardsCredentials && Object.keys(credentials).length > 0) await this.auditNotForwarded(caller.principal);
+    return async (path, init = {}) => this.host.fetch(path, withHeaders(init, credentials));
   }
 
   private async auditNotForwarded(principal: Principal): Promise<void> {

@@ -1,28 +1,16 @@
-import { DomainError, NotImplemented } from '../../domain/errors.js';
-import type { Principal } from '../../domain/principal.js';
-import type { Presence, Venue } from '../../domain/guard/risk.js';
-import type { RegisteredTool, StreamedData } from '../../ports/tool-registry.js';
+import { DomainError } from '../../domain/errors.js';
+import type { RegisteredTool } from '../../ports/tool-registry.js';
 import type { Egress } from '../../ports/egress.js';
 import type { Authority } from './act-as-seam.js';
-import type { HostAccess, PresentCredentials } from './host-access.js';
+import type { CallSite } from './call-site.js';
+import type { HostAccess } from './host-access.js';
 import type { ToolConnections } from '../connections/connection-gate.js';
-import { ConnectionsNotConfigured } from '../../domain/connections/errors.js';
 
-export interface ToolRun {
+export interface ToolRun extends CallSite {
   readonly tool: RegisteredTool;
   /** The input as the tool's schema parsed it. */
   readonly input: unknown;
-  readonly toolCallId: string;
-  readonly principal: Principal;
-  readonly venue: Venue;
-  readonly presence: Presence;
-  readonly session: string;
-  readonly threadId?: string;
-  readonly runId?: string;
   readonly authority: Authority | null;
-  readonly credentials?: PresentCredentials;
-  readonly signal: AbortSignal;
-  readonly writeData?: (part: StreamedData) => void;
 }
 
 export type ToolOutcome =
@@ -32,10 +20,10 @@ export type ToolOutcome =
 export class ToolRunner {
   constructor(
     private readonly hostAccess: HostAccess,
-    /** Hands tools that declare `connection` the caller's account; absent, such tools cannot run. */
-    private readonly connections: ToolConnections | null = null,
-    /** What `context.fetch` goes through: the egress guard. Absent, tools cannot reach out through Porter. */
-    private readonly egress: Egress | null = null,
+    /** Hands tools that declare `connection` the caller's account (without a broker: ConnectionsNotConfigured). */
+    private readonly connections: ToolConnections,
+    /** What `context.fetch` goes through: the egress guard. */
+    private readonly egress: Egress,
   ) {}
 
   async run(run: ToolRun): Promise<ToolOutcome> {
@@ -74,13 +62,11 @@ export class ToolRunner {
 
   /** The guarded fetch, also aborted when the call is (its own signal, if any, still counts). */
   private async reachOut(input: string | URL | Request, init: RequestInit | undefined, callSignal: AbortSignal): Promise<Response> {
-    if (!this.egress) throw new NotImplemented('This deployment gives tools no way to reach out');
     const own = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     return this.egress.fetch(input, { ...init, signal: own ? AbortSignal.any([own, callSignal]) : callSignal });
   }
 
   private connectionFor(run: ToolRun, toolkit: string) {
-    if (!this.connections) throw new ConnectionsNotConfigured();
     return this.connections.open({
       principal: run.principal,
       toolkit,

@@ -20,6 +20,20 @@ export interface RunExecutionSettings {
   readonly leaseMs: number;
 }
 
+/** What ExecuteRun is built from. */
+export interface ExecuteRunDeps {
+  readonly runs: RunBook;
+  readonly automations: AutomationBook;
+  readonly agent: AgentTurn;
+  readonly parked: ParkedApprovals;
+  readonly resume: ResumeRun;
+  readonly ids: Ids;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+  readonly logger: Logger;
+  readonly settings: RunExecutionSettings;
+}
+
 /**
  * Executes one run through the agent loop (AgentTurn), away from the owner: venue `automation`,
  * presence `away`, carrying its automation, so only standing grants that apply anywhere or to this
@@ -32,18 +46,29 @@ export class ExecuteRun {
   private readonly working = new Set<AbortController>();
   private closing = false;
 
-  constructor(
-    private readonly runs: RunBook,
-    private readonly automations: AutomationBook,
-    private readonly agent: AgentTurn,
-    private readonly parked: ParkedApprovals,
-    private readonly resume: ResumeRun,
-    private readonly ids: Ids,
-    private readonly clock: Clock,
-    private readonly audit: AuditTrail,
-    private readonly logger: Logger,
-    private readonly settings: RunExecutionSettings,
-  ) {}
+  private readonly runs: RunBook;
+  private readonly automations: AutomationBook;
+  private readonly agent: AgentTurn;
+  private readonly parked: ParkedApprovals;
+  private readonly resume: ResumeRun;
+  private readonly ids: Ids;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+  private readonly logger: Logger;
+  private readonly settings: RunExecutionSettings;
+
+  constructor(deps: ExecuteRunDeps) {
+    this.runs = deps.runs;
+    this.automations = deps.automations;
+    this.agent = deps.agent;
+    this.parked = deps.parked;
+    this.resume = deps.resume;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+    this.logger = deps.logger;
+    this.settings = deps.settings;
+  }
 
   async execute(runId: string): Promise<void> {
     if (this.closing) return;

@@ -13,6 +13,15 @@ export interface StopSettings {
   readonly pollMs: number;
 }
 
+/** What StopRun is built from. */
+export interface StopRunDeps {
+  readonly runs: RunBook;
+  readonly parked: ParkedApprovals;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+  readonly settings: StopSettings;
+}
+
 /**
  * `POST /runs/:id/stop`, cooperative. A run nobody executes (queued, waiting) is cancelled at once;
  * a running one is marked, and its executor — on this instance or another — finishes the current
@@ -21,13 +30,19 @@ export interface StopSettings {
  * already ended is answered as it is.
  */
 export class StopRun implements UseCase<RunRef, RunView> {
-  constructor(
-    private readonly runs: RunBook,
-    private readonly parked: ParkedApprovals,
-    private readonly clock: Clock,
-    private readonly audit: AuditTrail,
-    private readonly settings: StopSettings,
-  ) {}
+  private readonly runs: RunBook;
+  private readonly parked: ParkedApprovals;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+  private readonly settings: StopSettings;
+
+  constructor(deps: StopRunDeps) {
+    this.runs = deps.runs;
+    this.parked = deps.parked;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+    this.settings = deps.settings;
+  }
 
   async execute(input: RunRef): Promise<RunView> {
     const { run: before } = await this.runs.ownedBy(input.principal.subject, input.runId);

@@ -11,6 +11,18 @@ export interface SweepSettings {
   readonly requeueAfterMs: number;
 }
 
+/** What SweepRuns is built from. */
+export interface SweepRunsDeps {
+  readonly runs: RunBook;
+  readonly parked: ParkedApprovals;
+  readonly resume: ResumeRun;
+  readonly dispatcher: RunDispatcher;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+  readonly logger: Logger;
+  readonly settings: SweepSettings;
+}
+
 /**
  * Housekeeping every tick runs first. A running run whose lease lapsed lost its executor (the
  * instance crashed): it ends — cancelled if a stop was asked, else failed `interrupted` — and its
@@ -19,16 +31,25 @@ export interface SweepSettings {
  * out again; executors claim before running, so a double hand-over runs it once.
  */
 export class SweepRuns {
-  constructor(
-    private readonly runs: RunBook,
-    private readonly parked: ParkedApprovals,
-    private readonly resume: ResumeRun,
-    private readonly dispatcher: RunDispatcher,
-    private readonly clock: Clock,
-    private readonly audit: AuditTrail,
-    private readonly logger: Logger,
-    private readonly settings: SweepSettings,
-  ) {}
+  private readonly runs: RunBook;
+  private readonly parked: ParkedApprovals;
+  private readonly resume: ResumeRun;
+  private readonly dispatcher: RunDispatcher;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+  private readonly logger: Logger;
+  private readonly settings: SweepSettings;
+
+  constructor(deps: SweepRunsDeps) {
+    this.runs = deps.runs;
+    this.parked = deps.parked;
+    this.resume = deps.resume;
+    this.dispatcher = deps.dispatcher;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+    this.logger = deps.logger;
+    this.settings = deps.settings;
+  }
 
   async execute(): Promise<void> {
     const now = this.clock.now();

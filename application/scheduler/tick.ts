@@ -5,6 +5,16 @@ import type { AutomationBook } from '../automations/automation-book.js';
 import type { DueSlot, StartRuns } from '../runs/start-runs.js';
 import type { SweepRuns } from '../runs/sweep-runs.js';
 
+/** What Tick is built from. */
+export interface TickDeps {
+  readonly automations: AutomationBook;
+  readonly calendar: CronCalendar;
+  readonly starts: StartRuns;
+  readonly sweep: SweepRuns;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
 /**
  * One tick of the scheduler, however it was driven (the interval ticker, `POST /tick`, pg-boss).
  * For every armed schedule the due slot is the latest instant at or before now, and not before the
@@ -16,14 +26,21 @@ export class Tick {
   /** Slots this instance already saw claimed, so a quiet tick writes nothing. Only an optimisation. */
   private claimed = new Map<string, string>();
 
-  constructor(
-    private readonly automations: AutomationBook,
-    private readonly calendar: CronCalendar,
-    private readonly starts: StartRuns,
-    private readonly sweep: SweepRuns,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-  ) {}
+  private readonly automations: AutomationBook;
+  private readonly calendar: CronCalendar;
+  private readonly starts: StartRuns;
+  private readonly sweep: SweepRuns;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+
+  constructor(deps: TickDeps) {
+    this.automations = deps.automations;
+    this.calendar = deps.calendar;
+    this.starts = deps.starts;
+    this.sweep = deps.sweep;
+    this.clock = deps.clock;
+    this.logger = deps.logger;
+  }
 
   async execute(): Promise<{ runIds: string[] }> {
     try {

@@ -51,6 +51,20 @@ export interface TurnInput {
   readonly emit: (chunk: UiChunk) => void;
 }
 
+/** What AgentTurn is built from. */
+export interface AgentTurnDeps {
+  readonly model: Model;
+  readonly tools: ToolRegistry;
+  readonly guard: GuardCall;
+  readonly executeApproved: ExecuteApproved;
+  readonly approvals: ApprovalBook;
+  readonly threads: ThreadBook;
+  readonly settings: ChatSettings;
+  readonly ids: Ids;
+  readonly logger: Logger;
+  readonly clock: Clock;
+}
+
 /**
  * One turn of the agent loop. First every approved call of the thread runs (exactly once) and its
  * output is shown; then the model speaks step by step, every tool call it asks for passes the
@@ -58,18 +72,29 @@ export interface TurnInput {
  * the output budget is spent. What was produced is saved however the turn ends.
  */
 export class AgentTurn {
-  constructor(
-    private readonly model: Model | null,
-    private readonly tools: ToolRegistry,
-    private readonly guard: GuardCall,
-    private readonly executeApproved: ExecuteApproved,
-    private readonly approvals: ApprovalBook,
-    private readonly threads: ThreadBook,
-    private readonly settings: ChatSettings,
-    private readonly ids: Ids,
-    private readonly logger: Logger,
-    private readonly clock: Clock,
-  ) {}
+  private readonly model: Model;
+  private readonly tools: ToolRegistry;
+  private readonly guard: GuardCall;
+  private readonly executeApproved: ExecuteApproved;
+  private readonly approvals: ApprovalBook;
+  private readonly threads: ThreadBook;
+  private readonly settings: ChatSettings;
+  private readonly ids: Ids;
+  private readonly logger: Logger;
+  private readonly clock: Clock;
+
+  constructor(deps: AgentTurnDeps) {
+    this.model = deps.model;
+    this.tools = deps.tools;
+    this.guard = deps.guard;
+    this.executeApproved = deps.executeApproved;
+    this.approvals = deps.approvals;
+    this.threads = deps.threads;
+    this.settings = deps.settings;
+    this.ids = deps.ids;
+    this.logger = deps.logger;
+    this.clock = deps.clock;
+  }
 
   /**
    * Runs the turn; resolves with the saved assistant message. A failing model or tool does not
@@ -177,7 +202,6 @@ export class AgentTurn {
   }
 
   private async converse(input: TurnInput, earlier: UiMessage[], draft: MessageDraft, emit: (chunk: UiChunk) => void) {
-    if (!this.model) throw new Error('no model is configured');
     const tools = this.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
     const known = new Set(earlier.concat(draft.message).flatMap((m) => m.parts.filter(isToolPart).map((p) => p.toolCallId)));
     let budget = this.settings.maxOutputTokens;

@@ -1,4 +1,4 @@
-import { Conflict, InvalidInput, NotImplemented } from '../../domain/errors.js';
+import { Conflict, InvalidInput } from '../../domain/errors.js';
 import { textOf, type UiMessage } from '../../domain/threads/ui-message.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
@@ -15,26 +15,46 @@ import type { TurnHub } from './turn-hub.js';
 /** How long a turn holds its thread before another instance may consider it dead. */
 export const TURN_LEASE_MS = 10 * 60 * 1000;
 
+/** What RunTurn is built from. */
+export interface RunTurnDeps {
+  readonly threads: ThreadBook;
+  readonly agent: AgentTurn;
+  readonly hub: TurnHub;
+  readonly decide: GuardUseCases['decideApproval'];
+  readonly model: Model;
+  readonly ids: Ids;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
 /**
  * `POST /threads/:id/turn`. The server owns history: only the new user message is taken. Approval
  * answers carried back on tool parts (the AI SDK's own approval response) are decided first. The
  * turn then runs in the background while the caller reads its chunks; other clients may rejoin.
  */
 export class RunTurn implements UseCase<TurnRequest, TurnStream> {
-  constructor(
-    private readonly threads: ThreadBook,
-    private readonly agent: AgentTurn,
-    private readonly hub: TurnHub,
-    private readonly decide: GuardUseCases['decideApproval'],
-    private readonly model: Model | null,
-    private readonly ids: Ids,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-  ) {}
+  private readonly threads: ThreadBook;
+  private readonly agent: AgentTurn;
+  private readonly hub: TurnHub;
+  private readonly decide: GuardUseCases['decideApproval'];
+  private readonly model: Model;
+  private readonly ids: Ids;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+
+  constructor(deps: RunTurnDeps) {
+    this.threads = deps.threads;
+    this.agent = deps.agent;
+    this.hub = deps.hub;
+    this.decide = deps.decide;
+    this.model = deps.model;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+    this.logger = deps.logger;
+  }
 
   async execute(request: TurnRequest): Promise<TurnStream> {
-    if (!this.model)
-      throw new NotImplemented('No model is configured: pass `model`, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or PORTER_MODEL_URL');
+    this.model.assertConfigured();
     if (request.message && request.message.role !== 'user') throw new InvalidInput('A new message in a turn must come from the user');
     await this.threads.ownedBy(request.principal.subject, request.threadId);
     // A turn whose clients all left is still saving what it produced; let it finish first.

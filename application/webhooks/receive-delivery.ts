@@ -29,6 +29,17 @@ export const STALE_START_MS = 60_000;
 /** How much of a delivery's body the agent is shown. */
 export const DELIVERY_TEXT_CAP = 32_000;
 
+/** What ReceiveDelivery is built from. */
+export interface ReceiveDeliveryDeps {
+  readonly sources: WebhookSources;
+  readonly refusals: WebhookRefusals;
+  readonly ledger: RecordSet<DeliveryMark>;
+  readonly automations: AutomationBook;
+  readonly starts: StartRuns;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+}
+
 /**
  * `POST /webhooks/:source`. The source's verifier checks the signature and the clock window; a
  * failure is one audit event and a 401, before anything else happens (no principal is ever
@@ -38,15 +49,23 @@ export const DELIVERY_TEXT_CAP = 32_000;
  * automation's owner, whose standing grants it uses.
  */
 export class ReceiveDelivery implements UseCase<ReceivedDelivery, DeliveryAnswer> {
-  constructor(
-    private readonly sources: WebhookSources,
-    private readonly refusals: WebhookRefusals,
-    private readonly ledger: RecordSet<DeliveryMark>,
-    private readonly automations: AutomationBook,
-    private readonly starts: StartRuns,
-    private readonly clock: Clock,
-    private readonly audit: AuditTrail,
-  ) {}
+  private readonly sources: WebhookSources;
+  private readonly refusals: WebhookRefusals;
+  private readonly ledger: RecordSet<DeliveryMark>;
+  private readonly automations: AutomationBook;
+  private readonly starts: StartRuns;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+
+  constructor(deps: ReceiveDeliveryDeps) {
+    this.sources = deps.sources;
+    this.refusals = deps.refusals;
+    this.ledger = deps.ledger;
+    this.automations = deps.automations;
+    this.starts = deps.starts;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+  }
 
   async execute(delivery: ReceivedDelivery): Promise<DeliveryAnswer> {
     const verifier = this.sources.get(delivery.source);

@@ -6,14 +6,13 @@ import { SystemClock } from '../../adapters/runtime/system-clock.js';
 import { UlidIds } from '../../adapters/runtime/ulid-ids.js';
 import { RunAppAction } from '../../application/apps/run-app-action.js';
 import { startDevHost } from '../../composition/dev-host/dev-host.js';
-import { TOKENS } from '../../composition/tokens.js';
-import type { Sandbox } from '../../ports/sandbox.js';
+import { get, TOKENS } from '../../composition/tokens.js';
 import type { AppGenerator } from '../../ports/app-generator.js';
 import { appsHarness } from '../../test/support/apps-harness.js';
 import { toolDocument } from '../../test/support/apps-documents.js';
 import { ada, countingTool } from '../../test/support/guard-harness.js';
 import { compare, type BenchResult } from '../support/harness.js';
-import { containerOf } from '../../composition/create-porter.js';
+import { containerOf } from '../../composition/porter-container.js';
 
 /**
  * Apps reaching outside their tree: an app's read-tool action (the app loaded, its action found,
@@ -104,7 +103,7 @@ async function servedPage(folder: string): Promise<BenchResult> {
     ).json()) as { id: string };
     const graduated = await fetch(`${base}/apps/${app.id}/graduate`, { method: 'POST', headers, body: '{}' });
     if (graduated.status !== 200) throw new Error(`graduation failed: ${await graduated.text()}`);
-    const session = await containerOf(host.porter).get<Sandbox>(TOKENS.Sandbox).open(app.id, { egress: null });
+    const session = await get(containerOf(host.porter), TOKENS.Sandbox).open(app.id, { egress: null });
     const result = await compare({
       name: "served app's page (local sandbox)",
       subject: {

@@ -58,10 +58,15 @@ function instance(store: Store, clock: Clock) {
   const dispatcher = new CountingDispatcher();
   const parked = new ParkedApprovals(new ApprovalBook(store.records<ApprovalPrimitives>('approvals')), clock);
   const resume = new ResumeRun(runs, parked, dispatcher);
-  const audit = new AuditTrail({ write: async () => {} }, ids, clock, quiet);
-  const sweep = new SweepRuns(runs, parked, resume, dispatcher, clock, audit, quiet, { requeueAfterMs: 5 * 60_000 });
+  const audit = new AuditTrail({ sink: { write: async () => {} }, ids, clock, logger: quiet });
+  const sweep = new SweepRuns({ runs, parked, resume, dispatcher, clock, audit, logger: quiet, settings: { requeueAfterMs: 5 * 60_000 } });
   const starts = new StartRuns(runs, dispatcher, ids, clock);
-  return { ids, automations, dispatcher, tick: new Tick(automations, new CronerCalendar(), starts, sweep, clock, quiet) };
+  return {
+    ids,
+    automations,
+    dispatcher,
+    tick: new Tick({ automations, calendar: new CronerCalendar(), starts, sweep, clock, logger: quiet }),
+  };
 }
 
 async function seed(automations: AutomationBook, ids: UlidIds, count: number, armedAt: string): Promise<void> {

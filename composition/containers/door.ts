@@ -1,20 +1,9 @@
-import { Container, ContainerModule } from 'inversify';
-import { TOKENS } from '../tokens.js';
-import type { PorterConfig } from '../config/config-schema.js';
-
-/** How long an instance trusts an access token it already checked; revocations elsewhere arrive within it. */
-const DEFAULT_TOKEN_CACHE_MS = 1_000;
+import { Container } from 'inversify';
+import { get, porterModule, TOKENS } from '../tokens.js';
 import type { AuthorizationCodePrimitives } from '../../domain/door/authorization-code.js';
 import type { PendingConsentPrimitives } from '../../domain/door/authorization-request.js';
 import type { DoorClientPrimitives } from '../../domain/door/door-client.js';
 import type { DoorConsentPrimitives } from '../../domain/door/door-consent.js';
-import type { Clock } from '../../ports/clock.js';
-import type { DoorBearerVerifier } from '../../ports/door-bearer-verifier.js';
-import type { DoorPrincipalLookup } from '../../ports/door-principals.js';
-import type { DoorSecrets } from '../../ports/door-secrets.js';
-import type { Store } from '../../ports/store.js';
-import type { DoorOAuthUseCases, DoorTransportUseCases } from '../../ports/use-cases/door.js';
-import type { AuditTrail } from '../../application/audit/audit-trail.js';
 import { AdmitCaller } from '../../application/door/admit-caller.js';
 import { AnswerConsent } from '../../application/door/answer-consent.js';
 import { BeginAuthorization } from '../../application/door/begin-authorization.js';
@@ -22,7 +11,7 @@ import { CallDoorTool } from '../../application/door/call-door-tool.js';
 import { DoorClientBook } from '../../application/door/client-book.js';
 import { AuthorizationCodeBook } from '../../application/door/code-book.js';
 import { DoorConsentBook } from '../../application/door/consent-book.js';
-import { DEFAULT_DOOR_SETTINGS, type DoorSettings } from '../../application/door/door-settings.js';
+import { DEFAULT_DOOR_SETTINGS } from '../../application/door/door-settings.js';
 import { DoorSessions } from '../../application/door/door-sessions.js';
 import { IssueTokens } from '../../application/door/issue-tokens.js';
 import { ListDoorTools } from '../../application/door/list-door-tools.js';
@@ -38,6 +27,9 @@ import { JwksBearerVerifier } from '../../adapters/mcp/jwks-bearer-verifier.js';
 import { NodeDoorSecrets } from '../../adapters/mcp/node-door-secrets.js';
 import type { TransportSession } from '../../adapters/mcp/mcp-door-transport.js';
 
+/** How long an instance trusts an access token it already checked; revocations elsewhere arrive within it. */
+const DEFAULT_TOKEN_CACHE_MS = 1_000;
+
 /** The door's books over the store. */
 export interface DoorStores {
   readonly clients: DoorClientBook;
@@ -52,10 +44,10 @@ export interface DoorStores {
  * and the guard) comes from the parent container; only the door's authorization server, bearer
  * verification and sessions live here.
  */
-const doorServices = new ContainerModule(({ bind }) => {
-  bind<DoorSettings>(TOKENS.DoorSettings)
+const doorServices = porterModule((bind) => {
+  bind(TOKENS.DoorSettings)
     .toDynamicValue((ctx) => {
-      const oauth = ctx.get<PorterConfig>(TOKENS.Config).oauth;
+      const oauth = get(ctx, TOKENS.Config).oauth;
       return {
         ...DEFAULT_DOOR_SETTINGS,
         ...(oauth?.accessTokenTtlSeconds ? { accessTokenTtlSeconds: oauth.accessTokenTtlSeconds } : {}),
@@ -63,68 +55,83 @@ const doorServices = new ContainerModule(({ bind }) => {
       };
     })
     .inSingletonScope();
-  bind<DoorSecrets>(TOKENS.DoorSecrets).toConstantValue(new NodeDoorSecrets());
-  bind<DoorStores>(TOKENS.DoorStores)
+  bind(TOKENS.DoorSecrets).toConstantValue(new NodeDoorSecrets());
+  bind(TOKENS.DoorStores)
     .toDynamicValue((ctx) => {
-      const store = ctx.get<Store>(TOKENS.Store);
-      const secrets = ctx.get<DoorSecrets>(TOKENS.DoorSecrets);
+      const store = get(ctx, TOKENS.Store);
+      const secrets = get(ctx, TOKENS.DoorSecrets);
       return {
         clients: new DoorClientBook(store.records<DoorClientPrimitives>('door-clients')),
         consents: new DoorConsentBook(store.records<DoorConsentPrimitives>('door-consents'), secrets),
         pending: new PendingConsentBook(store.records<PendingConsentPrimitives>('door-pending-consents')),
         codes: new AuthorizationCodeBook(store.records<AuthorizationCodePrimitives>('door-codes')),
         // A checked access token is trusted for a second on this instance unless told otherwise.
-        families: new TokenFamilyBook(store, ctx.get<PorterConfig>(TOKENS.Config).oauth?.tokenCacheMs ?? DEFAULT_TOKEN_CACHE_MS),
+        families: new TokenFamilyBook(store, get(ctx, TOKENS.Config).oauth?.tokenCacheMs ?? DEFAULT_TOKEN_CACHE_MS),
       };
     })
     .inSingletonScope();
-  bind<DoorSessions<TransportSession>>(TOKENS.DoorSessions)
-    .toDynamicValue((ctx) => new DoorSessions<TransportSession>(ctx.get<DoorSettings>(TOKENS.DoorSettings), ctx.get<Clock>(TOKENS.Clock)))
+  bind(TOKENS.DoorSessions)
+    .toDynamicValue((ctx) => new DoorSessions<TransportSession>(get(ctx, TOKENS.DoorSettings), get(ctx, TOKENS.Clock)))
     .inSingletonScope();
-  bind<DoorPrincipalLookup>(TOKENS.DoorPrincipals).toDynamicValue((ctx) => {
-    const config = ctx.get<PorterConfig>(TOKENS.Config);
+  bind(TOKENS.DoorPrincipals).toDynamicValue((ctx) => {
+    const config = get(ctx, TOKENS.Config);
     // The config schema makes `oauth` required whenever the door is open.
     const principal = config.oauth?.principal;
     if (!principal) throw new Error('the MCP door needs oauth.principal');
     return principal;
   });
-  bind<DoorBearerVerifier>(TOKENS.DoorBearerVerifier)
+  bind(TOKENS.DoorBearerVerifier)
     .toDynamicValue((ctx) => {
-      const config = ctx.get<PorterConfig>(TOKENS.Config);
-      if (config.remoteAs) return new JwksBearerVerifier(config.remoteAs, ctx.get(TOKENS.Logger));
-      return new LocalBearerVerifier(ctx.get<DoorStores>(TOKENS.DoorStores).families, ctx.get(TOKENS.DoorSecrets), ctx.get(TOKENS.Clock));
+      const config = get(ctx, TOKENS.Config);
+      if (config.remoteAs) return new JwksBearerVerifier(config.remoteAs, get(ctx, TOKENS.Logger));
+      return new LocalBearerVerifier(get(ctx, TOKENS.DoorStores).families, get(ctx, TOKENS.DoorSecrets), get(ctx, TOKENS.Clock));
     })
     .inSingletonScope();
-  bind<DoorOAuthUseCases>(TOKENS.DoorOAuthUseCases)
+  bind(TOKENS.DoorOAuthUseCases)
     .toDynamicValue((ctx) => {
-      const books = ctx.get<DoorStores>(TOKENS.DoorStores);
-      const secrets = ctx.get<DoorSecrets>(TOKENS.DoorSecrets);
-      const settings = ctx.get<DoorSettings>(TOKENS.DoorSettings);
-      const clock = ctx.get<Clock>(TOKENS.Clock);
-      const audit = ctx.get<AuditTrail>(TOKENS.AuditTrail);
+      const books = get(ctx, TOKENS.DoorStores);
+      const secrets = get(ctx, TOKENS.DoorSecrets);
+      const settings = get(ctx, TOKENS.DoorSettings);
+      const clock = get(ctx, TOKENS.Clock);
+      const audit = get(ctx, TOKENS.AuditTrail);
       const mint = new TokenMint(books.families, secrets, settings, clock);
       return {
-        registerClient: new RegisterClient(books.clients, secrets, ctx.get(TOKENS.Ids), clock, audit),
-        beginAuthorization: new BeginAuthorization(books.clients, books.pending, ctx.get(TOKENS.ToolRegistry), secrets, settings, clock),
-        answerConsent: new AnswerConsent(books.pending, books.consents, books.codes, secrets, settings, clock, audit),
+        registerClient: new RegisterClient({ clients: books.clients, secrets, ids: get(ctx, TOKENS.Ids), clock, audit }),
+        beginAuthorization: new BeginAuthorization({
+          clients: books.clients,
+          pending: books.pending,
+          tools: get(ctx, TOKENS.ToolRegistry),
+          secrets,
+          settings,
+          clock,
+        }),
+        answerConsent: new AnswerConsent({
+          pending: books.pending,
+          consents: books.consents,
+          codes: books.codes,
+          secrets,
+          settings,
+          clock,
+          audit,
+        }),
         issueTokens: new IssueTokens(
-          new RedeemCode(books.clients, books.codes, books.families, mint, secrets, settings, clock, audit),
-          new RotateRefreshToken(books.clients, books.families, mint, secrets, clock, audit),
+          new RedeemCode({ clients: books.clients, codes: books.codes, families: books.families, mint, secrets, settings, clock, audit }),
+          new RotateRefreshToken({ clients: books.clients, families: books.families, mint, secrets, clock, audit }),
         ),
-        revokeToken: new RevokeToken(books.clients, books.families, secrets, clock, audit),
+        revokeToken: new RevokeToken({ clients: books.clients, families: books.families, secrets, clock, audit }),
       };
     })
     .inSingletonScope();
-  bind<DoorTransportUseCases>(TOKENS.DoorTransportUseCases)
+  bind(TOKENS.DoorTransportUseCases)
     .toDynamicValue((ctx) => ({
       admitCaller: new AdmitCaller(
-        ctx.get(TOKENS.DoorBearerVerifier),
-        ctx.get(TOKENS.DoorPrincipals),
-        ctx.get(TOKENS.DoorSessions),
-        ctx.get(TOKENS.AuditTrail),
+        get(ctx, TOKENS.DoorBearerVerifier),
+        get(ctx, TOKENS.DoorPrincipals),
+        get(ctx, TOKENS.DoorSessions),
+        get(ctx, TOKENS.AuditTrail),
       ),
-      listTools: new ListDoorTools(ctx.get(TOKENS.ToolRegistry)),
-      callTool: new CallDoorTool(ctx.get(TOKENS.ToolRegistry), ctx.get(TOKENS.GuardCall), ctx.get(TOKENS.Ids)),
+      listTools: new ListDoorTools(get(ctx, TOKENS.ToolRegistry)),
+      callTool: new CallDoorTool(get(ctx, TOKENS.ToolRegistry), get(ctx, TOKENS.GuardCall), get(ctx, TOKENS.Ids)),
     }))
     .inSingletonScope();
 });

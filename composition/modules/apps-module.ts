@@ -1,6 +1,5 @@
-import { ContainerModule } from 'inversify';
 import { resolve } from 'node:path';
-import { TOKENS } from '../tokens.js';
+import { get, getOptional, porterModule, TOKENS } from '../tokens.js';
 import type { PorterConfig } from '../config/config-schema.js';
 import type { Store } from '../../ports/store.js';
 import type { Model } from '../../ports/model.js';
@@ -10,9 +9,7 @@ import type { Ids } from '../../ports/ids.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ActionTool, AppGenerator } from '../../ports/app-generator.js';
 import type { PinCatalog } from '../../ports/pin-catalog.js';
-import type { ToolDefinition } from '../../ports/tool-registry.js';
-import type { AppActionUseCases, AppsUseCases } from '../../ports/use-cases/apps.js';
-import type { StatusBlocks } from '../../ports/use-cases/system.js';
+import type { AppsUseCases } from '../../ports/use-cases/apps.js';
 import type { AppPrimitives } from '../../domain/apps/app.js';
 import { AppBook, type VersionPrimitives } from '../../application/apps/app-book.js';
 import { AppData } from '../../application/apps/app-data.js';
@@ -23,19 +20,30 @@ import { ServedRollout } from '../../application/apps/served-rollout.js';
 import { NodeAppScaffold } from '../../adapters/apps/node-app-scaffold.js';
 import { CreateApp } from '../../application/apps/create-app.js';
 import { EditApp } from '../../application/apps/edit-app.js';
-import { GetApp, ListApps, ListVersions, OpenApp } from '../../application/apps/app-queries.js';
+import { GetApp } from '../../application/apps/get-app.js';
+import { ListApps } from '../../application/apps/list-apps.js';
+import { ListVersions } from '../../application/apps/list-versions.js';
+import { OpenApp } from '../../application/apps/open-app.js';
+import { ResumeServedApp } from '../../application/apps/resume-served-app.js';
 import { DeleteApp } from '../../application/apps/delete-app.js';
-import { ExportApp, ImportApp } from '../../application/apps/transfer-app.js';
-import { ListPlacements, RebasePin, SeedApp, SyncPins } from '../../application/apps/pins.js';
+import { ExportApp } from '../../application/apps/export-app.js';
+import { ImportApp } from '../../application/apps/import-app.js';
+import { ListPlacements } from '../../application/apps/list-placements.js';
+import { RebasePin } from '../../application/apps/rebase-pin.js';
+import { SeedApp } from '../../application/apps/seed-app.js';
+import { SyncPins } from '../../application/apps/sync-pins.js';
 import { GraduateApp } from '../../application/apps/graduate-app.js';
 import { CallFunction } from '../../application/apps/call-function.js';
 import { ViewServedApp } from '../../application/apps/view-served-app.js';
 import { RunAppAction } from '../../application/apps/run-app-action.js';
 import { AppToolDependents } from '../../application/apps/app-tool-dependents.js';
-import type { ToolDependents } from '../../application/development/tool-dependents.js';
-import type { GuardCall } from '../../application/guard/guard-call.js';
-import { DeleteRecords, GetRecord, ListRecords, PutRecord } from '../../application/apps/app-records.js';
-import { DeleteBlob, GetBlob, PutBlob } from '../../application/apps/app-blobs.js';
+import { DeleteRecords } from '../../application/apps/delete-records.js';
+import { GetRecord } from '../../application/apps/get-record.js';
+import { ListRecords } from '../../application/apps/list-records.js';
+import { PutRecord } from '../../application/apps/put-record.js';
+import { DeleteBlob } from '../../application/apps/delete-blob.js';
+import { GetBlob } from '../../application/apps/get-blob.js';
+import { PutBlob } from '../../application/apps/put-blob.js';
 import { ApprovalInvalidation } from '../../application/apps/approval-invalidation.js';
 import type { ApprovalBook } from '../../application/guard/approval-book.js';
 import { AppsAdopter } from '../../application/apps/apps-adopter.js';
@@ -43,36 +51,45 @@ import { appTools } from '../../application/apps/app-tools.js';
 import { DeterministicAppGenerator } from '../../adapters/apps/deterministic-app-generator.js';
 import { ModelAppGenerator } from '../../adapters/apps/model-app-generator.js';
 import { FilePinCatalog } from '../../adapters/apps/file-pin-catalog.js';
+import { NoPinCatalog } from '../../adapters/apps/no-pin-catalog.js';
+import { NoAppGenerator } from '../../adapters/apps/no-app-generator.js';
+import { NoSandbox } from '../../adapters/sandbox/no-sandbox.js';
+import { NoModel } from '../../adapters/model/no-model.js';
 import { ZipAppArchive } from '../../adapters/apps/zip-app-archive.js';
 import { appRoutes } from '../../adapters/http/routes/app-routes.js';
 import { appActionRoutes } from '../../adapters/http/routes/app-action-routes.js';
-import type { WireRoutes } from '../../adapters/http/wire-routes.js';
 
 /** The label the model ladder gives its offline scripted model. */
 const SCRIPTED_MODEL = 'porter:scripted';
-const APP_TOOL_COUNT = 7;
 
 /**
- * The generator that fits the deployment's model: deterministic for the scripted one, none without
- * a model. Either is told the host's tools, which the apps it writes may run.
+ * The generator that fits the deployment's model: deterministic for the scripted one, the null
+ * generator (NotImplemented) without a model. Either is told the host's tools, which the apps it
+ * writes may run.
  */
-export function generatorFor(model: Model | null, tools: ReadonlyArray<ActionTool> = []): AppGenerator | null {
-  if (!model) return null;
+export function generatorFor(model: Model, tools: ReadonlyArray<ActionTool> = []): AppGenerator {
+  if (model instanceof NoModel) return new NoAppGenerator();
   return model.label === SCRIPTED_MODEL ? new DeterministicAppGenerator(tools) : new ModelAppGenerator(model, { tools });
 }
 
-export function pinCatalogFor(pins: PorterConfig['pins']): PinCatalog | null {
-  if (!pins) return null;
+export function pinCatalogFor(pins: PorterConfig['pins']): PinCatalog {
+  if (!pins) return new NoPinCatalog();
   return typeof pins === 'string'
     ? new FilePinCatalog({ manifestFile: resolve(pins) })
     : new FilePinCatalog({ slots: pins.slots, baseDir: process.cwd() });
 }
 
+/** The sharing rule of a host that gave none: nobody may share an app. */
+const nobodyMayShare: CanShareApps = () => false;
+
 export interface AppsParts {
   readonly store: Store;
   readonly book: AppBook;
+  /** Null: no model (the null generator answers NotImplemented). */
   readonly generator: AppGenerator | null;
+  /** Null: no remixable slots. */
   readonly catalog: PinCatalog | null;
+  /** Null: no sandbox (graduating and serving answer NotImplemented). */
   readonly sandbox: Sandbox | null;
   readonly approvals: ApprovalBook;
   readonly ids: Ids;
@@ -82,27 +99,31 @@ export interface AppsParts {
   readonly canShareApps: CanShareApps | null;
 }
 
-/** The apps use cases over their ports (the module and the tests assemble them the same way). */
+/**
+ * The apps use cases over their ports (the module and the tests assemble them the same way). An
+ * absent port becomes its null object here, so the use cases never check for one.
+ */
 export function assembleApps(parts: AppsParts): AppsUseCases {
-  const { book, ids, clock, catalog } = parts;
-  const generation = new Generation(parts.generator);
-  const rollout = new ServedRollout(parts.sandbox, parts.logger, new NodeAppScaffold());
+  const { book, ids, clock } = parts;
+  const catalog = parts.catalog ?? new NoPinCatalog();
+  const generation = new Generation(parts.generator ?? new NoAppGenerator());
+  const rollout = new ServedRollout(parts.sandbox ?? new NoSandbox(), parts.logger, new NodeAppScaffold());
   const data = new AppData(parts.store);
   const archive = new ZipAppArchive();
-  const sharing = new AppSharing(parts.canShareApps, parts.logger);
+  const sharing = new AppSharing(parts.canShareApps ?? nobodyMayShare, parts.logger);
   return {
     listApps: new ListApps(book),
-    createApp: new CreateApp(book, generation, sharing, ids, clock),
+    createApp: new CreateApp({ book, generation, sharing, ids, clock }),
     getApp: new GetApp(book),
     deleteApp: new DeleteApp(book, data, rollout),
-    openApp: new OpenApp(book, rollout),
-    editApp: new EditApp(book, generation, rollout, ids, clock),
+    openApp: new OpenApp(book, rollout, new ResumeServedApp(rollout, parts.logger)),
+    editApp: new EditApp({ book, generation, rollout, ids, clock }),
     listVersions: new ListVersions(book),
     exportApp: new ExportApp(book, archive),
-    importApp: new ImportApp(book, archive, sharing, ids, clock),
-    seedApp: new SeedApp(book, catalog, generation, sharing, ids, clock),
+    importApp: new ImportApp({ book, archive, sharing, ids, clock }),
+    seedApp: new SeedApp({ book, catalog, generation, sharing, ids, clock }),
     listPlacements: new ListPlacements(book),
-    rebasePin: new RebasePin(book, catalog, generation, rollout, new ApprovalInvalidation(parts.approvals), ids, clock),
+    rebasePin: new RebasePin({ book, catalog, generation, rollout, approvals: new ApprovalInvalidation(parts.approvals), ids, clock }),
     syncPins: new SyncPins(book, catalog, clock),
     graduateApp: new GraduateApp(book, rollout, ids, clock),
     callFunction: new CallFunction(book, rollout),
@@ -123,53 +144,48 @@ export function assembleApps(parts: AppsParts): AppsUseCases {
  * their count for /sync/impact. Graduation uses TOKENS.Sandbox when a sandbox
  * module bound one; without it graduation answers 501.
  */
-export const appsModule = new ContainerModule(({ bind }) => {
+export const appsModule = porterModule((bind) => {
   bind(TOKENS.AppBook)
     .toDynamicValue((ctx) => {
-      const store = ctx.get<Store>(TOKENS.Store);
+      const store = get(ctx, TOKENS.Store);
       return new AppBook(store.records<AppPrimitives>('apps'), store.records<VersionPrimitives>('app-versions'));
     })
     .inSingletonScope();
   // The host's tools come from the config, not the registry: the registry holds the apps tools, which need the generator.
-  bind<AppGenerator | null>(TOKENS.AppGenerator)
-    .toDynamicValue((ctx) => generatorFor(ctx.get<Model | null>(TOKENS.Model), ctx.get<PorterConfig>(TOKENS.Config).tools))
+  bind(TOKENS.AppGenerator)
+    .toDynamicValue((ctx) => generatorFor(get(ctx, TOKENS.Model), get(ctx, TOKENS.Config).tools))
     .inSingletonScope();
-  bind<PinCatalog | null>(TOKENS.PinCatalog)
-    .toDynamicValue((ctx) => pinCatalogFor(ctx.get<PorterConfig>(TOKENS.Config).pins))
+  bind(TOKENS.PinCatalog)
+    .toDynamicValue((ctx) => pinCatalogFor(get(ctx, TOKENS.Config).pins))
     .inSingletonScope();
-  bind<AppsUseCases>(TOKENS.AppsUseCases)
+  bind(TOKENS.AppsUseCases)
     .toDynamicValue((ctx) =>
       assembleApps({
-        store: ctx.get<Store>(TOKENS.Store),
-        book: ctx.get<AppBook>(TOKENS.AppBook),
-        generator: ctx.get<AppGenerator | null>(TOKENS.AppGenerator),
-        catalog: ctx.get<PinCatalog | null>(TOKENS.PinCatalog),
-        sandbox: ctx.get<Sandbox>(TOKENS.Sandbox, { optional: true }) ?? null,
-        approvals: ctx.get<ApprovalBook>(TOKENS.ApprovalBook),
-        ids: ctx.get<Ids>(TOKENS.Ids),
-        clock: ctx.get<Clock>(TOKENS.Clock),
-        logger: ctx.get<Logger>(TOKENS.Logger),
-        canShareApps: ctx.get<PorterConfig>(TOKENS.Config).canShareApps ?? null,
+        store: get(ctx, TOKENS.Store),
+        book: get(ctx, TOKENS.AppBook),
+        generator: get(ctx, TOKENS.AppGenerator),
+        catalog: get(ctx, TOKENS.PinCatalog),
+        sandbox: getOptional(ctx, TOKENS.Sandbox) ?? null,
+        approvals: get(ctx, TOKENS.ApprovalBook),
+        ids: get(ctx, TOKENS.Ids),
+        clock: get(ctx, TOKENS.Clock),
+        logger: get(ctx, TOKENS.Logger),
+        canShareApps: get(ctx, TOKENS.Config).canShareApps ?? null,
       }),
     )
     .inSingletonScope();
-  bind<ToolDefinition[]>(TOKENS.AppTools)
-    .toDynamicValue((ctx) => appTools(ctx.get<AppsUseCases>(TOKENS.AppsUseCases), ctx.get<AppBook>(TOKENS.AppBook)))
+  // The apps tools as one list: the registry holds whatever the list holds.
+  bind(TOKENS.PorterTools)
+    .toDynamicValue((ctx) => appTools(get(ctx, TOKENS.AppsUseCases), get(ctx, TOKENS.AppBook)))
     .inSingletonScope();
-  // PorterTools is multi-bound one tool per binding.
-  for (let index = 0; index < APP_TOOL_COUNT; index++) {
-    bind<ToolDefinition>(TOKENS.PorterTools).toDynamicValue((ctx) => ctx.get<ToolDefinition[]>(TOKENS.AppTools)[index]!);
-  }
-  bind(TOKENS.SessionAdopters).toDynamicValue((ctx) => new AppsAdopter(ctx.get(TOKENS.AppBook)));
-  bind<WireRoutes>(TOKENS.WireRoutes).toDynamicValue((ctx) => appRoutes(ctx.get(TOKENS.AppsUseCases)));
-  bind<AppActionUseCases>(TOKENS.AppActionUseCases)
+  bind(TOKENS.SessionAdopters).toDynamicValue((ctx) => new AppsAdopter(get(ctx, TOKENS.AppBook)));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => appRoutes(get(ctx, TOKENS.AppsUseCases)));
+  bind(TOKENS.AppActionUseCases)
     .toDynamicValue((ctx) => ({
-      runAction: new RunAppAction(ctx.get<AppBook>(TOKENS.AppBook), ctx.get<GuardCall>(TOKENS.GuardCall), ctx.get<Ids>(TOKENS.Ids)),
+      runAction: new RunAppAction(get(ctx, TOKENS.AppBook), get(ctx, TOKENS.GuardCall), get(ctx, TOKENS.Ids)),
     }))
     .inSingletonScope();
-  bind<WireRoutes>(TOKENS.WireRoutes).toDynamicValue((ctx) => appActionRoutes(ctx.get(TOKENS.AppActionUseCases)));
-  bind<ToolDependents>(TOKENS.ToolDependents).toDynamicValue(
-    (ctx) => new AppToolDependents(ctx.get<Store>(TOKENS.Store).records<AppPrimitives>('apps')),
-  );
-  bind<Partial<StatusBlocks>>(TOKENS.StatusBlocks).toConstantValue({ apps: true });
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => appActionRoutes(get(ctx, TOKENS.AppActionUseCases)));
+  bind(TOKENS.ToolDependents).toDynamicValue((ctx) => new AppToolDependents(get(ctx, TOKENS.Store).records<AppPrimitives>('apps')));
+  bind(TOKENS.StatusBlocks).toConstantValue({ apps: true });
 });

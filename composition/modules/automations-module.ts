@@ -1,28 +1,18 @@
-import { ContainerModule } from 'inversify';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { TOKENS } from '../tokens.js';
-import type { PorterConfig } from '../config/config-schema.js';
-import type { Store } from '../../ports/store.js';
-import type { Clock } from '../../ports/clock.js';
-import type { CronCalendar, RunDispatcher, SchedulerWork } from '../../ports/scheduler.js';
-import type { AutomationUseCases } from '../../ports/use-cases/automations.js';
-import type { RunUseCases, TickUseCases } from '../../ports/use-cases/runs.js';
-import type { WebhookSources } from '../../ports/webhook-verifier.js';
+import { get, porterModule, TOKENS, type Resolver } from '../tokens.js';
 import type { AutomationPrimitives } from '../../domain/automations/automation.js';
 import type { RunPrimitives } from '../../domain/runs/run.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
-import type { ApprovalBook } from '../../application/guard/approval-book.js';
-import type { AgentTurn } from '../../application/threads/agent-turn.js';
 import { AutomationToolDependents } from '../../application/automations/automation-tool-dependents.js';
-import type { ToolDependents } from '../../application/development/tool-dependents.js';
 import { AutomationBook } from '../../application/automations/automation-book.js';
 import { AutomationRules } from '../../application/automations/automation-rules.js';
 import { ArmingAsks } from '../../application/automations/arming-asks.js';
 import { ArmingHook } from '../../application/automations/arming-hook.js';
 import { AutomationGrants } from '../../application/automations/automation-grants.js';
 import { CreateAutomation } from '../../application/automations/create-automation.js';
-import { GetAutomation, ListAutomations } from '../../application/automations/automation-queries.js';
+import { GetAutomation } from '../../application/automations/get-automation.js';
+import { ListAutomations } from '../../application/automations/list-automations.js';
 import { ChangeAutomation } from '../../application/automations/change-automation.js';
 import { DeleteAutomation } from '../../application/automations/delete-automation.js';
 import { ArmAutomation } from '../../application/automations/arm-automation.js';
@@ -35,14 +25,14 @@ import { StartRuns } from '../../application/runs/start-runs.js';
 import { ExecuteRun } from '../../application/runs/execute-run.js';
 import { StopRun } from '../../application/runs/stop-run.js';
 import { SweepRuns } from '../../application/runs/sweep-runs.js';
-import { GetRun, ListRuns } from '../../application/runs/run-queries.js';
+import { GetRun } from '../../application/runs/get-run.js';
+import { ListRuns } from '../../application/runs/list-runs.js';
 import { Tick } from '../../application/scheduler/tick.js';
 import { AuthorizedTick } from '../../application/scheduler/authorized-tick.js';
 import { CronerCalendar } from '../../adapters/scheduler/croner-calendar.js';
 import { automationRoutes } from '../../adapters/http/routes/automation-routes.js';
 import { runRoutes } from '../../adapters/http/routes/run-routes.js';
 import { tickRoutes } from '../../adapters/http/routes/tick-routes.js';
-import type { WireRoutes } from '../../adapters/http/wire-routes.js';
 
 /** How long a run's lease lasts; an executor silent for this long is taken for crashed. */
 export const RUN_LEASE_MS = 60_000;
@@ -57,140 +47,142 @@ export const STOP_WAIT_MS = 15_000;
  * when `automations` is not false, so their routes answer 404 otherwise. What drives ticks and
  * where runs execute is the scheduler module's choice (TOKENS.RunDispatcher, TOKENS.Background).
  */
-export const automationsModule = new ContainerModule(({ bind }) => {
-  bind<CronCalendar>(TOKENS.CronCalendar).toConstantValue(new CronerCalendar());
+export const automationsModule = porterModule((bind) => {
+  bind(TOKENS.CronCalendar).toConstantValue(new CronerCalendar());
   bind(TOKENS.AutomationBook)
-    .toDynamicValue((ctx) => new AutomationBook(ctx.get<Store>(TOKENS.Store).records<AutomationPrimitives>('automations')))
+    .toDynamicValue((ctx) => new AutomationBook(get(ctx, TOKENS.Store).records<AutomationPrimitives>('automations')))
     .inSingletonScope();
-  bind<ToolDependents>(TOKENS.ToolDependents).toDynamicValue(
-    (ctx) => new AutomationToolDependents(ctx.get<Store>(TOKENS.Store).records<AutomationPrimitives>('automations')),
+  bind(TOKENS.ToolDependents).toDynamicValue(
+    (ctx) => new AutomationToolDependents(get(ctx, TOKENS.Store).records<AutomationPrimitives>('automations')),
   );
   bind(TOKENS.RunBook)
     .toDynamicValue((ctx) => {
-      const store = ctx.get<Store>(TOKENS.Store);
+      const store = get(ctx, TOKENS.Store);
       return new RunBook(store.records<RunPrimitives>('runs'), store.records<UiMessage>('run-messages'));
     })
     .inSingletonScope();
 
-  const parkedOf = (ctx: { get<T>(token: symbol): T }) =>
-    new ParkedApprovals(ctx.get<ApprovalBook>(TOKENS.ApprovalBook), ctx.get(TOKENS.Clock));
-  const resumeOf = (ctx: { get<T>(token: symbol): T }) =>
-    new ResumeRun(ctx.get(TOKENS.RunBook), parkedOf(ctx), ctx.get<RunDispatcher>(TOKENS.RunDispatcher));
-  const asksOf = (ctx: { get<T>(token: symbol): T }) =>
-    new ArmingAsks(
-      ctx.get(TOKENS.ApprovalBook),
-      ctx.get(TOKENS.GrantBook),
-      ctx.get(TOKENS.ToolRegistry),
-      ctx.get(TOKENS.Ids),
-      ctx.get(TOKENS.Clock),
-      ctx.get(TOKENS.AuditTrail),
-      ctx.get<PorterConfig>(TOKENS.Config).approvalTtlSeconds * 1000,
-    );
+  const parkedOf = (ctx: Resolver) => new ParkedApprovals(get(ctx, TOKENS.ApprovalBook), get(ctx, TOKENS.Clock));
+  const resumeOf = (ctx: Resolver) => new ResumeRun(get(ctx, TOKENS.RunBook), parkedOf(ctx), get(ctx, TOKENS.RunDispatcher));
+  const asksOf = (ctx: Resolver) =>
+    new ArmingAsks({
+      approvals: get(ctx, TOKENS.ApprovalBook),
+      grants: get(ctx, TOKENS.GrantBook),
+      tools: get(ctx, TOKENS.ToolRegistry),
+      ids: get(ctx, TOKENS.Ids),
+      clock: get(ctx, TOKENS.Clock),
+      audit: get(ctx, TOKENS.AuditTrail),
+      approvalTtlMs: get(ctx, TOKENS.Config).approvalTtlSeconds * 1000,
+    });
 
-  const automationGrantsOf = (ctx: { get<T>(token: symbol): T }) =>
-    new AutomationGrants(ctx.get(TOKENS.GrantBook), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail));
+  const automationGrantsOf = (ctx: Resolver) =>
+    new AutomationGrants(get(ctx, TOKENS.GrantBook), get(ctx, TOKENS.Clock), get(ctx, TOKENS.AuditTrail));
 
   bind(TOKENS.StartRuns)
     .toDynamicValue(
-      (ctx) => new StartRuns(ctx.get(TOKENS.RunBook), ctx.get(TOKENS.RunDispatcher), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock)),
+      (ctx) => new StartRuns(get(ctx, TOKENS.RunBook), get(ctx, TOKENS.RunDispatcher), get(ctx, TOKENS.Ids), get(ctx, TOKENS.Clock)),
     )
     .inSingletonScope();
   bind(TOKENS.ExecuteRun)
     .toDynamicValue((ctx) => {
-      const agent = ctx.get<AgentTurn>(TOKENS.AgentTurn);
-      return new ExecuteRun(
-        ctx.get(TOKENS.RunBook),
-        ctx.get(TOKENS.AutomationBook),
+      const agent = get(ctx, TOKENS.AgentTurn);
+      return new ExecuteRun({
+        runs: get(ctx, TOKENS.RunBook),
+        automations: get(ctx, TOKENS.AutomationBook),
         agent,
-        parkedOf(ctx),
-        resumeOf(ctx),
-        ctx.get(TOKENS.Ids),
-        ctx.get(TOKENS.Clock),
-        ctx.get(TOKENS.AuditTrail),
-        ctx.get(TOKENS.Logger),
-        {
+        parked: parkedOf(ctx),
+        resume: resumeOf(ctx),
+        ids: get(ctx, TOKENS.Ids),
+        clock: get(ctx, TOKENS.Clock),
+        audit: get(ctx, TOKENS.AuditTrail),
+        logger: get(ctx, TOKENS.Logger),
+        settings: {
           holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
           leaseMs: RUN_LEASE_MS,
         },
-      );
+      });
     })
     .inSingletonScope();
-  bind(Tick)
+  bind(TOKENS.Tick)
     .toDynamicValue((ctx) => {
-      const sweep = new SweepRuns(
-        ctx.get(TOKENS.RunBook),
-        parkedOf(ctx),
-        resumeOf(ctx),
-        ctx.get(TOKENS.RunDispatcher),
-        ctx.get(TOKENS.Clock),
-        ctx.get(TOKENS.AuditTrail),
-        ctx.get(TOKENS.Logger),
-        { requeueAfterMs: RUN_REQUEUE_AFTER_MS },
-      );
-      return new Tick(
-        ctx.get(TOKENS.AutomationBook),
-        ctx.get(TOKENS.CronCalendar),
-        ctx.get(TOKENS.StartRuns),
+      const sweep = new SweepRuns({
+        runs: get(ctx, TOKENS.RunBook),
+        parked: parkedOf(ctx),
+        resume: resumeOf(ctx),
+        dispatcher: get(ctx, TOKENS.RunDispatcher),
+        clock: get(ctx, TOKENS.Clock),
+        audit: get(ctx, TOKENS.AuditTrail),
+        logger: get(ctx, TOKENS.Logger),
+        settings: { requeueAfterMs: RUN_REQUEUE_AFTER_MS },
+      });
+      return new Tick({
+        automations: get(ctx, TOKENS.AutomationBook),
+        calendar: get(ctx, TOKENS.CronCalendar),
+        starts: get(ctx, TOKENS.StartRuns),
         sweep,
-        ctx.get(TOKENS.Clock),
-        ctx.get(TOKENS.Logger),
-      );
+        clock: get(ctx, TOKENS.Clock),
+        logger: get(ctx, TOKENS.Logger),
+      });
     })
     .inSingletonScope();
-  bind<SchedulerWork>(TOKENS.SchedulerWork)
+  bind(TOKENS.SchedulerWork)
     .toDynamicValue((ctx) => ({
-      tick: () => ctx.get(Tick).execute(),
-      executeRun: (runId: string) => ctx.get<ExecuteRun>(TOKENS.ExecuteRun).execute(runId),
+      tick: () => get(ctx, TOKENS.Tick).execute(),
+      executeRun: (runId: string) => get(ctx, TOKENS.ExecuteRun).execute(runId),
     }))
     .inSingletonScope();
 
-  bind<AutomationUseCases>(TOKENS.AutomationUseCases)
+  bind(TOKENS.AutomationUseCases)
     .toDynamicValue((ctx) => {
-      const book = ctx.get<AutomationBook>(TOKENS.AutomationBook);
-      const calendar = ctx.get<CronCalendar>(TOKENS.CronCalendar);
-      const clock = ctx.get<Clock>(TOKENS.Clock);
-      const rules = new AutomationRules(calendar, ctx.get(TOKENS.ToolRegistry), () =>
-        ctx.get<WebhookSources>(TOKENS.WebhookSources).names(),
-      );
+      const book = get(ctx, TOKENS.AutomationBook);
+      const calendar = get(ctx, TOKENS.CronCalendar);
+      const clock = get(ctx, TOKENS.Clock);
+      const rules = new AutomationRules(calendar, get(ctx, TOKENS.ToolRegistry), () => get(ctx, TOKENS.WebhookSources).names());
       const asks = asksOf(ctx);
       const grants = automationGrantsOf(ctx);
       return {
-        createAutomation: new CreateAutomation(book, rules, calendar, ctx.get(TOKENS.Ids), clock),
+        createAutomation: new CreateAutomation({ automations: book, rules, calendar, ids: get(ctx, TOKENS.Ids), clock }),
         listAutomations: new ListAutomations(book, calendar, clock),
         getAutomation: new GetAutomation(book, calendar, clock),
         changeAutomation: new ChangeAutomation(book, rules, calendar, clock),
         deleteAutomation: new DeleteAutomation(book, asks, grants),
-        armAutomation: new ArmAutomation(book, asks, grants, calendar, clock, ctx.get(TOKENS.AuditTrail)),
-        disarmAutomation: new DisarmAutomation(book, asks, grants, calendar, clock),
+        armAutomation: new ArmAutomation({ automations: book, asks, grants, calendar, clock, audit: get(ctx, TOKENS.AuditTrail) }),
+        disarmAutomation: new DisarmAutomation({ automations: book, asks, grants, calendar, clock }),
       };
     })
     .inSingletonScope();
-  bind<RunUseCases>(TOKENS.RunUseCases)
+  bind(TOKENS.RunUseCases)
     .toDynamicValue((ctx) => ({
-      listRuns: new ListRuns(ctx.get(TOKENS.RunBook)),
-      getRun: new GetRun(ctx.get(TOKENS.RunBook)),
-      stopRun: new StopRun(ctx.get(TOKENS.RunBook), parkedOf(ctx), ctx.get(TOKENS.Clock), ctx.get(TOKENS.AuditTrail), {
-        waitMs: STOP_WAIT_MS,
-        pollMs: 100,
+      listRuns: new ListRuns(get(ctx, TOKENS.RunBook)),
+      getRun: new GetRun(get(ctx, TOKENS.RunBook)),
+      stopRun: new StopRun({
+        runs: get(ctx, TOKENS.RunBook),
+        parked: parkedOf(ctx),
+        clock: get(ctx, TOKENS.Clock),
+        audit: get(ctx, TOKENS.AuditTrail),
+        settings: {
+          waitMs: STOP_WAIT_MS,
+          pollMs: 100,
+        },
       }),
     }))
     .inSingletonScope();
-  bind<TickUseCases>(TOKENS.TickUseCases)
-    .toDynamicValue((ctx) => ({ tick: new AuthorizedTick(ctx.get(Tick), ctx.get<PorterConfig>(TOKENS.Config).tickSecret ?? null) }))
+  bind(TOKENS.TickUseCases)
+    .toDynamicValue((ctx) => ({ tick: new AuthorizedTick(get(ctx, TOKENS.Tick), get(ctx, TOKENS.Config).tickSecret ?? null) }))
     .inSingletonScope();
 
   bind(TOKENS.ApprovalHooks).toDynamicValue(
     (ctx) =>
-      new ArmingHook(
-        ctx.get(TOKENS.AutomationBook),
-        asksOf(ctx),
-        automationGrantsOf(ctx),
-        ctx.get(TOKENS.Clock),
-        ctx.get(TOKENS.AuditTrail),
-      ),
+      new ArmingHook({
+        automations: get(ctx, TOKENS.AutomationBook),
+        asks: asksOf(ctx),
+        grants: automationGrantsOf(ctx),
+        clock: get(ctx, TOKENS.Clock),
+        audit: get(ctx, TOKENS.AuditTrail),
+      }),
   );
   bind(TOKENS.ApprovalHooks).toDynamicValue((ctx) => new ResumeHook(resumeOf(ctx)));
-  bind<WireRoutes>(TOKENS.WireRoutes).toDynamicValue((ctx) => automationRoutes(ctx.get(TOKENS.AutomationUseCases)));
-  bind<WireRoutes>(TOKENS.WireRoutes).toDynamicValue((ctx) => runRoutes(ctx.get(TOKENS.RunUseCases)));
-  bind<WireRoutes>(TOKENS.WireRoutes).toDynamicValue((ctx) => tickRoutes(ctx.get(TOKENS.TickUseCases)));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => automationRoutes(get(ctx, TOKENS.AutomationUseCases)));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => runRoutes(get(ctx, TOKENS.RunUseCases)));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => tickRoutes(get(ctx, TOKENS.TickUseCases)));
 });

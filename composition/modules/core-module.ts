@@ -1,18 +1,16 @@
-import { ContainerModule } from 'inversify';
+import type { ContainerModule } from 'inversify';
 import type { PorterConfig } from '../config/config-schema.js';
-import { TOKENS } from '../tokens.js';
+import { get, porterModule, TOKENS } from '../tokens.js';
 import type { Store } from '../../ports/store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Clock } from '../../ports/clock.js';
-import type { Ids } from '../../ports/ids.js';
-import type { PrincipalResolver } from '../../ports/principal-resolver.js';
 import { UlidIds } from '../../adapters/runtime/ulid-ids.js';
 import { ConsoleLogger } from '../../adapters/runtime/console-logger.js';
 import { StoreAuditLog } from '../../adapters/audit/store-audit-log.js';
+import { NoModel } from '../../adapters/model/no-model.js';
+import { NoConnectionBroker } from '../../adapters/connections/no-connection-broker.js';
 import { AuditTrail } from '../../application/audit/audit-trail.js';
 import type { Integrations } from '../integrations/load-integrations.js';
-import type { Model } from '../../ports/model.js';
-import type { ConnectionBroker } from '../../ports/connections.js';
 
 export interface CoreParts {
   readonly config: PorterConfig;
@@ -31,26 +29,33 @@ export function loggerFor(config: PorterConfig): Logger {
 
 /** What every composition shares: config, time, ids, logging, the store, the audit trail and the loaded integrations (model, broker). */
 export function coreModule(parts: CoreParts): ContainerModule {
-  return new ContainerModule(({ bind }) => {
+  return porterModule((bind) => {
     bind(TOKENS.Config).toConstantValue(parts.config);
     bind(TOKENS.Environment).toConstantValue(parts.env);
-    bind<Clock>(TOKENS.Clock).toConstantValue(parts.clock);
-    bind<Ids>(TOKENS.Ids).toConstantValue(new UlidIds());
-    bind<Logger>(TOKENS.Logger).toConstantValue(parts.logger);
-    bind<Store>(TOKENS.Store).toConstantValue(parts.store);
+    bind(TOKENS.Clock).toConstantValue(parts.clock);
+    bind(TOKENS.Ids).toConstantValue(new UlidIds());
+    bind(TOKENS.Logger).toConstantValue(parts.logger);
+    bind(TOKENS.Store).toConstantValue(parts.store);
     bind(TOKENS.AuditSink)
-      .toDynamicValue((ctx) => new StoreAuditLog(ctx.get<Store>(TOKENS.Store)))
+      .toDynamicValue((ctx) => new StoreAuditLog(get(ctx, TOKENS.Store)))
       .inSingletonScope();
     bind(TOKENS.AuditLog)
-      .toDynamicValue((ctx) => ctx.get(TOKENS.AuditSink))
+      .toDynamicValue((ctx) => get(ctx, TOKENS.AuditSink))
       .inSingletonScope();
     bind(TOKENS.AuditTrail)
       .toDynamicValue(
-        (ctx) => new AuditTrail(ctx.get(TOKENS.AuditSink), ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.Logger)),
+        (ctx) =>
+          new AuditTrail({
+            sink: get(ctx, TOKENS.AuditSink),
+            ids: get(ctx, TOKENS.Ids),
+            clock: get(ctx, TOKENS.Clock),
+            logger: get(ctx, TOKENS.Logger),
+          }),
       )
       .inSingletonScope();
-    bind<PrincipalResolver>(TOKENS.PrincipalResolver).toConstantValue(parts.config.principal ?? (() => null));
-    bind<Model | null>(TOKENS.Model).toConstantValue(parts.integrations.model);
-    bind<ConnectionBroker | null>(TOKENS.ConnectionBroker).toConstantValue(parts.integrations.broker);
+    bind(TOKENS.PrincipalResolver).toConstantValue(parts.config.principal ?? (() => null));
+    // What the deployment lacks is bound as its null object, which answers NotImplemented (501).
+    bind(TOKENS.Model).toConstantValue(parts.integrations.model ?? new NoModel());
+    bind(TOKENS.ConnectionBroker).toConstantValue(parts.integrations.broker ?? new NoConnectionBroker());
   });
 }

@@ -1,23 +1,19 @@
-import { ContainerModule } from 'inversify';
-import { TOKENS } from '../tokens.js';
-import type { PorterConfig } from '../config/config-schema.js';
-import type { DoctorUseCases } from '../../ports/use-cases/doctor.js';
+import { get, porterModule, TOKENS } from '../tokens.js';
 import { CheckPresent } from '../../application/doctor/check-present.js';
 import { CheckActAs } from '../../application/doctor/check-act-as.js';
 import { synthesizeRequest } from '../../adapters/http/synthetic-request.js';
 import { doctorRoutes } from '../../adapters/http/routes/doctor-routes.js';
-import type { WireRoutes } from '../../adapters/http/wire-routes.js';
 
 /** Development only: the present and act-as checks (base-url is in every composition). */
-export const doctorModule = new ContainerModule(({ bind }) => {
-  bind<DoctorUseCases>(TOKENS.DoctorUseCases)
+export const doctorModule = porterModule((bind) => {
+  bind(TOKENS.DoctorUseCases)
     .toDynamicValue((ctx) => {
-      const config = ctx.get<PorterConfig>(TOKENS.Config);
+      const config = get(ctx, TOKENS.Config);
       return {
-        checkPresent: new CheckPresent(ctx.get(TOKENS.HostAccess), Boolean(config.baseUrl), config.mount),
-        checkActAs: new CheckActAs(config.actAs ?? null, ctx.get(TOKENS.PrincipalResolver), synthesizeRequest, config.mount),
+        checkPresent: new CheckPresent(get(ctx, TOKENS.HostAccess), Boolean(config.baseUrl), config.mount),
+        checkActAs: new CheckActAs(config.actAs ?? null, get(ctx, TOKENS.PrincipalResolver), synthesizeRequest, config.mount),
       };
     })
     .inSingletonScope();
-  bind<WireRoutes>(TOKENS.WireRoutes).toDynamicValue((ctx) => doctorRoutes(ctx.get(TOKENS.DoctorUseCases)));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => doctorRoutes(get(ctx, TOKENS.DoctorUseCases)));
 });

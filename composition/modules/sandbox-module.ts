@@ -1,8 +1,6 @@
-import { ContainerModule } from 'inversify';
-import { TOKENS } from '../tokens.js';
+import type { ContainerModule } from 'inversify';
+import { porterModule, TOKENS } from '../tokens.js';
 import type { Sandbox } from '../../ports/sandbox.js';
-import type { BackgroundScheduler } from '../../ports/scheduler.js';
-import type { StatusBlocks } from '../../ports/use-cases/system.js';
 
 /**
  * The sandbox graduated apps run in, as loaded at boot (composition/integrations): bound as
@@ -10,10 +8,10 @@ import type { StatusBlocks } from '../../ports/use-cases/system.js';
  * (`sandbox`). Its servers are stopped when Porter closes.
  */
 export function sandboxModule(sandbox: Sandbox | null): ContainerModule {
-  return new ContainerModule(({ bind }) => {
-    bind<Partial<StatusBlocks>>(TOKENS.StatusBlocks).toConstantValue({ sandbox: sandbox?.kind ?? false });
+  return porterModule((bind) => {
+    bind(TOKENS.StatusBlocks).toConstantValue({ sandbox: !sandbox || sandbox.kind === 'none' ? false : sandbox.kind });
     if (!sandbox) return;
-    bind<Sandbox>(TOKENS.Sandbox).toConstantValue(sandbox);
-    bind<BackgroundScheduler>(TOKENS.Background).toConstantValue({ start: async () => undefined, stop: () => sandbox.closeAll() });
+    bind(TOKENS.Sandbox).toConstantValue(sandbox);
+    bind(TOKENS.Background).toConstantValue({ start: async () => undefined, stop: () => sandbox.closeAll() });
   });
 }

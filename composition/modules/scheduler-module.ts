@@ -1,9 +1,7 @@
-import { ContainerModule } from 'inversify';
-import { TOKENS } from '../tokens.js';
+import type { ContainerModule } from 'inversify';
+import { get, porterModule, token, TOKENS } from '../tokens.js';
 import type { PorterConfig } from '../config/config-schema.js';
-import type { Logger } from '../../ports/logger.js';
-import type { BackgroundScheduler, RunDispatcher, SchedulerWork } from '../../ports/scheduler.js';
-import type { ExecuteRun } from '../../application/runs/execute-run.js';
+import type { BackgroundScheduler, RunDispatcher } from '../../ports/scheduler.js';
 import { InProcessDispatcher } from '../../adapters/scheduler/in-process-dispatcher.js';
 import { IntervalTicker } from '../../adapters/scheduler/interval-ticker.js';
 import type { PgBossFactory } from '../integrations/load-integrations.js';
@@ -16,8 +14,10 @@ export function schedulerKind(config: PorterConfig): 'interval' | 'external' | '
   return config.scheduler ?? (config.development ? 'interval' : 'external');
 }
 
-/** The pg-boss scheduler's binding (present only with `scheduler: 'pg-boss'`). */
-const PG_BOSS = Symbol('pg-boss scheduler');
+/** The pg-boss scheduler's binding (resolved only with `scheduler: 'pg-boss'`). */
+const PG_BOSS = token<BackgroundScheduler & RunDispatcher>('PgBossScheduler');
+/** The in-process dispatcher (runs executed here), whichever mode drives the ticks. */
+const IN_PROCESS = token<InProcessDispatcher>('InProcessDispatcher');
 
 /**
  * What drives ticks and where runs execute. `interval`: an in-process ticker, runs executed here.
@@ -26,55 +26,43 @@ const PG_BOSS = Symbol('pg-boss scheduler');
  * any instance executes (pg-boss itself is loaded at boot, only then). `POST /tick` answers in every mode.
  */
 export function schedulerModule(pgBoss: PgBossFactory | null): ContainerModule {
-  return new ContainerModule(({ bind }) => {
+  return porterModule((bind) => {
     bind(PG_BOSS)
       .toDynamicValue((ctx) => {
-        const config = ctx.get<PorterConfig>(TOKENS.Config);
+        const config = get(ctx, TOKENS.Config);
         if (!pgBoss) throw new Error('pg-boss was not loaded at boot');
         return pgBoss({
           connectionString: config.databaseUrl,
           timeouts: config.databaseTimeouts,
-          work: ctx.get<SchedulerWork>(TOKENS.SchedulerWork),
-          logger: ctx.get<Logger>(TOKENS.Logger),
+          work: get(ctx, TOKENS.SchedulerWork),
+          logger: get(ctx, TOKENS.Logger),
         });
       })
       .inSingletonScope();
-    bind(InProcessDispatcher)
+    bind(IN_PROCESS)
       .toDynamicValue(
         (ctx) =>
-          new InProcessDispatcher(
-            (runId) => ctx.get<SchedulerWork>(TOKENS.SchedulerWork).executeRun(runId),
-            IN_PROCESS_RUNS,
-            ctx.get<Logger>(TOKENS.Logger),
-          ),
+          new InProcessDispatcher((runId) => get(ctx, TOKENS.SchedulerWork).executeRun(runId), IN_PROCESS_RUNS, get(ctx, TOKENS.Logger)),
       )
       .inSingletonScope();
-    bind<RunDispatcher>(TOKENS.RunDispatcher)
-      .toDynamicValue((ctx) =>
-        schedulerKind(ctx.get<PorterConfig>(TOKENS.Config)) === 'pg-boss'
-          ? ctx.get<BackgroundScheduler & RunDispatcher>(PG_BOSS)
-          : ctx.get(InProcessDispatcher),
-      )
+    bind(TOKENS.RunDispatcher)
+      .toDynamicValue((ctx) => (schedulerKind(get(ctx, TOKENS.Config)) === 'pg-boss' ? get(ctx, PG_BOSS) : get(ctx, IN_PROCESS)))
       .inSingletonScope();
 
-    bind<BackgroundScheduler>(TOKENS.Background).toDynamicValue((ctx) => {
-      const config = ctx.get<PorterConfig>(TOKENS.Config);
+    bind(TOKENS.Background).toDynamicValue((ctx) => {
+      const config = get(ctx, TOKENS.Config);
       const kind = schedulerKind(config);
-      if (kind === 'pg-boss') return ctx.get<BackgroundScheduler & RunDispatcher>(PG_BOSS);
+      if (kind === 'pg-boss') return get(ctx, PG_BOSS);
       if (kind === 'interval')
-        return new IntervalTicker(
-          ctx.get<SchedulerWork>(TOKENS.SchedulerWork),
-          config.tickIntervalSeconds * 1000,
-          ctx.get<Logger>(TOKENS.Logger),
-        );
+        return new IntervalTicker(get(ctx, TOKENS.SchedulerWork), config.tickIntervalSeconds * 1000, get(ctx, TOKENS.Logger));
       return { start: async () => {}, stop: async () => {} };
     });
     // Stopped after the ticker: no new runs are taken, and the ones in flight are let go (their leases lapse).
-    bind<BackgroundScheduler>(TOKENS.Background).toDynamicValue((ctx) => ({
+    bind(TOKENS.Background).toDynamicValue((ctx) => ({
       start: async () => {},
       stop: async () => {
-        ctx.get<ExecuteRun>(TOKENS.ExecuteRun).close();
-        await ctx.get(InProcessDispatcher).stop();
+        get(ctx, TOKENS.ExecuteRun).close();
+        await get(ctx, IN_PROCESS).stop();
       },
     }));
   });

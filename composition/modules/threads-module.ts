@@ -1,79 +1,89 @@
-import { ContainerModule } from 'inversify';
-import { TOKENS } from '../tokens.js';
-import type { PorterConfig } from '../config/config-schema.js';
-import type { Store } from '../../ports/store.js';
-import type { Model } from '../../ports/model.js';
-import type { ThreadUseCases } from '../../ports/use-cases/threads.js';
-import type { StatusBlocks } from '../../ports/use-cases/system.js';
-import type { GuardUseCases } from '../../ports/use-cases/guard.js';
+import { get, porterModule, TOKENS, type Resolver } from '../tokens.js';
 import type { ThreadPrimitives } from '../../domain/threads/thread.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import { ThreadBook } from '../../application/threads/thread-book.js';
 import { TurnHub } from '../../application/threads/turn-hub.js';
-import { AgentTurn } from '../../application/threads/agent-turn.js';
+import { AgentTurn, type AgentTurnDeps } from '../../application/threads/agent-turn.js';
 import { RunTurn } from '../../application/threads/run-turn.js';
-import { CreateThread, DeleteThread, GetThread, ListThreads, RejoinTurn, StopTurn } from '../../application/threads/thread-queries.js';
+import { CreateThread } from '../../application/threads/create-thread.js';
+import { DeleteThread } from '../../application/threads/delete-thread.js';
+import { GetThread } from '../../application/threads/get-thread.js';
+import { ListThreads } from '../../application/threads/list-threads.js';
+import { RejoinTurn } from '../../application/threads/rejoin-turn.js';
+import { StopTurn } from '../../application/threads/stop-turn.js';
 import { ThreadsAdopter } from '../../application/threads/threads-adopter.js';
+import { NoModel } from '../../adapters/model/no-model.js';
 import { threadRoutes } from '../../adapters/http/routes/thread-routes.js';
-import type { WireRoutes } from '../../adapters/http/wire-routes.js';
+
+/** What the agent loop is built from (typed-wiring.typecheck.ts swaps two of them to prove tsc refuses it). */
+export function agentTurnDeps(ctx: Resolver): AgentTurnDeps {
+  const config = get(ctx, TOKENS.Config);
+  return {
+    model: get(ctx, TOKENS.Model),
+    tools: get(ctx, TOKENS.ToolRegistry),
+    guard: get(ctx, TOKENS.GuardCall),
+    executeApproved: get(ctx, TOKENS.ExecuteApproved),
+    approvals: get(ctx, TOKENS.ApprovalBook),
+    threads: get(ctx, TOKENS.ThreadBook),
+    settings: {
+      toolOutputCap: config.toolOutputCap,
+      maxSteps: config.maxSteps,
+      ...(config.historyWindow !== undefined ? { historyWindow: config.historyWindow } : {}),
+      ...(config.maxOutputTokens !== undefined ? { maxOutputTokens: config.maxOutputTokens } : {}),
+      ...(config.instructions !== undefined ? { instructions: config.instructions } : {}),
+    },
+    ids: get(ctx, TOKENS.Ids),
+    logger: get(ctx, TOKENS.Logger),
+    clock: get(ctx, TOKENS.Clock),
+  };
+}
 
 /** Conversations: threads and turns over SSE, on the model loaded at boot (TOKENS.Model). */
-export const threadsModule = new ContainerModule(({ bind }) => {
+export const threadsModule = porterModule((bind) => {
   bind(TOKENS.ThreadBook)
     .toDynamicValue((ctx) => {
-      const store = ctx.get<Store>(TOKENS.Store);
+      const store = get(ctx, TOKENS.Store);
       return new ThreadBook(store.records<ThreadPrimitives>('threads'), store.records<UiMessage>('thread-messages'));
     })
     .inSingletonScope();
   bind(TOKENS.TurnHub)
-    .toDynamicValue((ctx) => new TurnHub(ctx.get<PorterConfig>(TOKENS.Config).turnGraceSeconds * 1000))
+    .toDynamicValue((ctx) => new TurnHub(get(ctx, TOKENS.Config).turnGraceSeconds * 1000))
     .inSingletonScope();
   // One agent loop serves chat turns and automation runs alike.
   bind(TOKENS.AgentTurn)
-    .toDynamicValue((ctx) => {
-      const config = ctx.get<PorterConfig>(TOKENS.Config);
-      return new AgentTurn(
-        ctx.get<Model | null>(TOKENS.Model),
-        ctx.get(TOKENS.ToolRegistry),
-        ctx.get(TOKENS.GuardCall),
-        ctx.get(TOKENS.ExecuteApproved),
-        ctx.get(TOKENS.ApprovalBook),
-        ctx.get(TOKENS.ThreadBook),
-        {
-          toolOutputCap: config.toolOutputCap,
-          maxSteps: config.maxSteps,
-          ...(config.historyWindow !== undefined ? { historyWindow: config.historyWindow } : {}),
-          ...(config.maxOutputTokens !== undefined ? { maxOutputTokens: config.maxOutputTokens } : {}),
-          ...(config.instructions !== undefined ? { instructions: config.instructions } : {}),
-        },
-        ctx.get(TOKENS.Ids),
-        ctx.get(TOKENS.Logger),
-        ctx.get(TOKENS.Clock),
-      );
-    })
+    .toDynamicValue((ctx) => new AgentTurn(agentTurnDeps(ctx)))
     .inSingletonScope();
-  bind<ThreadUseCases>(TOKENS.ThreadUseCases)
+  bind(TOKENS.ThreadUseCases)
     .toDynamicValue((ctx) => {
-      const threads = ctx.get<ThreadBook>(TOKENS.ThreadBook);
-      const hub = ctx.get<TurnHub>(TOKENS.TurnHub);
-      const model = ctx.get<Model | null>(TOKENS.Model);
-      const agent = ctx.get<AgentTurn>(TOKENS.AgentTurn);
-      const decide = ctx.get<GuardUseCases>(TOKENS.GuardUseCases).decideApproval;
+      const threads = get(ctx, TOKENS.ThreadBook);
+      const hub = get(ctx, TOKENS.TurnHub);
+      const model = get(ctx, TOKENS.Model);
+      const agent = get(ctx, TOKENS.AgentTurn);
+      const decide = get(ctx, TOKENS.GuardUseCases).decideApproval;
       return {
-        createThread: new CreateThread(threads, ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock)),
+        createThread: new CreateThread(threads, get(ctx, TOKENS.Ids), get(ctx, TOKENS.Clock)),
         listThreads: new ListThreads(threads),
         getThread: new GetThread(threads),
         deleteThread: new DeleteThread(threads, hub),
-        runTurn: new RunTurn(threads, agent, hub, decide, model, ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.Logger)),
+        runTurn: new RunTurn({
+          threads,
+          agent,
+          hub,
+          decide,
+          model,
+          ids: get(ctx, TOKENS.Ids),
+          clock: get(ctx, TOKENS.Clock),
+          logger: get(ctx, TOKENS.Logger),
+        }),
         rejoinTurn: new RejoinTurn(threads, hub),
         stopTurn: new StopTurn(threads, hub),
       };
     })
     .inSingletonScope();
-  bind(TOKENS.SessionAdopters).toDynamicValue((ctx) => new ThreadsAdopter(ctx.get(TOKENS.ThreadBook)));
-  bind<WireRoutes>(TOKENS.WireRoutes).toDynamicValue((ctx) => threadRoutes(ctx.get(TOKENS.ThreadUseCases)));
-  bind<Partial<StatusBlocks>>(TOKENS.StatusBlocks).toDynamicValue((ctx) => {
-    const model = ctx.get<Model | null>(TOKENS.Model);
-    return { agent: model !== null, model: model?.source ?? 'ladder' };
+  bind(TOKENS.SessionAdopters).toDynamicValue((ctx) => new ThreadsAdopter(get(ctx, TOKENS.ThreadBook)));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => threadRoutes(get(ctx, TOKENS.ThreadUseCases)));
+  bind(TOKENS.StatusBlocks).toDynamicValue((ctx) => {
+    const model = get(ctx, TOKENS.Model);
+    return { agent: !(model instanceof NoModel), model: model.source };
   });
 });

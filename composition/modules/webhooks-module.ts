@@ -1,9 +1,6 @@
-import { ContainerModule } from 'inversify';
-import { TOKENS } from '../tokens.js';
+import { get, porterModule, TOKENS } from '../tokens.js';
 import type { PorterConfig } from '../config/config-schema.js';
-import type { Store } from '../../ports/store.js';
-import type { WebhookSources, WebhookVerifier } from '../../ports/webhook-verifier.js';
-import type { WebhookUseCases } from '../../ports/use-cases/webhooks.js';
+import type { WebhookVerifier } from '../../ports/webhook-verifier.js';
 import { WebhookRefusals } from '../../application/webhooks/webhook-refusals.js';
 import { AdmitSource } from '../../application/webhooks/admit-source.js';
 import { RefuseOversize } from '../../application/webhooks/refuse-oversize.js';
@@ -13,7 +10,6 @@ import { StandardWebhooksVerifier } from '../../adapters/webhooks/standard-webho
 import { GitHubVerifier } from '../../adapters/webhooks/github-verifier.js';
 import { StripeVerifier } from '../../adapters/webhooks/stripe-verifier.js';
 import { webhookRoutes } from '../../adapters/http/routes/webhook-routes.js';
-import type { WireRoutes } from '../../adapters/http/wire-routes.js';
 
 type SourceOption = PorterConfig['webhooks']['sources'][string];
 
@@ -30,31 +26,31 @@ export function verifierFor(source: SourceOption): WebhookVerifier {
 }
 
 /** Signed webhook intake: `POST /webhooks/:source`, with the sources the `webhooks` option registers. */
-export const webhooksModule = new ContainerModule(({ bind }) => {
-  bind<WebhookSources>(TOKENS.WebhookSources)
+export const webhooksModule = porterModule((bind) => {
+  bind(TOKENS.WebhookSources)
     .toDynamicValue((ctx) => {
-      const sources = ctx.get<PorterConfig>(TOKENS.Config).webhooks.sources;
+      const sources = get(ctx, TOKENS.Config).webhooks.sources;
       return new StaticWebhookSources(Object.fromEntries(Object.entries(sources).map(([name, source]) => [name, verifierFor(source)])));
     })
     .inSingletonScope();
-  bind<WebhookUseCases>(TOKENS.WebhookUseCases)
+  bind(TOKENS.WebhookUseCases)
     .toDynamicValue((ctx) => {
-      const sources = ctx.get<WebhookSources>(TOKENS.WebhookSources);
-      const refusals = new WebhookRefusals(ctx.get(TOKENS.AuditTrail));
+      const sources = get(ctx, TOKENS.WebhookSources);
+      const refusals = new WebhookRefusals(get(ctx, TOKENS.AuditTrail));
       return {
         admitSource: new AdmitSource(sources, refusals),
         refuseOversize: new RefuseOversize(refusals),
-        receiveDelivery: new ReceiveDelivery(
+        receiveDelivery: new ReceiveDelivery({
           sources,
           refusals,
-          ctx.get<Store>(TOKENS.Store).records<DeliveryMark>('webhook-deliveries'),
-          ctx.get(TOKENS.AutomationBook),
-          ctx.get(TOKENS.StartRuns),
-          ctx.get(TOKENS.Clock),
-          ctx.get(TOKENS.AuditTrail),
-        ),
+          ledger: get(ctx, TOKENS.Store).records<DeliveryMark>('webhook-deliveries'),
+          automations: get(ctx, TOKENS.AutomationBook),
+          starts: get(ctx, TOKENS.StartRuns),
+          clock: get(ctx, TOKENS.Clock),
+          audit: get(ctx, TOKENS.AuditTrail),
+        }),
       };
     })
     .inSingletonScope();
-  bind<WireRoutes>(TOKENS.WireRoutes).toDynamicValue((ctx) => webhookRoutes(ctx.get(TOKENS.WebhookUseCases)));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => webhookRoutes(get(ctx, TOKENS.WebhookUseCases)));
 });

@@ -1,27 +1,25 @@
-import { ContainerModule } from 'inversify';
 import { randomBytes } from 'node:crypto';
-import { TOKENS } from '../tokens.js';
+import { get, getAll, porterModule, TOKENS } from '../tokens.js';
 import type { PorterConfig } from '../config/config-schema.js';
 import { PORTER_VERSION } from '../version.js';
-import { createKoaWire, type KoaWire } from '../../adapters/http/koa-wire.js';
-import type { WireRoutes } from '../../adapters/http/wire-routes.js';
+import { createKoaWire } from '../../adapters/http/koa-wire.js';
 import type { Logger } from '../../ports/logger.js';
 
 /** The Koa wire, assembled from every family's routes bound under TOKENS.WireRoutes. */
-export const wireModule = new ContainerModule(({ bind }) => {
-  bind<KoaWire>(TOKENS.KoaWire)
+export const wireModule = porterModule((bind) => {
+  bind(TOKENS.KoaWire)
     .toDynamicValue((ctx) => {
-      const config = ctx.get<PorterConfig>(TOKENS.Config);
+      const config = get(ctx, TOKENS.Config);
       return createKoaWire({
         mount: config.mount,
-        cookieKeys: cookieKeys(config, ctx.get<Logger>(TOKENS.Logger)),
+        cookieKeys: cookieKeys(config, get(ctx, TOKENS.Logger)),
         trustProxy: config.trustProxy,
-        routes: ctx.getAll<WireRoutes>(TOKENS.WireRoutes),
+        routes: getAll(ctx, TOKENS.WireRoutes),
         openApi: { version: PORTER_VERSION },
-        resolve: ctx.get(TOKENS.PrincipalResolver),
-        identity: ctx.get(TOKENS.IdentityUseCases),
-        ids: ctx.get(TOKENS.Ids),
-        logger: ctx.get(TOKENS.Logger),
+        resolve: get(ctx, TOKENS.PrincipalResolver),
+        identity: get(ctx, TOKENS.IdentityUseCases),
+        ids: get(ctx, TOKENS.Ids),
+        logger: get(ctx, TOKENS.Logger),
       });
     })
     .inSingletonScope();

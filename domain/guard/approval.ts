@@ -224,6 +224,11 @@ export class Approval {
     return this.props.executingSince ? after(this.props.executingSince, LEGACY_EXECUTION_LEASE_MS) : null;
   }
 
+  /** Its approved call is running (stored as `executing`, whether or not its lease has lapsed). */
+  get isExecuting(): boolean {
+    return this.props.state === 'executing';
+  }
+
   isPendingAt(now: string): boolean {
     return this.stateAt(now) === 'pending';
   }

@@ -1,22 +1,14 @@
-import type { RunCause, RunEnding, RunState } from '../../domain/runs/run.js';
+import type { RunPrimitives } from '../../domain/runs/run.js';
 import type { Principal } from '../../domain/principal.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import type { UseCase } from '../use-case.js';
 
-/** A run as the wire shows it. */
-export interface RunView {
-  readonly id: string;
-  readonly automationId: string;
-  readonly state: RunState;
+/** A run as the wire shows it: its record without the prompt, input and lease, its owner by subject. */
+export interface RunView extends Pick<
+  RunPrimitives,
+  'id' | 'automationId' | 'state' | 'startedBy' | 'cause' | 'createdAt' | 'startedAt' | 'endedAt' | 'stopRequestedAt' | 'ending' | 'error'
+> {
   readonly owner: string;
-  readonly startedBy: string;
-  readonly cause: RunCause;
-  readonly createdAt: string;
-  readonly startedAt: string | null;
-  readonly endedAt: string | null;
-  readonly stopRequestedAt: string | null;
-  readonly ending: RunEnding | null;
-  readonly error: string | null;
 }
 
 /** `GET /runs/:id` adds what the agent said and did, as AI SDK UI messages. */

@@ -2,9 +2,8 @@ import { expect } from 'chai';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
 import { PorterConfigError } from '../../composition/config/load-config.js';
 import type { PorterOptions } from '../../composition/config/config-schema.js';
-import type { SystemUseCases } from '../../ports/use-cases/system.js';
-import { TOKENS } from '../../composition/tokens.js';
-import { containerOf } from '../../composition/create-porter.js';
+import { get, TOKENS } from '../../composition/tokens.js';
+import { containerOf } from '../../composition/porter-container.js';
 
 const base: PorterOptions = {
   development: true,
@@ -16,7 +15,7 @@ const base: PorterOptions = {
 async function connectionsBlock(options: PorterOptions, env: NodeJS.ProcessEnv): Promise<unknown> {
   const porter: Porter = await createPorter({ ...base, ...options }, env);
   try {
-    return (await containerOf(porter).get<SystemUseCases>(TOKENS.SystemUseCases).getStatus.execute()).blocks.connections;
+    return (await get(containerOf(porter), TOKENS.SystemUseCases).getStatus.execute()).blocks.connections;
   } finally {
     await porter.close();
   }

@@ -1,11 +1,9 @@
 import { expect } from 'chai';
-import type { Container } from 'inversify';
+import type { DoorSessionRegistry } from '../../ports/door-sessions.js';
 import { createPorter } from '../../composition/create-porter.js';
 import { loadConfig, type PorterConfigError } from '../../composition/config/load-config.js';
-import { TOKENS } from '../../composition/tokens.js';
-import type { DoorSessionRegistry } from '../../ports/door-sessions.js';
-import type { WireRoutes } from '../../adapters/http/wire-routes.js';
-import { containerOf } from '../../composition/create-porter.js';
+import { get, getAll, TOKENS } from '../../composition/tokens.js';
+import { containerOf } from '../../composition/porter-container.js';
 
 const base = { development: true, logger: 'silent' as const, databaseUrl: 'memory:' };
 
@@ -14,11 +12,7 @@ describe('The door composition', () => {
     const porter = await createPorter(base, {});
     try {
       expect(containerOf(porter).isBound(TOKENS.DoorContainer)).to.equal(false);
-      expect(
-        containerOf(porter)
-          .getAll<WireRoutes>(TOKENS.WireRoutes)
-          .some((r) => r.access === 'origin'),
-      ).to.equal(false);
+      expect(getAll(containerOf(porter), TOKENS.WireRoutes).some((r) => r.access === 'origin')).to.equal(false);
     } finally {
       await porter.close();
     }
@@ -27,13 +21,11 @@ describe('The door composition', () => {
   it('runs the door in a child container of the root and hands the wire its two route groups', async () => {
     const porter = await createPorter({ ...base, mcp: true, oauth: { principal: (subject) => ({ subject, kind: 'user' }) } }, {});
     try {
-      const door = containerOf(porter).get<Container>(TOKENS.DoorContainer);
+      const door = get(containerOf(porter), TOKENS.DoorContainer);
       expect(door).to.not.equal(containerOf(porter));
-      expect(door.get(TOKENS.Store), 'shared services come from the root').to.equal(containerOf(porter).get(TOKENS.Store));
+      expect(get(door, TOKENS.Store), 'shared services come from the root').to.equal(get(containerOf(porter), TOKENS.Store));
       expect(containerOf(porter).isBound(TOKENS.DoorSessions), 'door services stay in the child').to.equal(false);
-      const origin = containerOf(porter)
-        .getAll<WireRoutes>(TOKENS.WireRoutes)
-        .find((r) => r.access === 'origin');
+      const origin = getAll(containerOf(porter), TOKENS.WireRoutes).find((r) => r.access === 'origin');
       expect(origin?.originPaths).to.deep.equal([
         '/.well-known/oauth-protected-resource/api/porter/mcp',
         '/.well-known/oauth-authorization-server/api/porter/mcp',
@@ -49,7 +41,7 @@ describe('The door composition', () => {
 
   it('closes every live door session when Porter closes', async () => {
     const porter = await createPorter({ ...base, mcp: true, oauth: { principal: () => null } }, {});
-    const sessions = containerOf(porter).get<Container>(TOKENS.DoorContainer).get<DoorSessionRegistry>(TOKENS.DoorSessions);
+    const sessions: DoorSessionRegistry = get(get(containerOf(porter), TOKENS.DoorContainer), TOKENS.DoorSessions);
     const closed: string[] = [];
     await sessions.open({ id: 'ses_1', subject: 'ada', clientId: 'mcpc_1', close: async () => void closed.push('ses_1') });
     await porter.close();

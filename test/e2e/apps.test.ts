@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { devHost } from '../support/dev-host-fixture.js';
+import { devHost, sharedDevHost } from '../support/dev-host-fixture.js';
 import { hostComponents } from '../support/apps-pins.js';
 import { toolPart, type Part, type WireClient } from '../support/turn-client.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
@@ -13,14 +13,7 @@ describe('Generated apps through the development host', function () {
   let host: DevHost & { client: WireClient };
   let ada: WireClient;
 
-  before(async () => {
-    host = await devHost();
-    ada = host.client.as('ada');
-  });
-
-  after(async () => {
-    await host.close();
-  });
+  sharedDevHost((started) => ({ host, ada } = started));
 
   it('streams /app views under one stable part id (stock AI SDK reader), then lists, opens, edits, exports and imports it', async () => {
     const thread = await ada.newThread();

@@ -6,10 +6,9 @@ import { until } from '../support/eventually.js';
 import type { WireClient } from '../support/turn-client.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import { demoPrincipal } from '../../composition/dev-host/demo-principal.js';
-import { TOKENS } from '../../composition/tokens.js';
-import type { AuditLog } from '../../ports/audit.js';
+import { get, TOKENS } from '../../composition/tokens.js';
 import type { PrincipalResolver } from '../../ports/principal-resolver.js';
-import { containerOf } from '../../composition/create-porter.js';
+import { containerOf } from '../../composition/porter-container.js';
 
 const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const TICK_SECRET = 'an-e2e-tick-secret-0123456789';
@@ -38,7 +37,7 @@ describe('Automations, runs, /tick and signed webhooks through the development h
     await host.close();
   });
 
-  const audit = () => containerOf(host.porter).get<AuditLog>(TOKENS.AuditLog);
+  const audit = () => get(containerOf(host.porter), TOKENS.AuditLog);
   const refusals = async () =>
     (await audit().list('porter:webhook:demo', { limit: 100 })).events.filter((e) => e.action === 'webhook.verification-failed');
   const runCount = async () => (await ada.json('GET', '/runs?limit=100')).body.runs.length as number;

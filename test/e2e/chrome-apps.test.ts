@@ -5,11 +5,10 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { devHost } from '../support/dev-host-fixture.js';
 import { GARDEN_PLANNER, PacedScriptedModel, checkedPages, launchChromium, needsChromium, type ChromeSession } from '../support/browser.js';
-import { TOKENS } from '../../composition/tokens.js';
-import type { AppsUseCases } from '../../ports/use-cases/apps.js';
+import { get, TOKENS } from '../../composition/tokens.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { WireClient } from '../support/turn-client.js';
-import { containerOf } from '../../composition/create-porter.js';
+import { containerOf } from '../../composition/porter-container.js';
 
 describe('Generated apps in the shipped chrome (headless Chromium, development host)', function () {
   needsChromium();
@@ -117,7 +116,7 @@ describe('Generated apps in the shipped chrome (headless Chromium, development h
     const appId = seeded.body.id as string;
     // The host changes its component, then runs the sync (what `porter sync` does).
     writeFileSync(component(), JSON.stringify({ ...GARDEN_PLANNER, title: 'Welcome card, redesigned' }));
-    const report = await containerOf(host.porter).get<AppsUseCases>(TOKENS.AppsUseCases).syncPins.execute({});
+    const report = await get(containerOf(host.porter), TOKENS.AppsUseCases).syncPins.execute({});
     expect(report.drifted.map((d) => d.appId)).to.include(appId);
 
     session = await pages.open(browser, host.url, { user: 'jon' });

@@ -4,23 +4,10 @@ import { devHost } from '../support/dev-host-fixture.js';
 import { checkedPages, launchChromium, needsChromium, type ChromeSession } from '../support/browser.js';
 import { NangoBrokerServer } from '../support/nango-broker-server.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
-import type { ToolDefinition } from '../../ports/tool-registry.js';
 import type { WireClient } from '../support/turn-client.js';
+import { githubWhoami } from '../support/github-tools.js';
 
 const NANGO_KEY = 'nango-secret-for-the-connect-offer';
-
-/** A host tool that acts through the person's GitHub account. */
-const githubWhoami: ToolDefinition = {
-  name: 'github_whoami',
-  description: 'Who the person is on GitHub.',
-  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-  risk: 'read',
-  connection: 'github',
-  async execute(_input, context) {
-    const answer = await context.connection!.request({ method: 'GET', path: '/user' });
-    return { status: answer.status, user: answer.body };
-  },
-};
 
 describe('The connect offer in the shipped chrome (headless Chromium)', function () {
   needsChromium();

@@ -9,26 +9,12 @@ import { NangoBrokerServer } from '../support/nango-broker-server.js';
 import { ComposioBrokerServer } from '../support/composio-broker-server.js';
 import { CloudBrokerServer } from '../support/cloud-broker-server.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
-import type { ToolDefinition } from '../../ports/tool-registry.js';
-import type { ConnectionBook } from '../../application/connections/connection-book.js';
-import { TOKENS } from '../../composition/tokens.js';
-import { containerOf } from '../../composition/create-porter.js';
+import { get, TOKENS } from '../../composition/tokens.js';
+import { containerOf } from '../../composition/porter-container.js';
+import { githubWhoami } from '../support/github-tools.js';
 
 type Host = DevHost & { client: WireClient };
 type Part = Record<string, any>;
-
-/** A host tool that acts through the person's GitHub account. */
-const githubWhoami: ToolDefinition = {
-  name: 'github_whoami',
-  description: 'Who the person is on GitHub.',
-  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-  risk: 'read',
-  connection: 'github',
-  async execute(_input, context) {
-    const answer = await context.connection!.request({ method: 'GET', path: '/user' });
-    return { status: answer.status, user: answer.body };
-  },
-};
 
 /** The person's part of a flow the broker owns: open its page (the browser follows nothing back). */
 async function consent(redirectUrl: string): Promise<Response> {
@@ -287,7 +273,7 @@ describe('Connections through the running development host', function () {
       expect(threads.body.threads.map((t: { id: string }) => t.id)).to.include(threadBefore.body.id);
       expect((await asVisitor('GET', '/connections', undefined, 'dora')).body.connections).to.deep.equal([]);
       expect((await asVisitor('GET', `/connections/${started.body.id}`, undefined, 'dora')).status).to.equal(404);
-      const kept = await containerOf(host.porter).get<ConnectionBook>(TOKENS.ConnectionBook).find(started.body.id);
+      const kept = await get(containerOf(host.porter), TOKENS.ConnectionBook).find(started.body.id);
       expect(kept!.connection.owner).to.match(/^porter:anon:/);
     });
   });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { UIMessage } from 'ai';
-import { devHost } from '../support/dev-host-fixture.js';
+import { devHost, sharedDevHost } from '../support/dev-host-fixture.js';
 import { readTurn, textOf, toolPart, type Part, type WireClient, readUntil } from '../support/turn-client.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { ToolDefinition } from '../../ports/tool-registry.js';
@@ -11,14 +11,7 @@ describe('Conversations through the development host (stock AI SDK reader)', fun
   let host: DevHost & { client: WireClient };
   let ada: WireClient;
 
-  before(async () => {
-    host = await devHost();
-    ada = host.client.as('ada');
-  });
-
-  after(async () => {
-    await host.close();
-  });
+  sharedDevHost((started) => ({ host, ada } = started));
 
   it('streams an echo word by word over the UI message stream protocol v1, ending with [DONE]', async () => {
     const thread = await ada.newThread();

@@ -5,10 +5,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { devHost } from '../support/dev-host-fixture.js';
 import { serve, type RunningServer } from '../support/http-server.js';
-import { TOKENS } from '../../composition/tokens.js';
+import { get, TOKENS } from '../../composition/tokens.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
-import type { Store } from '../../ports/store.js';
-import { containerOf } from '../../composition/create-porter.js';
+import { containerOf } from '../../composition/porter-container.js';
+import { initializeRequest, doorRpc } from '../support/door-client.js';
 
 /**
  * A stand-in external issuer speaking the protocol the door relies on: RFC 8414 metadata naming a
@@ -53,25 +53,7 @@ async function externalIssuer(): Promise<
   });
 }
 
-function rpc(url: string, token: string, body: unknown, sessionId?: string) {
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-}
-
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-};
+const INITIALIZE = initializeRequest();
 
 describe('The MCP door with remoteAs (an external issuer)', function () {
   this.timeout(30_000);
@@ -146,7 +128,7 @@ describe('The MCP door with remoteAs (an external issuer)', function () {
       expired: await issuer.sign({ sub: 'ada', client_id: 'c', aud: door, exp: Math.floor(Date.now() / 1000) - 600 }),
     };
     for (const [what, token] of Object.entries(tokens)) {
-      const response = await rpc(door, token, INITIALIZE);
+      const response = await doorRpc(door, token, INITIALIZE);
       expect(response.status, what).to.equal(401);
       expect(response.headers.get('www-authenticate'), what).to.contain('resource_metadata=');
     }
@@ -154,11 +136,11 @@ describe('The MCP door with remoteAs (an external issuer)', function () {
 
   it('fails a tool call closed with a not-implemented tool error when the token names no client (no consent evidence)', async () => {
     const token = await issuer.sign({ sub: 'ada', aud: door });
-    const opened = await rpc(door, token, INITIALIZE);
+    const opened = await doorRpc(door, token, INITIALIZE);
     expect(opened.status).to.equal(200);
     const sessionId = opened.headers.get('mcp-session-id')!;
-    await rpc(door, token, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId);
-    const called = await rpc(
+    await doorRpc(door, token, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId);
+    const called = await doorRpc(
       door,
       token,
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'notes_list', arguments: {} } },
@@ -171,11 +153,11 @@ describe('The MCP door with remoteAs (an external issuer)', function () {
 
   it('still re-resolves oauth.principal(subject): a subject the host does not know is refused', async () => {
     const token = await issuer.sign({ sub: 'not a demo name!', client_id: 'c', aud: door });
-    expect((await rpc(door, token, INITIALIZE)).status).to.equal(401);
+    expect((await doorRpc(door, token, INITIALIZE)).status).to.equal(401);
   });
 
   it('never persists the consent projected from the tokens', async () => {
-    const store = containerOf(host.porter).get<Store>(TOKENS.Store);
+    const store = get(containerOf(host.porter), TOKENS.Store);
     for (const name of ['door-consents', 'door-token-families', 'door-access-tokens', 'door-clients']) {
       expect((await store.records(name).list()).items, name).to.have.length(0);
     }

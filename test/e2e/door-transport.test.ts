@@ -1,15 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import { expect } from 'chai';
 import { devHost } from '../support/dev-host-fixture.js';
-import { accessTokenFor } from '../support/door-client.js';
+import { accessTokenFor, initializeRequest } from '../support/door-client.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-};
+const INITIALIZE = initializeRequest();
 
 /**
  * The transport as the SDK's Web-standard transport answers it behind Koa: each answer's status,

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as oauth from 'oauth4webapi';
 import { devHost } from '../support/dev-host-fixture.js';
-import { CLIENT_REDIRECT, connectSdk, consentInBrowser } from '../support/door-client.js';
+import { CLIENT_REDIRECT, connectSdk, consentInBrowser, authorizeUrl, initializeRequest, doorRpc } from '../support/door-client.js';
 import { pkcePair } from '../support/door-harness.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { developmentOAuth } from '../../composition/dev-host/dev-oauth.js';
@@ -33,14 +33,7 @@ async function registerClient(host: Host): Promise<string> {
 async function tokensFor(host: Host, person: string, clientId?: string) {
   const client = clientId ?? (await registerClient(host));
   const { verifier, challenge } = pkcePair();
-  const authorize = new URL(`${host.url}/api/porter/mcp/authorize`);
-  authorize.search = new URLSearchParams({
-    response_type: 'code',
-    client_id: client,
-    redirect_uri: CLIENT_REDIRECT,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-  }).toString();
+  const authorize = authorizeUrl(`${host.url}/api/porter/mcp`, client, challenge);
   const answer = await consentInBrowser(authorize, person);
   const code = answer.location!.searchParams.get('code')!;
   const response = await form(`${host.url}/api/porter/mcp/token`, {
@@ -63,26 +56,9 @@ function form(url: string, fields: Record<string, string>, headers: Record<strin
   });
 }
 
+/** `initialize` without a session; `tools/list` in one. */
 function initialize(url: string, token: string, sessionId?: string) {
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
-    },
-    body: JSON.stringify(
-      sessionId
-        ? { jsonrpc: '2.0', id: 2, method: 'tools/list' }
-        : {
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-          },
-    ),
-  });
+  return doorRpc(url, token, sessionId ? { jsonrpc: '2.0', id: 2, method: 'tools/list' } : initializeRequest(), sessionId);
 }
 
 describe('The MCP door through the development host', function () {
@@ -575,14 +551,7 @@ describe("The door's pages in the host's brand", function () {
   it("renders the host's own consent page, and its answer still completes the flow", async () => {
     const clientId = await registerClient(host);
     const { verifier, challenge } = pkcePair();
-    const authorize = new URL(`${host.url}/api/porter/mcp/authorize`);
-    authorize.search = new URLSearchParams({
-      response_type: 'code',
-      client_id: clientId,
-      redirect_uri: CLIENT_REDIRECT,
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    }).toString();
+    const authorize = authorizeUrl(`${host.url}/api/porter/mcp`, clientId, challenge);
     const page = await (await fetch(authorize, { headers: { cookie: 'porter_demo_user=quinn' } })).text();
     expect(page).to.contain('<h1>Let raw client into Acme Notes?</h1>');
     const answer = await consentInBrowser(authorize, 'quinn');

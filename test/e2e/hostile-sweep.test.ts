@@ -7,7 +7,7 @@ import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { WireClient } from '../support/turn-client.js';
 import { STATUS_BY_CODE } from '../../adapters/http/error-envelope.js';
 import { RecordingLogger } from '../support/fakes.js';
-import { accessTokenFor } from '../support/door-client.js';
+import { accessTokenFor, initializeRequest } from '../support/door-client.js';
 
 /**
  * The hostile-input sweep (issue 13): every route and method the wire's own OpenAPI document
@@ -507,12 +507,7 @@ function describeSweep(label: string, database: () => Promise<{ url: string; don
       const opened = await fetch(door, {
         method: 'POST',
         headers,
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sweep', version: '1' } },
-        }),
+        body: JSON.stringify(initializeRequest('sweep')),
       });
       expect(opened.status).to.equal(200);
       const session = opened.headers.get('mcp-session-id')!;

@@ -3,7 +3,7 @@ import { strToU8, zipSync } from 'fflate';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import { tinyDocument } from '../support/apps-documents.js';
 import { devHost } from '../support/dev-host-fixture.js';
-import { accessTokenFor } from '../support/door-client.js';
+import { accessTokenFor, initializeRequest } from '../support/door-client.js';
 import type { WireClient } from '../support/turn-client.js';
 
 /** JSON text nested `depth` levels deep (objects and arrays in turn). */
@@ -82,12 +82,7 @@ describe('JSON nested past the depth limit is 400 before validation, wherever it
     const opened = await fetch(door, {
       method: 'POST',
       headers,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-      }),
+      body: JSON.stringify(initializeRequest()),
     });
     expect(opened.status).to.equal(200);
   });

@@ -3,10 +3,10 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import type { Router } from '@koa/router';
 import { DefaultChatTransport, type UIMessage } from 'ai';
 import { porterChatTransport } from '../../composition/client.js';
-import { containerOf, createPorter, type Porter } from '../../composition/create-porter.js';
+import { createPorter, type Porter } from '../../composition/create-porter.js';
+import { containerOf } from '../../composition/porter-container.js';
 import { PORTER_VERSION } from '../../composition/version.js';
-import { TOKENS } from '../../composition/tokens.js';
-import type { KoaWire } from '../../adapters/http/koa-wire.js';
+import { get, TOKENS } from '../../composition/tokens.js';
 import { MemoryStore } from '../../adapters/store/memory/memory-store.js';
 import { devHost } from '../support/dev-host-fixture.js';
 import { serve, type RunningServer } from '../support/http-server.js';
@@ -22,7 +22,7 @@ const EVERY_METHOD = ['get', 'put', 'post', 'delete', 'patch'];
 
 /** Every (document path, method) the wire's Koa routers answer; `*` for a route that takes any method. */
 function registeredRoutes(porter: Porter): Array<{ path: string; methods: string[] }> {
-  const wire = containerOf(porter).get<KoaWire>(TOKENS.KoaWire);
+  const wire = get(containerOf(porter), TOKENS.KoaWire);
   const routers = wire.app.middleware
     .map((middleware) => (middleware as { router?: Router }).router)
     .filter((router) => router !== undefined);
@@ -383,7 +383,7 @@ describe('The OpenAPI document of the wire, per composition', function () {
 
   it('catches a route registered without a declaration', async () => {
     const { porter, document } = await start({});
-    const wire = containerOf(porter).get<KoaWire>(TOKENS.KoaWire);
+    const wire = get(containerOf(porter), TOKENS.KoaWire);
     const router = wire.app.middleware.map((middleware) => (middleware as { router?: Router }).router).find((r) => r !== undefined)!;
     router.get('/undeclared', (ctx) => void (ctx.body = {}));
     expect(() => expectDocumentMatchesRouters(porter, document)).to.throw(/GET \/undeclared/);

@@ -3,7 +3,7 @@ import type { UIMessage } from 'ai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { devHost } from '../support/dev-host-fixture.js';
+import { devHost, sharedDevHost } from '../support/dev-host-fixture.js';
 import { tinyDocument } from '../support/apps-documents.js';
 import { readTurn, toolPart, type WireClient } from '../support/turn-client.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
@@ -16,14 +16,7 @@ describe("The spec's letter through the development host", function () {
   let host: DevHost & { client: WireClient };
   let ada: WireClient;
 
-  before(async () => {
-    host = await devHost();
-    ada = host.client.as('ada');
-  });
-
-  after(async () => {
-    await host.close();
-  });
+  sharedDevHost((started) => ({ host, ada } = started));
 
   describe('approvals answer to the parked tool-call id', () => {
     it("GET, decide and batch by tool-call id; someone else's is 404; the next turn runs it once", async () => {

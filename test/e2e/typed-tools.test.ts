@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { z } from 'zod';
 import { tool } from 'ai';
-import { devHost } from '../support/dev-host-fixture.js';
+import { sharedDevHost } from '../support/dev-host-fixture.js';
 import { textOf, toolPart, type WireClient } from '../support/turn-client.js';
 import { defineTool } from '../../composition/index.js';
-import type { DevHost } from '../../composition/dev-host/dev-host.js';
 
 const orders = new Set(['ord_1']);
 
@@ -57,17 +56,12 @@ const tools = {
 
 describe('Typed host tools through the development host (scripted model, stock AI SDK reader)', function () {
   this.timeout(30_000);
-  let host: DevHost & { client: WireClient };
   let ada: WireClient;
 
-  before(async () => {
-    host = await devHost({ porter: { tools } });
-    ada = host.client.as('ada');
-  });
-
-  after(async () => {
-    await host.close();
-  });
+  sharedDevHost(
+    (started) => ({ ada } = started),
+    () => ({ porter: { tools } }),
+  );
 
   it('answers input the model got wrong with an output-error part the model reads, parks nothing, and the thread goes on', async () => {
     const thread = await ada.newThread();

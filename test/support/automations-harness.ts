@@ -33,7 +33,8 @@ import { StartRuns } from '../../application/runs/start-runs.js';
 import { ExecuteRun } from '../../application/runs/execute-run.js';
 import { StopRun } from '../../application/runs/stop-run.js';
 import { SweepRuns } from '../../application/runs/sweep-runs.js';
-import { GetRun, ListRuns } from '../../application/runs/run-queries.js';
+import { GetRun } from '../../application/runs/get-run.js';
+import { ListRuns } from '../../application/runs/list-runs.js';
 import { Tick } from '../../application/scheduler/tick.js';
 import { AuthorizedTick } from '../../application/scheduler/authorized-tick.js';
 import { WebhookRefusals } from '../../application/webhooks/webhook-refusals.js';
@@ -85,32 +86,43 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
   const runs = new RunBook(store.records<RunPrimitives>('runs'), store.records<UiMessage>('run-messages'));
   const calendar = new CronerCalendar();
   const sources = new StaticWebhookSources(options.sources ?? {});
-  const trail = new AuditTrail(guard.auditLog, ids, clock, logger);
+  const trail = new AuditTrail({ sink: guard.auditLog, ids, clock, logger });
   const dispatcher = new ManualDispatcher();
   const parked = new ParkedApprovals(approvals, clock);
   const resume = new ResumeRun(runs, parked, dispatcher);
-  const asks = new ArmingAsks(approvals, grants, tools, ids, clock, trail, 60 * 60 * 1000);
+  const asks = new ArmingAsks({ approvals, grants, tools, ids, clock, audit: trail, approvalTtlMs: 60 * 60 * 1000 });
   const automationGrants = new AutomationGrants(grants, clock, trail);
-  hooks.push(new ArmingHook(automations, asks, automationGrants, clock, trail), new ResumeHook(resume));
-  const agent = new AgentTurn(
-    new AiSdkModel((options.model ?? new ScriptedLanguageModel()) as never, 'custom', 'test'),
+  hooks.push(new ArmingHook({ automations, asks, grants: automationGrants, clock, audit: trail }), new ResumeHook(resume));
+  const agent = new AgentTurn({
+    model: new AiSdkModel((options.model ?? new ScriptedLanguageModel()) as never, 'custom', 'test'),
     tools,
-    guard.guard,
-    guard.executeApproved,
+    guard: guard.guard,
+    executeApproved: guard.executeApproved,
     approvals,
-    new ThreadBook(store.records<ThreadPrimitives>('threads'), store.records<UiMessage>('thread-messages')),
-    { toolOutputCap: 32_000, maxSteps: 8 },
+    threads: new ThreadBook(store.records<ThreadPrimitives>('threads'), store.records<UiMessage>('thread-messages')),
+    settings: { toolOutputCap: 32_000, maxSteps: 8 },
     ids,
     logger,
     clock,
-  );
-  const starts = new StartRuns(runs, dispatcher, ids, clock);
-  const executor = new ExecuteRun(runs, automations, agent, parked, resume, ids, clock, trail, logger, {
-    holder: options.holder ?? 'instance-a',
-    leaseMs: options.leaseMs ?? 60_000,
   });
-  const sweep = new SweepRuns(runs, parked, resume, dispatcher, clock, trail, logger, { requeueAfterMs: 5 * 60_000 });
-  const tick = new Tick(automations, calendar, starts, sweep, clock, logger);
+  const starts = new StartRuns(runs, dispatcher, ids, clock);
+  const executor = new ExecuteRun({
+    runs,
+    automations,
+    agent,
+    parked,
+    resume,
+    ids,
+    clock,
+    audit: trail,
+    logger,
+    settings: {
+      holder: options.holder ?? 'instance-a',
+      leaseMs: options.leaseMs ?? 60_000,
+    },
+  });
+  const sweep = new SweepRuns({ runs, parked, resume, dispatcher, clock, audit: trail, logger, settings: { requeueAfterMs: 5 * 60_000 } });
+  const tick = new Tick({ automations, calendar, starts, sweep, clock, logger });
   const rules = new AutomationRules(calendar, tools, () => sources.names());
   return {
     ...guard,
@@ -124,23 +136,23 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     sweep,
     tick,
     authorizedTick: new AuthorizedTick(tick, options.tickSecret ?? null),
-    create: new CreateAutomation(automations, rules, calendar, ids, clock),
+    create: new CreateAutomation({ automations, rules, calendar, ids, clock }),
     grantBook: grants,
-    arm: new ArmAutomation(automations, asks, automationGrants, calendar, clock, trail),
-    disarm: new DisarmAutomation(automations, asks, automationGrants, calendar, clock),
+    arm: new ArmAutomation({ automations, asks, grants: automationGrants, calendar, clock, audit: trail }),
+    disarm: new DisarmAutomation({ automations, asks, grants: automationGrants, calendar, clock }),
     remove: new DeleteAutomation(automations, asks, automationGrants),
-    stop: new StopRun(runs, parked, clock, trail, { waitMs: options.stopWaitMs ?? 2_000, pollMs: 10 }),
+    stop: new StopRun({ runs, parked, clock, audit: trail, settings: { waitMs: options.stopWaitMs ?? 2_000, pollMs: 10 } }),
     getRun: new GetRun(runs),
     listRuns: new ListRuns(runs),
-    receive: new ReceiveDelivery(
+    receive: new ReceiveDelivery({
       sources,
-      new WebhookRefusals(trail),
-      store.records<DeliveryMark>('webhook-deliveries'),
+      refusals: new WebhookRefusals(trail),
+      ledger: store.records<DeliveryMark>('webhook-deliveries'),
       automations,
       starts,
       clock,
-      trail,
-    ),
+      audit: trail,
+    }),
     /** Executes every run handed over so far (and any handed over meanwhile), one at a time. */
     async runQueued(): Promise<string[]> {
       const done: string[] = [];

@@ -23,3 +23,23 @@ export async function devHost(
   });
   return Object.assign(host, { client: new WireClient(`${host.url}${host.porter.mount}`) });
 }
+
+export type DevHostFixture = DevHost & { client: WireClient };
+
+/**
+ * One development host for a whole suite, with ada's client: started before the suite's first
+ * test, closed after its last. `ready` receives both, e.g. `sharedDevHost((started) => ({ host, ada } = started))`.
+ */
+export function sharedDevHost(
+  ready: (started: { host: DevHostFixture; ada: WireClient }) => void,
+  options: () => Parameters<typeof devHost>[0] = () => ({}),
+): void {
+  let host: DevHostFixture | undefined;
+  before(async () => {
+    host = await devHost(options());
+    ready({ host, ada: host.client.as('ada') });
+  });
+  after(async () => {
+    await host?.close();
+  });
+}

@@ -167,6 +167,43 @@ export async function connectSdk(door: URL, person: string) {
   return { client, transport, provider };
 }
 
+/** A JSON-RPC `initialize` request, as the first message a raw client sends the door. */
+export function initializeRequest(clientName = 'raw') {
+  return {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: clientName, version: '1' } },
+  };
+}
+
+/** One JSON-RPC POST to the door's transport with a bearer (and the session, once there is one). */
+export function doorRpc(url: string, token: string, body: unknown, sessionId?: string): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+/** The door's authorize URL for a public client's code flow with PKCE (S256), redirecting to CLIENT_REDIRECT. */
+export function authorizeUrl(door: string, clientId: string, challenge: string): URL {
+  const authorize = new URL(`${door}/authorize`);
+  authorize.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: CLIENT_REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  }).toString();
+  return authorize;
+}
+
 /** Registration, consent and code exchange over raw HTTP, as a public client: an access token for `person`. */
 export async function accessTokenFor(door: URL, person: string): Promise<string> {
   const registered = await fetch(`${door.href}/register`, {
@@ -176,14 +213,7 @@ export async function accessTokenFor(door: URL, person: string): Promise<string>
   });
   const clientId = ((await registered.json()) as { client_id: string }).client_id;
   const { verifier, challenge } = pkcePair();
-  const authorize = new URL(`${door.href}/authorize`);
-  authorize.search = new URLSearchParams({
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: CLIENT_REDIRECT,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-  }).toString();
+  const authorize = authorizeUrl(door.href, clientId, challenge);
   const code = (await consentInBrowser(authorize, person)).location!.searchParams.get('code')!;
   const tokens = await fetch(`${door.href}/token`, {
     method: 'POST',

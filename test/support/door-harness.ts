@@ -66,7 +66,7 @@ export function doorHarness(options: DoorHarnessOptions = {}) {
   });
   const { clock, store } = guard;
   const ids = new SequentialIds();
-  const audit = new AuditTrail(guard.auditLog, ids, clock, guard.logger);
+  const audit = new AuditTrail({ sink: guard.auditLog, ids, clock, logger: guard.logger });
   const secrets = new NodeDoorSecrets();
   const settings: DoorSettings = { ...DEFAULT_DOOR_SETTINGS, ...options.settings };
   const clients = new DoorClientBook(store.records<DoorClientPrimitives>('door-clients'));
@@ -82,14 +82,14 @@ export function doorHarness(options: DoorHarnessOptions = {}) {
     options.principal ?? ((subject) => (people.has(subject) ? people.get(subject)! : { subject, kind: 'user' }));
 
   const oauth = {
-    registerClient: new RegisterClient(clients, secrets, ids, clock, audit),
-    beginAuthorization: new BeginAuthorization(clients, pending, registry, secrets, settings, clock),
-    answerConsent: new AnswerConsent(pending, consents, codes, secrets, settings, clock, audit),
+    registerClient: new RegisterClient({ clients, secrets, ids, clock, audit }),
+    beginAuthorization: new BeginAuthorization({ clients, pending, tools: registry, secrets, settings, clock }),
+    answerConsent: new AnswerConsent({ pending, consents, codes, secrets, settings, clock, audit }),
     issueTokens: new IssueTokens(
-      new RedeemCode(clients, codes, families, mint, secrets, settings, clock, audit),
-      new RotateRefreshToken(clients, families, mint, secrets, clock, audit),
+      new RedeemCode({ clients, codes, families, mint, secrets, settings, clock, audit }),
+      new RotateRefreshToken({ clients, families, mint, secrets, clock, audit }),
     ),
-    revokeToken: new RevokeToken(clients, families, secrets, clock, audit),
+    revokeToken: new RevokeToken({ clients, families, secrets, clock, audit }),
   };
   const verifier = options.verifier ?? new LocalBearerVerifier(families, secrets, clock);
   const transport = {

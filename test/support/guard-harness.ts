@@ -22,11 +22,18 @@ import { ExecuteApproved } from '../../application/guard/execute-approved.js';
 import { GuardCall, type GuardedCall } from '../../application/guard/guard-call.js';
 import { DecideApproval, DecisionEffects } from '../../application/guard/decide-approval.js';
 import { DecideApprovals } from '../../application/guard/decide-approvals.js';
-import { GetApproval, ListApprovals } from '../../application/guard/approval-queries.js';
-import { ListGrants, RevokeGrant } from '../../application/guard/grant-commands.js';
+import { GetApproval } from '../../application/guard/get-approval.js';
+import { ListApprovals } from '../../application/guard/list-approvals.js';
+import { ListGrants } from '../../application/guard/list-grants.js';
+import { RevokeGrant } from '../../application/guard/revoke-grant.js';
 import type { ApprovalHook } from '../../application/guard/approval-hooks.js';
 import { EgressPreview } from '../../application/guard/egress-preview.js';
 import { GuardedEgress } from '../../adapters/shared/egress/guarded-egress.js';
+import { NoHostApi } from '../../adapters/host/no-host-api.js';
+import { NoConnectionBroker } from '../../adapters/connections/no-connection-broker.js';
+import { ConnectionGate } from '../../application/connections/connection-gate.js';
+import { ConnectionBook } from '../../application/connections/connection-book.js';
+import type { ConnectionPrimitives } from '../../domain/connections/connection.js';
 import { ManualClock } from './manual-clock.js';
 import { RecordingLogger, SequentialIds } from './fakes.js';
 
@@ -74,25 +81,38 @@ export function guardHarness(options: HarnessOptions) {
   const ids = new SequentialIds();
   const logger = new RecordingLogger();
   const auditLog = new StoreAuditLog(store);
-  const audit = new AuditTrail(options.auditSink ?? auditLog, ids, clock, logger);
+  const audit = new AuditTrail({ sink: options.auditSink ?? auditLog, ids, clock, logger });
   const tools = new StaticToolRegistry(options.tools);
   const approvals = new ApprovalBook(store.records<ApprovalPrimitives>('approvals'));
   const grants = new GrantBook(store.records<StoredGrant>('grants'));
   const seam = new ActAsSeam(options.actAs ?? null, audit, clock);
-  const hostAccess = new HostAccess(options.host ?? null, seam, audit);
+  const hostAccess = new HostAccess(options.host ?? new NoHostApi(), seam, audit);
   const egress = options.egress ?? new GuardedEgress();
-  const runner = new ToolRunner(hostAccess, null, egress);
-  const executeApproved = new ExecuteApproved(
+  // No broker here: a tool that declares a connection fails as the deployment's 501 (connections-harness has one).
+  const connections = new ConnectionGate(new NoConnectionBroker(), new ConnectionBook(store.records<ConnectionPrimitives>('connections')));
+  const runner = new ToolRunner(hostAccess, connections, egress);
+  const executeApproved = new ExecuteApproved({
     approvals,
     tools,
     runner,
     clock,
     audit,
     logger,
-    options.executionLeaseMs ? { leaseMs: options.executionLeaseMs } : undefined,
-  );
+    settings: options.executionLeaseMs ? { leaseMs: options.executionLeaseMs } : undefined,
+  });
   const settings = { policy: options.policy ?? [], approvalTtlMs: 60 * 60 * 1000 };
-  const guard = new GuardCall(tools, approvals, grants, runner, executeApproved, settings, ids, clock, audit, new EgressPreview(egress));
+  const guard = new GuardCall({
+    tools,
+    approvals,
+    grants,
+    runner,
+    executeApproved,
+    settings,
+    ids,
+    clock,
+    audit,
+    egressPreview: new EgressPreview(egress),
+  });
   const effects = new DecisionEffects(grants, options.hooks ?? [], ids, audit);
   let callCounter = 0;
   return {
@@ -103,6 +123,7 @@ export function guardHarness(options: HarnessOptions) {
     auditLog,
     seam,
     hostAccess,
+    egress,
     guard,
     executeApproved,
     decide: new DecideApproval(approvals, effects, clock),

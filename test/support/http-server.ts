@@ -1,4 +1,4 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 
 export interface RunningServer {
   readonly url: string;
@@ -63,4 +63,16 @@ export async function freePort(): Promise<number> {
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   if (!address || typeof address === 'string') throw new Error('no address');
   return address.port;
+}
+
+/** Answers `status` with `body` as JSON. */
+export function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify(body));
+}
+
+/** Answers `status` with no body. */
+export function sendEmpty(response: ServerResponse, status: number): void {
+  response.writeHead(status);
+  response.end();
 }

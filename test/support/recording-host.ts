@@ -1,3 +1,4 @@
+import { jwtVerify } from 'jose';
 import type { IncomingHttpHeaders } from 'node:http';
 import { serve, type RunningServer } from './http-server.js';
 
@@ -10,4 +11,10 @@ export async function recordingHost(): Promise<RunningServer & { requests: Array
     res.end(JSON.stringify({ ok: true }));
   });
   return Object.assign(server, { requests });
+}
+
+/** The subject of the HS256 bearer a recorded request carried, checked against `secret`. */
+export async function bearerSubject(request: { headers: IncomingHttpHeaders }, secret: string): Promise<string | undefined> {
+  const { payload } = await jwtVerify(String(request.headers.authorization).replace(/^Bearer /, ''), new TextEncoder().encode(secret));
+  return payload.sub;
 }

@@ -9,6 +9,7 @@ import type { EgressResolver } from '../../adapters/sandbox/egress/egress-proxy.
 import type { LocalSandboxSession } from '../../adapters/sandbox/local/local-session.js';
 import { DomainError } from '../../domain/errors.js';
 import { SandboxServerFailed } from '../../adapters/sandbox/sandbox-errors.js';
+import { sendEmpty as empty, sendJson as json } from './http-server.js';
 
 /**
  * A local implementation of docs/sandbox-cloud-api.md, for the cloud adapter's tests: the routes,
@@ -294,14 +295,4 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   } catch {
     throw new ApiError(400, 'validation', 'the body is not JSON');
   }
-}
-
-function json(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(body));
-}
-
-function empty(response: ServerResponse, status: number): void {
-  response.writeHead(status);
-  response.end();
 }

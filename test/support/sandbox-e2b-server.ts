@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { EgressResolver } from '../../adapters/sandbox/egress/egress-proxy.js';
 import { ConnectError, serverStream, unary } from './sandbox-e2b-connect.js';
 import { FakeE2bSandbox, type FakeNetwork } from './sandbox-e2b-sandboxes.js';
+import { sendEmpty as empty, sendJson as json } from './http-server.js';
 
 /** envd's port inside every sandbox. */
 const ENVD_PORT = 49983;
@@ -368,16 +369,6 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
   return text ? JSON.parse(text) : {};
-}
-
-function json(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(body));
-}
-
-function empty(response: ServerResponse, status: number): void {
-  response.writeHead(status);
-  response.end();
 }
 
 async function listen(server: Server): Promise<string> {

@@ -27,6 +27,8 @@ export class ScriptedBroker implements ConnectionBroker {
     private readonly refUpFront = true,
   ) {}
 
+  assertConfigured(): void {}
+
   async initiate(account: Omit<BrokerAccount, 'ref'>, callbackUrl: string): Promise<BrokerInitiation> {
     this.calls.push({ op: 'initiate', account });
     if (this.down) throw new Error('broker down');

@@ -10,7 +10,10 @@ import { ThreadBook } from '../../application/threads/thread-book.js';
 import { TurnHub } from '../../application/threads/turn-hub.js';
 import { AgentTurn } from '../../application/threads/agent-turn.js';
 import { RunTurn } from '../../application/threads/run-turn.js';
-import { CreateThread, GetThread, RejoinTurn, StopTurn } from '../../application/threads/thread-queries.js';
+import { CreateThread } from '../../application/threads/create-thread.js';
+import { GetThread } from '../../application/threads/get-thread.js';
+import { RejoinTurn } from '../../application/threads/rejoin-turn.js';
+import { StopTurn } from '../../application/threads/stop-turn.js';
 import { ApprovalBook } from '../../application/guard/approval-book.js';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
 import type { ChatSettings } from '../../application/threads/chat-settings.js';
@@ -29,19 +32,22 @@ export function turnHarness(options: {
   const hub = new TurnHub(options.graceMs);
   const model = new AiSdkModel(options.model as never, 'custom', 'test');
   const ids = new SequentialIds();
-  const agent = new AgentTurn(
+  const agent = new AgentTurn({
     model,
-    new StaticToolRegistry(options.tools ?? []),
-    guard.guard,
-    guard.executeApproved,
-    new ApprovalBook(guard.store.records<ApprovalPrimitives>('approvals')),
+    tools: new StaticToolRegistry(options.tools ?? []),
+    guard: guard.guard,
+    executeApproved: guard.executeApproved,
+    approvals: new ApprovalBook(guard.store.records<ApprovalPrimitives>('approvals')),
     threads,
-    { toolOutputCap: 32_000, maxSteps: 8, ...options.settings },
+    settings: { toolOutputCap: 32_000, maxSteps: 8, ...options.settings },
     ids,
-    guard.logger,
-    guard.clock,
-  );
-  const runTurn = new RunTurn(threads, agent, hub, guard.decide, model, ids, guard.clock, guard.logger);
+    logger: guard.logger,
+    clock: guard.clock,
+  });
+  const runTurn = new RunTurn({ threads, agent, hub, decide: guard.decide, model, ids, clock: guard.clock, logger: guard.logger });
+  /** Starts ada's turn with `text` and hands back its stream, unread. */
+  const start = (threadId: string, text: string) =>
+    runTurn.execute({ principal: ada, threadId, message: { id: '', role: 'user', parts: [{ type: 'text', text }] } });
   return {
     ...guard,
     threads,
@@ -51,10 +57,10 @@ export function turnHarness(options: {
     getThread: new GetThread(threads),
     rejoin: new RejoinTurn(threads, hub),
     stop: new StopTurn(threads, hub),
+    start,
+    /** Ada's turn with `text`, read to its end. */
     async say(threadId: string, text: string) {
-      return collect(
-        await runTurn.execute({ principal: ada, threadId, message: { id: '', role: 'user', parts: [{ type: 'text', text }] } }),
-      );
+      return collect(await start(threadId, text));
     },
   };
 }

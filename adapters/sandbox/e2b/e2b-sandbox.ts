@@ -104,11 +104,11 @@ export class E2bSandbox implements Sandbox {
       // Run from / with a relative name, so the command names no absolute path.
       await e2bCall(() => instance.commands.run('mkdir -p app && chmod 777 app', { cwd: '/', user: 'root' }));
     }
-    return new E2bSandboxSession(
+    return new E2bSandboxSession({
       id,
       instance,
       ancestors,
-      {
+      settings: {
         port: this.port,
         startTimeoutMs: this.startTimeoutMs,
         sandboxUrl: this.options.sandboxUrl,
@@ -119,8 +119,8 @@ export class E2bSandbox implements Sandbox {
           ),
         discard: (current: Lineage) => discardApp(id, this.connection, current),
       },
-      () => this.sessions.delete(id),
-    );
+      onClose: () => this.sessions.delete(id),
+    });
   }
 
   private create(metadata: Record<string, string>, rules: EgressRules, template: string): Promise<E2bInstance> {

@@ -25,6 +25,16 @@ export interface E2bSessionSettings {
   readonly discard: (current: Lineage) => Promise<void>;
 }
 
+/** What E2bSandboxSession is built from. */
+export interface E2bSandboxSessionDeps {
+  readonly id: string;
+  readonly instance: E2bInstance;
+  /** The sandboxes the current one descends from, newest first. */
+  readonly ancestors: ReadonlyArray<string>;
+  readonly settings: E2bSessionSettings;
+  readonly onClose: () => void;
+}
+
 /**
  * An app's e2b sandbox. The server runs as a background command; whether it listens is asked of
  * e2b's own proxy (which answers 502 "port is not open" otherwise), the same door fetch uses.
@@ -32,14 +42,19 @@ export interface E2bSessionSettings {
 export class E2bSandboxSession implements SandboxSession {
   private readonly queue = new SerialQueue();
 
-  constructor(
-    readonly id: string,
-    private instance: E2bInstance,
-    /** The sandboxes the current one descends from, newest first. */
-    private ancestors: ReadonlyArray<string>,
-    private readonly settings: E2bSessionSettings,
-    private readonly onClose: () => void,
-  ) {}
+  readonly id: string;
+  private instance: E2bInstance;
+  private ancestors: ReadonlyArray<string>;
+  private readonly settings: E2bSessionSettings;
+  private readonly onClose: () => void;
+
+  constructor(deps: E2bSandboxSessionDeps) {
+    this.id = deps.id;
+    this.instance = deps.instance;
+    this.ancestors = deps.ancestors;
+    this.settings = deps.settings;
+    this.onClose = deps.onClose;
+  }
 
   /** The live e2b sandbox id (it changes when a snapshot is restored). */
   get sandboxId(): string {

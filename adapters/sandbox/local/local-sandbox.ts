@@ -151,7 +151,7 @@ export class LocalSandbox implements Sandbox {
     await mkdir(places.directory, { recursive: true });
     if (this.maker?.kind === 'bubblewrap') await (this.etc ??= writeSyntheticEtc(this.maker.etc));
     const settings = { startTimeoutMs: this.startTimeoutMs, resolve: this.options.resolve, maker: this.maker, pool: this.pool };
-    return new LocalSandboxSession(id, places, egress, settings, () => this.sessions.delete(id), owner);
+    return new LocalSandboxSession({ id, places, egress, settings, onClose: () => this.sessions.delete(id), owner });
   }
 }
 

@@ -42,6 +42,17 @@ export interface LocalSessionSettings {
 /** A port taken between our probe and the server's bind shows up as this in its output. */
 const PORT_RACE = /EADDRINUSE/;
 
+/** What LocalSandboxSession is built from. */
+export interface LocalSandboxSessionDeps {
+  readonly id: string;
+  readonly places: LocalSessionPlaces;
+  readonly egress: EgressPolicy | null;
+  readonly settings: LocalSessionSettings;
+  readonly onClose: () => void;
+  /** Whose servers this one counts among (the app's owner, when the opener said). */
+  readonly owner?: string;
+}
+
 /**
  * One app's sandbox on this machine: its directory, its server process and its own filtering
  * proxy — reached from a network namespace of the server's own (a NamespaceLink): always under
@@ -58,15 +69,21 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
   private readonly snapshots: DirectorySnapshots;
   private readonly record: ServerRecord;
 
-  constructor(
-    readonly id: string,
-    private readonly places: LocalSessionPlaces,
-    private egress: EgressPolicy | null,
-    private readonly settings: LocalSessionSettings,
-    private readonly onClose: () => void,
-    /** Whose servers this one counts among (the app's owner, when the opener said). */
-    public owner?: string,
-  ) {
+  readonly id: string;
+  private readonly places: LocalSessionPlaces;
+  private egress: EgressPolicy | null;
+  private readonly settings: LocalSessionSettings;
+  private readonly onClose: () => void;
+  owner: string | undefined;
+
+  constructor(deps: LocalSandboxSessionDeps) {
+    this.id = deps.id;
+    this.places = deps.places;
+    this.egress = deps.egress;
+    this.settings = deps.settings;
+    this.onClose = deps.onClose;
+    this.owner = deps.owner;
+    const { places, egress } = deps;
     ruleFor(egress); // refuses a malformed policy before anything runs
     this.snapshots = new DirectorySnapshots(places.directory, places.snapshots, places.staging);
     this.record = new ServerRecord(places.pidFile, places.directory);

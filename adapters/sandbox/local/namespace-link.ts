@@ -29,6 +29,21 @@ export interface NamespaceLinkOptions {
 
 const PROBE_TIMEOUT_MS = 1000;
 
+/** What NamespaceLink is built from. */
+export interface NamespaceLinkDeps {
+  readonly folder: string;
+  readonly options: NamespaceLinkOptions;
+  readonly proxy: EgressProxy;
+  readonly token: string;
+  readonly door: Server;
+  /** Every connection through the door, both sides, so close() ends them. */
+  readonly sockets: Set<Socket>;
+  /** The host port Porter reaches the server on, and the `$PORT` it listens on inside. */
+  readonly port: number;
+  /** Where the proxy appears inside the namespace (its loopback is empty, so any free number will do). */
+  readonly proxyPort: number;
+}
+
 /**
  * The host's side of one app's network namespace. The app server runs inside, where loopback is
  * its own and there is no other interface; this link gives it exactly two ways through, both Unix
@@ -39,19 +54,25 @@ const PROBE_TIMEOUT_MS = 1000;
  * The link outlives restarts of the server (its port stays the same); close() ends it.
  */
 export class NamespaceLink {
-  private constructor(
-    private readonly folder: string,
-    private readonly options: NamespaceLinkOptions,
-    private readonly proxy: EgressProxy,
-    private readonly token: string,
-    private readonly door: Server,
-    /** Every connection through the door, both sides, so close() ends them. */
-    private readonly sockets: Set<Socket>,
-    /** The host port Porter reaches the server on, and the `$PORT` it listens on inside. */
-    readonly port: number,
-    /** Where the proxy appears inside the namespace (its loopback is empty, so any free number will do). */
-    readonly proxyPort: number,
-  ) {}
+  private readonly folder: string;
+  private readonly options: NamespaceLinkOptions;
+  private readonly proxy: EgressProxy;
+  private readonly token: string;
+  private readonly door: Server;
+  private readonly sockets: Set<Socket>;
+  readonly port: number;
+  readonly proxyPort: number;
+
+  constructor(deps: NamespaceLinkDeps) {
+    this.folder = deps.folder;
+    this.options = deps.options;
+    this.proxy = deps.proxy;
+    this.token = deps.token;
+    this.door = deps.door;
+    this.sockets = deps.sockets;
+    this.port = deps.port;
+    this.proxyPort = deps.proxyPort;
+  }
 
   static async open(options: NamespaceLinkOptions): Promise<NamespaceLink> {
     const folder = await mkdtemp(join(socketBase(), 'porter-net-'));
@@ -67,7 +88,7 @@ export class NamespaceLink {
       const sockets = new Set<Socket>();
       door = await openDoor(join(folder, 'app.sock'), sockets);
       const port = (door.address() as { port: number }).port;
-      return new NamespaceLink(folder, options, proxy, token, door, sockets, port, await freePort());
+      return new NamespaceLink({ folder, options, proxy, token, door, sockets, port, proxyPort: await freePort() });
     } catch (error) {
       door?.close();
       await proxy?.close();

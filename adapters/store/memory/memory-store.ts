@@ -11,6 +11,7 @@ import type {
   StoredRecord,
 } from '../../../ports/store.js';
 import type { Clock } from '../../../ports/clock.js';
+import type { RecordRow } from '../mikro-orm/record-schema.js';
 import { decodeCursor, encodeCursor, isAfter, pageSize } from '../shared/cursor.js';
 import { assertStorableRecord, isStorableText, UnstorableText } from '../shared/storable-text.js';
 
@@ -23,14 +24,8 @@ export interface MemoryStoreOptions {
   atomic?: boolean;
 }
 
-interface Row {
-  id: string;
-  data: unknown;
-  refs: Record<string, string>;
-  revision: number;
-  createdAt: number;
-  updatedAt: number;
-}
+/** A record as kept here: the SQL row without its collection (each collection has its own map). */
+type Row = Omit<RecordRow, 'collection'>;
 
 /** A process-local store. JavaScript runs one callback at a time, so a check-and-write is atomic. */
 export class MemoryStore implements Store {

@@ -27,6 +27,15 @@ export interface MikroOrmStoreOptions extends MikroOrmTuning {
   readonly importDriver?: ModuleImporter;
 }
 
+/** What MikroOrmStore is built from. */
+export interface MikroOrmStoreDeps {
+  readonly kind: 'sqlite' | 'postgresql';
+  readonly orm: MikroORM<AbstractSqlDriver>;
+  readonly backend: StoreBackend;
+  readonly recordContext: RecordSetContext;
+  readonly blobContext: BlobStoreContext;
+}
+
 /**
  * The Store on SQLite (libsql) or PostgreSQL (pg) through MikroORM: MikroORM owns the connection
  * pool and the mappings; the store's own runner applies the checked-in migrations, and records
@@ -36,13 +45,19 @@ export interface MikroOrmStoreOptions extends MikroOrmTuning {
 export class MikroOrmStore implements Store {
   private closing: Promise<void> | null = null;
 
-  private constructor(
-    readonly kind: 'sqlite' | 'postgresql',
-    private readonly orm: MikroORM<AbstractSqlDriver>,
-    private readonly backend: StoreBackend,
-    private readonly recordContext: RecordSetContext,
-    private readonly blobContext: BlobStoreContext,
-  ) {}
+  readonly kind: 'sqlite' | 'postgresql';
+  private readonly orm: MikroORM<AbstractSqlDriver>;
+  private readonly backend: StoreBackend;
+  private readonly recordContext: RecordSetContext;
+  private readonly blobContext: BlobStoreContext;
+
+  constructor(deps: MikroOrmStoreDeps) {
+    this.kind = deps.kind;
+    this.orm = deps.orm;
+    this.backend = deps.backend;
+    this.recordContext = deps.recordContext;
+    this.blobContext = deps.blobContext;
+  }
 
   /** Connects, migrates unless told not to, and answers the open store. */
   static async open(options: MikroOrmStoreOptions): Promise<MikroOrmStore> {
@@ -70,13 +85,13 @@ export class MikroOrmStore implements Store {
     }
     const dialect = dialectFor(target.engine);
     const runner = backend.runner;
-    return new MikroOrmStore(
-      target.engine,
+    return new MikroOrmStore({
+      kind: target.engine,
       orm,
       backend,
-      { runner, dialect, clock, statements: recordStatements(dialect) },
-      { runner, dialect, clock, statements: blobStatements(dialect) },
-    );
+      recordContext: { runner, dialect, clock, statements: recordStatements(dialect) },
+      blobContext: { runner, dialect, clock, statements: blobStatements(dialect) },
+    });
   }
 
   records<T>(name: string): RecordSet<T> {

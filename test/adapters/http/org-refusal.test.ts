@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
-import { z } from 'zod';
 import { createKoaWire } from '../../../adapters/http/koa-wire.js';
 import { mountsOf } from '../../../adapters/http/mount.js';
-import { pathParamsOf, route, type RouteMethod } from '../../../adapters/http/wire-route.js';
+import { type RouteMethod } from '../../../adapters/http/wire-route.js';
 import type { WireRoutes } from '../../../adapters/http/wire-routes.js';
 import { principalOf } from '../../../adapters/http/wire-state.js';
 import { serve, type RunningServer } from '../../support/http-server.js';
+import { probeRoute } from '../../support/probe-route.js';
 import { RecordingLogger, SequentialIds } from '../../support/fakes.js';
 
 const MOUNT = '/api/porter';
@@ -24,17 +24,7 @@ const guardLike: WireRoutes = {
       ['get', '/grants'],
       ['delete', '/grants/:id'],
     ] as Array<[RouteMethod, string]>
-  ).map(([method, path]) =>
-    route({
-      id: `${method}${path}`,
-      method,
-      path,
-      summary: 'probe',
-      responses: {},
-      params: Object.fromEntries(pathParamsOf(path).map((name) => [name, z.string()])),
-      handle: (ctx) => void (ctx.body = { principal: principalOf(ctx) }),
-    }),
-  ),
+  ).map(([method, path]) => probeRoute(method, path, (ctx) => void (ctx.body = { principal: principalOf(ctx) }))),
 };
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;

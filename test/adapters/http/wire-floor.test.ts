@@ -4,29 +4,16 @@ import { createKoaWire } from '../../../adapters/http/koa-wire.js';
 import { mountsOf } from '../../../adapters/http/mount.js';
 import type { WireMounts } from '../../../adapters/http/wire-mounts.js';
 import type { WireRoutes } from '../../../adapters/http/wire-routes.js';
-import { pathParamsOf, route, type WireRoute } from '../../../adapters/http/wire-route.js';
-import { bodyOf, principalOf, type WireRouteContext } from '../../../adapters/http/wire-state.js';
-import { z } from 'zod';
+import { bodyOf, principalOf } from '../../../adapters/http/wire-state.js';
 import type { Principal } from '../../../domain/principal.js';
 import type { PrincipalResolver } from '../../../ports/principal-resolver.js';
 import type { AdoptionRequest } from '../../../ports/use-cases/identity.js';
 import { DomainError, NotFound } from '../../../domain/errors.js';
 import { CookieJar, serve, type RunningServer } from '../../support/http-server.js';
+import { probeRoute } from '../../support/probe-route.js';
 import { RecordingLogger, SequentialIds } from '../../support/fakes.js';
 
 const MOUNT = '/api/porter';
-
-/** A route with no declared input: the handler reads what the floor left. */
-const probe = (method: 'get' | 'post' | 'delete', path: string, handle: (ctx: WireRouteContext) => void): WireRoute =>
-  route({
-    id: `${method}${path}`,
-    method,
-    path,
-    summary: 'probe',
-    responses: {},
-    params: Object.fromEntries(pathParamsOf(path).map((name) => [name, z.string()])),
-    handle,
-  });
 
 /** Routes standing in for the families, so the floor can be probed on its own. */
 const probeRoutes: WireRoutes[] = [
@@ -35,17 +22,17 @@ const probeRoutes: WireRoutes[] = [
     tag: 'Probes',
     routes: [
       ...['/approvals', '/approvals/:id/decide', '/grants', '/things', '/apps/import'].flatMap((path) => [
-        probe('get', path, (ctx) => void (ctx.body = { principal: principalOf(ctx) })),
-        probe('post', path, (ctx) => void (ctx.body = { principal: principalOf(ctx), body: bodyOf(ctx) ?? null })),
+        probeRoute('get', path, (ctx) => void (ctx.body = { principal: principalOf(ctx) })),
+        probeRoute('post', path, (ctx) => void (ctx.body = { principal: principalOf(ctx), body: bodyOf(ctx) ?? null })),
       ]),
-      probe('delete', '/things/:id', (ctx) => void (ctx.body = { deleted: ctx.params.id })),
-      probe('get', '/boom', () => {
+      probeRoute('delete', '/things/:id', (ctx) => void (ctx.body = { deleted: ctx.params.id })),
+      probeRoute('get', '/boom', () => {
         throw new Error('secret internals');
       }),
-      probe('get', '/missing', () => {
+      probeRoute('get', '/missing', () => {
         throw new NotFound('Thread');
       }),
-      probe('get', '/conflict', () => {
+      probeRoute('get', '/conflict', () => {
         throw new DomainError('conflict', 'The pin is not drifted', { slot: 'header' });
       }),
     ],
@@ -54,15 +41,15 @@ const probeRoutes: WireRoutes[] = [
     access: 'self',
     tag: 'Probes',
     routes: [
-      probe('post', '/webhooks/:source', (ctx) => void (ctx.body = { self: true })),
-      probe('post', '/tick', (ctx) => void (ctx.body = { self: true })),
-      probe('post', '/mcp', (ctx) => void (ctx.body = { door: true })),
+      probeRoute('post', '/webhooks/:source', (ctx) => void (ctx.body = { self: true })),
+      probeRoute('post', '/tick', (ctx) => void (ctx.body = { self: true })),
+      probeRoute('post', '/mcp', (ctx) => void (ctx.body = { door: true })),
     ],
   },
   {
     access: 'open',
     tag: 'Probes',
-    routes: [probe('post', '/doctor/probe', (ctx) => void (ctx.body = { open: true, principal: ctx.state.principal ?? null }))],
+    routes: [probeRoute('post', '/doctor/probe', (ctx) => void (ctx.body = { open: true, principal: ctx.state.principal ?? null }))],
   },
 ];
 

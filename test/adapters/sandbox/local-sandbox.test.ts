@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { chmod, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, mkdir } from 'node:fs/promises';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { createServer as createHttpsServer } from 'node:https';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { selfSignedCertificate } from '../../support/self-signed.js';
 import { LocalSandbox } from '../../../adapters/sandbox/local/local-sandbox.js';
 import { behavesAsSandbox, testResolver } from './sandbox-behaviour.js';
 import {
@@ -244,29 +243,8 @@ describe('LocalSandbox (a child process per app)', () => {
     });
 
     it('tunnels HTTPS to an allowed domain end to end (TLS inside the tunnel), and refuses it to a raw IP', async () => {
-      const keyFile = join(root, 'key.pem');
-      const certFile = join(root, 'cert.pem');
-      await promisify(execFile)('openssl', [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        keyFile,
-        '-out',
-        certFile,
-        '-days',
-        '1',
-        '-subj',
-        '/CN=allowed.test',
-        '-addext',
-        'subjectAltName=DNS:allowed.test',
-      ]);
-      const cert = await readFile(certFile, 'utf8');
-      const upstream = createHttpsServer({ key: await readFile(keyFile), cert }, (request, response) =>
-        response.end(`secure upstream saw ${request.headers.host}`),
-      );
+      const { key, cert } = await selfSignedCertificate(root, 'allowed.test');
+      const upstream = createHttpsServer({ key, cert }, (request, response) => response.end(`secure upstream saw ${request.headers.host}`));
       await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
       const port = (upstream.address() as { port: number }).port;
       try {

@@ -1,14 +1,12 @@
 import { expect } from 'chai';
 import PgBoss from 'pg-boss';
 import { createPorter, type Porter } from '../../../composition/create-porter.js';
-import { TOKENS } from '../../../composition/tokens.js';
+import { get, TOKENS } from '../../../composition/tokens.js';
 import { PgBossScheduler, RUN_QUEUE, TICK_QUEUE } from '../../../adapters/scheduler/pg-boss-scheduler.js';
-import type { AutomationUseCases } from '../../../ports/use-cases/automations.js';
-import type { RunUseCases, TickUseCases } from '../../../ports/use-cases/runs.js';
 import { RecordingLogger } from '../../support/fakes.js';
 import { eventually } from '../../support/eventually.js';
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../../support/postgres.js';
-import { containerOf } from '../../../composition/create-porter.js';
+import { containerOf } from '../../../composition/porter-container.js';
 
 const TICK_SECRET = 'a-postgres-tick-secret-0123';
 const ada = { subject: 'ada', kind: 'user' };
@@ -45,7 +43,7 @@ describe('The scheduler on PostgreSQL, several instances', function () {
       );
     }
     try {
-      const automations = containerOf(instances[0]!).get<AutomationUseCases>(TOKENS.AutomationUseCases);
+      const automations = get(containerOf(instances[0]!), TOKENS.AutomationUseCases);
       const ids: string[] = [];
       for (let i = 0; i < 40; i++) {
         const created = await automations.createAutomation.execute({
@@ -59,13 +57,13 @@ describe('The scheduler on PostgreSQL, several instances', function () {
       }
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const ticks = instances.flatMap((porter) => {
-        const tick = containerOf(porter).get<TickUseCases>(TOKENS.TickUseCases).tick;
+        const tick = get(containerOf(porter), TOKENS.TickUseCases).tick;
         return Array.from({ length: 4 }, () => tick.execute({ bearer: TICK_SECRET }));
       });
       const started = (await Promise.all(ticks)).flatMap((answer) => answer.runIds);
       expect(new Set(started).size, 'a slot fired twice').to.equal(started.length);
 
-      const runs = containerOf(instances[2]!).get<RunUseCases>(TOKENS.RunUseCases);
+      const runs = get(containerOf(instances[2]!), TOKENS.RunUseCases);
       const stored = (await runs.listRuns.execute({ principal: ada, limit: 100 })).runs;
       expect(stored.map((run) => run.id).sort()).to.deep.equal([...started].sort());
       const perSlot = new Map<string, number>();

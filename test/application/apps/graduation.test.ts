@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { appsHarness } from '../../support/apps-harness.js';
 import { ada, bob } from '../../support/guard-harness.js';
 import { RecordingSandbox } from '../../support/apps-sandbox.js';
-import { eventually } from '../../support/eventually.js';
+import { eventually, until } from '../../support/eventually.js';
 
 async function servedApp() {
   const sandbox = new RecordingSandbox();
@@ -126,6 +126,30 @@ describe('graduation to a served app (through the Sandbox port)', () => {
     session.listening = false;
     expect((await h.apps.openApp.execute({ principal: ada, appId: app.id })).kind).to.equal('resuming');
     expect(await eventually(() => session.listening), 'the restore started by opening brings the server back').to.equal(true);
+    expect(h.logger.entries.filter((entry) => entry.message === 'restoring a served app from its snapshot')).to.deep.equal([
+      { level: 'info', message: 'restoring a served app from its snapshot', fields: { appId: app.id, snapshotId: 'snap_1' } },
+    ]);
     expect((await h.apps.openApp.execute({ principal: ada, appId: app.id })).kind).to.equal('http');
+  });
+
+  it('still answers resuming when the restore that opening started fails, and logs the failure', async () => {
+    const { h, sandbox, app } = await servedApp();
+    await h.apps.graduateApp.execute({ principal: ada, appId: app.id });
+    const session = sandbox.sessions.get(app.id)!;
+    session.listening = false;
+    sandbox.script.failOn = 'restore';
+    expect((await h.apps.openApp.execute({ principal: ada, appId: app.id })).kind).to.equal('resuming');
+    const logged = await until(
+      () => h.logger.entries.find((entry) => entry.message.includes('could not resume a served app')),
+      (entry) => entry !== undefined,
+      { what: 'the failed restore in the log' },
+    );
+    expect(logged).to.deep.include({ level: 'warn' });
+    expect(logged!.fields).to.deep.include({ appId: app.id });
+    expect(String(logged!.fields!.cause)).to.contain('restore');
+    expect(session.listening).to.equal(false);
+    sandbox.script.failOn = null;
+    expect((await h.apps.openApp.execute({ principal: ada, appId: app.id })).kind, 'the next open tries again').to.equal('resuming');
+    expect(await eventually(() => session.listening)).to.equal(true);
   });
 });

@@ -10,7 +10,7 @@ describe('AuditTrail', () => {
   it("writes events with an aud_ id and the clock's time, readable by their subject", async () => {
     const clock = new ManualClock('2026-05-05T05:05:05.000Z');
     const log = new StoreAuditLog(new MemoryStore({ clock }));
-    const trail = new AuditTrail(log, new SequentialIds(), clock, new RecordingLogger());
+    const trail = new AuditTrail({ sink: log, ids: new SequentialIds(), clock, logger: new RecordingLogger() });
     await trail.record({ subject: 'porter:webhook:github', action: 'webhook.verification-failed', outcome: 'bad-signature' });
     await trail.record({ subject: 'ada', action: 'act-as.refused', outcome: 'act-as-subject-mismatch' });
     const page = await log.list('porter:webhook:github', {});
@@ -29,7 +29,7 @@ describe('AuditTrail', () => {
   it('never throws when the sink fails, and logs that the event was lost', async () => {
     const broken: AuditSink = { write: async () => Promise.reject(new Error('disk full')) };
     const logger = new RecordingLogger();
-    const trail = new AuditTrail(broken, new SequentialIds(), new ManualClock(), logger);
+    const trail = new AuditTrail({ sink: broken, ids: new SequentialIds(), clock: new ManualClock(), logger });
     await trail.record({ subject: 'ada', action: 'present.credentials', outcome: 'present-credentials-not-forwarded' });
     expect(logger.entries).to.have.length(1);
     expect(logger.entries[0]!.level).to.equal('error');
@@ -39,7 +39,7 @@ describe('AuditTrail', () => {
   it('does not let a sink that hangs block the call beyond its wait', async () => {
     const hanging: AuditSink = { write: () => new Promise<void>(() => undefined) };
     const logger = new RecordingLogger();
-    const trail = new AuditTrail(hanging, new SequentialIds(), new ManualClock(), logger, 50);
+    const trail = new AuditTrail({ sink: hanging, ids: new SequentialIds(), clock: new ManualClock(), logger, waitMs: 50 });
     // Without the wait this never resolves and the test times out.
     await trail.record({ subject: 'ada', action: 'present.credentials', outcome: 'present-credentials-not-forwarded' });
     expect(logger.text()).to.contain('slow');

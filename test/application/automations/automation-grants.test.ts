@@ -8,6 +8,7 @@ import { SequentialIds } from '../../support/fakes.js';
 import { RunAppAction } from '../../../application/apps/run-app-action.js';
 import type { AppGenerator } from '../../../ports/app-generator.js';
 import type { StoredGrant } from '../../../domain/guard/grant.js';
+import { ADA_STANDS_FOR_NOTES } from '../../support/guard-builders.js';
 
 type Harness = ReturnType<typeof automationsHarness>;
 
@@ -261,13 +262,7 @@ describe('Automation grants: a standing grant an automation asked for covers its
   describe('grants stored before grants said where they apply', () => {
     const legacy = (id: string, origin: StoredGrant['origin']): StoredGrant => ({
       id,
-      subject: 'ada',
-      tool: 'notes_add',
-      scope: 'tool',
-      inputDigest: null,
-      duration: 'standing',
-      session: null,
-      evidence: null,
+      ...ADA_STANDS_FOR_NOTES,
       origin,
       createdAt: '2026-05-01T00:00:00.000Z',
       revokedAt: null,

@@ -25,7 +25,7 @@ describe('Tools that act through a connection', () => {
     const broker = new ScriptedBroker();
     const h = connectionsHarness(broker);
     const guard = guardHarness({ tools: [] });
-    const runner = new ToolRunner(guard.hostAccess, h.gate);
+    const runner = new ToolRunner(guard.hostAccess, h.gate, guard.egress);
     const tool = new StaticToolRegistry([listRepos]).get('github_repos')!;
     const parts: StreamedData[] = [];
     const run = (principal = ada) =>
@@ -109,7 +109,8 @@ describe('Tools that act through a connection', () => {
       .gate.open({ principal: ada, toolkit: 'github', tool: 't', toolCallId: 'c' })
       .catch((e: unknown) => e);
     expect(error).to.be.instanceOf(ConnectionsNotConfigured);
-    const runner = new ToolRunner(guardHarness({ tools: [] }).hostAccess);
+    const guard = guardHarness({ tools: [] });
+    const runner = new ToolRunner(guard.hostAccess, connectionsHarness(null).gate, guard.egress);
     const tool = new StaticToolRegistry([listRepos]).get('github_repos')!;
     const outcome = await runner.run({
       tool,

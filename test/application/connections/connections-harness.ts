@@ -9,8 +9,10 @@ import { ConnectionBook } from '../../../application/connections/connection-book
 import { ConnectionRefresh } from '../../../application/connections/connection-refresh.js';
 import { ConnectionGate } from '../../../application/connections/connection-gate.js';
 import { InitiateConnection } from '../../../application/connections/initiate-connection.js';
-import { GetConnection, ListConnections } from '../../../application/connections/connection-queries.js';
+import { GetConnection } from '../../../application/connections/get-connection.js';
+import { ListConnections } from '../../../application/connections/list-connections.js';
 import { RemoveConnection } from '../../../application/connections/remove-connection.js';
+import { NoConnectionBroker } from '../../../adapters/connections/no-connection-broker.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { RecordingLogger, SequentialIds } from '../../support/fakes.js';
 
@@ -19,7 +21,7 @@ export const bob: Principal = { subject: 'bob', kind: 'user' };
 
 /** The connection use cases over the in-memory store, wired as connections-module wires them. */
 export function connectionsHarness(
-  broker: ConnectionBroker | null,
+  given: ConnectionBroker | null,
   options: { store?: (clock: ManualClock) => Store; clock?: ManualClock } = {},
 ) {
   const clock = options.clock ?? new ManualClock('2026-06-01T12:00:00.000Z');
@@ -27,16 +29,18 @@ export function connectionsHarness(
   const ids = new SequentialIds();
   const logger = new RecordingLogger();
   const auditLog = new StoreAuditLog(store);
-  const audit = new AuditTrail(auditLog, ids, clock, logger);
+  const audit = new AuditTrail({ sink: auditLog, ids, clock, logger });
   const book = new ConnectionBook(store.records<ConnectionPrimitives>('connections'));
-  const refresh = broker ? new ConnectionRefresh(book, broker, clock, audit, logger) : null;
+  // Without a broker the composition binds the null one; so does the harness.
+  const broker = given ?? new NoConnectionBroker();
+  const refresh = new ConnectionRefresh({ book, broker, clock, audit, logger });
   return {
     clock,
     store,
     logger,
     auditLog,
     book,
-    initiate: new InitiateConnection(broker, book, ids, clock, audit),
+    initiate: new InitiateConnection({ broker, book, ids, clock, audit }),
     get: new GetConnection(book, refresh),
     list: new ListConnections(book, refresh),
     remove: new RemoveConnection(broker, book, audit),

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { jwtVerify } from 'jose';
 import { ada, guardHarness, parkedId } from '../../support/guard-harness.js';
-import { recordingHost } from '../../support/recording-host.js';
+import { bearerSubject, recordingHost } from '../../support/recording-host.js';
 import { hs256Jwt } from '../../../adapters/act-as/hs256-jwt.js';
 import { BaseUrlHostApi } from '../../../adapters/host/base-url-host-api.js';
 import type { ToolDefinition } from '../../../ports/tool-registry.js';
@@ -104,11 +104,7 @@ describe('act-as and present credentials', () => {
       const loaded = await h.executeApproved.execute({ approvalId: id, principal: ada, signal: new AbortController().signal });
       expect(loaded?.status).to.equal('ran');
       expect(host.requests).to.have.length(1);
-      const { payload } = await jwtVerify(
-        String(host.requests[0]!.headers.authorization).replace(/^Bearer /, ''),
-        new TextEncoder().encode(SECRET),
-      );
-      expect(payload.sub).to.equal('ada');
+      expect(await bearerSubject(host.requests[0]!, SECRET)).to.equal('ada');
     } finally {
       await host.close();
     }

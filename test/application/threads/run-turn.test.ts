@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { RecordingLanguageModel, lastUserText } from '../../support/recording-model.js';
 import { collect, turnHarness } from '../../support/turn-harness.js';
-import { DeleteThread } from '../../../application/threads/thread-queries.js';
+import { DeleteThread } from '../../../application/threads/delete-thread.js';
 import { ada } from '../../support/guard-harness.js';
 import type { ToolDefinition } from '../../../ports/tool-registry.js';
 import type { TurnStream } from '../../../ports/use-cases/threads.js';
@@ -131,11 +131,7 @@ describe('RunTurn', () => {
     const model = new RecordingLanguageModel(() => ({ text: 'a slow answer that keeps going', untilAborted: true }));
     const h = turnHarness({ model, graceMs: 50 });
     const { id } = await h.createThread.execute({ principal: ada });
-    const stream = await h.runTurn.execute({
-      principal: ada,
-      threadId: id,
-      message: { id: '', role: 'user', parts: [{ type: 'text', text: 'go' }] },
-    });
+    const stream = await h.start(id, 'go');
     await readUntilText(stream, 'slow');
     stream.detach();
     expect(model.aborted, 'still running within the grace period').to.equal(0);
@@ -151,11 +147,7 @@ describe('RunTurn', () => {
     const model = new RecordingLanguageModel(() => ({ text: 'an answer worth waiting for', untilAborted: true }));
     const h = turnHarness({ model, graceMs: 200 });
     const { id } = await h.createThread.execute({ principal: ada });
-    const first = await h.runTurn.execute({
-      principal: ada,
-      threadId: id,
-      message: { id: '', role: 'user', parts: [{ type: 'text', text: 'go' }] },
-    });
+    const first = await h.start(id, 'go');
     await readUntilText(first, 'answer');
     first.detach();
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -174,11 +166,7 @@ describe('RunTurn', () => {
     );
     const h = turnHarness({ model });
     const { id } = await h.createThread.execute({ principal: ada });
-    const stream = await h.runTurn.execute({
-      principal: ada,
-      threadId: id,
-      message: { id: '', role: 'user', parts: [{ type: 'text', text: 'go' }] },
-    });
+    const stream = await h.start(id, 'go');
     await readUntilText(stream, 'long');
     expect(await h.stop.execute({ principal: ada, threadId: id })).to.deep.equal({ stopped: true });
     expect(model.aborted).to.equal(1);
@@ -213,11 +201,7 @@ describe('RunTurn', () => {
     );
     const h = turnHarness({ model, tools: [waiting] });
     const { id } = await h.createThread.execute({ principal: ada });
-    const first = await h.runTurn.execute({
-      principal: ada,
-      threadId: id,
-      message: { id: '', role: 'user', parts: [{ type: 'text', text: 'wait' }] },
-    });
+    const first = await h.start(id, 'wait');
     await waitingStarted;
     const second = await h.rejoin.execute({ principal: ada, threadId: id });
     expect(second).to.not.equal(null);
@@ -234,11 +218,7 @@ describe('RunTurn', () => {
     const model = new RecordingLanguageModel(() => ({ text: 'a long answer still being written', untilAborted: true }));
     const h = turnHarness({ model });
     const { id } = await h.createThread.execute({ principal: ada });
-    const stream = await h.runTurn.execute({
-      principal: ada,
-      threadId: id,
-      message: { id: '', role: 'user', parts: [{ type: 'text', text: 'go' }] },
-    });
+    const stream = await h.start(id, 'go');
     const iterator = stream.chunks[Symbol.asyncIterator]();
     while (((await iterator.next()).value as { type: string }).type !== 'text-delta');
     await new DeleteThread(h.threads, h.hub).execute({ principal: ada, threadId: id });
@@ -267,11 +247,7 @@ describe('RunTurn', () => {
     const model = new RecordingLanguageModel(() => ({ text: 'slow', untilAborted: true }));
     const h = turnHarness({ model });
     const { id } = await h.createThread.execute({ principal: ada });
-    const first = await h.runTurn.execute({
-      principal: ada,
-      threadId: id,
-      message: { id: '', role: 'user', parts: [{ type: 'text', text: 'a' }] },
-    });
+    const first = await h.start(id, 'a');
     let code = '';
     try {
       await h.runTurn.execute({ principal: ada, threadId: id, message: { id: '', role: 'user', parts: [{ type: 'text', text: 'b' }] } });

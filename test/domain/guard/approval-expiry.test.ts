@@ -1,20 +1,9 @@
 import { expect } from 'chai';
 import { Approval } from '../../../domain/guard/approval.js';
 import type { RuledCall } from '../../../domain/guard/tool-call.js';
+import { at, ruledCall, T0 } from '../../support/guard-builders.js';
 
-const call: RuledCall = {
-  toolCallId: 'call_1',
-  tool: 'notes_add',
-  input: { text: 'x' },
-  inputDigest: 'd',
-  principal: { subject: 'ada', kind: 'user' },
-  venue: 'chat',
-  presence: 'present',
-  session: 'thr_1',
-  effective: { risk: 'write', egress: false },
-};
-const T0 = '2026-06-01T12:00:00.000Z';
-const at = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();
+const call = ruledCall();
 const parked = (over: Partial<RuledCall> = {}) =>
   Approval.park({ id: 'apr_1', call: { ...call, ...over }, preview: 'add', now: T0, expiresAt: at(60_000) });
 

@@ -1,21 +1,9 @@
 import { expect } from 'chai';
 import { Approval, EXECUTION_LEASE_MS, HOLD_LEASE_MS, INTERRUPTED_ERROR } from '../../../domain/guard/approval.js';
-import type { RuledCall } from '../../../domain/guard/tool-call.js';
+import { at, ruledCall, T0 } from '../../support/guard-builders.js';
 import { approvalView } from '../../../application/guard/approval-view.js';
 
-const call: RuledCall = {
-  toolCallId: 'call_1',
-  tool: 'notes_add',
-  input: { text: 'x' },
-  inputDigest: 'd',
-  principal: { subject: 'ada', kind: 'user' },
-  venue: 'chat',
-  presence: 'present',
-  session: 'thr_1',
-  effective: { risk: 'write', egress: false },
-};
-const T0 = '2026-06-01T12:00:00.000Z';
-const at = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();
+const call = ruledCall();
 const parked = () => Approval.park({ id: 'apr_1', call, preview: 'add', now: T0, expiresAt: at(24 * 3600_000) });
 
 describe('Approval leases (recovery after a crash)', () => {

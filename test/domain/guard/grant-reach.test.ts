@@ -4,33 +4,16 @@ import { decide } from '../../../domain/guard/decide.js';
 import { Grant, type StoredGrant } from '../../../domain/guard/grant.js';
 import { grantFromApproval } from '../../../domain/guard/grant-from-approval.js';
 import type { RuledCall } from '../../../domain/guard/tool-call.js';
+import { ADA_STANDS_FOR_NOTES, ruledCall, T0 } from '../../support/guard-builders.js';
 
-const T0 = '2026-06-01T12:00:00.000Z';
 const milk = { automationId: 'atm_milk', name: 'Milk reminder' };
 
-const call = (overrides: Partial<RuledCall> = {}): RuledCall => ({
-  toolCallId: 'call_1',
-  tool: 'notes_add',
-  input: {},
-  inputDigest: 'd',
-  principal: { subject: 'ada', kind: 'user' },
-  venue: 'chat',
-  presence: 'present',
-  session: 'thr_1',
-  effective: { risk: 'write', egress: false },
-  ...overrides,
-});
+const call = (overrides: Partial<RuledCall> = {}): RuledCall => ruledCall({ input: {}, ...overrides });
 
 const standing = (appliesTo?: Grant['appliesTo']) =>
   Grant.create({
     id: 'grt_1',
-    subject: 'ada',
-    tool: 'notes_add',
-    scope: 'tool',
-    inputDigest: null,
-    duration: 'standing',
-    session: null,
-    evidence: null,
+    ...ADA_STANDS_FOR_NOTES,
     ...(appliesTo ? { appliesTo } : {}),
     origin: { kind: 'approval', approvalId: 'apr_0' },
     createdAt: T0,

@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { gzipSync } from 'node:zlib';
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { selfSignedCertificate } from '../../../support/self-signed.js';
 import { createServer as createHttpsServer } from 'node:https';
 import { createSecureContext } from 'node:tls';
 import type { IncomingMessage } from 'node:http';
@@ -208,26 +207,7 @@ describe("the egress guard's fetch", () => {
 
   it("over TLS keeps the name: SNI and the certificate check are for the URL's host, not the address dialled", async () => {
     const folder = await mkdtemp(join(tmpdir(), 'porter-egress-tls-'));
-    const keyFile = join(folder, 'key.pem');
-    const certFile = join(folder, 'cert.pem');
-    await promisify(execFile)('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=secure.example',
-      '-addext',
-      'subjectAltName=DNS:secure.example',
-    ]);
-    const credentials = { key: await readFile(keyFile), cert: await readFile(certFile) };
+    const credentials = await selfSignedCertificate(folder, 'secure.example');
     const names: string[] = [];
     const secure = createHttpsServer(
       { ...credentials, SNICallback: (name, done) => (names.push(name), done(null, createSecureContext(credentials))) },

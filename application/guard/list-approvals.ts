@@ -1,7 +1,6 @@
-import type { Principal } from '../../domain/principal.js';
 import type { Clock } from '../../ports/clock.js';
 import type { UseCase } from '../../ports/use-case.js';
-import type { ApprovalList, ApprovalView, Paged } from '../../ports/use-cases/guard.js';
+import type { ApprovalList, Paged } from '../../ports/use-cases/guard.js';
 import type { ApprovalBook } from './approval-book.js';
 import { approvalView } from './approval-view.js';
 
@@ -19,18 +18,5 @@ export class ListApprovals implements UseCase<Paged, ApprovalList> {
       approvals: page.items.filter(({ approval }) => approval.isPendingAt(now)).map(({ approval }) => approvalView(approval, now)),
       nextCursor: page.nextCursor,
     };
-  }
-}
-
-/** `GET /approvals/:id`: pending without `request` means it is executing; keep polling. */
-export class GetApproval implements UseCase<{ principal: Principal; approvalId: string }, ApprovalView> {
-  constructor(
-    private readonly approvals: ApprovalBook,
-    private readonly clock: Clock,
-  ) {}
-
-  async execute(input: { principal: Principal; approvalId: string }): Promise<ApprovalView> {
-    const { approval } = await this.approvals.ownedBy(input.principal.subject, input.approvalId);
-    return approvalView(approval, this.clock.now().toISOString());
   }
 }

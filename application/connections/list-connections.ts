@@ -1,5 +1,3 @@
-import { ConnectionsNotConfigured } from '../../domain/connections/errors.js';
-import { NotFound } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { ConnectionList, ConnectionView } from '../../ports/use-cases/connections.js';
@@ -7,30 +5,15 @@ import type { ConnectionBook } from './connection-book.js';
 import type { ConnectionRefresh } from './connection-refresh.js';
 import { viewOf } from './connection-view.js';
 
-/** `GET /connections/:id`: the caller's connection, brought up to date with the broker. */
-export class GetConnection implements UseCase<{ principal: Principal; connectionId: string }, ConnectionView> {
-  constructor(
-    private readonly book: ConnectionBook,
-    private readonly refresh: ConnectionRefresh | null,
-  ) {}
-
-  async execute(input: { principal: Principal; connectionId: string }): Promise<ConnectionView> {
-    if (!this.refresh) throw new ConnectionsNotConfigured();
-    const current = await this.refresh.refresh(await this.book.ownedBy(input.principal.subject, input.connectionId));
-    if (!current) throw new NotFound('Connection');
-    return viewOf(current);
-  }
-}
-
 /** `GET /connections`: the caller's connections, newest first; open flows are brought up to date. */
 export class ListConnections implements UseCase<{ principal: Principal; limit?: number; cursor?: string | null }, ConnectionList> {
   constructor(
     private readonly book: ConnectionBook,
-    private readonly refresh: ConnectionRefresh | null,
+    private readonly refresh: ConnectionRefresh,
   ) {}
 
   async execute(input: { principal: Principal; limit?: number; cursor?: string | null }): Promise<ConnectionList> {
-    if (!this.refresh) throw new ConnectionsNotConfigured();
+    this.refresh.assertConfigured();
     const page = await this.book.list({ owner: input.principal.subject }, input.limit ?? 50, input.cursor ?? null);
     const connections: ConnectionView[] = [];
     for (const loaded of page.items) {

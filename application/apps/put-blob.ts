@@ -1,30 +1,16 @@
 import { BLOB_KEY } from '../../domain/apps/app-document.js';
-import { InvalidInput, NotFound, PayloadTooLarge } from '../../domain/errors.js';
+import { InvalidInput, PayloadTooLarge } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
-import type { BlobContent } from '../../ports/use-cases/apps.js';
 import type { AppBook } from './app-book.js';
 import type { AppData } from './app-data.js';
 
 export const MAX_BLOB_BYTES = 2 * 1024 * 1024;
+
 const CONTENT_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
 type Of<T = object> = { principal: Principal; appId: string; key: string } & T;
 
-/** An app's blobs: read by whoever may see the app, written only by its owner. */
-export class GetBlob {
-  constructor(
-    private readonly book: AppBook,
-    private readonly data: AppData,
-  ) {}
-
-  async execute({ principal, appId, key }: Of): Promise<BlobContent> {
-    await this.book.visibleTo(principal, appId);
-    const blob = await this.data.blobs(appId).get(key);
-    if (!blob) throw new NotFound('Blob');
-    return { key: blob.key, contentType: blob.contentType, bytes: blob.bytes };
-  }
-}
-
+/** `PUT /apps/:id/blobs/:key`: only the app's owner writes its blobs. */
 export class PutBlob {
   constructor(
     private readonly book: AppBook,
@@ -39,17 +25,5 @@ export class PutBlob {
     if (bytes.byteLength > MAX_BLOB_BYTES) throw new PayloadTooLarge(`A blob holds at most ${MAX_BLOB_BYTES} bytes`);
     const info = await this.data.blobs(appId).put(key, bytes, type);
     return { key: info.key, contentType: info.contentType, size: info.size };
-  }
-}
-
-export class DeleteBlob {
-  constructor(
-    private readonly book: AppBook,
-    private readonly data: AppData,
-  ) {}
-
-  async execute({ principal, appId, key }: Of): Promise<void> {
-    await this.book.ownedBy(principal.subject, appId);
-    if (!(await this.data.blobs(appId).delete(key))) throw new NotFound('Blob');
   }
 }

@@ -14,23 +14,13 @@ import type { AppSharing } from './app-sharing.js';
 import { detailOf } from './app-views.js';
 import { contentHashOf } from './content-hash.js';
 
-/** The app as an app file: `app.json` (the document without server files) and `app/` (them). */
-export class ExportApp implements UseCase<{ principal: Principal; appId: string }, { filename: string; bytes: Uint8Array }> {
-  constructor(
-    private readonly book: AppBook,
-    private readonly archive: AppArchive,
-  ) {}
-
-  async execute({ principal, appId }: { principal: Principal; appId: string }) {
-    const { app } = await this.book.visibleTo(principal, appId);
-    const slug =
-      app.document.title
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')
-        .replace(/^-|-$/g, '')
-        .slice(0, 60) || 'app';
-    return { filename: `${slug}.porter-app`, bytes: this.archive.pack(app.document) };
-  }
+/** What ImportApp is built from. */
+export interface ImportAppDeps {
+  readonly book: AppBook;
+  readonly archive: AppArchive;
+  readonly sharing: AppSharing;
+  readonly ids: Ids;
+  readonly clock: Clock;
 }
 
 /**
@@ -41,13 +31,19 @@ export class ExportApp implements UseCase<{ principal: Principal; appId: string 
  * Server code (files under `app/`) comes in only for someone signed in.
  */
 export class ImportApp implements UseCase<{ principal: Principal; bytes: Uint8Array }, AppDetail> {
-  constructor(
-    private readonly book: AppBook,
-    private readonly archive: AppArchive,
-    private readonly sharing: AppSharing,
-    private readonly ids: Ids,
-    private readonly clock: Clock,
-  ) {}
+  private readonly book: AppBook;
+  private readonly archive: AppArchive;
+  private readonly sharing: AppSharing;
+  private readonly ids: Ids;
+  private readonly clock: Clock;
+
+  constructor(deps: ImportAppDeps) {
+    this.book = deps.book;
+    this.archive = deps.archive;
+    this.sharing = deps.sharing;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+  }
 
   async execute({ principal, bytes }: { principal: Principal; bytes: Uint8Array }): Promise<AppDetail> {
     const contents = this.archive.unpack(bytes);

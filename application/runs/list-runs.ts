@@ -1,6 +1,6 @@
 import type { Principal } from '../../domain/principal.js';
 import type { UseCase } from '../../ports/use-case.js';
-import type { RunDetail, RunRef, RunView } from '../../ports/use-cases/runs.js';
+import type { RunView } from '../../ports/use-cases/runs.js';
 import type { RunBook } from './run-book.js';
 import { runView } from './run-view.js';
 
@@ -16,15 +16,5 @@ export class ListRuns implements UseCase<ListInput, { runs: RunView[]; nextCurso
       : { owner: input.principal.subject };
     const page = await this.runs.list(refs, input.limit ?? 50, input.cursor ?? null);
     return { runs: page.items.map(({ run }) => runView(run)), nextCursor: page.nextCursor };
-  }
-}
-
-/** `GET /runs/:id`: the run and its transcript. */
-export class GetRun implements UseCase<RunRef, RunDetail> {
-  constructor(private readonly runs: RunBook) {}
-
-  async execute(input: RunRef): Promise<RunDetail> {
-    const { run } = await this.runs.ownedBy(input.principal.subject, input.runId);
-    return { ...runView(run), messages: await this.runs.messagesOf(run.id) };
   }
 }

@@ -1,0 +1,18 @@
+import type { UseCase } from '../../ports/use-case.js';
+import type { AppsUseCases, AppSummary } from '../../ports/use-cases/apps.js';
+import type { Principal } from '../../domain/principal.js';
+import type { AppBook } from './app-book.js';
+import { summaryOf } from './app-views.js';
+
+/** The caller's apps, newest first. */
+export class ListApps implements UseCase<
+  Parameters<AppsUseCases['listApps']['execute']>[0],
+  { apps: AppSummary[]; nextCursor: string | null }
+> {
+  constructor(private readonly book: AppBook) {}
+
+  async execute({ principal, limit, cursor }: { principal: Principal; limit?: number; cursor?: string | null }) {
+    const page = await this.book.list({ owner: principal.subject }, limit ?? 50, cursor ?? null);
+    return { apps: page.items.map(({ app }) => summaryOf(app)), nextCursor: page.nextCursor };
+  }
+}

@@ -1,0 +1,22 @@
+import type { Principal } from '../../domain/principal.js';
+import type { UseCase } from '../../ports/use-case.js';
+import type { ThreadBook } from './thread-book.js';
+import type { TurnHub } from './turn-hub.js';
+
+/** `DELETE /threads/:id`: a turn in flight on it here is stopped first, so nothing writes after. */
+export class DeleteThread implements UseCase<{ principal: Principal; threadId: string }, void> {
+  constructor(
+    private readonly threads: ThreadBook,
+    private readonly hub: TurnHub,
+  ) {}
+
+  async execute(input: { principal: Principal; threadId: string }): Promise<void> {
+    await this.threads.ownedBy(input.principal.subject, input.threadId);
+    const live = this.hub.find(input.threadId);
+    if (live) {
+      live.abort.abort(new Error('the thread was deleted'));
+      await this.hub.settled(input.threadId);
+    }
+    await this.threads.delete(input.threadId);
+  }
+}
