@@ -1,6 +1,7 @@
 import type { Principal } from '../../domain/principal.js';
 import type { UiChunk } from '../../domain/threads/ui-chunk.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
+import type { Rewind } from '../../domain/threads/rewind.js';
 import type { UseCase } from '../use-case.js';
 
 export interface ThreadSummary {
@@ -27,6 +28,8 @@ export interface TurnRequest {
   /** The new user message; absent when the turn continues (approval answers or `continue`). */
   readonly message?: UiMessage;
   readonly answers?: ReadonlyArray<ApprovalAnswer>;
+  /** What the turn replaces first: the last answer (regenerate) or the person's last message (edit). */
+  readonly rewind?: Rewind;
   /** The person's own credentials, forwarded to the host in present mode. */
   readonly credentials?: { readonly cookie?: string; readonly authorization?: string };
 }

@@ -33,7 +33,7 @@ export function ChatView({ threadId, initialMessages, firstMessage }: ChatViewPr
     // One Chat per thread: later renders must not replace it (the view is keyed by thread).
     [threadId],
   );
-  const { messages, status, error, sendMessage, stop, clearError, resumeStream, setMessages } = useChat({
+  const { messages, status, error, sendMessage, regenerate, stop, clearError, resumeStream, setMessages } = useChat({
     chat,
     resume: firstMessage === undefined,
   });
@@ -102,6 +102,10 @@ export function ChatView({ threadId, initialMessages, firstMessage }: ChatViewPr
   const laterResults = useMemo(() => laterResultsOf(messages), [messages]);
   const problem = error ? turnError(error) : null;
   const canContinue = !busy && !syncing && parkedInLast.length > 0 && waiting.length === 0;
+  // The last exchange may be redone once nothing runs and nothing in it waits for an answer.
+  const canRedo = !busy && !syncing && parkedInLast.length === 0;
+  const lastUser = messages.findLastIndex((m) => m.role === 'user');
+  const lastAnswer = messages.at(-1)?.role === 'assistant' ? messages.length - 1 : -1;
 
   return (
     <div className="chat">
@@ -123,6 +127,22 @@ export function ChatView({ threadId, initialMessages, firstMessage }: ChatViewPr
               streaming={busy && index === messages.length - 1 && message.role === 'assistant'}
               onDecided={onDecided}
               onSettledElsewhere={onSettledElsewhere}
+              {...(canRedo && index === lastAnswer
+                ? {
+                    onRegenerate: () => {
+                      pinned.current = true;
+                      void regenerate();
+                    },
+                  }
+                : {})}
+              {...(canRedo && index === lastUser
+                ? {
+                    onEdit: async (text: string) => {
+                      pinned.current = true;
+                      await sendMessage({ text, messageId: message.id });
+                    },
+                  }
+                : {})}
             />
           ))}
           {status === 'submitted' && messages.at(-1)?.role !== 'assistant' ? (

@@ -72,7 +72,9 @@ export function threadRoutes(threads: ThreadUseCases): WireRoutes {
         description:
           'Send `{message}` (a user UIMessage, or just its text), `{continue: true}` (run the calls approved since the last turn, then let the model go on) or the AI SDK chat ' +
           "transport's own body `{id, messages, trigger, messageId}` (only the last message is read: the server owns the history; an assistant message with " +
-          'answered approval parts carries approval responses). A call that needs approval emits `tool-approval-request` and `data-porter-approval`, and the turn finishes.',
+          'answered approval parts carries approval responses). `trigger: "regenerate-message"` replaces the last answer with a new one; `submit-message` with a ' +
+          "`messageId` replaces the person's last message (edit and resend) and the answer to it. " +
+          'A call that needs approval emits `tool-approval-request` and `data-porter-approval`, and the turn finishes.',
         params: { id: threadId },
         body: jsonBody(turnBody, 'turn', parseTurnBody),
         responses: { 200: turnStream('The turn as it happens.') },
@@ -86,6 +88,7 @@ export function threadRoutes(threads: ThreadUseCases): WireRoutes {
             threadId: params.id,
             ...(input.message ? { message: input.message } : {}),
             answers: input.answers,
+            ...(input.rewind ? { rewind: input.rewind } : {}),
             credentials: { ...(cookie ? { cookie } : {}), ...(authorization ? { authorization } : {}) },
           });
           sendTurn(ctx, turn);
