@@ -5,11 +5,13 @@ import { useSession } from './session.js';
 import { useLoad } from './use-load.js';
 import { approvalPage, describeError, wire } from './wire.js';
 import { EmptyState, PageFrame } from './page.js';
+import { announceApprovalsChanged, usePageEvent } from './page-events.js';
 
 /** Everything waiting for this person's answer: chats, automations, apps, the MCP door. */
 export function ApprovalsPage() {
   const { epoch } = useSession();
   const list = useLoad((signal) => wire('GET', '/approvals', { schema: approvalPage, signal }), [epoch], 5000);
+  usePageEvent('approvals-changed', list.reload);
   const [batchError, setBatchError] = useState<string | null>(null);
   const approvals = list.data?.approvals ?? [];
 
@@ -20,7 +22,7 @@ export function ApprovalsPage() {
     } catch (caught) {
       setBatchError(describeError(caught));
     }
-    list.reload();
+    announceApprovalsChanged();
   };
 
   return (
@@ -74,7 +76,6 @@ export function ApprovalsPage() {
                 tool={approval.request.tool}
                 egress={approval.request.egress}
                 rememberable={approval.request.venue === 'chat'}
-                onDecided={() => list.reload()}
               />
             ) : (
               <p className="muted">Running now…</p>

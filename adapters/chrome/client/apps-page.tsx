@@ -1,4 +1,6 @@
-import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { connectServedApp } from '../../client/served-app-bridge.js';
+import { announceApprovalsChanged } from './page-events.js';
 import { z } from 'zod';
 import { viewOfDocument } from '../../../domain/apps/app-view.js';
 import type { AppDocument } from '../../../domain/apps/app-document.js';
@@ -222,7 +224,7 @@ export function AppPage({ appId }: { appId: string }) {
       ) : null}
       {opened.data.kind === 'resuming' ? <p className="banner info">Starting the app’s server again…</p> : null}
       {frame ? (
-        <iframe className="app-frame" title={document.title || 'App'} src={frame} sandbox={FRAME_SANDBOX} />
+        <ServedFrame appId={appId} title={document.title || 'App'} src={frame} />
       ) : (
         <div className="app-page-canvas">
           <AppRenderer view={viewOfDocument(appId, document)} runtime={runtime} />
@@ -315,6 +317,39 @@ function useAppRuntime(appId: string, document: AppDocument | undefined): AppRun
       },
     };
   }, [document, records, base, refresh, tools]);
+}
+
+/**
+ * A served app's own page, framed sandboxed, with the app bridge connected: the page asks this
+ * frame for its records and actions (it cannot call the wire itself), and is told the chrome's
+ * colour scheme and accent, again whenever the scheme changes.
+ */
+function ServedFrame({ appId, title, src }: { appId: string; title: string; src: string }) {
+  const frame = useRef<HTMLIFrameElement>(null);
+  useEffect(() => {
+    if (!frame.current) return;
+    const dark = window.matchMedia('(prefers-color-scheme: dark)');
+    const theme = () => ({
+      scheme: dark.matches ? ('dark' as const) : ('light' as const),
+      accent: getComputedStyle(window.document.documentElement).getPropertyValue('--accent').trim(),
+    });
+    const bridge = connectServedApp({
+      wire: WIRE,
+      appId,
+      frame: frame.current,
+      theme,
+      onChange: ({ result }) => {
+        if ((result as { status?: unknown } | null)?.status === 'parked') announceApprovalsChanged();
+      },
+    });
+    const schemeChanged = () => bridge.sendTheme(theme());
+    dark.addEventListener('change', schemeChanged);
+    return () => {
+      dark.removeEventListener('change', schemeChanged);
+      bridge.disconnect();
+    };
+  }, [appId]);
+  return <iframe ref={frame} className="app-frame" title={title} src={src} sandbox={FRAME_SANDBOX} />;
 }
 
 /**

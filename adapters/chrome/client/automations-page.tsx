@@ -6,6 +6,7 @@ import { useSession } from './session.js';
 import { dateTime, relativeTime } from './time.js';
 import { useLoad } from './use-load.js';
 import { WireError, describeError, wire } from './wire.js';
+import { announceApprovalsChanged } from './page-events.js';
 
 const trigger = z.union([
   z.object({ kind: z.literal('schedule'), cron: z.string(), timezone: z.string().optional() }),
@@ -63,6 +64,7 @@ export function AutomationsPage() {
     act(async () => {
       const result = await wire('POST', `/automations/${encodeURIComponent(a.id)}/arm`, { body: {}, schema: armResult });
       if (result.asks.length === 0) return { tone: 'info', text: `“${a.name}” is armed.` };
+      announceApprovalsChanged();
       return {
         tone: 'info',
         text: `“${a.name}” needs your standing permission for ${result.asks.map((ask) => ask.tool).join(', ')} before it runs on its own.`,

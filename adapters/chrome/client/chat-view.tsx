@@ -7,6 +7,7 @@ import { MessageView, laterResultsOf } from './message-view.js';
 import { useSession } from './session.js';
 import { WIRE, describeError, type ApprovalView } from './wire.js';
 import { loadThread } from './threads.js';
+import { announceApprovalsChanged } from './page-events.js';
 
 export interface ChatViewProps {
   readonly threadId: string;
@@ -56,6 +57,11 @@ export function ChatView({ threadId, initialMessages, firstMessage }: ChatViewPr
   // Calls parked in the latest answer that nobody has decided yet (here or elsewhere).
   const waiting = useMemo(() => undecidedCalls(messages, decisions), [messages, decisions]);
   const parkedInLast = useMemo(() => parkedCalls(messages.at(-1)), [messages]);
+  // A call parked by this answer waits in Approvals too: the badge counts it at once.
+  const parkedKey = parkedInLast.join(' ');
+  useEffect(() => {
+    if (parkedKey) announceApprovalsChanged();
+  }, [parkedKey]);
 
   // Decisions are also kept in a ref: two answers given in quick succession must both be seen.
   const decided = useRef(new Map<string, boolean>());

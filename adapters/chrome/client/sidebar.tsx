@@ -6,6 +6,7 @@ import { titleOf } from './threads.js';
 import { useLoad } from './use-load.js';
 import { approvalPage, describeError, wire } from './wire.js';
 import { relativeTime } from './time.js';
+import { usePageEvent } from './page-events.js';
 
 export interface SidebarProps {
   readonly route: Route;
@@ -18,6 +19,8 @@ export function Sidebar({ route, onNavigate }: SidebarProps) {
   const { threads, error, hasMore, loadMore } = useThreadList();
   const { epoch } = useSession();
   const pending = useLoad((signal) => wire('GET', '/approvals', { schema: approvalPage, signal }), [epoch], 10_000);
+  // A decision made anywhere in this page shows at once; the poll catches those made elsewhere.
+  usePageEvent('approvals-changed', pending.reload);
   const pendingCount = pending.data?.approvals.length ?? 0;
 
   return (
