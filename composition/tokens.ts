@@ -23,6 +23,7 @@ export const TOKENS = {
   KoaWire: Symbol.for('porter.KoaWire'),
   StatusBlocks: Symbol.for('porter.StatusBlocks'),
   ToolRegistry: Symbol.for('porter.ToolRegistry'),
+  ToolUseCases: Symbol.for('porter.ToolUseCases'),
   PorterTools: Symbol.for('porter.PorterTools'),
   ApprovalBook: Symbol.for('porter.ApprovalBook'),
   GrantBook: Symbol.for('porter.GrantBook'),

@@ -14,6 +14,8 @@ import { AgentTurn } from '../../application/threads/agent-turn.js';
 import { RunTurn } from '../../application/threads/run-turn.js';
 import { CreateThread, DeleteThread, GetThread, ListThreads, RejoinTurn, StopTurn } from '../../application/threads/thread-queries.js';
 import { ThreadsAdopter } from '../../application/threads/threads-adopter.js';
+import { RenameThread } from '../../application/threads/rename-thread.js';
+import { SearchThreads } from '../../application/threads/search-threads.js';
 import { threadRoutes } from '../../adapters/http/routes/thread-routes.js';
 import type { WireRoutes } from '../../adapters/http/wire-routes.js';
 
@@ -62,7 +64,9 @@ export const threadsModule = new ContainerModule(({ bind }) => {
       return {
         createThread: new CreateThread(threads, ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock)),
         listThreads: new ListThreads(threads),
+        searchThreads: new SearchThreads(threads),
         getThread: new GetThread(threads),
+        renameThread: new RenameThread(threads, ctx.get(TOKENS.Clock)),
         deleteThread: new DeleteThread(threads, hub),
         runTurn: new RunTurn(threads, agent, hub, decide, model, ctx.get(TOKENS.Ids), ctx.get(TOKENS.Clock), ctx.get(TOKENS.Logger)),
         rejoinTurn: new RejoinTurn(threads, hub),

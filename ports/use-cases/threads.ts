@@ -47,7 +47,13 @@ export interface ThreadUseCases {
     { principal: Principal; limit?: number; cursor?: string | null },
     { threads: ReadonlyArray<ThreadSummary>; nextCursor: string | null }
   >;
+  /** The caller's threads whose title holds every word of `q`, newest first. */
+  readonly searchThreads: UseCase<
+    { principal: Principal; q: string; limit?: number; cursor?: string | null },
+    { threads: ReadonlyArray<ThreadSummary>; nextCursor: string | null }
+  >;
   readonly getThread: UseCase<{ principal: Principal; threadId: string }, ThreadDetail>;
+  readonly renameThread: UseCase<{ principal: Principal; threadId: string; title: string }, ThreadSummary>;
   readonly deleteThread: UseCase<{ principal: Principal; threadId: string }, void>;
   readonly runTurn: UseCase<TurnRequest, TurnStream>;
   /** Null when no turn is in flight on this thread (here). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ThreadUseCases } from '../../../ports/use-cases/threads.js';
-import { Created, Stopped, ThreadDetail, ThreadList, turnStream } from '../shapes/thread-shapes.js';
+import { Created, Stopped, ThreadDetail, ThreadList, ThreadSummary, turnStream } from '../shapes/thread-shapes.js';
+import { MAX_TITLE } from '../../../domain/threads/thread.js';
 import { idParam } from '../shapes/path-params.js';
 import { bare, json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
@@ -11,6 +12,12 @@ import { parseTurnBody, turnBody, turnInputOf } from './turn-body.js';
 
 const noBody = z.union([z.undefined(), z.strictObject({})]);
 const threadId = idParam('thread');
+const listQuery = pageQuery.extend({
+  q: z.string().trim().min(1).max(200).optional().describe('Words the title must hold.'),
+});
+const renameBody = z.strictObject({
+  title: z.string().trim().min(1, 'must not be empty').max(MAX_TITLE).describe('The new title (whitespace folded).'),
+});
 
 /** Threads and their turns. */
 export function threadRoutes(threads: ThreadUseCases): WireRoutes {
@@ -22,11 +29,15 @@ export function threadRoutes(threads: ThreadUseCases): WireRoutes {
         id: 'listThreads',
         method: 'get',
         path: '/threads',
-        summary: "List the caller's threads",
-        query: pageQuery,
+        summary: "List or search the caller's threads",
+        description: 'With `q`, only threads whose title holds every word of it (case and accents ignored).',
+        query: listQuery,
         responses: { 200: json('Thread summaries, newest first.', ThreadList) },
-        handle: async (ctx, { query }) => {
-          ctx.body = await threads.listThreads.execute({ principal: principalOf(ctx), ...query });
+        handle: async (ctx, { query: { q, ...page } }) => {
+          const principal = principalOf(ctx);
+          ctx.body = q
+            ? await threads.searchThreads.execute({ principal, q, ...page })
+            : await threads.listThreads.execute({ principal, ...page });
         },
       }),
       route({
@@ -50,6 +61,18 @@ export function threadRoutes(threads: ThreadUseCases): WireRoutes {
         responses: { 200: json('The thread; its messages are AI SDK UIMessages.', ThreadDetail) },
         handle: async (ctx, { params }) => {
           ctx.body = await threads.getThread.execute({ principal: principalOf(ctx), threadId: params.id });
+        },
+      }),
+      route({
+        id: 'renameThread',
+        method: 'patch',
+        path: '/threads/:id',
+        summary: 'Rename a thread',
+        params: { id: threadId },
+        body: jsonBody(renameBody),
+        responses: { 200: json('The renamed thread.', ThreadSummary) },
+        handle: async (ctx, { params, body }) => {
+          ctx.body = await threads.renameThread.execute({ principal: principalOf(ctx), threadId: params.id, title: body.title });
         },
       }),
       route({
