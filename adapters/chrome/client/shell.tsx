@@ -7,6 +7,8 @@ import { ApprovalsPage } from './approvals-page.js';
 import { AppsPage, AppPage } from './apps-page.js';
 import { AutomationsPage } from './automations-page.js';
 import { ConnectionsPage } from './connections-page.js';
+import { GrantsPage } from './grants-page.js';
+import { RunPage } from './run-page.js';
 
 /**
  * The frame: the sidebar beside the current page on wide screens; on a phone the sidebar is a
@@ -84,8 +86,12 @@ function Page({ route }: { route: Route }) {
       return <AppsPage />;
     case 'app':
       return <AppPage key={route.appId} appId={route.appId} />;
+    case 'grants':
+      return <GrantsPage />;
     case 'automations':
       return <AutomationsPage />;
+    case 'run':
+      return <RunPage key={route.runId} runId={route.runId} />;
     case 'connections':
       return <ConnectionsPage />;
   }
@@ -97,6 +103,8 @@ function pageName(route: Route): string {
       return 'Conversation';
     case 'app':
       return 'App';
+    case 'run':
+      return 'Run';
     default:
       return route.name.charAt(0).toUpperCase() + route.name.slice(1);
   }
