@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { NAME } from './chrome-config.js';
 import { approvalView, describeError, wire, type ApprovalState, type ApprovalView, type Remember } from './wire.js';
 import { RiskBadge } from './risk-badge.js';
 import { announceApprovalsChanged } from './page-events.js';
@@ -121,7 +122,7 @@ export function ApprovalCard({
       <header className="approval-head">
         <RiskBadge risk={risk} egress={egress} />
         <span className="approval-ask">
-          Porter wants to use <code>{tool}</code>
+          {NAME} wants to use <code>{tool}</code>
         </span>
       </header>
       <p className="approval-preview">{preview}</p>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { NAME } from './chrome-config.js';
 import { ApprovalCard } from './approval-card.js';
 import { hrefOf } from './route.js';
 import { useSession } from './session.js';
@@ -28,7 +29,7 @@ export function ApprovalsPage() {
   return (
     <PageFrame
       title="Approvals"
-      lede="Porter asks before it changes something, deletes something or reaches outside. Answer here or in the conversation."
+      lede={`${NAME} asks before it changes something, deletes something or reaches outside. Answer here or in the conversation.`}
       actions={
         approvals.length > 1 ? (
           <button type="button" className="button small secondary" onClick={() => void decideAll(false)}>
@@ -47,7 +48,7 @@ export function ApprovalsPage() {
       ) : null}
       {list.data === undefined && !list.error ? <div className="skeleton-card" aria-label="Loading" /> : null}
       {list.data && approvals.length === 0 ? (
-        <EmptyState title="Nothing is waiting for you" text="When Porter needs your yes or no, it shows up here." />
+        <EmptyState title="Nothing is waiting for you" text={`When ${NAME} needs your yes or no, it shows up here.`} />
       ) : null}
       <ul className="card-list">
         {approvals.map((approval) => (

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { NAME } from './chrome-config.js';
 import { z } from 'zod';
 import { EmptyState, PageFrame } from './page.js';
 import { hrefOf } from './route.js';
@@ -95,7 +96,7 @@ export function AutomationsPage() {
   return (
     <PageFrame
       title="Automations"
-      lede="Porter works while you are away: on a schedule or when a webhook arrives, with only the permissions you granted ahead of time."
+      lede={`${NAME} works while you are away: on a schedule or when a webhook arrives, with only the permissions you granted ahead of time.`}
       actions={
         off ? null : (
           <button type="button" className="button small primary" onClick={() => setCreating(!creating)} aria-expanded={creating}>
@@ -126,7 +127,7 @@ export function AutomationsPage() {
       {list.data && automations.length === 0 && !creating ? (
         <EmptyState
           title="No automations yet"
-          text="Create one to have Porter do something every morning, or whenever a webhook arrives."
+          text={`Create one to have ${NAME} do something every morning, or whenever a webhook arrives.`}
         />
       ) : null}
       <ul className="card-list">
@@ -299,7 +300,10 @@ function NewAutomation({ onCreated }: { onCreated(a: Automation): void }) {
               <input
                 name="cron"
                 value={cron}
-                onChange={(event) => setCron(event.target.value)}
+                onChange={(event) => {
+                  setCron(event.target.value);
+                  setError(null);
+                }}
                 required
                 spellCheck={false}
                 autoComplete="off"

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { NAME } from './chrome-config.js';
 import { Chat, useChat } from '@ai-sdk/react';
 import { isToolUIPart, type UIMessage } from 'ai';
 import { porterChatTransport } from '../../client/porter-chat-transport.js';
@@ -124,7 +125,7 @@ export function ChatView({ threadId, initialMessages, firstMessage }: ChatViewPr
         }}
       >
         <div className="chat-column" role="log" aria-live="polite" aria-relevant="additions text">
-          {messages.length === 0 && !busy ? <p className="chat-empty">Say something to start. Porter answers here.</p> : null}
+          {messages.length === 0 && !busy ? <p className="chat-empty">Say something to start. {NAME} answers here.</p> : null}
           {messages.map((message, index) => (
             <MessageView
               key={message.id}
@@ -152,13 +153,13 @@ export function ChatView({ threadId, initialMessages, firstMessage }: ChatViewPr
             />
           ))}
           {status === 'submitted' && messages.at(-1)?.role !== 'assistant' ? (
-            <div className="message assistant" aria-label="Porter is thinking">
+            <div className="message assistant" aria-label={`${NAME} is thinking`}>
               <span className="typing" aria-hidden="true">
                 <span />
                 <span />
                 <span />
               </span>
-              <span className="visually-hidden">Porter is thinking…</span>
+              <span className="visually-hidden">{NAME} is thinking…</span>
             </div>
           ) : null}
           {canContinue ? (
@@ -212,7 +213,7 @@ export function ChatView({ threadId, initialMessages, firstMessage }: ChatViewPr
           onStop={() => void stop()}
           busy={busy}
           autoFocus
-          placeholder={waiting.length > 0 ? 'Answer the request above, or write a message' : 'Message Porter'}
+          placeholder={waiting.length > 0 ? 'Answer the request above, or write a message' : `Message ${NAME}`}
         />
         <p className="composer-hint">
           <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line{busy ? ' · Esc to stop' : ''}

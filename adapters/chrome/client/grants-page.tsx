@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { NAME } from './chrome-config.js';
 import { z } from 'zod';
 import { EmptyState, PageFrame } from './page.js';
 import { useSession } from './session.js';
@@ -50,7 +51,7 @@ export function GrantsPage() {
   return (
     <PageFrame
       title="Grants"
-      lede="What Porter may do without asking, because you said so when you approved. Revoke one and that tool asks again."
+      lede={`What ${NAME} may do without asking, because you said so when you approved. Revoke one and that tool asks again.`}
     >
       {notice ? (
         <p className={`banner ${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>

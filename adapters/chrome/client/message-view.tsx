@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { NAME } from './chrome-config.js';
 import { getToolName, isToolUIPart, type UIMessage } from 'ai';
 import { RichText } from './rich-text.js';
 import { Markdown } from './markdown.js';
@@ -70,7 +71,7 @@ export function MessageView({ message, laterResults, streaming, onDecided, onSet
   const progress = progressOf(message.parts);
   const lastText = message.parts.map((p) => p.type).lastIndexOf('text');
   return (
-    <article className="message assistant" aria-label="Porter said" aria-busy={streaming}>
+    <article className="message assistant" aria-label={`${NAME} said`} aria-busy={streaming}>
       {message.parts.map((part, index) => {
         if (part.type === 'text') {
           if (!part.text && !streaming) return null;

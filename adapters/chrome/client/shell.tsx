@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { NAME } from './chrome-config.js';
 import { Sidebar } from './sidebar.js';
 import { useRoute, type Route } from './route.js';
 import { Home } from './home.js';
@@ -34,7 +35,7 @@ export function Shell() {
   }, [drawer]);
 
   useEffect(() => {
-    document.title = route.name === 'home' ? 'Porter' : `${pageName(route)} · Porter`;
+    document.title = route.name === 'home' ? NAME : `${pageName(route)} · ${NAME}`;
   }, [route]);
 
   return (
@@ -56,7 +57,7 @@ export function Shell() {
             <path d="M4 7h16M4 12h16M4 17h16" />
           </svg>
         </button>
-        <span className="topbar-title">Porter</span>
+        <span className="topbar-title">{NAME}</span>
         <a className="icon-button" href="#/" aria-label="New chat" title="New chat">
           <svg viewBox="0 0 24 24" aria-hidden="true">
             <path d="M12 5v14M5 12h14" />

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { LOGO, NAME } from './chrome-config.js';
 import { hrefOf, type Route } from './route.js';
 import { DEMO_SIGN_IN, useSession } from './session.js';
 import { useThreadList } from './thread-list-state.js';
@@ -38,13 +39,17 @@ export function Sidebar({ route, onNavigate }: SidebarProps) {
   const shown = searched ? found.data?.threads : threads;
 
   return (
-    <nav className="sidebar" aria-label="Porter">
+    <nav className="sidebar" aria-label={NAME}>
       <div className="sidebar-top">
         <a className="brand" href={hrefOf({ name: 'home' })} onClick={onNavigate}>
-          <span className="brand-mark" aria-hidden="true">
-            P
-          </span>
-          <span>Porter</span>
+          {LOGO ? (
+            <img className="brand-mark logo" src={LOGO} alt="" />
+          ) : (
+            <span className="brand-mark" aria-hidden="true">
+              {[...NAME][0]!.toUpperCase()}
+            </span>
+          )}
+          <span>{NAME}</span>
         </a>
         <a className="button primary new-chat" href={hrefOf({ name: 'home' })} onClick={onNavigate}>
           <svg viewBox="0 0 24 24" aria-hidden="true">
