@@ -213,7 +213,8 @@ export function servedPageRuntime(app: ServedApp, safeUrl: (value: unknown, imag
         return withKids(card);
       }
       case 'heading': {
-        const level = Math.min(Math.max(Math.round(num(p.level) ?? 2), 1), 4);
+        // The page's own title is the first heading level (h2 under the frame's page title, as the server draws it).
+        const level = Math.min(Math.max(Math.round(num(p.level) ?? 1), 1), 4);
         return el((['h2', 'h3', 'h4', 'h5'] as const)[level - 1]!, undefined, text);
       }
       case 'text':
