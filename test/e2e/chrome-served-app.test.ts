@@ -6,6 +6,8 @@ import type { Browser } from 'playwright-core';
 import { devHost } from '../support/dev-host-fixture.js';
 import { checkedPages, launchChromium, needsChromium } from '../support/browser.js';
 import { until } from '../support/eventually.js';
+import { HOSTILE_URLS, hostileLinksDocument } from '../support/hostile-urls.js';
+import { ZipAppArchive } from '../../adapters/apps/zip-app-archive.js';
 import { bubblewrapSupport } from '../../adapters/sandbox/local/bubblewrap-command.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { WireClient } from '../support/turn-client.js';
@@ -75,13 +77,42 @@ describe('A tree app graduated to a served app keeps its data and behaviour (hea
     await screenshot('chrome-served-app-dark');
   });
 
+  it('draws a hostile document’s links and images in the served page by the same rule: no javascript:, vbscript: or data: link', async () => {
+    const tia = host.client.as('tia');
+    const imported = await fetch(`${tia.base}/apps/import`, {
+      method: 'POST',
+      headers: { ...tia.headers, 'content-type': 'application/vnd.porter.app' },
+      body: Buffer.from(new ZipAppArchive().pack(hostileLinksDocument())),
+    });
+    const app = (await imported.json()) as { id: string };
+    expect((await tia.json('POST', `/apps/${app.id}/graduate`, {})).status).to.equal(200);
+    const { page } = await pages.open(browser, host.url, { user: 'tia' });
+    await page.goto(`${host.url}/#/apps/${app.id}`);
+    const frame = page.frameLocator('iframe.app-frame');
+    await frame.locator(`text=hostile link ${HOSTILE_URLS.length - 1}`).waitFor();
+    const urls = await frame
+      .locator('body')
+      .evaluate(() => [
+        ...Array.from(document.querySelectorAll('a[href]'), (a) => a.getAttribute('href')!),
+        ...Array.from(document.querySelectorAll('img[src]'), (img) => img.getAttribute('src')!),
+      ]);
+    expect(urls.length).to.be.greaterThan(0);
+    for (const url of urls) {
+      const scheme = new URL(url, 'https://app.invalid/').protocol;
+      expect(
+        scheme === 'https:' || scheme === 'http:' || (scheme === 'data:' && /^data:image\/(png|jpeg|gif|webp)[;,]/.test(url)),
+        `${JSON.stringify(url)} follows ${scheme}`,
+      ).to.equal(true);
+    }
+  });
+
   it('answers only the framed page, and only for its own app: records of another app stay out of reach', async () => {
     const tia = host.client.as('tia');
     const other = (await tia.json('POST', '/apps', { prompt: 'a secret notes list' })).body;
     expect((await tia.json('PUT', `/apps/${other.id}/records/items`, { data: { text: 'secret' } })).status).to.equal(201);
     const { page } = await pages.open(browser, host.url, { user: 'tia' });
-    const apps = (await tia.json('GET', '/apps')).body.apps as Array<{ id: string; ui: string }>;
-    const servedApp = apps.find((a) => a.ui === 'http')!;
+    const apps = (await tia.json('GET', '/apps')).body.apps as Array<{ id: string; ui: string; title: string }>;
+    const servedApp = apps.find((a) => a.ui === 'http' && a.title === 'A todo list')!;
     await page.goto(`${host.url}/#/apps/${servedApp.id}`);
     const frame = page.frameLocator('iframe.app-frame');
     await frame.locator('.item').first().waitFor();
