@@ -10,5 +10,11 @@ export {
 } from '../adapters/client/porter-chat-transport.js';
 export { createPorterThread, loadPorterThread, PorterWireError, type PorterThread } from '../adapters/client/porter-threads.js';
 export type { PorterClientOptions } from '../adapters/client/wire-url.js';
+export {
+  connectServedApp,
+  APP_BRIDGE_PROTOCOL,
+  type ServedAppBridgeOptions,
+  type ServedAppTheme,
+} from '../adapters/client/served-app-bridge.js';
 /** Re-exported so a `useChat` that answers approvals in place needs one import. */
 export { lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';

@@ -21,6 +21,7 @@ import type { DoorBearerVerifier } from '../ports/door-bearer-verifier.js';
 import type { DoorPrincipalLookup } from '../ports/door-principals.js';
 import type { DoorSecrets } from '../ports/door-secrets.js';
 import type { ThreadUseCases } from '../ports/use-cases/threads.js';
+import type { ToolUseCases } from '../ports/use-cases/tools.js';
 import type { StatusBlocks, SystemUseCases } from '../ports/use-cases/system.js';
 import type { IdentityUseCases } from '../ports/use-cases/identity.js';
 import type { GuardUseCases } from '../ports/use-cases/guard.js';
@@ -138,6 +139,7 @@ export const TOKENS = {
   /** Each family's part of `/status` (multi-bound; merged in binding order). */
   StatusBlocks: multiToken<Partial<StatusBlocks>>('StatusBlocks'),
   ToolRegistry: token<ToolRegistry>('ToolRegistry'),
+  ToolUseCases: token<ToolUseCases>('ToolUseCases'),
   /** Porter's own agent tools: each family binds the list of its tools (multi-bound; the registry holds them all). */
   PorterTools: multiToken<ReadonlyArray<ToolDefinition>>('PorterTools'),
   ApprovalBook: token<ApprovalBook>('ApprovalBook'),

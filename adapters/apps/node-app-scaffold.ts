@@ -1,6 +1,18 @@
 import type { AppDocument } from '../../domain/apps/app-document.js';
 import { safeUrl } from '../../domain/apps/safe-url.js';
 import type { AppScaffold } from '../../ports/app-scaffold.js';
+import { SERVED_PAGE_PRELUDE, servedPageRuntime } from './served-page-runtime.js';
+import { SERVED_PAGE_STYLE } from './served-page-style.js';
+
+/**
+ * The served page's script: the runtime, called with the app's tree and the link rule. Inline in
+ * the page, so no `</script` in its text may end the element early.
+ */
+const PAGE_SCRIPT =
+  `${SERVED_PAGE_PRELUDE}(${servedPageRuntime.toString()})(JSON.parse(document.getElementById('porter-app').textContent), ${safeUrl.toString()});`.replace(
+    /<\/(script)/gi,
+    '<\\/$1',
+  );
 
 /** A file of a served app, at an absolute path under `/app`. */
 export interface ScaffoldFile {
@@ -49,7 +61,10 @@ for (const action of Object.values(app.actions || {})) {
   if (fs.existsSync(file)) functions[match[1]] = require(file);
 }
 
-const STYLE = 'body{margin:0;padding:16px;font:15px/1.5 system-ui,sans-serif;color:#1f2328;background:#fff}main{display:flex;flex-direction:column;gap:12px;max-width:720px}.card{border:1px solid #d0d7de;border-radius:8px;padding:12px}.row{display:flex;gap:8px;flex-wrap:wrap}h2,h3,p{margin:0}button,input{font:inherit;padding:6px 10px}';
+const STYLE = ${JSON.stringify(SERVED_PAGE_STYLE)};
+// The page's own script: it draws the tree live and reaches the app's data through the frame
+// (adapters/apps/served-page-runtime.ts).
+const PAGE_SCRIPT = ${JSON.stringify(PAGE_SCRIPT)};
 // Links and images by the rule the chrome's renderer draws them with (domain/apps/safe-url.ts).
 const safeUrl = ${safeUrl.toString()};
 const esc = (value) => String(value == null ? '' : value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
@@ -85,7 +100,14 @@ const server = http.createServer((req, res) => {
   const url = new URL(req.url, 'http://app');
   if (req.method === 'GET' && url.pathname === '/') {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>' + esc(app.title) + '</title><style>' + STYLE + '</style><main>' + render(app.root, 0) + '</main>');
+    res.end(
+      '<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+        '<meta name="color-scheme" content="light dark"><title>' + esc(app.title) + '</title><style>' + STYLE + '</style>' +
+        '<main id="app" aria-busy="true">' + render(app.root, 0) + '</main>' +
+        // The app's tree as data for the page's script; "<" escaped so no text in it can close the tag.
+        '<script type="application/json" id="porter-app">' + JSON.stringify(app).replace(/</g, '\\\\u003c') + '</script>' +
+        '<script>' + PAGE_SCRIPT + '</script></html>',
+    );
     return;
   }
   if (req.method === 'GET' && url.pathname === '/health') return send(res, 200, { ok: true });

@@ -36,7 +36,7 @@ async function bundle(): Promise<ChromeBundle> {
     legalComments: 'none',
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'silent',
-    plugins: [englishZodMessagesOnly],
+    plugins: [englishZodMessagesOnly, chosenCodeLanguagesOnly],
   });
   const script = result.outputFiles.find((file) => file.path.endsWith('.js'));
   const styles = result.outputFiles.find((file) => file.path.endsWith('.css'));
@@ -69,6 +69,24 @@ const englishZodMessagesOnly: Plugin = {
     esbuild.onLoad({ filter: /^zod-locales$/, namespace: 'porter-chrome' }, (args) => ({
       contents: "export { default as en } from './en.js';",
       resolveDir: args.pluginData as string,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * rehype-highlight registers highlight.js's 37 "common" languages unless given its own list; the
+ * chrome gives one (client/code-languages.ts), so lowlight's common set is left out of the bundle.
+ */
+const chosenCodeLanguagesOnly: Plugin = {
+  name: 'porter-chosen-code-languages',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /[/\\]lib[/\\]common\.js$/ }, (args) => {
+      if (!args.importer.includes(`${sep}node_modules${sep}lowlight${sep}`)) return undefined;
+      return { path: 'lowlight-common', namespace: 'porter-chrome' };
+    });
+    esbuild.onLoad({ filter: /^lowlight-common$/, namespace: 'porter-chrome' }, () => ({
+      contents: 'export const grammars = {};',
       loader: 'js',
     }));
   },

@@ -13,8 +13,23 @@ export interface ChromeOptions {
    * Only for the development host: a real host signs people in itself.
    */
   readonly demoSignIn?: boolean;
-  /** The page title. */
+  /** The assistant's name: the page title, the brand in the sidebar and the composer's "Message …". Default `Porter`. */
   readonly title?: string;
+  /** The brand mark: an https URL or a path on this site (a square image). Default: the title's initial. */
+  readonly logoUrl?: string;
+  /** The accent colour, `#rgb` or `#rrggbb`; buttons, links and focus follow it in both colour schemes. */
+  readonly accentColor?: string;
+  /**
+   * What the home screen offers to try (at most 8). Default: a greeting and the host's own tools
+   * (`GET /tools`, by their descriptions).
+   */
+  readonly suggestions?: ReadonlyArray<ChromeSuggestion>;
+}
+
+/** One thing the home screen offers to try: a short label, and the message it sends. */
+export interface ChromeSuggestion {
+  readonly label: string;
+  readonly text: string;
 }
 
 /** What a Koa context offers the chrome; any Koa application's context has it. */
@@ -53,6 +68,7 @@ interface Answer {
  * fails at boot.
  */
 export async function serveChrome(options: ChromeOptions): Promise<Chrome> {
+  checkedOptions(options);
   const bundle = await loadChrome();
   const base = normalisedPath(options.path ?? '/');
   const page = Buffer.from(chromePage(bundle, base, options));
@@ -156,4 +172,27 @@ function pathOf(target: string): string {
 function normalisedPath(path: string): string {
   const withLead = path.startsWith('/') ? path : `/${path}`;
   return withLead.endsWith('/') ? withLead : `${withLead}/`;
+}
+
+/** Refuses options the page could not show safely, naming the option; before anything is built. */
+function checkedOptions(options: ChromeOptions): void {
+  const refuse = (option: string, rule: string) => {
+    throw new TypeError(`serveChrome: ${option} ${rule}`);
+  };
+  if (typeof options?.wire !== 'string' || !options.wire) refuse('wire', 'must be where the wire is mounted, e.g. "/api/porter"');
+  if (options.title !== undefined && (typeof options.title !== 'string' || !options.title.trim() || options.title.length > 100))
+    refuse('title', 'must be 1 to 100 characters');
+  if (options.logoUrl !== undefined && !/^(https:\/\/[^\s"'<>]+|\/(?!\/)[^\s"'<>]*)$/.test(String(options.logoUrl)))
+    refuse('logoUrl', 'must be an https URL or a path on this site');
+  if (options.accentColor !== undefined && !/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(String(options.accentColor)))
+    refuse('accentColor', 'must be a hex colour, #rgb or #rrggbb');
+  if (options.suggestions !== undefined) {
+    if (!Array.isArray(options.suggestions) || options.suggestions.length > 8) refuse('suggestions', 'must be a list of at most 8');
+    for (const s of options.suggestions) {
+      if (typeof s?.label !== 'string' || !s.label.trim() || s.label.length > 60)
+        refuse('suggestions', 'labels must be 1 to 60 characters');
+      if (typeof s?.text !== 'string' || !s.text.trim() || s.text.length > 2000)
+        refuse('suggestions', 'texts must be 1 to 2000 characters');
+    }
+  }
 }

@@ -18,6 +18,8 @@ export function turnRequestBody(
       ...(messageId !== undefined ? { messageId } : {}),
     };
   }
+  // `sendMessage({text, messageId})`: the person edited their last message and sends it again.
+  if (last?.role === 'user' && messageId !== undefined) return { messages: [userMessageOf(last)], trigger, messageId };
   if (last?.role === 'user') return { message: userMessageOf(last) };
   if (last?.role === 'assistant') {
     const answers = approvalAnswersOf(last);

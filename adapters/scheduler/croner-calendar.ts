@@ -16,7 +16,7 @@ export class CronerCalendar implements CronCalendar {
       if (this.cronOf(cron, timezone).nextRun(new Date()) === null) return 'the schedule never fires';
       return null;
     } catch (error) {
-      return error instanceof Error ? error.message : String(error);
+      return plainProblem(error instanceof Error ? error.message : String(error), timezone);
     }
   }
 
@@ -41,4 +41,20 @@ export class CronerCalendar implements CronCalendar {
     }
     return parsed;
   }
+}
+
+const PART_NAMES = ['minute', 'hour', 'day of the month', 'month', 'day of the week'];
+
+/** croner's refusal in words a person reads on a form, instead of its parser's own text. */
+function plainProblem(message: string, timezone: string | undefined): string {
+  if (/space separated parts/.test(message))
+    return 'a schedule has five parts: minute, hour, day of the month, month and day of the week, e.g. "0 8 * * 1-5" (8:00 on weekdays)';
+  const value = /Invalid value for (\w+): (.*)$/.exec(message);
+  if (value)
+    return `"${value[2]}" is not a ${value[1]} this schedule can use (minutes 0-59, hours 0-23, days 1-31, months 1-12, weekdays 0-7)`;
+  const illegal = /entry (\d+) \((.*)\) contains illegal characters/.exec(message);
+  if (illegal)
+    return `the ${PART_NAMES[Number(illegal[1]) - 1] ?? 'part'} "${illegal[2]}" must be a number, a range (1-5), a list (1,15), a step (*/15) or *`;
+  if (/timezone/i.test(message)) return `"${timezone}" is not a time zone; use a name such as Europe/Paris or America/New_York`;
+  return `this schedule could not be read (${message.replace(/^Cron\w*: /, '')})`;
 }

@@ -1,5 +1,6 @@
 import { Conflict, InvalidInput } from '../../domain/errors.js';
 import { textOf, type UiMessage } from '../../domain/threads/ui-message.js';
+import { rewound } from '../../domain/threads/rewind.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
 import type { Logger } from '../../ports/logger.js';
@@ -69,8 +70,14 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
 
     try {
       for (const answer of request.answers ?? []) await this.answer(request, answer.approvalId, answer.approved);
-      const messages = await this.threads.messagesOf(request.threadId);
+      let messages = await this.threads.messagesOf(request.threadId);
       let added = 0;
+      if (request.rewind) {
+        const { kept, removed } = rewound(messages, request.rewind);
+        await this.threads.deleteMessages(removed);
+        messages = kept;
+        added -= removed.length;
+      }
       let continuing: UiMessage | null = null;
       if (request.message) {
         const message: UiMessage = {
@@ -85,7 +92,7 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
         if (loaded.thread.toPrimitives().messageCount === 0) await this.retitle(request.threadId, textOf(message));
       } else {
         const last = messages[messages.length - 1];
-        continuing = last?.role === 'assistant' ? last : null;
+        continuing = last?.role === 'assistant' && !request.rewind ? last : null;
       }
       if (!continuing) added += 1;
 

@@ -46,6 +46,11 @@ export class ThreadBook extends AggregateBook<'thread', Thread, ThreadPrimitives
     await this.messages.put({ id: message.id, data: message, refs: { thread: threadId } });
   }
 
+  /** Removes messages a rewind replaced (regenerate, edit-and-resend). */
+  async deleteMessages(ids: ReadonlyArray<string>): Promise<void> {
+    for (const id of ids) await this.messages.delete(id);
+  }
+
   async delete(threadId: string): Promise<void> {
     for (;;) {
       const page = await this.messages.list({ refs: { thread: threadId }, limit: 500 });

@@ -13,6 +13,7 @@ import { automationsModule } from '../modules/automations-module.js';
 import { webhooksModule } from '../modules/webhooks-module.js';
 import { schedulerModule } from '../modules/scheduler-module.js';
 import { sandboxModule } from '../modules/sandbox-module.js';
+import { toolsModule } from '../modules/tools-module.js';
 import { TOKENS } from '../tokens.js';
 
 /** The modules every composition shares; each family adds its module here. */
@@ -21,6 +22,7 @@ export function sharedModules(parts: CoreParts): ContainerModule[] {
     coreModule(parts),
     systemModule,
     guardModule,
+    toolsModule,
     threadsModule,
     connectionsModule,
     sandboxModule(parts.integrations.sandbox),

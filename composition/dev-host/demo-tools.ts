@@ -3,6 +3,15 @@ import { defineTool } from '../../application/tools/define-tool.js';
 import type { ToolDefinition } from '../../ports/tool-registry.js';
 
 const NO_INPUT = z.strictObject({});
+/** How long each step of the report takes: long enough to watch its progress. */
+const STEP_MS = 900;
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+}
 
 /**
  * The development host's own tools, one of every risk, as a host would register them. Notes live
@@ -48,6 +57,28 @@ export function demoTools(): ToolDefinition[] {
         const removed = list.length;
         list.length = 0;
         return { removed };
+      },
+    }),
+    defineTool({
+      name: 'notes_report',
+      description: "Write a short report of the signed-in user's notes; it takes a few seconds and says how far it got.",
+      input: z.strictObject({ steps: z.number().int().min(1).max(10).default(3) }),
+      risk: 'read',
+      async execute({ steps }, context) {
+        const notes = notesOf(context.principal.subject);
+        for (let step = 1; step <= steps; step++) {
+          // A progress part: the chrome shows the label and the time taken under the running call.
+          context.writeData?.({
+            type: 'data-progress',
+            id: `progress:${context.toolCallId}`,
+            data: { toolCallId: context.toolCallId, label: `Reading notes, step ${step} of ${steps}`, fraction: (step - 1) / steps },
+          });
+          await pause(STEP_MS, context.signal);
+        }
+        return {
+          notes: notes.length,
+          summary: notes.length ? `You have ${notes.length} notes: ${notes.join('; ')}` : 'You have no notes.',
+        };
       },
     }),
     defineTool({

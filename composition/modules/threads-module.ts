@@ -13,6 +13,8 @@ import { RejoinTurn } from '../../application/threads/rejoin-turn.js';
 import { StopTurn } from '../../application/threads/stop-turn.js';
 import { ThreadsAdopter } from '../../application/threads/threads-adopter.js';
 import { NoModel } from '../../adapters/model/no-model.js';
+import { RenameThread } from '../../application/threads/rename-thread.js';
+import { SearchThreads } from '../../application/threads/search-threads.js';
 import { threadRoutes } from '../../adapters/http/routes/thread-routes.js';
 
 /** What the agent loop is built from (typed-wiring.typecheck.ts swaps two of them to prove tsc refuses it). */
@@ -63,7 +65,9 @@ export const threadsModule = porterModule((bind) => {
       return {
         createThread: new CreateThread(threads, get(ctx, TOKENS.Ids), get(ctx, TOKENS.Clock)),
         listThreads: new ListThreads(threads),
+        searchThreads: new SearchThreads(threads),
         getThread: new GetThread(threads),
+        renameThread: new RenameThread(threads, get(ctx, TOKENS.Clock)),
         deleteThread: new DeleteThread(threads, hub),
         runTurn: new RunTurn({
           threads,

@@ -1,5 +1,7 @@
 export const DEFAULT_TITLE = 'New conversation';
 const TITLE_LENGTH = 80;
+/** The longest title a person may give a thread. */
+export const MAX_TITLE = 200;
 
 export interface ThreadPrimitives {
   readonly id: string;
@@ -66,6 +68,12 @@ export class Thread {
   titledBy(firstUserText: string): Thread {
     if (this.props.title !== DEFAULT_TITLE || this.props.messageCount > 0) return this;
     return new Thread({ ...this.props, title: titleFrom(firstUserText) });
+  }
+
+  /** The person names the conversation themselves (whitespace folded, at most 200 characters). */
+  renamed(title: string, now: string): Thread {
+    const folded = title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE);
+    return new Thread({ ...this.props, title: folded || DEFAULT_TITLE, updatedAt: now });
   }
 
   movedTo(owner: string): Thread {

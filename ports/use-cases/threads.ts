@@ -1,6 +1,7 @@
 import type { Principal } from '../../domain/principal.js';
 import type { UiChunk } from '../../domain/threads/ui-chunk.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
+import type { Rewind } from '../../domain/threads/rewind.js';
 import type { UseCase } from '../use-case.js';
 
 export interface ThreadSummary {
@@ -27,6 +28,8 @@ export interface TurnRequest {
   /** The new user message; absent when the turn continues (approval answers or `continue`). */
   readonly message?: UiMessage;
   readonly answers?: ReadonlyArray<ApprovalAnswer>;
+  /** What the turn replaces first: the last answer (regenerate) or the person's last message (edit). */
+  readonly rewind?: Rewind;
   /** The person's own credentials, forwarded to the host in present mode. */
   readonly credentials?: { readonly cookie?: string; readonly authorization?: string };
 }
@@ -44,7 +47,13 @@ export interface ThreadUseCases {
     { principal: Principal; limit?: number; cursor?: string | null },
     { threads: ReadonlyArray<ThreadSummary>; nextCursor: string | null }
   >;
+  /** The caller's threads whose title holds every word of `q`, newest first. */
+  readonly searchThreads: UseCase<
+    { principal: Principal; q: string; limit?: number; cursor?: string | null },
+    { threads: ReadonlyArray<ThreadSummary>; nextCursor: string | null }
+  >;
   readonly getThread: UseCase<{ principal: Principal; threadId: string }, ThreadDetail>;
+  readonly renameThread: UseCase<{ principal: Principal; threadId: string; title: string }, ThreadSummary>;
   readonly deleteThread: UseCase<{ principal: Principal; threadId: string }, void>;
   readonly runTurn: UseCase<TurnRequest, TurnStream>;
   /** Null when no turn is in flight on this thread (here). */

@@ -101,6 +101,46 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
     ]);
   });
 
+  it("regenerates the last answer with the AI SDK's regenerate(): the stored thread holds the new answer in its place", async () => {
+    const recorder = recordingFetch();
+    const threadId = await createPorterThread(as('rex'));
+    const chat = new HeadlessChat({ id: threadId, transport: porterChatTransport({ ...as('rex'), fetch: recorder.fetch }) });
+    await chat.sendMessage({ text: 'first words' });
+    await chat.sendMessage({ text: 'second words' });
+    const before = await loadPorterThread({ ...as('rex'), threadId });
+    const replaced = before.messages.at(-1)!.id;
+
+    await chat.regenerate();
+    expect(chat.status).to.equal('ready');
+    expect(recorder.sent.at(-1)!.body).to.deep.include({ trigger: 'regenerate-message' });
+    expect(chat.messages.map((m) => textOf(m))).to.deep.equal(['first words', 'echo: first words', 'second words', 'echo: second words']);
+    const after = await loadPorterThread({ ...as('rex'), threadId });
+    expect(after.messages.map((m) => textOf(m))).to.deep.equal(['first words', 'echo: first words', 'second words', 'echo: second words']);
+    expect(after.messages.at(-1)!.id, 'a new answer, not the old one kept').to.not.equal(replaced);
+    expect(after.messages.map((m) => m.id)).to.not.include(replaced);
+
+    // An older answer is not the last exchange: the wire refuses to rewrite history.
+    const older = await fetch(`${wire}/threads/${threadId}/turn`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-demo-user': 'rex' },
+      body: JSON.stringify({ messages: [after.messages[0]], trigger: 'regenerate-message', messageId: after.messages[1]!.id }),
+    });
+    expect(older.status).to.equal(409);
+  });
+
+  it('edits and resends the last message with sendMessage({text, messageId}): it and its answer are replaced', async () => {
+    const threadId = await createPorterThread(as('eve'));
+    const chat = new HeadlessChat({ id: threadId, transport: porterChatTransport(as('eve')) });
+    await chat.sendMessage({ text: 'hello' });
+    await chat.sendMessage({ text: 'a typo hre' });
+    const typo = chat.messages[2]!;
+    await chat.sendMessage({ text: 'a typo here', messageId: typo.id });
+    expect(chat.status).to.equal('ready');
+    expect(chat.messages.map((m) => textOf(m))).to.deep.equal(['hello', 'echo: hello', 'a typo here', 'echo: a typo here']);
+    const stored = await loadPorterThread({ ...as('eve'), threadId });
+    expect(stored.messages.map((m) => textOf(m))).to.deep.equal(['hello', 'echo: hello', 'a typo here', 'echo: a typo here']);
+  });
+
   it('answers an approval card with addToolApprovalResponse alone: the call runs exactly once', async () => {
     const recorder = recordingFetch();
     const threadId = await createPorterThread(as('ben'));

@@ -60,12 +60,12 @@ describe('Automations, runs and connections in the shipped chrome (headless Chro
     await page.waitForSelector('text=No automations yet');
 
     await page.getByRole('button', { name: 'New automation' }).click();
-    await page.getByLabel('Name').fill('On demo deliveries');
+    await page.getByLabel('Name', { exact: true }).fill('On demo deliveries');
     await page.getByLabel('When a webhook arrives').check();
     await page.getByLabel('Webhook source').fill('demo');
     const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
     await page.getByLabel('Task').fill(`Read the delivery and say it back slowly: ${words}`);
-    await page.getByLabel(/Tools it may use/).fill('notes_add');
+    await page.getByRole('checkbox', { name: /notes_add/ }).check();
     await page.getByRole('button', { name: 'Create automation' }).click();
     const card = page.locator('.automation:has-text("On demo deliveries")');
     await card.locator('.badge:has-text("Disarmed")').waitFor();

@@ -181,8 +181,9 @@ describe('Conversations through the development host (stock AI SDK reader)', fun
       messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'again' }] }],
       trigger: 'regenerate-message',
     });
-    expect(regenerate.status).to.equal(400);
-    expect(regenerate.body.error.message).to.contain('Regenerating a message is not supported');
+    // Regenerating needs an answer to replace: a thread with none is a conflict, not a new turn.
+    expect(regenerate.status).to.equal(409);
+    expect(regenerate.body.error.message).to.contain('Only the last answer can be replaced');
   });
 
   it('holds the CSRF floor on real routes: a cookie-authenticated text/plain POST is 415', async () => {

@@ -5,9 +5,13 @@ import { startDevHost, type DevHost } from '../../composition/dev-host/dev-host.
 import type { PorterOptions } from '../../composition/config/config-schema.js';
 import { WireClient } from './turn-client.js';
 
-/** The development host as `npm start` runs it, on an in-memory SQLite database and a free port. */
+/**
+ * The development host as `npm start` runs it, on an in-memory SQLite database and a free port;
+ * without its demo connection broker unless asked (`demoBroker: true`), so a test's deployment
+ * has connections only when it configures them.
+ */
 export async function devHost(
-  options: { env?: NodeJS.ProcessEnv; porter?: PorterOptions } = {},
+  options: { env?: NodeJS.ProcessEnv; porter?: PorterOptions; demoBroker?: boolean } = {},
 ): Promise<DevHost & { client: WireClient }> {
   const host = await startDevHost({
     port: 0,
@@ -20,6 +24,7 @@ export async function devHost(
       ...options.env,
     },
     porter: { logger: 'silent', ...options.porter },
+    demoBroker: options.demoBroker ?? false,
   });
   return Object.assign(host, { client: new WireClient(`${host.url}${host.porter.mount}`) });
 }

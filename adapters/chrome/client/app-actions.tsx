@@ -2,6 +2,7 @@ import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { z } from 'zod';
 import { ApprovalCard } from './approval-card.js';
 import { describeError, wire, type ApprovalView } from './wire.js';
+import { announceApprovalsChanged } from './page-events.js';
 
 const actionAnswer = z.discriminatedUnion('status', [
   z.object({ status: z.literal('ran'), output: z.unknown() }),
@@ -41,6 +42,7 @@ export function useToolActions(appId: string) {
       show({ phase: 'running' });
       try {
         const answer = await wire('POST', `${base}/${encodeURIComponent(action)}`, { body: { input }, schema: actionAnswer });
+        if (answer.status === 'parked') announceApprovalsChanged();
         show(
           answer.status === 'ran'
             ? { phase: 'ran', output: answer.output }

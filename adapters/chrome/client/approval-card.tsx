@@ -1,6 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { NAME } from './chrome-config.js';
 import { approvalView, describeError, wire, type ApprovalState, type ApprovalView, type Remember } from './wire.js';
 import { RiskBadge } from './risk-badge.js';
+import { announceApprovalsChanged } from './page-events.js';
 
 /** How long between looks at an undecided approval, to notice a decision made elsewhere. */
 const POLL_MS = 2500;
@@ -65,6 +67,7 @@ export function ApprovalCard({
         if (stopped || decidedHere.current || view.state === 'pending') return;
         setState(view.state);
         setBy('elsewhere');
+        announceApprovalsChanged();
         if (!reported.current) {
           reported.current = true;
           onSettledElsewhere?.(view);
@@ -93,6 +96,7 @@ export function ApprovalCard({
       });
       setState(view.state === 'pending' ? (approve ? 'approved' : 'denied') : view.state);
       setBy('here');
+      announceApprovalsChanged();
       onDecided?.(approvalId, approve);
     } catch (caught) {
       decidedHere.current = false;
@@ -118,7 +122,7 @@ export function ApprovalCard({
       <header className="approval-head">
         <RiskBadge risk={risk} egress={egress} />
         <span className="approval-ask">
-          Porter wants to use <code>{tool}</code>
+          {NAME} wants to use <code>{tool}</code>
         </span>
       </header>
       <p className="approval-preview">{preview}</p>

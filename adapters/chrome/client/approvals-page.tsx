@@ -1,15 +1,18 @@
 import { useState } from 'react';
+import { NAME } from './chrome-config.js';
 import { ApprovalCard } from './approval-card.js';
 import { hrefOf } from './route.js';
 import { useSession } from './session.js';
 import { useLoad } from './use-load.js';
 import { approvalPage, describeError, wire } from './wire.js';
 import { EmptyState, PageFrame } from './page.js';
+import { announceApprovalsChanged, usePageEvent } from './page-events.js';
 
 /** Everything waiting for this person's answer: chats, automations, apps, the MCP door. */
 export function ApprovalsPage() {
   const { epoch } = useSession();
   const list = useLoad((signal) => wire('GET', '/approvals', { schema: approvalPage, signal }), [epoch], 5000);
+  usePageEvent('approvals-changed', list.reload);
   const [batchError, setBatchError] = useState<string | null>(null);
   const approvals = list.data?.approvals ?? [];
 
@@ -20,13 +23,13 @@ export function ApprovalsPage() {
     } catch (caught) {
       setBatchError(describeError(caught));
     }
-    list.reload();
+    announceApprovalsChanged();
   };
 
   return (
     <PageFrame
       title="Approvals"
-      lede="Porter asks before it changes something, deletes something or reaches outside. Answer here or in the conversation."
+      lede={`${NAME} asks before it changes something, deletes something or reaches outside. Answer here or in the conversation.`}
       actions={
         approvals.length > 1 ? (
           <button type="button" className="button small secondary" onClick={() => void decideAll(false)}>
@@ -45,7 +48,7 @@ export function ApprovalsPage() {
       ) : null}
       {list.data === undefined && !list.error ? <div className="skeleton-card" aria-label="Loading" /> : null}
       {list.data && approvals.length === 0 ? (
-        <EmptyState title="Nothing is waiting for you" text="When Porter needs your yes or no, it shows up here." />
+        <EmptyState title="Nothing is waiting for you" text={`When ${NAME} needs your yes or no, it shows up here.`} />
       ) : null}
       <ul className="card-list">
         {approvals.map((approval) => (
@@ -74,7 +77,6 @@ export function ApprovalsPage() {
                 tool={approval.request.tool}
                 egress={approval.request.egress}
                 rememberable={approval.request.venue === 'chat'}
-                onDecided={() => list.reload()}
               />
             ) : (
               <p className="muted">Running now…</p>

@@ -1,4 +1,7 @@
-import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { connectServedApp } from '../../client/served-app-bridge.js';
+import { announceApprovalsChanged } from './page-events.js';
+import { NAME } from './chrome-config.js';
 import { z } from 'zod';
 import { viewOfDocument } from '../../../domain/apps/app-view.js';
 import type { AppDocument } from '../../../domain/apps/app-document.js';
@@ -47,16 +50,16 @@ export function AppsPage() {
   const apps = useLoad((signal) => wire('GET', '/apps', { schema: appList, signal }), [epoch]);
   const off = apps.error instanceof WireError && apps.error.code === 'not-found';
   return (
-    <PageFrame title="Apps" lede="Small apps Porter built for you. Ask for one in a chat with /app and a description.">
+    <PageFrame
+      title="Apps"
+      lede={`Small apps ${NAME} built for you. Describe one here, or ask for it in a conversation (“build me an app to track my reading”).`}
+    >
+      {!off ? <NewApp /> : null}
       {off ? <EmptyState title="Apps are turned off" text="This deployment does not include generated apps." /> : null}
       {apps.error && !off ? <EmptyState title="Apps could not be loaded" text={describeError(apps.error)} onRetry={apps.reload} /> : null}
       {!apps.data && !apps.error ? <div className="skeleton-card" aria-label="Loading" /> : null}
       {apps.data && apps.data.apps.length === 0 ? (
-        <EmptyState title="No apps yet" text="Ask Porter to build one: “/app a reading list with a done checkbox”.">
-          <a className="button primary" href="#/">
-            Start a chat
-          </a>
-        </EmptyState>
+        <EmptyState title="No apps yet" text="Describe the app you want above, and it is built for you in a few moments." />
       ) : null}
       <ul className="card-list grid">
         {apps.data?.apps.map((app) => (
@@ -73,6 +76,49 @@ export function AppsPage() {
         ))}
       </ul>
     </PageFrame>
+  );
+}
+
+/** Describe an app and have it built (`POST /apps`): the same generator a conversation uses, with any model. */
+function NewApp() {
+  const [prompt, setPrompt] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!prompt.trim() || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const made = await wire('POST', '/apps', { body: { prompt: prompt.trim() }, schema: z.object({ id: z.string() }) });
+      navigate({ name: 'app', appId: made.id });
+    } catch (caught) {
+      setError(describeError(caught));
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="card form-card inline" onSubmit={(event) => void submit(event)} aria-label="New app">
+      <label htmlFor="new-app">Describe an app</label>
+      <div className="edit-row">
+        <input
+          id="new-app"
+          value={prompt}
+          onChange={(event) => setPrompt(event.target.value)}
+          placeholder="a reading list with a title, an author and a done checkbox"
+          maxLength={4000}
+          disabled={busy}
+        />
+        <button type="submit" className="button primary" disabled={busy || !prompt.trim()}>
+          {busy ? 'Building…' : 'Build'}
+        </button>
+      </div>
+      {error ? (
+        <p className="inline-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </form>
   );
 }
 
@@ -222,7 +268,7 @@ export function AppPage({ appId }: { appId: string }) {
       ) : null}
       {opened.data.kind === 'resuming' ? <p className="banner info">Starting the app’s server again…</p> : null}
       {frame ? (
-        <iframe className="app-frame" title={document.title || 'App'} src={frame} sandbox={FRAME_SANDBOX} />
+        <ServedFrame appId={appId} title={document.title || 'App'} src={frame} />
       ) : (
         <div className="app-page-canvas">
           <AppRenderer view={viewOfDocument(appId, document)} runtime={runtime} />
@@ -315,6 +361,39 @@ function useAppRuntime(appId: string, document: AppDocument | undefined): AppRun
       },
     };
   }, [document, records, base, refresh, tools]);
+}
+
+/**
+ * A served app's own page, framed sandboxed, with the app bridge connected: the page asks this
+ * frame for its records and actions (it cannot call the wire itself), and is told the chrome's
+ * colour scheme and accent, again whenever the scheme changes.
+ */
+function ServedFrame({ appId, title, src }: { appId: string; title: string; src: string }) {
+  const frame = useRef<HTMLIFrameElement>(null);
+  useEffect(() => {
+    if (!frame.current) return;
+    const dark = window.matchMedia('(prefers-color-scheme: dark)');
+    const theme = () => ({
+      scheme: dark.matches ? ('dark' as const) : ('light' as const),
+      accent: getComputedStyle(window.document.documentElement).getPropertyValue('--accent').trim(),
+    });
+    const bridge = connectServedApp({
+      wire: WIRE,
+      appId,
+      frame: frame.current,
+      theme,
+      onChange: ({ result }) => {
+        if ((result as { status?: unknown } | null)?.status === 'parked') announceApprovalsChanged();
+      },
+    });
+    const schemeChanged = () => bridge.sendTheme(theme());
+    dark.addEventListener('change', schemeChanged);
+    return () => {
+      dark.removeEventListener('change', schemeChanged);
+      bridge.disconnect();
+    };
+  }, [appId]);
+  return <iframe ref={frame} className="app-frame" title={title} src={src} sandbox={FRAME_SANDBOX} />;
 }
 
 /**

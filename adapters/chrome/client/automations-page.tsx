@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { NAME } from './chrome-config.js';
 import { z } from 'zod';
 import { EmptyState, PageFrame } from './page.js';
 import { hrefOf } from './route.js';
@@ -6,6 +7,9 @@ import { useSession } from './session.js';
 import { dateTime, relativeTime } from './time.js';
 import { useLoad } from './use-load.js';
 import { WireError, describeError, wire } from './wire.js';
+import { RiskBadge } from './risk-badge.js';
+import { SCHEDULE_PRESETS, describeSchedule, scheduleInWords } from './schedule.js';
+import { announceApprovalsChanged } from './page-events.js';
 
 const trigger = z.union([
   z.object({ kind: z.literal('schedule'), cron: z.string(), timezone: z.string().optional() }),
@@ -63,6 +67,7 @@ export function AutomationsPage() {
     act(async () => {
       const result = await wire('POST', `/automations/${encodeURIComponent(a.id)}/arm`, { body: {}, schema: armResult });
       if (result.asks.length === 0) return { tone: 'info', text: `“${a.name}” is armed.` };
+      announceApprovalsChanged();
       return {
         tone: 'info',
         text: `“${a.name}” needs your standing permission for ${result.asks.map((ask) => ask.tool).join(', ')} before it runs on its own.`,
@@ -91,7 +96,7 @@ export function AutomationsPage() {
   return (
     <PageFrame
       title="Automations"
-      lede="Porter works while you are away: on a schedule or when a webhook arrives, with only the permissions you granted ahead of time."
+      lede={`${NAME} works while you are away: on a schedule or when a webhook arrives, with only the permissions you granted ahead of time.`}
       actions={
         off ? null : (
           <button type="button" className="button small primary" onClick={() => setCreating(!creating)} aria-expanded={creating}>
@@ -122,7 +127,7 @@ export function AutomationsPage() {
       {list.data && automations.length === 0 && !creating ? (
         <EmptyState
           title="No automations yet"
-          text="Create one to have Porter do something every morning, or whenever a webhook arrives."
+          text={`Create one to have ${NAME} do something every morning, or whenever a webhook arrives.`}
         />
       ) : null}
       <ul className="card-list">
@@ -134,9 +139,11 @@ export function AutomationsPage() {
                 <div className="card-meta">
                   <span className={`badge ${a.armed ? 'ok' : ''}`}>{a.armed ? 'Armed' : 'Disarmed'}</span>
                   <span>
-                    {a.trigger.kind === 'schedule'
-                      ? `Schedule ${a.trigger.cron}${a.trigger.timezone ? ` (${a.trigger.timezone})` : ''}`
-                      : `Webhook “${a.trigger.source}”`}
+                    {a.trigger.kind === 'schedule' ? (
+                      <span title={a.trigger.cron}>{scheduleInWords(a.trigger.cron, a.trigger.timezone)}</span>
+                    ) : (
+                      `Webhook “${a.trigger.source}”`
+                    )}
                   </span>
                   {a.armed && a.nextRunAt ? <span>Next {dateTime(a.nextRunAt)}</span> : null}
                 </div>
@@ -170,7 +177,9 @@ export function AutomationsPage() {
               return (
                 <li key={r.id} className="run" data-run-id={r.id} data-state={r.state}>
                   <span className={`run-state ${r.state}`}>{runLabel(r)}</span>
-                  <span className="run-name">{names.get(r.automationId) ?? r.automationId}</span>
+                  <a className="run-name" href={hrefOf({ name: 'run', runId: r.id })}>
+                    {names.get(r.automationId) ?? r.automationId}
+                  </a>
                   <span className="run-time" title={dateTime(r.createdAt)}>
                     {relativeTime(r.createdAt)}
                     {r.cause ? ` · ${r.cause.kind}` : ''}
@@ -219,22 +228,22 @@ function NewAutomation({ onCreated }: { onCreated(a: Automation): void }) {
   const [kind, setKind] = useState<'schedule' | 'webhook'>('schedule');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [cron, setCron] = useState(SCHEDULE_PRESETS[0]!.cron);
+  const [timezone, setTimezone] = useState(() => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+  const [tools, setTools] = useState<ReadonlySet<string>>(new Set());
+  const hostTools = useLoad((signal) => wire('GET', '/tools', { schema: toolList, signal }), []);
+  const schedule = describeSchedule(cron);
+  const preset = SCHEDULE_PRESETS.find((p) => p.cron === cron.trim())?.cron ?? 'custom';
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    if (kind === 'schedule' && schedule.problem) return setError(schedule.problem);
     const form = new FormData(event.currentTarget);
     const text = (name: string) => String(form.get(name) ?? '').trim();
-    const tools = text('tools')
-      .split(',')
-      .map((t) => t.trim())
-      .filter(Boolean);
     const body = {
       name: text('name'),
-      trigger:
-        kind === 'schedule'
-          ? { kind, cron: text('cron'), ...(text('timezone') ? { timezone: text('timezone') } : {}) }
-          : { kind, source: text('source') },
-      task: { prompt: text('prompt'), ...(tools.length ? { tools } : {}) },
+      trigger: kind === 'schedule' ? { kind, cron: cron.trim(), timezone } : { kind, source: text('source') },
+      task: { prompt: text('prompt'), ...(tools.size ? { tools: [...tools] } : {}) },
     };
     setBusy(true);
     setError(null);
@@ -266,12 +275,45 @@ function NewAutomation({ onCreated }: { onCreated(a: Automation): void }) {
         {kind === 'schedule' ? (
           <>
             <label>
-              Cron
-              <input name="cron" required placeholder="0 8 * * *" defaultValue="0 8 * * *" />
+              How often
+              <select value={preset} onChange={(event) => event.target.value !== 'custom' && setCron(event.target.value)}>
+                {SCHEDULE_PRESETS.map((p) => (
+                  <option key={p.cron} value={p.cron}>
+                    {p.label}
+                  </option>
+                ))}
+                <option value="custom">Custom (cron)</option>
+              </select>
             </label>
             <label>
               Time zone
-              <input name="timezone" placeholder="Europe/Paris" defaultValue={Intl.DateTimeFormat().resolvedOptions().timeZone} />
+              <select name="timezone" value={timezone} onChange={(event) => setTimezone(event.target.value)}>
+                {timeZones(timezone).map((zone) => (
+                  <option key={zone} value={zone}>
+                    {zone.replace(/_/g, ' ')}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="wide">
+              Schedule <span className="muted">(cron: minute, hour, day of the month, month, day of the week)</span>
+              <input
+                name="cron"
+                value={cron}
+                onChange={(event) => {
+                  setCron(event.target.value);
+                  setError(null);
+                }}
+                required
+                spellCheck={false}
+                autoComplete="off"
+                aria-invalid={schedule.problem ? true : undefined}
+                aria-describedby="cron-preview"
+                className="mono"
+              />
+              <span id="cron-preview" className={schedule.problem ? 'field-error' : 'field-hint'} data-cron-preview aria-live="polite">
+                {schedule.problem ?? `${schedule.text}, ${timezone.replace(/_/g, ' ')} time`}
+              </span>
             </label>
           </>
         ) : (
@@ -284,10 +326,37 @@ function NewAutomation({ onCreated }: { onCreated(a: Automation): void }) {
           Task
           <textarea name="prompt" required rows={3} placeholder="Summarise my notes and add the summary as a new note." />
         </label>
-        <label className="wide">
-          Tools it may use while you are away <span className="muted">(comma-separated, optional)</span>
-          <input name="tools" placeholder="notes_list, notes_add" />
-        </label>
+        <fieldset className="wide tool-picker">
+          <legend>
+            Tools it may use while you are away <span className="muted">(you will be asked to allow each one when you arm it)</span>
+          </legend>
+          {hostTools.data?.tools.length === 0 ? <p className="muted">This host has no tools.</p> : null}
+          {hostTools.error ? <p className="muted">The tools could not be listed: {describeError(hostTools.error)}</p> : null}
+          <ul className="tool-options">
+            {hostTools.data?.tools.map((t) => (
+              <li key={t.name}>
+                <label className="tool-option">
+                  <input
+                    type="checkbox"
+                    name="tools"
+                    value={t.name}
+                    checked={tools.has(t.name)}
+                    onChange={(event) => {
+                      const next = new Set(tools);
+                      if (event.target.checked) next.add(t.name);
+                      else next.delete(t.name);
+                      setTools(next);
+                    }}
+                  />
+                  <span className="tool-option-text">
+                    <code>{t.name}</code> <RiskBadge risk={t.risk} egress={t.egress} />
+                    <span className="tool-option-description">{t.description}</span>
+                  </span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
       </div>
       {error ? (
         <p className="inline-error" role="alert">
@@ -301,4 +370,14 @@ function NewAutomation({ onCreated }: { onCreated(a: Automation): void }) {
       </div>
     </form>
   );
+}
+
+const toolList = z.object({
+  tools: z.array(z.object({ name: z.string(), description: z.string(), risk: z.string(), egress: z.boolean().optional() })),
+});
+
+/** The time zones this browser knows (IANA names), with the chosen one and UTC always there. */
+function timeZones(chosen: string): string[] {
+  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return [...new Set([...known, 'UTC', chosen])].sort();
 }

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { NAME } from './chrome-config.js';
 import { Chat, useChat } from '@ai-sdk/react';
 import { isToolUIPart, type UIMessage } from 'ai';
 import { porterChatTransport } from '../../client/porter-chat-transport.js';
@@ -7,6 +8,7 @@ import { MessageView, laterResultsOf } from './message-view.js';
 import { useSession } from './session.js';
 import { WIRE, describeError, type ApprovalView } from './wire.js';
 import { loadThread } from './threads.js';
+import { announceApprovalsChanged } from './page-events.js';
 
 export interface ChatViewProps {
   readonly threadId: string;
@@ -33,7 +35,7 @@ export function ChatView({ threadId, initialMessages, firstMessage }: ChatViewPr
     // One Chat per thread: later renders must not replace it (the view is keyed by thread).
     [threadId],
   );
-  const { messages, status, error, sendMessage, stop, clearError, resumeStream, setMessages } = useChat({
+  const { messages, status, error, sendMessage, regenerate, stop, clearError, resumeStream, setMessages } = useChat({
     chat,
     resume: firstMessage === undefined,
   });
@@ -56,6 +58,11 @@ export function ChatView({ threadId, initialMessages, firstMessage }: ChatViewPr
   // Calls parked in the latest answer that nobody has decided yet (here or elsewhere).
   const waiting = useMemo(() => undecidedCalls(messages, decisions), [messages, decisions]);
   const parkedInLast = useMemo(() => parkedCalls(messages.at(-1)), [messages]);
+  // A call parked by this answer waits in Approvals too: the badge counts it at once.
+  const parkedKey = parkedInLast.join(' ');
+  useEffect(() => {
+    if (parkedKey) announceApprovalsChanged();
+  }, [parkedKey]);
 
   // Decisions are also kept in a ref: two answers given in quick succession must both be seen.
   const decided = useRef(new Map<string, boolean>());
@@ -102,6 +109,10 @@ export function ChatView({ threadId, initialMessages, firstMessage }: ChatViewPr
   const laterResults = useMemo(() => laterResultsOf(messages), [messages]);
   const problem = error ? turnError(error) : null;
   const canContinue = !busy && !syncing && parkedInLast.length > 0 && waiting.length === 0;
+  // The last exchange may be redone once nothing runs and nothing in it waits for an answer.
+  const canRedo = !busy && !syncing && parkedInLast.length === 0;
+  const lastUser = messages.findLastIndex((m) => m.role === 'user');
+  const lastAnswer = messages.at(-1)?.role === 'assistant' ? messages.length - 1 : -1;
 
   return (
     <div className="chat">
@@ -114,7 +125,7 @@ export function ChatView({ threadId, initialMessages, firstMessage }: ChatViewPr
         }}
       >
         <div className="chat-column" role="log" aria-live="polite" aria-relevant="additions text">
-          {messages.length === 0 && !busy ? <p className="chat-empty">Say something to start. Porter answers here.</p> : null}
+          {messages.length === 0 && !busy ? <p className="chat-empty">Say something to start. {NAME} answers here.</p> : null}
           {messages.map((message, index) => (
             <MessageView
               key={message.id}
@@ -123,16 +134,32 @@ export function ChatView({ threadId, initialMessages, firstMessage }: ChatViewPr
               streaming={busy && index === messages.length - 1 && message.role === 'assistant'}
               onDecided={onDecided}
               onSettledElsewhere={onSettledElsewhere}
+              {...(canRedo && index === lastAnswer
+                ? {
+                    onRegenerate: () => {
+                      pinned.current = true;
+                      void regenerate();
+                    },
+                  }
+                : {})}
+              {...(canRedo && index === lastUser
+                ? {
+                    onEdit: async (text: string) => {
+                      pinned.current = true;
+                      await sendMessage({ text, messageId: message.id });
+                    },
+                  }
+                : {})}
             />
           ))}
           {status === 'submitted' && messages.at(-1)?.role !== 'assistant' ? (
-            <div className="message assistant" aria-label="Porter is thinking">
+            <div className="message assistant" aria-label={`${NAME} is thinking`}>
               <span className="typing" aria-hidden="true">
                 <span />
                 <span />
                 <span />
               </span>
-              <span className="visually-hidden">Porter is thinking…</span>
+              <span className="visually-hidden">{NAME} is thinking…</span>
             </div>
           ) : null}
           {canContinue ? (
@@ -186,7 +213,7 @@ export function ChatView({ threadId, initialMessages, firstMessage }: ChatViewPr
           onStop={() => void stop()}
           busy={busy}
           autoFocus
-          placeholder={waiting.length > 0 ? 'Answer the request above, or write a message' : 'Message Porter'}
+          placeholder={waiting.length > 0 ? 'Answer the request above, or write a message' : `Message ${NAME}`}
         />
         <p className="composer-hint">
           <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line{busy ? ' · Esc to stop' : ''}

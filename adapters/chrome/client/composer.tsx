@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { NAME } from './chrome-config.js';
 
 /** The composer grows with its text up to this height, then scrolls (the spec's cap). */
 export const COMPOSER_MAX_HEIGHT = 200;
@@ -20,7 +21,7 @@ export function Composer({
   busy = false,
   disabled = false,
   autoFocus = false,
-  placeholder = 'Message Porter',
+  placeholder = `Message ${NAME}`,
 }: ComposerProps) {
   const [text, setText] = useState('');
   const field = useRef<HTMLTextAreaElement>(null);

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { NAME } from './chrome-config.js';
 import { z } from 'zod';
 import { CONNECTION_STATUS, connectionList, startConnection, useConnectionPoll, type Initiation } from './connection-flow.js';
 import { hrefOf } from './route.js';
@@ -55,7 +56,7 @@ export function ConnectOffer({ data }: { data: unknown }) {
       </p>
       {state === 'active' ? (
         <p className="connect-offer-status ok" role="status">
-          {toolkit} is connected. Ask again and Porter will use it.
+          {toolkit} is connected. Ask again and {NAME} will use it.
         </p>
       ) : state === 'initiated' ? (
         <p className="connect-offer-status" role="status">

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { NAME } from './chrome-config.js';
 import {
   CONNECTION_STATUS,
   connectionList,
@@ -48,7 +49,7 @@ export function ConnectionsPage() {
   return (
     <PageFrame
       title="Connections"
-      lede="Accounts Porter can use for you, such as your calendar or your code host. You sign in with the provider; Porter never sees your password."
+      lede={`Accounts ${NAME} can use for you, such as your calendar or your code host. You sign in with the provider; ${NAME} never sees your password.`}
     >
       {unavailable ? (
         <EmptyState

@@ -1,10 +1,10 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { ChatView } from './chat-view.js';
 import { takeFirstMessage } from './first-message.js';
 import { navigate } from './route.js';
 import { useSession } from './session.js';
 import { useThreadList } from './thread-list-state.js';
-import { deleteThread, loadThread, titleOf } from './threads.js';
+import { deleteThread, loadThread, renameThread, titleOf } from './threads.js';
 import { useLoad } from './use-load.js';
 import { WireError, describeError } from './wire.js';
 
@@ -15,8 +15,23 @@ export function Conversation({ threadId }: { threadId: string }) {
   const loaded = useLoad((signal) => loadThread(threadId, signal), [threadId, epoch]);
   const { threads } = useThreadList();
   const listed = threads?.find((t) => t.id === threadId);
-  const title = listed ? titleOf(listed) : loaded.data ? titleOf(loaded.data) : firstMessage ? 'New conversation' : '';
+  const [renamed, setRenamed] = useState<string | null>(null);
+  const title = renamed ?? (listed ? titleOf(listed) : loaded.data ? titleOf(loaded.data) : firstMessage ? 'New conversation' : '');
   const [confirming, setConfirming] = useState(false);
+  const [renaming, setRenaming] = useState(false);
+
+  const rename = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const next = String(new FormData(event.currentTarget).get('title') ?? '').trim();
+    if (!next || next === title) return setRenaming(false);
+    try {
+      setRenamed(titleOf(await renameThread(threadId, next)));
+      setRenaming(false);
+      refreshThreads();
+    } catch (caught) {
+      setDeleteError(describeError(caught));
+    }
+  };
   const [deleteError, setDeleteError] = useState<string | null>(null);
 
   const remove = async () => {
@@ -32,11 +47,46 @@ export function Conversation({ threadId }: { threadId: string }) {
   return (
     <div className="page conversation">
       <header className="page-header">
-        <h1 className="page-title" title={title}>
-          {title || <span className="skeleton-text" aria-label="Loading" />}
-        </h1>
-        {loaded.data ? (
+        {renaming ? (
+          <form className="rename-form" onSubmit={(event) => void rename(event)}>
+            <label className="visually-hidden" htmlFor="thread-title">
+              Conversation title
+            </label>
+            <input
+              id="thread-title"
+              name="title"
+              defaultValue={title}
+              maxLength={200}
+              autoFocus
+              onKeyDown={(event) => event.key === 'Escape' && setRenaming(false)}
+            />
+            <button type="submit" className="button small primary">
+              Save
+            </button>
+            <button type="button" className="button small secondary" onClick={() => setRenaming(false)}>
+              Cancel
+            </button>
+          </form>
+        ) : (
+          <h1 className="page-title" title={title}>
+            {title || <span className="skeleton-text" aria-label="Loading" />}
+          </h1>
+        )}
+        {loaded.data && !renaming ? (
           <div className="header-actions">
+            {confirming ? null : (
+              <button
+                type="button"
+                className="icon-button"
+                aria-label="Rename conversation"
+                title="Rename conversation"
+                onClick={() => setRenaming(true)}
+              >
+                <svg viewBox="0 0 24 24" aria-hidden="true">
+                  <path d="M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4" />
+                </svg>
+              </button>
+            )}
             {confirming ? (
               <>
                 <span className="confirm-text">Delete this conversation?</span>

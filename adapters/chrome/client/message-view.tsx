@@ -1,5 +1,10 @@
+import { useState } from 'react';
+import { NAME } from './chrome-config.js';
 import { getToolName, isToolUIPart, type UIMessage } from 'ai';
 import { RichText } from './rich-text.js';
+import { Markdown } from './markdown.js';
+import { MessageActions, UserMessageEditor } from './message-actions.js';
+import { ToolProgress, progressOf } from './tool-progress.js';
 import { ToolActivity, type ToolCallView } from './tool-activity.js';
 import { AppViewPart } from './app-view.js';
 import { ConnectOffer } from './connect-offer.js';
@@ -22,10 +27,28 @@ export interface MessageViewProps {
   readonly streaming: boolean;
   onDecided?(approvalId: string, approved: boolean): void;
   onSettledElsewhere?(view: ApprovalView): void;
+  /** On the last answer, when no turn runs: ask for it again. */
+  onRegenerate?(): void;
+  /** On the person's last message, when no turn runs: send it again as edited. */
+  onEdit?(text: string): Promise<void>;
 }
 
-export function MessageView({ message, laterResults, streaming, onDecided, onSettledElsewhere }: MessageViewProps) {
+export function MessageView({ message, laterResults, streaming, onDecided, onSettledElsewhere, onRegenerate, onEdit }: MessageViewProps) {
+  const [editing, setEditing] = useState(false);
   if (message.role === 'user') {
+    if (editing && onEdit)
+      return (
+        <article className="message user editing" aria-label="Edit your message">
+          <UserMessageEditor
+            initial={plainText(message)}
+            onCancel={() => setEditing(false)}
+            onSend={async (text) => {
+              await onEdit(text);
+              setEditing(false);
+            }}
+          />
+        </article>
+      );
     return (
       <article className="message user" aria-label="You said">
         <div className="bubble">
@@ -39,14 +62,16 @@ export function MessageView({ message, laterResults, streaming, onDecided, onSet
             ) : null,
           )}
         </div>
+        <MessageActions text={plainText(message)} {...(onEdit ? { onEdit: () => setEditing(true) } : {})} />
       </article>
     );
   }
 
   const approvals = approvalsOf(message.parts);
+  const progress = progressOf(message.parts);
   const lastText = message.parts.map((p) => p.type).lastIndexOf('text');
   return (
-    <article className="message assistant" aria-label="Porter said" aria-busy={streaming}>
+    <article className="message assistant" aria-label={`${NAME} said`} aria-busy={streaming}>
       {message.parts.map((part, index) => {
         if (part.type === 'text') {
           if (!part.text && !streaming) return null;
@@ -55,7 +80,7 @@ export function MessageView({ message, laterResults, streaming, onDecided, onSet
               key={index}
               className={`assistant-text${streaming && index === lastText && part.state === 'streaming' ? ' streaming' : ''}`}
             >
-              <RichText text={part.text} />
+              <Markdown text={part.text} streaming={streaming && part.state === 'streaming'} />
             </div>
           );
         }
@@ -88,7 +113,9 @@ export function MessageView({ message, laterResults, streaming, onDecided, onSet
               live={streaming}
               {...(onDecided ? { onDecided } : {})}
               {...(onSettledElsewhere ? { onSettledElsewhere } : {})}
-            />
+            >
+              {live(call.state, streaming) ? <ToolProgress toolCallId={part.toolCallId} progress={progress.get(part.toolCallId)} /> : null}
+            </ToolActivity>
           );
         }
         if (part.type === 'data-porter-view')
@@ -106,8 +133,19 @@ export function MessageView({ message, laterResults, streaming, onDecided, onSet
         }
         return null;
       })}
+      {!streaming ? <MessageActions text={plainText(message)} {...(onRegenerate ? { onRegenerate } : {})} /> : null}
     </article>
   );
+}
+
+/** Whether a call is still under way in a turn that is streaming (its progress is worth showing). */
+function live(state: string, streaming: boolean): boolean {
+  return streaming && (state === 'input-available' || state === 'input-streaming' || state === 'approval-responded');
+}
+
+/** The text a person would copy: the message's text parts, one paragraph each. */
+function plainText(message: UIMessage): string {
+  return message.parts.flatMap((part) => (part.type === 'text' && part.text.trim() ? [part.text.trim()] : [])).join('\n\n');
 }
 
 /** `data-porter-approval` parts of a message, by the tool call they belong to. */

@@ -7,7 +7,9 @@ export type Route =
   | { name: 'approvals' }
   | { name: 'apps' }
   | { name: 'app'; appId: string }
+  | { name: 'grants' }
   | { name: 'automations' }
+  | { name: 'run'; runId: string }
   | { name: 'connections' };
 
 export function parseRoute(hash: string): Route {
@@ -17,6 +19,8 @@ export function parseRoute(hash: string): Route {
   if (head === 'apps' && id) return { name: 'app', appId: id };
   if (head === 'apps') return { name: 'apps' };
   if (head === 'approvals') return { name: 'approvals' };
+  if (head === 'grants') return { name: 'grants' };
+  if (head === 'runs' && id) return { name: 'run', runId: id };
   if (head === 'automations') return { name: 'automations' };
   if (head === 'connections') return { name: 'connections' };
   return { name: 'home' };
@@ -30,6 +34,8 @@ export function hrefOf(route: Route): string {
       return `#/t/${encodeURIComponent(route.threadId)}`;
     case 'app':
       return `#/apps/${encodeURIComponent(route.appId)}`;
+    case 'run':
+      return `#/runs/${encodeURIComponent(route.runId)}`;
     default:
       return `#/${route.name}`;
   }

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { NAME } from './chrome-config.js';
 import { Sidebar } from './sidebar.js';
 import { useRoute, type Route } from './route.js';
 import { Home } from './home.js';
@@ -7,6 +8,8 @@ import { ApprovalsPage } from './approvals-page.js';
 import { AppsPage, AppPage } from './apps-page.js';
 import { AutomationsPage } from './automations-page.js';
 import { ConnectionsPage } from './connections-page.js';
+import { GrantsPage } from './grants-page.js';
+import { RunPage } from './run-page.js';
 
 /**
  * The frame: the sidebar beside the current page on wide screens; on a phone the sidebar is a
@@ -32,7 +35,7 @@ export function Shell() {
   }, [drawer]);
 
   useEffect(() => {
-    document.title = route.name === 'home' ? 'Porter' : `${pageName(route)} · Porter`;
+    document.title = route.name === 'home' ? NAME : `${pageName(route)} · ${NAME}`;
   }, [route]);
 
   return (
@@ -54,7 +57,7 @@ export function Shell() {
             <path d="M4 7h16M4 12h16M4 17h16" />
           </svg>
         </button>
-        <span className="topbar-title">Porter</span>
+        <span className="topbar-title">{NAME}</span>
         <a className="icon-button" href="#/" aria-label="New chat" title="New chat">
           <svg viewBox="0 0 24 24" aria-hidden="true">
             <path d="M12 5v14M5 12h14" />
@@ -84,8 +87,12 @@ function Page({ route }: { route: Route }) {
       return <AppsPage />;
     case 'app':
       return <AppPage key={route.appId} appId={route.appId} />;
+    case 'grants':
+      return <GrantsPage />;
     case 'automations':
       return <AutomationsPage />;
+    case 'run':
+      return <RunPage key={route.runId} runId={route.runId} />;
     case 'connections':
       return <ConnectionsPage />;
   }
@@ -97,6 +104,8 @@ function pageName(route: Route): string {
       return 'Conversation';
     case 'app':
       return 'App';
+    case 'run':
+      return 'Run';
     default:
       return route.name.charAt(0).toUpperCase() + route.name.slice(1);
   }

@@ -1,11 +1,14 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { LOGO, NAME } from './chrome-config.js';
 import { hrefOf, type Route } from './route.js';
 import { DEMO_SIGN_IN, useSession } from './session.js';
 import { useThreadList } from './thread-list-state.js';
 import { titleOf } from './threads.js';
 import { useLoad } from './use-load.js';
-import { approvalPage, describeError, wire } from './wire.js';
+import { WIRE, approvalPage, describeError, threadPage, wire } from './wire.js';
+import { useDeployment } from './deployment.js';
 import { relativeTime } from './time.js';
+import { usePageEvent } from './page-events.js';
 
 export interface SidebarProps {
   readonly route: Route;
@@ -18,16 +21,35 @@ export function Sidebar({ route, onNavigate }: SidebarProps) {
   const { threads, error, hasMore, loadMore } = useThreadList();
   const { epoch } = useSession();
   const pending = useLoad((signal) => wire('GET', '/approvals', { schema: approvalPage, signal }), [epoch], 10_000);
+  // A decision made anywhere in this page shows at once; the poll catches those made elsewhere.
+  usePageEvent('approvals-changed', pending.reload);
   const pendingCount = pending.data?.approvals.length ?? 0;
+  const deployment = useDeployment();
+  const [query, setQuery] = useState('');
+  const [searched, setSearched] = useState('');
+  useEffect(() => {
+    const timer = window.setTimeout(() => setSearched(query.trim()), 250);
+    return () => window.clearTimeout(timer);
+  }, [query]);
+  const found = useLoad(
+    (signal) =>
+      searched ? wire('GET', `/threads?limit=50&q=${encodeURIComponent(searched)}`, { schema: threadPage, signal }) : Promise.resolve(null),
+    [searched, epoch],
+  );
+  const shown = searched ? found.data?.threads : threads;
 
   return (
-    <nav className="sidebar" aria-label="Porter">
+    <nav className="sidebar" aria-label={NAME}>
       <div className="sidebar-top">
         <a className="brand" href={hrefOf({ name: 'home' })} onClick={onNavigate}>
-          <span className="brand-mark" aria-hidden="true">
-            P
-          </span>
-          <span>Porter</span>
+          {LOGO ? (
+            <img className="brand-mark logo" src={LOGO} alt="" />
+          ) : (
+            <span className="brand-mark" aria-hidden="true">
+              {[...NAME][0]!.toUpperCase()}
+            </span>
+          )}
+          <span>{NAME}</span>
         </a>
         <a className="button primary new-chat" href={hrefOf({ name: 'home' })} onClick={onNavigate}>
           <svg viewBox="0 0 24 24" aria-hidden="true">
@@ -38,24 +60,56 @@ export function Sidebar({ route, onNavigate }: SidebarProps) {
       </div>
       <ul className="nav-links">
         <NavLink route={route} to={{ name: 'approvals' }} label="Approvals" count={pendingCount} onNavigate={onNavigate} />
+        <NavLink route={route} to={{ name: 'grants' }} label="Grants" onNavigate={onNavigate} />
         <NavLink route={route} to={{ name: 'apps' }} label="Apps" onNavigate={onNavigate} />
         <NavLink route={route} to={{ name: 'automations' }} label="Automations" onNavigate={onNavigate} />
         <NavLink route={route} to={{ name: 'connections' }} label="Connections" onNavigate={onNavigate} />
+        {deployment?.blocks.mcp ? (
+          <li>
+            <a className="nav-link" href={`${WIRE}/mcp/connect`} target="_blank" rel="noopener">
+              <span>Connect an agent</span>
+              <span className="external" aria-hidden="true">
+                ↗
+              </span>
+            </a>
+          </li>
+        ) : null}
       </ul>
       <div className="thread-list" aria-label="Conversations">
         <h2 className="section-title">Conversations</h2>
-        {threads === undefined && !error ? (
+        <div className="thread-search">
+          <label className="visually-hidden" htmlFor="thread-search">
+            Search conversations
+          </label>
+          <input
+            id="thread-search"
+            type="search"
+            value={query}
+            placeholder="Search conversations"
+            autoComplete="off"
+            onChange={(event) => setQuery(event.target.value)}
+            onKeyDown={(event) => event.key === 'Escape' && setQuery('')}
+          />
+        </div>
+        {searched && found.data && found.data.threads.length === 0 ? (
+          <p className="sidebar-note" role="status">
+            No conversation is titled like “{searched}”.
+          </p>
+        ) : null}
+        {!searched && threads === undefined && !error ? (
           <ul className="threads" aria-hidden="true">
             {[0, 1, 2].map((n) => (
               <li key={n} className="skeleton-line" />
             ))}
           </ul>
         ) : null}
-        {error && threads === undefined ? <p className="sidebar-note">{describeError(error)}</p> : null}
-        {threads && threads.length === 0 ? <p className="sidebar-note">No conversations yet. Start one with New chat.</p> : null}
-        {threads && threads.length > 0 ? (
-          <ul className="threads">
-            {threads.map((thread) => {
+        {!searched && error && threads === undefined ? <p className="sidebar-note">{describeError(error)}</p> : null}
+        {!searched && threads && threads.length === 0 ? (
+          <p className="sidebar-note">No conversations yet. Start one with New chat.</p>
+        ) : null}
+        {shown && shown.length > 0 ? (
+          <ul className="threads" aria-label={searched ? `Conversations titled like “${searched}”` : undefined}>
+            {shown.map((thread) => {
               const current = route.name === 'thread' && route.threadId === thread.id;
               return (
                 <li key={thread.id}>
@@ -75,7 +129,7 @@ export function Sidebar({ route, onNavigate }: SidebarProps) {
             })}
           </ul>
         ) : null}
-        {hasMore ? (
+        {hasMore && !searched ? (
           <button type="button" className="link-button load-more" onClick={loadMore}>
             Show older conversations
           </button>
@@ -87,7 +141,8 @@ export function Sidebar({ route, onNavigate }: SidebarProps) {
 }
 
 function NavLink({ route, to, label, count, onNavigate }: { route: Route; to: Route; label: string; count?: number; onNavigate(): void }) {
-  const current = route.name === to.name || (to.name === 'apps' && route.name === 'app');
+  const current =
+    route.name === to.name || (to.name === 'apps' && route.name === 'app') || (to.name === 'automations' && route.name === 'run');
   return (
     <li>
       <a

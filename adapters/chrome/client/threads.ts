@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { UIMessage } from 'ai';
-import { threadPage, wire, type ThreadSummary } from './wire.js';
+import { threadPage, threadSummary, wire, type ThreadSummary } from './wire.js';
 
 const storedMessage = z.object({
   id: z.string(),
@@ -34,6 +34,10 @@ export async function listThreads(
 export async function createThread(): Promise<string> {
   const created = await wire('POST', '/threads', { body: {}, schema: z.object({ id: z.string() }) });
   return created.id;
+}
+
+export async function renameThread(threadId: string, title: string): Promise<ThreadSummary> {
+  return wire('PATCH', `/threads/${encodeURIComponent(threadId)}`, { body: { title }, schema: threadSummary });
 }
 
 export async function deleteThread(threadId: string): Promise<void> {

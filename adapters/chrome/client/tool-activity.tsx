@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ApprovalCard } from './approval-card.js';
 import type { ApprovalView } from './wire.js';
 
@@ -32,10 +32,12 @@ export interface ToolActivityProps {
   readonly live: boolean;
   onDecided?(approvalId: string, approved: boolean): void;
   onSettledElsewhere?(view: ApprovalView): void;
+  /** What the call reports while it runs (its progress parts). */
+  readonly children?: ReactNode;
 }
 
 /** One tool call in a conversation: name, status, and (on demand) its input and result. */
-export function ToolActivity({ call, live, onDecided, onSettledElsewhere }: ToolActivityProps) {
+export function ToolActivity({ call, live, onDecided, onSettledElsewhere, children }: ToolActivityProps) {
   const [open, setOpen] = useState(false);
   const status = STATUS[call.state] ?? { label: call.state, tone: 'muted' as const };
   const stalled = !live && (call.state === 'input-available' || call.state === 'input-streaming');
@@ -52,6 +54,7 @@ export function ToolActivity({ call, live, onDecided, onSettledElsewhere }: Tool
           <path d="M9 6l6 6-6 6" />
         </svg>
       </button>
+      {children}
       {open ? (
         <div className="tool-body" id={bodyId}>
           {call.input !== undefined ? <Json label="Input" value={call.input} /> : null}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ThreadUseCases } from '../../../ports/use-cases/threads.js';
-import { Created, Stopped, ThreadDetail, ThreadList, turnStream } from '../shapes/thread-shapes.js';
+import { Created, Stopped, ThreadDetail, ThreadList, ThreadSummary, turnStream } from '../shapes/thread-shapes.js';
+import { MAX_TITLE } from '../../../domain/threads/thread.js';
 import { idParam } from '../shapes/path-params.js';
 import { bare, json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
@@ -11,6 +12,12 @@ import { parseTurnBody, turnBody, turnInputOf } from './turn-body.js';
 
 const noBody = z.union([z.undefined(), z.strictObject({})]);
 const threadId = idParam('thread');
+const listQuery = pageQuery.extend({
+  q: z.string().trim().min(1).max(200).optional().describe('Words the title must hold.'),
+});
+const renameBody = z.strictObject({
+  title: z.string().trim().min(1, 'must not be empty').max(MAX_TITLE).describe('The new title (whitespace folded).'),
+});
 
 /** Threads and their turns. */
 export function threadRoutes(threads: ThreadUseCases): WireRoutes {
@@ -22,11 +29,15 @@ export function threadRoutes(threads: ThreadUseCases): WireRoutes {
         id: 'listThreads',
         method: 'get',
         path: '/threads',
-        summary: "List the caller's threads",
-        query: pageQuery,
+        summary: "List or search the caller's threads",
+        description: 'With `q`, only threads whose title holds every word of it (case and accents ignored).',
+        query: listQuery,
         responses: { 200: json('Thread summaries, newest first.', ThreadList) },
-        handle: async (ctx, { query }) => {
-          ctx.body = await threads.listThreads.execute({ principal: principalOf(ctx), ...query });
+        handle: async (ctx, { query: { q, ...page } }) => {
+          const principal = principalOf(ctx);
+          ctx.body = q
+            ? await threads.searchThreads.execute({ principal, q, ...page })
+            : await threads.listThreads.execute({ principal, ...page });
         },
       }),
       route({
@@ -53,6 +64,18 @@ export function threadRoutes(threads: ThreadUseCases): WireRoutes {
         },
       }),
       route({
+        id: 'renameThread',
+        method: 'patch',
+        path: '/threads/:id',
+        summary: 'Rename a thread',
+        params: { id: threadId },
+        body: jsonBody(renameBody),
+        responses: { 200: json('The renamed thread.', ThreadSummary) },
+        handle: async (ctx, { params, body }) => {
+          ctx.body = await threads.renameThread.execute({ principal: principalOf(ctx), threadId: params.id, title: body.title });
+        },
+      }),
+      route({
         id: 'deleteThread',
         method: 'delete',
         path: '/threads/:id',
@@ -72,7 +95,9 @@ export function threadRoutes(threads: ThreadUseCases): WireRoutes {
         description:
           'Send `{message}` (a user UIMessage, or just its text), `{continue: true}` (run the calls approved since the last turn, then let the model go on) or the AI SDK chat ' +
           "transport's own body `{id, messages, trigger, messageId}` (only the last message is read: the server owns the history; an assistant message with " +
-          'answered approval parts carries approval responses). A call that needs approval emits `tool-approval-request` and `data-porter-approval`, and the turn finishes.',
+          'answered approval parts carries approval responses). `trigger: "regenerate-message"` replaces the last answer with a new one; `submit-message` with a ' +
+          "`messageId` replaces the person's last message (edit and resend) and the answer to it. " +
+          'A call that needs approval emits `tool-approval-request` and `data-porter-approval`, and the turn finishes.',
         params: { id: threadId },
         body: jsonBody(turnBody, 'turn', parseTurnBody),
         responses: { 200: turnStream('The turn as it happens.') },
@@ -86,6 +111,7 @@ export function threadRoutes(threads: ThreadUseCases): WireRoutes {
             threadId: params.id,
             ...(input.message ? { message: input.message } : {}),
             answers: input.answers,
+            ...(input.rewind ? { rewind: input.rewind } : {}),
             credentials: { ...(cookie ? { cookie } : {}), ...(authorization ? { authorization } : {}) },
           });
           sendTurn(ctx, turn);

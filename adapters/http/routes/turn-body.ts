@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { UiMessage } from '../../../domain/threads/ui-message.js';
 import type { ApprovalAnswer } from '../../../ports/use-cases/threads.js';
+import type { Rewind } from '../../../domain/threads/rewind.js';
 import { InvalidInput } from '../../../domain/errors.js';
 
 const metadata = z.record(z.string(), z.unknown());
@@ -165,16 +166,26 @@ function issuesAgainstClosest(input: unknown): Array<{ path: string; message: st
   return (closest.safeParse(input).error?.issues ?? []).map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
 }
 
-/** What the turn takes from the body: the new user message only, or the approval answers. */
-export function turnInputOf(body: TurnBody): { message?: UiMessage; answers: ApprovalAnswer[] } {
+/**
+ * What the turn takes from the body: the new user message only, or the approval answers. The AI
+ * SDK's `regenerate()` (`trigger: "regenerate-message"`) replaces the last answer; its
+ * `sendMessage({text, messageId})` (`submit-message` naming a message) replaces the last message
+ * the person sent. Either way the server's history decides what goes, not the messages sent.
+ */
+export function turnInputOf(body: TurnBody): { message?: UiMessage; answers: ApprovalAnswer[]; rewind?: Rewind } {
   if ('message' in body) return { message: toUiMessage(body.message), answers: [] };
   if ('continue' in body) return { answers: [] };
-  if (body.trigger === 'regenerate-message') throw new InvalidInput('Regenerating a message is not supported; send a new message instead');
+  const messageId = body.messageId !== undefined ? { messageId: body.messageId } : {};
+  if (body.trigger === 'regenerate-message') return { answers: [], rewind: { kind: 'answer', ...messageId } };
   const last = body.messages[body.messages.length - 1]!;
   if (last.role === 'user') {
     const parsed = userMessage.safeParse(last);
     if (!parsed.success) throw new InvalidInput('The last message must have text or file parts only');
-    return { message: toUiMessage(parsed.data), answers: [] };
+    return {
+      message: toUiMessage(parsed.data),
+      answers: [],
+      ...(body.messageId !== undefined ? { rewind: { kind: 'message', messageId: body.messageId } } : {}),
+    };
   }
   if (last.role !== 'assistant') throw new InvalidInput('The last message must come from the user, or carry approval answers');
   const answers = last.parts.flatMap((part) =>

@@ -1,0 +1,101 @@
+import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { copyText } from './clipboard.js';
+
+/** Under a message: copy it, and (on the last exchange) regenerate the answer or edit the message. */
+export function MessageActions({ text, onRegenerate, onEdit }: { text: string; onRegenerate?: () => void; onEdit?: () => void }) {
+  const [copied, setCopied] = useState(false);
+  if (!text && !onRegenerate && !onEdit) return null;
+  return (
+    <div className="message-actions">
+      {text ? (
+        <button
+          type="button"
+          className="message-action"
+          aria-label={copied ? 'Copied' : 'Copy message'}
+          title="Copy"
+          onClick={() =>
+            void copyText(text).then(() => {
+              setCopied(true);
+              window.setTimeout(() => setCopied(false), 1500);
+            })
+          }
+        >
+          <svg viewBox="0 0 24 24" aria-hidden="true">
+            {copied ? <path d="M5 12l5 5 9-10" /> : <path d="M9 9h10v10H9zM5 15V5h10" />}
+          </svg>
+          <span className="message-action-label">{copied ? 'Copied' : 'Copy'}</span>
+        </button>
+      ) : null}
+      {onEdit ? (
+        <button type="button" className="message-action" aria-label="Edit message" title="Edit and send again" onClick={onEdit}>
+          <svg viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4" />
+          </svg>
+          <span className="message-action-label">Edit</span>
+        </button>
+      ) : null}
+      {onRegenerate ? (
+        <button type="button" className="message-action" aria-label="Regenerate answer" title="Answer again" onClick={onRegenerate}>
+          <svg viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M20 11a8 8 0 10-2.3 5.7M20 4v7h-7" />
+          </svg>
+          <span className="message-action-label">Regenerate</span>
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** The person's last message, opened for editing: send it again (it and its answer are replaced) or cancel. */
+export function UserMessageEditor({
+  initial,
+  onSend,
+  onCancel,
+}: {
+  initial: string;
+  onSend(text: string): Promise<void>;
+  onCancel(): void;
+}) {
+  const [text, setText] = useState(initial);
+  const [busy, setBusy] = useState(false);
+  const field = useRef<HTMLTextAreaElement>(null);
+  useLayoutEffect(() => {
+    const element = field.current;
+    if (!element) return;
+    element.focus();
+    element.setSelectionRange(element.value.length, element.value.length);
+  }, []);
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!text.trim() || busy) return;
+    setBusy(true);
+    try {
+      await onSend(text.trim());
+    } finally {
+      setBusy(false);
+    }
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Escape') onCancel();
+    else if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void submit();
+    }
+  };
+  return (
+    <form className="message-editor" onSubmit={(event) => void submit(event)}>
+      <label className="visually-hidden" htmlFor="edit-message">
+        Your message
+      </label>
+      <textarea id="edit-message" ref={field} rows={3} value={text} onChange={(e) => setText(e.target.value)} onKeyDown={onKeyDown} />
+      <div className="message-editor-actions">
+        <button type="button" className="button small secondary" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="button small primary" disabled={busy || !text.trim()}>
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}

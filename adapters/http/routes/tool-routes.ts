@@ -1,0 +1,27 @@
+import type { ToolUseCases } from '../../../ports/use-cases/tools.js';
+import { ToolList } from '../shapes/tool-shapes.js';
+import { json, route } from '../wire-route.js';
+import type { WireRoutes } from '../wire-routes.js';
+import { principalOf } from '../wire-state.js';
+
+/** The host's tools, as a person picking one sees them. */
+export function toolRoutes(tools: ToolUseCases): WireRoutes {
+  return {
+    access: 'principal',
+    tag: 'Tools',
+    routes: [
+      route({
+        id: 'listTools',
+        method: 'get',
+        path: '/tools',
+        summary: "List the host's tools",
+        description:
+          "What each does, its risk, whether it reaches outside and the account it acts through; for choosing an automation's tools.",
+        responses: { 200: json("The host's tools.", ToolList) },
+        handle: async (ctx) => {
+          ctx.body = await tools.listTools.execute({ principal: principalOf(ctx) });
+        },
+      }),
+    ],
+  };
+}

@@ -1,0 +1,138 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
+import { devHost } from '../support/dev-host-fixture.js';
+import { PacedScriptedModel, checkedPages, launchChromium, needsChromium } from '../support/browser.js';
+import type { DevHost } from '../../composition/dev-host/dev-host.js';
+import type { WireClient } from '../support/turn-client.js';
+
+/** axe-core's browser build, evaluated in the page (through the debugger, so the page's CSP does not apply). */
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+interface Violation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly help: string;
+  readonly nodes: ReadonlyArray<{ readonly target: ReadonlyArray<unknown>; readonly failureSummary?: string }>;
+}
+
+/** Runs axe-core (WCAG 2.x A and AA rules and best practices) and answers the serious and critical violations. */
+async function seriousViolations(target: Page | Frame): Promise<string[]> {
+  await target.evaluate(AXE);
+  const violations = await target.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Violation[] }> } }).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+}
+
+describe('Accessibility of every page of the shipped chrome: axe-core finds nothing serious or critical (headless Chromium)', function () {
+  needsChromium();
+  this.timeout(120_000);
+  let host: DevHost & { client: WireClient };
+  let browser: Browser;
+  const pages = checkedPages();
+
+  before(async () => {
+    host = await devHost({
+      env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET },
+      porter: { model: new PacedScriptedModel(5) },
+      demoBroker: true,
+    });
+    browser = await launchChromium();
+    // Something on every page: a conversation with an answer and a waiting card, a grant, an app,
+    // an automation with a run, a connection.
+    const ada = host.client.as('ada');
+    const thread = await ada.newThread();
+    await ada.say(
+      thread,
+      'Some **bold** words and a [link](https://example.com).\n\n```ts\nconst x = 1;\n```\n\n| a | b |\n| - | - |\n| 1 | 2 |',
+    );
+    await ada.say(thread, '/call notes_add {"text":"axe"}');
+    const granted = await ada.say(await ada.newThread(), '/call notes_clear {}');
+    const approvalId = (granted.message.parts.find((p) => p.type === 'data-porter-approval') as { data: { approvalId: string } }).data
+      .approvalId;
+    await ada.json('POST', `/approvals/${approvalId}/decide`, { approve: true, remember: { scope: 'tool', duration: 'standing' } });
+    await ada.json('POST', '/apps', { prompt: 'a todo list' });
+    const automation = await ada.json('POST', '/automations', {
+      name: 'On deliveries',
+      trigger: { kind: 'webhook', source: 'demo' },
+      task: { prompt: 'Say hello' },
+    });
+    await ada.json('POST', `/automations/${automation.body.id}/arm`, {});
+    const id = 'msg_axe';
+    const at = new Date();
+    await fetch(`${host.client.base}/webhooks/demo`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new Webhook(DEMO_SECRET).sign(id, at, '{}'),
+      },
+      body: '{}',
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await host?.close();
+  });
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`every page, ${colorScheme}: home, a conversation with its card, approvals, grants, apps, an app, automations with the form, a run, connections`, async () => {
+      const { page } = await pages.open(browser, host.url, { user: 'ada', colorScheme });
+      const ada = host.client.as('ada');
+      const [thread] = (await ada.json('GET', '/threads')).body.threads.filter((t: { title: string }) => t.title.startsWith('Some'));
+      const [app] = (await ada.json('GET', '/apps')).body.apps;
+      const [run] = (await ada.json('GET', '/runs')).body.runs;
+      const found: Record<string, string[]> = {};
+      const visit = async (name: string, hash: string, ready: string, act?: () => Promise<void>) => {
+        await page.goto(`${host.url}/${hash}`);
+        await page.waitForSelector(ready);
+        await act?.();
+        const violations = await seriousViolations(page);
+        if (violations.length) found[name] = violations;
+      };
+      await visit('home', '#/', '.suggestion');
+      await visit('conversation', `#/t/${thread.id}`, '.approval-card[data-approval-state="pending"]');
+      await visit('approvals', '#/approvals', '.approval-card');
+      await visit('grants', '#/grants', '.grant');
+      await visit('apps', '#/apps', '.card-link');
+      await visit('app', `#/apps/${app.id}`, '.app-page-canvas');
+      await visit('automations', '#/automations', '.automation', async () => {
+        await page.getByRole('button', { name: 'New automation' }).click();
+        await page.waitForSelector('.tool-option');
+      });
+      await visit('run', `#/runs/${run.id}`, '.run-summary');
+      await visit('connections', '#/connections', 'form[aria-label="New connection"]');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await visit('phone drawer', '#/', '.suggestion', async () => {
+        await page.getByRole('button', { name: 'Open navigation' }).click();
+        await page.waitForSelector('.drawer-open');
+      });
+      expect(found).to.deep.equal({});
+    });
+  }
+
+  it('a served app’s page too, framed in the chrome', async function () {
+    const { bubblewrapSupport } = await import('../../adapters/sandbox/local/bubblewrap-command.js');
+    if (!bubblewrapSupport().available) this.skip();
+    const bo = host.client.as('bo');
+    // The paced model writes its garden planner for any app.
+    const app = (await bo.json('POST', '/apps', { prompt: 'a garden planner' })).body;
+    expect((await bo.json('POST', `/apps/${app.id}/graduate`, {})).status).to.equal(200);
+    await bo.json('PUT', `/apps/${app.id}/records/plants`, { data: { name: 'Tomatoes', bed: 'North' } });
+    const { page } = await pages.open(browser, host.url, { user: 'bo' });
+    await page.goto(`${host.url}/#/apps/${app.id}`);
+    await page.frameLocator('iframe.app-frame').locator('.item').waitFor();
+    const frame = page.frames().find((f) => f.url().includes('/view/'))!;
+    expect(await seriousViolations(frame)).to.deep.equal([]);
+    expect(await seriousViolations(page)).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,157 @@
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import { devHost } from '../support/dev-host-fixture.js';
+import { PacedScriptedModel, checkedPages, launchChromium, needsChromium, type ChromeSession } from '../support/browser.js';
+import type { DevHost } from '../../composition/dev-host/dev-host.js';
+import type { WireClient } from '../support/turn-client.js';
+
+/** Sends a message from the composer of the page as it is. */
+async function say(page: Page, text: string): Promise<void> {
+  await page.getByLabel('Message', { exact: true }).fill(text);
+  await page.keyboard.press('Enter');
+}
+
+describe('Conversations in the shipped chrome: Markdown, message actions, progress, keyboard approval (headless Chromium)', function () {
+  needsChromium();
+  this.timeout(60_000);
+  let host: DevHost & { client: WireClient };
+  let browser: Browser;
+  const pages = checkedPages();
+
+  before(async () => {
+    host = await devHost({ porter: { model: new PacedScriptedModel(15) } });
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await host?.close();
+  });
+
+  const open = (user: string, options: { colorScheme?: 'light' | 'dark' } = {}): Promise<ChromeSession & { errors: string[] }> =>
+    pages.open(browser, host.url, { user, ...options });
+
+  it('renders the answer as GitHub-flavoured Markdown: bold, links, lists, tables and highlighted code; never the model’s HTML', async () => {
+    const { page, screenshot } = await open('mia');
+    await page.waitForSelector('text=Hello, mia.');
+    const markdown = [
+      'Some **bold** words, ~~struck~~ and a [link](https://example.com/docs).',
+      '',
+      '- first item',
+      '- second item',
+      '',
+      '| Plant | Bed |',
+      '| --- | --- |',
+      '| Tomato | North |',
+      '',
+      '```ts',
+      'const answer: number = 42;',
+      '```',
+      '',
+      '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script><b>raw</b>',
+    ].join('\n');
+    await say(page, markdown);
+    const answer = page.locator('.message.assistant .markdown').last();
+    await page.waitForSelector('.message.assistant .markdown table');
+    await page.waitForSelector('.message.assistant[aria-busy="false"]');
+    expect(await answer.locator('strong').first().textContent()).to.equal('bold');
+    expect(await answer.locator('del').textContent()).to.equal('struck');
+    const link = answer.locator('a', { hasText: 'link' });
+    expect(await link.getAttribute('href')).to.equal('https://example.com/docs');
+    expect(await link.getAttribute('target')).to.equal('_blank');
+    expect(await link.getAttribute('rel')).to.contain('noopener');
+    expect(await answer.locator('ul > li').allTextContents()).to.deep.equal(['first item', 'second item']);
+    expect(await answer.locator('td').allTextContents()).to.deep.equal(['Tomato', 'North']);
+    const code = page.locator('.message.assistant .code-block[data-language="ts"]');
+    expect(await code.locator('code').textContent()).to.equal('const answer: number = 42;\n');
+    expect(await code.locator('.hljs-keyword').first().textContent(), 'the code is highlighted').to.equal('const');
+    expect(await code.locator('.hljs-number').textContent()).to.equal('42');
+    // The model's HTML is dropped: no element made from it, nothing run.
+    expect(await answer.locator('img, script, b').count()).to.equal(0);
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).to.equal(undefined);
+    await screenshot('chrome-markdown');
+  });
+
+  it('renders Markdown while it streams: an open **bold** already reads as bold', async () => {
+    const slow = await devHost({ porter: { model: new PacedScriptedModel(150) } });
+    const session = await pages.open(browser, slow.url, { user: 'noa' });
+    try {
+      const { page } = session;
+      await say(page, 'one **two three four five six seven eight nine ten eleven** twelve');
+      await page.waitForSelector('.assistant-text.streaming .markdown strong');
+      const whileStreaming = await page.locator('.assistant-text.streaming .markdown').textContent();
+      expect(whileStreaming, 'the asterisks are not shown mid-stream').to.not.contain('**');
+      await page.waitForSelector('.message.assistant[aria-busy="false"]', { timeout: 20_000 });
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('copies an answer, regenerates it in place, and edits and resends the last message', async () => {
+    const { page, context, screenshot } = await open('ole');
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: host.url });
+    await say(page, 'first question');
+    await page.waitForSelector('.message.assistant[aria-busy="false"] .message-action[aria-label="Regenerate answer"]');
+    await page.getByRole('button', { name: 'Copy message' }).last().click();
+    await page.waitForSelector('.message.assistant .message-action[aria-label="Copied"]');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).to.equal('echo: first question');
+
+    const threadId = decodeURIComponent(new URL(page.url()).hash.split('/')[2]!);
+    const ole = host.client.as('ole');
+    const before = (await ole.json('GET', `/threads/${threadId}`)).body.messages as Array<{ id: string }>;
+    await page.getByRole('button', { name: 'Regenerate answer' }).click();
+    await page.waitForSelector('.message.assistant[aria-busy="false"] .message-action[aria-label="Regenerate answer"]');
+    expect(await page.locator('.message.assistant').count(), 'the answer is replaced, not added to').to.equal(1);
+    const regenerated = (await ole.json('GET', `/threads/${threadId}`)).body.messages as Array<{ id: string }>;
+    expect(regenerated).to.have.length(2);
+    expect(regenerated[1]!.id).to.not.equal(before[1]!.id);
+
+    await page.getByRole('button', { name: 'Edit message' }).click();
+    const editor = page.getByRole('textbox', { name: 'Your message' });
+    expect(await editor.inputValue()).to.equal('first question');
+    await screenshot('chrome-edit-message');
+    await editor.fill('a better question');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.message.assistant:has-text("echo: a better question")');
+    await page.waitForSelector('.message.assistant[aria-busy="false"] .message-action[aria-label="Regenerate answer"]');
+    expect(await page.locator('.message.user').allTextContents()).to.deep.equal(['a better questionCopyEdit']);
+    const stored = (await ole.json('GET', `/threads/${threadId}`)).body.messages as Array<{
+      role: string;
+      parts: Array<{ text?: string }>;
+    }>;
+    expect(stored.map((m) => m.parts.find((p) => p.text)?.text)).to.deep.equal(['a better question', 'echo: a better question']);
+  });
+
+  it('shows what a running tool says about its progress, with the time it has taken', async () => {
+    const { page, screenshot } = await open('pia');
+    await say(page, '/call notes_report {"steps":3}');
+    const progress = page.locator('.tool[data-tool="notes_report"] .tool-progress');
+    await progress.waitFor();
+    await page.waitForSelector('.tool-progress-label:has-text("step 2 of 3")');
+    await page.waitForFunction(() => /^[1-9]\d*s$/.test(document.querySelector('.tool-progress-time')?.textContent ?? ''));
+    expect(await page.locator('.tool-progress-bar').count(), 'the tool says how far along it is').to.equal(1);
+    await screenshot('chrome-tool-progress');
+    await page.waitForSelector('.tool[data-tool="notes_report"][data-state="output-available"]');
+    expect(await progress.count(), 'the progress goes once the call is done').to.equal(0);
+  });
+
+  it('approves a parked call with the keyboard alone: Tab to Approve, then Enter', async () => {
+    const { page, screenshot } = await open('kai');
+    await say(page, '/call notes_add {"text":"by keyboard"}');
+    await page.waitForSelector('.approval-card[data-approval-state="pending"]');
+    await page.waitForSelector('.message.assistant[aria-busy="false"]');
+    // From the composer, back through the page until the card's Approve button has focus.
+    let focused = '';
+    for (let presses = 0; presses < 12 && focused !== 'Approve'; presses++) {
+      await page.keyboard.press('Shift+Tab');
+      focused = await page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+    }
+    expect(focused, 'Approve is reachable by Tab').to.equal('Approve');
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    expect(outline, 'focus is visible').to.not.equal('none');
+    await screenshot('chrome-keyboard-approve');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.tool[data-tool="notes_add"][data-state="output-available"]');
+    expect((await host.client.as('kai').json('GET', '/approvals')).body.approvals).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,137 @@
+import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { devHost } from '../support/dev-host-fixture.js';
+import { checkedPages, launchChromium, needsChromium } from '../support/browser.js';
+import { until } from '../support/eventually.js';
+import { HOSTILE_URLS, hostileLinksDocument } from '../support/hostile-urls.js';
+import { ZipAppArchive } from '../../adapters/apps/zip-app-archive.js';
+import { bubblewrapSupport } from '../../adapters/sandbox/local/bubblewrap-command.js';
+import type { DevHost } from '../../composition/dev-host/dev-host.js';
+import type { WireClient } from '../support/turn-client.js';
+
+describe('A tree app graduated to a served app keeps its data and behaviour (headless Chromium, local sandbox)', function () {
+  needsChromium();
+  this.timeout(90_000);
+  let host: DevHost & { client: WireClient };
+  let browser: Browser;
+  let root: string;
+  const pages = checkedPages();
+
+  before(async function () {
+    if (!bubblewrapSupport().available) this.skip();
+    root = await mkdtemp(join(tmpdir(), 'porter-served-chrome-'));
+    host = await devHost({ porter: { sandbox: { kind: 'local', root, startTimeoutMs: 10_000 } } });
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await host?.close();
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it('opens the todo app, adds items, serves it, and uses it served: the same items, and Add still works', async () => {
+    const { page, screenshot } = await pages.open(browser, host.url, { user: 'tia' });
+    await page.getByLabel('Message', { exact: true }).fill('/app a todo list');
+    await page.keyboard.press('Enter');
+    await page.locator('.app-view[data-status="ready"] a:has-text("Open app")').click();
+
+    const tree = page.locator('.app-page-canvas');
+    await tree.locator('text=Nothing yet').waitFor();
+    for (const item of ['Buy bread', 'Call Sam', 'Water plants']) {
+      await tree.getByLabel('Add an item').fill(item);
+      await tree.getByRole('button', { name: 'Add' }).click();
+      await tree.locator(`.app-list-item:has-text("${item}")`).waitFor();
+    }
+    const appId = decodeURIComponent(new URL(page.url()).hash.split('/')[2]!);
+
+    await page.getByRole('button', { name: 'Serve' }).click();
+    await page.waitForSelector('text=The app now runs on its own server.', { timeout: 30_000 });
+    const served = page.frameLocator('iframe.app-frame');
+    for (const item of ['Buy bread', 'Call Sam', 'Water plants']) await served.locator(`.item:has-text("${item}")`).waitFor();
+    await screenshot('chrome-served-app');
+
+    await served.getByLabel('Add an item').fill('Post the letter');
+    await served.getByRole('button', { name: 'Add' }).click();
+    await served.locator('.item:has-text("Post the letter")').waitFor();
+    expect(await served.getByLabel('Add an item').inputValue(), 'the field is cleared for the next one').to.equal('');
+    const records = (await host.client.as('tia').json('GET', `/apps/${appId}/records/items`)).body.records as Array<{ data: unknown }>;
+    expect(records.map((r) => r.data)).to.have.deep.members([
+      { text: 'Buy bread' },
+      { text: 'Call Sam' },
+      { text: 'Water plants' },
+      { text: 'Post the letter' },
+    ]);
+
+    // The served page follows the chrome's colour scheme.
+    const background = () => served.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor);
+    const light = await background();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await until(background, (color) => color === 'rgb(19, 19, 22)', { what: 'the served page to turn dark' });
+    expect(light).to.equal('rgb(255, 255, 255)');
+    const pageBackground = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(pageBackground, 'the chrome around it is dark too').to.equal('rgb(19, 19, 22)');
+    await screenshot('chrome-served-app-dark');
+  });
+
+  it('draws a hostile document’s links and images in the served page by the same rule: no javascript:, vbscript: or data: link', async () => {
+    const tia = host.client.as('tia');
+    const imported = await fetch(`${tia.base}/apps/import`, {
+      method: 'POST',
+      headers: { ...tia.headers, 'content-type': 'application/vnd.porter.app' },
+      body: Buffer.from(new ZipAppArchive().pack(hostileLinksDocument())),
+    });
+    const app = (await imported.json()) as { id: string };
+    expect((await tia.json('POST', `/apps/${app.id}/graduate`, {})).status).to.equal(200);
+    const { page } = await pages.open(browser, host.url, { user: 'tia' });
+    await page.goto(`${host.url}/#/apps/${app.id}`);
+    const frame = page.frameLocator('iframe.app-frame');
+    await frame.locator(`text=hostile link ${HOSTILE_URLS.length - 1}`).waitFor();
+    const urls = await frame
+      .locator('body')
+      .evaluate(() => [
+        ...Array.from(document.querySelectorAll('a[href]'), (a) => a.getAttribute('href')!),
+        ...Array.from(document.querySelectorAll('img[src]'), (img) => img.getAttribute('src')!),
+      ]);
+    expect(urls.length).to.be.greaterThan(0);
+    for (const url of urls) {
+      const scheme = new URL(url, 'https://app.invalid/').protocol;
+      expect(
+        scheme === 'https:' || scheme === 'http:' || (scheme === 'data:' && /^data:image\/(png|jpeg|gif|webp)[;,]/.test(url)),
+        `${JSON.stringify(url)} follows ${scheme}`,
+      ).to.equal(true);
+    }
+  });
+
+  it('answers only the framed page, and only for its own app: records of another app stay out of reach', async () => {
+    const tia = host.client.as('tia');
+    const other = (await tia.json('POST', '/apps', { prompt: 'a secret notes list' })).body;
+    expect((await tia.json('PUT', `/apps/${other.id}/records/items`, { data: { text: 'secret' } })).status).to.equal(201);
+    const { page } = await pages.open(browser, host.url, { user: 'tia' });
+    const apps = (await tia.json('GET', '/apps')).body.apps as Array<{ id: string; ui: string; title: string }>;
+    const servedApp = apps.find((a) => a.ui === 'http' && a.title === 'A todo list')!;
+    await page.goto(`${host.url}/#/apps/${servedApp.id}`);
+    const frame = page.frameLocator('iframe.app-frame');
+    await frame.locator('.item').first().waitFor();
+    // The page asks its frame for another app's records by a crafted name: the bridge builds every
+    // path under this app's own id, so what comes back is this app's (or an error), never the other's.
+    const answer = await frame.locator('body').evaluate(
+      (_body, otherId) =>
+        new Promise((resolve) => {
+          window.addEventListener('message', (event) => {
+            if ((event.data as { id?: number }).id === 999) resolve(event.data);
+          });
+          window.parent.postMessage(
+            { porter: 'porter-app-bridge', v: 1, id: 999, op: 'records.list', collection: `../../${otherId}/records/items` },
+            '*',
+          );
+        }),
+      other.id,
+    );
+    expect(answer).to.deep.include({ ok: false });
+    expect(JSON.stringify(answer)).to.not.contain('secret');
+  });
+});
