@@ -3,9 +3,10 @@ import type { Principal } from '../../domain/principal.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
 import type { UseCase } from '../../ports/use-case.js';
-import type { ThreadDetail, ThreadSummary, TurnStream } from '../../ports/use-cases/threads.js';
+import type { ThreadDetail, ThreadSummary } from '../../ports/use-cases/threads.js';
 import type { ThreadBook } from './thread-book.js';
 import type { TurnHub } from './turn-hub.js';
+import type { TurnStopper } from './turn-stopper.js';
 
 export class CreateThread implements UseCase<{ principal: Principal }, { id: string }> {
   constructor(
@@ -49,11 +50,15 @@ export class GetThread implements UseCase<{ principal: Principal; threadId: stri
   }
 }
 
-/** `DELETE /threads/:id`: a turn in flight on it here is stopped first, so nothing writes after. */
+/**
+ * `DELETE /threads/:id`: a turn in flight on it is ended first, so nothing writes after: aborted
+ * at once here, stopped (and waited for) on another instance.
+ */
 export class DeleteThread implements UseCase<{ principal: Principal; threadId: string }, void> {
   constructor(
     private readonly threads: ThreadBook,
     private readonly hub: TurnHub,
+    private readonly stopper: TurnStopper,
   ) {}
 
   async execute(input: { principal: Principal; threadId: string }): Promise<void> {
@@ -62,41 +67,9 @@ export class DeleteThread implements UseCase<{ principal: Principal; threadId: s
     if (live) {
       live.abort.abort(new Error('the thread was deleted'));
       await this.hub.settled(input.threadId);
+    } else {
+      await this.stopper.stop(input.threadId);
     }
     await this.threads.delete(input.threadId);
-  }
-}
-
-/** `GET /threads/:id/stream`: joins the turn in flight on this instance, replaying what it missed. */
-export class RejoinTurn implements UseCase<{ principal: Principal; threadId: string }, TurnStream | null> {
-  constructor(
-    private readonly threads: ThreadBook,
-    private readonly hub: TurnHub,
-  ) {}
-
-  async execute(input: { principal: Principal; threadId: string }): Promise<TurnStream | null> {
-    await this.threads.ownedBy(input.principal.subject, input.threadId);
-    return this.hub.find(input.threadId)?.read(true) ?? null;
-  }
-}
-
-/**
- * `POST /threads/:id/stop`: the person stops the turn in flight on this instance at once (a
- * client that merely goes away leaves it running for a while, so it can rejoin). Resolves once
- * what was produced is saved, so a new turn may start right after.
- */
-export class StopTurn implements UseCase<{ principal: Principal; threadId: string }, { stopped: boolean }> {
-  constructor(
-    private readonly threads: ThreadBook,
-    private readonly hub: TurnHub,
-  ) {}
-
-  async execute(input: { principal: Principal; threadId: string }): Promise<{ stopped: boolean }> {
-    await this.threads.ownedBy(input.principal.subject, input.threadId);
-    const live = this.hub.find(input.threadId);
-    if (!live) return { stopped: false };
-    live.stop();
-    await this.hub.settled(input.threadId);
-    return { stopped: true };
   }
 }
