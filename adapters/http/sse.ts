@@ -48,38 +48,36 @@ export function sendTurn(ctx: Context, turn: TurnStream, options: TurnStreamOpti
 function keepingAlive(ms: number): { stream: TransformStream<string, string>; stop(): void } {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let stopped = false;
+  let send: (text: string) => void = () => undefined;
   const stop = () => {
     stopped = true;
     if (timer) clearTimeout(timer);
     timer = null;
   };
+  const arm = () => {
+    if (timer) clearTimeout(timer);
+    if (stopped) return;
+    timer = setTimeout(() => {
+      try {
+        send(KEEP_ALIVE_COMMENT);
+        arm();
+      } catch {
+        // The reading side is gone.
+        stop();
+      }
+    }, ms);
+    timer.unref?.();
+  };
   const stream = new TransformStream<string, string>({
     start(controller) {
-      const arm = () => {
-        if (stopped) return;
-        timer = setTimeout(() => {
-          try {
-            controller.enqueue(KEEP_ALIVE_COMMENT);
-            arm();
-          } catch {
-            // The reading side is gone.
-            stop();
-          }
-        }, ms);
-        timer.unref?.();
-      };
-      rearm = () => {
-        if (timer) clearTimeout(timer);
-        arm();
-      };
+      send = (text) => controller.enqueue(text);
       arm();
     },
     transform(text, controller) {
       controller.enqueue(text);
-      rearm();
+      arm();
     },
     flush: stop,
   });
-  let rearm = () => undefined as void;
   return { stream, stop };
 }

@@ -8,7 +8,6 @@ import type { TurnEntry, TurnFeeds } from './turn-settings.js';
 
 export const DIED_MID_TURN =
   'The instance running this turn stopped before it finished. What it had written so far is saved; send a new message to go on.';
-export const ENDED_UNSEEN = 'This turn ended before its last chunks could be read here. Reload the thread to read its answer.';
 export const THREAD_GONE = 'The thread was deleted.';
 
 /**
@@ -85,7 +84,9 @@ export class TurnMirrors {
         const last = await this.feeds.chunks.read(turnId, next);
         next += last.length;
         if (this.take(live, last)) return;
-        this.close(live, verdict === 'died' ? DIED_MID_TURN : verdict === 'gone' ? THREAD_GONE : ENDED_UNSEEN);
+        // A turn that ended well put its last chunk in the feed before it let the thread go (and the
+        // feed keeps it a while): without it, the turn's instance died and another took the thread.
+        this.close(live, verdict === 'gone' ? THREAD_GONE : DIED_MID_TURN);
         return;
       }
     } catch (error) {
@@ -120,11 +121,9 @@ export class TurnMirrors {
     live.push({ type: 'finish', finishReason: 'error' });
   }
 
-  private async lookAt(threadId: string, turnId: string): Promise<'running' | 'died' | 'ended' | 'gone'> {
+  private async lookAt(threadId: string, turnId: string): Promise<'running' | 'over' | 'gone'> {
     const loaded = await this.threads.find(threadId);
     if (!loaded) return 'gone';
-    const now = this.clock.now().toISOString();
-    if (loaded.thread.turnInFlight(now)?.id === turnId) return 'running';
-    return loaded.thread.abandonedTurn(now)?.id === turnId ? 'died' : 'ended';
+    return loaded.thread.turnInFlight(this.clock.now().toISOString())?.id === turnId ? 'running' : 'over';
   }
 }
