@@ -72,7 +72,8 @@ export function threadRoutes(threads: ThreadUseCases, streams: TurnStreamOptions
         description:
           'Send `{message}` (a user UIMessage, or just its text), `{continue: true}` (run the calls approved since the last turn, then let the model go on) or the AI SDK chat ' +
           "transport's own body `{id, messages, trigger, messageId}` (only the last message is read: the server owns the history; an assistant message with " +
-          'answered approval parts carries approval responses). A call that needs approval emits `tool-approval-request` and `data-porter-approval`, and the turn finishes.',
+          'answered approval parts carries approval responses). A call that needs approval emits `tool-approval-request` and `data-porter-approval`, and the turn finishes. ' +
+          "While a turn runs on the thread, a new one is refused with 409 (`concurrentTurns: 'reject'`), waits its turn with the stream open (`'enqueue'`), or stops the running turn and goes next (`'interrupt'`).",
         params: { id: threadId },
         body: jsonBody(turnBody, 'turn', parseTurnBody),
         responses: { 200: turnStream('The turn as it happens.') },
