@@ -125,7 +125,14 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
 
       const live = hub.begin(threadId, continuing);
       const relay = new TurnRelay(feeds.chunks, turnId, logger, continuing ? chunksRebuilding(continuing) : []);
-      const unhold = await lease.hold(threadId, turnId, live);
+      let unhold: () => void;
+      try {
+        unhold = await lease.hold(threadId, turnId, live);
+      } catch (error) {
+        // Never started: it must not hold this instance's side of the thread either.
+        hub.finish(live);
+        throw error;
+      }
       const reader = live.read();
       void agent
         .run({

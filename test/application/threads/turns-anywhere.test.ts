@@ -39,11 +39,12 @@ const slowModel = () =>
 describe('Turns across instances (one store, two instances)', () => {
   it('hands a reader on another instance the whole turn from its first chunk, live, and the same answer as its own reader', async () => {
     const model = slowModel();
-    const h = turnHarness({ model });
+    const h = turnHarness({ model, turns: { lingerMs: 50 } });
     const other = h.instance();
     const { id } = await h.createThread.execute({ principal: ada });
     const mine = await h.runTurn.execute({ principal: ada, threadId: id, message: say('go') });
     await readUntil(mine, (seen) => textIn(seen).includes('three'));
+    const turnId = (await h.threads.find(id))!.thread.toPrimitives().activeTurn!.id;
 
     const theirs = await other.rejoin.execute({ principal: ada, threadId: id });
     expect(theirs, 'the turn runs on the first instance only').to.not.equal(null);
@@ -65,6 +66,11 @@ describe('Turns across instances (one store, two instances)', () => {
       { what: 'the follower to stop' },
     );
     expect(await other.rejoin.execute({ principal: ada, threadId: id }), 'nothing in flight any more').to.equal(null);
+    await until(
+      () => h.feeds.chunks.read(turnId, 0),
+      (left) => left.length === 0,
+      { what: "the turn's chunks to be dropped" },
+    );
     expect(await h.rejoin.execute({ principal: bob, threadId: id }).catch((error: { code: string }) => error.code)).to.equal('not-found');
   });
 
