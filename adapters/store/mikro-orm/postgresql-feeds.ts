@@ -3,7 +3,9 @@ import type { Clock } from '../../../ports/clock.js';
 import { MAX_FEED_KEY_LENGTH, type FeedSet } from '../../../ports/feeds.js';
 import { checkNamespace } from '../shared/feed-names.js';
 import type { Logger } from '../../../ports/logger.js';
+import { Unavailable } from '../../../domain/errors.js';
 import type { KnexClientLike, SqlRunner } from './sql-runner.js';
+import { storeError } from './store-errors.js';
 
 /** The channel every feed's wake-ups travel on; the payload is `<namespace> <key>`. */
 export const FEED_CHANNEL = 'porter_feeds';
@@ -123,9 +125,14 @@ class FeedListener {
   }
 
   private listening(): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('The store is closed'));
+    if (this.closed) return Promise.reject(new Unavailable('The store is closed'));
     if (this.connection) return Promise.resolve();
-    this.connecting ??= this.connect().finally(() => (this.connecting = null));
+    this.connecting ??= this.connect()
+      .catch((error: unknown) => {
+        // Not there (or gone): 503, as any statement would answer.
+        throw storeError(error);
+      })
+      .finally(() => (this.connecting = null));
     return this.connecting;
   }
 
@@ -142,7 +149,7 @@ class FeedListener {
     }
     if (this.closed) {
       await this.client.destroyRawConnection(connection).catch(() => undefined);
-      throw new Error('The store is closed');
+      throw new Unavailable('The store is closed');
     }
     this.connection = connection;
   }
