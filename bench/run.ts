@@ -5,28 +5,29 @@ import type { BenchResult } from './support/harness.js';
 import { formatResults } from './support/printer.js';
 
 /**
- * Runs every bench/<family>/<name>.bench.ts, or only those whose family or name matches the first
- * argument (`npm run bench -- store`), and prints each result beside its anchor.
+ * Runs every bench/<family>/<name>.bench.ts, or only those whose family or name one of the
+ * arguments names (`npm run bench -- store`, `npm run bench -- rejoin streams webhooks`: one run),
+ * and prints each result beside its anchor.
  */
 const benchRoot = dirname(fileURLToPath(import.meta.url));
 
-async function benchFiles(filter: string | undefined): Promise<string[]> {
+async function benchFiles(filters: readonly string[]): Promise<string[]> {
   const files: string[] = [];
   for (const family of await readdir(benchRoot, { withFileTypes: true })) {
     if (!family.isDirectory() || family.name === 'support') continue;
     for (const file of await readdir(join(benchRoot, family.name))) {
       if (!file.endsWith('.bench.ts')) continue;
       const name = file.slice(0, -'.bench.ts'.length);
-      if (!filter || filter === family.name || filter === name) files.push(join(benchRoot, family.name, file));
+      if (filters.length === 0 || filters.includes(family.name) || filters.includes(name)) files.push(join(benchRoot, family.name, file));
     }
   }
   return files.sort();
 }
 
-const filter = process.argv[2];
-const files = await benchFiles(filter);
+const filters = process.argv.slice(2);
+const files = await benchFiles(filters);
 if (files.length === 0) {
-  console.error(`No bench matches "${filter}". Benches live in bench/<family>/<name>.bench.ts.`);
+  console.error(`No bench matches "${filters.join('", "')}". Benches live in bench/<family>/<name>.bench.ts.`);
   process.exit(1);
 }
 for (const file of files) {

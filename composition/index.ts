@@ -32,6 +32,7 @@ export type { ToolsOption, AiSdkToolEntry } from './config/tools-option.js';
 /** What a tool that declares `connection` is handed (`context.connection`) and what its requests look like. */
 export type { ConnectedAccount, ProxyRequest, ProxyResponse } from '../ports/connections.js';
 export type { Store } from '../ports/store.js';
+export type { FeedSet } from '../ports/feeds.js';
 export { syncPins } from './apps-sync.js';
 export type { SyncReport } from '../ports/use-cases/apps.js';
 /** For `oauth.consentPage` (a host's own consent page) and `oauth.principal(subject)`. */

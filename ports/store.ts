@@ -1,3 +1,5 @@
+import type { FeedSet } from './feeds.js';
+
 /**
  * The Store port: named record sets and blob namespaces. Every adapter (memory, SQLite,
  * PostgreSQL) passes one conformance suite (test/adapters/store/store-conformance.ts).
@@ -98,6 +100,11 @@ export interface Store {
   readonly kind: StoreKind;
   records<T>(name: string): RecordSet<T>;
   blobs(namespace: string): BlobStore;
+  /**
+   * Feeds (ports/feeds.ts) shared by every process on this store. Absent on a host's own Store:
+   * Porter then keeps feeds within the process.
+   */
+  feeds?<T>(namespace: string): FeedSet<T>;
   /** Resolves when the backing database answers; rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

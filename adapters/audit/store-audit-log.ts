@@ -14,7 +14,8 @@ export class StoreAuditLog implements AuditSink, AuditLog {
 
   async write(event: AuditEvent): Promise<void> {
     const { id, ...rest } = event;
-    await this.events.put({ id, data: rest, refs: { subject: event.subject, action: event.action } });
+    // Listed by subject only (`GET /activity`): each further label would cost every audited act an index write.
+    await this.events.put({ id, data: rest, refs: { subject: event.subject } });
   }
 
   async list(subject: string, query: { limit?: number; cursor?: string | null }) {

@@ -16,6 +16,7 @@ import type { ExecuteApproved } from '../guard/execute-approved.js';
 import type { GuardCall } from '../guard/guard-call.js';
 import type { PresentCredentials } from '../guard/host-access.js';
 import type { ChatSettings } from './chat-settings.js';
+import { DRAFT_CHECKPOINT_MS, DraftCheckpoints } from './draft-checkpoints.js';
 import type { ThreadBook } from './thread-book.js';
 
 /**
@@ -47,7 +48,13 @@ export interface TurnInput {
   /** The assistant message this turn continues, or null to start a new one. */
   readonly continuing: UiMessage | null;
   readonly credentials?: PresentCredentials;
+  /** Aborts everything at once, tool calls included (nobody reads any more, the thread was deleted). */
   readonly signal: AbortSignal;
+  /**
+   * A person's stop, cooperative: the model's current step is cut where it is, calls already
+   * running finish, no further call or step starts, and the turn ends with what it produced.
+   */
+  readonly stop?: AbortSignal;
   readonly emit: (chunk: UiChunk) => void;
 }
 
@@ -104,8 +111,16 @@ export class AgentTurn {
   async run(input: TurnInput): Promise<UiMessage> {
     const draft = draftOf(input.continuing ?? { id: this.ids.mint('message'), role: 'assistant', parts: [] });
     const earlier = input.messages.filter((m) => m.id !== draft.message.id);
+    // The answer is saved as it streams, so an instance that dies mid-turn loses only the last moments.
+    const checkpoints = new DraftCheckpoints(
+      () => this.save(input, closedDraft(draft)),
+      this.settings.checkpointMs ?? DRAFT_CHECKPOINT_MS,
+      this.logger,
+      { threadId: input.threadId },
+    );
     const emit = (chunk: UiChunk) => {
       applyChunk(draft, chunk);
+      checkpoints.touch();
       input.emit(chunk);
     };
     emit({ type: 'start', messageId: draft.message.id });
@@ -115,7 +130,9 @@ export class AgentTurn {
       finishReason = await this.converse(input, earlier, draft, emit);
     } catch (error) {
       finishReason = 'error';
-      if (input.signal.aborted) {
+      if (stopped(input)) {
+        finishReason = 'other';
+      } else if (input.signal.aborted) {
         this.logger.info('turn aborted: every client went away', { threadId: input.threadId });
       } else {
         this.logger.error('turn failed', { threadId: input.threadId, cause: error instanceof Error ? error.message : String(error) });
@@ -123,8 +140,13 @@ export class AgentTurn {
         emit({ type: 'data-porter-error', data: { message: 'The model failed before finishing this answer.' } });
       }
     }
+    await checkpoints.close();
     closeOpenText(draft);
     await this.save(input, draft.message);
+    if (stopped(input)) {
+      this.logger.info('turn stopped on request', { threadId: input.threadId });
+      emit({ type: 'abort', reason: 'stopped' });
+    }
     emit({ type: 'finish', finishReason });
     return draft.message;
   }
@@ -207,7 +229,7 @@ export class AgentTurn {
     let budget = this.settings.maxOutputTokens;
 
     for (let step = 0; step < this.settings.maxSteps; step++) {
-      if (await input.scope?.shouldStop?.()) return 'other';
+      if (stopped(input) || (await input.scope?.shouldStop?.())) return 'other';
       emit({ type: 'start-step' });
       const view = modelView(earlier, draft.message, {
         toolOutputCap: this.settings.toolOutputCap,
@@ -216,26 +238,36 @@ export class AgentTurn {
       const calls: Array<Extract<ModelEvent, { type: 'tool-call' }>> = [];
       let textId: string | null = null;
       let finish: Extract<ModelEvent, { type: 'finish' }> | null = null;
-      for await (const event of this.model.streamStep({
-        messages: view,
-        tools,
-        signal: input.signal,
-        ...(this.settings.instructions ? { instructions: this.settings.instructions } : {}),
-        ...(budget !== undefined ? { maxOutputTokens: budget } : {}),
-      })) {
-        if (event.type === 'text-delta') {
-          if (!textId) emit({ type: 'text-start', id: (textId = this.ids.mint('message')) });
-          emit({ type: 'text-delta', id: textId, delta: event.delta });
-        } else if (event.type === 'tool-call') {
-          calls.push(known.has(event.toolCallId) ? { ...event, toolCallId: this.ids.mint('toolCall') } : event);
-        } else {
-          finish = event;
+      try {
+        for await (const event of this.model.streamStep({
+          messages: view,
+          tools,
+          signal: input.stop ? AbortSignal.any([input.signal, input.stop]) : input.signal,
+          ...(this.settings.instructions ? { instructions: this.settings.instructions } : {}),
+          ...(budget !== undefined ? { maxOutputTokens: budget } : {}),
+        })) {
+          if (event.type === 'text-delta') {
+            if (!textId) emit({ type: 'text-start', id: (textId = this.ids.mint('message')) });
+            emit({ type: 'text-delta', id: textId, delta: event.delta });
+          } else if (event.type === 'tool-call') {
+            calls.push(known.has(event.toolCallId) ? { ...event, toolCallId: this.ids.mint('toolCall') } : event);
+          } else {
+            finish = event;
+          }
         }
+      } catch (error) {
+        // Stopped mid-step: the step ends with what the model said; the calls it asked for do not run.
+        if (!stopped(input)) throw error;
+        if (textId) emit({ type: 'text-end', id: textId });
+        emit({ type: 'finish-step' });
+        return 'other';
       }
       if (textId) emit({ type: 'text-end', id: textId });
 
       let parked = false;
       for (const call of calls) {
+        // Stopped between calls: those already run keep their results, the rest never start.
+        if (stopped(input)) break;
         known.add(call.toolCallId);
         emit({ type: 'tool-input-available', toolCallId: call.toolCallId, toolName: call.toolName, input: call.input });
         const result = await this.guard.execute({
@@ -263,6 +295,7 @@ export class AgentTurn {
       }
       emit({ type: 'finish-step' });
 
+      if (stopped(input)) return 'other';
       if (budget !== undefined && finish?.outputTokens !== undefined) budget -= finish.outputTokens;
       if (parked) return 'tool-calls';
       if (calls.length === 0) return finish?.reason ?? 'stop';
@@ -270,6 +303,18 @@ export class AgentTurn {
     }
     return 'other';
   }
+}
+
+/** A person asked the turn to stop (and nothing harder cut it). */
+function stopped(input: TurnInput): boolean {
+  return input.stop?.aborted === true && !input.signal.aborted;
+}
+
+/** The answer as far as it got, its text parts closed: what a checkpoint saves. */
+function closedDraft(draft: MessageDraft): UiMessage {
+  const copy: MessageDraft = { message: draft.message, openText: new Map() };
+  closeOpenText(copy);
+  return copy.message;
 }
 
 function outcomeChunk(toolCallId: string, outcome: CallResult | 'denied'): UiChunk {

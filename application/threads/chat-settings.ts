@@ -10,6 +10,8 @@ export interface ChatSettings {
   readonly instructions?: string;
   /** Model steps per turn before Porter stops the loop. */
   readonly maxSteps: number;
+  /** How often an answer is saved while it streams, in milliseconds (default 2000; 0: only at the end). */
+  readonly checkpointMs?: number;
 }
 
 export const DEFAULT_MAX_STEPS = 8;

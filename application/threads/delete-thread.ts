@@ -2,12 +2,17 @@ import type { Principal } from '../../domain/principal.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { ThreadBook } from './thread-book.js';
 import type { TurnHub } from './turn-hub.js';
+import type { TurnStopper } from './turn-stopper.js';
 
-/** `DELETE /threads/:id`: a turn in flight on it here is stopped first, so nothing writes after. */
+/**
+ * `DELETE /threads/:id`: a turn in flight on it is ended first, so nothing writes after: aborted
+ * at once here, stopped (and waited for) on another instance.
+ */
 export class DeleteThread implements UseCase<{ principal: Principal; threadId: string }, void> {
   constructor(
     private readonly threads: ThreadBook,
     private readonly hub: TurnHub,
+    private readonly stopper: TurnStopper,
   ) {}
 
   async execute(input: { principal: Principal; threadId: string }): Promise<void> {
@@ -16,6 +21,8 @@ export class DeleteThread implements UseCase<{ principal: Principal; threadId: s
     if (live) {
       live.abort.abort(new Error('the thread was deleted'));
       await this.hub.settled(input.threadId);
+    } else {
+      await this.stopper.stop(input.threadId);
     }
     await this.threads.delete(input.threadId);
   }

@@ -9,5 +9,6 @@ export const threadShape = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   messageCount: z.number().int().nonnegative(),
-  activeTurn: z.object({ id: z.string(), until: z.string() }).nullable(),
+  activeTurn: z.object({ id: z.string(), until: z.string(), stopRequested: z.literal(true).optional() }).nullable(),
+  waiting: z.array(z.object({ id: z.string(), until: z.string() })).optional(),
 }) satisfies z.ZodType<ThreadPrimitives>;

@@ -6,13 +6,16 @@ import type { TurnStream } from '../../ports/use-cases/threads.js';
 export const ABANDONED_TURN_GRACE_MS = 15_000;
 
 /**
- * A turn in flight on this instance: every chunk it has emitted so far, and the clients reading
- * it. A client that joins late is replayed what it missed. When the last client goes away the
- * turn is aborted after a grace period unless someone rejoins (the model call stops; what was
- * produced is saved); `stop` aborts it at once.
+ * A turn in flight on this instance (or followed here from the instance running it): every chunk
+ * it has emitted so far, and the clients reading it. A client that joins late is replayed what it
+ * missed. When the last client goes away the turn is aborted after a grace period unless someone
+ * rejoins (the model call stops; what was produced is saved); `stop` stops it at once, cooperatively.
  */
 export class LiveTurn {
+  /** Aborts everything the turn does, tool calls included. */
   readonly abort = new AbortController();
+  /** A person's stop: the model's step is cut, calls under way finish, nothing more starts. */
+  readonly stopping = new AbortController();
   private readonly ended: Promise<void>;
   private resolveEnded!: () => void;
   private readonly chunks: UiChunk[] = [];
@@ -25,7 +28,7 @@ export class LiveTurn {
     readonly threadId: string,
     private readonly graceMs = ABANDONED_TURN_GRACE_MS,
     /** For a turn that continues an earlier answer: the chunks that rebuild it, for readers who join late. */
-    private readonly prelude: ReadonlyArray<UiChunk> = [],
+    private prelude: ReadonlyArray<UiChunk> = [],
   ) {
     this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
   }
@@ -52,10 +55,15 @@ export class LiveTurn {
     this.resolveEnded();
   }
 
-  /** The person asked to stop: the model call is aborted now, whoever is reading. */
+  /** The person asked to stop: the model's step is cut now, whoever is reading. */
   stop(): void {
     this.keep();
-    if (!this.finished) this.abort.abort(new Error('stopped on request'));
+    if (!this.finished) this.stopping.abort(new Error('stopped on request'));
+  }
+
+  /** What the turn continues, learnt after it began (a turn followed from another instance). */
+  continues(prelude: ReadonlyArray<UiChunk>): void {
+    this.prelude = prelude;
   }
 
   /**
@@ -74,7 +82,7 @@ export class LiveTurn {
       if (this.readers === 0 && !this.finished) this.abandonSoon();
     };
     const buffer = this.chunks;
-    const prelude = rejoining ? this.prelude : [];
+    const prelude = () => (rejoining ? this.prelude : []);
     const over = () => this.finished || detached;
     const more = () => new Promise<void>((resolve) => this.waiting.add(resolve));
     async function* chunks(): AsyncGenerator<UiChunk> {
@@ -83,7 +91,7 @@ export class LiveTurn {
         for (;;) {
           while (next < buffer.length) {
             yield buffer[next++]!;
-            if (next === 1) yield* prelude;
+            if (next === 1) yield* prelude();
           }
           if (over()) return;
           await more();
@@ -136,7 +144,7 @@ export class TurnHub {
   /** Waits (briefly) for an abandoned turn on this thread to finish saving. */
   async settled(threadId: string, timeoutMs = 5_000): Promise<void> {
     const turn = this.live.get(threadId);
-    if (!turn || turn.done || !turn.abort.signal.aborted) return;
+    if (!turn || turn.done || !(turn.abort.signal.aborted || turn.stopping.signal.aborted)) return;
     await Promise.race([turn.whenEnded(), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
   }
 

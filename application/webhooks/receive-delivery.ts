@@ -44,7 +44,9 @@ export interface ReceiveDeliveryDeps {
  * `POST /webhooks/:source`. The source's verifier checks the signature and the clock window; a
  * failure is one audit event and a 401, before anything else happens (no principal is ever
  * resolved on this route). A verified delivery is recorded by its id with insert-if-absent, so a
- * replay — or the same delivery racing itself — starts nothing. Then one run starts per armed
+ * replay — or the same delivery racing itself — starts nothing. With runs to start, the record
+ * says `starting` until they are (a retry finishes an attempt cut short); with none, it is written
+ * `started` at once. Then one run starts per armed
  * automation on the source, under the subject `porter:webhook:<source>`; each run acts as its
  * automation's owner, whose standing grants it uses.
  */
@@ -77,14 +79,18 @@ export class ReceiveDelivery implements UseCase<ReceivedDelivery, DeliveryAnswer
     const atomic = this.ledger.atomic;
     if (!atomic) throw new AtomicityUnavailable('insert-if-absent on webhook deliveries');
     const id = ledgerId(delivery.source, verdict.deliveryId);
+    // Read first: a delivery that has no run to start is recorded started in its one write.
+    const armed = await this.automations.armedOn(delivery.source);
     const mark: DeliveryMark = {
       source: delivery.source,
       deliveryId: verdict.deliveryId,
       receivedAt: now.toISOString(),
-      state: 'starting',
+      state: armed.length > 0 ? 'starting' : 'started',
     };
     let receivedAt = now;
-    if (!(await atomic.insertIfAbsent({ id, data: mark, refs: { source: delivery.source } }))) {
+    // Read by id only: a label to list by would cost every delivery an index write.
+    const first = await atomic.insertIfAbsent({ id, data: mark });
+    if (!first) {
       const earlier = await this.ledger.get(id);
       if (!earlier || !this.unfinished(earlier.data, now)) return { kind: 'deduplicated' };
       // An earlier attempt stopped before all its runs were started: finish it. Run ids derive from
@@ -92,27 +98,22 @@ export class ReceiveDelivery implements UseCase<ReceivedDelivery, DeliveryAnswer
       receivedAt = new Date(earlier.data.receivedAt);
     }
 
-    let runIds: string[];
-    try {
-      const armed = await this.automations.armedOn(delivery.source);
-      runIds = await this.starts.forDelivery(
-        armed,
-        delivery.source,
-        verdict.deliveryId,
-        deliveryText(delivery, verdict.deliveryId),
-        receivedAt,
-      );
-    } catch (error) {
-      await this.ledger
-        .put({ id, data: { ...mark, receivedAt: receivedAt.toISOString(), state: 'failed' }, refs: { source: delivery.source } })
-        .catch(() => undefined);
-      throw error;
+    let runIds: string[] = [];
+    if (armed.length > 0 || !first) {
+      try {
+        runIds = await this.starts.forDelivery(
+          armed,
+          delivery.source,
+          verdict.deliveryId,
+          deliveryText(delivery, verdict.deliveryId),
+          receivedAt,
+        );
+      } catch (error) {
+        await this.ledger.put({ id, data: { ...mark, receivedAt: receivedAt.toISOString(), state: 'failed' } }).catch(() => undefined);
+        throw error;
+      }
+      await this.ledger.put({ id, data: { ...mark, receivedAt: receivedAt.toISOString(), state: 'started' } });
     }
-    await this.ledger.put({
-      id,
-      data: { ...mark, receivedAt: receivedAt.toISOString(), state: 'started' },
-      refs: { source: delivery.source },
-    });
     await this.audit.record({
       subject: webhookSubject(delivery.source),
       action: 'webhook.received',

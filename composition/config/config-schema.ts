@@ -237,6 +237,10 @@ export const configSchema = z
     historyWindow: z.number().int().min(1).optional(),
     /** How long a turn nobody reads keeps running (a reload or a dropped connection can rejoin it); 0 stops it when the last reader leaves. */
     turnGraceSeconds: z.number().int().min(0).max(600).default(15),
+    /** What a message sent while a turn runs on its thread does: 409 (`reject`), wait its turn (`enqueue`), or stop the running turn and go next (`interrupt`). */
+    concurrentTurns: z.enum(['reject', 'enqueue', 'interrupt']).default('reject'),
+    /** Longest silence on an open turn stream before an SSE comment is sent, so proxies keep it open. */
+    keepAliveSeconds: z.number().min(0.05).max(300).default(15),
     databaseUrl: z.string().min(1).default('sqlite:.porter/porter.db'),
     store: instance<Store>(
       'a Store (records, blobs, ping, close)',

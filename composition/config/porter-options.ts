@@ -171,6 +171,14 @@ export interface PorterOptions {
   readonly historyWindow?: number;
   /** How long a turn nobody reads keeps running so a reloaded page can rejoin it, 0–600 seconds (default 15; 0 stops it when its last reader leaves). */
   readonly turnGraceSeconds?: number;
+  /**
+   * What a message sent while a turn runs on its thread does, on any instance: `reject` (default)
+   * answers 409; `enqueue` waits (the stream opens at once) and runs after the turns ahead of it;
+   * `interrupt` stops the running turn (its partial answer is saved) and runs next.
+   */
+  readonly concurrentTurns?: 'reject' | 'enqueue' | 'interrupt';
+  /** Longest silence on an open turn stream before an SSE comment keeps it alive through proxies, 0.05–300 seconds (default 15). */
+  readonly keepAliveSeconds?: number;
   /** `sqlite:<file>`, `sqlite::memory:`, `postgres://…` or `memory:` (default `sqlite:.porter/porter.db`; env `PORTER_DATABASE_URL`). */
   readonly databaseUrl?: string;
   /** A Store instance instead of a URL. */

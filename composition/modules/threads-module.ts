@@ -1,4 +1,6 @@
 import { get, porterModule, TOKENS, type Resolver } from '../tokens.js';
+import type { Store } from '../../ports/store.js';
+import type { Clock } from '../../ports/clock.js';
 import type { ThreadPrimitives } from '../../domain/threads/thread.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import { ThreadBook } from '../../application/threads/thread-book.js';
@@ -11,6 +13,18 @@ import { GetThread } from '../../application/threads/get-thread.js';
 import { ListThreads } from '../../application/threads/list-threads.js';
 import { RejoinTurn } from '../../application/threads/rejoin-turn.js';
 import { StopTurn } from '../../application/threads/stop-turn.js';
+import { ThreadWaits } from '../../application/threads/thread-waits.js';
+import { TurnLease } from '../../application/threads/turn-lease.js';
+import { TurnMirrors } from '../../application/threads/turn-mirrors.js';
+import { TurnStopper } from '../../application/threads/turn-stopper.js';
+import {
+  DEFAULT_TURN_SETTINGS,
+  TURN_CHUNKS_FEED,
+  TURN_SIGNALS_FEED,
+  type TurnFeeds,
+  type TurnSettings,
+} from '../../application/threads/turn-settings.js';
+import { MemoryFeeds } from '../../adapters/store/memory/memory-feeds.js';
 import { ThreadsAdopter } from '../../application/threads/threads-adopter.js';
 import { NoModel } from '../../adapters/model/no-model.js';
 import { RenameThread } from '../../application/threads/rename-thread.js';
@@ -40,6 +54,16 @@ export function agentTurnDeps(ctx: Resolver): AgentTurnDeps {
   };
 }
 
+/**
+ * A turn's feeds on the store's own (shared by every instance on PostgreSQL), or within this
+ * process for a host's Store that has none.
+ */
+function turnFeeds(store: Store, clock: Clock): TurnFeeds {
+  if (store.feeds) return { chunks: store.feeds(TURN_CHUNKS_FEED), signals: store.feeds(TURN_SIGNALS_FEED) };
+  const local = new MemoryFeeds(clock);
+  return { chunks: local.feeds(TURN_CHUNKS_FEED), signals: local.feeds(TURN_SIGNALS_FEED) };
+}
+
 /** Conversations: threads and turns over SSE, on the model loaded at boot (TOKENS.Model). */
 export const threadsModule = porterModule((bind) => {
   bind(TOKENS.ThreadBook)
@@ -62,13 +86,20 @@ export const threadsModule = porterModule((bind) => {
       const model = get(ctx, TOKENS.Model);
       const agent = get(ctx, TOKENS.AgentTurn);
       const decide = get(ctx, TOKENS.GuardUseCases).decideApproval;
+      const config = get(ctx, TOKENS.Config);
+      const clock = get(ctx, TOKENS.Clock);
+      const logger = get(ctx, TOKENS.Logger);
+      const settings: TurnSettings = { ...DEFAULT_TURN_SETTINGS, concurrentTurns: config.concurrentTurns };
+      const feeds = turnFeeds(get(ctx, TOKENS.Store), clock);
+      const waits = new ThreadWaits(feeds.signals, settings.pollMs);
+      const stopper = new TurnStopper({ threads, hub, feeds, waits, clock, settings });
       return {
-        createThread: new CreateThread(threads, get(ctx, TOKENS.Ids), get(ctx, TOKENS.Clock)),
+        createThread: new CreateThread(threads, get(ctx, TOKENS.Ids), clock),
         listThreads: new ListThreads(threads),
         searchThreads: new SearchThreads(threads),
         getThread: new GetThread(threads),
-        renameThread: new RenameThread(threads, get(ctx, TOKENS.Clock)),
-        deleteThread: new DeleteThread(threads, hub),
+        renameThread: new RenameThread(threads, clock),
+        deleteThread: new DeleteThread(threads, hub, stopper),
         runTurn: new RunTurn({
           threads,
           agent,
@@ -76,16 +107,22 @@ export const threadsModule = porterModule((bind) => {
           decide,
           model,
           ids: get(ctx, TOKENS.Ids),
-          clock: get(ctx, TOKENS.Clock),
-          logger: get(ctx, TOKENS.Logger),
+          clock,
+          logger,
+          feeds,
+          lease: new TurnLease({ threads, feeds, clock, logger, settings }),
+          waits,
+          settings,
         }),
-        rejoinTurn: new RejoinTurn(threads, hub),
-        stopTurn: new StopTurn(threads, hub),
+        rejoinTurn: new RejoinTurn(threads, hub, new TurnMirrors({ feeds, threads, clock, logger, settings }), clock),
+        stopTurn: new StopTurn(threads, stopper),
       };
     })
     .inSingletonScope();
   bind(TOKENS.SessionAdopters).toDynamicValue((ctx) => new ThreadsAdopter(get(ctx, TOKENS.ThreadBook)));
-  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => threadRoutes(get(ctx, TOKENS.ThreadUseCases)));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) =>
+    threadRoutes(get(ctx, TOKENS.ThreadUseCases), { keepAliveMs: get(ctx, TOKENS.Config).keepAliveSeconds * 1000 }),
+  );
   bind(TOKENS.StatusBlocks).toDynamicValue((ctx) => {
     const model = get(ctx, TOKENS.Model);
     return { agent: !(model instanceof NoModel), model: model.source };

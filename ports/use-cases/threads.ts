@@ -56,8 +56,8 @@ export interface ThreadUseCases {
   readonly renameThread: UseCase<{ principal: Principal; threadId: string; title: string }, ThreadSummary>;
   readonly deleteThread: UseCase<{ principal: Principal; threadId: string }, void>;
   readonly runTurn: UseCase<TurnRequest, TurnStream>;
-  /** Null when no turn is in flight on this thread (here). */
+  /** The turn in flight on the thread, on whichever instance runs it, from its first chunk; null when none is. */
   readonly rejoinTurn: UseCase<{ principal: Principal; threadId: string }, TurnStream | null>;
-  /** Stops the turn in flight on this thread (here) at once; `stopped` is false when there was none. */
+  /** Stops the turn in flight on the thread wherever it runs, and waits for its end; `stopped` is false when there was none. */
   readonly stopTurn: UseCase<{ principal: Principal; threadId: string }, { stopped: boolean }>;
 }

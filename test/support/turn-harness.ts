@@ -11,57 +11,111 @@ import { TurnHub } from '../../application/threads/turn-hub.js';
 import { AgentTurn } from '../../application/threads/agent-turn.js';
 import { RunTurn } from '../../application/threads/run-turn.js';
 import { CreateThread } from '../../application/threads/create-thread.js';
+import { DeleteThread } from '../../application/threads/delete-thread.js';
 import { GetThread } from '../../application/threads/get-thread.js';
 import { RejoinTurn } from '../../application/threads/rejoin-turn.js';
 import { StopTurn } from '../../application/threads/stop-turn.js';
+import { ThreadWaits } from '../../application/threads/thread-waits.js';
+import { TurnLease } from '../../application/threads/turn-lease.js';
+import { TurnMirrors } from '../../application/threads/turn-mirrors.js';
+import { TurnStopper } from '../../application/threads/turn-stopper.js';
+import {
+  DEFAULT_TURN_SETTINGS,
+  TURN_CHUNKS_FEED,
+  TURN_SIGNALS_FEED,
+  type TurnFeeds,
+  type TurnSettings,
+} from '../../application/threads/turn-settings.js';
 import { ApprovalBook } from '../../application/guard/approval-book.js';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
 import type { ChatSettings } from '../../application/threads/chat-settings.js';
+import type { Clock } from '../../ports/clock.js';
 import { ada, guardHarness } from './guard-harness.js';
 import { SequentialIds } from './fakes.js';
 
-/** The conversation use cases over the in-memory store and the real guard. */
-export function turnHarness(options: {
+export interface TurnHarnessOptions {
   model: LanguageModelV3;
   tools?: ToolDefinition[];
   settings?: Partial<ChatSettings>;
   graceMs?: number;
-}) {
-  const guard = guardHarness({ tools: options.tools ?? [] });
+  /** Turn settings beside the defaults (short polls and waits suit tests). */
+  turns?: Partial<TurnSettings>;
+  clock?: Clock;
+}
+
+/**
+ * The conversation use cases over the in-memory store and the real guard. `instance()` builds the
+ * same use cases again over the same store, clock and ids: another instance of the deployment, with
+ * its own turns in flight, reached by the first only through the store and its feeds.
+ */
+export function turnHarness(options: TurnHarnessOptions) {
+  const guard = guardHarness({ tools: options.tools ?? [], ...(options.clock ? { clock: options.clock } : {}) });
   const threads = new ThreadBook(guard.store.records<ThreadPrimitives>('threads'), guard.store.records<UiMessage>('thread-messages'));
-  const hub = new TurnHub(options.graceMs);
-  const model = new AiSdkModel(options.model as never, 'custom', 'test');
   const ids = new SequentialIds();
-  const agent = new AgentTurn({
-    model,
-    tools: new StaticToolRegistry(options.tools ?? []),
-    guard: guard.guard,
-    executeApproved: guard.executeApproved,
-    approvals: new ApprovalBook(guard.store.records<ApprovalPrimitives>('approvals')),
-    threads,
-    settings: { toolOutputCap: 32_000, maxSteps: 8, ...options.settings },
-    ids,
-    logger: guard.logger,
-    clock: guard.clock,
-  });
-  const runTurn = new RunTurn({ threads, agent, hub, decide: guard.decide, model, ids, clock: guard.clock, logger: guard.logger });
-  /** Starts ada's turn with `text` and hands back its stream, unread. */
-  const start = (threadId: string, text: string) =>
-    runTurn.execute({ principal: ada, threadId, message: { id: '', role: 'user', parts: [{ type: 'text', text }] } });
+  const feeds: TurnFeeds = { chunks: guard.store.feeds!(TURN_CHUNKS_FEED), signals: guard.store.feeds!(TURN_SIGNALS_FEED) };
+  const settings: TurnSettings = { ...DEFAULT_TURN_SETTINGS, followCheckMs: 100, pollMs: 50, ...options.turns };
+
+  const instance = (model: LanguageModelV3 = options.model) => {
+    const logger = guard.logger;
+    const hub = new TurnHub(options.graceMs);
+    const aiModel = new AiSdkModel(model as never, 'custom', 'test');
+    const agent = new AgentTurn({
+      model: aiModel,
+      tools: new StaticToolRegistry(options.tools ?? []),
+      guard: guard.guard,
+      executeApproved: guard.executeApproved,
+      approvals: new ApprovalBook(guard.store.records<ApprovalPrimitives>('approvals')),
+      threads,
+      settings: { toolOutputCap: 32_000, maxSteps: 8, ...options.settings },
+      ids,
+      logger,
+      clock: guard.clock,
+    });
+    const waits = new ThreadWaits(feeds.signals, settings.pollMs);
+    const stopper = new TurnStopper({ threads, hub, feeds, waits, clock: guard.clock, settings });
+    const mirrors = new TurnMirrors({ feeds, threads, clock: guard.clock, logger, settings });
+    const runTurn = new RunTurn({
+      threads,
+      agent,
+      hub,
+      decide: guard.decide,
+      model: aiModel,
+      ids,
+      clock: guard.clock,
+      logger,
+      feeds,
+      lease: new TurnLease({ threads, feeds, clock: guard.clock, logger, settings }),
+      waits,
+      settings,
+    });
+    const start = (threadId: string, text: string) =>
+      runTurn.execute({ principal: ada, threadId, message: { id: '', role: 'user', parts: [{ type: 'text', text }] } });
+    return {
+      hub,
+      mirrors,
+      runTurn,
+      rejoin: new RejoinTurn(threads, hub, mirrors, guard.clock),
+      stop: new StopTurn(threads, stopper),
+      deleteThread: new DeleteThread(threads, hub, stopper),
+      /** Starts ada's turn with `text` and hands back its stream, unread. */
+      start,
+      /** Ada's turn with `text`, read to its end. */
+      async say(threadId: string, text: string) {
+        return collect(await start(threadId, text));
+      },
+    };
+  };
+
+  const first = instance();
   return {
     ...guard,
+    ...first,
     threads,
-    hub,
-    runTurn,
+    feeds,
+    settings,
+    instance,
     createThread: new CreateThread(threads, ids, guard.clock),
     getThread: new GetThread(threads),
-    rejoin: new RejoinTurn(threads, hub),
-    stop: new StopTurn(threads, hub),
-    start,
-    /** Ada's turn with `text`, read to its end. */
-    async say(threadId: string, text: string) {
-      return collect(await start(threadId, text));
-    },
   };
 }
 

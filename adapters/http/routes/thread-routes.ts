@@ -6,7 +6,7 @@ import { idParam } from '../shapes/path-params.js';
 import { bare, json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
-import { sendTurn } from '../sse.js';
+import { sendTurn, type TurnStreamOptions } from '../sse.js';
 import { pageQuery } from './system-routes.js';
 import { parseTurnBody, turnBody, turnInputOf } from './turn-body.js';
 
@@ -20,7 +20,7 @@ const renameBody = z.strictObject({
 });
 
 /** Threads and their turns. */
-export function threadRoutes(threads: ThreadUseCases): WireRoutes {
+export function threadRoutes(threads: ThreadUseCases, streams: TurnStreamOptions): WireRoutes {
   return {
     access: 'principal',
     tag: 'Threads',
@@ -97,7 +97,8 @@ export function threadRoutes(threads: ThreadUseCases): WireRoutes {
           "transport's own body `{id, messages, trigger, messageId}` (only the last message is read: the server owns the history; an assistant message with " +
           'answered approval parts carries approval responses). `trigger: "regenerate-message"` replaces the last answer with a new one; `submit-message` with a ' +
           "`messageId` replaces the person's last message (edit and resend) and the answer to it. " +
-          'A call that needs approval emits `tool-approval-request` and `data-porter-approval`, and the turn finishes.',
+          'A call that needs approval emits `tool-approval-request` and `data-porter-approval`, and the turn finishes. ' +
+          "While a turn runs on the thread, a new one is refused with 409 (`concurrentTurns: 'reject'`), waits its turn with the stream open (`'enqueue'`), or stops the running turn and goes next (`'interrupt'`).",
         params: { id: threadId },
         body: jsonBody(turnBody, 'turn', parseTurnBody),
         responses: { 200: turnStream('The turn as it happens.') },
@@ -114,7 +115,7 @@ export function threadRoutes(threads: ThreadUseCases): WireRoutes {
             ...(input.rewind ? { rewind: input.rewind } : {}),
             credentials: { ...(cookie ? { cookie } : {}), ...(authorization ? { authorization } : {}) },
           });
-          sendTurn(ctx, turn);
+          sendTurn(ctx, turn, streams);
         },
       }),
       route({
@@ -123,16 +124,16 @@ export function threadRoutes(threads: ThreadUseCases): WireRoutes {
         path: '/threads/:id/stream',
         summary: 'Rejoin the turn in flight',
         description:
-          'Streams the turn running on this instance, replayed from its start. A turn in flight streams from the instance running it.',
+          'Streams the turn in flight on this thread, replayed from its first chunk, whichever instance runs it. A turn whose instance dies ends with an `error` part.',
         params: { id: threadId },
-        responses: { 200: turnStream('The turn in flight.'), 204: bare('No turn is in flight on this thread (here).') },
+        responses: { 200: turnStream('The turn in flight.'), 204: bare('No turn is in flight on this thread.') },
         handle: async (ctx, { params }) => {
           const turn = await threads.rejoinTurn.execute({ principal: principalOf(ctx), threadId: params.id });
           if (!turn) {
             ctx.status = 204;
             return;
           }
-          sendTurn(ctx, turn);
+          sendTurn(ctx, turn, streams);
         },
       }),
       route({
@@ -140,10 +141,11 @@ export function threadRoutes(threads: ThreadUseCases): WireRoutes {
         method: 'post',
         path: '/threads/:id/stop',
         summary: 'Stop the turn in flight',
-        description: 'Stops it at once on this instance; elsewhere the answer is `{"stopped": false}` and the turn ends by itself.',
+        description:
+          "Stops the turn in flight wherever it runs, cooperatively: the model's current step is cut, calls under way finish, the partial answer is saved and approvals it parked stay to be decided. Answers once the turn ended; `stopped` is false when none was in flight.",
         params: { id: threadId },
         body: jsonBody(noBody),
-        responses: { 200: json('Whether a turn was stopped here.', Stopped) },
+        responses: { 200: json('Whether a turn was in flight and is stopped.', Stopped) },
         handle: async (ctx, { params }) => {
           ctx.body = await threads.stopTurn.execute({ principal: principalOf(ctx), threadId: params.id });
         },

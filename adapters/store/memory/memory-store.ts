@@ -12,6 +12,8 @@ import type {
 } from '../../../ports/store.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { RecordRow } from '../mikro-orm/record-schema.js';
+import type { FeedSet } from '../../../ports/feeds.js';
+import { MemoryFeeds } from './memory-feeds.js';
 import { decodeCursor, encodeCursor, isAfter, pageSize } from '../shared/cursor.js';
 import { assertStorableRecord, isStorableText, UnstorableText } from '../shared/storable-text.js';
 
@@ -32,8 +34,11 @@ export class MemoryStore implements Store {
   readonly kind = 'memory' as const;
   private readonly sets = new Map<string, Map<string, Row>>();
   private readonly blobSpaces = new Map<string, Map<string, Blob>>();
+  private readonly feedSpaces: MemoryFeeds;
 
-  constructor(private readonly options: MemoryStoreOptions) {}
+  constructor(private readonly options: MemoryStoreOptions) {
+    this.feedSpaces = new MemoryFeeds(options.clock);
+  }
 
   records<T>(name: string): RecordSet<T> {
     let rows = this.sets.get(name);
@@ -51,6 +56,10 @@ export class MemoryStore implements Store {
       this.blobSpaces.set(namespace, blobs);
     }
     return new MemoryBlobStore(blobs, this.options.clock);
+  }
+
+  feeds<T>(namespace: string): FeedSet<T> {
+    return this.feedSpaces.feeds<T>(namespace);
   }
 
   async ping(): Promise<void> {}

@@ -1,6 +1,7 @@
 import { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection, AbstractSqlDriver } from '@mikro-orm/knex';
 import type { BlobStore, RecordSet, Store } from '../../../ports/store.js';
+import type { FeedSet } from '../../../ports/feeds.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { ModuleImporter } from '../missing-driver.js';
@@ -72,8 +73,8 @@ export class MikroOrmStore implements Store {
       const client = (orm.em.getConnection() as AbstractSqlConnection).getKnex().client as KnexClientLike;
       backend =
         target.engine === 'sqlite'
-          ? await openSqliteBackend(client, target.file, sqliteSetup(options))
-          : openPostgresqlBackend(client, target.url);
+          ? await openSqliteBackend(client, target.file, sqliteSetup(options), clock)
+          : openPostgresqlBackend(client, target.url, clock, logger);
       if (options.migrate !== false) {
         const applied = await migrate(backend.ledger, backend.migrations);
         if (applied.length > 0) logger?.info('store migrations applied', { engine: target.engine, migrations: applied });
@@ -100,6 +101,10 @@ export class MikroOrmStore implements Store {
 
   blobs(namespace: string): BlobStore {
     return new MikroOrmBlobStore(namespace, this.blobContext);
+  }
+
+  feeds<T>(namespace: string): FeedSet<T> {
+    return this.backend.feeds<T>(namespace);
   }
 
   async ping(): Promise<void> {

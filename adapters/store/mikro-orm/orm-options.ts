@@ -6,6 +6,7 @@ import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Logger } from '../../../ports/logger.js';
 import { importDriver, importModule, type ModuleImporter } from '../missing-driver.js';
 import { redactUrls } from '../shared/redact-url.js';
+import { FeedEntryRowSchema } from './feed-schema.js';
 import { STORE_ENTITIES } from './record-schema.js';
 import { prepareSqliteConnection, type SqliteConnection, type SqliteSetup } from './sqlite-connection.js';
 
@@ -57,7 +58,8 @@ export async function ormOptions(
   importer: ModuleImporter = importModule,
 ): Promise<Options<AbstractSqlDriver>> {
   const common = {
-    entities: STORE_ENTITIES,
+    // Feeds live in a table only on PostgreSQL; SQLite keeps them within the process.
+    entities: target.engine === 'postgresql' ? [...STORE_ENTITIES, FeedEntryRowSchema] : STORE_ENTITIES,
     // Entities are given as an array: no folder scanning, no metadata cache written to disk.
     discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },
     // The migrations create the database's tables; the store never creates databases.

@@ -1,19 +1,30 @@
 import type { ClientBase } from 'pg';
+import type { Clock } from '../../../ports/clock.js';
+import type { Logger } from '../../../ports/logger.js';
 import { POSTGRESQL_MIGRATIONS } from './migrations/postgresql/migration-list.js';
 import { urlSchema } from './orm-options.js';
 import { postgresqlMigrationLedger } from './postgresql-migration-ledger.js';
+import { PostgresqlFeeds } from './postgresql-feeds.js';
 import { PostgresqlRunner } from './postgresql-runner.js';
 import { driverPool, type KnexClientLike } from './sql-runner.js';
 import type { StoreBackend } from './store-backend.js';
 
-/** PostgreSQL through pg: statements and migrations borrow connections from MikroORM's pool. */
-export function openPostgresqlBackend(client: KnexClientLike, url: string): StoreBackend {
+/**
+ * PostgreSQL through pg: statements and migrations borrow connections from MikroORM's pool; feeds
+ * listen on one connection of their own, opened when first needed.
+ */
+export function openPostgresqlBackend(client: KnexClientLike, url: string, clock: Clock, logger?: Logger): StoreBackend {
   const pool = driverPool<ClientBase>(client);
   const runner = new PostgresqlRunner(pool);
+  const feeds = new PostgresqlFeeds(runner, client, clock, logger);
   return {
     runner,
     ledger: postgresqlMigrationLedger(pool, urlSchema(url)),
     migrations: POSTGRESQL_MIGRATIONS,
-    close: () => runner.close(),
+    feeds: (namespace) => feeds.feeds(namespace),
+    async close() {
+      await feeds.close();
+      await runner.close();
+    },
   };
 }

@@ -1,3 +1,5 @@
+import type { Clock } from '../../../ports/clock.js';
+import { MemoryFeeds } from '../memory/memory-feeds.js';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite/migration-list.js';
 import { prepareSqliteConnection, type SqliteConnection, type SqliteSetup } from './sqlite-connection.js';
 import { sqliteMigrationLedger } from './sqlite-migration-ledger.js';
@@ -10,9 +12,9 @@ import type { StoreBackend } from './store-backend.js';
  * kept until close: knex recycles a pooled libsql file connection every ten seconds, which would
  * throw away the prepared statements each time (and libsql releases a connection's file handles
  * only once its statements are garbage-collected). An in-memory database exists only on the
- * pool's single connection, so that one is borrowed per statement.
+ * pool's single connection, so that one is borrowed per statement. Feeds stay within the process.
  */
-export async function openSqliteBackend(client: KnexClientLike, file: string, setup: SqliteSetup): Promise<StoreBackend> {
+export async function openSqliteBackend(client: KnexClientLike, file: string, setup: SqliteSetup, clock: Clock): Promise<StoreBackend> {
   let pool: DriverPool<SqliteConnection>;
   let release = async () => undefined as unknown;
   if (file === ':memory:') {
@@ -29,7 +31,10 @@ export async function openSqliteBackend(client: KnexClientLike, file: string, se
     release = () => client.destroyRawConnection(connection);
   }
   const runner = new SqliteRunner(pool, setup.busyTimeoutMs);
+  // Turns are read on the instance running them: SQLite's feeds stay in the process.
+  const feeds = new MemoryFeeds(clock);
   return {
+    feeds: (namespace) => feeds.feeds(namespace),
     runner,
     ledger: sqliteMigrationLedger(pool, setup.busyTimeoutMs),
     migrations: SQLITE_MIGRATIONS,

@@ -1,3 +1,4 @@
+import type { FeedSet } from '../../../ports/feeds.js';
 import type { MigrationLedger } from './migrate.js';
 import type { SqlMigration } from './migrations/sql-migration.js';
 import type { SqlRunner } from './sql-runner.js';
@@ -7,6 +8,8 @@ export interface StoreBackend {
   readonly runner: SqlRunner;
   readonly ledger: MigrationLedger;
   readonly migrations: readonly SqlMigration[];
+  /** The engine's feeds: a table and LISTEN/NOTIFY on PostgreSQL, this process on SQLite. */
+  feeds<T>(namespace: string): FeedSet<T>;
   /** Releases the runner and whatever connections the backend opened besides MikroORM's pool. */
   close(): Promise<void>;
 }

@@ -3,6 +3,8 @@ import { DatabaseSchema, SchemaComparator, type AbstractSqlDriver } from '@mikro
 import type { MikroORM } from '@mikro-orm/core';
 import { DomainError } from '../../../domain/errors.js';
 import type { MikroOrmStore } from '../../../adapters/store/mikro-orm/mikro-orm-store.js';
+import { POSTGRESQL_MIGRATIONS } from '../../../adapters/store/mikro-orm/migrations/postgresql/migration-list.js';
+import { SQLITE_MIGRATIONS } from '../../../adapters/store/mikro-orm/migrations/sqlite/migration-list.js';
 import { MIGRATIONS_TABLE } from '../../../adapters/store/mikro-orm/record-schema.js';
 import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
 import type { Logger } from '../../../ports/logger.js';
@@ -91,7 +93,8 @@ export function describeMikroOrmStoreBehaviour(label: string, open: () => OpenMi
       const again = await fresh({ logger: second });
       expect(second.lines.filter((line) => line.message === 'store migrations applied')).to.deep.equal([]);
       const rows = await sql<{ name: string }>(again, `select name from ${MIGRATIONS_TABLE} order by id`);
-      expect(rows.map((row) => row.name)).to.deep.equal(['0001-initial-schema']);
+      const expected = (again.kind === 'postgresql' ? POSTGRESQL_MIGRATIONS : SQLITE_MIGRATIONS).map((migration) => migration.name);
+      expect(rows.map((row) => row.name)).to.deep.equal(expected);
     });
 
     it('builds exactly the tables, columns and indexes the EntitySchema mappings describe', async () => {

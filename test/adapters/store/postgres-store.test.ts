@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createServer } from 'node:net';
 import { DomainError } from '../../../domain/errors.js';
 import { MikroOrmStore } from '../../../adapters/store/mikro-orm/mikro-orm-store.js';
+import { POSTGRESQL_MIGRATIONS } from '../../../adapters/store/mikro-orm/migrations/postgresql/migration-list.js';
 import { MIGRATIONS_TABLE } from '../../../adapters/store/mikro-orm/record-schema.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../../support/postgres.js';
@@ -71,7 +72,7 @@ describe('MikroORM store on PostgreSQL', function () {
           settled.filter((outcome) => outcome.status === 'rejected').map((outcome) => String((outcome as PromiseRejectedResult).reason)),
         ).to.deep.equal([]);
         const rows = await stores[0]!.mikroOrm.em.getConnection().execute<Array<{ name: string }>>(`select name from ${MIGRATIONS_TABLE}`);
-        expect(rows.map((row) => row.name)).to.deep.equal(['0001-initial-schema']);
+        expect(rows.map((row) => row.name)).to.deep.equal(POSTGRESQL_MIGRATIONS.map((migration) => migration.name));
         await stores[1]!.records('x').put({ id: 'a', data: 1 });
         expect((await stores[5]!.records('x').get('a'))?.data).to.equal(1);
       } finally {
@@ -99,7 +100,13 @@ describe('MikroORM store on PostgreSQL', function () {
             "select table_schema, table_name from information_schema.tables where table_name like 'porter%' order by 1, 2",
           );
         const inEmbedded = tables.filter((t) => t.table_schema === 'porter_embedded').map((t) => t.table_name);
-        expect(inEmbedded).to.deep.equal(['porter_blobs', 'porter_migrations', 'porter_record_refs', 'porter_records']);
+        expect(inEmbedded).to.deep.equal([
+          'porter_blobs',
+          'porter_feed_entries',
+          'porter_migrations',
+          'porter_record_refs',
+          'porter_records',
+        ]);
       } finally {
         await scoped.close();
         await plain.close();

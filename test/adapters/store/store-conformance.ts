@@ -470,6 +470,95 @@ export function describeStoreConformance(label: string, subject: () => StoreUnde
       });
     });
 
+    describe('feeds', () => {
+      interface Entry {
+        n: number;
+        text?: string;
+      }
+      const entries = (from: number, count: number): Entry[] => Array.from({ length: count }, (_, i) => ({ n: from + i }));
+      /** Resolves on the next wake-up of `key`'s watchers, or null after `ms`. */
+      const nextWake = async (feed: ReturnType<Store['feeds'] & {}>, key: string, ms = 2_000) => {
+        let woke!: () => void;
+        const woken = new Promise<true>((resolve) => (woke = () => resolve(true)));
+        const unwatch = await feed.watch(key, woke);
+        return {
+          woken: Promise.race([woken, new Promise<null>((resolve) => setTimeout(() => resolve(null), ms))]).finally(unwatch),
+          unwatch,
+        };
+      };
+
+      it('reads entries back from any position, in order, and takes a retried append once', async () => {
+        const feed = store.feeds!<Entry>(freshName('feed'));
+        expect(await feed.read('k', 0)).to.deep.equal([]);
+        await feed.append('k', 0, entries(0, 3));
+        await feed.append('k', 3, [{ n: 3, text: 'ünïcödé "quoted" \\ and a newline\n' }]);
+        await feed.append('k', 4, entries(4, 2));
+        await feed.append('k', 4, entries(4, 2));
+        expect((await feed.read('k', 0)).map((e) => e.n)).to.deep.equal([0, 1, 2, 3, 4, 5]);
+        expect((await feed.read('k', 2)).map((e) => e.n)).to.deep.equal([2, 3, 4, 5]);
+        expect((await feed.read('k', 3))[0]).to.deep.equal({ n: 3, text: 'ünïcödé "quoted" \\ and a newline\n' });
+        expect(await feed.read('k', 6)).to.deep.equal([]);
+        expect(await feed.read('other', 0)).to.deep.equal([]);
+        expect(await store.feeds!<Entry>(freshName('feed')).read('k', 0), 'namespaces are apart').to.deep.equal([]);
+      });
+
+      it('wakes the watchers of a key when it grows or is signalled, and no longer once they stop watching', async () => {
+        const feed = store.feeds!<Entry>(freshName('feed'));
+        const first = await nextWake(feed, 'k');
+        await feed.append('k', 0, entries(0, 1));
+        expect(await first.woken).to.equal(true);
+        const signalled = await nextWake(feed, 'k');
+        await feed.signal('k');
+        expect(await signalled.woken).to.equal(true);
+        let woken = 0;
+        const unwatch = await feed.watch('k', () => (woken += 1));
+        unwatch();
+        const other = await nextWake(feed, 'k');
+        await feed.append('k', 1, entries(1, 1));
+        await other.woken;
+        expect(woken).to.equal(0);
+      });
+
+      it('drops a key, and prunes what was appended before an instant', async () => {
+        const feed = store.feeds!<Entry>(freshName('feed'));
+        await feed.append('old', 0, entries(0, 2));
+        await feed.append('gone', 0, entries(0, 2));
+        await feed.drop('gone');
+        expect(await feed.read('gone', 0)).to.deep.equal([]);
+        clock.advance(60_000);
+        await feed.append('new', 0, entries(0, 1));
+        await feed.prune(new Date(clock.now().getTime() - 30_000).toISOString());
+        expect(await feed.read('old', 0)).to.deep.equal([]);
+        expect(await feed.read('new', 0)).to.have.length(1);
+      });
+
+      it('refuses an empty key, a key over 200 characters, or one with NUL, and reads nothing for them', async () => {
+        const feed = store.feeds!<Entry>(freshName('feed'));
+        for (const key of ['', 'k'.repeat(201), 'a\u0000b']) {
+          let refused = false;
+          await feed.append(key, 0, entries(0, 1)).catch(() => (refused = true));
+          expect(refused, JSON.stringify(key)).to.equal(true);
+          expect(await feed.read(key, 0)).to.deep.equal([]);
+        }
+      });
+
+      it('reaches a watcher on another instance, woken by its notification, with entries written there', async function () {
+        if (store.kind !== 'postgresql') this.skip();
+        const second = await under!.open(clock);
+        opened.push(second);
+        const name = freshName('feed');
+        const writer = store.feeds!<Entry>(name);
+        const reader = second.feeds!<Entry>(name);
+        const waits = await nextWake(reader, 'turn');
+        await writer.append('turn', 0, entries(0, 5));
+        expect(await waits.woken).to.equal(true);
+        expect((await reader.read('turn', 0)).map((e) => e.n)).to.deep.equal([0, 1, 2, 3, 4]);
+        const signalled = await nextWake(reader, 'turn');
+        await writer.signal('turn');
+        expect(await signalled.woken).to.equal(true);
+      });
+    });
+
     it('answers a ping', async () => {
       await store.ping();
     });

@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { RecordingLanguageModel, lastUserText } from '../../support/recording-model.js';
 import { collect, turnHarness } from '../../support/turn-harness.js';
-import { DeleteThread } from '../../../application/threads/delete-thread.js';
 import { ada } from '../../support/guard-harness.js';
 import type { ToolDefinition } from '../../../ports/tool-registry.js';
 import type { TurnStream } from '../../../ports/use-cases/threads.js';
@@ -221,7 +220,7 @@ describe('RunTurn', () => {
     const stream = await h.start(id, 'go');
     const iterator = stream.chunks[Symbol.asyncIterator]();
     while (((await iterator.next()).value as { type: string }).type !== 'text-delta');
-    await new DeleteThread(h.threads, h.hub).execute({ principal: ada, threadId: id });
+    await h.deleteThread.execute({ principal: ada, threadId: id });
     expect(model.aborted).to.equal(1);
     expect(await h.threads.messagesOf(id)).to.deep.equal([]);
     expect(await h.threads.find(id)).to.equal(null);

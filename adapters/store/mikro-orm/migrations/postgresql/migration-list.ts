@@ -1,5 +1,6 @@
 import type { SqlMigration } from '../sql-migration.js';
+import { POSTGRESQL_FEED_ENTRIES } from './feed-entries.js';
 import { POSTGRESQL_INITIAL_SCHEMA } from './initial-schema.js';
 
 /** Every PostgreSQL migration in order. Names are stored in porter_migrations: never rename one. */
-export const POSTGRESQL_MIGRATIONS: readonly SqlMigration[] = [POSTGRESQL_INITIAL_SCHEMA];
+export const POSTGRESQL_MIGRATIONS: readonly SqlMigration[] = [POSTGRESQL_INITIAL_SCHEMA, POSTGRESQL_FEED_ENTRIES];

@@ -1,0 +1,195 @@
+import type { Client, Notification } from 'pg';
+import type { Clock } from '../../../ports/clock.js';
+import { MAX_FEED_KEY_LENGTH, type FeedSet } from '../../../ports/feeds.js';
+import { checkNamespace } from '../shared/feed-names.js';
+import type { Logger } from '../../../ports/logger.js';
+import { Unavailable } from '../../../domain/errors.js';
+import type { KnexClientLike, SqlRunner } from './sql-runner.js';
+import { storeError } from './store-errors.js';
+
+/** The channel every feed's wake-ups travel on; the payload is `<namespace> <key>`. */
+export const FEED_CHANNEL = 'porter_feeds';
+/** How long to wait before listening again after the listening connection was lost. */
+const RELISTEN_MS = 500;
+
+const APPEND =
+  'with appended as (insert into porter_feed_entries (namespace, "key", last_seq, first_seq, entries, created_at) ' +
+  'values ($1, $2, $3, $4, $5, $6) on conflict do nothing returning 1) ' +
+  `select pg_notify('${FEED_CHANNEL}', $1::text || ' ' || $2::text) from appended`;
+const SIGNAL = `select pg_notify('${FEED_CHANNEL}', $1::text || ' ' || $2::text)`;
+const READ = 'select first_seq, entries from porter_feed_entries where namespace = $1 and "key" = $2 and last_seq >= $3 order by last_seq';
+const DROP = 'delete from porter_feed_entries where namespace = $1 and "key" = $2';
+const PRUNE = 'delete from porter_feed_entries where namespace = $1 and created_at < $2';
+
+/**
+ * Feeds on PostgreSQL: an append is one statement that inserts the entries as one row and, in the
+ * same transaction, NOTIFYs `porter_feeds` with the namespace and key (never the entries: a
+ * payload is bounded at 8000 bytes). One connection per store LISTENs, opened at the first watch
+ * and kept until the store closes; a lost one is opened again and every watcher woken, since
+ * notifications sent meanwhile are gone.
+ */
+export class PostgresqlFeeds {
+  private readonly listener: FeedListener;
+
+  constructor(
+    private readonly runner: SqlRunner,
+    client: KnexClientLike,
+    private readonly clock: Clock,
+    logger: Logger | undefined,
+  ) {
+    this.listener = new FeedListener(client, logger);
+  }
+
+  feeds<T>(namespace: string): FeedSet<T> {
+    checkNamespace(namespace);
+    const { runner, clock, listener } = this;
+    return {
+      async append(key, from, entries) {
+        checkKey(key);
+        if (entries.length === 0) return;
+        await runner.rows({
+          sql: APPEND,
+          params: [namespace, key, from + entries.length - 1, from, JSON.stringify(entries), clock.now().getTime()],
+        });
+      },
+      async read(key, from) {
+        if (!validKey(key)) return [];
+        const rows = await runner.rows<{ first_seq: number; entries: T[] }>({ sql: READ, params: [namespace, key, from] });
+        const read: T[] = [];
+        for (const row of rows) {
+          const entries = row.entries;
+          for (let i = Math.max(0, from - row.first_seq); i < entries.length; i++) read.push(entries[i]!);
+        }
+        return read;
+      },
+      watch: (key, wake) => listener.watch(`${namespace} ${key}`, wake),
+      async signal(key) {
+        checkKey(key);
+        await runner.rows({ sql: SIGNAL, params: [namespace, key] });
+      },
+      async drop(key) {
+        if (validKey(key)) await runner.changes({ sql: DROP, params: [namespace, key] });
+      },
+      async prune(before) {
+        await runner.changes({ sql: PRUNE, params: [namespace, Date.parse(before)] });
+      },
+    };
+  }
+
+  close(): Promise<void> {
+    return this.listener.close();
+  }
+}
+
+/** The one listening connection of a store, and who waits on which `<namespace> <key>`. */
+class FeedListener {
+  private readonly watchers = new Map<string, Set<() => void>>();
+  private connection: Client | null = null;
+  private connecting: Promise<void> | null = null;
+  private retry: ReturnType<typeof setTimeout> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly client: KnexClientLike,
+    private readonly logger: Logger | undefined,
+  ) {}
+
+  async watch(channelKey: string, wake: () => void): Promise<() => void> {
+    let set = this.watchers.get(channelKey);
+    if (!set) {
+      set = new Set();
+      this.watchers.set(channelKey, set);
+    }
+    const entry = () => wake();
+    set.add(entry);
+    const unwatch = () => {
+      set.delete(entry);
+      if (set.size === 0 && this.watchers.get(channelKey) === set) this.watchers.delete(channelKey);
+    };
+    try {
+      await this.listening();
+    } catch (error) {
+      unwatch();
+      throw error;
+    }
+    return unwatch;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    await this.connecting?.catch(() => undefined);
+    const connection = this.connection;
+    this.connection = null;
+    if (connection) await this.client.destroyRawConnection(connection).catch(() => undefined);
+  }
+
+  private listening(): Promise<void> {
+    if (this.closed) return Promise.reject(new Unavailable('The store is closed'));
+    if (this.connection) return Promise.resolve();
+    this.connecting ??= this.connect()
+      .catch((error: unknown) => {
+        // Not there (or gone): 503, as any statement would answer.
+        throw storeError(error);
+      })
+      .finally(() => (this.connecting = null));
+    return this.connecting;
+  }
+
+  private async connect(): Promise<void> {
+    const connection = (await this.client.acquireRawConnection()) as Client;
+    connection.on('notification', (message: Notification) => this.deliver(message.payload ?? ''));
+    connection.on('error', (error: Error) => this.lost(connection, error));
+    connection.on('end', () => this.lost(connection, null));
+    try {
+      await connection.query(`LISTEN ${FEED_CHANNEL}`);
+    } catch (error) {
+      await this.client.destroyRawConnection(connection).catch(() => undefined);
+      throw error;
+    }
+    if (this.closed) {
+      await this.client.destroyRawConnection(connection).catch(() => undefined);
+      throw new Unavailable('The store is closed');
+    }
+    this.connection = connection;
+  }
+
+  private deliver(payload: string): void {
+    const set = this.watchers.get(payload);
+    if (set) for (const wake of [...set]) wake();
+  }
+
+  /** The listening connection went away: listen again while anyone watches, and wake them all. */
+  private lost(connection: Client, error: Error | null): void {
+    if (this.connection !== connection) return;
+    this.connection = null;
+    if (this.closed) return;
+    this.logger?.warn('the feed listener lost its connection; listening again', { cause: error?.message ?? 'ended' });
+    void this.client.destroyRawConnection(connection).catch(() => undefined);
+    const again = () => {
+      this.retry = null;
+      if (this.closed || this.watchers.size === 0) return;
+      this.listening().then(
+        () => this.wakeEveryone(),
+        () => {
+          this.retry = setTimeout(again, RELISTEN_MS);
+          this.retry.unref?.();
+        },
+      );
+    };
+    this.retry = setTimeout(again, RELISTEN_MS);
+    this.retry.unref?.();
+  }
+
+  private wakeEveryone(): void {
+    for (const set of [...this.watchers.values()]) for (const wake of [...set]) wake();
+  }
+}
+
+function validKey(key: string): boolean {
+  return key.length > 0 && key.length <= MAX_FEED_KEY_LENGTH && !key.includes('\u0000');
+}
+
+function checkKey(key: string): void {
+  if (!validKey(key)) throw new RangeError(`a feed key is 1 to ${MAX_FEED_KEY_LENGTH} characters, without NUL`);
+}

@@ -1,0 +1,79 @@
+import type { Clock } from '../../ports/clock.js';
+import type { Logger } from '../../ports/logger.js';
+import type { ThreadBook } from './thread-book.js';
+import type { LiveTurn } from './turn-hub.js';
+import type { TurnFeeds } from './turn-settings.js';
+
+/** What TurnLease is built from. */
+export interface TurnLeaseDeps {
+  readonly threads: ThreadBook;
+  readonly feeds: TurnFeeds;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly settings: { readonly leaseMs: number };
+}
+
+/**
+ * What the instance running a turn does besides the turn: it renews the turn's lease on its thread
+ * every third of the lease (so the thread is freed soon after the instance dies, never while it
+ * lives), and it watches for a stop asked on any instance: woken by the turn's signal, or at the
+ * latest at the next renewal, it stops the turn cooperatively. A turn whose thread was deleted, or
+ * whose lease another instance judged lapsed and took over, is aborted.
+ */
+export class TurnLease {
+  private readonly threads: ThreadBook;
+  private readonly feeds: TurnFeeds;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly settings: { readonly leaseMs: number };
+
+  constructor(deps: TurnLeaseDeps) {
+    this.threads = deps.threads;
+    this.feeds = deps.feeds;
+    this.clock = deps.clock;
+    this.logger = deps.logger;
+    this.settings = deps.settings;
+  }
+
+  /** Starts renewing and watching; the answer ends both. */
+  async hold(threadId: string, turnId: string, live: LiveTurn): Promise<() => void> {
+    const look = () =>
+      void this.look(threadId, turnId, live).catch((error: unknown) =>
+        this.logger.warn('a stop signal could not be read; the next renewal looks again', { threadId, cause: String(error) }),
+      );
+    const unwatch = await this.feeds.signals.watch(turnId, look);
+    const heartbeat = setInterval(() => void this.renew(threadId, turnId, live), Math.max(50, Math.floor(this.settings.leaseMs / 3)));
+    heartbeat.unref?.();
+    // A stop asked before the watch began.
+    look();
+    return () => {
+      clearInterval(heartbeat);
+      unwatch();
+    };
+  }
+
+  private async look(threadId: string, turnId: string, live: LiveTurn): Promise<void> {
+    const loaded = await this.threads.find(threadId);
+    if (!loaded) live.abort.abort(new Error('the thread was deleted'));
+    else if (loaded.thread.stopRequested(turnId)) live.stop();
+  }
+
+  private async renew(threadId: string, turnId: string, live: LiveTurn): Promise<void> {
+    if (live.done) return;
+    try {
+      let stop = false;
+      const renewed = await this.threads.update(threadId, (thread) => {
+        stop = thread.stopRequested(turnId);
+        return thread.renewTurn(turnId, this.clock.now().toISOString(), this.settings.leaseMs);
+      });
+      if (stop) live.stop();
+      if (!renewed && !live.done) {
+        this.logger.warn('a turn lost its hold on its thread and is aborted', { threadId, turnId });
+        live.abort.abort(new Error('the turn lost its thread'));
+      }
+    } catch (error) {
+      // The lease runs on until it lapses; the next beat tries again.
+      this.logger.warn('renewing a turn lease failed', { threadId, turnId, cause: error instanceof Error ? error.message : String(error) });
+    }
+  }
+}

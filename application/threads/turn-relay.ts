@@ -1,0 +1,92 @@
+import type { UiChunk } from '../../domain/threads/ui-chunk.js';
+import type { FeedSet } from '../../ports/feeds.js';
+import type { Logger } from '../../ports/logger.js';
+import type { TurnEntry } from './turn-settings.js';
+
+/** Most chunks one append carries. */
+const MAX_BATCH = 500;
+/** How often, and how long apart, a failed append is tried again before its chunks are given up. */
+const RETRIES = 5;
+const RETRY_MS = 200;
+
+/**
+ * Copies a turn's chunks, as the turn emits them, into its feed, so readers on other instances
+ * can follow it. Chunks are appended in order, one append at a time: those emitted while one is
+ * under way go together in the next, so a fast stream costs few statements and a slow one loses no
+ * time. The running instance's own readers never wait for it.
+ */
+export class TurnRelay {
+  private pending: TurnEntry[] = [];
+  private next = 0;
+  private flushing: Promise<void> | null = null;
+  private broken = false;
+
+  constructor(
+    private readonly feed: FeedSet<TurnEntry>,
+    private readonly turnId: string,
+    private readonly logger: Logger,
+    /** For a turn that continues an answer: the chunks that rebuild it, first in the feed. */
+    prelude: ReadonlyArray<UiChunk>,
+  ) {
+    if (prelude.length > 0) this.pending.push({ type: 'prelude', chunks: prelude });
+  }
+
+  push(chunk: UiChunk): void {
+    if (this.broken) return;
+    this.pending.push(chunk);
+    this.flushSoon();
+  }
+
+  /** Resolves once every chunk pushed so far is in the feed (or was given up). */
+  async flushed(): Promise<void> {
+    this.flushSoon();
+    while (this.flushing) await this.flushing;
+  }
+
+  /** Once the turn is over and flushed: its chunks stay `lingerMs` for readers catching up, then go. */
+  dropAfter(lingerMs: number): void {
+    const drop = () =>
+      void this.feed.drop(this.turnId).catch((error: unknown) =>
+        this.logger.warn("a finished turn's chunks could not be dropped; pruning removes them later", {
+          turnId: this.turnId,
+          cause: error instanceof Error ? error.message : String(error),
+        }),
+      );
+    const timer = setTimeout(drop, lingerMs);
+    timer.unref?.();
+  }
+
+  private flushSoon(): void {
+    if (this.flushing || this.pending.length === 0) return;
+    this.flushing = this.flush().finally(() => {
+      this.flushing = null;
+      // Chunks pushed while the last append settled.
+      this.flushSoon();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    let failures = 0;
+    while (this.pending.length > 0 && !this.broken) {
+      const batch = this.pending.slice(0, MAX_BATCH);
+      try {
+        await this.feed.append(this.turnId, this.next, batch);
+        this.pending.splice(0, batch.length);
+        this.next += batch.length;
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        if (failures > RETRIES) {
+          this.broken = true;
+          this.pending = [];
+          this.logger.error('a turn could not be copied to its feed; readers on other instances will not see the rest', {
+            turnId: this.turnId,
+            cause: error instanceof Error ? error.message : String(error),
+          });
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS * failures));
+      }
+    }
+  }
+}

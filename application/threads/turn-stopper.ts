@@ -1,0 +1,73 @@
+import type { Clock } from '../../ports/clock.js';
+import type { ThreadBook } from './thread-book.js';
+import type { ThreadWaits } from './thread-waits.js';
+import type { TurnHub } from './turn-hub.js';
+import type { TurnFeeds } from './turn-settings.js';
+
+/** What TurnStopper is built from. */
+export interface TurnStopperDeps {
+  readonly threads: ThreadBook;
+  readonly hub: TurnHub;
+  readonly feeds: TurnFeeds;
+  readonly waits: ThreadWaits;
+  readonly clock: Clock;
+  readonly settings: { readonly stopWaitMs: number };
+}
+
+/**
+ * Stops the turn in flight on a thread wherever it runs, cooperatively, as runs stop: the request
+ * is written on the thread (so it holds even if a wake-up is lost), the turn's instance is woken,
+ * and the answer waits for the turn to end (its partial answer saved) or for `stopWaitMs`.
+ */
+export class TurnStopper {
+  private readonly threads: ThreadBook;
+  private readonly hub: TurnHub;
+  private readonly feeds: TurnFeeds;
+  private readonly waits: ThreadWaits;
+  private readonly clock: Clock;
+  private readonly settings: { readonly stopWaitMs: number };
+
+  constructor(deps: TurnStopperDeps) {
+    this.threads = deps.threads;
+    this.hub = deps.hub;
+    this.feeds = deps.feeds;
+    this.waits = deps.waits;
+    this.clock = deps.clock;
+    this.settings = deps.settings;
+  }
+
+  /** Asks the turn in flight to stop; its id, or null when no turn was in flight. */
+  async request(threadId: string): Promise<string | null> {
+    const seen: { turnId: string | null } = { turnId: null };
+    await this.threads.update(threadId, (thread) => {
+      const turn = thread.turnInFlight(this.clock.now().toISOString());
+      seen.turnId = turn?.id ?? null;
+      return turn ? thread.requestStop(turn.id) : null;
+    });
+    const local = this.hub.find(threadId);
+    local?.stop();
+    if (seen.turnId) await this.feeds.signals.signal(seen.turnId);
+    return seen.turnId ?? (local ? 'here' : null);
+  }
+
+  /** Resolves once the turn `turnId` no longer holds the thread (or after `stopWaitMs`). */
+  async ended(threadId: string, turnId: string): Promise<void> {
+    await this.hub.settled(threadId, this.settings.stopWaitMs);
+    await this.waits.until(
+      threadId,
+      async () => {
+        const loaded = await this.threads.find(threadId);
+        return !loaded || loaded.thread.turnInFlight(this.clock.now().toISOString())?.id !== turnId;
+      },
+      { timeoutMs: this.settings.stopWaitMs },
+    );
+  }
+
+  /** Stops the thread's turn and waits for its end; false when none was in flight. */
+  async stop(threadId: string): Promise<boolean> {
+    const turnId = await this.request(threadId);
+    if (!turnId) return false;
+    await this.ended(threadId, turnId);
+    return true;
+  }
+}

@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Figure } from './harness.js';
+import { stampNow } from './clock-model.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SERVER = join(ROOT, 'bench', 'support', 'stream-server.ts');
+
+export interface StreamServer {
+  readonly url: string;
+  /** The server's heap (used + external) and resident size after a full GC, in bytes. */
+  memory(): Promise<{ heap: number; rss: number }>;
+  close(): Promise<void>;
+}
+
+/** Starts bench/support/stream-server.ts as a process of its own (with `--expose-gc`). */
+export async function startStreamServer(options: { kind: 'porter' | 'bare'; databaseUrl?: string }): Promise<StreamServer> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
+  const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=2048', '--import', 'tsx', SERVER, JSON.stringify(options)], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    let stdout = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /listening (\d+)/.exec(stdout);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the stream server exited (${code}):\n${stderr}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    memory: async () => (await (await fetch(`${url}/memory`)).json()) as { heap: number; rss: number },
+    async close() {
+      if (child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/**
+ * Reads an SSE turn of the clock model, calling `delta` with each text delta's emission instant
+ * and its arrival here (both `stampNow()` milliseconds). Resolves when the stream ends.
+ */
+export async function readStamps(response: Response, delta: (emitted: number, arrived: number) => void): Promise<void> {
+  if (!response.ok || !response.body) throw new Error(`the stream answered ${response.status}: ${await response.text()}`);
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value: bytes } = await reader.read();
+    if (done) break;
+    const arrived = stampNow();
+    buffer += decoder.decode(bytes, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const event = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      if (!event.startsWith('data: {')) continue;
+      const chunk = JSON.parse(event.slice(6)) as { type: string; delta?: string };
+      if (chunk.type === 'text-delta' && chunk.delta) delta(Number.parseFloat(chunk.delta), arrived);
+    }
+  }
+}
+
+/** A figure of latencies given in milliseconds (throughput: samples per second of latency, as the harness reports). */
+export function latencyFigure(millis: readonly number[]): Figure {
+  const sorted = [...millis].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]! * 1000;
+  const total = millis.reduce((sum, value) => sum + value, 0);
+  return { opsPerSecond: millis.length / (total / 1000), p50Micros: at(0.5), p99Micros: at(0.99), operations: millis.length };
+}

@@ -1,0 +1,59 @@
+/**
+ * One instance of a Porter deployment, as its own process, for the cluster tests:
+ * `node --import tsx test/support/cluster-instance.ts '<json options>'`. It serves Porter's wire at
+ * `/api/porter` on a free loopback port over the given database, with the offline scripted model
+ * (`/slow`, `/call`) and a `sleep {seconds}` read tool, signs people in from the `x-demo-user` header,
+ * prints `listening <port>` once it serves, and runs until it is stopped (or killed).
+ */
+import { createServer } from 'node:http';
+import { z } from 'zod';
+import { createPorter } from '../../composition/create-porter.js';
+import { defineTool } from '../../application/tools/define-tool.js';
+import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
+import { demoPrincipal } from '../../composition/dev-host/demo-principal.js';
+
+export interface ClusterInstanceOptions {
+  readonly databaseUrl: string;
+  readonly concurrentTurns?: 'reject' | 'enqueue' | 'interrupt';
+  readonly keepAliveSeconds?: number;
+}
+
+const options = JSON.parse(process.argv[2] ?? '{}') as ClusterInstanceOptions;
+
+const sleep = defineTool({
+  name: 'sleep',
+  description: 'Waits the given number of seconds, then says so.',
+  input: z.strictObject({ seconds: z.number().min(0).max(120) }),
+  risk: 'read',
+  execute: async ({ seconds }) => {
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    return { slept: seconds };
+  },
+});
+
+const porter = await createPorter(
+  {
+    development: false,
+    secret: 'a-cluster-secret-for-the-tests-0123456789',
+    databaseUrl: options.databaseUrl,
+    scheduler: 'external',
+    logger: 'warn',
+    model: new ScriptedLanguageModel(),
+    tools: [sleep],
+    principal: demoPrincipal,
+    ...(options.concurrentTurns ? { concurrentTurns: options.concurrentTurns } : {}),
+    ...(options.keepAliveSeconds !== undefined ? { keepAliveSeconds: options.keepAliveSeconds } : {}),
+  },
+  {},
+);
+const server = createServer(porter.listener);
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  console.log(`listening ${typeof address === 'object' && address ? address.port : 0}`);
+});
+const stop = () => {
+  server.closeAllConnections();
+  server.close(() => void porter.close().then(() => process.exit(0)));
+};
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);

@@ -1,0 +1,97 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ClusterInstanceOptions } from './cluster-instance.js';
+import { roundRobinProxy, type ProxyOptions, type RoundRobinProxy } from './round-robin-proxy.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const INSTANCE = join(ROOT, 'test', 'support', 'cluster-instance.ts');
+export const WIRE = '/api/porter';
+
+export interface ClusterInstance {
+  /** The instance's own origin (its wire is at `${url}/api/porter`). */
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** What it wrote to stderr (warnings and errors). */
+  readonly stderr: () => string;
+}
+
+export interface TurnCluster {
+  readonly instances: ReadonlyArray<ClusterInstance>;
+  readonly proxy: RoundRobinProxy;
+  /** The wire as the balancer serves it. */
+  readonly wire: string;
+  /** Kills one instance the way a crash does (SIGKILL) and waits for it to be gone. */
+  kill(index: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Several Porter instances, each its own process (test/support/cluster-instance.ts), on one
+ * database, behind a round-robin balancer: a deployment as production runs it.
+ */
+export async function startCluster(
+  size: number,
+  options: ClusterInstanceOptions & { readonly proxy?: ProxyOptions },
+): Promise<TurnCluster> {
+  const { proxy: proxyOptions, ...instanceOptions } = options;
+  const started = await Promise.allSettled(Array.from({ length: size }, () => startInstance(instanceOptions)));
+  const instances = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+  const failure = started.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult | undefined;
+  if (failure) {
+    for (const instance of instances) instance.child.kill('SIGKILL');
+    throw failure.reason;
+  }
+  const proxy = await roundRobinProxy(
+    instances.map((instance) => instance.url),
+    proxyOptions,
+  );
+  return {
+    instances,
+    proxy,
+    wire: `${proxy.url}${WIRE}`,
+    async kill(index) {
+      const { child } = instances[index]!;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    },
+    async close() {
+      await proxy.close();
+      await Promise.all(
+        instances.map(async ({ child }) => {
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          const exited = once(child, 'exit');
+          child.kill('SIGTERM');
+          const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+          await exited;
+          clearTimeout(timer);
+        }),
+      );
+    },
+  };
+}
+
+async function startInstance(options: ClusterInstanceOptions): Promise<ClusterInstance> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
+  // The instance's model is the scripted one it is given; no provider key may override it.
+  for (const key of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'PORTER_MODEL_URL', 'PORTER_DATABASE_URL']) delete env[key];
+  const child = spawn(process.execPath, ['--import', 'tsx', INSTANCE, JSON.stringify(options)], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    let stdout = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /listening (\d+)/.exec(stdout);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`a cluster instance exited (${code}) before it listened:\n${stderr}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child, stderr: () => stderr };
+}
