@@ -34,6 +34,10 @@ export interface TurnScope {
   readonly save: (message: UiMessage) => Promise<void>;
   /** Asked before every step: true ends the loop once the step before it has finished (a cooperative stop). */
   readonly shouldStop?: () => Promise<boolean>;
+  /** A dry run: the guard previews every write, destructive and egress call instead of running it. */
+  readonly dryRun?: boolean;
+  /** Told what ended the turn when it failed (a run decides from it whether to try again). */
+  readonly onError?: (error: unknown) => void;
 }
 
 export interface TurnInput {
@@ -115,6 +119,7 @@ export class AgentTurn {
       finishReason = await this.converse(input, earlier, draft, emit);
     } catch (error) {
       finishReason = 'error';
+      input.scope?.onError?.(error);
       if (input.signal.aborted) {
         this.logger.info('turn aborted: every client went away', { threadId: input.threadId });
       } else {
@@ -249,6 +254,7 @@ export class AgentTurn {
           ...(input.scope ? {} : { threadId: input.threadId }),
           ...(input.scope?.runId ? { runId: input.scope.runId } : {}),
           ...(input.scope?.automation ? { automation: input.scope.automation } : {}),
+          ...(input.scope?.dryRun ? { dryRun: true } : {}),
           ...(input.credentials ? { credentials: input.credentials } : {}),
           signal: input.signal,
           writeData: (part: StreamedData) => emit(part as UiChunk),

@@ -99,6 +99,7 @@ describe('The scheduler on PostgreSQL, several instances', function () {
               executed.push({ instance, runId });
               await new Promise((resolve) => setTimeout(resolve, 5));
             },
+            deliverWebhook: async () => {},
           },
         }),
     );
