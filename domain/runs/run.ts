@@ -276,13 +276,14 @@ export class Run {
   }
 
   /**
-   * A stop: a run nobody executes (queued, waiting) is cancelled at once; a running one is asked
-   * to stop and its executor finishes the current step first. Stopping again changes nothing.
+   * A stop: a run nobody executes (queued, waiting, or waiting for its retry) is cancelled at once;
+   * a running one is asked to stop and its executor finishes the current step first. Stopping
+   * again changes nothing.
    */
   requestStop(at: string): Run {
     if (this.terminal || this.props.stopRequestedAt) return this;
     if (this.props.state === 'running') return this.with({ stopRequestedAt: at });
-    return this.with({ stopRequestedAt: at, state: 'cancelled', ending: 'stopped', endedAt: at, lease: null });
+    return this.with({ stopRequestedAt: at }).end('cancelled', 'stopped', at, null);
   }
 
   /** The executor's end of a stopped run, once the current step and its calls are done. */

@@ -2,6 +2,8 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ToolDefinition } from '../../ports/tool-registry.js';
 import type { RunDispatcher, WebhookDispatcher } from '../../ports/scheduler.js';
 import type { Store } from '../../ports/store.js';
+import type { Model } from '../../ports/model.js';
+import type { ManualClock } from './manual-clock.js';
 import type { WebhookVerifier } from '../../ports/webhook-verifier.js';
 import type { AutomationPrimitives } from '../../domain/automations/automation.js';
 import type { StoredRunPrimitives } from '../../domain/runs/run.js';
@@ -90,6 +92,10 @@ export interface AutomationsHarnessOptions {
   tools: ToolDefinition[];
   /** Default: the scripted model (`/call <tool> <json>` calls a tool). */
   model?: LanguageModelV3;
+  /** The Model port itself (a ladder rung against a local server), instead of `model`. */
+  agentModel?: Model;
+  /** Default: a ManualClock at 2026-06-01T12:00Z (instances of one test share one). */
+  clock?: ManualClock;
   /** Share one store between harnesses to play several instances. */
   store?: Store;
   sources?: Record<string, WebhookVerifier>;
@@ -106,7 +112,12 @@ export interface AutomationsHarnessOptions {
 /** Automations, runs, the tick and webhook intake over the real guard and agent loop, in memory. */
 export function automationsHarness(options: AutomationsHarnessOptions) {
   const hooks: ApprovalHook[] = [];
-  const guard = guardHarness({ tools: options.tools, ...(options.store ? { store: options.store } : {}), hooks });
+  const guard = guardHarness({
+    tools: options.tools,
+    ...(options.store ? { store: options.store } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    hooks,
+  });
   const { store, clock, logger } = guard;
   const ids = new SequentialIds();
   const tools = new StaticToolRegistry(options.tools);
@@ -148,7 +159,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
   const automationGrants = new AutomationGrants(grants, clock, trail);
   hooks.push(new ArmingHook({ automations, asks, grants: automationGrants, clock, audit: trail }), new ResumeHook(resume));
   const agent = new AgentTurn({
-    model: new AiSdkModel((options.model ?? new ScriptedLanguageModel()) as never, 'custom', 'test'),
+    model: options.agentModel ?? new AiSdkModel((options.model ?? new ScriptedLanguageModel()) as never, 'custom', 'test'),
     tools,
     guard: guard.guard,
     executeApproved: guard.executeApproved,
