@@ -164,7 +164,14 @@ export class ExecuteRun {
   private async take(runId: string): Promise<Run | null> {
     const now = this.clock.now().toISOString();
     const loaded = await this.runs.find(runId);
-    if (!loaded?.run.dueAt(now)) return null;
+    if (!loaded) return null;
+    if (!loaded.run.dueAt(now)) {
+      // Handed over before its retry was due (a timer that fired early, a job engine on another
+      // clock): handed over again for then, so it is not left to the sweep.
+      const retryAt = loaded.run.state === 'queued' ? loaded.run.nextAttemptAt : null;
+      if (retryAt) await this.dispatcher.dispatch([runId], new Date(retryAt));
+      return null;
+    }
     const admission = await this.admission.admit(loaded.run);
     if (admission === 'full') {
       if (loaded.run.concurrency.whenBusy === 'skip') await this.skip(runId, now);
