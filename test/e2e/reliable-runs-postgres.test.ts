@@ -1,12 +1,10 @@
 import { expect } from 'chai';
-import { APICallError } from 'ai';
 import { Webhook } from 'standardwebhooks';
-import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
 import { get, TOKENS } from '../../composition/tokens.js';
 import { containerOf } from '../../composition/porter-container.js';
 import { defineTool } from '../../application/tools/define-tool.js';
-import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
+import { FlakyModel } from '../support/flaky-model.js';
 import { z } from 'zod';
 import { serve, type RunningServer } from '../support/http-server.js';
 import { until } from '../support/eventually.js';
@@ -14,47 +12,6 @@ import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../sup
 
 const SOURCE_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const ada = { subject: 'ada', kind: 'user' };
-
-/** The scripted model, except that a task starting "Flaky" first meets a provider answering 503, `failures` times. */
-class FlakyModel implements LanguageModelV3 {
-  readonly specificationVersion = 'v3';
-  readonly provider = 'test';
-  readonly modelId = 'flaky';
-  readonly supportedUrls = {};
-  private readonly inner = new ScriptedLanguageModel();
-  calls = 0;
-
-  constructor(private failures: number) {}
-
-  async doGenerate(): Promise<never> {
-    throw new Error('streams only');
-  }
-
-  async doStream(options: LanguageModelV3CallOptions) {
-    const texts = options.prompt
-      .filter((message) => message.role === 'user')
-      .map((message) => message.content.map((part) => (part.type === 'text' ? part.text : '')).join(''));
-    if (texts.some((text) => text.startsWith('Flaky'))) {
-      this.calls += 1;
-      if (this.failures > 0) {
-        this.failures -= 1;
-        // Told to retry at once, so the AI SDK's own single retry does not wait its 2 s.
-        throw new APICallError({
-          message: 'Service Unavailable',
-          url: 'https://models.example.com/v1/chat',
-          requestBodyValues: {},
-          statusCode: 503,
-          responseHeaders: { 'retry-after-ms': '1' },
-        });
-      }
-      return this.inner.doStream({
-        ...options,
-        prompt: [...options.prompt.slice(0, -1), { role: 'user', content: [{ type: 'text', text: 'done' }] }],
-      });
-    }
-    return this.inner.doStream(options);
-  }
-}
 
 describe('Reliable runs on three instances sharing one PostgreSQL', function () {
   this.timeout(90_000);
