@@ -24,7 +24,7 @@ export class RunBook extends AggregateBook<'run', Run, StoredRunPrimitives> {
       noun: 'Run',
       schema: runShape,
       fromPrimitives: (props) => Run.fromPrimitives(props),
-      toPrimitives: (run) => run.toPrimitives(),
+      toPrimitives: (run) => run.toStored(),
       refsOf: (props) => ({
         automation: props.automationId,
         owner: props.owner.subject,
@@ -39,7 +39,7 @@ export class RunBook extends AggregateBook<'run', Run, StoredRunPrimitives> {
   async addIfAbsent(run: Run): Promise<boolean> {
     const atomic = this.records.atomic;
     if (!atomic) throw new AtomicityUnavailable('insert-if-absent on runs');
-    const props = run.toPrimitives();
+    const props = this.mapping.toPrimitives(run);
     return (await atomic.insertIfAbsent({ id: props.id, data: props, refs: this.mapping.refsOf(props) })) !== null;
   }
 
@@ -49,7 +49,7 @@ export class RunBook extends AggregateBook<'run', Run, StoredRunPrimitives> {
     if (!atomic) throw new AtomicityUnavailable('insert-if-absent on runs');
     const inserted = await atomic.insertManyIfAbsent(
       runs.map((run) => {
-        const props = run.toPrimitives();
+        const props = this.mapping.toPrimitives(run);
         return { id: props.id, data: props, refs: this.mapping.refsOf(props) };
       }),
     );

@@ -183,6 +183,24 @@ export class Run {
     return this.props;
   }
 
+  /**
+   * As stored: what still has its default (no attempt yet, not a dry run, the default retry and
+   * concurrency…) is left out, and `fromPrimitives` reads it back. A tick that starts thousands of
+   * runs writes a third less.
+   */
+  toStored(): StoredRunPrimitives {
+    const { dryRun, retry, concurrency, attempts, nextAttemptAt, followUp, ...rest } = this.props;
+    return {
+      ...rest,
+      ...(dryRun ? { dryRun } : {}),
+      ...(retry.max === DEFAULT_RETRY.max && retry.backoffSeconds === DEFAULT_RETRY.backoffSeconds ? {} : { retry }),
+      ...(concurrency.limit === DEFAULT_CONCURRENCY.limit && concurrency.whenBusy === DEFAULT_CONCURRENCY.whenBusy ? {} : { concurrency }),
+      ...(attempts.length ? { attempts } : {}),
+      ...(nextAttemptAt !== null ? { nextAttemptAt } : {}),
+      ...(followUp !== null ? { followUp } : {}),
+    };
+  }
+
   get id(): string {
     return this.props.id;
   }

@@ -102,6 +102,21 @@ describe('Run attempts and retries', () => {
     });
   });
 
+  it('is stored without what still has its default, and reads back the same', () => {
+    const fresh = queued({ retry: { max: 2, backoffSeconds: 30 } });
+    expect(Object.keys(fresh.toStored())).to.not.include.members([
+      'dryRun',
+      'retry',
+      'concurrency',
+      'attempts',
+      'nextAttemptAt',
+      'followUp',
+    ]);
+    const retrying = begin(queued({ dryRun: false, retry: { max: 5, backoffSeconds: 1 } }), 0).attemptFailed(at(1), 'x', true);
+    for (const run of [fresh, retrying, retrying.requestStop(at(2))])
+      expect(Run.fromPrimitives(run.toStored()).toPrimitives()).to.deep.equal(run.toPrimitives());
+  });
+
   it('a run stored before retries existed reads with the defaults', () => {
     const { dryRun: _d, retry: _r, concurrency: _c, attempts: _a, nextAttemptAt: _n, followUp: _f, ...old } = queued().toPrimitives();
     const read = Run.fromPrimitives(old as StoredRunPrimitives);
