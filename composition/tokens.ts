@@ -15,7 +15,8 @@ import type { Egress } from '../ports/egress.js';
 import type { ConnectionBroker } from '../ports/connections.js';
 import type { AppGenerator } from '../ports/app-generator.js';
 import type { PinCatalog } from '../ports/pin-catalog.js';
-import type { BackgroundScheduler, CronCalendar, RunDispatcher, SchedulerWork } from '../ports/scheduler.js';
+import type { BackgroundScheduler, CronCalendar, RunDispatcher, SchedulerWork, WebhookDispatcher } from '../ports/scheduler.js';
+import type { SecretBox, WebhookSender } from '../ports/webhook-sender.js';
 import type { WebhookSources } from '../ports/webhook-verifier.js';
 import type { DoorBearerVerifier } from '../ports/door-bearer-verifier.js';
 import type { DoorPrincipalLookup } from '../ports/door-principals.js';
@@ -51,6 +52,10 @@ import type { AutomationBook } from '../application/automations/automation-book.
 import type { RunBook } from '../application/runs/run-book.js';
 import type { ExecuteRun } from '../application/runs/execute-run.js';
 import type { StartRuns } from '../application/runs/start-runs.js';
+import type { RunAdmission } from '../application/runs/run-admission.js';
+import type { RunFollowUp } from '../application/runs/run-follow-up.js';
+import type { CompletionWebhookBook } from '../application/runs/completion-webhook-book.js';
+import type { DeliverCompletionWebhook } from '../application/runs/deliver-completion-webhook.js';
 import type { Tick } from '../application/scheduler/tick.js';
 import type { AppBook } from '../application/apps/app-book.js';
 import type { ConnectionBook } from '../application/connections/connection-book.js';
@@ -162,6 +167,18 @@ export const TOKENS = {
   RunDispatcher: token<RunDispatcher>('RunDispatcher'),
   ExecuteRun: token<ExecuteRun>('ExecuteRun'),
   StartRuns: token<StartRuns>('StartRuns'),
+  /** An automation's concurrency slots, decided by the store. */
+  RunAdmission: token<RunAdmission>('RunAdmission'),
+  /** What follows a run's end: its slot, the next queued run, its completion webhook. */
+  RunFollowUp: token<RunFollowUp>('RunFollowUp'),
+  CompletionWebhookBook: token<CompletionWebhookBook>('CompletionWebhookBook'),
+  /** Hands completion webhooks to a sender: pg-boss jobs, or this process. */
+  WebhookDispatcher: token<WebhookDispatcher>('WebhookDispatcher'),
+  /** Signs and sends completion webhooks (Standard Webhooks) through the egress guard. */
+  WebhookSender: token<WebhookSender>('WebhookSender'),
+  /** Seals secrets Porter must use again (completion-webhook secrets) with the deployment's secret. */
+  SecretBox: token<SecretBox>('SecretBox'),
+  DeliverCompletionWebhook: token<DeliverCompletionWebhook>('DeliverCompletionWebhook'),
   Tick: token<Tick>('Tick'),
   SchedulerWork: token<SchedulerWork>('SchedulerWork'),
   AutomationUseCases: token<AutomationUseCases>('AutomationUseCases'),

@@ -23,6 +23,8 @@ export const ID_PREFIXES = {
   turn: 'trn_',
   /** A batch decision's hold on the approvals it decides (never on the wire). */
   batch: 'bat_',
+  /** A run's completion webhook (its `webhook-id`), derived from the run's id. */
+  runEvent: 'evt_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

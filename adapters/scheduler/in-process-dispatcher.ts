@@ -1,26 +1,44 @@
 import type { Logger } from '../../ports/logger.js';
-import type { BackgroundScheduler, RunDispatcher } from '../../ports/scheduler.js';
+import type { BackgroundScheduler, RunDispatcher, WebhookDispatcher } from '../../ports/scheduler.js';
+
+/** The longest a Node timer can wait; a later hand-over is left to the tick's sweep. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * Executes runs in this process, a bounded number at a time. Runs still queued here when the
- * process stops are not lost: their records stay queued and the sweep hands them out again.
+ * Executes work (runs, completion webhooks) in this process, a bounded number at a time. Work
+ * handed over for later waits on a timer. Work still queued or waiting here when the process stops
+ * is not lost: its records stay as they were, and the sweep hands it out again.
  */
-export class InProcessDispatcher implements RunDispatcher, BackgroundScheduler {
+export class InProcessDispatcher implements RunDispatcher, WebhookDispatcher, BackgroundScheduler {
   private readonly queue: string[] = [];
   private readonly queued = new Set<string>();
+  private readonly timers = new Set<NodeJS.Timeout>();
   private active = 0;
   private stopped = false;
   private idleWaiters: Array<() => void> = [];
 
   constructor(
-    private readonly execute: (runId: string) => Promise<void>,
+    private readonly execute: (id: string) => Promise<void>,
     private readonly concurrency: number,
     private readonly logger: Logger,
+    /** What the work is, for logs. */
+    private readonly what = 'a run',
   ) {}
 
-  async dispatch(runIds: ReadonlyArray<string>): Promise<void> {
+  async dispatch(ids: ReadonlyArray<string>, at?: Date): Promise<void> {
     if (this.stopped) return;
-    for (const id of runIds) {
+    const wait = at ? at.getTime() - Date.now() : 0;
+    if (wait > 0) {
+      if (wait > LONGEST_TIMER_MS) return;
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        void this.dispatch(ids);
+      }, wait);
+      timer.unref();
+      this.timers.add(timer);
+      return;
+    }
+    for (const id of ids) {
       if (this.queued.has(id)) continue;
       this.queued.add(id);
       this.queue.push(id);
@@ -33,6 +51,8 @@ export class InProcessDispatcher implements RunDispatcher, BackgroundScheduler {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
     this.queue.length = 0;
     this.queued.clear();
     await this.idle();
@@ -51,7 +71,7 @@ export class InProcessDispatcher implements RunDispatcher, BackgroundScheduler {
       this.active += 1;
       this.execute(id)
         .catch((error: unknown) =>
-          this.logger.error('a run failed to execute', { runId: id, cause: error instanceof Error ? error.message : String(error) }),
+          this.logger.error(`${this.what} failed to execute`, { id, cause: error instanceof Error ? error.message : String(error) }),
         )
         .finally(() => {
           this.active -= 1;

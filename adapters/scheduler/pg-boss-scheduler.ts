@@ -1,10 +1,11 @@
 import PgBoss from 'pg-boss';
 import { Unavailable } from '../../domain/errors.js';
 import type { Logger } from '../../ports/logger.js';
-import type { BackgroundScheduler, RunDispatcher, SchedulerWork } from '../../ports/scheduler.js';
+import type { BackgroundScheduler, RunDispatcher, SchedulerWork, WebhookDispatcher } from '../../ports/scheduler.js';
 
 export const TICK_QUEUE = 'porter.tick';
 export const RUN_QUEUE = 'porter.run';
+export const WEBHOOK_QUEUE = 'porter.webhook';
 
 export interface PgBossSchedulerOptions {
   /** The PostgreSQL every instance shares (the store's database is fine: pg-boss keeps its own schema). */
@@ -15,6 +16,8 @@ export interface PgBossSchedulerOptions {
   readonly tickCron?: string;
   /** Runs this instance executes at once. Default 4. */
   readonly concurrency?: number;
+  /** Completion webhooks this instance sends at once. Default 2. */
+  readonly webhookConcurrency?: number;
   /** How often idle workers look for jobs. Default 2 s. */
   readonly pollingIntervalSeconds?: number;
   /**
@@ -30,11 +33,23 @@ export interface PgBossSchedulerOptions {
  * The production scheduler for several instances on one PostgreSQL, built on pg-boss 10: a pg-boss
  * cron schedule puts one tick job a minute into the cluster's queue (pg-boss makes sure several
  * instances do not each add one), whichever instance fetches it ticks; every run a tick or a
- * delivery starts becomes a job that whichever instance is free executes. pg-boss re-offers a job
- * whose worker died; the executor's claim on the run makes a second delivery of a job harmless.
+ * delivery starts becomes a job that whichever instance is free executes. A retry after its
+ * backoff and the next attempt at a completion webhook are jobs held until then (`startAfter`), so
+ * they survive restarts. pg-boss re-offers a job whose worker died; the executor's claim on the run
+ * (the sender's lease on the webhook) makes a second delivery of a job harmless.
  */
 export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
   private boss: PgBoss | null = null;
+
+  /** Completion webhooks as jobs on their own queue, any instance sending them. */
+  readonly webhooks: WebhookDispatcher = {
+    dispatch: (webhookIds, at) =>
+      this.send(
+        WEBHOOK_QUEUE,
+        webhookIds.map((webhookId) => ({ webhookId })),
+        at,
+      ),
+  };
 
   constructor(private readonly options: PgBossSchedulerOptions) {}
 
@@ -52,6 +67,7 @@ export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
     await boss.start();
     await ensureQueue(boss, { name: TICK_QUEUE, policy: 'singleton', retryLimit: 0, expireInSeconds: 5 * 60 });
     await ensureQueue(boss, { name: RUN_QUEUE, policy: 'standard', retryLimit: 3, retryDelay: 30, expireInSeconds: 60 * 60 });
+    await ensureQueue(boss, { name: WEBHOOK_QUEUE, policy: 'standard', retryLimit: 3, retryDelay: 30, expireInSeconds: 5 * 60 });
     await boss.schedule(TICK_QUEUE, this.options.tickCron ?? '* * * * *', {}, { tz: 'UTC' });
     const polling = { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 };
     await boss.work(TICK_QUEUE, { ...polling, batchSize: 1 }, async () => {
@@ -63,14 +79,27 @@ export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
         for (const job of jobs) await this.options.work.executeRun(job.data.runId);
       });
     }
+    for (let i = 0; i < (this.options.webhookConcurrency ?? 2); i++) {
+      await boss.work<{ webhookId: string }>(WEBHOOK_QUEUE, { ...polling, batchSize: 1 }, async (jobs) => {
+        for (const job of jobs) await this.options.work.deliverWebhook(job.data.webhookId);
+      });
+    }
     this.boss = boss;
   }
 
-  async dispatch(runIds: ReadonlyArray<string>): Promise<void> {
+  async dispatch(runIds: ReadonlyArray<string>, at?: Date): Promise<void> {
+    await this.send(
+      RUN_QUEUE,
+      runIds.map((runId) => ({ runId })),
+      at,
+    );
+  }
+
+  private async send(queue: string, jobs: ReadonlyArray<object>, at: Date | undefined): Promise<void> {
     if (!this.boss) throw new Error('the pg-boss scheduler is not started');
     const boss = this.boss;
-    for (let i = 0; i < runIds.length; i += 500) {
-      await this.inTime(boss.insert(runIds.slice(i, i + 500).map((runId) => ({ name: RUN_QUEUE, data: { runId } }))));
+    for (let i = 0; i < jobs.length; i += 500) {
+      await this.inTime(boss.insert(jobs.slice(i, i + 500).map((data) => ({ name: queue, data, ...(at ? { startAfter: at } : {}) }))));
     }
   }
 

@@ -4,10 +4,11 @@ import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
 import type { CronCalendar } from '../../ports/scheduler.js';
 import type { UseCase } from '../../ports/use-case.js';
-import type { AutomationView, NewAutomation } from '../../ports/use-cases/automations.js';
+import type { NewAutomation, SavedAutomation } from '../../ports/use-cases/automations.js';
 import type { AutomationBook } from './automation-book.js';
 import type { AutomationRules } from './automation-rules.js';
 import { automationView } from './automation-view.js';
+import type { NotifyTargets } from './notify-targets.js';
 
 /** An automation acts for someone who is away, so it needs someone: an anonymous session cannot own one. */
 export class SignInToAutomate extends Forbidden {
@@ -20,15 +21,20 @@ export class SignInToAutomate extends Forbidden {
 export interface CreateAutomationDeps {
   readonly automations: AutomationBook;
   readonly rules: AutomationRules;
+  readonly notifyTargets: NotifyTargets;
   readonly calendar: CronCalendar;
   readonly ids: Ids;
   readonly clock: Clock;
 }
 
-/** `POST /automations`: created disarmed; arming is a separate, deliberate step. */
-export class CreateAutomation implements UseCase<NewAutomation, AutomationView> {
+/**
+ * `POST /automations`: created disarmed; arming is a separate, deliberate step. With `notify`, the
+ * endpoint's fresh secret is in this answer and never again.
+ */
+export class CreateAutomation implements UseCase<NewAutomation, SavedAutomation> {
   private readonly automations: AutomationBook;
   private readonly rules: AutomationRules;
+  private readonly notifyTargets: NotifyTargets;
   private readonly calendar: CronCalendar;
   private readonly ids: Ids;
   private readonly clock: Clock;
@@ -36,24 +42,30 @@ export class CreateAutomation implements UseCase<NewAutomation, AutomationView> 
   constructor(deps: CreateAutomationDeps) {
     this.automations = deps.automations;
     this.rules = deps.rules;
+    this.notifyTargets = deps.notifyTargets;
     this.calendar = deps.calendar;
     this.ids = deps.ids;
     this.clock = deps.clock;
   }
 
-  async execute(input: NewAutomation): Promise<AutomationView> {
+  async execute(input: NewAutomation): Promise<SavedAutomation> {
     if (input.principal.anonymous) throw new SignInToAutomate();
     this.rules.check(input.trigger, input.task);
     const now = this.clock.now();
+    const id = this.ids.mint('automation');
+    const notify = input.notify ? await this.notifyTargets.set(id, input.notify.url, now.toISOString()) : null;
     const automation = Automation.create({
-      id: this.ids.mint('automation'),
+      id,
       name: input.name,
       trigger: input.trigger,
       task: input.task,
       owner: input.principal,
       now: now.toISOString(),
+      ...(input.retry ? { retry: input.retry } : {}),
+      ...(input.concurrency ? { concurrency: input.concurrency } : {}),
+      notify: notify?.target ?? null,
     });
     await this.automations.save(automation);
-    return automationView(automation, this.calendar, now);
+    return { ...automationView(automation, this.calendar, now), ...(notify ? { notifySecret: notify.secret } : {}) };
   }
 }

@@ -4,6 +4,10 @@ import type { AutomationPrimitives } from '../../domain/automations/automation.j
 /** The person an automation (and each of its runs) works for, as stored. */
 export const ownerShape = z.object({ subject: z.string(), kind: z.string(), name: z.string().optional(), email: z.string().optional() });
 
+export const retryShape = z.object({ max: z.number().int(), backoffSeconds: z.number() });
+
+export const concurrencyShape = z.object({ limit: z.number().int(), whenBusy: z.enum(['queue', 'skip']) });
+
 /** The shape automations are stored in; the book checks every row it reads against it. */
 export const automationShape = z.object({
   id: z.string(),
@@ -18,4 +22,7 @@ export const automationShape = z.object({
   owner: ownerShape,
   createdAt: z.string(),
   updatedAt: z.string(),
+  retry: retryShape.optional(),
+  concurrency: concurrencyShape.optional(),
+  notify: z.object({ url: z.string(), sealedSecret: z.string(), setAt: z.string() }).nullable().optional(),
 }) satisfies z.ZodType<AutomationPrimitives>;

@@ -10,7 +10,8 @@ export interface ParkedCall {
 
 /** How a guarded call ended. */
 export type CallResult =
-  | { readonly status: 'ran'; readonly output: unknown; readonly because: 'read-class' | 'grant' | 'policy' | 'approval' }
+  /** `dry-run`: not run at all; the output says what it would have done (`{dryRun: true, executed: false, preview, …}`). */
+  | { readonly status: 'ran'; readonly output: unknown; readonly because: 'read-class' | 'grant' | 'policy' | 'approval' | 'dry-run' }
   | { readonly status: 'failed'; readonly error: string; readonly code?: string }
   | { readonly status: 'parked'; readonly parked: ParkedCall }
   | { readonly status: 'blocked'; readonly reason: string }

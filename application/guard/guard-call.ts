@@ -1,5 +1,6 @@
 import { Approval } from '../../domain/guard/approval.js';
 import { decide } from '../../domain/guard/decide.js';
+import { previewsInDryRun } from '../../domain/guard/dry-run.js';
 import type { CallingAutomation, RuledCall } from '../../domain/guard/tool-call.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
@@ -26,6 +27,8 @@ export interface GuardedCall extends CallSite {
    * tool-call id) and runs once on a one-off approval; after that it asks again.
    */
   readonly reuseParked?: boolean;
+  /** A dry run: a call that would write, destroy or reach outside is previewed, not run (reads run). */
+  readonly dryRun?: boolean;
 }
 
 /** What GuardCall is built from. */
@@ -98,6 +101,7 @@ export class GuardCall {
     // Grants can only turn an ask into a run: a call that runs (or is blocked) without them is
     // decided without reading them, which keeps reads to one store round trip fewer.
     const unaided = decide(ruled, [], this.settings.policy);
+    if (call.dryRun && previewsInDryRun(ruled.effective, unaided)) return previewed(ruled, await this.previewOf(ruled, call, tool, parsed));
     const decision =
       unaided.kind === 'ask'
         ? decide(ruled, await this.grants.activeFor(call.principal.subject, tool.name), this.settings.policy)
@@ -129,11 +133,10 @@ export class GuardCall {
   private async park(ruled: RuledCall, call: GuardedCall, tool: RegisteredTool, parsed: unknown): Promise<CallResult> {
     const now = this.clock.now();
     const app = (await tool.approvalContext?.(parsed, { principal: call.principal })) ?? null;
-    const preview = tool.preview?.(parsed) ?? defaultPreview(tool.name, call.input);
     const approval = Approval.park({
       id: this.ids.mint('approval'),
       call: ruled,
-      preview: ruled.effective.egress ? await this.egressPreview.describe(preview, call.input) : preview,
+      preview: await this.previewOf(ruled, call, tool, parsed),
       now: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.settings.approvalTtlMs).toISOString(),
       ...(call.threadId ? { threadId: call.threadId } : {}),
@@ -200,6 +203,12 @@ export class GuardCall {
     };
   }
 
+  /** What a person is shown of the call: the tool's preview, and for egress where it would connect. */
+  private async previewOf(ruled: RuledCall, call: GuardedCall, tool: RegisteredTool, parsed: unknown): Promise<string> {
+    const preview = tool.preview?.(parsed) ?? defaultPreview(tool.name, call.input);
+    return ruled.effective.egress ? this.egressPreview.describe(preview, call.input) : preview;
+  }
+
   private runOf(call: GuardedCall, tool: RegisteredTool, input: unknown) {
     return {
       tool,
@@ -216,6 +225,12 @@ export class GuardCall {
       ...(call.writeData ? { writeData: call.writeData } : {}),
     };
   }
+}
+
+/** A dry run's answer for a call it did not run: the model and the transcript see what it would have done. */
+function previewed(ruled: RuledCall, preview: string): CallResult {
+  const { risk, egress } = ruled.effective;
+  return { status: 'ran', output: { dryRun: true, executed: false, preview, risk, egress }, because: 'dry-run' };
 }
 
 function defaultPreview(tool: string, input: unknown): string {

@@ -1,17 +1,21 @@
 import type { Principal } from '../../domain/principal.js';
 import type { CallingAutomation } from '../../domain/guard/tool-call.js';
 import type { Run } from '../../domain/runs/run.js';
+import { isTransientFailure } from '../../domain/runs/transient-failure.js';
 import type { UiChunk } from '../../domain/threads/ui-chunk.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
 import type { Logger } from '../../ports/logger.js';
+import type { RunDispatcher } from '../../ports/scheduler.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { AutomationBook } from '../automations/automation-book.js';
 import type { AgentTurn } from '../threads/agent-turn.js';
 import type { ParkedApprovals } from './parked-approvals.js';
 import type { ResumeRun } from './resume-run.js';
+import type { RunAdmission } from './run-admission.js';
 import type { RunBook } from './run-book.js';
+import type { RunFollowUp } from './run-follow-up.js';
 
 export interface RunExecutionSettings {
   /** Who this executor is (instance and process), written into the lease. */
@@ -27,6 +31,12 @@ export interface ExecuteRunDeps {
   readonly agent: AgentTurn;
   readonly parked: ParkedApprovals;
   readonly resume: ResumeRun;
+  /** Whether the run may begin: its automation's concurrency, decided by the store. */
+  readonly admission: RunAdmission;
+  /** What follows its end: the slot, the next queued run, the completion webhook. */
+  readonly followUp: RunFollowUp;
+  /** Where a retry is handed when its backoff has passed. */
+  readonly dispatcher: RunDispatcher;
   readonly ids: Ids;
   readonly clock: Clock;
   readonly audit: AuditTrail;
@@ -37,10 +47,13 @@ export interface ExecuteRunDeps {
 /**
  * Executes one run through the agent loop (AgentTurn), away from the owner: venue `automation`,
  * presence `away`, carrying its automation, so only standing grants that apply anywhere or to this
- * automation let calls through and anything else parks for the owner. The executor first claims
- * the queued run (one winner across instances), holds a lease it renews while working, and
- * between steps reads the stored run, so a stop sent to any instance reaches it: the current step
- * finishes, its calls drain, the run's parked approvals are dropped and the run ends cancelled.
+ * automation let calls through and anything else parks for the owner. The run first takes one of
+ * its automation's concurrency slots (or waits queued, or is skipped, as its concurrency says),
+ * then the executor claims it (one winner across instances), holds a lease it renews while working,
+ * and between steps reads the stored run, so a stop sent to any instance reaches it: the current
+ * step finishes, its calls drain, the run's parked approvals are dropped and the run ends
+ * cancelled. An attempt that fails for a transient reason is tried again after its backoff
+ * (`Run.attemptFailed`), going on from the transcript it left; a dry run previews its calls.
  */
 export class ExecuteRun {
   private readonly working = new Set<AbortController>();
@@ -51,6 +64,9 @@ export class ExecuteRun {
   private readonly agent: AgentTurn;
   private readonly parked: ParkedApprovals;
   private readonly resume: ResumeRun;
+  private readonly admission: RunAdmission;
+  private readonly followUp: RunFollowUp;
+  private readonly dispatcher: RunDispatcher;
   private readonly ids: Ids;
   private readonly clock: Clock;
   private readonly audit: AuditTrail;
@@ -63,6 +79,9 @@ export class ExecuteRun {
     this.agent = deps.agent;
     this.parked = deps.parked;
     this.resume = deps.resume;
+    this.admission = deps.admission;
+    this.followUp = deps.followUp;
+    this.dispatcher = deps.dispatcher;
     this.ids = deps.ids;
     this.clock = deps.clock;
     this.audit = deps.audit;
@@ -72,9 +91,8 @@ export class ExecuteRun {
 
   async execute(runId: string): Promise<void> {
     if (this.closing) return;
-    const loaded = await this.runs.find(runId);
-    const begun = loaded?.run.begin(this.settings.holder, this.clock.now().toISOString(), this.leaseUntil());
-    if (!loaded || !begun || !(await this.runs.swap(loaded, begun))) return;
+    const begun = await this.take(runId);
+    if (!begun) return;
 
     const abort = new AbortController();
     this.working.add(abort);
@@ -82,6 +100,9 @@ export class ExecuteRun {
     heartbeat.unref?.();
     let finishReason: string | undefined;
     let errorText: string | null = null;
+    let failure: unknown = null;
+    // Calls that ran in this attempt: if its transcript then cannot be saved, a retry could run them again.
+    let ranCalls = 0;
     try {
       const { messages, continuing } = await this.transcript(begun);
       const automation = await this.callingAutomation(begun);
@@ -96,6 +117,8 @@ export class ExecuteRun {
           automation,
           save: (message) => this.runs.putMessage(runId, message),
           shouldStop: async () => abort.signal.aborted || ((await this.runs.find(runId))?.run.stopRequested ?? true),
+          ...(begun.dryRun ? { dryRun: true } : {}),
+          onError: (error) => (failure = error),
         },
         messages,
         continuing,
@@ -103,11 +126,13 @@ export class ExecuteRun {
         emit: (chunk: UiChunk) => {
           if (chunk.type === 'finish') finishReason = chunk.finishReason;
           if (chunk.type === 'error') errorText = chunk.errorText;
+          if (chunk.type === 'tool-output-available' || chunk.type === 'tool-output-error') ranCalls += 1;
         },
       });
     } catch (error) {
       finishReason = 'error';
       errorText = error instanceof Error ? error.message : String(error);
+      failure = ranCalls > 0 ? null : error;
     } finally {
       clearInterval(heartbeat);
       this.working.delete(abort);
@@ -115,7 +140,8 @@ export class ExecuteRun {
     // Shutting down mid-run: the lease lapses and the next sweep ends the run, on whatever instance.
     if (this.closing) return;
     try {
-      await this.settle(runId, finishReason === 'error' ? (errorText ?? 'The run failed') : null);
+      const failed = finishReason === 'error' ? { error: errorText ?? 'The run failed', transient: isTransientFailure(failure) } : null;
+      await this.settle(runId, failed);
     } catch (error) {
       this.logger.error('a run could not be settled; the sweep will end it', {
         runId,
@@ -130,7 +156,49 @@ export class ExecuteRun {
     for (const abort of this.working) abort.abort();
   }
 
-  private async settle(runId: string, error: string | null): Promise<void> {
+  /**
+   * Takes a queued, due run: its automation's concurrency first (a run arriving while the
+   * automation is busy stays queued, or is skipped), then the claim. Null when this executor does
+   * not run it.
+   */
+  private async take(runId: string): Promise<Run | null> {
+    const now = this.clock.now().toISOString();
+    const loaded = await this.runs.find(runId);
+    if (!loaded) return null;
+    if (!loaded.run.dueAt(now)) {
+      // Handed over before its retry was due (a timer that fired early, a job engine on another
+      // clock): handed over again for then, so it is not left to the sweep.
+      const retryAt = loaded.run.state === 'queued' ? loaded.run.nextAttemptAt : null;
+      if (retryAt) await this.dispatcher.dispatch([runId], new Date(retryAt));
+      return null;
+    }
+    const admission = await this.admission.admit(loaded.run);
+    if (admission === 'full') {
+      if (loaded.run.concurrency.whenBusy === 'skip') await this.skip(runId, now);
+      return null;
+    }
+    const begun = loaded.run.begin(this.settings.holder, now, this.leaseUntil());
+    if (begun && (await this.runs.swap(loaded, begun))) return begun;
+    // Stopped between the read and the claim: the slot just taken goes to the next run.
+    if (admission === 'admitted' && (await this.runs.find(runId))?.run.terminal) {
+      await this.admission.release(loaded.run);
+      await this.followUp.letQueuedGo(loaded.run.automationId);
+    }
+    return null;
+  }
+
+  private async skip(runId: string, now: string): Promise<void> {
+    const skipped = await this.runs.update(runId, (run) => run.skip(now));
+    if (skipped?.state === 'skipped')
+      await this.audit.record({
+        subject: skipped.owner.subject,
+        action: 'run.skipped',
+        outcome: 'skipped',
+        details: { runId, automationId: skipped.automationId, limit: skipped.concurrency.limit },
+      });
+  }
+
+  private async settle(runId: string, failed: { error: string; transient: boolean } | null): Promise<void> {
     const now = this.clock.now().toISOString();
     const current = await this.runs.find(runId);
     if (!current || current.run.terminal) return;
@@ -144,11 +212,23 @@ export class ExecuteRun {
           outcome: 'cancelled',
           details: { runId, automationId: ended.automationId, droppedApprovals: dropped },
         });
+      await this.followUp.after(runId);
       return;
     }
-    if (error) {
+    if (failed) {
+      const after = await this.runs.update(runId, (run) => run.attemptFailed(now, failed.error, failed.transient));
+      if (after?.state === 'queued' && after.nextAttemptAt) {
+        await this.audit.record({
+          subject: after.owner.subject,
+          action: 'run.retrying',
+          outcome: 'queued',
+          details: { runId, automationId: after.automationId, attempt: after.attempts.length, retryAt: after.nextAttemptAt },
+        });
+        await this.dispatcher.dispatch([runId], new Date(after.nextAttemptAt));
+        return;
+      }
       await this.parked.drop(runId);
-      await this.runs.update(runId, (run) => run.fail(now, error));
+      await this.followUp.after(runId);
       return;
     }
     if (await this.parked.awaitingAnswer(runId)) {
@@ -158,6 +238,7 @@ export class ExecuteRun {
       return;
     }
     await this.runs.update(runId, (run) => run.succeed(now));
+    await this.followUp.after(runId);
   }
 
   /** The transcript so far: on a first execution what the trigger brought, then the task prompt, open it. */

@@ -1,4 +1,4 @@
-import { Run, type RunPrimitives } from '../../domain/runs/run.js';
+import { Run, type StoredRunPrimitives } from '../../domain/runs/run.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import { AtomicityUnavailable } from '../../domain/errors.js';
 import { everyRecord, type RecordSet } from '../../ports/store.js';
@@ -6,16 +6,16 @@ import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
 import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
 import { runShape } from './stored-shapes.js';
 
-export type LoadedRun = Loaded<'run', Run, RunPrimitives>;
+export type LoadedRun = Loaded<'run', Run, StoredRunPrimitives>;
 
 /**
  * Runs in the store, indexed by automation, owner and state, and their transcripts (AI SDK UI
  * messages, indexed by run). Every state change is a swap on the revision read: an executor, a
  * stop on another instance and the crash sweep never both win.
  */
-export class RunBook extends AggregateBook<'run', Run, RunPrimitives> {
+export class RunBook extends AggregateBook<'run', Run, StoredRunPrimitives> {
   constructor(
-    records: RecordSet<RunPrimitives>,
+    records: RecordSet<StoredRunPrimitives>,
     private readonly messages: RecordSet<UiMessage>,
   ) {
     super(records, {
@@ -24,8 +24,13 @@ export class RunBook extends AggregateBook<'run', Run, RunPrimitives> {
       noun: 'Run',
       schema: runShape,
       fromPrimitives: (props) => Run.fromPrimitives(props),
-      toPrimitives: (run) => run.toPrimitives(),
-      refsOf: (props) => ({ automation: props.automationId, owner: props.owner.subject, state: props.state }),
+      toPrimitives: (run) => run.toStored(),
+      refsOf: (props) => ({
+        automation: props.automationId,
+        owner: props.owner.subject,
+        state: props.state,
+        ...(props.followUp === 'due' ? { followUp: 'due' } : {}),
+      }),
       ownerOf: (run) => run.owner.subject,
     });
   }
@@ -34,7 +39,7 @@ export class RunBook extends AggregateBook<'run', Run, RunPrimitives> {
   async addIfAbsent(run: Run): Promise<boolean> {
     const atomic = this.records.atomic;
     if (!atomic) throw new AtomicityUnavailable('insert-if-absent on runs');
-    const props = run.toPrimitives();
+    const props = this.mapping.toPrimitives(run);
     return (await atomic.insertIfAbsent({ id: props.id, data: props, refs: this.mapping.refsOf(props) })) !== null;
   }
 
@@ -44,7 +49,7 @@ export class RunBook extends AggregateBook<'run', Run, RunPrimitives> {
     if (!atomic) throw new AtomicityUnavailable('insert-if-absent on runs');
     const inserted = await atomic.insertManyIfAbsent(
       runs.map((run) => {
-        const props = run.toPrimitives();
+        const props = this.mapping.toPrimitives(run);
         return { id: props.id, data: props, refs: this.mapping.refsOf(props) };
       }),
     );
@@ -69,8 +74,18 @@ export class RunBook extends AggregateBook<'run', Run, RunPrimitives> {
   }
 
   /** Every run in a state (the sweep reads running, waiting and queued runs, which are few). */
-  inState(state: RunPrimitives['state']): Promise<LoadedRun[]> {
+  inState(state: StoredRunPrimitives['state']): Promise<LoadedRun[]> {
     return this.all({ state });
+  }
+
+  /** The queued runs of one automation, oldest first: who goes next when a slot frees. */
+  async queuedOf(automationId: string): Promise<LoadedRun[]> {
+    return (await this.all({ automation: automationId, state: 'queued' })).reverse();
+  }
+
+  /** Ended runs whose follow-up (slot, next run, completion webhook) is still to do. */
+  followUpsDue(): Promise<LoadedRun[]> {
+    return this.all({ followUp: 'due' });
   }
 
   /** The run's transcript, oldest first. */

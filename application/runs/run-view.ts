@@ -1,5 +1,6 @@
 import type { Run } from '../../domain/runs/run.js';
-import type { RunView } from '../../ports/use-cases/runs.js';
+import type { CompletionWebhook } from '../../domain/runs/completion-webhook.js';
+import type { RunView, WebhookDeliveryLog } from '../../ports/use-cases/runs.js';
 
 export function runView(run: Run): RunView {
   const p = run.toPrimitives();
@@ -16,5 +17,14 @@ export function runView(run: Run): RunView {
     stopRequestedAt: p.stopRequestedAt,
     ending: p.ending,
     error: p.error,
+    dryRun: p.dryRun,
+    attempts: p.attempts,
+    nextAttemptAt: p.nextAttemptAt,
   };
+}
+
+/** The delivery log as its owner reads it: never the secret. */
+export function webhookLogView(webhook: CompletionWebhook): WebhookDeliveryLog {
+  const { id, url, type, state, attempts, nextAttemptAt, createdAt } = webhook.toPrimitives();
+  return { id, url, type, state, attempts, nextAttemptAt, createdAt };
 }

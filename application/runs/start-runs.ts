@@ -14,8 +14,10 @@ export interface DueSlot {
 }
 
 /**
- * Starts runs: each is written queued, then handed to the dispatcher. A schedule slot's run has an
- * id derived from the slot, so writing it if absent is the slot's exactly-once claim.
+ * Starts runs: each is written queued, with its automation's retry and concurrency as they are
+ * now, then handed to the dispatcher (whose executor takes a concurrency slot or leaves it queued).
+ * A schedule slot's run has an id derived from the slot, so writing it if absent is the slot's
+ * exactly-once claim.
  */
 export class StartRuns {
   constructor(
@@ -85,6 +87,9 @@ export class StartRuns {
       prompt: automation.task.prompt,
       input,
       createdAt: now,
+      dryRun: false,
+      retry: automation.retry,
+      concurrency: automation.concurrency,
     });
   }
 }

@@ -4,6 +4,7 @@ import type { RunRef, RunView } from '../../ports/use-cases/runs.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { ParkedApprovals } from './parked-approvals.js';
 import type { RunBook } from './run-book.js';
+import type { RunFollowUp } from './run-follow-up.js';
 import { runView } from './run-view.js';
 
 export interface StopSettings {
@@ -17,6 +18,8 @@ export interface StopSettings {
 export interface StopRunDeps {
   readonly runs: RunBook;
   readonly parked: ParkedApprovals;
+  /** A run the stop itself ended lets its slot go and sends its completion webhook. */
+  readonly followUp: RunFollowUp;
   readonly clock: Clock;
   readonly audit: AuditTrail;
   readonly settings: StopSettings;
@@ -32,6 +35,7 @@ export interface StopRunDeps {
 export class StopRun implements UseCase<RunRef, RunView> {
   private readonly runs: RunBook;
   private readonly parked: ParkedApprovals;
+  private readonly followUp: RunFollowUp;
   private readonly clock: Clock;
   private readonly audit: AuditTrail;
   private readonly settings: StopSettings;
@@ -39,6 +43,7 @@ export class StopRun implements UseCase<RunRef, RunView> {
   constructor(deps: StopRunDeps) {
     this.runs = deps.runs;
     this.parked = deps.parked;
+    this.followUp = deps.followUp;
     this.clock = deps.clock;
     this.audit = deps.audit;
     this.settings = deps.settings;
@@ -65,6 +70,7 @@ export class StopRun implements UseCase<RunRef, RunView> {
           outcome: 'cancelled',
           details: { runId: after.id, automationId: after.automationId, droppedApprovals: dropped },
         });
+        await this.followUp.after(after.id);
       }
       return runView(after);
     }

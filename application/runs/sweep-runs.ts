@@ -1,10 +1,12 @@
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
-import type { RunDispatcher } from '../../ports/scheduler.js';
+import type { RunDispatcher, WebhookDispatcher } from '../../ports/scheduler.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
+import type { CompletionWebhookBook } from './completion-webhook-book.js';
 import type { ParkedApprovals } from './parked-approvals.js';
 import type { ResumeRun } from './resume-run.js';
 import type { RunBook } from './run-book.js';
+import type { RunFollowUp } from './run-follow-up.js';
 
 export interface SweepSettings {
   /** A run queued this long without an executor taking it is handed over again (its dispatch was lost). */
@@ -17,6 +19,9 @@ export interface SweepRunsDeps {
   readonly parked: ParkedApprovals;
   readonly resume: ResumeRun;
   readonly dispatcher: RunDispatcher;
+  readonly followUp: RunFollowUp;
+  readonly webhooks: CompletionWebhookBook;
+  readonly webhookDispatcher: WebhookDispatcher;
   readonly clock: Clock;
   readonly audit: AuditTrail;
   readonly logger: Logger;
@@ -27,14 +32,20 @@ export interface SweepRunsDeps {
  * Housekeeping every tick runs first. A running run whose lease lapsed lost its executor (the
  * instance crashed): it ends — cancelled if a stop was asked, else failed `interrupted` — and its
  * parked approvals are dropped; it is never left running forever, nor silently re-run. A waiting
- * run whose approvals all ended (answered or expired) goes on. A queued run nobody took is handed
- * out again; executors claim before running, so a double hand-over runs it once.
+ * run whose approvals all ended (answered or expired) goes on. A queued run nobody took, or whose
+ * retry is due, is handed out again; executors claim before running, so a double hand-over runs it
+ * once. A run that ended without what follows its end (slot, next run, completion webhook) gets it
+ * now, and completion webhooks due for another attempt are handed to a sender: after a restart,
+ * the tick is what carries retries on.
  */
 export class SweepRuns {
   private readonly runs: RunBook;
   private readonly parked: ParkedApprovals;
   private readonly resume: ResumeRun;
   private readonly dispatcher: RunDispatcher;
+  private readonly followUp: RunFollowUp;
+  private readonly webhooks: CompletionWebhookBook;
+  private readonly webhookDispatcher: WebhookDispatcher;
   private readonly clock: Clock;
   private readonly audit: AuditTrail;
   private readonly logger: Logger;
@@ -45,6 +56,9 @@ export class SweepRuns {
     this.parked = deps.parked;
     this.resume = deps.resume;
     this.dispatcher = deps.dispatcher;
+    this.followUp = deps.followUp;
+    this.webhooks = deps.webhooks;
+    this.webhookDispatcher = deps.webhookDispatcher;
     this.clock = deps.clock;
     this.audit = deps.audit;
     this.logger = deps.logger;
@@ -66,11 +80,16 @@ export class SweepRuns {
         outcome: ended.state,
         details: { runId: ended.id, automationId: ended.automationId, droppedApprovals: dropped },
       });
+      await this.followUp.after(ended.id);
     }
     for (const loaded of await this.runs.inState('waiting')) await this.resume.ifAnswered(loaded.run.id);
-    const lost = (await this.runs.inState('queued')).filter(
-      (loaded) => Date.parse(loaded.record.updatedAt) + this.settings.requeueAfterMs <= now.getTime(),
+    for (const loaded of await this.runs.followUpsDue()) await this.followUp.after(loaded.run.id);
+    const handOver = (await this.runs.inState('queued')).filter(
+      ({ run, record }) =>
+        run.dueAt(at) && (run.nextAttemptAt !== null || Date.parse(record.updatedAt) + this.settings.requeueAfterMs <= now.getTime()),
     );
-    if (lost.length) await this.dispatcher.dispatch(lost.map((loaded) => loaded.run.id));
+    if (handOver.length) await this.dispatcher.dispatch(handOver.map((loaded) => loaded.run.id));
+    const webhooksDue = (await this.webhooks.pending()).filter((loaded) => loaded.webhook.dueAt(at));
+    if (webhooksDue.length) await this.webhookDispatcher.dispatch(webhooksDue.map((loaded) => loaded.webhook.id));
   }
 }

@@ -35,6 +35,10 @@ export interface TurnScope {
   readonly save: (message: UiMessage) => Promise<void>;
   /** Asked before every step: true ends the loop once the step before it has finished (a cooperative stop). */
   readonly shouldStop?: () => Promise<boolean>;
+  /** A dry run: the guard previews every write, destructive and egress call instead of running it. */
+  readonly dryRun?: boolean;
+  /** Told what ended the turn when it failed (a run decides from it whether to try again). */
+  readonly onError?: (error: unknown) => void;
 }
 
 export interface TurnInput {
@@ -130,6 +134,7 @@ export class AgentTurn {
       finishReason = await this.converse(input, earlier, draft, emit);
     } catch (error) {
       finishReason = 'error';
+      input.scope?.onError?.(error);
       if (stopped(input)) {
         finishReason = 'other';
       } else if (input.signal.aborted) {
@@ -281,6 +286,7 @@ export class AgentTurn {
           ...(input.scope ? {} : { threadId: input.threadId }),
           ...(input.scope?.runId ? { runId: input.scope.runId } : {}),
           ...(input.scope?.automation ? { automation: input.scope.automation } : {}),
+          ...(input.scope?.dryRun ? { dryRun: true } : {}),
           ...(input.credentials ? { credentials: input.credentials } : {}),
           signal: input.signal,
           writeData: (part: StreamedData) => emit(part as UiChunk),

@@ -12,9 +12,16 @@ import { ParkedApprovals } from '../../application/runs/parked-approvals.js';
 import { ResumeRun } from '../../application/runs/resume-run.js';
 import { StartRuns } from '../../application/runs/start-runs.js';
 import { SweepRuns } from '../../application/runs/sweep-runs.js';
+import { RunAdmission } from '../../application/runs/run-admission.js';
+import { RunSlotsBook } from '../../application/runs/run-slots-book.js';
+import { RunFollowUp } from '../../application/runs/run-follow-up.js';
+import { CompletionWebhookBook } from '../../application/runs/completion-webhook-book.js';
+import { RecordCompletionWebhook } from '../../application/runs/record-completion-webhook.js';
+import type { CompletionWebhookPrimitives } from '../../domain/runs/completion-webhook.js';
+import type { RunSlotsPrimitives } from '../../domain/runs/run-slots.js';
 import { Tick } from '../../application/scheduler/tick.js';
 import { Automation, type AutomationPrimitives } from '../../domain/automations/automation.js';
-import type { RunPrimitives } from '../../domain/runs/run.js';
+import type { StoredRunPrimitives } from '../../domain/runs/run.js';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import type { Clock } from '../../ports/clock.js';
@@ -54,12 +61,28 @@ const PATTERNS: ReadonlyArray<{ cron: string; timezone?: string }> = [
 function instance(store: Store, clock: Clock) {
   const ids = new UlidIds();
   const automations = new AutomationBook(store.records<AutomationPrimitives>('automations'));
-  const runs = new RunBook(store.records<RunPrimitives>('runs'), store.records<UiMessage>('run-messages'));
+  const runs = new RunBook(store.records<StoredRunPrimitives>('runs'), store.records<UiMessage>('run-messages'));
   const dispatcher = new CountingDispatcher();
   const parked = new ParkedApprovals(new ApprovalBook(store.records<ApprovalPrimitives>('approvals')), clock);
   const resume = new ResumeRun(runs, parked, dispatcher);
   const audit = new AuditTrail({ sink: { write: async () => {} }, ids, clock, logger: quiet });
-  const sweep = new SweepRuns({ runs, parked, resume, dispatcher, clock, audit, logger: quiet, settings: { requeueAfterMs: 5 * 60_000 } });
+  const webhooks = new CompletionWebhookBook(store.records<CompletionWebhookPrimitives>('run-webhooks'));
+  const admission = new RunAdmission(new RunSlotsBook(store.records<RunSlotsPrimitives & { id: string }>('run-slots')), runs);
+  const record = new RecordCompletionWebhook({ webhooks, automations, runs, dispatcher, clock });
+  const followUp = new RunFollowUp({ runs, admission, webhooks: record, dispatcher, clock, logger: quiet });
+  const sweep = new SweepRuns({
+    runs,
+    parked,
+    resume,
+    dispatcher,
+    followUp,
+    webhooks,
+    webhookDispatcher: dispatcher,
+    clock,
+    audit,
+    logger: quiet,
+    settings: { requeueAfterMs: 5 * 60_000 },
+  });
   const starts = new StartRuns(runs, dispatcher, ids, clock);
   return {
     ids,
@@ -105,8 +128,8 @@ export async function run(): Promise<BenchResult[]> {
       await seed(one.automations, one.ids, 10_000, new Date(armedAt).toISOString());
       clock.at = dueAt;
       const tick = await timeOnce(() => one.tick.execute());
-      const floorSet = store.records<RunPrimitives>('bench-floor');
-      const sample = (await store.records<RunPrimitives>('runs').list({ limit: 1 })).items[0]!.data;
+      const floorSet = store.records<StoredRunPrimitives>('bench-floor');
+      const sample = (await store.records<StoredRunPrimitives>('runs').list({ limit: 1 })).items[0]!.data;
       const floor = await timeOnce(async () => {
         for (let i = 0; i < 10_000; i++)
           await floorSet.atomic!.insertIfAbsent({

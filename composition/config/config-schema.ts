@@ -20,6 +20,9 @@ export const DEFAULT_DATABASE_TIMEOUTS = { statementMs: 5_000, acquireMs: 5_000 
 
 export type { PorterOptions } from './porter-options.js';
 
+/** Ten seconds to answer; eight attempts over about four hours, as Standard Webhooks senders space them. */
+export const DEFAULT_COMPLETION_WEBHOOKS = { timeoutSeconds: 10, retryDelaysSeconds: [5, 30, 120, 600, 1800, 3600, 10_800] } as const;
+
 const fn = <T>(what: string) => z.custom<T>((value) => typeof value === 'function', { message: `must be a function (${what})` });
 const instance = <T>(what: string, probe: (value: Record<string, unknown>) => boolean) =>
   z.custom<T>((value) => typeof value === 'object' && value !== null && probe(value as Record<string, unknown>), {
@@ -273,6 +276,16 @@ export const configSchema = z
      */
     scheduler: z.enum(['interval', 'external', 'pg-boss']).optional(),
     tickIntervalSeconds: z.number().int().min(1).max(3600).default(30),
+    /** Completion webhooks: the receiver's time to answer, and the waits before each retry. */
+    completionWebhooks: z
+      .strictObject({
+        timeoutSeconds: z.number().int().min(1).max(60).default(DEFAULT_COMPLETION_WEBHOOKS.timeoutSeconds),
+        retryDelaysSeconds: z
+          .array(z.number().int().min(0).max(86_400))
+          .max(20)
+          .default([...DEFAULT_COMPLETION_WEBHOOKS.retryDelaysSeconds]),
+      })
+      .default({ ...DEFAULT_COMPLETION_WEBHOOKS, retryDelaysSeconds: [...DEFAULT_COMPLETION_WEBHOOKS.retryDelaysSeconds] }),
     secret: z.union([secretSchema, z.array(secretSchema).min(1)]).optional(),
     trustProxy: z.boolean().default(false),
     /**

@@ -200,7 +200,16 @@ export interface PorterOptions {
   readonly scheduler?: 'interval' | 'external' | 'pg-boss';
   /** The interval ticker's period, 1–3600 seconds (default 30). */
   readonly tickIntervalSeconds?: number;
-  /** Signs anonymous-session cookies: 32+ characters, or several (the first signs, all verify). Required in production (env `PORTER_SECRET`). */
+  /**
+   * Completion webhooks (an automation's `notify`): how long a receiver may take to answer (1–60 s,
+   * default 10) and the waits before each retry after a non-2xx answer or none (default
+   * `[5, 30, 120, 600, 1800, 3600, 10800]` seconds: eight attempts over about four hours).
+   */
+  readonly completionWebhooks?: { readonly timeoutSeconds?: number; readonly retryDelaysSeconds?: ReadonlyArray<number> };
+  /**
+   * Signs anonymous-session cookies and seals completion-webhook secrets: 32+ characters, or
+   * several (the first signs and seals, all verify and open). Required in production (env `PORTER_SECRET`).
+   */
   readonly secret?: string | ReadonlyArray<string>;
   /** Trust `X-Forwarded-*` from a proxy in front. Default false. */
   readonly trustProxy?: boolean;

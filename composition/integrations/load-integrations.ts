@@ -5,7 +5,7 @@ import type { Logger } from '../../ports/logger.js';
 import type { Model } from '../../ports/model.js';
 import type { Sandbox } from '../../ports/sandbox.js';
 import type { PgBossSchedulerOptions } from '../../adapters/scheduler/pg-boss-scheduler.js';
-import type { BackgroundScheduler, RunDispatcher } from '../../ports/scheduler.js';
+import type { BackgroundScheduler, RunDispatcher, WebhookDispatcher } from '../../ports/scheduler.js';
 import { AiSdkModel } from '../../adapters/model/ai-sdk-model.js';
 import { modelFromLadder, pickRung, RUNG_PACKAGES, RUNG_VARIABLES } from '../../adapters/model/model-ladder.js';
 import { importOptional } from './optional-package.js';
@@ -13,7 +13,9 @@ import { loadBroker } from './broker-integration.js';
 import { loadSandbox } from './sandbox-integration.js';
 
 /** pg-boss's scheduler, made once the container knows the work it drives. */
-export type PgBossFactory = (options: PgBossSchedulerOptions) => BackgroundScheduler & RunDispatcher;
+export type PgBossFactory = (
+  options: PgBossSchedulerOptions,
+) => BackgroundScheduler & RunDispatcher & { readonly webhooks: WebhookDispatcher };
 
 /**
  * The integrations a configuration names, each behind an optional package: built at boot, so a

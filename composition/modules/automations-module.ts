@@ -1,8 +1,10 @@
 import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { get, porterModule, TOKENS, type Resolver } from '../tokens.js';
 import type { AutomationPrimitives } from '../../domain/automations/automation.js';
-import type { RunPrimitives } from '../../domain/runs/run.js';
+import type { StoredRunPrimitives } from '../../domain/runs/run.js';
+import type { RunSlotsPrimitives } from '../../domain/runs/run-slots.js';
+import type { CompletionWebhookPrimitives } from '../../domain/runs/completion-webhook.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import { AutomationToolDependents } from '../../application/automations/automation-tool-dependents.js';
 import { AutomationBook } from '../../application/automations/automation-book.js';
@@ -27,6 +29,18 @@ import { StopRun } from '../../application/runs/stop-run.js';
 import { SweepRuns } from '../../application/runs/sweep-runs.js';
 import { GetRun } from '../../application/runs/get-run.js';
 import { ListRuns } from '../../application/runs/list-runs.js';
+import { RerunRun } from '../../application/runs/rerun-run.js';
+import { DryRunAutomation } from '../../application/runs/dry-run-automation.js';
+import { RunSlotsBook } from '../../application/runs/run-slots-book.js';
+import { RunAdmission } from '../../application/runs/run-admission.js';
+import { RunFollowUp } from '../../application/runs/run-follow-up.js';
+import { CompletionWebhookBook } from '../../application/runs/completion-webhook-book.js';
+import { RecordCompletionWebhook } from '../../application/runs/record-completion-webhook.js';
+import { DeliverCompletionWebhook } from '../../application/runs/deliver-completion-webhook.js';
+import { NotifyTargets } from '../../application/automations/notify-targets.js';
+import { StandardWebhooksSender } from '../../adapters/webhooks/standard-webhooks-sender.js';
+import { GuardedEgress } from '../../adapters/shared/egress/guarded-egress.js';
+import { AesGcmSecretBox } from '../../adapters/runtime/aes-gcm-secret-box.js';
 import { Tick } from '../../application/scheduler/tick.js';
 import { AuthorizedTick } from '../../application/scheduler/authorized-tick.js';
 import { CronerCalendar } from '../../adapters/scheduler/croner-calendar.js';
@@ -40,6 +54,9 @@ export const RUN_LEASE_MS = 60_000;
 export const RUN_REQUEUE_AFTER_MS = 5 * 60_000;
 /** How long `POST /runs/:id/stop` waits for the executor to finish its step. */
 export const STOP_WAIT_MS = 15_000;
+
+/** Who this process is, in run leases and completion-webhook leases. */
+const HOLDER = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
 /**
  * Automations and their runs: the records, arming (standing-grant asks and the hook that answers
@@ -58,7 +75,76 @@ export const automationsModule = porterModule((bind) => {
   bind(TOKENS.RunBook)
     .toDynamicValue((ctx) => {
       const store = get(ctx, TOKENS.Store);
-      return new RunBook(store.records<RunPrimitives>('runs'), store.records<UiMessage>('run-messages'));
+      return new RunBook(store.records<StoredRunPrimitives>('runs'), store.records<UiMessage>('run-messages'));
+    })
+    .inSingletonScope();
+
+  bind(TOKENS.CompletionWebhookBook)
+    .toDynamicValue((ctx) => new CompletionWebhookBook(get(ctx, TOKENS.Store).records<CompletionWebhookPrimitives>('run-webhooks')))
+    .inSingletonScope();
+  bind(TOKENS.RunAdmission)
+    .toDynamicValue(
+      (ctx) =>
+        new RunAdmission(
+          new RunSlotsBook(get(ctx, TOKENS.Store).records<RunSlotsPrimitives & { id: string }>('run-slots')),
+          get(ctx, TOKENS.RunBook),
+        ),
+    )
+    .inSingletonScope();
+  // Completion webhooks go through the egress guard; development also lets them reach this machine, so a local receiver works.
+  bind(TOKENS.WebhookSender)
+    .toDynamicValue((ctx) => {
+      const config = get(ctx, TOKENS.Config);
+      const egress = config.development ? new GuardedEgress({ allow: ['loopback'] }) : get(ctx, TOKENS.Egress);
+      return new StandardWebhooksSender(egress, config.completionWebhooks.timeoutSeconds * 1000);
+    })
+    .inSingletonScope();
+  bind(TOKENS.SecretBox)
+    .toDynamicValue((ctx) => {
+      const secret = get(ctx, TOKENS.Config).secret;
+      if (secret) return new AesGcmSecretBox(typeof secret === 'string' ? [secret] : secret);
+      get(ctx, TOKENS.Logger).warn(
+        'no PORTER_SECRET set: completion-webhook secrets are sealed with a per-boot key and stop opening on restart',
+      );
+      return new AesGcmSecretBox([randomBytes(32).toString('base64url')]);
+    })
+    .inSingletonScope();
+  bind(TOKENS.RunFollowUp)
+    .toDynamicValue(
+      (ctx) =>
+        new RunFollowUp({
+          runs: get(ctx, TOKENS.RunBook),
+          admission: get(ctx, TOKENS.RunAdmission),
+          webhooks: new RecordCompletionWebhook({
+            webhooks: get(ctx, TOKENS.CompletionWebhookBook),
+            automations: get(ctx, TOKENS.AutomationBook),
+            runs: get(ctx, TOKENS.RunBook),
+            dispatcher: get(ctx, TOKENS.WebhookDispatcher),
+            clock: get(ctx, TOKENS.Clock),
+          }),
+          dispatcher: get(ctx, TOKENS.RunDispatcher),
+          clock: get(ctx, TOKENS.Clock),
+          logger: get(ctx, TOKENS.Logger),
+        }),
+    )
+    .inSingletonScope();
+  bind(TOKENS.DeliverCompletionWebhook)
+    .toDynamicValue((ctx) => {
+      const config = get(ctx, TOKENS.Config).completionWebhooks;
+      return new DeliverCompletionWebhook({
+        webhooks: get(ctx, TOKENS.CompletionWebhookBook),
+        sender: get(ctx, TOKENS.WebhookSender),
+        secrets: get(ctx, TOKENS.SecretBox),
+        dispatcher: get(ctx, TOKENS.WebhookDispatcher),
+        clock: get(ctx, TOKENS.Clock),
+        logger: get(ctx, TOKENS.Logger),
+        settings: {
+          holder: HOLDER,
+          // One attempt's timeout, and as long again for the store around it.
+          leaseMs: config.timeoutSeconds * 2000 + 5_000,
+          retryDelaysMs: config.retryDelaysSeconds.map((seconds) => seconds * 1000),
+        },
+      });
     })
     .inSingletonScope();
 
@@ -92,12 +178,15 @@ export const automationsModule = porterModule((bind) => {
         agent,
         parked: parkedOf(ctx),
         resume: resumeOf(ctx),
+        admission: get(ctx, TOKENS.RunAdmission),
+        followUp: get(ctx, TOKENS.RunFollowUp),
+        dispatcher: get(ctx, TOKENS.RunDispatcher),
         ids: get(ctx, TOKENS.Ids),
         clock: get(ctx, TOKENS.Clock),
         audit: get(ctx, TOKENS.AuditTrail),
         logger: get(ctx, TOKENS.Logger),
         settings: {
-          holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+          holder: HOLDER,
           leaseMs: RUN_LEASE_MS,
         },
       });
@@ -110,6 +199,9 @@ export const automationsModule = porterModule((bind) => {
         parked: parkedOf(ctx),
         resume: resumeOf(ctx),
         dispatcher: get(ctx, TOKENS.RunDispatcher),
+        followUp: get(ctx, TOKENS.RunFollowUp),
+        webhooks: get(ctx, TOKENS.CompletionWebhookBook),
+        webhookDispatcher: get(ctx, TOKENS.WebhookDispatcher),
         clock: get(ctx, TOKENS.Clock),
         audit: get(ctx, TOKENS.AuditTrail),
         logger: get(ctx, TOKENS.Logger),
@@ -129,6 +221,7 @@ export const automationsModule = porterModule((bind) => {
     .toDynamicValue((ctx) => ({
       tick: () => get(ctx, TOKENS.Tick).execute(),
       executeRun: (runId: string) => get(ctx, TOKENS.ExecuteRun).execute(runId),
+      deliverWebhook: (webhookId: string) => get(ctx, TOKENS.DeliverCompletionWebhook).execute(webhookId),
     }))
     .inSingletonScope();
 
@@ -140,11 +233,12 @@ export const automationsModule = porterModule((bind) => {
       const rules = new AutomationRules(calendar, get(ctx, TOKENS.ToolRegistry), () => get(ctx, TOKENS.WebhookSources).names());
       const asks = asksOf(ctx);
       const grants = automationGrantsOf(ctx);
+      const notifyTargets = new NotifyTargets(get(ctx, TOKENS.WebhookSender), get(ctx, TOKENS.SecretBox));
       return {
-        createAutomation: new CreateAutomation({ automations: book, rules, calendar, ids: get(ctx, TOKENS.Ids), clock }),
+        createAutomation: new CreateAutomation({ automations: book, rules, notifyTargets, calendar, ids: get(ctx, TOKENS.Ids), clock }),
         listAutomations: new ListAutomations(book, calendar, clock),
         getAutomation: new GetAutomation(book, calendar, clock),
-        changeAutomation: new ChangeAutomation(book, rules, calendar, clock),
+        changeAutomation: new ChangeAutomation({ automations: book, rules, notifyTargets, calendar, clock }),
         deleteAutomation: new DeleteAutomation(book, asks, grants),
         armAutomation: new ArmAutomation({ automations: book, asks, grants, calendar, clock, audit: get(ctx, TOKENS.AuditTrail) }),
         disarmAutomation: new DisarmAutomation({ automations: book, asks, grants, calendar, clock }),
@@ -152,20 +246,41 @@ export const automationsModule = porterModule((bind) => {
     })
     .inSingletonScope();
   bind(TOKENS.RunUseCases)
-    .toDynamicValue((ctx) => ({
-      listRuns: new ListRuns(get(ctx, TOKENS.RunBook)),
-      getRun: new GetRun(get(ctx, TOKENS.RunBook)),
-      stopRun: new StopRun({
-        runs: get(ctx, TOKENS.RunBook),
-        parked: parkedOf(ctx),
-        clock: get(ctx, TOKENS.Clock),
-        audit: get(ctx, TOKENS.AuditTrail),
-        settings: {
-          waitMs: STOP_WAIT_MS,
-          pollMs: 100,
-        },
-      }),
-    }))
+    .toDynamicValue((ctx) => {
+      const getRun = new GetRun(get(ctx, TOKENS.RunBook), get(ctx, TOKENS.CompletionWebhookBook));
+      return {
+        listRuns: new ListRuns(get(ctx, TOKENS.RunBook)),
+        getRun,
+        stopRun: new StopRun({
+          runs: get(ctx, TOKENS.RunBook),
+          parked: parkedOf(ctx),
+          followUp: get(ctx, TOKENS.RunFollowUp),
+          clock: get(ctx, TOKENS.Clock),
+          audit: get(ctx, TOKENS.AuditTrail),
+          settings: {
+            waitMs: STOP_WAIT_MS,
+            pollMs: 100,
+          },
+        }),
+        rerunRun: new RerunRun({
+          runs: get(ctx, TOKENS.RunBook),
+          automations: get(ctx, TOKENS.AutomationBook),
+          dispatcher: get(ctx, TOKENS.RunDispatcher),
+          ids: get(ctx, TOKENS.Ids),
+          clock: get(ctx, TOKENS.Clock),
+          audit: get(ctx, TOKENS.AuditTrail),
+        }),
+        dryRunAutomation: new DryRunAutomation({
+          automations: get(ctx, TOKENS.AutomationBook),
+          runs: get(ctx, TOKENS.RunBook),
+          execute: (runId) => get(ctx, TOKENS.ExecuteRun).execute(runId),
+          read: getRun,
+          ids: get(ctx, TOKENS.Ids),
+          clock: get(ctx, TOKENS.Clock),
+          audit: get(ctx, TOKENS.AuditTrail),
+        }),
+      };
+    })
     .inSingletonScope();
   bind(TOKENS.TickUseCases)
     .toDynamicValue((ctx) => ({ tick: new AuthorizedTick(get(ctx, TOKENS.Tick), get(ctx, TOKENS.Config).tickSecret ?? null) }))

@@ -1,13 +1,15 @@
 import type { ContainerModule } from 'inversify';
 import { get, porterModule, token, TOKENS } from '../tokens.js';
 import type { PorterConfig } from '../config/config-schema.js';
-import type { BackgroundScheduler, RunDispatcher } from '../../ports/scheduler.js';
+import type { BackgroundScheduler, RunDispatcher, WebhookDispatcher } from '../../ports/scheduler.js';
 import { InProcessDispatcher } from '../../adapters/scheduler/in-process-dispatcher.js';
 import { IntervalTicker } from '../../adapters/scheduler/interval-ticker.js';
 import type { PgBossFactory } from '../integrations/load-integrations.js';
 
 /** Runs one instance executes at once with the in-process dispatcher. */
 export const IN_PROCESS_RUNS = 4;
+/** Completion webhooks one instance sends at once with the in-process dispatcher. */
+export const IN_PROCESS_WEBHOOKS = 2;
 
 /** Which scheduler a configuration gets: as configured, else interval in development and external in production. */
 export function schedulerKind(config: PorterConfig): 'interval' | 'external' | 'pg-boss' {
@@ -15,9 +17,11 @@ export function schedulerKind(config: PorterConfig): 'interval' | 'external' | '
 }
 
 /** The pg-boss scheduler's binding (resolved only with `scheduler: 'pg-boss'`). */
-const PG_BOSS = token<BackgroundScheduler & RunDispatcher>('PgBossScheduler');
+const PG_BOSS = token<BackgroundScheduler & RunDispatcher & { readonly webhooks: WebhookDispatcher }>('PgBossScheduler');
 /** The in-process dispatcher (runs executed here), whichever mode drives the ticks. */
 const IN_PROCESS = token<InProcessDispatcher>('InProcessDispatcher');
+/** Completion webhooks sent from this process (without pg-boss). */
+const IN_PROCESS_SENDER = token<InProcessDispatcher>('InProcessWebhookDispatcher');
 
 /**
  * What drives ticks and where runs execute. `interval`: an in-process ticker, runs executed here.
@@ -48,6 +52,22 @@ export function schedulerModule(pgBoss: PgBossFactory | null): ContainerModule {
     bind(TOKENS.RunDispatcher)
       .toDynamicValue((ctx) => (schedulerKind(get(ctx, TOKENS.Config)) === 'pg-boss' ? get(ctx, PG_BOSS) : get(ctx, IN_PROCESS)))
       .inSingletonScope();
+    bind(IN_PROCESS_SENDER)
+      .toDynamicValue(
+        (ctx) =>
+          new InProcessDispatcher(
+            (webhookId) => get(ctx, TOKENS.SchedulerWork).deliverWebhook(webhookId),
+            IN_PROCESS_WEBHOOKS,
+            get(ctx, TOKENS.Logger),
+            'a completion webhook',
+          ),
+      )
+      .inSingletonScope();
+    bind(TOKENS.WebhookDispatcher)
+      .toDynamicValue((ctx) =>
+        schedulerKind(get(ctx, TOKENS.Config)) === 'pg-boss' ? get(ctx, PG_BOSS).webhooks : get(ctx, IN_PROCESS_SENDER),
+      )
+      .inSingletonScope();
 
     bind(TOKENS.Background).toDynamicValue((ctx) => {
       const config = get(ctx, TOKENS.Config);
@@ -63,6 +83,7 @@ export function schedulerModule(pgBoss: PgBossFactory | null): ContainerModule {
       stop: async () => {
         get(ctx, TOKENS.ExecuteRun).close();
         await get(ctx, IN_PROCESS).stop();
+        await get(ctx, IN_PROCESS_SENDER).stop();
       },
     }));
   });

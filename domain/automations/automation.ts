@@ -1,5 +1,6 @@
 import { Conflict } from '../errors.js';
 import type { Principal } from '../principal.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_RETRY, type ConcurrencyPolicy, type RetryPolicy } from './run-policy.js';
 
 /** What makes an automation run: a cron schedule (in a timezone, UTC by default) or a webhook source. */
 export type Trigger =
@@ -20,6 +21,18 @@ export interface Owner {
   readonly email?: string;
 }
 
+/**
+ * Where a completion webhook goes when a run ends. The endpoint's `whsec_` secret is shown once,
+ * when it is set; what is kept is only that secret sealed with the deployment's key.
+ */
+export interface NotifyTarget {
+  readonly url: string;
+  /** The signing secret, sealed (encrypted and authenticated) with the deployment's secret. */
+  readonly sealedSecret: string;
+  /** When this URL and secret were set. */
+  readonly setAt: string;
+}
+
 export interface AutomationPrimitives {
   readonly id: string;
   readonly name: string;
@@ -31,12 +44,22 @@ export interface AutomationPrimitives {
   readonly owner: Owner;
   readonly createdAt: string;
   readonly updatedAt: string;
+  /** Absent: the default (two retries, 30 s then 60 s). */
+  readonly retry?: RetryPolicy;
+  /** Absent: the default (one run at a time, the others queued). */
+  readonly concurrency?: ConcurrencyPolicy;
+  /** Absent or null: no completion webhook. */
+  readonly notify?: NotifyTarget | null;
 }
 
 export interface AutomationChanges {
   readonly name?: string;
   readonly trigger?: Trigger;
   readonly task?: Task;
+  readonly retry?: RetryPolicy;
+  readonly concurrency?: ConcurrencyPolicy;
+  /** A new target (with its freshly sealed secret), or null to send none. */
+  readonly notify?: NotifyTarget | null;
 }
 
 export class AutomationArmed extends Conflict {
@@ -52,7 +75,17 @@ export class AutomationArmed extends Conflict {
 export class Automation {
   private constructor(private readonly props: AutomationPrimitives) {}
 
-  static create(input: { id: string; name: string; trigger: Trigger; task: Task; owner: Principal; now: string }): Automation {
+  static create(input: {
+    id: string;
+    name: string;
+    trigger: Trigger;
+    task: Task;
+    owner: Principal;
+    now: string;
+    retry?: RetryPolicy;
+    concurrency?: ConcurrencyPolicy;
+    notify?: NotifyTarget | null;
+  }): Automation {
     const { subject, kind, name, email } = input.owner;
     return new Automation({
       id: input.id,
@@ -64,6 +97,9 @@ export class Automation {
       owner: { subject, kind, ...(name ? { name } : {}), ...(email ? { email } : {}) },
       createdAt: input.now,
       updatedAt: input.now,
+      retry: input.retry ?? DEFAULT_RETRY,
+      concurrency: input.concurrency ?? DEFAULT_CONCURRENCY,
+      notify: input.notify ?? null,
     });
   }
 
@@ -103,7 +139,22 @@ export class Automation {
     return this.props.name;
   }
 
-  /** Renaming is always allowed; what runs (trigger, task) changes only while disarmed. */
+  get retry(): RetryPolicy {
+    return this.props.retry ?? DEFAULT_RETRY;
+  }
+
+  get concurrency(): ConcurrencyPolicy {
+    return this.props.concurrency ?? DEFAULT_CONCURRENCY;
+  }
+
+  get notify(): NotifyTarget | null {
+    return this.props.notify ?? null;
+  }
+
+  /**
+   * Renaming, retries, concurrency and the completion webhook may change any time; what runs
+   * (trigger, task) changes only while disarmed.
+   */
   change(changes: AutomationChanges, at: string): Automation {
     if (this.props.armed && (changes.trigger || changes.task)) throw new AutomationArmed(this.props.id);
     return this.with({ ...changes, updatedAt: at });

@@ -1,24 +1,65 @@
 import type { RunPrimitives } from '../../domain/runs/run.js';
+import type { CompletionWebhookPrimitives } from '../../domain/runs/completion-webhook.js';
+import type { Risk } from '../../domain/guard/risk.js';
 import type { Principal } from '../../domain/principal.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import type { UseCase } from '../use-case.js';
 
-/** A run as the wire shows it: its record without the prompt, input and lease, its owner by subject. */
+/** A run as the wire shows it: its record without the prompt, input, lease and bookkeeping, its owner by subject. */
 export interface RunView extends Pick<
   RunPrimitives,
-  'id' | 'automationId' | 'state' | 'startedBy' | 'cause' | 'createdAt' | 'startedAt' | 'endedAt' | 'stopRequestedAt' | 'ending' | 'error'
+  | 'id'
+  | 'automationId'
+  | 'state'
+  | 'startedBy'
+  | 'cause'
+  | 'createdAt'
+  | 'startedAt'
+  | 'endedAt'
+  | 'stopRequestedAt'
+  | 'ending'
+  | 'error'
+  | 'dryRun'
+  | 'attempts'
+  | 'nextAttemptAt'
 > {
   readonly owner: string;
 }
 
-/** `GET /runs/:id` adds what the agent said and did, as AI SDK UI messages. */
+/** A call a dry run previewed instead of running. */
+export interface PreviewedCall {
+  readonly toolCallId: string;
+  readonly tool: string;
+  readonly risk: Risk;
+  readonly egress: boolean;
+  readonly preview: string;
+}
+
+/** A run's completion webhook and every attempt at delivering it (never its secret). */
+export type WebhookDeliveryLog = Pick<
+  CompletionWebhookPrimitives,
+  'id' | 'url' | 'type' | 'state' | 'attempts' | 'nextAttemptAt' | 'createdAt'
+>;
+
+/** `GET /runs/:id` adds what the agent said and did, what a dry run previewed, and the completion webhook's log. */
 export interface RunDetail extends RunView {
   readonly messages: ReadonlyArray<UiMessage>;
+  /** In a dry run: each call that was previewed instead of run, in order. Empty otherwise. */
+  readonly previews: ReadonlyArray<PreviewedCall>;
+  /** The completion webhook (one per run), or null when the automation sends none or the run has not ended. */
+  readonly webhook: WebhookDeliveryLog | null;
 }
 
 export interface RunRef {
   readonly principal: Principal;
   readonly runId: string;
+}
+
+/** `POST /automations/:id/dry-run`: what the trigger would bring (a delivery's body), if anything. */
+export interface DryRunRequest {
+  readonly principal: Principal;
+  readonly automationId: string;
+  readonly input?: string;
 }
 
 export interface RunUseCases {
@@ -28,6 +69,10 @@ export interface RunUseCases {
   >;
   readonly getRun: UseCase<RunRef, RunDetail>;
   readonly stopRun: UseCase<RunRef, RunView>;
+  /** A new run of the same automation with the same prompt and input. */
+  readonly rerunRun: UseCase<RunRef, RunView>;
+  /** Runs the task now with every write, destructive and egress call previewed; answers once it ended. */
+  readonly dryRunAutomation: UseCase<DryRunRequest, RunDetail>;
 }
 
 /** `POST /tick`: the bearer is checked by the use case, in constant time. */

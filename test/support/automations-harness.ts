@@ -1,10 +1,14 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ToolDefinition } from '../../ports/tool-registry.js';
-import type { RunDispatcher } from '../../ports/scheduler.js';
+import type { RunDispatcher, WebhookDispatcher } from '../../ports/scheduler.js';
 import type { Store } from '../../ports/store.js';
+import type { Model } from '../../ports/model.js';
+import type { ManualClock } from './manual-clock.js';
 import type { WebhookVerifier } from '../../ports/webhook-verifier.js';
 import type { AutomationPrimitives } from '../../domain/automations/automation.js';
-import type { RunPrimitives } from '../../domain/runs/run.js';
+import type { StoredRunPrimitives } from '../../domain/runs/run.js';
+import type { RunSlotsPrimitives } from '../../domain/runs/run-slots.js';
+import type { CompletionWebhookPrimitives } from '../../domain/runs/completion-webhook.js';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
 import type { StoredGrant } from '../../domain/guard/grant.js';
 import type { ThreadPrimitives } from '../../domain/threads/thread.js';
@@ -35,6 +39,19 @@ import { StopRun } from '../../application/runs/stop-run.js';
 import { SweepRuns } from '../../application/runs/sweep-runs.js';
 import { GetRun } from '../../application/runs/get-run.js';
 import { ListRuns } from '../../application/runs/list-runs.js';
+import { RerunRun } from '../../application/runs/rerun-run.js';
+import { DryRunAutomation } from '../../application/runs/dry-run-automation.js';
+import { RunSlotsBook } from '../../application/runs/run-slots-book.js';
+import { RunAdmission } from '../../application/runs/run-admission.js';
+import { RunFollowUp } from '../../application/runs/run-follow-up.js';
+import { CompletionWebhookBook } from '../../application/runs/completion-webhook-book.js';
+import { RecordCompletionWebhook } from '../../application/runs/record-completion-webhook.js';
+import { DeliverCompletionWebhook } from '../../application/runs/deliver-completion-webhook.js';
+import { ChangeAutomation } from '../../application/automations/change-automation.js';
+import { NotifyTargets } from '../../application/automations/notify-targets.js';
+import { StandardWebhooksSender } from '../../adapters/webhooks/standard-webhooks-sender.js';
+import { GuardedEgress } from '../../adapters/shared/egress/guarded-egress.js';
+import { AesGcmSecretBox } from '../../adapters/runtime/aes-gcm-secret-box.js';
 import { Tick } from '../../application/scheduler/tick.js';
 import { AuthorizedTick } from '../../application/scheduler/authorized-tick.js';
 import { WebhookRefusals } from '../../application/webhooks/webhook-refusals.js';
@@ -47,16 +64,27 @@ import { StaticWebhookSources } from '../../adapters/webhooks/static-webhook-sou
 import { ada, guardHarness } from './guard-harness.js';
 import { SequentialIds } from './fakes.js';
 
-/** Hands runs over by recording them; the test executes them when it chooses (`runQueued`). */
-export class ManualDispatcher implements RunDispatcher {
+/**
+ * Hands runs (or webhooks) over by recording them; the test executes them when it chooses
+ * (`runQueued`, `deliverQueued`). Work handed over for later is kept apart until `take` is asked
+ * at or after its time (by the harness's clock).
+ */
+export class ManualDispatcher implements RunDispatcher, WebhookDispatcher {
   readonly dispatched: string[] = [];
+  readonly later: Array<{ id: string; at: Date }> = [];
 
-  async dispatch(runIds: ReadonlyArray<string>): Promise<void> {
-    this.dispatched.push(...runIds);
+  constructor(private readonly now: () => Date = () => new Date()) {}
+
+  async dispatch(ids: ReadonlyArray<string>, at?: Date): Promise<void> {
+    if (at && at.getTime() > this.now().getTime()) this.later.push(...ids.map((id) => ({ id, at })));
+    else this.dispatched.push(...ids);
   }
 
   take(): string[] {
-    return this.dispatched.splice(0);
+    const now = this.now().getTime();
+    const due = this.later.filter((entry) => entry.at.getTime() <= now);
+    for (const entry of due) this.later.splice(this.later.indexOf(entry), 1);
+    return [...this.dispatched.splice(0), ...due.map((entry) => entry.id)];
   }
 }
 
@@ -64,6 +92,10 @@ export interface AutomationsHarnessOptions {
   tools: ToolDefinition[];
   /** Default: the scripted model (`/call <tool> <json>` calls a tool). */
   model?: LanguageModelV3;
+  /** The Model port itself (a ladder rung against a local server), instead of `model`. */
+  agentModel?: Model;
+  /** Default: a ManualClock at 2026-06-01T12:00Z (instances of one test share one). */
+  clock?: ManualClock;
   /** Share one store between harnesses to play several instances. */
   store?: Store;
   sources?: Record<string, WebhookVerifier>;
@@ -71,30 +103,63 @@ export interface AutomationsHarnessOptions {
   leaseMs?: number;
   stopWaitMs?: number;
   tickSecret?: string;
+  /** The waits before each completion-webhook retry (default 5 s, then 30 s). */
+  webhookRetryDelaysMs?: number[];
+  /** The deployment secret completion-webhook secrets are sealed with (instances of one deployment share it). */
+  secret?: string;
 }
 
 /** Automations, runs, the tick and webhook intake over the real guard and agent loop, in memory. */
 export function automationsHarness(options: AutomationsHarnessOptions) {
   const hooks: ApprovalHook[] = [];
-  const guard = guardHarness({ tools: options.tools, ...(options.store ? { store: options.store } : {}), hooks });
+  const guard = guardHarness({
+    tools: options.tools,
+    ...(options.store ? { store: options.store } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    hooks,
+  });
   const { store, clock, logger } = guard;
   const ids = new SequentialIds();
   const tools = new StaticToolRegistry(options.tools);
   const approvals = new ApprovalBook(store.records<ApprovalPrimitives>('approvals'));
   const grants = new GrantBook(store.records<StoredGrant>('grants'));
   const automations = new AutomationBook(store.records<AutomationPrimitives>('automations'));
-  const runs = new RunBook(store.records<RunPrimitives>('runs'), store.records<UiMessage>('run-messages'));
+  const runs = new RunBook(store.records<StoredRunPrimitives>('runs'), store.records<UiMessage>('run-messages'));
   const calendar = new CronerCalendar();
   const sources = new StaticWebhookSources(options.sources ?? {});
   const trail = new AuditTrail({ sink: guard.auditLog, ids, clock, logger });
-  const dispatcher = new ManualDispatcher();
+  const dispatcher = new ManualDispatcher(() => clock.now());
+  const webhookDispatcher = new ManualDispatcher(() => clock.now());
+  const webhooks = new CompletionWebhookBook(store.records<CompletionWebhookPrimitives>('run-webhooks'));
+  const admission = new RunAdmission(new RunSlotsBook(store.records<RunSlotsPrimitives & { id: string }>('run-slots')), runs);
+  const followUp = new RunFollowUp({
+    runs,
+    admission,
+    webhooks: new RecordCompletionWebhook({ webhooks, automations, runs, dispatcher: webhookDispatcher, clock }),
+    dispatcher,
+    clock,
+    logger,
+  });
+  // Receivers in tests listen on this machine: the test composition lets the egress guard reach loopback.
+  const sender = new StandardWebhooksSender(new GuardedEgress({ allow: ['loopback'] }), 5_000);
+  const secrets = new AesGcmSecretBox([options.secret ?? 'a-test-deployment-secret-0123456789abcdef']);
+  const deliver = new DeliverCompletionWebhook({
+    webhooks,
+    sender,
+    secrets,
+    dispatcher: webhookDispatcher,
+    clock,
+    logger,
+    settings: { holder: options.holder ?? 'instance-a', leaseMs: 30_000, retryDelaysMs: options.webhookRetryDelaysMs ?? [5_000, 30_000] },
+  });
+  const notifyTargets = new NotifyTargets(sender, secrets);
   const parked = new ParkedApprovals(approvals, clock);
   const resume = new ResumeRun(runs, parked, dispatcher);
   const asks = new ArmingAsks({ approvals, grants, tools, ids, clock, audit: trail, approvalTtlMs: 60 * 60 * 1000 });
   const automationGrants = new AutomationGrants(grants, clock, trail);
   hooks.push(new ArmingHook({ automations, asks, grants: automationGrants, clock, audit: trail }), new ResumeHook(resume));
   const agent = new AgentTurn({
-    model: new AiSdkModel((options.model ?? new ScriptedLanguageModel()) as never, 'custom', 'test'),
+    model: options.agentModel ?? new AiSdkModel((options.model ?? new ScriptedLanguageModel()) as never, 'custom', 'test'),
     tools,
     guard: guard.guard,
     executeApproved: guard.executeApproved,
@@ -112,6 +177,9 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     agent,
     parked,
     resume,
+    admission,
+    followUp,
+    dispatcher,
     ids,
     clock,
     audit: trail,
@@ -121,7 +189,20 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
       leaseMs: options.leaseMs ?? 60_000,
     },
   });
-  const sweep = new SweepRuns({ runs, parked, resume, dispatcher, clock, audit: trail, logger, settings: { requeueAfterMs: 5 * 60_000 } });
+  const sweep = new SweepRuns({
+    runs,
+    parked,
+    resume,
+    dispatcher,
+    followUp,
+    webhooks,
+    webhookDispatcher,
+    clock,
+    audit: trail,
+    logger,
+    settings: { requeueAfterMs: 5 * 60_000 },
+  });
+  const getRun = new GetRun(runs, webhooks);
   const tick = new Tick({ automations, calendar, starts, sweep, clock, logger });
   const rules = new AutomationRules(calendar, tools, () => sources.names());
   return {
@@ -132,18 +213,33 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     runs,
     calendar,
     dispatcher,
+    webhookDispatcher,
+    webhookBook: webhooks,
+    admission,
     executor,
+    deliver,
     sweep,
     tick,
     authorizedTick: new AuthorizedTick(tick, options.tickSecret ?? null),
-    create: new CreateAutomation({ automations, rules, calendar, ids, clock }),
+    create: new CreateAutomation({ automations, rules, notifyTargets, calendar, ids, clock }),
+    change: new ChangeAutomation({ automations, rules, notifyTargets, calendar, clock }),
     grantBook: grants,
     arm: new ArmAutomation({ automations, asks, grants: automationGrants, calendar, clock, audit: trail }),
     disarm: new DisarmAutomation({ automations, asks, grants: automationGrants, calendar, clock }),
     remove: new DeleteAutomation(automations, asks, automationGrants),
-    stop: new StopRun({ runs, parked, clock, audit: trail, settings: { waitMs: options.stopWaitMs ?? 2_000, pollMs: 10 } }),
-    getRun: new GetRun(runs),
+    stop: new StopRun({ runs, parked, followUp, clock, audit: trail, settings: { waitMs: options.stopWaitMs ?? 2_000, pollMs: 10 } }),
+    getRun,
     listRuns: new ListRuns(runs),
+    rerun: new RerunRun({ runs, automations, dispatcher, ids, clock, audit: trail }),
+    dryRun: new DryRunAutomation({
+      automations,
+      runs,
+      execute: (runId) => executor.execute(runId),
+      read: getRun,
+      ids,
+      clock,
+      audit: trail,
+    }),
     receive: new ReceiveDelivery({
       sources,
       refusals: new WebhookRefusals(trail),
@@ -164,6 +260,17 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
       }
       return done;
     },
+    /** Makes every completion-webhook attempt handed over so far (and any handed over meanwhile) that is due. */
+    async deliverQueued(): Promise<string[]> {
+      const done: string[] = [];
+      for (let batch = webhookDispatcher.take(); batch.length; batch = webhookDispatcher.take()) {
+        for (const id of batch) {
+          await deliver.execute(id);
+          done.push(id);
+        }
+      }
+      return done;
+    },
     async automation(input: {
       name?: string;
       cron?: string;
@@ -172,6 +279,9 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
       prompt: string;
       tools?: string[];
       owner?: Principal;
+      retry?: { max: number; backoffSeconds: number };
+      concurrency?: { limit: number; whenBusy: 'queue' | 'skip' };
+      notify?: { url: string };
     }) {
       const trigger = input.source
         ? { kind: 'webhook' as const, source: input.source }
@@ -181,6 +291,9 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
         name: input.name ?? 'test automation',
         trigger,
         task: { prompt: input.prompt, ...(input.tools ? { tools: input.tools } : {}) },
+        ...(input.retry ? { retry: input.retry } : {}),
+        ...(input.concurrency ? { concurrency: input.concurrency } : {}),
+        ...(input.notify ? { notify: input.notify } : {}),
       });
     },
   };

@@ -5,7 +5,9 @@ export type CompletionScript =
   | { readonly text: string }
   | { readonly toolCalls: ReadonlyArray<{ readonly id: string; readonly name: string; readonly arguments: string }> }
   /** Streams `text`, then drops the connection mid-answer. */
-  | { readonly text: string; readonly dropAfter: true };
+  | { readonly text: string; readonly dropAfter: true }
+  /** Answers with this error status (a provider's 503), saying to retry at once (`retry-after-ms: 1`). */
+  | { readonly status: number };
 
 export interface ChatCompletionsServer {
   readonly url: string;
@@ -36,6 +38,12 @@ export async function chatCompletionsServer(
     requests.push(body);
     headers.push(req.headers);
     const script = scripts(body, requests.length - 1);
+    if ('status' in script) {
+      res
+        .writeHead(script.status, { 'content-type': 'application/json', 'retry-after-ms': '1' })
+        .end(JSON.stringify({ error: { message: `upstream answered ${script.status}`, type: 'server_error' } }));
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const base = { id: `chatcmpl-${requests.length}`, object: 'chat.completion.chunk', created: 1_767_225_600, model: body.model };
     const send = (choice: Record<string, unknown>, extra: Record<string, unknown> = {}) =>

@@ -10,6 +10,9 @@ import { WireError, describeError, wire } from './wire.js';
 import { RiskBadge } from './risk-badge.js';
 import { SCHEDULE_PRESETS, describeSchedule, scheduleInWords } from './schedule.js';
 import { announceApprovalsChanged } from './page-events.js';
+import { RUN_LABEL, TERMINAL_RUN_STATES } from './run-page.js';
+import { navigate } from './route.js';
+import { copyText } from './clipboard.js';
 
 const trigger = z.union([
   z.object({ kind: z.literal('schedule'), cron: z.string(), timezone: z.string().optional() }),
@@ -22,8 +25,12 @@ const automation = z.object({
   task: z.object({ prompt: z.string(), tools: z.array(z.string()).optional() }),
   armed: z.boolean(),
   nextRunAt: z.string().nullable().optional(),
+  concurrency: z.object({ limit: z.number(), whenBusy: z.string() }).optional(),
+  notify: z.object({ url: z.string() }).nullable().optional(),
 });
 type Automation = z.output<typeof automation>;
+const savedAutomation = automation.extend({ notifySecret: z.string().optional() });
+const startedRun = z.object({ id: z.string() });
 const automationList = z.object({ automations: z.array(automation), nextCursor: z.string().nullable().optional() });
 const armResult = z.object({ automation, asks: z.array(z.object({ approvalId: z.string(), tool: z.string() })) });
 const run = z.object({
@@ -37,11 +44,20 @@ const run = z.object({
   ending: z.string().nullable().optional(),
   error: z.string().nullable().optional(),
   cause: z.object({ kind: z.string() }).passthrough().optional(),
+  dryRun: z.boolean().optional(),
+  attempts: z.array(z.object({ number: z.number() })).optional(),
+  nextAttemptAt: z.string().nullable().optional(),
 });
 type Run = z.output<typeof run>;
 const runList = z.object({ runs: z.array(run), nextCursor: z.string().nullable().optional() });
 
-const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
+/** How a run started, in a word or two. */
+const CAUSE_WORDS: Readonly<Record<string, string>> = {
+  schedule: 'schedule',
+  webhook: 'webhook',
+  rerun: 'run again',
+  'dry-run': 'dry run',
+};
 
 /** Automations (a schedule or a webhook, and a task), arming and disarming, and their runs. */
 export function AutomationsPage() {
@@ -50,6 +66,8 @@ export function AutomationsPage() {
   const runs = useLoad((signal) => wire('GET', '/runs', { schema: runList, signal }), [epoch], 3000);
   const [creating, setCreating] = useState(false);
   const [notice, setNotice] = useState<{ tone: 'error' | 'info'; text: string; approvals?: boolean } | null>(null);
+  const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
+  const [trying, setTrying] = useState<string | null>(null);
   const off = list.error instanceof WireError && list.error.code === 'not-found';
 
   const act = async (run: () => Promise<{ tone: 'error' | 'info'; text: string; approvals?: boolean } | null>) => {
@@ -84,6 +102,18 @@ export function AutomationsPage() {
       await wire('DELETE', `/automations/${encodeURIComponent(a.id)}`);
       return null;
     });
+  const dryRun = async (a: Automation) => {
+    setTrying(a.id);
+    setNotice(null);
+    try {
+      const tried = await wire('POST', `/automations/${encodeURIComponent(a.id)}/dry-run`, { body: {}, schema: startedRun });
+      navigate({ name: 'run', runId: tried.id });
+    } catch (caught) {
+      setNotice({ tone: 'error', text: describeError(caught) });
+    } finally {
+      setTrying(null);
+    }
+  };
   const stop = (r: Run) =>
     act(async () => {
       await wire('POST', `/runs/${encodeURIComponent(r.id)}/stop`, { body: {} });
@@ -111,11 +141,28 @@ export function AutomationsPage() {
           {notice.text} {notice.approvals ? <a href={hrefOf({ name: 'approvals' })}>Answer in Approvals</a> : null}
         </p>
       ) : null}
+      {secret ? (
+        <div className="banner warn secret-once" role="status" data-notify-secret>
+          <span>
+            Completion webhooks of “{secret.name}” are signed with this secret. Copy it now: it is not shown again.{' '}
+            <code>{secret.value}</code>
+          </span>
+          <span className="banner-actions">
+            <button type="button" className="button small secondary" onClick={() => void copyText(secret.value)}>
+              Copy
+            </button>
+            <button type="button" className="button small secondary" onClick={() => setSecret(null)}>
+              Done
+            </button>
+          </span>
+        </div>
+      ) : null}
       {creating ? (
         <NewAutomation
           onCreated={(a) => {
             setCreating(false);
-            setNotice({ tone: 'info', text: `“${a.name}” was created. Arm it to let it run.` });
+            setNotice({ tone: 'info', text: `“${a.name}” was created. Arm it to let it run, or try it first with a dry run.` });
+            if (a.notifySecret) setSecret({ name: a.name, value: a.notifySecret });
             list.reload();
           }}
         />
@@ -146,9 +193,25 @@ export function AutomationsPage() {
                     )}
                   </span>
                   {a.armed && a.nextRunAt ? <span>Next {dateTime(a.nextRunAt)}</span> : null}
+                  {a.concurrency && (a.concurrency.limit > 1 || a.concurrency.whenBusy === 'skip') ? (
+                    <span>
+                      {a.concurrency.limit} at a time{a.concurrency.whenBusy === 'skip' ? ', skips the rest' : ''}
+                    </span>
+                  ) : null}
+                  {a.notify ? <span>Notifies when a run ends</span> : null}
                 </div>
               </div>
               <div className="card-actions">
+                <button
+                  type="button"
+                  className="button small secondary"
+                  disabled={trying !== null}
+                  onClick={() => void dryRun(a)}
+                  aria-label={`Dry run ${a.name}`}
+                  title="Run the task now without changing anything: writes and anything reaching outside are only previewed"
+                >
+                  {trying === a.id ? 'Trying…' : 'Dry run'}
+                </button>
                 {a.armed ? (
                   <button type="button" className="button small secondary" onClick={() => void disarm(a)}>
                     Disarm
@@ -173,16 +236,18 @@ export function AutomationsPage() {
           {runs.data && runs.data.runs.length === 0 ? <p className="muted">No runs yet.</p> : null}
           <ul className="run-list">
             {runs.data?.runs.map((r) => {
-              const live = !TERMINAL.has(r.state);
+              const live = !TERMINAL_RUN_STATES.has(r.state);
               return (
                 <li key={r.id} className="run" data-run-id={r.id} data-state={r.state}>
                   <span className={`run-state ${r.state}`}>{runLabel(r)}</span>
                   <a className="run-name" href={hrefOf({ name: 'run', runId: r.id })}>
                     {names.get(r.automationId) ?? r.automationId}
                   </a>
+                  {r.dryRun ? <span className="badge warn">Dry run</span> : null}
                   <span className="run-time" title={dateTime(r.createdAt)}>
                     {relativeTime(r.createdAt)}
-                    {r.cause ? ` · ${r.cause.kind}` : ''}
+                    {r.cause ? ` · ${CAUSE_WORDS[r.cause.kind] ?? r.cause.kind}` : ''}
+                    {(r.attempts?.length ?? 0) > 1 ? ` · attempt ${r.attempts!.length}` : ''}
                   </span>
                   {r.error ? <span className="run-error">{r.error}</span> : null}
                   {live ? (
@@ -206,25 +271,12 @@ export function AutomationsPage() {
 }
 
 function runLabel(r: Run): string {
-  switch (r.state) {
-    case 'queued':
-      return 'Queued';
-    case 'running':
-      return r.stopRequestedAt ? 'Stopping' : 'Running';
-    case 'waiting':
-      return 'Waiting for approval';
-    case 'succeeded':
-      return 'Done';
-    case 'failed':
-      return 'Failed';
-    case 'cancelled':
-      return 'Stopped';
-    default:
-      return r.state;
-  }
+  if (r.state === 'running' && r.stopRequestedAt) return 'Stopping';
+  if (r.state === 'queued' && r.nextAttemptAt) return 'Retrying';
+  return RUN_LABEL[r.state] ?? r.state;
 }
 
-function NewAutomation({ onCreated }: { onCreated(a: Automation): void }) {
+function NewAutomation({ onCreated }: { onCreated(a: z.output<typeof savedAutomation>): void }) {
   const [kind, setKind] = useState<'schedule' | 'webhook'>('schedule');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -240,15 +292,19 @@ function NewAutomation({ onCreated }: { onCreated(a: Automation): void }) {
     if (kind === 'schedule' && schedule.problem) return setError(schedule.problem);
     const form = new FormData(event.currentTarget);
     const text = (name: string) => String(form.get(name) ?? '').trim();
+    const notifyUrl = text('notify');
     const body = {
       name: text('name'),
       trigger: kind === 'schedule' ? { kind, cron: cron.trim(), timezone } : { kind, source: text('source') },
       task: { prompt: text('prompt'), ...(tools.size ? { tools: [...tools] } : {}) },
+      retry: { max: Number(text('retries')) },
+      concurrency: { limit: 1, whenBusy: text('whenBusy') === 'skip' ? 'skip' : 'queue' },
+      ...(notifyUrl ? { notify: { url: notifyUrl } } : {}),
     };
     setBusy(true);
     setError(null);
     try {
-      onCreated(await wire('POST', '/automations', { body, schema: automation }));
+      onCreated(await wire('POST', '/automations', { body, schema: savedAutomation }));
     } catch (caught) {
       setError(describeError(caught));
     } finally {
@@ -357,6 +413,26 @@ function NewAutomation({ onCreated }: { onCreated(a: Automation): void }) {
             ))}
           </ul>
         </fieldset>
+        <label>
+          After a temporary failure
+          <select name="retries" defaultValue="2">
+            <option value="0">Do not try again</option>
+            <option value="1">Try again once</option>
+            <option value="2">Try again up to 2 times</option>
+            <option value="5">Try again up to 5 times</option>
+          </select>
+        </label>
+        <label>
+          If the last run is still going
+          <select name="whenBusy" defaultValue="queue">
+            <option value="queue">Wait for it, then run</option>
+            <option value="skip">Skip this one</option>
+          </select>
+        </label>
+        <label className="wide">
+          When a run ends, tell this URL <span className="muted">(optional: a signed webhook, Standard Webhooks)</span>
+          <input name="notify" type="url" placeholder="https://example.com/hooks/porter" autoComplete="off" spellCheck={false} />
+        </label>
       </div>
       {error ? (
         <p className="inline-error" role="alert">

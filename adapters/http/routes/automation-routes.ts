@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { WEBHOOK_SOURCE_NAME } from '../../../domain/webhooks/delivery.js';
 import type { AutomationUseCases } from '../../../ports/use-cases/automations.js';
-import { ArmResult, Automation, AutomationList } from '../shapes/automation-shapes.js';
+import { ArmResult, Automation, AutomationList, SavedAutomation } from '../shapes/automation-shapes.js';
 import { idParam } from '../shapes/path-params.js';
 import { bare, json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
@@ -23,11 +23,50 @@ const task = z.strictObject({
 
 const name = z.string().trim().min(1).max(200);
 
-const createBody = z.strictObject({ name, trigger, task });
+/** Omitted fields keep their defaults: two retries, 30 s then 60 s. */
+const retry = z.strictObject({
+  max: z.number().int().min(0).max(10).default(2),
+  backoffSeconds: z.number().int().min(0).max(86_400).default(30),
+});
+
+/** Omitted fields keep their defaults: one run at a time, the others queued. */
+const concurrency = z.strictObject({
+  limit: z.number().int().min(1).max(100).default(1),
+  whenBusy: z.enum(['queue', 'skip']).default('queue'),
+});
+
+/** Where completion webhooks go; null sends none. Setting it mints a new secret, shown in the answer once. */
+const notify = z
+  .strictObject({
+    url: z
+      .string()
+      .max(2000)
+      .refine((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), 'must be an absolute http or https URL'),
+  })
+  .nullable();
+
+const createBody = z.strictObject({
+  name,
+  trigger,
+  task,
+  retry: retry.optional(),
+  concurrency: concurrency.optional(),
+  notify: notify.optional(),
+});
 
 const changeBody = z
-  .strictObject({ name: name.optional(), trigger: trigger.optional(), task: task.optional() })
-  .refine((body) => body.name !== undefined || body.trigger !== undefined || body.task !== undefined, 'name, trigger or task is required');
+  .strictObject({
+    name: name.optional(),
+    trigger: trigger.optional(),
+    task: task.optional(),
+    retry: retry.optional(),
+    concurrency: concurrency.optional(),
+    notify: notify.optional(),
+  })
+  .refine(
+    (body) => Object.values(body).some((value) => value !== undefined),
+    'name, trigger, task, retry, concurrency or notify is required',
+  );
 
 const noBody = z.union([z.undefined(), z.strictObject({})]);
 
@@ -56,8 +95,10 @@ export function automationRoutes(automations: AutomationUseCases): WireRoutes {
         method: 'post',
         path: '/automations',
         summary: 'Create an automation (disarmed)',
+        description:
+          'With `notify`, the answer carries `notifySecret`, the `whsec_` secret its completion webhooks are signed with: shown this once.',
         body: jsonBody(createBody, 'automation'),
-        responses: { 201: json('The new automation.', Automation) },
+        responses: { 201: json('The new automation.', SavedAutomation) },
         handle: async (ctx, { body }) => {
           ctx.status = 201;
           ctx.body = await automations.createAutomation.execute({ principal: principalOf(ctx), ...body });
@@ -78,10 +119,12 @@ export function automationRoutes(automations: AutomationUseCases): WireRoutes {
         id: 'changeAutomation',
         method: 'patch',
         path: '/automations/:id',
-        summary: "Change an automation's name, trigger or task",
+        summary: "Change an automation's name, trigger, task, retries, concurrency or completion webhook",
+        description:
+          'Trigger and task change only while disarmed. Setting `notify` mints a new secret, returned as `notifySecret` in this answer only; `notify: null` sends no more completion webhooks.',
         params: byId,
         body: jsonBody(changeBody, 'change'),
-        responses: { 200: json('The changed automation.', Automation) },
+        responses: { 200: json('The changed automation.', SavedAutomation) },
         errors: ['conflict', 'unavailable'],
         handle: async (ctx, { params, body }) => {
           ctx.body = await automations.changeAutomation.execute({ principal: principalOf(ctx), automationId: params.id, ...body });

@@ -18,7 +18,23 @@ const listQuery = pageQuery.extend({
 
 const noBody = z.union([z.undefined(), z.strictObject({})]);
 
-/** Runs of automations: listed, read with their transcript, and stopped. */
+const automationId = idParam('automation');
+
+/** As much as the agent is shown of a real delivery. */
+const DRY_RUN_INPUT_LIMIT = 32_000;
+
+const dryRunBody = z.union([
+  z.undefined(),
+  z.strictObject({
+    input: z
+      .string()
+      .max(DRY_RUN_INPUT_LIMIT)
+      .optional()
+      .describe('What the trigger would bring (a delivery body), shown to the agent before the task as a real delivery would be.'),
+  }),
+]);
+
+/** Runs of automations: listed, read with their transcript, stopped, run again, and an automation tried without acting. */
 export function runRoutes(runs: RunUseCases): WireRoutes {
   return {
     access: 'principal',
@@ -59,6 +75,42 @@ export function runRoutes(runs: RunUseCases): WireRoutes {
         errors: ['unavailable'],
         handle: async (ctx, { params }) => {
           ctx.body = await runs.stopRun.execute({ principal: principalOf(ctx), runId: params.id });
+        },
+      }),
+      route({
+        id: 'rerunRun',
+        method: 'post',
+        path: '/runs/:id/rerun',
+        summary: 'Run it again with the same input',
+        description:
+          "Starts a new run of the run's automation with the same prompt and input (a dry run's rerun is a dry run), under the automation's retry and concurrency; it queues behind runs in flight. 409 when the automation was deleted.",
+        params: { id: runId },
+        body: jsonBody(noBody),
+        responses: { 201: json('The new run (`cause: {kind: "rerun", of}`).', Run) },
+        errors: ['conflict', 'unavailable'],
+        handle: async (ctx, { params }) => {
+          ctx.status = 201;
+          ctx.body = await runs.rerunRun.execute({ principal: principalOf(ctx), runId: params.id });
+        },
+      }),
+      route({
+        id: 'dryRunAutomation',
+        method: 'post',
+        path: '/automations/:id/dry-run',
+        summary: 'Try an automation without it acting',
+        description:
+          'Runs the task now (armed or not): reads run, and every write, destructive and egress call is recorded with its preview instead of executed. Answers once the run ended, with `previews`. No retries, no concurrency slot, no completion webhook.',
+        params: { id: automationId },
+        body: jsonBody(dryRunBody),
+        responses: { 201: json('The dry run, ended, with its transcript and previews.', RunDetail) },
+        errors: ['unavailable'],
+        handle: async (ctx, { params, body }) => {
+          ctx.status = 201;
+          ctx.body = await runs.dryRunAutomation.execute({
+            principal: principalOf(ctx),
+            automationId: params.id,
+            ...(body?.input !== undefined ? { input: body.input } : {}),
+          });
         },
       }),
     ],

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import PgBoss from 'pg-boss';
 import { createPorter, type Porter } from '../../../composition/create-porter.js';
 import { get, TOKENS } from '../../../composition/tokens.js';
-import { PgBossScheduler, RUN_QUEUE, TICK_QUEUE } from '../../../adapters/scheduler/pg-boss-scheduler.js';
+import { PgBossScheduler, RUN_QUEUE, TICK_QUEUE, WEBHOOK_QUEUE } from '../../../adapters/scheduler/pg-boss-scheduler.js';
 import { RecordingLogger } from '../../support/fakes.js';
 import { eventually } from '../../support/eventually.js';
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../../support/postgres.js';
@@ -99,6 +99,7 @@ describe('The scheduler on PostgreSQL, several instances', function () {
               executed.push({ instance, runId });
               await new Promise((resolve) => setTimeout(resolve, 5));
             },
+            deliverWebhook: async () => {},
           },
         }),
     );
@@ -128,6 +129,52 @@ describe('The scheduler on PostgreSQL, several instances', function () {
       }
     } finally {
       for (const scheduler of schedulers) await scheduler.stop();
+    }
+  });
+
+  it('pg-boss: a retry is held until its time, survives the instance that scheduled it, and completion webhooks go on their own queue', async () => {
+    const executed: Array<{ instance: number; runId: string; at: number }> = [];
+    const delivered: Array<{ instance: number; webhookId: string }> = [];
+    const schedulerOf = (instance: number) =>
+      new PgBossScheduler({
+        connectionString: database!.url,
+        schema: 'pgboss_later',
+        pollingIntervalSeconds: 0.5,
+        logger: new RecordingLogger(),
+        work: {
+          tick: async () => ({ runIds: [] }),
+          executeRun: async (runId) => void executed.push({ instance, runId, at: Date.now() }),
+          deliverWebhook: async (webhookId) => void delivered.push({ instance, webhookId }),
+        },
+      });
+    const first = schedulerOf(0);
+    const second = schedulerOf(1);
+    try {
+      await first.start();
+      const due = Date.now() + 2_000;
+      await first.dispatch(['run_retrylater0001'], new Date(due));
+      await first.webhooks.dispatch(['evt_retrylater0001'], new Date(due));
+      await first.webhooks.dispatch(['evt_rightaway00001']);
+      // The instance that scheduled the retry stops; another one, started later, carries it out.
+      await first.stop();
+      await second.start();
+      expect(
+        await eventually(() => executed.length === 1 && delivered.length === 2, 15_000),
+        'the retry and both webhooks were handed over',
+      ).to.equal(true);
+      expect(executed[0]).to.deep.include({ instance: 1, runId: 'run_retrylater0001' });
+      expect(executed[0]!.at, 'not before its backoff').to.be.at.least(due - 50);
+      expect(delivered.map((d) => d.webhookId).sort()).to.deep.equal(['evt_retrylater0001', 'evt_rightaway00001']);
+      const boss = new PgBoss({ connectionString: database!.url, schema: 'pgboss_later' });
+      await boss.start();
+      try {
+        expect(await boss.getQueue(WEBHOOK_QUEUE)).to.not.equal(null);
+      } finally {
+        await boss.stop({ graceful: false, wait: true });
+      }
+    } finally {
+      await first.stop();
+      await second.stop();
     }
   });
 });

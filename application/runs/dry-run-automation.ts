@@ -1,0 +1,74 @@
+import { NO_RETRY } from '../../domain/automations/run-policy.js';
+import { Run } from '../../domain/runs/run.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Ids } from '../../ports/ids.js';
+import type { UseCase } from '../../ports/use-case.js';
+import type { DryRunRequest, RunDetail, RunRef } from '../../ports/use-cases/runs.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import type { AutomationBook } from '../automations/automation-book.js';
+import type { RunBook } from './run-book.js';
+
+/** What DryRunAutomation is built from. */
+export interface DryRunAutomationDeps {
+  readonly automations: AutomationBook;
+  readonly runs: RunBook;
+  /** Executes the dry run here and now (the executor every run goes through). */
+  readonly execute: (runId: string) => Promise<void>;
+  /** Reads the run back as `GET /runs/:id` shows it. */
+  readonly read: UseCase<RunRef, RunDetail>;
+  readonly ids: Ids;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+}
+
+/**
+ * `POST /automations/:id/dry-run`: the task runs now, armed or not, as a run of its own marked
+ * `dryRun`: reads run, and every write, destructive and egress call is recorded with its preview
+ * instead of executed (nothing parks, so it never waits). It takes no concurrency slot, is never
+ * retried and sends no completion webhook. Answers with the ended run. Owner-only.
+ */
+export class DryRunAutomation implements UseCase<DryRunRequest, RunDetail> {
+  private readonly automations: AutomationBook;
+  private readonly runs: RunBook;
+  private readonly run: (runId: string) => Promise<void>;
+  private readonly read: UseCase<RunRef, RunDetail>;
+  private readonly ids: Ids;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+
+  constructor(deps: DryRunAutomationDeps) {
+    this.automations = deps.automations;
+    this.runs = deps.runs;
+    this.run = deps.execute;
+    this.read = deps.read;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+  }
+
+  async execute(input: DryRunRequest): Promise<RunDetail> {
+    const { automation } = await this.automations.ownedBy(input.principal.subject, input.automationId);
+    const run = Run.queue({
+      id: this.ids.mint('run'),
+      automationId: automation.id,
+      owner: automation.owner,
+      startedBy: input.principal.subject,
+      cause: { kind: 'dry-run' },
+      prompt: automation.task.prompt,
+      input: input.input ?? null,
+      createdAt: this.clock.now().toISOString(),
+      dryRun: true,
+      retry: NO_RETRY,
+      concurrency: automation.concurrency,
+    });
+    await this.runs.save(run);
+    await this.audit.record({
+      subject: input.principal.subject,
+      action: 'run.dry-run',
+      outcome: 'started',
+      details: { runId: run.id, automationId: automation.id },
+    });
+    await this.run(run.id);
+    return this.read.execute({ principal: input.principal, runId: run.id });
+  }
+}

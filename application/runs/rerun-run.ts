@@ -1,0 +1,72 @@
+import { Conflict } from '../../domain/errors.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Ids } from '../../ports/ids.js';
+import type { RunDispatcher } from '../../ports/scheduler.js';
+import type { UseCase } from '../../ports/use-case.js';
+import type { RunRef, RunView } from '../../ports/use-cases/runs.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import type { AutomationBook } from '../automations/automation-book.js';
+import type { RunBook } from './run-book.js';
+import { runView } from './run-view.js';
+
+/** A run whose automation was deleted cannot run again: its grants went with it. */
+export class AutomationGone extends Conflict {
+  constructor(automationId: string) {
+    super(`The automation ${automationId} of this run was deleted; its runs can no longer run again`);
+  }
+}
+
+/** What RerunRun is built from. */
+export interface RerunRunDeps {
+  readonly runs: RunBook;
+  readonly automations: AutomationBook;
+  readonly dispatcher: RunDispatcher;
+  readonly ids: Ids;
+  readonly clock: Clock;
+  readonly audit: AuditTrail;
+}
+
+/**
+ * `POST /runs/:id/rerun`: a new run of the same automation with the run's prompt and input (a
+ * dry run's rerun is a dry run), started by the owner, under the automation's retry and
+ * concurrency as they are now; it queues behind runs in flight like any other. Owner-only.
+ */
+export class RerunRun implements UseCase<RunRef, RunView> {
+  private readonly runs: RunBook;
+  private readonly automations: AutomationBook;
+  private readonly dispatcher: RunDispatcher;
+  private readonly ids: Ids;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+
+  constructor(deps: RerunRunDeps) {
+    this.runs = deps.runs;
+    this.automations = deps.automations;
+    this.dispatcher = deps.dispatcher;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+  }
+
+  async execute(input: RunRef): Promise<RunView> {
+    const { run } = await this.runs.ownedBy(input.principal.subject, input.runId);
+    const automation = (await this.automations.find(run.automationId))?.automation;
+    if (!automation) throw new AutomationGone(run.automationId);
+    const again = run.rerun({
+      id: this.ids.mint('run'),
+      startedBy: input.principal.subject,
+      at: this.clock.now().toISOString(),
+      retry: automation.retry,
+      concurrency: automation.concurrency,
+    });
+    await this.runs.save(again);
+    await this.audit.record({
+      subject: input.principal.subject,
+      action: 'run.rerun',
+      outcome: 'queued',
+      details: { runId: again.id, of: run.id, automationId: run.automationId },
+    });
+    await this.dispatcher.dispatch([again.id]);
+    return runView(again);
+  }
+}

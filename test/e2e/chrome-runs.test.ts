@@ -1,0 +1,209 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
+import { devHost } from '../support/dev-host-fixture.js';
+import { checkedPages, launchChromium, needsChromium } from '../support/browser.js';
+import { FlakyModel } from '../support/flaky-model.js';
+import { until } from '../support/eventually.js';
+import { webhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import type { DevHost } from '../../composition/dev-host/dev-host.js';
+import type { WireClient } from '../support/turn-client.js';
+
+const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page, as the accessibility test reads them. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    type Violation = { id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> };
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Violation[] }> } }).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+}
+
+describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs, delivery logs, Run again and Dry run (headless Chromium)', function () {
+  needsChromium();
+  this.timeout(90_000);
+  let host: DevHost & { client: WireClient };
+  let browser: Browser;
+  let receiver: WebhookReceiver;
+  let kim: WireClient;
+  const pages = checkedPages();
+  const runs: { retried?: string; skipped?: string; dry?: string } = {};
+
+  async function deliver(payload: string): Promise<string[]> {
+    const id = `msg_${Math.random().toString(36).slice(2)}`;
+    const at = new Date();
+    const response = await fetch(`${host.client.base}/webhooks/demo`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new Webhook(DEMO_SECRET).sign(id, at, payload),
+      },
+      body: payload,
+    });
+    expect(response.status).to.equal(202);
+    return ((await response.json()) as { runIds: string[] }).runIds;
+  }
+
+  before(async () => {
+    receiver = await webhookReceiver([500, 200]);
+    host = await devHost({
+      env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET },
+      porter: { model: new FlakyModel(4), completionWebhooks: { retryDelaysSeconds: [1] } },
+    });
+    browser = await launchChromium();
+    kim = host.client.as('kim');
+
+    // A run whose model fails twice, retried at once, with a completion webhook its receiver first refuses.
+    const flaky = await kim.json('POST', '/automations', {
+      name: 'Flaky ledger',
+      trigger: { kind: 'webhook', source: 'demo' },
+      task: { prompt: 'Flaky ledger update' },
+      retry: { max: 2, backoffSeconds: 0 },
+      notify: { url: receiver.url },
+    });
+    await kim.json('POST', `/automations/${flaky.body.id}/arm`, {});
+    [runs.retried] = await deliver('{"ledger":1}');
+    await until(
+      () => kim.json('GET', `/runs/${runs.retried}`),
+      (r) => r.body.webhook?.state === 'delivered',
+      { timeoutMs: 15_000, what: 'the retried run and its webhook' },
+    );
+    await kim.json('POST', `/automations/${flaky.body.id}/disarm`, {});
+
+    // A slow automation that skips what arrives while it runs.
+    const busy = await kim.json('POST', '/automations', {
+      name: 'One at a time',
+      trigger: { kind: 'webhook', source: 'demo' },
+      task: { prompt: '/slow 2 taking my time with this one' },
+      concurrency: { limit: 1, whenBusy: 'skip' },
+    });
+    await kim.json('POST', `/automations/${busy.body.id}/arm`, {});
+    const [first] = await deliver('{"n":1}');
+    await until(
+      () => kim.json('GET', `/runs/${first}`),
+      (r) => r.body.state === 'running',
+    );
+    [runs.skipped] = await deliver('{"n":2}');
+    await until(
+      () => kim.json('GET', `/runs/${runs.skipped}`),
+      (r) => r.body.state === 'skipped',
+    );
+    await kim.json('POST', `/automations/${busy.body.id}/disarm`, {});
+  });
+
+  after(async () => {
+    await browser?.close();
+    await host?.close();
+    await receiver?.close();
+  });
+
+  it('creates an automation with a completion webhook (its secret shown once), dry-runs it from its card and runs the dry run again', async () => {
+    const { page, screenshot } = await pages.open(browser, host.url, { user: 'kim' });
+    await page.goto(`${host.url}/#/automations`);
+    await page.getByRole('button', { name: 'New automation' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Bank reminder');
+    await page.getByLabel('When a webhook arrives').check();
+    await page.getByLabel('Task').fill('/call notes_add {"text":"call the bank"}');
+    await page.getByRole('checkbox', { name: /notes_add/ }).check();
+    await page.getByLabel('If the last run is still going').selectOption('skip');
+    await page.getByLabel(/When a run ends, tell this URL/).fill(receiver.url);
+    await page.getByRole('button', { name: 'Create automation' }).click();
+    const secret = page.locator('[data-notify-secret]');
+    await secret.waitFor();
+    expect(await secret.locator('code').textContent()).to.match(/^whsec_/);
+    const stored = (await kim.json('GET', '/automations')).body.automations.find((a: { name: string }) => a.name === 'Bank reminder');
+    expect(stored).to.deep.include({ concurrency: { limit: 1, whenBusy: 'skip' }, retry: { max: 2, backoffSeconds: 30 } });
+    expect(stored.notify.url).to.equal(receiver.url);
+    await screenshot('chrome-automation-secret-once');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await secret.waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Dry run Bank reminder' }).click();
+    await page.waitForURL(/#\/runs\/run_/);
+    const preview = page.locator('.preview[data-tool="notes_add"]');
+    await preview.waitFor();
+    expect(await preview.locator('.preview-text').textContent()).to.equal('Add the note “call the bank”');
+    expect(await page.locator('.run-summary .badge').textContent()).to.equal('Dry run: nothing was changed');
+    expect(await page.locator('h1').textContent()).to.equal('Dry run of “Bank reminder”');
+    runs.dry = decodeURIComponent(page.url().split('/runs/')[1]!);
+    await screenshot('chrome-dry-run');
+
+    await page.getByRole('button', { name: 'Dry run again' }).click();
+    await page.waitForURL((url) => url.hash.startsWith('#/runs/') && !url.hash.endsWith(runs.dry!));
+    await page.locator('.run-summary:has-text("Run again by you")').waitFor();
+    await page.locator('.run-summary[data-state="succeeded"]').waitFor({ timeout: 15_000 });
+    await page.locator('.preview[data-tool="notes_add"]').waitFor();
+    await page.getByRole('link', { name: 'The run it repeats' }).click();
+    await page.waitForURL((url) => url.hash.endsWith(runs.dry!));
+  });
+
+  it('shows each attempt of a retried run and its completion webhook’s delivery log, and runs it again', async () => {
+    const { page, screenshot } = await pages.open(browser, host.url, { user: 'kim' });
+    await page.goto(`${host.url}/#/runs/${runs.retried}`);
+    const attempts = page.locator('.attempt');
+    await attempts.nth(2).waitFor();
+    expect(await attempts.evaluateAll((items) => items.map((item) => item.getAttribute('data-outcome')))).to.deep.equal([
+      'failed',
+      'failed',
+      'succeeded',
+    ]);
+    expect(await attempts.first().locator('.attempt-error').textContent()).to.include('The model failed');
+    const log = page.locator('.delivery-log tbody tr');
+    expect(await log.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-status')))).to.deep.equal(['500', '200']);
+    expect(await page.locator('[data-webhook-state]').getAttribute('data-webhook-state')).to.equal('delivered');
+    expect(await page.locator('.webhook-summary').textContent()).to.include('run.completed');
+    await screenshot('chrome-run-attempts-and-webhook');
+
+    await page.getByRole('button', { name: 'Run again' }).click();
+    await page.waitForURL((url) => url.hash.startsWith('#/runs/') && !url.hash.endsWith(runs.retried!));
+    await page.locator('.run-summary:has-text("Run again by you")').waitFor();
+  });
+
+  it('shows a skipped run as skipped, in the list and on its page', async () => {
+    const { page, screenshot } = await pages.open(browser, host.url, { user: 'kim' });
+    await page.goto(`${host.url}/#/automations`);
+    const listed = page.locator(`.run[data-run-id="${runs.skipped}"]`);
+    expect(await listed.locator('.run-state').textContent()).to.equal('Skipped');
+    await listed.getByRole('link').click();
+    await page.locator('[data-skipped]').waitFor();
+    expect(await page.locator('.run-summary .run-state').textContent()).to.equal('Skipped');
+    await screenshot('chrome-run-skipped');
+  });
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`axe-core finds nothing serious or critical on the new views, ${colorScheme}`, async () => {
+      const { page } = await pages.open(browser, host.url, { user: 'kim', colorScheme });
+      const found: Record<string, string[]> = {};
+      const visit = async (name: string, hash: string, ready: string, act?: () => Promise<void>) => {
+        await page.goto(`${host.url}/${hash}`);
+        await page.waitForSelector(ready);
+        await act?.();
+        const violations = await seriousViolations(page);
+        if (violations.length) found[name] = violations;
+      };
+      await visit('run with attempts and a delivery log', `#/runs/${runs.retried}`, '.delivery-log');
+      await visit('skipped run', `#/runs/${runs.skipped}`, '[data-skipped]');
+      await visit('dry run', `#/runs/${runs.dry}`, '.preview');
+      await visit('automations with the new fields and a secret shown once', '#/automations', '.automation', async () => {
+        await page.getByRole('button', { name: 'New automation' }).click();
+        await page.getByLabel('Name', { exact: true }).fill('Axe check');
+        await page.getByLabel('When a webhook arrives').check();
+        await page.getByLabel('Task').fill('hello');
+        await page.getByLabel(/When a run ends, tell this URL/).fill(receiver.url);
+        await page.getByRole('button', { name: 'Create automation' }).click();
+        await page.waitForSelector('[data-notify-secret]');
+      });
+      expect(found).to.deep.equal({});
+    });
+  }
+});
