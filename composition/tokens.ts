@@ -48,6 +48,8 @@ import type { HostAccess } from '../application/guard/host-access.js';
 import type { ToolRunner } from '../application/guard/tool-runner.js';
 import type { ExecuteApproved } from '../application/guard/execute-approved.js';
 import type { GuardCall } from '../application/guard/guard-call.js';
+import type { UsageMeter } from '../application/usage/usage-meter.js';
+import type { UsageUseCases } from '../ports/use-cases/usage.js';
 import type { AutomationBook } from '../application/automations/automation-book.js';
 import type { RunBook } from '../application/runs/run-book.js';
 import type { ExecuteRun } from '../application/runs/execute-run.js';
@@ -158,6 +160,9 @@ export const TOKENS = {
   ExecuteApproved: token<ExecuteApproved>('ExecuteApproved'),
   GuardCall: token<GuardCall>('GuardCall'),
   GuardUseCases: token<GuardUseCases>('GuardUseCases'),
+  /** The subjects' budgets (`limits`) and the breakers, on the store. */
+  UsageMeter: token<UsageMeter>('UsageMeter'),
+  UsageUseCases: token<UsageUseCases>('UsageUseCases'),
   DoctorUseCases: token<DoctorUseCases>('DoctorUseCases'),
   /** Background work started after the container is built and stopped on close (multi-bound). */
   Background: multiToken<BackgroundScheduler>('Background'),

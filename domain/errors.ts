@@ -103,3 +103,18 @@ export class AtomicityUnavailable extends Unavailable {
     super(`This store does not offer ${capability}, which this action needs to run exactly once`);
   }
 }
+
+/**
+ * A budget (`limits`) or a breaker refused: 429 on the wire with `Retry-After` (when the window
+ * will free a unit) and the budget's name in `details`; a turn refused mid-way ends with an error
+ * part saying this message.
+ */
+export class LimitReached extends DomainError {
+  constructor(
+    readonly budget: string,
+    readonly retryAfterSeconds: number | null,
+    message: string,
+  ) {
+    super('rate-limited', message, { budget, ...(retryAfterSeconds !== null ? { retryAfter: retryAfterSeconds } : {}) });
+  }
+}

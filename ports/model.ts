@@ -19,7 +19,13 @@ export interface ModelStepRequest {
 export type ModelEvent =
   | { readonly type: 'text-delta'; readonly delta: string }
   | { readonly type: 'tool-call'; readonly toolCallId: string; readonly toolName: string; readonly input: unknown }
-  | { readonly type: 'finish'; readonly reason: 'stop' | 'length' | 'tool-calls' | 'error' | 'other'; readonly outputTokens?: number };
+  | {
+      readonly type: 'finish';
+      readonly reason: 'stop' | 'length' | 'tool-calls' | 'error' | 'other';
+      readonly outputTokens?: number;
+      /** The step's tokens, input and output (the AI SDK's `totalUsage`): what a `tokens` budget counts. */
+      readonly totalTokens?: number;
+    };
 
 /**
  * The agent's language model, one step at a time: Porter runs the loop (so every tool call passes

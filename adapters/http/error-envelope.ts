@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { ZodError } from 'zod';
-import { DomainError, type ErrorCode } from '../../domain/errors.js';
+import { DomainError, LimitReached, type ErrorCode } from '../../domain/errors.js';
 import type { Logger } from '../../ports/logger.js';
 
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
@@ -94,6 +94,8 @@ export function errorEnvelope(logger: Logger): Middleware {
       ctx.status = status;
       ctx.body = body;
       if (status === 401 && !ctx.response.get('WWW-Authenticate')) ctx.set('WWW-Authenticate', 'Bearer');
+      // A budget's refusal says when its window frees a unit (none when it never will, e.g. a run's writes).
+      if (error instanceof LimitReached && error.retryAfterSeconds !== null) ctx.set('Retry-After', String(error.retryAfterSeconds));
     }
   };
 }

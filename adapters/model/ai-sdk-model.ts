@@ -48,6 +48,7 @@ export class AiSdkModel implements Model {
             type: 'finish',
             reason: unifiedReason(part.finishReason),
             ...(part.totalUsage.outputTokens !== undefined ? { outputTokens: part.totalUsage.outputTokens } : {}),
+            ...(totalOf(part.totalUsage) !== undefined ? { totalTokens: totalOf(part.totalUsage) } : {}),
           };
           break;
         case 'error':
@@ -59,6 +60,13 @@ export class AiSdkModel implements Model {
       }
     }
   }
+}
+
+/** The step's tokens: the provider's total, else input plus output. */
+function totalOf(usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number }): number | undefined {
+  if (usage.totalTokens !== undefined) return usage.totalTokens;
+  if (usage.inputTokens === undefined && usage.outputTokens === undefined) return undefined;
+  return (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
 }
 
 function unifiedReason(reason: string): Extract<ModelEvent, { type: 'finish' }>['reason'] {

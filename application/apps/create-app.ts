@@ -4,6 +4,7 @@ import type { Ids } from '../../ports/ids.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { AppDetail, AppsUseCases } from '../../ports/use-cases/apps.js';
 import type { AppBook } from './app-book.js';
+import type { UsageMeter } from '../usage/usage-meter.js';
 import type { AppSharing } from './app-sharing.js';
 import { detailOf } from './app-views.js';
 import { contentHashOf } from './content-hash.js';
@@ -18,6 +19,8 @@ export interface CreateAppDeps {
   readonly sharing: AppSharing;
   readonly ids: Ids;
   readonly clock: Clock;
+  /** The person's `appGenerations` budget; absent, nothing is metered. */
+  readonly meter?: UsageMeter;
 }
 
 /**
@@ -30,6 +33,7 @@ export class CreateApp implements UseCase<Input, AppDetail> {
   private readonly sharing: AppSharing;
   private readonly ids: Ids;
   private readonly clock: Clock;
+  private readonly meter: UsageMeter | null;
 
   constructor(deps: CreateAppDeps) {
     this.book = deps.book;
@@ -37,9 +41,12 @@ export class CreateApp implements UseCase<Input, AppDetail> {
     this.sharing = deps.sharing;
     this.ids = deps.ids;
     this.clock = deps.clock;
+    this.meter = deps.meter ?? null;
   }
 
   async execute({ principal, prompt, view, signal }: Input): Promise<AppDetail> {
+    // One of the person's `appGenerations`, reserved before the model is asked.
+    await this.meter?.charge(principal.subject, 'appGenerations');
     const appId = this.ids.mint('app');
     const document = await this.sharing.admit(
       principal,

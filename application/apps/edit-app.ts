@@ -3,6 +3,7 @@ import type { Ids } from '../../ports/ids.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { AppsUseCases, EditResult } from '../../ports/use-cases/apps.js';
 import type { AppBook } from './app-book.js';
+import type { UsageMeter } from '../usage/usage-meter.js';
 import { detailOf, noticesOf } from './app-views.js';
 import { contentHashOf } from './content-hash.js';
 import { Generation } from './generation.js';
@@ -17,6 +18,8 @@ export interface EditAppDeps {
   readonly rollout: ServedRollout;
   readonly ids: Ids;
   readonly clock: Clock;
+  /** The person's `appGenerations` budget; absent, nothing is metered. */
+  readonly meter?: UsageMeter;
 }
 
 /**
@@ -30,6 +33,7 @@ export class EditApp implements UseCase<Input, EditResult> {
   private readonly rollout: ServedRollout;
   private readonly ids: Ids;
   private readonly clock: Clock;
+  private readonly meter: UsageMeter | null;
 
   constructor(deps: EditAppDeps) {
     this.book = deps.book;
@@ -37,11 +41,14 @@ export class EditApp implements UseCase<Input, EditResult> {
     this.rollout = deps.rollout;
     this.ids = deps.ids;
     this.clock = deps.clock;
+    this.meter = deps.meter ?? null;
   }
 
   async execute({ principal, appId, instruction, view, signal }: Input): Promise<EditResult> {
     const loaded = await this.book.ownedBy(principal.subject, appId);
     const { app } = loaded;
+    // One of the person's `appGenerations`, reserved before the model is asked.
+    await this.meter?.charge(principal.subject, 'appGenerations');
     const document = await this.generation.edit(app.id, app.document, instruction, signal ?? new AbortController().signal, view);
     const at = this.clock.now().toISOString();
     const next = { version: this.ids.mint('version'), contentHash: contentHashOf(document), at };

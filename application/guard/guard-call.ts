@@ -15,6 +15,8 @@ import type { ExecuteApproved } from './execute-approved.js';
 import type { GrantBook } from './grant-book.js';
 import type { GuardSettings } from './guard-settings.js';
 import type { ToolRunner } from './tool-runner.js';
+import type { UsageMeter } from '../usage/usage-meter.js';
+import { LimitReached } from '../../domain/errors.js';
 
 export interface GuardedCall extends CallSite {
   readonly tool: string;
@@ -44,6 +46,8 @@ export interface GuardCallDeps {
   readonly audit: AuditTrail;
   /** Adds where an egress call goes to its approval card; absent, the card shows the tool's preview alone. */
   readonly egressPreview: EgressPreview;
+  /** The subject's `toolCalls` budget and the breakers; absent, nothing is metered and no breaker trips. */
+  readonly meter?: UsageMeter;
 }
 
 /**
@@ -62,6 +66,7 @@ export class GuardCall {
   private readonly clock: Clock;
   private readonly audit: AuditTrail;
   private readonly egressPreview: EgressPreview;
+  private readonly meter: UsageMeter | null;
 
   constructor(deps: GuardCallDeps) {
     this.tools = deps.tools;
@@ -74,6 +79,7 @@ export class GuardCall {
     this.clock = deps.clock;
     this.audit = deps.audit;
     this.egressPreview = deps.egressPreview;
+    this.meter = deps.meter ?? null;
   }
 
   async execute(call: GuardedCall): Promise<CallResult> {
@@ -108,6 +114,10 @@ export class GuardCall {
         : unaided;
     switch (decision.kind) {
       case 'run': {
+        const tripped = await this.breakers(ruled, call);
+        if (tripped) return this.park(ruled, call, tool, parsed);
+        // A call over the subject's tool-call budget throws LimitReached: the turn or run ends on it.
+        await this.meter?.charge(call.principal.subject, 'toolCalls');
         const authority = decision.grantId ? { subject: call.principal.subject, grantId: decision.grantId } : null;
         const outcome = await this.runner.run({ ...this.runOf(call, tool, parsed), authority });
         return outcome.ok
@@ -128,6 +138,43 @@ export class GuardCall {
         return retried ?? this.park(ruled, call, tool, parsed);
       }
     }
+  }
+
+  /**
+   * The breakers, for a call about to run: at most `toolCallsPerMinute` a minute per subject, and
+   * `writesPerRun` write or destructive calls per run. A tripped one is audited; then the call
+   * parks for approval when the person is there (true), and the run stops when they are away
+   * (LimitReached thrown: the run ends failed, saying which breaker).
+   */
+  private async breakers(ruled: RuledCall, call: GuardedCall): Promise<boolean> {
+    if (!this.meter) return false;
+    const subject = call.principal.subject;
+    const tripped =
+      (await this.meter.breaker('toolCallsPerMinute', subject)) ??
+      (call.runId && ruled.effective.risk !== 'read' ? await this.meter.breaker('writesPerRun', call.runId) : null);
+    if (!tripped) return false;
+    const { budget, refusal } = tripped;
+    const stops = Boolean(call.runId) && call.presence === 'away';
+    await this.audit.record({
+      subject,
+      action: 'breaker.tripped',
+      outcome: stops ? 'run-stopped' : 'parked',
+      details: {
+        breaker: budget.name,
+        max: budget.max,
+        tool: ruled.tool,
+        venue: call.venue,
+        ...(call.runId ? { runId: call.runId } : {}),
+        ...(call.threadId ? { threadId: call.threadId } : {}),
+      },
+    });
+    if (!stops) return true;
+    const what = budget.name === 'writesPerRun' ? `${budget.max} write calls in this run` : `${budget.max} tool calls a minute`;
+    throw new LimitReached(
+      budget.name,
+      refusal.retryAfterSeconds,
+      `The ${budget.name} breaker tripped (${what}): ${ruled.tool} was not run and the run stops here`,
+    );
   }
 
   private async park(ruled: RuledCall, call: GuardedCall, tool: RegisteredTool, parsed: unknown): Promise<CallResult> {

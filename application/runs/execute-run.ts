@@ -16,6 +16,7 @@ import type { ResumeRun } from './resume-run.js';
 import type { RunAdmission } from './run-admission.js';
 import type { RunBook } from './run-book.js';
 import type { RunFollowUp } from './run-follow-up.js';
+import type { UsageMeter } from '../usage/usage-meter.js';
 
 export interface RunExecutionSettings {
   /** Who this executor is (instance and process), written into the lease. */
@@ -42,6 +43,8 @@ export interface ExecuteRunDeps {
   readonly audit: AuditTrail;
   readonly logger: Logger;
   readonly settings: RunExecutionSettings;
+  /** The owner's `runs` budget, charged when a run first begins; absent, nothing is metered. */
+  readonly meter?: UsageMeter;
 }
 
 /**
@@ -72,6 +75,7 @@ export class ExecuteRun {
   private readonly audit: AuditTrail;
   private readonly logger: Logger;
   private readonly settings: RunExecutionSettings;
+  private readonly meter: UsageMeter | null;
 
   constructor(deps: ExecuteRunDeps) {
     this.runs = deps.runs;
@@ -87,12 +91,14 @@ export class ExecuteRun {
     this.audit = deps.audit;
     this.logger = deps.logger;
     this.settings = deps.settings;
+    this.meter = deps.meter ?? null;
   }
 
   async execute(runId: string): Promise<void> {
     if (this.closing) return;
-    const begun = await this.take(runId);
-    if (!begun) return;
+    const taken = await this.take(runId);
+    if (!taken) return;
+    const begun = taken.run;
 
     const abort = new AbortController();
     this.working.add(abort);
@@ -104,6 +110,9 @@ export class ExecuteRun {
     // Calls that ran in this attempt: if its transcript then cannot be saved, a retry could run them again.
     let ranCalls = 0;
     try {
+      // The owner's `runs` budget pays for a run once, when it first begins (not its retries or
+      // resumptions); over budget, the run ends failed saying so.
+      if (taken.first && !begun.dryRun) await this.meter?.charge(begun.owner.subject, 'runs');
       const { messages, continuing } = await this.transcript(begun);
       const automation = await this.callingAutomation(begun);
       await this.agent.run({
@@ -161,7 +170,7 @@ export class ExecuteRun {
    * automation is busy stays queued, or is skipped), then the claim. Null when this executor does
    * not run it.
    */
-  private async take(runId: string): Promise<Run | null> {
+  private async take(runId: string): Promise<{ run: Run; first: boolean } | null> {
     const now = this.clock.now().toISOString();
     const loaded = await this.runs.find(runId);
     if (!loaded) return null;
@@ -178,7 +187,7 @@ export class ExecuteRun {
       return null;
     }
     const begun = loaded.run.begin(this.settings.holder, now, this.leaseUntil());
-    if (begun && (await this.runs.swap(loaded, begun))) return begun;
+    if (begun && (await this.runs.swap(loaded, begun))) return { run: begun, first: loaded.run.toPrimitives().startedAt === null };
     // Stopped between the read and the claim: the slot just taken goes to the next run.
     if (admission === 'admitted' && (await this.runs.find(runId))?.run.terminal) {
       await this.admission.release(loaded.run);

@@ -18,6 +18,8 @@ import type { PresentCredentials } from '../guard/host-access.js';
 import type { ChatSettings } from './chat-settings.js';
 import { DRAFT_CHECKPOINT_MS, DraftCheckpoints } from './draft-checkpoints.js';
 import type { ThreadBook } from './thread-book.js';
+import type { UsageMeter } from '../usage/usage-meter.js';
+import { LimitReached } from '../../domain/errors.js';
 
 /**
  * Where a turn's calls come from when it is not a chat turn: an automation's run executes the same
@@ -74,6 +76,8 @@ export interface AgentTurnDeps {
   readonly ids: Ids;
   readonly logger: Logger;
   readonly clock: Clock;
+  /** The subject's token budget, checked before each step and charged after it; absent, nothing is metered. */
+  readonly meter?: UsageMeter;
 }
 
 /**
@@ -93,6 +97,7 @@ export class AgentTurn {
   private readonly ids: Ids;
   private readonly logger: Logger;
   private readonly clock: Clock;
+  private readonly meter: UsageMeter | null;
 
   constructor(deps: AgentTurnDeps) {
     this.model = deps.model;
@@ -105,6 +110,7 @@ export class AgentTurn {
     this.ids = deps.ids;
     this.logger = deps.logger;
     this.clock = deps.clock;
+    this.meter = deps.meter ?? null;
   }
 
   /**
@@ -137,6 +143,19 @@ export class AgentTurn {
       input.scope?.onError?.(error);
       if (stopped(input)) {
         finishReason = 'other';
+      } else if (error instanceof LimitReached) {
+        // A budget or breaker ran out mid-way: the stream says which and when it frees.
+        this.logger.info('turn refused by a budget', { threadId: input.threadId, budget: error.budget });
+        emit({ type: 'error', errorText: error.message });
+        emit({
+          type: 'data-porter-error',
+          data: {
+            message: error.message,
+            code: error.code,
+            budget: error.budget,
+            ...(error.retryAfterSeconds !== null ? { retryAfter: error.retryAfterSeconds } : {}),
+          },
+        });
       } else if (input.signal.aborted) {
         this.logger.info('turn aborted: every client went away', { threadId: input.threadId });
       } else {
@@ -235,6 +254,8 @@ export class AgentTurn {
 
     for (let step = 0; step < this.settings.maxSteps; step++) {
       if (stopped(input) || (await input.scope?.shouldStop?.())) return 'other';
+      // A step starts while any of the subject's tokens are left (what it spends is counted after).
+      await this.meter?.ensureLeft(input.principal.subject, 'tokens');
       emit({ type: 'start-step' });
       const view = modelView(earlier, draft.message, {
         toolOutputCap: this.settings.toolOutputCap,
@@ -268,6 +289,7 @@ export class AgentTurn {
         return 'other';
       }
       if (textId) emit({ type: 'text-end', id: textId });
+      if (finish?.totalTokens) await this.meter?.record(input.principal.subject, 'tokens', finish.totalTokens);
 
       let parked = false;
       for (const call of calls) {
@@ -275,7 +297,7 @@ export class AgentTurn {
         if (stopped(input)) break;
         known.add(call.toolCallId);
         emit({ type: 'tool-input-available', toolCallId: call.toolCallId, toolName: call.toolName, input: call.input });
-        const result = await this.guard.execute({
+        const result = await this.guarded(call.toolCallId, emit, {
           tool: call.toolName,
           input: call.input,
           toolCallId: call.toolCallId,
@@ -308,6 +330,20 @@ export class AgentTurn {
       if (budget !== undefined && budget <= 0) return 'length';
     }
     return 'other';
+  }
+
+  /** The guard's answer; a call a budget or breaker refused gets its error output before the turn ends on it. */
+  private async guarded(
+    toolCallId: string,
+    emit: (chunk: UiChunk) => void,
+    call: Parameters<GuardCall['execute']>[0],
+  ): Promise<CallResult> {
+    try {
+      return await this.guard.execute(call);
+    } catch (error) {
+      if (error instanceof LimitReached) emit({ type: 'tool-output-error', toolCallId, errorText: error.message });
+      throw error;
+    }
   }
 }
 

@@ -17,6 +17,7 @@ import type { TurnHub } from './turn-hub.js';
 import type { TurnLease } from './turn-lease.js';
 import { TurnRelay } from './turn-relay.js';
 import type { TurnFeeds, TurnSettings } from './turn-settings.js';
+import type { UsageMeter } from '../usage/usage-meter.js';
 
 export { TURN_LEASE_MS } from './turn-settings.js';
 
@@ -39,6 +40,8 @@ export interface RunTurnDeps {
   readonly lease: TurnLease;
   readonly waits: ThreadWaits;
   readonly settings: TurnSettings;
+  /** The subject's `turns` and `tokens` budgets; absent, nothing is metered. */
+  readonly meter?: UsageMeter;
 }
 
 /** A turn that took its thread: the thread as it was, and whether the turn before it was left by a dead instance. */
@@ -101,6 +104,11 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
         void feeds.chunks.drop(abandoned).catch(() => undefined);
       }
       this.pruneNowAndThen();
+      // Once the thread is held (a refused or queued-out turn spends nothing): a turn with nothing
+      // left of its tokens is refused before it spends a turn, then the turn's unit is reserved.
+      // Either refusal releases the thread and answers 429.
+      await this.parts.meter?.ensureLeft(request.principal.subject, 'tokens');
+      await this.parts.meter?.charge(request.principal.subject, 'turns');
       for (const answer of request.answers ?? []) await this.answer(request, answer.approvalId, answer.approved);
       let messages = await threads.messagesOf(threadId);
       // The dead instance never said what its turn added: count again.

@@ -13,6 +13,7 @@ import type { ConsentPageRenderer } from '../../adapters/mcp/consent-page.js';
 import { pinManifestSchema } from '../../adapters/apps/file-pin-catalog.js';
 import { ACCEPTED_DATABASE_URLS, parseDatabaseUrl } from '../../adapters/store/database-url.js';
 import { hostTools, type ToolsOption } from './tools-option.js';
+import { DEFAULT_BREAKERS, type Breakers } from '../../domain/usage/budget.js';
 import type { PorterOptions } from './porter-options.js';
 
 /** A few seconds: long enough for a busy database, short enough that a frozen one answers 503 soon. */
@@ -201,6 +202,41 @@ export const sandboxSchema = z.union(
   { error: "must be false, 'local', { kind: 'local' | 'e2b' | 'cloud', ... } or a Sandbox instance" },
 );
 
+/** One budget: at most `max` units over a rolling window of `windowSeconds` (up to a leap year). */
+const budgetSchema = z.strictObject({
+  max: z.number().int().min(1).max(1e12),
+  windowSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(366 * 86_400),
+});
+
+/** `limits`: per-subject budgets, each metered only when given. */
+export const limitsSchema = z.strictObject({
+  turns: budgetSchema.optional(),
+  tokens: budgetSchema.optional(),
+  toolCalls: budgetSchema.optional(),
+  appGenerations: budgetSchema.optional(),
+  runs: budgetSchema.optional(),
+});
+
+const breakerValue = (fallback: number) => z.union([z.literal(false), z.number().int().min(1).max(1_000_000)]).default(fallback);
+
+/** `breakers`: each a positive integer or false; `false` turns both off. Output: both always named. */
+const breakersSchema = z
+  .union(
+    [
+      z.literal(false),
+      z.strictObject({
+        toolCallsPerMinute: breakerValue(DEFAULT_BREAKERS.toolCallsPerMinute as number),
+        writesPerRun: breakerValue(DEFAULT_BREAKERS.writesPerRun as number),
+      }),
+    ],
+    { error: 'must be false or { toolCallsPerMinute?: number | false, writesPerRun?: number | false }' },
+  )
+  .transform((value): Breakers => (value === false ? { toolCallsPerMinute: false, writesPerRun: false } : value));
+
 /**
  * Every option a host may pass to `createPorter`, strict: an unknown key is a typo, not a wish.
  * Environment variables fill what the host left out (see loadConfig).
@@ -286,6 +322,10 @@ export const configSchema = z
           .default([...DEFAULT_COMPLETION_WEBHOOKS.retryDelaysSeconds]),
       })
       .default({ ...DEFAULT_COMPLETION_WEBHOOKS, retryDelaysSeconds: [...DEFAULT_COMPLETION_WEBHOOKS.retryDelaysSeconds] }),
+    /** Per-subject budgets over rolling windows (none by default: nothing metered). */
+    limits: limitsSchema.default({}),
+    /** Breakers against runaway tool use (on by default). */
+    breakers: breakersSchema.default({ ...DEFAULT_BREAKERS }),
     secret: z.union([secretSchema, z.array(secretSchema).min(1)]).optional(),
     trustProxy: z.boolean().default(false),
     /**

@@ -11,6 +11,21 @@ import type { ToolsOption } from './tools-option.js';
 
 type OneOrMany<T> = T | ReadonlyArray<T>;
 
+/** One budget of `limits`: at most `max` units over the last `windowSeconds`. */
+export interface BudgetOption {
+  readonly max: number;
+  readonly windowSeconds: number;
+}
+
+/** The `limits` option: each budget is metered only when given. */
+export interface UsageLimits {
+  readonly turns?: BudgetOption;
+  readonly tokens?: BudgetOption;
+  readonly toolCalls?: BudgetOption;
+  readonly appGenerations?: BudgetOption;
+  readonly runs?: BudgetOption;
+}
+
 /** A guard rule: every field given must match the call; the first matching rule wins. */
 export interface PolicyRule {
   /** A tool name, or a glob such as `notes_*`. */
@@ -206,6 +221,21 @@ export interface PorterOptions {
    * `[5, 30, 120, 600, 1800, 3600, 10800]` seconds: eight attempts over about four hours).
    */
   readonly completionWebhooks?: { readonly timeoutSeconds?: number; readonly retryDelaysSeconds?: ReadonlyArray<number> };
+  /**
+   * Per-subject budgets over rolling windows, each `{ max, windowSeconds }` (max 1–10^12,
+   * windowSeconds 1–31622400): `turns`, model `tokens` (the AI SDK's usage, input and output),
+   * `toolCalls`, `appGenerations` (app creates and edits) and automation `runs`. Enforced on the
+   * store, across instances; a refusal is 429 `rate-limited` with `Retry-After`. None by default
+   * (nothing metered). The development host reads the same JSON from `PORTER_LIMITS`.
+   */
+  readonly limits?: UsageLimits;
+  /**
+   * Breakers against runaway tool use: at most `toolCallsPerMinute` tool calls a minute per
+   * subject (default 60) and `writesPerRun` write or destructive calls per automation run
+   * (default 20). Tripped, the next call parks for approval when the person is there, and the run
+   * stops when they are away. Each is a positive integer or `false`; `breakers: false` turns both off.
+   */
+  readonly breakers?: false | { readonly toolCallsPerMinute?: number | false; readonly writesPerRun?: number | false };
   /**
    * Signs anonymous-session cookies and seals completion-webhook secrets: 32+ characters, or
    * several (the first signs and seals, all verify and open). Required in production (env `PORTER_SECRET`).

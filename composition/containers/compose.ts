@@ -14,6 +14,7 @@ import { webhooksModule } from '../modules/webhooks-module.js';
 import { schedulerModule } from '../modules/scheduler-module.js';
 import { sandboxModule } from '../modules/sandbox-module.js';
 import { toolsModule } from '../modules/tools-module.js';
+import { usageModule } from '../modules/usage-module.js';
 import { TOKENS } from '../tokens.js';
 
 /** The modules every composition shares; each family adds its module here. */
@@ -22,6 +23,7 @@ export function sharedModules(parts: CoreParts): ContainerModule[] {
     coreModule(parts),
     systemModule,
     guardModule,
+    usageModule,
     toolsModule,
     threadsModule,
     connectionsModule,

@@ -11,6 +11,7 @@ import { developmentOAuth, developmentSignIn } from './dev-oauth.js';
 import { serveChrome } from '../chrome.js';
 import { brokerFromEnvironment } from '../../adapters/connections/broker-settings.js';
 import { DemoBroker, demoCalendarTool } from './demo-broker.js';
+import { limitsFromEnvironment } from './dev-limits.js';
 
 /** What the development host's chrome offers to try: its demo tools, in words the offline model reads. */
 const DEMO_SUGGESTIONS = [
@@ -53,6 +54,8 @@ export interface DevHost {
 export async function startDevHost(options: DevHostOptions = {}): Promise<DevHost> {
   const env = options.env ?? process.env;
   const production = env.NODE_ENV === 'production';
+  // Budgets to try by hand (PORTER_LIMITS, JSON); read before anything starts, so bad JSON stops here.
+  const limits = options.porter?.limits ?? limitsFromEnvironment(env);
   const broker =
     (options.demoBroker ?? (!production && options.porter?.connections === undefined && !brokerFromEnvironment(env).settings))
       ? new DemoBroker()
@@ -72,6 +75,7 @@ export async function startDevHost(options: DevHostOptions = {}): Promise<DevHos
         secret: options.porter?.secret ?? (env.PORTER_SECRET || (production ? undefined : developmentSecret('.porter/secret'))),
         // A self-minted Standard Webhooks source: POST /webhooks/demo, signed with this secret.
         webhooks: { sources: { demo: { kind: 'standard', secret: demoWebhookSecret(env) } } },
+        ...(limits ? { limits } : {}),
         ...options.porter,
       },
       env,

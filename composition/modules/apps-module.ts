@@ -57,6 +57,7 @@ import { NoSandbox } from '../../adapters/sandbox/no-sandbox.js';
 import { NoModel } from '../../adapters/model/no-model.js';
 import { ZipAppArchive } from '../../adapters/apps/zip-app-archive.js';
 import { appRoutes } from '../../adapters/http/routes/app-routes.js';
+import type { UsageMeter } from '../../application/usage/usage-meter.js';
 import { appActionRoutes } from '../../adapters/http/routes/app-action-routes.js';
 
 /** The label the model ladder gives its offline scripted model. */
@@ -97,12 +98,18 @@ export interface AppsParts {
   readonly logger: Logger;
   /** The host's `canShareApps`; null: nobody may share. */
   readonly canShareApps: CanShareApps | null;
+  /** The person's `appGenerations` budget (creates and edits); absent, nothing is metered. */
+  readonly meter?: UsageMeter;
 }
 
 /**
  * The apps use cases over their ports (the module and the tests assemble them the same way). An
  * absent port becomes its null object here, so the use cases never check for one.
  */
+function meterOf(parts: AppsParts): { meter?: UsageMeter } {
+  return parts.meter ? { meter: parts.meter } : {};
+}
+
 export function assembleApps(parts: AppsParts): AppsUseCases {
   const { book, ids, clock } = parts;
   const catalog = parts.catalog ?? new NoPinCatalog();
@@ -113,11 +120,11 @@ export function assembleApps(parts: AppsParts): AppsUseCases {
   const sharing = new AppSharing(parts.canShareApps ?? nobodyMayShare, parts.logger);
   return {
     listApps: new ListApps(book),
-    createApp: new CreateApp({ book, generation, sharing, ids, clock }),
+    createApp: new CreateApp({ book, generation, sharing, ids, clock, ...meterOf(parts) }),
     getApp: new GetApp(book),
     deleteApp: new DeleteApp(book, data, rollout),
     openApp: new OpenApp(book, rollout, new ResumeServedApp(rollout, parts.logger)),
-    editApp: new EditApp({ book, generation, rollout, ids, clock }),
+    editApp: new EditApp({ book, generation, rollout, ids, clock, ...meterOf(parts) }),
     listVersions: new ListVersions(book),
     exportApp: new ExportApp(book, archive),
     importApp: new ImportApp({ book, archive, sharing, ids, clock }),
@@ -171,6 +178,7 @@ export const appsModule = porterModule((bind) => {
         clock: get(ctx, TOKENS.Clock),
         logger: get(ctx, TOKENS.Logger),
         canShareApps: get(ctx, TOKENS.Config).canShareApps ?? null,
+        meter: get(ctx, TOKENS.UsageMeter),
       }),
     )
     .inSingletonScope();

@@ -189,6 +189,7 @@ export const automationsModule = porterModule((bind) => {
           holder: HOLDER,
           leaseMs: RUN_LEASE_MS,
         },
+        meter: get(ctx, TOKENS.UsageMeter),
       });
     })
     .inSingletonScope();

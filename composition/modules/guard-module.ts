@@ -83,6 +83,7 @@ export const guardModule = porterModule((bind) => {
         clock: get(ctx, TOKENS.Clock),
         audit: get(ctx, TOKENS.AuditTrail),
         egressPreview: new EgressPreview(get(ctx, TOKENS.Egress)),
+        meter: get(ctx, TOKENS.UsageMeter),
       });
     })
     .inSingletonScope();

@@ -51,6 +51,7 @@ export function agentTurnDeps(ctx: Resolver): AgentTurnDeps {
     ids: get(ctx, TOKENS.Ids),
     logger: get(ctx, TOKENS.Logger),
     clock: get(ctx, TOKENS.Clock),
+    meter: get(ctx, TOKENS.UsageMeter),
   };
 }
 
@@ -113,6 +114,7 @@ export const threadsModule = porterModule((bind) => {
           lease: new TurnLease({ threads, feeds, clock, logger, settings }),
           waits,
           settings,
+          meter: get(ctx, TOKENS.UsageMeter),
         }),
         rejoinTurn: new RejoinTurn(threads, hub, new TurnMirrors({ feeds, threads, clock, logger, settings }), clock),
         stopTurn: new StopTurn(threads, stopper),

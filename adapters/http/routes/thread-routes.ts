@@ -102,7 +102,7 @@ export function threadRoutes(threads: ThreadUseCases, streams: TurnStreamOptions
         params: { id: threadId },
         body: jsonBody(turnBody, 'turn', parseTurnBody),
         responses: { 200: turnStream('The turn as it happens.') },
-        errors: ['conflict', 'not-implemented', 'unavailable'],
+        errors: ['conflict', 'rate-limited', 'not-implemented', 'unavailable'],
         handle: async (ctx, { params, body }) => {
           const input = turnInputOf(body);
           const cookie = ctx.get('cookie');

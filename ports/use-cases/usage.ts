@@ -1,0 +1,13 @@
+import type { Principal } from '../../domain/principal.js';
+import type { BudgetName } from '../../domain/usage/budget.js';
+import type { UsageFigures } from '../../domain/usage/usage-tally.js';
+import type { UseCase } from '../use-case.js';
+
+/** `GET /usage`: each budget this deployment meters, as the caller stands now (none without `limits`). */
+export interface UsageReport {
+  readonly budgets: Partial<Record<BudgetName, UsageFigures>>;
+}
+
+export interface UsageUseCases {
+  readonly getUsage: UseCase<{ principal: Principal }, UsageReport>;
+}
