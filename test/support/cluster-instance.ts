@@ -16,6 +16,8 @@ export interface ClusterInstanceOptions {
   readonly databaseUrl: string;
   readonly concurrentTurns?: 'reject' | 'enqueue' | 'interrupt';
   readonly keepAliveSeconds?: number;
+  /** Per-subject budgets (the `limits` option). */
+  readonly limits?: Record<string, { max: number; windowSeconds: number }>;
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as ClusterInstanceOptions;
@@ -43,6 +45,7 @@ const porter = await createPorter(
     principal: demoPrincipal,
     ...(options.concurrentTurns ? { concurrentTurns: options.concurrentTurns } : {}),
     ...(options.keepAliveSeconds !== undefined ? { keepAliveSeconds: options.keepAliveSeconds } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
   },
   {},
 );
