@@ -134,6 +134,7 @@ describe('The OpenAPI document of the wire (development host)', function () {
       409: 'Conflict',
       413: 'PayloadTooLarge',
       415: 'UnsupportedMediaType',
+      429: 'RateLimited',
       500: 'Internal',
       501: 'NotImplemented',
       503: 'Unavailable',
