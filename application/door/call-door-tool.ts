@@ -3,6 +3,8 @@ import type { ToolRegistry } from '../../ports/tool-registry.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { DoorToolCall, DoorToolResult } from '../../ports/use-cases/door.js';
 import type { GuardCall } from '../guard/guard-call.js';
+import type { CallResult } from '../guard/call-result.js';
+import { LimitReached } from '../../domain/errors.js';
 
 /**
  * `tools/call` through the door. The call goes through the guard as the connected person (venue
@@ -28,18 +30,25 @@ export class CallDoorTool implements UseCase<DoorToolCall, DoorToolResult> {
           'This connection carries no consent evidence (the token names no client), so the door cannot act for you: reconnect through an authorization that records consent',
       };
     }
-    const result = await this.guard.execute({
-      tool: call.tool,
-      input: call.input,
-      toolCallId: this.ids.mint('toolCall'),
-      principal: call.caller.principal,
-      venue: 'mcp',
-      presence: 'present',
-      session: call.session,
-      evidence: call.caller.evidence,
-      reuseParked: true,
-      signal: call.signal,
-    });
+    let result: CallResult;
+    try {
+      result = await this.guard.execute({
+        tool: call.tool,
+        input: call.input,
+        toolCallId: this.ids.mint('toolCall'),
+        principal: call.caller.principal,
+        venue: 'mcp',
+        presence: 'present',
+        session: call.session,
+        evidence: call.caller.evidence,
+        reuseParked: true,
+        signal: call.signal,
+      });
+    } catch (error) {
+      // Over the person's toolCalls budget: the client is told which budget and when it frees.
+      if (!(error instanceof LimitReached)) throw error;
+      return { kind: 'failed', code: error.code, error: error.message };
+    }
     switch (result.status) {
       case 'ran':
         return { kind: 'ran', output: result.output };

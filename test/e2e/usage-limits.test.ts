@@ -6,7 +6,6 @@ import type { PorterOptions } from '../../composition/config/porter-options.js';
 import { PorterConfigError } from '../../composition/config/porter-config-error.js';
 import { demoPrincipal } from '../../composition/dev-host/demo-principal.js';
 import { demoTools } from '../../composition/dev-host/demo-tools.js';
-import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 import { serve, type RunningServer } from '../support/http-server.js';
 import { WireClient, type Part } from '../support/turn-client.js';
 import { CallingModel } from '../support/calling-model.js';
@@ -22,7 +21,7 @@ interface Deployment {
   close(): Promise<void>;
 }
 
-/** A development deployment with the demo tools and sign-in, on an in-memory store, with `options`. */
+/** A development deployment (the offline scripted model from the ladder) with the demo tools and sign-in, on an in-memory store, with `options`. */
 async function deployment(options: PorterOptions & { model?: LanguageModelV3 } = {}): Promise<Deployment> {
   const porter = await createPorter(
     {
@@ -32,7 +31,6 @@ async function deployment(options: PorterOptions & { model?: LanguageModelV3 } =
       logger: 'silent',
       principal: demoPrincipal,
       tools: demoTools(),
-      model: new ScriptedLanguageModel(),
       scheduler: 'external',
       webhooks: { sources: { demo: { kind: 'standard', secret: DEMO_SECRET } } },
       ...options,
@@ -217,6 +215,52 @@ describe('Usage limits and breakers over the wire', function () {
     const tripped = activity.body.events.find((e: Part) => e.action === 'breaker.tripped');
     expect(tripped).to.deep.include({ outcome: 'run-stopped' });
     expect(tripped.details).to.deep.include({ breaker: 'writesPerRun', max: 20, tool: 'notes_add', venue: 'automation', runId });
+  });
+
+  it('runs and app generations have budgets too: a run over `runs` ends failed saying so, an app over `appGenerations` is 429', async () => {
+    const { client } = await start({
+      limits: { runs: { max: 1, windowSeconds: 86_400 }, appGenerations: { max: 1, windowSeconds: 3600 } },
+    });
+    const ada = client.as('ada');
+    const created = await ada.json('POST', '/automations', {
+      name: 'says hi',
+      trigger: { kind: 'webhook', source: 'demo' },
+      task: { prompt: 'hi' },
+    });
+    await ada.json('POST', `/automations/${created.body.id}/arm`, {});
+    const runIds: string[] = [];
+    for (const id of ['msg_first', 'msg_second']) {
+      const at = new Date();
+      const delivered = await fetch(`${client.base}/webhooks/demo`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': new Webhook(DEMO_SECRET).sign(id, at, '{}'),
+        },
+        body: '{}',
+      });
+      runIds.push(...((await delivered.json()) as { runIds: string[] }).runIds);
+    }
+    const ended = await Promise.all(
+      runIds.map((runId) =>
+        until(
+          () => ada.json('GET', `/runs/${runId}`),
+          (r) => ['succeeded', 'failed', 'cancelled'].includes(r.body.state),
+          { what: `run ${runId} to end` },
+        ),
+      ),
+    );
+    expect(ended.map((r) => r.body.state).sort()).to.deep.equal(['failed', 'succeeded']);
+    expect(ended.find((r) => r.body.state === 'failed')!.body.error).to.match(/runs budget is spent \(1 per day\)/);
+    expect((await ada.json('GET', '/usage')).body.budgets.runs).to.deep.include({ used: 1, remaining: 0 });
+
+    expect((await ada.json('POST', '/apps', { prompt: 'a reading list' })).status).to.equal(201);
+    const refused = await ada.json('POST', '/apps', { prompt: 'another list' });
+    expect(refused.status).to.equal(429);
+    expect(refused.body.error.details.budget).to.equal('appGenerations');
+    expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 3660);
   });
 
   it('refuses a bad `limits` or `breakers` at createPorter, naming the option', async () => {
