@@ -28,7 +28,9 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
 
   async doStream(options: LanguageModelV3CallOptions) {
     const reply = this.reply(options.prompt);
-    if (reply.kind === 'slow') return { stream: slowly(reply.text, reply.seconds, options) };
+    // Usage as a provider reports it, so `limits.tokens` can be tried offline: a word is a token.
+    const input = promptWords(options.prompt);
+    if (reply.kind === 'slow') return { stream: slowly(reply.text, reply.seconds, options, input) };
     const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
     let outputTokens = 0;
     if (reply.kind === 'text') {
@@ -41,12 +43,12 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
       parts.push({
         type: 'finish',
         finishReason: { unified: allowed.length < words.length ? 'length' : 'stop', raw: undefined },
-        usage: usage(outputTokens),
+        usage: usage(outputTokens, input),
       });
     } else {
       const id = `call_${createHash('sha256').update(JSON.stringify(options.prompt)).digest('hex').slice(0, 16)}`;
       parts.push({ type: 'tool-call', toolCallId: id, toolName: reply.tool, input: JSON.stringify(reply.input) });
-      parts.push({ type: 'finish', finishReason: { unified: 'tool-calls', raw: undefined }, usage: usage(1) });
+      parts.push({ type: 'finish', finishReason: { unified: 'tool-calls', raw: undefined }, usage: usage(1, input) });
     }
     return {
       stream: new ReadableStream<LanguageModelV3StreamPart>({
@@ -108,7 +110,12 @@ function describeResult(toolName: string, output: { type: string; value?: unknow
 const MAX_SLOW_SECONDS = 600;
 
 /** The words of `text` spread evenly over `seconds`; the call's abort signal ends it at once. */
-function slowly(text: string, seconds: number, options: LanguageModelV3CallOptions): ReadableStream<LanguageModelV3StreamPart> {
+function slowly(
+  text: string,
+  seconds: number,
+  options: LanguageModelV3CallOptions,
+  input: number,
+): ReadableStream<LanguageModelV3StreamPart> {
   const words = text.split(/(?<=\s)/).filter(Boolean);
   const allowed = options.maxOutputTokens === undefined ? words : words.slice(0, Math.max(options.maxOutputTokens, 0));
   const gapMs = (seconds * 1000) / Math.max(words.length, 1);
@@ -139,7 +146,7 @@ function slowly(text: string, seconds: number, options: LanguageModelV3CallOptio
         controller.enqueue({
           type: 'finish',
           finishReason: { unified: allowed.length < words.length ? 'length' : 'stop', raw: undefined },
-          usage: usage(allowed.length),
+          usage: usage(allowed.length, input),
         });
         controller.close();
       } catch (error) {
@@ -149,9 +156,22 @@ function slowly(text: string, seconds: number, options: LanguageModelV3CallOptio
   });
 }
 
-function usage(output: number): LanguageModelV3Usage {
+/** The words of the prompt's text and tool results: the scripted model's input tokens. */
+function promptWords(prompt: LanguageModelV3Prompt): number {
+  let words = 0;
+  for (const message of prompt) {
+    const parts = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    for (const part of parts as ReadonlyArray<{ type: string; text?: string; output?: unknown }>) {
+      const text = part.type === 'text' ? (part.text ?? '') : part.type === 'tool-result' ? JSON.stringify(part.output ?? '') : '';
+      words += text.split(/\s+/).filter(Boolean).length;
+    }
+  }
+  return words;
+}
+
+function usage(output: number, input: number): LanguageModelV3Usage {
   return {
-    inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+    inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
     outputTokens: { total: output, text: output, reasoning: 0 },
   };
 }

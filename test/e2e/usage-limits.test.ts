@@ -109,7 +109,7 @@ describe('Usage limits and breakers over the wire', function () {
   });
 
   it('a turn whose tokens run out between steps ends its stream with an error part naming the budget', async () => {
-    // The scripted model's tool step spends one token: the step after it finds none left.
+    // The scripted model's tool step spends four tokens: the step after it finds none left.
     const { client } = await start({ limits: { tokens: { max: 1, windowSeconds: 60 } } });
     const ada = client.as('ada');
     const thread = await ada.newThread();
@@ -121,7 +121,8 @@ describe('Usage limits and breakers over the wire', function () {
     expect(read.chunks.at(-1)).to.deep.include({ type: 'finish', finishReason: 'error' });
     // The call before it ran and is kept; the next turn is refused up front.
     expect(read.message.parts.find((p) => p.type === 'tool-notes_list')).to.deep.include({ state: 'output-available' });
-    expect((await ada.json('GET', '/usage')).body.budgets.tokens).to.deep.include({ used: 1, remaining: 0 });
+    // The scripted model counts a word as a token: the three words asked and the one call it answered.
+    expect((await ada.json('GET', '/usage')).body.budgets.tokens).to.deep.include({ used: 4, remaining: 0 });
     const refused = await turn(ada, thread, 'more');
     expect(refused.status).to.equal(429);
     expect((await refused.json()).error.details.budget).to.equal('tokens');
