@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { Webhook } from 'standardwebhooks';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
 import type { PorterOptions } from '../../composition/config/porter-options.js';
 import { PorterConfigError } from '../../composition/config/porter-config-error.js';
@@ -11,6 +10,7 @@ import { WireClient, type Part } from '../support/turn-client.js';
 import { CallingModel } from '../support/calling-model.js';
 import { devHost } from '../support/dev-host-fixture.js';
 import { until } from '../support/eventually.js';
+import { deliverWebhook } from '../support/webhook-delivery.js';
 
 const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
@@ -187,20 +187,7 @@ describe('Usage limits and breakers over the wire', function () {
     });
     const armed = await ada.json('POST', `/automations/${created.body.id}/arm`, {});
     for (const ask of armed.body.asks) await ada.json('POST', `/approvals/${ask.approvalId}/decide`, { approve: true });
-    const payload = '{"go":true}';
-    const id = 'msg_loops';
-    const at = new Date();
-    const delivered = await fetch(`${client.base}/webhooks/demo`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': id,
-        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-        'webhook-signature': new Webhook(DEMO_SECRET).sign(id, at, payload),
-      },
-      body: payload,
-    });
-    const [runId] = ((await delivered.json()) as { runIds: string[] }).runIds;
+    const [runId] = (await deliverWebhook(client.base, 'demo', DEMO_SECRET, '{"go":true}')).runIds;
     const run = await until(
       () => ada.json('GET', `/runs/${runId}`),
       (r) => r.body.state === 'failed' || r.body.state === 'succeeded' || r.body.state === 'cancelled',
@@ -230,20 +217,7 @@ describe('Usage limits and breakers over the wire', function () {
     });
     await ada.json('POST', `/automations/${created.body.id}/arm`, {});
     const runIds: string[] = [];
-    for (const id of ['msg_first', 'msg_second']) {
-      const at = new Date();
-      const delivered = await fetch(`${client.base}/webhooks/demo`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'webhook-id': id,
-          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-          'webhook-signature': new Webhook(DEMO_SECRET).sign(id, at, '{}'),
-        },
-        body: '{}',
-      });
-      runIds.push(...((await delivered.json()) as { runIds: string[] }).runIds);
-    }
+    for (const payload of ['{"n":1}', '{"n":2}']) runIds.push(...(await deliverWebhook(client.base, 'demo', DEMO_SECRET, payload)).runIds);
     const ended = await Promise.all(
       runIds.map((runId) =>
         until(
