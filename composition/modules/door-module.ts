@@ -49,6 +49,7 @@ function doorRoutesOf(door: Container): DoorRoutes {
     },
     ids: get(door, TOKENS.Ids),
     logger,
+    telemetry: get(door, TOKENS.Telemetry),
   });
   const oauth = new DoorOAuthEndpoints({
     oauth: get(door, TOKENS.DoorOAuthUseCases),

@@ -1,13 +1,16 @@
 import { get, getAll, porterModule, TOKENS } from '../tokens.js';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
 import type { StoredGrant } from '../../domain/guard/grant.js';
-import { ApprovalBook } from '../../application/guard/approval-book.js';
 import { GrantBook } from '../../application/guard/grant-book.js';
 import { ActAsSeam } from '../../application/guard/act-as-seam.js';
 import { HostAccess } from '../../application/guard/host-access.js';
 import { ToolRunner } from '../../application/guard/tool-runner.js';
 import { ExecuteApproved } from '../../application/guard/execute-approved.js';
-import { GuardCall } from '../../application/guard/guard-call.js';
+import { TracedGuardCall } from '../../application/guard/traced-guard-call.js';
+import { TracedApprovalBook } from '../../application/guard/traced-approval-book.js';
+import { TracedUseCase } from '../../application/shared/traced-use-case.js';
+import { PropagatingHostApi } from '../../adapters/telemetry/propagating-host-api.js';
+import { ATTR } from '../../ports/telemetry.js';
 import { DecideApproval, DecisionEffects } from '../../application/guard/decide-approval.js';
 import { DecideApprovals } from '../../application/guard/decide-approvals.js';
 import { GetApproval } from '../../application/guard/get-approval.js';
@@ -31,7 +34,9 @@ export const guardModule = porterModule((bind) => {
     })
     .inSingletonScope();
   bind(TOKENS.ApprovalBook)
-    .toDynamicValue((ctx) => new ApprovalBook(get(ctx, TOKENS.Store).records<ApprovalPrimitives>('approvals')))
+    .toDynamicValue(
+      (ctx) => new TracedApprovalBook(get(ctx, TOKENS.Store).records<ApprovalPrimitives>('approvals'), get(ctx, TOKENS.Telemetry)),
+    )
     .inSingletonScope();
   bind(TOKENS.GrantBook)
     .toDynamicValue((ctx) => new GrantBook(get(ctx, TOKENS.Store).records<StoredGrant>('grants')))
@@ -43,7 +48,7 @@ export const guardModule = porterModule((bind) => {
     .toDynamicValue((ctx) => {
       const baseUrl = get(ctx, TOKENS.Config).baseUrl;
       return new HostAccess(
-        baseUrl ? new BaseUrlHostApi(baseUrl) : new NoHostApi(),
+        baseUrl ? new PropagatingHostApi(new BaseUrlHostApi(baseUrl), get(ctx, TOKENS.Telemetry)) : new NoHostApi(),
         get(ctx, TOKENS.ActAsSeam),
         get(ctx, TOKENS.AuditTrail),
       );
@@ -66,24 +71,28 @@ export const guardModule = porterModule((bind) => {
           clock: get(ctx, TOKENS.Clock),
           audit: get(ctx, TOKENS.AuditTrail),
           logger: get(ctx, TOKENS.Logger),
+          telemetry: get(ctx, TOKENS.Telemetry),
         }),
     )
     .inSingletonScope();
   bind(TOKENS.GuardCall)
     .toDynamicValue((ctx) => {
       const config = get(ctx, TOKENS.Config);
-      return new GuardCall({
-        tools: get(ctx, TOKENS.ToolRegistry),
-        approvals: get(ctx, TOKENS.ApprovalBook),
-        grants: get(ctx, TOKENS.GrantBook),
-        runner: get(ctx, TOKENS.ToolRunner),
-        executeApproved: get(ctx, TOKENS.ExecuteApproved),
-        settings: { policy: config.policy, approvalTtlMs: config.approvalTtlSeconds * 1000 },
-        ids: get(ctx, TOKENS.Ids),
-        clock: get(ctx, TOKENS.Clock),
-        audit: get(ctx, TOKENS.AuditTrail),
-        egressPreview: new EgressPreview(get(ctx, TOKENS.Egress)),
-      });
+      return new TracedGuardCall(
+        {
+          tools: get(ctx, TOKENS.ToolRegistry),
+          approvals: get(ctx, TOKENS.ApprovalBook),
+          grants: get(ctx, TOKENS.GrantBook),
+          runner: get(ctx, TOKENS.ToolRunner),
+          executeApproved: get(ctx, TOKENS.ExecuteApproved),
+          settings: { policy: config.policy, approvalTtlMs: config.approvalTtlSeconds * 1000 },
+          ids: get(ctx, TOKENS.Ids),
+          clock: get(ctx, TOKENS.Clock),
+          audit: get(ctx, TOKENS.AuditTrail),
+          egressPreview: new EgressPreview(get(ctx, TOKENS.Egress)),
+        },
+        get(ctx, TOKENS.Telemetry),
+      );
     })
     .inSingletonScope();
   bind(TOKENS.GuardUseCases)
@@ -92,11 +101,28 @@ export const guardModule = porterModule((bind) => {
       const grants = get(ctx, TOKENS.GrantBook);
       const clock = get(ctx, TOKENS.Clock);
       const effects = new DecisionEffects(grants, getAll(ctx, TOKENS.ApprovalHooks), get(ctx, TOKENS.Ids), get(ctx, TOKENS.AuditTrail));
+      const telemetry = get(ctx, TOKENS.Telemetry);
       return {
         listApprovals: new ListApprovals(approvals, clock),
         getApproval: new GetApproval(approvals, clock),
-        decideApproval: new DecideApproval(approvals, effects, clock),
-        decideApprovals: new DecideApprovals(approvals, effects, clock, get(ctx, TOKENS.Ids)),
+        // A decision is a span of the request that made it; the execution joins the parked call's trace.
+        decideApproval: new TracedUseCase(new DecideApproval(approvals, effects, clock), telemetry, {
+          name: 'porter.approval.decide',
+          before: (input) => ({
+            [ATTR.approvalId]: input.approvalId,
+            [ATTR.approved]: input.approve,
+            [ATTR.subject]: telemetry.subject(input.principal.subject),
+          }),
+          after: (view) => ({ 'porter.approval.state': view.state, [ATTR.toolName]: view.request?.tool }),
+        }),
+        decideApprovals: new TracedUseCase(new DecideApprovals(approvals, effects, clock, get(ctx, TOKENS.Ids)), telemetry, {
+          name: 'porter.approval.decide',
+          before: (input) => ({
+            [ATTR.approved]: input.approve,
+            'porter.approval.count': input.approvalIds.length,
+            [ATTR.subject]: telemetry.subject(input.principal.subject),
+          }),
+        }),
         listGrants: new ListGrants(grants),
         revokeGrant: new RevokeGrant(grants, clock, get(ctx, TOKENS.AuditTrail)),
       };
