@@ -8,9 +8,8 @@ import { ToolRunner } from '../../application/guard/tool-runner.js';
 import { ExecuteApproved } from '../../application/guard/execute-approved.js';
 import { TracedGuardCall } from '../../application/guard/traced-guard-call.js';
 import { TracedApprovalBook } from '../../application/guard/traced-approval-book.js';
-import { TracedUseCase } from '../../application/shared/traced-use-case.js';
+import { DecisionTrace } from '../../application/guard/decision-trace.js';
 import { PropagatingHostApi } from '../../adapters/telemetry/propagating-host-api.js';
-import { ATTR } from '../../ports/telemetry.js';
 import { DecideApproval, DecisionEffects } from '../../application/guard/decide-approval.js';
 import { DecideApprovals } from '../../application/guard/decide-approvals.js';
 import { GetApproval } from '../../application/guard/get-approval.js';
@@ -101,33 +100,18 @@ export const guardModule = porterModule((bind) => {
       const grants = get(ctx, TOKENS.GrantBook);
       const clock = get(ctx, TOKENS.Clock);
       const effects = new DecisionEffects(grants, getAll(ctx, TOKENS.ApprovalHooks), get(ctx, TOKENS.Ids), get(ctx, TOKENS.AuditTrail));
-      const telemetry = get(ctx, TOKENS.Telemetry);
       return {
         listApprovals: new ListApprovals(approvals, clock),
         getApproval: new GetApproval(approvals, clock),
-        // A decision is a span of the request that made it; the execution joins the parked call's trace.
-        decideApproval: new TracedUseCase(new DecideApproval(approvals, effects, clock), telemetry, {
-          name: 'porter.approval.decide',
-          before: (input) => ({
-            [ATTR.approvalId]: input.approvalId,
-            [ATTR.approved]: input.approve,
-            [ATTR.subject]: telemetry.subject(input.principal.subject),
-          }),
-          after: (view) => ({ 'porter.approval.state': view.state, [ATTR.toolName]: view.request?.tool }),
-        }),
-        decideApprovals: new TracedUseCase(new DecideApprovals(approvals, effects, clock, get(ctx, TOKENS.Ids)), telemetry, {
-          name: 'porter.approval.decide',
-          before: (input) => ({
-            [ATTR.approved]: input.approve,
-            'porter.approval.count': input.approvalIds.length,
-            [ATTR.subject]: telemetry.subject(input.principal.subject),
-          }),
-        }),
+        decideApproval: new DecideApproval(approvals, effects, clock),
+        decideApprovals: new DecideApprovals(approvals, effects, clock, get(ctx, TOKENS.Ids)),
         listGrants: new ListGrants(grants),
         revokeGrant: new RevokeGrant(grants, clock, get(ctx, TOKENS.AuditTrail)),
       };
     })
     .inSingletonScope();
+  // Each decision is recorded in the trace of the call it answers.
+  bind(TOKENS.ApprovalHooks).toDynamicValue((ctx) => new DecisionTrace(get(ctx, TOKENS.Telemetry)));
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) => guardRoutes(get(ctx, TOKENS.GuardUseCases)));
   bind(TOKENS.StatusBlocks).toDynamicValue((ctx) => ({
     guard: true,
