@@ -177,7 +177,11 @@ describe('Traces through @opentelemetry/api (in-memory exporter, the development
     expect(toolPart(turn.message, 'whoami')!.output).to.deep.equal({ status: 200 });
     expect(hostCalls).to.have.length(1);
     const call = named('porter.tool_call').find((s) => s.attributes['porter.tool.name'] === 'whoami')!;
-    expect(call.attributes).to.include({ 'porter.guard.decision': 'run', 'porter.guard.because': 'read-class', 'porter.guard.risk': 'read' });
+    expect(call.attributes).to.include({
+      'porter.guard.decision': 'run',
+      'porter.guard.because': 'read-class',
+      'porter.guard.risk': 'read',
+    });
     const traceparent = hostCalls[0]!.traceparent as string;
     expect(traceparent).to.match(new RegExp(`^00-${call.spanContext().traceId}-[0-9a-f]{16}-01$`));
     // Present: the person's own credentials go along, as before.
@@ -231,5 +235,25 @@ describe('Traces through @opentelemetry/api (in-memory exporter, the development
     const [ticked] = named('porter.tick');
     expect(ticked!.attributes['porter.runs.started']).to.equal(0);
     expect(JSON.stringify(spans().map((s) => s.attributes))).not.to.contain(TICK_SECRET);
+  });
+
+  it('a door request has its server span in the trace its traceparent names, without the bearer it carried', async () => {
+    const traceId = 'aaf92f3577b34da6a3ce929d0e0e4736';
+    const answer = await fetch(`${host.client.base}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: 'Bearer door-token-never-on-spans',
+        traceparent: `00-${traceId}-00f067aa0ba902b7-01`,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(answer.status).to.equal(401);
+    const [door] = named('porter.door.request');
+    expect(door!.spanContext().traceId).to.equal(traceId);
+    expect(door!.kind).to.equal(1); // SpanKind.SERVER
+    expect(door!.attributes).to.include({ 'http.request.method': 'POST', 'http.response.status_code': 401 });
+    expect(JSON.stringify(spans().map((s) => s.attributes))).not.to.contain('door-token-never-on-spans');
   });
 });
