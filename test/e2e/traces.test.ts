@@ -8,7 +8,7 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { devHost, type DevHostFixture } from '../support/dev-host-fixture.js';
 import { toolPart, WireClient } from '../support/turn-client.js';
 import { until } from '../support/eventually.js';
-import { defineTool } from '../../composition/index.js';
+import { actAs, defineTool } from '../../composition/index.js';
 import { demoTools } from '../../composition/dev-host/demo-tools.js';
 
 const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -51,7 +51,7 @@ describe('Traces through @opentelemetry/api (in-memory exporter, the development
         PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET,
         PORTER_BASE_URL: `http://127.0.0.1:${address.port}`,
       },
-      porter: { tools: [...demoTools(), whoami] },
+      porter: { tools: [...demoTools(), whoami], actAs: actAs.jwt({ secret: 'an-act-as-secret-for-the-traces-test-0123' }) },
     });
   });
 
@@ -255,5 +255,43 @@ describe('Traces through @opentelemetry/api (in-memory exporter, the development
     expect(door!.kind).to.equal(1); // SpanKind.SERVER
     expect(door!.attributes).to.include({ 'http.request.method': 'POST', 'http.response.status_code': 401 });
     expect(JSON.stringify(spans().map((s) => s.attributes))).not.to.contain('door-token-never-on-spans');
+  });
+
+  it("carries traceparent into the host's API when acting as the person (a run, away), beside the act-as material, never on a span", async () => {
+    const ada = client();
+    const created = await ada.json('POST', '/automations', {
+      name: 'who am i on deliveries',
+      trigger: { kind: 'webhook', source: 'demo' },
+      task: { prompt: '/call whoami {}' },
+    });
+    expect((await ada.json('POST', `/automations/${created.body.id}/arm`, {})).status).to.equal(200);
+    hostCalls.length = 0;
+    const id = 'msg_traces_act_as';
+    const at = new Date();
+    const response = await fetch(`${host.client.base}/webhooks/demo`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new Webhook(DEMO_SECRET).sign(id, at, '{}'),
+      },
+      body: '{}',
+    });
+    expect(response.status).to.equal(202);
+    const call = await until(
+      async () => named('porter.tool_call').find((s) => s.attributes['porter.tool.name'] === 'whoami'),
+      (s) => s !== undefined,
+    );
+    expect(call!.attributes).to.include({
+      'porter.presence': 'away',
+      'porter.venue': 'automation',
+      'porter.automation.id': created.body.id,
+    });
+    const sent = hostCalls.find((h) => h.traceparent?.includes(call!.spanContext().traceId));
+    expect(sent, 'a host call in the run trace').to.not.equal(undefined);
+    const jwt = (sent!.authorization as string).replace(/^Bearer /, '');
+    expect(jwt.split('.')).to.have.length(3);
+    expect(JSON.stringify(spans().map((s) => s.attributes))).not.to.contain(jwt);
   });
 });
