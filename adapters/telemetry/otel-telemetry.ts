@@ -68,7 +68,7 @@ export class OtelTelemetry implements Telemetry {
     }
     const span = this.tracer.startSpan(name, { kind: options.kind === 'server' ? SpanKind.SERVER : SpanKind.INTERNAL, links }, parent);
     const open = new Handle(span);
-    open.set(typeof attributes === 'function' ? attributes() : attributes);
+    if (span.isRecording()) open.set(typeof attributes === 'function' ? attributes() : attributes);
     try {
       return await context.with(trace.setSpan(parent, span), () => work(open));
     } catch (error) {
