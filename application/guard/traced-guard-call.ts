@@ -15,8 +15,8 @@ export class TracedGuardCall extends GuardCall {
   private readonly registry: ToolRegistry;
 
   constructor(
-    deps: GuardCallDeps,
     private readonly telemetry: Telemetry,
+    deps: GuardCallDeps,
   ) {
     super(deps);
     this.registry = deps.tools;

@@ -4,8 +4,8 @@ import { ExecuteRun, type ExecuteRunDeps } from './execute-run.js';
 /** A run's execution inside a `porter.run` span: its turn, model steps and tool calls nest under it. */
 export class TracedExecuteRun extends ExecuteRun {
   constructor(
-    deps: ExecuteRunDeps,
     private readonly telemetry: Telemetry,
+    deps: ExecuteRunDeps,
   ) {
     super(deps);
   }

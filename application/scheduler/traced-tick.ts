@@ -4,8 +4,8 @@ import { Tick, type TickDeps } from './tick.js';
 /** A scheduler tick inside a `porter.tick` span, with how many runs it started. */
 export class TracedTick extends Tick {
   constructor(
-    deps: TickDeps,
     private readonly telemetry: Telemetry,
+    deps: TickDeps,
   ) {
     super(deps);
   }

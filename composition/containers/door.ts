@@ -1,5 +1,3 @@
-import { TracedUseCase } from '../../application/shared/traced-use-case.js';
-import { ATTR } from '../../ports/telemetry.js';
 import { Container } from 'inversify';
 import { get, porterModule, TOKENS } from '../tokens.js';
 import type { AuthorizationCodePrimitives } from '../../domain/door/authorization-code.js';
@@ -133,15 +131,7 @@ const doorServices = porterModule((bind) => {
         get(ctx, TOKENS.AuditTrail),
       ),
       listTools: new ListDoorTools(get(ctx, TOKENS.ToolRegistry)),
-      callTool: new TracedUseCase(
-        new CallDoorTool(get(ctx, TOKENS.ToolRegistry), get(ctx, TOKENS.GuardCall), get(ctx, TOKENS.Ids)),
-        get(ctx, TOKENS.Telemetry),
-        {
-          name: 'porter.door.tool_call',
-          before: (call) => ({ [ATTR.toolName]: call.tool, [ATTR.subject]: get(ctx, TOKENS.Telemetry).subject(call.caller.subject) }),
-          after: (result) => ({ [ATTR.outcome]: result.kind }),
-        },
-      ),
+      callTool: new CallDoorTool(get(ctx, TOKENS.ToolRegistry), get(ctx, TOKENS.GuardCall), get(ctx, TOKENS.Ids)),
     }))
     .inSingletonScope();
 });

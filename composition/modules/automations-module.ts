@@ -172,27 +172,24 @@ export const automationsModule = porterModule((bind) => {
   bind(TOKENS.ExecuteRun)
     .toDynamicValue((ctx) => {
       const agent = get(ctx, TOKENS.AgentTurn);
-      return new TracedExecuteRun(
-        {
-          runs: get(ctx, TOKENS.RunBook),
-          automations: get(ctx, TOKENS.AutomationBook),
-          agent,
-          parked: parkedOf(ctx),
-          resume: resumeOf(ctx),
-          admission: get(ctx, TOKENS.RunAdmission),
-          followUp: get(ctx, TOKENS.RunFollowUp),
-          dispatcher: get(ctx, TOKENS.RunDispatcher),
-          ids: get(ctx, TOKENS.Ids),
-          clock: get(ctx, TOKENS.Clock),
-          audit: get(ctx, TOKENS.AuditTrail),
-          logger: get(ctx, TOKENS.Logger),
-          settings: {
-            holder: HOLDER,
-            leaseMs: RUN_LEASE_MS,
-          },
+      return new TracedExecuteRun(get(ctx, TOKENS.Telemetry), {
+        runs: get(ctx, TOKENS.RunBook),
+        automations: get(ctx, TOKENS.AutomationBook),
+        agent,
+        parked: parkedOf(ctx),
+        resume: resumeOf(ctx),
+        admission: get(ctx, TOKENS.RunAdmission),
+        followUp: get(ctx, TOKENS.RunFollowUp),
+        dispatcher: get(ctx, TOKENS.RunDispatcher),
+        ids: get(ctx, TOKENS.Ids),
+        clock: get(ctx, TOKENS.Clock),
+        audit: get(ctx, TOKENS.AuditTrail),
+        logger: get(ctx, TOKENS.Logger),
+        settings: {
+          holder: HOLDER,
+          leaseMs: RUN_LEASE_MS,
         },
-        get(ctx, TOKENS.Telemetry),
-      );
+      });
     })
     .inSingletonScope();
   bind(TOKENS.Tick)
@@ -210,17 +207,14 @@ export const automationsModule = porterModule((bind) => {
         logger: get(ctx, TOKENS.Logger),
         settings: { requeueAfterMs: RUN_REQUEUE_AFTER_MS },
       });
-      return new TracedTick(
-        {
-          automations: get(ctx, TOKENS.AutomationBook),
-          calendar: get(ctx, TOKENS.CronCalendar),
-          starts: get(ctx, TOKENS.StartRuns),
-          sweep,
-          clock: get(ctx, TOKENS.Clock),
-          logger: get(ctx, TOKENS.Logger),
-        },
-        get(ctx, TOKENS.Telemetry),
-      );
+      return new TracedTick(get(ctx, TOKENS.Telemetry), {
+        automations: get(ctx, TOKENS.AutomationBook),
+        calendar: get(ctx, TOKENS.CronCalendar),
+        starts: get(ctx, TOKENS.StartRuns),
+        sweep,
+        clock: get(ctx, TOKENS.Clock),
+        logger: get(ctx, TOKENS.Logger),
+      });
     })
     .inSingletonScope();
   bind(TOKENS.SchedulerWork)

@@ -1,13 +1,13 @@
 import { get, getAll, porterModule, TOKENS } from '../tokens.js';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
 import type { StoredGrant } from '../../domain/guard/grant.js';
+import { TracedApprovalBook } from '../../application/guard/traced-approval-book.js';
 import { GrantBook } from '../../application/guard/grant-book.js';
 import { ActAsSeam } from '../../application/guard/act-as-seam.js';
 import { HostAccess } from '../../application/guard/host-access.js';
 import { ToolRunner } from '../../application/guard/tool-runner.js';
 import { ExecuteApproved } from '../../application/guard/execute-approved.js';
 import { TracedGuardCall } from '../../application/guard/traced-guard-call.js';
-import { TracedApprovalBook } from '../../application/guard/traced-approval-book.js';
 import { DecisionTrace } from '../../application/guard/decision-trace.js';
 import { PropagatingHostApi } from '../../adapters/telemetry/propagating-host-api.js';
 import { DecideApproval, DecisionEffects } from '../../application/guard/decide-approval.js';
@@ -77,21 +77,18 @@ export const guardModule = porterModule((bind) => {
   bind(TOKENS.GuardCall)
     .toDynamicValue((ctx) => {
       const config = get(ctx, TOKENS.Config);
-      return new TracedGuardCall(
-        {
-          tools: get(ctx, TOKENS.ToolRegistry),
-          approvals: get(ctx, TOKENS.ApprovalBook),
-          grants: get(ctx, TOKENS.GrantBook),
-          runner: get(ctx, TOKENS.ToolRunner),
-          executeApproved: get(ctx, TOKENS.ExecuteApproved),
-          settings: { policy: config.policy, approvalTtlMs: config.approvalTtlSeconds * 1000 },
-          ids: get(ctx, TOKENS.Ids),
-          clock: get(ctx, TOKENS.Clock),
-          audit: get(ctx, TOKENS.AuditTrail),
-          egressPreview: new EgressPreview(get(ctx, TOKENS.Egress)),
-        },
-        get(ctx, TOKENS.Telemetry),
-      );
+      return new TracedGuardCall(get(ctx, TOKENS.Telemetry), {
+        tools: get(ctx, TOKENS.ToolRegistry),
+        approvals: get(ctx, TOKENS.ApprovalBook),
+        grants: get(ctx, TOKENS.GrantBook),
+        runner: get(ctx, TOKENS.ToolRunner),
+        executeApproved: get(ctx, TOKENS.ExecuteApproved),
+        settings: { policy: config.policy, approvalTtlMs: config.approvalTtlSeconds * 1000 },
+        ids: get(ctx, TOKENS.Ids),
+        clock: get(ctx, TOKENS.Clock),
+        audit: get(ctx, TOKENS.AuditTrail),
+        egressPreview: new EgressPreview(get(ctx, TOKENS.Egress)),
+      });
     })
     .inSingletonScope();
   bind(TOKENS.GuardUseCases)

@@ -1,6 +1,3 @@
-import { TracedUseCase } from '../../application/shared/traced-use-case.js';
-import { ATTR, type Telemetry } from '../../ports/telemetry.js';
-import type { WebhookUseCases } from '../../ports/use-cases/webhooks.js';
 import { get, porterModule, TOKENS } from '../tokens.js';
 import type { PorterConfig } from '../config/config-schema.js';
 import type { WebhookVerifier } from '../../ports/webhook-verifier.js';
@@ -13,6 +10,9 @@ import { StandardWebhooksVerifier } from '../../adapters/webhooks/standard-webho
 import { GitHubVerifier } from '../../adapters/webhooks/github-verifier.js';
 import { StripeVerifier } from '../../adapters/webhooks/stripe-verifier.js';
 import { webhookRoutes } from '../../adapters/http/routes/webhook-routes.js';
+import { TracedUseCase } from '../../application/shared/traced-use-case.js';
+import { ATTR, type Telemetry } from '../../ports/telemetry.js';
+import type { WebhookUseCases } from '../../ports/use-cases/webhooks.js';
 
 type SourceOption = PorterConfig['webhooks']['sources'][string];
 
@@ -43,35 +43,35 @@ export const webhooksModule = porterModule((bind) => {
       return {
         admitSource: new AdmitSource(sources, refusals),
         refuseOversize: new RefuseOversize(refusals),
-        receiveDelivery: tracedDelivery(
-          get(ctx, TOKENS.Telemetry),
-          new ReceiveDelivery({
-            sources,
-            refusals,
-            ledger: get(ctx, TOKENS.Store).records<DeliveryMark>('webhook-deliveries'),
-            automations: get(ctx, TOKENS.AutomationBook),
-            starts: get(ctx, TOKENS.StartRuns),
-            clock: get(ctx, TOKENS.Clock),
-            audit: get(ctx, TOKENS.AuditTrail),
-          }),
-        ),
+        receiveDelivery: new ReceiveDelivery({
+          sources,
+          refusals,
+          ledger: get(ctx, TOKENS.Store).records<DeliveryMark>('webhook-deliveries'),
+          automations: get(ctx, TOKENS.AutomationBook),
+          starts: get(ctx, TOKENS.StartRuns),
+          clock: get(ctx, TOKENS.Clock),
+          audit: get(ctx, TOKENS.AuditTrail),
+        }),
       };
     })
     .inSingletonScope();
-  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => webhookRoutes(get(ctx, TOKENS.WebhookUseCases)));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => webhookRoutes(traced(get(ctx, TOKENS.WebhookUseCases), get(ctx, TOKENS.Telemetry))));
 });
 
-/** A delivery in a `porter.webhook.delivery` span: its source, whether it was verified, deduplicated, and how many runs it started. */
-function tracedDelivery(telemetry: Telemetry, receive: WebhookUseCases['receiveDelivery']): WebhookUseCases['receiveDelivery'] {
-  return new TracedUseCase(receive, telemetry, {
-    name: 'porter.webhook.delivery',
-    kind: 'server',
-    before: (delivery) => ({ [ATTR.webhookSource]: delivery.source }),
-    after: (answer) => ({
-      [ATTR.webhookVerified]: true,
-      [ATTR.webhookDeduplicated]: answer.kind === 'deduplicated',
-      [ATTR.runsStarted]: answer.kind === 'accepted' ? answer.runIds.length : 0,
+/** A delivery in a `porter.webhook.delivery` span (server kind): its source, whether it was verified or deduplicated, how many runs it started. */
+function traced(webhooks: WebhookUseCases, telemetry: Telemetry): WebhookUseCases {
+  return {
+    ...webhooks,
+    receiveDelivery: new TracedUseCase(webhooks.receiveDelivery, telemetry, {
+      name: 'porter.webhook.delivery',
+      kind: 'server',
+      before: (delivery) => ({ [ATTR.webhookSource]: delivery.source }),
+      after: (answer) => ({
+        [ATTR.webhookVerified]: true,
+        [ATTR.webhookDeduplicated]: answer.kind === 'deduplicated',
+        [ATTR.runsStarted]: answer.kind === 'accepted' ? answer.runIds.length : 0,
+      }),
+      failed: () => ({ [ATTR.webhookVerified]: false }),
     }),
-    failed: () => ({ [ATTR.webhookVerified]: false }),
-  });
+  };
 }
