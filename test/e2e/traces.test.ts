@@ -7,6 +7,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@o
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { devHost, type DevHostFixture } from '../support/dev-host-fixture.js';
 import { toolPart, WireClient } from '../support/turn-client.js';
+import { connectSdk } from '../support/door-client.js';
 import { until } from '../support/eventually.js';
 import { actAs, defineTool } from '../../composition/index.js';
 import { demoTools } from '../../composition/dev-host/demo-tools.js';
@@ -293,5 +294,28 @@ describe('Traces through @opentelemetry/api (in-memory exporter, the development
     const jwt = (sent!.authorization as string).replace(/^Bearer /, '');
     expect(jwt.split('.')).to.have.length(3);
     expect(JSON.stringify(spans().map((s) => s.attributes))).not.to.contain(jwt);
+  });
+
+  it("a tool call through the door: the request's server span holds the door's tool call, which holds the guard's, none with the token", async () => {
+    // A host of its own: the other one's PORTER_BASE_URL (the stand-in host API) would be the door's issuer.
+    const doorHost = await devHost();
+    const { client: mcp, provider } = await connectSdk(new URL(`${doorHost.client.base}/mcp`), 'ada');
+    try {
+      exporter.reset();
+      await mcp.callTool({ name: 'notes_list', arguments: {} });
+      const [doorCall] = named('porter.door.tool_call');
+      expect(doorCall!.attributes).to.include({ 'porter.tool.name': 'notes_list', 'porter.outcome': 'ran' });
+      const guarded = named('porter.tool_call').find((s) => s.attributes['porter.tool.name'] === 'notes_list')!;
+      expect(guarded.attributes).to.include({ 'porter.venue': 'mcp', 'porter.guard.decision': 'run' });
+      expect(parentOf(guarded)).to.equal(idOf(doorCall!));
+      const request = named('porter.door.request').find((s) => under(doorCall!, s));
+      expect(request, 'the door request span holds the tool call').to.not.equal(undefined);
+      const token = provider.tokens()?.access_token;
+      expect(token).to.be.a('string');
+      expect(JSON.stringify(spans().map((s) => s.attributes))).not.to.contain(token);
+    } finally {
+      await mcp.close();
+      await doorHost.close();
+    }
   });
 });
