@@ -5,6 +5,7 @@ import type { DoorRoutes } from './modules/door-routes.js';
 import type { Clock } from '../ports/clock.js';
 import type { Ids } from '../ports/ids.js';
 import type { Logger } from '../ports/logger.js';
+import type { Telemetry } from '../ports/telemetry.js';
 import type { Store } from '../ports/store.js';
 import type { Model } from '../ports/model.js';
 import type { Sandbox } from '../ports/sandbox.js';
@@ -132,6 +133,8 @@ export const TOKENS = {
   Clock: token<Clock>('Clock'),
   Ids: token<Ids>('Ids'),
   Logger: token<Logger>('Logger'),
+  /** Traces (`@opentelemetry/api`, or nothing with `telemetry: false`). */
+  Telemetry: token<Telemetry>('Telemetry'),
   Store: token<Store>('Store'),
   AuditSink: token<AuditSink & AuditLog>('AuditSink'),
   AuditLog: token<AuditLog>('AuditLog'),

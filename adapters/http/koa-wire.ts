@@ -2,6 +2,7 @@ import Koa from 'koa';
 import { Router } from '@koa/router';
 import type { Ids } from '../../ports/ids.js';
 import type { Logger } from '../../ports/logger.js';
+import type { Telemetry } from '../../ports/telemetry.js';
 import type { PrincipalResolver } from '../../ports/principal-resolver.js';
 import type { IdentityUseCases } from '../../ports/use-cases/identity.js';
 import { errorEnvelope } from './error-envelope.js';
@@ -32,6 +33,8 @@ export interface KoaWireOptions {
   readonly identity: IdentityUseCases;
   readonly ids: Ids;
   readonly logger: Logger;
+  /** Continues the trace a request's `traceparent` names; absent, no header is read. */
+  readonly telemetry?: Telemetry;
 }
 
 export interface KoaWire {
@@ -53,6 +56,12 @@ export function createKoaWire(options: KoaWireOptions): KoaWire {
   const mount = options.mount === '/' ? '' : options.mount;
   const relative = (path: string) => relativeToMount(mount, path);
 
+  // Everything below runs in the trace the request named (`traceparent`), unless the host's own
+  // instrumentation already opened a span for it.
+  if (options.telemetry) {
+    const telemetry = options.telemetry;
+    app.use((ctx, next) => telemetry.continueFrom(ctx.headers, next));
+  }
   // Outside the envelope: it sees the status the envelope chose.
   app.use(closeAfterUnreadBody());
   app.use(errorEnvelope(options.logger));

@@ -10,6 +10,7 @@ import { InvalidInput, PayloadTooLarge, Unavailable } from '../../domain/errors.
 import type { DoorSessionRegistry, LiveDoorSession } from '../../ports/door-sessions.js';
 import type { Ids } from '../../ports/ids.js';
 import type { Logger } from '../../ports/logger.js';
+import type { Telemetry } from '../../ports/telemetry.js';
 import type { Admission, DoorTransportUseCases } from '../../ports/use-cases/door.js';
 import { allowAnyOrigin } from './cors.js';
 import type { DoorUrls } from './door-urls.js';
@@ -33,6 +34,8 @@ export interface McpDoorTransportOptions {
   readonly server: DoorServerInfo;
   readonly ids: Ids;
   readonly logger: Logger;
+  /** Each request in a `porter.door.request` span (server kind), in the trace its `traceparent` named. */
+  readonly telemetry?: Telemetry;
 }
 
 const EXPOSED = ['Mcp-Session-Id', 'WWW-Authenticate', 'Mcp-Protocol-Version'];
@@ -54,6 +57,20 @@ export class McpDoorTransport {
   constructor(private readonly options: McpDoorTransportOptions) {}
 
   readonly handle = async (ctx: Context): Promise<void> => {
+    const telemetry = this.options.telemetry;
+    if (!telemetry) return this.answer(ctx);
+    return telemetry.span(
+      'porter.door.request',
+      { 'http.request.method': ctx.method, 'porter.door.session': ctx.get('mcp-session-id') ? 'existing' : 'new' },
+      async (span) => {
+        await this.answer(ctx);
+        span.set({ 'http.response.status_code': ctx.status });
+      },
+      { kind: 'server' },
+    );
+  };
+
+  private async answer(ctx: Context): Promise<void> {
     try {
       await this.serve(ctx);
     } catch (error) {
@@ -66,7 +83,7 @@ export class McpDoorTransport {
         });
       jsonRpcError(ctx, unavailable ? 503 : 500, -32603, unavailable ? 'The service is unavailable; try again shortly' : 'Internal error');
     }
-  };
+  }
 
   private async serve(ctx: Context): Promise<void> {
     allowAnyOrigin(ctx, EXPOSED);

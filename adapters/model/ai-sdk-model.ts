@@ -1,4 +1,13 @@
-import { convertToModelMessages, jsonSchema, streamText, tool, type LanguageModel, type ToolSet, type UIMessage } from 'ai';
+import {
+  convertToModelMessages,
+  jsonSchema,
+  streamText,
+  tool,
+  type LanguageModel,
+  type TelemetrySettings,
+  type ToolSet,
+  type UIMessage,
+} from 'ai';
 import type { Model, ModelEvent, ModelStepRequest } from '../../ports/model.js';
 
 /**
@@ -10,7 +19,14 @@ export class AiSdkModel implements Model {
     private readonly model: LanguageModel,
     readonly source: 'custom' | 'ladder',
     readonly label: string,
+    /** The AI SDK's own telemetry: its `ai.*` spans, on Porter's tracer, under the span of the turn that asked. */
+    private readonly telemetry?: TelemetrySettings,
   ) {}
+
+  /** The same model, each step traced by the AI SDK with these settings. */
+  traced(telemetry: TelemetrySettings): AiSdkModel {
+    return new AiSdkModel(this.model, this.source, this.label, telemetry);
+  }
 
   assertConfigured(): void {}
 
@@ -31,6 +47,7 @@ export class AiSdkModel implements Model {
       ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
       abortSignal: request.signal,
       maxRetries: 1,
+      ...(this.telemetry ? { experimental_telemetry: this.telemetry } : {}),
       // Errors arrive as stream parts and end the turn there (logged by Porter); the SDK's default
       // would also print them to the console.
       onError: () => undefined,

@@ -2,6 +2,7 @@ import { EXECUTION_LEASE_MS } from '../../domain/guard/approval.js';
 import type { Principal } from '../../domain/principal.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
+import { ATTR, type Telemetry } from '../../ports/telemetry.js';
 import type { StreamedData, ToolRegistry } from '../../ports/tool-registry.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
@@ -33,6 +34,8 @@ export interface ExecuteApprovedDeps {
   readonly audit: AuditTrail;
   readonly logger: Logger;
   readonly settings?: ExecutionSettings;
+  /** Absent: no span. Present: the execution joins the trace of the call that parked it. */
+  readonly telemetry?: Telemetry;
 }
 
 /**
@@ -49,8 +52,10 @@ export class ExecuteApproved {
   private readonly audit: AuditTrail;
   private readonly logger: Logger;
   private readonly settings: ExecutionSettings;
+  private readonly telemetry: Telemetry | undefined;
 
   constructor(deps: ExecuteApprovedDeps) {
+    this.telemetry = deps.telemetry;
     this.approvals = deps.approvals;
     this.tools = deps.tools;
     this.runner = deps.runner;
@@ -140,7 +145,7 @@ export class ExecuteApproved {
     });
     let outcome: ToolOutcome;
     try {
-      outcome = await this.runApproved(loaded, { ...input, signal: lease.signal });
+      outcome = await this.traced(loaded, () => this.runApproved(loaded, { ...input, signal: lease.signal }));
     } catch (error) {
       outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
     } finally {
@@ -156,6 +161,37 @@ export class ExecuteApproved {
     return outcome.ok
       ? { status: 'ran', output: outcome.output, because: 'approval' }
       : { status: 'failed', error: outcome.error, ...(outcome.code ? { code: outcome.code } : {}) };
+  }
+
+  /**
+   * The execution in a `porter.approval.execute` span whose parent is the tool call that parked it
+   * (stored with the approval), so it joins that turn's trace; what runs it now is linked.
+   */
+  private traced(loaded: LoadedApproval, work: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
+    const telemetry = this.telemetry;
+    if (!telemetry) return work();
+    const { approval } = loaded;
+    return telemetry.span(
+      'porter.approval.execute',
+      () => ({
+        [ATTR.approvalId]: approval.id,
+        [ATTR.toolName]: approval.request.tool,
+        [ATTR.toolCallId]: approval.request.toolCallId,
+        [ATTR.risk]: approval.request.risk,
+        [ATTR.venue]: approval.request.venue,
+        [ATTR.presence]: approval.request.presence,
+        [ATTR.threadId]: approval.request.threadId,
+        [ATTR.runId]: approval.request.runId,
+        [ATTR.automationId]: approval.request.automationId,
+        [ATTR.subject]: telemetry.subject(approval.subject),
+      }),
+      async (span) => {
+        const outcome = await work();
+        span.set({ [ATTR.outcome]: outcome.ok ? 'ok' : 'failed' });
+        return outcome;
+      },
+      { parent: approval.traceparent },
+    );
   }
 
   /** Records the outcome on the latest revision (the heartbeat moved it on meanwhile). */

@@ -38,6 +38,7 @@ export const approvalShape = z.object({
   expiresAt: z.string(),
   decidedAt: z.string().nullable(),
   remember: remember.nullable(),
+  traceparent: z.string().max(256).optional(),
   outcome: z
     .union([
       z.object({ kind: z.literal('executed'), ok: z.literal(true), output: z.unknown() }),

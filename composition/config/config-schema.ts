@@ -341,6 +341,16 @@ export const configSchema = z
         instance<Logger>('a Logger (info, warn, error)', (v) => typeof v.error === 'function'),
       ])
       .default('info'),
+    /** Traces through `@opentelemetry/api`: how a subject appears on spans, and whether content is recorded; `false` opens no span. */
+    telemetry: z
+      .union([
+        z.literal(false),
+        z.strictObject({
+          subject: z.enum(['hash', 'omit', 'plain']).default('hash'),
+          recordContent: z.boolean().default(false),
+        }),
+      ])
+      .default({ subject: 'hash', recordContent: false }),
   })
   .superRefine((config, ctx) => {
     if (config.mcp && !config.oauth) {

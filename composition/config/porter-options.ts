@@ -249,4 +249,11 @@ export interface PorterOptions {
   readonly sandbox?: SandboxOptions;
   /** `info` (default), `warn`, `error`, `silent`, or a Logger. */
   readonly logger?: 'info' | 'warn' | 'error' | 'silent' | Logger;
+  /**
+   * Traces through `@opentelemetry/api` (the host registers the SDK and exporter; without one
+   * every span is a no-op). `subject`: how the principal's subject appears on spans, `hash`
+   * (default, keyed by the secret), `omit` or `plain`. `recordContent`: also record prompts,
+   * answers and tool inputs (default false). `false`: open no span at all.
+   */
+  readonly telemetry?: false | { readonly subject?: 'hash' | 'omit' | 'plain'; readonly recordContent?: boolean };
 }

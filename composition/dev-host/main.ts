@@ -17,9 +17,16 @@ if (process.env.NODE_ENV === 'production') {
 }
 
 try {
+  // Traces to an OTLP collector when OTEL_EXPORTER_OTLP_ENDPOINT is set (devDependencies: `npm start` only).
+  const otlp = process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? await loadOtlpExport() : null;
   const { startDevHost } = await import('./dev-host.js');
   const host = await startDevHost();
-  const stop = () => void host.close().then(() => process.exit(0));
+  if (otlp) console.log(`Porter's traces go to ${otlp.url} (OTLP ${otlp.protocol})`);
+  const stop = () =>
+    void host
+      .close()
+      .then(() => otlp?.shutdown())
+      .then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   // Said once the signals are handled, so a stop right after it is graceful.
@@ -27,4 +34,16 @@ try {
 } catch (error) {
   console.error(error instanceof PorterConfigError ? error.message : error);
   process.exit(1);
+}
+
+/** What otlp-export.ts offers (named here, not imported: the build must not pull that file in). */
+interface OtlpExportModule {
+  startOtlpExport(env: NodeJS.ProcessEnv): { url: string; protocol: string; shutdown(): Promise<void> } | null;
+}
+
+/** Loaded by a computed name: the published package has neither otlp-export nor the SDK it imports. */
+async function loadOtlpExport() {
+  const file = './otlp-export.js';
+  const { startOtlpExport } = (await import(file)) as OtlpExportModule;
+  return startOtlpExport(process.env);
 }

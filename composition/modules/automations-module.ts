@@ -24,7 +24,7 @@ import { ParkedApprovals } from '../../application/runs/parked-approvals.js';
 import { ResumeRun } from '../../application/runs/resume-run.js';
 import { ResumeHook } from '../../application/runs/resume-hook.js';
 import { StartRuns } from '../../application/runs/start-runs.js';
-import { ExecuteRun } from '../../application/runs/execute-run.js';
+import { TracedExecuteRun } from '../../application/runs/traced-execute-run.js';
 import { StopRun } from '../../application/runs/stop-run.js';
 import { SweepRuns } from '../../application/runs/sweep-runs.js';
 import { GetRun } from '../../application/runs/get-run.js';
@@ -41,7 +41,7 @@ import { NotifyTargets } from '../../application/automations/notify-targets.js';
 import { StandardWebhooksSender } from '../../adapters/webhooks/standard-webhooks-sender.js';
 import { GuardedEgress } from '../../adapters/shared/egress/guarded-egress.js';
 import { AesGcmSecretBox } from '../../adapters/runtime/aes-gcm-secret-box.js';
-import { Tick } from '../../application/scheduler/tick.js';
+import { TracedTick } from '../../application/scheduler/traced-tick.js';
 import { AuthorizedTick } from '../../application/scheduler/authorized-tick.js';
 import { CronerCalendar } from '../../adapters/scheduler/croner-calendar.js';
 import { automationRoutes } from '../../adapters/http/routes/automation-routes.js';
@@ -172,7 +172,7 @@ export const automationsModule = porterModule((bind) => {
   bind(TOKENS.ExecuteRun)
     .toDynamicValue((ctx) => {
       const agent = get(ctx, TOKENS.AgentTurn);
-      return new ExecuteRun({
+      return new TracedExecuteRun(get(ctx, TOKENS.Telemetry), {
         runs: get(ctx, TOKENS.RunBook),
         automations: get(ctx, TOKENS.AutomationBook),
         agent,
@@ -208,7 +208,7 @@ export const automationsModule = porterModule((bind) => {
         logger: get(ctx, TOKENS.Logger),
         settings: { requeueAfterMs: RUN_REQUEUE_AFTER_MS },
       });
-      return new Tick({
+      return new TracedTick(get(ctx, TOKENS.Telemetry), {
         automations: get(ctx, TOKENS.AutomationBook),
         calendar: get(ctx, TOKENS.CronCalendar),
         starts: get(ctx, TOKENS.StartRuns),

@@ -10,6 +10,12 @@ import { StoreAuditLog } from '../../adapters/audit/store-audit-log.js';
 import { NoModel } from '../../adapters/model/no-model.js';
 import { NoConnectionBroker } from '../../adapters/connections/no-connection-broker.js';
 import { AuditTrail } from '../../application/audit/audit-trail.js';
+import { AiSdkModel } from '../../adapters/model/ai-sdk-model.js';
+import { OtelTelemetry } from '../../adapters/telemetry/otel-telemetry.js';
+import { NoTelemetry } from '../../adapters/telemetry/no-telemetry.js';
+import type { Model } from '../../ports/model.js';
+import type { Telemetry } from '../../ports/telemetry.js';
+import { PORTER_VERSION } from '../version.js';
 import type { Integrations } from '../integrations/load-integrations.js';
 
 export interface CoreParts {
@@ -55,7 +61,35 @@ export function coreModule(parts: CoreParts): ContainerModule {
       .inSingletonScope();
     bind(TOKENS.PrincipalResolver).toConstantValue(parts.config.principal ?? (() => null));
     // What the deployment lacks is bound as its null object, which answers NotImplemented (501).
-    bind(TOKENS.Model).toConstantValue(parts.integrations.model ?? new NoModel());
+    const telemetry = telemetryFor(parts.config);
+    bind(TOKENS.Telemetry).toConstantValue(telemetry);
+    bind(TOKENS.Model).toConstantValue(parts.integrations.model ? tracedModel(parts.integrations.model, telemetry) : new NoModel());
     bind(TOKENS.ConnectionBroker).toConstantValue(parts.integrations.broker ?? new NoConnectionBroker());
+  });
+}
+
+/** Traces as the `telemetry` option says; the subject's hash is keyed by the deployment's secret. */
+export function telemetryFor(config: PorterConfig): Telemetry {
+  if (config.telemetry === false) return new NoTelemetry();
+  const secret = Array.isArray(config.secret) ? config.secret[0] : config.secret;
+  return new OtelTelemetry({
+    subject: config.telemetry.subject,
+    recordContent: config.telemetry.recordContent,
+    ...(typeof secret === 'string' ? { hashKey: secret } : {}),
+    version: PORTER_VERSION,
+  });
+}
+
+/**
+ * The AI SDK's own telemetry on Porter's tracer, so each model step's `ai.*` spans nest under the
+ * turn's span; prompts and answers only when the host opted into content.
+ */
+function tracedModel(model: Model, telemetry: Telemetry): Model {
+  if (!(model instanceof AiSdkModel) || !(telemetry instanceof OtelTelemetry)) return model;
+  return model.traced({
+    isEnabled: true,
+    tracer: telemetry.tracer,
+    recordInputs: telemetry.recordsContent,
+    recordOutputs: telemetry.recordsContent,
   });
 }

@@ -11,6 +11,9 @@ import { defaultConsentPage } from '../../adapters/mcp/consent-page.js';
 import { DEFAULT_BRAND, type DoorBrand } from '../../adapters/mcp/door-page.js';
 import { McpDoorTransport } from '../../adapters/mcp/mcp-door-transport.js';
 import { DoorOAuthEndpoints } from '../../adapters/mcp/oauth-endpoints.js';
+import { TracedUseCase } from '../../application/shared/traced-use-case.js';
+import { ATTR, type Telemetry } from '../../ports/telemetry.js';
+import type { DoorTransportUseCases } from '../../ports/use-cases/door.js';
 
 /**
  * The MCP door, loaded into the composition root only with `mcp: true`. Its services live in a
@@ -39,7 +42,7 @@ function doorRoutesOf(door: Container): DoorRoutes {
   const brand: DoorBrand = config.oauth?.brand ?? DEFAULT_BRAND;
   const urlsOf = doorUrlsFrom(config.baseUrl, config.mount);
   const transport = new McpDoorTransport({
-    door: get(door, TOKENS.DoorTransportUseCases),
+    door: tracedDoor(get(door, TOKENS.DoorTransportUseCases), get(door, TOKENS.Telemetry)),
     sessions: get(door, TOKENS.DoorSessions),
     urlsOf,
     server: {
@@ -49,6 +52,7 @@ function doorRoutesOf(door: Container): DoorRoutes {
     },
     ids: get(door, TOKENS.Ids),
     logger,
+    telemetry: get(door, TOKENS.Telemetry),
   });
   const oauth = new DoorOAuthEndpoints({
     oauth: get(door, TOKENS.DoorOAuthUseCases),
@@ -81,5 +85,17 @@ function signedInWith(resolve: PrincipalResolver) {
     } catch {
       return null;
     }
+  };
+}
+
+/** A tool call through the door in a `porter.door.tool_call` span (the guard's span nests under it). */
+function tracedDoor(door: DoorTransportUseCases, telemetry: Telemetry): DoorTransportUseCases {
+  return {
+    ...door,
+    callTool: new TracedUseCase(door.callTool, telemetry, {
+      name: 'porter.door.tool_call',
+      before: (call) => ({ [ATTR.toolName]: call.tool, [ATTR.subject]: telemetry.subject(call.caller.subject) }),
+      after: (result) => ({ [ATTR.outcome]: result.kind }),
+    }),
   };
 }

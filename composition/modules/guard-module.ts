@@ -1,13 +1,15 @@
 import { get, getAll, porterModule, TOKENS } from '../tokens.js';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
 import type { StoredGrant } from '../../domain/guard/grant.js';
-import { ApprovalBook } from '../../application/guard/approval-book.js';
+import { TracedApprovalBook } from '../../application/guard/traced-approval-book.js';
 import { GrantBook } from '../../application/guard/grant-book.js';
 import { ActAsSeam } from '../../application/guard/act-as-seam.js';
 import { HostAccess } from '../../application/guard/host-access.js';
 import { ToolRunner } from '../../application/guard/tool-runner.js';
 import { ExecuteApproved } from '../../application/guard/execute-approved.js';
-import { GuardCall } from '../../application/guard/guard-call.js';
+import { TracedGuardCall } from '../../application/guard/traced-guard-call.js';
+import { DecisionTrace } from '../../application/guard/decision-trace.js';
+import { PropagatingHostApi } from '../../adapters/telemetry/propagating-host-api.js';
 import { DecideApproval, DecisionEffects } from '../../application/guard/decide-approval.js';
 import { DecideApprovals } from '../../application/guard/decide-approvals.js';
 import { GetApproval } from '../../application/guard/get-approval.js';
@@ -31,7 +33,9 @@ export const guardModule = porterModule((bind) => {
     })
     .inSingletonScope();
   bind(TOKENS.ApprovalBook)
-    .toDynamicValue((ctx) => new ApprovalBook(get(ctx, TOKENS.Store).records<ApprovalPrimitives>('approvals')))
+    .toDynamicValue(
+      (ctx) => new TracedApprovalBook(get(ctx, TOKENS.Store).records<ApprovalPrimitives>('approvals'), get(ctx, TOKENS.Telemetry)),
+    )
     .inSingletonScope();
   bind(TOKENS.GrantBook)
     .toDynamicValue((ctx) => new GrantBook(get(ctx, TOKENS.Store).records<StoredGrant>('grants')))
@@ -43,7 +47,7 @@ export const guardModule = porterModule((bind) => {
     .toDynamicValue((ctx) => {
       const baseUrl = get(ctx, TOKENS.Config).baseUrl;
       return new HostAccess(
-        baseUrl ? new BaseUrlHostApi(baseUrl) : new NoHostApi(),
+        baseUrl ? new PropagatingHostApi(new BaseUrlHostApi(baseUrl), get(ctx, TOKENS.Telemetry)) : new NoHostApi(),
         get(ctx, TOKENS.ActAsSeam),
         get(ctx, TOKENS.AuditTrail),
       );
@@ -66,13 +70,14 @@ export const guardModule = porterModule((bind) => {
           clock: get(ctx, TOKENS.Clock),
           audit: get(ctx, TOKENS.AuditTrail),
           logger: get(ctx, TOKENS.Logger),
+          telemetry: get(ctx, TOKENS.Telemetry),
         }),
     )
     .inSingletonScope();
   bind(TOKENS.GuardCall)
     .toDynamicValue((ctx) => {
       const config = get(ctx, TOKENS.Config);
-      return new GuardCall({
+      return new TracedGuardCall(get(ctx, TOKENS.Telemetry), {
         tools: get(ctx, TOKENS.ToolRegistry),
         approvals: get(ctx, TOKENS.ApprovalBook),
         grants: get(ctx, TOKENS.GrantBook),
@@ -103,6 +108,8 @@ export const guardModule = porterModule((bind) => {
       };
     })
     .inSingletonScope();
+  // Each decision is recorded in the trace of the call it answers.
+  bind(TOKENS.ApprovalHooks).toDynamicValue((ctx) => new DecisionTrace(get(ctx, TOKENS.Telemetry)));
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) => guardRoutes(get(ctx, TOKENS.GuardUseCases)));
   bind(TOKENS.StatusBlocks).toDynamicValue((ctx) => ({
     guard: true,

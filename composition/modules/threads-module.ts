@@ -5,8 +5,9 @@ import type { ThreadPrimitives } from '../../domain/threads/thread.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import { ThreadBook } from '../../application/threads/thread-book.js';
 import { TurnHub } from '../../application/threads/turn-hub.js';
-import { AgentTurn, type AgentTurnDeps } from '../../application/threads/agent-turn.js';
+import type { AgentTurn, AgentTurnDeps } from '../../application/threads/agent-turn.js';
 import { RunTurn } from '../../application/threads/run-turn.js';
+import { TracedAgentTurn } from '../../application/threads/traced-agent-turn.js';
 import { CreateThread } from '../../application/threads/create-thread.js';
 import { DeleteThread } from '../../application/threads/delete-thread.js';
 import { GetThread } from '../../application/threads/get-thread.js';
@@ -78,7 +79,7 @@ export const threadsModule = porterModule((bind) => {
     .inSingletonScope();
   // One agent loop serves chat turns and automation runs alike.
   bind(TOKENS.AgentTurn)
-    .toDynamicValue((ctx) => new AgentTurn(agentTurnDeps(ctx)))
+    .toDynamicValue((ctx): AgentTurn => new TracedAgentTurn(agentTurnDeps(ctx), get(ctx, TOKENS.Telemetry)))
     .inSingletonScope();
   bind(TOKENS.ThreadUseCases)
     .toDynamicValue((ctx) => {

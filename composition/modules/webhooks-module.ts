@@ -10,6 +10,9 @@ import { StandardWebhooksVerifier } from '../../adapters/webhooks/standard-webho
 import { GitHubVerifier } from '../../adapters/webhooks/github-verifier.js';
 import { StripeVerifier } from '../../adapters/webhooks/stripe-verifier.js';
 import { webhookRoutes } from '../../adapters/http/routes/webhook-routes.js';
+import { TracedUseCase } from '../../application/shared/traced-use-case.js';
+import { ATTR, type Telemetry } from '../../ports/telemetry.js';
+import type { WebhookUseCases } from '../../ports/use-cases/webhooks.js';
 
 type SourceOption = PorterConfig['webhooks']['sources'][string];
 
@@ -52,5 +55,23 @@ export const webhooksModule = porterModule((bind) => {
       };
     })
     .inSingletonScope();
-  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => webhookRoutes(get(ctx, TOKENS.WebhookUseCases)));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => webhookRoutes(traced(get(ctx, TOKENS.WebhookUseCases), get(ctx, TOKENS.Telemetry))));
 });
+
+/** A delivery in a `porter.webhook.delivery` span (server kind): its source, whether it was verified or deduplicated, how many runs it started. */
+function traced(webhooks: WebhookUseCases, telemetry: Telemetry): WebhookUseCases {
+  return {
+    ...webhooks,
+    receiveDelivery: new TracedUseCase(webhooks.receiveDelivery, telemetry, {
+      name: 'porter.webhook.delivery',
+      kind: 'server',
+      before: (delivery) => ({ [ATTR.webhookSource]: delivery.source }),
+      after: (answer) => ({
+        [ATTR.webhookVerified]: true,
+        [ATTR.webhookDeduplicated]: answer.kind === 'deduplicated',
+        [ATTR.runsStarted]: answer.kind === 'accepted' ? answer.runIds.length : 0,
+      }),
+      failed: () => ({ [ATTR.webhookVerified]: false }),
+    }),
+  };
+}

@@ -20,6 +20,7 @@ export const wireModule = porterModule((bind) => {
         identity: get(ctx, TOKENS.IdentityUseCases),
         ids: get(ctx, TOKENS.Ids),
         logger: get(ctx, TOKENS.Logger),
+        telemetry: get(ctx, TOKENS.Telemetry),
       });
     })
     .inSingletonScope();

@@ -67,6 +67,11 @@ export interface ApprovalPrimitives {
    * renewed: those lapse LEGACY_EXECUTION_LEASE_MS after they started.
    */
   readonly executingUntil?: string | null;
+  /**
+   * The W3C `traceparent` of the call that parked it, when a trace recorded it: its execution
+   * joins that trace. Opaque here.
+   */
+  readonly traceparent?: string;
 }
 
 /** A batch decides within seconds; a hold older than this belongs to a batch that died. */
@@ -193,6 +198,16 @@ export class Approval {
 
   get heldBy(): string | null {
     return this.props.heldBy;
+  }
+
+  /** The trace the call was parked in, if one recorded it. */
+  get traceparent(): string | null {
+    return this.props.traceparent ?? null;
+  }
+
+  /** The same approval, remembering the trace its call was parked in. */
+  tracedIn(traceparent: string): Approval {
+    return this.with({ traceparent });
   }
 
   /** Whether a batch holds it now (a hold whose batch died lapses after HOLD_LEASE_MS). */

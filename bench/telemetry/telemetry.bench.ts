@@ -1,0 +1,158 @@
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ProxyTracerProvider, context, propagation, trace, type Tracer, type TracerProvider } from '@opentelemetry/api';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { createPorter } from '../../composition/create-porter.js';
+import type { BenchResult, Figure } from '../support/harness.js';
+import { zeroLatencyModel } from '../support/quiet-model.js';
+import { listen } from '../support/listen.js';
+
+const TOKENS = 500;
+const ITERATIONS = 300;
+
+/**
+ * A turn over the wire (Koa, the guard, SQLite, SSE; a zero-latency model streaming 500 tokens)
+ * with tracing on — Porter's spans and the AI SDK's `ai.*` spans recorded by the OpenTelemetry SDK
+ * into an in-memory exporter — beside the same turn with tracing off: the API's no-op tracer, as
+ * for a host without an SDK. One Porter, one process: the global provider switches between the
+ * SDK's tracer and the no-op one turn by turn, alternating which goes first. Goal: time to last
+ * byte within 1.05×, judged on the median of adjacent on/off pairs (the ratio of p50s is printed beside it).
+ */
+export async function run(): Promise<BenchResult[]> {
+  const exporter = new InMemorySpanExporter();
+  const sdk = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  // The SDK's context manager and propagator, then a provider that hands out the SDK's tracer or the no-op one.
+  sdk.register();
+  trace.disable();
+  const switching = new SwitchingProvider(sdk);
+  trace.setGlobalTracerProvider(switching);
+
+  const dir = mkdtempSync(join(tmpdir(), 'porter-bench-telemetry-'));
+  const porter = await createPorter(
+    {
+      principal: () => ({ subject: 'bench', kind: 'user' }),
+      model: zeroLatencyModel(TOKENS),
+      databaseUrl: `sqlite:${join(dir, 'porter.db')}`,
+      secret: 'b'.repeat(40),
+      logger: 'silent',
+    },
+    {},
+  );
+  const server = await listen(createServer(porter.listener));
+  let spansPerTurn = 0;
+  try {
+    const turn = async (on: boolean) => {
+      switching.on = on;
+      const created = (await (
+        await fetch(`${server.url}/api/porter/threads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+      ).json()) as { id: string };
+      if (!created.id) throw new Error('could not create a thread');
+      const timing = await timed(`${server.url}/api/porter/threads/${created.id}/turn`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: { role: 'user', parts: [{ type: 'text', text: 'hello' }] } }),
+      });
+      // The turn's span ends just after its last byte: wait for it before the next turn switches the tracer.
+      if (on) await settled(() => exporter.getFinishedSpans().some((s) => s.name === 'porter.turn'));
+      if (on) spansPerTurn = exporter.getFinishedSpans().length;
+      exporter.reset();
+      return timing;
+    };
+
+    for (let i = 0; i < 30; i++) {
+      await turn(true);
+      await turn(false);
+    }
+    const traced: Array<{ first: number; last: number }> = [];
+    const untraced: Array<{ first: number; last: number }> = [];
+    for (let i = 0; i < ITERATIONS; i++) {
+      if (i % 2 === 0) {
+        traced.push(await turn(true));
+        untraced.push(await turn(false));
+      } else {
+        untraced.push(await turn(false));
+        traced.push(await turn(true));
+      }
+    }
+    const lastByte = (samples: typeof traced) => figureOf(samples.map((s) => s.last));
+    // Each traced turn ran right beside an untraced one: the median of those pairs' ratios cancels
+    // the load the machine drifts through, which the ratio of the two p50s does not.
+    const paired = median(traced.map((s, i) => s.last / untraced[i]!.last));
+    const p50Ratio = lastByte(traced).p50Micros / lastByte(untraced).p50Micros;
+    return [
+      {
+        name: `turn, ${TOKENS} tokens, tracing on (${spansPerTurn} spans, in-memory exporter): time to last byte`,
+        subject: 'tracing on',
+        figure: lastByte(traced),
+        anchor: { name: 'tracing off (no-op tracer)', figure: lastByte(untraced) },
+        goal: 1 / 1.05,
+        measure: 'p50',
+        absoluteGoal: {
+          met: paired <= 1.05,
+          text: `on/off: ${paired.toFixed(3)}× (median of ${traced.length} adjacent pairs), ${p50Ratio.toFixed(3)}× of p50s; goal ≤ 1.05×`,
+        },
+      },
+    ];
+  } finally {
+    await server.close();
+    await porter.close();
+    await sdk.shutdown();
+    trace.disable();
+    context.disable();
+    propagation.disable();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The SDK's tracer while `on`, the API's no-op tracer otherwise, decided at each span. */
+class SwitchingProvider implements TracerProvider {
+  on = false;
+  private readonly off = new ProxyTracerProvider();
+
+  constructor(private readonly sdk: NodeTracerProvider) {}
+
+  getTracer(name: string, version?: string): Tracer {
+    const pick = () => (this.on ? this.sdk : this.off).getTracer(name, version);
+    return {
+      startSpan: (...args: Parameters<Tracer['startSpan']>) => pick().startSpan(...args),
+      startActiveSpan: ((...args: unknown[]) =>
+        (pick().startActiveSpan as (...a: unknown[]) => unknown)(...args)) as Tracer['startActiveSpan'],
+    };
+  }
+}
+
+/** Waits, a macrotask at a time, until `done` holds (the span that ends after the response's last byte). */
+async function settled(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !done(); i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Times a streamed response: first body byte and last body byte, in microseconds. */
+async function timed(url: string, init: RequestInit): Promise<{ first: number; last: number }> {
+  const started = process.hrtime.bigint();
+  const response = await fetch(url, init);
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  const reader = response.body!.getReader();
+  let first = -1;
+  for (;;) {
+    const { done } = await reader.read();
+    if (first < 0) first = Number(process.hrtime.bigint() - started) / 1000;
+    if (done) break;
+  }
+  return { first, last: Number(process.hrtime.bigint() - started) / 1000 };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function figureOf(micros: number[]): Figure {
+  const sorted = [...micros].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
+  const total = micros.reduce((sum, value) => sum + value, 0);
+  return { opsPerSecond: micros.length / (total / 1e6), p50Micros: at(0.5), p99Micros: at(0.99), operations: micros.length };
+}
