@@ -69,6 +69,8 @@ const oauthSchema = z.strictObject({
     .min(3600)
     .max(365 * 24 * 3600)
     .optional(),
+  /** The refresh grace window in seconds (0 turns it off); see DoorSettings.refreshGraceSeconds. */
+  refreshGraceSeconds: z.number().int().min(0).max(60).optional(),
 });
 
 /**
