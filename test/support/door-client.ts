@@ -150,8 +150,7 @@ export async function connectSdkV2(door: URL, person: string, options: v2.Client
 }
 
 /** Connects the MCP SDK's own client as `person`: the first connect meets a 401 and runs the OAuth flow. */
-export async function connectSdk(door: URL, person: string) {
-  const provider = new BrowserlessProvider(person);
+export async function connectSdk(door: URL, person: string, provider = new BrowserlessProvider(person)) {
   let refused: unknown;
   try {
     await new Client({ name: 'e2e', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(door, { authProvider: provider }));
