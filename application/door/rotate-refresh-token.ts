@@ -1,4 +1,3 @@
-import { grantedScope } from '../../domain/door/door-scope.js';
 import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
 import type { Clock } from '../../ports/clock.js';
 import type { DoorSecrets } from '../../ports/door-secrets.js';
@@ -92,8 +91,6 @@ export class RotateRefreshToken implements UseCase<RefreshRequest, TokenGrant> {
         await this.revoke(family.id, family.subject, now, 'reused');
         throw new OAuthRefusal('invalid_grant', 'The refresh token was already used; every token of this authorization is revoked');
       }
-      if (request.scope !== undefined && grantedScope(request.scope) !== family.scope)
-        throw new OAuthRefusal('invalid_scope', `The granted scope is "${family.scope}"`);
       if (request.resource !== undefined && request.resource !== family.resource)
         throw new OAuthRefusal('invalid_target', `resource must be ${family.resource}`);
 

@@ -8,6 +8,7 @@ import { ManualClock } from '../../support/manual-clock.js';
 import { createTestDatabase, postgresServerUrl } from '../../support/postgres.js';
 import type { TokenGrant } from '../../../ports/use-cases/door.js';
 import { doorHarness, oauthErrorOf, pkcePair, REDIRECT, SITE } from '../../support/door-harness.js';
+import { CLIENT_SHAPES, registrationOf } from '../../support/mcp-client-shapes.js';
 
 const ada: Principal = { subject: 'ada', kind: 'user', name: 'Ada' };
 const bob: Principal = { subject: 'bob', kind: 'user' };
@@ -50,13 +51,76 @@ describe("The door's authorization server (use cases)", () => {
       expect(await everythingStored(h.store)).to.not.contain(client.clientSecret!);
     });
 
-    it('refuses redirect URIs that could leak a code, and grants it cannot serve', async () => {
+    it('refuses redirect URIs that could leak a code', async () => {
       const h = doorHarness();
       expect(await oauthErrorOf(h.register({ redirectUris: ['http://evil.example/cb'] }))).to.equal('invalid_redirect_uri');
       expect(await oauthErrorOf(h.register({ redirectUris: ['javascript:alert(1)'] }))).to.equal('invalid_redirect_uri');
-      expect(await oauthErrorOf(h.register({ grantTypes: ['client_credentials'] }))).to.equal('invalid_client_metadata');
-      expect(await oauthErrorOf(h.register({ scope: 'admin' }))).to.equal('invalid_client_metadata');
+      expect(await oauthErrorOf(h.register({ redirectUris: ['https://ok.example/cb', 'https://ok.example/cb#frag'] }))).to.equal(
+        'invalid_redirect_uri',
+      );
+      expect((await h.store.records('door-clients').list()).items).to.have.length(0);
     });
+
+    it('narrows grants, response types, scopes and authentication methods it does not do, instead of refusing them', async () => {
+      const h = doorHarness();
+      const client = await h.register({
+        grantTypes: ['authorization_code', 'urn:ietf:params:oauth:grant-type:device_code', 'client_credentials', 'implicit', 'refresh_token'],
+        responseTypes: ['code', 'token'],
+        scope: 'admin offline_access',
+        tokenEndpointAuthMethod: 'private_key_jwt',
+      });
+      expect(client).to.deep.include({
+        grantTypes: ['authorization_code', 'refresh_token'],
+        responseTypes: ['code'],
+        scope: 'mcp',
+        tokenEndpointAuthMethod: 'none',
+      });
+      expect((await h.register({ grantTypes: ['client_credentials'] })).grantTypes).to.deep.equal(['authorization_code', 'refresh_token']);
+      expect((await h.register({ grantTypes: ['authorization_code'] })).grantTypes).to.deep.equal(['authorization_code']);
+    });
+
+    for (const shape of CLIENT_SHAPES) {
+      it(`registers ${shape.name} as it registers itself, showing what was kept`, async () => {
+        const h = doorHarness();
+        const registration = registrationOf(shape.registration);
+        const client = await h.register(registration);
+        expect(client.redirectUris).to.deep.equal(shape.registration.redirect_uris);
+        expect(client.scope).to.equal('mcp');
+        expect(client.grantTypes).to.include('authorization_code');
+        for (const grant of client.grantTypes) expect(['authorization_code', 'refresh_token']).to.include(grant);
+        expect(client.responseTypes).to.deep.equal(['code']);
+        // It then asks for consent with its own scope, and gets tokens for mcp.
+        const pkce = pkcePair();
+        const step = await h.oauth.beginAuthorization.execute({
+          query: {
+            responseType: 'code',
+            clientId: client.clientId,
+            redirectUri: shape.redirectUri,
+            codeChallenge: pkce.challenge,
+            codeChallengeMethod: 'S256',
+            ...(shape.authorizeScope ? { scope: shape.authorizeScope } : {}),
+          },
+          site: SITE,
+          signedIn: ada,
+        });
+        if (step.kind !== 'consent') throw new Error(JSON.stringify(step));
+        expect(step.view.scope).to.equal('mcp');
+        const answer = await h.oauth.answerConsent.execute({ handle: step.view.handle, approve: true, site: SITE, signedIn: ada });
+        const code = new URL(answer.kind === 'redirect' ? answer.location : 'x:/').searchParams.get('code')!;
+        const tokens = await h.oauth.issueTokens.execute({
+          grantType: 'authorization_code',
+          code,
+          codeVerifier: pkce.verifier,
+          redirectUri: shape.redirectUri,
+          client: {
+            clientId: client.clientId,
+            ...(client.clientSecret ? { clientSecret: client.clientSecret, via: 'client_secret_post' as const } : { via: 'none' as const }),
+          },
+          site: SITE,
+        });
+        expect(tokens.scope).to.equal('mcp');
+      });
+    }
   });
 
   describe('/authorize', () => {
