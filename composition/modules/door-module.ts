@@ -38,6 +38,10 @@ function doorRoutesOf(door: Container): DoorRoutes {
   const logger = get(door, TOKENS.Logger);
   const brand: DoorBrand = config.oauth?.brand ?? DEFAULT_BRAND;
   const urlsOf = doorUrlsFrom(config.baseUrl, config.mount);
+  if (!config.remoteAs && !config.oauth?.signIn)
+    logger.warn(
+      "the MCP door has no oauth.signIn: its consent page never asks the host's principal(req), so nobody can connect an agent until oauth.signIn(req) says who is signed in",
+    );
   const transport = new McpDoorTransport({
     door: get(door, TOKENS.DoorTransportUseCases),
     sessions: get(door, TOKENS.DoorSessions),
@@ -53,7 +57,8 @@ function doorRoutesOf(door: Container): DoorRoutes {
   const oauth = new DoorOAuthEndpoints({
     oauth: get(door, TOKENS.DoorOAuthUseCases),
     urlsOf,
-    signedIn: signedInWith(config.oauth?.signIn ?? get(door, TOKENS.PrincipalResolver)),
+    // Door paths sit outside the host's principal(req): only the door's own sign-in says who consents.
+    signedIn: config.oauth?.signIn ? signedInWith(config.oauth.signIn) : async () => null,
     ...(config.oauth?.signInUrl ? { signInUrl: config.oauth.signInUrl } : {}),
     brand,
     consentPage: config.oauth?.consentPage ?? defaultConsentPage,
@@ -68,6 +73,7 @@ function doorRoutesOf(door: Container): DoorRoutes {
     brand,
     version: PORTER_VERSION,
     remoteIssuer: config.remoteAs?.issuer ?? null,
+    fixedOrigin: Boolean(config.baseUrl),
   });
 }
 

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { expect } from 'chai';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { devHost } from '../support/dev-host-fixture.js';
@@ -6,6 +7,8 @@ import { pkcePair } from '../support/door-harness.js';
 import { CLIENT_SHAPES } from '../support/mcp-client-shapes.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { WireClient } from '../support/turn-client.js';
+import type { WireRequest } from '../../ports/wire-request.js';
+import { demoPrincipal } from '../../composition/dev-host/demo-principal.js';
 
 type Host = DevHost & { client: WireClient };
 
@@ -15,6 +18,20 @@ function form(url: string, fields: Record<string, string>, headers: Record<strin
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams(fields).toString(),
+  });
+}
+
+/** A GET with whatever Host header the test names (fetch would not send a forged one). */
+function getWithHost(url: string, host: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: 'GET', headers: { host } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+    });
+    request.on('error', reject);
+    request.end();
   });
 }
 
@@ -96,7 +113,10 @@ describe('The door with the clients people use', function () {
           'software_id',
           'software_version',
         ];
-        expect(Object.keys(registered).filter((key) => !known.includes(key)), 'nothing the door did not keep').to.deep.equal([]);
+        expect(
+          Object.keys(registered).filter((key) => !known.includes(key)),
+          'nothing the door did not keep',
+        ).to.deep.equal([]);
 
         const { verifier, challenge } = pkcePair();
         const authorize = new URL(`${door.href}/authorize`);
@@ -148,6 +168,118 @@ describe('The door with the clients people use', function () {
         });
         expect(response.status, JSON.stringify(redirect_uris)).to.equal(400);
         expect(((await response.json()) as { error: string }).error).to.equal('invalid_redirect_uri');
+      }
+    });
+  });
+
+  describe("the door's answers in OAuth's shapes", () => {
+    it('answers an unknown client_id at the token endpoint with 401 invalid_client and a WWW-Authenticate challenge', async () => {
+      const requests: Array<Record<string, string>> = [
+        { grant_type: 'refresh_token', refresh_token: 'whatever', client_id: 'mcpc_unknown000000' },
+        {
+          grant_type: 'authorization_code',
+          code: 'x',
+          redirect_uri: 'https://a.example/cb',
+          code_verifier: 'v'.repeat(43),
+          client_id: 'not-a-door-client',
+        },
+      ];
+      for (const fields of requests) {
+        const response = await form(`${door.href}/token`, fields);
+        expect(response.status).to.equal(401);
+        expect(response.headers.get('www-authenticate')).to.match(/^Basic realm=/);
+        expect(await response.json()).to.include({ error: 'invalid_client' });
+      }
+    });
+
+    it('answers /revoke with unreadable Basic credentials with 400 invalid_request', async () => {
+      for (const credentials of ['bm8tY29sb24taGVyZQ==', Buffer.from('%zz:%zz').toString('base64')]) {
+        const response = await form(`${door.href}/revoke`, { token: 'anything' }, { authorization: `Basic ${credentials}` });
+        expect(response.status).to.equal(400);
+        expect(await response.json()).to.include({ error: 'invalid_request' });
+      }
+    });
+
+    it("answers a wrong method on /authorize and /connect with 405 in OAuth's shape, never the wire envelope", async () => {
+      for (const [method, path] of [
+        ['PUT', 'authorize'],
+        ['DELETE', 'authorize'],
+        ['PATCH', 'authorize'],
+        ['POST', 'connect'],
+        ['DELETE', 'connect'],
+      ] as const) {
+        const response = await fetch(`${door.href}/${path}`, {
+          method,
+          headers: { 'content-type': 'application/json' },
+          body: method === 'DELETE' ? null : '{}',
+        });
+        expect(response.status, `${method} ${path}`).to.equal(405);
+        const body = (await response.json()) as Record<string, unknown>;
+        expect(Object.keys(body).sort(), `${method} ${path}`).to.deep.equal(['error', 'error_description']);
+        expect(body.error).to.equal('invalid_request');
+        expect(response.headers.get('allow')).to.be.a('string');
+      }
+    });
+  });
+
+  describe('the discovery documents and the Host they are asked with', () => {
+    const documents = [
+      '/.well-known/oauth-protected-resource/api/porter/mcp',
+      '/.well-known/oauth-authorization-server/api/porter/mcp',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/mcp/server-card.json',
+      '/.well-known/mcp-server-card',
+      '/api/porter/mcp/.well-known/oauth-protected-resource',
+      '/api/porter/mcp/.well-known/oauth-authorization-server',
+    ];
+
+    it('without a base URL, builds them from the Host but never lets a cache keep them', async () => {
+      for (const path of documents) {
+        const poisoned = await getWithHost(`${host.url}${path}`, 'evil.example');
+        expect(poisoned.status, path).to.equal(200);
+        expect(poisoned.body, path).to.contain('http://evil.example');
+        expect(String(poisoned.headers['cache-control']), path).to.equal('no-store');
+      }
+    });
+
+    it('with a configured base URL, builds them from it whatever the Host says, and lets caches keep them', async () => {
+      const based = await devHost({ env: { PORTER_BASE_URL: 'https://porter.example' } });
+      try {
+        for (const path of documents) {
+          const poisoned = await getWithHost(`${based.url}${path}`, 'evil.example');
+          expect(poisoned.status, path).to.equal(200);
+          expect(poisoned.body, path).to.not.contain('evil.example');
+          expect(poisoned.body, path).to.contain('https://porter.example/api/porter/mcp');
+          expect(String(poisoned.headers['cache-control']), path).to.equal('public, max-age=300');
+        }
+      } finally {
+        await based.close();
+      }
+    });
+  });
+
+  describe("the consent page and the host's principal(req)", () => {
+    it("signs people in for consent through the door's own oauth.signIn (the demo cookie), never the host's resolver", async () => {
+      const asked: string[] = [];
+      const spied = await devHost({
+        porter: {
+          principal: (request: WireRequest) => {
+            asked.push(request.path);
+            return demoPrincipal(request);
+          },
+        },
+      });
+      try {
+        const { client } = await connectSdk(new URL(`${spied.url}/api/porter/mcp`), 'ada');
+        expect((await client.callTool({ name: 'notes_list', arguments: {} })).isError ?? false).to.equal(false);
+        await client.close();
+        // The wire still asks it, so the spy is wired where the door would have reached it.
+        await spied.client.as('ada').json('GET', '/status');
+        expect(asked.length).to.be.greaterThan(0);
+        expect(asked.filter((path) => path.includes('/mcp'))).to.deep.equal([]);
+      } finally {
+        await spied.close();
       }
     });
   });
