@@ -172,6 +172,18 @@ describe('The door with the clients people use', function () {
     });
   });
 
+  it("describes Porter's apps tools honestly: creating an app is not read-only, and record data is typed", async () => {
+    const { client } = await connectSdk(door, 'bea');
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    expect(byName.porter_apps_create!.annotations).to.deep.include({ readOnlyHint: false });
+    expect(byName.porter_apps_open!.annotations).to.deep.include({ readOnlyHint: true });
+    expect(byName.porter_apps_data_put!.annotations).to.deep.include({ readOnlyHint: false });
+    const data = (byName.porter_apps_data_put!.inputSchema.properties as Record<string, { type?: unknown }>).data!;
+    expect(data.type).to.deep.equal(['string', 'number', 'boolean', 'null', 'array', 'object']);
+    await client.close();
+  });
+
   describe("the door's answers in OAuth's shapes", () => {
     it('answers an unknown client_id at the token endpoint with 401 invalid_client and a WWW-Authenticate challenge', async () => {
       const requests: Array<Record<string, string>> = [

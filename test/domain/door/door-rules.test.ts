@@ -69,10 +69,15 @@ describe('door rules', () => {
   });
 
   it('annotates tools from their declared risk and egress', () => {
-    expect(hintsFor('read', false)).to.deep.equal({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
-    expect(hintsFor('write', false)).to.deep.equal({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
-    expect(hintsFor('destructive', false)).to.deep.equal({ readOnlyHint: false, destructiveHint: true, openWorldHint: false });
-    expect(hintsFor('read', true)).to.deep.equal({ readOnlyHint: true, destructiveHint: false, openWorldHint: true });
+    expect(hintsFor({ risk: 'read' })).to.deep.equal({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
+    expect(hintsFor({ risk: 'write' })).to.deep.equal({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
+    expect(hintsFor({ risk: 'destructive' })).to.deep.equal({ readOnlyHint: false, destructiveHint: true, openWorldHint: false });
+    expect(hintsFor({ risk: 'read', egress: true })).to.deep.equal({ readOnlyHint: true, destructiveHint: false, openWorldHint: true });
+    // A read-class tool that says it writes, or whose risk may rise at call time, is never read-only.
+    expect(hintsFor({ risk: 'read', readOnly: false }).readOnlyHint).to.equal(false);
+    expect(hintsFor({ risk: 'read', resolvesRisk: true }).readOnlyHint).to.equal(false);
+    expect(hintsFor({ risk: 'read', resolvesRisk: true, readOnly: true }).readOnlyHint).to.equal(true);
+    expect(hintsFor({ risk: 'write', readOnly: true }).readOnlyHint).to.equal(false);
   });
 
   describe('token families', () => {
