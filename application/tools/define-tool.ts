@@ -76,7 +76,8 @@ export function defineTool(spec: ToolSpec): ToolDefinition {
   if (fields.egress !== undefined && typeof fields.egress !== 'boolean') fail('egress must be true or false');
   if (fields.connection !== undefined && typeof fields.connection !== 'string') fail('connection must be a toolkit name');
   if (fields.readOnly !== undefined && typeof fields.readOnly !== 'boolean') fail('readOnly must be true or false');
-  if (fields.readOnly === true && fields.risk !== 'read') fail(`readOnly: true says it changes nothing, but its risk is '${String(fields.risk)}'`);
+  if (fields.readOnly === true && fields.risk !== 'read')
+    fail(`readOnly: true says it changes nothing, but its risk is '${String(fields.risk)}'`);
   for (const hook of ['resolveRisk', 'preview', 'approvalContext'] as const) {
     if (fields[hook] !== undefined && typeof fields[hook] !== 'function') fail(`${hook} must be a function`);
   }

@@ -47,7 +47,12 @@ export const CLIENT_SHAPES: ReadonlyArray<ClientShape> = [
       client_uri: 'https://code.visualstudio.com',
       grant_types: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
       response_types: ['code'],
-      redirect_uris: ['https://insiders.vscode.dev/redirect', 'https://vscode.dev/redirect', 'http://127.0.0.1/', 'http://127.0.0.1:33418/'],
+      redirect_uris: [
+        'https://insiders.vscode.dev/redirect',
+        'https://vscode.dev/redirect',
+        'http://127.0.0.1/',
+        'http://127.0.0.1:33418/',
+      ],
       scope: 'mcp',
       token_endpoint_auth_method: 'none',
       application_type: 'native',

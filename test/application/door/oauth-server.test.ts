@@ -64,7 +64,13 @@ describe("The door's authorization server (use cases)", () => {
     it('narrows grants, response types, scopes and authentication methods it does not do, instead of refusing them', async () => {
       const h = doorHarness();
       const client = await h.register({
-        grantTypes: ['authorization_code', 'urn:ietf:params:oauth:grant-type:device_code', 'client_credentials', 'implicit', 'refresh_token'],
+        grantTypes: [
+          'authorization_code',
+          'urn:ietf:params:oauth:grant-type:device_code',
+          'client_credentials',
+          'implicit',
+          'refresh_token',
+        ],
         responseTypes: ['code', 'token'],
         scope: 'admin offline_access',
         tokenEndpointAuthMethod: 'private_key_jwt',
