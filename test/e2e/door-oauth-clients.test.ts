@@ -9,6 +9,10 @@ import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { WireClient } from '../support/turn-client.js';
 import type { WireRequest } from '../../ports/wire-request.js';
 import { demoPrincipal } from '../../composition/dev-host/demo-principal.js';
+import { developmentOAuth } from '../../composition/dev-host/dev-oauth.js';
+import { containerOf } from '../../composition/porter-container.js';
+import { get, TOKENS } from '../../composition/tokens.js';
+import { NodeDoorSecrets } from '../../adapters/mcp/node-door-secrets.js';
 
 type Host = DevHost & { client: WireClient };
 
@@ -59,29 +63,34 @@ describe('The door with the clients people use', function () {
     await host.close();
   });
 
-  it('keeps the SDK client signed in when four tool calls in flight meet a lapsed access token, ten rounds running', async () => {
-    const { client, provider } = await connectSdk(door, 'ada', new CountingProvider('ada'));
-    const counting = provider as CountingProvider;
-    expect(counting.consents, 'the first connection asks once').to.equal(1);
-    const clientId = provider.clientInformation()!.client_id;
-    let failed = 0;
-    for (let round = 0; round < 10; round++) {
-      // The access token lapses: every call in flight meets a 401 and refreshes with the same refresh token.
-      const lapsed = await form(`${door.href}/revoke`, {
-        token: provider.tokens()!.access_token,
-        token_type_hint: 'access_token',
-        client_id: clientId,
-      });
-      expect(lapsed.status).to.equal(200);
-      const before = provider.tokenHistory.length;
-      const calls = await Promise.allSettled(Array.from({ length: 4 }, () => client.callTool({ name: 'notes_list', arguments: {} })));
-      for (const call of calls) {
-        if (call.status === 'rejected' || (call.value as CallToolResult).isError) failed++;
+  it('keeps the SDK client signed in when four tool calls in flight meet an expired access token, ten rounds running', async () => {
+    // Each instance re-reads every bearer (no token cache), so an expiry written to the store is seen at once.
+    const expiring = await devHost({ porter: { oauth: { ...developmentOAuth(), tokenCacheMs: 0 } } });
+    try {
+      const doorUrl = new URL(`${expiring.url}/api/porter/mcp`);
+      const accessTokens = get(containerOf(expiring.porter), TOKENS.Store).records<{ expiresAt: string }>('door-access-tokens');
+      const secrets = new NodeDoorSecrets();
+      const { client, provider } = await connectSdk(doorUrl, 'ada', new CountingProvider('ada'));
+      const counting = provider as CountingProvider;
+      expect(counting.consents, 'the first connection asks once').to.equal(1);
+      let failed = 0;
+      for (let round = 0; round < 10; round++) {
+        // The access token expires: every call in flight meets a 401 and refreshes with the same refresh token.
+        const digest = secrets.digest(provider.tokens()!.access_token);
+        const record = (await accessTokens.get(digest))!;
+        await accessTokens.put({ id: digest, data: { ...record.data, expiresAt: new Date(0).toISOString() }, refs: record.refs });
+        const before = provider.tokenHistory.length;
+        const calls = await Promise.allSettled(Array.from({ length: 4 }, () => client.callTool({ name: 'notes_list', arguments: {} })));
+        for (const call of calls) {
+          if (call.status === 'rejected' || (call.value as CallToolResult).isError) failed++;
+        }
+        expect(provider.tokenHistory.length - before, `round ${round}: the calls refreshed`).to.be.greaterThan(0);
       }
-      expect(provider.tokenHistory.length - before, `round ${round}: the calls refreshed`).to.be.greaterThan(0);
+      expect({ failed, consents: counting.consents }).to.deep.equal({ failed: 0, consents: 1 });
+      await client.close();
+    } finally {
+      await expiring.close();
     }
-    expect({ failed, consents: counting.consents }).to.deep.equal({ failed: 0, consents: 1 });
-    await client.close();
   });
 
   describe('registration and authorization with the bodies real clients send', () => {
