@@ -51,7 +51,10 @@ const oauthSchema = z.strictObject({
     .optional(),
   /** Renders the whole consent page (see ConsentPageModel); Porter's branded page otherwise. */
   consentPage: fn<ConsentPageRenderer>('oauth.consentPage(model) → HTML').optional(),
-  /** Who is signed in on the consent page; the host's `principal(req)` when absent. */
+  /**
+   * Who is signed in on the consent page. The door never calls the host's `principal(req)` (door paths
+   * sit outside it): without `signIn` nobody can consent.
+   */
   signIn: fn<PrincipalResolver>('oauth.signIn(req) → Principal | null').optional(),
   /** Where to send a person who is not signed in; they come back to `returnTo`. */
   signInUrl: fn<(returnTo: string) => string>('oauth.signInUrl(returnTo) → URL').optional(),

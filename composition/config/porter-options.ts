@@ -32,7 +32,10 @@ export interface DoorOAuthOptions {
   readonly brand?: { readonly name: string; readonly logoUrl?: string; readonly accentColor?: string };
   /** Renders the whole consent page; Porter's branded page otherwise. */
   readonly consentPage?: ConsentPageRenderer;
-  /** Who is signed in on the consent page; the host's `principal(req)` when absent. */
+  /**
+   * Who is signed in on the consent page. The door never calls the host's `principal(req)` (door paths
+   * sit outside it): without `signIn` nobody can consent.
+   */
   readonly signIn?: PrincipalResolver;
   /** Where to send a person who is not signed in; they come back to `returnTo`. */
   readonly signInUrl?: (returnTo: string) => string;
