@@ -13,6 +13,11 @@ import { developmentOAuth } from '../../composition/dev-host/dev-oauth.js';
 import { containerOf } from '../../composition/porter-container.js';
 import { get, TOKENS } from '../../composition/tokens.js';
 import { NodeDoorSecrets } from '../../adapters/mcp/node-door-secrets.js';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createPorter, type Porter } from '../../composition/create-porter.js';
+import { demoTools } from '../../composition/dev-host/demo-tools.js';
+import { createTestDatabase, postgresServerUrl } from '../support/postgres.js';
+import { CLIENT_REDIRECT, authorizeUrl, initializeRequest, doorRpc } from '../support/door-client.js';
 
 type Host = DevHost & { client: WireClient };
 
@@ -301,6 +306,86 @@ describe('The door with the clients people use', function () {
         expect(asked.filter((path) => path.includes('/mcp'))).to.deep.equal([]);
       } finally {
         await spied.close();
+      }
+    });
+  });
+
+  describe('two instances on one PostgreSQL database', () => {
+    it('answers every one of many refreshes racing across both instances, rotating once', async function () {
+      const server = await postgresServerUrl();
+      if (!server) return this.skip();
+      const database = await createTestDatabase(server);
+      const instances: Array<{ porter: Porter; server: Server; url: string }> = [];
+      const servers: Server[] = [];
+      try {
+        // Both behind one public origin (the first instance's), as behind a load balancer: tokens are bound to it.
+        const handlers: Array<(request: IncomingMessage, response: ServerResponse) => void> = [];
+        servers.push(...[0, 1].map((i) => createServer((request, response) => handlers[i]!(request, response))));
+        const urls: string[] = [];
+        for (const listening of servers) {
+          await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+          const address = listening.address();
+          urls.push(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
+        }
+        for (let i = 0; i < 2; i++) {
+          const porter = await createPorter(
+            {
+              development: false,
+              secret: 'a-cluster-secret-for-the-tests-0123456789',
+              databaseUrl: database.url,
+              baseUrl: urls[0]!,
+              scheduler: 'external',
+              logger: 'silent',
+              principal: demoPrincipal,
+              tools: demoTools(),
+              mcp: true,
+              oauth: developmentOAuth(),
+            },
+            {},
+          );
+          handlers[i] = porter.listener;
+          instances.push({ porter, server: servers[i]!, url: urls[i]! });
+        }
+        const doorOf = (i: number) => `${instances[i % 2]!.url}/api/porter/mcp`;
+        const registered = await fetch(`${doorOf(0)}/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ client_name: 'two instances', redirect_uris: [CLIENT_REDIRECT], token_endpoint_auth_method: 'none' }),
+        });
+        const clientId = ((await registered.json()) as { client_id: string }).client_id;
+        const { verifier, challenge } = pkcePair();
+        const code = (await consentInBrowser(authorizeUrl(doorOf(0), clientId, challenge), 'ada')).location!.searchParams.get('code')!;
+        const first = await form(`${doorOf(1)}/token`, {
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: CLIENT_REDIRECT,
+          code_verifier: verifier,
+          client_id: clientId,
+        });
+        const { refresh_token } = (await first.json()) as { refresh_token: string };
+        const racing = await Promise.all(
+          Array.from({ length: 12 }, (_, i) =>
+            form(`${doorOf(i)}/token`, { grant_type: 'refresh_token', refresh_token, client_id: clientId }),
+          ),
+        );
+        expect(racing.map((answer) => answer.status)).to.deep.equal(Array.from({ length: 12 }, () => 200));
+        const grants = (await Promise.all(racing.map((answer) => answer.json()))) as Array<{ access_token: string; refresh_token: string }>;
+        for (const [i, grant] of grants.entries())
+          expect((await doorRpc(doorOf(i + 1), grant.access_token, initializeRequest())).status).to.equal(200);
+        // One rotation: every successor refresh token carries the family on (the first one used rotates it again).
+        const next = await form(`${doorOf(0)}/token`, {
+          grant_type: 'refresh_token',
+          refresh_token: grants[5]!.refresh_token,
+          client_id: clientId,
+        });
+        expect(next.status).to.equal(200);
+      } finally {
+        for (const listening of servers) {
+          listening.closeAllConnections();
+          await new Promise((resolve) => listening.close(resolve));
+        }
+        for (const instance of instances) await instance.porter.close();
+        await database.drop();
       }
     });
   });
