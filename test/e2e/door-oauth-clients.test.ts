@@ -17,18 +17,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createPorter, type Porter } from '../../composition/create-porter.js';
 import { demoTools } from '../../composition/dev-host/demo-tools.js';
 import { createTestDatabase, postgresServerUrl } from '../support/postgres.js';
-import { CLIENT_REDIRECT, authorizeUrl, initializeRequest, doorRpc } from '../support/door-client.js';
+import { CLIENT_REDIRECT, authorizeUrl, initializeRequest, doorRpc, postForm as form } from '../support/door-client.js';
 
 type Host = DevHost & { client: WireClient };
-
-function form(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  return fetch(url, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams(fields).toString(),
-  });
-}
 
 /** A GET with whatever Host header the test names (fetch would not send a forged one). */
 function getWithHost(url: string, host: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {

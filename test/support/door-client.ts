@@ -166,6 +166,16 @@ export async function connectSdk(door: URL, person: string, provider = new Brows
   return { client, transport, provider };
 }
 
+/** A form-encoded POST, as OAuth clients send to the token and revocation endpoints; redirects are not followed. */
+export function postForm(url: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
 /** A JSON-RPC `initialize` request, as the first message a raw client sends the door. */
 export function initializeRequest(clientName = 'raw') {
   return {
