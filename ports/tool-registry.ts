@@ -71,6 +71,13 @@ export interface PorterToolFields<Input> {
   readonly risk: Risk;
   /** Reaches outside the host (the network, third parties): asks even when it only reads. */
   readonly egress?: boolean;
+  /**
+   * Whether calling it changes nothing: what the MCP door tells outside agents (`readOnlyHint`,
+   * which clients use to run a tool without asking). Default: a `read` tool without `resolveRisk`.
+   * Set `false` for a tool the guard lets run freely that still creates or changes something (Porter's
+   * `porter_apps_create`); `true` is refused on a `write` or `destructive` tool.
+   */
+  readonly readOnly?: boolean;
   /** The toolkit (e.g. `github`) whose connected account this tool acts through; see ToolContext.connection. */
   readonly connection?: string;
   /** For tools whose risk depends on the input or on state, resolved at call time (after the input is checked). */

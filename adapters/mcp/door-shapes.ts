@@ -18,7 +18,7 @@ export const TokenForm = z
     redirect_uri: formField('authorization_code: the redirect URI of the authorization request.'),
     code_verifier: formField('authorization_code: the PKCE verifier (S256).'),
     refresh_token: formField('refresh_token: the refresh token; it rotates on every use.'),
-    scope: formField(`refresh_token: at most the scope granted (\`${DOOR_SCOPE}\`).`),
+    scope: formField(`refresh_token: optional; whatever is asked, the scope granted (\`${DOOR_SCOPE}\`) is answered.`),
     resource: formField("The door's resource URL (RFC 8707)."),
     client_id: formField('A public client (`none`), or `client_secret_post`.'),
     client_secret: formField('`client_secret_post` only.'),

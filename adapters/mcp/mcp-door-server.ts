@@ -37,9 +37,8 @@ export function doorServer(info: DoorServerInfo, door: DoorTransportUseCases, se
       input: request.params.arguments ?? {},
       signal: ctx.mcpReq.signal,
     });
-    // The message as clients have always read it (the v1 SDK's McpError carried the prefix).
-    if (result.kind === 'unknown-tool')
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `MCP error ${ProtocolErrorCode.InvalidParams}: Unknown tool: ${name}`);
+    // The bare message on the wire: the v1 client prefixes what it reads with `MCP error <code>:` itself.
+    if (result.kind === 'unknown-tool') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     return server.projectCallToolResult(toCallResult(result), undefined);
   });
   return server;

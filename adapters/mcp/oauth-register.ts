@@ -7,24 +7,37 @@ import type { DoorOAuthEndpointsOptions, OAuthEndpoint } from './oauth-options.j
 import { issuesOf, readJson } from './oauth-request.js';
 import { answeringOAuthErrors, noStore } from './oauth-response.js';
 
+/** An optional member: a value that does not fit is dropped, as if it was not sent. */
+const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+
 /**
  * RFC 7591 client metadata. Unknown members are dropped, not refused: §2 requires a server to
- * ignore metadata it does not understand. What it does read is bounded and typed.
+ * ignore metadata it does not understand. Redirect URIs are read strictly (a bad one refuses the
+ * registration); every other member the door reads is bounded and typed, and one that does not
+ * fit is dropped too, so a client's registration body never fails on what the door would not use.
  */
 export const clientMetadata = z
   .object({
     redirect_uris: z.array(z.string().min(1).max(2000)).min(1).max(20),
-    client_name: z.string().min(1).max(200).optional(),
-    token_endpoint_auth_method: z.enum(CLIENT_AUTH_METHODS as [string, ...string[]]).optional(),
-    grant_types: z.array(z.string().max(100)).max(10).optional(),
-    response_types: z.array(z.string().max(100)).max(10).optional(),
-    scope: z.string().max(400).optional(),
-    client_uri: z.url().max(2000).optional(),
-    logo_uri: z.url().max(2000).optional(),
-    software_id: z.string().max(200).optional(),
-    software_version: z.string().max(100).optional(),
+    client_name: lenient(z.string().min(1).max(200)),
+    token_endpoint_auth_method: lenient(z.string().max(100)).describe(
+      `${CLIENT_AUTH_METHODS.join(', ')}; another method is replaced by \`none\` (PKCE binds a public client).`,
+    ),
+    grant_types: lenient(z.array(z.string().max(200)).max(20)).describe(
+      'Grants other than authorization_code and refresh_token are dropped.',
+    ),
+    response_types: lenient(z.array(z.string().max(100)).max(10)).describe('Only `code` is kept.'),
+    scope: lenient(z.string().max(1000)).describe('Narrowed to `mcp`.'),
+    client_uri: lenient(z.url().max(2000)),
+    logo_uri: lenient(z.url().max(2000)),
+    software_id: lenient(z.string().max(200)),
+    software_version: lenient(z.string().max(100)),
   })
-  .meta({ id: 'ClientMetadata', description: 'RFC 7591 client metadata; members the door does not know are ignored.' });
+  .meta({
+    id: 'ClientMetadata',
+    description:
+      'RFC 7591 client metadata. Members the door does not know, or whose value it cannot use, are dropped; unsupported grant types, response types, scopes and authentication methods are narrowed to what the door does. The answer shows what was kept.',
+  });
 
 /** `POST /register` (RFC 7591). */
 export function registerEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' | 'logger'>): OAuthEndpoint {
@@ -43,9 +56,7 @@ export function registerEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth
       const registered = await options.oauth.registerClient.execute({
         redirectUris: m.redirect_uris,
         ...(m.client_name !== undefined ? { clientName: m.client_name } : {}),
-        ...(m.token_endpoint_auth_method !== undefined
-          ? { tokenEndpointAuthMethod: m.token_endpoint_auth_method as (typeof CLIENT_AUTH_METHODS)[number] }
-          : {}),
+        ...(m.token_endpoint_auth_method !== undefined ? { tokenEndpointAuthMethod: m.token_endpoint_auth_method } : {}),
         ...(m.grant_types !== undefined ? { grantTypes: m.grant_types } : {}),
         ...(m.response_types !== undefined ? { responseTypes: m.response_types } : {}),
         ...(m.scope !== undefined ? { scope: m.scope } : {}),

@@ -59,17 +59,24 @@ async function readText(ctx: Context, limit: number): Promise<string> {
 
 /**
  * The client's credentials from HTTP Basic (RFC 6749 §2.3.1: both parts form-urlencoded) or the
- * form. Using both at once is refused, as is a client_id that differs between them.
+ * form. Using both at once is refused, as is a client_id that differs between them. Basic
+ * credentials that cannot be read are, at the token endpoint, a client that failed to authenticate
+ * (401 `invalid_client`, RFC 6749 §5.2) and, at revocation, a malformed request (400
+ * `invalid_request`, the specification's table).
  */
-export function clientCredentials(ctx: Context, form: Record<string, string>): ClientCredentials {
+export function clientCredentials(ctx: Context, form: Record<string, string>, endpoint: 'token' | 'revoke'): ClientCredentials {
+  const malformed = () =>
+    endpoint === 'token'
+      ? new OAuthRefusal('invalid_client', 'The Basic credentials are malformed', 401)
+      : new OAuthRefusal('invalid_request', 'The Basic credentials are malformed');
   const header = ctx.get('authorization');
   if (/^basic\s/i.test(header)) {
     if (form.client_secret !== undefined) throw new OAuthRefusal('invalid_request', 'Use one client authentication method, not two');
     const decoded = Buffer.from(header.replace(/^basic\s+/i, ''), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon < 0) throw new OAuthRefusal('invalid_client', 'The Basic credentials are malformed', 401);
-    const clientId = safeDecode(decoded.slice(0, colon));
-    const clientSecret = safeDecode(decoded.slice(colon + 1));
+    if (colon < 0) throw malformed();
+    const clientId = safeDecode(decoded.slice(0, colon), malformed);
+    const clientSecret = safeDecode(decoded.slice(colon + 1), malformed);
     if (form.client_id !== undefined && form.client_id !== clientId)
       throw new OAuthRefusal('invalid_request', 'client_id differs from the authenticated client');
     return { clientId, clientSecret, via: 'client_secret_basic' };
@@ -78,11 +85,11 @@ export function clientCredentials(ctx: Context, form: Record<string, string>): C
   return { ...(form.client_id !== undefined ? { clientId: form.client_id } : {}), via: 'none' };
 }
 
-function safeDecode(value: string): string {
+function safeDecode(value: string, malformed: () => OAuthRefusal): string {
   try {
     return decodeURIComponent(value.replace(/\+/g, ' '));
   } catch {
-    throw new OAuthRefusal('invalid_client', 'The Basic credentials are malformed', 401);
+    throw malformed();
   }
 }
 

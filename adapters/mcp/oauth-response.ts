@@ -11,9 +11,10 @@ export function noStore(ctx: Context): void {
 
 /**
  * Runs an OAuth endpoint and answers any failure in OAuth's shape, `{error, error_description}`,
- * never the wire envelope: 401 with `WWW-Authenticate: Basic` for a client that failed to
- * authenticate with Basic (RFC 6749 §5.2), 503 when the store cannot do the step atomically, 500
- * (logged, generic) for anything unexpected.
+ * never the wire envelope: 401 `invalid_client` with `WWW-Authenticate` naming the Basic scheme
+ * the door takes client secrets in (RFC 6749 §5.2; HTTP requires the header on every 401), also
+ * for an unknown `client_id` sent in the form; 503 when the store cannot do the step atomically,
+ * 500 (logged, generic) for anything unexpected.
  */
 export async function answeringOAuthErrors(ctx: Context, logger: Logger, handle: () => Promise<void>): Promise<void> {
   try {
@@ -23,7 +24,7 @@ export async function answeringOAuthErrors(ctx: Context, logger: Logger, handle:
     if (error instanceof OAuthRefusal) {
       ctx.status = error.status;
       ctx.body = error.toBody();
-      if (error.status === 401 && /^basic\s/i.test(ctx.get('authorization'))) ctx.set('WWW-Authenticate', 'Basic realm="porter-door"');
+      if (error.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="porter-door"');
       return;
     }
     if (error instanceof AtomicityUnavailable) {

@@ -12,7 +12,7 @@ export function revokeEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' 
       await options.oauth.revokeToken.execute({
         token: form.token,
         tokenTypeHint: form.token_type_hint,
-        client: clientCredentials(ctx, form),
+        client: clientCredentials(ctx, form, 'revoke'),
       });
       ctx.status = 200;
       ctx.body = '';

@@ -22,7 +22,7 @@ export function tokenEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' |
           form.grant_type ? `grant_type ${form.grant_type} is not supported` : 'grant_type is required',
         );
       }
-      const client = clientCredentials(ctx, form);
+      const client = clientCredentials(ctx, form, 'token');
       const site = siteOf(options.urlsOf(ctx));
       const issued = await options.oauth.issueTokens.execute(
         grant.data === 'authorization_code'

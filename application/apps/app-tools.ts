@@ -16,7 +16,9 @@ const INSTRUCTION = z.string().min(1).max(4000);
 /** A record's data: any JSON value, described flat (no $ref) so every provider takes the schema. */
 const JSON_VALUE = z
   .union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())])
-  .describe('Any JSON value: an object, array, string, number, boolean or null');
+  .describe('Any JSON value: an object, array, string, number, boolean or null')
+  // A `type` beside the `anyOf`, for clients and providers that want every property typed.
+  .meta({ type: ['string', 'number', 'boolean', 'null', 'array', 'object'] });
 
 /** Streams each view of the app to the person watching, under the app's one part id. */
 function viewSink(context: ToolContext): ViewSink | undefined {
@@ -41,6 +43,8 @@ export function appTools(apps: AppsUseCases, book: AppBook): ToolDefinition[] {
       description: 'Generate a new app (a tree of UI nodes with its own data) from a description. The person watches it appear.',
       input: z.strictObject({ prompt: INSTRUCTION }),
       risk: CREATE_RISK,
+      // Read-class for the guard (it runs without asking), yet it creates an app: never read-only to clients.
+      readOnly: false,
       async execute({ prompt }, context) {
         const view = viewSink(context);
         return brief(

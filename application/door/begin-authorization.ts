@@ -60,8 +60,8 @@ export class BeginAuthorization implements UseCase<AuthorizeRequest, Authorizati
     if (query.codeChallengeMethod !== PKCE_METHOD || !isS256Challenge(query.codeChallenge)) return back('invalid_request', PKCE_REQUIRED);
     if (query.responseType === undefined) return back('invalid_request', 'response_type is required');
     if (query.responseType !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported');
-    const scope = grantedScope(query.scope);
-    if (scope === null) return back('invalid_scope', 'The only scope this door grants is "mcp"');
+    // Scopes the door does not know (`offline_access`, `claudeai`…) are narrowed away, never refused.
+    const { scope } = grantedScope(query.scope);
     if (query.resource !== undefined && query.resource !== site.resource)
       return back('invalid_target', `resource must be ${site.resource}`);
 

@@ -3,6 +3,11 @@ export interface DoorSettings {
   readonly accessTokenTtlSeconds: number;
   /** Absolute lifetime of a token family: rotation never extends it. */
   readonly refreshTokenTtlSeconds: number;
+  /**
+   * How long after a rotation the refresh token just rotated out still gets tokens when its own
+   * client presents it (parallel requests racing the rotation); 0 answers them invalid_grant.
+   */
+  readonly refreshGraceSeconds: number;
   readonly codeTtlSeconds: number;
   /** How long a consent page stays answerable. */
   readonly consentTtlSeconds: number;
@@ -15,6 +20,7 @@ export interface DoorSettings {
 export const DEFAULT_DOOR_SETTINGS: DoorSettings = {
   accessTokenTtlSeconds: 3600,
   refreshTokenTtlSeconds: 30 * 24 * 3600,
+  refreshGraceSeconds: 10,
   codeTtlSeconds: 60,
   consentTtlSeconds: 600,
   maxSessionsPerSubject: 16,

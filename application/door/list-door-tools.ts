@@ -12,7 +12,12 @@ export class ListDoorTools implements UseCase<void, ReadonlyArray<DoorTool>> {
       name: tool.name,
       description: tool.description,
       inputSchema: tool.inputSchema,
-      hints: hintsFor(tool.risk, tool.egress ?? false),
+      hints: hintsFor({
+        risk: tool.risk,
+        ...(tool.egress !== undefined ? { egress: tool.egress } : {}),
+        ...(tool.readOnly !== undefined ? { readOnly: tool.readOnly } : {}),
+        resolvesRisk: tool.resolveRisk !== undefined,
+      }),
     }));
   }
 }

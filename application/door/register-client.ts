@@ -1,5 +1,6 @@
 import { DoorClient } from '../../domain/door/door-client.js';
-import { DOOR_SCOPE, grantedScope } from '../../domain/door/door-scope.js';
+import { keptAuthMethod, keptGrantTypes, keptResponseTypes } from '../../domain/door/client-metadata.js';
+import { grantedScope } from '../../domain/door/door-scope.js';
 import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
 import { redirectUriProblem } from '../../domain/door/redirect-uri.js';
 import type { Clock } from '../../ports/clock.js';
@@ -10,8 +11,6 @@ import type { ClientRegistration, RegisteredClient } from '../../ports/use-cases
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { DoorClientBook } from './client-book.js';
 
-const GRANT_TYPES = ['authorization_code', 'refresh_token'];
-
 /** What RegisterClient is built from. */
 export interface RegisterClientDeps {
   readonly clients: DoorClientBook;
@@ -21,7 +20,12 @@ export interface RegisterClientDeps {
   readonly audit: AuditTrail;
 }
 
-/** `POST {wire}/mcp/register`: open dynamic client registration (RFC 7591), as MCP clients expect. */
+/**
+ * `POST {wire}/mcp/register`: open dynamic client registration (RFC 7591), as MCP clients expect.
+ * Lenient like the clients need it: unsupported scopes, grant types, response types and
+ * authentication methods are narrowed to what the door does, never refused; redirect URIs are
+ * checked strictly.
+ */
 export class RegisterClient implements UseCase<ClientRegistration, RegisteredClient> {
   private readonly clients: DoorClientBook;
   private readonly secrets: DoorSecrets;
@@ -38,24 +42,18 @@ export class RegisterClient implements UseCase<ClientRegistration, RegisteredCli
   }
 
   async execute(registration: ClientRegistration): Promise<RegisteredClient> {
+    // Where codes go is the one thing never negotiated: a bad redirect URI refuses the registration.
     for (const uri of registration.redirectUris) {
       const problem = redirectUriProblem(uri);
       if (problem) throw new OAuthRefusal('invalid_redirect_uri', `redirect_uri ${JSON.stringify(uri)} ${problem}`);
     }
-    const grantTypes = registration.grantTypes ?? GRANT_TYPES;
-    const unsupportedGrant = grantTypes.find((grant) => !GRANT_TYPES.includes(grant));
-    if (unsupportedGrant)
-      throw new OAuthRefusal(
-        'invalid_client_metadata',
-        `grant_type ${unsupportedGrant} is not supported; use authorization_code and refresh_token`,
-      );
-    const responseTypes = registration.responseTypes ?? ['code'];
-    if (responseTypes.some((type) => type !== 'code'))
-      throw new OAuthRefusal('invalid_client_metadata', 'Only the code response type is supported');
-    const scope = grantedScope(registration.scope);
-    if (scope === null) throw new OAuthRefusal('invalid_client_metadata', `The only scope is "${DOOR_SCOPE}"`);
+    // The rest is negotiated (RFC 7591 §2): what the door does not support is dropped or replaced,
+    // and the answer shows what was kept.
+    const grantTypes = keptGrantTypes(registration.grantTypes);
+    const responseTypes = keptResponseTypes();
+    const { scope } = grantedScope(registration.scope);
+    const authMethod = keptAuthMethod(registration.tokenEndpointAuthMethod);
 
-    const authMethod = registration.tokenEndpointAuthMethod ?? 'none';
     const secret = authMethod === 'none' ? null : this.secrets.mint();
     const now = this.clock.now();
     const client = DoorClient.register({
@@ -83,8 +81,8 @@ export class RegisterClient implements UseCase<ClientRegistration, RegisteredCli
       clientIdIssuedAt: Math.floor(now.getTime() / 1000),
       redirectUris: [...registration.redirectUris],
       clientName: client.name,
-      grantTypes,
-      responseTypes,
+      grantTypes: [...grantTypes],
+      responseTypes: [...responseTypes],
       tokenEndpointAuthMethod: authMethod,
       scope,
       ...(registration.clientUri ? { clientUri: registration.clientUri } : {}),

@@ -52,7 +52,10 @@ const oauthSchema = z.strictObject({
     .optional(),
   /** Renders the whole consent page (see ConsentPageModel); Porter's branded page otherwise. */
   consentPage: fn<ConsentPageRenderer>('oauth.consentPage(model) → HTML').optional(),
-  /** Who is signed in on the consent page; the host's `principal(req)` when absent. */
+  /**
+   * Who is signed in on the consent page. The door never calls the host's `principal(req)` (door paths
+   * sit outside it): without `signIn` nobody can consent.
+   */
   signIn: fn<PrincipalResolver>('oauth.signIn(req) → Principal | null').optional(),
   /** Where to send a person who is not signed in; they come back to `returnTo`. */
   signInUrl: fn<(returnTo: string) => string>('oauth.signInUrl(returnTo) → URL').optional(),
@@ -70,6 +73,8 @@ const oauthSchema = z.strictObject({
     .min(3600)
     .max(365 * 24 * 3600)
     .optional(),
+  /** The refresh grace window in seconds (0 turns it off); see DoorSettings.refreshGraceSeconds. */
+  refreshGraceSeconds: z.number().int().min(0).max(60).optional(),
 });
 
 /**

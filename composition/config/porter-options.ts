@@ -47,7 +47,10 @@ export interface DoorOAuthOptions {
   readonly brand?: { readonly name: string; readonly logoUrl?: string; readonly accentColor?: string };
   /** Renders the whole consent page; Porter's branded page otherwise. */
   readonly consentPage?: ConsentPageRenderer;
-  /** Who is signed in on the consent page; the host's `principal(req)` when absent. */
+  /**
+   * Who is signed in on the consent page. The door never calls the host's `principal(req)` (door paths
+   * sit outside it): without `signIn` nobody can consent.
+   */
   readonly signIn?: PrincipalResolver;
   /** Where to send a person who is not signed in; they come back to `returnTo`. */
   readonly signInUrl?: (returnTo: string) => string;
@@ -57,6 +60,12 @@ export interface DoorOAuthOptions {
   readonly refreshTokenTtlSeconds?: number;
   /** How long an instance trusts an access token it already checked, 0–10000 ms (default 1000; 0 checks the store every request). */
   readonly tokenCacheMs?: number;
+  /**
+   * The refresh grace window, 0–60 seconds (default 10): a refresh token just rotated out, presented
+   * again by its own client within this long after the rotation (parallel requests racing it), gets
+   * working tokens instead of revoking the family. 0 turns it off.
+   */
+  readonly refreshGraceSeconds?: number;
 }
 
 /** An external issuer that owns the door's OAuth endpoints; its JWTs are verified against its JWKS. */

@@ -52,6 +52,7 @@ const doorServices = porterModule((bind) => {
         ...DEFAULT_DOOR_SETTINGS,
         ...(oauth?.accessTokenTtlSeconds ? { accessTokenTtlSeconds: oauth.accessTokenTtlSeconds } : {}),
         ...(oauth?.refreshTokenTtlSeconds ? { refreshTokenTtlSeconds: oauth.refreshTokenTtlSeconds } : {}),
+        ...(oauth?.refreshGraceSeconds !== undefined ? { refreshGraceSeconds: oauth.refreshGraceSeconds } : {}),
       };
     })
     .inSingletonScope();
@@ -116,7 +117,7 @@ const doorServices = porterModule((bind) => {
         }),
         issueTokens: new IssueTokens(
           new RedeemCode({ clients: books.clients, codes: books.codes, families: books.families, mint, secrets, settings, clock, audit }),
-          new RotateRefreshToken({ clients: books.clients, families: books.families, mint, secrets, clock, audit }),
+          new RotateRefreshToken({ clients: books.clients, families: books.families, mint, secrets, settings, clock, audit }),
         ),
         revokeToken: new RevokeToken({ clients: books.clients, families: books.families, secrets, clock, audit }),
       };

@@ -41,6 +41,10 @@ function doorRoutesOf(door: Container): DoorRoutes {
   const logger = get(door, TOKENS.Logger);
   const brand: DoorBrand = config.oauth?.brand ?? DEFAULT_BRAND;
   const urlsOf = doorUrlsFrom(config.baseUrl, config.mount);
+  if (!config.remoteAs && !config.oauth?.signIn)
+    logger.warn(
+      "the MCP door has no oauth.signIn: its consent page never asks the host's principal(req), so nobody can connect an agent until oauth.signIn(req) says who is signed in",
+    );
   const transport = new McpDoorTransport({
     door: tracedDoor(get(door, TOKENS.DoorTransportUseCases), get(door, TOKENS.Telemetry)),
     sessions: get(door, TOKENS.DoorSessions),
@@ -57,7 +61,8 @@ function doorRoutesOf(door: Container): DoorRoutes {
   const oauth = new DoorOAuthEndpoints({
     oauth: get(door, TOKENS.DoorOAuthUseCases),
     urlsOf,
-    signedIn: signedInWith(config.oauth?.signIn ?? get(door, TOKENS.PrincipalResolver)),
+    // Door paths sit outside the host's principal(req): only the door's own sign-in says who consents.
+    signedIn: config.oauth?.signIn ? signedInWith(config.oauth.signIn) : async () => null,
     ...(config.oauth?.signInUrl ? { signInUrl: config.oauth.signInUrl } : {}),
     brand,
     consentPage: config.oauth?.consentPage ?? defaultConsentPage,
@@ -72,6 +77,7 @@ function doorRoutesOf(door: Container): DoorRoutes {
     brand,
     version: PORTER_VERSION,
     remoteIssuer: config.remoteAs?.issuer ?? null,
+    fixedOrigin: Boolean(config.baseUrl),
   });
 }
 

@@ -57,6 +57,12 @@ export interface DoorRouteOptions {
   readonly version: string;
   /** An external issuer that owns the door's OAuth (`remoteAs`), or null for the door's own. */
   readonly remoteIssuer: string | null;
+  /**
+   * True when the door's URLs come from the configured base URL: the discovery documents are then
+   * the same for every request and may be cached publicly. Built from the request's Host they are
+   * never stored by a cache, which a forged Host could otherwise poison for everyone.
+   */
+  readonly fixedOrigin: boolean;
 }
 
 const TRANSPORT_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Last-Event-ID'];
@@ -82,6 +88,11 @@ const CORS_HEADERS = {
  */
 export function doorRoutes(options: DoorRouteOptions): DoorRoutes {
   const { transport, oauth, urlsOf, brand, remoteIssuer: remote } = options;
+  const document = (ctx: Context, body: unknown): void => {
+    allowAnyOrigin(ctx);
+    ctx.set('Cache-Control', options.fixedOrigin ? 'public, max-age=300' : 'no-store');
+    ctx.body = body;
+  };
   const resourceMetadata = (ctx: Context) =>
     document(ctx, protectedResourceMetadata(urlsOf(ctx), remote ?? urlsOf(ctx).issuer, brand.name));
   const serverMetadata = (ctx: Context) =>
@@ -111,6 +122,16 @@ export function doorRoutes(options: DoorRouteOptions): DoorRoutes {
           const urls = urlsOf(ctx);
           sendPage(ctx, 200, connectPage({ brand, serverUrl: urls.resource, issuer: remote ?? urls.issuer, external: remote !== null }));
         },
+      }),
+      route({
+        id: 'refuseConnectMethod',
+        method: 'all',
+        path: `${MCP}/connect`,
+        summary: 'Wrong method',
+        responses: {
+          405: { ...oauthError('Use GET here.'), headers: { Allow: { description: 'The methods this path answers.' } } },
+        },
+        handle: wrongMethod(['GET'], 'oauth'),
       }),
       // The base-path-prefixed forms of the two OAuth documents (see door-urls.ts).
       route({
@@ -330,14 +351,18 @@ function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
       path: `${MCP}/token`,
       summary: 'Exchange a code, or refresh',
       description:
-        'Refresh tokens rotate: a rotated one presented again revokes its whole family (the loser of two refreshes at once is only refused). Never cached.',
+        'Refresh tokens rotate: a rotated one presented again revokes its whole family, except by its own client within the refresh grace window (`oauth.refreshGraceSeconds`), which gets working tokens of the same family. Any requested scope is narrowed to `mcp`. Never cached.',
       body: ownBody('The token request, form-encoded.', { 'application/x-www-form-urlencoded': TokenForm }),
       responses: {
         200: json('The tokens.', TokenResponse),
         400: oauthError('`invalid_request`, `invalid_grant`, `unsupported_grant_type`, `invalid_scope` or `invalid_target`.'),
         401: {
           ...oauthError('`invalid_client`: the client did not authenticate.'),
-          headers: { 'WWW-Authenticate': { description: '`Basic realm="porter-door"` after failed Basic authentication.' } },
+          headers: {
+            'WWW-Authenticate': {
+              description: '`Basic realm="porter-door"`: an unknown `client_id`, or a client that failed to authenticate.',
+            },
+          },
         },
         ...failures,
       },
@@ -353,8 +378,9 @@ function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
       body: ownBody('The revocation request, form-encoded.', { 'application/x-www-form-urlencoded': RevocationForm }),
       responses: {
         200: bare('Revoked, or no such token: the answer is the same (an empty body).'),
-        400: oauthError('Not form-encoded, no `token` or `client_id`, an unknown client, or a token of another client.'),
-        401: oauthError('`invalid_client`: the client did not authenticate.'),
+        400: oauthError(
+          'Not form-encoded, no `token` or `client_id`, unreadable Basic credentials, an unknown or unauthenticated client, or a token of another client.',
+        ),
         ...failures,
       },
       security: client,
@@ -375,6 +401,16 @@ function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
       handle: (ctx) => oauth.register(ctx),
     }),
     preflightRoute('preflightRegister', `${MCP}/register`, ['POST'], OAUTH_HEADERS),
+    route({
+      id: 'refuseAuthorizeMethod',
+      method: 'all',
+      path: `${MCP}/authorize`,
+      summary: 'Wrong method',
+      responses: {
+        405: { ...oauthError('Use GET or POST here.'), headers: { Allow: { description: 'The methods this path answers.' } } },
+      },
+      handle: wrongMethod(['GET', 'POST'], 'oauth'),
+    }),
     ...['token', 'revoke', 'register'].map((name) =>
       route({
         id: `refuse${name[0]!.toUpperCase()}${name.slice(1)}Method`,
@@ -491,12 +527,6 @@ function wrongMethod(allowed: ReadonlyArray<string>, shape: 'json-rpc' | 'oauth'
         ? { jsonrpc: '2.0', error: { code: -32000, message: `Method not allowed. ${message}` }, id: null }
         : { error: 'invalid_request', error_description: message };
   };
-}
-
-function document(ctx: Context, body: unknown): void {
-  allowAnyOrigin(ctx);
-  ctx.set('Cache-Control', 'public, max-age=300');
-  ctx.body = body;
 }
 
 function externallyOwned(ctx: Context, issuer: string): void {

@@ -5,9 +5,20 @@
 export const DOOR_SCOPE = 'mcp';
 export const DOOR_SCOPES: ReadonlyArray<string> = [DOOR_SCOPE];
 
-/** The granted scope for a requested one: omitted means the door scope; anything unknown is refused (null). */
-export function grantedScope(requested: string | undefined): string | null {
-  if (requested === undefined || requested.trim() === '') return DOOR_SCOPE;
-  const asked = requested.split(' ').filter(Boolean);
-  return asked.every((scope) => DOOR_SCOPES.includes(scope)) ? [...new Set(asked)].join(' ') : null;
+/** What the door grants for a requested scope, and which of the asked scopes it dropped. */
+export interface ScopeGrant {
+  readonly scope: string;
+  readonly dropped: ReadonlyArray<string>;
+}
+
+/**
+ * Negotiation, never refusal: whatever a client asks for (`mcp offline_access`, `claudeai`,
+ * `openid profile`, nothing at all), the door grants its one scope. RFC 6749 §3.3 lets a server
+ * grant less than asked (the token response then names what it granted, as the door's always
+ * does), and RFC 7591 §2 lets it replace requested metadata. Refresh tokens come with every grant,
+ * so `offline_access` costs nothing to drop.
+ */
+export function grantedScope(requested: string | undefined): ScopeGrant {
+  const asked = new Set((requested ?? '').split(' ').filter(Boolean));
+  return { scope: DOOR_SCOPE, dropped: [...asked].filter((scope) => !DOOR_SCOPES.includes(scope)) };
 }

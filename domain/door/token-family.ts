@@ -85,11 +85,21 @@ export class TokenFamily {
   /**
    * A stale token one rotation behind, in a request that was already under way (`requestedAt`) when
    * that rotation was recorded: the client raced itself, and the other request got the new tokens.
-   * A stale token in a request that arrived after the rotation is a replay, however soon after.
    */
   isRaceLoser(generation: number, requestedAt: string): boolean {
     if (generation !== this.props.generation - 1 || !this.props.rotatedAt) return false;
     return requestedAt <= this.props.rotatedAt;
+  }
+
+  /**
+   * The refresh grace window (RFC 9700 §4.14.2 leaves room for it): a token exactly one rotation
+   * behind, in a request that reached the door no later than the window after that rotation
+   * (`windowOpenedAt` is the request's arrival minus the window). Only the token just rotated out
+   * qualifies: an older one is a replay whatever the window.
+   */
+  isWithinGrace(generation: number, windowOpenedAt: string): boolean {
+    if (generation !== this.props.generation - 1 || !this.props.rotatedAt) return false;
+    return this.props.rotatedAt >= windowOpenedAt;
   }
 
   rotate(at: string): TokenFamily {

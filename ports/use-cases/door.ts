@@ -20,7 +20,8 @@ export interface DoorSite {
 export interface ClientRegistration {
   readonly redirectUris: ReadonlyArray<string>;
   readonly clientName?: string;
-  readonly tokenEndpointAuthMethod?: ClientAuthMethod;
+  /** As asked; one the door does not know is replaced by `none`. */
+  readonly tokenEndpointAuthMethod?: string;
   readonly grantTypes?: ReadonlyArray<string>;
   readonly responseTypes?: ReadonlyArray<string>;
   readonly scope?: string;

@@ -150,8 +150,7 @@ export async function connectSdkV2(door: URL, person: string, options: v2.Client
 }
 
 /** Connects the MCP SDK's own client as `person`: the first connect meets a 401 and runs the OAuth flow. */
-export async function connectSdk(door: URL, person: string) {
-  const provider = new BrowserlessProvider(person);
+export async function connectSdk(door: URL, person: string, provider = new BrowserlessProvider(person)) {
   let refused: unknown;
   try {
     await new Client({ name: 'e2e', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(door, { authProvider: provider }));
@@ -165,6 +164,16 @@ export async function connectSdk(door: URL, person: string) {
   const client = new Client({ name: 'e2e', version: '1.0.0' });
   await client.connect(transport);
   return { client, transport, provider };
+}
+
+/** A form-encoded POST, as OAuth clients send to the token and revocation endpoints; redirects are not followed. */
+export function postForm(url: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
 }
 
 /** A JSON-RPC `initialize` request, as the first message a raw client sends the door. */

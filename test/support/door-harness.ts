@@ -87,7 +87,7 @@ export function doorHarness(options: DoorHarnessOptions = {}) {
     answerConsent: new AnswerConsent({ pending, consents, codes, secrets, settings, clock, audit }),
     issueTokens: new IssueTokens(
       new RedeemCode({ clients, codes, families, mint, secrets, settings, clock, audit }),
-      new RotateRefreshToken({ clients, families, mint, secrets, clock, audit }),
+      new RotateRefreshToken({ clients, families, mint, secrets, settings, clock, audit }),
     ),
     revokeToken: new RevokeToken({ clients, families, secrets, clock, audit }),
   };

@@ -6,7 +6,9 @@ import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
 import { openStore } from '../../../adapters/store/open-store.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { createTestDatabase, postgresServerUrl } from '../../support/postgres.js';
+import type { TokenGrant } from '../../../ports/use-cases/door.js';
 import { doorHarness, oauthErrorOf, pkcePair, REDIRECT, SITE } from '../../support/door-harness.js';
+import { CLIENT_SHAPES, registrationOf } from '../../support/mcp-client-shapes.js';
 
 const ada: Principal = { subject: 'ada', kind: 'user', name: 'Ada' };
 const bob: Principal = { subject: 'bob', kind: 'user' };
@@ -49,13 +51,82 @@ describe("The door's authorization server (use cases)", () => {
       expect(await everythingStored(h.store)).to.not.contain(client.clientSecret!);
     });
 
-    it('refuses redirect URIs that could leak a code, and grants it cannot serve', async () => {
+    it('refuses redirect URIs that could leak a code', async () => {
       const h = doorHarness();
       expect(await oauthErrorOf(h.register({ redirectUris: ['http://evil.example/cb'] }))).to.equal('invalid_redirect_uri');
       expect(await oauthErrorOf(h.register({ redirectUris: ['javascript:alert(1)'] }))).to.equal('invalid_redirect_uri');
-      expect(await oauthErrorOf(h.register({ grantTypes: ['client_credentials'] }))).to.equal('invalid_client_metadata');
-      expect(await oauthErrorOf(h.register({ scope: 'admin' }))).to.equal('invalid_client_metadata');
+      expect(await oauthErrorOf(h.register({ redirectUris: ['https://ok.example/cb', 'https://ok.example/cb#frag'] }))).to.equal(
+        'invalid_redirect_uri',
+      );
+      expect((await h.store.records('door-clients').list()).items).to.have.length(0);
     });
+
+    it('narrows grants, response types, scopes and authentication methods it does not do, instead of refusing them', async () => {
+      const h = doorHarness();
+      const client = await h.register({
+        grantTypes: [
+          'authorization_code',
+          'urn:ietf:params:oauth:grant-type:device_code',
+          'client_credentials',
+          'implicit',
+          'refresh_token',
+        ],
+        responseTypes: ['code', 'token'],
+        scope: 'admin offline_access',
+        tokenEndpointAuthMethod: 'private_key_jwt',
+      });
+      expect(client).to.deep.include({
+        grantTypes: ['authorization_code', 'refresh_token'],
+        responseTypes: ['code'],
+        scope: 'mcp',
+        tokenEndpointAuthMethod: 'none',
+      });
+      expect((await h.register({ grantTypes: ['client_credentials'] })).grantTypes).to.deep.equal(['authorization_code', 'refresh_token']);
+      expect((await h.register({ grantTypes: ['authorization_code'] })).grantTypes).to.deep.equal(['authorization_code']);
+    });
+
+    for (const shape of CLIENT_SHAPES) {
+      it(`registers ${shape.name} as it registers itself, showing what was kept`, async () => {
+        const h = doorHarness();
+        const registration = registrationOf(shape.registration);
+        const client = await h.register(registration);
+        expect(client.redirectUris).to.deep.equal(shape.registration.redirect_uris);
+        expect(client.scope).to.equal('mcp');
+        expect(client.grantTypes).to.include('authorization_code');
+        for (const grant of client.grantTypes) expect(['authorization_code', 'refresh_token']).to.include(grant);
+        expect(client.responseTypes).to.deep.equal(['code']);
+        // It then asks for consent with its own scope, and gets tokens for mcp.
+        const pkce = pkcePair();
+        const step = await h.oauth.beginAuthorization.execute({
+          query: {
+            responseType: 'code',
+            clientId: client.clientId,
+            redirectUri: shape.redirectUri,
+            codeChallenge: pkce.challenge,
+            codeChallengeMethod: 'S256',
+            ...(shape.authorizeScope ? { scope: shape.authorizeScope } : {}),
+          },
+          site: SITE,
+          signedIn: ada,
+        });
+        if (step.kind !== 'consent') throw new Error(JSON.stringify(step));
+        expect(step.view.scope).to.equal('mcp');
+        const answer = await h.oauth.answerConsent.execute({ handle: step.view.handle, approve: true, site: SITE, signedIn: ada });
+        const code = new URL(answer.kind === 'redirect' ? answer.location : 'x:/').searchParams.get('code')!;
+        const tokens = await h.oauth.issueTokens.execute({
+          grantType: 'authorization_code',
+          code,
+          codeVerifier: pkce.verifier,
+          redirectUri: shape.redirectUri,
+          client: {
+            clientId: client.clientId,
+            ...(client.clientSecret ? { clientSecret: client.clientSecret, via: 'client_secret_post' as const } : { via: 'none' as const }),
+          },
+          site: SITE,
+        });
+        expect(tokens.scope).to.equal('mcp');
+      });
+    }
   });
 
   describe('/authorize', () => {
@@ -300,11 +371,11 @@ describe("The door's authorization server (use cases)", () => {
       expect((await h.admit(after.accessToken)).ok).to.equal(true);
     });
 
-    it('revokes the whole family when a rotated refresh token is presented again', async () => {
+    it('revokes the whole family when a rotated refresh token is presented again after the grace window', async () => {
       const h = doorHarness();
       const { client, tokens } = await h.connect(ada);
       const next = await h.refresh(client.clientId, tokens.refreshToken);
-      h.clock.advance(5_000);
+      h.clock.advance(10_001);
       expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken))).to.equal('invalid_grant');
       expect(await h.admit(next.accessToken)).to.deep.equal({ ok: false, reason: 'invalid' });
       expect(await oauthErrorOf(h.refresh(client.clientId, next.refreshToken))).to.equal('invalid_grant');
@@ -312,8 +383,8 @@ describe("The door's authorization server (use cases)", () => {
       expect(events).to.include('door.refresh-token-reused');
     });
 
-    it('revokes the family when a rotated refresh token is presented again right after the rotation', async () => {
-      const h = doorHarness();
+    it('without a grace window, revokes the family when a rotated refresh token comes back right after the rotation', async () => {
+      const h = doorHarness({ settings: { refreshGraceSeconds: 0 } });
       const { client, tokens } = await h.connect(ada);
       const next = await h.refresh(client.clientId, tokens.refreshToken);
       h.clock.advance(1); // the replay arrives after the rotation was answered, however soon
@@ -322,33 +393,14 @@ describe("The door's authorization server (use cases)", () => {
       expect(await oauthErrorOf(h.refresh(client.clientId, next.refreshToken))).to.equal('invalid_grant');
     });
 
-    it('treats a refresh already under way when another rotated the family as the loser of a race, not a replay', async () => {
-      const h = doorHarness();
-      const { client, tokens } = await h.connect(ada);
-      // Both requests arrive at the same instant: one rotates, the other finds its token one generation behind.
-      const [first, second] = await Promise.allSettled([
-        h.refresh(client.clientId, tokens.refreshToken),
-        h.refresh(client.clientId, tokens.refreshToken),
-      ]);
-      const won = [first, second].filter((r) => r.status === 'fulfilled') as Array<
-        PromiseFulfilledResult<{ accessToken: string; refreshToken: string }>
-      >;
-      expect(won).to.have.length(1);
-      const lost = [first, second].find((r) => r.status === 'rejected') as PromiseRejectedResult;
-      expect(lost.reason).to.deep.include({ oauthError: 'invalid_grant' });
-      expect((await h.admit(won[0]!.value.accessToken)).ok).to.equal(true);
-      h.clock.advance(1);
-      expect((await h.refresh(client.clientId, won[0]!.value.refreshToken)).tokenType).to.equal('Bearer');
-    });
-
-    it('judges by when the request reached the door, not when it was processed', async () => {
-      const h = doorHarness();
+    it('without a grace window, refuses the loser of a race without revoking anything', async () => {
+      const h = doorHarness({ settings: { refreshGraceSeconds: 0 } });
       const { client, tokens } = await h.connect(ada);
       const arrived = h.clock.now().toISOString();
       h.clock.advance(5);
       const next = await h.refresh(client.clientId, tokens.refreshToken);
       h.clock.advance(5);
-      // Reached the door before the rotation, processed after it: the loser of a race.
+      // Reached the door before the rotation, processed after it: refused, nothing revoked.
       expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken, arrived))).to.equal('invalid_grant');
       expect((await h.admit(next.accessToken)).ok).to.equal(true);
       // Reached the door after the rotation: a replay.
@@ -365,7 +417,66 @@ describe("The door's authorization server (use cases)", () => {
     });
   });
 
-  describe('two racing refreshes give exactly one success', () => {
+  describe('the refresh grace window', () => {
+    it('gives the token just rotated out, presented again by its client within the window, working tokens and revokes nothing', async () => {
+      const h = doorHarness();
+      const { client, tokens } = await h.connect(ada);
+      const next = await h.refresh(client.clientId, tokens.refreshToken);
+      h.clock.advance(9_000);
+      const again = await h.refresh(client.clientId, tokens.refreshToken);
+      expect(again).to.include({ tokenType: 'Bearer', scope: 'mcp' });
+      expect(again.refreshToken).to.not.equal(next.refreshToken);
+      expect((await h.admit(next.accessToken)).ok, "the rotation's tokens still work").to.equal(true);
+      expect((await h.admit(again.accessToken)).ok, "the window's tokens work").to.equal(true);
+      const family = (await h.store.records<{ generation: number; revokedAt: string | null }>('door-token-families').list()).items[0]!.data;
+      expect(family, 'one rotation, nothing revoked').to.deep.include({ generation: 2, revokedAt: null });
+      // Either successor refresh token carries the family on; the other is then the one rotated out.
+      const third = await h.refresh(client.clientId, again.refreshToken);
+      expect((await h.admit(third.accessToken)).ok).to.equal(true);
+      const events = (await h.guard.auditLog.list('ada', {})).events.map((e) => e.action);
+      expect(events).to.include('door.refresh-graced');
+      expect(events).to.not.include('door.refresh-token-reused');
+    });
+
+    it('counts from when the request reached the door: a request under way before the rotation is inside it', async () => {
+      const h = doorHarness();
+      const { client, tokens } = await h.connect(ada);
+      const arrived = h.clock.now().toISOString();
+      h.clock.advance(5);
+      await h.refresh(client.clientId, tokens.refreshToken);
+      h.clock.advance(60_000);
+      expect((await h.refresh(client.clientId, tokens.refreshToken, arrived)).tokenType).to.equal('Bearer');
+    });
+
+    it('is a replay for a token two rotations behind, even inside the window', async () => {
+      const h = doorHarness();
+      const { client, tokens } = await h.connect(ada);
+      const second = await h.refresh(client.clientId, tokens.refreshToken);
+      const third = await h.refresh(client.clientId, second.refreshToken);
+      expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken))).to.equal('invalid_grant');
+      expect((await h.admit(third.accessToken)).ok).to.equal(false);
+    });
+
+    it('is theft when another client presents the token, even inside the window', async () => {
+      const h = doorHarness();
+      const { client, tokens } = await h.connect(ada);
+      const next = await h.refresh(client.clientId, tokens.refreshToken);
+      const thief = await h.register();
+      expect(await oauthErrorOf(h.refresh(thief.clientId, tokens.refreshToken))).to.equal('invalid_grant');
+      expect((await h.admit(next.accessToken)).ok).to.equal(false);
+      expect(await oauthErrorOf(h.refresh(client.clientId, next.refreshToken))).to.equal('invalid_grant');
+    });
+
+    it('never revives a revoked family', async () => {
+      const h = doorHarness();
+      const { client, tokens } = await h.connect(ada);
+      const next = await h.refresh(client.clientId, tokens.refreshToken);
+      await h.oauth.revokeToken.execute({ token: next.refreshToken, client: { clientId: client.clientId, via: 'none' } });
+      expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken))).to.equal('invalid_grant');
+    });
+  });
+
+  describe('racing refreshes: one rotation, every racer answered, a late replay revokes', () => {
     const stores: Array<{ name: string; open: () => Promise<{ store: Store; close: () => Promise<void> } | null> }> = [
       { name: 'memory', open: async () => ({ store: new MemoryStore({ clock: new ManualClock() }), close: async () => undefined }) },
       {
@@ -398,15 +509,25 @@ describe("The door's authorization server (use cases)", () => {
         if (!opened) return this.skip();
         try {
           const h = doorHarness({ store: opened.store });
+          const families = opened.store.records<{ generation: number; revokedAt: string | null }>('door-token-families');
           for (let round = 0; round < 5; round++) {
             const { client, tokens } = await h.connect(ada);
-            const results = await Promise.allSettled(Array.from({ length: 8 }, () => h.refresh(client.clientId, tokens.refreshToken)));
-            const won = results.filter((r) => r.status === 'fulfilled');
-            expect(won, `round ${round}`).to.have.length(1);
-            for (const lost of results.filter((r) => r.status === 'rejected'))
-              expect((lost as PromiseRejectedResult).reason).to.deep.include({ oauthError: 'invalid_grant' });
-            const winner = (won[0] as PromiseFulfilledResult<{ accessToken: string }>).value;
-            expect((await h.admit(winner.accessToken)).ok, "the winner's tokens stay valid").to.equal(true);
+            const results = await Promise.allSettled(Array.from({ length: 12 }, () => h.refresh(client.clientId, tokens.refreshToken)));
+            const failed = results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason));
+            expect(failed, `round ${round}: every racer gets tokens`).to.deep.equal([]);
+            const grants = results.map((r) => (r as PromiseFulfilledResult<TokenGrant>).value);
+            for (const grant of grants) expect((await h.admit(grant.accessToken)).ok, `round ${round}`).to.equal(true);
+            const familyId = (await h.families.findRefreshToken(h.secrets.digest(tokens.refreshToken)))!.familyId;
+            expect((await families.get(familyId))!.data, 'exactly one rotation, nothing revoked').to.deep.include({
+              generation: 2,
+              revokedAt: null,
+            });
+            // Past the window, the same token raced again by many: a replay, the family revoked once.
+            h.clock.advance(10_001);
+            const replays = await Promise.allSettled(Array.from({ length: 6 }, () => h.refresh(client.clientId, tokens.refreshToken)));
+            expect(replays.every((r) => r.status === 'rejected')).to.equal(true);
+            expect((await families.get(familyId))!.data.revokedAt).to.be.a('string');
+            for (const grant of grants) expect((await h.admit(grant.accessToken)).ok).to.equal(false);
           }
         } finally {
           await opened.close();

@@ -305,4 +305,14 @@ describe('defineTool', () => {
       'needs input (a zod or Standard Schema) or inputSchema',
     );
   });
+
+  it('keeps readOnly, and refuses readOnly: true on a tool that writes', () => {
+    const base = { description: 'x', input: z.strictObject({}), execute: async () => null };
+    expect(defineTool({ ...base, name: 'creates', risk: 'read', readOnly: false }).readOnly).to.equal(false);
+    expect(defineTool({ ...base, name: 'reads', risk: 'read' })).to.not.have.property('readOnly');
+    expect(() => defineTool({ ...base, name: 'writes', risk: 'write', readOnly: true })).to.throw(
+      "readOnly: true says it changes nothing, but its risk is 'write'",
+    );
+    expect(() => defineTool({ ...base, name: 'odd', risk: 'read', readOnly: 'yes' } as never)).to.throw('readOnly must be true or false');
+  });
 });

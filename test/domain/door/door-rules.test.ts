@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { isCodeVerifier, isS256Challenge } from '../../../domain/door/pkce.js';
 import { redirectUriMatches, redirectUriProblem } from '../../../domain/door/redirect-uri.js';
 import { grantedScope } from '../../../domain/door/door-scope.js';
+import { keptAuthMethod, keptGrantTypes, keptResponseTypes } from '../../../domain/door/client-metadata.js';
 import { hintsFor } from '../../../domain/door/tool-annotations.js';
 import { TokenFamily } from '../../../domain/door/token-family.js';
 
@@ -47,17 +48,36 @@ describe('door rules', () => {
     });
   });
 
-  it('grants the mcp scope, by default too, and refuses any other', () => {
-    expect(grantedScope(undefined)).to.equal('mcp');
-    expect(grantedScope('mcp mcp')).to.equal('mcp');
-    expect(grantedScope('mcp admin')).to.equal(null);
+  it('grants the mcp scope whatever is asked, naming what it dropped', () => {
+    expect(grantedScope(undefined)).to.deep.equal({ scope: 'mcp', dropped: [] });
+    expect(grantedScope('mcp mcp')).to.deep.equal({ scope: 'mcp', dropped: [] });
+    expect(grantedScope('mcp offline_access')).to.deep.equal({ scope: 'mcp', dropped: ['offline_access'] });
+    expect(grantedScope('claudeai')).to.deep.equal({ scope: 'mcp', dropped: ['claudeai'] });
+  });
+
+  it('keeps the grant types, response types and authentication methods the door does, replacing the rest', () => {
+    const deviceCode = 'urn:ietf:params:oauth:grant-type:device_code';
+    expect(keptGrantTypes(undefined)).to.deep.equal(['authorization_code', 'refresh_token']);
+    expect(keptGrantTypes(['authorization_code', 'refresh_token', deviceCode])).to.deep.equal(['authorization_code', 'refresh_token']);
+    expect(keptGrantTypes(['authorization_code', 'implicit'])).to.deep.equal(['authorization_code']);
+    expect(keptGrantTypes(['client_credentials'])).to.deep.equal(['authorization_code', 'refresh_token']);
+    expect(keptGrantTypes(['refresh_token'])).to.deep.equal(['authorization_code', 'refresh_token']);
+    expect(keptResponseTypes()).to.deep.equal(['code']);
+    expect(keptAuthMethod('client_secret_basic')).to.equal('client_secret_basic');
+    expect(keptAuthMethod('private_key_jwt')).to.equal('none');
+    expect(keptAuthMethod(undefined)).to.equal('none');
   });
 
   it('annotates tools from their declared risk and egress', () => {
-    expect(hintsFor('read', false)).to.deep.equal({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
-    expect(hintsFor('write', false)).to.deep.equal({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
-    expect(hintsFor('destructive', false)).to.deep.equal({ readOnlyHint: false, destructiveHint: true, openWorldHint: false });
-    expect(hintsFor('read', true)).to.deep.equal({ readOnlyHint: true, destructiveHint: false, openWorldHint: true });
+    expect(hintsFor({ risk: 'read' })).to.deep.equal({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
+    expect(hintsFor({ risk: 'write' })).to.deep.equal({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
+    expect(hintsFor({ risk: 'destructive' })).to.deep.equal({ readOnlyHint: false, destructiveHint: true, openWorldHint: false });
+    expect(hintsFor({ risk: 'read', egress: true })).to.deep.equal({ readOnlyHint: true, destructiveHint: false, openWorldHint: true });
+    // A read-class tool that says it writes, or whose risk may rise at call time, is never read-only.
+    expect(hintsFor({ risk: 'read', readOnly: false }).readOnlyHint).to.equal(false);
+    expect(hintsFor({ risk: 'read', resolvesRisk: true }).readOnlyHint).to.equal(false);
+    expect(hintsFor({ risk: 'read', resolvesRisk: true, readOnly: true }).readOnlyHint).to.equal(true);
+    expect(hintsFor({ risk: 'write', readOnly: true }).readOnlyHint).to.equal(false);
   });
 
   describe('token families', () => {
