@@ -16,6 +16,8 @@ export interface ClusterInstanceOptions {
   readonly databaseUrl: string;
   readonly concurrentTurns?: 'reject' | 'enqueue' | 'interrupt';
   readonly keepAliveSeconds?: number;
+  /** Opens the MCP door, every well-formed subject a person (consent signs in like the wire). */
+  readonly door?: boolean;
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as ClusterInstanceOptions;
@@ -43,6 +45,7 @@ const porter = await createPorter(
     principal: demoPrincipal,
     ...(options.concurrentTurns ? { concurrentTurns: options.concurrentTurns } : {}),
     ...(options.keepAliveSeconds !== undefined ? { keepAliveSeconds: options.keepAliveSeconds } : {}),
+    ...(options.door ? { mcp: true, oauth: { principal: (subject: string) => ({ subject, kind: 'user' as const, name: subject }) } } : {}),
   },
   {},
 );
