@@ -23,15 +23,8 @@ export class InFlightRequests {
  * that `1` and `"1"` stay apart as the SDK keeps them. Anything that is not JSON-RPC yields none:
  * the transport answers it.
  */
-export function requestIdsOf(body: Uint8Array | null): string[] {
-  if (body === null) return [];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
-  } catch {
-    return [];
-  }
-  const messages = Array.isArray(parsed) ? parsed : [parsed];
+export function requestIdsOf(parsed: unknown): string[] {
+  const messages = Array.isArray(parsed) ? (parsed as unknown[]) : [parsed];
   return messages.flatMap((message) => {
     if (typeof message !== 'object' || message === null || !('method' in message) || !('id' in message)) return [];
     const id = (message as { id: unknown }).id;

@@ -15,7 +15,7 @@ import { allowAnyOrigin, AllowedOrigins } from './cors.js';
 import type { DoorUrls } from './door-urls.js';
 import { doorAuthInfo, doorServer, type DoorServerInfo } from './mcp-door-server.js';
 import { InFlightRequests, requestIdsOf } from './in-flight-requests.js';
-import { sendWebResponse, webRequestOf } from './web-exchange.js';
+import { NOT_JSON, sendWebResponse, webRequestOf } from './web-exchange.js';
 
 /** A door session as it runs here: one SDK transport and server, rebuilt from the store on another instance. */
 export interface TransportSession extends LiveDoorSession {
@@ -112,7 +112,7 @@ export class McpDoorTransport {
 
     const request = await this.read(exchange);
     if (!request) return;
-    const initialize = initializeOf(request.body);
+    const initialize = initializeOf(request.parsed);
     const session = this.start(this.options.ids.mint('session'), initialize && { caller, initialize });
     await session.server.connect(session.transport);
     await this.hand(exchange, session, request);
@@ -229,11 +229,11 @@ export class McpDoorTransport {
    * and sends its `Response` back through Koa.
    */
   private async hand({ ctx, token, caller }: Exchange, session: TransportSession, exchange: WebExchange): Promise<void> {
-    const ids = requestIdsOf(exchange.body);
+    const ids = requestIdsOf(exchange.parsed);
     if (!session.inFlight.claim(ids))
       return sendWebResponse(ctx, transportError(400, -32600, 'Invalid Request: a request id is already in flight on this session'));
     try {
-      const response = await answerOf(session, exchange.request, doorAuthInfo(token, caller));
+      const response = await answerOf(session, exchange, doorAuthInfo(token, caller));
       if (ctx.method === 'GET' && response.ok) {
         // An open event stream: the session's live form here stays checked against the store while it lasts.
         const closed = session.streamOpened();
@@ -249,14 +249,7 @@ export class McpDoorTransport {
 type WebExchange = Awaited<ReturnType<typeof webRequestOf>>;
 
 /** The params of a lone `initialize` request in the body, as stored with its session; null for anything else. */
-function initializeOf(body: Uint8Array | null): DoorSessionInitialize | null {
-  if (body === null) return null;
-  let message: unknown;
-  try {
-    message = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
-  } catch {
-    return null;
-  }
+function initializeOf(message: unknown): DoorSessionInitialize | null {
   if (typeof message !== 'object' || message === null || Array.isArray(message)) return null;
   const { method, params } = message as { method?: unknown; params?: unknown };
   if (method !== 'initialize' || typeof params !== 'object' || params === null) return null;
@@ -274,10 +267,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * revoked, or the session was evicted) would never get one: it answers as an unknown session. An
  * answer the closing itself produced (a DELETE's) settles within the same turn, before that.
  */
-function answerOf(session: TransportSession, request: Request, authInfo: AuthInfo): Promise<Response> {
+function answerOf(session: TransportSession, { request, parsed }: WebExchange, authInfo: AuthInfo): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     const stop = session.whenClosed(() => setImmediate(() => resolve(transportError(404, -32001, 'Session not found'))));
-    session.transport.handleRequest(request, { authInfo }).then(resolve, reject).finally(stop);
+    const options = parsed === undefined || parsed === NOT_JSON ? { authInfo } : { authInfo, parsedBody: parsed };
+    session.transport.handleRequest(request, options).then(resolve, reject).finally(stop);
   });
 }
 
