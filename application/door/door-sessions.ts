@@ -20,11 +20,19 @@ export interface DoorSessionsDeps {
   readonly records: RecordSet<DoorSessionPrimitives>;
   readonly settings: Pick<DoorSettings, 'maxSessionsPerSubject' | 'sessionIdleSeconds'>;
   readonly clock: Clock;
+  /**
+   * How long this process trusts a stored session it read, before reading it again (the door's
+   * `oauth.tokenCacheMs`): a session ended on another instance answers 404 here within it. 0 reads
+   * the store on every request.
+   */
+  readonly cacheMs?: number;
 }
 
 interface Live<S> {
   readonly session: S;
   usedAt: number;
+  /** The stored session as last read here, and when. */
+  stored?: { readonly record: DoorSessionPrimitives; readonly at: number };
 }
 
 /**
@@ -63,8 +71,15 @@ export class DoorSessions<S extends LiveDoorSession = LiveDoorSession> implement
   }
 
   async find(id: string, subject: string, clientId: string | null): Promise<FoundDoorSession<S> | null> {
-    const record = await this.deps.records.get(id);
     const now = this.now();
+    const trusted = this.live.get(id);
+    if (trusted?.stored && now - trusted.stored.at < (this.deps.cacheMs ?? 0)) {
+      const { record } = trusted.stored;
+      if (record.subject !== subject || record.clientId !== clientId) return null;
+      trusted.usedAt = now;
+      return { id, session: record, live: trusted.session };
+    }
+    const record = await this.deps.records.get(id);
     if (!record || this.idle(record.data, now)) {
       // Ended elsewhere (a DELETE on another instance, the subject's bound), or idle past its bound.
       if (record) await this.deps.records.delete(id);
@@ -73,7 +88,10 @@ export class DoorSessions<S extends LiveDoorSession = LiveDoorSession> implement
     }
     if (record.data.subject !== subject || record.data.clientId !== clientId) return null;
     const found = this.live.get(id);
-    if (found) found.usedAt = now;
+    if (found) {
+      found.usedAt = now;
+      found.stored = { record: record.data, at: now };
+    }
     await this.touch(record);
     return { id, session: record.data, live: found?.session ?? null };
   }

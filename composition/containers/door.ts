@@ -78,6 +78,8 @@ const doorServices = porterModule((bind) => {
           records: get(ctx, TOKENS.Store).records<DoorSessionPrimitives>('door-sessions'),
           settings: get(ctx, TOKENS.DoorSettings),
           clock: get(ctx, TOKENS.Clock),
+          // Trusted as long as a checked access token: a session ended elsewhere is refused here within it.
+          cacheMs: get(ctx, TOKENS.Config).oauth?.tokenCacheMs ?? DEFAULT_TOKEN_CACHE_MS,
         }),
     )
     .inSingletonScope();

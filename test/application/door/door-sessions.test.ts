@@ -90,3 +90,24 @@ describe('Door sessions in the store', () => {
     expect(await records.get('ses_1')).to.not.equal(null);
   });
 });
+
+describe('Door sessions trusted for a while', () => {
+  it('reads the store again once cacheMs lapsed, so a session ended elsewhere is refused here within it', async () => {
+    const clock = new ManualClock();
+    const store = new MemoryStore({ clock });
+    const records = store.records<DoorSessionPrimitives>('door-sessions');
+    const settings = { maxSessionsPerSubject: 3, sessionIdleSeconds: 1800 };
+    const here = new DoorSessions({ records, settings, clock, cacheMs: 1_000 });
+    const there = new DoorSessions({ records, settings, clock, cacheMs: 1_000 });
+    await here.open(
+      { id: 'ses_1', subject: 'ada', clientId: 'mcpc_1', initialize: INITIALIZE },
+      { id: 'ses_1', streaming: false, close: async () => {} },
+    );
+    expect(await here.find('ses_1', 'ada', 'mcpc_1')).to.not.equal(null);
+    await there.end('ses_1');
+    expect(await here.find('ses_1', 'bob', 'mcpc_1'), 'the binding holds from the cache too').to.equal(null);
+    expect(await here.find('ses_1', 'ada', 'mcpc_1'), 'trusted within cacheMs').to.not.equal(null);
+    clock.advance(1_001);
+    expect(await here.find('ses_1', 'ada', 'mcpc_1')).to.equal(null);
+  });
+});

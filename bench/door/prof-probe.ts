@@ -1,0 +1,14 @@
+import { setMaxListeners } from 'node:events';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { accessTokenForBench, doorHostForBench, unsignalledFetchForBench } from './door.bench.js';
+setMaxListeners(50_000);
+const host = await doorHostForBench(Number(process.env.CACHE ?? 0));
+const door = new URL(`${host.url}${host.porter.mount}/mcp`);
+const token = await accessTokenForBench(door, 'x');
+const c = new Client({ name: 'b', version: '1' });
+await c.connect(new StreamableHTTPClientTransport(door, { fetch: unsignalledFetchForBench, requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+for (let i = 0; i < 4000; i++) await c.callTool({ name: 'notes_list', arguments: {} });
+await c.close();
+await host.close();
+process.exit(0);
