@@ -18,6 +18,12 @@ export interface DoorSessionInitialize {
   readonly clientInfo: Readonly<Record<string, unknown>>;
 }
 
+/** Whom a session is bound to: the subject and client of the token that opened it. */
+export interface DoorSessionOwner {
+  readonly subject: string;
+  readonly clientId: string | null;
+}
+
 /** A door session opened here: its stored record, and what runs it in this process. */
 export interface OpenedDoorSession extends Omit<DoorSessionPrimitives, 'openedAt' | 'lastSeenAt'> {
   readonly id: string;
@@ -48,6 +54,8 @@ export interface DoorSessionRegistry<S extends LiveDoorSession = LiveDoorSession
   open(session: OpenedDoorSession, live: S): Promise<void>;
   /** The session when it exists, is not idle past its bound, and belongs to this subject and client; finding it keeps it alive. */
   find(id: string, subject: string, clientId: string | null): Promise<FoundDoorSession<S> | null>;
+  /** `find` for an owner still being established (the bearer being verified): the store is read meanwhile. Null owner: nothing found. */
+  findFor(id: string, owner: Promise<DoorSessionOwner | null>): Promise<FoundDoorSession<S> | null>;
   /** Keeps the live form of a stored session this process rebuilt. */
   keep(live: S): void;
   /** Ends a session everywhere (the client's DELETE): its record goes, and its live form here closes. */

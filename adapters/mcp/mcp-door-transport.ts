@@ -88,15 +88,29 @@ export class McpDoorTransport {
     if (origin && !this.origins.allows(origin, new URL(urls.resource).origin))
       return jsonRpcError(ctx, 403, -32000, 'Forbidden: this Origin may not use this MCP server');
     const token = bearerOf(ctx.get('authorization'));
-    const admission = await this.options.door.admitCaller.execute({ token, site: { issuer: urls.issuer, resource: urls.resource } });
+    const admitting = this.options.door.admitCaller.execute({ token, site: { issuer: urls.issuer, resource: urls.resource } });
+    const sessionId = ctx.get('mcp-session-id');
+    // The session is looked up while the bearer is checked: no second wait on the store.
+    const finding = sessionId
+      ? this.options.sessions.findFor(
+          sessionId,
+          admitting.then((admitted) => (admitted.ok ? { subject: admitted.caller.subject, clientId: admitted.caller.clientId } : null)),
+        )
+      : null;
+    let admission: Admission;
+    try {
+      admission = await admitting;
+    } finally {
+      // A failed admission fails the lookup with it; the admission's own failure is what answers.
+      finding?.catch(() => undefined);
+    }
     if (!admission.ok) return unauthorized(ctx, urls, admission.reason);
     const { caller } = admission;
     // Admission needs a token, so there is one here.
     const exchange: Exchange = { ctx, url: `${urls.resource}${ctx.search}`, token: token ?? '', caller };
 
-    const sessionId = ctx.get('mcp-session-id');
-    if (sessionId) {
-      const found = await this.options.sessions.find(sessionId, caller.subject, caller.clientId);
+    if (finding) {
+      const found = await finding;
       if (!found) return jsonRpcError(ctx, 404, -32001, 'Session not found');
       if (ctx.method === 'DELETE') {
         // Ends the session everywhere: its record goes, and another instance closes its live form when next asked.

@@ -1,5 +1,6 @@
 import type { Clock } from '../../ports/clock.js';
 import type {
+  DoorSessionOwner,
   DoorSessionPrimitives,
   DoorSessionRegistry,
   FoundDoorSession,
@@ -70,23 +71,30 @@ export class DoorSessions<S extends LiveDoorSession = LiveDoorSession> implement
     this.keep(live);
   }
 
-  async find(id: string, subject: string, clientId: string | null): Promise<FoundDoorSession<S> | null> {
+  find(id: string, subject: string, clientId: string | null): Promise<FoundDoorSession<S> | null> {
+    return this.findFor(id, Promise.resolve({ subject, clientId }));
+  }
+
+  async findFor(id: string, owner: Promise<DoorSessionOwner | null>): Promise<FoundDoorSession<S> | null> {
     const now = this.now();
     const trusted = this.live.get(id);
     if (trusted?.stored && now - trusted.stored.at < (this.deps.cacheMs ?? 0)) {
       const { record } = trusted.stored;
-      if (record.subject !== subject || record.clientId !== clientId) return null;
+      const who = await owner;
+      if (!who || record.subject !== who.subject || record.clientId !== who.clientId) return null;
       trusted.usedAt = now;
       return { id, session: record, live: trusted.session };
     }
-    const record = await this.deps.records.get(id);
+    // The store is read while the caller is still being admitted: one round trip's wait, not two.
+    const [who, record] = await Promise.all([owner, this.deps.records.get(id)]);
+    if (!who) return null;
     if (!record || this.idle(record.data, now)) {
       // Ended elsewhere (a DELETE on another instance, the subject's bound), or idle past its bound.
       if (record) await this.deps.records.delete(id);
       await this.closeLive(id);
       return null;
     }
-    if (record.data.subject !== subject || record.data.clientId !== clientId) return null;
+    if (record.data.subject !== who.subject || record.data.clientId !== who.clientId) return null;
     const found = this.live.get(id);
     if (found) {
       found.usedAt = now;
