@@ -134,5 +134,3 @@ const unsignalledFetch = (url: string | URL, init?: RequestInit) => {
   const { signal: _signal, ...rest } = init ?? {};
   return fetch(url, rest);
 };
-
-export { accessToken as accessTokenForBench, doorHost as doorHostForBench, unsignalledFetch as unsignalledFetchForBench };
