@@ -34,6 +34,8 @@ export interface LiveDoorSession {
   readonly id: string;
   /** True while a server-to-client event stream is open on it here. */
   readonly streaming: boolean;
+  /** True while a request is being answered on it here (a long tool call): it is not closed for being idle. */
+  readonly busy?: boolean;
   close(): Promise<void>;
 }
 

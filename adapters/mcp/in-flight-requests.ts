@@ -6,6 +6,11 @@
 export class InFlightRequests {
   private readonly ids = new Set<string>();
 
+  /** How many requests are being answered. */
+  get size(): number {
+    return this.ids.size;
+  }
+
   /** Claims every id of the message(s) in `body`; false, claiming nothing, if one is taken. */
   claim(keys: ReadonlyArray<string>): boolean {
     if (new Set(keys).size !== keys.length || keys.some((key) => this.ids.has(key))) return false;

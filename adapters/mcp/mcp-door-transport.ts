@@ -163,13 +163,17 @@ export class McpDoorTransport {
     transport.onerror = (error) => this.options.logger.warn('door transport error', { session: id, cause: error.message });
     const server = doorServer(this.options.server, this.options.door, id);
     let streams = 0;
+    const inFlight = new InFlightRequests();
     const session: TransportSession = {
       id,
       transport,
       server,
-      inFlight: new InFlightRequests(),
+      inFlight,
       get streaming() {
         return streams > 0;
+      },
+      get busy() {
+        return inFlight.size > 0;
       },
       streamOpened: () => {
         streams++;

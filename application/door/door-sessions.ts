@@ -109,8 +109,12 @@ export class DoorSessions<S extends LiveDoorSession = LiveDoorSession> implement
     this.live.delete(session.id);
     this.live.set(session.id, { session, usedAt: now });
     if (this.live.size > MAX_LIVE) {
-      const [oldest] = this.live.keys();
-      void this.closeLive(oldest!);
+      // The least recently used that is not answering anything (a stream, a long call) closes here.
+      for (const [id, entry] of this.live)
+        if (!entry.session.busy && !entry.session.streaming) {
+          void this.closeLive(id);
+          break;
+        }
     }
   }
 
@@ -144,7 +148,7 @@ export class DoorSessions<S extends LiveDoorSession = LiveDoorSession> implement
       if (entry.session.streaming) {
         const record = await this.deps.records.get(id);
         if (!record || this.idle(record.data, now)) await this.closeLive(id);
-      } else if (now - entry.usedAt > LIVE_IDLE_MS) await this.closeLive(id);
+      } else if (!entry.session.busy && now - entry.usedAt > LIVE_IDLE_MS) await this.closeLive(id);
     }
   }
 

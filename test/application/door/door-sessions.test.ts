@@ -111,3 +111,25 @@ describe('Door sessions trusted for a while', () => {
     expect(await here.find('ses_1', 'ada', 'mcpc_1')).to.equal(null);
   });
 });
+
+describe("A process's live forms of door sessions", () => {
+  it('close when unused for a while, never while answering a call or streaming, and their sessions stay stored', async () => {
+    const clock = new ManualClock();
+    const store = new MemoryStore({ clock });
+    const records = store.records<DoorSessionPrimitives>('door-sessions');
+    const sessions = new DoorSessions({ records, settings: { maxSessionsPerSubject: 16, sessionIdleSeconds: 3600 }, clock });
+    const closed: string[] = [];
+    const open = (id: string, state: { busy?: boolean; streaming?: boolean }) =>
+      sessions.open(
+        { id, subject: 'ada', clientId: 'mcpc_1', initialize: INITIALIZE },
+        { id, streaming: state.streaming ?? false, busy: state.busy ?? false, close: async () => void closed.push(id) },
+      );
+    await open('ses_idle', {});
+    await open('ses_calling', { busy: true });
+    await open('ses_streaming', { streaming: true });
+    clock.advance(6 * 60_000);
+    await sessions.recheck();
+    expect(closed).to.deep.equal(['ses_idle']);
+    expect(await records.get('ses_idle'), 'still stored, rebuilt where next used').to.not.equal(null);
+  });
+});
