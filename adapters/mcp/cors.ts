@@ -20,3 +20,36 @@ export function preflight(methods: ReadonlyArray<string>, headers: ReadonlyArray
     ctx.status = 204;
   };
 }
+
+/** `http(s)://localhost`, `127.0.0.1` or `[::1]`, any port: MCP inspectors and clients on the person's own machine. */
+const LOOPBACK = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
+
+/**
+ * Which browser origins may use the door's transport (the MCP transport specification: a request
+ * whose `Origin` is present and not allowed is refused with 403, against DNS rebinding). Always
+ * allowed: the door's own origin (the configured base URL's, else the request's) and loopback
+ * origins, so local inspectors keep working; besides, the configured list, or any with `'*'`.
+ */
+export class AllowedOrigins {
+  private readonly listed: ReadonlySet<string> | '*';
+
+  constructor(configured: ReadonlyArray<string> | '*' = []) {
+    this.listed = configured === '*' ? '*' : new Set(configured.map(normalOrigin));
+  }
+
+  allows(origin: string, own: string): boolean {
+    if (this.listed === '*') return true;
+    const normal = normalOrigin(origin);
+    return normal === normalOrigin(own) || LOOPBACK.test(normal) || this.listed.has(normal);
+  }
+}
+
+/** An origin as browsers serialize it (lower-case scheme and host, no default port, no trailing slash); the text itself when it is no URL. */
+function normalOrigin(origin: string): string {
+  try {
+    const url = new URL(origin);
+    return url.origin === 'null' ? origin : url.origin;
+  } catch {
+    return origin;
+  }
+}

@@ -6,6 +6,11 @@
 export class InFlightRequests {
   private readonly ids = new Set<string>();
 
+  /** How many requests are being answered. */
+  get size(): number {
+    return this.ids.size;
+  }
+
   /** Claims every id of the message(s) in `body`; false, claiming nothing, if one is taken. */
   claim(keys: ReadonlyArray<string>): boolean {
     if (new Set(keys).size !== keys.length || keys.some((key) => this.ids.has(key))) return false;
@@ -23,15 +28,8 @@ export class InFlightRequests {
  * that `1` and `"1"` stay apart as the SDK keeps them. Anything that is not JSON-RPC yields none:
  * the transport answers it.
  */
-export function requestIdsOf(body: Uint8Array | null): string[] {
-  if (body === null) return [];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
-  } catch {
-    return [];
-  }
-  const messages = Array.isArray(parsed) ? parsed : [parsed];
+export function requestIdsOf(parsed: unknown): string[] {
+  const messages = Array.isArray(parsed) ? (parsed as unknown[]) : [parsed];
   return messages.flatMap((message) => {
     if (typeof message !== 'object' || message === null || !('method' in message) || !('id' in message)) return [];
     const id = (message as { id: unknown }).id;

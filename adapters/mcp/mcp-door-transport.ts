@@ -7,22 +7,24 @@ import {
 } from '@modelcontextprotocol/server';
 import type { DoorCaller } from '../../domain/door/door-caller.js';
 import { InvalidInput, PayloadTooLarge, Unavailable } from '../../domain/errors.js';
-import type { DoorSessionRegistry, LiveDoorSession } from '../../ports/door-sessions.js';
+import type { DoorSessionInitialize, DoorSessionRegistry, LiveDoorSession } from '../../ports/door-sessions.js';
 import type { Ids } from '../../ports/ids.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Telemetry } from '../../ports/telemetry.js';
 import type { Admission, DoorTransportUseCases } from '../../ports/use-cases/door.js';
-import { allowAnyOrigin } from './cors.js';
+import { allowAnyOrigin, AllowedOrigins } from './cors.js';
 import type { DoorUrls } from './door-urls.js';
 import { doorAuthInfo, doorServer, type DoorServerInfo } from './mcp-door-server.js';
 import { InFlightRequests, requestIdsOf } from './in-flight-requests.js';
-import { sendWebResponse, webRequestOf } from './web-exchange.js';
+import { NOT_JSON, sendWebResponse, webRequestOf } from './web-exchange.js';
 
-/** A door session: one SDK transport and server, bound to who opened it. */
+/** A door session as it runs here: one SDK transport and server, rebuilt from the store on another instance. */
 export interface TransportSession extends LiveDoorSession {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
   readonly inFlight: InFlightRequests;
+  /** Counts an event stream opened on this session here; answers how to count it closed. */
+  streamOpened(): () => void;
   /** Calls `listener` once the transport closes (a DELETE, or Porter closing the session); returns how to stop listening. */
   whenClosed(listener: () => void): () => void;
 }
@@ -36,6 +38,8 @@ export interface McpDoorTransportOptions {
   readonly logger: Logger;
   /** Each request in a `porter.door.request` span (server kind), in the trace its `traceparent` named. */
   readonly telemetry?: Telemetry;
+  /** Browser origins allowed besides the door's own and loopback ones (`door.allowedOrigins`); `'*'` allows any. */
+  readonly allowedOrigins?: ReadonlyArray<string> | '*';
 }
 
 const EXPOSED = ['Mcp-Session-Id', 'WWW-Authenticate', 'Mcp-Protocol-Version'];
@@ -49,12 +53,21 @@ const REFUSALS: Readonly<Record<Exclude<Admission, { ok: true }>['reason'], stri
 };
 
 /**
- * `{wire}/mcp`: MCP Streamable HTTP on the official SDK's Web-standard transport, one MCP session
- * per door session. Every request, on every session, is admitted afresh from its bearer token; a
- * request on a session that another subject or client opened answers as an unknown session.
+ * `{wire}/mcp`: MCP Streamable HTTP on the official SDK's Web-standard transport. Every request
+ * is checked for its `Origin` (a foreign one is 403, as the transport specification requires) and
+ * admitted afresh from its bearer token. Sessions are stored (see DoorSessions): any instance
+ * serves any session, rebuilding the SDK's session here by replaying the client's `initialize`; a
+ * session another subject or client opened, or one that ended, answers 404 so the client starts a
+ * new one.
  */
 export class McpDoorTransport {
-  constructor(private readonly options: McpDoorTransportOptions) {}
+  /** Sessions being rebuilt here, so two requests arriving together rebuild one. */
+  private readonly rebuilding = new Map<string, Promise<TransportSession>>();
+  private readonly origins: AllowedOrigins;
+
+  constructor(private readonly options: McpDoorTransportOptions) {
+    this.origins = new AllowedOrigins(options.allowedOrigins);
+  }
 
   readonly handle = async (ctx: Context): Promise<void> => {
     const telemetry = this.options.telemetry;
@@ -88,38 +101,74 @@ export class McpDoorTransport {
   private async serve(ctx: Context): Promise<void> {
     allowAnyOrigin(ctx, EXPOSED);
     const urls = this.options.urlsOf(ctx);
+    const origin = ctx.get('origin');
+    if (origin && !this.origins.allows(origin, new URL(urls.resource).origin))
+      return jsonRpcError(ctx, 403, -32000, 'Forbidden: this Origin may not use this MCP server');
     const token = bearerOf(ctx.get('authorization'));
-    const admission = await this.options.door.admitCaller.execute({ token, site: { issuer: urls.issuer, resource: urls.resource } });
+    const admitting = this.options.door.admitCaller.execute({ token, site: { issuer: urls.issuer, resource: urls.resource } });
+    const sessionId = ctx.get('mcp-session-id');
+    // The session is looked up while the bearer is checked: no second wait on the store.
+    const finding = sessionId
+      ? this.options.sessions.findFor(
+          sessionId,
+          admitting.then((admitted) => (admitted.ok ? { subject: admitted.caller.subject, clientId: admitted.caller.clientId } : null)),
+        )
+      : null;
+    let admission: Admission;
+    try {
+      admission = await admitting;
+    } finally {
+      // A failed admission fails the lookup with it; the admission's own failure is what answers.
+      finding?.catch(() => undefined);
+    }
     if (!admission.ok) return unauthorized(ctx, urls, admission.reason);
     const { caller } = admission;
     // Admission needs a token, so there is one here.
     const exchange: Exchange = { ctx, url: `${urls.resource}${ctx.search}`, token: token ?? '', caller };
 
-    const sessionId = ctx.get('mcp-session-id');
-    if (sessionId) {
-      const session = this.options.sessions.find(sessionId, caller.subject, caller.clientId);
-      if (!session) return jsonRpcError(ctx, 404, -32001, 'Session not found');
-      return this.hand(exchange, session);
+    if (finding) {
+      const found = await finding;
+      if (!found) return jsonRpcError(ctx, 404, -32001, 'Session not found');
+      if (ctx.method === 'DELETE') {
+        // Ends the session everywhere: its record goes, and another instance closes its live form when next asked.
+        await this.options.sessions.end(found.id);
+        return sendWebResponse(ctx, new Response(null, { status: 200 }));
+      }
+      const request = await this.read(exchange);
+      if (!request) return;
+      const session = found.live ?? (await this.rebuild(found.id, found.session.initialize, exchange));
+      return this.hand(exchange, session, request);
     }
     if (ctx.method !== 'POST') return jsonRpcError(ctx, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
 
-    const session = await this.start(caller);
-    await this.hand(exchange, session);
+    const request = await this.read(exchange);
+    if (!request) return;
+    const initialize = initializeOf(request.parsed);
+    const session = this.start(this.options.ids.mint('session'), initialize && { caller, initialize });
+    await session.server.connect(session.transport);
+    await this.hand(exchange, session, request);
     // The SDK answers anything but an initialize request without opening a session; drop ours then.
     if (!session.transport.sessionId) await session.close();
   }
 
-  private async start(caller: DoorCaller): Promise<TransportSession> {
-    const id = this.options.ids.mint('session');
+  /**
+   * An SDK transport and server for session `id`. With `opening`, the session is new: it is stored
+   * once the SDK accepts its `initialize`. Without, it is a stored session being rebuilt here.
+   */
+  private start(id: string, opening: { caller: DoorCaller; initialize: DoorSessionInitialize } | null): TransportSession {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       // Plain JSON answers: a tool result is one response, and JSON costs less than an SSE stream.
       enableJsonResponse: true,
       maxRequestBodySize: MAX_BODY_BYTES,
-      onsessioninitialized: async () => {
-        await this.options.sessions.open(session);
-      },
-      onsessionclosed: () => this.options.sessions.forget(id),
+      ...(opening
+        ? {
+            onsessioninitialized: async () => {
+              const { caller, initialize } = opening;
+              await this.options.sessions.open({ id, subject: caller.subject, clientId: caller.clientId, initialize }, session);
+            },
+          }
+        : {}),
     });
     const closing = new Set<() => void>();
     // Set before the server connects: it keeps these and chains its own.
@@ -130,13 +179,23 @@ export class McpDoorTransport {
     };
     transport.onerror = (error) => this.options.logger.warn('door transport error', { session: id, cause: error.message });
     const server = doorServer(this.options.server, this.options.door, id);
+    let streams = 0;
+    const inFlight = new InFlightRequests();
     const session: TransportSession = {
       id,
-      subject: caller.subject,
-      clientId: caller.clientId,
       transport,
       server,
-      inFlight: new InFlightRequests(),
+      inFlight,
+      get streaming() {
+        return streams > 0;
+      },
+      get busy() {
+        return inFlight.size > 0;
+      },
+      streamOpened: () => {
+        streams++;
+        return () => void streams--;
+      },
       whenClosed: (listener) => {
         closing.add(listener);
         return () => closing.delete(listener);
@@ -145,34 +204,97 @@ export class McpDoorTransport {
         await server.close();
       },
     };
-    await server.connect(transport);
     return session;
+  }
+
+  /** A stored session's SDK transport and server, rebuilt here by replaying the client's `initialize`; one rebuild at a time. */
+  private rebuild(id: string, initialize: DoorSessionInitialize, exchange: Exchange): Promise<TransportSession> {
+    let pending = this.rebuilding.get(id);
+    if (!pending) {
+      pending = this.replay(id, initialize, exchange).finally(() => this.rebuilding.delete(id));
+      this.rebuilding.set(id, pending);
+    }
+    return pending;
+  }
+
+  private async replay(id: string, initialize: DoorSessionInitialize, { url, token, caller }: Exchange): Promise<TransportSession> {
+    const session = this.start(id, null);
+    await session.server.connect(session.transport);
+    const authInfo = doorAuthInfo(token, caller);
+    const post = (message: object, headers: Record<string, string> = {}) =>
+      session.transport.handleRequest(
+        new Request(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+          body: JSON.stringify(message),
+        }),
+        { authInfo },
+      );
+    const answer = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: initialize });
+    await answer.body?.cancel();
+    if (!answer.ok) {
+      await session.close();
+      throw new Error(`the stored session ${id} could not be rebuilt (${answer.status})`);
+    }
+    await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': id })).body?.cancel();
+    this.options.sessions.keep(session);
+    return session;
+  }
+
+  /** The request as a Web `Request` and its body's bytes; null once a body that cannot be read was answered. */
+  private async read({ ctx, url }: Exchange): Promise<WebExchange | null> {
+    try {
+      return await webRequestOf(ctx, url, MAX_BODY_BYTES);
+    } catch (error) {
+      // In the shape and words the SDK transport answers these with.
+      if (error instanceof PayloadTooLarge) {
+        await sendWebResponse(ctx, transportError(413, -32000, `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`));
+        return null;
+      }
+      if (error instanceof InvalidInput) {
+        await sendWebResponse(ctx, transportError(400, -32000, `Bad Request: ${error.message}`));
+        return null;
+      }
+      throw error;
+    }
   }
 
   /**
    * Hands the request to the SDK transport as a Web `Request`, with the caller it was admitted as,
    * and sends its `Response` back through Koa.
    */
-  private async hand({ ctx, url, token, caller }: Exchange, session: TransportSession): Promise<void> {
-    let exchange: Awaited<ReturnType<typeof webRequestOf>>;
-    try {
-      exchange = await webRequestOf(ctx, url, MAX_BODY_BYTES);
-    } catch (error) {
-      // In the shape and words the SDK transport answers these with.
-      if (error instanceof PayloadTooLarge)
-        return sendWebResponse(ctx, transportError(413, -32000, `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`));
-      if (error instanceof InvalidInput) return sendWebResponse(ctx, transportError(400, -32000, `Bad Request: ${error.message}`));
-      throw error;
-    }
-    const ids = requestIdsOf(exchange.body);
+  private async hand({ ctx, token, caller }: Exchange, session: TransportSession, exchange: WebExchange): Promise<void> {
+    const ids = requestIdsOf(exchange.parsed);
     if (!session.inFlight.claim(ids))
       return sendWebResponse(ctx, transportError(400, -32600, 'Invalid Request: a request id is already in flight on this session'));
     try {
-      await sendWebResponse(ctx, await answerOf(session, exchange.request, doorAuthInfo(token, caller)));
+      const response = await answerOf(session, exchange, doorAuthInfo(token, caller));
+      if (ctx.method === 'GET' && response.ok) {
+        // An open event stream: the session's live form here stays checked against the store while it lasts.
+        const closed = session.streamOpened();
+        ctx.res.once('close', closed);
+      }
+      await sendWebResponse(ctx, response);
     } finally {
       session.inFlight.release(ids);
     }
   }
+}
+
+type WebExchange = Awaited<ReturnType<typeof webRequestOf>>;
+
+/** The params of a lone `initialize` request in the body, as stored with its session; null for anything else. */
+function initializeOf(message: unknown): DoorSessionInitialize | null {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return null;
+  const { method, params } = message as { method?: unknown; params?: unknown };
+  if (method !== 'initialize' || typeof params !== 'object' || params === null) return null;
+  const { protocolVersion, capabilities, clientInfo } = params as Record<string, unknown>;
+  if (typeof protocolVersion !== 'string' || !isObject(capabilities) || !isObject(clientInfo)) return null;
+  return { protocolVersion, capabilities, clientInfo };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -180,10 +302,11 @@ export class McpDoorTransport {
  * revoked, or the session was evicted) would never get one: it answers as an unknown session. An
  * answer the closing itself produced (a DELETE's) settles within the same turn, before that.
  */
-function answerOf(session: TransportSession, request: Request, authInfo: AuthInfo): Promise<Response> {
+function answerOf(session: TransportSession, { request, parsed }: WebExchange, authInfo: AuthInfo): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     const stop = session.whenClosed(() => setImmediate(() => resolve(transportError(404, -32001, 'Session not found'))));
-    session.transport.handleRequest(request, { authInfo }).then(resolve, reject).finally(stop);
+    const options = parsed === undefined || parsed === NOT_JSON ? { authInfo } : { authInfo, parsedBody: parsed };
+    session.transport.handleRequest(request, options).then(resolve, reject).finally(stop);
   });
 }
 

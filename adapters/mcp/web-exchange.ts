@@ -9,10 +9,15 @@ import { HOP_BY_HOP_HEADERS, NULL_BODY_STATUS } from '../shared/hop-by-hop.js';
 /** Headers that describe the connection to Porter, not the request: never handed on. */
 const CONNECTION_HEADERS = new Set([...HOP_BY_HOP_HEADERS, 'host', 'content-length']);
 
+/** Marks a body that is not JSON: the SDK reads it itself and answers its parse error. */
+export const NOT_JSON: unique symbol = Symbol('not JSON');
+
 /**
- * The Koa request as a Web `Request` addressed to `url` (and its body's bytes): its method, its
- * end-to-end headers and, for a POST, its body, read from the socket once and refused past `maxBodyBytes`
- * (`PayloadTooLarge`). A body that breaks off, nests deeper than `JSON_DEPTH_LIMIT` (the SDK
+ * The Koa request as a Web `Request` addressed to `url`, and its body: its method, its end-to-end
+ * headers and, for a POST, its body, read from the socket once and refused past `maxBodyBytes`
+ * (`PayloadTooLarge`), then parsed once (`parsed`, handed to the SDK as its `parsedBody`, so the
+ * `Request` carries no body), or `NOT_JSON` (the `Request` then carries the bytes for the SDK to
+ * refuse in its words). A body that breaks off, nests deeper than `JSON_DEPTH_LIMIT` (the SDK
  * parses and validates it recursively, tool arguments included), or a header no `Request` can
  * carry, is `InvalidInput`.
  */
@@ -20,18 +25,27 @@ export async function webRequestOf(
   ctx: Context,
   url: string,
   maxBodyBytes: number,
-): Promise<{ readonly request: Request; readonly body: Uint8Array | null }> {
+): Promise<{ readonly request: Request; readonly parsed: unknown }> {
   const body = ctx.method === 'POST' ? await readBody(ctx, maxBodyBytes) : null;
   if (body) assertJsonDepth(body, 'The JSON-RPC body');
+  const parsed = body === null ? undefined : parseJson(body);
   try {
     const headers = new Headers();
     const raw = ctx.req.rawHeaders;
     for (let i = 0; i + 1 < raw.length; i += 2) {
       if (!CONNECTION_HEADERS.has(raw[i]!.toLowerCase())) headers.append(raw[i]!, raw[i + 1]!);
     }
-    return { request: new Request(url, { method: ctx.method, headers, body }), body };
+    return { request: new Request(url, { method: ctx.method, headers, body: parsed === NOT_JSON ? body : null }), parsed };
   } catch {
     throw new InvalidInput('The request has a header that is not valid HTTP');
+  }
+}
+
+function parseJson(body: Uint8Array): unknown {
+  try {
+    return JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+  } catch {
+    return NOT_JSON;
   }
 }
 

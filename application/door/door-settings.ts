@@ -11,9 +11,9 @@ export interface DoorSettings {
   readonly codeTtlSeconds: number;
   /** How long a consent page stays answerable. */
   readonly consentTtlSeconds: number;
-  /** Live MCP sessions one subject may hold in this process; opening one more closes the oldest. */
+  /** Stored MCP sessions one subject may hold (on every instance together); opening one more ends the least recently used. */
   readonly maxSessionsPerSubject: number;
-  /** A session nobody used for this long is closed when the next session opens. */
+  /** A session nobody used for this long is gone: found as unknown (404), and swept when a session opens. */
   readonly sessionIdleSeconds: number;
 }
 

@@ -77,6 +77,27 @@ const oauthSchema = z.strictObject({
   refreshGraceSeconds: z.number().int().min(0).max(60).optional(),
 });
 
+/** The door's transport. */
+const doorSchema = z.strictObject({
+  /**
+   * Browser origins that may use the transport besides the door's own and loopback ones
+   * (`https://app.example.com`), or `'*'` for any. A request with another `Origin` is 403.
+   */
+  allowedOrigins: z
+    .union([
+      z.literal('*'),
+      z
+        .array(
+          z
+            .string()
+            .regex(/^https?:\/\/[^/\s]+$/, 'must be an origin like https://app.example.com')
+            .max(2000),
+        )
+        .max(100),
+    ])
+    .optional(),
+});
+
 /**
  * An external issuer that owns the door's OAuth endpoints: its JWT access tokens are verified
  * against its JWKS (discovered from its metadata when `jwksUri` is absent).
@@ -257,6 +278,7 @@ export const configSchema = z
     automations: z.boolean().default(true),
     mcp: z.boolean().default(false),
     oauth: oauthSchema.optional(),
+    door: doorSchema.optional(),
     remoteAs: remoteAsSchema.optional(),
     actAs: instance<ActAsPreset>(
       'an act-as preset (actAs.authjs, actAs.hostedIdentity or actAs.jwt)',

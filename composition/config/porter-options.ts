@@ -170,6 +170,8 @@ export interface PorterOptions {
   /** Opens the MCP door (needs `oauth`). Default false. */
   readonly mcp?: boolean;
   readonly oauth?: DoorOAuthOptions;
+  /** The door's transport: `allowedOrigins`, browser origins besides its own and loopback ones (or `'*'`); another `Origin` is 403. */
+  readonly door?: { readonly allowedOrigins?: ReadonlyArray<string> | '*' };
   readonly remoteAs?: RemoteAuthorizationServer;
   /** How Porter calls the host as a person who is away or comes through the door: `actAs.authjs(…)`, `actAs.hostedIdentity(…)`, `actAs.jwt(…)`. */
   readonly actAs?: ActAsPreset;

@@ -26,6 +26,7 @@ import { TokenMint } from '../../application/door/token-mint.js';
 import { JwksBearerVerifier } from '../../adapters/mcp/jwks-bearer-verifier.js';
 import { NodeDoorSecrets } from '../../adapters/mcp/node-door-secrets.js';
 import type { TransportSession } from '../../adapters/mcp/mcp-door-transport.js';
+import type { DoorSessionPrimitives } from '../../ports/door-sessions.js';
 
 /** How long an instance trusts an access token it already checked; revocations elsewhere arrive within it. */
 const DEFAULT_TOKEN_CACHE_MS = 1_000;
@@ -72,7 +73,16 @@ const doorServices = porterModule((bind) => {
     })
     .inSingletonScope();
   bind(TOKENS.DoorSessions)
-    .toDynamicValue((ctx) => new DoorSessions<TransportSession>(get(ctx, TOKENS.DoorSettings), get(ctx, TOKENS.Clock)))
+    .toDynamicValue(
+      (ctx) =>
+        new DoorSessions<TransportSession>({
+          records: get(ctx, TOKENS.Store).records<DoorSessionPrimitives>('door-sessions'),
+          settings: get(ctx, TOKENS.DoorSettings),
+          clock: get(ctx, TOKENS.Clock),
+          // Trusted as long as a checked access token: a session ended elsewhere is refused here within it.
+          cacheMs: get(ctx, TOKENS.Config).oauth?.tokenCacheMs ?? DEFAULT_TOKEN_CACHE_MS,
+        }),
+    )
     .inSingletonScope();
   bind(TOKENS.DoorPrincipals).toDynamicValue((ctx) => {
     const config = get(ctx, TOKENS.Config);

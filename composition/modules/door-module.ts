@@ -26,6 +26,7 @@ export const doorModule = porterModule((bind) => {
     .toDynamicValue((ctx) => doorContainer(get(ctx, TOKENS.Container)))
     .inSingletonScope()
     .onDeactivation(async (door) => {
+      clearInterval(rechecks.get(door));
       await get(door, TOKENS.DoorSessions).closeAll();
       await door.unbindAll();
     });
@@ -36,8 +37,22 @@ export const doorModule = porterModule((bind) => {
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) => get(ctx, TOKENS.DoorRoutes).origin);
 });
 
+/** How often an instance checks that the sessions it streams to were not ended on another instance. */
+const RECHECK_MS = 2_000;
+const rechecks = new WeakMap<Container, NodeJS.Timeout>();
+
 function doorRoutesOf(door: Container): DoorRoutes {
   const config = get(door, TOKENS.Config);
+  const sessions = get(door, TOKENS.DoorSessions);
+  const timer = setInterval(() => {
+    sessions
+      .recheck()
+      .catch((error: unknown) =>
+        get(door, TOKENS.Logger).warn('door sessions recheck failed', { cause: error instanceof Error ? error.message : String(error) }),
+      );
+  }, RECHECK_MS);
+  timer.unref();
+  rechecks.set(door, timer);
   const logger = get(door, TOKENS.Logger);
   const brand: DoorBrand = config.oauth?.brand ?? DEFAULT_BRAND;
   const urlsOf = doorUrlsFrom(config.baseUrl, config.mount);
@@ -47,8 +62,9 @@ function doorRoutesOf(door: Container): DoorRoutes {
     );
   const transport = new McpDoorTransport({
     door: tracedDoor(get(door, TOKENS.DoorTransportUseCases), get(door, TOKENS.Telemetry)),
-    sessions: get(door, TOKENS.DoorSessions),
+    sessions,
     urlsOf,
+    ...(config.door?.allowedOrigins ? { allowedOrigins: config.door.allowedOrigins } : {}),
     server: {
       name: 'porter',
       version: PORTER_VERSION,

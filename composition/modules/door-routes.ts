@@ -225,7 +225,12 @@ function transportRoutes(transport: McpDoorTransport): WireRoute[] {
       ),
       headers: { 'WWW-Authenticate': { description: '`Bearer resource_metadata="…"`, with `error="invalid_token"` for a bad token.' } },
     },
-    404: rpcError('`Mcp-Session-Id` names no session of this caller.'),
+    403: rpcError(
+      "An `Origin` that is neither the door's own, a loopback one, nor one in `door.allowedOrigins` (MCP transport 2025-11-25).",
+    ),
+    404: rpcError(
+      '`Mcp-Session-Id` names no session of this caller (ended, idle past its bound, or opened by another token): start a new one with `initialize`.',
+    ),
     500: rpcError('Something went wrong on our side.'),
     503: rpcError('The service is unavailable; try again shortly.'),
   };

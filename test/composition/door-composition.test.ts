@@ -43,7 +43,15 @@ describe('The door composition', () => {
     const porter = await createPorter({ ...base, mcp: true, oauth: { principal: () => null } }, {});
     const sessions: DoorSessionRegistry = get(get(containerOf(porter), TOKENS.DoorContainer), TOKENS.DoorSessions);
     const closed: string[] = [];
-    await sessions.open({ id: 'ses_1', subject: 'ada', clientId: 'mcpc_1', close: async () => void closed.push('ses_1') });
+    await sessions.open(
+      {
+        id: 'ses_1',
+        subject: 'ada',
+        clientId: 'mcpc_1',
+        initialize: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      },
+      { id: 'ses_1', streaming: false, close: async () => void closed.push('ses_1') },
+    );
     await porter.close();
     expect(closed).to.deep.equal(['ses_1']);
   });

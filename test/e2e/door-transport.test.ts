@@ -157,6 +157,72 @@ describe("The door's transport over raw HTTP", function () {
     });
     expect(await ping.json()).to.deep.equal({ jsonrpc: '2.0', id: 6, result: {} });
   });
+
+  describe('Origin (the transport specification: 403 for an Origin present and not allowed)', () => {
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'ping' });
+
+    it('refuses a foreign Origin on every method with 403 in JSON-RPC shape, even with a valid token and session', async () => {
+      const session = await openSession();
+      const evil = { ...headers, origin: 'https://evil.example', 'mcp-session-id': session };
+      const answers = [
+        await fetch(door, { method: 'POST', headers: { ...headers, origin: 'https://evil.example' }, body: JSON.stringify(INITIALIZE) }),
+        await fetch(door, { method: 'POST', headers: evil, body: ping }),
+        await fetch(door, { headers: { ...evil, accept: 'text/event-stream' } }),
+        await fetch(door, { method: 'DELETE', headers: evil }),
+        await fetch(door, { method: 'POST', headers: { ...headers, origin: 'null', 'mcp-session-id': session }, body: ping }),
+      ];
+      for (const answer of answers) {
+        expect(answer.status).to.equal(403);
+        expect(await answer.json()).to.deep.equal({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32000, message: 'Forbidden: this Origin may not use this MCP server' },
+        });
+      }
+      const still = await fetch(door, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: ping });
+      expect(still.status, 'the refused DELETE ended nothing').to.equal(200);
+    });
+
+    it("serves no Origin, the door's own origin and loopback origins on any port", async () => {
+      const session = await openSession();
+      for (const origin of [
+        null,
+        door.origin,
+        'http://localhost:6274',
+        'http://127.0.0.1:3000',
+        'http://[::1]:8080',
+        'https://localhost',
+      ]) {
+        const answer = await fetch(door, {
+          method: 'POST',
+          headers: { ...headers, 'mcp-session-id': session, ...(origin ? { origin } : {}) },
+          body: ping,
+        });
+        expect(answer.status, String(origin)).to.equal(200);
+      }
+    });
+
+    it('serves the origins door.allowedOrigins lists, and any with "*"', async () => {
+      for (const [allowedOrigins, origin, status] of [
+        [['https://app.example.com'], 'https://app.example.com', 200],
+        [['https://app.example.com'], 'https://evil.example', 403],
+        ['*', 'https://evil.example', 200],
+      ] as const) {
+        const other = await devHost({ porter: { door: { allowedOrigins } } });
+        try {
+          const otherDoor = new URL(`${other.url}/api/porter/mcp`);
+          const answer = await fetch(otherDoor, {
+            method: 'POST',
+            headers: { ...headers, authorization: `Bearer ${await accessTokenFor(otherDoor, 'ada')}`, origin },
+            body: JSON.stringify(INITIALIZE),
+          });
+          expect(answer.status, `${String(allowedOrigins)} / ${origin}`).to.equal(status);
+        } finally {
+          await other.close();
+        }
+      }
+    });
+  });
 });
 
 /** A POST whose body goes out in chunks (Transfer-Encoding: chunked), without a declared length. */

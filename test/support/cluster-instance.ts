@@ -18,6 +18,8 @@ export interface ClusterInstanceOptions {
   readonly keepAliveSeconds?: number;
   /** Per-subject budgets (the `limits` option). */
   readonly limits?: Record<string, { max: number; windowSeconds: number }>;
+  /** Opens the MCP door, every well-formed subject a person (consent signs in like the wire). */
+  readonly door?: boolean;
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as ClusterInstanceOptions;
@@ -46,6 +48,7 @@ const porter = await createPorter(
     ...(options.concurrentTurns ? { concurrentTurns: options.concurrentTurns } : {}),
     ...(options.keepAliveSeconds !== undefined ? { keepAliveSeconds: options.keepAliveSeconds } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.door ? { mcp: true, oauth: { principal: (subject: string) => ({ subject, kind: 'user' as const, name: subject }) } } : {}),
   },
   {},
 );

@@ -21,6 +21,7 @@ import { AuthorizationCodeBook } from '../../application/door/code-book.js';
 import { DoorConsentBook } from '../../application/door/consent-book.js';
 import { DEFAULT_DOOR_SETTINGS, type DoorSettings } from '../../application/door/door-settings.js';
 import { DoorSessions } from '../../application/door/door-sessions.js';
+import type { DoorSessionPrimitives } from '../../ports/door-sessions.js';
 import { IssueTokens } from '../../application/door/issue-tokens.js';
 import { ListDoorTools } from '../../application/door/list-door-tools.js';
 import { LocalBearerVerifier } from '../../application/door/local-bearer-verifier.js';
@@ -76,7 +77,7 @@ export function doorHarness(options: DoorHarnessOptions = {}) {
   const families = new TokenFamilyBook(store);
   const mint = new TokenMint(families, secrets, settings, clock);
   const registry = new StaticToolRegistry(tools);
-  const sessions = new DoorSessions(settings, clock);
+  const sessions = new DoorSessions({ records: store.records<DoorSessionPrimitives>('door-sessions'), settings, clock });
   const people = new Map<string, Principal | null>();
   const principalOf: DoorPrincipalLookup =
     options.principal ?? ((subject) => (people.has(subject) ? people.get(subject)! : { subject, kind: 'user' }));

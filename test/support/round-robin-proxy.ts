@@ -40,6 +40,8 @@ export async function roundRobinProxy(upstreams: ReadonlyArray<string>, options:
         served.push({ method: req.method ?? 'GET', path: req.url ?? '/', upstream: index });
         // One request per client connection: an idle cut never meets a connection a client would reuse.
         res.writeHead(answer.statusCode ?? 502, { ...answer.headers, connection: 'close' });
+        // An event stream's head goes on at once, as a balancer passes it, not with its first event.
+        res.flushHeaders();
         answer.pipe(res);
         answer.on('error', () => res.destroy());
       },

@@ -178,10 +178,12 @@ describe('Tools through the door (use cases)', () => {
       const h = doorHarness();
       const { tokens } = await h.connect(ada);
       const closed: string[] = [];
-      const live = (id: string, subject: string) => ({ id, subject, clientId: 'mcpc_x', close: async () => void closed.push(id) });
-      await h.sessions.open(live('ses_a', 'ada'));
-      await h.sessions.open(live('ses_b', 'ada'));
-      await h.sessions.open(live('ses_c', 'bob'));
+      const initialize = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } };
+      const open = (id: string, subject: string) =>
+        h.sessions.open({ id, subject, clientId: 'mcpc_x', initialize }, { id, streaming: false, close: async () => void closed.push(id) });
+      await open('ses_a', 'ada');
+      await open('ses_b', 'ada');
+      await open('ses_c', 'bob');
       h.setPerson('ada', null);
       expect(await h.admit(tokens.accessToken)).to.deep.equal({ ok: false, reason: 'gone' });
       expect(closed.sort()).to.deep.equal(['ses_a', 'ses_b']);
