@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createPorter, type Porter } from '../../composition/create-porter.js';
 import { defineTool } from '../../application/tools/define-tool.js';
 import { demoPrincipal } from '../../composition/dev-host/demo-principal.js';
+import { developmentOAuth } from '../../composition/dev-host/dev-oauth.js';
 import { accessTokenFor, initializeRequest } from '../support/door-client.js';
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
 import { startCluster, type TurnCluster } from '../support/turn-cluster.js';
@@ -174,7 +175,7 @@ describe('Door sessions across a restart (SQLite file)', function () {
         tools: [sleep],
         principal: demoPrincipal,
         mcp: true,
-        oauth: { principal: (subject) => ({ subject, kind: 'user', name: subject }) },
+        oauth: developmentOAuth(),
       },
       {},
     );

@@ -11,6 +11,7 @@ import { createPorter } from '../../composition/create-porter.js';
 import { defineTool } from '../../application/tools/define-tool.js';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 import { demoPrincipal } from '../../composition/dev-host/demo-principal.js';
+import { developmentOAuth } from '../../composition/dev-host/dev-oauth.js';
 
 export interface ClusterInstanceOptions {
   readonly databaseUrl: string;
@@ -18,7 +19,7 @@ export interface ClusterInstanceOptions {
   readonly keepAliveSeconds?: number;
   /** Per-subject budgets (the `limits` option). */
   readonly limits?: Record<string, { max: number; windowSeconds: number }>;
-  /** Opens the MCP door, every well-formed subject a person (consent signs in like the wire). */
+  /** Opens the MCP door as the development host does: every well-formed name a person, consent signed in from the demo cookie. */
   readonly door?: boolean;
 }
 
@@ -48,7 +49,7 @@ const porter = await createPorter(
     ...(options.concurrentTurns ? { concurrentTurns: options.concurrentTurns } : {}),
     ...(options.keepAliveSeconds !== undefined ? { keepAliveSeconds: options.keepAliveSeconds } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
-    ...(options.door ? { mcp: true, oauth: { principal: (subject: string) => ({ subject, kind: 'user' as const, name: subject }) } } : {}),
+    ...(options.door ? { mcp: true, oauth: developmentOAuth() } : {}),
   },
   {},
 );
