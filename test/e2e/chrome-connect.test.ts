@@ -1,33 +1,29 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { devHost } from '../support/dev-host-fixture.js';
-import { checkedPages, launchChromium, needsChromium, type ChromeSession } from '../support/browser.js';
+import type { DevHostFixture } from '../support/dev-host-fixture.js';
+import { checkedPages, chromeSuite, type ChromeSession } from '../support/browser.js';
 import { NangoBrokerServer } from '../support/nango-broker-server.js';
-import type { DevHost } from '../../composition/dev-host/dev-host.js';
-import type { WireClient } from '../support/turn-client.js';
 import { githubWhoami } from '../support/github-tools.js';
 
 const NANGO_KEY = 'nango-secret-for-the-connect-offer';
 
 describe('The connect offer in the shipped chrome (headless Chromium)', function () {
-  needsChromium();
   this.timeout(60_000);
-  let host: DevHost & { client: WireClient };
+  let host: DevHostFixture;
   let broker: NangoBrokerServer;
   let browser: Browser;
   let session: (ChromeSession & { errors: string[] }) | null = null;
+  chromeSuite(
+    (started) => ({ host, browser } = started),
+    async () => {
+      broker = new NangoBrokerServer(NANGO_KEY);
+      const brokerUrl = await broker.start();
+      return { porter: { tools: [githubWhoami], connections: { nango: { secretKey: NANGO_KEY, host: brokerUrl } } } };
+    },
+  );
   const pages = checkedPages();
 
-  before(async () => {
-    broker = new NangoBrokerServer(NANGO_KEY);
-    const brokerUrl = await broker.start();
-    host = await devHost({ porter: { tools: [githubWhoami], connections: { nango: { secretKey: NANGO_KEY, host: brokerUrl } } } });
-    browser = await launchChromium();
-  });
-
   after(async () => {
-    await browser?.close();
-    await host?.close();
     await broker?.close();
   });
 

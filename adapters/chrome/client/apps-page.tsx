@@ -7,7 +7,7 @@ import { viewOfDocument } from '../../../domain/apps/app-view.js';
 import type { AppDocument } from '../../../domain/apps/app-document.js';
 import { AppRenderer, type AppRecord, type AppRuntime } from './app-renderer.js';
 import { useToolActions } from './app-actions.js';
-import { EmptyState, PageFrame } from './page.js';
+import { EmptyState, InlineError, OpenFailed, PageFrame } from './page.js';
 import { hrefOf, navigate } from './route.js';
 import { useSession } from './session.js';
 import { relativeTime } from './time.js';
@@ -113,11 +113,7 @@ function NewApp() {
           {busy ? 'Building…' : 'Build'}
         </button>
       </div>
-      {error ? (
-        <p className="inline-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <InlineError error={error} />
     </form>
   );
 }
@@ -201,18 +197,7 @@ export function AppPage({ appId }: { appId: string }) {
     }
   };
 
-  if (opened.error && !opened.data) {
-    const missing = opened.error instanceof WireError && opened.error.code === 'not-found';
-    return (
-      <PageFrame title="App">
-        <EmptyState
-          title={missing ? 'App not found' : 'This app could not be opened'}
-          text={missing ? 'It may have been deleted, or it is not yours.' : describeError(opened.error)}
-          onRetry={opened.reload}
-        />
-      </PageFrame>
-    );
-  }
+  if (opened.error && !opened.data) return <OpenFailed noun="App" gone="It may have been deleted, or it is not yours." loaded={opened} />;
   if (!opened.data || !document) {
     return (
       <PageFrame title={<span className="skeleton-text" aria-label="Loading" />}>

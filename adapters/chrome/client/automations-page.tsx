@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { NAME } from './chrome-config.js';
 import { z } from 'zod';
-import { EmptyState, PageFrame } from './page.js';
+import { EmptyState, InlineError, PageFrame } from './page.js';
 import { hrefOf } from './route.js';
 import { useSession } from './session.js';
 import { dateTime, relativeTime } from './time.js';
@@ -434,11 +434,7 @@ function NewAutomation({ onCreated }: { onCreated(a: z.output<typeof savedAutoma
           <input name="notify" type="url" placeholder="https://example.com/hooks/porter" autoComplete="off" spellCheck={false} />
         </label>
       </div>
-      {error ? (
-        <p className="inline-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <InlineError error={error} />
       <div className="form-actions">
         <button type="submit" className="button primary" disabled={busy}>
           {busy ? 'Creating…' : 'Create automation'}

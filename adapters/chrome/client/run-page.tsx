@@ -2,13 +2,13 @@ import { useState } from 'react';
 import { z } from 'zod';
 import type { UIMessage } from 'ai';
 import { MessageView, laterResultsOf } from './message-view.js';
-import { EmptyState, PageFrame } from './page.js';
+import { OpenFailed, PageFrame } from './page.js';
 import { RiskBadge } from './risk-badge.js';
 import { hrefOf, navigate } from './route.js';
 import { useSession } from './session.js';
 import { dateTime, relativeTime } from './time.js';
 import { useLoad } from './use-load.js';
-import { WireError, describeError, wire } from './wire.js';
+import { describeError, wire } from './wire.js';
 
 const attempt = z.object({
   number: z.number(),
@@ -107,18 +107,7 @@ export function RunPage({ runId }: { runId: string }) {
   const [notice, setNotice] = useState<{ tone: 'error' | 'info'; text: string } | null>(null);
   const [busy, setBusy] = useState<'stop' | 'rerun' | 'dry-run' | null>(null);
 
-  if (run.error && !run.data) {
-    const missing = run.error instanceof WireError && run.error.code === 'not-found';
-    return (
-      <PageFrame title="Run">
-        <EmptyState
-          title={missing ? 'Run not found' : 'This run could not be opened'}
-          text={missing ? 'It may have been removed, or it is not yours.' : describeError(run.error)}
-          onRetry={run.reload}
-        />
-      </PageFrame>
-    );
-  }
+  if (run.error && !run.data) return <OpenFailed noun="Run" gone="It may have been removed, or it is not yours." loaded={run} />;
   if (!run.data)
     return (
       <PageFrame title={<span className="skeleton-text" aria-label="Loading" />}>
