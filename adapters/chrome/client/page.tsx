@@ -82,3 +82,19 @@ export function OpenFailed({ noun, gone, loaded }: { noun: string; gone: string;
     </PageFrame>
   );
 }
+
+/** What the page says after an action: an error is announced at once, news politely. */
+export interface Notice {
+  readonly tone: 'error' | 'info';
+  readonly text: string;
+}
+
+/** The notice, if any; `children` (what to do about it) follow its text. */
+export function NoticeBanner({ notice, children }: { notice: Notice | null; children?: ReactNode }) {
+  return notice ? (
+    <p className={`banner ${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
+      {notice.text}
+      {children === undefined ? null : <> {children}</>}
+    </p>
+  ) : null;
+}
