@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { seriousViolations } from '../support/axe.js';
+import { pageScan, seriousViolations } from '../support/axe.js';
 import type { DevHostFixture } from '../support/dev-host-fixture.js';
 import { PacedScriptedModel, checkedPages, chromeSuite } from '../support/browser.js';
 import { DEMO_SECRET, sendSigned } from '../support/signed-delivery.js';
@@ -49,14 +49,7 @@ describe('Accessibility of every page of the shipped chrome: axe-core finds noth
       const [thread] = (await ada.json('GET', '/threads')).body.threads.filter((t: { title: string }) => t.title.startsWith('Some'));
       const [app] = (await ada.json('GET', '/apps')).body.apps;
       const [run] = (await ada.json('GET', '/runs')).body.runs;
-      const found: Record<string, string[]> = {};
-      const visit = async (name: string, hash: string, ready: string, act?: () => Promise<void>) => {
-        await page.goto(`${host.url}/${hash}`);
-        await page.waitForSelector(ready);
-        await act?.();
-        const violations = await seriousViolations(page);
-        if (violations.length) found[name] = violations;
-      };
+      const { found, visit } = pageScan(page, host.url);
       await visit('home', '#/', '.suggestion');
       await visit('conversation', `#/t/${thread.id}`, '.approval-card[data-approval-state="pending"]');
       await visit('approvals', '#/approvals', '.approval-card');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import type { DevHostFixture } from '../support/dev-host-fixture.js';
-import { PacedScriptedModel, checkedPages, chromeSuite, type ChromeSession } from '../support/browser.js';
+import { PacedScriptedModel, checkedPages, chromeSuite } from '../support/browser.js';
 import { NangoBrokerServer } from '../support/nango-broker-server.js';
 import { DEMO_SECRET, deliverDemo } from '../support/signed-delivery.js';
 const NANGO_KEY = 'nango-secret-for-the-chrome-tests';
@@ -11,7 +11,6 @@ describe('Automations, runs and connections in the shipped chrome (headless Chro
   let host: DevHostFixture;
   let broker: NangoBrokerServer;
   let browser: Browser;
-  let session: (ChromeSession & { errors: string[] }) | null = null;
   chromeSuite(
     (started) => ({ host, browser } = started),
     async () => {
@@ -33,8 +32,7 @@ describe('Automations, runs and connections in the shipped chrome (headless Chro
   const deliver = (payload: string): Promise<string[]> => deliverDemo(host.client.base, payload);
 
   it('creates an automation, arms it through its standing-grant ask, and stops a run it started', async () => {
-    session = await pages.open(browser, host.url, { user: 'kim' });
-    const { page, screenshot } = session;
+    const { page, screenshot } = await pages.open(browser, host.url, { user: 'kim' });
     await page.goto(`${host.url}/#/automations`);
     await page.waitForSelector('text=No automations yet');
 
@@ -80,8 +78,7 @@ describe('Automations, runs and connections in the shipped chrome (headless Chro
   });
 
   it('connects an account through the broker’s own page and shows it connected once the poll settles', async () => {
-    session = await pages.open(browser, host.url, { user: 'lee' });
-    const { page, context, screenshot } = session;
+    const { page, context, screenshot } = await pages.open(browser, host.url, { user: 'lee' });
     await page.goto(`${host.url}/#/connections`);
     await page.getByLabel('Connect an account').fill('github');
     const popup = context.waitForEvent('page');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import type { DevHostFixture } from '../support/dev-host-fixture.js';
-import { checkedPages, chromeSuite, type ChromeSession } from '../support/browser.js';
+import { checkedPages, chromeSuite } from '../support/browser.js';
 import { NangoBrokerServer } from '../support/nango-broker-server.js';
 import { githubWhoami } from '../support/github-tools.js';
 
@@ -12,7 +12,6 @@ describe('The connect offer in the shipped chrome (headless Chromium)', function
   let host: DevHostFixture;
   let broker: NangoBrokerServer;
   let browser: Browser;
-  let session: (ChromeSession & { errors: string[] }) | null = null;
   chromeSuite(
     (started) => ({ host, browser } = started),
     async () => {
@@ -28,8 +27,7 @@ describe('The connect offer in the shipped chrome (headless Chromium)', function
   });
 
   it('offers to connect a missing account where the tool failed, connects it through the broker, and the tool then runs', async () => {
-    session = await pages.open(browser, host.url, { user: 'noa' });
-    const { page, context, screenshot } = session;
+    const { page, context, screenshot } = await pages.open(browser, host.url, { user: 'noa' });
     await page.waitForSelector('text=Hello, noa.');
     await page.getByLabel('Message', { exact: true }).fill('/call github_whoami {}');
     await page.keyboard.press('Enter');

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { seriousViolations } from '../support/axe.js';
+import { pageScan } from '../support/axe.js';
 import type { DevHostFixture } from '../support/dev-host-fixture.js';
 import { checkedPages, chromeSuite } from '../support/browser.js';
 import { DEMO_SECRET, deliverDemo } from '../support/signed-delivery.js';
@@ -154,14 +154,7 @@ describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs,
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`axe-core finds nothing serious or critical on the new views, ${colorScheme}`, async () => {
       const { page } = await pages.open(browser, host.url, { user: 'kim', colorScheme });
-      const found: Record<string, string[]> = {};
-      const visit = async (name: string, hash: string, ready: string, act?: () => Promise<void>) => {
-        await page.goto(`${host.url}/${hash}`);
-        await page.waitForSelector(ready);
-        await act?.();
-        const violations = await seriousViolations(page);
-        if (violations.length) found[name] = violations;
-      };
+      const { found, visit } = pageScan(page, host.url);
       await visit('run with attempts and a delivery log', `#/runs/${runs.retried}`, '.delivery-log');
       await visit('skipped run', `#/runs/${runs.skipped}`, '[data-skipped]');
       await visit('dry run', `#/runs/${runs.dry}`, '.preview');

@@ -23,3 +23,19 @@ export async function seriousViolations(target: Page | Frame): Promise<string[]>
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
 }
+
+/**
+ * Visits pages of the chrome at `baseUrl` one after another (each once `ready` shows, after `act`)
+ * and collects, by name, what axe-core finds serious or critical on each.
+ */
+export function pageScan(page: Page, baseUrl: string) {
+  const found: Record<string, string[]> = {};
+  const visit = async (name: string, hash: string, ready: string, act?: () => Promise<void>) => {
+    await page.goto(`${baseUrl}/${hash}`);
+    await page.waitForSelector(ready);
+    await act?.();
+    const violations = await seriousViolations(page);
+    if (violations.length) found[name] = violations;
+  };
+  return { found, visit };
+}
