@@ -1,92 +1,68 @@
 /** The hexagon's dependency rule (see docs/ARCHITECTURE.md, "The dependency rule"). */
+
+/** A forbidden dependency, an error: its name, why (null where the name says it), and the from and to it matches. */
+const rule = (name, comment, from, to) => ({ name, ...(comment === null ? {} : { comment }), severity: 'error', from, to });
+
 module.exports = {
   forbidden: [
-    {
-      name: 'domain-is-pure',
-      comment: 'domain/ imports nothing of ours outside domain/',
-      severity: 'error',
-      from: { path: '^domain/' },
-      to: { path: '^(application|ports|adapters|composition)/' },
-    },
-    {
-      name: 'domain-no-frameworks',
-      severity: 'error',
-      from: { path: '^domain/' },
-      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer'] },
-    },
-    {
-      name: 'ports-only-domain',
-      comment: 'ports/ may name domain types, nothing else of ours',
-      severity: 'error',
-      from: { path: '^ports/' },
-      to: { path: '^(application|adapters|composition)/' },
-    },
-    {
-      name: 'application-only-domain-and-ports',
-      severity: 'error',
-      from: { path: '^application/' },
-      to: { path: '^(adapters|composition)/' },
-    },
-    {
-      name: 'adapters-only-domain-and-ports',
-      comment: 'adapters never reach into application/ or composition/',
-      severity: 'error',
-      from: { path: '^adapters/' },
-      to: { path: '^(application|composition)/' },
-    },
-    {
-      name: 'adapter-families-apart',
-      comment: "an adapter family never reaches into another family's internals",
-      severity: 'error',
-      from: { path: '^adapters/([^/]+)/', pathNot: '^adapters/chrome/client/' },
-      to: { path: '^adapters/([^/]+)/', pathNot: '^adapters/($1|shared)/' },
-    },
-    {
-      name: 'chrome-page-uses-the-public-client',
-      comment: "the chrome's page is a client like any other: besides its own files it may use the client helpers",
-      severity: 'error',
-      from: { path: '^adapters/chrome/client/' },
-      to: { path: '^adapters/', pathNot: '^adapters/(chrome|shared|client)/' },
-    },
-    {
-      name: 'client-is-browser-safe',
-      comment: 'porter-runtime/client runs in browsers: no Node built-ins, nothing of the server',
-      severity: 'error',
-      from: { path: '^(adapters/client/|composition/client\\.ts$)' },
-      to: { path: '^(domain|application|ports|composition|adapters/(?!client/))' },
-    },
-    {
-      name: 'client-no-node-builtins',
-      severity: 'error',
-      from: { path: '^(adapters/client/|composition/client\\.ts$)' },
-      to: { dependencyTypes: ['core'] },
-    },
-    {
-      name: 'client-only-the-ai-sdk',
-      comment: 'the one package porter-runtime/client needs is `ai`',
-      severity: 'error',
-      from: { path: '^(adapters/client/|composition/client\\.ts$)' },
-      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], pathNot: 'node_modules/ai/' },
-    },
-    {
-      name: 'only-composition-knows-inversify',
-      severity: 'error',
-      from: { pathNot: '^(composition|test|bench)/' },
-      to: { path: 'node_modules/(inversify|@inversifyjs)/' },
-    },
-    {
-      name: 'core-knows-no-frameworks',
-      comment: 'the core never imports a web framework, an ORM or the DI container',
-      severity: 'error',
-      from: { path: '^(domain|application|ports)/' },
-      to: { path: 'node_modules/(koa|@koa|@mikro-orm|inversify|knex|pg|libsql|@libsql)/' },
-    },
-    {
-      name: 'no-circular',
-      severity: 'error',
-      from: { path: '^(domain|application|ports)/' },
-      to: { circular: true },
-    },
+    rule(
+      'domain-is-pure',
+      'domain/ imports nothing of ours outside domain/',
+      { path: '^domain/' },
+      { path: '^(application|ports|adapters|composition)/' },
+    ),
+    rule('domain-no-frameworks', null, { path: '^domain/' }, { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer'] }),
+    rule(
+      'ports-only-domain',
+      'ports/ may name domain types, nothing else of ours',
+      { path: '^ports/' },
+      { path: '^(application|adapters|composition)/' },
+    ),
+    rule('application-only-domain-and-ports', null, { path: '^application/' }, { path: '^(adapters|composition)/' }),
+    rule(
+      'adapters-only-domain-and-ports',
+      'adapters never reach into application/ or composition/',
+      { path: '^adapters/' },
+      { path: '^(application|composition)/' },
+    ),
+    rule(
+      'adapter-families-apart',
+      "an adapter family never reaches into another family's internals",
+      { path: '^adapters/([^/]+)/', pathNot: '^adapters/chrome/client/' },
+      { path: '^adapters/([^/]+)/', pathNot: '^adapters/($1|shared)/' },
+    ),
+    rule(
+      'chrome-page-uses-the-public-client',
+      "the chrome's page is a client like any other: besides its own files it may use the client helpers",
+      { path: '^adapters/chrome/client/' },
+      { path: '^adapters/', pathNot: '^adapters/(chrome|shared|client)/' },
+    ),
+    rule(
+      'client-is-browser-safe',
+      'porter-runtime/client runs in browsers: no Node built-ins, nothing of the server',
+      { path: '^(adapters/client/|composition/client\\.ts$)' },
+      { path: '^(domain|application|ports|composition|adapters/(?!client/))' },
+    ),
+    rule('client-no-node-builtins', null, { path: '^(adapters/client/|composition/client\\.ts$)' }, { dependencyTypes: ['core'] }),
+    rule(
+      'client-only-the-ai-sdk',
+      'the one package porter-runtime/client needs is `ai`',
+      { path: '^(adapters/client/|composition/client\\.ts$)' },
+      { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], pathNot: 'node_modules/ai/' },
+    ),
+    rule(
+      'only-composition-knows-inversify',
+      null,
+      { pathNot: '^(composition|test|bench)/' },
+      { path: 'node_modules/(inversify|@inversifyjs)/' },
+    ),
+    rule(
+      'core-knows-no-frameworks',
+      'the core never imports a web framework, an ORM or the DI container',
+      { path: '^(domain|application|ports)/' },
+      { path: 'node_modules/(koa|@koa|@mikro-orm|inversify|knex|pg|libsql|@libsql)/' },
+    ),
+    rule('no-circular', null, { path: '^(domain|application|ports)/' }, { circular: true }),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

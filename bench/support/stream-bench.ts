@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Figure } from './harness.js';
 import { stampNow } from './clock-model.js';
+import { startTsx } from '../../test/support/child-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVER = join(ROOT, 'bench', 'support', 'stream-server.ts');
@@ -18,23 +18,15 @@ export interface StreamServer {
 /** Starts bench/support/stream-server.ts as a process of its own (with `--expose-gc`). */
 export async function startStreamServer(options: { kind: 'porter' | 'bare'; databaseUrl?: string }): Promise<StreamServer> {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
-  const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=2048', '--import', 'tsx', SERVER, JSON.stringify(options)], {
-    cwd: ROOT,
+  const { child, match } = await startTsx({
+    script: SERVER,
+    args: [JSON.stringify(options)],
+    nodeArgs: ['--expose-gc', '--max-old-space-size=2048'],
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    ready: /listening (\d+)/,
+    exited: 'the stream server exited',
   });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const port = await new Promise<number>((resolve, reject) => {
-    let stdout = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /listening (\d+)/.exec(stdout);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`the stream server exited (${code}):\n${stderr}`)));
-  });
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://127.0.0.1:${Number(match[1])}`;
   return {
     url,
     memory: async () => (await (await fetch(`${url}/memory`)).json()) as { heap: number; rss: number },

@@ -77,7 +77,7 @@ export class DemoBroker {
     if (!one) return send(res, 404, failure('not-found', 'no such route'));
     if (!found) return send(res, 404, failure('not-found', 'no connection with that id'));
     if (one[2]) return req.method === 'POST' ? this.proxy(res, found, body) : send(res, 404, failure('not-found', 'no such route'));
-    if (req.method === 'GET') return send(res, 200, view(found));
+    if (req.method === 'GET') return send(res, 200, cloudConnectionView(found));
     if (req.method === 'DELETE') {
       this.connections.delete(found.id);
       this.byReference.delete(found.reference);
@@ -94,7 +94,10 @@ export class DemoBroker {
       return send(res, 400, failure('unknown-toolkit', `only ${DEMO_TOOLKIT} is set up on the demo broker`));
     const again = this.byReference.get(String(req.headers['idempotency-key'] ?? parsed.data.reference));
     if (again)
-      return send(res, 200, { ...view(this.connections.get(again)!), redirect_url: this.consentUrl(this.connections.get(again)!) });
+      return send(res, 200, {
+        ...cloudConnectionView(this.connections.get(again)!),
+        redirect_url: this.consentUrl(this.connections.get(again)!),
+      });
     const now = new Date().toISOString();
     const made: DemoConnection = {
       id: `dc_${randomUUID()}`,
@@ -109,7 +112,11 @@ export class DemoBroker {
     };
     this.connections.set(made.id, made);
     this.byReference.set(made.reference, made.id);
-    send(res, 201, { ...view(made), redirect_url: this.consentUrl(made), expires_at: new Date(Date.now() + 30 * 60_000).toISOString() });
+    send(res, 201, {
+      ...cloudConnectionView(made),
+      redirect_url: this.consentUrl(made),
+      expires_at: new Date(Date.now() + 30 * 60_000).toISOString(),
+    });
   }
 
   private proxy(res: ServerResponse, connection: DemoConnection, body: unknown): void {
@@ -178,7 +185,10 @@ const TODAY = [
   { at: '16:00', title: 'Review the garden plans' },
 ];
 
-function view(c: DemoConnection) {
+/** A connection as the cloud broker's protocol answers it (the demo broker and the tests' cloud broker speak it). */
+export function cloudConnectionView(
+  c: Pick<DemoConnection, 'id' | 'toolkit' | 'owner' | 'reference' | 'status' | 'createdAt' | 'updatedAt'>,
+) {
   return {
     id: c.id,
     toolkit: c.toolkit,

@@ -1,25 +1,19 @@
 import { expect } from 'chai';
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigModuleError, findConfigModule, loadConfigModule } from '../../composition/server/config-module.js';
+import { scratchFolder } from '../support/scratch-folder.js';
 
 const LOADER = fileURLToPath(new URL('../../composition/server/config-module.ts', import.meta.url));
 
 describe('a host config module (porter serve --config, porter sync --config)', () => {
-  let folder: string;
-  beforeEach(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'porter-config-module-'));
-  });
-  afterEach(async () => {
-    await rm(folder, { recursive: true, force: true });
-  });
+  const folder = scratchFolder('porter-config-module-', { each: true });
 
   async function module(name: string, text: string): Promise<string> {
-    const file = join(folder, name);
+    const file = join(folder.path(), name);
     await writeFile(file, text);
     return file;
   }
@@ -53,11 +47,11 @@ describe('a host config module (porter serve --config, porter sync --config)', (
   });
 
   it('finds porter.config.ts, .mjs or .js in the working directory, in that order', async () => {
-    expect(findConfigModule(folder)).to.equal(undefined);
+    expect(findConfigModule(folder.path())).to.equal(undefined);
     await module('porter.config.js', 'export default {};');
-    expect(findConfigModule(folder)).to.equal(join(folder, 'porter.config.js'));
+    expect(findConfigModule(folder.path())).to.equal(join(folder.path(), 'porter.config.js'));
     await module('porter.config.mjs', 'export default {};');
-    expect(findConfigModule(folder)).to.equal(join(folder, 'porter.config.mjs'));
+    expect(findConfigModule(folder.path())).to.equal(join(folder.path(), 'porter.config.mjs'));
   });
 
   it('a module that exports nothing usable says what to export', async () => {
@@ -78,13 +72,13 @@ describe('a host config module (porter serve --config, porter sync --config)', (
     expect(await refusal(missing)).to.contain('ERR_MODULE_NOT_FOUND');
     const fn = await module('fn.mjs', 'export default () => { throw new Error("no key"); };');
     expect(await refusal(fn)).to.contain(`the options function of ${fn} threw: Error: no key`);
-    expect(await refusal(join(folder, 'nowhere.mjs'))).to.equal(`no config module at ${join(folder, 'nowhere.mjs')}`);
+    expect(await refusal(join(folder.path(), 'nowhere.mjs'))).to.equal(`no config module at ${join(folder.path(), 'nowhere.mjs')}`);
   });
 
   it('a TypeScript module under plain node (no loader) says to compile it or run with tsx', async function () {
     this.timeout(20_000);
     // The loader bundled to JavaScript and run by node itself, as an installed build runs it.
-    const bundle = join(folder, 'loader.mjs');
+    const bundle = join(folder.path(), 'loader.mjs');
     await build({ entryPoints: [LOADER], bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'silent' });
     // An enum: no Node strips it, so newer Nodes with built-in type stripping refuse it too.
     const config = await module('porter.config.ts', 'enum Mode { Fast }\nexport default { maxSteps: Mode.Fast + 1 };\n');

@@ -7,6 +7,7 @@ import { hostComponents } from '../support/apps-pins.js';
 import { toolPart, type Part, type WireClient } from '../support/turn-client.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import { syncPins } from '../../composition/apps-sync.js';
+import { scratchFolder } from '../support/scratch-folder.js';
 
 describe('Generated apps through the development host', function () {
   this.timeout(60_000);
@@ -209,18 +210,10 @@ describe('Pins through the development host and `porter sync`', function () {
 
 describe('Graduation through the development host', function () {
   this.timeout(60_000);
-  let root: string;
-
-  before(async () => {
-    root = await mkdtemp(join(tmpdir(), 'porter-e2e-sandboxes-'));
-  });
-
-  after(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
+  const root = scratchFolder('porter-e2e-sandboxes-');
 
   it('serves POST /fn/<name> from the local sandbox, and a broken server leaves the previous version serving', async () => {
-    const host = await devHost({ porter: { sandbox: { kind: 'local', root, startTimeoutMs: 3_000 } } });
+    const host = await devHost({ porter: { sandbox: { kind: 'local', root: root.path(), startTimeoutMs: 3_000 } } });
     try {
       const ada = host.client.as('ada');
       expect((await ada.json('GET', '/status')).body.blocks.sandbox).to.equal('custom');

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
-import { devHost } from '../support/dev-host-fixture.js';
+import { sharedDevHost, type DevHostFixture } from '../support/dev-host-fixture.js';
 import { HeadlessChat } from '../support/headless-chat.js';
-import { textOf, toolPart, type WireClient } from '../support/turn-client.js';
-import type { DevHost } from '../../composition/dev-host/dev-host.js';
+import { textOf, toolPart } from '../support/turn-client.js';
 import type { ToolDefinition } from '../../ports/tool-registry.js';
 import { createPorterThread, loadPorterThread, porterChatOptions, porterChatTransport, PorterWireError } from '../../composition/client.js';
 
@@ -59,16 +58,11 @@ const lastAssistant = (chat: HeadlessChat) => chat.messages.filter((m) => m.role
 
 describe('porter-runtime/client: the AI SDK chat transport against the development host', function () {
   this.timeout(30_000);
-  let host: DevHost & { client: WireClient };
+  let host: DevHostFixture;
   let wire: string;
-
-  before(async () => {
-    host = await devHost();
+  sharedDevHost((started) => {
+    host = started.host;
     wire = `${host.url}${host.porter.mount}`;
-  });
-
-  after(async () => {
-    await host.close();
   });
 
   const as = (user: string) => ({ wire, headers: { 'x-demo-user': user } });
@@ -316,27 +310,25 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
 
 describe('porter-runtime/client: rejoining a turn that carries on after an approval', function () {
   this.timeout(30_000);
-  let host: DevHost & { client: WireClient };
+  let host: DevHostFixture;
   let wire: string;
   let openGate!: () => void;
-
-  before(async () => {
-    const gate = new Promise<void>((resolve) => (openGate = resolve));
-    // A write (so it asks first) that takes as long as the test says.
-    const fileReport: ToolDefinition = {
-      name: 'file_report',
-      description: 'files a report',
-      inputSchema: { type: 'object' },
-      risk: 'write',
-      execute: async () => (await gate, { filed: true }),
-    };
-    host = await devHost({ porter: { tools: [fileReport] } });
-    wire = `${host.url}${host.porter.mount}`;
-  });
-
-  after(async () => {
-    await host.close();
-  });
+  const gate = new Promise<void>((resolve) => (openGate = resolve));
+  // A write (so it asks first) that takes as long as the test says.
+  const fileReport: ToolDefinition = {
+    name: 'file_report',
+    description: 'files a report',
+    inputSchema: { type: 'object' },
+    risk: 'write',
+    execute: async () => (await gate, { filed: true }),
+  };
+  sharedDevHost(
+    (started) => {
+      host = started.host;
+      wire = `${host.url}${host.porter.mount}`;
+    },
+    () => ({ porter: { tools: [fileReport] } }),
+  );
 
   it("rebuilds the answer being continued for a chat that rejoins mid-way, so the call's result lands on it", async () => {
     const options = { wire, headers: { 'x-demo-user': 'jon' } };

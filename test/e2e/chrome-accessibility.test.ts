@@ -1,50 +1,24 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, Frame, Page } from 'playwright-core';
-import { Webhook } from 'standardwebhooks';
-import { devHost } from '../support/dev-host-fixture.js';
-import { PacedScriptedModel, checkedPages, launchChromium, needsChromium } from '../support/browser.js';
-import type { DevHost } from '../../composition/dev-host/dev-host.js';
-import type { WireClient } from '../support/turn-client.js';
-
-/** axe-core's browser build, evaluated in the page (through the debugger, so the page's CSP does not apply). */
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-
-interface Violation {
-  readonly id: string;
-  readonly impact: string | null;
-  readonly help: string;
-  readonly nodes: ReadonlyArray<{ readonly target: ReadonlyArray<unknown>; readonly failureSummary?: string }>;
-}
-
-/** Runs axe-core (WCAG 2.x A and AA rules and best practices) and answers the serious and critical violations. */
-async function seriousViolations(target: Page | Frame): Promise<string[]> {
-  await target.evaluate(AXE);
-  const violations = await target.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Violation[] }> } }).axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
-}
+import type { Browser } from 'playwright-core';
+import { pageScan, seriousViolations } from '../support/axe.js';
+import type { DevHostFixture } from '../support/dev-host-fixture.js';
+import { PacedScriptedModel, checkedPages, chromeSuite } from '../support/browser.js';
+import { DEMO_SECRET, sendSigned } from '../support/signed-delivery.js';
 
 describe('Accessibility of every page of the shipped chrome: axe-core finds nothing serious or critical (headless Chromium)', function () {
-  needsChromium();
   this.timeout(120_000);
-  let host: DevHost & { client: WireClient };
+  let host: DevHostFixture;
   let browser: Browser;
+  chromeSuite(
+    async (started) => {
+      ({ host, browser } = started);
+      await somethingOnEveryPage();
+    },
+    () => ({ env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET }, porter: { model: new PacedScriptedModel(5) }, demoBroker: true }),
+  );
   const pages = checkedPages();
 
-  before(async () => {
-    host = await devHost({
-      env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET },
-      porter: { model: new PacedScriptedModel(5) },
-      demoBroker: true,
-    });
-    browser = await launchChromium();
+  async function somethingOnEveryPage(): Promise<void> {
     // Something on every page: a conversation with an answer and a waiting card, a grant, an app,
     // an automation with a run, a connection.
     const ada = host.client.as('ada');
@@ -65,24 +39,8 @@ describe('Accessibility of every page of the shipped chrome: axe-core finds noth
       task: { prompt: 'Say hello' },
     });
     await ada.json('POST', `/automations/${automation.body.id}/arm`, {});
-    const id = 'msg_axe';
-    const at = new Date();
-    await fetch(`${host.client.base}/webhooks/demo`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': id,
-        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-        'webhook-signature': new Webhook(DEMO_SECRET).sign(id, at, '{}'),
-      },
-      body: '{}',
-    });
-  });
-
-  after(async () => {
-    await browser?.close();
-    await host?.close();
-  });
+    await sendSigned(`${host.client.base}/webhooks/demo`, DEMO_SECRET, '{}', 'msg_axe');
+  }
 
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`every page, ${colorScheme}: home, a conversation with its card, approvals, grants, apps, an app, automations with the form, a run, connections`, async () => {
@@ -91,14 +49,7 @@ describe('Accessibility of every page of the shipped chrome: axe-core finds noth
       const [thread] = (await ada.json('GET', '/threads')).body.threads.filter((t: { title: string }) => t.title.startsWith('Some'));
       const [app] = (await ada.json('GET', '/apps')).body.apps;
       const [run] = (await ada.json('GET', '/runs')).body.runs;
-      const found: Record<string, string[]> = {};
-      const visit = async (name: string, hash: string, ready: string, act?: () => Promise<void>) => {
-        await page.goto(`${host.url}/${hash}`);
-        await page.waitForSelector(ready);
-        await act?.();
-        const violations = await seriousViolations(page);
-        if (violations.length) found[name] = violations;
-      };
+      const { found, visit } = pageScan(page, host.url);
       await visit('home', '#/', '.suggestion');
       await visit('conversation', `#/t/${thread.id}`, '.approval-card[data-approval-state="pending"]');
       await visit('approvals', '#/approvals', '.approval-card');

@@ -3,9 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { devHost } from '../support/dev-host-fixture.js';
-import { checkedPages, launchChromium, needsChromium, type ChromeSession } from '../support/browser.js';
-import type { DevHost } from '../../composition/dev-host/dev-host.js';
+import type { DevHostFixture } from '../support/dev-host-fixture.js';
+import { checkedPages, chromeSuite, type ChromeSession } from '../support/browser.js';
 import type { WireClient } from '../support/turn-client.js';
 
 /** An app with a form running notes_add and a button running notes_list, made through the wire. */
@@ -18,23 +17,21 @@ async function notesApp(client: WireClient, prompt: string): Promise<string> {
 }
 
 describe('Apps that run host tools, and served apps in a frame, in the shipped chrome (headless Chromium)', function () {
-  needsChromium();
   this.timeout(90_000);
   let root: string;
-  let host: DevHost & { client: WireClient };
+  let host: DevHostFixture;
   let browser: Browser;
   let session: (ChromeSession & { errors: string[] }) | null = null;
+  chromeSuite(
+    (started) => ({ host, browser } = started),
+    async () => {
+      root = await mkdtemp(join(tmpdir(), 'porter-chrome-app-tools-'));
+      return { porter: { sandbox: { kind: 'local', root, startTimeoutMs: 5_000 } } };
+    },
+  );
   const pages = checkedPages();
 
-  before(async () => {
-    root = await mkdtemp(join(tmpdir(), 'porter-chrome-app-tools-'));
-    host = await devHost({ porter: { sandbox: { kind: 'local', root, startTimeoutMs: 5_000 } } });
-    browser = await launchChromium();
-  });
-
   after(async () => {
-    await browser?.close();
-    await host?.close();
     await rm(root, { recursive: true, force: true });
   });
 

@@ -3,39 +3,35 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { devHost } from '../support/dev-host-fixture.js';
-import { GARDEN_PLANNER, PacedScriptedModel, checkedPages, launchChromium, needsChromium, type ChromeSession } from '../support/browser.js';
+import type { DevHostFixture } from '../support/dev-host-fixture.js';
+import { GARDEN_PLANNER, PacedScriptedModel, checkedPages, chromeSuite, type ChromeSession } from '../support/browser.js';
 import { get, TOKENS } from '../../composition/tokens.js';
-import type { DevHost } from '../../composition/dev-host/dev-host.js';
-import type { WireClient } from '../support/turn-client.js';
 import { containerOf } from '../../composition/porter-container.js';
 
 describe('Generated apps in the shipped chrome (headless Chromium, development host)', function () {
-  needsChromium();
   this.timeout(60_000);
-  let host: DevHost & { client: WireClient };
+  let host: DevHostFixture;
   let browser: Browser;
   let session: (ChromeSession & { errors: string[] }) | null = null;
-  const pages = checkedPages();
   let pins: string;
   const component = () => join(pins, 'welcome-card.json');
-
-  before(async () => {
-    // A host component the person can fork (a remixable pin), kept in a manifest on disk.
-    pins = mkdtempSync(join(tmpdir(), 'porter-chrome-pins-'));
-    writeFileSync(component(), JSON.stringify({ ...GARDEN_PLANNER, title: 'Welcome card' }));
-    writeFileSync(
-      join(pins, 'pins.json'),
-      JSON.stringify({ slots: [{ slot: 'welcome', file: 'welcome-card.json', title: 'Welcome card' }] }),
-    );
-    // No sandbox: the Serve step shows how the page says a deployment cannot serve apps.
-    host = await devHost({ porter: { model: new PacedScriptedModel(60), pins: join(pins, 'pins.json'), sandbox: false } });
-    browser = await launchChromium();
-  });
+  chromeSuite(
+    (started) => ({ host, browser } = started),
+    () => {
+      // A host component the person can fork (a remixable pin), kept in a manifest on disk.
+      pins = mkdtempSync(join(tmpdir(), 'porter-chrome-pins-'));
+      writeFileSync(component(), JSON.stringify({ ...GARDEN_PLANNER, title: 'Welcome card' }));
+      writeFileSync(
+        join(pins, 'pins.json'),
+        JSON.stringify({ slots: [{ slot: 'welcome', file: 'welcome-card.json', title: 'Welcome card' }] }),
+      );
+      // No sandbox: the Serve step shows how the page says a deployment cannot serve apps.
+      return { porter: { model: new PacedScriptedModel(60), pins: join(pins, 'pins.json'), sandbox: false } };
+    },
+  );
+  const pages = checkedPages();
 
   after(async () => {
-    await browser?.close();
-    await host?.close();
     rmSync(pins, { recursive: true, force: true });
   });
 

@@ -1,61 +1,38 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { Webhook } from 'standardwebhooks';
-import { devHost } from '../support/dev-host-fixture.js';
-import { PacedScriptedModel, checkedPages, launchChromium, needsChromium, type ChromeSession } from '../support/browser.js';
+import type { DevHostFixture } from '../support/dev-host-fixture.js';
+import { PacedScriptedModel, checkedPages, chromeSuite } from '../support/browser.js';
 import { NangoBrokerServer } from '../support/nango-broker-server.js';
-import type { DevHost } from '../../composition/dev-host/dev-host.js';
-import type { WireClient } from '../support/turn-client.js';
-
-const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+import { DEMO_SECRET, deliverDemo } from '../support/signed-delivery.js';
 const NANGO_KEY = 'nango-secret-for-the-chrome-tests';
 
 describe('Automations, runs and connections in the shipped chrome (headless Chromium)', function () {
-  needsChromium();
   this.timeout(60_000);
-  let host: DevHost & { client: WireClient };
+  let host: DevHostFixture;
   let broker: NangoBrokerServer;
   let browser: Browser;
-  let session: (ChromeSession & { errors: string[] }) | null = null;
+  chromeSuite(
+    (started) => ({ host, browser } = started),
+    async () => {
+      broker = new NangoBrokerServer(NANGO_KEY);
+      const brokerUrl = await broker.start();
+      // Slow words, so a run is still going when the person presses Stop.
+      return {
+        env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET },
+        porter: { model: new PacedScriptedModel(150), connections: { nango: { secretKey: NANGO_KEY, host: brokerUrl } } },
+      };
+    },
+  );
   const pages = checkedPages();
 
-  before(async () => {
-    broker = new NangoBrokerServer(NANGO_KEY);
-    const brokerUrl = await broker.start();
-    // Slow words, so a run is still going when the person presses Stop.
-    host = await devHost({
-      env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET },
-      porter: { model: new PacedScriptedModel(150), connections: { nango: { secretKey: NANGO_KEY, host: brokerUrl } } },
-    });
-    browser = await launchChromium();
-  });
-
   after(async () => {
-    await browser?.close();
-    await host?.close();
     await broker?.close();
   });
 
-  async function deliver(payload: string): Promise<string[]> {
-    const id = `msg_${Math.random().toString(36).slice(2)}`;
-    const at = new Date();
-    const response = await fetch(`${host.client.base}/webhooks/demo`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': id,
-        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-        'webhook-signature': new Webhook(DEMO_SECRET).sign(id, at, payload),
-      },
-      body: payload,
-    });
-    expect(response.status).to.equal(202);
-    return ((await response.json()) as { runIds: string[] }).runIds;
-  }
+  const deliver = (payload: string): Promise<string[]> => deliverDemo(host.client.base, payload);
 
   it('creates an automation, arms it through its standing-grant ask, and stops a run it started', async () => {
-    session = await pages.open(browser, host.url, { user: 'kim' });
-    const { page, screenshot } = session;
+    const { page, screenshot } = await pages.open(browser, host.url, { user: 'kim' });
     await page.goto(`${host.url}/#/automations`);
     await page.waitForSelector('text=No automations yet');
 
@@ -101,8 +78,7 @@ describe('Automations, runs and connections in the shipped chrome (headless Chro
   });
 
   it('connects an account through the broker’s own page and shows it connected once the poll settles', async () => {
-    session = await pages.open(browser, host.url, { user: 'lee' });
-    const { page, context, screenshot } = session;
+    const { page, context, screenshot } = await pages.open(browser, host.url, { user: 'lee' });
     await page.goto(`${host.url}/#/connections`);
     await page.getByLabel('Connect an account').fill('github');
     const popup = context.waitForEvent('page');

@@ -1,39 +1,33 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { devHost } from '../support/dev-host-fixture.js';
-import { checkedPages, launchChromium, needsChromium, type ChromeSession } from '../support/browser.js';
+import type { DevHostFixture } from '../support/dev-host-fixture.js';
+import { checkedPages, chromeSuite } from '../support/browser.js';
 import { NangoBrokerServer } from '../support/nango-broker-server.js';
-import type { DevHost } from '../../composition/dev-host/dev-host.js';
-import type { WireClient } from '../support/turn-client.js';
 import { githubWhoami } from '../support/github-tools.js';
 
 const NANGO_KEY = 'nango-secret-for-the-connect-offer';
 
 describe('The connect offer in the shipped chrome (headless Chromium)', function () {
-  needsChromium();
   this.timeout(60_000);
-  let host: DevHost & { client: WireClient };
+  let host: DevHostFixture;
   let broker: NangoBrokerServer;
   let browser: Browser;
-  let session: (ChromeSession & { errors: string[] }) | null = null;
+  chromeSuite(
+    (started) => ({ host, browser } = started),
+    async () => {
+      broker = new NangoBrokerServer(NANGO_KEY);
+      const brokerUrl = await broker.start();
+      return { porter: { tools: [githubWhoami], connections: { nango: { secretKey: NANGO_KEY, host: brokerUrl } } } };
+    },
+  );
   const pages = checkedPages();
 
-  before(async () => {
-    broker = new NangoBrokerServer(NANGO_KEY);
-    const brokerUrl = await broker.start();
-    host = await devHost({ porter: { tools: [githubWhoami], connections: { nango: { secretKey: NANGO_KEY, host: brokerUrl } } } });
-    browser = await launchChromium();
-  });
-
   after(async () => {
-    await browser?.close();
-    await host?.close();
     await broker?.close();
   });
 
   it('offers to connect a missing account where the tool failed, connects it through the broker, and the tool then runs', async () => {
-    session = await pages.open(browser, host.url, { user: 'noa' });
-    const { page, context, screenshot } = session;
+    const { page, context, screenshot } = await pages.open(browser, host.url, { user: 'noa' });
     await page.waitForSelector('text=Hello, noa.');
     await page.getByLabel('Message', { exact: true }).fill('/call github_whoami {}');
     await page.keyboard.press('Enter');

@@ -1,32 +1,17 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { devHost } from '../support/dev-host-fixture.js';
-import { PacedScriptedModel, checkedPages, launchChromium, needsChromium, type ChromeSession } from '../support/browser.js';
-import type { DevHost } from '../../composition/dev-host/dev-host.js';
-import type { WireClient } from '../support/turn-client.js';
-
-/** Sends a message from the composer of the page as it is. */
-async function say(page: Page, text: string): Promise<void> {
-  await page.getByLabel('Message', { exact: true }).fill(text);
-  await page.keyboard.press('Enter');
-}
+import type { Browser } from 'playwright-core';
+import { devHost, type DevHostFixture } from '../support/dev-host-fixture.js';
+import { PacedScriptedModel, checkedPages, chromeSuite, say, type ChromeSession } from '../support/browser.js';
 
 describe('Conversations in the shipped chrome: Markdown, message actions, progress, keyboard approval (headless Chromium)', function () {
-  needsChromium();
   this.timeout(60_000);
-  let host: DevHost & { client: WireClient };
+  let host: DevHostFixture;
   let browser: Browser;
+  chromeSuite(
+    (started) => ({ host, browser } = started),
+    () => ({ porter: { model: new PacedScriptedModel(15) } }),
+  );
   const pages = checkedPages();
-
-  before(async () => {
-    host = await devHost({ porter: { model: new PacedScriptedModel(15) } });
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await host?.close();
-  });
 
   const open = (user: string, options: { colorScheme?: 'light' | 'dark' } = {}): Promise<ChromeSession & { errors: string[] }> =>
     pages.open(browser, host.url, { user, ...options });

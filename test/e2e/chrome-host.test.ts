@@ -4,11 +4,9 @@ import { z } from 'zod';
 import type { Browser } from 'playwright-core';
 import { createPorter, defineTool, type Porter } from '../../composition/index.js';
 import { serveChrome } from '../../composition/chrome.js';
-import { devHost } from '../support/dev-host-fixture.js';
-import { checkedPages, launchChromium, needsChromium } from '../support/browser.js';
+import type { DevHostFixture } from '../support/dev-host-fixture.js';
+import { checkedPages, chromeSuite, launchChromium, needsChromium } from '../support/browser.js';
 import { serve, type RunningServer } from '../support/http-server.js';
-import type { DevHost } from '../../composition/dev-host/dev-host.js';
-import type { WireClient } from '../support/turn-client.js';
 
 const ordersList = defineTool({
   name: 'orders_list',
@@ -108,21 +106,14 @@ describe('The chrome mounted in a host of its own: its name, mark, colour and to
 });
 
 describe('The development host’s chrome: the demo connection broker end to end, and the MCP door linked (headless Chromium)', function () {
-  needsChromium();
   this.timeout(60_000);
-  let host: DevHost & { client: WireClient };
+  let host: DevHostFixture;
   let browser: Browser;
+  chromeSuite(
+    (started) => ({ host, browser } = started),
+    () => ({ demoBroker: true }),
+  );
   const pages = checkedPages();
-
-  before(async () => {
-    host = await devHost({ demoBroker: true });
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await host?.close();
-  });
 
   it('connects the demo calendar through the broker’s consent page, and a tool then reads it through the connection', async () => {
     const { page, context, screenshot } = await pages.open(browser, host.url, { user: 'dan' });

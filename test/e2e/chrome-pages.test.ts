@@ -1,51 +1,20 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { Webhook } from 'standardwebhooks';
-import { devHost } from '../support/dev-host-fixture.js';
-import { PacedScriptedModel, checkedPages, launchChromium, needsChromium } from '../support/browser.js';
-import type { DevHost } from '../../composition/dev-host/dev-host.js';
-import type { WireClient } from '../support/turn-client.js';
-
-const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-
-async function say(page: Page, text: string): Promise<void> {
-  await page.getByLabel('Message', { exact: true }).fill(text);
-  await page.keyboard.press('Enter');
-}
+import type { Browser } from 'playwright-core';
+import type { DevHostFixture } from '../support/dev-host-fixture.js';
+import { PacedScriptedModel, checkedPages, chromeSuite, say } from '../support/browser.js';
+import { DEMO_SECRET, deliverDemo } from '../support/signed-delivery.js';
 
 describe('Grants, runs, thread names, badges and the automation form in the shipped chrome (headless Chromium)', function () {
-  needsChromium();
   this.timeout(60_000);
-  let host: DevHost & { client: WireClient };
+  let host: DevHostFixture;
   let browser: Browser;
+  chromeSuite(
+    (started) => ({ host, browser } = started),
+    () => ({ env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET }, porter: { model: new PacedScriptedModel(60) } }),
+  );
   const pages = checkedPages();
 
-  before(async () => {
-    host = await devHost({ env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET }, porter: { model: new PacedScriptedModel(60) } });
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await host?.close();
-  });
-
-  async function deliver(payload: string): Promise<string[]> {
-    const id = `msg_${Math.random().toString(36).slice(2)}`;
-    const at = new Date();
-    const response = await fetch(`${host.client.base}/webhooks/demo`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': id,
-        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-        'webhook-signature': new Webhook(DEMO_SECRET).sign(id, at, payload),
-      },
-      body: payload,
-    });
-    expect(response.status).to.equal(202);
-    return ((await response.json()) as { runIds: string[] }).runIds;
-  }
+  const deliver = (payload: string): Promise<string[]> => deliverDemo(host.client.base, payload);
 
   it('counts a parked call in the Approvals badge the moment it parks, and drops it the moment it is answered', async () => {
     const { page } = await pages.open(browser, host.url, { user: 'abe' });

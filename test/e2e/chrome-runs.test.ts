@@ -1,66 +1,39 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
-import { Webhook } from 'standardwebhooks';
-import { devHost } from '../support/dev-host-fixture.js';
-import { checkedPages, launchChromium, needsChromium } from '../support/browser.js';
+import type { Browser } from 'playwright-core';
+import { pageScan } from '../support/axe.js';
+import type { DevHostFixture } from '../support/dev-host-fixture.js';
+import { checkedPages, chromeSuite } from '../support/browser.js';
+import { DEMO_SECRET, deliverDemo } from '../support/signed-delivery.js';
 import { FlakyModel } from '../support/flaky-model.js';
 import { until } from '../support/eventually.js';
 import { webhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { WireClient } from '../support/turn-client.js';
 
-const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's serious and critical violations on the page, as the accessibility test reads them. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    type Violation = { id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> };
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Violation[] }> } }).axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
-}
-
 describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs, delivery logs, Run again and Dry run (headless Chromium)', function () {
-  needsChromium();
   this.timeout(90_000);
-  let host: DevHost & { client: WireClient };
+  let host: DevHostFixture;
   let browser: Browser;
   let receiver: WebhookReceiver;
   let kim: WireClient;
-  const pages = checkedPages();
   const runs: { retried?: string; skipped?: string; dry?: string } = {};
+  const deliver = (payload: string): Promise<string[]> => deliverDemo(host.client.base, payload);
+  chromeSuite(
+    async (started) => {
+      ({ host, browser } = started);
+      await someRuns();
+    },
+    async () => {
+      receiver = await webhookReceiver([500, 200]);
+      return {
+        env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET },
+        porter: { model: new FlakyModel(4), completionWebhooks: { retryDelaysSeconds: [1] } },
+      };
+    },
+  );
+  const pages = checkedPages();
 
-  async function deliver(payload: string): Promise<string[]> {
-    const id = `msg_${Math.random().toString(36).slice(2)}`;
-    const at = new Date();
-    const response = await fetch(`${host.client.base}/webhooks/demo`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': id,
-        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-        'webhook-signature': new Webhook(DEMO_SECRET).sign(id, at, payload),
-      },
-      body: payload,
-    });
-    expect(response.status).to.equal(202);
-    return ((await response.json()) as { runIds: string[] }).runIds;
-  }
-
-  before(async () => {
-    receiver = await webhookReceiver([500, 200]);
-    host = await devHost({
-      env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET },
-      porter: { model: new FlakyModel(4), completionWebhooks: { retryDelaysSeconds: [1] } },
-    });
-    browser = await launchChromium();
+  /** A retried run with its completion webhook, and a skipped run, as kim's. */
+  async function someRuns(): Promise<void> {
     kim = host.client.as('kim');
 
     // A run whose model fails twice, retried at once, with a completion webhook its receiver first refuses.
@@ -99,11 +72,9 @@ describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs,
       (r) => r.body.state === 'skipped',
     );
     await kim.json('POST', `/automations/${busy.body.id}/disarm`, {});
-  });
+  }
 
   after(async () => {
-    await browser?.close();
-    await host?.close();
     await receiver?.close();
   });
 
@@ -183,14 +154,7 @@ describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs,
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`axe-core finds nothing serious or critical on the new views, ${colorScheme}`, async () => {
       const { page } = await pages.open(browser, host.url, { user: 'kim', colorScheme });
-      const found: Record<string, string[]> = {};
-      const visit = async (name: string, hash: string, ready: string, act?: () => Promise<void>) => {
-        await page.goto(`${host.url}/${hash}`);
-        await page.waitForSelector(ready);
-        await act?.();
-        const violations = await seriousViolations(page);
-        if (violations.length) found[name] = violations;
-      };
+      const { found, visit } = pageScan(page, host.url);
       await visit('run with attempts and a delivery log', `#/runs/${runs.retried}`, '.delivery-log');
       await visit('skipped run', `#/runs/${runs.skipped}`, '[data-skipped]');
       await visit('dry run', `#/runs/${runs.dry}`, '.preview');

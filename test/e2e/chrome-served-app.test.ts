@@ -3,33 +3,29 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { devHost } from '../support/dev-host-fixture.js';
-import { checkedPages, launchChromium, needsChromium } from '../support/browser.js';
+import type { DevHostFixture } from '../support/dev-host-fixture.js';
+import { checkedPages, chromeSuite } from '../support/browser.js';
 import { until } from '../support/eventually.js';
 import { HOSTILE_URLS, hostileLinksDocument } from '../support/hostile-urls.js';
 import { ZipAppArchive } from '../../adapters/apps/zip-app-archive.js';
 import { bubblewrapSupport } from '../../adapters/sandbox/local/bubblewrap-command.js';
-import type { DevHost } from '../../composition/dev-host/dev-host.js';
-import type { WireClient } from '../support/turn-client.js';
 
 describe('A tree app graduated to a served app keeps its data and behaviour (headless Chromium, local sandbox)', function () {
-  needsChromium();
   this.timeout(90_000);
-  let host: DevHost & { client: WireClient };
+  let host: DevHostFixture;
   let browser: Browser;
   let root: string;
+  chromeSuite(
+    (started) => ({ host, browser } = started),
+    async function () {
+      if (!bubblewrapSupport().available) this.skip();
+      root = await mkdtemp(join(tmpdir(), 'porter-served-chrome-'));
+      return { porter: { sandbox: { kind: 'local', root, startTimeoutMs: 10_000 } } };
+    },
+  );
   const pages = checkedPages();
 
-  before(async function () {
-    if (!bubblewrapSupport().available) this.skip();
-    root = await mkdtemp(join(tmpdir(), 'porter-served-chrome-'));
-    host = await devHost({ porter: { sandbox: { kind: 'local', root, startTimeoutMs: 10_000 } } });
-    browser = await launchChromium();
-  });
-
   after(async () => {
-    await browser?.close();
-    await host?.close();
     if (root) await rm(root, { recursive: true, force: true });
   });
 

@@ -1,27 +1,18 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { devHost } from '../support/dev-host-fixture.js';
-import { PacedScriptedModel, checkedPages, launchChromium, needsChromium, type ChromeSession } from '../support/browser.js';
-import type { DevHost } from '../../composition/dev-host/dev-host.js';
-import type { WireClient } from '../support/turn-client.js';
+import type { DevHostFixture } from '../support/dev-host-fixture.js';
+import { PacedScriptedModel, checkedPages, chromeSuite, type ChromeSession } from '../support/browser.js';
 
 describe('The shipped chrome in headless Chromium (development host)', function () {
-  needsChromium();
   this.timeout(60_000);
-  let host: DevHost & { client: WireClient };
+  let host: DevHostFixture;
   let browser: Browser;
   let session: (ChromeSession & { errors: string[] }) | null = null;
+  chromeSuite(
+    (started) => ({ host, browser } = started),
+    () => ({ porter: { model: new PacedScriptedModel(70) } }),
+  );
   const pages = checkedPages({ ignore: /status of 409/ });
-
-  before(async () => {
-    host = await devHost({ porter: { model: new PacedScriptedModel(70) } });
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await host?.close();
-  });
 
   const open = async (user?: string, viewport?: { width: number; height: number }) => {
     session = await pages.open(browser, host.url, { ...(user ? { user } : {}), ...(viewport ? { viewport } : {}) });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../support/http-server.js';
+import { scratchFolder } from '../support/scratch-folder.js';
 
 const BIN = fileURLToPath(new URL('../../bin/porter.js', import.meta.url));
 const SECRET = 'a-production-secret-for-the-tests-0123456789';
@@ -231,56 +232,50 @@ describe("porter serve --config (a host's own Porter)", function () {
 
 describe('production refuses to boot without PORTER_SECRET, and writes nothing', function () {
   this.timeout(90_000);
-  let folder: string;
-  beforeEach(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'porter-no-secret-'));
-  });
-  afterEach(async () => {
-    await rm(folder, { recursive: true, force: true });
-  });
+  const folder = scratchFolder('porter-no-secret-', { each: true });
 
   const production = { NODE_ENV: 'production' };
-  const written = async () => (await readdir(folder, { recursive: true })).sort();
+  const written = async () => (await readdir(folder.path(), { recursive: true })).sort();
 
   it('porter serve --config: the production composition names secret and PORTER_SECRET, exit 2', async () => {
-    await writeFile(join(folder, 'host.mjs'), 'export default { logger: "silent" };\n');
+    await writeFile(join(folder.path(), 'host.mjs'), 'export default { logger: "silent" };\n');
     // A config module is production unless it (or NODE_ENV=development) says otherwise.
     for (const env of [production, {}]) {
-      const ran = await porter(['serve', '--config', 'host.mjs', '--port', '0'], env, folder, 20_000);
+      const ran = await porter(['serve', '--config', 'host.mjs', '--port', '0'], env, folder.path(), 20_000);
       expect(ran.code, ran.stderr).to.equal(2);
       expect(ran.stderr).to.contain('secret: is required in production: set PORTER_SECRET');
     }
     // Nor does a module that asks for the development composition get a minted secret in production.
-    await writeFile(join(folder, 'dev.mjs'), 'export default { development: true, logger: "silent" };\n');
-    const dev = await porter(['serve', '--config', 'dev.mjs', '--port', '0'], production, folder, 20_000);
+    await writeFile(join(folder.path(), 'dev.mjs'), 'export default { development: true, logger: "silent" };\n');
+    const dev = await porter(['serve', '--config', 'dev.mjs', '--port', '0'], production, folder.path(), 20_000);
     expect(dev.code, dev.stderr).to.equal(2);
     expect(dev.stderr).to.contain('secret: is required when NODE_ENV=production');
     expect(await written()).to.deep.equal(['dev.mjs', 'host.mjs']);
   });
 
   it('porter serve without a config module: the demo host only with --demo, and then not without a secret', async () => {
-    const bare = await porter(['serve', '--port', '0'], production, folder, 20_000);
+    const bare = await porter(['serve', '--port', '0'], production, folder.path(), 20_000);
     expect(bare.code).to.equal(2);
     expect(bare.stderr).to.contain('no config module here').and.contain('--config <file>').and.contain('--demo');
-    const demo = await porter(['serve', '--demo', '--port', '0'], production, folder, 20_000);
+    const demo = await porter(['serve', '--demo', '--port', '0'], production, folder.path(), 20_000);
     expect(demo.code, demo.stderr).to.equal(2);
     expect(demo.stderr).to.contain('secret: is required in production: set PORTER_SECRET');
     expect(await written()).to.deep.equal([]);
   });
 
   it('porter sync', async () => {
-    await writeFile(join(folder, 'pins.json'), JSON.stringify({ slots: [] }));
-    const ran = await porter(['sync', '--pins', 'pins.json'], production, folder, 20_000);
+    await writeFile(join(folder.path(), 'pins.json'), JSON.stringify({ slots: [] }));
+    const ran = await porter(['sync', '--pins', 'pins.json'], production, folder.path(), 20_000);
     expect(ran.code, ran.stderr).to.equal(2);
     expect(ran.stderr).to.contain('secret: is required in production: set PORTER_SECRET');
     expect(await written()).to.deep.equal(['pins.json']);
   });
 
   it('the development demo host still mints .porter/secret (owner-only) for convenience', async () => {
-    const running = await serve(['--demo', '--port', '0'], { PORTER_DATABASE_URL: 'sqlite::memory:' }, folder);
+    const running = await serve(['--demo', '--port', '0'], { PORTER_DATABASE_URL: 'sqlite::memory:' }, folder.path());
     try {
       expect(running.stdout()).to.contain('Porter development host listening');
-      const secret = await stat(join(folder, '.porter', 'secret'));
+      const secret = await stat(join(folder.path(), '.porter', 'secret'));
       expect(secret.mode & 0o777).to.equal(0o600);
     } finally {
       running.child.kill('SIGTERM');

@@ -1,20 +1,16 @@
 import { expect } from 'chai';
-import { devHost } from '../support/dev-host-fixture.js';
+import { sharedDevHost, type DevHostFixture } from '../support/dev-host-fixture.js';
 import { textOf, toolPart, type Part, type WireClient } from '../support/turn-client.js';
-import type { DevHost } from '../../composition/dev-host/dev-host.js';
 
 describe('web_fetch through the development host cannot reach the host (the egress guard)', function () {
   this.timeout(30_000);
-  let host: DevHost & { client: WireClient };
+  let host: DevHostFixture;
   let ada: WireClient;
   let port: string;
-
-  before(async () => {
-    host = await devHost();
-    ada = host.client.as('ada');
+  sharedDevHost((started) => {
+    ({ host, ada } = started);
     port = new URL(host.url).port;
   });
-  after(() => host.close());
 
   /** Parks a web_fetch of `url`, approves it from its card, and reads what the call came to. */
   async function fetchApproved(url: string) {

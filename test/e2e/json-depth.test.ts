@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { strToU8, zipSync } from 'fflate';
-import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import { tinyDocument } from '../support/apps-documents.js';
-import { devHost } from '../support/dev-host-fixture.js';
+import { sharedDevHost, type DevHostFixture } from '../support/dev-host-fixture.js';
 import { accessTokenFor, initializeRequest } from '../support/door-client.js';
 import type { WireClient } from '../support/turn-client.js';
 
@@ -12,17 +11,14 @@ const DEEP = deep(5_000);
 
 describe('JSON nested past the depth limit is 400 before validation, wherever it comes in', function () {
   this.timeout(30_000);
-  let host: DevHost & { client: WireClient };
+  let host: DevHostFixture;
   let ada: WireClient;
   let appId: string;
+  sharedDevHost((started) => ({ host, ada } = started));
 
   before(async () => {
-    host = await devHost();
-    ada = host.client.as('ada');
     appId = (await ada.json('POST', '/apps', { prompt: 'todo list' })).body.id;
   });
-
-  after(() => host.close());
 
   const raw = (method: string, path: string, body: string, type = 'application/json') =>
     fetch(`${host.client.base}${path}`, { method, headers: { ...ada.headers, 'content-type': type }, body });

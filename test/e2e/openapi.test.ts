@@ -8,12 +8,11 @@ import { containerOf } from '../../composition/porter-container.js';
 import { PORTER_VERSION } from '../../composition/version.js';
 import { get, TOKENS } from '../../composition/tokens.js';
 import { MemoryStore } from '../../adapters/store/memory/memory-store.js';
-import { devHost } from '../support/dev-host-fixture.js';
+import { sharedDevHost, type DevHostFixture } from '../support/dev-host-fixture.js';
 import { serve, type RunningServer } from '../support/http-server.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { OpenApiCheck } from '../support/openapi-check.js';
-import { toolPart, type WireClient } from '../support/turn-client.js';
-import type { DevHost } from '../../composition/dev-host/dev-host.js';
+import { toolPart } from '../support/turn-client.js';
 
 type Json = Record<string, any>;
 
@@ -68,18 +67,14 @@ async function documentOf(base: string, mount = MOUNT): Promise<Json> {
 
 describe('The OpenAPI document of the wire (development host)', function () {
   this.timeout(60_000);
-  let host: DevHost & { client: WireClient };
+  let host: DevHostFixture;
   let document: Json;
   let check: OpenApiCheck;
+  sharedDevHost((started) => ({ host } = started));
 
   before(async () => {
-    host = await devHost();
     document = await documentOf(host.url);
     check = new OpenApiCheck(document);
-  });
-
-  after(async () => {
-    await host.close();
   });
 
   it('is a valid OpenAPI 3.1 document whose references all resolve, versioned as Porter', async () => {

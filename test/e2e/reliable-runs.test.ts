@@ -3,12 +3,11 @@ import { Webhook } from 'standardwebhooks';
 import { sharedDevHost, type DevHostFixture } from '../support/dev-host-fixture.js';
 import { until } from '../support/eventually.js';
 import type { WireClient } from '../support/turn-client.js';
+import { DEMO_SECRET, deliverDemo } from '../support/signed-delivery.js';
 import { webhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { createPorter } from '../../composition/create-porter.js';
 import { get, TOKENS } from '../../composition/tokens.js';
 import { containerOf } from '../../composition/porter-container.js';
-
-const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 type Part = Record<string, any>;
 
@@ -34,22 +33,6 @@ describe('Reliable runs over the wire: retry and concurrency options, dry run, r
   after(async () => {
     await receiver.close();
   });
-
-  async function deliver(payload: string) {
-    const id = `msg_${Math.random().toString(36).slice(2)}`;
-    const at = new Date();
-    const response = await fetch(`${host.client.base}/webhooks/demo`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': id,
-        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-        'webhook-signature': new Webhook(DEMO_SECRET).sign(id, at, payload),
-      },
-      body: payload,
-    });
-    return (await response.json()) as { runIds: string[] };
-  }
 
   /** What notes_list answers, through a dry run of an automation that lists them: a dry run runs reads. */
   const storedNotes = async (who: WireClient): Promise<unknown> => {
@@ -174,7 +157,7 @@ describe('Reliable runs over the wire: retry and concurrency options, dry run, r
       notify: { url: receiver.url },
     });
     await ada.json('POST', `/automations/${created.body.id}/arm`, {});
-    const { runIds } = await deliver('{"order":7}');
+    const runIds = await deliverDemo(host.client.base, '{"order":7}');
     expect(runIds).to.have.length(1);
     const run = await until(
       () => ada.json('GET', `/runs/${runIds[0]}`),

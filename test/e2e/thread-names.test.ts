@@ -1,21 +1,12 @@
 import { expect } from 'chai';
-import { devHost } from '../support/dev-host-fixture.js';
-import type { DevHost } from '../../composition/dev-host/dev-host.js';
+import { sharedDevHost, type DevHostFixture } from '../support/dev-host-fixture.js';
 import type { WireClient } from '../support/turn-client.js';
 
 describe('Renaming and searching threads, and listing the host tools, over the wire', function () {
   this.timeout(30_000);
-  let host: DevHost & { client: WireClient };
+  let host: DevHostFixture;
   let ada: WireClient;
-
-  before(async () => {
-    host = await devHost();
-    ada = host.client.as('ada');
-  });
-
-  after(async () => {
-    await host.close();
-  });
+  sharedDevHost((started) => ({ host, ada } = started));
 
   it('renames a thread with PATCH /threads/:id; the list shows the new title; bad titles and other people’s threads are refused', async () => {
     const thread = await ada.newThread();

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
+import { devHost, type DevHostFixture, type DevHostOptions } from './dev-host-fixture.js';
 
 /**
  * Debian's Chromium (`.ci/run` installs it); playwright-core never downloads a browser of its own.
@@ -36,6 +37,42 @@ const ARGS = [
 
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), args: ARGS, headless: true });
+}
+
+/** A browser suite's development host and headless Chromium. */
+export interface ChromeSuite {
+  readonly host: DevHostFixture;
+  readonly browser: Browser;
+}
+
+/**
+ * One development host and one headless Chromium for a whole browser suite: the suite is skipped
+ * without Chromium; both start before its first test (the host with what `options` answers, which
+ * may first start what the host needs, or skip the suite) and close after its last. `ready`
+ * receives both, e.g. `chromeSuite((started) => ({ host, browser } = started))`. Call it first in a `describe`.
+ */
+export function chromeSuite(
+  ready: (started: ChromeSuite) => unknown,
+  options: (this: Mocha.Context) => DevHostOptions | Promise<DevHostOptions> = () => ({}),
+): void {
+  needsChromium();
+  let host: DevHostFixture | undefined;
+  let browser: Browser | undefined;
+  before(async function () {
+    host = await devHost(await options.call(this));
+    browser = await launchChromium();
+    await ready({ host, browser });
+  });
+  after(async () => {
+    await browser?.close();
+    await host?.close();
+  });
+}
+
+/** Sends a message from the composer of the page as it is. */
+export async function say(page: Page, text: string): Promise<void> {
+  await page.getByLabel('Message', { exact: true }).fill(text);
+  await page.keyboard.press('Enter');
 }
 
 /** Where the browser tests leave a PNG of each state they check: ignored by git, so a run leaves the tree clean. */

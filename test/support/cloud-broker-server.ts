@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { BrokerHttp, providerEcho, type BrokerReply, type SeenRequest } from './broker-http.js';
+import { cloudConnectionView } from '../../composition/dev-host/demo-broker.js';
 
 type CloudStatus = 'initiated' | 'active' | 'failed' | 'expired';
 
@@ -115,7 +116,7 @@ export class CloudBrokerServer {
 
   private read(id: string): BrokerReply {
     const found = this.connections.get(id);
-    return found ? { status: 200, body: this.view(found) } : fail(404, 'not-found', 'no such connection');
+    return found ? { status: 200, body: cloudConnectionView(found) } : fail(404, 'not-found', 'no such connection');
   }
 
   private remove(id: string): BrokerReply {
@@ -148,19 +149,7 @@ export class CloudBrokerServer {
     return { status: 302, headers: { location: back.href } };
   }
 
-  private view(c: CloudConnection) {
-    return {
-      id: c.id,
-      toolkit: c.toolkit,
-      owner: c.owner,
-      reference: c.reference,
-      status: c.status,
-      created_at: c.createdAt,
-      updated_at: c.updatedAt,
-    };
-  }
-
   private started(c: CloudConnection) {
-    return { ...this.view(c), redirect_url: `${this.http.url}/consent/${c.consentToken}`, expires_at: c.expiresAt };
+    return { ...cloudConnectionView(c), redirect_url: `${this.http.url}/consent/${c.consentToken}`, expires_at: c.expiresAt };
   }
 }

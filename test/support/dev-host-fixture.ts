@@ -5,14 +5,19 @@ import { startDevHost, type DevHost } from '../../composition/dev-host/dev-host.
 import type { PorterOptions } from '../../composition/config/config-schema.js';
 import { WireClient } from './turn-client.js';
 
+/** What a test's development host differs in: its environment, Porter's options, the demo broker. */
+export interface DevHostOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly porter?: PorterOptions;
+  readonly demoBroker?: boolean;
+}
+
 /**
  * The development host as `npm start` runs it, on an in-memory SQLite database and a free port;
  * without its demo connection broker unless asked (`demoBroker: true`), so a test's deployment
  * has connections only when it configures them.
  */
-export async function devHost(
-  options: { env?: NodeJS.ProcessEnv; porter?: PorterOptions; demoBroker?: boolean } = {},
-): Promise<DevHost & { client: WireClient }> {
+export async function devHost(options: DevHostOptions = {}): Promise<DevHost & { client: WireClient }> {
   const host = await startDevHost({
     port: 0,
     env: {
@@ -37,7 +42,7 @@ export type DevHostFixture = DevHost & { client: WireClient };
  */
 export function sharedDevHost(
   ready: (started: { host: DevHostFixture; ada: WireClient }) => void,
-  options: () => Parameters<typeof devHost>[0] = () => ({}),
+  options: () => DevHostOptions = () => ({}),
 ): void {
   let host: DevHostFixture | undefined;
   before(async () => {

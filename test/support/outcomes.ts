@@ -7,3 +7,13 @@ export async function codeOf(promise: Promise<unknown>): Promise<string> {
   }
   return 'resolved';
 }
+
+/** What a promise rejects with; fails the test when it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a rejection');
+}

@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClusterInstanceOptions } from './cluster-instance.js';
 import { roundRobinProxy, type ProxyOptions, type RoundRobinProxy } from './round-robin-proxy.js';
+import { startTsx } from './child-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const INSTANCE = join(ROOT, 'test', 'support', 'cluster-instance.ts');
@@ -77,21 +78,12 @@ async function startInstance(options: ClusterInstanceOptions): Promise<ClusterIn
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
   // The instance's model is the scripted one it is given; no provider key may override it.
   for (const key of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'PORTER_MODEL_URL', 'PORTER_DATABASE_URL']) delete env[key];
-  const child = spawn(process.execPath, ['--import', 'tsx', INSTANCE, JSON.stringify(options)], {
-    cwd: ROOT,
+  const { child, match, stderr } = await startTsx({
+    script: INSTANCE,
+    args: [JSON.stringify(options)],
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    ready: /listening (\d+)/,
+    exited: 'a cluster instance exited before it listened',
   });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const port = await new Promise<number>((resolve, reject) => {
-    let stdout = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /listening (\d+)/.exec(stdout);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`a cluster instance exited (${code}) before it listened:\n${stderr}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, child, stderr: () => stderr };
+  return { url: `http://127.0.0.1:${Number(match[1])}`, child, stderr };
 }

@@ -3,6 +3,7 @@ import { NAME } from './chrome-config.js';
 import { approvalView, describeError, wire, type ApprovalState, type ApprovalView, type Remember } from './wire.js';
 import { RiskBadge } from './risk-badge.js';
 import { announceApprovalsChanged } from './page-events.js';
+import { InlineError } from './page.js';
 
 /** How long between looks at an undecided approval, to notice a decision made elsewhere. */
 const POLL_MS = 2500;
@@ -155,11 +156,7 @@ export function ApprovalCard({
           </button>
         </div>
       </div>
-      {error ? (
-        <p className="inline-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <InlineError error={error} />
     </section>
   );
 }

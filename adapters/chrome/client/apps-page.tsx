@@ -7,7 +7,7 @@ import { viewOfDocument } from '../../../domain/apps/app-view.js';
 import type { AppDocument } from '../../../domain/apps/app-document.js';
 import { AppRenderer, type AppRecord, type AppRuntime } from './app-renderer.js';
 import { useToolActions } from './app-actions.js';
-import { EmptyState, PageFrame } from './page.js';
+import { EmptyState, InlineError, NoticeBanner, OpenFailed, PageFrame, type Notice } from './page.js';
 import { hrefOf, navigate } from './route.js';
 import { useSession } from './session.js';
 import { relativeTime } from './time.js';
@@ -100,24 +100,16 @@ function NewApp() {
   return (
     <form className="card form-card inline" onSubmit={(event) => void submit(event)} aria-label="New app">
       <label htmlFor="new-app">Describe an app</label>
-      <div className="edit-row">
-        <input
-          id="new-app"
-          value={prompt}
-          onChange={(event) => setPrompt(event.target.value)}
-          placeholder="a reading list with a title, an author and a done checkbox"
-          maxLength={4000}
-          disabled={busy}
-        />
-        <button type="submit" className="button primary" disabled={busy || !prompt.trim()}>
-          {busy ? 'Building…' : 'Build'}
-        </button>
-      </div>
-      {error ? (
-        <p className="inline-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <EditRow
+        id="new-app"
+        value={prompt}
+        onChange={setPrompt}
+        placeholder="a reading list with a title, an author and a done checkbox"
+        maxLength={4000}
+        busy={busy}
+        action={busy ? 'Building…' : 'Build'}
+      />
+      <InlineError error={error} />
     </form>
   );
 }
@@ -132,7 +124,7 @@ export function AppPage({ appId }: { appId: string }) {
     (signal) => wire('GET', `/apps/${encodeURIComponent(appId)}/open`, { schema: openPayload, signal }),
     [appId, epoch],
   );
-  const [notice, setNotice] = useState<{ tone: 'error' | 'info'; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [working, setWorking] = useState<'rebase' | 'edit' | 'delete' | 'serve' | null>(null);
   const { reload } = opened;
 
@@ -201,18 +193,7 @@ export function AppPage({ appId }: { appId: string }) {
     }
   };
 
-  if (opened.error && !opened.data) {
-    const missing = opened.error instanceof WireError && opened.error.code === 'not-found';
-    return (
-      <PageFrame title="App">
-        <EmptyState
-          title={missing ? 'App not found' : 'This app could not be opened'}
-          text={missing ? 'It may have been deleted, or it is not yours.' : describeError(opened.error)}
-          onRetry={opened.reload}
-        />
-      </PageFrame>
-    );
-  }
+  if (opened.error && !opened.data) return <OpenFailed noun="App" gone="It may have been deleted, or it is not yours." loaded={opened} />;
   if (!opened.data || !document) {
     return (
       <PageFrame title={<span className="skeleton-text" aria-label="Loading" />}>
@@ -261,11 +242,7 @@ export function AppPage({ appId }: { appId: string }) {
           </button>
         </div>
       ) : null}
-      {notice ? (
-        <p className={`banner ${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
-          {notice.text}
-        </p>
-      ) : null}
+      <NoticeBanner notice={notice} />
       {opened.data.kind === 'resuming' ? <p className="banner info">Starting the app’s server again…</p> : null}
       {frame ? (
         <ServedFrame appId={appId} title={document.title || 'App'} src={frame} />
@@ -292,19 +269,50 @@ function EditBox({ onEdit, busy }: { onEdit(instruction: string): Promise<void>;
   return (
     <form className="edit-box" onSubmit={submit}>
       <label htmlFor="app-edit">Change this app</label>
-      <div className="edit-row">
-        <input
-          id="app-edit"
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          placeholder="e.g. add a due date field"
-          disabled={busy}
-        />
-        <button type="submit" className="button primary" disabled={busy || !text.trim()}>
-          {busy ? 'Changing…' : 'Change'}
-        </button>
-      </div>
+      <EditRow
+        id="app-edit"
+        value={text}
+        onChange={setText}
+        placeholder="e.g. add a due date field"
+        busy={busy}
+        action={busy ? 'Changing…' : 'Change'}
+      />
     </form>
+  );
+}
+
+/** A one-line instruction and its submit button, which waits for words and for the last one to finish. */
+function EditRow({
+  id,
+  value,
+  onChange,
+  placeholder,
+  maxLength,
+  busy,
+  action,
+}: {
+  id: string;
+  value: string;
+  onChange(value: string): void;
+  placeholder: string;
+  maxLength?: number;
+  busy: boolean;
+  action: string;
+}) {
+  return (
+    <div className="edit-row">
+      <input
+        id={id}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        placeholder={placeholder}
+        maxLength={maxLength}
+        disabled={busy}
+      />
+      <button type="submit" className="button primary" disabled={busy || !value.trim()}>
+        {action}
+      </button>
+    </div>
   );
 }
 

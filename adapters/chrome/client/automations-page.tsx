@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { NAME } from './chrome-config.js';
 import { z } from 'zod';
-import { EmptyState, PageFrame } from './page.js';
+import { EmptyState, InlineError, NoticeBanner, PageFrame, type Notice } from './page.js';
 import { hrefOf } from './route.js';
 import { useSession } from './session.js';
 import { dateTime, relativeTime } from './time.js';
@@ -10,7 +10,7 @@ import { WireError, describeError, wire } from './wire.js';
 import { RiskBadge } from './risk-badge.js';
 import { SCHEDULE_PRESETS, describeSchedule, scheduleInWords } from './schedule.js';
 import { announceApprovalsChanged } from './page-events.js';
-import { RUN_LABEL, TERMINAL_RUN_STATES } from './run-page.js';
+import { RUN_LABEL, TERMINAL_RUN_STATES, runSummary } from './run-page.js';
 import { navigate } from './route.js';
 import { copyText } from './clipboard.js';
 
@@ -33,21 +33,7 @@ const savedAutomation = automation.extend({ notifySecret: z.string().optional() 
 const startedRun = z.object({ id: z.string() });
 const automationList = z.object({ automations: z.array(automation), nextCursor: z.string().nullable().optional() });
 const armResult = z.object({ automation, asks: z.array(z.object({ approvalId: z.string(), tool: z.string() })) });
-const run = z.object({
-  id: z.string(),
-  automationId: z.string(),
-  state: z.string(),
-  createdAt: z.string(),
-  startedAt: z.string().nullable().optional(),
-  endedAt: z.string().nullable().optional(),
-  stopRequestedAt: z.string().nullable().optional(),
-  ending: z.string().nullable().optional(),
-  error: z.string().nullable().optional(),
-  cause: z.object({ kind: z.string() }).passthrough().optional(),
-  dryRun: z.boolean().optional(),
-  attempts: z.array(z.object({ number: z.number() })).optional(),
-  nextAttemptAt: z.string().nullable().optional(),
-});
+const run = runSummary.extend({ attempts: z.array(z.object({ number: z.number() })).optional() });
 type Run = z.output<typeof run>;
 const runList = z.object({ runs: z.array(run), nextCursor: z.string().nullable().optional() });
 
@@ -65,7 +51,7 @@ export function AutomationsPage() {
   const list = useLoad((signal) => wire('GET', '/automations', { schema: automationList, signal }), [epoch], 10_000);
   const runs = useLoad((signal) => wire('GET', '/runs', { schema: runList, signal }), [epoch], 3000);
   const [creating, setCreating] = useState(false);
-  const [notice, setNotice] = useState<{ tone: 'error' | 'info'; text: string; approvals?: boolean } | null>(null);
+  const [notice, setNotice] = useState<(Notice & { approvals?: boolean }) | null>(null);
   const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
   const [trying, setTrying] = useState<string | null>(null);
   const off = list.error instanceof WireError && list.error.code === 'not-found';
@@ -136,11 +122,9 @@ export function AutomationsPage() {
       }
     >
       {off ? <EmptyState title="Automations are turned off" text="This deployment does not include automations." /> : null}
-      {notice ? (
-        <p className={`banner ${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
-          {notice.text} {notice.approvals ? <a href={hrefOf({ name: 'approvals' })}>Answer in Approvals</a> : null}
-        </p>
-      ) : null}
+      <NoticeBanner notice={notice}>
+        {notice?.approvals ? <a href={hrefOf({ name: 'approvals' })}>Answer in Approvals</a> : null}
+      </NoticeBanner>
       {secret ? (
         <div className="banner warn secret-once" role="status" data-notify-secret>
           <span>
@@ -434,11 +418,7 @@ function NewAutomation({ onCreated }: { onCreated(a: z.output<typeof savedAutoma
           <input name="notify" type="url" placeholder="https://example.com/hooks/porter" autoComplete="off" spellCheck={false} />
         </label>
       </div>
-      {error ? (
-        <p className="inline-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <InlineError error={error} />
       <div className="form-actions">
         <button type="submit" className="button primary" disabled={busy}>
           {busy ? 'Creating…' : 'Create automation'}

@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { NAME } from './chrome-config.js';
+import { Icon } from './icon.js';
 
 /** The composer grows with its text up to this height, then scrolls (the spec's cap). */
 export const COMPOSER_MAX_HEIGHT = 200;
@@ -86,9 +87,7 @@ export function Composer({
         </button>
       ) : (
         <button type="submit" className="composer-button send" disabled={!canSend} aria-label="Send message" title="Send (Enter)">
-          <svg viewBox="0 0 24 24" aria-hidden="true">
-            <path d="M12 19V5M5 12l7-7 7 7" />
-          </svg>
+          <Icon d="M12 19V5M5 12l7-7 7 7" />
         </button>
       )}
     </form>

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CONNECTION_STATUS, connectionList, startConnection, useConnectionPoll, type Initiation } from './connection-flow.js';
 import { hrefOf } from './route.js';
 import { describeError, wire } from './wire.js';
+import { InlineError } from './page.js';
 
 /** The `data` of a `data-porter-connect` part (application/connections/connection-gate.ts). */
 const connectPart = z.object({ toolkit: z.string().min(1), tool: z.string(), toolCallId: z.string() });
@@ -80,11 +81,7 @@ export function ConnectOffer({ data }: { data: unknown }) {
           </a>
         </div>
       )}
-      {error ? (
-        <p className="inline-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <InlineError error={error} />
     </section>
   );
 }

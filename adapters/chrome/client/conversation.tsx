@@ -7,6 +7,7 @@ import { useThreadList } from './thread-list-state.js';
 import { deleteThread, loadThread, renameThread, titleOf } from './threads.js';
 import { useLoad } from './use-load.js';
 import { WireError, describeError } from './wire.js';
+import { IconButton } from './icon.js';
 
 /** One thread: its title and actions above, the conversation below. */
 export function Conversation({ threadId }: { threadId: string }) {
@@ -75,17 +76,7 @@ export function Conversation({ threadId }: { threadId: string }) {
         {loaded.data && !renaming ? (
           <div className="header-actions">
             {confirming ? null : (
-              <button
-                type="button"
-                className="icon-button"
-                aria-label="Rename conversation"
-                title="Rename conversation"
-                onClick={() => setRenaming(true)}
-              >
-                <svg viewBox="0 0 24 24" aria-hidden="true">
-                  <path d="M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4" />
-                </svg>
-              </button>
+              <IconButton label="Rename conversation" d="M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4" onClick={() => setRenaming(true)} />
             )}
             {confirming ? (
               <>
@@ -98,17 +89,11 @@ export function Conversation({ threadId }: { threadId: string }) {
                 </button>
               </>
             ) : (
-              <button
-                type="button"
-                className="icon-button"
-                aria-label="Delete conversation"
-                title="Delete conversation"
+              <IconButton
+                label="Delete conversation"
+                d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 002 2h6a2 2 0 002-2l1-12M9 7V4h6v3"
                 onClick={() => setConfirming(true)}
-              >
-                <svg viewBox="0 0 24 24" aria-hidden="true">
-                  <path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 002 2h6a2 2 0 002-2l1-12M9 7V4h6v3" />
-                </svg>
-              </button>
+              />
             )}
           </div>
         ) : null}

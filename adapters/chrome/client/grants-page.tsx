@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { NAME } from './chrome-config.js';
 import { z } from 'zod';
-import { EmptyState, PageFrame } from './page.js';
+import { EmptyState, NoticeBanner, PageFrame, type Notice } from './page.js';
 import { useSession } from './session.js';
 import { dateTime, relativeTime } from './time.js';
 import { useLoad } from './use-load.js';
@@ -28,7 +28,7 @@ export function GrantsPage() {
   const { epoch } = useSession();
   const list = useLoad((signal) => wire('GET', '/grants?limit=100', { schema: grantList, signal }), [epoch]);
   usePageEvent('approvals-changed', list.reload);
-  const [notice, setNotice] = useState<{ tone: 'error' | 'info'; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [revoking, setRevoking] = useState<string | null>(null);
   const byTool = new Map<string, Grant[]>();
   for (const g of list.data?.grants ?? []) byTool.set(g.tool, [...(byTool.get(g.tool) ?? []), g]);
@@ -53,11 +53,7 @@ export function GrantsPage() {
       title="Grants"
       lede={`What ${NAME} may do without asking, because you said so when you approved. Revoke one and that tool asks again.`}
     >
-      {notice ? (
-        <p className={`banner ${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
-          {notice.text}
-        </p>
-      ) : null}
+      <NoticeBanner notice={notice} />
       {list.error && !list.data ? (
         <EmptyState title="Grants could not be loaded" text={describeError(list.error)} onRetry={list.reload} />
       ) : null}

@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { copyText } from './clipboard.js';
+import { Icon } from './icon.js';
 
 /** Under a message: copy it, and (on the last exchange) regenerate the answer or edit the message. */
 export function MessageActions({ text, onRegenerate, onEdit }: { text: string; onRegenerate?: () => void; onEdit?: () => void }) {
@@ -20,29 +21,39 @@ export function MessageActions({ text, onRegenerate, onEdit }: { text: string; o
             })
           }
         >
-          <svg viewBox="0 0 24 24" aria-hidden="true">
-            {copied ? <path d="M5 12l5 5 9-10" /> : <path d="M9 9h10v10H9zM5 15V5h10" />}
-          </svg>
+          <Icon d={copied ? 'M5 12l5 5 9-10' : 'M9 9h10v10H9zM5 15V5h10'} />
           <span className="message-action-label">{copied ? 'Copied' : 'Copy'}</span>
         </button>
       ) : null}
       {onEdit ? (
-        <button type="button" className="message-action" aria-label="Edit message" title="Edit and send again" onClick={onEdit}>
-          <svg viewBox="0 0 24 24" aria-hidden="true">
-            <path d="M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4" />
-          </svg>
-          <span className="message-action-label">Edit</span>
-        </button>
+        <MessageAction
+          name="Edit message"
+          title="Edit and send again"
+          d="M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4"
+          label="Edit"
+          onClick={onEdit}
+        />
       ) : null}
       {onRegenerate ? (
-        <button type="button" className="message-action" aria-label="Regenerate answer" title="Answer again" onClick={onRegenerate}>
-          <svg viewBox="0 0 24 24" aria-hidden="true">
-            <path d="M20 11a8 8 0 10-2.3 5.7M20 4v7h-7" />
-          </svg>
-          <span className="message-action-label">Regenerate</span>
-        </button>
+        <MessageAction
+          name="Regenerate answer"
+          title="Answer again"
+          d="M20 11a8 8 0 10-2.3 5.7M20 4v7h-7"
+          label="Regenerate"
+          onClick={onRegenerate}
+        />
       ) : null}
     </div>
+  );
+}
+
+/** One action under a message: an icon and a short label, with its full name for assistive technology. */
+function MessageAction({ name, title, d, label, onClick }: { name: string; title: string; d: string; label: string; onClick(): void }) {
+  return (
+    <button type="button" className="message-action" aria-label={name} title={title} onClick={onClick}>
+      <Icon d={d} />
+      <span className="message-action-label">{label}</span>
+    </button>
   );
 }
 

@@ -2,13 +2,13 @@ import { useState } from 'react';
 import { z } from 'zod';
 import type { UIMessage } from 'ai';
 import { MessageView, laterResultsOf } from './message-view.js';
-import { EmptyState, PageFrame } from './page.js';
+import { NoticeBanner, OpenFailed, PageFrame, type Notice } from './page.js';
 import { RiskBadge } from './risk-badge.js';
 import { hrefOf, navigate } from './route.js';
 import { useSession } from './session.js';
 import { dateTime, relativeTime } from './time.js';
 import { useLoad } from './use-load.js';
-import { WireError, describeError, wire } from './wire.js';
+import { describeError, wire } from './wire.js';
 
 const attempt = z.object({
   number: z.number(),
@@ -29,7 +29,8 @@ const webhookLog = z.object({
     z.object({ number: z.number(), at: z.string(), status: z.number().nullable(), error: z.string().nullable(), durationMs: z.number() }),
   ),
 });
-const runDetail = z.object({
+/** A run as the wire lists it; its page reads more (`runDetail`). */
+export const runSummary = z.object({
   id: z.string(),
   automationId: z.string(),
   state: z.string(),
@@ -41,8 +42,10 @@ const runDetail = z.object({
   error: z.string().nullable().optional(),
   cause: z.object({ kind: z.string(), of: z.string().optional() }).passthrough().optional(),
   dryRun: z.boolean().optional(),
-  attempts: z.array(attempt).optional(),
   nextAttemptAt: z.string().nullable().optional(),
+});
+const runDetail = runSummary.extend({
+  attempts: z.array(attempt).optional(),
   previews: z.array(previewed).optional(),
   webhook: webhookLog.nullable().optional(),
   messages: z.array(z.object({ id: z.string(), role: z.string(), parts: z.array(z.object({ type: z.string() }).passthrough()) })),
@@ -104,21 +107,10 @@ export function RunPage({ runId }: { runId: string }) {
         : Promise.resolve(null),
     [automationId],
   );
-  const [notice, setNotice] = useState<{ tone: 'error' | 'info'; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState<'stop' | 'rerun' | 'dry-run' | null>(null);
 
-  if (run.error && !run.data) {
-    const missing = run.error instanceof WireError && run.error.code === 'not-found';
-    return (
-      <PageFrame title="Run">
-        <EmptyState
-          title={missing ? 'Run not found' : 'This run could not be opened'}
-          text={missing ? 'It may have been removed, or it is not yours.' : describeError(run.error)}
-          onRetry={run.reload}
-        />
-      </PageFrame>
-    );
-  }
+  if (run.error && !run.data) return <OpenFailed noun="Run" gone="It may have been removed, or it is not yours." loaded={run} />;
   if (!run.data)
     return (
       <PageFrame title={<span className="skeleton-text" aria-label="Loading" />}>
@@ -216,11 +208,7 @@ export function RunPage({ runId }: { runId: string }) {
           {r.error}
         </p>
       ) : null}
-      {notice ? (
-        <p className={`banner ${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
-          {notice.text}
-        </p>
-      ) : null}
+      <NoticeBanner notice={notice} />
       {r.dryRun ? (
         <section className="run-section" aria-label="What it would have done">
           <h2 className="section-heading">What it would have done</h2>

@@ -10,6 +10,7 @@ import { AutomationsPage } from './automations-page.js';
 import { ConnectionsPage } from './connections-page.js';
 import { GrantsPage } from './grants-page.js';
 import { RunPage } from './run-page.js';
+import { Icon } from './icon.js';
 
 /**
  * The frame: the sidebar beside the current page on wide screens; on a phone the sidebar is a
@@ -53,15 +54,11 @@ export function Shell() {
           aria-controls="sidebar"
           onClick={() => setDrawer(true)}
         >
-          <svg viewBox="0 0 24 24" aria-hidden="true">
-            <path d="M4 7h16M4 12h16M4 17h16" />
-          </svg>
+          <Icon d="M4 7h16M4 12h16M4 17h16" />
         </button>
         <span className="topbar-title">{NAME}</span>
         <a className="icon-button" href="#/" aria-label="New chat" title="New chat">
-          <svg viewBox="0 0 24 24" aria-hidden="true">
-            <path d="M12 5v14M5 12h14" />
-          </svg>
+          <Icon d="M12 5v14M5 12h14" />
         </a>
       </header>
       <div className="scrim" hidden={!drawer} onClick={() => setDrawer(false)} />

@@ -9,6 +9,7 @@ import { WIRE, approvalPage, describeError, threadPage, wire } from './wire.js';
 import { useDeployment } from './deployment.js';
 import { relativeTime } from './time.js';
 import { usePageEvent } from './page-events.js';
+import { Icon } from './icon.js';
 
 export interface SidebarProps {
   readonly route: Route;
@@ -52,9 +53,7 @@ export function Sidebar({ route, onNavigate }: SidebarProps) {
           <span>{NAME}</span>
         </a>
         <a className="button primary new-chat" href={hrefOf({ name: 'home' })} onClick={onNavigate}>
-          <svg viewBox="0 0 24 24" aria-hidden="true">
-            <path d="M12 5v14M5 12h14" />
-          </svg>
+          <Icon d="M12 5v14M5 12h14" />
           New chat
         </a>
       </div>

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { ApprovalCard } from './approval-card.js';
 import type { ApprovalView } from './wire.js';
+import { Icon } from './icon.js';
 
 /** What the chrome knows of one tool call, merged from its part and any later result. */
 export interface ToolCallView {
@@ -50,9 +51,7 @@ export function ToolActivity({ call, live, onDecided, onSettledElsewhere, childr
         <span className={`tool-dot ${shown.tone}`} aria-hidden="true" />
         <code className="tool-name">{call.tool}</code>
         <span className={`tool-status ${shown.tone}`}>{shown.label}</span>
-        <svg className="chevron" viewBox="0 0 24 24" aria-hidden="true">
-          <path d="M9 6l6 6-6 6" />
-        </svg>
+        <Icon className="chevron" d="M9 6l6 6-6 6" />
       </button>
       {children}
       {open ? (

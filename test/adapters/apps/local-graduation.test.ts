@@ -1,30 +1,16 @@
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { appsHarness } from '../../support/apps-harness.js';
 import { ada } from '../../support/guard-harness.js';
-import { LocalSandbox } from '../../../adapters/sandbox/local/local-sandbox.js';
+import { localSandboxPerTest } from '../../support/local-sandbox-fixture.js';
 
 const decode = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes));
 
 describe('graduation on the local sandbox (a real app server in a child process)', function () {
   this.timeout(60_000);
-  let root: string;
-  let sandbox: LocalSandbox;
-
-  beforeEach(async () => {
-    root = await mkdtemp(join(tmpdir(), 'porter-graduation-'));
-    sandbox = new LocalSandbox({ root, startTimeoutMs: 3_000 });
-  });
-
-  afterEach(async () => {
-    await sandbox.closeAll();
-    await rm(root, { recursive: true, force: true });
-  });
+  const local = localSandboxPerTest('porter-graduation-', 3_000);
 
   it('serves POST /fn/<name> from the scaffolded server once graduated', async () => {
-    const h = appsHarness({ sandbox });
+    const h = appsHarness({ sandbox: local.sandbox() });
     const app = await h.apps.createApp.execute({ principal: ada, prompt: 'reading list' });
     await h.apps.editApp.execute({ principal: ada, appId: app.id, instruction: 'add a server function named shelve' });
     const served = await h.apps.graduateApp.execute({ principal: ada, appId: app.id });
@@ -38,7 +24,7 @@ describe('graduation on the local sandbox (a real app server in a child process)
   });
 
   it('keeps the previous version serving when an edit brings a server that does not listen', async () => {
-    const h = appsHarness({ sandbox });
+    const h = appsHarness({ sandbox: local.sandbox() });
     const app = await h.apps.createApp.execute({ principal: ada, prompt: 'reading list' });
     await h.apps.editApp.execute({ principal: ada, appId: app.id, instruction: 'add a server function named shelve' });
     const served = await h.apps.graduateApp.execute({ principal: ada, appId: app.id });
@@ -52,7 +38,7 @@ describe('graduation on the local sandbox (a real app server in a child process)
   });
 
   it('leaves a tree app untouched when its own server never starts', async () => {
-    const h = appsHarness({ sandbox });
+    const h = appsHarness({ sandbox: local.sandbox() });
     const app = await h.apps.createApp.execute({ principal: ada, prompt: 'reading list' });
     const broken = await h.apps.editApp.execute({
       principal: ada,

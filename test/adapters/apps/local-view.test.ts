@@ -1,10 +1,7 @@
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { appsHarness } from '../../support/apps-harness.js';
 import { ada, bob } from '../../support/guard-harness.js';
-import { LocalSandbox } from '../../../adapters/sandbox/local/local-sandbox.js';
+import { localSandboxPerTest } from '../../support/local-sandbox-fixture.js';
 import { MAX_PAGE_BYTES } from '../../../application/apps/view-served-app.js';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -21,21 +18,10 @@ const GREEDY_SERVER = [
 
 describe("ViewServedApp: a served app's pages from its local sandbox", function () {
   this.timeout(60_000);
-  let root: string;
-  let sandbox: LocalSandbox;
-
-  beforeEach(async () => {
-    root = await mkdtemp(join(tmpdir(), 'porter-view-'));
-    sandbox = new LocalSandbox({ root, startTimeoutMs: 5_000 });
-  });
-
-  afterEach(async () => {
-    await sandbox.closeAll();
-    await rm(root, { recursive: true, force: true });
-  });
+  const local = localSandboxPerTest('porter-view-', 5_000);
 
   it("answers the scaffolded server's page for the owner only, and nothing for a tree app", async () => {
-    const h = appsHarness({ sandbox });
+    const h = appsHarness({ sandbox: local.sandbox() });
     const app = await h.apps.createApp.execute({ principal: ada, prompt: 'reading list' });
     expect((await h.apps.viewServedApp.execute({ principal: ada, appId: app.id, path: '/' }).catch((e) => e)).code).to.equal('conflict');
     await h.apps.graduateApp.execute({ principal: ada, appId: app.id });
@@ -50,16 +36,16 @@ describe("ViewServedApp: a served app's pages from its local sandbox", function 
   });
 
   it('brings a stopped server back from its snapshot before answering', async () => {
-    const h = appsHarness({ sandbox });
+    const h = appsHarness({ sandbox: local.sandbox() });
     const app = await h.apps.createApp.execute({ principal: ada, prompt: 'garden' });
     await h.apps.graduateApp.execute({ principal: ada, appId: app.id });
-    await sandbox.closeAll();
+    await local.sandbox().closeAll();
     const page = await h.apps.viewServedApp.execute({ principal: ada, appId: app.id, path: '/' });
     expect(text(page.body)).to.contain('<title>Garden</title>');
   });
 
   it('refuses a page over the size cap and a redirect that never ends', async () => {
-    const h = appsHarness({ sandbox });
+    const h = appsHarness({ sandbox: local.sandbox() });
     const app = await h.apps.createApp.execute({ principal: ada, prompt: 'greedy' });
     await h.apps.graduateApp.execute({ principal: ada, appId: app.id });
     await h.apps.editApp.execute({ principal: ada, appId: app.id, instruction: `rewrite server.js as \`${GREEDY_SERVER}\`` });

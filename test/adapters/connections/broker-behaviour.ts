@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { BrokerRefused, BrokerUnavailable } from '../../../domain/connections/errors.js';
 import type { BrokerAccount, ConnectionBroker } from '../../../ports/connections.js';
 import type { BrokerHttp } from '../../support/broker-http.js';
+import { rejection } from '../../support/outcomes.js';
 
 export interface BrokerUnderTest {
   readonly broker: ConnectionBroker;
@@ -22,13 +23,22 @@ export async function visit(redirectUrl: string, refuse = false): Promise<Respon
   return fetch(url, { redirect: 'manual' });
 }
 
-async function thrown(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
+/** A local server speaking a broker's protocol. */
+export interface BrokerServer {
+  readonly http: BrokerHttp;
+  /** Answers its URL. */
+  start(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The broker under test against `server`, keyed with `secret`, and one keyed wrongly. */
+export async function brokerUnderTest(
+  secret: string,
+  server: BrokerServer,
+  connect: (key: string, url: string) => ConnectionBroker,
+): Promise<BrokerUnderTest> {
+  const url = await server.start();
+  return { broker: connect(secret, url), wrongKey: connect('not-the-key', url), http: server.http, secret, close: () => server.close() };
 }
 
 /** Behaviour every ConnectionBroker adapter shows against a server speaking its protocol. */
@@ -96,19 +106,19 @@ export function brokerBehaviour(name: string, open: () => Promise<BrokerUnderTes
     });
 
     it('refuses a toolkit the broker does not know, saying so', async () => {
-      const error = await thrown(under.broker.initiate(account('not-set-up'), callback));
+      const error = await rejection(under.broker.initiate(account('not-set-up'), callback));
       expect(error).to.be.instanceOf(BrokerRefused);
     });
 
     it('reports a broker that is down as unavailable, and never puts its key in an error', async () => {
       under.http.outage = { status: 503, body: { error: { code: 'unavailable', message: 'maintenance' } } };
-      const error = await thrown(under.broker.initiate(account(), callback));
+      const error = await rejection(under.broker.initiate(account(), callback));
       expect(error).to.be.instanceOf(BrokerUnavailable);
       expect(`${error.message} ${error.stack} ${JSON.stringify(error)}`).to.not.contain(under.secret);
     });
 
     it("reports a wrong key as unavailable (not the caller's fault), without the key", async () => {
-      const error = await thrown(under.wrongKey.initiate(account(), callback));
+      const error = await rejection(under.wrongKey.initiate(account(), callback));
       expect(error).to.be.instanceOf(BrokerUnavailable);
       expect(error.message).to.contain('401');
       expect(`${error.message} ${JSON.stringify(error)}`).to.not.contain(under.secret);

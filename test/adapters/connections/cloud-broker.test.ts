@@ -2,21 +2,13 @@ import { expect } from 'chai';
 import { CloudBroker } from '../../../adapters/connections/cloud-broker.js';
 import { BrokerUnavailable } from '../../../domain/connections/errors.js';
 import { CloudBrokerServer } from '../../support/cloud-broker-server.js';
-import { brokerBehaviour, visit } from './broker-behaviour.js';
+import { brokerBehaviour, brokerUnderTest, visit } from './broker-behaviour.js';
 
 const secret = 'porter-cloud-connections-key-0123456789';
 
-brokerBehaviour('CloudBroker (docs/connections-cloud-api.md against a local implementation)', async () => {
-  const server = new CloudBrokerServer(secret);
-  const url = await server.start();
-  return {
-    broker: new CloudBroker({ url, key: secret }),
-    wrongKey: new CloudBroker({ url, key: 'not-the-key' }),
-    http: server.http,
-    secret,
-    close: () => server.close(),
-  };
-});
+brokerBehaviour('CloudBroker (docs/connections-cloud-api.md against a local implementation)', () =>
+  brokerUnderTest(secret, new CloudBrokerServer(secret), (key, url) => new CloudBroker({ url, key })),
+);
 
 describe('CloudBroker specifics', () => {
   let server: CloudBrokerServer;

@@ -1,21 +1,13 @@
 import { expect } from 'chai';
 import { ComposioBroker } from '../../../adapters/connections/composio-broker.js';
 import { ComposioBrokerServer } from '../../support/composio-broker-server.js';
-import { brokerBehaviour, visit } from './broker-behaviour.js';
+import { brokerBehaviour, brokerUnderTest, visit } from './broker-behaviour.js';
 
 const secret = 'composio-api-key-for-tests-0123456789';
 
-brokerBehaviour('ComposioBroker (@composio/core against a local Composio)', async () => {
-  const server = new ComposioBrokerServer(secret);
-  const url = await server.start();
-  return {
-    broker: new ComposioBroker({ apiKey: secret, baseUrl: url }),
-    wrongKey: new ComposioBroker({ apiKey: 'not-the-key', baseUrl: url }),
-    http: server.http,
-    secret,
-    close: () => server.close(),
-  };
-});
+brokerBehaviour('ComposioBroker (@composio/core against a local Composio)', () =>
+  brokerUnderTest(secret, new ComposioBrokerServer(secret), (key, url) => new ComposioBroker({ apiKey: key, baseUrl: url })),
+);
 
 describe('ComposioBroker specifics', function () {
   this.timeout(20_000);

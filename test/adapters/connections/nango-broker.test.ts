@@ -1,21 +1,13 @@
 import { expect } from 'chai';
 import { NangoBroker } from '../../../adapters/connections/nango-broker.js';
 import { NangoBrokerServer } from '../../support/nango-broker-server.js';
-import { brokerBehaviour, visit } from './broker-behaviour.js';
+import { brokerBehaviour, brokerUnderTest, visit } from './broker-behaviour.js';
 
 const secret = 'nango-secret-key-for-tests-0123456789';
 
-brokerBehaviour('NangoBroker (@nangohq/node against a local Nango)', async () => {
-  const server = new NangoBrokerServer(secret);
-  const url = await server.start();
-  return {
-    broker: new NangoBroker({ secretKey: secret, host: url }),
-    wrongKey: new NangoBroker({ secretKey: 'not-the-key', host: url }),
-    http: server.http,
-    secret,
-    close: () => server.close(),
-  };
-});
+brokerBehaviour('NangoBroker (@nangohq/node against a local Nango)', () =>
+  brokerUnderTest(secret, new NangoBrokerServer(secret), (key, url) => new NangoBroker({ secretKey: key, host: url })),
+);
 
 describe('NangoBroker specifics', () => {
   let server: NangoBrokerServer;

@@ -4,15 +4,7 @@ import { ConnectionsNotConfigured } from '../../../domain/connections/errors.js'
 import { AtomicityUnavailable, NotFound } from '../../../domain/errors.js';
 import { ScriptedBroker } from '../../support/scripted-broker.js';
 import { ada, bob, connectionsHarness } from './connections-harness.js';
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
-}
+import { rejection } from '../../support/outcomes.js';
 
 describe('Connections use cases', () => {
   it("initiate: the broker gets the owner, toolkit and callback; the caller gets the id and the broker's page", async () => {

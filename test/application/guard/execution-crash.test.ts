@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../../../adapters/store/open-store.js';
 import { SystemClock } from '../../../adapters/runtime/system-clock.js';
+import { startTsx } from '../../support/child-process.js';
 import { INTERRUPTED_ERROR } from '../../../domain/guard/approval.js';
 import type { Store } from '../../../ports/store.js';
 import { ada, countingTool, guardHarness } from '../../support/guard-harness.js';
@@ -22,22 +23,13 @@ const LEASE_MS = 1_500;
 
 /** Starts the executor process and resolves once its tool runs, with the approval it executes. */
 async function startExecutor(databaseUrl: string): Promise<{ child: ChildProcess; approvalId: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', EXECUTOR, databaseUrl, String(LEASE_MS)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const { child, match } = await startTsx({
+    script: EXECUTOR,
+    args: [databaseUrl, String(LEASE_MS)],
+    ready: /executing (apr_\w+)/,
+    exited: 'the executor exited before its tool ran',
   });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const approvalId = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /executing (apr_\w+)/.exec(stdout);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`the executor exited (${code}) before its tool ran:\n${stderr}`)));
-  });
-  return { child, approvalId };
+  return { child, approvalId: match[1]! };
 }
 
 /** Reads the approval until `done` says so, or fails after `withinMs`. */

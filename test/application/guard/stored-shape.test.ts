@@ -4,15 +4,7 @@ import { StoredShapeInvalid } from '../../../application/shared/stored-shape-inv
 import type { ApprovalPrimitives } from '../../../domain/guard/approval.js';
 import { RecordingLogger } from '../../support/fakes.js';
 import { ada, countingTool, guardHarness, parkedId } from '../../support/guard-harness.js';
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
+import { rejection } from '../../support/outcomes.js';
 
 describe('A stored approval whose shape drifted', () => {
   async function drifted() {
