@@ -104,6 +104,8 @@ describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs,
     const preview = page.locator('.preview[data-tool="notes_add"]');
     await preview.waitFor();
     expect(await preview.locator('.preview-text').textContent()).to.equal('Add the note “call the bank”');
+    // The heading is written once the run has loaded; wait for it rather than read it mid-render.
+    await page.locator('h1', { hasText: 'Dry run of “Bank reminder”' }).waitFor();
     expect(await page.locator('.run-summary .badge').textContent()).to.equal('Dry run: nothing was changed');
     expect(await page.locator('h1').textContent()).to.equal('Dry run of “Bank reminder”');
     runs.dry = decodeURIComponent(page.url().split('/runs/')[1]!);
