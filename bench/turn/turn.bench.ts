@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { streamText } from 'ai';
 import { createPorter } from '../../composition/create-porter.js';
-import type { BenchResult, Figure } from '../support/harness.js';
+import type { BenchResult } from '../support/harness.js';
 import { zeroLatencyModel } from '../support/quiet-model.js';
 import { listen } from '../support/listen.js';
+import { microsFigure, timedStream } from '../support/stream-bench.js';
 
 const TOKENS = 500;
 const ITERATIONS = 300;
@@ -44,13 +45,13 @@ export async function run(): Promise<BenchResult[]> {
         })
       ).json()) as { id: string };
       if (!created.id) throw new Error('could not create a thread');
-      return timed(`${porterServer.url}/api/porter/threads/${created.id}/turn`, {
+      return timedStream(`${porterServer.url}/api/porter/threads/${created.id}/turn`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ message: { role: 'user', parts: [{ type: 'text', text: 'hello' }] } }),
       });
     };
-    const bareTurn = () => timed(`${bareServer.url}/`, { method: 'POST' });
+    const bareTurn = () => timedStream(`${bareServer.url}/`, { method: 'POST' });
 
     for (let i = 0; i < 30; i++) {
       await porterTurn();
@@ -68,8 +69,8 @@ export async function run(): Promise<BenchResult[]> {
         subject.push(await porterTurn());
       }
     }
-    const lastByte = (samples: typeof subject) => figureOf(samples.map((s) => s.last));
-    const firstByte = (samples: typeof subject) => figureOf(samples.map((s) => s.first));
+    const lastByte = (samples: typeof subject) => microsFigure(samples.map((s) => s.last));
+    const firstByte = (samples: typeof subject) => microsFigure(samples.map((s) => s.first));
     const ttlb: BenchResult = {
       name: `turn, ${TOKENS} tokens: time to last byte`,
       subject: 'Porter wire',
@@ -95,26 +96,4 @@ export async function run(): Promise<BenchResult[]> {
     await porter.close();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** Times a streamed response: first body byte and last body byte, in microseconds. */
-async function timed(url: string, init: RequestInit): Promise<{ first: number; last: number }> {
-  const started = process.hrtime.bigint();
-  const response = await fetch(url, init);
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  const reader = response.body!.getReader();
-  let first = -1;
-  for (;;) {
-    const { done } = await reader.read();
-    if (first < 0) first = Number(process.hrtime.bigint() - started) / 1000;
-    if (done) break;
-  }
-  return { first, last: Number(process.hrtime.bigint() - started) / 1000 };
-}
-
-function figureOf(micros: number[]): Figure {
-  const sorted = [...micros].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
-  const total = micros.reduce((sum, value) => sum + value, 0);
-  return { opsPerSecond: micros.length / (total / 1e6), p50Micros: at(0.5), p99Micros: at(0.99), operations: micros.length };
 }
