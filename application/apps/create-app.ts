@@ -28,40 +28,30 @@ export interface CreateAppDeps {
  * only if the model asked for it and the person may share.
  */
 export class CreateApp implements UseCase<Input, AppDetail> {
-  private readonly book: AppBook;
-  private readonly generation: Generation;
-  private readonly sharing: AppSharing;
-  private readonly ids: Ids;
-  private readonly clock: Clock;
   private readonly meter: UsageMeter | null;
 
-  constructor(deps: CreateAppDeps) {
-    this.book = deps.book;
-    this.generation = deps.generation;
-    this.sharing = deps.sharing;
-    this.ids = deps.ids;
-    this.clock = deps.clock;
+  constructor(private readonly deps: CreateAppDeps) {
     this.meter = deps.meter ?? null;
   }
 
   async execute({ principal, prompt, view, signal }: Input): Promise<AppDetail> {
     // One of the person's `appGenerations`, reserved before the model is asked.
     await this.meter?.charge(principal.subject, 'appGenerations');
-    const appId = this.ids.mint('app');
-    const document = await this.sharing.admit(
+    const appId = this.deps.ids.mint('app');
+    const document = await this.deps.sharing.admit(
       principal,
-      await this.generation.create(appId, prompt, signal ?? new AbortController().signal, view),
+      await this.deps.generation.create(appId, prompt, signal ?? new AbortController().signal, view),
     );
     const app = App.create({
       id: appId,
       owner: principal.subject,
       document,
-      version: this.ids.mint('version'),
+      version: this.deps.ids.mint('version'),
       contentHash: contentHashOf(document),
-      at: this.clock.now().toISOString(),
+      at: this.deps.clock.now().toISOString(),
     });
     try {
-      await this.book.insert(app, 'create', prompt);
+      await this.deps.book.insert(app, 'create', prompt);
     } catch (error) {
       // The person watched it build: the view must not stay "building" for an app that was not kept.
       Generation.failed(appId, document, error instanceof Error ? error.message : String(error), view);
