@@ -1,26 +1,17 @@
 import { App } from '../../domain/apps/app.js';
-import type { Clock } from '../../ports/clock.js';
-import type { Ids } from '../../ports/ids.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { AppDetail, AppsUseCases } from '../../ports/use-cases/apps.js';
-import type { AppBook } from './app-book.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
 import type { AppSharing } from './app-sharing.js';
 import { detailOf } from './app-views.js';
 import { contentHashOf } from './content-hash.js';
-import { Generation } from './generation.js';
+import { Generation, type GeneratingDeps } from './generation.js';
 
 type Input = Parameters<AppsUseCases['createApp']['execute']>[0];
 
 /** What CreateApp is built from. */
-export interface CreateAppDeps {
-  readonly book: AppBook;
-  readonly generation: Generation;
+export interface CreateAppDeps extends GeneratingDeps {
   readonly sharing: AppSharing;
-  readonly ids: Ids;
-  readonly clock: Clock;
-  /** The person's `appGenerations` budget; absent, nothing is metered. */
-  readonly meter?: UsageMeter;
 }
 
 /**

@@ -1,25 +1,16 @@
-import type { Clock } from '../../ports/clock.js';
-import type { Ids } from '../../ports/ids.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { AppsUseCases, EditResult } from '../../ports/use-cases/apps.js';
-import type { AppBook } from './app-book.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
 import { detailOf, noticesOf } from './app-views.js';
 import { contentHashOf } from './content-hash.js';
-import { Generation } from './generation.js';
+import { Generation, type GeneratingDeps } from './generation.js';
 import type { ServedRollout } from './served-rollout.js';
 
 type Input = Parameters<AppsUseCases['editApp']['execute']>[0];
 
 /** What EditApp is built from. */
-export interface EditAppDeps {
-  readonly book: AppBook;
-  readonly generation: Generation;
+export interface EditAppDeps extends GeneratingDeps {
   readonly rollout: ServedRollout;
-  readonly ids: Ids;
-  readonly clock: Clock;
-  /** The person's `appGenerations` budget; absent, nothing is metered. */
-  readonly meter?: UsageMeter;
 }
 
 /**
