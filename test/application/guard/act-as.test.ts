@@ -21,6 +21,20 @@ const callsHost = (risk: ToolDefinition['risk']): ToolDefinition => ({
   },
 });
 
+/** Runs `test` with a recording host and a guard harness whose one tool (of `risk`) calls it under `path`, through `actAs` if given; the host closes after. */
+async function withHost(
+  options: { risk: ToolDefinition['risk']; actAs?: ActAsPreset; path?: string },
+  test: (h: ReturnType<typeof guardHarness>, host: Awaited<ReturnType<typeof recordingHost>>) => Promise<void>,
+): Promise<void> {
+  const host = await recordingHost();
+  try {
+    const base = options.path ? `${host.url}${options.path}` : host.url;
+    await test(guardHarness({ tools: [callsHost(options.risk)], actAs: options.actAs, host: new BaseUrlHostApi(base) }), host);
+  } finally {
+    await host.close();
+  }
+}
+
 function countingPreset(inner: ActAsPreset): ActAsPreset & { mints: number } {
   const counting = {
     mints: 0,
@@ -39,9 +53,7 @@ function countingPreset(inner: ActAsPreset): ActAsPreset & { mints: number } {
 
 describe('act-as and present credentials', () => {
   it('acts as the user with minted material when away, never with forwarded credentials', async () => {
-    const host = await recordingHost();
-    try {
-      const h = guardHarness({ tools: [callsHost('read')], actAs: hs256Jwt({ secret: SECRET }), host: new BaseUrlHostApi(host.url) });
+    await withHost({ risk: 'read', actAs: hs256Jwt({ secret: SECRET }) }, async (h, host) => {
       const result = await h.call(
         'host_call',
         {},
@@ -59,15 +71,11 @@ describe('act-as and present credentials', () => {
       expect(token).to.not.equal('inbound');
       const { payload } = await jwtVerify(token, new TextEncoder().encode(SECRET));
       expect(payload.sub).to.equal('ada');
-    } finally {
-      await host.close();
-    }
+    });
   });
 
   it("fails closed, audited, before any outbound call when the authority is someone else's", async () => {
-    const host = await recordingHost();
-    try {
-      const h = guardHarness({ tools: [callsHost('read')], actAs: hs256Jwt({ secret: SECRET }), host: new BaseUrlHostApi(host.url) });
+    await withHost({ risk: 'read', actAs: hs256Jwt({ secret: SECRET }) }, async (h, host) => {
       let refused: unknown;
       try {
         await h.hostAccess.prepare({
@@ -90,24 +98,18 @@ describe('act-as and present credentials', () => {
         outcome: 'act-as-subject-mismatch',
         details: { tool: 'host_call', grantId: 'grt_1' },
       });
-    } finally {
-      await host.close();
-    }
+    });
   });
 
   it('runs an approved door call through act-as, as the person who approved it', async () => {
-    const host = await recordingHost();
-    try {
-      const h = guardHarness({ tools: [callsHost('write')], actAs: hs256Jwt({ secret: SECRET }), host: new BaseUrlHostApi(host.url) });
+    await withHost({ risk: 'write', actAs: hs256Jwt({ secret: SECRET }) }, async (h, host) => {
       const id = parkedId(await h.call('host_call', {}, { venue: 'mcp', session: 'ses_1' }));
       await h.decide.execute({ principal: ada, approvalId: id, approve: true });
       const loaded = await h.executeApproved.execute({ approvalId: id, principal: ada, signal: new AbortController().signal });
       expect(loaded?.status).to.equal('ran');
       expect(host.requests).to.have.length(1);
       expect(await bearerSubject(host.requests[0]!, SECRET)).to.equal('ada');
-    } finally {
-      await host.close();
-    }
+    });
   });
 
   it('caches material until expiry minus the safety margin, and re-mints when the secret rotates', async () => {
@@ -127,27 +129,19 @@ describe('act-as and present credentials', () => {
   });
 
   it('answers not-implemented when act-as is needed but not configured', async () => {
-    const host = await recordingHost();
-    try {
-      const h = guardHarness({ tools: [callsHost('read')], host: new BaseUrlHostApi(host.url) });
+    await withHost({ risk: 'read' }, async (h, host) => {
       const result = await h.call('host_call', {}, { presence: 'away', venue: 'automation', session: 'run_1' });
       expect(result).to.deep.include({ status: 'failed', code: 'not-implemented' });
       expect(host.requests).to.have.length(0);
-    } finally {
-      await host.close();
-    }
+    });
   });
 
   it("forwards the person's cookie and authorization to PORTER_BASE_URL when present", async () => {
-    const host = await recordingHost();
-    try {
-      const h = guardHarness({ tools: [callsHost('read')], host: new BaseUrlHostApi(host.url) });
+    await withHost({ risk: 'read' }, async (h, host) => {
       await h.call('host_call', {}, { credentials: { cookie: 'sid=abc', authorization: 'Bearer user-token' } });
       expect(host.requests[0]!.headers).to.deep.include({ cookie: 'sid=abc', authorization: 'Bearer user-token' });
       expect(host.requests[0]!.url).to.equal('/api/notes');
-    } finally {
-      await host.close();
-    }
+    });
   });
 
   it('without PORTER_BASE_URL forwards nothing and audits present-credentials-not-forwarded exactly once per boot', async () => {
@@ -195,14 +189,10 @@ describe('act-as and present credentials', () => {
   });
 
   it("calls the host under PORTER_BASE_URL's own path", async () => {
-    const host = await recordingHost();
-    try {
-      const h = guardHarness({ tools: [callsHost('read')], host: new BaseUrlHostApi(`${host.url}/app/`) });
+    await withHost({ risk: 'read', path: '/app/' }, async (h, host) => {
       await h.call('host_call', {});
       expect(host.requests[0]!.url).to.equal('/app/api/notes');
-    } finally {
-      await host.close();
-    }
+    });
   });
 
   it('gives up on a host call that hangs', async () => {
