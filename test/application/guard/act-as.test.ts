@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { jwtVerify } from 'jose';
 import { ada, guardHarness, parkedId } from '../../support/guard-harness.js';
 import { bearerSubject, recordingHost } from '../../support/recording-host.js';
+import { rejection } from '../../support/outcomes.js';
 import { hs256Jwt } from '../../../adapters/act-as/hs256-jwt.js';
 import { BaseUrlHostApi } from '../../../adapters/host/base-url-host-api.js';
 import type { ToolDefinition } from '../../../ports/tool-registry.js';
@@ -76,18 +77,15 @@ describe('act-as and present credentials', () => {
 
   it("fails closed, audited, before any outbound call when the authority is someone else's", async () => {
     await withHost({ risk: 'read', actAs: hs256Jwt({ secret: SECRET }) }, async (h, host) => {
-      let refused: unknown;
-      try {
-        await h.hostAccess.prepare({
+      const refused = await rejection(
+        h.hostAccess.prepare({
           principal: ada,
           venue: 'mcp',
           presence: 'present',
           tool: 'host_call',
           authority: { subject: 'bob', grantId: 'grt_1' },
-        });
-      } catch (error) {
-        refused = error;
-      }
+        }),
+      );
       expect((refused as { details?: unknown }).details).to.deep.equal({ outcome: 'act-as-subject-mismatch' });
       expect((refused as { code?: string }).code).to.equal('forbidden');
       expect(host.requests).to.have.length(0);
@@ -164,18 +162,15 @@ describe('act-as and present credentials', () => {
         host: new BaseUrlHostApi(host.url),
         auditSink: failingSink,
       });
-      let refused: unknown;
-      try {
-        await withHost.hostAccess.prepare({
+      const refused = await rejection(
+        withHost.hostAccess.prepare({
           principal: ada,
           venue: 'mcp',
           presence: 'present',
           tool: 'host_call',
           authority: { subject: 'bob' },
-        });
-      } catch (error) {
-        refused = error;
-      }
+        }),
+      );
       expect((refused as { code?: string }).code).to.equal('forbidden');
       expect(host.requests).to.have.length(0);
 
