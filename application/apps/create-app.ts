@@ -1,26 +1,17 @@
 import { App } from '../../domain/apps/app.js';
-import type { Clock } from '../../ports/clock.js';
-import type { Ids } from '../../ports/ids.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { AppDetail, AppsUseCases } from '../../ports/use-cases/apps.js';
-import type { AppBook } from './app-book.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
 import type { AppSharing } from './app-sharing.js';
 import { detailOf } from './app-views.js';
 import { contentHashOf } from './content-hash.js';
-import { Generation } from './generation.js';
+import { Generation, type GeneratingDeps } from './generation.js';
 
 type Input = Parameters<AppsUseCases['createApp']['execute']>[0];
 
 /** What CreateApp is built from. */
-export interface CreateAppDeps {
-  readonly book: AppBook;
-  readonly generation: Generation;
+export interface CreateAppDeps extends GeneratingDeps {
   readonly sharing: AppSharing;
-  readonly ids: Ids;
-  readonly clock: Clock;
-  /** The person's `appGenerations` budget; absent, nothing is metered. */
-  readonly meter?: UsageMeter;
 }
 
 /**
@@ -28,40 +19,30 @@ export interface CreateAppDeps {
  * only if the model asked for it and the person may share.
  */
 export class CreateApp implements UseCase<Input, AppDetail> {
-  private readonly book: AppBook;
-  private readonly generation: Generation;
-  private readonly sharing: AppSharing;
-  private readonly ids: Ids;
-  private readonly clock: Clock;
   private readonly meter: UsageMeter | null;
 
-  constructor(deps: CreateAppDeps) {
-    this.book = deps.book;
-    this.generation = deps.generation;
-    this.sharing = deps.sharing;
-    this.ids = deps.ids;
-    this.clock = deps.clock;
+  constructor(private readonly deps: CreateAppDeps) {
     this.meter = deps.meter ?? null;
   }
 
   async execute({ principal, prompt, view, signal }: Input): Promise<AppDetail> {
     // One of the person's `appGenerations`, reserved before the model is asked.
     await this.meter?.charge(principal.subject, 'appGenerations');
-    const appId = this.ids.mint('app');
-    const document = await this.sharing.admit(
+    const appId = this.deps.ids.mint('app');
+    const document = await this.deps.sharing.admit(
       principal,
-      await this.generation.create(appId, prompt, signal ?? new AbortController().signal, view),
+      await this.deps.generation.create(appId, prompt, signal ?? new AbortController().signal, view),
     );
     const app = App.create({
       id: appId,
       owner: principal.subject,
       document,
-      version: this.ids.mint('version'),
+      version: this.deps.ids.mint('version'),
       contentHash: contentHashOf(document),
-      at: this.clock.now().toISOString(),
+      at: this.deps.clock.now().toISOString(),
     });
     try {
-      await this.book.insert(app, 'create', prompt);
+      await this.deps.book.insert(app, 'create', prompt);
     } catch (error) {
       // The person watched it build: the view must not stay "building" for an app that was not kept.
       Generation.failed(appId, document, error instanceof Error ? error.message : String(error), view);

@@ -1,25 +1,16 @@
-import type { Clock } from '../../ports/clock.js';
-import type { Ids } from '../../ports/ids.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { AppsUseCases, EditResult } from '../../ports/use-cases/apps.js';
-import type { AppBook } from './app-book.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
 import { detailOf, noticesOf } from './app-views.js';
 import { contentHashOf } from './content-hash.js';
-import { Generation } from './generation.js';
+import { Generation, type GeneratingDeps } from './generation.js';
 import type { ServedRollout } from './served-rollout.js';
 
 type Input = Parameters<AppsUseCases['editApp']['execute']>[0];
 
 /** What EditApp is built from. */
-export interface EditAppDeps {
-  readonly book: AppBook;
-  readonly generation: Generation;
+export interface EditAppDeps extends GeneratingDeps {
   readonly rollout: ServedRollout;
-  readonly ids: Ids;
-  readonly clock: Clock;
-  /** The person's `appGenerations` budget; absent, nothing is metered. */
-  readonly meter?: UsageMeter;
 }
 
 /**
@@ -28,34 +19,24 @@ export interface EditAppDeps {
  * rollout is stored — otherwise the previous snapshot is put back and serves on.
  */
 export class EditApp implements UseCase<Input, EditResult> {
-  private readonly book: AppBook;
-  private readonly generation: Generation;
-  private readonly rollout: ServedRollout;
-  private readonly ids: Ids;
-  private readonly clock: Clock;
   private readonly meter: UsageMeter | null;
 
-  constructor(deps: EditAppDeps) {
-    this.book = deps.book;
-    this.generation = deps.generation;
-    this.rollout = deps.rollout;
-    this.ids = deps.ids;
-    this.clock = deps.clock;
+  constructor(private readonly deps: EditAppDeps) {
     this.meter = deps.meter ?? null;
   }
 
   async execute({ principal, appId, instruction, view, signal }: Input): Promise<EditResult> {
-    const loaded = await this.book.ownedBy(principal.subject, appId);
+    const loaded = await this.deps.book.ownedBy(principal.subject, appId);
     const { app } = loaded;
     // One of the person's `appGenerations`, reserved before the model is asked.
     await this.meter?.charge(principal.subject, 'appGenerations');
-    const document = await this.generation.edit(app.id, app.document, instruction, signal ?? new AbortController().signal, view);
-    const at = this.clock.now().toISOString();
-    const next = { version: this.ids.mint('version'), contentHash: contentHashOf(document), at };
+    const document = await this.deps.generation.edit(app.id, app.document, instruction, signal ?? new AbortController().signal, view);
+    const at = this.deps.clock.now().toISOString();
+    const next = { version: this.deps.ids.mint('version'), contentHash: contentHashOf(document), at };
     let served = app.served;
     if (app.document.ui === 'http') {
       try {
-        served = { snapshotId: await this.rollout.update(app, document), servedAt: at };
+        served = { snapshotId: await this.deps.rollout.update(app, document), servedAt: at };
       } catch (error) {
         Generation.failed(app.id, app.document, error instanceof Error ? error.message : String(error), view);
         throw error;
@@ -63,10 +44,10 @@ export class EditApp implements UseCase<Input, EditResult> {
     }
     const edited = app.edited(document, instruction, next, served);
     try {
-      await this.book.swapContent(loaded, edited, 'edit', instruction);
+      await this.deps.book.swapContent(loaded, edited, 'edit', instruction);
     } catch (error) {
       // Another change won: the rollout we made must not outlive it, and the view says this edit was not kept.
-      if (served && app.served && served !== app.served) await this.rollout.revert(app.id, app.document, app.served.snapshotId);
+      if (served && app.served && served !== app.served) await this.deps.rollout.revert(app.id, app.document, app.served.snapshotId);
       Generation.failed(app.id, app.document, error instanceof Error ? error.message : String(error), view);
       throw error;
     }

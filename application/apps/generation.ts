@@ -6,6 +6,20 @@ import { InvalidAppDocument, TreeEditEmittedServerCode } from '../../domain/apps
 import { validateDocument } from '../../domain/apps/validate-document.js';
 import type { AppGenerator } from '../../ports/app-generator.js';
 import type { ViewSink } from '../../ports/use-cases/apps.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Ids } from '../../ports/ids.js';
+import type { UsageMeter } from '../usage/usage-meter.js';
+import type { AppBook } from './app-book.js';
+
+/** What the use cases that generate a version (create, edit) are built from alike. */
+export interface GeneratingDeps {
+  readonly book: AppBook;
+  readonly generation: Generation;
+  readonly ids: Ids;
+  readonly clock: Clock;
+  /** The person's `appGenerations` budget; absent, nothing is metered. */
+  readonly meter?: UsageMeter;
+}
 
 /**
  * Runs the generator for one app and keeps the person's view of it current: each draft that adds

@@ -1,14 +1,8 @@
 import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
-import type { Clock } from '../../ports/clock.js';
-import type { DoorSecrets } from '../../ports/door-secrets.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { TokenGrant, TokenRequest } from '../../ports/use-cases/door.js';
-import type { AuditTrail } from '../audit/audit-trail.js';
 import { authenticateClient } from './client-authentication.js';
-import type { DoorClientBook } from './client-book.js';
-import type { DoorSettings } from './door-settings.js';
-import type { TokenFamilyBook } from './token-family-book.js';
-import type { TokenMint } from './token-mint.js';
+import type { TokenGrantDeps } from './issue-tokens.js';
 
 type RefreshRequest = Extract<TokenRequest, { grantType: 'refresh_token' }>;
 
@@ -18,15 +12,7 @@ const INVALID = 'The refresh token is not valid';
 const MAX_ATTEMPTS = 5;
 
 /** What RotateRefreshToken is built from. */
-export interface RotateRefreshTokenDeps {
-  readonly clients: DoorClientBook;
-  readonly families: TokenFamilyBook;
-  readonly mint: TokenMint;
-  readonly secrets: DoorSecrets;
-  readonly settings: DoorSettings;
-  readonly clock: Clock;
-  readonly audit: AuditTrail;
-}
+export type RotateRefreshTokenDeps = TokenGrantDeps;
 
 /**
  * `grant_type=refresh_token`: every refresh rotates. The rotation claims the family on the revision
@@ -42,39 +28,23 @@ export interface RotateRefreshTokenDeps {
  * line by its size.
  */
 export class RotateRefreshToken implements UseCase<RefreshRequest, TokenGrant> {
-  private readonly clients: DoorClientBook;
-  private readonly families: TokenFamilyBook;
-  private readonly mint: TokenMint;
-  private readonly secrets: DoorSecrets;
-  private readonly settings: DoorSettings;
-  private readonly clock: Clock;
-  private readonly audit: AuditTrail;
-
-  constructor(deps: RotateRefreshTokenDeps) {
-    this.clients = deps.clients;
-    this.families = deps.families;
-    this.mint = deps.mint;
-    this.secrets = deps.secrets;
-    this.settings = deps.settings;
-    this.clock = deps.clock;
-    this.audit = deps.audit;
-  }
+  constructor(private readonly deps: RotateRefreshTokenDeps) {}
 
   async execute(request: RefreshRequest): Promise<TokenGrant> {
     // When this request arrived: a rotation recorded after it was a concurrent request, not a replay.
-    const requestedAt = request.requestedAt ?? this.clock.now().toISOString();
-    const graceMs = this.settings.refreshGraceSeconds * 1000;
+    const requestedAt = request.requestedAt ?? this.deps.clock.now().toISOString();
+    const graceMs = this.deps.settings.refreshGraceSeconds * 1000;
     const windowOpenedAt = new Date(Date.parse(requestedAt) - graceMs).toISOString();
-    const client = await authenticateClient(this.clients, this.secrets, request.client, 401);
+    const client = await authenticateClient(this.deps.clients, this.deps.secrets, request.client, 401);
     if (!request.refreshToken) throw new OAuthRefusal('invalid_request', 'refresh_token is required');
-    const token = await this.families.findRefreshToken(this.secrets.digest(request.refreshToken));
+    const token = await this.deps.families.findRefreshToken(this.deps.secrets.digest(request.refreshToken));
     if (!token) throw new OAuthRefusal('invalid_grant', INVALID);
 
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const loaded = await this.families.find(token.familyId);
+      const loaded = await this.deps.families.find(token.familyId);
       if (!loaded) throw new OAuthRefusal('invalid_grant', INVALID);
       const { family } = loaded;
-      const now = this.clock.now().toISOString();
+      const now = this.deps.clock.now().toISOString();
 
       if (family.clientId !== client.id) {
         // Another client holding this family's token: it leaked. Nothing descended from it stays valid.
@@ -97,25 +67,25 @@ export class RotateRefreshToken implements UseCase<RefreshRequest, TokenGrant> {
       if (graced) {
         // The client's own parallel request, inside the window: tokens of the current generation,
         // beside the ones the rotation gave. Nothing rotates, so nothing can race here.
-        await this.audit.record({
+        await this.deps.audit.record({
           subject: family.subject,
           action: 'door.refresh-graced',
           outcome: 'ok',
           details: { clientId: client.id },
         });
-        return this.mint.mint(family);
+        return this.deps.mint.mint(family);
       }
       // Stamped as late as possible, just before the claim, so a request that arrives after this
       // rotation is answered can never pass for one that raced it.
-      const rotated = family.rotate(this.clock.now().toISOString());
-      if (await this.families.swap(loaded, rotated)) return this.mint.mint(rotated);
+      const rotated = family.rotate(this.deps.clock.now().toISOString());
+      if (await this.deps.families.swap(loaded, rotated)) return this.deps.mint.mint(rotated);
       // Another request rotated the family first: look again (this token is now one behind).
     }
     throw new OAuthRefusal('invalid_grant', 'This refresh token was just used by another request');
   }
 
   private async revoke(familyId: string, subject: string, at: string, why: string): Promise<void> {
-    await this.families.revoke(familyId, at, 'refresh-token-reused');
-    await this.audit.record({ subject, action: 'door.refresh-token-reused', outcome: 'family-revoked', details: { why } });
+    await this.deps.families.revoke(familyId, at, 'refresh-token-reused');
+    await this.deps.audit.record({ subject, action: 'door.refresh-token-reused', outcome: 'family-revoked', details: { why } });
   }
 }

@@ -45,29 +45,15 @@ export interface ExecuteApprovedDeps {
  * the lease lapses and the approval reads executed and interrupted within that lease.
  */
 export class ExecuteApproved {
-  private readonly approvals: ApprovalBook;
-  private readonly tools: ToolRegistry;
-  private readonly runner: ToolRunner;
-  private readonly clock: Clock;
-  private readonly audit: AuditTrail;
-  private readonly logger: Logger;
   private readonly settings: ExecutionSettings;
-  private readonly telemetry: Telemetry | undefined;
 
-  constructor(deps: ExecuteApprovedDeps) {
-    this.telemetry = deps.telemetry;
-    this.approvals = deps.approvals;
-    this.tools = deps.tools;
-    this.runner = deps.runner;
-    this.clock = deps.clock;
-    this.audit = deps.audit;
-    this.logger = deps.logger;
+  constructor(private readonly deps: ExecuteApprovedDeps) {
     this.settings = deps.settings ?? { leaseMs: EXECUTION_LEASE_MS };
   }
 
   /** The call's result, or null when it is not approved (any more) or another executor won. */
   async execute(input: ExecuteApprovedInput): Promise<CallResult | null> {
-    const loaded = await this.approvals.ownedBy(input.principal.subject, input.approvalId);
+    const loaded = await this.deps.approvals.ownedBy(input.principal.subject, input.approvalId);
     return this.run(loaded, input);
   }
 
@@ -91,7 +77,7 @@ export class ExecuteApproved {
     scope: Record<string, string>,
     input: Omit<ExecuteApprovedInput, 'approvalId'>,
   ): Promise<Array<{ loaded: LoadedApproval; result: CallResult }>> {
-    const approved = await this.approvals.all({ subject: input.principal.subject, ...scope, state: 'approved' });
+    const approved = await this.deps.approvals.all({ subject: input.principal.subject, ...scope, state: 'approved' });
     const results: Array<{ loaded: LoadedApproval; result: CallResult }> = [];
     for (const loaded of approved.reverse()) {
       const result = await this.run(loaded, input);
@@ -106,12 +92,12 @@ export class ExecuteApproved {
    */
   private async runApproved(loaded: LoadedApproval, input: Omit<ExecuteApprovedInput, 'approvalId'>): Promise<ToolOutcome> {
     const { request } = loaded.approval;
-    const tool = this.tools.get(request.tool);
+    const tool = this.deps.tools.get(request.tool);
     if (!tool) return { ok: false, error: `The tool "${request.tool}" is no longer registered` };
     const check = await tool.checkInput(request.input);
     if (!check.ok)
       return { ok: false, error: `The approved input no longer passes the tool's schema: ${check.issues.join('; ')}`, code: 'validation' };
-    return this.runner.run({
+    return this.deps.runner.run({
       tool,
       input: check.value,
       toolCallId: request.toolCallId,
@@ -129,16 +115,16 @@ export class ExecuteApproved {
   }
 
   private async run(loaded: LoadedApproval, input: Omit<ExecuteApprovedInput, 'approvalId'>): Promise<CallResult | null> {
-    const now = this.clock.now().toISOString();
+    const now = this.deps.clock.now().toISOString();
     if (loaded.approval.stateAt(now) !== 'approved') return null;
     const executing = loaded.approval.startExecution(now, this.settings.leaseMs);
-    if (!(await this.approvals.swap(loaded, executing))) return null;
+    if (!(await this.deps.approvals.swap(loaded, executing))) return null;
 
     const { request } = loaded.approval;
     const lease = new ExecutionLease({
-      approvals: this.approvals,
-      clock: this.clock,
-      logger: this.logger,
+      approvals: this.deps.approvals,
+      clock: this.deps.clock,
+      logger: this.deps.logger,
       approvalId: loaded.approval.id,
       leaseMs: this.settings.leaseMs,
       callerSignal: input.signal,
@@ -152,7 +138,7 @@ export class ExecuteApproved {
       await lease.release();
     }
     await this.finish(loaded.approval.id, outcome);
-    await this.audit.record({
+    await this.deps.audit.record({
       subject: loaded.approval.subject,
       action: 'approval.executed',
       outcome: outcome.ok ? 'ok' : 'failed',
@@ -168,7 +154,7 @@ export class ExecuteApproved {
    * (stored with the approval), so it joins that turn's trace; what runs it now is linked.
    */
   private traced(loaded: LoadedApproval, work: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
-    const telemetry = this.telemetry;
+    const telemetry = this.deps.telemetry;
     if (!telemetry) return work();
     const { approval } = loaded;
     return telemetry.span(
@@ -201,11 +187,14 @@ export class ExecuteApproved {
       : ({ kind: 'executed', ok: false, error: outcome.error } as const);
     await retryOnConflict(
       async () => {
-        const current = await this.approvals.find(approvalId);
+        const current = await this.deps.approvals.find(approvalId);
         if (!current || !current.approval.isExecuting) return;
-        return (await this.approvals.swap(current, current.approval.finish(executed))) ? undefined : LOST_RACE;
+        return (await this.deps.approvals.swap(current, current.approval.finish(executed))) ? undefined : LOST_RACE;
       },
-      { exhausted: () => this.logger.error('an executed call could not record its outcome; it will read as interrupted', { approvalId }) },
+      {
+        exhausted: () =>
+          this.deps.logger.error('an executed call could not record its outcome; it will read as interrupted', { approvalId }),
+      },
     );
   }
 }

@@ -56,34 +56,14 @@ export interface GuardCallDeps {
  * an Approval, or blocked.
  */
 export class GuardCall {
-  private readonly tools: ToolRegistry;
-  private readonly approvals: ApprovalBook;
-  private readonly grants: GrantBook;
-  private readonly runner: ToolRunner;
-  private readonly executeApproved: ExecuteApproved;
-  private readonly settings: GuardSettings;
-  private readonly ids: Ids;
-  private readonly clock: Clock;
-  private readonly audit: AuditTrail;
-  private readonly egressPreview: EgressPreview;
   private readonly meter: UsageMeter | null;
 
-  constructor(deps: GuardCallDeps) {
-    this.tools = deps.tools;
-    this.approvals = deps.approvals;
-    this.grants = deps.grants;
-    this.runner = deps.runner;
-    this.executeApproved = deps.executeApproved;
-    this.settings = deps.settings;
-    this.ids = deps.ids;
-    this.clock = deps.clock;
-    this.audit = deps.audit;
-    this.egressPreview = deps.egressPreview;
+  constructor(private readonly deps: GuardCallDeps) {
     this.meter = deps.meter ?? null;
   }
 
   async execute(call: GuardedCall): Promise<CallResult> {
-    const tool = this.tools.get(call.tool);
+    const tool = this.deps.tools.get(call.tool);
     if (!tool) return { status: 'invalid', issues: [`There is no tool named "${call.tool}"`] };
     const check = await tool.checkInput(call.input);
     if (!check.ok) return { status: 'invalid', issues: check.issues };
@@ -106,11 +86,11 @@ export class GuardCall {
 
     // Grants can only turn an ask into a run: a call that runs (or is blocked) without them is
     // decided without reading them, which keeps reads to one store round trip fewer.
-    const unaided = decide(ruled, [], this.settings.policy);
+    const unaided = decide(ruled, [], this.deps.settings.policy);
     if (call.dryRun && previewsInDryRun(ruled.effective, unaided)) return previewed(ruled, await this.previewOf(ruled, call, tool, parsed));
     const decision =
       unaided.kind === 'ask'
-        ? decide(ruled, await this.grants.activeFor(call.principal.subject, tool.name), this.settings.policy)
+        ? decide(ruled, await this.deps.grants.activeFor(call.principal.subject, tool.name), this.deps.settings.policy)
         : unaided;
     switch (decision.kind) {
       case 'run': {
@@ -119,13 +99,13 @@ export class GuardCall {
         // A call over the subject's tool-call budget throws LimitReached: the turn or run ends on it.
         await this.meter?.charge(call.principal.subject, 'toolCalls');
         const authority = decision.grantId ? { subject: call.principal.subject, grantId: decision.grantId } : null;
-        const outcome = await this.runner.run({ ...this.runOf(call, tool, parsed), authority });
+        const outcome = await this.deps.runner.run({ ...this.runOf(call, tool, parsed), authority });
         return outcome.ok
           ? { status: 'ran', output: outcome.output, because: decision.because }
           : { status: 'failed', error: outcome.error, ...(outcome.code ? { code: outcome.code } : {}) };
       }
       case 'block':
-        await this.audit.record({
+        await this.deps.audit.record({
           subject: call.principal.subject,
           action: 'guard.blocked',
           outcome: 'blocked-by-policy',
@@ -155,7 +135,7 @@ export class GuardCall {
     if (!tripped) return false;
     const { budget, refusal } = tripped;
     const stops = Boolean(call.runId) && call.presence === 'away';
-    await this.audit.record({
+    await this.deps.audit.record({
       subject,
       action: 'breaker.tripped',
       outcome: stops ? 'run-stopped' : 'parked',
@@ -178,20 +158,20 @@ export class GuardCall {
   }
 
   private async park(ruled: RuledCall, call: GuardedCall, tool: RegisteredTool, parsed: unknown): Promise<CallResult> {
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const app = (await tool.approvalContext?.(parsed, { principal: call.principal })) ?? null;
     const approval = Approval.park({
-      id: this.ids.mint('approval'),
+      id: this.deps.ids.mint('approval'),
       call: ruled,
       preview: await this.previewOf(ruled, call, tool, parsed),
       now: now.toISOString(),
-      expiresAt: new Date(now.getTime() + this.settings.approvalTtlMs).toISOString(),
+      expiresAt: new Date(now.getTime() + this.deps.settings.approvalTtlMs).toISOString(),
       ...(call.threadId ? { threadId: call.threadId } : {}),
       ...(call.runId ? { runId: call.runId } : {}),
       ...(app ? { appId: app.appId, contentHash: app.contentHash } : {}),
     });
-    await this.approvals.save(approval);
-    await this.audit.record({
+    await this.deps.approvals.save(approval);
+    await this.deps.audit.record({
       subject: call.principal.subject,
       action: 'approval.parked',
       outcome: 'pending',
@@ -205,8 +185,11 @@ export class GuardCall {
 
   /** A parked or approved identical call in this session: reuse it instead of asking again. */
   private async retry(ruled: RuledCall, call: GuardedCall): Promise<CallResult | null> {
-    const now = this.clock.now().toISOString();
-    const same = await this.approvals.all({ subject: call.principal.subject, call: `${call.session}:${ruled.tool}:${ruled.inputDigest}` });
+    const now = this.deps.clock.now().toISOString();
+    const same = await this.deps.approvals.all({
+      subject: call.principal.subject,
+      call: `${call.session}:${ruled.tool}:${ruled.inputDigest}`,
+    });
     for (const { approval } of same) {
       const state = approval.stateAt(now);
       if (state === 'pending') {
@@ -221,7 +204,7 @@ export class GuardCall {
         };
       }
       if (state === 'approved') {
-        const ran = await this.executeApproved.execute({
+        const ran = await this.deps.executeApproved.execute({
           approvalId: approval.id,
           principal: call.principal,
           credentials: call.credentials,
@@ -239,7 +222,7 @@ export class GuardCall {
    */
   private async takenByAnotherRetry(approvalId: string): Promise<CallResult> {
     // As of now: an execution whose executor died reads executed and interrupted.
-    const outcome = (await this.approvals.find(approvalId))?.approval.outcomeAt(this.clock.now().toISOString());
+    const outcome = (await this.deps.approvals.find(approvalId))?.approval.outcomeAt(this.deps.clock.now().toISOString());
     if (outcome?.kind === 'executed') {
       return outcome.ok ? { status: 'ran', output: outcome.output, because: 'approval' } : { status: 'failed', error: outcome.error };
     }
@@ -253,7 +236,7 @@ export class GuardCall {
   /** What a person is shown of the call: the tool's preview, and for egress where it would connect. */
   private async previewOf(ruled: RuledCall, call: GuardedCall, tool: RegisteredTool, parsed: unknown): Promise<string> {
     const preview = tool.preview?.(parsed) ?? defaultPreview(tool.name, call.input);
-    return ruled.effective.egress ? this.egressPreview.describe(preview, call.input) : preview;
+    return ruled.effective.egress ? this.deps.egressPreview.describe(preview, call.input) : preview;
   }
 
   private runOf(call: GuardedCall, tool: RegisteredTool, input: unknown) {

@@ -28,47 +28,35 @@ export interface DryRunAutomationDeps {
  * retried and sends no completion webhook. Answers with the ended run. Owner-only.
  */
 export class DryRunAutomation implements UseCase<DryRunRequest, RunDetail> {
-  private readonly automations: AutomationBook;
-  private readonly runs: RunBook;
   private readonly run: (runId: string) => Promise<void>;
-  private readonly read: UseCase<RunRef, RunDetail>;
-  private readonly ids: Ids;
-  private readonly clock: Clock;
-  private readonly audit: AuditTrail;
 
-  constructor(deps: DryRunAutomationDeps) {
-    this.automations = deps.automations;
-    this.runs = deps.runs;
+  constructor(private readonly deps: DryRunAutomationDeps) {
     this.run = deps.execute;
-    this.read = deps.read;
-    this.ids = deps.ids;
-    this.clock = deps.clock;
-    this.audit = deps.audit;
   }
 
   async execute(input: DryRunRequest): Promise<RunDetail> {
-    const { automation } = await this.automations.ownedBy(input.principal.subject, input.automationId);
+    const { automation } = await this.deps.automations.ownedBy(input.principal.subject, input.automationId);
     const run = Run.queue({
-      id: this.ids.mint('run'),
+      id: this.deps.ids.mint('run'),
       automationId: automation.id,
       owner: automation.owner,
       startedBy: input.principal.subject,
       cause: { kind: 'dry-run' },
       prompt: automation.task.prompt,
       input: input.input ?? null,
-      createdAt: this.clock.now().toISOString(),
+      createdAt: this.deps.clock.now().toISOString(),
       dryRun: true,
       retry: NO_RETRY,
       concurrency: automation.concurrency,
     });
-    await this.runs.save(run);
-    await this.audit.record({
+    await this.deps.runs.save(run);
+    await this.deps.audit.record({
       subject: input.principal.subject,
       action: 'run.dry-run',
       outcome: 'started',
       details: { runId: run.id, automationId: automation.id },
     });
     await this.run(run.id);
-    return this.read.execute({ principal: input.principal, runId: run.id });
+    return this.deps.read.execute({ principal: input.principal, runId: run.id });
   }
 }

@@ -62,35 +62,9 @@ export class ExecuteRun {
   private readonly working = new Set<AbortController>();
   private closing = false;
 
-  private readonly runs: RunBook;
-  private readonly automations: AutomationBook;
-  private readonly agent: AgentTurn;
-  private readonly parked: ParkedApprovals;
-  private readonly resume: ResumeRun;
-  private readonly admission: RunAdmission;
-  private readonly followUp: RunFollowUp;
-  private readonly dispatcher: RunDispatcher;
-  private readonly ids: Ids;
-  private readonly clock: Clock;
-  private readonly audit: AuditTrail;
-  private readonly logger: Logger;
-  private readonly settings: RunExecutionSettings;
   private readonly meter: UsageMeter | null;
 
-  constructor(deps: ExecuteRunDeps) {
-    this.runs = deps.runs;
-    this.automations = deps.automations;
-    this.agent = deps.agent;
-    this.parked = deps.parked;
-    this.resume = deps.resume;
-    this.admission = deps.admission;
-    this.followUp = deps.followUp;
-    this.dispatcher = deps.dispatcher;
-    this.ids = deps.ids;
-    this.clock = deps.clock;
-    this.audit = deps.audit;
-    this.logger = deps.logger;
-    this.settings = deps.settings;
+  constructor(private readonly deps: ExecuteRunDeps) {
     this.meter = deps.meter ?? null;
   }
 
@@ -102,7 +76,7 @@ export class ExecuteRun {
 
     const abort = new AbortController();
     this.working.add(abort);
-    const heartbeat = setInterval(() => void this.renew(runId, abort), Math.max(50, Math.floor(this.settings.leaseMs / 3)));
+    const heartbeat = setInterval(() => void this.renew(runId, abort), Math.max(50, Math.floor(this.deps.settings.leaseMs / 3)));
     heartbeat.unref?.();
     let finishReason: string | undefined;
     let errorText: string | null = null;
@@ -115,7 +89,7 @@ export class ExecuteRun {
       if (taken.first && !begun.dryRun) await this.meter?.charge(begun.owner.subject, 'runs');
       const { messages, continuing } = await this.transcript(begun);
       const automation = await this.callingAutomation(begun);
-      await this.agent.run({
+      await this.deps.agent.run({
         principal: ownerOf(begun),
         threadId: runId,
         scope: {
@@ -124,8 +98,8 @@ export class ExecuteRun {
           session: runId,
           runId,
           automation,
-          save: (message) => this.runs.putMessage(runId, message),
-          shouldStop: async () => abort.signal.aborted || ((await this.runs.find(runId))?.run.stopRequested ?? true),
+          save: (message) => this.deps.runs.putMessage(runId, message),
+          shouldStop: async () => abort.signal.aborted || ((await this.deps.runs.find(runId))?.run.stopRequested ?? true),
           ...(begun.dryRun ? { dryRun: true } : {}),
           onError: (error) => (failure = error),
         },
@@ -152,7 +126,7 @@ export class ExecuteRun {
       const failed = finishReason === 'error' ? { error: errorText ?? 'The run failed', transient: isTransientFailure(failure) } : null;
       await this.settle(runId, failed);
     } catch (error) {
-      this.logger.error('a run could not be settled; the sweep will end it', {
+      this.deps.logger.error('a run could not be settled; the sweep will end it', {
         runId,
         cause: error instanceof Error ? error.message : String(error),
       });
@@ -171,35 +145,35 @@ export class ExecuteRun {
    * not run it.
    */
   private async take(runId: string): Promise<{ run: Run; first: boolean } | null> {
-    const now = this.clock.now().toISOString();
-    const loaded = await this.runs.find(runId);
+    const now = this.deps.clock.now().toISOString();
+    const loaded = await this.deps.runs.find(runId);
     if (!loaded) return null;
     if (!loaded.run.dueAt(now)) {
       // Handed over before its retry was due (a timer that fired early, a job engine on another
       // clock): handed over again for then, so it is not left to the sweep.
       const retryAt = loaded.run.state === 'queued' ? loaded.run.nextAttemptAt : null;
-      if (retryAt) await this.dispatcher.dispatch([runId], new Date(retryAt));
+      if (retryAt) await this.deps.dispatcher.dispatch([runId], new Date(retryAt));
       return null;
     }
-    const admission = await this.admission.admit(loaded.run);
+    const admission = await this.deps.admission.admit(loaded.run);
     if (admission === 'full') {
       if (loaded.run.concurrency.whenBusy === 'skip') await this.skip(runId, now);
       return null;
     }
-    const begun = loaded.run.begin(this.settings.holder, now, this.leaseUntil());
-    if (begun && (await this.runs.swap(loaded, begun))) return { run: begun, first: loaded.run.toPrimitives().startedAt === null };
+    const begun = loaded.run.begin(this.deps.settings.holder, now, this.leaseUntil());
+    if (begun && (await this.deps.runs.swap(loaded, begun))) return { run: begun, first: loaded.run.toPrimitives().startedAt === null };
     // Stopped between the read and the claim: the slot just taken goes to the next run.
-    if (admission === 'admitted' && (await this.runs.find(runId))?.run.terminal) {
-      await this.admission.release(loaded.run);
-      await this.followUp.letQueuedGo(loaded.run.automationId);
+    if (admission === 'admitted' && (await this.deps.runs.find(runId))?.run.terminal) {
+      await this.deps.admission.release(loaded.run);
+      await this.deps.followUp.letQueuedGo(loaded.run.automationId);
     }
     return null;
   }
 
   private async skip(runId: string, now: string): Promise<void> {
-    const skipped = await this.runs.update(runId, (run) => run.skip(now));
+    const skipped = await this.deps.runs.update(runId, (run) => run.skip(now));
     if (skipped?.state === 'skipped')
-      await this.audit.record({
+      await this.deps.audit.record({
         subject: skipped.owner.subject,
         action: 'run.skipped',
         outcome: 'skipped',
@@ -208,59 +182,59 @@ export class ExecuteRun {
   }
 
   private async settle(runId: string, failed: { error: string; transient: boolean } | null): Promise<void> {
-    const now = this.clock.now().toISOString();
-    const current = await this.runs.find(runId);
+    const now = this.deps.clock.now().toISOString();
+    const current = await this.deps.runs.find(runId);
     if (!current || current.run.terminal) return;
     if (current.run.stopRequested) {
-      const dropped = await this.parked.drop(runId);
-      const ended = await this.runs.update(runId, (run) => run.cancel(now));
+      const dropped = await this.deps.parked.drop(runId);
+      const ended = await this.deps.runs.update(runId, (run) => run.cancel(now));
       if (ended)
-        await this.audit.record({
+        await this.deps.audit.record({
           subject: ended.owner.subject,
           action: 'run.stopped',
           outcome: 'cancelled',
           details: { runId, automationId: ended.automationId, droppedApprovals: dropped },
         });
-      await this.followUp.after(runId);
+      await this.deps.followUp.after(runId);
       return;
     }
     if (failed) {
-      const after = await this.runs.update(runId, (run) => run.attemptFailed(now, failed.error, failed.transient));
+      const after = await this.deps.runs.update(runId, (run) => run.attemptFailed(now, failed.error, failed.transient));
       if (after?.state === 'queued' && after.nextAttemptAt) {
-        await this.audit.record({
+        await this.deps.audit.record({
           subject: after.owner.subject,
           action: 'run.retrying',
           outcome: 'queued',
           details: { runId, automationId: after.automationId, attempt: after.attempts.length, retryAt: after.nextAttemptAt },
         });
-        await this.dispatcher.dispatch([runId], new Date(after.nextAttemptAt));
+        await this.deps.dispatcher.dispatch([runId], new Date(after.nextAttemptAt));
         return;
       }
-      await this.parked.drop(runId);
-      await this.followUp.after(runId);
+      await this.deps.parked.drop(runId);
+      await this.deps.followUp.after(runId);
       return;
     }
-    if (await this.parked.awaitingAnswer(runId)) {
-      await this.runs.update(runId, (run) => (run.state === 'running' ? run.park() : null));
+    if (await this.deps.parked.awaitingAnswer(runId)) {
+      await this.deps.runs.update(runId, (run) => (run.state === 'running' ? run.park() : null));
       // An answer that landed before the run was parked found it running; look again.
-      await this.resume.ifAnswered(runId);
+      await this.deps.resume.ifAnswered(runId);
       return;
     }
-    await this.runs.update(runId, (run) => run.succeed(now));
-    await this.followUp.after(runId);
+    await this.deps.runs.update(runId, (run) => run.succeed(now));
+    await this.deps.followUp.after(runId);
   }
 
   /** The transcript so far: on a first execution what the trigger brought, then the task prompt, open it. */
   private async transcript(run: Run): Promise<{ messages: UiMessage[]; continuing: UiMessage | null }> {
-    const messages = await this.runs.messagesOf(run.id);
+    const messages = await this.deps.runs.messagesOf(run.id);
     if (messages.length === 0) {
       const { prompt, input } = run.toPrimitives();
       // What the trigger brought comes first, the task last: the task is what the agent answers.
       const opening: UiMessage[] = [
-        ...(input ? [{ id: this.ids.mint('message'), role: 'user' as const, parts: [{ type: 'text' as const, text: input }] }] : []),
-        { id: this.ids.mint('message'), role: 'user', parts: [{ type: 'text', text: prompt }] },
+        ...(input ? [{ id: this.deps.ids.mint('message'), role: 'user' as const, parts: [{ type: 'text' as const, text: input }] }] : []),
+        { id: this.deps.ids.mint('message'), role: 'user', parts: [{ type: 'text', text: prompt }] },
       ];
-      for (const message of opening) await this.runs.putMessage(run.id, message);
+      for (const message of opening) await this.deps.runs.putMessage(run.id, message);
       return { messages: opening, continuing: null };
     }
     const last = messages[messages.length - 1];
@@ -269,22 +243,22 @@ export class ExecuteRun {
 
   /** The automation its calls carry: the id (what its grants match), and the name while it exists. */
   private async callingAutomation(run: Run): Promise<CallingAutomation> {
-    const loaded = await this.automations.find(run.automationId);
+    const loaded = await this.deps.automations.find(run.automationId);
     return { automationId: run.automationId, ...(loaded ? { name: loaded.automation.name } : {}) };
   }
 
   private async renew(runId: string, abort: AbortController): Promise<void> {
     try {
-      const renewed = await this.runs.update(runId, (run) => run.renew(this.settings.holder, this.leaseUntil()));
+      const renewed = await this.deps.runs.update(runId, (run) => run.renew(this.deps.settings.holder, this.leaseUntil()));
       // The lease is gone (the sweep judged this executor dead): stop working on a run that ended.
       if (!renewed) abort.abort();
     } catch (error) {
-      this.logger.warn('renewing a run lease failed', { runId, cause: error instanceof Error ? error.message : String(error) });
+      this.deps.logger.warn('renewing a run lease failed', { runId, cause: error instanceof Error ? error.message : String(error) });
     }
   }
 
   private leaseUntil(): string {
-    return new Date(this.clock.now().getTime() + this.settings.leaseMs).toISOString();
+    return new Date(this.deps.clock.now().getTime() + this.deps.settings.leaseMs).toISOString();
   }
 }
 

@@ -32,41 +32,27 @@ export interface RerunRunDeps {
  * concurrency as they are now; it queues behind runs in flight like any other. Owner-only.
  */
 export class RerunRun implements UseCase<RunRef, RunView> {
-  private readonly runs: RunBook;
-  private readonly automations: AutomationBook;
-  private readonly dispatcher: RunDispatcher;
-  private readonly ids: Ids;
-  private readonly clock: Clock;
-  private readonly audit: AuditTrail;
-
-  constructor(deps: RerunRunDeps) {
-    this.runs = deps.runs;
-    this.automations = deps.automations;
-    this.dispatcher = deps.dispatcher;
-    this.ids = deps.ids;
-    this.clock = deps.clock;
-    this.audit = deps.audit;
-  }
+  constructor(private readonly deps: RerunRunDeps) {}
 
   async execute(input: RunRef): Promise<RunView> {
-    const { run } = await this.runs.ownedBy(input.principal.subject, input.runId);
-    const automation = (await this.automations.find(run.automationId))?.automation;
+    const { run } = await this.deps.runs.ownedBy(input.principal.subject, input.runId);
+    const automation = (await this.deps.automations.find(run.automationId))?.automation;
     if (!automation) throw new AutomationGone(run.automationId);
     const again = run.rerun({
-      id: this.ids.mint('run'),
+      id: this.deps.ids.mint('run'),
       startedBy: input.principal.subject,
-      at: this.clock.now().toISOString(),
+      at: this.deps.clock.now().toISOString(),
       retry: automation.retry,
       concurrency: automation.concurrency,
     });
-    await this.runs.save(again);
-    await this.audit.record({
+    await this.deps.runs.save(again);
+    await this.deps.audit.record({
       subject: input.principal.subject,
       action: 'run.rerun',
       outcome: 'queued',
       details: { runId: again.id, of: run.id, automationId: run.automationId },
     });
-    await this.dispatcher.dispatch([again.id]);
+    await this.deps.dispatcher.dispatch([again.id]);
     return runView(again);
   }
 }

@@ -87,29 +87,9 @@ export interface AgentTurnDeps {
  * the output budget is spent. What was produced is saved however the turn ends.
  */
 export class AgentTurn {
-  private readonly model: Model;
-  private readonly tools: ToolRegistry;
-  private readonly guard: GuardCall;
-  private readonly executeApproved: ExecuteApproved;
-  private readonly approvals: ApprovalBook;
-  private readonly threads: ThreadBook;
-  private readonly settings: ChatSettings;
-  private readonly ids: Ids;
-  private readonly logger: Logger;
-  private readonly clock: Clock;
   private readonly meter: UsageMeter | null;
 
-  constructor(deps: AgentTurnDeps) {
-    this.model = deps.model;
-    this.tools = deps.tools;
-    this.guard = deps.guard;
-    this.executeApproved = deps.executeApproved;
-    this.approvals = deps.approvals;
-    this.threads = deps.threads;
-    this.settings = deps.settings;
-    this.ids = deps.ids;
-    this.logger = deps.logger;
-    this.clock = deps.clock;
+  constructor(private readonly deps: AgentTurnDeps) {
     this.meter = deps.meter ?? null;
   }
 
@@ -119,13 +99,13 @@ export class AgentTurn {
    * that save (or the caller's `emit`) throws, so callers still catch.
    */
   async run(input: TurnInput): Promise<UiMessage> {
-    const draft = draftOf(input.continuing ?? { id: this.ids.mint('message'), role: 'assistant', parts: [] });
+    const draft = draftOf(input.continuing ?? { id: this.deps.ids.mint('message'), role: 'assistant', parts: [] });
     const earlier = input.messages.filter((m) => m.id !== draft.message.id);
     // The answer is saved as it streams, so an instance that dies mid-turn loses only the last moments.
     const checkpoints = new DraftCheckpoints(
       () => this.save(input, closedDraft(draft)),
-      this.settings.checkpointMs ?? DRAFT_CHECKPOINT_MS,
-      this.logger,
+      this.deps.settings.checkpointMs ?? DRAFT_CHECKPOINT_MS,
+      this.deps.logger,
       { threadId: input.threadId },
     );
     const emit = (chunk: UiChunk) => {
@@ -145,7 +125,7 @@ export class AgentTurn {
         finishReason = 'other';
       } else if (error instanceof LimitReached) {
         // A budget or breaker ran out mid-way: the stream says which and when it frees.
-        this.logger.info('turn refused by a budget', { threadId: input.threadId, budget: error.budget });
+        this.deps.logger.info('turn refused by a budget', { threadId: input.threadId, budget: error.budget });
         emit({ type: 'error', errorText: error.message });
         emit({
           type: 'data-porter-error',
@@ -157,9 +137,9 @@ export class AgentTurn {
           },
         });
       } else if (input.signal.aborted) {
-        this.logger.info('turn aborted: every client went away', { threadId: input.threadId });
+        this.deps.logger.info('turn aborted: every client went away', { threadId: input.threadId });
       } else {
-        this.logger.error('turn failed', { threadId: input.threadId, cause: error instanceof Error ? error.message : String(error) });
+        this.deps.logger.error('turn failed', { threadId: input.threadId, cause: error instanceof Error ? error.message : String(error) });
         emit({ type: 'error', errorText: 'The model failed before finishing this answer. What it produced so far is saved.' });
         emit({ type: 'data-porter-error', data: { message: 'The model failed before finishing this answer.' } });
       }
@@ -168,7 +148,7 @@ export class AgentTurn {
     closeOpenText(draft);
     await this.save(input, draft.message);
     if (stopped(input)) {
-      this.logger.info('turn stopped on request', { threadId: input.threadId });
+      this.deps.logger.info('turn stopped on request', { threadId: input.threadId });
       emit({ type: 'abort', reason: 'stopped' });
     }
     emit({ type: 'finish', finishReason });
@@ -192,8 +172,8 @@ export class AgentTurn {
       writeData: (part: StreamedData) => emit(part as UiChunk),
     };
     const ran = input.scope?.runId
-      ? await this.executeApproved.forRun(input.scope.runId, settle)
-      : await this.executeApproved.forThread(input.threadId, settle);
+      ? await this.deps.executeApproved.forRun(input.scope.runId, settle)
+      : await this.deps.executeApproved.forThread(input.threadId, settle);
     const outcomes = new Map<string, CallResult>(ran.map(({ loaded, result }) => [loaded.approval.request.toolCallId, result]));
 
     for (const message of [...earlier, draft.message]) {
@@ -225,7 +205,7 @@ export class AgentTurn {
   }
 
   private save(input: TurnInput, message: UiMessage): Promise<void> {
-    return input.scope ? input.scope.save(message) : this.threads.putMessage(input.threadId, message);
+    return input.scope ? input.scope.save(message) : this.deps.threads.putMessage(input.threadId, message);
   }
 
   /**
@@ -233,10 +213,10 @@ export class AgentTurn {
    * when its executor died (its lease lapsed: read as of now, it is executed and interrupted).
    */
   private async finalOutcome(approvalId: string, subject: string): Promise<CallResult | 'denied' | null> {
-    const loaded = await this.approvals.find(approvalId);
+    const loaded = await this.deps.approvals.find(approvalId);
     if (!loaded || loaded.approval.subject !== subject) return null;
     // Still pending, approved or running: no outcome yet.
-    const outcome: ApprovalOutcome | null = loaded.approval.outcomeAt(this.clock.now().toISOString());
+    const outcome: ApprovalOutcome | null = loaded.approval.outcomeAt(this.deps.clock.now().toISOString());
     if (!outcome) return null;
     if (outcome.kind === 'denied') return 'denied';
     if (outcome.kind === 'expired')
@@ -248,35 +228,35 @@ export class AgentTurn {
   }
 
   private async converse(input: TurnInput, earlier: UiMessage[], draft: MessageDraft, emit: (chunk: UiChunk) => void) {
-    const tools = this.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+    const tools = this.deps.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
     const known = new Set(earlier.concat(draft.message).flatMap((m) => m.parts.filter(isToolPart).map((p) => p.toolCallId)));
-    let budget = this.settings.maxOutputTokens;
+    let budget = this.deps.settings.maxOutputTokens;
 
-    for (let step = 0; step < this.settings.maxSteps; step++) {
+    for (let step = 0; step < this.deps.settings.maxSteps; step++) {
       if (stopped(input) || (await input.scope?.shouldStop?.())) return 'other';
       // A step starts while any of the subject's tokens are left (what it spends is counted after).
       await this.meter?.ensureLeft(input.principal.subject, 'tokens');
       emit({ type: 'start-step' });
       const view = modelView(earlier, draft.message, {
-        toolOutputCap: this.settings.toolOutputCap,
-        ...(this.settings.historyWindow ? { historyWindow: this.settings.historyWindow } : {}),
+        toolOutputCap: this.deps.settings.toolOutputCap,
+        ...(this.deps.settings.historyWindow ? { historyWindow: this.deps.settings.historyWindow } : {}),
       });
       const calls: Array<Extract<ModelEvent, { type: 'tool-call' }>> = [];
       let textId: string | null = null;
       let finish: Extract<ModelEvent, { type: 'finish' }> | null = null;
       try {
-        for await (const event of this.model.streamStep({
+        for await (const event of this.deps.model.streamStep({
           messages: view,
           tools,
           signal: input.stop ? AbortSignal.any([input.signal, input.stop]) : input.signal,
-          ...(this.settings.instructions ? { instructions: this.settings.instructions } : {}),
+          ...(this.deps.settings.instructions ? { instructions: this.deps.settings.instructions } : {}),
           ...(budget !== undefined ? { maxOutputTokens: budget } : {}),
         })) {
           if (event.type === 'text-delta') {
-            if (!textId) emit({ type: 'text-start', id: (textId = this.ids.mint('message')) });
+            if (!textId) emit({ type: 'text-start', id: (textId = this.deps.ids.mint('message')) });
             emit({ type: 'text-delta', id: textId, delta: event.delta });
           } else if (event.type === 'tool-call') {
-            calls.push(known.has(event.toolCallId) ? { ...event, toolCallId: this.ids.mint('toolCall') } : event);
+            calls.push(known.has(event.toolCallId) ? { ...event, toolCallId: this.deps.ids.mint('toolCall') } : event);
           } else {
             finish = event;
           }
@@ -339,7 +319,7 @@ export class AgentTurn {
     call: Parameters<GuardCall['execute']>[0],
   ): Promise<CallResult> {
     try {
-      return await this.guard.execute(call);
+      return await this.deps.guard.execute(call);
     } catch (error) {
       if (error instanceof LimitReached) emit({ type: 'tool-output-error', toolCallId, errorText: error.message });
       throw error;

@@ -21,28 +21,16 @@ export interface TurnLeaseDeps {
  * whose lease another instance judged lapsed and took over, is aborted.
  */
 export class TurnLease {
-  private readonly threads: ThreadBook;
-  private readonly feeds: TurnFeeds;
-  private readonly clock: Clock;
-  private readonly logger: Logger;
-  private readonly settings: { readonly leaseMs: number };
-
-  constructor(deps: TurnLeaseDeps) {
-    this.threads = deps.threads;
-    this.feeds = deps.feeds;
-    this.clock = deps.clock;
-    this.logger = deps.logger;
-    this.settings = deps.settings;
-  }
+  constructor(private readonly deps: TurnLeaseDeps) {}
 
   /** Starts renewing and watching; the answer ends both. */
   async hold(threadId: string, turnId: string, live: LiveTurn): Promise<() => void> {
     const look = () =>
       void this.look(threadId, turnId, live).catch((error: unknown) =>
-        this.logger.warn('a stop signal could not be read; the next renewal looks again', { threadId, cause: String(error) }),
+        this.deps.logger.warn('a stop signal could not be read; the next renewal looks again', { threadId, cause: String(error) }),
       );
-    const unwatch = await this.feeds.signals.watch(turnId, look);
-    const heartbeat = setInterval(() => void this.renew(threadId, turnId, live), Math.max(50, Math.floor(this.settings.leaseMs / 3)));
+    const unwatch = await this.deps.feeds.signals.watch(turnId, look);
+    const heartbeat = setInterval(() => void this.renew(threadId, turnId, live), Math.max(50, Math.floor(this.deps.settings.leaseMs / 3)));
     heartbeat.unref?.();
     // A stop asked before the watch began.
     look();
@@ -53,7 +41,7 @@ export class TurnLease {
   }
 
   private async look(threadId: string, turnId: string, live: LiveTurn): Promise<void> {
-    const loaded = await this.threads.find(threadId);
+    const loaded = await this.deps.threads.find(threadId);
     if (!loaded) live.abort.abort(new Error('the thread was deleted'));
     else if (loaded.thread.stopRequested(turnId)) live.stop();
   }
@@ -62,18 +50,22 @@ export class TurnLease {
     if (live.done) return;
     try {
       let stop = false;
-      const renewed = await this.threads.update(threadId, (thread) => {
+      const renewed = await this.deps.threads.update(threadId, (thread) => {
         stop = thread.stopRequested(turnId);
-        return thread.renewTurn(turnId, this.clock.now().toISOString(), this.settings.leaseMs);
+        return thread.renewTurn(turnId, this.deps.clock.now().toISOString(), this.deps.settings.leaseMs);
       });
       if (stop) live.stop();
       if (!renewed && !live.done) {
-        this.logger.warn('a turn lost its hold on its thread and is aborted', { threadId, turnId });
+        this.deps.logger.warn('a turn lost its hold on its thread and is aborted', { threadId, turnId });
         live.abort.abort(new Error('the turn lost its thread'));
       }
     } catch (error) {
       // The lease runs on until it lapses; the next beat tries again.
-      this.logger.warn('renewing a turn lease failed', { threadId, turnId, cause: error instanceof Error ? error.message : String(error) });
+      this.deps.logger.warn('renewing a turn lease failed', {
+        threadId,
+        turnId,
+        cause: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 }

@@ -29,19 +29,7 @@ export interface TurnMirrorsDeps {
 export class TurnMirrors {
   private readonly followed = new Map<string, LiveTurn>();
 
-  private readonly feeds: TurnFeeds;
-  private readonly threads: ThreadBook;
-  private readonly clock: Clock;
-  private readonly logger: Logger;
-  private readonly settings: { readonly followCheckMs: number };
-
-  constructor(deps: TurnMirrorsDeps) {
-    this.feeds = deps.feeds;
-    this.threads = deps.threads;
-    this.clock = deps.clock;
-    this.logger = deps.logger;
-    this.settings = deps.settings;
-  }
+  constructor(private readonly deps: TurnMirrorsDeps) {}
 
   /** A reader of turn `turnId` of `threadId`, replayed from its first chunk. */
   read(threadId: string, turnId: string): TurnStream {
@@ -71,16 +59,16 @@ export class TurnMirrors {
     let unwatch: () => void = () => undefined;
     const stopped = live.abort.signal;
     try {
-      unwatch = await this.feeds.chunks.watch(turnId, onWake);
+      unwatch = await this.deps.feeds.chunks.watch(turnId, onWake);
       for (;;) {
         if (stopped.aborted) return;
         woken = false;
-        const entries = await this.feeds.chunks.read(turnId, next);
+        const entries = await this.deps.feeds.chunks.read(turnId, next);
         next += entries.length;
         if (this.take(live, entries)) return;
         if (woken) continue;
         const news = await new Promise<boolean>((resolve) => {
-          const timer = setTimeout(() => resolve(false), this.settings.followCheckMs);
+          const timer = setTimeout(() => resolve(false), this.deps.settings.followCheckMs);
           const done = (value: boolean) => {
             clearTimeout(timer);
             stopped.removeEventListener('abort', onAbort);
@@ -96,7 +84,7 @@ export class TurnMirrors {
         const verdict = await this.lookAt(live.threadId, turnId);
         if (verdict === 'running') continue;
         // The turn is over or lost: whatever it appended last is read first.
-        const last = await this.feeds.chunks.read(turnId, next);
+        const last = await this.deps.feeds.chunks.read(turnId, next);
         next += last.length;
         if (this.take(live, last)) return;
         // A turn that ended well put its last chunk in the feed before it let the thread go (and the
@@ -106,7 +94,7 @@ export class TurnMirrors {
       }
     } catch (error) {
       if (stopped.aborted) return;
-      this.logger.error('a turn could not be followed from this instance', {
+      this.deps.logger.error('a turn could not be followed from this instance', {
         turnId,
         cause: error instanceof Error ? error.message : String(error),
       });
@@ -137,8 +125,8 @@ export class TurnMirrors {
   }
 
   private async lookAt(threadId: string, turnId: string): Promise<'running' | 'over' | 'gone'> {
-    const loaded = await this.threads.find(threadId);
+    const loaded = await this.deps.threads.find(threadId);
     if (!loaded) return 'gone';
-    return loaded.thread.turnInFlight(this.clock.now().toISOString())?.id === turnId ? 'running' : 'over';
+    return loaded.thread.turnInFlight(this.deps.clock.now().toISOString())?.id === turnId ? 'running' : 'over';
   }
 }

@@ -20,46 +20,32 @@ export interface TurnStopperDeps {
  * and the answer waits for the turn to end (its partial answer saved) or for `stopWaitMs`.
  */
 export class TurnStopper {
-  private readonly threads: ThreadBook;
-  private readonly hub: TurnHub;
-  private readonly feeds: TurnFeeds;
-  private readonly waits: ThreadWaits;
-  private readonly clock: Clock;
-  private readonly settings: { readonly stopWaitMs: number };
-
-  constructor(deps: TurnStopperDeps) {
-    this.threads = deps.threads;
-    this.hub = deps.hub;
-    this.feeds = deps.feeds;
-    this.waits = deps.waits;
-    this.clock = deps.clock;
-    this.settings = deps.settings;
-  }
+  constructor(private readonly deps: TurnStopperDeps) {}
 
   /** Asks the turn in flight to stop; its id, or null when no turn was in flight. */
   async request(threadId: string): Promise<string | null> {
     const seen: { turnId: string | null } = { turnId: null };
-    await this.threads.update(threadId, (thread) => {
-      const turn = thread.turnInFlight(this.clock.now().toISOString());
+    await this.deps.threads.update(threadId, (thread) => {
+      const turn = thread.turnInFlight(this.deps.clock.now().toISOString());
       seen.turnId = turn?.id ?? null;
       return turn ? thread.requestStop(turn.id) : null;
     });
-    const local = this.hub.find(threadId);
+    const local = this.deps.hub.find(threadId);
     local?.stop();
-    if (seen.turnId) await this.feeds.signals.signal(seen.turnId);
+    if (seen.turnId) await this.deps.feeds.signals.signal(seen.turnId);
     return seen.turnId ?? (local ? 'here' : null);
   }
 
   /** Resolves once the turn `turnId` no longer holds the thread (or after `stopWaitMs`). */
   async ended(threadId: string, turnId: string): Promise<void> {
-    await this.hub.settled(threadId, this.settings.stopWaitMs);
-    await this.waits.until(
+    await this.deps.hub.settled(threadId, this.deps.settings.stopWaitMs);
+    await this.deps.waits.until(
       threadId,
       async () => {
-        const loaded = await this.threads.find(threadId);
-        return !loaded || loaded.thread.turnInFlight(this.clock.now().toISOString())?.id !== turnId;
+        const loaded = await this.deps.threads.find(threadId);
+        return !loaded || loaded.thread.turnInFlight(this.deps.clock.now().toISOString())?.id !== turnId;
       },
-      { timeoutMs: this.settings.stopWaitMs },
+      { timeoutMs: this.deps.settings.stopWaitMs },
     );
   }
 

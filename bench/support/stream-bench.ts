@@ -64,10 +64,30 @@ export async function readStamps(response: Response, delta: (emitted: number, ar
   }
 }
 
-/** A figure of latencies given in milliseconds (throughput: samples per second of latency, as the harness reports). */
+/** A figure of latencies given in microseconds (throughput: samples per second of latency, as the harness reports). */
+export function microsFigure(micros: readonly number[]): Figure {
+  const sorted = [...micros].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
+  const total = micros.reduce((sum, value) => sum + value, 0);
+  return { opsPerSecond: micros.length / (total / 1e6), p50Micros: at(0.5), p99Micros: at(0.99), operations: micros.length };
+}
+
+/** A figure of latencies given in milliseconds. */
 export function latencyFigure(millis: readonly number[]): Figure {
-  const sorted = [...millis].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]! * 1000;
-  const total = millis.reduce((sum, value) => sum + value, 0);
-  return { opsPerSecond: millis.length / (total / 1000), p50Micros: at(0.5), p99Micros: at(0.99), operations: millis.length };
+  return microsFigure(millis.map((value) => value * 1000));
+}
+
+/** Times a streamed response: first body byte and last body byte, in microseconds. */
+export async function timedStream(url: string, init: RequestInit): Promise<{ first: number; last: number }> {
+  const started = process.hrtime.bigint();
+  const response = await fetch(url, init);
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  const reader = response.body!.getReader();
+  let first = -1;
+  for (;;) {
+    const { done } = await reader.read();
+    if (first < 0) first = Number(process.hrtime.bigint() - started) / 1000;
+    if (done) break;
+  }
+  return { first, last: Number(process.hrtime.bigint() - started) / 1000 };
 }

@@ -1,14 +1,9 @@
-import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ProxyTracerProvider, context, propagation, trace, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { createPorter } from '../../composition/create-porter.js';
-import type { BenchResult, Figure } from '../support/harness.js';
-import { zeroLatencyModel } from '../support/quiet-model.js';
-import { listen } from '../support/listen.js';
+import type { BenchResult } from '../support/harness.js';
+import { microsFigure } from '../support/stream-bench.js';
+import { sideBySide, startTurnPorter } from '../support/turn-porter.js';
 
 const TOKENS = 500;
 const ITERATIONS = 300;
@@ -30,31 +25,12 @@ export async function run(): Promise<BenchResult[]> {
   const switching = new SwitchingProvider(sdk);
   trace.setGlobalTracerProvider(switching);
 
-  const dir = mkdtempSync(join(tmpdir(), 'porter-bench-telemetry-'));
-  const porter = await createPorter(
-    {
-      principal: () => ({ subject: 'bench', kind: 'user' }),
-      model: zeroLatencyModel(TOKENS),
-      databaseUrl: `sqlite:${join(dir, 'porter.db')}`,
-      secret: 'b'.repeat(40),
-      logger: 'silent',
-    },
-    {},
-  );
-  const server = await listen(createServer(porter.listener));
+  const porter = await startTurnPorter('porter-bench-telemetry-', TOKENS);
   let spansPerTurn = 0;
   try {
     const turn = async (on: boolean) => {
       switching.on = on;
-      const created = (await (
-        await fetch(`${server.url}/api/porter/threads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
-      ).json()) as { id: string };
-      if (!created.id) throw new Error('could not create a thread');
-      const timing = await timed(`${server.url}/api/porter/threads/${created.id}/turn`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ message: { role: 'user', parts: [{ type: 'text', text: 'hello' }] } }),
-      });
+      const timing = await porter.turn();
       // The turn's span ends just after its last byte: wait for it before the next turn switches the tracer.
       if (on) await settled(() => exporter.getFinishedSpans().some((s) => s.name === 'porter.turn'));
       if (on) spansPerTurn = exporter.getFinishedSpans().length;
@@ -62,22 +38,12 @@ export async function run(): Promise<BenchResult[]> {
       return timing;
     };
 
-    for (let i = 0; i < 30; i++) {
-      await turn(true);
-      await turn(false);
-    }
-    const traced: Array<{ first: number; last: number }> = [];
-    const untraced: Array<{ first: number; last: number }> = [];
-    for (let i = 0; i < ITERATIONS; i++) {
-      if (i % 2 === 0) {
-        traced.push(await turn(true));
-        untraced.push(await turn(false));
-      } else {
-        untraced.push(await turn(false));
-        traced.push(await turn(true));
-      }
-    }
-    const lastByte = (samples: typeof traced) => figureOf(samples.map((s) => s.last));
+    const { subject: traced, anchor: untraced } = await sideBySide(
+      () => turn(true),
+      () => turn(false),
+      ITERATIONS,
+    );
+    const lastByte = (samples: typeof traced) => microsFigure(samples.map((s) => s.last));
     // Each traced turn ran right beside an untraced one: the median of those pairs' ratios cancels
     // the load the machine drifts through, which the ratio of the two p50s does not.
     const paired = median(traced.map((s, i) => s.last / untraced[i]!.last));
@@ -97,13 +63,11 @@ export async function run(): Promise<BenchResult[]> {
       },
     ];
   } finally {
-    await server.close();
     await porter.close();
     await sdk.shutdown();
     trace.disable();
     context.disable();
     propagation.disable();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -129,30 +93,8 @@ async function settled(done: () => boolean): Promise<void> {
   for (let i = 0; i < 1000 && !done(); i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-/** Times a streamed response: first body byte and last body byte, in microseconds. */
-async function timed(url: string, init: RequestInit): Promise<{ first: number; last: number }> {
-  const started = process.hrtime.bigint();
-  const response = await fetch(url, init);
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  const reader = response.body!.getReader();
-  let first = -1;
-  for (;;) {
-    const { done } = await reader.read();
-    if (first < 0) first = Number(process.hrtime.bigint() - started) / 1000;
-    if (done) break;
-  }
-  return { first, last: Number(process.hrtime.bigint() - started) / 1000 };
-}
-
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-function figureOf(micros: number[]): Figure {
-  const sorted = [...micros].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
-  const total = micros.reduce((sum, value) => sum + value, 0);
-  return { opsPerSecond: micros.length / (total / 1e6), p50Micros: at(0.5), p99Micros: at(0.99), operations: micros.length };
 }

@@ -1,12 +1,10 @@
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { streamText } from 'ai';
-import { createPorter } from '../../composition/create-porter.js';
-import type { BenchResult, Figure } from '../support/harness.js';
+import type { BenchResult } from '../support/harness.js';
 import { zeroLatencyModel } from '../support/quiet-model.js';
 import { listen } from '../support/listen.js';
+import { microsFigure, timedStream } from '../support/stream-bench.js';
+import { sideBySide, startTurnPorter } from '../support/turn-porter.js';
 
 const TOKENS = 500;
 const ITERATIONS = 300;
@@ -18,58 +16,16 @@ const ITERATIONS = 300;
  * server; time to first byte under 5 ms more than the bare server's.
  */
 export async function run(): Promise<BenchResult[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'porter-bench-turn-'));
-  const porter = await createPorter(
-    {
-      principal: () => ({ subject: 'bench', kind: 'user' }),
-      model: zeroLatencyModel(TOKENS),
-      databaseUrl: `sqlite:${join(dir, 'porter.db')}`,
-      secret: 'b'.repeat(40),
-      logger: 'silent',
-    },
-    {},
-  );
-  const porterServer = await listen(createServer(porter.listener));
+  const porter = await startTurnPorter('porter-bench-turn-', TOKENS);
   const bareModel = zeroLatencyModel(TOKENS);
   const bareServer = await listen(
     createServer((_req, res) => streamText({ model: bareModel, prompt: 'hello' }).pipeUIMessageStreamToResponse(res)),
   );
   try {
-    const porterTurn = async () => {
-      const created = (await (
-        await fetch(`${porterServer.url}/api/porter/threads`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: '{}',
-        })
-      ).json()) as { id: string };
-      if (!created.id) throw new Error('could not create a thread');
-      return timed(`${porterServer.url}/api/porter/threads/${created.id}/turn`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ message: { role: 'user', parts: [{ type: 'text', text: 'hello' }] } }),
-      });
-    };
-    const bareTurn = () => timed(`${bareServer.url}/`, { method: 'POST' });
-
-    for (let i = 0; i < 30; i++) {
-      await porterTurn();
-      await bareTurn();
-    }
-    const subject: Array<{ first: number; last: number }> = [];
-    const anchor: Array<{ first: number; last: number }> = [];
-    for (let i = 0; i < ITERATIONS; i++) {
-      // Alternate who goes first, so neither always runs on a just-disturbed machine.
-      if (i % 2 === 0) {
-        subject.push(await porterTurn());
-        anchor.push(await bareTurn());
-      } else {
-        anchor.push(await bareTurn());
-        subject.push(await porterTurn());
-      }
-    }
-    const lastByte = (samples: typeof subject) => figureOf(samples.map((s) => s.last));
-    const firstByte = (samples: typeof subject) => figureOf(samples.map((s) => s.first));
+    const bareTurn = () => timedStream(`${bareServer.url}/`, { method: 'POST' });
+    const { subject, anchor } = await sideBySide(() => porter.turn(), bareTurn, ITERATIONS);
+    const lastByte = (samples: typeof subject) => microsFigure(samples.map((s) => s.last));
+    const firstByte = (samples: typeof subject) => microsFigure(samples.map((s) => s.first));
     const ttlb: BenchResult = {
       name: `turn, ${TOKENS} tokens: time to last byte`,
       subject: 'Porter wire',
@@ -90,31 +46,7 @@ export async function run(): Promise<BenchResult[]> {
     };
     return [ttlb, ttfb];
   } finally {
-    await porterServer.close();
     await bareServer.close();
     await porter.close();
-    rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** Times a streamed response: first body byte and last body byte, in microseconds. */
-async function timed(url: string, init: RequestInit): Promise<{ first: number; last: number }> {
-  const started = process.hrtime.bigint();
-  const response = await fetch(url, init);
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  const reader = response.body!.getReader();
-  let first = -1;
-  for (;;) {
-    const { done } = await reader.read();
-    if (first < 0) first = Number(process.hrtime.bigint() - started) / 1000;
-    if (done) break;
-  }
-  return { first, last: Number(process.hrtime.bigint() - started) / 1000 };
-}
-
-function figureOf(micros: number[]): Figure {
-  const sorted = [...micros].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
-  const total = micros.reduce((sum, value) => sum + value, 0);
-  return { opsPerSecond: micros.length / (total / 1e6), p50Micros: at(0.5), p99Micros: at(0.99), operations: micros.length };
 }

@@ -4,6 +4,7 @@ import { createPorter } from '../../composition/create-porter.js';
 import { loadConfig, type PorterConfigError } from '../../composition/config/load-config.js';
 import { get, getAll, TOKENS } from '../../composition/tokens.js';
 import { containerOf } from '../../composition/porter-container.js';
+import { ORIGIN_ROOT_DOCUMENTS } from '../support/door-documents.js';
 
 const base = { development: true, logger: 'silent' as const, databaseUrl: 'memory:' };
 
@@ -26,14 +27,7 @@ describe('The door composition', () => {
       expect(get(door, TOKENS.Store), 'shared services come from the root').to.equal(get(containerOf(porter), TOKENS.Store));
       expect(containerOf(porter).isBound(TOKENS.DoorSessions), 'door services stay in the child').to.equal(false);
       const origin = getAll(containerOf(porter), TOKENS.WireRoutes).find((r) => r.access === 'origin');
-      expect(origin?.originPaths).to.deep.equal([
-        '/.well-known/oauth-protected-resource/api/porter/mcp',
-        '/.well-known/oauth-authorization-server/api/porter/mcp',
-        '/.well-known/oauth-protected-resource',
-        '/.well-known/oauth-authorization-server',
-        '/.well-known/mcp/server-card.json',
-        '/.well-known/mcp-server-card',
-      ]);
+      expect(origin?.originPaths).to.deep.equal(ORIGIN_ROOT_DOCUMENTS);
     } finally {
       await porter.close();
     }

@@ -2,32 +2,24 @@ import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import type { DevHostFixture } from '../support/dev-host-fixture.js';
 import { PacedScriptedModel, checkedPages, chromeSuite } from '../support/browser.js';
-import { NangoBrokerServer } from '../support/nango-broker-server.js';
+import { suiteNangoBroker } from '../support/nango-broker-server.js';
 import { DEMO_SECRET, deliverDemo } from '../support/signed-delivery.js';
 const NANGO_KEY = 'nango-secret-for-the-chrome-tests';
 
 describe('Automations, runs and connections in the shipped chrome (headless Chromium)', function () {
   this.timeout(60_000);
   let host: DevHostFixture;
-  let broker: NangoBrokerServer;
   let browser: Browser;
+  const nango = suiteNangoBroker(NANGO_KEY);
   chromeSuite(
     (started) => ({ host, browser } = started),
-    async () => {
-      broker = new NangoBrokerServer(NANGO_KEY);
-      const brokerUrl = await broker.start();
-      // Slow words, so a run is still going when the person presses Stop.
-      return {
-        env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET },
-        porter: { model: new PacedScriptedModel(150), connections: { nango: { secretKey: NANGO_KEY, host: brokerUrl } } },
-      };
-    },
+    // Slow words, so a run is still going when the person presses Stop.
+    async () => ({
+      env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET },
+      porter: { model: new PacedScriptedModel(150), connections: await nango() },
+    }),
   );
   const pages = checkedPages();
-
-  after(async () => {
-    await broker?.close();
-  });
 
   const deliver = (payload: string): Promise<string[]> => deliverDemo(host.client.base, payload);
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import type { DevHostFixture } from '../support/dev-host-fixture.js';
 import { checkedPages, chromeSuite } from '../support/browser.js';
-import { NangoBrokerServer } from '../support/nango-broker-server.js';
+import { suiteNangoBroker } from '../support/nango-broker-server.js';
 import { githubWhoami } from '../support/github-tools.js';
 
 const NANGO_KEY = 'nango-secret-for-the-connect-offer';
@@ -10,21 +10,13 @@ const NANGO_KEY = 'nango-secret-for-the-connect-offer';
 describe('The connect offer in the shipped chrome (headless Chromium)', function () {
   this.timeout(60_000);
   let host: DevHostFixture;
-  let broker: NangoBrokerServer;
   let browser: Browser;
+  const nango = suiteNangoBroker(NANGO_KEY);
   chromeSuite(
     (started) => ({ host, browser } = started),
-    async () => {
-      broker = new NangoBrokerServer(NANGO_KEY);
-      const brokerUrl = await broker.start();
-      return { porter: { tools: [githubWhoami], connections: { nango: { secretKey: NANGO_KEY, host: brokerUrl } } } };
-    },
+    async () => ({ porter: { tools: [githubWhoami], connections: await nango() } }),
   );
   const pages = checkedPages();
-
-  after(async () => {
-    await broker?.close();
-  });
 
   it('offers to connect a missing account where the tool failed, connects it through the broker, and the tool then runs', async () => {
     const { page, context, screenshot } = await pages.open(browser, host.url, { user: 'noa' });

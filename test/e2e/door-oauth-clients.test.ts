@@ -18,6 +18,7 @@ import { createPorter, type Porter } from '../../composition/create-porter.js';
 import { demoTools } from '../../composition/dev-host/demo-tools.js';
 import { createTestDatabase, postgresServerUrl } from '../support/postgres.js';
 import { CLIENT_REDIRECT, authorizeUrl, initializeRequest, doorRpc, postForm as form } from '../support/door-client.js';
+import { ORIGIN_ROOT_DOCUMENTS } from '../support/door-documents.js';
 
 type Host = DevHost & { client: WireClient };
 
@@ -241,12 +242,7 @@ describe('The door with the clients people use', function () {
 
   describe('the discovery documents and the Host they are asked with', () => {
     const documents = [
-      '/.well-known/oauth-protected-resource/api/porter/mcp',
-      '/.well-known/oauth-authorization-server/api/porter/mcp',
-      '/.well-known/oauth-protected-resource',
-      '/.well-known/oauth-authorization-server',
-      '/.well-known/mcp/server-card.json',
-      '/.well-known/mcp-server-card',
+      ...ORIGIN_ROOT_DOCUMENTS,
       '/api/porter/mcp/.well-known/oauth-protected-resource',
       '/api/porter/mcp/.well-known/oauth-authorization-server',
     ];

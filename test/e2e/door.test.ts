@@ -10,6 +10,7 @@ import { MemoryStore } from '../../adapters/store/memory/memory-store.js';
 import { PKCE_REQUIRED } from '../../domain/door/pkce.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import type { WireClient } from '../support/turn-client.js';
+import { ORIGIN_ROOT_DOCUMENTS } from '../support/door-documents.js';
 
 type Host = DevHost & { client: WireClient };
 const insecure = { [oauth.allowInsecureRequests]: true };
@@ -252,14 +253,7 @@ describe('The MCP door through the development host', function () {
   });
 
   it('serves the six origin-root documents at their exact paths only, and the two OAuth documents under the base path', async () => {
-    const exact = [
-      '/.well-known/oauth-protected-resource/api/porter/mcp',
-      '/.well-known/oauth-authorization-server/api/porter/mcp',
-      '/.well-known/oauth-protected-resource',
-      '/.well-known/oauth-authorization-server',
-      '/.well-known/mcp/server-card.json',
-      '/.well-known/mcp-server-card',
-    ];
+    const exact = ORIGIN_ROOT_DOCUMENTS;
     for (const path of exact) {
       const response = await fetch(`${host.url}${path}`);
       expect(response.status, path).to.equal(200);

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { Webhook } from 'standardwebhooks';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
 import { get, TOKENS } from '../../composition/tokens.js';
 import { containerOf } from '../../composition/porter-container.js';
@@ -8,6 +7,7 @@ import { FlakyModel } from '../support/flaky-model.js';
 import { z } from 'zod';
 import { serve, type RunningServer } from '../support/http-server.js';
 import { until } from '../support/eventually.js';
+import { deliverSigned } from '../support/signed-delivery.js';
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
 
 const SOURCE_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -92,22 +92,8 @@ describe('Reliable runs on three instances sharing one PostgreSQL', function () 
         });
         await automations.armAutomation.execute({ principal: ada, automationId: flaky.id });
 
-        const deliver = async (server: RunningServer, source: string, id: string) => {
-          const body = JSON.stringify({ id });
-          const at = new Date();
-          const response = await fetch(`${server.url}${instances[0]!.mount}/webhooks/${source}`, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              'webhook-id': id,
-              'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-              'webhook-signature': new Webhook(SOURCE_SECRET).sign(id, at, body),
-            },
-            body,
-          });
-          expect(response.status).to.equal(202);
-          return ((await response.json()) as { runIds: string[] }).runIds;
-        };
+        const deliver = (server: RunningServer, source: string, id: string) =>
+          deliverSigned(`${server.url}${instances[0]!.mount}`, source, SOURCE_SECRET, JSON.stringify({ id }), id);
         const delivered = await Promise.all([
           ...Array.from({ length: 5 }, (_, i) => deliver(servers[i % 3]!, 'orders', `msg_${scheduler}_order_${i}`)),
           deliver(servers[2]!, 'flaky', `msg_${scheduler}_flaky`),

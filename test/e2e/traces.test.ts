@@ -1,6 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { expect } from 'chai';
-import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -9,10 +8,10 @@ import { devHost, type DevHostFixture } from '../support/dev-host-fixture.js';
 import { toolPart, WireClient } from '../support/turn-client.js';
 import { connectSdk } from '../support/door-client.js';
 import { until } from '../support/eventually.js';
+import { DEMO_SECRET, deliverDemo } from '../support/signed-delivery.js';
 import { actAs, defineTool } from '../../composition/index.js';
 import { demoTools } from '../../composition/dev-host/demo-tools.js';
 
-const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const TICK_SECRET = 'a-traces-tick-secret-0123456789';
 /** What the person says: it must never reach a span. */
 const SAID = 'tell nobody: the plum pudding recipe';
@@ -197,20 +196,7 @@ describe('Traces through @opentelemetry/api (in-memory exporter, the development
       task: { prompt: 'Summarise this delivery.' },
     });
     expect((await ada.json('POST', `/automations/${created.body.id}/arm`, {})).status).to.equal(200);
-    const id = 'msg_traces_1';
-    const at = new Date();
-    const response = await fetch(`${host.client.base}/webhooks/demo`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': id,
-        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-        'webhook-signature': new Webhook(DEMO_SECRET).sign(id, at, '{"order":42}'),
-      },
-      body: '{"order":42}',
-    });
-    expect(response.status).to.equal(202);
-    const { runIds } = (await response.json()) as { runIds: string[] };
+    const runIds = await deliverDemo(host.client.base, '{"order":42}');
     await until(
       async () => named('porter.run').length,
       (n) => n === 1,
@@ -267,19 +253,7 @@ describe('Traces through @opentelemetry/api (in-memory exporter, the development
     });
     expect((await ada.json('POST', `/automations/${created.body.id}/arm`, {})).status).to.equal(200);
     hostCalls.length = 0;
-    const id = 'msg_traces_act_as';
-    const at = new Date();
-    const response = await fetch(`${host.client.base}/webhooks/demo`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': id,
-        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-        'webhook-signature': new Webhook(DEMO_SECRET).sign(id, at, '{}'),
-      },
-      body: '{}',
-    });
-    expect(response.status).to.equal(202);
+    await deliverDemo(host.client.base, '{}');
     const call = await until(
       async () => named('porter.tool_call').find((s) => s.attributes['porter.tool.name'] === 'whoami'),
       (s) => s !== undefined,

@@ -20,17 +20,22 @@ export interface ClientShape {
   readonly authorizeScope?: string;
 }
 
+/** What both VS Code registrations send alike. */
+const VS_CODE = {
+  client_name: 'Visual Studio Code',
+  client_uri: 'https://code.visualstudio.com',
+  grant_types: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
+  response_types: ['code'],
+};
+const VS_CODE_WEB_REDIRECTS = ['https://insiders.vscode.dev/redirect', 'https://vscode.dev/redirect'];
+
 export const CLIENT_SHAPES: ReadonlyArray<ClientShape> = [
   {
     name: 'VS Code (older: device code grant in the list, loopback without a port)',
     registration: {
-      client_name: 'Visual Studio Code',
-      client_uri: 'https://code.visualstudio.com',
-      grant_types: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
-      response_types: ['code'],
+      ...VS_CODE,
       redirect_uris: [
-        'https://insiders.vscode.dev/redirect',
-        'https://vscode.dev/redirect',
+        ...VS_CODE_WEB_REDIRECTS,
         'http://localhost/',
         'http://127.0.0.1/',
         'http://localhost:33418/',
@@ -43,16 +48,8 @@ export const CLIENT_SHAPES: ReadonlyArray<ClientShape> = [
   {
     name: 'VS Code (newer: native application type, the scopes it wants)',
     registration: {
-      client_name: 'Visual Studio Code',
-      client_uri: 'https://code.visualstudio.com',
-      grant_types: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
-      response_types: ['code'],
-      redirect_uris: [
-        'https://insiders.vscode.dev/redirect',
-        'https://vscode.dev/redirect',
-        'http://127.0.0.1/',
-        'http://127.0.0.1:33418/',
-      ],
+      ...VS_CODE,
+      redirect_uris: [...VS_CODE_WEB_REDIRECTS, 'http://127.0.0.1/', 'http://127.0.0.1:33418/'],
       scope: 'mcp',
       token_endpoint_auth_method: 'none',
       application_type: 'native',

@@ -188,3 +188,19 @@ export class NangoBrokerServer {
       : reply;
   }
 }
+
+/**
+ * A NangoBrokerServer for a mocha suite: the function it answers starts one (call it from the
+ * suite's before hook) and gives the `connections` option that points Porter at it; it is closed
+ * after the suite.
+ */
+export function suiteNangoBroker(secretKey: string): () => Promise<{ nango: { secretKey: string; host: string } }> {
+  let server: NangoBrokerServer | undefined;
+  after(async () => {
+    await server?.close();
+  });
+  return async () => {
+    server = new NangoBrokerServer(secretKey);
+    return { nango: { secretKey, host: await server.start() } };
+  };
+}

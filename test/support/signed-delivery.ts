@@ -24,9 +24,14 @@ export function sendSigned(url: string, secret: string, body: string, id?: strin
   return fetch(url, { method: 'POST', headers: signedHeaders(secret, body, id), body });
 }
 
-/** A delivery to the `demo` source of the wire at `base`, which must be accepted (202): the runs it started. */
-export async function deliverDemo(base: string, payload: string): Promise<string[]> {
-  const response = await sendSigned(`${base}/webhooks/demo`, DEMO_SECRET, payload);
+/** A delivery to `source` on the wire at `base`, signed with `secret`, which must be accepted (202): the runs it started. */
+export async function deliverSigned(base: string, source: string, secret: string, payload: string, id?: string): Promise<string[]> {
+  const response = await sendSigned(`${base}/webhooks/${source}`, secret, payload, id);
   expect(response.status).to.equal(202);
   return ((await response.json()) as { runIds: string[] }).runIds;
+}
+
+/** A delivery to the `demo` source of the wire at `base`, which must be accepted (202): the runs it started. */
+export function deliverDemo(base: string, payload: string): Promise<string[]> {
+  return deliverSigned(base, 'demo', DEMO_SECRET, payload);
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
+import { sendSigned } from './signed-delivery.js';
 
 /**
  * Delivers `payload` to a Standard Webhooks source on the wire (`${wire}/webhooks/${source}`),
@@ -12,17 +12,7 @@ export async function deliverWebhook(
   payload: string,
   id = `msg_${randomUUID()}`,
 ): Promise<{ status: number; runIds: string[] }> {
-  const at = new Date();
-  const delivered = await fetch(`${wire}/webhooks/${source}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'webhook-id': id,
-      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-      'webhook-signature': new Webhook(secret).sign(id, at, payload),
-    },
-    body: payload,
-  });
+  const delivered = await sendSigned(`${wire}/webhooks/${source}`, secret, payload, id);
   const body = (await delivered.json()) as { runIds?: string[] };
   return { status: delivered.status, runIds: body.runIds ?? [] };
 }

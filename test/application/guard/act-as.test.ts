@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { jwtVerify } from 'jose';
 import { ada, guardHarness, parkedId } from '../../support/guard-harness.js';
 import { bearerSubject, recordingHost } from '../../support/recording-host.js';
+import { rejection } from '../../support/outcomes.js';
 import { hs256Jwt } from '../../../adapters/act-as/hs256-jwt.js';
 import { BaseUrlHostApi } from '../../../adapters/host/base-url-host-api.js';
 import type { ToolDefinition } from '../../../ports/tool-registry.js';
@@ -21,6 +22,20 @@ const callsHost = (risk: ToolDefinition['risk']): ToolDefinition => ({
   },
 });
 
+/** Runs `test` with a recording host and a guard harness whose one tool (of `risk`) calls it under `path`, through `actAs` if given; the host closes after. */
+async function withHost(
+  options: { risk: ToolDefinition['risk']; actAs?: ActAsPreset; path?: string },
+  test: (h: ReturnType<typeof guardHarness>, host: Awaited<ReturnType<typeof recordingHost>>) => Promise<void>,
+): Promise<void> {
+  const host = await recordingHost();
+  try {
+    const base = options.path ? `${host.url}${options.path}` : host.url;
+    await test(guardHarness({ tools: [callsHost(options.risk)], actAs: options.actAs, host: new BaseUrlHostApi(base) }), host);
+  } finally {
+    await host.close();
+  }
+}
+
 function countingPreset(inner: ActAsPreset): ActAsPreset & { mints: number } {
   const counting = {
     mints: 0,
@@ -39,9 +54,7 @@ function countingPreset(inner: ActAsPreset): ActAsPreset & { mints: number } {
 
 describe('act-as and present credentials', () => {
   it('acts as the user with minted material when away, never with forwarded credentials', async () => {
-    const host = await recordingHost();
-    try {
-      const h = guardHarness({ tools: [callsHost('read')], actAs: hs256Jwt({ secret: SECRET }), host: new BaseUrlHostApi(host.url) });
+    await withHost({ risk: 'read', actAs: hs256Jwt({ secret: SECRET }) }, async (h, host) => {
       const result = await h.call(
         'host_call',
         {},
@@ -59,27 +72,20 @@ describe('act-as and present credentials', () => {
       expect(token).to.not.equal('inbound');
       const { payload } = await jwtVerify(token, new TextEncoder().encode(SECRET));
       expect(payload.sub).to.equal('ada');
-    } finally {
-      await host.close();
-    }
+    });
   });
 
   it("fails closed, audited, before any outbound call when the authority is someone else's", async () => {
-    const host = await recordingHost();
-    try {
-      const h = guardHarness({ tools: [callsHost('read')], actAs: hs256Jwt({ secret: SECRET }), host: new BaseUrlHostApi(host.url) });
-      let refused: unknown;
-      try {
-        await h.hostAccess.prepare({
+    await withHost({ risk: 'read', actAs: hs256Jwt({ secret: SECRET }) }, async (h, host) => {
+      const refused = await rejection(
+        h.hostAccess.prepare({
           principal: ada,
           venue: 'mcp',
           presence: 'present',
           tool: 'host_call',
           authority: { subject: 'bob', grantId: 'grt_1' },
-        });
-      } catch (error) {
-        refused = error;
-      }
+        }),
+      );
       expect((refused as { details?: unknown }).details).to.deep.equal({ outcome: 'act-as-subject-mismatch' });
       expect((refused as { code?: string }).code).to.equal('forbidden');
       expect(host.requests).to.have.length(0);
@@ -90,24 +96,18 @@ describe('act-as and present credentials', () => {
         outcome: 'act-as-subject-mismatch',
         details: { tool: 'host_call', grantId: 'grt_1' },
       });
-    } finally {
-      await host.close();
-    }
+    });
   });
 
   it('runs an approved door call through act-as, as the person who approved it', async () => {
-    const host = await recordingHost();
-    try {
-      const h = guardHarness({ tools: [callsHost('write')], actAs: hs256Jwt({ secret: SECRET }), host: new BaseUrlHostApi(host.url) });
+    await withHost({ risk: 'write', actAs: hs256Jwt({ secret: SECRET }) }, async (h, host) => {
       const id = parkedId(await h.call('host_call', {}, { venue: 'mcp', session: 'ses_1' }));
       await h.decide.execute({ principal: ada, approvalId: id, approve: true });
       const loaded = await h.executeApproved.execute({ approvalId: id, principal: ada, signal: new AbortController().signal });
       expect(loaded?.status).to.equal('ran');
       expect(host.requests).to.have.length(1);
       expect(await bearerSubject(host.requests[0]!, SECRET)).to.equal('ada');
-    } finally {
-      await host.close();
-    }
+    });
   });
 
   it('caches material until expiry minus the safety margin, and re-mints when the secret rotates', async () => {
@@ -127,27 +127,19 @@ describe('act-as and present credentials', () => {
   });
 
   it('answers not-implemented when act-as is needed but not configured', async () => {
-    const host = await recordingHost();
-    try {
-      const h = guardHarness({ tools: [callsHost('read')], host: new BaseUrlHostApi(host.url) });
+    await withHost({ risk: 'read' }, async (h, host) => {
       const result = await h.call('host_call', {}, { presence: 'away', venue: 'automation', session: 'run_1' });
       expect(result).to.deep.include({ status: 'failed', code: 'not-implemented' });
       expect(host.requests).to.have.length(0);
-    } finally {
-      await host.close();
-    }
+    });
   });
 
   it("forwards the person's cookie and authorization to PORTER_BASE_URL when present", async () => {
-    const host = await recordingHost();
-    try {
-      const h = guardHarness({ tools: [callsHost('read')], host: new BaseUrlHostApi(host.url) });
+    await withHost({ risk: 'read' }, async (h, host) => {
       await h.call('host_call', {}, { credentials: { cookie: 'sid=abc', authorization: 'Bearer user-token' } });
       expect(host.requests[0]!.headers).to.deep.include({ cookie: 'sid=abc', authorization: 'Bearer user-token' });
       expect(host.requests[0]!.url).to.equal('/api/notes');
-    } finally {
-      await host.close();
-    }
+    });
   });
 
   it('without PORTER_BASE_URL forwards nothing and audits present-credentials-not-forwarded exactly once per boot', async () => {
@@ -170,18 +162,15 @@ describe('act-as and present credentials', () => {
         host: new BaseUrlHostApi(host.url),
         auditSink: failingSink,
       });
-      let refused: unknown;
-      try {
-        await withHost.hostAccess.prepare({
+      const refused = await rejection(
+        withHost.hostAccess.prepare({
           principal: ada,
           venue: 'mcp',
           presence: 'present',
           tool: 'host_call',
           authority: { subject: 'bob' },
-        });
-      } catch (error) {
-        refused = error;
-      }
+        }),
+      );
       expect((refused as { code?: string }).code).to.equal('forbidden');
       expect(host.requests).to.have.length(0);
 
@@ -195,14 +184,10 @@ describe('act-as and present credentials', () => {
   });
 
   it("calls the host under PORTER_BASE_URL's own path", async () => {
-    const host = await recordingHost();
-    try {
-      const h = guardHarness({ tools: [callsHost('read')], host: new BaseUrlHostApi(`${host.url}/app/`) });
+    await withHost({ risk: 'read', path: '/app/' }, async (h, host) => {
       await h.call('host_call', {});
       expect(host.requests[0]!.url).to.equal('/app/api/notes');
-    } finally {
-      await host.close();
-    }
+    });
   });
 
   it('gives up on a host call that hangs', async () => {
