@@ -23,7 +23,7 @@ export interface DoorSessionsDeps {
   readonly clock: Clock;
   /**
    * How long this process trusts a stored session it read, before reading it again (the door's
-   * `oauth.tokenCacheMs`): a session ended on another instance answers 404 here within it. 0 reads
+   * `door.sessionCacheMs`): a session ended on another instance answers 404 here within it. 0 reads
    * the store on every request.
    */
   readonly cacheMs?: number;

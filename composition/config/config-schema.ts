@@ -96,6 +96,8 @@ const doorSchema = z.strictObject({
         .max(100),
     ])
     .optional(),
+  /** How long an instance trusts a door session it read from the store (ms); 0 reads it on every request. */
+  sessionCacheMs: z.number().int().min(0).max(10_000).optional(),
 });
 
 /**

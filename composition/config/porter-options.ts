@@ -170,8 +170,12 @@ export interface PorterOptions {
   /** Opens the MCP door (needs `oauth`). Default false. */
   readonly mcp?: boolean;
   readonly oauth?: DoorOAuthOptions;
-  /** The door's transport: `allowedOrigins`, browser origins besides its own and loopback ones (or `'*'`); another `Origin` is 403. */
-  readonly door?: { readonly allowedOrigins?: ReadonlyArray<string> | '*' };
+  /**
+   * The door's transport: `allowedOrigins`, browser origins besides its own and loopback ones (or
+   * `'*'`; another `Origin` is 403), and `sessionCacheMs`, how long an instance trusts a door session
+   * it read from the store, 0–10000 ms (default 1000; 0 reads it on every request).
+   */
+  readonly door?: { readonly allowedOrigins?: ReadonlyArray<string> | '*'; readonly sessionCacheMs?: number };
   readonly remoteAs?: RemoteAuthorizationServer;
   /** How Porter calls the host as a person who is away or comes through the door: `actAs.authjs(…)`, `actAs.hostedIdentity(…)`, `actAs.jwt(…)`. */
   readonly actAs?: ActAsPreset;

@@ -30,6 +30,7 @@ import type { DoorSessionPrimitives } from '../../ports/door-sessions.js';
 
 /** How long an instance trusts an access token it already checked; revocations elsewhere arrive within it. */
 const DEFAULT_TOKEN_CACHE_MS = 1_000;
+const DEFAULT_SESSION_CACHE_MS = 1_000;
 
 /** The door's books over the store. */
 export interface DoorStores {
@@ -79,8 +80,9 @@ const doorServices = porterModule((bind) => {
           records: get(ctx, TOKENS.Store).records<DoorSessionPrimitives>('door-sessions'),
           settings: get(ctx, TOKENS.DoorSettings),
           clock: get(ctx, TOKENS.Clock),
-          // Trusted as long as a checked access token: a session ended elsewhere is refused here within it.
-          cacheMs: get(ctx, TOKENS.Config).oauth?.tokenCacheMs ?? DEFAULT_TOKEN_CACHE_MS,
+          // A session ended elsewhere is refused here within this; its owner never changes, so the
+          // bearer (checked on its own terms, `oauth.tokenCacheMs`) is what keeps a revoked person out.
+          cacheMs: get(ctx, TOKENS.Config).door?.sessionCacheMs ?? DEFAULT_SESSION_CACHE_MS,
         }),
     )
     .inSingletonScope();

@@ -14,6 +14,7 @@ import { accessTokenFor, initializeRequest } from '../support/door-client.js';
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
 import { startCluster, type TurnCluster } from '../support/turn-cluster.js';
 import { eventually } from '../support/eventually.js';
+import { freePort } from '../support/http-server.js';
 
 const CALLS = 40;
 
@@ -116,7 +117,7 @@ for (const backend of ['PostgreSQL', 'SQLite file'] as const) {
       expect(cluster.proxy.served.at(-1)!.upstream, 'deleted on the other instance').to.not.equal(streamedBy);
       expect(await ended).to.equal('ended');
       // Both instances now answer the transport's prescribed 404, so a client starts a new session:
-      // the one that deleted it at once, the other once its trust in what it read lapses (tokenCacheMs, 1 s).
+      // the one that deleted it at once, the other once its trust in what it read lapses (door.sessionCacheMs, 1 s).
       const ping = { jsonrpc: '2.0', id: 9, method: 'ping' };
       const started = Date.now();
       const statuses = async () => [
@@ -164,7 +165,11 @@ describe('Door sessions across a restart (SQLite file)', function () {
     },
   });
 
-  async function start(databaseUrl: string, port: number): Promise<{ porter: Porter; server: Server; port: number }> {
+  async function start(
+    databaseUrl: string,
+    port: number,
+    shared?: { door: { sessionCacheMs: number }; baseUrl: string },
+  ): Promise<{ porter: Porter; server: Server; port: number }> {
     const porter = await createPorter(
       {
         development: false,
@@ -176,6 +181,7 @@ describe('Door sessions across a restart (SQLite file)', function () {
         principal: demoPrincipal,
         mcp: true,
         oauth: developmentOAuth(),
+        ...shared,
       },
       {},
     );
@@ -233,6 +239,28 @@ describe('Door sessions across a restart (SQLite file)', function () {
       await again.client.close();
     } finally {
       await stop(running);
+    }
+  });
+
+  it('with door.sessionCacheMs 0, refuses at once on another instance a session ended on one', async () => {
+    const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'porter-door-restart-')), 'porter.db')}`;
+    // One site on two instances: a token is bound to the site's resource, whichever instance checks it.
+    const port = await freePort();
+    const shared = { door: { sessionCacheMs: 0 }, baseUrl: `http://127.0.0.1:${port}` };
+    const [one, two] = [await start(databaseUrl, port, shared), await start(databaseUrl, 0, shared)];
+    const doorOf = (running: { port: number }) => new URL(`http://127.0.0.1:${running.port}/api/porter/mcp`);
+    try {
+      const token = await accessTokenFor(doorOf(one), 'ada');
+      const { transport } = await sdkClient(doorOf(one), token);
+      const session = transport.sessionId!;
+      const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+      // The second instance rebuilds the session, then serves it from its live form, having just read it from the store.
+      for (const id of [1, 2]) expect((await rpc(doorOf(two), token, session, 'POST', ping(id))).status).to.equal(200);
+      expect((await rpc(doorOf(one), token, session, 'DELETE')).status).to.equal(200);
+      expect((await rpc(doorOf(two), token, session, 'POST', ping(3))).status).to.equal(404);
+    } finally {
+      await stop(one);
+      await stop(two);
     }
   });
 });
