@@ -20,7 +20,9 @@ export abstract class Aggregate<P extends object> {
 /**
  * The base of an aggregate over primitives `P` whose fields `K` callers read as they are stored:
  * each is a read-only getter, so the aggregate lists them once instead of writing a getter apiece.
- * Whatever is derived (a default filled in, a value object) stays an explicit getter.
+ * Whatever is derived (a default filled in, a value object) stays an explicit getter. The getters
+ * live on the prototype, so an aggregate's only own state is still its primitives. The aggregate
+ * declares a private constructor, so only its named constructors make one.
  *
  * `class App extends aggregateOf<AppPrimitives>().reading('id', 'owner') { … }`
  */
