@@ -1,3 +1,4 @@
+import { aggregateOf } from '../aggregate.js';
 import { fnRefs, nodeCount, type AppDocument } from './app-document.js';
 import { ForkPin, type ForkPinPrimitives, type PinDrift } from './fork-pin.js';
 
@@ -32,8 +33,20 @@ export interface NextVersion {
 }
 
 /** A generated app. Every change of content is a new version; changes return a new App. */
-export class App {
-  private constructor(private readonly props: AppPrimitives) {}
+export class App extends aggregateOf<AppPrimitives>().reading(
+  'id',
+  'owner',
+  'document',
+  'version',
+  'versionNumber',
+  'contentHash',
+  'served',
+  'createdAt',
+  'updatedAt',
+) {
+  private constructor(props: AppPrimitives) {
+    super(props);
+  }
 
   static create(input: { id: string; owner: string; document: AppDocument; pin?: ForkPin | null } & NextVersion): App {
     return new App({
@@ -54,48 +67,8 @@ export class App {
     return new App(props);
   }
 
-  toPrimitives(): AppPrimitives {
-    return this.props;
-  }
-
-  get id(): string {
-    return this.props.id;
-  }
-
-  get owner(): string {
-    return this.props.owner;
-  }
-
-  get document(): AppDocument {
-    return this.props.document;
-  }
-
-  get version(): string {
-    return this.props.version;
-  }
-
-  get versionNumber(): number {
-    return this.props.versionNumber;
-  }
-
-  get contentHash(): string {
-    return this.props.contentHash;
-  }
-
   get pin(): ForkPin | null {
     return this.props.pin ? ForkPin.fromPrimitives(this.props.pin) : null;
-  }
-
-  get served(): ServedPrimitives | null {
-    return this.props.served;
-  }
-
-  get updatedAt(): string {
-    return this.props.updatedAt;
-  }
-
-  get createdAt(): string {
-    return this.props.createdAt;
   }
 
   isOwnedBy(subject: string): boolean {
@@ -140,18 +113,17 @@ export class App {
   /** The sync's verdict for this fork; null when nothing changes. */
   synced(componentHash: string, at: string): App | null {
     const pin = this.pin?.synced(componentHash);
-    return pin ? new App({ ...this.props, pin: pin.toPrimitives(), updatedAt: at }) : null;
+    return pin ? this.with({ pin: pin.toPrimitives(), updatedAt: at }) : null;
   }
 
   movedTo(owner: string): App {
-    return new App({ ...this.props, owner });
+    return this.with({ owner });
   }
 
   /** A new version never changes who may read the app: that was settled when it was made. */
   private revised(document: AppDocument, next: NextVersion, changes: Partial<AppPrimitives>): App {
     if (document.scope !== this.props.document.scope) throw new Error('a new version of an app cannot change its scope');
-    return new App({
-      ...this.props,
+    return this.with({
       ...changes,
       document,
       version: next.version,

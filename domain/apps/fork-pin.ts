@@ -1,3 +1,5 @@
+import { aggregateOf } from '../aggregate.js';
+
 /**
  * A user's fork of a remixable slot of a host component. It remembers the baseline it was made
  * from (the component file's hash) and the edits made since, so a rebase can replay them.
@@ -18,8 +20,10 @@ export interface PinDrift {
   readonly currentHash: string;
 }
 
-export class ForkPin {
-  private constructor(private readonly props: ForkPinPrimitives) {}
+export class ForkPin extends aggregateOf<ForkPinPrimitives>().reading('slot', 'trail') {
+  private constructor(props: ForkPinPrimitives) {
+    super(props);
+  }
 
   static fork(slot: string, baselineHash: string): ForkPin {
     return new ForkPin({ slot, baselineHash, driftedTo: null, trail: [] });
@@ -27,18 +31,6 @@ export class ForkPin {
 
   static fromPrimitives(props: ForkPinPrimitives): ForkPin {
     return new ForkPin(props);
-  }
-
-  toPrimitives(): ForkPinPrimitives {
-    return this.props;
-  }
-
-  get slot(): string {
-    return this.props.slot;
-  }
-
-  get trail(): ReadonlyArray<string> {
-    return this.props.trail;
   }
 
   get drifted(): boolean {
@@ -57,15 +49,15 @@ export class ForkPin {
    */
   synced(componentHash: string): ForkPin | null {
     const driftedTo = componentHash === this.props.baselineHash ? null : componentHash;
-    return driftedTo === this.props.driftedTo ? null : new ForkPin({ ...this.props, driftedTo });
+    return driftedTo === this.props.driftedTo ? null : this.with({ driftedTo });
   }
 
   recordEdit(instruction: string): ForkPin {
-    return new ForkPin({ ...this.props, trail: [...this.props.trail, instruction] });
+    return this.with({ trail: [...this.props.trail, instruction] });
   }
 
   /** Re-made from the new baseline with the same trail replayed. */
   rebasedOn(baselineHash: string): ForkPin {
-    return new ForkPin({ ...this.props, baselineHash, driftedTo: null });
+    return this.with({ baselineHash, driftedTo: null });
   }
 }

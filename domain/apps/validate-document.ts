@@ -106,13 +106,7 @@ function checkActions(input: unknown, issue: (path: string, message: string) => 
   const entries = Object.entries(input);
   if (entries.length > DOCUMENT_LIMITS.maxActions) issue('actions', `has ${entries.length} actions; at most ${DOCUMENT_LIMITS.maxActions}`);
   const out: Record<string, AppAction> = {};
-  for (const [key, value] of entries) {
-    const path = `actions.${key}`;
-    if (!KEY.test(key)) issue(path, 'is not a valid action name');
-    if (!isObject(value)) {
-      issue(path, 'must be an action object');
-      continue;
-    }
+  for (const [key, path, value] of namedObjects(entries, 'actions', KEY, 'is not a valid action name', 'must be an action object', issue)) {
     if (
       (value.kind === 'put-record' || value.kind === 'delete-record') &&
       onlyKeys(value, ['kind', 'collection']) &&
@@ -164,13 +158,8 @@ function checkNodes(
   if (entries.length > DOCUMENT_LIMITS.maxNodes)
     return (issue('nodes', `has ${entries.length} nodes; at most ${DOCUMENT_LIMITS.maxNodes}`), null);
   const out: Record<string, AppNode> = {};
-  for (const [id, value] of entries) {
-    const path = `nodes.${id}`;
-    if (!NODE_ID.test(id)) issue(path, 'has an id that is not 1..64 letters, digits, _ or -');
-    if (!isObject(value)) {
-      issue(path, 'must be a node object');
-      continue;
-    }
+  const badId = 'has an id that is not 1..64 letters, digits, _ or -';
+  for (const [id, path, value] of namedObjects(entries, 'nodes', NODE_ID, badId, 'must be a node object', issue)) {
     for (const key of Object.keys(value)) if (!NODE_KEYS.includes(key)) issue(`${path}.${key}`, 'is not a node field');
     if (!(NODE_TYPES as ReadonlyArray<unknown>).includes(value.type)) issue(`${path}.type`, `must be one of ${NODE_TYPES.join(', ')}`);
     const node: { -readonly [K in keyof AppNode]: AppNode[K] } = { type: value.type as AppNode['type'] };
@@ -275,6 +264,26 @@ function checkEgress(input: unknown, issue: (path: string, message: string) => v
     else domains.push(domain);
   }
   return { allowDomains: domains };
+}
+
+/**
+ * The entries of a section keyed by name (actions, nodes) whose values are objects, each with its
+ * path: a name that breaks `name` is an issue, and a value that is no object is one and is skipped.
+ */
+function* namedObjects(
+  entries: ReadonlyArray<[string, unknown]>,
+  section: string,
+  name: RegExp,
+  badName: string,
+  notObject: string,
+  issue: (path: string, message: string) => void,
+): Generator<[key: string, path: string, value: Json]> {
+  for (const [key, value] of entries) {
+    const path = `${section}.${key}`;
+    if (!name.test(key)) issue(path, badName);
+    if (isObject(value)) yield [key, path, value];
+    else issue(path, notObject);
+  }
 }
 
 function isObject(value: unknown): value is Json {

@@ -1,3 +1,4 @@
+import { aggregateOf } from '../aggregate.js';
 import { Conflict } from '../errors.js';
 import type { Principal } from '../principal.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_RETRY, type ConcurrencyPolicy, type RetryPolicy } from './run-policy.js';
@@ -72,8 +73,10 @@ export class AutomationArmed extends Conflict {
  * One record: a trigger, a task and an owner. Arming lets its trigger start runs; a run acts as
  * the owner while they are away, so it may use only the owner's standing grants.
  */
-export class Automation {
-  private constructor(private readonly props: AutomationPrimitives) {}
+export class Automation extends aggregateOf<AutomationPrimitives>().reading('id', 'owner', 'trigger', 'task', 'armed', 'armedAt', 'name') {
+  private constructor(props: AutomationPrimitives) {
+    super(props);
+  }
 
   static create(input: {
     id: string;
@@ -105,38 +108,6 @@ export class Automation {
 
   static fromPrimitives(props: AutomationPrimitives): Automation {
     return new Automation(props);
-  }
-
-  toPrimitives(): AutomationPrimitives {
-    return this.props;
-  }
-
-  get id(): string {
-    return this.props.id;
-  }
-
-  get owner(): Owner {
-    return this.props.owner;
-  }
-
-  get trigger(): Trigger {
-    return this.props.trigger;
-  }
-
-  get task(): Task {
-    return this.props.task;
-  }
-
-  get armed(): boolean {
-    return this.props.armed;
-  }
-
-  get armedAt(): string | null {
-    return this.props.armedAt;
-  }
-
-  get name(): string {
-    return this.props.name;
   }
 
   get retry(): RetryPolicy {
@@ -171,9 +142,5 @@ export class Automation {
   /** The session arming asks and standing grants are filed under. */
   get askSession(): string {
     return this.props.id;
-  }
-
-  private with(changes: Partial<AutomationPrimitives>): Automation {
-    return new Automation({ ...this.props, ...changes });
   }
 }

@@ -1,3 +1,5 @@
+import { aggregateOf } from '../aggregate.js';
+
 /**
  * A connection: one person's link to a third-party account (a "toolkit" such as `github`) held by
  * a connection broker. Porter keeps who owns it and where the broker's flow stands; the broker keeps
@@ -40,8 +42,10 @@ const NEXT: Readonly<Record<ConnectionStatus, ReadonlyArray<ConnectionStatus>>> 
   expired: [],
 };
 
-export class Connection {
-  private constructor(private readonly props: ConnectionPrimitives) {}
+export class Connection extends aggregateOf<ConnectionPrimitives>().reading('id', 'owner', 'toolkit', 'status', 'brokerRef') {
+  private constructor(props: ConnectionPrimitives) {
+    super(props);
+  }
 
   static initiate(input: {
     id: string;
@@ -72,30 +76,6 @@ export class Connection {
     return new Connection(props);
   }
 
-  toPrimitives(): ConnectionPrimitives {
-    return this.props;
-  }
-
-  get id(): string {
-    return this.props.id;
-  }
-
-  get owner(): string {
-    return this.props.owner;
-  }
-
-  get toolkit(): string {
-    return this.props.toolkit;
-  }
-
-  get status(): ConnectionStatus {
-    return this.props.status;
-  }
-
-  get brokerRef(): string | null {
-    return this.props.brokerRef;
-  }
-
   /** Still worth asking the broker about: the flow may finish, or an active account may lapse. */
   get live(): boolean {
     return this.props.status === 'initiated' || this.props.status === 'active';
@@ -111,6 +91,6 @@ export class Connection {
     if (status === 'initiated' && now >= this.props.initiationExpiresAt) status = 'expired';
     const brokerRef = reported.brokerRef ?? this.props.brokerRef;
     if (status === this.props.status && brokerRef === this.props.brokerRef) return this;
-    return new Connection({ ...this.props, status, brokerRef, updatedAt: now });
+    return this.with({ status, brokerRef, updatedAt: now });
   }
 }

@@ -1,3 +1,4 @@
+import { aggregateOf } from '../aggregate.js';
 import type { AuthorizationAsk } from './authorization-request.js';
 
 export interface AuthorizationCodePrimitives {
@@ -14,8 +15,10 @@ export interface AuthorizationCodePrimitives {
 }
 
 /** A one-time authorization code, bound to its client, redirect URI and PKCE challenge. */
-export class AuthorizationCode {
-  private constructor(private readonly props: AuthorizationCodePrimitives) {}
+export class AuthorizationCode extends aggregateOf<AuthorizationCodePrimitives>().reading('ask', 'subject', 'redeemedFor') {
+  private constructor(props: AuthorizationCodePrimitives) {
+    super(props);
+  }
 
   static issue(props: Omit<AuthorizationCodePrimitives, 'redeemedFor'>): AuthorizationCode {
     return new AuthorizationCode({ ...props, redeemedFor: null });
@@ -25,28 +28,12 @@ export class AuthorizationCode {
     return new AuthorizationCode(props);
   }
 
-  toPrimitives(): AuthorizationCodePrimitives {
-    return this.props;
-  }
-
-  get ask(): AuthorizationAsk {
-    return this.props.ask;
-  }
-
-  get subject(): string {
-    return this.props.subject;
-  }
-
-  get redeemedFor(): string | null {
-    return this.props.redeemedFor;
-  }
-
   isExpiredAt(now: string): boolean {
     return now >= this.props.expiresAt;
   }
 
   redeem(familyId: string): AuthorizationCode {
     if (this.props.redeemedFor) throw new Error('an authorization code is redeemed once');
-    return new AuthorizationCode({ ...this.props, redeemedFor: familyId });
+    return this.with({ redeemedFor: familyId });
   }
 }

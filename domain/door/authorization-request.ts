@@ -1,3 +1,5 @@
+import { aggregateOf } from '../aggregate.js';
+
 /** What a valid `/authorize` asked for; carried from the consent page to the code. */
 export interface AuthorizationAsk {
   readonly clientId: string;
@@ -19,8 +21,10 @@ export interface PendingConsentPrimitives {
 }
 
 /** A consent page on screen, waiting for the person's answer. Answered once, by them only. */
-export class PendingConsent {
-  private constructor(private readonly props: PendingConsentPrimitives) {}
+export class PendingConsent extends aggregateOf<PendingConsentPrimitives>().reading('ask') {
+  private constructor(props: PendingConsentPrimitives) {
+    super(props);
+  }
 
   static open(props: PendingConsentPrimitives): PendingConsent {
     return new PendingConsent(props);
@@ -28,14 +32,6 @@ export class PendingConsent {
 
   static fromPrimitives(props: PendingConsentPrimitives): PendingConsent {
     return new PendingConsent(props);
-  }
-
-  toPrimitives(): PendingConsentPrimitives {
-    return this.props;
-  }
-
-  get ask(): AuthorizationAsk {
-    return this.props.ask;
   }
 
   answerableBy(subject: string, now: string): boolean {

@@ -1,3 +1,4 @@
+import { aggregateOf } from '../aggregate.js';
 import { redirectUriMatches } from './redirect-uri.js';
 
 /** How a client proves itself at the token and revocation endpoints (RFC 7591 §2). */
@@ -20,8 +21,10 @@ export interface DoorClientPrimitives {
 }
 
 /** An MCP client (Claude, ChatGPT, Cursor…) registered with the door (RFC 7591). */
-export class DoorClient {
-  private constructor(private readonly props: DoorClientPrimitives) {}
+export class DoorClient extends aggregateOf<DoorClientPrimitives>().reading('id', 'name', 'authMethod', 'secretHash') {
+  private constructor(props: DoorClientPrimitives) {
+    super(props);
+  }
 
   static register(props: DoorClientPrimitives): DoorClient {
     if (props.redirectUris.length === 0) throw new Error('a door client needs at least one redirect URI');
@@ -32,26 +35,6 @@ export class DoorClient {
 
   static fromPrimitives(props: DoorClientPrimitives): DoorClient {
     return new DoorClient(props);
-  }
-
-  toPrimitives(): DoorClientPrimitives {
-    return this.props;
-  }
-
-  get id(): string {
-    return this.props.id;
-  }
-
-  get name(): string {
-    return this.props.name;
-  }
-
-  get authMethod(): ClientAuthMethod {
-    return this.props.authMethod;
-  }
-
-  get secretHash(): string | null {
-    return this.props.secretHash;
   }
 
   get isPublic(): boolean {

@@ -1,3 +1,5 @@
+import { aggregateOf } from '../aggregate.js';
+
 export interface DoorConsentPrimitives {
   readonly id: string;
   readonly subject: string;
@@ -12,8 +14,10 @@ export interface DoorConsentPrimitives {
 }
 
 /** A person's yes to one door client acting for them through MCP. */
-export class DoorConsent {
-  private constructor(private readonly props: DoorConsentPrimitives) {}
+export class DoorConsent extends aggregateOf<DoorConsentPrimitives>().reading('id', 'evidence', 'subject') {
+  private constructor(props: DoorConsentPrimitives) {
+    super(props);
+  }
 
   static grant(props: DoorConsentPrimitives): DoorConsent {
     return new DoorConsent(props);
@@ -21,21 +25,5 @@ export class DoorConsent {
 
   static fromPrimitives(props: DoorConsentPrimitives): DoorConsent {
     return new DoorConsent(props);
-  }
-
-  toPrimitives(): DoorConsentPrimitives {
-    return this.props;
-  }
-
-  get id(): string {
-    return this.props.id;
-  }
-
-  get evidence(): string {
-    return this.props.evidence;
-  }
-
-  get subject(): string {
-    return this.props.subject;
   }
 }

@@ -1,3 +1,5 @@
+import { aggregateOf } from '../aggregate.js';
+
 export type FamilyRevocation = 'revoked' | 'refresh-token-reused' | 'code-reused' | 'consent-withdrawn';
 
 export interface TokenFamilyPrimitives {
@@ -26,8 +28,18 @@ export interface TokenFamilyPrimitives {
  * The tokens descended from one authorization code: refresh tokens rotate, and reuse of a rotated
  * one revokes the whole family (OAuth 2.0 Security BCP, RFC 9700 §4.14.2).
  */
-export class TokenFamily {
-  private constructor(private readonly props: TokenFamilyPrimitives) {}
+export class TokenFamily extends aggregateOf<TokenFamilyPrimitives>().reading(
+  'id',
+  'clientId',
+  'subject',
+  'generation',
+  'resource',
+  'scope',
+  'evidence',
+) {
+  private constructor(props: TokenFamilyPrimitives) {
+    super(props);
+  }
 
   static start(props: Omit<TokenFamilyPrimitives, 'generation' | 'rotatedAt' | 'revokedAt' | 'revokedBecause'>): TokenFamily {
     return new TokenFamily({ ...props, generation: 1, rotatedAt: null, revokedAt: null, revokedBecause: null });
@@ -37,44 +49,12 @@ export class TokenFamily {
     return new TokenFamily(props);
   }
 
-  toPrimitives(): TokenFamilyPrimitives {
-    return this.props;
-  }
-
-  get id(): string {
-    return this.props.id;
-  }
-
-  get clientId(): string {
-    return this.props.clientId;
-  }
-
-  get subject(): string {
-    return this.props.subject;
-  }
-
-  get generation(): number {
-    return this.props.generation;
-  }
-
   get revoked(): boolean {
     return this.props.revokedAt !== null;
   }
 
   isLiveAt(now: string): boolean {
     return !this.revoked && now < this.props.expiresAt;
-  }
-
-  get resource(): string {
-    return this.props.resource;
-  }
-
-  get scope(): string {
-    return this.props.scope;
-  }
-
-  get evidence(): string {
-    return this.props.evidence;
   }
 
   /** True when a refresh token of this generation is not the current one any more. */
@@ -104,10 +84,10 @@ export class TokenFamily {
 
   rotate(at: string): TokenFamily {
     if (this.revoked) throw new Error('a revoked family does not rotate');
-    return new TokenFamily({ ...this.props, generation: this.props.generation + 1, rotatedAt: at });
+    return this.with({ generation: this.props.generation + 1, rotatedAt: at });
   }
 
   revoke(at: string, because: FamilyRevocation): TokenFamily {
-    return this.revoked ? this : new TokenFamily({ ...this.props, revokedAt: at, revokedBecause: because });
+    return this.revoked ? this : this.with({ revokedAt: at, revokedBecause: because });
   }
 }

@@ -1,7 +1,8 @@
+import { aggregateOf } from '../aggregate.js';
 import { Conflict } from '../errors.js';
 import type { GrantReach, Remember } from './grant.js';
 import type { Presence, Risk, Venue } from './risk.js';
-import type { RuledCall } from './tool-call.js';
+import { threadAndRun, type RuledCall } from './tool-call.js';
 
 /**
  * `executing` is internal: on the wire it reads as `pending` without `request` (the resume
@@ -114,8 +115,10 @@ export class ApprovalNotApproved extends Conflict {
 }
 
 /** A parked tool call waiting for a person's answer. Changes return a new Approval. */
-export class Approval {
-  private constructor(private readonly props: ApprovalPrimitives) {}
+export class Approval extends aggregateOf<ApprovalPrimitives>().reading('id', 'subject', 'request', 'remember', 'heldBy', 'outcome') {
+  private constructor(props: ApprovalPrimitives) {
+    super(props);
+  }
 
   static park(input: {
     id: string;
@@ -144,8 +147,7 @@ export class Approval {
         venue: call.venue,
         presence: call.presence,
         session: call.session,
-        ...(input.threadId ? { threadId: input.threadId } : {}),
-        ...(input.runId ? { runId: input.runId } : {}),
+        ...threadAndRun(input),
         ...(automation ? { automationId: automation.automationId, appliesTo: { kind: 'automation' as const, ...automation } } : {}),
         ...(input.appId ? { appId: input.appId } : {}),
         ...(input.contentHash ? { contentHash: input.contentHash } : {}),
@@ -165,26 +167,6 @@ export class Approval {
     return new Approval(props);
   }
 
-  toPrimitives(): ApprovalPrimitives {
-    return this.props;
-  }
-
-  get id(): string {
-    return this.props.id;
-  }
-
-  get subject(): string {
-    return this.props.subject;
-  }
-
-  get request(): ApprovalRequest {
-    return this.props.request;
-  }
-
-  get remember(): Remember | null {
-    return this.props.remember;
-  }
-
   /** An automation's arming ask: approving it is itself the ask for a standing grant (no call runs). */
   get asksForStandingGrant(): boolean {
     return Boolean(this.props.request.automationId) && !this.props.request.runId;
@@ -194,10 +176,6 @@ export class Approval {
   get grantReach(): GrantReach {
     const { appliesTo, automationId } = this.props.request;
     return appliesTo ?? (automationId ? { kind: 'automation', automationId } : { kind: 'anywhere' });
-  }
-
-  get heldBy(): string | null {
-    return this.props.heldBy;
   }
 
   /** The trace the call was parked in, if one recorded it. */
@@ -213,10 +191,6 @@ export class Approval {
   /** Whether a batch holds it now (a hold whose batch died lapses after HOLD_LEASE_MS). */
   isHeldAt(now: string): boolean {
     return this.props.heldBy !== null && (!this.props.heldAt || now < after(this.props.heldAt, HOLD_LEASE_MS));
-  }
-
-  get outcome(): ApprovalOutcome | null {
-    return this.props.outcome;
   }
 
   /**
@@ -336,9 +310,5 @@ export class Approval {
     const state = this.stateAt(at);
     if (state !== 'pending') throw new ApprovalAlreadyDecided(this.props.id, this.decidedAs(at));
     if (this.isHeldAt(at) && this.props.heldBy !== batch) throw new ApprovalAlreadyDecided(this.props.id, 'pending');
-  }
-
-  private with(changes: Partial<ApprovalPrimitives>): Approval {
-    return new Approval({ ...this.props, ...changes });
   }
 }

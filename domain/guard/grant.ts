@@ -1,3 +1,4 @@
+import { aggregateOf } from '../aggregate.js';
 import type { CallingAutomation, RuledCall } from './tool-call.js';
 
 export type GrantScope = 'tool' | 'exact';
@@ -56,8 +57,10 @@ export function reachOf(stored: StoredGrant): GrantReach {
 }
 
 /** A remembered yes: lets matching calls run without asking again, until revoked. */
-export class Grant {
-  private constructor(private readonly props: GrantPrimitives) {}
+export class Grant extends aggregateOf<GrantPrimitives>().reading('id', 'subject', 'tool', 'appliesTo') {
+  private constructor(props: GrantPrimitives) {
+    super(props);
+  }
 
   static create(props: Omit<GrantPrimitives, 'revokedAt' | 'appliesTo'> & { readonly appliesTo?: GrantReach }): Grant {
     if (props.scope === 'exact' && !props.inputDigest) throw new Error('an exact grant needs the input digest it covers');
@@ -67,26 +70,6 @@ export class Grant {
 
   static fromPrimitives(stored: StoredGrant): Grant {
     return new Grant({ ...stored, appliesTo: reachOf(stored) });
-  }
-
-  toPrimitives(): GrantPrimitives {
-    return this.props;
-  }
-
-  get id(): string {
-    return this.props.id;
-  }
-
-  get subject(): string {
-    return this.props.subject;
-  }
-
-  get tool(): string {
-    return this.props.tool;
-  }
-
-  get appliesTo(): GrantReach {
-    return this.props.appliesTo;
   }
 
   get active(): boolean {
@@ -130,7 +113,7 @@ export class Grant {
   }
 
   revoke(at: string): Grant {
-    return this.active ? new Grant({ ...this.props, revokedAt: at }) : this;
+    return this.active ? this.with({ revokedAt: at }) : this;
   }
 
   private reaches(call: RuledCall): boolean {

@@ -30,6 +30,17 @@ export interface RuledCall extends ToolCall {
   readonly effective: EffectiveRisk;
 }
 
+/** The conversation and the automation run a call was made in, when it was made in one. */
+export interface ThreadAndRun {
+  readonly threadId?: string;
+  readonly runId?: string;
+}
+
+/** Just the thread and run `from` names, leaving out either when it has none (records and audit details omit absent keys). */
+export function threadAndRun(from: ThreadAndRun): ThreadAndRun {
+  return { ...(from.threadId ? { threadId: from.threadId } : {}), ...(from.runId ? { runId: from.runId } : {}) };
+}
+
 /**
  * Canonical JSON: object keys sorted at every depth, so equal inputs digest equally whatever the
  * key order the model produced.

@@ -1,3 +1,4 @@
+import { aggregateOf } from '../aggregate.js';
 import type { RunState } from './run.js';
 
 /** What a completion webhook says happened to the run. */
@@ -63,8 +64,20 @@ export interface AttemptReport {
  * URL, tried until the receiver answers 2xx or the retries run out, every attempt in its log.
  * One sender holds an attempt at a time (a lease, taken by compare-and-swap).
  */
-export class CompletionWebhook {
-  private constructor(private readonly props: CompletionWebhookPrimitives) {}
+export class CompletionWebhook extends aggregateOf<CompletionWebhookPrimitives>().reading(
+  'id',
+  'runId',
+  'automationId',
+  'url',
+  'sealedSecret',
+  'body',
+  'state',
+  'attempts',
+  'nextAttemptAt',
+) {
+  private constructor(props: CompletionWebhookPrimitives) {
+    super(props);
+  }
 
   static record(
     input: Pick<
@@ -79,46 +92,6 @@ export class CompletionWebhook {
     return new CompletionWebhook(props);
   }
 
-  toPrimitives(): CompletionWebhookPrimitives {
-    return this.props;
-  }
-
-  get id(): string {
-    return this.props.id;
-  }
-
-  get runId(): string {
-    return this.props.runId;
-  }
-
-  get automationId(): string {
-    return this.props.automationId;
-  }
-
-  get url(): string {
-    return this.props.url;
-  }
-
-  get sealedSecret(): string {
-    return this.props.sealedSecret;
-  }
-
-  get body(): string {
-    return this.props.body;
-  }
-
-  get state(): CompletionWebhookState {
-    return this.props.state;
-  }
-
-  get attempts(): ReadonlyArray<WebhookAttempt> {
-    return this.props.attempts;
-  }
-
-  get nextAttemptAt(): string | null {
-    return this.props.nextAttemptAt;
-  }
-
   /** Pending, its next attempt due, and nobody attempting it (or whoever was has stopped renewing). */
   dueAt(at: string): boolean {
     if (this.props.state !== 'pending' || this.props.nextAttemptAt === null || this.props.nextAttemptAt > at) return false;
@@ -127,7 +100,7 @@ export class CompletionWebhook {
 
   /** A sender takes the next attempt; null when it is not due or someone else holds it. */
   begin(holder: string, at: string, leaseUntil: string): CompletionWebhook | null {
-    return this.dueAt(at) ? new CompletionWebhook({ ...this.props, lease: { holder, until: leaseUntil } }) : null;
+    return this.dueAt(at) ? this.with({ lease: { holder, until: leaseUntil } }) : null;
   }
 
   /**
@@ -145,8 +118,7 @@ export class CompletionWebhook {
     };
     const delivered = report.status !== null && report.status >= 200 && report.status < 300;
     const again = !delivered && report.retryable && retryAt !== null;
-    return new CompletionWebhook({
-      ...this.props,
+    return this.with({
       attempts: [...this.props.attempts, attempt],
       state: delivered ? 'delivered' : again ? 'pending' : 'failed',
       nextAttemptAt: again ? retryAt : null,

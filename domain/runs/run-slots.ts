@@ -1,3 +1,5 @@
+import { aggregateOf } from '../aggregate.js';
+
 /**
  * The concurrency slots of one automation: the runs that hold one (at most the automation's
  * limit). A run takes a slot before it first begins and keeps it until it ends, through approvals
@@ -9,8 +11,10 @@ export interface RunSlotsPrimitives {
   readonly holders: ReadonlyArray<string>;
 }
 
-export class RunSlots {
-  private constructor(private readonly props: RunSlotsPrimitives) {}
+export class RunSlots extends aggregateOf<RunSlotsPrimitives>().reading('holders') {
+  private constructor(props: RunSlotsPrimitives) {
+    super(props);
+  }
 
   static empty(automationId: string): RunSlots {
     return new RunSlots({ automationId, holders: [] });
@@ -18,14 +22,6 @@ export class RunSlots {
 
   static fromPrimitives(props: RunSlotsPrimitives): RunSlots {
     return new RunSlots(props);
-  }
-
-  toPrimitives(): RunSlotsPrimitives {
-    return this.props;
-  }
-
-  get holders(): ReadonlyArray<string> {
-    return this.props.holders;
   }
 
   holds(runId: string): boolean {
@@ -36,18 +32,18 @@ export class RunSlots {
   admit(runId: string, limit: number): RunSlots | null {
     if (this.holds(runId)) return this;
     if (this.props.holders.length >= limit) return null;
-    return new RunSlots({ ...this.props, holders: [...this.props.holders, runId] });
+    return this.with({ holders: [...this.props.holders, runId] });
   }
 
   /** The run lets its slot go; the same slots when it held none. */
   release(runId: string): RunSlots {
     if (!this.holds(runId)) return this;
-    return new RunSlots({ ...this.props, holders: this.props.holders.filter((id) => id !== runId) });
+    return this.with({ holders: this.props.holders.filter((id) => id !== runId) });
   }
 
   /** Slots whose run ended without letting go (its instance died in between) are freed. */
   without(ended: ReadonlyArray<string>): RunSlots {
     const holders = this.props.holders.filter((id) => !ended.includes(id));
-    return holders.length === this.props.holders.length ? this : new RunSlots({ ...this.props, holders });
+    return holders.length === this.props.holders.length ? this : this.with({ holders });
   }
 }

@@ -1,3 +1,4 @@
+import { aggregateOf } from '../aggregate.js';
 import type { Owner } from '../automations/automation.js';
 import {
   DEFAULT_CONCURRENCY,
@@ -127,8 +128,20 @@ export type QueuedRun = Omit<
 >;
 
 /** A run of an automation. Changes return a new Run; the book makes each one a compare-and-swap. */
-export class Run {
-  private constructor(private readonly props: RunPrimitives) {}
+export class Run extends aggregateOf<RunPrimitives>().reading(
+  'id',
+  'state',
+  'owner',
+  'automationId',
+  'lease',
+  'dryRun',
+  'concurrency',
+  'attempts',
+  'nextAttemptAt',
+) {
+  private constructor(props: RunPrimitives) {
+    super(props);
+  }
 
   static queue(input: QueuedRun): Run {
     return new Run({
@@ -179,10 +192,6 @@ export class Run {
     });
   }
 
-  toPrimitives(): RunPrimitives {
-    return this.props;
-  }
-
   /**
    * As stored: what still has its default (no attempt yet, not a dry run, the default retry and
    * concurrency…) is left out, and `fromPrimitives` reads it back. A tick that starts thousands of
@@ -201,48 +210,12 @@ export class Run {
     };
   }
 
-  get id(): string {
-    return this.props.id;
-  }
-
-  get state(): RunState {
-    return this.props.state;
-  }
-
-  get owner(): Owner {
-    return this.props.owner;
-  }
-
-  get automationId(): string {
-    return this.props.automationId;
-  }
-
   get terminal(): boolean {
     return TERMINAL_RUN_STATES.has(this.props.state);
   }
 
   get stopRequested(): boolean {
     return this.props.stopRequestedAt !== null;
-  }
-
-  get lease(): RunLease | null {
-    return this.props.lease;
-  }
-
-  get dryRun(): boolean {
-    return this.props.dryRun;
-  }
-
-  get concurrency(): ConcurrencyPolicy {
-    return this.props.concurrency;
-  }
-
-  get attempts(): ReadonlyArray<RunAttempt> {
-    return this.props.attempts;
-  }
-
-  get nextAttemptAt(): string | null {
-    return this.props.nextAttemptAt;
   }
 
   get followUpDue(): boolean {
@@ -382,9 +355,5 @@ export class Run {
     const open = this.openAttempt();
     if (!open) return this.props.attempts;
     return [...this.props.attempts.slice(0, -1), { ...open, endedAt: at, outcome, error, retryAt }];
-  }
-
-  private with(changes: Partial<RunPrimitives>): Run {
-    return new Run({ ...this.props, ...changes });
   }
 }

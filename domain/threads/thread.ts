@@ -1,3 +1,5 @@
+import { aggregateOf } from '../aggregate.js';
+
 export const DEFAULT_TITLE = 'New conversation';
 const TITLE_LENGTH = 80;
 /** The longest title a person may give a thread. */
@@ -30,8 +32,10 @@ export interface ActiveTurn extends TurnHold {
 }
 
 /** A conversation's summary: what lists show, kept apart from its messages. */
-export class Thread {
-  private constructor(private readonly props: ThreadPrimitives) {}
+export class Thread extends aggregateOf<ThreadPrimitives>().reading('id', 'owner') {
+  private constructor(props: ThreadPrimitives) {
+    super(props);
+  }
 
   static start(input: { id: string; owner: string; now: string }): Thread {
     return new Thread({
@@ -47,18 +51,6 @@ export class Thread {
 
   static fromPrimitives(props: ThreadPrimitives): Thread {
     return new Thread(props);
-  }
-
-  toPrimitives(): ThreadPrimitives {
-    return this.props;
-  }
-
-  get id(): string {
-    return this.props.id;
-  }
-
-  get owner(): string {
-    return this.props.owner;
   }
 
   /** The turn in flight, or null when there is none or its lease lapsed (its instance died). */
@@ -86,8 +78,7 @@ export class Thread {
   /** Starts a turn; a caller that waited in line leaves it (with anyone whose place lapsed). */
   startTurn(turnId: string, now: string, leaseMs: number, ticket?: string): Thread {
     const waiting = this.inLine(now).filter((hold) => hold.id !== ticket);
-    return new Thread({
-      ...this.props,
+    return this.with({
       activeTurn: { id: turnId, until: until(now, leaseMs) },
       ...(this.props.waiting ? { waiting } : {}),
       updatedAt: now,
@@ -98,14 +89,14 @@ export class Thread {
   renewTurn(turnId: string, now: string, leaseMs: number): Thread | null {
     const turn = this.props.activeTurn;
     if (turn?.id !== turnId) return null;
-    return new Thread({ ...this.props, activeTurn: { ...turn, until: until(now, leaseMs) } });
+    return this.with({ activeTurn: { ...turn, until: until(now, leaseMs) } });
   }
 
   /** Someone asked the turn in flight to stop; its instance sees it and stops (this, when already asked or none is in flight). */
   requestStop(turnId: string): Thread {
     const turn = this.props.activeTurn;
     if (turn?.id !== turnId || turn.stopRequested) return this;
-    return new Thread({ ...this.props, activeTurn: { ...turn, stopRequested: true } });
+    return this.with({ activeTurn: { ...turn, stopRequested: true } });
   }
 
   stopRequested(turnId: string): boolean {
@@ -115,15 +106,14 @@ export class Thread {
   /** Takes a place at the end of the line of turns waiting (places that lapsed are dropped). */
   queue(ticket: string, now: string, leaseMs: number): Thread {
     const waiting = [...this.inLine(now).filter((hold) => hold.id !== ticket), { id: ticket, until: until(now, leaseMs) }];
-    return new Thread({ ...this.props, waiting });
+    return this.with({ waiting });
   }
 
   /** The waiting instance is alive: its place is kept. Null when it has no place any more. */
   keepPlace(ticket: string, now: string, leaseMs: number): Thread | null {
     const waiting = this.props.waiting ?? [];
     if (!waiting.some((hold) => hold.id === ticket)) return null;
-    return new Thread({
-      ...this.props,
+    return this.with({
       waiting: waiting.map((hold) => (hold.id === ticket ? { id: ticket, until: until(now, leaseMs) } : hold)),
     });
   }
@@ -132,7 +122,7 @@ export class Thread {
   leaveLine(ticket: string): Thread {
     const waiting = this.props.waiting ?? [];
     if (!waiting.some((hold) => hold.id === ticket)) return this;
-    return new Thread({ ...this.props, waiting: waiting.filter((hold) => hold.id !== ticket) });
+    return this.with({ waiting: waiting.filter((hold) => hold.id !== ticket) });
   }
 
   /** Places in line still held, first first. */
@@ -142,28 +132,28 @@ export class Thread {
 
   /** The messages counted again, after a turn whose instance died never said what it added. */
   recounted(messageCount: number): Thread {
-    return messageCount === this.props.messageCount ? this : new Thread({ ...this.props, messageCount });
+    return messageCount === this.props.messageCount ? this : this.with({ messageCount });
   }
 
   endTurn(turnId: string, now: string, messagesAdded: number): Thread {
     const activeTurn = this.props.activeTurn?.id === turnId ? null : this.props.activeTurn;
-    return new Thread({ ...this.props, activeTurn, updatedAt: now, messageCount: this.props.messageCount + messagesAdded });
+    return this.with({ activeTurn, updatedAt: now, messageCount: this.props.messageCount + messagesAdded });
   }
 
   /** The first thing the person says names the conversation. */
   titledBy(firstUserText: string): Thread {
     if (this.props.title !== DEFAULT_TITLE || this.props.messageCount > 0) return this;
-    return new Thread({ ...this.props, title: titleFrom(firstUserText) });
+    return this.with({ title: titleFrom(firstUserText) });
   }
 
   /** The person names the conversation themselves (whitespace folded, at most 200 characters). */
   renamed(title: string, now: string): Thread {
     const folded = title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE);
-    return new Thread({ ...this.props, title: folded || DEFAULT_TITLE, updatedAt: now });
+    return this.with({ title: folded || DEFAULT_TITLE, updatedAt: now });
   }
 
   movedTo(owner: string): Thread {
-    return new Thread({ ...this.props, owner });
+    return this.with({ owner });
   }
 }
 

@@ -43,6 +43,15 @@ export function applyChunk(draft: MessageDraft, chunk: UiChunk): void {
     const index = toolIndex(toolCallId);
     if (index >= 0) set(index, { ...(parts[index] as ToolPart), ...change } as ToolPart);
   };
+  const approvalOf = (toolCallId: string) => {
+    const index = toolIndex(toolCallId);
+    return index >= 0 ? (parts[index] as ToolPart).approval : undefined;
+  };
+  /** A call that ran after an approval was asked for ran because it was approved. */
+  const approvedIfAsked = (toolCallId: string): Partial<ToolPart> => {
+    const approval = approvalOf(toolCallId);
+    return approval ? { approval: { id: approval.id, approved: true } } : {};
+  };
 
   switch (chunk.type) {
     case 'start-step':
@@ -74,32 +83,15 @@ export function applyChunk(draft: MessageDraft, chunk: UiChunk): void {
     case 'tool-approval-request':
       updateTool(chunk.toolCallId, { state: 'approval-requested', approval: { id: chunk.approvalId } });
       break;
-    case 'tool-output-available': {
-      const index = toolIndex(chunk.toolCallId);
-      const approval = index >= 0 ? (parts[index] as ToolPart).approval : undefined;
-      updateTool(chunk.toolCallId, {
-        state: 'output-available',
-        output: chunk.output,
-        ...(approval ? { approval: { id: approval.id, approved: true } } : {}),
-      });
+    case 'tool-output-available':
+      updateTool(chunk.toolCallId, { state: 'output-available', output: chunk.output, ...approvedIfAsked(chunk.toolCallId) });
       break;
-    }
-    case 'tool-output-error': {
-      const index = toolIndex(chunk.toolCallId);
-      const approval = index >= 0 ? (parts[index] as ToolPart).approval : undefined;
-      updateTool(chunk.toolCallId, {
-        state: 'output-error',
-        errorText: chunk.errorText,
-        ...(approval ? { approval: { id: approval.id, approved: true } } : {}),
-      });
+    case 'tool-output-error':
+      updateTool(chunk.toolCallId, { state: 'output-error', errorText: chunk.errorText, ...approvedIfAsked(chunk.toolCallId) });
       break;
-    }
-    case 'tool-output-denied': {
-      const index = toolIndex(chunk.toolCallId);
-      const approval = index >= 0 ? (parts[index] as ToolPart).approval : undefined;
-      updateTool(chunk.toolCallId, { state: 'output-denied', approval: { id: approval?.id ?? '', approved: false } });
+    case 'tool-output-denied':
+      updateTool(chunk.toolCallId, { state: 'output-denied', approval: { id: approvalOf(chunk.toolCallId)?.id ?? '', approved: false } });
       break;
-    }
     default:
       if (chunk.type.startsWith('data-')) {
         const data = chunk as DataPart;

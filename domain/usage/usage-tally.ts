@@ -1,3 +1,4 @@
+import { Aggregate } from '../aggregate.js';
 import type { Budget } from './budget.js';
 
 /**
@@ -37,8 +38,10 @@ export interface UsageFigures {
   readonly retryAfter: number | null;
 }
 
-export class UsageTally {
-  private constructor(private readonly props: UsageTallyPrimitives) {}
+export class UsageTally extends Aggregate<UsageTallyPrimitives> {
+  private constructor(props: UsageTallyPrimitives) {
+    super(props);
+  }
 
   static idOf(budget: string, key: string): string {
     return `${budget}:${key}`;
@@ -50,10 +53,6 @@ export class UsageTally {
 
   static fromPrimitives(props: UsageTallyPrimitives): UsageTally {
     return new UsageTally(props);
-  }
-
-  toPrimitives(): UsageTallyPrimitives {
-    return this.props;
   }
 
   /** Units counted as of `now` (ISO). */
@@ -70,13 +69,13 @@ export class UsageTally {
     const live = this.live(budget, at);
     const used = live.reduce((sum, [, n]) => sum + n, 0);
     if (used + units > budget.max) return { used, retryAfterSeconds: this.retryAfter(budget, live, at, used + units - budget.max) };
-    return this.with(budget, live, units, at);
+    return this.counting(budget, live, units, at);
   }
 
   /** Counts `units` already spent (a model step's tokens), fitting or not. */
   record(budget: Budget, units: number, now: string): UsageTally {
     const at = Date.parse(now);
-    return this.with(budget, this.live(budget, at), units, at);
+    return this.counting(budget, this.live(budget, at), units, at);
   }
 
   /** Null while at least one unit is left; the refusal once the budget is spent. */
@@ -109,12 +108,13 @@ export class UsageTally {
     return this.props.buckets.filter(([start]) => expiry(budget, start) > at);
   }
 
-  private with(budget: Budget, live: ReadonlyArray<readonly [number, number]>, units: number, at: number): UsageTally {
+  /** The tally with `units` counted at `at`, in the bucket `at` falls in. */
+  private counting(budget: Budget, live: ReadonlyArray<readonly [number, number]>, units: number, at: number): UsageTally {
     const start = budget.windowSeconds === null ? 0 : at - (at % bucketMs(budget));
     const last = live[live.length - 1];
     const buckets =
       last && last[0] === start ? [...live.slice(0, -1), [start, last[1] + units] as const] : [...live, [start, units] as const];
-    return new UsageTally({ ...this.props, buckets });
+    return this.with({ buckets });
   }
 
   /** Seconds until `need` units have freed, oldest first; null when they never will. */
