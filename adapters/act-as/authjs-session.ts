@@ -2,7 +2,7 @@ import type * as AuthjsJwtModule from '@auth/core/jwt';
 import type { Principal } from '../../domain/principal.js';
 import type { ActAsMaterial, ActAsPreset } from '../../ports/act-as.js';
 import type { WireRequest } from '../../ports/wire-request.js';
-import { currentSecret, fingerprintOf, type SecretSource } from './secret-source.js';
+import { currentSecret, keyedBy, type SecretSource } from './secret-source.js';
 
 export interface AuthjsSessionOptions {
   /** The host's AUTH_SECRET. */
@@ -34,14 +34,11 @@ function authjsJwt(): Promise<AuthjsJwt> {
 export function authjsSession(options: AuthjsSessionOptions): ActAsPreset {
   const cookieName = options.cookieName ?? 'authjs.session-token';
   const maxAge = options.maxAgeSeconds ?? 300;
-  return {
+  return keyedBy(options.secret, {
     kind: 'session-library',
     requires: '@auth/core',
     async prepare() {
       await authjsJwt();
-    },
-    get fingerprint() {
-      return fingerprintOf(options.secret);
     },
     async mint(principal: Principal): Promise<ActAsMaterial> {
       const { encode } = await authjsJwt();
@@ -56,5 +53,5 @@ export function authjsSession(options: AuthjsSessionOptions): ActAsPreset {
     async asHostSees(request: WireRequest): Promise<WireRequest> {
       return request;
     },
-  };
+  });
 }

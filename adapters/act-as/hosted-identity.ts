@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { jwtVerify, SignJWT } from 'jose';
+import { jwtVerify } from 'jose';
 import type { Principal } from '../../domain/principal.js';
 import type { ActAsMaterial, ActAsPreset } from '../../ports/act-as.js';
 import type { WireRequest } from '../../ports/wire-request.js';
-import { currentSecret, fingerprintOf, type SecretSource } from './secret-source.js';
+import { currentSecret, keyedBy, signedHs256, type SecretSource } from './secret-source.js';
 
 /** The header that carries Porter's short-lived act-as token to the host. */
 export const ACT_AS_HEADER = 'x-porter-act-as';
@@ -26,33 +26,24 @@ const defaultHeaders = { subject: 'x-user-id', email: 'x-user-email', name: 'x-u
  * of its API, which swaps a valid token for the identity headers its auth already trusts.
  */
 export function hostedIdentity(options: HostedIdentityOptions): ActAsPreset {
-  const ttl = options.ttlSeconds ?? 60;
   const verify = actAsVerifier(options);
-  return {
+  return keyedBy(options.secret, {
     kind: 'hosted-identity',
-    get fingerprint() {
-      return fingerprintOf(options.secret);
-    },
     async mint(principal: Principal): Promise<ActAsMaterial> {
-      const now = Math.floor(Date.now() / 1000);
-      const token = await new SignJWT({
-        ...(principal.email ? { email: principal.email } : {}),
-        ...(principal.name ? { name: principal.name } : {}),
-      })
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setSubject(principal.subject)
-        .setIssuer(ISSUER)
-        .setAudience(AUDIENCE)
-        .setIssuedAt(now)
-        .setExpirationTime(now + ttl)
-        .sign(new TextEncoder().encode(currentSecret(options.secret)));
-      return { headers: { [ACT_AS_HEADER]: token }, expiresAt: (now + ttl) * 1000 };
+      const { token, expiresAt } = await signedHs256(options.secret, {
+        subject: principal.subject,
+        claims: { ...(principal.email ? { email: principal.email } : {}), ...(principal.name ? { name: principal.name } : {}) },
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        ttlSeconds: options.ttlSeconds ?? 60,
+      });
+      return { headers: { [ACT_AS_HEADER]: token }, expiresAt };
     },
     async asHostSees(request: WireRequest): Promise<WireRequest> {
       const headers = await verify({ ...request.headers });
       return { ...request, headers };
     },
-  };
+  });
 }
 
 /**

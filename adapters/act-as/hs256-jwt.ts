@@ -1,8 +1,7 @@
-import { SignJWT } from 'jose';
 import type { Principal } from '../../domain/principal.js';
 import type { ActAsMaterial, ActAsPreset } from '../../ports/act-as.js';
 import type { WireRequest } from '../../ports/wire-request.js';
-import { currentSecret, fingerprintOf, type SecretSource } from './secret-source.js';
+import { keyedBy, signedHs256, type SecretSource } from './secret-source.js';
 
 export interface Hs256JwtOptions {
   /** The provider's JWT signing secret (Supabase's JWT secret, Hasura's, your own). */
@@ -18,27 +17,21 @@ export interface Hs256JwtOptions {
 
 /** Any HS256 JWT provider: signs `{sub, ...claims}` with the provider's secret (jose). */
 export function hs256Jwt(options: Hs256JwtOptions): ActAsPreset {
-  const ttl = options.ttlSeconds ?? 300;
   const header = (options.header ?? 'authorization').toLowerCase();
-  return {
+  return keyedBy(options.secret, {
     kind: 'jwt',
-    get fingerprint() {
-      return fingerprintOf(options.secret);
-    },
     async mint(principal: Principal): Promise<ActAsMaterial> {
-      const now = Math.floor(Date.now() / 1000);
-      let jwt = new SignJWT({ ...options.claims?.(principal) })
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setSubject(principal.subject)
-        .setIssuedAt(now)
-        .setExpirationTime(now + ttl);
-      if (options.issuer) jwt = jwt.setIssuer(options.issuer);
-      if (options.audience) jwt = jwt.setAudience(options.audience);
-      const token = await jwt.sign(new TextEncoder().encode(currentSecret(options.secret)));
-      return { headers: { [header]: header === 'authorization' ? `Bearer ${token}` : token }, expiresAt: (now + ttl) * 1000 };
+      const { token, expiresAt } = await signedHs256(options.secret, {
+        subject: principal.subject,
+        claims: options.claims?.(principal),
+        issuer: options.issuer,
+        audience: options.audience,
+        ttlSeconds: options.ttlSeconds ?? 300,
+      });
+      return { headers: { [header]: header === 'authorization' ? `Bearer ${token}` : token }, expiresAt };
     },
     async asHostSees(request: WireRequest): Promise<WireRequest> {
       return request;
     },
-  };
+  });
 }

@@ -1,15 +1,16 @@
 import type { AppDocument } from '../../domain/apps/app-document.js';
 import { safeUrl } from '../../domain/apps/safe-url.js';
 import type { AppScaffold } from '../../ports/app-scaffold.js';
+import { appPageKit } from '../shared/app-page-kit.js';
 import { SERVED_PAGE_PRELUDE, servedPageRuntime } from './served-page-runtime.js';
 import { SERVED_PAGE_STYLE } from './served-page-style.js';
 
 /**
- * The served page's script: the runtime, called with the app's tree and the link rule. Inline in
- * the page, so no `</script` in its text may end the element early.
+ * The served page's script: the runtime, called with the app's tree, the link rule and the kit
+ * the chrome draws apps with. Inline in the page, so no `</script` in its text may end the element early.
  */
 const PAGE_SCRIPT =
-  `${SERVED_PAGE_PRELUDE}(${servedPageRuntime.toString()})(JSON.parse(document.getElementById('porter-app').textContent), ${safeUrl.toString()});`.replace(
+  `${SERVED_PAGE_PRELUDE}(${servedPageRuntime.toString()})(JSON.parse(document.getElementById('porter-app').textContent), ${safeUrl.toString()}, (${appPageKit.toString()})());`.replace(
     /<\/(script)/gi,
     '<\\/$1',
   );

@@ -1,3 +1,5 @@
+import type { AppPageKit } from '../shared/app-page-kit.js';
+
 /**
  * The script of a served app's page, as Porter's scaffold serves it: it draws the app's tree in
  * the browser and makes it live — its lists show the app's records, its buttons and forms run the
@@ -11,9 +13,14 @@
  * also says which colour scheme and accent to follow.
  *
  * The scaffold embeds this function's own text, so it is self-contained: it names nothing from
- * outside its body (types aside). `SERVED_PAGE_PRELUDE` goes before it.
+ * outside its body (types aside), and the link rule and the kit it shares with the chrome's
+ * renderer come in as arguments. `SERVED_PAGE_PRELUDE` goes before it.
  */
-export function servedPageRuntime(app: ServedApp, safeUrl: (value: unknown, image: boolean, base?: string) => string | undefined): void {
+export function servedPageRuntime(
+  app: ServedApp,
+  safeUrl: (value: unknown, image: boolean, base?: string) => string | undefined,
+  kit: AppPageKit,
+): void {
   type Rec = { id: string; data: unknown };
   type Answer = { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } };
 
@@ -86,26 +93,7 @@ export function servedPageRuntime(app: ServedApp, safeUrl: (value: unknown, imag
       : [];
   const isObject = (value: unknown): value is Record<string, unknown> =>
     typeof value === 'object' && value !== null && !Array.isArray(value);
-  const cell = (value: unknown): string =>
-    value === null || value === undefined
-      ? ''
-      : typeof value === 'boolean'
-        ? value
-          ? '✓'
-          : '—'
-        : typeof value === 'object'
-          ? JSON.stringify(value)
-          : String(value);
-  const summary = (data: unknown): string => {
-    if (typeof data === 'string' || typeof data === 'number' || typeof data === 'boolean') return String(data);
-    if (isObject(data)) {
-      for (const key of ['title', 'text', 'name', 'label']) if (typeof data[key] === 'string' && data[key]) return data[key] as string;
-      return Object.entries(data)
-        .map(([key, value]) => `${key}: ${cell(value)}`)
-        .join(' · ');
-    }
-    return '';
-  };
+  const { cell, summary, gatherFields: gather, clearFields: clear } = kit;
   let fieldCount = 0;
   const label = (field: HTMLElement, text: string | undefined, fallback: string): HTMLLabelElement => {
     field.id = `field-${++fieldCount}`;
@@ -121,23 +109,11 @@ export function servedPageRuntime(app: ServedApp, safeUrl: (value: unknown, imag
     anchor.after(note);
   };
 
-  type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
-  const fieldsIn = (scope: Element) => Array.from(scope.querySelectorAll<Field>('input[name], textarea[name], select[name]'));
-  const gather = (scope: Element): Record<string, unknown> => {
-    const record: Record<string, unknown> = {};
-    for (const field of fieldsIn(scope)) {
-      if (field instanceof HTMLInputElement && field.type === 'checkbox') record[field.name] = field.checked;
-      else if (field instanceof HTMLInputElement && field.type === 'number')
-        record[field.name] = field.value === '' ? null : Number(field.value);
-      else if (field.value !== '') record[field.name] = field.value;
-    }
-    return record;
-  };
-  const clear = (scope: Element) => {
-    for (const field of fieldsIn(scope)) {
-      if (field instanceof HTMLInputElement && field.type === 'checkbox') field.checked = field.defaultChecked;
-      else if (!(field instanceof HTMLSelectElement)) field.value = '';
-    }
+  /** A view of the app's records: drawn now, and again whenever they change. */
+  const drawnLive = (view: HTMLElement, redraw: () => void): HTMLElement => {
+    boundViews.push(redraw);
+    redraw();
+    return view;
   };
 
   const refresh = async (collection: string) => {
@@ -300,9 +276,7 @@ export function servedPageRuntime(app: ServedApp, safeUrl: (value: unknown, imag
           }
           holder.append(ul);
         };
-        boundViews.push(redraw);
-        redraw();
-        return holder;
+        return drawnLive(holder, redraw);
       }
       case 'table': {
         const wrap = el('div', 'table-wrap');
@@ -331,9 +305,7 @@ export function servedPageRuntime(app: ServedApp, safeUrl: (value: unknown, imag
           table.append(thead, tbody);
           wrap.replaceChildren(table);
         };
-        boundViews.push(redraw);
-        redraw();
-        return wrap;
+        return drawnLive(wrap, redraw);
       }
       case 'chart': {
         const figure = el('figure', 'chart');
@@ -361,9 +333,7 @@ export function servedPageRuntime(app: ServedApp, safeUrl: (value: unknown, imag
           }
           figure.append(bars);
         };
-        boundViews.push(redraw);
-        redraw();
-        return figure;
+        return drawnLive(figure, redraw);
       }
       case 'image': {
         const src = safeUrl(str(p.src), true, location.href);

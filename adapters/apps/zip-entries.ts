@@ -9,10 +9,13 @@ export interface DeclaredEntry {
   readonly size: number;
 }
 
-const EOCD = 0x06054b50;
-const CENTRAL = 0x02014b50;
-const LOCAL = 0x04034b50;
-const DESCRIPTOR = 0x08074b50;
+/** The four records of the ZIP format this reads, each known by its leading signature. */
+const SIGNATURE = {
+  endOfCentralDirectory: 0x06054b50,
+  centralHeader: 0x02014b50,
+  localHeader: 0x04034b50,
+  dataDescriptor: 0x08074b50,
+} as const;
 /** Sizes and offsets this wide mean ZIP64, which no app file near its 8 MiB cap needs. */
 const ZIP64 = 0xffffffff;
 /** Flag bit 3: CRC and sizes follow the data (a data descriptor) instead of the local header. */
@@ -37,7 +40,7 @@ export function declaredEntries(bytes: Uint8Array): Map<string, DeclaredEntry> {
   const directoryStart = view.getUint32(end + 16, true);
   let at = directoryStart;
   for (let i = 0; i < count; i += 1) {
-    if (at + 46 > bytes.byteLength || view.getUint32(at, true) !== CENTRAL)
+    if (at + 46 > bytes.byteLength || view.getUint32(at, true) !== SIGNATURE.centralHeader)
       throw new InvalidInput("The app file's central directory is damaged");
     const flags = view.getUint16(at + 8, true);
     const method = view.getUint16(at + 10, true);
@@ -55,7 +58,7 @@ export function declaredEntries(bytes: Uint8Array): Map<string, DeclaredEntry> {
     if (entries.has(name)) throw lie('appears twice');
     if (compressedSize === ZIP64 || size === ZIP64 || localOffset === ZIP64) throw lie('uses ZIP64, which an app file does not need');
     if (method === STORED && compressedSize !== size) throw lie('is stored uncompressed, yet its two sizes differ');
-    if (localOffset + 30 > directoryStart || view.getUint32(localOffset, true) !== LOCAL)
+    if (localOffset + 30 > directoryStart || view.getUint32(localOffset, true) !== SIGNATURE.localHeader)
       throw lie('has no local header where the directory says');
     const local = {
       flags: view.getUint16(localOffset + 6, true),
@@ -85,13 +88,13 @@ export function checkInflated(entry: DeclaredEntry, data: Uint8Array): void {
 function endOfCentralDirectory(view: DataView): number {
   // The record is 22 bytes plus a comment of at most 65,535.
   for (let at = view.byteLength - 22; at >= Math.max(0, view.byteLength - 22 - 0xffff); at -= 1) {
-    if (view.getUint32(at, true) === EOCD) return at;
+    if (view.getUint32(at, true) === SIGNATURE.endOfCentralDirectory) return at;
   }
   return -1;
 }
 
 function descriptorAt(view: DataView, at: number, limit: number): { crc: number; compressedSize: number; size: number } | null {
-  const signed = at + 4 <= limit && view.getUint32(at, true) === DESCRIPTOR;
+  const signed = at + 4 <= limit && view.getUint32(at, true) === SIGNATURE.dataDescriptor;
   const start = signed ? at + 4 : at;
   if (start + 12 > limit) return null;
   return { crc: view.getUint32(start, true), compressedSize: view.getUint32(start + 4, true), size: view.getUint32(start + 8, true) };

@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
-import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3Prompt,
-  LanguageModelV3StreamPart,
-  LanguageModelV3Usage,
-} from '@ai-sdk/provider';
+import type { LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
+import { StreamOnlyModel } from './stream-only-model.js';
 
 /**
  * The offline scripted model of the development host (and of tests): a real AI SDK language model
@@ -16,14 +11,9 @@ import type {
  *   rejoin, stop and reloads by hand);
  * - anything else streams back `echo: <text>` word by word.
  */
-export class ScriptedLanguageModel implements LanguageModelV3 {
-  readonly specificationVersion = 'v3';
-  readonly provider = 'porter';
-  readonly modelId = 'scripted';
-  readonly supportedUrls = {};
-
-  async doGenerate(): Promise<never> {
-    throw new Error('The scripted model only streams');
+export class ScriptedLanguageModel extends StreamOnlyModel {
+  constructor() {
+    super('porter', 'scripted');
   }
 
   async doStream(options: LanguageModelV3CallOptions) {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { withinClockWindow, type Delivery, type Verification } from '../../domain/webhooks/delivery.js';
 import type { WebhookVerifier } from '../../ports/webhook-verifier.js';
-import { headerOf, hmacSha256, sameSignature } from './signature-bytes.js';
+import { RotatingSecrets } from './rotating-secrets.js';
+import { headerOf } from './signature-bytes.js';
 
 /**
  * Stripe webhooks, as Stripe documents them: `Stripe-Signature: t=<unix seconds>,v1=<hex>[,v1=…]`
@@ -9,13 +10,11 @@ import { headerOf, hmacSha256, sameSignature } from './signature-bytes.js';
  * is); several v1 entries appear while Stripe rolls a secret. `t` must lie within five minutes.
  * The dedup key is the event id in the body (`evt_…`), which Stripe keeps across retries.
  */
-export class StripeVerifier implements WebhookVerifier {
+export class StripeVerifier extends RotatingSecrets implements WebhookVerifier {
   readonly kind = 'stripe';
-  private readonly secrets: ReadonlyArray<string>;
 
   constructor(secrets: string | ReadonlyArray<string>) {
-    this.secrets = typeof secrets === 'string' ? [secrets] : secrets;
-    if (this.secrets.length === 0) throw new Error('a Stripe webhook source needs its endpoint secret');
+    super(secrets, 'a Stripe webhook source needs its endpoint secret');
   }
 
   verify(delivery: Delivery, now: Date): Verification {
@@ -32,11 +31,7 @@ export class StripeVerifier implements WebhookVerifier {
     if (!timestamp || offered.length === 0) return { ok: false, reason: 'missing-headers' };
     if (!/^\d{1,12}$/.test(timestamp) || !withinClockWindow(Number(timestamp) * 1000, now.getTime()))
       return { ok: false, reason: 'stale-timestamp' };
-    const signed = this.secrets.some((secret) => {
-      const expected = hmacSha256(secret, `${timestamp}.`, delivery.body);
-      return offered.some((signature) => sameSignature(signature, expected));
-    });
-    return signed
+    return this.signedByOne(offered, `${timestamp}.`, delivery.body)
       ? { ok: true, deliveryId: eventIdOf(delivery.body) ?? `t${timestamp}:${createHash('sha256').update(delivery.body).digest('hex')}` }
       : { ok: false, reason: 'bad-signature' };
   }

@@ -2,6 +2,7 @@ import { createContext, useContext, useId, type FormEvent, type ReactNode } from
 import type { AppView, ViewNode } from '../../../domain/apps/app-view.js';
 import type { PropValue } from '../../../domain/apps/app-document.js';
 import { safeUrl } from '../../../domain/apps/safe-url.js';
+import { appPageKit } from '../../shared/app-page-kit.js';
 
 /** A record of the app's own data, as the records routes answer. */
 export interface AppRecord {
@@ -23,6 +24,7 @@ export interface AppRuntime {
 }
 
 const Runtime = createContext<AppRuntime | null>(null);
+const { cell, summary, gatherFields, clearFields } = appPageKit();
 
 /**
  * Draws an AppView. Nodes whose source has not arrived are skeletons; when a later update
@@ -324,31 +326,6 @@ function FieldLabel({ htmlFor, label, fallback }: { htmlFor: string; label: stri
   );
 }
 
-type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
-
-function fieldsIn(scope: HTMLElement): Field[] {
-  return Array.from(scope.querySelectorAll<Field>('input[name], textarea[name], select[name]'));
-}
-
-/** The named fields under `scope` as a record: checkboxes as booleans, number inputs as numbers. */
-function gatherFields(scope: HTMLElement): Record<string, unknown> {
-  const record: Record<string, unknown> = {};
-  for (const field of fieldsIn(scope)) {
-    if (field instanceof HTMLInputElement && field.type === 'checkbox') record[field.name] = field.checked;
-    else if (field instanceof HTMLInputElement && field.type === 'number')
-      record[field.name] = field.value === '' ? null : Number(field.value);
-    else if (field.value !== '') record[field.name] = field.value;
-  }
-  return record;
-}
-
-function clearFields(scope: HTMLElement): void {
-  for (const field of fieldsIn(scope)) {
-    if (field instanceof HTMLInputElement && field.type === 'checkbox') field.checked = field.defaultChecked;
-    else if (!(field instanceof HTMLSelectElement)) field.value = '';
-  }
-}
-
 /** A placeholder the size of what is coming, shimmering until the node's source arrives. */
 function Skeleton({ type, nodeId }: { type: string | null; nodeId?: string }) {
   const shape =
@@ -387,23 +364,6 @@ function list(value: PropValue | undefined): string[] {
 
 function inputType(value: PropValue | undefined): string {
   return typeof value === 'string' && ['text', 'number', 'date', 'email', 'url', 'time', 'tel'].includes(value) ? value : 'text';
-}
-
-function summary(data: unknown): string {
-  if (typeof data === 'string' || typeof data === 'number' || typeof data === 'boolean') return String(data);
-  if (isObject(data)) {
-    for (const key of ['title', 'text', 'name', 'label']) if (typeof data[key] === 'string' && data[key]) return data[key] as string;
-    return Object.entries(data)
-      .map(([key, value]) => `${key}: ${cell(value)}`)
-      .join(' · ');
-  }
-  return '';
-}
-
-function cell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'boolean') return value ? '✓' : '—';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

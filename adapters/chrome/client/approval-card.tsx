@@ -111,7 +111,7 @@ export function ApprovalCard({
     return (
       <div className="approval-card settled" data-approval-state={state} role="status">
         <span className={`approval-verdict ${state}`} data-decided={by ?? undefined}>
-          {verdict(state)}
+          {VERDICT[state]}
         </span>
         <span className="approval-preview-inline">{preview}</span>
       </div>
@@ -161,17 +161,11 @@ export function ApprovalCard({
   );
 }
 
-function verdict(state: ApprovalState): string {
-  switch (state) {
-    case 'approved':
-      return 'Approved';
-    case 'executed':
-      return 'Approved · ran';
-    case 'denied':
-      return 'Denied';
-    case 'expired':
-      return 'Expired';
-    default:
-      return 'Waiting';
-  }
-}
+/** What the card's header says of each state. */
+const VERDICT: Readonly<Record<ApprovalState, string>> = {
+  pending: 'Waiting',
+  approved: 'Approved',
+  executed: 'Approved · ran',
+  denied: 'Denied',
+  expired: 'Expired',
+};

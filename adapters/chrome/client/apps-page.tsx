@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { connectServedApp } from '../../client/served-app-bridge.js';
 import { announceApprovalsChanged } from './page-events.js';
 import { NAME } from './chrome-config.js';
@@ -81,36 +81,35 @@ export function AppsPage() {
 
 /** Describe an app and have it built (`POST /apps`): the same generator a conversation uses, with any model. */
 function NewApp() {
-  const [prompt, setPrompt] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!prompt.trim() || busy) return;
+  const build = async (prompt: string) => {
     setBusy(true);
     setError(null);
     try {
-      const made = await wire('POST', '/apps', { body: { prompt: prompt.trim() }, schema: z.object({ id: z.string() }) });
+      const made = await wire('POST', '/apps', { body: { prompt }, schema: z.object({ id: z.string() }) });
       navigate({ name: 'app', appId: made.id });
+      return true;
     } catch (caught) {
       setError(describeError(caught));
       setBusy(false);
+      return false;
     }
   };
   return (
-    <form className="card form-card inline" onSubmit={(event) => void submit(event)} aria-label="New app">
-      <label htmlFor="new-app">Describe an app</label>
-      <EditRow
-        id="new-app"
-        value={prompt}
-        onChange={setPrompt}
-        placeholder="a reading list with a title, an author and a done checkbox"
-        maxLength={4000}
-        busy={busy}
-        action={busy ? 'Building…' : 'Build'}
-      />
+    <InstructionForm
+      className="card form-card inline"
+      aria-label="New app"
+      id="new-app"
+      label="Describe an app"
+      placeholder="a reading list with a title, an author and a done checkbox"
+      maxLength={4000}
+      busy={busy}
+      action={busy ? 'Building…' : 'Build'}
+      onInstruction={build}
+    >
       <InlineError error={error} />
-    </form>
+    </InstructionForm>
   );
 }
 
@@ -138,49 +137,40 @@ export function AppPage({ appId }: { appId: string }) {
   const document = opened.data?.payload?.document as unknown as AppDocument | undefined;
   const runtime = useAppRuntime(appId, document);
 
-  const rebase = async (slot: string) => {
-    setWorking('rebase');
+  // Rebasing, editing and serving each hold the page, say how it went, and show the app as it is after.
+  const change = async (what: 'rebase' | 'edit' | 'serve', call: () => Promise<Notice | null>): Promise<boolean> => {
+    setWorking(what);
     setNotice(null);
     try {
-      await wire('POST', `/apps/${encodeURIComponent(appId)}/rebase`, { body: { slot }, schema: editResult });
-      setNotice({ tone: 'info', text: 'Rebased onto the new version of the component. Your changes were replayed.' });
+      setNotice(await call());
       reload();
+      return true;
     } catch (caught) {
       setNotice({ tone: 'error', text: describeError(caught) });
+      return false;
     } finally {
       setWorking(null);
     }
   };
 
-  const edit = async (instruction: string) => {
-    setWorking('edit');
-    setNotice(null);
-    try {
+  const rebase = (slot: string) =>
+    change('rebase', async () => {
+      await wire('POST', `/apps/${encodeURIComponent(appId)}/rebase`, { body: { slot }, schema: editResult });
+      return { tone: 'info', text: 'Rebased onto the new version of the component. Your changes were replayed.' };
+    });
+
+  const edit = (instruction: string) =>
+    change('edit', async () => {
       const result = await wire('POST', `/apps/${encodeURIComponent(appId)}/edit`, { body: { instruction }, schema: editResult });
-      setNotice(result.issues?.length ? { tone: 'info', text: result.issues.join(' ') } : null);
-      reload();
-    } catch (caught) {
-      setNotice({ tone: 'error', text: describeError(caught) });
-      throw caught;
-    } finally {
-      setWorking(null);
-    }
-  };
+      return result.issues?.length ? { tone: 'info', text: result.issues.join(' ') } : null;
+    });
 
   // Graduation: the app gets its own server; if any step fails the tree keeps serving.
-  const graduate = async () => {
-    setWorking('serve');
-    setNotice(null);
-    try {
+  const graduate = () =>
+    change('serve', async () => {
       await wire('POST', `/apps/${encodeURIComponent(appId)}/graduate`, { body: {} });
-      setNotice({ tone: 'info', text: 'The app now runs on its own server.' });
-      reload();
-    } catch (caught) {
-      setNotice({ tone: 'error', text: describeError(caught) });
-    } finally {
-      setWorking(null);
-    }
-  };
+      return { tone: 'info', text: 'The app now runs on its own server.' };
+    });
 
   const remove = async () => {
     setWorking('delete');
@@ -256,63 +246,71 @@ export function AppPage({ appId }: { appId: string }) {
   );
 }
 
-function EditBox({ onEdit, busy }: { onEdit(instruction: string): Promise<void>; busy: boolean }) {
-  const [text, setText] = useState('');
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!text.trim()) return;
-    void onEdit(text.trim()).then(
-      () => setText(''),
-      () => undefined,
-    );
-  };
+function EditBox({ onEdit, busy }: { onEdit(instruction: string): Promise<boolean>; busy: boolean }) {
   return (
-    <form className="edit-box" onSubmit={submit}>
-      <label htmlFor="app-edit">Change this app</label>
-      <EditRow
-        id="app-edit"
-        value={text}
-        onChange={setText}
-        placeholder="e.g. add a due date field"
-        busy={busy}
-        action={busy ? 'Changing…' : 'Change'}
-      />
-    </form>
+    <InstructionForm
+      className="edit-box"
+      id="app-edit"
+      label="Change this app"
+      placeholder="e.g. add a due date field"
+      busy={busy}
+      action={busy ? 'Changing…' : 'Change'}
+      onInstruction={onEdit}
+    />
   );
 }
 
-/** A one-line instruction and its submit button, which waits for words and for the last one to finish. */
-function EditRow({
+/**
+ * A one-line instruction under its label, and its submit button, which waits for words and for the
+ * last one to finish. The words are cleared once `onInstruction` says they were taken, kept otherwise.
+ */
+function InstructionForm({
   id,
-  value,
-  onChange,
+  label,
   placeholder,
   maxLength,
   busy,
   action,
+  onInstruction,
+  className,
+  'aria-label': ariaLabel,
+  children,
 }: {
   id: string;
-  value: string;
-  onChange(value: string): void;
+  label: string;
   placeholder: string;
   maxLength?: number;
   busy: boolean;
   action: string;
+  onInstruction(text: string): Promise<boolean>;
+  className: string;
+  'aria-label'?: string;
+  children?: ReactNode;
 }) {
+  const [text, setText] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!text.trim() || busy) return;
+    void onInstruction(text.trim()).then((taken) => taken && setText(''));
+  };
   return (
-    <div className="edit-row">
-      <input
-        id={id}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        placeholder={placeholder}
-        maxLength={maxLength}
-        disabled={busy}
-      />
-      <button type="submit" className="button primary" disabled={busy || !value.trim()}>
-        {action}
-      </button>
-    </div>
+    <form className={className} onSubmit={submit} aria-label={ariaLabel}>
+      <label htmlFor={id}>{label}</label>
+      <div className="edit-row">
+        <input
+          id={id}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          placeholder={placeholder}
+          maxLength={maxLength}
+          disabled={busy}
+        />
+        <button type="submit" className="button primary" disabled={busy || !text.trim()}>
+          {action}
+        </button>
+      </div>
+      {children}
+    </form>
   );
 }
 

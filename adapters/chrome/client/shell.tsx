@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { NAME } from './chrome-config.js';
 import { Sidebar } from './sidebar.js';
 import { useRoute, type Route } from './route.js';
@@ -36,7 +36,7 @@ export function Shell() {
   }, [drawer]);
 
   useEffect(() => {
-    document.title = route.name === 'home' ? NAME : `${pageName(route)} · ${NAME}`;
+    document.title = route.name === 'home' ? NAME : `${pageOf(route).title} · ${NAME}`;
   }, [route]);
 
   return (
@@ -66,44 +66,29 @@ export function Shell() {
         <Sidebar route={route} onNavigate={() => setDrawer(false)} />
       </div>
       <main className="main" id="main" tabIndex={-1}>
-        <Page route={route} />
+        {pageOf(route).page(route)}
       </main>
     </div>
   );
 }
 
-function Page({ route }: { route: Route }) {
-  switch (route.name) {
-    case 'home':
-      return <Home />;
-    case 'thread':
-      return <Conversation key={route.threadId} threadId={route.threadId} />;
-    case 'approvals':
-      return <ApprovalsPage />;
-    case 'apps':
-      return <AppsPage />;
-    case 'app':
-      return <AppPage key={route.appId} appId={route.appId} />;
-    case 'grants':
-      return <GrantsPage />;
-    case 'automations':
-      return <AutomationsPage />;
-    case 'run':
-      return <RunPage key={route.runId} runId={route.runId} />;
-    case 'connections':
-      return <ConnectionsPage />;
-  }
-}
+/**
+ * Each route's page, and its name in the window's title. A page about one thing (a thread, an app, a
+ * run) is keyed by its id, so moving to another starts it afresh.
+ */
+const PAGES: { readonly [N in Route['name']]: { title: string; page(route: Extract<Route, { name: N }>): ReactElement } } = {
+  home: { title: 'Home', page: () => <Home /> },
+  thread: { title: 'Conversation', page: (route) => <Conversation key={route.threadId} threadId={route.threadId} /> },
+  approvals: { title: 'Approvals', page: () => <ApprovalsPage /> },
+  apps: { title: 'Apps', page: () => <AppsPage /> },
+  app: { title: 'App', page: (route) => <AppPage key={route.appId} appId={route.appId} /> },
+  grants: { title: 'Grants', page: () => <GrantsPage /> },
+  automations: { title: 'Automations', page: () => <AutomationsPage /> },
+  run: { title: 'Run', page: (route) => <RunPage key={route.runId} runId={route.runId} /> },
+  connections: { title: 'Connections', page: () => <ConnectionsPage /> },
+};
 
-function pageName(route: Route): string {
-  switch (route.name) {
-    case 'thread':
-      return 'Conversation';
-    case 'app':
-      return 'App';
-    case 'run':
-      return 'Run';
-    default:
-      return route.name.charAt(0).toUpperCase() + route.name.slice(1);
-  }
+function pageOf(route: Route): { title: string; page(route: Route): ReactElement } {
+  // TypeScript cannot relate the entry to the route's own variant; PAGES' type checks each pair.
+  return PAGES[route.name] as { title: string; page(route: Route): ReactElement };
 }

@@ -1,6 +1,7 @@
 import { Sandbox as E2bInstance, type ConnectionOpts, type SandboxOpts } from 'e2b';
 import type { EgressPolicy, Sandbox, SandboxSession } from '../../../ports/sandbox.js';
 import { checkedAppId } from '../app-paths.js';
+import { AppSessions } from '../app-sessions.js';
 import { SandboxSnapshotNotFound } from '../sandbox-errors.js';
 import { e2bCall } from './e2b-errors.js';
 import { e2bEgressRules } from './e2b-network.js';
@@ -35,7 +36,7 @@ export interface E2bSandboxOptions {
  */
 export class E2bSandbox implements Sandbox {
   readonly kind = 'e2b' as const;
-  private readonly sessions = new Map<string, Promise<E2bSandboxSession>>();
+  private readonly sessions = new AppSessions<E2bSandboxSession>();
   /** Each app's current firewall rules: a restore creates its new sandbox with them. */
   private readonly rules = new Map<string, EgressRules>();
   private readonly connection: ConnectionOpts;
@@ -63,23 +64,19 @@ export class E2bSandbox implements Sandbox {
     const rules = e2bEgressRules(options.egress);
     const previous = this.rules.get(id);
     this.rules.set(id, rules);
-    const existing = this.sessions.get(id);
-    if (existing) {
-      const session = await existing;
-      // Callers reopen on every request to a served app; only a changed policy costs a call.
-      if (JSON.stringify(previous) !== JSON.stringify(rules))
-        await e2bCall(() => E2bInstance.updateNetwork(session.sandboxId, rules, this.connection));
-      return session;
-    }
-    const opening = this.connectOrCreate(id, rules);
-    this.sessions.set(id, opening);
-    opening.catch(() => this.sessions.delete(id));
-    return opening;
+    return this.sessions.open(
+      id,
+      async (session) => {
+        // Callers reopen on every request to a served app; only a changed policy costs a call.
+        if (JSON.stringify(previous) !== JSON.stringify(rules))
+          await e2bCall(() => E2bInstance.updateNetwork(session.sandboxId, rules, this.connection));
+      },
+      () => this.connectOrCreate(id, rules),
+    );
   }
 
   async closeAll(): Promise<void> {
-    const open = await Promise.allSettled([...this.sessions.values()]);
-    await Promise.allSettled(open.map((result) => (result.status === 'fulfilled' ? result.value.close() : undefined)));
+    await Promise.allSettled((await this.sessions.opened()).map((session) => session.close()));
   }
 
   private async connectOrCreate(id: string, rules: EgressRules): Promise<E2bSandboxSession> {
@@ -119,7 +116,7 @@ export class E2bSandbox implements Sandbox {
           ),
         discard: (current: Lineage) => discardApp(id, this.connection, current),
       },
-      onClose: () => this.sessions.delete(id),
+      onClose: () => this.sessions.forget(id),
     });
   }
 

@@ -143,17 +143,17 @@ export async function writeSyntheticEtc(folder: string): Promise<void> {
 }
 
 function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  return succeeds(() => accessSync(path, constants.X_OK));
 }
 
 function exists(path: string): boolean {
+  return succeeds(() => lstatSync(path));
+}
+
+/** Whether a filesystem probe returns: these calls answer no by throwing. */
+function succeeds(probe: () => unknown): boolean {
   try {
-    lstatSync(path);
+    probe();
     return true;
   } catch {
     return false;

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { EgressPolicy, Sandbox, SandboxOpenOptions } from '../../../ports/sandbox.js';
 import type { Logger } from '../../../ports/logger.js';
 import { checkedAppId } from '../app-paths.js';
+import { AppSessions } from '../app-sessions.js';
 import type { EgressResolver } from '../egress/egress-proxy.js';
 import { LocalSandboxSession } from './local-session.js';
 import { namespaceSupport, type EgressIsolation, type NamespaceTools } from './network-namespace.js';
@@ -69,7 +70,7 @@ export class LocalSandbox implements Sandbox {
   readonly limits: ServerLimits;
   /** Set when containment is asked for but this machine cannot provide it: every open says why. */
   readonly unavailable: string | null = null;
-  private readonly sessions = new Map<string, Promise<LocalSandboxSession>>();
+  private readonly sessions = new AppSessions<LocalSandboxSession>();
   private readonly startTimeoutMs: number;
   private readonly maker: NamespaceMaker | undefined;
   private readonly pool: ServerPool;
@@ -121,22 +122,18 @@ export class LocalSandbox implements Sandbox {
   async open(appId: string, options: SandboxOpenOptions): Promise<LocalSandboxSession> {
     const id = checkedAppId(appId);
     if (this.unavailable) throw new Unavailable(this.unavailable);
-    const existing = this.sessions.get(id);
-    if (existing) {
-      const session = await existing;
-      if (options.owner !== undefined) session.owner = options.owner;
-      await session.applyEgress(options.egress);
-      return session;
-    }
-    const opening = this.create(id, options.egress, options.owner);
-    this.sessions.set(id, opening);
-    opening.catch(() => this.sessions.delete(id));
-    return opening;
+    return this.sessions.open(
+      id,
+      async (session) => {
+        if (options.owner !== undefined) session.owner = options.owner;
+        await session.applyEgress(options.egress);
+      },
+      () => this.create(id, options.egress, options.owner),
+    );
   }
 
   async closeAll(): Promise<void> {
-    const open = await Promise.allSettled([...this.sessions.values()]);
-    await Promise.all(open.map((result) => (result.status === 'fulfilled' ? result.value.close() : undefined)));
+    await Promise.all((await this.sessions.opened()).map((session) => session.close()));
   }
 
   private async create(id: string, egress: EgressPolicy | null, owner: string | undefined): Promise<LocalSandboxSession> {
@@ -151,7 +148,7 @@ export class LocalSandbox implements Sandbox {
     await mkdir(places.directory, { recursive: true });
     if (this.maker?.kind === 'bubblewrap') await (this.etc ??= writeSyntheticEtc(this.maker.etc));
     const settings = { startTimeoutMs: this.startTimeoutMs, resolve: this.options.resolve, maker: this.maker, pool: this.pool };
-    return new LocalSandboxSession({ id, places, egress, settings, onClose: () => this.sessions.delete(id), owner });
+    return new LocalSandboxSession({ id, places, egress, settings, onClose: () => this.sessions.forget(id), owner });
   }
 }
 

@@ -54,22 +54,10 @@ export interface NamespaceLinkDeps {
  * The link outlives restarts of the server (its port stays the same); close() ends it.
  */
 export class NamespaceLink {
-  private readonly folder: string;
-  private readonly options: NamespaceLinkOptions;
-  private readonly proxy: EgressProxy;
-  private readonly token: string;
-  private readonly door: Server;
-  private readonly sockets: Set<Socket>;
   readonly port: number;
   readonly proxyPort: number;
 
-  constructor(deps: NamespaceLinkDeps) {
-    this.folder = deps.folder;
-    this.options = deps.options;
-    this.proxy = deps.proxy;
-    this.token = deps.token;
-    this.door = deps.door;
-    this.sockets = deps.sockets;
+  constructor(private readonly deps: NamespaceLinkDeps) {
     this.port = deps.port;
     this.proxyPort = deps.proxyPort;
   }
@@ -102,14 +90,14 @@ export class NamespaceLink {
    * token among them) travel on its stdin: argv is readable by every local process.
    */
   launch(boot: BootCommand, env: Readonly<Record<string, string>>, cwd: string): Launch {
-    const maker = this.options.maker;
-    const sockets = maker.kind === 'bubblewrap' ? INSIDE.sockets : this.folder;
+    const maker = this.deps.options.maker;
+    const sockets = maker.kind === 'bubblewrap' ? INSIDE.sockets : this.deps.folder;
     // Under bubblewrap the app's folder is /app: the boot command names it so.
     const inside = (value: string) =>
       maker.kind === 'bubblewrap' && (value === cwd || value.startsWith(`${cwd}/`)) ? `${INSIDE.app}${value.slice(cwd.length)}` : value;
     const settings = {
       ip: maker.kind === 'unshare' ? maker.tools.ip : null,
-      token: this.token,
+      token: this.deps.token,
       egressSocket: join(sockets, 'egress.sock'),
       appSocket: join(sockets, 'app.sock'),
       probeSocket: join(sockets, 'probe.sock'),
@@ -123,14 +111,14 @@ export class NamespaceLink {
     const input = JSON.stringify(settings);
     if (maker.kind === 'unshare')
       return { command: maker.tools.unshare, args: [...UNSHARE_FLAGS, '--', process.execPath, NAMESPACE_GATE_PATH], env: {}, input };
-    const places = { app: cwd, etc: maker.etc, sockets: this.folder, gate: NAMESPACE_GATE_PATH, preload: EGRESS_PRELOAD_PATH };
+    const places = { app: cwd, etc: maker.etc, sockets: this.deps.folder, gate: NAMESPACE_GATE_PATH, preload: EGRESS_PRELOAD_PATH };
     return { command: maker.bwrap, args: bubblewrapArgs(places, [process.execPath, INSIDE.gate]), env: {}, input };
   }
 
   /** Asks the gate whether the server accepts connections on its port inside; false when no gate runs. */
   listening(): Promise<boolean> {
     return new Promise((resolve) => {
-      const socket = connect(join(this.folder, 'probe.sock'));
+      const socket = connect(join(this.deps.folder, 'probe.sock'));
       let answer = '';
       const done = (value: boolean) => {
         socket.destroy();
@@ -144,10 +132,10 @@ export class NamespaceLink {
   }
 
   async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.door.close(() => resolve()));
-    await this.proxy.close();
-    await rm(this.folder, { recursive: true, force: true });
+    for (const socket of this.deps.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.deps.door.close(() => resolve()));
+    await this.deps.proxy.close();
+    await rm(this.deps.folder, { recursive: true, force: true });
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../../../ports/clock.js';
-import { MAX_FEED_KEY_LENGTH, type FeedSet } from '../../../ports/feeds.js';
-import { checkNamespace } from '../shared/feed-names.js';
+import type { FeedSet } from '../../../ports/feeds.js';
+import { checkKey, checkNamespace } from '../shared/feed-names.js';
+import { FeedWatchers } from '../shared/feed-watchers.js';
 
 interface Log {
   readonly entries: unknown[];
@@ -31,7 +32,7 @@ export class MemoryFeeds {
 
 class MemoryFeedSet<T> implements FeedSet<T> {
   private readonly logs = new Map<string, Log>();
-  private readonly watchers = new Map<string, Set<() => void>>();
+  private readonly watchers = new FeedWatchers();
 
   constructor(private readonly clock: Clock) {}
 
@@ -55,18 +56,7 @@ class MemoryFeedSet<T> implements FeedSet<T> {
   }
 
   async watch(key: string, wake: () => void): Promise<() => void> {
-    let set = this.watchers.get(key);
-    if (!set) {
-      set = new Set();
-      this.watchers.set(key, set);
-    }
-    // One registration per call, even for the same function.
-    const entry = () => wake();
-    set.add(entry);
-    return () => {
-      set.delete(entry);
-      if (set.size === 0 && this.watchers.get(key) === set) this.watchers.delete(key);
-    };
+    return this.watchers.add(key, wake);
   }
 
   async signal(key: string): Promise<void> {
@@ -85,13 +75,6 @@ class MemoryFeedSet<T> implements FeedSet<T> {
 
   /** Wakes after the caller's own step, as a notification from another process would. */
   private wake(key: string): void {
-    const set = this.watchers.get(key);
-    if (!set) return;
-    for (const wake of [...set]) queueMicrotask(wake);
+    for (const wake of this.watchers.of(key)) queueMicrotask(wake);
   }
-}
-
-function checkKey(key: string): void {
-  if (key.length === 0 || key.length > MAX_FEED_KEY_LENGTH || key.includes('\u0000'))
-    throw new RangeError(`a feed key is 1 to ${MAX_FEED_KEY_LENGTH} characters, without NUL`);
 }

@@ -1,4 +1,5 @@
-import { BigIntType, EntitySchema, JsonType } from '@mikro-orm/core';
+import { EntitySchema, JsonType } from '@mikro-orm/core';
+import { epochMillis, textKey } from './record-schema.js';
 
 /**
  * The feeds table (PostgreSQL only: SQLite keeps feeds within the process). One row is one append:
@@ -19,13 +20,12 @@ export const FeedEntryRowSchema = new EntitySchema<FeedEntryRow>({
   name: 'PorterFeedEntry',
   tableName: FEED_ENTRIES_TABLE,
   properties: {
-    namespace: { type: 'string', columnType: 'text', primary: true },
-    key: { type: 'string', columnType: 'text', primary: true },
+    ...textKey('namespace', 'key'),
     // The primary key ends with the last entry's number: a read from n walks it from the first row holding n.
     lastSeq: { type: 'integer', fieldName: 'last_seq', primary: true },
     firstSeq: { type: 'integer', fieldName: 'first_seq' },
     entries: { type: JsonType, columnType: 'json' },
-    createdAt: { type: new BigIntType('number'), columnType: 'bigint', fieldName: 'created_at' },
+    createdAt: { ...epochMillis(), fieldName: 'created_at' },
   },
   // Pruning what dead writers left reads rows by age.
   indexes: [{ name: 'porter_feed_entries_age', properties: ['namespace', 'createdAt'] }],

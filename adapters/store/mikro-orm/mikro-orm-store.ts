@@ -47,17 +47,9 @@ export class MikroOrmStore implements Store {
   private closing: Promise<void> | null = null;
 
   readonly kind: 'sqlite' | 'postgresql';
-  private readonly orm: MikroORM<AbstractSqlDriver>;
-  private readonly backend: StoreBackend;
-  private readonly recordContext: RecordSetContext;
-  private readonly blobContext: BlobStoreContext;
 
-  constructor(deps: MikroOrmStoreDeps) {
+  constructor(private readonly deps: MikroOrmStoreDeps) {
     this.kind = deps.kind;
-    this.orm = deps.orm;
-    this.backend = deps.backend;
-    this.recordContext = deps.recordContext;
-    this.blobContext = deps.blobContext;
   }
 
   /** Connects, migrates unless told not to, and answers the open store. */
@@ -96,32 +88,32 @@ export class MikroOrmStore implements Store {
   }
 
   records<T>(name: string): RecordSet<T> {
-    return new MikroOrmRecordSet<T>(name, this.recordContext);
+    return new MikroOrmRecordSet<T>(name, this.deps.recordContext);
   }
 
   blobs(namespace: string): BlobStore {
-    return new MikroOrmBlobStore(namespace, this.blobContext);
+    return new MikroOrmBlobStore(namespace, this.deps.blobContext);
   }
 
   feeds<T>(namespace: string): FeedSet<T> {
-    return this.backend.feeds<T>(namespace);
+    return this.deps.backend.feeds<T>(namespace);
   }
 
   async ping(): Promise<void> {
-    await this.backend.runner.rows({ sql: 'select 1', params: [] });
+    await this.deps.backend.runner.rows({ sql: 'select 1', params: [] });
   }
 
   /** Idempotent; operations after it reject with Unavailable. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      await this.backend.close();
-      await this.orm.close(true);
+      await this.deps.backend.close();
+      await this.deps.orm.close(true);
     })();
     return this.closing;
   }
 
   /** MikroORM itself, for the store's own tests and tools (schema checks); not for callers. */
   get mikroOrm(): MikroORM<AbstractSqlDriver> {
-    return this.orm;
+    return this.deps.orm;
   }
 }

@@ -1,7 +1,8 @@
 import type { Client, Notification } from 'pg';
 import type { Clock } from '../../../ports/clock.js';
-import { MAX_FEED_KEY_LENGTH, type FeedSet } from '../../../ports/feeds.js';
-import { checkNamespace } from '../shared/feed-names.js';
+import type { FeedSet } from '../../../ports/feeds.js';
+import { checkKey, checkNamespace, validKey } from '../shared/feed-names.js';
+import { FeedWatchers } from '../shared/feed-watchers.js';
 import type { Logger } from '../../../ports/logger.js';
 import { Unavailable } from '../../../domain/errors.js';
 import type { KnexClientLike, SqlRunner } from './sql-runner.js';
@@ -83,7 +84,7 @@ export class PostgresqlFeeds {
 
 /** The one listening connection of a store, and who waits on which `<namespace> <key>`. */
 class FeedListener {
-  private readonly watchers = new Map<string, Set<() => void>>();
+  private readonly watchers = new FeedWatchers();
   private connection: Client | null = null;
   private connecting: Promise<void> | null = null;
   private retry: ReturnType<typeof setTimeout> | null = null;
@@ -95,17 +96,7 @@ class FeedListener {
   ) {}
 
   async watch(channelKey: string, wake: () => void): Promise<() => void> {
-    let set = this.watchers.get(channelKey);
-    if (!set) {
-      set = new Set();
-      this.watchers.set(channelKey, set);
-    }
-    const entry = () => wake();
-    set.add(entry);
-    const unwatch = () => {
-      set.delete(entry);
-      if (set.size === 0 && this.watchers.get(channelKey) === set) this.watchers.delete(channelKey);
-    };
+    const unwatch = this.watchers.add(channelKey, wake);
     try {
       await this.listening();
     } catch (error) {
@@ -155,8 +146,7 @@ class FeedListener {
   }
 
   private deliver(payload: string): void {
-    const set = this.watchers.get(payload);
-    if (set) for (const wake of [...set]) wake();
+    for (const wake of this.watchers.of(payload)) wake();
   }
 
   /** The listening connection went away: listen again while anyone watches, and wake them all. */
@@ -168,7 +158,7 @@ class FeedListener {
     void this.client.destroyRawConnection(connection).catch(() => undefined);
     const again = () => {
       this.retry = null;
-      if (this.closed || this.watchers.size === 0) return;
+      if (this.closed || this.watchers.empty) return;
       this.listening().then(
         () => this.wakeEveryone(),
         () => {
@@ -182,14 +172,6 @@ class FeedListener {
   }
 
   private wakeEveryone(): void {
-    for (const set of [...this.watchers.values()]) for (const wake of [...set]) wake();
+    for (const wake of this.watchers.all()) wake();
   }
-}
-
-function validKey(key: string): boolean {
-  return key.length > 0 && key.length <= MAX_FEED_KEY_LENGTH && !key.includes('\u0000');
-}
-
-function checkKey(key: string): void {
-  if (!validKey(key)) throw new RangeError(`a feed key is 1 to ${MAX_FEED_KEY_LENGTH} characters, without NUL`);
 }

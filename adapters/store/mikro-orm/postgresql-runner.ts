@@ -1,8 +1,7 @@
 import type { ClientBase, QueryResult } from 'pg';
 import { Unavailable } from '../../../domain/errors.js';
-import type { DriverPool, SqlRunner } from './sql-runner.js';
+import { onBorrowedConnection, type DriverPool, type SqlRunner } from './sql-runner.js';
 import type { SqlStatement } from './sql-statement.js';
-import { storeError } from './store-errors.js';
 
 /**
  * Runs statements on the pg connections of MikroORM's pool as named prepared statements, so each
@@ -29,19 +28,9 @@ export class PostgresqlRunner implements SqlRunner {
 
   private async query(statement: SqlStatement): Promise<QueryResult> {
     if (this.closed) throw new Unavailable('The store is closed');
-    let connection: ClientBase;
-    try {
-      connection = await this.pool.acquire();
-    } catch (error) {
-      throw storeError(error);
-    }
-    try {
-      return await connection.query({ name: this.nameOf(statement.sql), text: statement.sql, values: statement.params as unknown[] });
-    } catch (error) {
-      throw storeError(error);
-    } finally {
-      await this.pool.release(connection);
-    }
+    return onBorrowedConnection(this.pool, (connection) =>
+      connection.query({ name: this.nameOf(statement.sql), text: statement.sql, values: statement.params as unknown[] }),
+    );
   }
 
   /** One name per distinct text: pg refuses a name reused for another text on the same connection. */

@@ -42,14 +42,22 @@ const BLOBS_TABLE = 'porter_blobs';
 /** The bookkeeping of applied migrations (the table MikroORM's Migrator kept; the store's migration runner keeps it now). */
 export const MIGRATIONS_TABLE = 'porter_migrations';
 
-const epochMillis = () => ({ type: new BigIntType('number'), columnType: 'bigint' }) as const;
+/** A time column: epoch milliseconds in a bigint, read back as a number. */
+export const epochMillis = () => ({ type: new BigIntType('number'), columnType: 'bigint' }) as const;
+
+type TextKeyColumn = { type: 'string'; columnType: 'text'; primary: true };
+
+/** Text columns that together make a table's primary key, in the key's order. */
+export function textKey<K extends string>(...names: K[]): Record<K, TextKeyColumn> {
+  const column: TextKeyColumn = { type: 'string', columnType: 'text', primary: true };
+  return Object.fromEntries(names.map((name) => [name, { ...column }])) as Record<K, TextKeyColumn>;
+}
 
 export const RecordRowSchema = new EntitySchema<RecordRow>({
   name: 'PorterRecord',
   tableName: RECORDS_TABLE,
   properties: {
-    collection: { type: 'string', columnType: 'text', primary: true },
-    id: { type: 'string', columnType: 'text', primary: true },
+    ...textKey('collection', 'id'),
     // json, not jsonb, on PostgreSQL: data is only ever stored and handed back, never queried
     // into, and json keeps it exactly (key order, and \u0000, which jsonb refuses).
     data: { type: JsonType, columnType: 'json' },
@@ -77,7 +85,7 @@ export const RecordRefRowSchema = new EntitySchema<RecordRefRow>({
       // The primary key (collection, record_id, name) already serves lookups by record.
       index: false,
     },
-    name: { type: 'string', columnType: 'text', primary: true },
+    ...textKey('name'),
     value: { type: 'string', columnType: 'text' },
     createdAt: { ...epochMillis(), fieldName: 'created_at' },
   },
@@ -94,8 +102,7 @@ export const BlobRowSchema = new EntitySchema<BlobRow>({
   name: 'PorterBlob',
   tableName: BLOBS_TABLE,
   properties: {
-    namespace: { type: 'string', columnType: 'text', primary: true },
-    key: { type: 'string', columnType: 'text', primary: true },
+    ...textKey('namespace', 'key'),
     contentType: { type: 'string', columnType: 'text', fieldName: 'content_type' },
     size: { type: 'integer' },
     data: { type: BlobType },

@@ -1,4 +1,5 @@
 import type { SqlStatement } from './sql-statement.js';
+import { storeError } from './store-errors.js';
 
 /**
  * Runs single statements on the store's connections, bypassing MikroORM's unit of work: the
@@ -25,6 +26,26 @@ export interface KnexClientLike {
   releaseConnection(connection: unknown): Promise<unknown>;
   acquireRawConnection(): Promise<unknown>;
   destroyRawConnection(connection: unknown): Promise<unknown>;
+}
+
+/**
+ * Runs `use` on a connection borrowed from the pool and gives it back after. A failure to borrow
+ * or to run is the store's error (storeError), as every statement answers.
+ */
+export async function onBorrowedConnection<C, T>(pool: DriverPool<C>, use: (connection: C) => Promise<T>): Promise<T> {
+  let connection: C;
+  try {
+    connection = await pool.acquire();
+  } catch (error) {
+    throw storeError(error);
+  }
+  try {
+    return await use(connection);
+  } catch (error) {
+    throw storeError(error);
+  } finally {
+    await pool.release(connection);
+  }
 }
 
 /** MikroORM's connection pool, as knex keeps it. */

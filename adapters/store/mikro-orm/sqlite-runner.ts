@@ -1,9 +1,8 @@
 import { Unavailable } from '../../../domain/errors.js';
 import type { SqliteConnection, SqliteStatement } from './sqlite-connection.js';
 import { whileLocked } from './sqlite-connection.js';
-import type { DriverPool, SqlRunner } from './sql-runner.js';
+import { onBorrowedConnection, type DriverPool, type SqlRunner } from './sql-runner.js';
 import type { SqlStatement } from './sql-statement.js';
-import { storeError } from './store-errors.js';
 
 /**
  * Longest stretch of back-to-back statements before the runner lets the event loop turn: a loop of
@@ -52,23 +51,13 @@ export class SqliteRunner implements SqlRunner {
       await new Promise((resolve) => setImmediate(resolve));
     }
     this.ensureOpen();
-    let connection: SqliteConnection;
-    try {
-      connection = await this.pool.acquire();
-    } catch (error) {
-      throw storeError(error);
-    }
-    try {
-      return await whileLocked(
+    return onBorrowedConnection(this.pool, (connection) =>
+      whileLocked(
         () => execute(this.prepare(connection, statement.sql), statement.params),
         this.busyTimeoutMs,
         () => this.ensureOpen(),
-      );
-    } catch (error) {
-      throw storeError(error);
-    } finally {
-      await this.pool.release(connection);
-    }
+      ),
+    );
   }
 
   /** Starts a slice (and notes when the loop next turns), or says the current one has run long enough. */

@@ -1,0 +1,21 @@
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamResult } from '@ai-sdk/provider';
+
+/**
+ * A language model that only streams, as the offline models here and in tests and benches are:
+ * the runtime always streams, so generating whole is refused rather than faked.
+ */
+export abstract class StreamOnlyModel implements LanguageModelV3 {
+  readonly specificationVersion = 'v3';
+  readonly supportedUrls = {};
+
+  constructor(
+    readonly provider: string,
+    readonly modelId: string,
+  ) {}
+
+  async doGenerate(): Promise<never> {
+    throw new Error(`The ${this.modelId} model only streams`);
+  }
+
+  abstract doStream(options: LanguageModelV3CallOptions): PromiseLike<LanguageModelV3StreamResult>;
+}
