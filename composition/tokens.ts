@@ -6,7 +6,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Ids } from '../ports/ids.js';
 import type { Logger } from '../ports/logger.js';
 import type { Telemetry } from '../ports/telemetry.js';
-import type { Store } from '../ports/store.js';
+import type { RecordSet, Store } from '../ports/store.js';
 import type { Model } from '../ports/model.js';
 import type { Sandbox } from '../ports/sandbox.js';
 import type { AuditLog, AuditSink } from '../ports/audit.js';
@@ -115,11 +115,29 @@ export function getAll<T>(from: Resolver, services: MultiToken<T>): T[] {
 }
 
 /** A module's `bind`: what it binds must be what the token names. */
-export type Bind = <T>(service: Token<T> | MultiToken<T>) => BindToFluentSyntax<T>;
+export interface Bind {
+  <T>(service: Token<T> | MultiToken<T>): BindToFluentSyntax<T>;
+  /**
+   * Most of Porter's wiring: the service made once, on first use, from what the container
+   * resolves. `make` must return what the token names (NoInfer: the token alone decides T).
+   */
+  singleton<T>(service: Token<T> | MultiToken<T>, make: (ctx: ResolutionContext) => NoInfer<T>): void;
+}
 
 /** A ContainerModule whose bindings are checked against their tokens. */
 export function porterModule(register: (bind: Bind) => void): ContainerModule {
-  return new ContainerModule(({ bind }) => register(<T>(service: Token<T> | MultiToken<T>) => bind<T>(service)));
+  return new ContainerModule(({ bind }) => {
+    const checked = <T>(service: Token<T> | MultiToken<T>) => bind<T>(service);
+    const singleton = <T>(service: Token<T> | MultiToken<T>, make: (ctx: ResolutionContext) => T): void => {
+      bind<T>(service).toDynamicValue(make).inSingletonScope();
+    };
+    register(Object.assign(checked, { singleton }));
+  });
+}
+
+/** A collection on the store, as the books over it take it. */
+export function recordsOf<P>(ctx: Resolver, collection: string): RecordSet<P> {
+  return get(ctx, TOKENS.Store).records<P>(collection);
 }
 
 export const TOKENS = {
