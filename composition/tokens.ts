@@ -6,7 +6,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Ids } from '../ports/ids.js';
 import type { Logger } from '../ports/logger.js';
 import type { Telemetry } from '../ports/telemetry.js';
-import type { Store } from '../ports/store.js';
+import type { RecordSet, Store } from '../ports/store.js';
 import type { Model } from '../ports/model.js';
 import type { Sandbox } from '../ports/sandbox.js';
 import type { AuditLog, AuditSink } from '../ports/audit.js';
@@ -91,11 +91,6 @@ export function token<T>(name: string): Token<T> {
   return Symbol.for(`porter.${name}`) as Token<T>;
 }
 
-/** The token of a multi-bound service, named `porter.<name>`. */
-export function multiToken<T>(name: string): MultiToken<T> {
-  return Symbol.for(`porter.${name}`) as MultiToken<T>;
-}
-
 /** What a binding resolves from: its resolution context, or a container (Porter's own tools, the tests). */
 export type Resolver = Pick<ResolutionContext, 'get' | 'getAll'>;
 
@@ -115,111 +110,143 @@ export function getAll<T>(from: Resolver, services: MultiToken<T>): T[] {
 }
 
 /** A module's `bind`: what it binds must be what the token names. */
-export type Bind = <T>(service: Token<T> | MultiToken<T>) => BindToFluentSyntax<T>;
+export interface Bind {
+  <T>(service: Token<T> | MultiToken<T>): BindToFluentSyntax<T>;
+  /**
+   * Most of Porter's wiring: the service made once, on first use, from what the container
+   * resolves. `make` must return what the token names (NoInfer: the token alone decides T).
+   */
+  singleton<T>(service: Token<T> | MultiToken<T>, make: (ctx: ResolutionContext) => NoInfer<T>): void;
+}
 
 /** A ContainerModule whose bindings are checked against their tokens. */
 export function porterModule(register: (bind: Bind) => void): ContainerModule {
-  return new ContainerModule(({ bind }) => register(<T>(service: Token<T> | MultiToken<T>) => bind<T>(service)));
+  return new ContainerModule(({ bind }) => {
+    const checked = <T>(service: Token<T> | MultiToken<T>) => bind<T>(service);
+    const singleton = <T>(service: Token<T> | MultiToken<T>, make: (ctx: ResolutionContext) => T): void => {
+      bind<T>(service).toDynamicValue(make).inSingletonScope();
+    };
+    register(Object.assign(checked, { singleton }));
+  });
 }
 
-export const TOKENS = {
-  Config: token<PorterConfig>('Config'),
-  Environment: token<NodeJS.ProcessEnv>('Environment'),
-  Model: token<Model>('Model'),
-  ThreadBook: token<ThreadBook>('ThreadBook'),
-  TurnHub: token<TurnHub>('TurnHub'),
-  AgentTurn: token<AgentTurn>('AgentTurn'),
-  ThreadUseCases: token<ThreadUseCases>('ThreadUseCases'),
-  Clock: token<Clock>('Clock'),
-  Ids: token<Ids>('Ids'),
-  Logger: token<Logger>('Logger'),
+/** A collection on the store, as the books over it take it. */
+export function recordsOf<P>(ctx: Resolver, collection: string): RecordSet<P> {
+  return get(ctx, TOKENS.Store).records<P>(collection);
+}
+
+/** Every service bound once, by the name of its token (`TOKENS.<name>`, resolved with `get`). */
+interface Services {
+  Config: PorterConfig;
+  Environment: NodeJS.ProcessEnv;
+  Model: Model;
+  ThreadBook: ThreadBook;
+  TurnHub: TurnHub;
+  AgentTurn: AgentTurn;
+  ThreadUseCases: ThreadUseCases;
+  Clock: Clock;
+  Ids: Ids;
+  Logger: Logger;
   /** Traces (`@opentelemetry/api`, or nothing with `telemetry: false`). */
-  Telemetry: token<Telemetry>('Telemetry'),
-  Store: token<Store>('Store'),
-  AuditSink: token<AuditSink & AuditLog>('AuditSink'),
-  AuditLog: token<AuditLog>('AuditLog'),
-  AuditTrail: token<AuditTrail>('AuditTrail'),
-  PrincipalResolver: token<PrincipalResolver>('PrincipalResolver'),
-  SessionAdopters: multiToken<SessionAdopter>('SessionAdopters'),
-  DeploymentFacts: token<DeploymentFacts>('DeploymentFacts'),
-  SystemUseCases: token<SystemUseCases>('SystemUseCases'),
-  IdentityUseCases: token<IdentityUseCases>('IdentityUseCases'),
-  WireRoutes: multiToken<WireRoutes>('WireRoutes'),
-  KoaWire: token<KoaWire>('KoaWire'),
-  /** Each family's part of `/status` (multi-bound; merged in binding order). */
-  StatusBlocks: multiToken<Partial<StatusBlocks>>('StatusBlocks'),
-  ToolRegistry: token<ToolRegistry>('ToolRegistry'),
-  ToolUseCases: token<ToolUseCases>('ToolUseCases'),
-  /** Porter's own agent tools: each family binds the list of its tools (multi-bound; the registry holds them all). */
-  PorterTools: multiToken<ReadonlyArray<ToolDefinition>>('PorterTools'),
-  ApprovalBook: token<ApprovalBook>('ApprovalBook'),
-  GrantBook: token<GrantBook>('GrantBook'),
-  ApprovalHooks: multiToken<ApprovalHook>('ApprovalHooks'),
-  ActAsSeam: token<ActAsSeam>('ActAsSeam'),
-  HostAccess: token<HostAccess>('HostAccess'),
-  ToolRunner: token<ToolRunner>('ToolRunner'),
+  Telemetry: Telemetry;
+  Store: Store;
+  AuditSink: AuditSink & AuditLog;
+  AuditLog: AuditLog;
+  AuditTrail: AuditTrail;
+  PrincipalResolver: PrincipalResolver;
+  DeploymentFacts: DeploymentFacts;
+  SystemUseCases: SystemUseCases;
+  IdentityUseCases: IdentityUseCases;
+  KoaWire: KoaWire;
+  ToolRegistry: ToolRegistry;
+  ToolUseCases: ToolUseCases;
+  ApprovalBook: ApprovalBook;
+  GrantBook: GrantBook;
+  ActAsSeam: ActAsSeam;
+  HostAccess: HostAccess;
+  ToolRunner: ToolRunner;
   /** The egress guard's fetch: how Porter reaches out on someone's behalf (tools' `context.fetch`). */
-  Egress: token<Egress>('Egress'),
-  ExecuteApproved: token<ExecuteApproved>('ExecuteApproved'),
-  GuardCall: token<GuardCall>('GuardCall'),
-  GuardUseCases: token<GuardUseCases>('GuardUseCases'),
+  Egress: Egress;
+  ExecuteApproved: ExecuteApproved;
+  GuardCall: GuardCall;
+  GuardUseCases: GuardUseCases;
   /** The subjects' budgets (`limits`) and the breakers, on the store. */
-  UsageMeter: token<UsageMeter>('UsageMeter'),
-  UsageUseCases: token<UsageUseCases>('UsageUseCases'),
-  DoctorUseCases: token<DoctorUseCases>('DoctorUseCases'),
-  /** Background work started after the container is built and stopped on close (multi-bound). */
-  Background: multiToken<BackgroundScheduler>('Background'),
-  CronCalendar: token<CronCalendar>('CronCalendar'),
-  AutomationBook: token<AutomationBook>('AutomationBook'),
-  RunBook: token<RunBook>('RunBook'),
-  RunDispatcher: token<RunDispatcher>('RunDispatcher'),
-  ExecuteRun: token<ExecuteRun>('ExecuteRun'),
-  StartRuns: token<StartRuns>('StartRuns'),
+  UsageMeter: UsageMeter;
+  UsageUseCases: UsageUseCases;
+  DoctorUseCases: DoctorUseCases;
+  CronCalendar: CronCalendar;
+  AutomationBook: AutomationBook;
+  RunBook: RunBook;
+  RunDispatcher: RunDispatcher;
+  ExecuteRun: ExecuteRun;
+  StartRuns: StartRuns;
   /** An automation's concurrency slots, decided by the store. */
-  RunAdmission: token<RunAdmission>('RunAdmission'),
+  RunAdmission: RunAdmission;
   /** What follows a run's end: its slot, the next queued run, its completion webhook. */
-  RunFollowUp: token<RunFollowUp>('RunFollowUp'),
-  CompletionWebhookBook: token<CompletionWebhookBook>('CompletionWebhookBook'),
+  RunFollowUp: RunFollowUp;
+  CompletionWebhookBook: CompletionWebhookBook;
   /** Hands completion webhooks to a sender: pg-boss jobs, or this process. */
-  WebhookDispatcher: token<WebhookDispatcher>('WebhookDispatcher'),
+  WebhookDispatcher: WebhookDispatcher;
   /** Signs and sends completion webhooks (Standard Webhooks) through the egress guard. */
-  WebhookSender: token<WebhookSender>('WebhookSender'),
+  WebhookSender: WebhookSender;
   /** Seals secrets Porter must use again (completion-webhook secrets) with the deployment's secret. */
-  SecretBox: token<SecretBox>('SecretBox'),
-  DeliverCompletionWebhook: token<DeliverCompletionWebhook>('DeliverCompletionWebhook'),
-  Tick: token<Tick>('Tick'),
-  SchedulerWork: token<SchedulerWork>('SchedulerWork'),
-  AutomationUseCases: token<AutomationUseCases>('AutomationUseCases'),
-  RunUseCases: token<RunUseCases>('RunUseCases'),
-  TickUseCases: token<TickUseCases>('TickUseCases'),
-  WebhookSources: token<WebhookSources>('WebhookSources'),
-  WebhookUseCases: token<WebhookUseCases>('WebhookUseCases'),
+  SecretBox: SecretBox;
+  DeliverCompletionWebhook: DeliverCompletionWebhook;
+  Tick: Tick;
+  SchedulerWork: SchedulerWork;
+  AutomationUseCases: AutomationUseCases;
+  RunUseCases: RunUseCases;
+  TickUseCases: TickUseCases;
+  WebhookSources: WebhookSources;
+  WebhookUseCases: WebhookUseCases;
   /** The Sandbox port (bound only when a sandbox is configured; graduation answers 501 without one). */
-  Sandbox: token<Sandbox>('Sandbox'),
-  AppBook: token<AppBook>('AppBook'),
-  AppGenerator: token<AppGenerator>('AppGenerator'),
-  PinCatalog: token<PinCatalog>('PinCatalog'),
-  AppsUseCases: token<AppsUseCases>('AppsUseCases'),
+  Sandbox: Sandbox;
+  AppBook: AppBook;
+  AppGenerator: AppGenerator;
+  PinCatalog: PinCatalog;
+  AppsUseCases: AppsUseCases;
   /** Apps running host tools through the guard (apart from AppsUseCases, which the guard's tools use). */
-  AppActionUseCases: token<AppActionUseCases>('AppActionUseCases'),
-  ConnectionBroker: token<ConnectionBroker>('ConnectionBroker'),
-  ConnectionBook: token<ConnectionBook>('ConnectionBook'),
-  ConnectionGate: token<ToolConnections>('ConnectionGate'),
-  ConnectionsUseCases: token<ConnectionsUseCases>('ConnectionsUseCases'),
-  /** Multi-bound: each family that depends on tools (apps, automations, grants) counts its dependents for /sync/impact. */
-  ToolDependents: multiToken<ToolDependents>('ToolDependents'),
-  DevelopmentUseCases: token<DevelopmentUseCases>('DevelopmentUseCases'),
+  AppActionUseCases: AppActionUseCases;
+  ConnectionBroker: ConnectionBroker;
+  ConnectionBook: ConnectionBook;
+  ConnectionGate: ToolConnections;
+  ConnectionsUseCases: ConnectionsUseCases;
+  DevelopmentUseCases: DevelopmentUseCases;
   /** The composition root itself, so a child container (the door's) can be made from it. */
-  Container: token<Container>('Container'),
+  Container: Container;
   /** The MCP door's child container (bound only with `mcp: true`). */
-  DoorContainer: token<Container>('DoorContainer'),
-  DoorSettings: token<DoorSettings>('DoorSettings'),
-  DoorSecrets: token<DoorSecrets>('DoorSecrets'),
-  DoorStores: token<DoorStores>('DoorStores'),
-  DoorSessions: token<DoorSessions<TransportSession>>('DoorSessions'),
-  DoorBearerVerifier: token<DoorBearerVerifier>('DoorBearerVerifier'),
-  DoorPrincipals: token<DoorPrincipalLookup>('DoorPrincipals'),
-  DoorOAuthUseCases: token<DoorOAuthUseCases>('DoorOAuthUseCases'),
-  DoorTransportUseCases: token<DoorTransportUseCases>('DoorTransportUseCases'),
-  DoorRoutes: token<DoorRoutes>('DoorRoutes'),
-} as const;
+  DoorContainer: Container;
+  DoorSettings: DoorSettings;
+  DoorSecrets: DoorSecrets;
+  DoorStores: DoorStores;
+  DoorSessions: DoorSessions<TransportSession>;
+  DoorBearerVerifier: DoorBearerVerifier;
+  DoorPrincipals: DoorPrincipalLookup;
+  DoorOAuthUseCases: DoorOAuthUseCases;
+  DoorTransportUseCases: DoorTransportUseCases;
+  DoorRoutes: DoorRoutes;
+}
+
+/** Every service each family may add to, by the name of its token (resolved with `getAll`). */
+interface MultiServices {
+  SessionAdopters: SessionAdopter;
+  WireRoutes: WireRoutes;
+  /** Each family's part of `/status` (multi-bound; merged in binding order). */
+  StatusBlocks: Partial<StatusBlocks>;
+  /** Porter's own agent tools: each family binds the list of its tools (multi-bound; the registry holds them all). */
+  PorterTools: ReadonlyArray<ToolDefinition>;
+  ApprovalHooks: ApprovalHook;
+  /** Background work started after the container is built and stopped on close (multi-bound). */
+  Background: BackgroundScheduler;
+  /** Multi-bound: each family that depends on tools (apps, automations, grants) counts its dependents for /sync/impact. */
+  ToolDependents: ToolDependents;
+}
+
+/**
+ * The tokens, each named by its key: `TOKENS.Clock` is `porter.Clock`, a Token<Clock>. Made on
+ * first use with `Symbol.for`, so a name is the same token wherever it is read, and the name is
+ * written once, in the interfaces above.
+ */
+export const TOKENS = new Proxy({}, { get: (_target, name) => (typeof name === 'string' ? Symbol.for(`porter.${name}`) : undefined) }) as {
+  readonly [K in keyof Services]: Token<Services[K]>;
+} & { readonly [K in keyof MultiServices]: MultiToken<MultiServices[K]> };

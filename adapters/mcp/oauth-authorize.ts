@@ -1,7 +1,7 @@
-import type { Context } from 'koa';
 import { z } from 'zod';
-import type { BrowserAnswers } from './oauth-browser-answers.js';
-import type { DoorOAuthEndpointsOptions, OAuthEndpoint } from './oauth-options.js';
+import type { BrowserAnswers, BrowserEndpointOptions } from './oauth-browser-answers.js';
+import type { OAuthEndpoint } from './oauth-options.js';
+import { presentMembers } from './present-members.js';
 import { issuesOf, siteOf } from './oauth-request.js';
 
 const text = (max: number) => z.string().max(max).optional();
@@ -36,31 +36,26 @@ export const authorizeQuery = z.object({
 });
 
 /** `GET /authorize`: validates the request and shows the consent page (or an error redirect). */
-export function authorizeEndpoint(
-  options: Pick<DoorOAuthEndpointsOptions, 'oauth' | 'urlsOf' | 'signedIn'>,
-  answers: BrowserAnswers,
-): OAuthEndpoint {
-  const beginAuthorization = async (ctx: Context): Promise<void> => {
-    const urls = options.urlsOf(ctx);
+export function authorizeEndpoint(options: BrowserEndpointOptions, answers: BrowserAnswers): OAuthEndpoint {
+  return answers.endpoint(async (ctx, urls) => {
     const parsed = authorizeQuery.safeParse(ctx.query);
     if (!parsed.success)
       return answers.problemPage(ctx, 'invalid_request', `The authorization request is malformed: ${issuesOf(parsed.error)}`);
     const q = parsed.data;
     const step = await options.oauth.beginAuthorization.execute({
-      query: {
-        ...(q.response_type !== undefined ? { responseType: q.response_type } : {}),
-        ...(q.client_id !== undefined ? { clientId: q.client_id } : {}),
-        ...(q.redirect_uri !== undefined ? { redirectUri: q.redirect_uri } : {}),
-        ...(q.code_challenge !== undefined ? { codeChallenge: q.code_challenge } : {}),
-        ...(q.code_challenge_method !== undefined ? { codeChallengeMethod: q.code_challenge_method } : {}),
-        ...(q.scope !== undefined ? { scope: q.scope } : {}),
-        ...(q.state !== undefined ? { state: q.state } : {}),
-        ...(q.resource !== undefined ? { resource: q.resource } : {}),
-      },
+      query: presentMembers({
+        responseType: q.response_type,
+        clientId: q.client_id,
+        redirectUri: q.redirect_uri,
+        codeChallenge: q.code_challenge,
+        codeChallengeMethod: q.code_challenge_method,
+        scope: q.scope,
+        state: q.state,
+        resource: q.resource,
+      }),
       site: siteOf(urls),
       signedIn: await options.signedIn(ctx),
     });
     answers.follow(ctx, step, urls, 302);
-  };
-  return (ctx) => answers.showingProblems(ctx, () => beginAuthorization(ctx));
+  });
 }

@@ -3,10 +3,13 @@ import { Unavailable } from '../../domain/errors.js';
 import type { AuthorizationStep } from '../../ports/use-cases/door.js';
 import { brandedPage, escapeHtml, sendPage } from './door-page.js';
 import type { DoorUrls } from './door-urls.js';
-import type { DoorOAuthEndpointsOptions } from './oauth-options.js';
+import type { DoorOAuthEndpointsOptions, OAuthEndpoint } from './oauth-options.js';
 import { noStore } from './oauth-response.js';
 
-type BrowserOptions = Pick<DoorOAuthEndpointsOptions, 'brand' | 'consentPage' | 'signInUrl' | 'logger'>;
+type BrowserOptions = Pick<DoorOAuthEndpointsOptions, 'urlsOf' | 'brand' | 'consentPage' | 'signInUrl' | 'logger'>;
+
+/** What a browser-facing endpoint uses besides its answers: the use cases and the person signed in. */
+export type BrowserEndpointOptions = Pick<DoorOAuthEndpointsOptions, 'oauth' | 'signedIn'>;
 
 /**
  * How the browser-facing endpoints (`GET` and `POST /authorize`) answer: a page a person reads,
@@ -14,6 +17,14 @@ type BrowserOptions = Pick<DoorOAuthEndpointsOptions, 'brand' | 'consentPage' | 
  */
 export class BrowserAnswers {
   constructor(private readonly options: BrowserOptions) {}
+
+  /**
+   * A browser-facing endpoint: `handle` gets the request and its door URLs, and whatever it
+   * throws answers with a page (see showingProblems).
+   */
+  endpoint(handle: (ctx: Context, urls: DoorUrls) => Promise<void>): OAuthEndpoint {
+    return (ctx) => this.showingProblems(ctx, () => handle(ctx, this.options.urlsOf(ctx)));
+  }
 
   /** An unexpected failure answers with a page (or OAuth JSON), never the wire envelope. */
   async showingProblems(ctx: Context, handle: () => Promise<void>): Promise<void> {

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
-import type { BrowserAnswers } from './oauth-browser-answers.js';
-import type { DoorOAuthEndpointsOptions, OAuthEndpoint } from './oauth-options.js';
+import type { BrowserAnswers, BrowserEndpointOptions } from './oauth-browser-answers.js';
+import type { OAuthEndpoint } from './oauth-options.js';
 import { readForm, siteOf } from './oauth-request.js';
 
 export const consentForm = z
@@ -10,12 +10,8 @@ export const consentForm = z
   .meta({ id: 'ConsentForm' });
 
 /** `POST /authorize`: the consent form. Same-origin only; the handle is single-use and bound to the person. */
-export function consentEndpoint(
-  options: Pick<DoorOAuthEndpointsOptions, 'oauth' | 'urlsOf' | 'signedIn'>,
-  answers: BrowserAnswers,
-): OAuthEndpoint {
-  const answerConsent = async (ctx: Context): Promise<void> => {
-    const urls = options.urlsOf(ctx);
+export function consentEndpoint(options: BrowserEndpointOptions, answers: BrowserAnswers): OAuthEndpoint {
+  return answers.endpoint(async (ctx, urls) => {
     if (crossSite(ctx, new URL(urls.issuer).origin))
       return answers.problemPage(ctx, 'access_denied', 'The consent form must be answered on this site', 403);
     let form: Record<string, string>;
@@ -35,8 +31,7 @@ export function consentEndpoint(
     });
     // 303: the browser follows a POST's redirect with a GET.
     answers.follow(ctx, step, urls, 303);
-  };
-  return (ctx) => answers.showingProblems(ctx, () => answerConsent(ctx));
+  });
 }
 
 /** A browser told us the form came from elsewhere (Origin or Fetch Metadata): refuse it. */

@@ -6,6 +6,7 @@ import { allowAnyOrigin } from './cors.js';
 import type { DoorOAuthEndpointsOptions, OAuthEndpoint } from './oauth-options.js';
 import { issuesOf, readJson } from './oauth-request.js';
 import { answeringOAuthErrors, noStore } from './oauth-response.js';
+import { presentMembers } from './present-members.js';
 
 /** An optional member: a value that does not fit is dropped, as if it was not sent. */
 const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
@@ -55,15 +56,17 @@ export function registerEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth
       const m = parsed.data;
       const registered = await options.oauth.registerClient.execute({
         redirectUris: m.redirect_uris,
-        ...(m.client_name !== undefined ? { clientName: m.client_name } : {}),
-        ...(m.token_endpoint_auth_method !== undefined ? { tokenEndpointAuthMethod: m.token_endpoint_auth_method } : {}),
-        ...(m.grant_types !== undefined ? { grantTypes: m.grant_types } : {}),
-        ...(m.response_types !== undefined ? { responseTypes: m.response_types } : {}),
-        ...(m.scope !== undefined ? { scope: m.scope } : {}),
-        ...(m.client_uri !== undefined ? { clientUri: m.client_uri } : {}),
-        ...(m.logo_uri !== undefined ? { logoUri: m.logo_uri } : {}),
-        ...(m.software_id !== undefined ? { softwareId: m.software_id } : {}),
-        ...(m.software_version !== undefined ? { softwareVersion: m.software_version } : {}),
+        ...presentMembers({
+          clientName: m.client_name,
+          tokenEndpointAuthMethod: m.token_endpoint_auth_method,
+          grantTypes: m.grant_types,
+          responseTypes: m.response_types,
+          scope: m.scope,
+          clientUri: m.client_uri,
+          logoUri: m.logo_uri,
+          softwareId: m.software_id,
+          softwareVersion: m.software_version,
+        }),
       });
       noStore(ctx);
       ctx.status = 201;
@@ -83,9 +86,11 @@ function registrationResponse(client: RegisteredClient) {
     response_types: client.responseTypes,
     token_endpoint_auth_method: client.tokenEndpointAuthMethod,
     scope: client.scope,
-    ...(client.clientUri !== undefined ? { client_uri: client.clientUri } : {}),
-    ...(client.logoUri !== undefined ? { logo_uri: client.logoUri } : {}),
-    ...(client.softwareId !== undefined ? { software_id: client.softwareId } : {}),
-    ...(client.softwareVersion !== undefined ? { software_version: client.softwareVersion } : {}),
+    ...presentMembers({
+      client_uri: client.clientUri,
+      logo_uri: client.logoUri,
+      software_id: client.softwareId,
+      software_version: client.softwareVersion,
+    }),
   };
 }

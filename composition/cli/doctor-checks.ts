@@ -39,6 +39,14 @@ const actAs = z.object({ configured: z.boolean(), minted: z.boolean(), accepted:
 /** Probe credentials for the present check: the echo only reports whether they arrived. */
 const PROBE = { authorization: 'Bearer porter-doctor-probe', cookie: 'porter_doctor_probe=1' };
 
+/** One check's findings: `fix` says what to change, for anything that did not pass. */
+function findingsOf(name: string) {
+  const finding =
+    (status: CheckStatus) =>
+    (message: string, fix?: string): CheckResult => ({ name, status, message, ...(fix !== undefined ? { fix } : {}) });
+  return { pass: finding('pass'), warn: finding('warn'), fail: finding('fail'), skip: finding('skip') };
+}
+
 /**
  * The doctor's checks, run against a running host through its own doctor routes. Each answers
  * with booleans only, so nothing secret crosses; this turns them into findings with a fix.
@@ -50,27 +58,25 @@ export async function runDoctor(target: DoctorTarget): Promise<CheckResult[]> {
   const reached = await call(wire, 'GET', '/status');
   const answered = status.safeParse(reached.body);
   const refused = envelope.safeParse(reached.body);
+  const wireCheck = findingsOf('wire');
   let blocks: Record<string, unknown> | null = null;
   if (answered.success) {
     blocks = answered.data.blocks;
-    results.push({
-      name: 'wire',
-      status: 'pass',
-      message: `Porter ${answered.data.version} answers at ${wire} (store ${String(blocks.store)}, model ${String(blocks.model)})`,
-    });
+    results.push(
+      wireCheck.pass(`Porter ${answered.data.version} answers at ${wire} (store ${String(blocks.store)}, model ${String(blocks.model)})`),
+    );
   } else if (reached.status !== 404 && refused.success) {
     // Porter is there (its envelope), but /status resolves a principal: a resolver that throws, or
     // a store that is down, fails it. The doctor routes take no principal, so the checks go on.
     const { code, message } = refused.data.error;
-    results.push({
-      name: 'wire',
-      status: 'fail',
-      message: `Porter answers at ${wire}, but GET ${target.mount}/status failed with HTTP ${reached.status} (${code}: ${message})`,
-      fix:
+    results.push(
+      wireCheck.fail(
+        `Porter answers at ${wire}, but GET ${target.mount}/status failed with HTTP ${reached.status} (${code}: ${message})`,
         code === 'internal'
           ? "Read the host's log for the cause: principal(req) must return a principal or null, never throw, and every wire route that resolves a principal fails the same way"
           : "Read the host's log for the cause",
-    });
+      ),
+    );
   } else {
     throw new HostUnreachable(
       `${target.origin} answers, but Porter does not answer at ${target.mount}/status (HTTP ${reached.status})`,
@@ -81,26 +87,23 @@ export async function runDoctor(target: DoctorTarget): Promise<CheckResult[]> {
   }
 
   const base = baseUrl.safeParse((await call(wire, 'GET', '/doctor/base-url')).body);
+  const baseCheck = findingsOf('base-url');
   if (!base.success) {
-    results.push({
-      name: 'base-url',
-      status: 'fail',
-      message: 'GET /doctor/base-url did not answer as Porter does',
-      fix: "Upgrade the host's Porter: every composition answers GET {mount}/doctor/base-url",
-    });
+    results.push(
+      baseCheck.fail(
+        'GET /doctor/base-url did not answer as Porter does',
+        "Upgrade the host's Porter: every composition answers GET {mount}/doctor/base-url",
+      ),
+    );
   } else if (base.data.set) {
-    results.push({
-      name: 'base-url',
-      status: 'pass',
-      message: "PORTER_BASE_URL is set: present tools forward the person's credentials to the host",
-    });
+    results.push(baseCheck.pass("PORTER_BASE_URL is set: present tools forward the person's credentials to the host"));
   } else {
-    results.push({
-      name: 'base-url',
-      status: 'fail',
-      message: "PORTER_BASE_URL is not set: tools cannot call the host's API with the person's credentials (forwarding is off)",
-      fix: `Set PORTER_BASE_URL to the origin that serves this host, e.g. PORTER_BASE_URL=${target.origin}, and restart it`,
-    });
+    results.push(
+      baseCheck.fail(
+        "PORTER_BASE_URL is not set: tools cannot call the host's API with the person's credentials (forwarding is off)",
+        `Set PORTER_BASE_URL to the origin that serves this host, e.g. PORTER_BASE_URL=${target.origin}, and restart it`,
+      ),
+    );
   }
 
   results.push(presentFinding(await call(wire, 'POST', '/doctor/present', {}, PROBE), target));
@@ -108,104 +111,69 @@ export async function runDoctor(target: DoctorTarget): Promise<CheckResult[]> {
   results.push(
     blocks
       ? connectionsFinding(blocks.connections)
-      : { name: 'connections', status: 'skip', message: `not checked: GET ${target.mount}/status did not answer` },
+      : findingsOf('connections').skip(`not checked: GET ${target.mount}/status did not answer`),
   );
   return results;
 }
 
 function presentFinding(answer: Answer, target: DoctorTarget): CheckResult {
-  const name = 'present';
+  const check = findingsOf('present');
   if (answer.status === 404)
-    return {
-      name,
-      status: 'skip',
-      message: 'not checked: the host runs the production composition, where only base-url answers',
-      fix: 'Run the doctor against a development composition (NODE_ENV=development) of the same host',
-    };
+    return check.skip(
+      'not checked: the host runs the production composition, where only base-url answers',
+      'Run the doctor against a development composition (NODE_ENV=development) of the same host',
+    );
   const found = present.safeParse(answer.body);
-  if (!found.success)
-    return {
-      name,
-      status: 'fail',
-      message: `POST /doctor/present answered HTTP ${answer.status}`,
-      fix: "Check the host's log for the error",
-    };
+  if (!found.success) return check.fail(`POST /doctor/present answered HTTP ${answer.status}`, "Check the host's log for the error");
   const r = found.data;
-  if (!r.baseUrlSet) return { name, status: 'skip', message: 'not checked: forwarding is off without PORTER_BASE_URL' };
-  if (!r.reached) {
-    return {
-      name,
-      status: 'fail',
-      message: 'the same-origin call Porter makes with PORTER_BASE_URL did not reach this host',
-      fix: `PORTER_BASE_URL must be the origin serving ${target.mount} as Porter itself can reach it (e.g. ${target.origin})`,
-    };
-  }
+  if (!r.baseUrlSet) return check.skip('not checked: forwarding is off without PORTER_BASE_URL');
+  if (!r.reached)
+    return check.fail(
+      'the same-origin call Porter makes with PORTER_BASE_URL did not reach this host',
+      `PORTER_BASE_URL must be the origin serving ${target.mount} as Porter itself can reach it (e.g. ${target.origin})`,
+    );
   const lost = [!r.authorization && 'Authorization', !r.cookie && 'Cookie'].filter(Boolean);
-  if (lost.length) {
-    return {
-      name,
-      status: 'fail',
-      message: `the same-origin call reached the host without its ${lost.join(' and ')} header`,
-      fix: `Something between Porter and the host drops ${lost.join(' and ')} (a proxy or a fetch wrapper): forward it unchanged`,
-    };
-  }
-  return { name, status: 'pass', message: "a present call reaches the host with the person's authorization and cookie" };
+  if (lost.length)
+    return check.fail(
+      `the same-origin call reached the host without its ${lost.join(' and ')} header`,
+      `Something between Porter and the host drops ${lost.join(' and ')} (a proxy or a fetch wrapper): forward it unchanged`,
+    );
+  return check.pass("a present call reaches the host with the person's authorization and cookie");
 }
 
 function actAsFinding(answer: Answer): CheckResult {
-  const name = 'act-as';
-  if (answer.status === 404) return { name, status: 'skip', message: 'not checked: the host runs the production composition' };
+  const check = findingsOf('act-as');
+  if (answer.status === 404) return check.skip('not checked: the host runs the production composition');
   const found = actAs.safeParse(answer.body);
-  if (!found.success)
-    return {
-      name,
-      status: 'fail',
-      message: `POST /doctor/act-as answered HTTP ${answer.status}`,
-      fix: "Check the host's log for the error",
-    };
+  if (!found.success) return check.fail(`POST /doctor/act-as answered HTTP ${answer.status}`, "Check the host's log for the error");
   const r = found.data;
-  if (!r.configured) {
-    return {
-      name,
-      status: 'warn',
-      message: "no actAs preset: automations and the MCP door cannot call the host's API as a person",
-      fix: 'Pass actAs to createPorter (actAs.authjs, actAs.hostedIdentity or actAs.jwt) if away calls need the host API',
-    };
-  }
+  if (!r.configured)
+    return check.warn(
+      "no actAs preset: automations and the MCP door cannot call the host's API as a person",
+      'Pass actAs to createPorter (actAs.authjs, actAs.hostedIdentity or actAs.jwt) if away calls need the host API',
+    );
   if (!r.minted)
-    return {
-      name,
-      status: 'fail',
-      message: 'the actAs preset could not mint material',
-      fix: "Check the preset's secret and settings (the host log says why)",
-    };
-  if (!r.accepted) {
-    return {
-      name,
-      status: 'fail',
-      message: "the host's principal resolver did not accept the material the preset minted",
-      fix: 'Make principal(req) accept what the preset mints: the same secret, issuer, audience and cookie or header name',
-    };
-  }
+    return check.fail('the actAs preset could not mint material', "Check the preset's secret and settings (the host log says why)");
+  if (!r.accepted)
+    return check.fail(
+      "the host's principal resolver did not accept the material the preset minted",
+      'Make principal(req) accept what the preset mints: the same secret, issuer, audience and cookie or header name',
+    );
   if (!r.subjectMatches)
-    return {
-      name,
-      status: 'fail',
-      message: 'the resolver accepted the material as a different subject',
-      fix: "principal(req) must return the subject the material names (the token's sub)",
-    };
-  return { name, status: 'pass', message: "material the actAs preset mints is accepted by the host's resolver as the same subject" };
+    return check.fail(
+      'the resolver accepted the material as a different subject',
+      "principal(req) must return the subject the material names (the token's sub)",
+    );
+  return check.pass("material the actAs preset mints is accepted by the host's resolver as the same subject");
 }
 
 function connectionsFinding(kind: unknown): CheckResult {
-  if (kind === 'byo' || kind === 'cloud')
-    return { name: 'connections', status: 'pass', message: `a connection broker is configured (${kind})` };
-  return {
-    name: 'connections',
-    status: 'skip',
-    message: 'no connection broker: tools that act through a connected account cannot run',
-    fix: 'Set NANGO_SECRET_KEY (+ NANGO_HOST), COMPOSIO_API_KEY, or PORTER_CONNECTIONS_URL + PORTER_CONNECTIONS_KEY if tools need third-party accounts',
-  };
+  const check = findingsOf('connections');
+  if (kind === 'byo' || kind === 'cloud') return check.pass(`a connection broker is configured (${kind})`);
+  return check.skip(
+    'no connection broker: tools that act through a connected account cannot run',
+    'Set NANGO_SECRET_KEY (+ NANGO_HOST), COMPOSIO_API_KEY, or PORTER_CONNECTIONS_URL + PORTER_CONNECTIONS_KEY if tools need third-party accounts',
+  );
 }
 
 interface Answer {

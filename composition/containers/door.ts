@@ -1,5 +1,5 @@
 import { Container } from 'inversify';
-import { get, porterModule, TOKENS } from '../tokens.js';
+import { get, porterModule, recordsOf, TOKENS } from '../tokens.js';
 import type { AuthorizationCodePrimitives } from '../../domain/door/authorization-code.js';
 import type { PendingConsentPrimitives } from '../../domain/door/authorization-request.js';
 import type { DoorClientPrimitives } from '../../domain/door/door-client.js';
@@ -47,45 +47,40 @@ export interface DoorStores {
  * verification and sessions live here.
  */
 const doorServices = porterModule((bind) => {
-  bind(TOKENS.DoorSettings)
-    .toDynamicValue((ctx) => {
-      const oauth = get(ctx, TOKENS.Config).oauth;
-      return {
-        ...DEFAULT_DOOR_SETTINGS,
-        ...(oauth?.accessTokenTtlSeconds ? { accessTokenTtlSeconds: oauth.accessTokenTtlSeconds } : {}),
-        ...(oauth?.refreshTokenTtlSeconds ? { refreshTokenTtlSeconds: oauth.refreshTokenTtlSeconds } : {}),
-        ...(oauth?.refreshGraceSeconds !== undefined ? { refreshGraceSeconds: oauth.refreshGraceSeconds } : {}),
-      };
-    })
-    .inSingletonScope();
+  bind.singleton(TOKENS.DoorSettings, (ctx) => {
+    const oauth = get(ctx, TOKENS.Config).oauth;
+    return {
+      ...DEFAULT_DOOR_SETTINGS,
+      ...(oauth?.accessTokenTtlSeconds ? { accessTokenTtlSeconds: oauth.accessTokenTtlSeconds } : {}),
+      ...(oauth?.refreshTokenTtlSeconds ? { refreshTokenTtlSeconds: oauth.refreshTokenTtlSeconds } : {}),
+      ...(oauth?.refreshGraceSeconds !== undefined ? { refreshGraceSeconds: oauth.refreshGraceSeconds } : {}),
+    };
+  });
   bind(TOKENS.DoorSecrets).toConstantValue(new NodeDoorSecrets());
-  bind(TOKENS.DoorStores)
-    .toDynamicValue((ctx) => {
-      const store = get(ctx, TOKENS.Store);
-      const secrets = get(ctx, TOKENS.DoorSecrets);
-      return {
-        clients: new DoorClientBook(store.records<DoorClientPrimitives>('door-clients')),
-        consents: new DoorConsentBook(store.records<DoorConsentPrimitives>('door-consents'), secrets),
-        pending: new PendingConsentBook(store.records<PendingConsentPrimitives>('door-pending-consents')),
-        codes: new AuthorizationCodeBook(store.records<AuthorizationCodePrimitives>('door-codes')),
-        // A checked access token is trusted for a second on this instance unless told otherwise.
-        families: new TokenFamilyBook(store, get(ctx, TOKENS.Config).oauth?.tokenCacheMs ?? DEFAULT_TOKEN_CACHE_MS),
-      };
-    })
-    .inSingletonScope();
-  bind(TOKENS.DoorSessions)
-    .toDynamicValue(
-      (ctx) =>
-        new DoorSessions<TransportSession>({
-          records: get(ctx, TOKENS.Store).records<DoorSessionPrimitives>('door-sessions'),
-          settings: get(ctx, TOKENS.DoorSettings),
-          clock: get(ctx, TOKENS.Clock),
-          // A session ended elsewhere is refused here within this; its owner never changes, so the
-          // bearer (checked on its own terms, `oauth.tokenCacheMs`) is what keeps a revoked person out.
-          cacheMs: get(ctx, TOKENS.Config).door?.sessionCacheMs ?? DEFAULT_SESSION_CACHE_MS,
-        }),
-    )
-    .inSingletonScope();
+  bind.singleton(TOKENS.DoorStores, (ctx) => {
+    const store = get(ctx, TOKENS.Store);
+    const secrets = get(ctx, TOKENS.DoorSecrets);
+    return {
+      clients: new DoorClientBook(store.records<DoorClientPrimitives>('door-clients')),
+      consents: new DoorConsentBook(store.records<DoorConsentPrimitives>('door-consents'), secrets),
+      pending: new PendingConsentBook(store.records<PendingConsentPrimitives>('door-pending-consents')),
+      codes: new AuthorizationCodeBook(store.records<AuthorizationCodePrimitives>('door-codes')),
+      // A checked access token is trusted for a second on this instance unless told otherwise.
+      families: new TokenFamilyBook(store, get(ctx, TOKENS.Config).oauth?.tokenCacheMs ?? DEFAULT_TOKEN_CACHE_MS),
+    };
+  });
+  bind.singleton(
+    TOKENS.DoorSessions,
+    (ctx) =>
+      new DoorSessions<TransportSession>({
+        records: recordsOf<DoorSessionPrimitives>(ctx, 'door-sessions'),
+        settings: get(ctx, TOKENS.DoorSettings),
+        clock: get(ctx, TOKENS.Clock),
+        // A session ended elsewhere is refused here within this; its owner never changes, so the
+        // bearer (checked on its own terms, `oauth.tokenCacheMs`) is what keeps a revoked person out.
+        cacheMs: get(ctx, TOKENS.Config).door?.sessionCacheMs ?? DEFAULT_SESSION_CACHE_MS,
+      }),
+  );
   bind(TOKENS.DoorPrincipals).toDynamicValue((ctx) => {
     const config = get(ctx, TOKENS.Config);
     // The config schema makes `oauth` required whenever the door is open.
@@ -93,60 +88,54 @@ const doorServices = porterModule((bind) => {
     if (!principal) throw new Error('the MCP door needs oauth.principal');
     return principal;
   });
-  bind(TOKENS.DoorBearerVerifier)
-    .toDynamicValue((ctx) => {
-      const config = get(ctx, TOKENS.Config);
-      if (config.remoteAs) return new JwksBearerVerifier(config.remoteAs, get(ctx, TOKENS.Logger));
-      return new LocalBearerVerifier(get(ctx, TOKENS.DoorStores).families, get(ctx, TOKENS.DoorSecrets), get(ctx, TOKENS.Clock));
-    })
-    .inSingletonScope();
-  bind(TOKENS.DoorOAuthUseCases)
-    .toDynamicValue((ctx) => {
-      const books = get(ctx, TOKENS.DoorStores);
-      const secrets = get(ctx, TOKENS.DoorSecrets);
-      const settings = get(ctx, TOKENS.DoorSettings);
-      const clock = get(ctx, TOKENS.Clock);
-      const audit = get(ctx, TOKENS.AuditTrail);
-      const mint = new TokenMint(books.families, secrets, settings, clock);
-      return {
-        registerClient: new RegisterClient({ clients: books.clients, secrets, ids: get(ctx, TOKENS.Ids), clock, audit }),
-        beginAuthorization: new BeginAuthorization({
-          clients: books.clients,
-          pending: books.pending,
-          tools: get(ctx, TOKENS.ToolRegistry),
-          secrets,
-          settings,
-          clock,
-        }),
-        answerConsent: new AnswerConsent({
-          pending: books.pending,
-          consents: books.consents,
-          codes: books.codes,
-          secrets,
-          settings,
-          clock,
-          audit,
-        }),
-        issueTokens: new IssueTokens(
-          new RedeemCode({ clients: books.clients, codes: books.codes, families: books.families, mint, secrets, settings, clock, audit }),
-          new RotateRefreshToken({ clients: books.clients, families: books.families, mint, secrets, settings, clock, audit }),
-        ),
-        revokeToken: new RevokeToken({ clients: books.clients, families: books.families, secrets, clock, audit }),
-      };
-    })
-    .inSingletonScope();
-  bind(TOKENS.DoorTransportUseCases)
-    .toDynamicValue((ctx) => ({
-      admitCaller: new AdmitCaller(
-        get(ctx, TOKENS.DoorBearerVerifier),
-        get(ctx, TOKENS.DoorPrincipals),
-        get(ctx, TOKENS.DoorSessions),
-        get(ctx, TOKENS.AuditTrail),
+  bind.singleton(TOKENS.DoorBearerVerifier, (ctx) => {
+    const config = get(ctx, TOKENS.Config);
+    if (config.remoteAs) return new JwksBearerVerifier(config.remoteAs, get(ctx, TOKENS.Logger));
+    return new LocalBearerVerifier(get(ctx, TOKENS.DoorStores).families, get(ctx, TOKENS.DoorSecrets), get(ctx, TOKENS.Clock));
+  });
+  bind.singleton(TOKENS.DoorOAuthUseCases, (ctx) => {
+    const books = get(ctx, TOKENS.DoorStores);
+    const secrets = get(ctx, TOKENS.DoorSecrets);
+    const settings = get(ctx, TOKENS.DoorSettings);
+    const clock = get(ctx, TOKENS.Clock);
+    const audit = get(ctx, TOKENS.AuditTrail);
+    const mint = new TokenMint(books.families, secrets, settings, clock);
+    return {
+      registerClient: new RegisterClient({ clients: books.clients, secrets, ids: get(ctx, TOKENS.Ids), clock, audit }),
+      beginAuthorization: new BeginAuthorization({
+        clients: books.clients,
+        pending: books.pending,
+        tools: get(ctx, TOKENS.ToolRegistry),
+        secrets,
+        settings,
+        clock,
+      }),
+      answerConsent: new AnswerConsent({
+        pending: books.pending,
+        consents: books.consents,
+        codes: books.codes,
+        secrets,
+        settings,
+        clock,
+        audit,
+      }),
+      issueTokens: new IssueTokens(
+        new RedeemCode({ clients: books.clients, codes: books.codes, families: books.families, mint, secrets, settings, clock, audit }),
+        new RotateRefreshToken({ clients: books.clients, families: books.families, mint, secrets, settings, clock, audit }),
       ),
-      listTools: new ListDoorTools(get(ctx, TOKENS.ToolRegistry)),
-      callTool: new CallDoorTool(get(ctx, TOKENS.ToolRegistry), get(ctx, TOKENS.GuardCall), get(ctx, TOKENS.Ids)),
-    }))
-    .inSingletonScope();
+      revokeToken: new RevokeToken({ clients: books.clients, families: books.families, secrets, clock, audit }),
+    };
+  });
+  bind.singleton(TOKENS.DoorTransportUseCases, (ctx) => ({
+    admitCaller: new AdmitCaller(
+      get(ctx, TOKENS.DoorBearerVerifier),
+      get(ctx, TOKENS.DoorPrincipals),
+      get(ctx, TOKENS.DoorSessions),
+      get(ctx, TOKENS.AuditTrail),
+    ),
+    listTools: new ListDoorTools(get(ctx, TOKENS.ToolRegistry)),
+    callTool: new CallDoorTool(get(ctx, TOKENS.ToolRegistry), get(ctx, TOKENS.GuardCall), get(ctx, TOKENS.Ids)),
+  }));
 });
 
 /** The door's container: a child of the composition root, holding the door's own services. */

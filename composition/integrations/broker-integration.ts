@@ -4,7 +4,7 @@ import { PorterConfigError } from '../config/load-config.js';
 import type { ConnectionBroker } from '../../ports/connections.js';
 import { brokerFromEnvironment, type BrokerSettings } from '../../adapters/connections/broker-settings.js';
 import { CloudBroker } from '../../adapters/connections/cloud-broker.js';
-import { importOptional } from './optional-package.js';
+import { importOptional, type OptionalPackage } from './optional-package.js';
 
 /**
  * The connection broker the options or the environment name, or null (`connections: false`, and
@@ -14,22 +14,19 @@ export async function loadBroker(config: PorterConfig, env: NodeJS.ProcessEnv): 
   const settings = brokerSettings(config, env);
   if (!settings) return null;
   if ('nango' in settings) {
-    const { NangoBroker } = await importOptional(
-      '@nangohq/node',
-      'connections',
-      () => import('../../adapters/connections/nango-broker.js'),
-    );
+    const { NangoBroker } = await brokerSdk('@nangohq/node', () => import('../../adapters/connections/nango-broker.js'));
     return new NangoBroker(settings.nango);
   }
   if ('composio' in settings) {
-    const { ComposioBroker } = await importOptional(
-      '@composio/core',
-      'connections',
-      () => import('../../adapters/connections/composio-broker.js'),
-    );
+    const { ComposioBroker } = await brokerSdk('@composio/core', () => import('../../adapters/connections/composio-broker.js'));
     return new ComposioBroker(settings.composio);
   }
   return new CloudBroker(settings.cloud);
+}
+
+/** A broker's SDK, an optional package the `connections` option asks for. */
+function brokerSdk<T>(name: OptionalPackage, load: () => Promise<T>): Promise<T> {
+  return importOptional(name, 'connections', load);
 }
 
 /** The `connections` option when the host passed one, else what the environment names; checked alike. */

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { get, getOptional, porterModule, TOKENS } from '../tokens.js';
+import { get, getOptional, porterModule, recordsOf, TOKENS } from '../tokens.js';
 import type { PorterConfig } from '../config/config-schema.js';
 import type { Store } from '../../ports/store.js';
 import type { Model } from '../../ports/model.js';
@@ -152,48 +152,36 @@ export function assembleApps(parts: AppsParts): AppsUseCases {
  * module bound one; without it graduation answers 501.
  */
 export const appsModule = porterModule((bind) => {
-  bind(TOKENS.AppBook)
-    .toDynamicValue((ctx) => {
-      const store = get(ctx, TOKENS.Store);
-      return new AppBook(store.records<AppPrimitives>('apps'), store.records<VersionPrimitives>('app-versions'));
-    })
-    .inSingletonScope();
+  bind.singleton(
+    TOKENS.AppBook,
+    (ctx) => new AppBook(recordsOf<AppPrimitives>(ctx, 'apps'), recordsOf<VersionPrimitives>(ctx, 'app-versions')),
+  );
   // The host's tools come from the config, not the registry: the registry holds the apps tools, which need the generator.
-  bind(TOKENS.AppGenerator)
-    .toDynamicValue((ctx) => generatorFor(get(ctx, TOKENS.Model), get(ctx, TOKENS.Config).tools))
-    .inSingletonScope();
-  bind(TOKENS.PinCatalog)
-    .toDynamicValue((ctx) => pinCatalogFor(get(ctx, TOKENS.Config).pins))
-    .inSingletonScope();
-  bind(TOKENS.AppsUseCases)
-    .toDynamicValue((ctx) =>
-      assembleApps({
-        store: get(ctx, TOKENS.Store),
-        book: get(ctx, TOKENS.AppBook),
-        generator: get(ctx, TOKENS.AppGenerator),
-        catalog: get(ctx, TOKENS.PinCatalog),
-        sandbox: getOptional(ctx, TOKENS.Sandbox) ?? null,
-        approvals: get(ctx, TOKENS.ApprovalBook),
-        ids: get(ctx, TOKENS.Ids),
-        clock: get(ctx, TOKENS.Clock),
-        logger: get(ctx, TOKENS.Logger),
-        canShareApps: get(ctx, TOKENS.Config).canShareApps ?? null,
-        meter: get(ctx, TOKENS.UsageMeter),
-      }),
-    )
-    .inSingletonScope();
+  bind.singleton(TOKENS.AppGenerator, (ctx) => generatorFor(get(ctx, TOKENS.Model), get(ctx, TOKENS.Config).tools));
+  bind.singleton(TOKENS.PinCatalog, (ctx) => pinCatalogFor(get(ctx, TOKENS.Config).pins));
+  bind.singleton(TOKENS.AppsUseCases, (ctx) =>
+    assembleApps({
+      store: get(ctx, TOKENS.Store),
+      book: get(ctx, TOKENS.AppBook),
+      generator: get(ctx, TOKENS.AppGenerator),
+      catalog: get(ctx, TOKENS.PinCatalog),
+      sandbox: getOptional(ctx, TOKENS.Sandbox) ?? null,
+      approvals: get(ctx, TOKENS.ApprovalBook),
+      ids: get(ctx, TOKENS.Ids),
+      clock: get(ctx, TOKENS.Clock),
+      logger: get(ctx, TOKENS.Logger),
+      canShareApps: get(ctx, TOKENS.Config).canShareApps ?? null,
+      meter: get(ctx, TOKENS.UsageMeter),
+    }),
+  );
   // The apps tools as one list: the registry holds whatever the list holds.
-  bind(TOKENS.PorterTools)
-    .toDynamicValue((ctx) => appTools(get(ctx, TOKENS.AppsUseCases), get(ctx, TOKENS.AppBook)))
-    .inSingletonScope();
+  bind.singleton(TOKENS.PorterTools, (ctx) => appTools(get(ctx, TOKENS.AppsUseCases), get(ctx, TOKENS.AppBook)));
   bind(TOKENS.SessionAdopters).toDynamicValue((ctx) => new AppsAdopter(get(ctx, TOKENS.AppBook)));
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) => appRoutes(get(ctx, TOKENS.AppsUseCases)));
-  bind(TOKENS.AppActionUseCases)
-    .toDynamicValue((ctx) => ({
-      runAction: new RunAppAction(get(ctx, TOKENS.AppBook), get(ctx, TOKENS.GuardCall), get(ctx, TOKENS.Ids)),
-    }))
-    .inSingletonScope();
+  bind.singleton(TOKENS.AppActionUseCases, (ctx) => ({
+    runAction: new RunAppAction(get(ctx, TOKENS.AppBook), get(ctx, TOKENS.GuardCall), get(ctx, TOKENS.Ids)),
+  }));
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) => appActionRoutes(get(ctx, TOKENS.AppActionUseCases)));
-  bind(TOKENS.ToolDependents).toDynamicValue((ctx) => new AppToolDependents(get(ctx, TOKENS.Store).records<AppPrimitives>('apps')));
+  bind(TOKENS.ToolDependents).toDynamicValue((ctx) => new AppToolDependents(recordsOf<AppPrimitives>(ctx, 'apps')));
   bind(TOKENS.StatusBlocks).toConstantValue({ apps: true });
 });

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { get, porterModule, TOKENS, type Resolver } from '../tokens.js';
+import { get, porterModule, recordsOf, TOKENS, type Resolver } from '../tokens.js';
 import type { AutomationPrimitives } from '../../domain/automations/automation.js';
 import type { StoredRunPrimitives } from '../../domain/runs/run.js';
 import type { RunSlotsPrimitives } from '../../domain/runs/run-slots.js';
@@ -66,87 +66,70 @@ const HOLDER = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
  */
 export const automationsModule = porterModule((bind) => {
   bind(TOKENS.CronCalendar).toConstantValue(new CronerCalendar());
-  bind(TOKENS.AutomationBook)
-    .toDynamicValue((ctx) => new AutomationBook(get(ctx, TOKENS.Store).records<AutomationPrimitives>('automations')))
-    .inSingletonScope();
-  bind(TOKENS.ToolDependents).toDynamicValue(
-    (ctx) => new AutomationToolDependents(get(ctx, TOKENS.Store).records<AutomationPrimitives>('automations')),
+  bind.singleton(TOKENS.AutomationBook, (ctx) => new AutomationBook(recordsOf<AutomationPrimitives>(ctx, 'automations')));
+  bind(TOKENS.ToolDependents).toDynamicValue((ctx) => new AutomationToolDependents(recordsOf<AutomationPrimitives>(ctx, 'automations')));
+  bind.singleton(
+    TOKENS.RunBook,
+    (ctx) => new RunBook(recordsOf<StoredRunPrimitives>(ctx, 'runs'), recordsOf<UiMessage>(ctx, 'run-messages')),
   );
-  bind(TOKENS.RunBook)
-    .toDynamicValue((ctx) => {
-      const store = get(ctx, TOKENS.Store);
-      return new RunBook(store.records<StoredRunPrimitives>('runs'), store.records<UiMessage>('run-messages'));
-    })
-    .inSingletonScope();
 
-  bind(TOKENS.CompletionWebhookBook)
-    .toDynamicValue((ctx) => new CompletionWebhookBook(get(ctx, TOKENS.Store).records<CompletionWebhookPrimitives>('run-webhooks')))
-    .inSingletonScope();
-  bind(TOKENS.RunAdmission)
-    .toDynamicValue(
-      (ctx) =>
-        new RunAdmission(
-          new RunSlotsBook(get(ctx, TOKENS.Store).records<RunSlotsPrimitives & { id: string }>('run-slots')),
-          get(ctx, TOKENS.RunBook),
-        ),
-    )
-    .inSingletonScope();
+  bind.singleton(
+    TOKENS.CompletionWebhookBook,
+    (ctx) => new CompletionWebhookBook(recordsOf<CompletionWebhookPrimitives>(ctx, 'run-webhooks')),
+  );
+  bind.singleton(
+    TOKENS.RunAdmission,
+    (ctx) => new RunAdmission(new RunSlotsBook(recordsOf<RunSlotsPrimitives & { id: string }>(ctx, 'run-slots')), get(ctx, TOKENS.RunBook)),
+  );
   // Completion webhooks go through the egress guard; development also lets them reach this machine, so a local receiver works.
-  bind(TOKENS.WebhookSender)
-    .toDynamicValue((ctx) => {
-      const config = get(ctx, TOKENS.Config);
-      const egress = config.development ? new GuardedEgress({ allow: ['loopback'] }) : get(ctx, TOKENS.Egress);
-      return new StandardWebhooksSender(egress, config.completionWebhooks.timeoutSeconds * 1000);
-    })
-    .inSingletonScope();
-  bind(TOKENS.SecretBox)
-    .toDynamicValue((ctx) => {
-      const secret = get(ctx, TOKENS.Config).secret;
-      if (secret) return new AesGcmSecretBox(typeof secret === 'string' ? [secret] : secret);
-      get(ctx, TOKENS.Logger).warn(
-        'no PORTER_SECRET set: completion-webhook secrets are sealed with a per-boot key and stop opening on restart',
-      );
-      return new AesGcmSecretBox([randomBytes(32).toString('base64url')]);
-    })
-    .inSingletonScope();
-  bind(TOKENS.RunFollowUp)
-    .toDynamicValue(
-      (ctx) =>
-        new RunFollowUp({
+  bind.singleton(TOKENS.WebhookSender, (ctx) => {
+    const config = get(ctx, TOKENS.Config);
+    const egress = config.development ? new GuardedEgress({ allow: ['loopback'] }) : get(ctx, TOKENS.Egress);
+    return new StandardWebhooksSender(egress, config.completionWebhooks.timeoutSeconds * 1000);
+  });
+  bind.singleton(TOKENS.SecretBox, (ctx) => {
+    const secret = get(ctx, TOKENS.Config).secret;
+    if (secret) return new AesGcmSecretBox(typeof secret === 'string' ? [secret] : secret);
+    get(ctx, TOKENS.Logger).warn(
+      'no PORTER_SECRET set: completion-webhook secrets are sealed with a per-boot key and stop opening on restart',
+    );
+    return new AesGcmSecretBox([randomBytes(32).toString('base64url')]);
+  });
+  bind.singleton(
+    TOKENS.RunFollowUp,
+    (ctx) =>
+      new RunFollowUp({
+        runs: get(ctx, TOKENS.RunBook),
+        admission: get(ctx, TOKENS.RunAdmission),
+        webhooks: new RecordCompletionWebhook({
+          webhooks: get(ctx, TOKENS.CompletionWebhookBook),
+          automations: get(ctx, TOKENS.AutomationBook),
           runs: get(ctx, TOKENS.RunBook),
-          admission: get(ctx, TOKENS.RunAdmission),
-          webhooks: new RecordCompletionWebhook({
-            webhooks: get(ctx, TOKENS.CompletionWebhookBook),
-            automations: get(ctx, TOKENS.AutomationBook),
-            runs: get(ctx, TOKENS.RunBook),
-            dispatcher: get(ctx, TOKENS.WebhookDispatcher),
-            clock: get(ctx, TOKENS.Clock),
-          }),
-          dispatcher: get(ctx, TOKENS.RunDispatcher),
+          dispatcher: get(ctx, TOKENS.WebhookDispatcher),
           clock: get(ctx, TOKENS.Clock),
-          logger: get(ctx, TOKENS.Logger),
         }),
-    )
-    .inSingletonScope();
-  bind(TOKENS.DeliverCompletionWebhook)
-    .toDynamicValue((ctx) => {
-      const config = get(ctx, TOKENS.Config).completionWebhooks;
-      return new DeliverCompletionWebhook({
-        webhooks: get(ctx, TOKENS.CompletionWebhookBook),
-        sender: get(ctx, TOKENS.WebhookSender),
-        secrets: get(ctx, TOKENS.SecretBox),
-        dispatcher: get(ctx, TOKENS.WebhookDispatcher),
+        dispatcher: get(ctx, TOKENS.RunDispatcher),
         clock: get(ctx, TOKENS.Clock),
         logger: get(ctx, TOKENS.Logger),
-        settings: {
-          holder: HOLDER,
-          // One attempt's timeout, and as long again for the store around it.
-          leaseMs: config.timeoutSeconds * 2000 + 5_000,
-          retryDelaysMs: config.retryDelaysSeconds.map((seconds) => seconds * 1000),
-        },
-      });
-    })
-    .inSingletonScope();
+      }),
+  );
+  bind.singleton(TOKENS.DeliverCompletionWebhook, (ctx) => {
+    const config = get(ctx, TOKENS.Config).completionWebhooks;
+    return new DeliverCompletionWebhook({
+      webhooks: get(ctx, TOKENS.CompletionWebhookBook),
+      sender: get(ctx, TOKENS.WebhookSender),
+      secrets: get(ctx, TOKENS.SecretBox),
+      dispatcher: get(ctx, TOKENS.WebhookDispatcher),
+      clock: get(ctx, TOKENS.Clock),
+      logger: get(ctx, TOKENS.Logger),
+      settings: {
+        holder: HOLDER,
+        // One attempt's timeout, and as long again for the store around it.
+        leaseMs: config.timeoutSeconds * 2000 + 5_000,
+        retryDelaysMs: config.retryDelaysSeconds.map((seconds) => seconds * 1000),
+      },
+    });
+  });
 
   const parkedOf = (ctx: Resolver) => new ParkedApprovals(get(ctx, TOKENS.ApprovalBook), get(ctx, TOKENS.Clock));
   const resumeOf = (ctx: Resolver) => new ResumeRun(get(ctx, TOKENS.RunBook), parkedOf(ctx), get(ctx, TOKENS.RunDispatcher));
@@ -164,128 +147,117 @@ export const automationsModule = porterModule((bind) => {
   const automationGrantsOf = (ctx: Resolver) =>
     new AutomationGrants(get(ctx, TOKENS.GrantBook), get(ctx, TOKENS.Clock), get(ctx, TOKENS.AuditTrail));
 
-  bind(TOKENS.StartRuns)
-    .toDynamicValue(
-      (ctx) => new StartRuns(get(ctx, TOKENS.RunBook), get(ctx, TOKENS.RunDispatcher), get(ctx, TOKENS.Ids), get(ctx, TOKENS.Clock)),
-    )
-    .inSingletonScope();
-  bind(TOKENS.ExecuteRun)
-    .toDynamicValue((ctx) => {
-      const agent = get(ctx, TOKENS.AgentTurn);
-      return new TracedExecuteRun(get(ctx, TOKENS.Telemetry), {
+  bind.singleton(
+    TOKENS.StartRuns,
+    (ctx) => new StartRuns(get(ctx, TOKENS.RunBook), get(ctx, TOKENS.RunDispatcher), get(ctx, TOKENS.Ids), get(ctx, TOKENS.Clock)),
+  );
+  bind.singleton(TOKENS.ExecuteRun, (ctx) => {
+    const agent = get(ctx, TOKENS.AgentTurn);
+    return new TracedExecuteRun(get(ctx, TOKENS.Telemetry), {
+      runs: get(ctx, TOKENS.RunBook),
+      automations: get(ctx, TOKENS.AutomationBook),
+      agent,
+      parked: parkedOf(ctx),
+      resume: resumeOf(ctx),
+      admission: get(ctx, TOKENS.RunAdmission),
+      followUp: get(ctx, TOKENS.RunFollowUp),
+      dispatcher: get(ctx, TOKENS.RunDispatcher),
+      ids: get(ctx, TOKENS.Ids),
+      clock: get(ctx, TOKENS.Clock),
+      audit: get(ctx, TOKENS.AuditTrail),
+      logger: get(ctx, TOKENS.Logger),
+      settings: {
+        holder: HOLDER,
+        leaseMs: RUN_LEASE_MS,
+      },
+      meter: get(ctx, TOKENS.UsageMeter),
+    });
+  });
+  bind.singleton(TOKENS.Tick, (ctx) => {
+    const sweep = new SweepRuns({
+      runs: get(ctx, TOKENS.RunBook),
+      parked: parkedOf(ctx),
+      resume: resumeOf(ctx),
+      dispatcher: get(ctx, TOKENS.RunDispatcher),
+      followUp: get(ctx, TOKENS.RunFollowUp),
+      webhooks: get(ctx, TOKENS.CompletionWebhookBook),
+      webhookDispatcher: get(ctx, TOKENS.WebhookDispatcher),
+      clock: get(ctx, TOKENS.Clock),
+      audit: get(ctx, TOKENS.AuditTrail),
+      logger: get(ctx, TOKENS.Logger),
+      settings: { requeueAfterMs: RUN_REQUEUE_AFTER_MS },
+    });
+    return new TracedTick(get(ctx, TOKENS.Telemetry), {
+      automations: get(ctx, TOKENS.AutomationBook),
+      calendar: get(ctx, TOKENS.CronCalendar),
+      starts: get(ctx, TOKENS.StartRuns),
+      sweep,
+      clock: get(ctx, TOKENS.Clock),
+      logger: get(ctx, TOKENS.Logger),
+    });
+  });
+  bind.singleton(TOKENS.SchedulerWork, (ctx) => ({
+    tick: () => get(ctx, TOKENS.Tick).execute(),
+    executeRun: (runId: string) => get(ctx, TOKENS.ExecuteRun).execute(runId),
+    deliverWebhook: (webhookId: string) => get(ctx, TOKENS.DeliverCompletionWebhook).execute(webhookId),
+  }));
+
+  bind.singleton(TOKENS.AutomationUseCases, (ctx) => {
+    const book = get(ctx, TOKENS.AutomationBook);
+    const calendar = get(ctx, TOKENS.CronCalendar);
+    const clock = get(ctx, TOKENS.Clock);
+    const rules = new AutomationRules(calendar, get(ctx, TOKENS.ToolRegistry), () => get(ctx, TOKENS.WebhookSources).names());
+    const asks = asksOf(ctx);
+    const grants = automationGrantsOf(ctx);
+    const notifyTargets = new NotifyTargets(get(ctx, TOKENS.WebhookSender), get(ctx, TOKENS.SecretBox));
+    return {
+      createAutomation: new CreateAutomation({ automations: book, rules, notifyTargets, calendar, ids: get(ctx, TOKENS.Ids), clock }),
+      listAutomations: new ListAutomations(book, calendar, clock),
+      getAutomation: new GetAutomation(book, calendar, clock),
+      changeAutomation: new ChangeAutomation({ automations: book, rules, notifyTargets, calendar, clock }),
+      deleteAutomation: new DeleteAutomation(book, asks, grants),
+      armAutomation: new ArmAutomation({ automations: book, asks, grants, calendar, clock, audit: get(ctx, TOKENS.AuditTrail) }),
+      disarmAutomation: new DisarmAutomation({ automations: book, asks, grants, calendar, clock }),
+    };
+  });
+  bind.singleton(TOKENS.RunUseCases, (ctx) => {
+    const getRun = new GetRun(get(ctx, TOKENS.RunBook), get(ctx, TOKENS.CompletionWebhookBook));
+    return {
+      listRuns: new ListRuns(get(ctx, TOKENS.RunBook)),
+      getRun,
+      stopRun: new StopRun({
+        runs: get(ctx, TOKENS.RunBook),
+        parked: parkedOf(ctx),
+        followUp: get(ctx, TOKENS.RunFollowUp),
+        clock: get(ctx, TOKENS.Clock),
+        audit: get(ctx, TOKENS.AuditTrail),
+        settings: {
+          waitMs: STOP_WAIT_MS,
+          pollMs: 100,
+        },
+      }),
+      rerunRun: new RerunRun({
         runs: get(ctx, TOKENS.RunBook),
         automations: get(ctx, TOKENS.AutomationBook),
-        agent,
-        parked: parkedOf(ctx),
-        resume: resumeOf(ctx),
-        admission: get(ctx, TOKENS.RunAdmission),
-        followUp: get(ctx, TOKENS.RunFollowUp),
         dispatcher: get(ctx, TOKENS.RunDispatcher),
         ids: get(ctx, TOKENS.Ids),
         clock: get(ctx, TOKENS.Clock),
         audit: get(ctx, TOKENS.AuditTrail),
-        logger: get(ctx, TOKENS.Logger),
-        settings: {
-          holder: HOLDER,
-          leaseMs: RUN_LEASE_MS,
-        },
-        meter: get(ctx, TOKENS.UsageMeter),
-      });
-    })
-    .inSingletonScope();
-  bind(TOKENS.Tick)
-    .toDynamicValue((ctx) => {
-      const sweep = new SweepRuns({
+      }),
+      dryRunAutomation: new DryRunAutomation({
+        automations: get(ctx, TOKENS.AutomationBook),
         runs: get(ctx, TOKENS.RunBook),
-        parked: parkedOf(ctx),
-        resume: resumeOf(ctx),
-        dispatcher: get(ctx, TOKENS.RunDispatcher),
-        followUp: get(ctx, TOKENS.RunFollowUp),
-        webhooks: get(ctx, TOKENS.CompletionWebhookBook),
-        webhookDispatcher: get(ctx, TOKENS.WebhookDispatcher),
+        execute: (runId) => get(ctx, TOKENS.ExecuteRun).execute(runId),
+        read: getRun,
+        ids: get(ctx, TOKENS.Ids),
         clock: get(ctx, TOKENS.Clock),
         audit: get(ctx, TOKENS.AuditTrail),
-        logger: get(ctx, TOKENS.Logger),
-        settings: { requeueAfterMs: RUN_REQUEUE_AFTER_MS },
-      });
-      return new TracedTick(get(ctx, TOKENS.Telemetry), {
-        automations: get(ctx, TOKENS.AutomationBook),
-        calendar: get(ctx, TOKENS.CronCalendar),
-        starts: get(ctx, TOKENS.StartRuns),
-        sweep,
-        clock: get(ctx, TOKENS.Clock),
-        logger: get(ctx, TOKENS.Logger),
-      });
-    })
-    .inSingletonScope();
-  bind(TOKENS.SchedulerWork)
-    .toDynamicValue((ctx) => ({
-      tick: () => get(ctx, TOKENS.Tick).execute(),
-      executeRun: (runId: string) => get(ctx, TOKENS.ExecuteRun).execute(runId),
-      deliverWebhook: (webhookId: string) => get(ctx, TOKENS.DeliverCompletionWebhook).execute(webhookId),
-    }))
-    .inSingletonScope();
-
-  bind(TOKENS.AutomationUseCases)
-    .toDynamicValue((ctx) => {
-      const book = get(ctx, TOKENS.AutomationBook);
-      const calendar = get(ctx, TOKENS.CronCalendar);
-      const clock = get(ctx, TOKENS.Clock);
-      const rules = new AutomationRules(calendar, get(ctx, TOKENS.ToolRegistry), () => get(ctx, TOKENS.WebhookSources).names());
-      const asks = asksOf(ctx);
-      const grants = automationGrantsOf(ctx);
-      const notifyTargets = new NotifyTargets(get(ctx, TOKENS.WebhookSender), get(ctx, TOKENS.SecretBox));
-      return {
-        createAutomation: new CreateAutomation({ automations: book, rules, notifyTargets, calendar, ids: get(ctx, TOKENS.Ids), clock }),
-        listAutomations: new ListAutomations(book, calendar, clock),
-        getAutomation: new GetAutomation(book, calendar, clock),
-        changeAutomation: new ChangeAutomation({ automations: book, rules, notifyTargets, calendar, clock }),
-        deleteAutomation: new DeleteAutomation(book, asks, grants),
-        armAutomation: new ArmAutomation({ automations: book, asks, grants, calendar, clock, audit: get(ctx, TOKENS.AuditTrail) }),
-        disarmAutomation: new DisarmAutomation({ automations: book, asks, grants, calendar, clock }),
-      };
-    })
-    .inSingletonScope();
-  bind(TOKENS.RunUseCases)
-    .toDynamicValue((ctx) => {
-      const getRun = new GetRun(get(ctx, TOKENS.RunBook), get(ctx, TOKENS.CompletionWebhookBook));
-      return {
-        listRuns: new ListRuns(get(ctx, TOKENS.RunBook)),
-        getRun,
-        stopRun: new StopRun({
-          runs: get(ctx, TOKENS.RunBook),
-          parked: parkedOf(ctx),
-          followUp: get(ctx, TOKENS.RunFollowUp),
-          clock: get(ctx, TOKENS.Clock),
-          audit: get(ctx, TOKENS.AuditTrail),
-          settings: {
-            waitMs: STOP_WAIT_MS,
-            pollMs: 100,
-          },
-        }),
-        rerunRun: new RerunRun({
-          runs: get(ctx, TOKENS.RunBook),
-          automations: get(ctx, TOKENS.AutomationBook),
-          dispatcher: get(ctx, TOKENS.RunDispatcher),
-          ids: get(ctx, TOKENS.Ids),
-          clock: get(ctx, TOKENS.Clock),
-          audit: get(ctx, TOKENS.AuditTrail),
-        }),
-        dryRunAutomation: new DryRunAutomation({
-          automations: get(ctx, TOKENS.AutomationBook),
-          runs: get(ctx, TOKENS.RunBook),
-          execute: (runId) => get(ctx, TOKENS.ExecuteRun).execute(runId),
-          read: getRun,
-          ids: get(ctx, TOKENS.Ids),
-          clock: get(ctx, TOKENS.Clock),
-          audit: get(ctx, TOKENS.AuditTrail),
-        }),
-      };
-    })
-    .inSingletonScope();
-  bind(TOKENS.TickUseCases)
-    .toDynamicValue((ctx) => ({ tick: new AuthorizedTick(get(ctx, TOKENS.Tick), get(ctx, TOKENS.Config).tickSecret ?? null) }))
-    .inSingletonScope();
+      }),
+    };
+  });
+  bind.singleton(TOKENS.TickUseCases, (ctx) => ({
+    tick: new AuthorizedTick(get(ctx, TOKENS.Tick), get(ctx, TOKENS.Config).tickSecret ?? null),
+  }));
 
   bind(TOKENS.ApprovalHooks).toDynamicValue(
     (ctx) =>

@@ -1,4 +1,4 @@
-import { get, porterModule, TOKENS } from '../tokens.js';
+import { get, porterModule, recordsOf, TOKENS } from '../tokens.js';
 import type { ConnectionPrimitives } from '../../domain/connections/connection.js';
 import { ConnectionBook } from '../../application/connections/connection-book.js';
 import { ConnectionRefresh } from '../../application/connections/connection-refresh.js';
@@ -15,37 +15,31 @@ import { connectionRoutes } from '../../adapters/http/routes/connection-routes.j
  * is bound on purpose: connected accounts stay with their subject on anonymous adoption.
  */
 export const connectionsModule = porterModule((bind) => {
-  bind(TOKENS.ConnectionBook)
-    .toDynamicValue((ctx) => new ConnectionBook(get(ctx, TOKENS.Store).records<ConnectionPrimitives>('connections')))
-    .inSingletonScope();
-  bind(TOKENS.ConnectionGate)
-    .toDynamicValue((ctx) => new ConnectionGate(get(ctx, TOKENS.ConnectionBroker), get(ctx, TOKENS.ConnectionBook)))
-    .inSingletonScope();
-  bind(TOKENS.ConnectionsUseCases)
-    .toDynamicValue((ctx) => {
-      const broker = get(ctx, TOKENS.ConnectionBroker);
-      const book = get(ctx, TOKENS.ConnectionBook);
-      const refresh = new ConnectionRefresh({
-        book,
+  bind.singleton(TOKENS.ConnectionBook, (ctx) => new ConnectionBook(recordsOf<ConnectionPrimitives>(ctx, 'connections')));
+  bind.singleton(TOKENS.ConnectionGate, (ctx) => new ConnectionGate(get(ctx, TOKENS.ConnectionBroker), get(ctx, TOKENS.ConnectionBook)));
+  bind.singleton(TOKENS.ConnectionsUseCases, (ctx) => {
+    const broker = get(ctx, TOKENS.ConnectionBroker);
+    const book = get(ctx, TOKENS.ConnectionBook);
+    const refresh = new ConnectionRefresh({
+      book,
+      broker,
+      clock: get(ctx, TOKENS.Clock),
+      audit: get(ctx, TOKENS.AuditTrail),
+      logger: get(ctx, TOKENS.Logger),
+    });
+    return {
+      initiate: new InitiateConnection({
         broker,
+        book,
+        ids: get(ctx, TOKENS.Ids),
         clock: get(ctx, TOKENS.Clock),
         audit: get(ctx, TOKENS.AuditTrail),
-        logger: get(ctx, TOKENS.Logger),
-      });
-      return {
-        initiate: new InitiateConnection({
-          broker,
-          book,
-          ids: get(ctx, TOKENS.Ids),
-          clock: get(ctx, TOKENS.Clock),
-          audit: get(ctx, TOKENS.AuditTrail),
-        }),
-        get: new GetConnection(book, refresh),
-        list: new ListConnections(book, refresh),
-        remove: new RemoveConnection(broker, book, get(ctx, TOKENS.AuditTrail)),
-      };
-    })
-    .inSingletonScope();
+      }),
+      get: new GetConnection(book, refresh),
+      list: new ListConnections(book, refresh),
+      remove: new RemoveConnection(broker, book, get(ctx, TOKENS.AuditTrail)),
+    };
+  });
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) => connectionRoutes(get(ctx, TOKENS.ConnectionsUseCases)));
   bind(TOKENS.StatusBlocks).toDynamicValue((ctx) => {
     const { kind } = get(ctx, TOKENS.ConnectionBroker);

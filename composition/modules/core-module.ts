@@ -42,23 +42,18 @@ export function coreModule(parts: CoreParts): ContainerModule {
     bind(TOKENS.Ids).toConstantValue(new UlidIds());
     bind(TOKENS.Logger).toConstantValue(parts.logger);
     bind(TOKENS.Store).toConstantValue(parts.store);
-    bind(TOKENS.AuditSink)
-      .toDynamicValue((ctx) => new StoreAuditLog(get(ctx, TOKENS.Store)))
-      .inSingletonScope();
-    bind(TOKENS.AuditLog)
-      .toDynamicValue((ctx) => get(ctx, TOKENS.AuditSink))
-      .inSingletonScope();
-    bind(TOKENS.AuditTrail)
-      .toDynamicValue(
-        (ctx) =>
-          new AuditTrail({
-            sink: get(ctx, TOKENS.AuditSink),
-            ids: get(ctx, TOKENS.Ids),
-            clock: get(ctx, TOKENS.Clock),
-            logger: get(ctx, TOKENS.Logger),
-          }),
-      )
-      .inSingletonScope();
+    bind.singleton(TOKENS.AuditSink, (ctx) => new StoreAuditLog(get(ctx, TOKENS.Store)));
+    bind.singleton(TOKENS.AuditLog, (ctx) => get(ctx, TOKENS.AuditSink));
+    bind.singleton(
+      TOKENS.AuditTrail,
+      (ctx) =>
+        new AuditTrail({
+          sink: get(ctx, TOKENS.AuditSink),
+          ids: get(ctx, TOKENS.Ids),
+          clock: get(ctx, TOKENS.Clock),
+          logger: get(ctx, TOKENS.Logger),
+        }),
+    );
     bind(TOKENS.PrincipalResolver).toConstantValue(parts.config.principal ?? (() => null));
     // What the deployment lacks is bound as its null object, which answers NotImplemented (501).
     const telemetry = telemetryFor(parts.config);

@@ -1,4 +1,4 @@
-import { get, getAll, porterModule, TOKENS } from '../tokens.js';
+import { get, getAll, porterModule, recordsOf, TOKENS } from '../tokens.js';
 import type { StoredGrant } from '../../domain/guard/grant.js';
 import { GrantDependents } from '../../application/development/grant-dependents.js';
 import { MeasureSyncImpact } from '../../application/development/measure-sync-impact.js';
@@ -9,9 +9,7 @@ import { developmentRoutes } from '../../adapters/http/routes/development-routes
  * bind their own ToolDependents under TOKENS.ToolDependents in their modules.
  */
 export const developmentModule = porterModule((bind) => {
-  bind(TOKENS.ToolDependents).toDynamicValue((ctx) => new GrantDependents(get(ctx, TOKENS.Store).records<StoredGrant>('grants')));
-  bind(TOKENS.DevelopmentUseCases)
-    .toDynamicValue((ctx) => ({ measureSyncImpact: new MeasureSyncImpact(getAll(ctx, TOKENS.ToolDependents)) }))
-    .inSingletonScope();
+  bind(TOKENS.ToolDependents).toDynamicValue((ctx) => new GrantDependents(recordsOf<StoredGrant>(ctx, 'grants')));
+  bind.singleton(TOKENS.DevelopmentUseCases, (ctx) => ({ measureSyncImpact: new MeasureSyncImpact(getAll(ctx, TOKENS.ToolDependents)) }));
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) => developmentRoutes(get(ctx, TOKENS.DevelopmentUseCases)));
 });

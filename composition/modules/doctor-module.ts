@@ -6,14 +6,12 @@ import { doctorRoutes } from '../../adapters/http/routes/doctor-routes.js';
 
 /** Development only: the present and act-as checks (base-url is in every composition). */
 export const doctorModule = porterModule((bind) => {
-  bind(TOKENS.DoctorUseCases)
-    .toDynamicValue((ctx) => {
-      const config = get(ctx, TOKENS.Config);
-      return {
-        checkPresent: new CheckPresent(get(ctx, TOKENS.HostAccess), Boolean(config.baseUrl), config.mount),
-        checkActAs: new CheckActAs(config.actAs ?? null, get(ctx, TOKENS.PrincipalResolver), synthesizeRequest, config.mount),
-      };
-    })
-    .inSingletonScope();
+  bind.singleton(TOKENS.DoctorUseCases, (ctx) => {
+    const config = get(ctx, TOKENS.Config);
+    return {
+      checkPresent: new CheckPresent(get(ctx, TOKENS.HostAccess), Boolean(config.baseUrl), config.mount),
+      checkActAs: new CheckActAs(config.actAs ?? null, get(ctx, TOKENS.PrincipalResolver), synthesizeRequest, config.mount),
+    };
+  });
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) => doctorRoutes(get(ctx, TOKENS.DoctorUseCases)));
 });

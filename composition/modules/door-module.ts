@@ -30,9 +30,7 @@ export const doorModule = porterModule((bind) => {
       await get(door, TOKENS.DoorSessions).closeAll();
       await door.unbindAll();
     });
-  bind(TOKENS.DoorRoutes)
-    .toDynamicValue((ctx) => doorRoutesOf(get(ctx, TOKENS.DoorContainer)))
-    .inSingletonScope();
+  bind.singleton(TOKENS.DoorRoutes, (ctx) => doorRoutesOf(get(ctx, TOKENS.DoorContainer)));
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) => get(ctx, TOKENS.DoorRoutes).self);
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) => get(ctx, TOKENS.DoorRoutes).origin);
 });

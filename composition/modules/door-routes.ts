@@ -71,6 +71,7 @@ const MCP = '/mcp';
 
 const TAG = 'MCP door';
 const DOOR_TOKEN = [{ doorOAuth: [] }];
+const HOST_SESSION = [{ hostSession: [] }];
 const PUBLIC: [] = [];
 
 const oauthError = (description: string): Answer => json(description, OAuthError);
@@ -103,6 +104,14 @@ export function doorRoutes(options: DoorRouteOptions): DoorRoutes {
     ...(remote ? { 404: oauthError(`Not served here: ${remote} owns this door's OAuth.`) } : {}),
   };
 
+  // Each discovery document is served at more than one path: the same answers, each route its own id and summary.
+  const resourceDocument = {
+    answers: { 200: json('Where the transport gets its tokens.', ProtectedResourceMetadata) },
+    answer: resourceMetadata,
+  };
+  const serverDocument = { answers: serverMetadataAnswers, answer: serverMetadata };
+  const cardDocument = { answers: { 200: json('What a client reads before it connects.', ServerCard) }, answer: card };
+
   const self: WireRoutes = {
     access: 'self',
     tag: TAG,
@@ -123,96 +132,44 @@ export function doorRoutes(options: DoorRouteOptions): DoorRoutes {
           sendPage(ctx, 200, connectPage({ brand, serverUrl: urls.resource, issuer: remote ?? urls.issuer, external: remote !== null }));
         },
       }),
-      route({
-        id: 'refuseConnectMethod',
-        method: 'all',
-        path: `${MCP}/connect`,
-        summary: 'Wrong method',
-        responses: {
-          405: { ...oauthError('Use GET here.'), headers: { Allow: { description: 'The methods this path answers.' } } },
-        },
-        handle: wrongMethod(['GET'], 'oauth'),
-      }),
+      wrongMethodRoute('refuseConnectMethod', `${MCP}/connect`, ['GET'], 'oauth'),
       // The base-path-prefixed forms of the two OAuth documents (see door-urls.ts).
-      route({
-        id: 'getDoorProtectedResourceMetadata',
-        method: 'get',
-        path: `${MCP}${PROTECTED_RESOURCE_WELL_KNOWN}`,
-        summary: 'RFC 9728 metadata of the transport',
-        responses: { 200: json('Where the transport gets its tokens.', ProtectedResourceMetadata) },
-        handle: resourceMetadata,
-      }),
-      preflightRoute('preflightDoorProtectedResourceMetadata', `${MCP}${PROTECTED_RESOURCE_WELL_KNOWN}`, ['GET'], OAUTH_HEADERS),
-      route({
-        id: 'getDoorAuthorizationServerMetadata',
-        method: 'get',
-        path: `${MCP}${AUTHORIZATION_SERVER_WELL_KNOWN}`,
-        summary: "RFC 8414 metadata of the door's authorization server",
-        responses: serverMetadataAnswers,
-        handle: serverMetadata,
-      }),
-      preflightRoute('preflightDoorAuthorizationServerMetadata', `${MCP}${AUTHORIZATION_SERVER_WELL_KNOWN}`, ['GET'], OAUTH_HEADERS),
+      ...documentRoutes(
+        { id: 'getDoorProtectedResourceMetadata', summary: 'RFC 9728 metadata of the transport', ...resourceDocument },
+        `${MCP}${PROTECTED_RESOURCE_WELL_KNOWN}`,
+        'preflightDoorProtectedResourceMetadata',
+      ),
+      ...documentRoutes(
+        { id: 'getDoorAuthorizationServerMetadata', summary: "RFC 8414 metadata of the door's authorization server", ...serverDocument },
+        `${MCP}${AUTHORIZATION_SERVER_WELL_KNOWN}`,
+        'preflightDoorAuthorizationServerMetadata',
+      ),
     ],
   };
 
   const paths = originDocumentPaths(options.mount);
   const documents = [
-    {
-      id: 'getProtectedResourceMetadata',
-      summary: 'RFC 9728 metadata of the transport (path insertion)',
-      answers: { 200: json('Where the transport gets its tokens.', ProtectedResourceMetadata) },
-      answer: resourceMetadata,
-    },
+    { id: 'getProtectedResourceMetadata', summary: 'RFC 9728 metadata of the transport (path insertion)', ...resourceDocument },
     {
       id: 'getAuthorizationServerMetadata',
       summary: "RFC 8414 metadata of the door's authorization server (path insertion)",
-      answers: serverMetadataAnswers,
-      answer: serverMetadata,
+      ...serverDocument,
     },
-    {
-      id: 'getRootProtectedResourceMetadata',
-      summary: 'RFC 9728 metadata of the transport (root form)',
-      answers: { 200: json('Where the transport gets its tokens.', ProtectedResourceMetadata) },
-      answer: resourceMetadata,
-    },
+    { id: 'getRootProtectedResourceMetadata', summary: 'RFC 9728 metadata of the transport (root form)', ...resourceDocument },
     {
       id: 'getRootAuthorizationServerMetadata',
       summary: "RFC 8414 metadata of the door's authorization server (root form)",
-      answers: serverMetadataAnswers,
-      answer: serverMetadata,
+      ...serverDocument,
     },
-    {
-      id: 'getServerCard',
-      summary: 'The MCP Server Card',
-      answers: { 200: json('What a client reads before it connects.', ServerCard) },
-      answer: card,
-    },
-    {
-      id: 'getServerCardAlias',
-      summary: 'The MCP Server Card (alternative path)',
-      answers: { 200: json('What a client reads before it connects.', ServerCard) },
-      answer: card,
-    },
+    { id: 'getServerCard', summary: 'The MCP Server Card', ...cardDocument },
+    { id: 'getServerCardAlias', summary: 'The MCP Server Card (alternative path)', ...cardDocument },
   ];
   const origin: WireRoutes = {
     access: 'origin',
     tag: 'Discovery',
     errorShape: 'own',
     originPaths: paths,
-    routes: documents.flatMap((doc, index) => {
-      const path = paths[index]!;
-      return [
-        route({
-          id: doc.id,
-          method: 'get',
-          path,
-          summary: doc.summary,
-          responses: doc.answers,
-          handle: (ctx, _input, next) => exactly(path, ctx, next, doc.answer),
-        }),
-        preflightRoute(`${doc.id}Preflight`, path, ['GET'], OAUTH_HEADERS, { exact: true }),
-      ];
-    }),
+    routes: documents.flatMap((doc, index) => documentRoutes(doc, paths[index]!, `${doc.id}Preflight`, { exact: true })),
   };
   return { self, origin };
 }
@@ -286,16 +243,7 @@ function transportRoutes(transport: McpDoorTransport): WireRoute[] {
       handle,
     }),
     preflightRoute('preflightMcp', MCP, ['GET', 'POST', 'DELETE'], TRANSPORT_HEADERS),
-    route({
-      id: 'refuseMcpMethod',
-      method: 'all',
-      path: MCP,
-      summary: 'Wrong method',
-      responses: {
-        405: { ...rpcError('Use GET, POST or DELETE here.'), headers: { Allow: { description: 'The methods this path answers.' } } },
-      },
-      handle: wrongMethod(['GET', 'POST', 'DELETE'], 'json-rpc'),
-    }),
+    wrongMethodRoute('refuseMcpMethod', MCP, ['GET', 'POST', 'DELETE'], 'json-rpc'),
   ];
 }
 
@@ -304,7 +252,29 @@ function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
     500: oauthError('Something went wrong on our side.'),
     503: oauthError('`temporarily_unavailable`: the store cannot do this step exactly once; try again.'),
   };
+  // The browser endpoints answer their failures with a page a person reads.
+  const pageFailures = {
+    500: page('Something went wrong on our side.'),
+    503: page('The service is unavailable; try again shortly.'),
+  };
   const client: ReadonlyArray<SecurityRequirement> = [{ doorClientBasic: [] }, {}];
+  /**
+   * An endpoint OAuth clients call from any origin (token, revoke, register): a POST that answers
+   * in OAuth's shape, its failures included, with its CORS preflight beside it.
+   */
+  const clientEndpoint = (
+    name: 'token' | 'revoke' | 'register',
+    declaration: Pick<WireRoute, 'id' | 'summary' | 'description' | 'body' | 'responses' | 'security'>,
+  ): WireRoute[] => [
+    route({
+      ...declaration,
+      method: 'post',
+      path: `${MCP}/${name}`,
+      responses: { ...declaration.responses, ...failures },
+      handle: (ctx) => oauth[name](ctx),
+    }),
+    preflightRoute(`preflight${name[0]!.toUpperCase()}${name.slice(1)}`, `${MCP}/${name}`, ['POST'], OAUTH_HEADERS),
+  ];
   return [
     route({
       id: 'authorize',
@@ -324,10 +294,9 @@ function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
           content: { 'text/html': null, 'application/json': OAuthError },
         },
         401: page('Sign in with the host first (when the host has no sign-in URL to redirect to).'),
-        500: page('Something went wrong on our side.'),
-        503: page('The service is unavailable; try again shortly.'),
+        ...pageFailures,
       },
-      security: [{ hostSession: [] }],
+      security: HOST_SESSION,
       handle: (ctx) => oauth.authorize(ctx),
     }),
     route({
@@ -344,16 +313,13 @@ function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
         }),
         400: page('The form is incomplete or its handle unknown.'),
         403: page('The form was sent from another site.'),
-        500: page('Something went wrong on our side.'),
-        503: page('The service is unavailable; try again shortly.'),
+        ...pageFailures,
       },
-      security: [{ hostSession: [] }],
+      security: HOST_SESSION,
       handle: (ctx) => oauth.consent(ctx),
     }),
-    route({
+    ...clientEndpoint('token', {
       id: 'issueTokens',
-      method: 'post',
-      path: `${MCP}/token`,
       summary: 'Exchange a code, or refresh',
       description:
         'Refresh tokens rotate: a rotated one presented again revokes its whole family, except by its own client within the refresh grace window (`oauth.refreshGraceSeconds`), which gets working tokens of the same family. Any requested scope is narrowed to `mcp`. Never cached.',
@@ -369,16 +335,11 @@ function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
             },
           },
         },
-        ...failures,
       },
       security: client,
-      handle: (ctx) => oauth.token(ctx),
     }),
-    preflightRoute('preflightToken', `${MCP}/token`, ['POST'], OAUTH_HEADERS),
-    route({
+    ...clientEndpoint('revoke', {
       id: 'revokeToken',
-      method: 'post',
-      path: `${MCP}/revoke`,
       summary: 'Revoke a token (RFC 7009)',
       body: ownBody('The revocation request, form-encoded.', { 'application/x-www-form-urlencoded': RevocationForm }),
       responses: {
@@ -386,45 +347,21 @@ function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
         400: oauthError(
           'Not form-encoded, no `token` or `client_id`, unreadable Basic credentials, an unknown or unauthenticated client, or a token of another client.',
         ),
-        ...failures,
       },
       security: client,
-      handle: (ctx) => oauth.revoke(ctx),
     }),
-    preflightRoute('preflightRevoke', `${MCP}/revoke`, ['POST'], OAUTH_HEADERS),
-    route({
+    ...clientEndpoint('register', {
       id: 'registerClient',
-      method: 'post',
-      path: `${MCP}/register`,
       summary: 'Register a client (RFC 7591)',
       body: ownBody('Client metadata.', { 'application/json': clientMetadata }),
       responses: {
         201: json('The registered client (a confidential client gets its secret here, once).', ClientRegistration),
         400: oauthError('`invalid_client_metadata` or `invalid_redirect_uri`.'),
-        ...failures,
       },
-      handle: (ctx) => oauth.register(ctx),
     }),
-    preflightRoute('preflightRegister', `${MCP}/register`, ['POST'], OAUTH_HEADERS),
-    route({
-      id: 'refuseAuthorizeMethod',
-      method: 'all',
-      path: `${MCP}/authorize`,
-      summary: 'Wrong method',
-      responses: {
-        405: { ...oauthError('Use GET or POST here.'), headers: { Allow: { description: 'The methods this path answers.' } } },
-      },
-      handle: wrongMethod(['GET', 'POST'], 'oauth'),
-    }),
+    wrongMethodRoute('refuseAuthorizeMethod', `${MCP}/authorize`, ['GET', 'POST'], 'oauth'),
     ...['token', 'revoke', 'register'].map((name) =>
-      route({
-        id: `refuse${name[0]!.toUpperCase()}${name.slice(1)}Method`,
-        method: 'all',
-        path: `${MCP}/${name}`,
-        summary: 'Wrong method',
-        responses: { 405: { ...oauthError('Use POST here.'), headers: { Allow: { description: 'The methods this path answers.' } } } },
-        handle: wrongMethod(['POST'], 'oauth'),
-      }),
+      wrongMethodRoute(`refuse${name[0]!.toUpperCase()}${name.slice(1)}Method`, `${MCP}/${name}`, ['POST'], 'oauth'),
     ),
   ];
 }
@@ -441,6 +378,26 @@ function externalOAuthRoutes(issuer: string): WireRoute[] {
       handle: (ctx) => externallyOwned(ctx, issuer),
     }),
   );
+}
+
+/** A discovery document served at `path`, with its CORS preflight; `exact`: that path only, never a prefix. */
+function documentRoutes(
+  doc: { id: string; summary: string; answers: WireRoute['responses']; answer: (ctx: Context) => void },
+  path: string,
+  preflightId: string,
+  { exact = false } = {},
+): WireRoute[] {
+  return [
+    route({
+      id: doc.id,
+      method: 'get',
+      path,
+      summary: doc.summary,
+      responses: doc.answers,
+      handle: exact ? (ctx, _input, next) => exactly(path, ctx, next, doc.answer) : doc.answer,
+    }),
+    preflightRoute(preflightId, path, ['GET'], OAUTH_HEADERS, { exact }),
+  ];
 }
 
 function preflightRoute(
@@ -521,6 +478,25 @@ function exactly(path: string, ctx: Context, next: Next, answer: (ctx: Context) 
  * Registered after a door path's own methods: any other method answers 405 in the door's shapes
  * (JSON-RPC on the transport, OAuth's on its endpoints), never the wire's envelope.
  */
+function wrongMethodRoute(id: string, path: string, allowed: ReadonlyArray<string>, shape: 'json-rpc' | 'oauth'): WireRoute {
+  const refusal = shape === 'json-rpc' ? rpcError : oauthError;
+  return route({
+    id,
+    method: 'all',
+    path,
+    summary: 'Wrong method',
+    responses: {
+      405: { ...refusal(`Use ${methodList(allowed)} here.`), headers: { Allow: { description: 'The methods this path answers.' } } },
+    },
+    handle: wrongMethod(allowed, shape),
+  });
+}
+
+/** `GET`, `GET or POST`, `GET, POST or DELETE`. */
+function methodList(methods: ReadonlyArray<string>): string {
+  return methods.length > 1 ? `${methods.slice(0, -1).join(', ')} or ${methods.at(-1)!}` : methods.join('');
+}
+
 function wrongMethod(allowed: ReadonlyArray<string>, shape: 'json-rpc' | 'oauth') {
   return (ctx: Context): void => {
     allowAnyOrigin(ctx);

@@ -31,43 +31,37 @@ const IN_PROCESS_SENDER = token<InProcessDispatcher>('InProcessWebhookDispatcher
  */
 export function schedulerModule(pgBoss: PgBossFactory | null): ContainerModule {
   return porterModule((bind) => {
-    bind(PG_BOSS)
-      .toDynamicValue((ctx) => {
-        const config = get(ctx, TOKENS.Config);
-        if (!pgBoss) throw new Error('pg-boss was not loaded at boot');
-        return pgBoss({
-          connectionString: config.databaseUrl,
-          timeouts: config.databaseTimeouts,
-          work: get(ctx, TOKENS.SchedulerWork),
-          logger: get(ctx, TOKENS.Logger),
-        });
-      })
-      .inSingletonScope();
-    bind(IN_PROCESS)
-      .toDynamicValue(
-        (ctx) =>
-          new InProcessDispatcher((runId) => get(ctx, TOKENS.SchedulerWork).executeRun(runId), IN_PROCESS_RUNS, get(ctx, TOKENS.Logger)),
-      )
-      .inSingletonScope();
-    bind(TOKENS.RunDispatcher)
-      .toDynamicValue((ctx) => (schedulerKind(get(ctx, TOKENS.Config)) === 'pg-boss' ? get(ctx, PG_BOSS) : get(ctx, IN_PROCESS)))
-      .inSingletonScope();
-    bind(IN_PROCESS_SENDER)
-      .toDynamicValue(
-        (ctx) =>
-          new InProcessDispatcher(
-            (webhookId) => get(ctx, TOKENS.SchedulerWork).deliverWebhook(webhookId),
-            IN_PROCESS_WEBHOOKS,
-            get(ctx, TOKENS.Logger),
-            'a completion webhook',
-          ),
-      )
-      .inSingletonScope();
-    bind(TOKENS.WebhookDispatcher)
-      .toDynamicValue((ctx) =>
-        schedulerKind(get(ctx, TOKENS.Config)) === 'pg-boss' ? get(ctx, PG_BOSS).webhooks : get(ctx, IN_PROCESS_SENDER),
-      )
-      .inSingletonScope();
+    bind.singleton(PG_BOSS, (ctx) => {
+      const config = get(ctx, TOKENS.Config);
+      if (!pgBoss) throw new Error('pg-boss was not loaded at boot');
+      return pgBoss({
+        connectionString: config.databaseUrl,
+        timeouts: config.databaseTimeouts,
+        work: get(ctx, TOKENS.SchedulerWork),
+        logger: get(ctx, TOKENS.Logger),
+      });
+    });
+    bind.singleton(
+      IN_PROCESS,
+      (ctx) =>
+        new InProcessDispatcher((runId) => get(ctx, TOKENS.SchedulerWork).executeRun(runId), IN_PROCESS_RUNS, get(ctx, TOKENS.Logger)),
+    );
+    bind.singleton(TOKENS.RunDispatcher, (ctx) =>
+      schedulerKind(get(ctx, TOKENS.Config)) === 'pg-boss' ? get(ctx, PG_BOSS) : get(ctx, IN_PROCESS),
+    );
+    bind.singleton(
+      IN_PROCESS_SENDER,
+      (ctx) =>
+        new InProcessDispatcher(
+          (webhookId) => get(ctx, TOKENS.SchedulerWork).deliverWebhook(webhookId),
+          IN_PROCESS_WEBHOOKS,
+          get(ctx, TOKENS.Logger),
+          'a completion webhook',
+        ),
+    );
+    bind.singleton(TOKENS.WebhookDispatcher, (ctx) =>
+      schedulerKind(get(ctx, TOKENS.Config)) === 'pg-boss' ? get(ctx, PG_BOSS).webhooks : get(ctx, IN_PROCESS_SENDER),
+    );
 
     bind(TOKENS.Background).toDynamicValue((ctx) => {
       const config = get(ctx, TOKENS.Config);

@@ -1,4 +1,4 @@
-import { get, getAll, porterModule, TOKENS } from '../tokens.js';
+import { get, getAll, porterModule, recordsOf, TOKENS } from '../tokens.js';
 import type { PorterConfig } from '../config/config-schema.js';
 import type { Store } from '../../ports/store.js';
 import { GetStatus, type DeploymentFacts } from '../../application/system/get-status.js';
@@ -30,27 +30,21 @@ export function deploymentFacts(config: PorterConfig, store: Store, wired: Parti
 
 /** Status, activity, identity (anonymous-session adoption) and the always-on doctor route. */
 export const systemModule = porterModule((bind) => {
-  bind(TOKENS.DeploymentFacts)
-    .toDynamicValue((ctx) => {
-      const contributions = getAll(ctx, TOKENS.StatusBlocks);
-      return deploymentFacts(get(ctx, TOKENS.Config), get(ctx, TOKENS.Store), Object.assign({}, ...contributions));
-    })
-    .inSingletonScope();
-  bind(TOKENS.SystemUseCases)
-    .toDynamicValue((ctx) => ({
-      getStatus: new GetStatus(get(ctx, TOKENS.DeploymentFacts)),
-      listActivity: new ListActivity(get(ctx, TOKENS.AuditLog)),
-    }))
-    .inSingletonScope();
-  bind(TOKENS.IdentityUseCases)
-    .toDynamicValue((ctx) => ({
-      adoptAnonymousSession: new AdoptAnonymousSession(
-        get(ctx, TOKENS.Store).records<AdoptionMarker>('adoptions'),
-        getAll(ctx, TOKENS.SessionAdopters),
-        get(ctx, TOKENS.Clock),
-      ),
-    }))
-    .inSingletonScope();
+  bind.singleton(TOKENS.DeploymentFacts, (ctx) => {
+    const contributions = getAll(ctx, TOKENS.StatusBlocks);
+    return deploymentFacts(get(ctx, TOKENS.Config), get(ctx, TOKENS.Store), Object.assign({}, ...contributions));
+  });
+  bind.singleton(TOKENS.SystemUseCases, (ctx) => ({
+    getStatus: new GetStatus(get(ctx, TOKENS.DeploymentFacts)),
+    listActivity: new ListActivity(get(ctx, TOKENS.AuditLog)),
+  }));
+  bind.singleton(TOKENS.IdentityUseCases, (ctx) => ({
+    adoptAnonymousSession: new AdoptAnonymousSession(
+      recordsOf<AdoptionMarker>(ctx, 'adoptions'),
+      getAll(ctx, TOKENS.SessionAdopters),
+      get(ctx, TOKENS.Clock),
+    ),
+  }));
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) => systemRoutes(get(ctx, TOKENS.SystemUseCases)));
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) => doctorBaseUrlRoutes(Boolean(get(ctx, TOKENS.Config).baseUrl)));
 });

@@ -1,4 +1,4 @@
-import { get, porterModule, TOKENS, type Resolver } from '../tokens.js';
+import { get, porterModule, recordsOf, TOKENS, type Resolver } from '../tokens.js';
 import type { Store } from '../../ports/store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ThreadPrimitives } from '../../domain/threads/thread.js';
@@ -68,60 +68,52 @@ function turnFeeds(store: Store, clock: Clock): TurnFeeds {
 
 /** Conversations: threads and turns over SSE, on the model loaded at boot (TOKENS.Model). */
 export const threadsModule = porterModule((bind) => {
-  bind(TOKENS.ThreadBook)
-    .toDynamicValue((ctx) => {
-      const store = get(ctx, TOKENS.Store);
-      return new ThreadBook(store.records<ThreadPrimitives>('threads'), store.records<UiMessage>('thread-messages'));
-    })
-    .inSingletonScope();
-  bind(TOKENS.TurnHub)
-    .toDynamicValue((ctx) => new TurnHub(get(ctx, TOKENS.Config).turnGraceSeconds * 1000))
-    .inSingletonScope();
+  bind.singleton(
+    TOKENS.ThreadBook,
+    (ctx) => new ThreadBook(recordsOf<ThreadPrimitives>(ctx, 'threads'), recordsOf<UiMessage>(ctx, 'thread-messages')),
+  );
+  bind.singleton(TOKENS.TurnHub, (ctx) => new TurnHub(get(ctx, TOKENS.Config).turnGraceSeconds * 1000));
   // One agent loop serves chat turns and automation runs alike.
-  bind(TOKENS.AgentTurn)
-    .toDynamicValue((ctx): AgentTurn => new TracedAgentTurn(agentTurnDeps(ctx), get(ctx, TOKENS.Telemetry)))
-    .inSingletonScope();
-  bind(TOKENS.ThreadUseCases)
-    .toDynamicValue((ctx) => {
-      const threads = get(ctx, TOKENS.ThreadBook);
-      const hub = get(ctx, TOKENS.TurnHub);
-      const model = get(ctx, TOKENS.Model);
-      const agent = get(ctx, TOKENS.AgentTurn);
-      const decide = get(ctx, TOKENS.GuardUseCases).decideApproval;
-      const config = get(ctx, TOKENS.Config);
-      const clock = get(ctx, TOKENS.Clock);
-      const logger = get(ctx, TOKENS.Logger);
-      const settings: TurnSettings = { ...DEFAULT_TURN_SETTINGS, concurrentTurns: config.concurrentTurns };
-      const feeds = turnFeeds(get(ctx, TOKENS.Store), clock);
-      const waits = new ThreadWaits(feeds.signals, settings.pollMs);
-      const stopper = new TurnStopper({ threads, hub, feeds, waits, clock, settings });
-      return {
-        createThread: new CreateThread(threads, get(ctx, TOKENS.Ids), clock),
-        listThreads: new ListThreads(threads),
-        searchThreads: new SearchThreads(threads),
-        getThread: new GetThread(threads),
-        renameThread: new RenameThread(threads, clock),
-        deleteThread: new DeleteThread(threads, hub, stopper),
-        runTurn: new RunTurn({
-          threads,
-          agent,
-          hub,
-          decide,
-          model,
-          ids: get(ctx, TOKENS.Ids),
-          clock,
-          logger,
-          feeds,
-          lease: new TurnLease({ threads, feeds, clock, logger, settings }),
-          waits,
-          settings,
-          meter: get(ctx, TOKENS.UsageMeter),
-        }),
-        rejoinTurn: new RejoinTurn(threads, hub, new TurnMirrors({ feeds, threads, clock, logger, settings }), clock),
-        stopTurn: new StopTurn(threads, stopper),
-      };
-    })
-    .inSingletonScope();
+  bind.singleton(TOKENS.AgentTurn, (ctx): AgentTurn => new TracedAgentTurn(agentTurnDeps(ctx), get(ctx, TOKENS.Telemetry)));
+  bind.singleton(TOKENS.ThreadUseCases, (ctx) => {
+    const threads = get(ctx, TOKENS.ThreadBook);
+    const hub = get(ctx, TOKENS.TurnHub);
+    const model = get(ctx, TOKENS.Model);
+    const agent = get(ctx, TOKENS.AgentTurn);
+    const decide = get(ctx, TOKENS.GuardUseCases).decideApproval;
+    const config = get(ctx, TOKENS.Config);
+    const clock = get(ctx, TOKENS.Clock);
+    const logger = get(ctx, TOKENS.Logger);
+    const settings: TurnSettings = { ...DEFAULT_TURN_SETTINGS, concurrentTurns: config.concurrentTurns };
+    const feeds = turnFeeds(get(ctx, TOKENS.Store), clock);
+    const waits = new ThreadWaits(feeds.signals, settings.pollMs);
+    const stopper = new TurnStopper({ threads, hub, feeds, waits, clock, settings });
+    return {
+      createThread: new CreateThread(threads, get(ctx, TOKENS.Ids), clock),
+      listThreads: new ListThreads(threads),
+      searchThreads: new SearchThreads(threads),
+      getThread: new GetThread(threads),
+      renameThread: new RenameThread(threads, clock),
+      deleteThread: new DeleteThread(threads, hub, stopper),
+      runTurn: new RunTurn({
+        threads,
+        agent,
+        hub,
+        decide,
+        model,
+        ids: get(ctx, TOKENS.Ids),
+        clock,
+        logger,
+        feeds,
+        lease: new TurnLease({ threads, feeds, clock, logger, settings }),
+        waits,
+        settings,
+        meter: get(ctx, TOKENS.UsageMeter),
+      }),
+      rejoinTurn: new RejoinTurn(threads, hub, new TurnMirrors({ feeds, threads, clock, logger, settings }), clock),
+      stopTurn: new StopTurn(threads, stopper),
+    };
+  });
   bind(TOKENS.SessionAdopters).toDynamicValue((ctx) => new ThreadsAdopter(get(ctx, TOKENS.ThreadBook)));
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) =>
     threadRoutes(get(ctx, TOKENS.ThreadUseCases), { keepAliveMs: get(ctx, TOKENS.Config).keepAliveSeconds * 1000 }),

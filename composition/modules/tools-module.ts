@@ -4,8 +4,6 @@ import { toolRoutes } from '../../adapters/http/routes/tool-routes.js';
 
 /** The host's tools as people choose them (`GET /tools`), read from the guard's registry. */
 export const toolsModule = porterModule((bind) => {
-  bind(TOKENS.ToolUseCases)
-    .toDynamicValue((ctx) => ({ listTools: new ListTools(get(ctx, TOKENS.ToolRegistry)) }))
-    .inSingletonScope();
+  bind.singleton(TOKENS.ToolUseCases, (ctx) => ({ listTools: new ListTools(get(ctx, TOKENS.ToolRegistry)) }));
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) => toolRoutes(get(ctx, TOKENS.ToolUseCases)));
 });

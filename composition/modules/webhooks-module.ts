@@ -1,4 +1,4 @@
-import { get, porterModule, TOKENS } from '../tokens.js';
+import { get, porterModule, recordsOf, TOKENS } from '../tokens.js';
 import type { PorterConfig } from '../config/config-schema.js';
 import type { WebhookVerifier } from '../../ports/webhook-verifier.js';
 import { WebhookRefusals } from '../../application/webhooks/webhook-refusals.js';
@@ -30,31 +30,27 @@ export function verifierFor(source: SourceOption): WebhookVerifier {
 
 /** Signed webhook intake: `POST /webhooks/:source`, with the sources the `webhooks` option registers. */
 export const webhooksModule = porterModule((bind) => {
-  bind(TOKENS.WebhookSources)
-    .toDynamicValue((ctx) => {
-      const sources = get(ctx, TOKENS.Config).webhooks.sources;
-      return new StaticWebhookSources(Object.fromEntries(Object.entries(sources).map(([name, source]) => [name, verifierFor(source)])));
-    })
-    .inSingletonScope();
-  bind(TOKENS.WebhookUseCases)
-    .toDynamicValue((ctx) => {
-      const sources = get(ctx, TOKENS.WebhookSources);
-      const refusals = new WebhookRefusals(get(ctx, TOKENS.AuditTrail));
-      return {
-        admitSource: new AdmitSource(sources, refusals),
-        refuseOversize: new RefuseOversize(refusals),
-        receiveDelivery: new ReceiveDelivery({
-          sources,
-          refusals,
-          ledger: get(ctx, TOKENS.Store).records<DeliveryMark>('webhook-deliveries'),
-          automations: get(ctx, TOKENS.AutomationBook),
-          starts: get(ctx, TOKENS.StartRuns),
-          clock: get(ctx, TOKENS.Clock),
-          audit: get(ctx, TOKENS.AuditTrail),
-        }),
-      };
-    })
-    .inSingletonScope();
+  bind.singleton(TOKENS.WebhookSources, (ctx) => {
+    const sources = get(ctx, TOKENS.Config).webhooks.sources;
+    return new StaticWebhookSources(Object.fromEntries(Object.entries(sources).map(([name, source]) => [name, verifierFor(source)])));
+  });
+  bind.singleton(TOKENS.WebhookUseCases, (ctx) => {
+    const sources = get(ctx, TOKENS.WebhookSources);
+    const refusals = new WebhookRefusals(get(ctx, TOKENS.AuditTrail));
+    return {
+      admitSource: new AdmitSource(sources, refusals),
+      refuseOversize: new RefuseOversize(refusals),
+      receiveDelivery: new ReceiveDelivery({
+        sources,
+        refusals,
+        ledger: recordsOf<DeliveryMark>(ctx, 'webhook-deliveries'),
+        automations: get(ctx, TOKENS.AutomationBook),
+        starts: get(ctx, TOKENS.StartRuns),
+        clock: get(ctx, TOKENS.Clock),
+        audit: get(ctx, TOKENS.AuditTrail),
+      }),
+    };
+  });
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) => webhookRoutes(traced(get(ctx, TOKENS.WebhookUseCases), get(ctx, TOKENS.Telemetry))));
 });
 

@@ -7,23 +7,21 @@ import type { Logger } from '../../ports/logger.js';
 
 /** The Koa wire, assembled from every family's routes bound under TOKENS.WireRoutes. */
 export const wireModule = porterModule((bind) => {
-  bind(TOKENS.KoaWire)
-    .toDynamicValue((ctx) => {
-      const config = get(ctx, TOKENS.Config);
-      return createKoaWire({
-        mount: config.mount,
-        cookieKeys: cookieKeys(config, get(ctx, TOKENS.Logger)),
-        trustProxy: config.trustProxy,
-        routes: getAll(ctx, TOKENS.WireRoutes),
-        openApi: { version: PORTER_VERSION },
-        resolve: get(ctx, TOKENS.PrincipalResolver),
-        identity: get(ctx, TOKENS.IdentityUseCases),
-        ids: get(ctx, TOKENS.Ids),
-        logger: get(ctx, TOKENS.Logger),
-        telemetry: get(ctx, TOKENS.Telemetry),
-      });
-    })
-    .inSingletonScope();
+  bind.singleton(TOKENS.KoaWire, (ctx) => {
+    const config = get(ctx, TOKENS.Config);
+    return createKoaWire({
+      mount: config.mount,
+      cookieKeys: cookieKeys(config, get(ctx, TOKENS.Logger)),
+      trustProxy: config.trustProxy,
+      routes: getAll(ctx, TOKENS.WireRoutes),
+      openApi: { version: PORTER_VERSION },
+      resolve: get(ctx, TOKENS.PrincipalResolver),
+      identity: get(ctx, TOKENS.IdentityUseCases),
+      ids: get(ctx, TOKENS.Ids),
+      logger: get(ctx, TOKENS.Logger),
+      telemetry: get(ctx, TOKENS.Telemetry),
+    });
+  });
 });
 
 /** Production requires a secret (the schema says so); development may run on a per-boot one. */
