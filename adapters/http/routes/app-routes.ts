@@ -12,7 +12,6 @@ import { principalOf } from '../wire-state.js';
 import { appDataRoutes } from './app-data-routes.js';
 import { appViewRoutes } from './app-view-routes.js';
 import { callerRoutes, type CallerRoutes } from './caller-routes.js';
-import { pageQuery } from './system-routes.js';
 
 const SLOT = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'must be a slot name');
 const createBody = z.strictObject({ prompt: z.string().trim().min(1).max(4000) });
@@ -57,9 +56,8 @@ export function appRoutes(apps: AppsUseCases): WireRoutes {
 function literalRoutes(apps: AppsUseCases): WireRoute[] {
   const app = appCalls(apps);
   return [
-    app.get('/apps', 'listApps', {
+    app.list('/apps', 'listApps', {
       summary: "List the caller's apps",
-      query: pageQuery,
       responses: { 200: json('Apps, newest first.', AppList) },
     }),
     app.post('/apps', 'createApp', {

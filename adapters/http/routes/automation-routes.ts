@@ -6,7 +6,6 @@ import { idParam } from '../shapes/path-params.js';
 import { bare, json, jsonBody } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { callerRoutes } from './caller-routes.js';
-import { pageQuery } from './system-routes.js';
 
 const trigger = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('schedule'), cron: z.string().trim().min(1).max(120), timezone: z.string().min(1).max(64).optional() }),
@@ -79,9 +78,8 @@ export function automationRoutes(automations: AutomationUseCases): WireRoutes {
     access: 'principal',
     tag: 'Automations',
     routes: [
-      automation.get('/automations', 'listAutomations', {
+      automation.list('/automations', 'listAutomations', {
         summary: "List the caller's automations",
-        query: pageQuery,
         responses: { 200: json('Automations, newest first.', AutomationList) },
       }),
       automation.post('/automations', 'createAutomation', {

@@ -6,7 +6,6 @@ import { idParam } from '../shapes/path-params.js';
 import { bare, json, jsonBody } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { callerRoutes } from './caller-routes.js';
-import { pageQuery } from './system-routes.js';
 
 /** The host's page the broker returns the person to: http(s), no embedded credentials. */
 const callbackUrl = z
@@ -32,10 +31,9 @@ export function connectionRoutes(connections: ConnectionsUseCases): WireRoutes {
     access: 'principal',
     tag: 'Connections',
     routes: [
-      connection.get('/connections', 'list', {
+      connection.list('/connections', 'list', {
         id: 'listConnections',
         summary: "List the caller's connected accounts",
-        query: pageQuery,
         responses: { 200: json('Connections.', ConnectionList) },
         errors: ['not-implemented'],
       }),

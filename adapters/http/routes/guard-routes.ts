@@ -6,7 +6,6 @@ import { bare, json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
 import { callerRoutes } from './caller-routes.js';
-import { pageQuery } from './system-routes.js';
 
 const decideBody = z.strictObject({
   approve: z.boolean(),
@@ -26,9 +25,8 @@ export function guardRoutes(guard: GuardUseCases): WireRoutes {
     access: 'principal',
     tag: 'Approvals and grants',
     routes: [
-      approval.get('/approvals', 'listApprovals', {
+      approval.list('/approvals', 'listApprovals', {
         summary: "List the caller's pending approvals",
-        query: pageQuery,
         responses: { 200: json('Pending approvals.', ApprovalList) },
       }),
       // The literal batch route is registered ahead of /approvals/:id.
@@ -58,9 +56,8 @@ export function guardRoutes(guard: GuardUseCases): WireRoutes {
         responses: { 200: json('The decided approval.', Approval) },
         errors: ['conflict', 'unavailable'],
       }),
-      grant.get('/grants', 'listGrants', {
+      grant.list('/grants', 'listGrants', {
         summary: "List the caller's grants",
-        query: pageQuery,
         responses: { 200: json('Grants.', GrantList) },
       }),
       grant.delete('/grants/:id', 'revokeGrant', {

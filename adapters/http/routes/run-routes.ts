@@ -5,8 +5,7 @@ import { idParam } from '../shapes/path-params.js';
 import { json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
-import { callerRoutes } from './caller-routes.js';
-import { pageQuery } from './system-routes.js';
+import { callerRoutes, pageQuery } from './caller-routes.js';
 
 const runId = idParam('run');
 
@@ -42,7 +41,7 @@ export function runRoutes(runs: RunUseCases): WireRoutes {
     access: 'principal',
     tag: 'Automations',
     routes: [
-      run.get('/runs', 'listRuns', {
+      run.list('/runs', 'listRuns', {
         summary: "List the caller's runs",
         query: listQuery,
         responses: { 200: json('Runs, newest first.', RunList) },

@@ -7,8 +7,7 @@ import { bare, json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
 import { sendTurn, type TurnStreamOptions } from '../sse.js';
-import { callerRoutes } from './caller-routes.js';
-import { pageQuery } from './system-routes.js';
+import { callerRoutes, pageQuery } from './caller-routes.js';
 import { parseTurnBody, turnBody, turnInputOf } from './turn-body.js';
 
 const noBody = z.union([z.undefined(), z.strictObject({})]);
