@@ -96,7 +96,9 @@ export function callerRoutes<U, K extends string = never>(useCases: U, thing?: C
       const names = pathParamsOf(path);
       for (const param of names) if (!schemas[param]) throw new Error(`Route ${name}: the family declares no :${param}`);
       const useCase = useCases[name as keyof U] as UseCase<Record<string, unknown>, unknown>;
-      const status = Number(Object.keys(responses)[0]);
+      const statuses = Object.keys(responses);
+      if (statuses.length !== 1) throw new Error(`Route ${name}: a caller route has one answer`);
+      const status = Number(statuses[0]);
       return route({
         id: id ?? name,
         method,
