@@ -6,7 +6,7 @@ import { actionNameParam } from '../shapes/path-params.js';
 import { json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
-import { requestSignal } from './app-routes.js';
+import { requestSignal } from './caller-routes.js';
 
 /** What a page may send with an action: its fields, as JSON, small. */
 const MAX_INPUT_CHARS = 64 * 1024;

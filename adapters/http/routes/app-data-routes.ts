@@ -5,7 +5,7 @@ import { JsonValue } from '../shapes/common-shapes.js';
 import { blobKeyParam, collectionParam, recordIdParam } from '../shapes/path-params.js';
 import { bare, bytes, json, jsonBody, route, type WireRoute } from '../wire-route.js';
 import { principalOf } from '../wire-state.js';
-import { pageQuery } from './system-routes.js';
+import { callerRoutes } from './caller-routes.js';
 
 const recordBody = z.strictObject({ data: JsonValue });
 /** The CSRF floor keeps cookie-authenticated writes JSON, so blob bytes travel as base64. */
@@ -20,39 +20,19 @@ const oneBlob = { ...appParams, key: blobKeyParam };
 
 /** An app's records and blobs (owned by the app; they move and go with it). */
 export function appDataRoutes(apps: AppsUseCases): WireRoute[] {
+  const data = callerRoutes(apps, {
+    param: appParams.id,
+    key: 'appId',
+    within: { collection: collectionParam, recordId: recordIdParam, key: blobKeyParam },
+  });
   return [
-    route({
-      id: 'listRecords',
-      method: 'get',
-      path: '/apps/:id/records/:collection',
+    data.list('/apps/:id/records/:collection', 'listRecords', {
       summary: "List a collection's records",
-      params: inCollection,
-      query: pageQuery,
       responses: { 200: json('Records.', AppRecordList) },
-      handle: async (ctx, { params, query }) => {
-        ctx.body = await apps.listRecords.execute({
-          principal: principalOf(ctx),
-          appId: params.id,
-          collection: params.collection,
-          ...query,
-        });
-      },
     }),
-    route({
-      id: 'getRecord',
-      method: 'get',
-      path: '/apps/:id/records/:collection/:recordId',
+    data.get('/apps/:id/records/:collection/:recordId', 'getRecord', {
       summary: 'Read a record',
-      params: oneRecord,
       responses: { 200: json('The record.', AppRecord) },
-      handle: async (ctx, { params }) => {
-        ctx.body = await apps.getRecord.execute({
-          principal: principalOf(ctx),
-          appId: params.id,
-          collection: params.collection,
-          recordId: params.recordId,
-        });
-      },
     }),
     route({
       id: 'addRecord',
@@ -95,35 +75,16 @@ export function appDataRoutes(apps: AppsUseCases): WireRoute[] {
         ctx.body = record;
       },
     }),
-    route({
-      id: 'deleteRecords',
-      method: 'delete',
-      path: '/apps/:id/records/:collection',
+    data.delete('/apps/:id/records/:collection', 'deleteRecords', {
       summary: 'Delete a whole collection',
-      params: inCollection,
       responses: { 200: json('How many records went.', Deleted) },
       errors: ['unavailable'],
-      handle: async (ctx, { params }) => {
-        ctx.body = await apps.deleteRecords.execute({ principal: principalOf(ctx), appId: params.id, collection: params.collection });
-      },
     }),
-    route({
+    data.delete('/apps/:id/records/:collection/:recordId', 'deleteRecords', {
       id: 'deleteRecord',
-      method: 'delete',
-      path: '/apps/:id/records/:collection/:recordId',
       summary: 'Delete a record',
-      params: oneRecord,
       responses: { 204: bare('Deleted.') },
       errors: ['unavailable'],
-      handle: async (ctx, { params }) => {
-        await apps.deleteRecords.execute({
-          principal: principalOf(ctx),
-          appId: params.id,
-          collection: params.collection,
-          recordId: params.recordId,
-        });
-        ctx.status = 204;
-      },
     }),
     route({
       id: 'getBlob',
@@ -160,18 +121,10 @@ export function appDataRoutes(apps: AppsUseCases): WireRoute[] {
         });
       },
     }),
-    route({
-      id: 'deleteBlob',
-      method: 'delete',
-      path: '/apps/:id/blobs/:key',
+    data.delete('/apps/:id/blobs/:key', 'deleteBlob', {
       summary: 'Delete a blob',
-      params: oneBlob,
       responses: { 204: bare('Deleted.') },
       errors: ['unavailable'],
-      handle: async (ctx, { params }) => {
-        await apps.deleteBlob.execute({ principal: principalOf(ctx), appId: params.id, key: params.key });
-        ctx.status = 204;
-      },
     }),
   ];
 }

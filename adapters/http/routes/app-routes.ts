@@ -8,10 +8,10 @@ import { App, AppList, appParams, EditResult, OpenPayload, PlacementList, Versio
 import { functionNameParam } from '../shapes/path-params.js';
 import { bare, bytes, json, jsonBody, ownBody, route, type WireRoute } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
-import { principalOf, type WireRouteContext } from '../wire-state.js';
+import { principalOf } from '../wire-state.js';
 import { appDataRoutes } from './app-data-routes.js';
 import { appViewRoutes } from './app-view-routes.js';
-import { pageQuery } from './system-routes.js';
+import { callerRoutes, type CallerRoutes } from './caller-routes.js';
 
 const SLOT = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'must be a slot name');
 const createBody = z.strictObject({ prompt: z.string().trim().min(1).max(4000) });
@@ -35,13 +35,9 @@ const editBody = z.strictObject({ instruction: z.string().trim().min(1).max(4000
 const rebaseBody = z.strictObject({ slot: SLOT });
 const noBody = z.union([z.undefined(), z.strictObject({})]);
 
-/** Aborts generation (or an app's tool call) when the person who asked for it goes away. */
-export function requestSignal(ctx: WireRouteContext): AbortSignal {
-  const controller = new AbortController();
-  ctx.res.once('close', () => {
-    if (!ctx.res.writableFinished) controller.abort();
-  });
-  return controller.signal;
+/** Routes on the caller's apps, an app named by `:id`. */
+function appCalls(apps: AppsUseCases): CallerRoutes<AppsUseCases, 'appId'> {
+  return callerRoutes(apps, { param: appParams.id, key: 'appId' });
 }
 
 /**
@@ -58,60 +54,31 @@ export function appRoutes(apps: AppsUseCases): WireRoutes {
 }
 
 function literalRoutes(apps: AppsUseCases): WireRoute[] {
+  const app = appCalls(apps);
   return [
-    route({
-      id: 'listApps',
-      method: 'get',
-      path: '/apps',
+    app.list('/apps', 'listApps', {
       summary: "List the caller's apps",
-      query: pageQuery,
       responses: { 200: json('Apps, newest first.', AppList) },
-      handle: async (ctx, { query }) => {
-        ctx.body = await apps.listApps.execute({ principal: principalOf(ctx), ...query });
-      },
     }),
-    route({
-      id: 'createApp',
-      method: 'post',
-      path: '/apps',
+    app.post('/apps', 'createApp', {
       summary: 'Generate an app from a prompt',
       body: jsonBody(createBody),
+      signal: true,
       responses: { 201: json('The new app.', App) },
       errors: ['not-implemented', 'unavailable'],
-      handle: async (ctx, { body }) => {
-        ctx.status = 201;
-        ctx.body = await apps.createApp.execute({ principal: principalOf(ctx), prompt: body.prompt, signal: requestSignal(ctx) });
-      },
     }),
-    route({
-      id: 'seedApp',
-      method: 'post',
-      path: '/apps/seed',
+    app.post('/apps/seed', 'seedApp', {
       summary: "Fork a remixable slot of the host's",
       description: 'The fork itself calls no model; `instruction` then edits it.',
       body: jsonBody(seedBody),
+      signal: true,
       responses: { 201: json('The fork.', App) },
       errors: ['not-found', 'not-implemented', 'unavailable'],
-      handle: async (ctx, { body }) => {
-        ctx.status = 201;
-        ctx.body = await apps.seedApp.execute({
-          principal: principalOf(ctx),
-          slot: body.slot,
-          ...(body.instruction ? { instruction: body.instruction } : {}),
-          signal: requestSignal(ctx),
-        });
-      },
     }),
-    route({
-      id: 'listPlacements',
-      method: 'get',
-      path: '/apps/placements',
+    app.get('/apps/placements', 'listPlacements', {
       summary: "Which of the caller's forks fill some slots",
       query: placementsQuery,
       responses: { 200: json('One placement per slot.', PlacementList) },
-      handle: async (ctx, { query }) => {
-        ctx.body = await apps.listPlacements.execute({ principal: principalOf(ctx), slots: query.slots });
-      },
     }),
     route({
       id: 'importApp',
@@ -139,71 +106,32 @@ function literalRoutes(apps: AppsUseCases): WireRoute[] {
 }
 
 function perAppRoutes(apps: AppsUseCases): WireRoute[] {
+  const app = appCalls(apps);
   return [
-    route({
-      id: 'getApp',
-      method: 'get',
-      path: '/apps/:id',
+    app.get('/apps/:id', 'getApp', {
       summary: 'Read an app with its document',
-      params: appParams,
       responses: { 200: json('The app.', App) },
-      handle: async (ctx, { params }) => {
-        ctx.body = await apps.getApp.execute({ principal: principalOf(ctx), appId: params.id });
-      },
     }),
-    route({
-      id: 'deleteApp',
-      method: 'delete',
-      path: '/apps/:id',
+    app.delete('/apps/:id', 'deleteApp', {
       summary: 'Delete an app, its data and its sandbox',
-      params: appParams,
       responses: { 204: bare('Deleted.') },
       errors: ['unavailable'],
-      handle: async (ctx, { params }) => {
-        await apps.deleteApp.execute({ principal: principalOf(ctx), appId: params.id });
-        ctx.status = 204;
-      },
     }),
-    route({
-      id: 'openApp',
-      method: 'get',
-      path: '/apps/:id/open',
+    app.get('/apps/:id/open', 'openApp', {
       summary: 'What a client renders for an app',
-      params: appParams,
       responses: { 200: json('The document to render, or the served page to frame.', OpenPayload) },
       errors: ['unavailable'],
-      handle: async (ctx, { params }) => {
-        ctx.body = await apps.openApp.execute({ principal: principalOf(ctx), appId: params.id });
-      },
     }),
-    route({
-      id: 'editApp',
-      method: 'post',
-      path: '/apps/:id/edit',
+    app.post('/apps/:id/edit', 'editApp', {
       summary: 'Edit an app with an instruction',
-      params: appParams,
       body: jsonBody(editBody),
+      signal: true,
       responses: { 200: json('The edited app, and the pins that drifted.', EditResult) },
       errors: ['forbidden', 'conflict', 'not-implemented', 'unavailable'],
-      handle: async (ctx, { params, body }) => {
-        ctx.body = await apps.editApp.execute({
-          principal: principalOf(ctx),
-          appId: params.id,
-          instruction: body.instruction,
-          signal: requestSignal(ctx),
-        });
-      },
     }),
-    route({
-      id: 'listVersions',
-      method: 'get',
-      path: '/apps/:id/versions',
+    app.get('/apps/:id/versions', 'listVersions', {
       summary: "List an app's versions",
-      params: appParams,
       responses: { 200: json("The app's versions.", VersionList) },
-      handle: async (ctx, { params }) => {
-        ctx.body = await apps.listVersions.execute({ principal: principalOf(ctx), appId: params.id });
-      },
     }),
     route({
       id: 'exportApp',
@@ -224,40 +152,22 @@ function perAppRoutes(apps: AppsUseCases): WireRoute[] {
         ctx.body = Buffer.from(file.bytes);
       },
     }),
-    route({
-      id: 'rebasePin',
-      method: 'post',
-      path: '/apps/:id/rebase',
+    app.post('/apps/:id/rebase', 'rebasePin', {
       summary: 'Rebase a drifted fork on the host component',
       description:
         'All or nothing: re-forks from the new baseline and replays the edit trail. Approvals granted against the pre-rebase content are invalidated.',
-      params: appParams,
       body: jsonBody(rebaseBody),
+      signal: true,
       responses: { 200: json('The rebased app.', EditResult) },
       errors: ['conflict', 'not-implemented', 'unavailable'],
-      handle: async (ctx, { params, body }) => {
-        ctx.body = await apps.rebasePin.execute({
-          principal: principalOf(ctx),
-          appId: params.id,
-          slot: body.slot,
-          signal: requestSignal(ctx),
-        });
-      },
     }),
-    route({
-      id: 'graduateApp',
-      method: 'post',
-      path: '/apps/:id/graduate',
+    app.post('/apps/:id/graduate', 'graduateApp', {
       summary: 'Graduate an app to a served app',
       description:
         'Writes the scaffold, starts the server in the sandbox and takes a snapshot; only then does `ui` become `http`. A failed step leaves the app as it was. An anonymous session may not graduate (403).',
-      params: appParams,
       body: jsonBody(noBody),
       responses: { 200: json('The served app.', App) },
       errors: ['forbidden', 'conflict', 'not-implemented', 'unavailable'],
-      handle: async (ctx, { params }) => {
-        ctx.body = await apps.graduateApp.execute({ principal: principalOf(ctx), appId: params.id });
-      },
     }),
     route({
       id: 'callFunction',

@@ -3,10 +3,9 @@ import { WEBHOOK_SOURCE_NAME } from '../../../domain/webhooks/delivery.js';
 import type { AutomationUseCases } from '../../../ports/use-cases/automations.js';
 import { ArmResult, Automation, AutomationList, SavedAutomation } from '../shapes/automation-shapes.js';
 import { idParam } from '../shapes/path-params.js';
-import { bare, json, jsonBody, route } from '../wire-route.js';
+import { bare, json, jsonBody } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
-import { principalOf } from '../wire-state.js';
-import { pageQuery } from './system-routes.js';
+import { callerRoutes } from './caller-routes.js';
 
 const trigger = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('schedule'), cron: z.string().trim().min(1).max(120), timezone: z.string().min(1).max(64).optional() }),
@@ -74,102 +73,52 @@ const automationId = idParam('automation');
 
 /** Automations: one record each, no trigger segment in the paths. Unmounted when `automations: false`. */
 export function automationRoutes(automations: AutomationUseCases): WireRoutes {
-  const byId = { id: automationId };
+  const automation = callerRoutes(automations, { param: automationId, key: 'automationId' });
   return {
     access: 'principal',
     tag: 'Automations',
     routes: [
-      route({
-        id: 'listAutomations',
-        method: 'get',
-        path: '/automations',
+      automation.list('/automations', 'listAutomations', {
         summary: "List the caller's automations",
-        query: pageQuery,
         responses: { 200: json('Automations, newest first.', AutomationList) },
-        handle: async (ctx, { query }) => {
-          ctx.body = await automations.listAutomations.execute({ principal: principalOf(ctx), ...query });
-        },
       }),
-      route({
-        id: 'createAutomation',
-        method: 'post',
-        path: '/automations',
+      automation.post('/automations', 'createAutomation', {
         summary: 'Create an automation (disarmed)',
         description:
           'With `notify`, the answer carries `notifySecret`, the `whsec_` secret its completion webhooks are signed with: shown this once.',
         body: jsonBody(createBody, 'automation'),
         responses: { 201: json('The new automation.', SavedAutomation) },
-        handle: async (ctx, { body }) => {
-          ctx.status = 201;
-          ctx.body = await automations.createAutomation.execute({ principal: principalOf(ctx), ...body });
-        },
       }),
-      route({
-        id: 'getAutomation',
-        method: 'get',
-        path: '/automations/:id',
+      automation.get('/automations/:id', 'getAutomation', {
         summary: 'Read an automation',
-        params: byId,
         responses: { 200: json('The automation.', Automation) },
-        handle: async (ctx, { params }) => {
-          ctx.body = await automations.getAutomation.execute({ principal: principalOf(ctx), automationId: params.id });
-        },
       }),
-      route({
-        id: 'changeAutomation',
-        method: 'patch',
-        path: '/automations/:id',
+      automation.patch('/automations/:id', 'changeAutomation', {
         summary: "Change an automation's name, trigger, task, retries, concurrency or completion webhook",
         description:
           'Trigger and task change only while disarmed. Setting `notify` mints a new secret, returned as `notifySecret` in this answer only; `notify: null` sends no more completion webhooks.',
-        params: byId,
         body: jsonBody(changeBody, 'change'),
         responses: { 200: json('The changed automation.', SavedAutomation) },
         errors: ['conflict', 'unavailable'],
-        handle: async (ctx, { params, body }) => {
-          ctx.body = await automations.changeAutomation.execute({ principal: principalOf(ctx), automationId: params.id, ...body });
-        },
       }),
-      route({
-        id: 'deleteAutomation',
-        method: 'delete',
-        path: '/automations/:id',
+      automation.delete('/automations/:id', 'deleteAutomation', {
         summary: 'Delete an automation',
-        params: byId,
         responses: { 204: bare('Deleted.') },
         errors: ['unavailable'],
-        handle: async (ctx, { params }) => {
-          await automations.deleteAutomation.execute({ principal: principalOf(ctx), automationId: params.id });
-          ctx.status = 204;
-        },
       }),
-      route({
-        id: 'armAutomation',
-        method: 'post',
-        path: '/automations/:id/arm',
+      automation.post('/automations/:id/arm', 'armAutomation', {
         summary: 'Arm an automation',
         description:
           'Asks a standing grant for each tool the task names (the asks wait in `/approvals`); denying one disarms the automation in the same decision.',
-        params: byId,
         body: jsonBody(noBody),
         responses: { 200: json('The armed automation and its asks.', ArmResult) },
         errors: ['conflict', 'unavailable'],
-        handle: async (ctx, { params }) => {
-          ctx.body = await automations.armAutomation.execute({ principal: principalOf(ctx), automationId: params.id });
-        },
       }),
-      route({
-        id: 'disarmAutomation',
-        method: 'post',
-        path: '/automations/:id/disarm',
+      automation.post('/automations/:id/disarm', 'disarmAutomation', {
         summary: 'Disarm an automation',
-        params: byId,
         body: jsonBody(noBody),
         responses: { 200: json('The disarmed automation.', Automation) },
         errors: ['unavailable'],
-        handle: async (ctx, { params }) => {
-          ctx.body = await automations.disarmAutomation.execute({ principal: principalOf(ctx), automationId: params.id });
-        },
       }),
     ],
   };

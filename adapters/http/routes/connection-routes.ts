@@ -3,10 +3,9 @@ import { isToolkit } from '../../../domain/connections/connection.js';
 import type { ConnectionsUseCases } from '../../../ports/use-cases/connections.js';
 import { Connection, ConnectionList, Initiated } from '../shapes/connection-shapes.js';
 import { idParam } from '../shapes/path-params.js';
-import { bare, json, jsonBody, route } from '../wire-route.js';
+import { bare, json, jsonBody } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
-import { principalOf } from '../wire-state.js';
-import { pageQuery } from './system-routes.js';
+import { callerRoutes } from './caller-routes.js';
 
 /** The host's page the broker returns the person to: http(s), no embedded credentials. */
 const callbackUrl = z
@@ -27,67 +26,38 @@ const initiateBody = z.strictObject({
 
 /** Connections: initiate, poll, list, delete. Owner-scoped; the broker owns the OAuth redirect. */
 export function connectionRoutes(connections: ConnectionsUseCases): WireRoutes {
-  const connectionId = idParam('connection');
+  const connection = callerRoutes(connections, { param: idParam('connection'), key: 'connectionId' });
   return {
     access: 'principal',
     tag: 'Connections',
     routes: [
-      route({
+      connection.list('/connections', 'list', {
         id: 'listConnections',
-        method: 'get',
-        path: '/connections',
         summary: "List the caller's connected accounts",
-        query: pageQuery,
         responses: { 200: json('Connections.', ConnectionList) },
         errors: ['not-implemented'],
-        handle: async (ctx, { query }) => {
-          ctx.body = await connections.list.execute({ principal: principalOf(ctx), ...query });
-        },
       }),
       // The literal route is registered ahead of /connections/:id.
-      route({
+      connection.post('/connections/initiate', 'initiate', {
         id: 'initiateConnection',
-        method: 'post',
-        path: '/connections/initiate',
         summary: 'Start connecting a third-party account',
         description:
           "Open `redirectUrl` (the broker's page, which owns the OAuth redirect), then poll `GET /connections/{id}` until the status settles.",
         body: jsonBody(initiateBody),
         responses: { 201: json('The connection, initiated.', Initiated) },
         errors: ['not-implemented', 'unavailable'],
-        handle: async (ctx, { body }) => {
-          ctx.status = 201;
-          ctx.body = await connections.initiate.execute({
-            principal: principalOf(ctx),
-            toolkit: body.toolkit,
-            callbackUrl: body.callbackUrl,
-          });
-        },
       }),
-      route({
+      connection.get('/connections/:id', 'get', {
         id: 'getConnection',
-        method: 'get',
-        path: '/connections/:id',
         summary: 'Poll a connection',
-        params: { id: connectionId },
         responses: { 200: json('The connection.', Connection) },
         errors: ['not-implemented', 'unavailable'],
-        handle: async (ctx, { params }) => {
-          ctx.body = await connections.get.execute({ principal: principalOf(ctx), connectionId: params.id });
-        },
       }),
-      route({
+      connection.delete('/connections/:id', 'remove', {
         id: 'deleteConnection',
-        method: 'delete',
-        path: '/connections/:id',
         summary: 'Disconnect an account',
-        params: { id: connectionId },
         responses: { 204: bare('Deleted.') },
         errors: ['not-implemented', 'unavailable'],
-        handle: async (ctx, { params }) => {
-          await connections.remove.execute({ principal: principalOf(ctx), connectionId: params.id });
-          ctx.status = 204;
-        },
       }),
     ],
   };

@@ -5,7 +5,7 @@ import { approvalRefParam, idParam } from '../shapes/path-params.js';
 import { bare, json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
-import { pageQuery } from './system-routes.js';
+import { callerRoutes } from './caller-routes.js';
 
 const decideBody = z.strictObject({
   approve: z.boolean(),
@@ -19,20 +19,15 @@ const batchBody = z.strictObject({
 
 /** Approvals and grants. The `org` refusal runs in the floor before any of these. */
 export function guardRoutes(guard: GuardUseCases): WireRoutes {
+  const approval = callerRoutes(guard, { param: approvalRefParam, key: 'approvalId' });
+  const grant = callerRoutes(guard, { param: idParam('grant'), key: 'grantId' });
   return {
     access: 'principal',
     tag: 'Approvals and grants',
     routes: [
-      route({
-        id: 'listApprovals',
-        method: 'get',
-        path: '/approvals',
+      approval.list('/approvals', 'listApprovals', {
         summary: "List the caller's pending approvals",
-        query: pageQuery,
         responses: { 200: json('Pending approvals.', ApprovalList) },
-        handle: async (ctx, { query }) => {
-          ctx.body = await guard.listApprovals.execute({ principal: principalOf(ctx), ...query });
-        },
       }),
       // The literal batch route is registered ahead of /approvals/:id.
       route({
@@ -47,61 +42,27 @@ export function guardRoutes(guard: GuardUseCases): WireRoutes {
           ctx.body = await guard.decideApprovals.execute({ principal: principalOf(ctx), approvalIds: body.ids, approve: body.approve });
         },
       }),
-      route({
-        id: 'getApproval',
-        method: 'get',
-        path: '/approvals/:id',
+      approval.get('/approvals/:id', 'getApproval', {
         summary: 'Read an approval',
         description:
           'While an approved call executes (the resume window) this answers `{"state": "pending"}` without `request`: keep polling until `executed`.',
-        params: { id: approvalRefParam },
         responses: { 200: json('The approval.', Approval) },
-        handle: async (ctx, { params }) => {
-          ctx.body = await guard.getApproval.execute({ principal: principalOf(ctx), approvalId: params.id });
-        },
       }),
-      route({
-        id: 'decideApproval',
-        method: 'post',
-        path: '/approvals/:id/decide',
+      approval.post('/approvals/:id/decide', 'decideApproval', {
         summary: 'Approve or deny a call',
         description:
           'An approved call runs exactly once, on the next turn (or at once for app actions and the door). `remember` also grants matching calls from now on.',
-        params: { id: approvalRefParam },
         body: jsonBody(decideBody),
         responses: { 200: json('The decided approval.', Approval) },
         errors: ['conflict', 'unavailable'],
-        handle: async (ctx, { params, body }) => {
-          ctx.body = await guard.decideApproval.execute({
-            principal: principalOf(ctx),
-            approvalId: params.id,
-            approve: body.approve,
-            ...(body.remember ? { remember: body.remember } : {}),
-          });
-        },
       }),
-      route({
-        id: 'listGrants',
-        method: 'get',
-        path: '/grants',
+      grant.list('/grants', 'listGrants', {
         summary: "List the caller's grants",
-        query: pageQuery,
         responses: { 200: json('Grants.', GrantList) },
-        handle: async (ctx, { query }) => {
-          ctx.body = await guard.listGrants.execute({ principal: principalOf(ctx), ...query });
-        },
       }),
-      route({
-        id: 'revokeGrant',
-        method: 'delete',
-        path: '/grants/:id',
+      grant.delete('/grants/:id', 'revokeGrant', {
         summary: 'Revoke a grant',
-        params: { id: idParam('grant') },
         responses: { 204: bare('Revoked.') },
-        handle: async (ctx, { params }) => {
-          await guard.revokeGrant.execute({ principal: principalOf(ctx), grantId: params.id });
-          ctx.status = 204;
-        },
       }),
     ],
   };

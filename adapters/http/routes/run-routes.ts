@@ -5,7 +5,7 @@ import { idParam } from '../shapes/path-params.js';
 import { json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
-import { pageQuery } from './system-routes.js';
+import { callerRoutes, pageQuery } from './caller-routes.js';
 
 const runId = idParam('run');
 
@@ -36,62 +36,35 @@ const dryRunBody = z.union([
 
 /** Runs of automations: listed, read with their transcript, stopped, run again, and an automation tried without acting. */
 export function runRoutes(runs: RunUseCases): WireRoutes {
+  const run = callerRoutes(runs, { param: runId, key: 'runId' });
   return {
     access: 'principal',
     tag: 'Automations',
     routes: [
-      route({
-        id: 'listRuns',
-        method: 'get',
-        path: '/runs',
+      run.list('/runs', 'listRuns', {
         summary: "List the caller's runs",
         query: listQuery,
         responses: { 200: json('Runs, newest first.', RunList) },
-        handle: async (ctx, { query }) => {
-          ctx.body = await runs.listRuns.execute({ principal: principalOf(ctx), ...query });
-        },
       }),
-      route({
-        id: 'getRun',
-        method: 'get',
-        path: '/runs/:id',
+      run.get('/runs/:id', 'getRun', {
         summary: 'Read a run with its transcript',
-        params: { id: runId },
         responses: { 200: json('The run and what the agent said and did.', RunDetail) },
-        handle: async (ctx, { params }) => {
-          ctx.body = await runs.getRun.execute({ principal: principalOf(ctx), runId: params.id });
-        },
       }),
-      route({
-        id: 'stopRun',
-        method: 'post',
-        path: '/runs/:id/stop',
+      run.post('/runs/:id/stop', 'stopRun', {
         summary: 'Stop a run',
         description:
           'Cooperative and idempotent; reaches a run on another instance. The current step finishes and parked approvals of the run are dropped.',
-        params: { id: runId },
         body: jsonBody(noBody),
         responses: { 200: json('The run, stopping or stopped.', Run) },
         errors: ['unavailable'],
-        handle: async (ctx, { params }) => {
-          ctx.body = await runs.stopRun.execute({ principal: principalOf(ctx), runId: params.id });
-        },
       }),
-      route({
-        id: 'rerunRun',
-        method: 'post',
-        path: '/runs/:id/rerun',
+      run.post('/runs/:id/rerun', 'rerunRun', {
         summary: 'Run it again with the same input',
         description:
           "Starts a new run of the run's automation with the same prompt and input (a dry run's rerun is a dry run), under the automation's retry and concurrency; it queues behind runs in flight. 409 when the automation was deleted.",
-        params: { id: runId },
         body: jsonBody(noBody),
         responses: { 201: json('The new run (`cause: {kind: "rerun", of}`).', Run) },
         errors: ['conflict', 'unavailable'],
-        handle: async (ctx, { params }) => {
-          ctx.status = 201;
-          ctx.body = await runs.rerunRun.execute({ principal: principalOf(ctx), runId: params.id });
-        },
       }),
       route({
         id: 'dryRunAutomation',

@@ -1,14 +1,8 @@
-import { z } from 'zod';
 import type { SystemUseCases } from '../../../ports/use-cases/system.js';
 import { ActivityPage, Status } from '../shapes/system-shapes.js';
 import { json, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
-import { principalOf } from '../wire-state.js';
-
-export const pageQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).optional().describe('How many to answer (1–100).'),
-  cursor: z.string().min(1).max(512).optional().describe("The previous page's `nextCursor`."),
-});
+import { callerRoutes } from './caller-routes.js';
 
 /** `GET /status` and `GET /activity`. */
 export function systemRoutes(system: SystemUseCases): WireRoutes {
@@ -26,16 +20,9 @@ export function systemRoutes(system: SystemUseCases): WireRoutes {
           ctx.body = await system.getStatus.execute();
         },
       }),
-      route({
-        id: 'listActivity',
-        method: 'get',
-        path: '/activity',
+      callerRoutes(system).list('/activity', 'listActivity', {
         summary: "List the caller's audit events",
-        query: pageQuery,
         responses: { 200: json('Audit events, newest first.', ActivityPage) },
-        handle: async (ctx, { query }) => {
-          ctx.body = await system.listActivity.execute({ principal: principalOf(ctx), ...query });
-        },
       }),
     ],
   };

@@ -7,7 +7,7 @@ import { bare, json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
 import { sendTurn, type TurnStreamOptions } from '../sse.js';
-import { pageQuery } from './system-routes.js';
+import { callerRoutes, pageQuery } from './caller-routes.js';
 import { parseTurnBody, turnBody, turnInputOf } from './turn-body.js';
 
 const noBody = z.union([z.undefined(), z.strictObject({})]);
@@ -21,6 +21,7 @@ const renameBody = z.strictObject({
 
 /** Threads and their turns. */
 export function threadRoutes(threads: ThreadUseCases, streams: TurnStreamOptions): WireRoutes {
+  const thread = callerRoutes(threads, { param: threadId, key: 'threadId' });
   return {
     access: 'principal',
     tag: 'Threads',
@@ -40,52 +41,23 @@ export function threadRoutes(threads: ThreadUseCases, streams: TurnStreamOptions
             : await threads.listThreads.execute({ principal, ...page });
         },
       }),
-      route({
-        id: 'createThread',
-        method: 'post',
-        path: '/threads',
+      thread.post('/threads', 'createThread', {
         summary: 'Start a thread',
         body: jsonBody(noBody),
         responses: { 201: json('The new thread.', Created) },
-        handle: async (ctx) => {
-          ctx.status = 201;
-          ctx.body = await threads.createThread.execute({ principal: principalOf(ctx) });
-        },
       }),
-      route({
-        id: 'getThread',
-        method: 'get',
-        path: '/threads/:id',
+      thread.get('/threads/:id', 'getThread', {
         summary: 'Read a thread with its messages',
-        params: { id: threadId },
         responses: { 200: json('The thread; its messages are AI SDK UIMessages.', ThreadDetail) },
-        handle: async (ctx, { params }) => {
-          ctx.body = await threads.getThread.execute({ principal: principalOf(ctx), threadId: params.id });
-        },
       }),
-      route({
-        id: 'renameThread',
-        method: 'patch',
-        path: '/threads/:id',
+      thread.patch('/threads/:id', 'renameThread', {
         summary: 'Rename a thread',
-        params: { id: threadId },
         body: jsonBody(renameBody),
         responses: { 200: json('The renamed thread.', ThreadSummary) },
-        handle: async (ctx, { params, body }) => {
-          ctx.body = await threads.renameThread.execute({ principal: principalOf(ctx), threadId: params.id, title: body.title });
-        },
       }),
-      route({
-        id: 'deleteThread',
-        method: 'delete',
-        path: '/threads/:id',
+      thread.delete('/threads/:id', 'deleteThread', {
         summary: 'Delete a thread',
-        params: { id: threadId },
         responses: { 204: bare('Deleted.') },
-        handle: async (ctx, { params }) => {
-          await threads.deleteThread.execute({ principal: principalOf(ctx), threadId: params.id });
-          ctx.status = 204;
-        },
       }),
       route({
         id: 'runTurn',
@@ -136,19 +108,12 @@ export function threadRoutes(threads: ThreadUseCases, streams: TurnStreamOptions
           sendTurn(ctx, turn, streams);
         },
       }),
-      route({
-        id: 'stopTurn',
-        method: 'post',
-        path: '/threads/:id/stop',
+      thread.post('/threads/:id/stop', 'stopTurn', {
         summary: 'Stop the turn in flight',
         description:
           "Stops the turn in flight wherever it runs, cooperatively: the model's current step is cut, calls under way finish, the partial answer is saved and approvals it parked stay to be decided. Answers once the turn ended; `stopped` is false when none was in flight.",
-        params: { id: threadId },
         body: jsonBody(noBody),
         responses: { 200: json('Whether a turn was in flight and is stopped.', Stopped) },
-        handle: async (ctx, { params }) => {
-          ctx.body = await threads.stopTurn.execute({ principal: principalOf(ctx), threadId: params.id });
-        },
       }),
     ],
   };

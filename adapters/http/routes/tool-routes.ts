@@ -1,8 +1,8 @@
 import type { ToolUseCases } from '../../../ports/use-cases/tools.js';
 import { ToolList } from '../shapes/tool-shapes.js';
-import { json, route } from '../wire-route.js';
+import { json } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
-import { principalOf } from '../wire-state.js';
+import { callerRoutes } from './caller-routes.js';
 
 /** The host's tools, as a person picking one sees them. */
 export function toolRoutes(tools: ToolUseCases): WireRoutes {
@@ -10,17 +10,11 @@ export function toolRoutes(tools: ToolUseCases): WireRoutes {
     access: 'principal',
     tag: 'Tools',
     routes: [
-      route({
-        id: 'listTools',
-        method: 'get',
-        path: '/tools',
+      callerRoutes(tools).get('/tools', 'listTools', {
         summary: "List the host's tools",
         description:
           "What each does, its risk, whether it reaches outside and the account it acts through; for choosing an automation's tools.",
         responses: { 200: json("The host's tools.", ToolList) },
-        handle: async (ctx) => {
-          ctx.body = await tools.listTools.execute({ principal: principalOf(ctx) });
-        },
       }),
     ],
   };

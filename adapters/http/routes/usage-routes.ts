@@ -1,8 +1,8 @@
 import type { UsageUseCases } from '../../../ports/use-cases/usage.js';
 import { UsageReport } from '../shapes/usage-shapes.js';
-import { json, route } from '../wire-route.js';
+import { json } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
-import { principalOf } from '../wire-state.js';
+import { callerRoutes } from './caller-routes.js';
 
 /** The caller's usage against the deployment's budgets (`limits`). */
 export function usageRoutes(usage: UsageUseCases): WireRoutes {
@@ -10,17 +10,11 @@ export function usageRoutes(usage: UsageUseCases): WireRoutes {
     access: 'principal',
     tag: 'Usage',
     routes: [
-      route({
-        id: 'getUsage',
-        method: 'get',
-        path: '/usage',
+      callerRoutes(usage).get('/usage', 'getUsage', {
         summary: 'What the caller used of each budget, and what is left',
         description:
           'Per budget the deployment meters (turns, tokens, toolCalls, appGenerations, runs): used, max, windowSeconds, remaining, and when a unit frees. Only the caller’s own.',
         responses: { 200: json("The caller's usage.", UsageReport) },
-        handle: async (ctx) => {
-          ctx.body = await usage.getUsage.execute({ principal: principalOf(ctx) });
-        },
       }),
     ],
   };

@@ -69,18 +69,15 @@ export const App = z
   })
   .meta({ id: 'App' });
 
-export const PlacementList = z
-  .object({
-    placements: z.array(
-      z.object({
-        slot: z.string(),
-        appId: z.string().nullable().describe("The caller's newest fork of the slot; null: render the host's own component."),
-        version: z.string().nullable(),
-        drifted: z.boolean(),
-      }),
-    ),
-  })
-  .meta({ id: 'PlacementList' });
+/** Which of the caller's forks fills a slot. */
+const Placement = z.object({
+  slot: z.string(),
+  appId: z.string().nullable().describe("The caller's newest fork of the slot; null: render the host's own component."),
+  version: z.string().nullable(),
+  drifted: z.boolean(),
+});
+
+export const PlacementList = z.object({ placements: z.array(Placement) }).meta({ id: 'PlacementList' });
 
 export const OpenPayload = z
   .object({
@@ -95,20 +92,17 @@ export const EditResult = z
   .object({ app: App, driftedPins: z.array(PinDrift), issues: z.array(z.string()).optional() })
   .meta({ id: 'EditResult' });
 
-export const VersionList = z
-  .object({
-    versions: z.array(
-      z.object({
-        id: z.string(),
-        number: z.number().int(),
-        change: z.enum(['create', 'edit', 'import', 'seed', 'rebase', 'graduate']),
-        contentHash: z.string(),
-        createdAt: isoTime,
-        instruction: z.string().optional(),
-      }),
-    ),
-  })
-  .meta({ id: 'VersionList' });
+/** One saved version of an app, and the change that made it. */
+const Version = z.object({
+  id: z.string(),
+  number: z.number().int(),
+  change: z.enum(['create', 'edit', 'import', 'seed', 'rebase', 'graduate']),
+  contentHash: z.string(),
+  createdAt: isoTime,
+  instruction: z.string().optional(),
+});
+
+export const VersionList = z.object({ versions: z.array(Version) }).meta({ id: 'VersionList' });
 
 export const ActionAnswer = z
   .union([

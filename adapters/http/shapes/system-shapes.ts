@@ -19,20 +19,18 @@ export const Status = z
   })
   .meta({ id: 'Status' });
 
+/** One audit event of the caller's. */
+const ActivityEvent = z.object({
+  id: z.string(),
+  at: isoTime,
+  subject: z.string(),
+  action: z.string().describe('What happened, e.g. `webhook.verification-failed`.'),
+  outcome: z.string().describe('How it ended, e.g. `act-as-subject-mismatch`.'),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+
 export const ActivityPage = z
-  .object({
-    events: z.array(
-      z.object({
-        id: z.string(),
-        at: isoTime,
-        subject: z.string(),
-        action: z.string().describe('What happened, e.g. `webhook.verification-failed`.'),
-        outcome: z.string().describe('How it ended, e.g. `act-as-subject-mismatch`.'),
-        details: z.record(z.string(), z.unknown()).optional(),
-      }),
-    ),
-    nextCursor,
-  })
+  .object({ events: z.array(ActivityEvent), nextCursor })
   .meta({ id: 'ActivityPage', description: "The caller's audit events." });
 
 export const SyncImpact = z

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import type { Principal } from '../../../domain/principal.js';
+import type { UseCase } from '../../../ports/use-case.js';
+import { pathParamsOf, route, type Answer, type EnvelopeError, type JsonBody, type WireRoute } from '../wire-route.js';
+import { principalOf, type WireRouteContext } from '../wire-state.js';
+
+/**
+ * Most principal routes hand one use case the caller and what the request names (the id of one of
+ * the caller's things, a page query, a JSON body) and answer what it returns. `callerRoutes`
+ * declares those from the use case's name, which is also the route's operationId, so a family's
+ * table says only its paths and what the document tells of them. Routes that shape their input or
+ * their answer otherwise are declared with `route` as before.
+ */
+
+/** A page of the caller's things: every list pages alike. */
+export const pageQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).optional().describe('How many to answer (1–100).'),
+  cursor: z.string().min(1).max(512).optional().describe("The previous page's `nextCursor`."),
+});
+
+/** The one answer of a caller route: 200 with what the use case returns, 201 with what it created, or 204. */
+type CallerAnswer = { readonly 200: Answer } | { readonly 201: Answer } | { readonly 204: Answer };
+
+/** What a caller route declares beyond its method, path and use case. */
+export interface CallerRouteDoc<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, A extends true | undefined> {
+  /** The operationId where it is not the use case's name. */
+  readonly id?: string;
+  readonly summary: string;
+  readonly description?: string;
+  /** Spread into the use case's input (a page, filters). */
+  readonly query?: Q;
+  /** Spread into the use case's input; a strict object, or none. */
+  readonly body?: B extends z.ZodType ? JsonBody<B> : undefined;
+  /** Hands the use case `signal`, aborted when the caller goes away (a generation stops). */
+  readonly signal?: A;
+  readonly responses: CallerAnswer;
+  readonly errors?: ReadonlyArray<EnvelopeError>;
+}
+
+/** The family's thing a path names by `:id`, and the key its use cases read that id under (`runId`). */
+export interface CallerThing<K extends string> {
+  readonly param: z.ZodType<string>;
+  readonly key: K;
+  /** What its paths name within it (`:collection`, `:recordId`), read under their own names. */
+  readonly within?: Readonly<Record<string, z.ZodType<string>>>;
+}
+
+/** The parameters a Koa path names: `/apps/:id/records/:collection` → `id` | `collection`. */
+type ParamsOf<P extends string> = P extends `${string}/:${infer Name}/${infer Rest}`
+  ? Name | ParamsOf<`/${Rest}`>
+  : P extends `${string}/:${infer Name}`
+    ? Name
+    : never;
+
+type Output<S extends z.ZodType | undefined> = S extends z.ZodType ? z.output<S> : unknown;
+
+/** What the use case receives: the caller, the thing `:id` names (where the path names one), the query, the body and the signal. */
+type CallerInput<K extends string, P extends string, Q extends z.ZodType | undefined, B extends z.ZodType | undefined, A> = {
+  principal: Principal;
+} & ('id' extends ParamsOf<P> ? Record<K, string> : unknown) &
+  Record<Exclude<ParamsOf<P>, 'id'>, string> &
+  Output<Q> &
+  Output<B> &
+  (A extends true ? { signal: AbortSignal } : unknown);
+
+/** The names of the use cases in `U` that take `I`. */
+type UseCaseTaking<U, I> = { [N in keyof U]: U[N] extends UseCase<infer Input, unknown> ? (I extends Input ? N : never) : never }[keyof U] &
+  string;
+
+type Declare<U, K extends string, Query extends z.ZodType | undefined = undefined> = <
+  P extends string,
+  Q extends z.ZodType | undefined = Query,
+  B extends z.ZodType | undefined = undefined,
+  A extends true | undefined = undefined,
+>(
+  path: P,
+  useCase: UseCaseTaking<U, CallerInput<K, P, Q, B, A>>,
+  doc: CallerRouteDoc<Q, B, A>,
+) => WireRoute;
+
+export interface CallerRoutes<U, K extends string> {
+  /** A GET of the caller's things, a page at a time: the query is `pageQuery` unless it says another. */
+  readonly list: Declare<U, K, typeof pageQuery>;
+  readonly get: Declare<U, K>;
+  readonly post: Declare<U, K>;
+  readonly patch: Declare<U, K>;
+  readonly delete: Declare<U, K>;
+}
+
+/** Declares routes that call `useCases` for the caller; a path with `:id` names `thing`, and maybe what is within it. */
+export function callerRoutes<U, K extends string = never>(useCases: U, thing?: CallerThing<K>): CallerRoutes<U, K> {
+  const declare =
+    (method: 'get' | 'post' | 'patch' | 'delete', paged = false): Declare<U, K> =>
+    (path, name, { id, responses, signal, ...doc }) => {
+      const schemas: Record<string, z.ZodType<string>> = { ...thing?.within, ...(thing ? { id: thing.param } : {}) };
+      const names = pathParamsOf(path);
+      for (const param of names) if (!schemas[param]) throw new Error(`Route ${name}: the family declares no :${param}`);
+      const useCase = useCases[name as keyof U] as UseCase<Record<string, unknown>, unknown>;
+      const statuses = Object.keys(responses);
+      if (statuses.length !== 1) throw new Error(`Route ${name}: a caller route has one answer`);
+      const status = Number(statuses[0]);
+      return route({
+        id: id ?? name,
+        method,
+        path,
+        ...(paged ? { query: pageQuery } : {}),
+        ...doc,
+        ...(names.length > 0 ? { params: Object.fromEntries(names.map((param) => [param, schemas[param]!])) } : {}),
+        responses,
+        handle: async (ctx, input) => {
+          const { params, query, body } = input as { params: Record<string, string>; query?: object; body?: object };
+          if (status === 201) ctx.status = 201;
+          const answer = await useCase.execute({
+            principal: principalOf(ctx),
+            ...Object.fromEntries(names.map((param) => [param === 'id' ? thing!.key : param, params[param]])),
+            ...query,
+            ...body,
+            ...(signal ? { signal: requestSignal(ctx) } : {}),
+          });
+          if (status === 204) ctx.status = 204;
+          else ctx.body = answer;
+        },
+      });
+    };
+  return {
+    list: declare('get', true) as Declare<U, K, typeof pageQuery>,
+    get: declare('get'),
+    post: declare('post'),
+    patch: declare('patch'),
+    delete: declare('delete'),
+  };
+}
+
+/** Aborts generation (or an app's tool call) when the person who asked for it goes away. */
+export function requestSignal(ctx: WireRouteContext): AbortSignal {
+  const controller = new AbortController();
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
