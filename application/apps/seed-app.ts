@@ -32,38 +32,26 @@ export interface SeedAppDeps {
  * forks shared only for a person who may share.
  */
 export class SeedApp implements UseCase<SeedInput, AppDetail> {
-  private readonly book: AppBook;
-  private readonly catalog: PinCatalog;
-  private readonly generation: Generation;
-  private readonly sharing: AppSharing;
-  private readonly ids: Ids;
-  private readonly clock: Clock;
-
-  constructor(deps: SeedAppDeps) {
-    this.book = deps.book;
-    this.catalog = deps.catalog;
-    this.generation = deps.generation;
-    this.sharing = deps.sharing;
-    this.ids = deps.ids;
-    this.clock = deps.clock;
-  }
+  constructor(private readonly deps: SeedAppDeps) {}
 
   async execute({ principal, slot, instruction, signal }: SeedInput): Promise<AppDetail> {
-    const { baseline, document: supplied } = await baselineOf(this.catalog, slot);
-    const forked = await this.sharing.admit(principal, supplied);
-    const appId = this.ids.mint('app');
-    const document = instruction ? await this.generation.edit(appId, forked, instruction, signal ?? new AbortController().signal) : forked;
+    const { baseline, document: supplied } = await baselineOf(this.deps.catalog, slot);
+    const forked = await this.deps.sharing.admit(principal, supplied);
+    const appId = this.deps.ids.mint('app');
+    const document = instruction
+      ? await this.deps.generation.edit(appId, forked, instruction, signal ?? new AbortController().signal)
+      : forked;
     const pin = instruction ? ForkPin.fork(slot, baseline.hash).recordEdit(instruction) : ForkPin.fork(slot, baseline.hash);
     const app = App.create({
       id: appId,
       owner: principal.subject,
       document,
       pin,
-      version: this.ids.mint('version'),
+      version: this.deps.ids.mint('version'),
       contentHash: contentHashOf(document),
-      at: this.clock.now().toISOString(),
+      at: this.deps.clock.now().toISOString(),
     });
-    await this.book.insert(app, 'seed', instruction);
+    await this.deps.book.insert(app, 'seed', instruction);
     return detailOf(app);
   }
 }

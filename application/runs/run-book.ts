@@ -3,7 +3,6 @@ import type { UiMessage } from '../../domain/threads/ui-message.js';
 import { AtomicityUnavailable } from '../../domain/errors.js';
 import { everyRecord, type RecordSet } from '../../ports/store.js';
 import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
-import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
 import { runShape } from './stored-shapes.js';
 
 export type LoadedRun = Loaded<'run', Run, StoredRunPrimitives>;
@@ -54,23 +53,6 @@ export class RunBook extends AggregateBook<'run', Run, StoredRunPrimitives> {
       }),
     );
     return inserted.map((record) => record.id);
-  }
-
-  /**
-   * Applies `change` to the current revision, retrying on a lost race; null when the run is gone
-   * or `change` declines (returns null). Returns the run unchanged when `change` changes nothing.
-   */
-  async update(id: string, change: (run: Run) => Run | null): Promise<Run | null> {
-    return retryOnConflict(
-      async () => {
-        const loaded = await this.find(id);
-        if (!loaded) return null;
-        const changed = change(loaded.run);
-        if (!changed || changed === loaded.run) return changed;
-        return (await this.swap(loaded, changed)) ? changed : LOST_RACE;
-      },
-      { what: 'The run' },
-    );
   }
 
   /** Every run in a state (the sweep reads running, waiting and queued runs, which are few). */

@@ -1,8 +1,7 @@
 import { Thread, type ThreadPrimitives } from '../../domain/threads/thread.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import type { RecordSet } from '../../ports/store.js';
-import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
-import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
+import { AggregateBook, asPrimitives, type Loaded } from '../shared/aggregate-book.js';
 import { threadShape } from './stored-shapes.js';
 
 export type LoadedThread = Loaded<'thread', Thread, ThreadPrimitives>;
@@ -22,28 +21,10 @@ export class ThreadBook extends AggregateBook<'thread', Thread, ThreadPrimitives
       key: 'thread',
       noun: 'Thread',
       schema: threadShape,
-      fromPrimitives: (props) => Thread.fromPrimitives(props),
-      toPrimitives: (thread) => thread.toPrimitives(),
+      ...asPrimitives(Thread),
       refsOf: (props) => ({ owner: props.owner }),
       ownerOf: (thread) => thread.owner,
     });
-  }
-
-  /**
-   * Applies `change` to the current revision, retrying on a lost race; null when the thread is gone
-   * or `change` declines (returns null). Answers the thread unchanged when `change` changes nothing.
-   */
-  async update(id: string, change: (thread: Thread) => Thread | null): Promise<Thread | null> {
-    return retryOnConflict(
-      async () => {
-        const loaded = await this.find(id);
-        if (!loaded) return null;
-        const changed = change(loaded.thread);
-        if (!changed || changed === loaded.thread) return changed;
-        return (await this.swap(loaded, changed)) ? changed : LOST_RACE;
-      },
-      { what: 'The thread' },
-    );
   }
 
   /** Messages oldest first: all of them, or the newest `last`. */
