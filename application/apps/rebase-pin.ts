@@ -1,30 +1,20 @@
 import type { AppDocument } from '../../domain/apps/app-document.js';
 import { NotAFork, PinNotDrifted } from '../../domain/apps/app-errors.js';
 import type { Principal } from '../../domain/principal.js';
-import type { Clock } from '../../ports/clock.js';
-import type { Ids } from '../../ports/ids.js';
-import type { PinCatalog } from '../../ports/pin-catalog.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { EditResult } from '../../ports/use-cases/apps.js';
-import type { AppBook } from './app-book.js';
 import { detailOf, noticesOf } from './app-views.js';
 import type { ApprovalInvalidation } from './approval-invalidation.js';
 import { contentHashOf } from './content-hash.js';
-import type { Generation } from './generation.js';
 import type { ServedRollout } from './served-rollout.js';
-import { baselineOf } from './pin-baseline.js';
+import { baselineOf, type ForkingDeps } from './pin-baseline.js';
 
 type RebaseInput = { principal: Principal; appId: string; slot: string; signal?: AbortSignal };
 
 /** What RebasePin is built from. */
-export interface RebasePinDeps {
-  readonly book: AppBook;
-  readonly catalog: PinCatalog;
-  readonly generation: Generation;
+export interface RebasePinDeps extends ForkingDeps {
   readonly rollout: ServedRollout;
   readonly approvals: ApprovalInvalidation;
-  readonly ids: Ids;
-  readonly clock: Clock;
 }
 
 /**

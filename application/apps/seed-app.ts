@@ -1,28 +1,18 @@
 import { App } from '../../domain/apps/app.js';
 import { ForkPin } from '../../domain/apps/fork-pin.js';
 import type { Principal } from '../../domain/principal.js';
-import type { Clock } from '../../ports/clock.js';
-import type { Ids } from '../../ports/ids.js';
-import type { PinCatalog } from '../../ports/pin-catalog.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { AppDetail } from '../../ports/use-cases/apps.js';
-import type { AppBook } from './app-book.js';
 import type { AppSharing } from './app-sharing.js';
 import { detailOf } from './app-views.js';
 import { contentHashOf } from './content-hash.js';
-import type { Generation } from './generation.js';
-import { baselineOf } from './pin-baseline.js';
+import { baselineOf, type ForkingDeps } from './pin-baseline.js';
 
 type SeedInput = { principal: Principal; slot: string; instruction?: string; signal?: AbortSignal };
 
 /** What SeedApp is built from. */
-export interface SeedAppDeps {
-  readonly book: AppBook;
-  readonly catalog: PinCatalog;
-  readonly generation: Generation;
+export interface SeedAppDeps extends ForkingDeps {
   readonly sharing: AppSharing;
-  readonly ids: Ids;
-  readonly clock: Clock;
 }
 
 /**

@@ -9,13 +9,20 @@ import type { AutomationBook } from './automation-book.js';
 import type { AutomationGrants } from './automation-grants.js';
 import { automationView } from './automation-view.js';
 
-/** What ArmAutomation is built from. */
-export interface ArmAutomationDeps {
+/**
+ * What arming and disarming are built from alike: the book, the asks arming raises and the grants
+ * they give, and the calendar and clock the automation is answered with.
+ */
+export interface ArmingDeps {
   readonly automations: AutomationBook;
   readonly asks: ArmingAsks;
   readonly grants: AutomationGrants;
   readonly calendar: CronCalendar;
   readonly clock: Clock;
+}
+
+/** What ArmAutomation is built from: arming is audited. */
+export interface ArmAutomationDeps extends ArmingDeps {
   readonly audit: AuditTrail;
 }
 

@@ -1,28 +1,15 @@
 import { NotFound } from '../../domain/errors.js';
-import type { Clock } from '../../ports/clock.js';
-import type { CronCalendar } from '../../ports/scheduler.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { AutomationRef, AutomationView } from '../../ports/use-cases/automations.js';
-import type { ArmingAsks } from './arming-asks.js';
-import type { AutomationBook } from './automation-book.js';
-import type { AutomationGrants } from './automation-grants.js';
+import type { ArmingDeps } from './arm-automation.js';
 import { automationView } from './automation-view.js';
-
-/** What DisarmAutomation is built from. */
-export interface DisarmAutomationDeps {
-  readonly automations: AutomationBook;
-  readonly asks: ArmingAsks;
-  readonly grants: AutomationGrants;
-  readonly calendar: CronCalendar;
-  readonly clock: Clock;
-}
 
 /**
  * `POST /automations/:id/disarm`: stops firing; unanswered standing-grant asks are withdrawn and
  * the standing grants its asks gave are revoked (arming it again asks again).
  */
 export class DisarmAutomation implements UseCase<AutomationRef, AutomationView> {
-  constructor(private readonly deps: DisarmAutomationDeps) {}
+  constructor(private readonly deps: ArmingDeps) {}
 
   async execute(input: AutomationRef): Promise<AutomationView> {
     await this.deps.automations.ownedBy(input.principal.subject, input.automationId);

@@ -24,30 +24,42 @@ export interface InitiateConnectionDeps {
  * records the connection as initiated. The broker owns the redirect; the client polls.
  */
 export class InitiateConnection implements UseCase<Initiation, { id: string; redirectUrl: string }> {
-  constructor(private readonly deps: InitiateConnectionDeps) {}
+  private readonly broker: ConnectionBroker;
+  private readonly book: ConnectionBook;
+  private readonly ids: Ids;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+
+  constructor(deps: InitiateConnectionDeps) {
+    this.broker = deps.broker;
+    this.book = deps.book;
+    this.ids = deps.ids;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+  }
 
   async execute(input: Initiation): Promise<{ id: string; redirectUrl: string }> {
-    this.deps.broker.assertConfigured();
-    const id = this.deps.ids.mint('connection');
+    this.broker.assertConfigured();
+    const id = this.ids.mint('connection');
     const owner = input.principal.subject;
-    const started = await this.deps.broker.initiate({ connectionId: id, owner, toolkit: input.toolkit }, input.callbackUrl);
-    const now = this.deps.clock.now();
+    const started = await this.broker.initiate({ connectionId: id, owner, toolkit: input.toolkit }, input.callbackUrl);
+    const now = this.clock.now();
     const connection = Connection.initiate({
       id,
       owner,
       toolkit: input.toolkit,
-      broker: this.deps.broker.name,
+      broker: this.broker.name,
       brokerRef: started.ref,
       callbackUrl: input.callbackUrl,
       now: now.toISOString(),
       initiationExpiresAt: started.expiresAt ?? new Date(now.getTime() + DEFAULT_INITIATION_WINDOW_MS).toISOString(),
     });
-    await this.deps.book.save(connection);
-    await this.deps.audit.record({
+    await this.book.save(connection);
+    await this.audit.record({
       subject: owner,
       action: 'connection.initiated',
       outcome: 'initiated',
-      details: { connectionId: id, toolkit: input.toolkit, broker: this.deps.broker.name },
+      details: { connectionId: id, toolkit: input.toolkit, broker: this.broker.name },
     });
     return { id, redirectUrl: started.redirectUrl };
   }

@@ -27,11 +27,25 @@ export interface BeginAuthorizationDeps {
  * request shows the signed-in person the consent page (or sends them to sign in first).
  */
 export class BeginAuthorization implements UseCase<AuthorizeRequest, AuthorizationStep> {
-  constructor(private readonly deps: BeginAuthorizationDeps) {}
+  private readonly clients: DoorClientBook;
+  private readonly pending: PendingConsentBook;
+  private readonly tools: ToolRegistry;
+  private readonly secrets: DoorSecrets;
+  private readonly settings: DoorSettings;
+  private readonly clock: Clock;
+
+  constructor(deps: BeginAuthorizationDeps) {
+    this.clients = deps.clients;
+    this.pending = deps.pending;
+    this.tools = deps.tools;
+    this.secrets = deps.secrets;
+    this.settings = deps.settings;
+    this.clock = deps.clock;
+  }
 
   async execute({ query, site, signedIn }: AuthorizeRequest): Promise<AuthorizationStep> {
     if (!query.clientId) return refuse('client_id is required');
-    const client = (await this.deps.clients.find(query.clientId))?.client;
+    const client = (await this.clients.find(query.clientId))?.client;
     if (!client) return refuse('client_id is not registered with this door');
     if (!query.redirectUri) return refuse('redirect_uri is required');
     const redirectUri = client.redirectFor(query.redirectUri);
@@ -61,9 +75,9 @@ export class BeginAuthorization implements UseCase<AuthorizeRequest, Authorizati
       state: query.state ?? null,
       resource: site.resource,
     };
-    const handle = this.deps.secrets.mint();
-    const expiresAt = new Date(this.deps.clock.now().getTime() + this.deps.settings.consentTtlSeconds * 1000).toISOString();
-    await this.deps.pending.save(PendingConsent.open({ id: this.deps.secrets.digest(handle), ask, subject: signedIn.subject, expiresAt }));
+    const handle = this.secrets.mint();
+    const expiresAt = new Date(this.clock.now().getTime() + this.settings.consentTtlSeconds * 1000).toISOString();
+    await this.pending.save(PendingConsent.open({ id: this.secrets.digest(handle), ask, subject: signedIn.subject, expiresAt }));
     const { clientUri } = client.toPrimitives();
     return {
       kind: 'consent',
@@ -72,7 +86,7 @@ export class BeginAuthorization implements UseCase<AuthorizeRequest, Authorizati
         client: { id: client.id, name: client.name, clientUri, redirectOrigin: originOf(redirectUri) },
         person: { subject: signedIn.subject, ...(signedIn.name ? { name: signedIn.name } : {}) },
         scope,
-        tools: this.deps.tools
+        tools: this.tools
           .list()
           .map((tool) => ({ name: tool.name, description: tool.description, risk: tool.risk, egress: tool.egress ?? false })),
       },

@@ -1,21 +1,15 @@
 import { NO_RETRY } from '../../domain/automations/run-policy.js';
 import { Run } from '../../domain/runs/run.js';
-import type { Clock } from '../../ports/clock.js';
-import type { Ids } from '../../ports/ids.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { DryRunRequest, RunDetail, RunRef } from '../../ports/use-cases/runs.js';
-import type { AutomationBook } from '../automations/automation-book.js';
 import { keepStartedByHand, type HandStartDeps } from './started-by-hand.js';
 
 /** What DryRunAutomation is built from. */
 export interface DryRunAutomationDeps extends HandStartDeps {
-  readonly automations: AutomationBook;
   /** Executes the dry run here and now (the executor every run goes through). */
   readonly execute: (runId: string) => Promise<void>;
   /** Reads the run back as `GET /runs/:id` shows it. */
   readonly read: UseCase<RunRef, RunDetail>;
-  readonly ids: Ids;
-  readonly clock: Clock;
 }
 
 /**

@@ -1,10 +1,7 @@
 import { Conflict } from '../../domain/errors.js';
-import type { Clock } from '../../ports/clock.js';
-import type { Ids } from '../../ports/ids.js';
 import type { RunDispatcher } from '../../ports/scheduler.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { RunRef, RunView } from '../../ports/use-cases/runs.js';
-import type { AutomationBook } from '../automations/automation-book.js';
 import { runView } from './run-view.js';
 import { keepStartedByHand, type HandStartDeps } from './started-by-hand.js';
 
@@ -17,10 +14,7 @@ export class AutomationGone extends Conflict {
 
 /** What RerunRun is built from. */
 export interface RerunRunDeps extends HandStartDeps {
-  readonly automations: AutomationBook;
   readonly dispatcher: RunDispatcher;
-  readonly ids: Ids;
-  readonly clock: Clock;
 }
 
 /**

@@ -1,11 +1,17 @@
 import type { Principal } from '../../domain/principal.js';
 import type { Run } from '../../domain/runs/run.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Ids } from '../../ports/ids.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
+import type { AutomationBook } from '../automations/automation-book.js';
 import type { RunBook } from './run-book.js';
 
-/** What keeps a run a person started by hand. */
+/** What starting a run by hand takes: its automation, the id and time it is made with, where it is kept and audited. */
 export interface HandStartDeps {
+  readonly automations: AutomationBook;
   readonly runs: RunBook;
+  readonly ids: Ids;
+  readonly clock: Clock;
   readonly audit: AuditTrail;
 }
 

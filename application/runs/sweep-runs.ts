@@ -39,33 +39,57 @@ export interface SweepRunsDeps {
  * the tick is what carries retries on.
  */
 export class SweepRuns {
-  constructor(private readonly deps: SweepRunsDeps) {}
+  private readonly runs: RunBook;
+  private readonly parked: ParkedApprovals;
+  private readonly resume: ResumeRun;
+  private readonly dispatcher: RunDispatcher;
+  private readonly followUp: RunFollowUp;
+  private readonly webhooks: CompletionWebhookBook;
+  private readonly webhookDispatcher: WebhookDispatcher;
+  private readonly clock: Clock;
+  private readonly audit: AuditTrail;
+  private readonly logger: Logger;
+  private readonly settings: SweepSettings;
+
+  constructor(deps: SweepRunsDeps) {
+    this.runs = deps.runs;
+    this.parked = deps.parked;
+    this.resume = deps.resume;
+    this.dispatcher = deps.dispatcher;
+    this.followUp = deps.followUp;
+    this.webhooks = deps.webhooks;
+    this.webhookDispatcher = deps.webhookDispatcher;
+    this.clock = deps.clock;
+    this.audit = deps.audit;
+    this.logger = deps.logger;
+    this.settings = deps.settings;
+  }
 
   async execute(): Promise<void> {
-    const now = this.deps.clock.now();
+    const now = this.clock.now();
     const at = now.toISOString();
-    for (const loaded of await this.deps.runs.inState('running')) {
+    for (const loaded of await this.runs.inState('running')) {
       if (!loaded.run.leaseExpiredAt(at)) continue;
       const ended = loaded.run.stopRequested ? loaded.run.cancel(at) : loaded.run.interrupt(at);
-      if (!(await this.deps.runs.swap(loaded, ended))) continue;
-      const dropped = await this.deps.parked.drop(ended.id);
-      this.deps.logger.warn('a run lost its executor and was ended', { runId: ended.id, holder: loaded.run.lease?.holder });
-      await this.deps.audit.record({
+      if (!(await this.runs.swap(loaded, ended))) continue;
+      const dropped = await this.parked.drop(ended.id);
+      this.logger.warn('a run lost its executor and was ended', { runId: ended.id, holder: loaded.run.lease?.holder });
+      await this.audit.record({
         subject: ended.owner.subject,
         action: 'run.interrupted',
         outcome: ended.state,
         details: { runId: ended.id, automationId: ended.automationId, droppedApprovals: dropped },
       });
-      await this.deps.followUp.after(ended.id);
+      await this.followUp.after(ended.id);
     }
-    for (const loaded of await this.deps.runs.inState('waiting')) await this.deps.resume.ifAnswered(loaded.run.id);
-    for (const loaded of await this.deps.runs.followUpsDue()) await this.deps.followUp.after(loaded.run.id);
-    const handOver = (await this.deps.runs.inState('queued')).filter(
+    for (const loaded of await this.runs.inState('waiting')) await this.resume.ifAnswered(loaded.run.id);
+    for (const loaded of await this.runs.followUpsDue()) await this.followUp.after(loaded.run.id);
+    const handOver = (await this.runs.inState('queued')).filter(
       ({ run, record }) =>
-        run.dueAt(at) && (run.nextAttemptAt !== null || Date.parse(record.updatedAt) + this.deps.settings.requeueAfterMs <= now.getTime()),
+        run.dueAt(at) && (run.nextAttemptAt !== null || Date.parse(record.updatedAt) + this.settings.requeueAfterMs <= now.getTime()),
     );
-    if (handOver.length) await this.deps.dispatcher.dispatch(handOver.map((loaded) => loaded.run.id));
-    const webhooksDue = (await this.deps.webhooks.pending()).filter((loaded) => loaded.webhook.dueAt(at));
-    if (webhooksDue.length) await this.deps.webhookDispatcher.dispatch(webhooksDue.map((loaded) => loaded.webhook.id));
+    if (handOver.length) await this.dispatcher.dispatch(handOver.map((loaded) => loaded.run.id));
+    const webhooksDue = (await this.webhooks.pending()).filter((loaded) => loaded.webhook.dueAt(at));
+    if (webhooksDue.length) await this.webhookDispatcher.dispatch(webhooksDue.map((loaded) => loaded.webhook.id));
   }
 }

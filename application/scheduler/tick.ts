@@ -26,26 +26,38 @@ export class Tick {
   /** Slots this instance already saw claimed, so a quiet tick writes nothing. Only an optimisation. */
   private claimed = new Map<string, string>();
 
-  constructor(private readonly deps: TickDeps) {}
+  private readonly automations: AutomationBook;
+  private readonly calendar: CronCalendar;
+  private readonly starts: StartRuns;
+  private readonly sweep: SweepRuns;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+
+  constructor(deps: TickDeps) {
+    this.automations = deps.automations;
+    this.calendar = deps.calendar;
+    this.starts = deps.starts;
+    this.sweep = deps.sweep;
+    this.clock = deps.clock;
+    this.logger = deps.logger;
+  }
 
   async execute(): Promise<{ runIds: string[] }> {
     try {
-      await this.deps.sweep.execute();
+      await this.sweep.execute();
     } catch (error) {
-      this.deps.logger.error('the run sweep failed; slots are still claimed', {
-        cause: error instanceof Error ? error.message : String(error),
-      });
+      this.logger.error('the run sweep failed; slots are still claimed', { cause: error instanceof Error ? error.message : String(error) });
     }
-    const now = this.deps.clock.now();
+    const now = this.clock.now();
     const due: DueSlot[] = [];
     const seen = new Map<string, string>();
     // Within one tick `now` is fixed, so each distinct schedule is worked out once.
     const slots = new Map<string, Date | null>();
-    for (const automation of await this.deps.automations.armedSchedules()) {
+    for (const automation of await this.automations.armedSchedules()) {
       const trigger = automation.trigger;
       if (trigger.kind !== 'schedule') continue;
       const key = `${trigger.cron}\u0000${trigger.timezone ?? ''}`;
-      if (!slots.has(key)) slots.set(key, this.deps.calendar.latestAtOrBefore(trigger.cron, trigger.timezone, now));
+      if (!slots.has(key)) slots.set(key, this.calendar.latestAtOrBefore(trigger.cron, trigger.timezone, now));
       const slot = slots.get(key)!;
       if (!slot) continue;
       const instant = slot.toISOString();
@@ -53,7 +65,7 @@ export class Tick {
       seen.set(automation.id, instant);
       if (this.claimed.get(automation.id) !== instant) due.push({ automation, slot });
     }
-    const runIds = await this.deps.starts.forSlots(due);
+    const runIds = await this.starts.forSlots(due);
     this.claimed = seen;
     return { runIds };
   }

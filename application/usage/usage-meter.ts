@@ -38,16 +38,24 @@ export interface UsageMeterDeps {
  * never read nor written: without `limits` a turn costs no extra store round trip.
  */
 export class UsageMeter {
-  constructor(private readonly deps: UsageMeterDeps) {}
+  private readonly book: UsageBook;
+  private readonly clock: Clock;
+  private readonly settings: UsageSettings;
+
+  constructor(deps: UsageMeterDeps) {
+    this.book = deps.book;
+    this.clock = deps.clock;
+    this.settings = deps.settings;
+  }
 
   /** Whether `name` is metered in this deployment. */
   meters(name: BudgetName): boolean {
-    return limitBudget(this.deps.settings.limits, name) !== null;
+    return limitBudget(this.settings.limits, name) !== null;
   }
 
   /** Spends `units` of the subject's budget, or throws LimitReached (nothing spent). */
   async charge(subject: string, name: BudgetName, units = 1): Promise<void> {
-    const budget = limitBudget(this.deps.settings.limits, name);
+    const budget = limitBudget(this.settings.limits, name);
     if (!budget) return;
     const refusal = await this.spend(budget, subject, units);
     if (refusal) throw limitReached(budget, refusal);
@@ -55,23 +63,23 @@ export class UsageMeter {
 
   /** Throws LimitReached when nothing is left of the subject's budget (reads only). */
   async ensureLeft(subject: string, name: BudgetName): Promise<void> {
-    const budget = limitBudget(this.deps.settings.limits, name);
+    const budget = limitBudget(this.settings.limits, name);
     if (!budget) return;
-    const loaded = await this.deps.book.find(UsageTally.idOf(budget.name, subject));
+    const loaded = await this.book.find(UsageTally.idOf(budget.name, subject));
     const refusal = loaded?.tally.refusalAt(budget, this.now()) ?? null;
     if (refusal) throw limitReached(budget, refusal);
   }
 
   /** Counts `units` the subject already spent (a model step's tokens), fitting or not. */
   async record(subject: string, name: BudgetName, units: number): Promise<void> {
-    const budget = limitBudget(this.deps.settings.limits, name);
+    const budget = limitBudget(this.settings.limits, name);
     if (!budget || !(units > 0)) return;
     await retryOnConflict(
       async () => {
         const id = UsageTally.idOf(budget.name, subject);
-        const loaded = await this.deps.book.find(id);
+        const loaded = await this.book.find(id);
         const next = (loaded?.tally ?? UsageTally.empty(budget.name, subject)).record(budget, units, this.now());
-        return (await this.deps.book.replace(loaded, next)) ? undefined : LOST_RACE;
+        return (await this.book.replace(loaded, next)) ? undefined : LOST_RACE;
       },
       { attempts: 16, what: 'The usage tally' },
     );
@@ -82,7 +90,7 @@ export class UsageMeter {
    * breaker's budget and refusal when it tripped (nothing counted). Null too when it is off.
    */
   async breaker(name: BreakerName, key: string): Promise<{ budget: Budget; refusal: Refusal } | null> {
-    const budget = breakerBudget(this.deps.settings.breakers, name);
+    const budget = breakerBudget(this.settings.breakers, name);
     if (!budget) return null;
     const refusal = await this.spend(budget, key, 1);
     return refusal ? { budget, refusal } : null;
@@ -93,9 +101,9 @@ export class UsageMeter {
     const now = this.now();
     const figures: Partial<Record<BudgetName, UsageFigures>> = {};
     for (const name of BUDGET_NAMES) {
-      const budget = limitBudget(this.deps.settings.limits, name);
+      const budget = limitBudget(this.settings.limits, name);
       if (!budget) continue;
-      const loaded = await this.deps.book.find(UsageTally.idOf(name, subject));
+      const loaded = await this.book.find(UsageTally.idOf(name, subject));
       figures[name] = (loaded?.tally ?? UsageTally.empty(name, subject)).figures(budget, now);
     }
     return figures;
@@ -105,10 +113,10 @@ export class UsageMeter {
   private spend(budget: Budget, key: string, units: number): Promise<Refusal | null> {
     return retryOnConflict<Refusal | null>(
       async () => {
-        const loaded = await this.deps.book.find(UsageTally.idOf(budget.name, key));
+        const loaded = await this.book.find(UsageTally.idOf(budget.name, key));
         const charged = (loaded?.tally ?? UsageTally.empty(budget.name, key)).charge(budget, units, this.now());
         if (!(charged instanceof UsageTally)) return charged;
-        return (await this.deps.book.replace(loaded, charged)) ? null : LOST_RACE;
+        return (await this.book.replace(loaded, charged)) ? null : LOST_RACE;
       },
       // A subject's parallel calls all write this one record: a few more rounds than a person's record gets.
       { attempts: 16, what: 'The usage tally' },
@@ -116,7 +124,7 @@ export class UsageMeter {
   }
 
   private now(): string {
-    return this.deps.clock.now().toISOString();
+    return this.clock.now().toISOString();
   }
 }
 
