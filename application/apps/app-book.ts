@@ -4,7 +4,7 @@ import { AppChangedMeanwhile } from '../../domain/apps/app-errors.js';
 import { AtomicityUnavailable, NotFound } from '../../domain/errors.js';
 import type { Principal } from '../../domain/principal.js';
 import { everyRecord, type RecordSet } from '../../ports/store.js';
-import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
+import { AggregateBook, asPrimitives, type Loaded } from '../shared/aggregate-book.js';
 import { appShape } from './stored-shapes.js';
 
 /** One version of an app's content, kept so `GET /apps/:id/versions` can list every change. */
@@ -37,8 +37,7 @@ export class AppBook extends AggregateBook<'app', App, AppPrimitives> {
       key: 'app',
       noun: 'App',
       schema: appShape,
-      fromPrimitives: (props) => App.fromPrimitives(props),
-      toPrimitives: (app) => app.toPrimitives(),
+      ...asPrimitives(App),
       refsOf: (props) => ({ owner: props.owner, ...(props.pin ? { slot: props.pin.slot } : {}) }),
       ownerOf: (app) => app.toPrimitives().owner,
     });

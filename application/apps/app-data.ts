@@ -1,4 +1,9 @@
+import type { Principal } from '../../domain/principal.js';
 import type { BlobStore, RecordSet, Store } from '../../ports/store.js';
+import type { AppBook } from './app-book.js';
+
+/** What a blob use case is asked: whose request, which app, which blob (and what `T` adds). */
+export type BlobOf<T = object> = { principal: Principal; appId: string; key: string } & T;
 
 /**
  * An app's own records and blobs. Each app has its own record set and blob namespace, keyed by
@@ -27,4 +32,15 @@ export class AppData {
     const blobs = this.blobs(appId);
     for (const blob of await blobs.list()) await blobs.delete(blob.key);
   }
+}
+
+/**
+ * The use cases over an app's records and blobs are built alike: the book says who may read them
+ * (whoever may see the app) and write them (its owner), the data holds them.
+ */
+export abstract class AppDataUseCase {
+  constructor(
+    protected readonly book: AppBook,
+    protected readonly data: AppData,
+  ) {}
 }

@@ -1,7 +1,6 @@
 import { App } from '../../domain/apps/app.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { AppDetail, AppsUseCases } from '../../ports/use-cases/apps.js';
-import type { UsageMeter } from '../usage/usage-meter.js';
 import type { AppSharing } from './app-sharing.js';
 import { detailOf } from './app-views.js';
 import { contentHashOf } from './content-hash.js';
@@ -19,15 +18,11 @@ export interface CreateAppDeps extends GeneratingDeps {
  * only if the model asked for it and the person may share.
  */
 export class CreateApp implements UseCase<Input, AppDetail> {
-  private readonly meter: UsageMeter | null;
-
-  constructor(private readonly deps: CreateAppDeps) {
-    this.meter = deps.meter ?? null;
-  }
+  constructor(private readonly deps: CreateAppDeps) {}
 
   async execute({ principal, prompt, view, signal }: Input): Promise<AppDetail> {
     // One of the person's `appGenerations`, reserved before the model is asked.
-    await this.meter?.charge(principal.subject, 'appGenerations');
+    await this.deps.meter?.charge(principal.subject, 'appGenerations');
     const appId = this.deps.ids.mint('app');
     const document = await this.deps.sharing.admit(
       principal,

@@ -1,15 +1,9 @@
 import { NotFound } from '../../domain/errors.js';
-import type { AppBook } from './app-book.js';
-import type { AppData } from './app-data.js';
+import { AppDataUseCase } from './app-data.js';
 import { type RecordsOf } from './app-record-view.js';
 
 /** `DELETE /apps/:id/records/:collection[/:recordId]`: only the owner deletes. */
-export class DeleteRecords {
-  constructor(
-    private readonly book: AppBook,
-    private readonly data: AppData,
-  ) {}
-
+export class DeleteRecords extends AppDataUseCase {
   /** One record, or the whole collection when no id is given; only the owner deletes. */
   async execute({ principal, appId, collection, recordId }: RecordsOf<{ recordId?: string }>): Promise<{ deleted: number }> {
     await this.book.ownedBy(principal.subject, appId);

@@ -1,6 +1,5 @@
 import type { UseCase } from '../../ports/use-case.js';
 import type { AppsUseCases, EditResult } from '../../ports/use-cases/apps.js';
-import type { UsageMeter } from '../usage/usage-meter.js';
 import { detailOf, noticesOf } from './app-views.js';
 import { contentHashOf } from './content-hash.js';
 import { Generation, type GeneratingDeps } from './generation.js';
@@ -19,17 +18,13 @@ export interface EditAppDeps extends GeneratingDeps {
  * rollout is stored — otherwise the previous snapshot is put back and serves on.
  */
 export class EditApp implements UseCase<Input, EditResult> {
-  private readonly meter: UsageMeter | null;
-
-  constructor(private readonly deps: EditAppDeps) {
-    this.meter = deps.meter ?? null;
-  }
+  constructor(private readonly deps: EditAppDeps) {}
 
   async execute({ principal, appId, instruction, view, signal }: Input): Promise<EditResult> {
     const loaded = await this.deps.book.ownedBy(principal.subject, appId);
     const { app } = loaded;
     // One of the person's `appGenerations`, reserved before the model is asked.
-    await this.meter?.charge(principal.subject, 'appGenerations');
+    await this.deps.meter?.charge(principal.subject, 'appGenerations');
     const document = await this.deps.generation.edit(app.id, app.document, instruction, signal ?? new AbortController().signal, view);
     const at = this.deps.clock.now().toISOString();
     const next = { version: this.deps.ids.mint('version'), contentHash: contentHashOf(document), at };

@@ -1,23 +1,14 @@
 import { BLOB_KEY } from '../../domain/apps/app-document.js';
 import { InvalidInput, PayloadTooLarge } from '../../domain/errors.js';
-import type { Principal } from '../../domain/principal.js';
-import type { AppBook } from './app-book.js';
-import type { AppData } from './app-data.js';
+import { AppDataUseCase, type BlobOf } from './app-data.js';
 
 export const MAX_BLOB_BYTES = 2 * 1024 * 1024;
 
 const CONTENT_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
-type Of<T = object> = { principal: Principal; appId: string; key: string } & T;
-
 /** `PUT /apps/:id/blobs/:key`: only the app's owner writes its blobs. */
-export class PutBlob {
-  constructor(
-    private readonly book: AppBook,
-    private readonly data: AppData,
-  ) {}
-
-  async execute({ principal, appId, key, contentType, bytes }: Of<{ contentType: string; bytes: Uint8Array }>) {
+export class PutBlob extends AppDataUseCase {
+  async execute({ principal, appId, key, contentType, bytes }: BlobOf<{ contentType: string; bytes: Uint8Array }>) {
     await this.book.ownedBy(principal.subject, appId);
     if (!BLOB_KEY.test(key)) throw new InvalidInput('A blob key is 1..128 letters, digits, ., _ or -, starting with a letter or digit');
     const type = contentType.toLowerCase();

@@ -1,30 +1,20 @@
 import type { AppDocument } from '../../domain/apps/app-document.js';
 import { NotAFork, PinNotDrifted } from '../../domain/apps/app-errors.js';
 import type { Principal } from '../../domain/principal.js';
-import type { Clock } from '../../ports/clock.js';
-import type { Ids } from '../../ports/ids.js';
-import type { PinCatalog } from '../../ports/pin-catalog.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { EditResult } from '../../ports/use-cases/apps.js';
-import type { AppBook } from './app-book.js';
 import { detailOf, noticesOf } from './app-views.js';
 import type { ApprovalInvalidation } from './approval-invalidation.js';
 import { contentHashOf } from './content-hash.js';
-import type { Generation } from './generation.js';
 import type { ServedRollout } from './served-rollout.js';
-import { baselineOf } from './pin-baseline.js';
+import { baselineOf, type ForkingDeps } from './pin-baseline.js';
 
 type RebaseInput = { principal: Principal; appId: string; slot: string; signal?: AbortSignal };
 
 /** What RebasePin is built from. */
-export interface RebasePinDeps {
-  readonly book: AppBook;
-  readonly catalog: PinCatalog;
-  readonly generation: Generation;
+export interface RebasePinDeps extends ForkingDeps {
   readonly rollout: ServedRollout;
   readonly approvals: ApprovalInvalidation;
-  readonly ids: Ids;
-  readonly clock: Clock;
 }
 
 /**
@@ -34,54 +24,38 @@ export interface RebasePinDeps {
  * new baseline does not choose the audience: the app keeps its own.
  */
 export class RebasePin implements UseCase<RebaseInput, EditResult> {
-  private readonly book: AppBook;
-  private readonly catalog: PinCatalog;
-  private readonly generation: Generation;
-  private readonly rollout: ServedRollout;
-  private readonly approvals: ApprovalInvalidation;
-  private readonly ids: Ids;
-  private readonly clock: Clock;
-
-  constructor(deps: RebasePinDeps) {
-    this.book = deps.book;
-    this.catalog = deps.catalog;
-    this.generation = deps.generation;
-    this.rollout = deps.rollout;
-    this.approvals = deps.approvals;
-    this.ids = deps.ids;
-    this.clock = deps.clock;
-  }
+  constructor(private readonly deps: RebasePinDeps) {}
 
   async execute({ principal, appId, slot, signal }: RebaseInput): Promise<EditResult> {
-    const loaded = await this.book.ownedBy(principal.subject, appId);
+    const loaded = await this.deps.book.ownedBy(principal.subject, appId);
     const { app } = loaded;
     const pin = app.pin;
     if (!pin || pin.slot !== slot) throw new NotAFork(appId, slot);
     if (!pin.drifted) throw new PinNotDrifted(slot);
-    const { baseline, document: fresh } = await baselineOf(this.catalog, slot);
+    const { baseline, document: fresh } = await baselineOf(this.deps.catalog, slot);
 
     let document: AppDocument = { ...fresh, ui: 'tree', scope: app.document.scope };
     for (const instruction of pin.trail)
-      document = await this.generation.edit(app.id, document, instruction, signal ?? new AbortController().signal);
-    const at = this.clock.now().toISOString();
+      document = await this.deps.generation.edit(app.id, document, instruction, signal ?? new AbortController().signal);
+    const at = this.deps.clock.now().toISOString();
     let served = app.served;
     if (app.document.ui === 'http') {
       document = { ...document, ui: 'http' };
-      served = { snapshotId: await this.rollout.update(app, document), servedAt: at };
+      served = { snapshotId: await this.deps.rollout.update(app, document), servedAt: at };
     }
     const rebased = app.rebased(
       document,
       baseline.hash,
-      { version: this.ids.mint('version'), contentHash: contentHashOf(document), at },
+      { version: this.deps.ids.mint('version'), contentHash: contentHashOf(document), at },
       served,
     );
     try {
-      await this.book.swapContent(loaded, rebased, 'rebase');
+      await this.deps.book.swapContent(loaded, rebased, 'rebase');
     } catch (error) {
-      if (served && app.served && served !== app.served) await this.rollout.revert(app.id, app.document, app.served.snapshotId);
+      if (served && app.served && served !== app.served) await this.deps.rollout.revert(app.id, app.document, app.served.snapshotId);
       throw error;
     }
-    await this.approvals.invalidate(app.id, at);
+    await this.deps.approvals.invalidate(app.id, at);
     const issues = noticesOf(rebased);
     return { app: detailOf(rebased), driftedPins: [], ...(issues.length ? { issues } : {}) };
   }

@@ -3,6 +3,7 @@ import { InvalidInput, NotFound } from '../../domain/errors.js';
 import type { Ids } from '../../ports/ids.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { ActionAnswer, RunActionInput } from '../../ports/use-cases/apps.js';
+import type { CallResult } from '../guard/call-result.js';
 import type { GuardCall } from '../guard/guard-call.js';
 import type { AppBook } from './app-book.js';
 
@@ -38,20 +39,23 @@ export class RunAppAction implements UseCase<RunActionInput, ActionAnswer> {
       reuseParked: true,
       signal: request.signal ?? new AbortController().signal,
     });
-    switch (result.status) {
-      case 'ran':
-        return { status: 'ran', output: result.output };
-      case 'parked':
-        return { status: 'parked', ...result.parked };
-      case 'blocked':
-        throw new AppToolBlocked(action.tool, result.reason);
-      case 'invalid':
-        throw new InvalidInput(
-          `The input for ${action.tool} is not valid: ${result.issues.join('; ')}`,
-          result.issues.map((message) => ({ path: 'input', message })),
-        );
-      case 'failed':
-        throw new AppToolFailed(action.tool, result.error, result.code);
-    }
+    if (result.status === 'ran') return { status: 'ran', output: result.output };
+    if (result.status === 'parked') return { status: 'parked', ...result.parked };
+    throw refusalOf(action.tool, result);
+  }
+}
+
+/** An app's page is answered with a tool's output or a parked call; every other outcome is an error the page is told. */
+function refusalOf(tool: string, result: Exclude<CallResult, { status: 'ran' | 'parked' }>): Error {
+  switch (result.status) {
+    case 'blocked':
+      return new AppToolBlocked(tool, result.reason);
+    case 'invalid':
+      return new InvalidInput(
+        `The input for ${tool} is not valid: ${result.issues.join('; ')}`,
+        result.issues.map((message) => ({ path: 'input', message })),
+      );
+    case 'failed':
+      return new AppToolFailed(tool, result.error, result.code);
   }
 }

@@ -1,28 +1,18 @@
 import { App } from '../../domain/apps/app.js';
 import { ForkPin } from '../../domain/apps/fork-pin.js';
 import type { Principal } from '../../domain/principal.js';
-import type { Clock } from '../../ports/clock.js';
-import type { Ids } from '../../ports/ids.js';
-import type { PinCatalog } from '../../ports/pin-catalog.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { AppDetail } from '../../ports/use-cases/apps.js';
-import type { AppBook } from './app-book.js';
 import type { AppSharing } from './app-sharing.js';
 import { detailOf } from './app-views.js';
 import { contentHashOf } from './content-hash.js';
-import type { Generation } from './generation.js';
-import { baselineOf } from './pin-baseline.js';
+import { baselineOf, type ForkingDeps } from './pin-baseline.js';
 
 type SeedInput = { principal: Principal; slot: string; instruction?: string; signal?: AbortSignal };
 
 /** What SeedApp is built from. */
-export interface SeedAppDeps {
-  readonly book: AppBook;
-  readonly catalog: PinCatalog;
-  readonly generation: Generation;
+export interface SeedAppDeps extends ForkingDeps {
   readonly sharing: AppSharing;
-  readonly ids: Ids;
-  readonly clock: Clock;
 }
 
 /**
@@ -32,38 +22,26 @@ export interface SeedAppDeps {
  * forks shared only for a person who may share.
  */
 export class SeedApp implements UseCase<SeedInput, AppDetail> {
-  private readonly book: AppBook;
-  private readonly catalog: PinCatalog;
-  private readonly generation: Generation;
-  private readonly sharing: AppSharing;
-  private readonly ids: Ids;
-  private readonly clock: Clock;
-
-  constructor(deps: SeedAppDeps) {
-    this.book = deps.book;
-    this.catalog = deps.catalog;
-    this.generation = deps.generation;
-    this.sharing = deps.sharing;
-    this.ids = deps.ids;
-    this.clock = deps.clock;
-  }
+  constructor(private readonly deps: SeedAppDeps) {}
 
   async execute({ principal, slot, instruction, signal }: SeedInput): Promise<AppDetail> {
-    const { baseline, document: supplied } = await baselineOf(this.catalog, slot);
-    const forked = await this.sharing.admit(principal, supplied);
-    const appId = this.ids.mint('app');
-    const document = instruction ? await this.generation.edit(appId, forked, instruction, signal ?? new AbortController().signal) : forked;
+    const { baseline, document: supplied } = await baselineOf(this.deps.catalog, slot);
+    const forked = await this.deps.sharing.admit(principal, supplied);
+    const appId = this.deps.ids.mint('app');
+    const document = instruction
+      ? await this.deps.generation.edit(appId, forked, instruction, signal ?? new AbortController().signal)
+      : forked;
     const pin = instruction ? ForkPin.fork(slot, baseline.hash).recordEdit(instruction) : ForkPin.fork(slot, baseline.hash);
     const app = App.create({
       id: appId,
       owner: principal.subject,
       document,
       pin,
-      version: this.ids.mint('version'),
+      version: this.deps.ids.mint('version'),
       contentHash: contentHashOf(document),
-      at: this.clock.now().toISOString(),
+      at: this.deps.clock.now().toISOString(),
     });
-    await this.book.insert(app, 'seed', instruction);
+    await this.deps.book.insert(app, 'seed', instruction);
     return detailOf(app);
   }
 }

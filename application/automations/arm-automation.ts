@@ -9,13 +9,20 @@ import type { AutomationBook } from './automation-book.js';
 import type { AutomationGrants } from './automation-grants.js';
 import { automationView } from './automation-view.js';
 
-/** What ArmAutomation is built from. */
-export interface ArmAutomationDeps {
+/**
+ * What arming and disarming are built from alike: the book, the asks arming raises and the grants
+ * they give, and the calendar and clock the automation is answered with.
+ */
+export interface ArmingDeps {
   readonly automations: AutomationBook;
   readonly asks: ArmingAsks;
   readonly grants: AutomationGrants;
   readonly calendar: CronCalendar;
   readonly clock: Clock;
+}
+
+/** What ArmAutomation is built from: arming is audited. */
+export interface ArmAutomationDeps extends ArmingDeps {
   readonly audit: AuditTrail;
 }
 
@@ -27,35 +34,21 @@ export interface ArmAutomationDeps {
  * waiting.
  */
 export class ArmAutomation implements UseCase<AutomationRef, ArmResult> {
-  private readonly automations: AutomationBook;
-  private readonly asks: ArmingAsks;
-  private readonly grants: AutomationGrants;
-  private readonly calendar: CronCalendar;
-  private readonly clock: Clock;
-  private readonly audit: AuditTrail;
-
-  constructor(deps: ArmAutomationDeps) {
-    this.automations = deps.automations;
-    this.asks = deps.asks;
-    this.grants = deps.grants;
-    this.calendar = deps.calendar;
-    this.clock = deps.clock;
-    this.audit = deps.audit;
-  }
+  constructor(private readonly deps: ArmAutomationDeps) {}
 
   async execute(input: AutomationRef): Promise<ArmResult> {
-    const before = await this.automations.ownedBy(input.principal.subject, input.automationId);
-    const now = this.clock.now();
-    if (!before.automation.armed) await this.grants.revoke(before.automation.owner.subject, input.automationId, 'automation-disarmed');
-    const armed = await this.automations.update(input.automationId, (automation) => automation.arm(now.toISOString()));
+    const before = await this.deps.automations.ownedBy(input.principal.subject, input.automationId);
+    const now = this.deps.clock.now();
+    if (!before.automation.armed) await this.deps.grants.revoke(before.automation.owner.subject, input.automationId, 'automation-disarmed');
+    const armed = await this.deps.automations.update(input.automationId, (automation) => automation.arm(now.toISOString()));
     if (!armed) throw new NotFound('Automation');
-    const asks = await this.asks.raise(armed);
-    await this.audit.record({
+    const asks = await this.deps.asks.raise(armed);
+    await this.deps.audit.record({
       subject: input.principal.subject,
       action: 'automation.armed',
       outcome: 'armed',
       details: { automationId: armed.id, asks: asks.map((a) => a.tool) },
     });
-    return { automation: automationView(armed, this.calendar, now), asks };
+    return { automation: automationView(armed, this.deps.calendar, now), asks };
   }
 }

@@ -1,7 +1,6 @@
 import { Automation, type AutomationPrimitives } from '../../domain/automations/automation.js';
 import type { RecordSet } from '../../ports/store.js';
-import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
-import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
+import { AggregateBook, asPrimitives, type Loaded } from '../shared/aggregate-book.js';
 import { automationShape } from './stored-shapes.js';
 
 export type LoadedAutomation = Loaded<'automation', Automation, AutomationPrimitives>;
@@ -18,25 +17,10 @@ export class AutomationBook extends AggregateBook<'automation', Automation, Auto
       key: 'automation',
       noun: 'Automation',
       schema: automationShape,
-      fromPrimitives: (props) => Automation.fromPrimitives(props),
-      toPrimitives: (automation) => automation.toPrimitives(),
+      ...asPrimitives(Automation),
       refsOf,
       ownerOf: (automation) => automation.owner.subject,
     });
-  }
-
-  /** Applies `change` to the current revision, retrying when someone else wrote in between. */
-  async update(id: string, change: (automation: Automation) => Automation): Promise<Automation | null> {
-    return retryOnConflict(
-      async () => {
-        const loaded = await this.find(id);
-        if (!loaded) return null;
-        const changed = change(loaded.automation);
-        if (changed === loaded.automation) return changed;
-        return (await this.swap(loaded, changed)) ? changed : LOST_RACE;
-      },
-      { what: 'The automation' },
-    );
   }
 
   async remove(id: string): Promise<void> {

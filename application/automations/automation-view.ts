@@ -1,6 +1,8 @@
 import type { Automation } from '../../domain/automations/automation.js';
+import type { Clock } from '../../ports/clock.js';
 import type { CronCalendar } from '../../ports/scheduler.js';
 import type { AutomationView } from '../../ports/use-cases/automations.js';
+import type { AutomationBook } from './automation-book.js';
 
 /**
  * The wire's view: the record with the owner's subject, its retry and concurrency (defaults filled
@@ -22,4 +24,18 @@ export function automationView(automation: Automation, calendar: CronCalendar, n
     notify,
     ...(nextRunAt !== undefined ? { nextRunAt } : {}),
   };
+}
+
+/** The reads of a person's automations (one, or a page): each answers them as the wire views them. */
+export abstract class AutomationReads {
+  constructor(
+    protected readonly automations: AutomationBook,
+    private readonly calendar: CronCalendar,
+    protected readonly clock: Clock,
+  ) {}
+
+  /** The automation's view as of `now`: a page is viewed at one instant. */
+  protected view(automation: Automation, now: Date = this.clock.now()): AutomationView {
+    return automationView(automation, this.calendar, now);
+  }
 }

@@ -1,6 +1,6 @@
 import { Connection, type ConnectionPrimitives } from '../../domain/connections/connection.js';
 import type { RecordSet } from '../../ports/store.js';
-import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
+import { AggregateBook, asPrimitives, type Loaded } from '../shared/aggregate-book.js';
 import { connectionShape } from './stored-shapes.js';
 
 export type LoadedConnection = Loaded<'connection', Connection, ConnectionPrimitives>;
@@ -17,8 +17,7 @@ export class ConnectionBook extends AggregateBook<'connection', Connection, Conn
       key: 'connection',
       noun: 'Connection',
       schema: connectionShape,
-      fromPrimitives: (props) => Connection.fromPrimitives(props),
-      toPrimitives: (connection) => connection.toPrimitives(),
+      ...asPrimitives(Connection),
       refsOf: (props) => ({ owner: props.owner, toolkit: props.toolkit, status: props.status, broker: props.broker }),
       ownerOf: (connection) => connection.owner,
     });

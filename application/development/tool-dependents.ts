@@ -1,3 +1,5 @@
+import { everyRecord, type RecordSet } from '../../ports/store.js';
+
 /**
  * The extension point behind `POST /sync/impact`: a family whose items depend on tools (apps that
  * call them, automations whose tasks use them, grants that remember them) counts its dependents.
@@ -17,4 +19,28 @@ export interface ToolDependents {
 export interface ToolDependentCounts {
   readonly total: number;
   readonly byTool: Readonly<Record<string, number>>;
+}
+
+/**
+ * A family whose stored items name the tools they use (an app's actions, an automation's task):
+ * every item is read, and one using several of the given tools counts once in `total`.
+ */
+export class ItemsNamingTools<P> implements ToolDependents {
+  constructor(
+    readonly family: string,
+    private readonly items: RecordSet<P>,
+    private readonly toolsOf: (item: P) => ReadonlyArray<string>,
+  ) {}
+
+  async dependentsOf(tools: ReadonlyArray<string>): Promise<ToolDependentCounts> {
+    const byTool: Record<string, number> = Object.fromEntries(tools.map((tool) => [tool, 0]));
+    let total = 0;
+    for (const { data } of await everyRecord(this.items)) {
+      const named = new Set(this.toolsOf(data));
+      const used = tools.filter((tool) => named.has(tool));
+      for (const tool of used) byTool[tool]! += 1;
+      if (used.length > 0) total += 1;
+    }
+    return { total, byTool };
+  }
 }

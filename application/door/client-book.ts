@@ -1,7 +1,7 @@
 import { DoorClient, type DoorClientPrimitives } from '../../domain/door/door-client.js';
 import { isIdOf } from '../../domain/ids.js';
 import type { RecordSet } from '../../ports/store.js';
-import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
+import { AggregateBook, asPrimitives, type Loaded } from '../shared/aggregate-book.js';
 import { doorClientShape } from './stored-shapes.js';
 
 export type LoadedDoorClient = Loaded<'client', DoorClient, DoorClientPrimitives>;
@@ -14,8 +14,7 @@ export class DoorClientBook extends AggregateBook<'client', DoorClient, DoorClie
       key: 'client',
       noun: 'Door client',
       schema: doorClientShape,
-      fromPrimitives: (props) => DoorClient.fromPrimitives(props),
-      toPrimitives: (client) => client.toPrimitives(),
+      ...asPrimitives(DoorClient),
       refsOf: () => ({}),
       ownerOf: () => null,
     });

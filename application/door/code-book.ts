@@ -1,6 +1,6 @@
 import { AuthorizationCode, type AuthorizationCodePrimitives } from '../../domain/door/authorization-code.js';
 import type { RecordSet } from '../../ports/store.js';
-import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
+import { AggregateBook, asPrimitives, type Loaded } from '../shared/aggregate-book.js';
 import { authorizationCodeShape } from './stored-shapes.js';
 
 export type LoadedCode = Loaded<'code', AuthorizationCode, AuthorizationCodePrimitives>;
@@ -13,8 +13,7 @@ export class AuthorizationCodeBook extends AggregateBook<'code', AuthorizationCo
       key: 'code',
       noun: 'Authorization code',
       schema: authorizationCodeShape,
-      fromPrimitives: (props) => AuthorizationCode.fromPrimitives(props),
-      toPrimitives: (code) => code.toPrimitives(),
+      ...asPrimitives(AuthorizationCode),
       refsOf: (props) => ({ client: props.ask.clientId }),
       ownerOf: (code) => code.toPrimitives().subject,
     });

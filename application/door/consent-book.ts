@@ -2,7 +2,7 @@ import { DoorConsent, type DoorConsentPrimitives } from '../../domain/door/door-
 import { AtomicityUnavailable } from '../../domain/errors.js';
 import type { DoorSecrets } from '../../ports/door-secrets.js';
 import type { RecordSet } from '../../ports/store.js';
-import { AggregateBook } from '../shared/aggregate-book.js';
+import { AggregateBook, asPrimitives } from '../shared/aggregate-book.js';
 import { doorConsentShape } from './stored-shapes.js';
 
 /**
@@ -20,8 +20,7 @@ export class DoorConsentBook extends AggregateBook<'consent', DoorConsent, DoorC
       key: 'consent',
       noun: 'Door consent',
       schema: doorConsentShape,
-      fromPrimitives: (props) => DoorConsent.fromPrimitives(props),
-      toPrimitives: (consent) => consent.toPrimitives(),
+      ...asPrimitives(DoorConsent),
       refsOf: (props) => ({ subject: props.subject, client: props.clientId }),
       ownerOf: (consent) => consent.toPrimitives().subject,
     });

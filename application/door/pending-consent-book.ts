@@ -1,6 +1,6 @@
 import { PendingConsent, type PendingConsentPrimitives } from '../../domain/door/authorization-request.js';
 import type { RecordSet } from '../../ports/store.js';
-import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
+import { AggregateBook, asPrimitives, type Loaded } from '../shared/aggregate-book.js';
 import { pendingConsentShape } from './stored-shapes.js';
 
 export type LoadedPendingConsent = Loaded<'pending', PendingConsent, PendingConsentPrimitives>;
@@ -13,8 +13,7 @@ export class PendingConsentBook extends AggregateBook<'pending', PendingConsent,
       key: 'pending',
       noun: 'Consent page',
       schema: pendingConsentShape,
-      fromPrimitives: (props) => PendingConsent.fromPrimitives(props),
-      toPrimitives: (pending) => pending.toPrimitives(),
+      ...asPrimitives(PendingConsent),
       refsOf: (props) => ({ subject: props.subject }),
       ownerOf: (pending) => pending.toPrimitives().subject,
     });

@@ -1,6 +1,6 @@
 import { TokenFamily, type FamilyRevocation, type TokenFamilyPrimitives } from '../../domain/door/token-family.js';
 import type { RecordSet, Store } from '../../ports/store.js';
-import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
+import { AggregateBook, asPrimitives, type Loaded } from '../shared/aggregate-book.js';
 import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
 import { tokenFamilyShape } from './stored-shapes.js';
 
@@ -58,8 +58,7 @@ export class TokenFamilyBook extends AggregateBook<'family', TokenFamily, TokenF
       key: 'family',
       noun: 'Token family',
       schema: tokenFamilyShape,
-      fromPrimitives: (props) => TokenFamily.fromPrimitives(props),
-      toPrimitives: (family) => family.toPrimitives(),
+      ...asPrimitives(TokenFamily),
       refsOf: (props) => ({ subject: props.subject, client: props.clientId, state: props.revokedAt ? 'revoked' : 'active' }),
       ownerOf: (family) => family.toPrimitives().subject,
     });

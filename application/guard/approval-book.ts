@@ -1,7 +1,7 @@
 import { Approval, ApprovalAlreadyDecided, canNameApproval, type ApprovalPrimitives } from '../../domain/guard/approval.js';
 import { NotFound } from '../../domain/errors.js';
 import type { RecordSet } from '../../ports/store.js';
-import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
+import { AggregateBook, asPrimitives, type Loaded } from '../shared/aggregate-book.js';
 import { approvalShape } from './stored-shapes.js';
 
 export type LoadedApproval = Loaded<'approval', Approval, ApprovalPrimitives>;
@@ -17,8 +17,7 @@ export class ApprovalBook extends AggregateBook<'approval', Approval, ApprovalPr
       key: 'approval',
       noun: 'Approval',
       schema: approvalShape,
-      fromPrimitives: (props) => Approval.fromPrimitives(props),
-      toPrimitives: (approval) => approval.toPrimitives(),
+      ...asPrimitives(Approval),
       refsOf,
       ownerOf: (approval) => approval.subject,
     });

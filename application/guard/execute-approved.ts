@@ -8,6 +8,7 @@ import type { AuditTrail } from '../audit/audit-trail.js';
 import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
 import type { ApprovalBook, LoadedApproval } from './approval-book.js';
 import type { CallResult } from './call-result.js';
+import { callSiteOf, placeOf } from './call-site.js';
 import { ExecutionLease } from './execution-lease.js';
 import type { PresentCredentials } from './host-access.js';
 import type { ToolOutcome, ToolRunner } from './tool-runner.js';
@@ -100,17 +101,9 @@ export class ExecuteApproved {
     return this.deps.runner.run({
       tool,
       input: check.value,
-      toolCallId: request.toolCallId,
-      principal: input.principal,
-      venue: request.venue,
-      presence: request.presence,
-      session: request.session,
-      ...(request.threadId ? { threadId: request.threadId } : {}),
-      ...(request.runId ? { runId: request.runId } : {}),
+      // Run where it was asked for, by whoever executes it now.
+      ...callSiteOf({ ...input, toolCallId: request.toolCallId, ...placeOf(request) }),
       authority: { subject: loaded.approval.subject, approvalId: loaded.approval.id },
-      ...(input.credentials ? { credentials: input.credentials } : {}),
-      signal: input.signal,
-      ...(input.writeData ? { writeData: input.writeData } : {}),
     });
   }
 

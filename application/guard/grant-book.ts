@@ -1,6 +1,6 @@
 import { Grant, type StoredGrant } from '../../domain/guard/grant.js';
 import type { RecordSet } from '../../ports/store.js';
-import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
+import { AggregateBook, asPrimitives, type Loaded } from '../shared/aggregate-book.js';
 import { grantShape } from './stored-shapes.js';
 
 export type LoadedGrant = Loaded<'grant', Grant, StoredGrant>;
@@ -17,8 +17,7 @@ export class GrantBook extends AggregateBook<'grant', Grant, StoredGrant> {
       key: 'grant',
       noun: 'Grant',
       schema: grantShape,
-      fromPrimitives: (props) => Grant.fromPrimitives(props),
-      toPrimitives: (grant) => grant.toPrimitives(),
+      ...asPrimitives(Grant),
       refsOf: (props) => ({ subject: props.subject, tool: props.tool, active: Grant.fromPrimitives(props).active ? 'yes' : 'no' }),
       ownerOf: (grant) => grant.subject,
     });

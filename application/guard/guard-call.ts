@@ -9,7 +9,7 @@ import type { AuditTrail } from '../audit/audit-trail.js';
 import type { EgressPreview } from './egress-preview.js';
 import type { ApprovalBook } from './approval-book.js';
 import type { CallResult } from './call-result.js';
-import type { CallSite } from './call-site.js';
+import { callSiteOf, conversationOf, type CallSite } from './call-site.js';
 import { inputDigest } from './digest.js';
 import type { ExecuteApproved } from './execute-approved.js';
 import type { GrantBook } from './grant-book.js';
@@ -56,11 +56,7 @@ export interface GuardCallDeps {
  * an Approval, or blocked.
  */
 export class GuardCall {
-  private readonly meter: UsageMeter | null;
-
-  constructor(private readonly deps: GuardCallDeps) {
-    this.meter = deps.meter ?? null;
-  }
+  constructor(private readonly deps: GuardCallDeps) {}
 
   async execute(call: GuardedCall): Promise<CallResult> {
     const tool = this.deps.tools.get(call.tool);
@@ -97,7 +93,7 @@ export class GuardCall {
         const tripped = await this.breakers(ruled, call);
         if (tripped) return this.park(ruled, call, tool, parsed);
         // A call over the subject's tool-call budget throws LimitReached: the turn or run ends on it.
-        await this.meter?.charge(call.principal.subject, 'toolCalls');
+        await this.deps.meter?.charge(call.principal.subject, 'toolCalls');
         const authority = decision.grantId ? { subject: call.principal.subject, grantId: decision.grantId } : null;
         const outcome = await this.deps.runner.run({ ...this.runOf(call, tool, parsed), authority });
         return outcome.ok
@@ -127,11 +123,12 @@ export class GuardCall {
    * (LimitReached thrown: the run ends failed, saying which breaker).
    */
   private async breakers(ruled: RuledCall, call: GuardedCall): Promise<boolean> {
-    if (!this.meter) return false;
+    const meter = this.deps.meter;
+    if (!meter) return false;
     const subject = call.principal.subject;
     const tripped =
-      (await this.meter.breaker('toolCallsPerMinute', subject)) ??
-      (call.runId && ruled.effective.risk !== 'read' ? await this.meter.breaker('writesPerRun', call.runId) : null);
+      (await meter.breaker('toolCallsPerMinute', subject)) ??
+      (call.runId && ruled.effective.risk !== 'read' ? await meter.breaker('writesPerRun', call.runId) : null);
     if (!tripped) return false;
     const { budget, refusal } = tripped;
     const stops = Boolean(call.runId) && call.presence === 'away';
@@ -144,8 +141,7 @@ export class GuardCall {
         max: budget.max,
         tool: ruled.tool,
         venue: call.venue,
-        ...(call.runId ? { runId: call.runId } : {}),
-        ...(call.threadId ? { threadId: call.threadId } : {}),
+        ...conversationOf(call),
       },
     });
     if (!stops) return true;
@@ -166,8 +162,7 @@ export class GuardCall {
       preview: await this.previewOf(ruled, call, tool, parsed),
       now: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.deps.settings.approvalTtlMs).toISOString(),
-      ...(call.threadId ? { threadId: call.threadId } : {}),
-      ...(call.runId ? { runId: call.runId } : {}),
+      ...conversationOf(call),
       ...(app ? { appId: app.appId, contentHash: app.contentHash } : {}),
     });
     await this.deps.approvals.save(approval);
@@ -240,20 +235,7 @@ export class GuardCall {
   }
 
   private runOf(call: GuardedCall, tool: RegisteredTool, input: unknown) {
-    return {
-      tool,
-      input,
-      toolCallId: call.toolCallId,
-      principal: call.principal,
-      venue: call.venue,
-      presence: call.presence,
-      session: call.session,
-      ...(call.threadId ? { threadId: call.threadId } : {}),
-      ...(call.runId ? { runId: call.runId } : {}),
-      ...(call.credentials ? { credentials: call.credentials } : {}),
-      signal: call.signal,
-      ...(call.writeData ? { writeData: call.writeData } : {}),
-    };
+    return { tool, input, ...callSiteOf(call) };
   }
 }
 

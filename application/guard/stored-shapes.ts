@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
 import type { StoredGrant } from '../../domain/guard/grant.js';
+import { RISKS, VENUES, type Risk, type Venue } from '../../domain/guard/risk.js';
 
 /** The shapes approvals and grants are stored in; the books check every row they read against them. */
 
@@ -19,10 +20,10 @@ export const approvalShape = z.object({
     toolCallId: z.string(),
     tool: z.string(),
     input: z.unknown(),
-    risk: z.enum(['read', 'write', 'destructive']),
+    risk: z.enum(RISKS as [Risk, ...Risk[]]),
     egress: z.boolean(),
     preview: z.string(),
-    venue: z.enum(['chat', 'app', 'automation', 'mcp']),
+    venue: z.enum(VENUES as [Venue, ...Venue[]]),
     presence: z.enum(['present', 'away']),
     session: z.string(),
     threadId: z.string().optional(),

@@ -2,7 +2,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { RegisteredTool } from '../../ports/tool-registry.js';
 import type { Egress } from '../../ports/egress.js';
 import type { Authority } from './act-as-seam.js';
-import type { CallSite } from './call-site.js';
+import { placeOf, type CallSite } from './call-site.js';
 import type { HostAccess } from './host-access.js';
 import type { ToolConnections } from '../connections/connection-gate.js';
 
@@ -39,12 +39,8 @@ export class ToolRunner {
       const connection = run.tool.connection ? await this.connectionFor(run, run.tool.connection) : null;
       const output = await run.tool.execute(run.input, {
         principal: run.principal,
-        venue: run.venue,
-        presence: run.presence,
+        ...placeOf(run),
         toolCallId: run.toolCallId,
-        session: run.session,
-        ...(run.threadId ? { threadId: run.threadId } : {}),
-        ...(run.runId ? { runId: run.runId } : {}),
         signal: run.signal,
         abortSignal: run.signal,
         messages: [],

@@ -2,7 +2,7 @@ import { CompletionWebhook, type CompletionWebhookPrimitives } from '../../domai
 import { AtomicityUnavailable } from '../../domain/errors.js';
 import { ID_PREFIXES } from '../../domain/ids.js';
 import type { RecordSet } from '../../ports/store.js';
-import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
+import { AggregateBook, asPrimitives, type Loaded } from '../shared/aggregate-book.js';
 import { completionWebhookShape } from './stored-shapes.js';
 
 export type LoadedCompletionWebhook = Loaded<'webhook', CompletionWebhook, CompletionWebhookPrimitives>;
@@ -18,8 +18,7 @@ export class CompletionWebhookBook extends AggregateBook<'webhook', CompletionWe
       key: 'webhook',
       noun: 'Completion webhook',
       schema: completionWebhookShape,
-      fromPrimitives: (props) => CompletionWebhook.fromPrimitives(props),
-      toPrimitives: (webhook) => webhook.toPrimitives(),
+      ...asPrimitives(CompletionWebhook),
       refsOf: (props) => ({ run: props.runId, owner: props.owner, ...(props.state === 'pending' ? { pending: 'yes' } : {}) }),
       ownerOf: (webhook) => webhook.toPrimitives().owner,
     });

@@ -1,24 +1,15 @@
 import { NO_RETRY } from '../../domain/automations/run-policy.js';
 import { Run } from '../../domain/runs/run.js';
-import type { Clock } from '../../ports/clock.js';
-import type { Ids } from '../../ports/ids.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { DryRunRequest, RunDetail, RunRef } from '../../ports/use-cases/runs.js';
-import type { AuditTrail } from '../audit/audit-trail.js';
-import type { AutomationBook } from '../automations/automation-book.js';
-import type { RunBook } from './run-book.js';
+import { keepStartedByHand, type HandStartDeps } from './started-by-hand.js';
 
 /** What DryRunAutomation is built from. */
-export interface DryRunAutomationDeps {
-  readonly automations: AutomationBook;
-  readonly runs: RunBook;
+export interface DryRunAutomationDeps extends HandStartDeps {
   /** Executes the dry run here and now (the executor every run goes through). */
   readonly execute: (runId: string) => Promise<void>;
   /** Reads the run back as `GET /runs/:id` shows it. */
   readonly read: UseCase<RunRef, RunDetail>;
-  readonly ids: Ids;
-  readonly clock: Clock;
-  readonly audit: AuditTrail;
 }
 
 /**
@@ -28,11 +19,7 @@ export interface DryRunAutomationDeps {
  * retried and sends no completion webhook. Answers with the ended run. Owner-only.
  */
 export class DryRunAutomation implements UseCase<DryRunRequest, RunDetail> {
-  private readonly run: (runId: string) => Promise<void>;
-
-  constructor(private readonly deps: DryRunAutomationDeps) {
-    this.run = deps.execute;
-  }
+  constructor(private readonly deps: DryRunAutomationDeps) {}
 
   async execute(input: DryRunRequest): Promise<RunDetail> {
     const { automation } = await this.deps.automations.ownedBy(input.principal.subject, input.automationId);
@@ -49,14 +36,8 @@ export class DryRunAutomation implements UseCase<DryRunRequest, RunDetail> {
       retry: NO_RETRY,
       concurrency: automation.concurrency,
     });
-    await this.deps.runs.save(run);
-    await this.deps.audit.record({
-      subject: input.principal.subject,
-      action: 'run.dry-run',
-      outcome: 'started',
-      details: { runId: run.id, automationId: automation.id },
-    });
-    await this.run(run.id);
+    await keepStartedByHand(this.deps, input.principal, run, { action: 'run.dry-run', outcome: 'started' });
+    await this.deps.execute(run.id);
     return this.deps.read.execute({ principal: input.principal, runId: run.id });
   }
 }

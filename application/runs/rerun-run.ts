@@ -1,13 +1,9 @@
 import { Conflict } from '../../domain/errors.js';
-import type { Clock } from '../../ports/clock.js';
-import type { Ids } from '../../ports/ids.js';
 import type { RunDispatcher } from '../../ports/scheduler.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { RunRef, RunView } from '../../ports/use-cases/runs.js';
-import type { AuditTrail } from '../audit/audit-trail.js';
-import type { AutomationBook } from '../automations/automation-book.js';
-import type { RunBook } from './run-book.js';
 import { runView } from './run-view.js';
+import { keepStartedByHand, type HandStartDeps } from './started-by-hand.js';
 
 /** A run whose automation was deleted cannot run again: its grants went with it. */
 export class AutomationGone extends Conflict {
@@ -17,13 +13,8 @@ export class AutomationGone extends Conflict {
 }
 
 /** What RerunRun is built from. */
-export interface RerunRunDeps {
-  readonly runs: RunBook;
-  readonly automations: AutomationBook;
+export interface RerunRunDeps extends HandStartDeps {
   readonly dispatcher: RunDispatcher;
-  readonly ids: Ids;
-  readonly clock: Clock;
-  readonly audit: AuditTrail;
 }
 
 /**
@@ -45,13 +36,7 @@ export class RerunRun implements UseCase<RunRef, RunView> {
       retry: automation.retry,
       concurrency: automation.concurrency,
     });
-    await this.deps.runs.save(again);
-    await this.deps.audit.record({
-      subject: input.principal.subject,
-      action: 'run.rerun',
-      outcome: 'queued',
-      details: { runId: again.id, of: run.id, automationId: run.automationId },
-    });
+    await keepStartedByHand(this.deps, input.principal, again, { action: 'run.rerun', outcome: 'queued', details: { of: run.id } });
     await this.deps.dispatcher.dispatch([again.id]);
     return runView(again);
   }

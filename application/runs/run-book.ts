@@ -1,9 +1,9 @@
 import { Run, type StoredRunPrimitives } from '../../domain/runs/run.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import { AtomicityUnavailable } from '../../domain/errors.js';
-import { everyRecord, type RecordSet } from '../../ports/store.js';
-import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
-import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
+import type { RecordSet } from '../../ports/store.js';
+import type { Loaded } from '../shared/aggregate-book.js';
+import { TranscriptBook } from '../shared/transcript-book.js';
 import { runShape } from './stored-shapes.js';
 
 export type LoadedRun = Loaded<'run', Run, StoredRunPrimitives>;
@@ -13,12 +13,9 @@ export type LoadedRun = Loaded<'run', Run, StoredRunPrimitives>;
  * messages, indexed by run). Every state change is a swap on the revision read: an executor, a
  * stop on another instance and the crash sweep never both win.
  */
-export class RunBook extends AggregateBook<'run', Run, StoredRunPrimitives> {
-  constructor(
-    records: RecordSet<StoredRunPrimitives>,
-    private readonly messages: RecordSet<UiMessage>,
-  ) {
-    super(records, {
+export class RunBook extends TranscriptBook<'run', Run, StoredRunPrimitives> {
+  constructor(records: RecordSet<StoredRunPrimitives>, messages: RecordSet<UiMessage>) {
+    super(records, messages, {
       collection: 'runs',
       key: 'run',
       noun: 'Run',
@@ -56,23 +53,6 @@ export class RunBook extends AggregateBook<'run', Run, StoredRunPrimitives> {
     return inserted.map((record) => record.id);
   }
 
-  /**
-   * Applies `change` to the current revision, retrying on a lost race; null when the run is gone
-   * or `change` declines (returns null). Returns the run unchanged when `change` changes nothing.
-   */
-  async update(id: string, change: (run: Run) => Run | null): Promise<Run | null> {
-    return retryOnConflict(
-      async () => {
-        const loaded = await this.find(id);
-        if (!loaded) return null;
-        const changed = change(loaded.run);
-        if (!changed || changed === loaded.run) return changed;
-        return (await this.swap(loaded, changed)) ? changed : LOST_RACE;
-      },
-      { what: 'The run' },
-    );
-  }
-
   /** Every run in a state (the sweep reads running, waiting and queued runs, which are few). */
   inState(state: StoredRunPrimitives['state']): Promise<LoadedRun[]> {
     return this.all({ state });
@@ -86,14 +66,5 @@ export class RunBook extends AggregateBook<'run', Run, StoredRunPrimitives> {
   /** Ended runs whose follow-up (slot, next run, completion webhook) is still to do. */
   followUpsDue(): Promise<LoadedRun[]> {
     return this.all({ followUp: 'due' });
-  }
-
-  /** The run's transcript, oldest first. */
-  async messagesOf(runId: string): Promise<UiMessage[]> {
-    return (await everyRecord(this.messages, { run: runId })).map((record) => record.data).reverse();
-  }
-
-  async putMessage(runId: string, message: UiMessage): Promise<void> {
-    await this.messages.put({ id: message.id, data: message, refs: { run: runId } });
   }
 }

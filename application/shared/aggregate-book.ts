@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { AtomicityUnavailable, NotFound } from '../../domain/errors.js';
 import { everyRecord, type RecordSet, type StoredRecord } from '../../ports/store.js';
+import { LOST_RACE, retryOnConflict } from './retry-on-conflict.js';
 import { StoredShapeInvalid } from './stored-shape-invalid.js';
 
 /**
@@ -25,6 +26,16 @@ export interface AggregateMapping<K extends string, A, P> {
   refsOf(props: P): Record<string, string>;
   /** Whose it is, for ownedBy; null for an aggregate no person owns. */
   ownerOf(aggregate: A): string | null;
+}
+
+/**
+ * How most families turn to and from their primitives: the class's static `fromPrimitives` and
+ * the aggregate's own `toPrimitives()`. A family stored otherwise writes both out itself.
+ */
+export function asPrimitives<A extends { toPrimitives(): P }, P>(family: {
+  fromPrimitives(props: P): A;
+}): Pick<AggregateMapping<string, A, P>, 'fromPrimitives' | 'toPrimitives'> {
+  return { fromPrimitives: (props) => family.fromPrimitives(props), toPrimitives: (aggregate) => aggregate.toPrimitives() };
 }
 
 export interface LoadedPage<L> {
@@ -81,6 +92,24 @@ export class AggregateBook<K extends string, A, P extends { readonly id: string 
     const props = this.mapping.toPrimitives(next);
     const record = await atomic.compareAndSwap(loaded.record.id, loaded.record.revision, { data: props, refs: this.mapping.refsOf(props) });
     return record ? this.loadedOf(next, record) : null;
+  }
+
+  /**
+   * Applies `change` to the current revision, retrying on a lost race; null when the aggregate is
+   * gone or `change` declines (returns null). Answers it unchanged when `change` changes nothing.
+   */
+  async update(id: string, change: (aggregate: A) => A | null): Promise<A | null> {
+    return retryOnConflict(
+      async () => {
+        const loaded = await this.find(id);
+        if (!loaded) return null;
+        const current = this.aggregateOf(loaded);
+        const changed = change(current);
+        if (!changed || changed === current) return changed;
+        return (await this.swap(loaded, changed)) ? changed : LOST_RACE;
+      },
+      { what: `The ${this.mapping.noun.toLowerCase()}` },
+    );
   }
 
   /** True for the single caller whose read still matched; the record is gone afterwards. */

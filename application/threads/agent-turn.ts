@@ -87,11 +87,7 @@ export interface AgentTurnDeps {
  * the output budget is spent. What was produced is saved however the turn ends.
  */
 export class AgentTurn {
-  private readonly meter: UsageMeter | null;
-
-  constructor(private readonly deps: AgentTurnDeps) {
-    this.meter = deps.meter ?? null;
-  }
+  constructor(private readonly deps: AgentTurnDeps) {}
 
   /**
    * Runs the turn; resolves with the saved assistant message. A failing model or tool does not
@@ -235,7 +231,7 @@ export class AgentTurn {
     for (let step = 0; step < this.deps.settings.maxSteps; step++) {
       if (stopped(input) || (await input.scope?.shouldStop?.())) return 'other';
       // A step starts while any of the subject's tokens are left (what it spends is counted after).
-      await this.meter?.ensureLeft(input.principal.subject, 'tokens');
+      await this.deps.meter?.ensureLeft(input.principal.subject, 'tokens');
       emit({ type: 'start-step' });
       const view = modelView(earlier, draft.message, {
         toolOutputCap: this.deps.settings.toolOutputCap,
@@ -269,7 +265,7 @@ export class AgentTurn {
         return 'other';
       }
       if (textId) emit({ type: 'text-end', id: textId });
-      if (finish?.totalTokens) await this.meter?.record(input.principal.subject, 'tokens', finish.totalTokens);
+      if (finish?.totalTokens) await this.deps.meter?.record(input.principal.subject, 'tokens', finish.totalTokens);
 
       let parked = false;
       for (const call of calls) {

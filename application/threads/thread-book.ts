@@ -1,8 +1,8 @@
 import { Thread, type ThreadPrimitives } from '../../domain/threads/thread.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import type { RecordSet } from '../../ports/store.js';
-import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
-import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
+import { asPrimitives, type Loaded } from '../shared/aggregate-book.js';
+import { TranscriptBook } from '../shared/transcript-book.js';
 import { threadShape } from './stored-shapes.js';
 
 export type LoadedThread = Loaded<'thread', Thread, ThreadPrimitives>;
@@ -12,56 +12,17 @@ export type LoadedThread = Loaded<'thread', Thread, ThreadPrimitives>;
  * by thread), so listing threads never touches a message. The turn lease rides on `swap` (one
  * turn per thread, across instances), so a store without compare-and-swap fails closed.
  */
-export class ThreadBook extends AggregateBook<'thread', Thread, ThreadPrimitives> {
-  constructor(
-    summaries: RecordSet<ThreadPrimitives>,
-    private readonly messages: RecordSet<UiMessage>,
-  ) {
-    super(summaries, {
+export class ThreadBook extends TranscriptBook<'thread', Thread, ThreadPrimitives> {
+  constructor(summaries: RecordSet<ThreadPrimitives>, messages: RecordSet<UiMessage>) {
+    super(summaries, messages, {
       collection: 'threads',
       key: 'thread',
       noun: 'Thread',
       schema: threadShape,
-      fromPrimitives: (props) => Thread.fromPrimitives(props),
-      toPrimitives: (thread) => thread.toPrimitives(),
+      ...asPrimitives(Thread),
       refsOf: (props) => ({ owner: props.owner }),
       ownerOf: (thread) => thread.owner,
     });
-  }
-
-  /**
-   * Applies `change` to the current revision, retrying on a lost race; null when the thread is gone
-   * or `change` declines (returns null). Answers the thread unchanged when `change` changes nothing.
-   */
-  async update(id: string, change: (thread: Thread) => Thread | null): Promise<Thread | null> {
-    return retryOnConflict(
-      async () => {
-        const loaded = await this.find(id);
-        if (!loaded) return null;
-        const changed = change(loaded.thread);
-        if (!changed || changed === loaded.thread) return changed;
-        return (await this.swap(loaded, changed)) ? changed : LOST_RACE;
-      },
-      { what: 'The thread' },
-    );
-  }
-
-  /** Messages oldest first: all of them, or the newest `last`. */
-  async messagesOf(threadId: string, last?: number): Promise<UiMessage[]> {
-    const collected: UiMessage[] = [];
-    let cursor: string | null = null;
-    do {
-      const wanted = last === undefined ? 500 : Math.min(500, last - collected.length);
-      const page = await this.messages.list({ refs: { thread: threadId }, limit: wanted, cursor });
-      collected.push(...page.items.map((record) => record.data));
-      cursor = last !== undefined && collected.length >= last ? null : page.nextCursor;
-    } while (cursor);
-    return collected.reverse();
-  }
-
-  /** Inserts or replaces a message; a replaced message keeps its place in the thread. */
-  async putMessage(threadId: string, message: UiMessage): Promise<void> {
-    await this.messages.put({ id: message.id, data: message, refs: { thread: threadId } });
   }
 
   /** Removes messages a rewind replaced (regenerate, edit-and-resend). */
@@ -71,7 +32,7 @@ export class ThreadBook extends AggregateBook<'thread', Thread, ThreadPrimitives
 
   async delete(threadId: string): Promise<void> {
     for (;;) {
-      const page = await this.messages.list({ refs: { thread: threadId }, limit: 500 });
+      const page = await this.messages.list({ refs: this.transcriptOf(threadId), limit: 500 });
       if (page.items.length === 0) break;
       for (const record of page.items) await this.messages.delete(record.id);
     }

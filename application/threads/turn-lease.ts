@@ -1,14 +1,9 @@
-import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
-import type { ThreadBook } from './thread-book.js';
 import type { LiveTurn } from './turn-hub.js';
-import type { TurnFeeds } from './turn-settings.js';
+import type { StopDeps } from './turn-stopper.js';
 
 /** What TurnLease is built from. */
-export interface TurnLeaseDeps {
-  readonly threads: ThreadBook;
-  readonly feeds: TurnFeeds;
-  readonly clock: Clock;
+export interface TurnLeaseDeps extends StopDeps {
   readonly logger: Logger;
   readonly settings: { readonly leaseMs: number };
 }

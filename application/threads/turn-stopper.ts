@@ -4,13 +4,20 @@ import type { ThreadWaits } from './thread-waits.js';
 import type { TurnHub } from './turn-hub.js';
 import type { TurnFeeds } from './turn-settings.js';
 
-/** What TurnStopper is built from. */
-export interface TurnStopperDeps {
+/**
+ * What both ends of a stop are built from alike (the stopper, and the lease of the turn it stops):
+ * the thread the stop is written on, the feeds that wake the turn's instance, and the clock.
+ */
+export interface StopDeps {
   readonly threads: ThreadBook;
-  readonly hub: TurnHub;
   readonly feeds: TurnFeeds;
-  readonly waits: ThreadWaits;
   readonly clock: Clock;
+}
+
+/** What TurnStopper is built from. */
+export interface TurnStopperDeps extends StopDeps {
+  readonly hub: TurnHub;
+  readonly waits: ThreadWaits;
   readonly settings: { readonly stopWaitMs: number };
 }
 

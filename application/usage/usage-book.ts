@@ -1,7 +1,7 @@
 import { UsageTally, type UsageTallyPrimitives } from '../../domain/usage/usage-tally.js';
 import { AtomicityUnavailable } from '../../domain/errors.js';
 import type { RecordSet } from '../../ports/store.js';
-import { AggregateBook, type Loaded } from '../shared/aggregate-book.js';
+import { AggregateBook, asPrimitives, type Loaded } from '../shared/aggregate-book.js';
 import { usageTallyShape } from './stored-shapes.js';
 
 export type LoadedTally = Loaded<'tally', UsageTally, UsageTallyPrimitives>;
@@ -18,8 +18,7 @@ export class UsageBook extends AggregateBook<'tally', UsageTally, UsageTallyPrim
       key: 'tally',
       noun: 'Usage',
       schema: usageTallyShape,
-      fromPrimitives: (props) => UsageTally.fromPrimitives(props),
-      toPrimitives: (tally) => tally.toPrimitives(),
+      ...asPrimitives(UsageTally),
       refsOf: (props) => ({ budget: props.budget }),
       ownerOf: () => null,
     });
