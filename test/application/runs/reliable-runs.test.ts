@@ -25,8 +25,10 @@ interface StoreKind {
   open(count: number, clock: ManualClock): Promise<Store[]>;
 }
 
+// What a test opened, closed after it.
 const opened: Store[] = [];
 const databases: TestDatabase[] = [];
+const served: ChatCompletionsServer[] = [];
 let postgres: string | null = null;
 
 const KINDS: StoreKind[] = [
@@ -59,9 +61,13 @@ const KINDS: StoreKind[] = [
   },
 ];
 
-/** A model served by a local OpenAI-compatible server, answering request n with `scripts[n]` (the last for every later one). */
+/**
+ * A model served by a local OpenAI-compatible server, answering request n with `scripts[n]` (the last
+ * for every later one); the server is closed after the test.
+ */
 async function servedModel(scripts: CompletionScript[]) {
   const server = await chatCompletionsServer((_request, index) => scripts[Math.min(index, scripts.length - 1)]!);
+  served.push(server);
   const agentModel = (await modelFromLadder({ PORTER_MODEL_URL: server.url, PORTER_MODEL: 'test-model' }, false))!;
   return { server, agentModel };
 }
@@ -119,15 +125,10 @@ for (const kind of KINDS) {
     afterEach(async () => {
       for (const store of opened.splice(0)) await store.close();
       for (const database of databases.splice(0)) await database.drop();
+      for (const server of served.splice(0)) await server.close();
     });
 
     describe('retries', () => {
-      let server: ChatCompletionsServer | null = null;
-      afterEach(async () => {
-        await server?.close();
-        server = null;
-      });
-
       it('a model failing twice then succeeding gives one run with three attempts, and the call it made runs once', async () => {
         const model = await servedModel([
           { toolCalls: [{ id: 'call_note', name: 'notes_add', arguments: '{"text":"pay the invoice"}' }] },
@@ -138,7 +139,6 @@ for (const kind of KINDS) {
           { status: 503 },
           { text: 'Noted: pay the invoice.' },
         ]);
-        server = model.server;
         const clock = new ManualClock('2026-06-01T12:00:00.000Z');
         const [store] = await kind.open(1, clock);
         const notes = countingTool('notes_add', 'write');
@@ -183,14 +183,13 @@ for (const kind of KINDS) {
         expect(calls).to.have.length(1);
         expect(calls[0]).to.deep.include({ state: 'output-available' });
         expect(done.messages.flatMap((m) => m.parts).some((p) => p.type === 'text' && String(p.text).includes('Noted'))).to.equal(true);
-        expect(server.requests).to.have.length(6);
+        expect(model.server.requests).to.have.length(6);
         const actions = (await h.auditLog.list('ada', { limit: 100 })).events.map((e) => e.action);
         expect(actions.filter((a) => a === 'run.retrying')).to.have.length(2);
       });
 
       it('a failure that trying again cannot mend (a 400) fails the run at once; retries that run out fail it', async () => {
         const model = await servedModel([{ status: 400 }]);
-        server = model.server;
         const clock = new ManualClock('2026-06-01T12:00:00.000Z');
         const [store] = await kind.open(1, clock);
         const h = automationsHarness({ tools: [], store, clock, agentModel: model.agentModel });
@@ -203,9 +202,8 @@ for (const kind of KINDS) {
         expect(refused.attempts.map((a) => a.outcome)).to.deep.equal(['failed']);
 
         await h.disarm.execute({ principal: ada, automationId: automation.id });
-        await server.close();
+        await model.server.close();
         const flaky = await servedModel([{ status: 503 }]);
-        server = flaky.server;
         const g = automationsHarness({ tools: [], store, clock, agentModel: flaky.agentModel, holder: 'instance-g' });
         const once = await g.automation({ name: 'one retry', prompt: 'hello', retry: { max: 1, backoffSeconds: 5 }, owner: grace });
         await g.arm.execute({ principal: grace, automationId: once.id });
@@ -222,7 +220,6 @@ for (const kind of KINDS) {
 
       it('a run stopped while it waits for its retry is cancelled and never tried again', async () => {
         const model = await servedModel([{ status: 503 }, { status: 503 }, { text: 'too late' }]);
-        server = model.server;
         const clock = new ManualClock('2026-06-01T12:00:00.000Z');
         const [store] = await kind.open(1, clock);
         const h = automationsHarness({ tools: [], store, clock, agentModel: model.agentModel });
@@ -236,7 +233,7 @@ for (const kind of KINDS) {
         clock.advance(10 * 60_000);
         await h.sweep.execute();
         await h.runQueued();
-        expect(server.requests).to.have.length(2);
+        expect(model.server.requests).to.have.length(2);
         expect((await h.getRun.execute({ principal: ada, runId: runId! })).attempts.map((a) => a.outcome)).to.deep.equal(['failed']);
       });
     });
@@ -361,12 +358,6 @@ for (const kind of KINDS) {
     });
 
     describe('dry run and rerun', () => {
-      let server: ChatCompletionsServer | null = null;
-      afterEach(async () => {
-        await server?.close();
-        server = null;
-      });
-
       it('a dry run of a task that adds a note adds none: the read runs, the note is previewed, nothing parks', async () => {
         const model = await servedModel([
           {
@@ -377,7 +368,6 @@ for (const kind of KINDS) {
           },
           { text: 'I would add the note “call the bank”.' },
         ]);
-        server = model.server;
         const clock = new ManualClock('2026-06-01T12:00:00.000Z');
         const [store] = await kind.open(1, clock);
         const list = countingTool('notes_list', 'read');
@@ -517,41 +507,35 @@ for (const kind of KINDS) {
         const clock = new ManualClock(Date.now());
         const [store] = await kind.open(1, clock);
         const model = await servedModel([{ status: 400 }]);
-        try {
-          const h = automationsHarness({ tools: [], store, clock, agentModel: model.agentModel });
-          const created = await h.automation({ prompt: 'hello', notify: { url: receiver.url } });
-          const changed = await h.change.execute({ principal: ada, automationId: created.id, notify: { url: receiver.url } });
-          expect(changed.notifySecret).to.match(/^whsec_/);
-          expect(changed.notifySecret).to.not.equal(created.notifySecret);
-          await armed(h, created.id);
-          clock.advance(60_000); // the next minute's slot is due
-          const [failedId] = (await h.tick.execute()).runIds;
-          await h.runQueued();
-          clock.advance(60_000);
-          const [stoppedId] = (await h.tick.execute()).runIds;
-          await h.stop.execute({ principal: ada, runId: stoppedId! });
-          await h.deliverQueued();
-          const verifier = new Webhook(changed.notifySecret!);
-          const payloads = receiver.received.map(
-            (r) => verifier.verify(r.body, r.headers as Record<string, string>) as Record<string, any>,
-          );
-          expect(payloads.map((p) => [p.data.runId, p.type, p.data.state]).sort()).to.deep.equal(
-            [
-              [failedId, 'run.failed', 'failed'],
-              [stoppedId, 'run.cancelled', 'cancelled'],
-            ].sort(),
-          );
+        const h = automationsHarness({ tools: [], store, clock, agentModel: model.agentModel });
+        const created = await h.automation({ prompt: 'hello', notify: { url: receiver.url } });
+        const changed = await h.change.execute({ principal: ada, automationId: created.id, notify: { url: receiver.url } });
+        expect(changed.notifySecret).to.match(/^whsec_/);
+        expect(changed.notifySecret).to.not.equal(created.notifySecret);
+        await armed(h, created.id);
+        clock.advance(60_000); // the next minute's slot is due
+        const [failedId] = (await h.tick.execute()).runIds;
+        await h.runQueued();
+        clock.advance(60_000);
+        const [stoppedId] = (await h.tick.execute()).runIds;
+        await h.stop.execute({ principal: ada, runId: stoppedId! });
+        await h.deliverQueued();
+        const verifier = new Webhook(changed.notifySecret!);
+        const payloads = receiver.received.map((r) => verifier.verify(r.body, r.headers as Record<string, string>) as Record<string, any>);
+        expect(payloads.map((p) => [p.data.runId, p.type, p.data.state]).sort()).to.deep.equal(
+          [
+            [failedId, 'run.failed', 'failed'],
+            [stoppedId, 'run.cancelled', 'cancelled'],
+          ].sort(),
+        );
 
-          // notify: null sends no more.
-          await h.change.execute({ principal: ada, automationId: created.id, notify: null });
-          clock.advance(60_000);
-          await h.tick.execute();
-          await h.runQueued();
-          await h.deliverQueued();
-          expect(receiver.received).to.have.length(2);
-        } finally {
-          await model.server.close();
-        }
+        // notify: null sends no more.
+        await h.change.execute({ principal: ada, automationId: created.id, notify: null });
+        clock.advance(60_000);
+        await h.tick.execute();
+        await h.runQueued();
+        await h.deliverQueued();
+        expect(receiver.received).to.have.length(2);
       });
     });
   });
