@@ -86,6 +86,18 @@ export class ManualDispatcher implements RunDispatcher, WebhookDispatcher {
     for (const entry of due) this.later.splice(this.later.indexOf(entry), 1);
     return [...this.dispatched.splice(0), ...due.map((entry) => entry.id)];
   }
+
+  /** Does `work` for everything handed over that is due (and anything handed over meanwhile), one at a time. */
+  async drain(work: (id: string) => Promise<unknown>): Promise<string[]> {
+    const done: string[] = [];
+    for (let batch = this.take(); batch.length; batch = this.take()) {
+      for (const id of batch) {
+        await work(id);
+        done.push(id);
+      }
+    }
+    return done;
+  }
 }
 
 export interface AutomationsHarnessOptions {
@@ -250,27 +262,9 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
       audit: trail,
     }),
     /** Executes every run handed over so far (and any handed over meanwhile), one at a time. */
-    async runQueued(): Promise<string[]> {
-      const done: string[] = [];
-      for (let batch = dispatcher.take(); batch.length; batch = dispatcher.take()) {
-        for (const id of batch) {
-          await executor.execute(id);
-          done.push(id);
-        }
-      }
-      return done;
-    },
+    runQueued: (): Promise<string[]> => dispatcher.drain((id) => executor.execute(id)),
     /** Makes every completion-webhook attempt handed over so far (and any handed over meanwhile) that is due. */
-    async deliverQueued(): Promise<string[]> {
-      const done: string[] = [];
-      for (let batch = webhookDispatcher.take(); batch.length; batch = webhookDispatcher.take()) {
-        for (const id of batch) {
-          await deliver.execute(id);
-          done.push(id);
-        }
-      }
-      return done;
-    },
+    deliverQueued: (): Promise<string[]> => webhookDispatcher.drain((id) => deliver.execute(id)),
     async automation(input: {
       name?: string;
       cron?: string;
@@ -295,6 +289,11 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
         ...(input.concurrency ? { concurrency: input.concurrency } : {}),
         ...(input.notify ? { notify: input.notify } : {}),
       });
+    },
+    /** Arms Ada's automation and approves every standing-grant ask, so its runs act while nobody is there. */
+    async armApproved(automationId: string): Promise<void> {
+      const { asks } = await this.arm.execute({ principal: ada, automationId });
+      for (const ask of asks) await this.decide.execute({ principal: ada, approvalId: ask.approvalId, approve: true });
     },
   };
 }

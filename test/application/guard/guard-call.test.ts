@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ada, bob, countingTool, guardHarness, parkedId } from '../../support/guard-harness.js';
+import { ada, bob, countingTool, expectAdasOnlyGrant, guardHarness, parkedId } from '../../support/guard-harness.js';
 import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { codeOf } from '../../support/outcomes.js';
@@ -118,9 +118,7 @@ describe('GuardCall: the decision pipeline', () => {
         status: 'ran',
         because: 'grant',
       });
-      const grants = await h.listGrants.execute({ principal: ada });
-      expect(grants.grants).to.have.length(1);
-      expect(grants.grants[0]).to.deep.include({
+      await expectAdasOnlyGrant(h, {
         subject: 'ada',
         tool: 'notes_add',
         scope: 'tool',

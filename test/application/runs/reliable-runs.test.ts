@@ -28,7 +28,7 @@ interface StoreKind {
 // What a test opened, closed after it.
 const opened: Store[] = [];
 const databases: TestDatabase[] = [];
-const served: ChatCompletionsServer[] = [];
+const served: Array<ChatCompletionsServer | WebhookReceiver> = [];
 let postgres: string | null = null;
 
 const KINDS: StoreKind[] = [
@@ -72,10 +72,11 @@ async function servedModel(scripts: CompletionScript[]) {
   return { server, agentModel };
 }
 
-/** Arms the automation and approves every standing-grant ask, so its runs act while nobody is there. */
-async function armed(h: ReturnType<typeof automationsHarness>, automationId: string): Promise<void> {
-  const { asks } = await h.arm.execute({ principal: ada, automationId });
-  for (const ask of asks) await h.decide.execute({ principal: ada, approvalId: ask.approvalId, approve: true });
+/** A receiver of completion webhooks answering `statuses` in turn; closed after the test. */
+async function receiving(statuses: number[]): Promise<WebhookReceiver> {
+  const receiver = await webhookReceiver(statuses);
+  served.push(receiver);
+  return receiver;
 }
 
 /** A read tool that takes a while and counts how many of its calls overlap. */
@@ -148,7 +149,7 @@ for (const kind of KINDS) {
           tools: ['notes_add'],
           retry: { max: 2, backoffSeconds: 30 },
         });
-        await armed(h, automation.id);
+        await h.armApproved(automation.id);
         const [runId] = (await h.tick.execute()).runIds;
 
         await h.runQueued();
@@ -194,7 +195,7 @@ for (const kind of KINDS) {
         const [store] = await kind.open(1, clock);
         const h = automationsHarness({ tools: [], store, clock, agentModel: model.agentModel });
         const automation = await h.automation({ prompt: 'hello', retry: { max: 2, backoffSeconds: 30 } });
-        await armed(h, automation.id);
+        await h.armApproved(automation.id);
         const [runId] = (await h.tick.execute()).runIds;
         await h.runQueued();
         const refused = await h.getRun.execute({ principal: ada, runId: runId! });
@@ -224,7 +225,7 @@ for (const kind of KINDS) {
         const [store] = await kind.open(1, clock);
         const h = automationsHarness({ tools: [], store, clock, agentModel: model.agentModel });
         const automation = await h.automation({ prompt: 'hello' });
-        await armed(h, automation.id);
+        await h.armApproved(automation.id);
         const [runId] = (await h.tick.execute()).runIds;
         await h.runQueued();
         expect((await h.getRun.execute({ principal: ada, runId: runId! })).state).to.equal('queued');
@@ -258,7 +259,7 @@ for (const kind of KINDS) {
           prompt: '/call inbox_read {}',
           concurrency: { limit: 1, whenBusy: 'queue' },
         });
-        await armed(a!, automation.id);
+        await a!.armApproved(automation.id);
 
         const answers = await Promise.all(
           Array.from({ length: 5 }, (_, i) => instances[i % 3]!.receive.execute(signedDelivery(`msg_order_${i}`))),
@@ -291,7 +292,7 @@ for (const kind of KINDS) {
           prompt: '/call inbox_read {}',
           concurrency: { limit: 1, whenBusy: 'skip' },
         });
-        await armed(h, automation.id);
+        await h.armApproved(automation.id);
 
         const first = await h.receive.execute(signedDelivery('msg_first'));
         const executing = h.runQueued();
@@ -409,7 +410,7 @@ for (const kind of KINDS) {
         const [store] = await kind.open(1, clock);
         const h = automationsHarness({ tools: [], store, clock, sources: { orders: new StandardWebhooksVerifier(SOURCE_SECRET) } });
         const automation = await h.automation({ source: 'orders', prompt: 'Thank the customer' });
-        await armed(h, automation.id);
+        await h.armApproved(automation.id);
         const delivered = await h.receive.execute(signedDelivery('msg_rerun', { customer: 'Ada' }));
         const [original] = delivered.kind === 'accepted' ? delivered.runIds : [];
         await h.runQueued();
@@ -434,14 +435,8 @@ for (const kind of KINDS) {
     });
 
     describe('completion webhooks', () => {
-      let receiver: WebhookReceiver | null = null;
-      afterEach(async () => {
-        await receiver?.close();
-        receiver = null;
-      });
-
       it('a run that ends sends a signed run.completed, retried after a 500, each attempt in its log', async () => {
-        receiver = await webhookReceiver([500, 200]);
+        const receiver = await receiving([500, 200]);
         // Signatures carry the attempt's time, and standardwebhooks checks it against the real clock.
         const clock = new ManualClock(Date.now());
         const [store] = await kind.open(1, clock);
@@ -455,7 +450,7 @@ for (const kind of KINDS) {
         expect(JSON.stringify(read!.record.data)).to.not.include(secret.slice('whsec_'.length));
         expect(JSON.stringify((await h.listRuns.execute({ principal: ada })).runs)).to.not.include('whsec_');
 
-        await armed(h, created.id);
+        await h.armApproved(created.id);
         clock.advance(60_000); // the next minute's slot is due
         const [runId] = (await h.tick.execute()).runIds;
         await h.runQueued();
@@ -492,8 +487,8 @@ for (const kind of KINDS) {
         expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).to.deep.equal(new Set([delivered.webhook!.id]));
         expect(() =>
           new Webhook(`whsec_${Buffer.from('another secret, not this one').toString('base64')}`).verify(
-            receiver!.received[1]!.body,
-            receiver!.received[1]!.headers as Record<string, string>,
+            receiver.received[1]!.body,
+            receiver.received[1]!.headers as Record<string, string>,
           ),
         ).to.throw();
 
@@ -503,7 +498,7 @@ for (const kind of KINDS) {
       });
 
       it('a run that failed sends run.failed, a stopped one run.cancelled; setting notify again mints a new secret', async () => {
-        receiver = await webhookReceiver([200]);
+        const receiver = await receiving([200]);
         const clock = new ManualClock(Date.now());
         const [store] = await kind.open(1, clock);
         const model = await servedModel([{ status: 400 }]);
@@ -512,7 +507,7 @@ for (const kind of KINDS) {
         const changed = await h.change.execute({ principal: ada, automationId: created.id, notify: { url: receiver.url } });
         expect(changed.notifySecret).to.match(/^whsec_/);
         expect(changed.notifySecret).to.not.equal(created.notifySecret);
-        await armed(h, created.id);
+        await h.armApproved(created.id);
         clock.advance(60_000); // the next minute's slot is due
         const [failedId] = (await h.tick.execute()).runIds;
         await h.runQueued();

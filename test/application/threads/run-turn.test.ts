@@ -37,6 +37,17 @@ async function bigReportSeen(toolOutputCap: number) {
   return { h, id, seen: result!.output.value };
 }
 
+/** Starts a turn whose model writes `answer` until aborted; its only client reads up to `readUntil` and goes away. */
+async function leftTurn(options: { answer: string; graceMs: number; readUntil: string }) {
+  const model = new RecordingLanguageModel(() => ({ text: options.answer, untilAborted: true }));
+  const h = turnHarness({ model, graceMs: options.graceMs });
+  const { id } = await h.createThread.execute({ principal: ada });
+  const stream = await h.start(id, 'go');
+  await readUntilText(stream, options.readUntil);
+  stream.detach();
+  return { model, h, id };
+}
+
 describe('RunTurn', () => {
   it('re-sends only the last N whole messages when a history window is set', async () => {
     const model = echo();
@@ -127,12 +138,7 @@ describe('RunTurn', () => {
   });
 
   it('aborts the model call once nobody has read the turn for the grace period, and saves what was produced', async () => {
-    const model = new RecordingLanguageModel(() => ({ text: 'a slow answer that keeps going', untilAborted: true }));
-    const h = turnHarness({ model, graceMs: 50 });
-    const { id } = await h.createThread.execute({ principal: ada });
-    const stream = await h.start(id, 'go');
-    await readUntilText(stream, 'slow');
-    stream.detach();
+    const { model, h, id } = await leftTurn({ answer: 'a slow answer that keeps going', graceMs: 50, readUntil: 'slow' });
     expect(model.aborted, 'still running within the grace period').to.equal(0);
     await h.hub.find(id)!.whenEnded();
     expect(model.aborted).to.equal(1);
@@ -143,12 +149,7 @@ describe('RunTurn', () => {
   });
 
   it('keeps a turn whose only client went away running for a client that comes back within the grace period', async () => {
-    const model = new RecordingLanguageModel(() => ({ text: 'an answer worth waiting for', untilAborted: true }));
-    const h = turnHarness({ model, graceMs: 200 });
-    const { id } = await h.createThread.execute({ principal: ada });
-    const first = await h.start(id, 'go');
-    await readUntilText(first, 'answer');
-    first.detach();
+    const { model, h, id } = await leftTurn({ answer: 'an answer worth waiting for', graceMs: 200, readUntil: 'answer' });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const back = await h.rejoin.execute({ principal: ada, threadId: id });
     expect(back).to.not.equal(null);
