@@ -38,7 +38,8 @@ export interface RunMachineryDeps {
  * module wires it: shared by the automations harness and the scheduler bench, so both drive the
  * machinery Porter runs.
  */
-export function runMachinery({ store, clock, ids, audit, logger, dispatcher, webhookDispatcher }: RunMachineryDeps) {
+export function runMachinery(deps: RunMachineryDeps) {
+  const { store, clock, ids, logger, dispatcher, webhookDispatcher } = deps;
   const automations = new AutomationBook(store.records<AutomationPrimitives>('automations'));
   const runs = new RunBook(store.records<StoredRunPrimitives>('runs'), store.records<UiMessage>('run-messages'));
   const approvals = new ApprovalBook(store.records<ApprovalPrimitives>('approvals'));
@@ -48,19 +49,8 @@ export function runMachinery({ store, clock, ids, audit, logger, dispatcher, web
   const followUp = new RunFollowUp({ runs, admission, webhooks: record, dispatcher, clock, logger });
   const parked = new ParkedApprovals(approvals, clock);
   const resume = new ResumeRun(runs, parked, dispatcher);
-  const sweep = new SweepRuns({
-    runs,
-    parked,
-    resume,
-    dispatcher,
-    followUp,
-    webhooks,
-    webhookDispatcher,
-    clock,
-    audit,
-    logger,
-    settings: { requeueAfterMs: 5 * 60_000 },
-  });
+  // The sweep takes the ports the machinery was given, and the books and steps made here.
+  const sweep = new SweepRuns({ ...deps, runs, parked, resume, followUp, webhooks, settings: { requeueAfterMs: 5 * 60_000 } });
   const starts = new StartRuns(runs, dispatcher, ids, clock);
   return { automations, runs, approvals, webhooks, admission, followUp, parked, resume, sweep, starts };
 }
