@@ -1,5 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../adapters/store/open-store.js';
 import { SystemClock } from '../../adapters/runtime/system-clock.js';
@@ -11,7 +9,8 @@ import type { AppGenerator } from '../../ports/app-generator.js';
 import { appsHarness } from '../../test/support/apps-harness.js';
 import { toolDocument } from '../../test/support/apps-documents.js';
 import { ada, countingTool } from '../../test/support/guard-harness.js';
-import { compare, type BenchResult } from '../support/harness.js';
+import { compareAddedP50, type BenchResult } from '../support/harness.js';
+import { inScratchFolder } from '../support/scratch-folder.js';
 import { containerOf } from '../../composition/porter-container.js';
 
 /**
@@ -21,12 +20,7 @@ import { containerOf } from '../../composition/porter-container.js';
  * answer over loopback. Goals: under 1 ms and under 3 ms added at p50.
  */
 export async function run(): Promise<BenchResult[]> {
-  const folder = await mkdtemp(join(tmpdir(), 'porter-app-actions-bench-'));
-  try {
-    return [await toolAction(folder), await servedPage(folder)];
-  } finally {
-    await rm(folder, { recursive: true, force: true });
-  }
+  return inScratchFolder('porter-app-actions-bench-', async (folder) => [await toolAction(folder), await servedPage(folder)]);
 }
 
 const writes: AppGenerator = {
@@ -50,7 +44,7 @@ async function toolAction(folder: string): Promise<BenchResult> {
     const actions = new RunAppAction(h.book, h.guard, new UlidIds());
     const app = await h.apps.createApp.execute({ principal: ada, prompt: 'notes board' });
     const signal = new AbortController().signal;
-    const result = await compare({
+    return await compareAddedP50({
       name: 'app tool action, read tool (sqlite)',
       subject: {
         name: 'POST /apps/:id/actions use case',
@@ -75,11 +69,8 @@ async function toolAction(folder: string): Promise<BenchResult> {
           }),
       },
       iterations: 3_000,
-      goal: 0,
-      measure: 'p50',
+      budgetMs: 1,
     });
-    const added = (result.figure.p50Micros - result.anchor.figure.p50Micros) / 1000;
-    return { ...result, absoluteGoal: { met: added < 1, text: `added p50 ${added.toFixed(3)} ms; goal < 1 ms` } };
   } finally {
     await store.close();
   }
@@ -104,7 +95,7 @@ async function servedPage(folder: string): Promise<BenchResult> {
     const graduated = await fetch(`${base}/apps/${app.id}/graduate`, { method: 'POST', headers, body: '{}' });
     if (graduated.status !== 200) throw new Error(`graduation failed: ${await graduated.text()}`);
     const session = await get(containerOf(host.porter), TOKENS.Sandbox).open(app.id, { egress: null });
-    const result = await compare({
+    return await compareAddedP50({
       name: "served app's page (local sandbox)",
       subject: {
         name: 'GET /apps/:id/view/ through the wire',
@@ -116,11 +107,8 @@ async function servedPage(folder: string): Promise<BenchResult> {
       },
       anchor: { name: "the app server's own GET /", run: async () => (await session.fetch('/')).arrayBuffer() },
       iterations: 1_000,
-      goal: 0,
-      measure: 'p50',
+      budgetMs: 3,
     });
-    const added = (result.figure.p50Micros - result.anchor.figure.p50Micros) / 1000;
-    return { ...result, absoluteGoal: { met: added < 3, text: `added p50 ${added.toFixed(3)} ms; goal < 3 ms` } };
   } finally {
     await host.close();
   }

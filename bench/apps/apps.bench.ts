@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { App } from '../../domain/apps/app.js';
 import type { AppPrimitives } from '../../domain/apps/app.js';
@@ -21,6 +20,7 @@ import { assembleApps } from '../../composition/modules/apps-module.js';
 import { UlidIds } from '../../adapters/runtime/ulid-ids.js';
 import { largeDocument } from '../../test/support/apps-documents.js';
 import { compare, type BenchResult } from '../support/harness.js';
+import { inScratchFolder } from '../support/scratch-folder.js';
 
 const wallClock = { now: () => new Date() };
 const quiet = { info() {}, warn() {}, error() {} };
@@ -49,12 +49,7 @@ function appsOver(store: Store, sandbox: Sandbox | null): { apps: AppsUseCases; 
  * start of the same scaffold to its first accepted connection.
  */
 export async function run(): Promise<BenchResult[]> {
-  const folder = await mkdtemp(join(tmpdir(), 'porter-apps-bench-'));
-  try {
-    return [await openLargeApp(folder), await graduation(folder)];
-  } finally {
-    await rm(folder, { recursive: true, force: true });
-  }
+  return inScratchFolder('porter-apps-bench-', async (folder) => [await openLargeApp(folder), await graduation(folder)]);
 }
 
 async function openLargeApp(folder: string): Promise<BenchResult> {

@@ -5,30 +5,16 @@ import { openStore } from '../../adapters/store/open-store.js';
 import { CronerCalendar } from '../../adapters/scheduler/croner-calendar.js';
 import { UlidIds } from '../../adapters/runtime/ulid-ids.js';
 import { AuditTrail } from '../../application/audit/audit-trail.js';
-import { ApprovalBook } from '../../application/guard/approval-book.js';
-import { AutomationBook } from '../../application/automations/automation-book.js';
-import { RunBook } from '../../application/runs/run-book.js';
-import { ParkedApprovals } from '../../application/runs/parked-approvals.js';
-import { ResumeRun } from '../../application/runs/resume-run.js';
-import { StartRuns } from '../../application/runs/start-runs.js';
-import { SweepRuns } from '../../application/runs/sweep-runs.js';
-import { RunAdmission } from '../../application/runs/run-admission.js';
-import { RunSlotsBook } from '../../application/runs/run-slots-book.js';
-import { RunFollowUp } from '../../application/runs/run-follow-up.js';
-import { CompletionWebhookBook } from '../../application/runs/completion-webhook-book.js';
-import { RecordCompletionWebhook } from '../../application/runs/record-completion-webhook.js';
-import type { CompletionWebhookPrimitives } from '../../domain/runs/completion-webhook.js';
-import type { RunSlotsPrimitives } from '../../domain/runs/run-slots.js';
+import type { AutomationBook } from '../../application/automations/automation-book.js';
 import { Tick } from '../../application/scheduler/tick.js';
-import { Automation, type AutomationPrimitives } from '../../domain/automations/automation.js';
+import { Automation } from '../../domain/automations/automation.js';
 import type { StoredRunPrimitives } from '../../domain/runs/run.js';
-import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
-import type { UiMessage } from '../../domain/threads/ui-message.js';
 import type { Clock } from '../../ports/clock.js';
 import type { RunDispatcher } from '../../ports/scheduler.js';
 import type { Store } from '../../ports/store.js';
 import { timeOnce, type BenchResult } from '../support/harness.js';
 import { benchDatabaseOrSkip } from '../support/postgres-database.js';
+import { runMachinery } from '../../test/support/run-machinery.js';
 
 const quiet = { info() {}, warn() {}, error() {} };
 
@@ -60,30 +46,17 @@ const PATTERNS: ReadonlyArray<{ cron: string; timezone?: string }> = [
 
 function instance(store: Store, clock: Clock) {
   const ids = new UlidIds();
-  const automations = new AutomationBook(store.records<AutomationPrimitives>('automations'));
-  const runs = new RunBook(store.records<StoredRunPrimitives>('runs'), store.records<UiMessage>('run-messages'));
   const dispatcher = new CountingDispatcher();
-  const parked = new ParkedApprovals(new ApprovalBook(store.records<ApprovalPrimitives>('approvals')), clock);
-  const resume = new ResumeRun(runs, parked, dispatcher);
   const audit = new AuditTrail({ sink: { write: async () => {} }, ids, clock, logger: quiet });
-  const webhooks = new CompletionWebhookBook(store.records<CompletionWebhookPrimitives>('run-webhooks'));
-  const admission = new RunAdmission(new RunSlotsBook(store.records<RunSlotsPrimitives & { id: string }>('run-slots')), runs);
-  const record = new RecordCompletionWebhook({ webhooks, automations, runs, dispatcher, clock });
-  const followUp = new RunFollowUp({ runs, admission, webhooks: record, dispatcher, clock, logger: quiet });
-  const sweep = new SweepRuns({
-    runs,
-    parked,
-    resume,
-    dispatcher,
-    followUp,
-    webhooks,
-    webhookDispatcher: dispatcher,
+  const { automations, starts, sweep } = runMachinery({
+    store,
     clock,
+    ids,
     audit,
     logger: quiet,
-    settings: { requeueAfterMs: 5 * 60_000 },
+    dispatcher,
+    webhookDispatcher: dispatcher,
   });
-  const starts = new StartRuns(runs, dispatcher, ids, clock);
   return {
     ids,
     automations,

@@ -1,4 +1,5 @@
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { StreamOnlyModel } from '../../test/support/stream-only-model.js';
 
 /** Now, in milliseconds since the epoch with microseconds: comparable between processes on one machine. */
 export const stampNow = (): number => performance.timeOrigin + performance.now();
@@ -8,14 +9,9 @@ export const stampNow = (): number => performance.timeOrigin + performance.now()
  * `intervalMs` apart, each the instant it was emitted (`stampNow()`, then a space), so a reader
  * anywhere on the machine knows how late each chunk reached it. It stops when aborted.
  */
-export class ClockModel implements LanguageModelV3 {
-  readonly specificationVersion = 'v3';
-  readonly provider = 'bench';
-  readonly modelId = 'clock';
-  readonly supportedUrls = {};
-
-  async doGenerate(): Promise<never> {
-    throw new Error('streaming only');
+export class ClockModel extends StreamOnlyModel {
+  constructor() {
+    super('bench', 'clock');
   }
 
   async doStream(options: LanguageModelV3CallOptions) {

@@ -119,3 +119,15 @@ function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 }
+
+/** Compares at p50 and judges by what the subject adds to its anchor: met when that is under `budgetMs`. */
+export async function compareAddedP50({ budgetMs, ...comparison }: AddedP50Comparison): Promise<BenchResult> {
+  const result = await compare({ ...comparison, goal: 0, measure: 'p50' });
+  const added = (result.figure.p50Micros - result.anchor.figure.p50Micros) / 1000;
+  return { ...result, absoluteGoal: { met: added < budgetMs, text: `added p50 ${added.toFixed(3)} ms; goal < ${budgetMs} ms` } };
+}
+
+export interface AddedP50Comparison extends Omit<Comparison, 'goal' | 'measure'> {
+  /** What the subject may add to the anchor's p50, in milliseconds. */
+  readonly budgetMs: number;
+}

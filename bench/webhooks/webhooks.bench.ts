@@ -4,9 +4,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import getRawBody from 'raw-body';
-import { Webhook } from 'standardwebhooks';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
 import { serve, type RunningServer } from '../../test/support/http-server.js';
+import { signedHeaders } from '../../test/support/signed-delivery.js';
 import { compare, type BenchResult } from '../support/harness.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -37,20 +37,9 @@ function bareKoa(): Koa {
   return app;
 }
 
-/** Signs delivery `n` as a sender would (the standardwebhooks library), fresh id each time. */
+/** Delivery `n`, signed as a sender would (the standardwebhooks library), fresh id each time. */
 function delivery(prefix: string, n: number): RequestInit {
-  const id = `msg_${prefix}_${n}`;
-  const at = new Date(Math.floor(Date.now() / 1000) * 1000);
-  return {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'webhook-id': id,
-      'webhook-timestamp': String(at.getTime() / 1000),
-      'webhook-signature': new Webhook(SECRET).sign(id, at, PAYLOAD),
-    },
-    body: PAYLOAD,
-  };
+  return { method: 'POST', headers: signedHeaders(SECRET, PAYLOAD, `msg_${prefix}_${n}`), body: PAYLOAD };
 }
 
 async function porterOn(databaseUrl: string): Promise<{ porter: Porter; server: RunningServer }> {

@@ -15,7 +15,7 @@ import { AppBook, type VersionPrimitives } from '../../application/apps/app-book
 import { appTools } from '../../application/apps/app-tools.js';
 import { ApprovalBook } from '../../application/guard/approval-book.js';
 import { assembleApps } from '../../composition/modules/apps-module.js';
-import { guardHarness } from './guard-harness.js';
+import { ada, guardHarness } from './guard-harness.js';
 import { ManualClock } from './manual-clock.js';
 import { SequentialIds } from './fakes.js';
 
@@ -61,6 +61,13 @@ export function appsHarness(options: AppsHarnessOptions = {}) {
   });
   assembled.apps = apps;
   return { ...guard, store, book, apps };
+}
+
+/** An apps harness over `sandbox`, and Ada's new app made from `prompt`. */
+export async function adasAppOn(sandbox: Sandbox, prompt: string) {
+  const h = appsHarness({ sandbox });
+  const app = await h.apps.createApp.execute({ principal: ada, prompt });
+  return { h, app };
 }
 
 /** Collects the data parts a tool streams, as a chat turn would pass them on. */

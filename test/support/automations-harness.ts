@@ -5,22 +5,15 @@ import type { Store } from '../../ports/store.js';
 import type { Model } from '../../ports/model.js';
 import type { ManualClock } from './manual-clock.js';
 import type { WebhookVerifier } from '../../ports/webhook-verifier.js';
-import type { AutomationPrimitives } from '../../domain/automations/automation.js';
-import type { StoredRunPrimitives } from '../../domain/runs/run.js';
-import type { RunSlotsPrimitives } from '../../domain/runs/run-slots.js';
-import type { CompletionWebhookPrimitives } from '../../domain/runs/completion-webhook.js';
-import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
 import type { StoredGrant } from '../../domain/guard/grant.js';
 import type { ThreadPrimitives } from '../../domain/threads/thread.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import type { Principal } from '../../domain/principal.js';
 import type { ApprovalHook } from '../../application/guard/approval-hooks.js';
 import { AuditTrail } from '../../application/audit/audit-trail.js';
-import { ApprovalBook } from '../../application/guard/approval-book.js';
 import { GrantBook } from '../../application/guard/grant-book.js';
 import { ThreadBook } from '../../application/threads/thread-book.js';
 import { AgentTurn } from '../../application/threads/agent-turn.js';
-import { AutomationBook } from '../../application/automations/automation-book.js';
 import { AutomationRules } from '../../application/automations/automation-rules.js';
 import { ArmingAsks } from '../../application/automations/arming-asks.js';
 import { ArmingHook } from '../../application/automations/arming-hook.js';
@@ -29,23 +22,13 @@ import { DeleteAutomation } from '../../application/automations/delete-automatio
 import { CreateAutomation } from '../../application/automations/create-automation.js';
 import { ArmAutomation } from '../../application/automations/arm-automation.js';
 import { DisarmAutomation } from '../../application/automations/disarm-automation.js';
-import { RunBook } from '../../application/runs/run-book.js';
-import { ParkedApprovals } from '../../application/runs/parked-approvals.js';
-import { ResumeRun } from '../../application/runs/resume-run.js';
 import { ResumeHook } from '../../application/runs/resume-hook.js';
-import { StartRuns } from '../../application/runs/start-runs.js';
 import { ExecuteRun } from '../../application/runs/execute-run.js';
 import { StopRun } from '../../application/runs/stop-run.js';
-import { SweepRuns } from '../../application/runs/sweep-runs.js';
 import { GetRun } from '../../application/runs/get-run.js';
 import { ListRuns } from '../../application/runs/list-runs.js';
 import { RerunRun } from '../../application/runs/rerun-run.js';
 import { DryRunAutomation } from '../../application/runs/dry-run-automation.js';
-import { RunSlotsBook } from '../../application/runs/run-slots-book.js';
-import { RunAdmission } from '../../application/runs/run-admission.js';
-import { RunFollowUp } from '../../application/runs/run-follow-up.js';
-import { CompletionWebhookBook } from '../../application/runs/completion-webhook-book.js';
-import { RecordCompletionWebhook } from '../../application/runs/record-completion-webhook.js';
 import { DeliverCompletionWebhook } from '../../application/runs/deliver-completion-webhook.js';
 import { ChangeAutomation } from '../../application/automations/change-automation.js';
 import { NotifyTargets } from '../../application/automations/notify-targets.js';
@@ -63,6 +46,7 @@ import { CronerCalendar } from '../../adapters/scheduler/croner-calendar.js';
 import { StaticWebhookSources } from '../../adapters/webhooks/static-webhook-sources.js';
 import { ada, guardHarness } from './guard-harness.js';
 import { SequentialIds } from './fakes.js';
+import { runMachinery } from './run-machinery.js';
 
 /**
  * Hands runs (or webhooks) over by recording them; the test executes them when it chooses
@@ -85,6 +69,18 @@ export class ManualDispatcher implements RunDispatcher, WebhookDispatcher {
     const due = this.later.filter((entry) => entry.at.getTime() <= now);
     for (const entry of due) this.later.splice(this.later.indexOf(entry), 1);
     return [...this.dispatched.splice(0), ...due.map((entry) => entry.id)];
+  }
+
+  /** Does `work` for everything handed over that is due (and anything handed over meanwhile), one at a time. */
+  async drain(work: (id: string) => Promise<unknown>): Promise<string[]> {
+    const done: string[] = [];
+    for (let batch = this.take(); batch.length; batch = this.take()) {
+      for (const id of batch) {
+        await work(id);
+        done.push(id);
+      }
+    }
+    return done;
   }
 }
 
@@ -121,24 +117,20 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
   const { store, clock, logger } = guard;
   const ids = new SequentialIds();
   const tools = new StaticToolRegistry(options.tools);
-  const approvals = new ApprovalBook(store.records<ApprovalPrimitives>('approvals'));
   const grants = new GrantBook(store.records<StoredGrant>('grants'));
-  const automations = new AutomationBook(store.records<AutomationPrimitives>('automations'));
-  const runs = new RunBook(store.records<StoredRunPrimitives>('runs'), store.records<UiMessage>('run-messages'));
   const calendar = new CronerCalendar();
   const sources = new StaticWebhookSources(options.sources ?? {});
   const trail = new AuditTrail({ sink: guard.auditLog, ids, clock, logger });
   const dispatcher = new ManualDispatcher(() => clock.now());
   const webhookDispatcher = new ManualDispatcher(() => clock.now());
-  const webhooks = new CompletionWebhookBook(store.records<CompletionWebhookPrimitives>('run-webhooks'));
-  const admission = new RunAdmission(new RunSlotsBook(store.records<RunSlotsPrimitives & { id: string }>('run-slots')), runs);
-  const followUp = new RunFollowUp({
-    runs,
-    admission,
-    webhooks: new RecordCompletionWebhook({ webhooks, automations, runs, dispatcher: webhookDispatcher, clock }),
-    dispatcher,
+  const { automations, runs, approvals, webhooks, admission, followUp, parked, resume, sweep, starts } = runMachinery({
+    store,
     clock,
+    ids,
+    audit: trail,
     logger,
+    dispatcher,
+    webhookDispatcher,
   });
   // Receivers in tests listen on this machine: the test composition lets the egress guard reach loopback.
   const sender = new StandardWebhooksSender(new GuardedEgress({ allow: ['loopback'] }), 5_000);
@@ -153,8 +145,6 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     settings: { holder: options.holder ?? 'instance-a', leaseMs: 30_000, retryDelaysMs: options.webhookRetryDelaysMs ?? [5_000, 30_000] },
   });
   const notifyTargets = new NotifyTargets(sender, secrets);
-  const parked = new ParkedApprovals(approvals, clock);
-  const resume = new ResumeRun(runs, parked, dispatcher);
   const asks = new ArmingAsks({ approvals, grants, tools, ids, clock, audit: trail, approvalTtlMs: 60 * 60 * 1000 });
   const automationGrants = new AutomationGrants(grants, clock, trail);
   hooks.push(new ArmingHook({ automations, asks, grants: automationGrants, clock, audit: trail }), new ResumeHook(resume));
@@ -170,7 +160,6 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     logger,
     clock,
   });
-  const starts = new StartRuns(runs, dispatcher, ids, clock);
   const executor = new ExecuteRun({
     runs,
     automations,
@@ -188,19 +177,6 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
       holder: options.holder ?? 'instance-a',
       leaseMs: options.leaseMs ?? 60_000,
     },
-  });
-  const sweep = new SweepRuns({
-    runs,
-    parked,
-    resume,
-    dispatcher,
-    followUp,
-    webhooks,
-    webhookDispatcher,
-    clock,
-    audit: trail,
-    logger,
-    settings: { requeueAfterMs: 5 * 60_000 },
   });
   const getRun = new GetRun(runs, webhooks);
   const tick = new Tick({ automations, calendar, starts, sweep, clock, logger });
@@ -250,27 +226,9 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
       audit: trail,
     }),
     /** Executes every run handed over so far (and any handed over meanwhile), one at a time. */
-    async runQueued(): Promise<string[]> {
-      const done: string[] = [];
-      for (let batch = dispatcher.take(); batch.length; batch = dispatcher.take()) {
-        for (const id of batch) {
-          await executor.execute(id);
-          done.push(id);
-        }
-      }
-      return done;
-    },
+    runQueued: (): Promise<string[]> => dispatcher.drain((id) => executor.execute(id)),
     /** Makes every completion-webhook attempt handed over so far (and any handed over meanwhile) that is due. */
-    async deliverQueued(): Promise<string[]> {
-      const done: string[] = [];
-      for (let batch = webhookDispatcher.take(); batch.length; batch = webhookDispatcher.take()) {
-        for (const id of batch) {
-          await deliver.execute(id);
-          done.push(id);
-        }
-      }
-      return done;
-    },
+    deliverQueued: (): Promise<string[]> => webhookDispatcher.drain((id) => deliver.execute(id)),
     async automation(input: {
       name?: string;
       cron?: string;
@@ -295,6 +253,11 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
         ...(input.concurrency ? { concurrency: input.concurrency } : {}),
         ...(input.notify ? { notify: input.notify } : {}),
       });
+    },
+    /** Arms Ada's automation and approves every standing-grant ask, so its runs act while nobody is there. */
+    async armApproved(automationId: string): Promise<void> {
+      const { asks } = await this.arm.execute({ principal: ada, automationId });
+      for (const ask of asks) await this.decide.execute({ principal: ada, approvalId: ask.approvalId, approve: true });
     },
   };
 }

@@ -18,6 +18,9 @@ export interface BrokerReply {
 
 type Handler = (request: SeenRequest, params: string[]) => BrokerReply | Promise<BrokerReply>;
 
+/** One line of a broker's route table: method, path pattern (groups become params), handler. */
+export type BrokerRoute = readonly [method: string, pattern: RegExp, handler: Handler];
+
 /**
  * A tiny router for the local servers that speak a broker's protocol in tests: exact methods,
  * path patterns, JSON in and out, and a log of every request.
@@ -31,6 +34,13 @@ export class BrokerHttp {
 
   on(method: string, pattern: RegExp, handler: Handler): this {
     this.routes.push({ method, pattern, handler });
+    return this;
+  }
+
+  /** Routes behind the broker's credential check: a request `authorized` refuses gets `refusal`. */
+  guarded(authorized: (request: SeenRequest) => boolean, refusal: BrokerReply, routes: BrokerRoute[]): this {
+    for (const [method, pattern, handler] of routes)
+      this.on(method, pattern, (request, params) => (authorized(request) ? handler(request, params) : refusal));
     return this;
   }
 
@@ -84,6 +94,25 @@ export class BrokerHttp {
     res.writeHead(reply.status, headers);
     res.end(reply.body === undefined ? undefined : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body));
   }
+}
+
+/** The skeleton every broker stand-in shares: its router, started and closed with it. */
+export abstract class StandInBroker {
+  readonly http = new BrokerHttp();
+
+  start(): Promise<string> {
+    return this.http.start();
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+}
+
+/** Moves a stand-in's record to `status`, stamping the change as the broker does. */
+export function restamp<Status>(record: { status: Status; updatedAt: string }, status: Status): void {
+  record.status = status;
+  record.updatedAt = new Date().toISOString();
 }
 
 /** What a provider behind a broker answers to a proxied call in these tests: an echo of it. */

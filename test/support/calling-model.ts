@@ -1,4 +1,5 @@
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { StreamOnlyModel } from './stream-only-model.js';
 
 /**
  * A model that keeps calling one tool: `callsPerStep` calls in each of its first `steps` steps
@@ -6,11 +7,7 @@ import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Stream
  * `tokensPerStep` tokens of usage. For the breakers and budgets: a run that loops on a write
  * tool, a turn that asks for 61 calls at once.
  */
-export class CallingModel implements LanguageModelV3 {
-  readonly specificationVersion = 'v3';
-  readonly provider = 'porter-test';
-  readonly modelId = 'calling';
-  readonly supportedUrls = {};
+export class CallingModel extends StreamOnlyModel {
   private minted = 0;
 
   constructor(
@@ -21,10 +18,8 @@ export class CallingModel implements LanguageModelV3 {
       readonly steps?: number;
       readonly tokensPerStep?: number;
     },
-  ) {}
-
-  async doGenerate(): Promise<never> {
-    throw new Error('The calling model only streams');
+  ) {
+    super('porter-test', 'calling');
   }
 
   async doStream(options: LanguageModelV3CallOptions) {

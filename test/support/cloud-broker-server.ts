@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { BrokerHttp, providerEcho, type BrokerReply, type SeenRequest } from './broker-http.js';
+import { providerEcho, restamp, StandInBroker, type BrokerReply, type SeenRequest } from './broker-http.js';
 import { cloudConnectionView } from '../../composition/dev-host/demo-broker.js';
 
 type CloudStatus = 'initiated' | 'active' | 'failed' | 'expired';
@@ -25,8 +25,7 @@ const fail = (status: number, code: string, message: string): BrokerReply => ({ 
  * opens a consent stand-in that activates the connection (or fails it with `?refuse=1`) and
  * redirects to the callback with `connection` and `status`.
  */
-export class CloudBrokerServer {
-  readonly http = new BrokerHttp();
+export class CloudBrokerServer extends StandInBroker {
   readonly connections = new Map<string, CloudConnection>();
   /** Starts seen per idempotency key, so a retry returns the same connection. */
   private readonly byKey = new Map<string, string>();
@@ -35,44 +34,19 @@ export class CloudBrokerServer {
     readonly key: string,
     readonly toolkits: string[] = ['github', 'slack'],
   ) {
-    const api = (handler: (request: SeenRequest, params: string[]) => BrokerReply) => (request: SeenRequest, params: string[]) =>
-      this.authorized(request) ? handler(request, params) : fail(401, 'unauthorized', 'missing or wrong API key');
+    super();
     this.http
-      .on(
-        'POST',
-        /^\/v1\/connections$/,
-        api((request) => this.startConnection(request)),
-      )
-      .on(
-        'GET',
-        /^\/v1\/connections\/([^/]+)$/,
-        api((_r, [id]) => this.read(id!)),
-      )
-      .on(
-        'DELETE',
-        /^\/v1\/connections\/([^/]+)$/,
-        api((_r, [id]) => this.remove(id!)),
-      )
-      .on(
-        'POST',
-        /^\/v1\/connections\/([^/]+)\/proxy$/,
-        api((request, [id]) => this.proxy(id!, request)),
-      )
+      .guarded((request) => this.authorized(request), fail(401, 'unauthorized', 'missing or wrong API key'), [
+        ['POST', /^\/v1\/connections$/, (request) => this.startConnection(request)],
+        ['GET', /^\/v1\/connections\/([^/]+)$/, (_r, [id]) => this.read(id!)],
+        ['DELETE', /^\/v1\/connections\/([^/]+)$/, (_r, [id]) => this.remove(id!)],
+        ['POST', /^\/v1\/connections\/([^/]+)\/proxy$/, (request, [id]) => this.proxy(id!, request)],
+      ])
       .on('GET', /^\/consent\/([^/]+)$/, (request, [token]) => this.consent(token!, request.query.get('refuse') === '1'));
   }
 
-  start(): Promise<string> {
-    return this.http.start();
-  }
-
-  close(): Promise<void> {
-    return this.http.close();
-  }
-
   setStatus(id: string, status: CloudStatus): void {
-    const found = this.connections.get(id)!;
-    found.status = status;
-    found.updatedAt = new Date().toISOString();
+    restamp(this.connections.get(id)!, status);
   }
 
   private authorized(request: SeenRequest): boolean {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { BrokerHttp, providerEcho, type BrokerReply, type SeenRequest } from './broker-http.js';
+import { providerEcho, restamp, StandInBroker, type BrokerReply, type SeenRequest } from './broker-http.js';
 
 type ComposioStatus = 'INITIALIZING' | 'INITIATED' | 'ACTIVE' | 'FAILED' | 'EXPIRED' | 'INACTIVE' | 'REVOKED';
 
@@ -30,8 +30,7 @@ interface ComposioAccount {
  * ACTIVE (or FAILED with `?refuse=1`) and redirects to the callback URL with `status=success|failed`,
  * as Composio's Connect Link does.
  */
-export class ComposioBrokerServer {
-  readonly http = new BrokerHttp();
+export class ComposioBrokerServer extends StandInBroker {
   readonly authConfigs: AuthConfig[];
   readonly accounts = new Map<string, ComposioAccount>();
 
@@ -39,57 +38,23 @@ export class ComposioBrokerServer {
     readonly apiKey: string,
     toolkits: string[] = ['github', 'slack'],
   ) {
+    super();
     this.authConfigs = toolkits.map((toolkit) => ({ id: `ac_${toolkit}${randomBytes(3).toString('hex')}`, toolkit, status: 'ENABLED' }));
-    const api = (handler: (request: SeenRequest, params: string[]) => BrokerReply) => (request: SeenRequest, params: string[]) =>
-      request.headers['x-api-key'] === this.apiKey
-        ? handler(request, params)
-        : { status: 401, body: { error: { message: 'Invalid API key', code: 10401, slug: 'Auth_InvalidApiKey', status: 401 } } };
+    const refusal = { status: 401, body: { error: { message: 'Invalid API key', code: 10401, slug: 'Auth_InvalidApiKey', status: 401 } } };
     this.http
-      .on(
-        'GET',
-        /^\/api\/v3\.1\/auth_configs$/,
-        api((request) => this.listAuthConfigs(request)),
-      )
-      .on(
-        'POST',
-        /^\/api\/v3\.1\/connected_accounts\/link$/,
-        api((request) => this.link(request)),
-      )
-      .on(
-        'GET',
-        /^\/api\/v3\.1\/connected_accounts$/,
-        api((request) => this.list(request)),
-      )
-      .on(
-        'GET',
-        /^\/api\/v3\.1\/connected_accounts\/([^/]+)$/,
-        api((_r, [id]) => this.retrieve(id!)),
-      )
-      .on(
-        'DELETE',
-        /^\/api\/v3\.1\/connected_accounts\/([^/]+)$/,
-        api((_r, [id]) => this.remove(id!)),
-      )
-      .on(
-        'POST',
-        /^\/api\/v3\.1\/tools\/execute\/proxy$/,
-        api((request) => this.proxy(request)),
-      )
+      .guarded((request) => request.headers['x-api-key'] === this.apiKey, refusal, [
+        ['GET', /^\/api\/v3\.1\/auth_configs$/, (request) => this.listAuthConfigs(request)],
+        ['POST', /^\/api\/v3\.1\/connected_accounts\/link$/, (request) => this.link(request)],
+        ['GET', /^\/api\/v3\.1\/connected_accounts$/, (request) => this.list(request)],
+        ['GET', /^\/api\/v3\.1\/connected_accounts\/([^/]+)$/, (_r, [id]) => this.retrieve(id!)],
+        ['DELETE', /^\/api\/v3\.1\/connected_accounts\/([^/]+)$/, (_r, [id]) => this.remove(id!)],
+        ['POST', /^\/api\/v3\.1\/tools\/execute\/proxy$/, (request) => this.proxy(request)],
+      ])
       .on('GET', /^\/link\/([^/]+)$/, (request, [token]) => this.consent(token!, request.query.get('refuse') === '1'));
   }
 
-  start(): Promise<string> {
-    return this.http.start();
-  }
-
-  close(): Promise<void> {
-    return this.http.close();
-  }
-
   setStatus(accountId: string, status: ComposioStatus): void {
-    const account = this.accounts.get(accountId)!;
-    account.status = status;
-    account.updatedAt = new Date().toISOString();
+    restamp(this.accounts.get(accountId)!, status);
   }
 
   private listAuthConfigs(request: SeenRequest): BrokerReply {

@@ -1,5 +1,6 @@
 import { APICallError } from 'ai';
-import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import { StreamOnlyModel } from './stream-only-model.js';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 
 /**
@@ -7,11 +8,7 @@ import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-mo
  * provider answering 503, `failures` times in all (the AI SDK retries a 503 once itself, so one
  * failed attempt uses two), then gets `done` answered.
  */
-export class FlakyModel implements LanguageModelV3 {
-  readonly specificationVersion = 'v3';
-  readonly provider = 'test';
-  readonly modelId = 'flaky';
-  readonly supportedUrls = {};
+export class FlakyModel extends StreamOnlyModel {
   private readonly inner = new ScriptedLanguageModel();
   /** Calls for the marked task, failed ones included. */
   calls = 0;
@@ -19,10 +16,8 @@ export class FlakyModel implements LanguageModelV3 {
   constructor(
     private failures: number,
     private readonly marker = 'Flaky',
-  ) {}
-
-  async doGenerate(): Promise<never> {
-    throw new Error('streams only');
+  ) {
+    super('test', 'flaky');
   }
 
   async doStream(options: LanguageModelV3CallOptions) {

@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import type { Principal } from '../../domain/principal.js';
 import type { PolicyRule } from '../../domain/guard/policy.js';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
@@ -149,6 +150,13 @@ export function guardHarness(options: HarnessOptions) {
       });
     },
   };
+}
+
+/** Expects Ada to hold exactly one grant, and that grant to include `expected`. */
+export async function expectAdasOnlyGrant(h: { listGrants: ListGrants }, expected: Record<string, unknown>): Promise<void> {
+  const { grants } = await h.listGrants.execute({ principal: ada });
+  expect(grants).to.have.length(1);
+  expect(grants[0]).to.deep.include(expected);
 }
 
 export function parkedId(result: Awaited<ReturnType<GuardCall['execute']>>): string {

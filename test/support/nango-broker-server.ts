@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BrokerHttp, providerEcho, type BrokerReply, type SeenRequest } from './broker-http.js';
+import { providerEcho, StandInBroker, type BrokerReply, type SeenRequest } from './broker-http.js';
 
 interface NangoSession {
   readonly token: string;
@@ -26,8 +26,7 @@ interface NangoConnection {
  * The connect link opens a stand-in for Nango's Connect UI: visiting it completes the consent
  * (copying the session's tags onto the new connection, as Nango does); `?refuse=1` abandons it.
  */
-export class NangoBrokerServer {
-  readonly http = new BrokerHttp();
+export class NangoBrokerServer extends StandInBroker {
   readonly sessions = new Map<string, NangoSession>();
   readonly connections = new Map<string, NangoConnection>();
   private nextId = 1;
@@ -36,41 +35,20 @@ export class NangoBrokerServer {
     readonly secretKey: string,
     readonly integrations: string[] = ['github', 'slack'],
   ) {
-    const api = (handler: (request: SeenRequest, params: string[]) => BrokerReply) => (request: SeenRequest, params: string[]) =>
-      request.headers.authorization === `Bearer ${this.secretKey}`
-        ? handler(request, params)
-        : { status: 401, body: { error: { code: 'unknown_account', message: 'Authentication failed' } } };
+    super();
+    const proxy = (request: SeenRequest, [path]: string[]) => this.proxy(request, path!);
     this.http
-      .on(
-        'POST',
-        /^\/connect\/sessions$/,
-        api((request) => this.createSession(request)),
-      )
-      .on(
-        'GET',
-        /^\/connections$/,
-        api((request) => this.list(request)),
-      )
-      .on(
-        'DELETE',
-        /^\/connections\/([^/]+)$/,
-        api((request, [id]) => this.remove(id!, request.query.get('provider_config_key') ?? '')),
+      .guarded(
+        (request) => request.headers.authorization === `Bearer ${this.secretKey}`,
+        { status: 401, body: { error: { code: 'unknown_account', message: 'Authentication failed' } } },
+        [
+          ['POST', /^\/connect\/sessions$/, (request) => this.createSession(request)],
+          ['GET', /^\/connections$/, (request) => this.list(request)],
+          ['DELETE', /^\/connections\/([^/]+)$/, (request, [id]) => this.remove(id!, request.query.get('provider_config_key') ?? '')],
+          ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((method) => [method, /^\/proxy(\/.*)$/, proxy] as const),
+        ],
       )
       .on('GET', /^\/connect$/, (request) => this.consent(request));
-    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])
-      this.http.on(
-        method,
-        /^\/proxy(\/.*)$/,
-        api((request, [path]) => this.proxy(request, path!)),
-      );
-  }
-
-  start(): Promise<string> {
-    return this.http.start();
-  }
-
-  close(): Promise<void> {
-    return this.http.close();
   }
 
   /** What a person finishing the Connect UI does; returns the new Nango connection id. */

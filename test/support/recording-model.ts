@@ -1,4 +1,5 @@
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { StreamOnlyModel } from './stream-only-model.js';
 
 export type Reply =
   | { text: string; words?: number }
@@ -12,19 +13,13 @@ export type Reply =
  * An AI SDK language model for tests that records every prompt it is sent (after the SDK has
  * converted the UI messages, i.e. what a real provider receives) and answers as told.
  */
-export class RecordingLanguageModel implements LanguageModelV3 {
-  readonly specificationVersion = 'v3';
-  readonly provider = 'test';
-  readonly modelId = 'recording';
-  readonly supportedUrls = {};
+export class RecordingLanguageModel extends StreamOnlyModel {
   readonly prompts: LanguageModelV3Prompt[] = [];
   readonly calls: LanguageModelV3CallOptions[] = [];
   aborted = 0;
 
-  constructor(private readonly respond: (prompt: LanguageModelV3Prompt, call: number) => Reply) {}
-
-  async doGenerate(): Promise<never> {
-    throw new Error('streaming only');
+  constructor(private readonly respond: (prompt: LanguageModelV3Prompt, call: number) => Reply) {
+    super('test', 'recording');
   }
 
   async doStream(options: LanguageModelV3CallOptions) {

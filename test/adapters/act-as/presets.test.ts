@@ -9,6 +9,12 @@ import { synthesizeRequest } from '../../../adapters/http/synthetic-request.js';
 const SECRET = 'a-shared-secret-of-at-least-32-characters!';
 const ada = { subject: 'ada', kind: 'user', email: 'ada@example.com', name: 'Ada' };
 
+/** An act-as token made by hand, as Porter's would be but for what `times` sets and the `secret` it is signed with. */
+function actAsToken(subject: string, secret: string, times: (jwt: SignJWT) => SignJWT): Promise<string> {
+  const jwt = new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(subject).setIssuer('porter').setAudience('porter-act-as');
+  return times(jwt).sign(new TextEncoder().encode(secret));
+}
+
 describe('act-as presets', () => {
   describe('authjsSession (session library)', () => {
     it('mints a session cookie Auth.js itself decodes as the user', async () => {
@@ -63,13 +69,7 @@ describe('act-as presets', () => {
 
     it('strips identity headers set by hand and ignores a forged token', async () => {
       const verify = actAsVerifier({ secret: SECRET });
-      const forged = await new SignJWT({})
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject('root')
-        .setIssuer('porter')
-        .setAudience('porter-act-as')
-        .setExpirationTime('1m')
-        .sign(new TextEncoder().encode(`${SECRET}-wrong`));
+      const forged = await actAsToken('root', `${SECRET}-wrong`, (jwt) => jwt.setExpirationTime('1m'));
       const headers = await verify({ 'x-user-id': 'root', [ACT_AS_HEADER]: forged, accept: 'application/json' });
       expect(headers['x-user-id']).to.equal(undefined);
       expect(headers.accept).to.equal('application/json');
@@ -77,14 +77,7 @@ describe('act-as presets', () => {
 
     it('refuses an expired token', async () => {
       const verify = actAsVerifier({ secret: SECRET });
-      const expired = await new SignJWT({})
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject('ada')
-        .setIssuer('porter')
-        .setAudience('porter-act-as')
-        .setIssuedAt(1)
-        .setExpirationTime(2)
-        .sign(new TextEncoder().encode(SECRET));
+      const expired = await actAsToken('ada', SECRET, (jwt) => jwt.setIssuedAt(1).setExpirationTime(2));
       expect((await verify({ [ACT_AS_HEADER]: expired }))['x-user-id']).to.equal(undefined);
     });
   });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { appsHarness } from '../../support/apps-harness.js';
+import { adasAppOn } from '../../support/apps-harness.js';
 import { ada } from '../../support/guard-harness.js';
 import { localSandboxPerTest } from '../../support/local-sandbox-fixture.js';
 
@@ -10,8 +10,7 @@ describe('graduation on the local sandbox (a real app server in a child process)
   const local = localSandboxPerTest('porter-graduation-', 3_000);
 
   it('serves POST /fn/<name> from the scaffolded server once graduated', async () => {
-    const h = appsHarness({ sandbox: local.sandbox() });
-    const app = await h.apps.createApp.execute({ principal: ada, prompt: 'reading list' });
+    const { h, app } = await adasAppOn(local.sandbox(), 'reading list');
     await h.apps.editApp.execute({ principal: ada, appId: app.id, instruction: 'add a server function named shelve' });
     const served = await h.apps.graduateApp.execute({ principal: ada, appId: app.id });
     expect(served.ui).to.equal('http');
@@ -24,8 +23,7 @@ describe('graduation on the local sandbox (a real app server in a child process)
   });
 
   it('keeps the previous version serving when an edit brings a server that does not listen', async () => {
-    const h = appsHarness({ sandbox: local.sandbox() });
-    const app = await h.apps.createApp.execute({ principal: ada, prompt: 'reading list' });
+    const { h, app } = await adasAppOn(local.sandbox(), 'reading list');
     await h.apps.editApp.execute({ principal: ada, appId: app.id, instruction: 'add a server function named shelve' });
     const served = await h.apps.graduateApp.execute({ principal: ada, appId: app.id });
     const error = await h.apps.editApp
@@ -38,8 +36,7 @@ describe('graduation on the local sandbox (a real app server in a child process)
   });
 
   it('leaves a tree app untouched when its own server never starts', async () => {
-    const h = appsHarness({ sandbox: local.sandbox() });
-    const app = await h.apps.createApp.execute({ principal: ada, prompt: 'reading list' });
+    const { h, app } = await adasAppOn(local.sandbox(), 'reading list');
     const broken = await h.apps.editApp.execute({
       principal: ada,
       appId: app.id,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { appsHarness } from '../../support/apps-harness.js';
+import { adasAppOn } from '../../support/apps-harness.js';
 import { ada, bob } from '../../support/guard-harness.js';
 import { localSandboxPerTest } from '../../support/local-sandbox-fixture.js';
 import { MAX_PAGE_BYTES } from '../../../application/apps/view-served-app.js';
@@ -21,8 +21,7 @@ describe("ViewServedApp: a served app's pages from its local sandbox", function 
   const local = localSandboxPerTest('porter-view-', 5_000);
 
   it("answers the scaffolded server's page for the owner only, and nothing for a tree app", async () => {
-    const h = appsHarness({ sandbox: local.sandbox() });
-    const app = await h.apps.createApp.execute({ principal: ada, prompt: 'reading list' });
+    const { h, app } = await adasAppOn(local.sandbox(), 'reading list');
     expect((await h.apps.viewServedApp.execute({ principal: ada, appId: app.id, path: '/' }).catch((e) => e)).code).to.equal('conflict');
     await h.apps.graduateApp.execute({ principal: ada, appId: app.id });
     const page = await h.apps.viewServedApp.execute({ principal: ada, appId: app.id, path: '/' });
@@ -36,8 +35,7 @@ describe("ViewServedApp: a served app's pages from its local sandbox", function 
   });
 
   it('brings a stopped server back from its snapshot before answering', async () => {
-    const h = appsHarness({ sandbox: local.sandbox() });
-    const app = await h.apps.createApp.execute({ principal: ada, prompt: 'garden' });
+    const { h, app } = await adasAppOn(local.sandbox(), 'garden');
     await h.apps.graduateApp.execute({ principal: ada, appId: app.id });
     await local.sandbox().closeAll();
     const page = await h.apps.viewServedApp.execute({ principal: ada, appId: app.id, path: '/' });
@@ -45,8 +43,7 @@ describe("ViewServedApp: a served app's pages from its local sandbox", function 
   });
 
   it('refuses a page over the size cap and a redirect that never ends', async () => {
-    const h = appsHarness({ sandbox: local.sandbox() });
-    const app = await h.apps.createApp.execute({ principal: ada, prompt: 'greedy' });
+    const { h, app } = await adasAppOn(local.sandbox(), 'greedy');
     await h.apps.graduateApp.execute({ principal: ada, appId: app.id });
     await h.apps.editApp.execute({ principal: ada, appId: app.id, instruction: `rewrite server.js as \`${GREEDY_SERVER}\`` });
     expect(text((await h.apps.viewServedApp.execute({ principal: ada, appId: app.id, path: '/a?b=c' })).body)).to.equal('page at /a?b=c');

@@ -8,6 +8,7 @@ import { ada, countingTool, guardHarness, parkedId } from '../../support/guard-h
 import { ManualClock } from '../../support/manual-clock.js';
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../../support/postgres.js';
 import { codeOf } from '../../support/outcomes.js';
+import { closedAfter } from '../../support/closed-after.js';
 
 const signal = () => new AbortController().signal;
 
@@ -16,15 +17,15 @@ function describeRaces(engine: string, database: () => Promise<{ url: string; dr
   describe(`approval races on ${engine}`, function () {
     this.timeout(60_000);
     let db: { url: string; drop(): Promise<void> } | null;
-    const stores: Store[] = [];
 
     before(async function () {
       db = await database();
       if (!db) this.skip();
     });
 
+    // Registered first, so the stores are closed before the database is dropped.
+    const stores = closedAfter<Store>();
     after(async () => {
-      while (stores.length) await stores.pop()!.close();
       await db?.drop();
     });
 

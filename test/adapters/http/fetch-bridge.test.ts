@@ -12,6 +12,7 @@ import { principalOf, type WireRouteContext } from '../../../adapters/http/wire-
 import { rememberHostContext } from '../../../adapters/http/wire-request.js';
 import type { WireRequest } from '../../../ports/wire-request.js';
 import { RecordingLogger, SequentialIds } from '../../support/fakes.js';
+import { EndlessBody } from '../../support/endless-body.js';
 import { eventually } from '../../support/eventually.js';
 
 const ORIGIN = 'http://host.test';
@@ -172,23 +173,13 @@ describe('fetchBridge (the Web-standard mount)', () => {
     });
 
     it('stops reading a body the wire refused early, and carries its Connection: close', async () => {
-      let pulled = 0;
-      let cancelled = false;
-      const endless = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          pulled += 16 * 1024;
-          controller.enqueue(new Uint8Array(16 * 1024));
-        },
-        cancel() {
-          cancelled = true;
-        },
-      });
-      const response = await bridge.fetch(post('/capped', endless));
+      const endless = new EndlessBody(16 * 1024);
+      const response = await bridge.fetch(post('/capped', endless.stream));
       expect(response.status).to.equal(413);
       expect(response.headers.get('connection')).to.equal('close');
       expect((await response.json()).error.code).to.equal('payload-too-large');
-      await until(() => cancelled);
-      expect(pulled).to.be.lessThan(512 * 1024);
+      await until(() => endless.cancelled);
+      expect(endless.pulled).to.be.lessThan(512 * 1024);
     });
   });
 

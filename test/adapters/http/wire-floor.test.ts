@@ -245,33 +245,25 @@ for (const mount of ['listener', 'fetch'] as const) {
     });
 
     describe('CSRF floor', () => {
+      /** A POST that carries the session cookie, its body sent as `contentType`. */
+      const cookiePost = (path: string, contentType: string, body: string) =>
+        call(path, { method: 'POST', headers: { cookie: 'session=abc', 'content-type': contentType }, body });
+
       it('refuses a cookie-authenticated POST sent as text/plain with 415', async () => {
-        const response = await call('/things', {
-          method: 'POST',
-          headers: { cookie: 'session=abc', 'content-type': 'text/plain' },
-          body: '{}',
-        });
+        const response = await cookiePost('/things', 'text/plain', '{}');
         expect(response.status).to.equal(415);
         expect((await response.json()).error.code).to.equal('unsupported-media-type');
       });
 
       it('refuses cookie-authenticated form posts and DELETEs without JSON', async () => {
-        const form = await call('/things', {
-          method: 'POST',
-          headers: { cookie: 'session=abc', 'content-type': 'application/x-www-form-urlencoded' },
-          body: 'a=1',
-        });
+        const form = await cookiePost('/things', 'application/x-www-form-urlencoded', 'a=1');
         expect(form.status).to.equal(415);
         const del = await call('/things/t1', { method: 'DELETE', headers: { cookie: 'session=abc' } });
         expect(del.status).to.equal(415);
       });
 
       it('lets a cookie-authenticated JSON request through, with parameters on the type', async () => {
-        const response = await call('/things', {
-          method: 'POST',
-          headers: { cookie: 'session=abc', 'content-type': 'Application/JSON; charset=utf-8' },
-          body: '{"a":1}',
-        });
+        const response = await cookiePost('/things', 'Application/JSON; charset=utf-8', '{"a":1}');
         expect(response.status).to.equal(200);
         expect((await response.json()).body).to.deep.equal({ a: 1 });
       });
@@ -287,9 +279,8 @@ for (const mount of ['listener', 'fetch'] as const) {
       });
 
       it('exempts exactly webhooks, tick and app import, and the door sits outside it', async () => {
-        const headers = { cookie: 'session=abc', 'content-type': 'text/plain' };
         for (const path of ['/webhooks/demo', '/tick', '/apps/import', '/mcp']) {
-          const response = await call(path, { method: 'POST', headers, body: 'raw' });
+          const response = await cookiePost(path, 'text/plain', 'raw');
           expect(response.status, path).to.equal(200);
         }
       });
@@ -304,11 +295,7 @@ for (const mount of ['listener', 'fetch'] as const) {
       });
 
       it('guards open (doctor) routes too', async () => {
-        const response = await call('/doctor/probe', {
-          method: 'POST',
-          headers: { cookie: 'session=abc', 'content-type': 'text/plain' },
-          body: 'x',
-        });
+        const response = await cookiePost('/doctor/probe', 'text/plain', 'x');
         expect(response.status).to.equal(415);
       });
     });

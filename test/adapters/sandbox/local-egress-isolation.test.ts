@@ -11,13 +11,13 @@ import { ruleFor } from '../../../adapters/sandbox/egress/egress-rules.js';
 import type { SandboxSession } from '../../../ports/sandbox.js';
 import { serve, type RunningServer } from '../../support/http-server.js';
 import { ALLOWED_DOMAIN, testResolver } from './sandbox-behaviour.js';
+import { reopenAfterDeadHost } from '../../support/local-sandbox-fixture.js';
 import {
   callFn,
   crashingApp,
   eventually,
   FETCH_SCRIPT,
   nodeApp,
-  processAlive,
   type EchoBody,
   type EgressAnswer,
   type SpawnAnswer,
@@ -167,15 +167,8 @@ describe('LocalSandbox egress isolation (containment: none)', function () {
     it("a host that died without closing: the next host's start stops the namespaced server it left", async () => {
       await served(POLICY, 'app_orphan');
       const orphan = Number(await readFile(join(root, '.run', 'app_orphan.pid'), 'utf8'));
-      const nextHost = new LocalSandbox({ root, resolve: testResolver, startTimeoutMs: 5000, containment: 'none' });
-      try {
-        const again = await nextHost.open('app_orphan', { egress: POLICY });
-        await again.start();
-        expect(await eventually(() => !processAlive(orphan))).to.equal(true);
-        expect((await callFn<EchoBody>(again, 'echo')).label).to.equal('isolated');
-      } finally {
-        await nextHost.closeAll();
-      }
+      const nextHost = { root, resolve: testResolver, startTimeoutMs: 5000, containment: 'none' as const };
+      expect(await reopenAfterDeadHost(nextHost, 'app_orphan', { egress: POLICY }, orphan)).to.equal('isolated');
     });
   });
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { selfSignedCertificate } from '../../support/self-signed.js';
 import { LocalSandbox } from '../../../adapters/sandbox/local/local-sandbox.js';
 import { behavesAsSandbox, testResolver } from './sandbox-behaviour.js';
+import { reopenAfterDeadHost } from '../../support/local-sandbox-fixture.js';
 import {
   callFn,
   eventually,
@@ -116,15 +117,8 @@ describe('LocalSandbox (a child process per app)', () => {
       await session.start();
       const orphan = Number(await readFile(join(root, '.run', 'app_orphan.pid'), 'utf8'));
       expect(processAlive(orphan)).to.equal(true);
-      const nextHost = new LocalSandbox({ root, startTimeoutMs: 2500, containment: 'none' });
-      try {
-        const again = await nextHost.open('app_orphan', { egress: null });
-        await again.start();
-        expect(await eventually(() => !processAlive(orphan))).to.equal(true);
-        expect((await callFn<EchoBody>(again, 'echo')).label).to.equal('orphan');
-      } finally {
-        await nextHost.closeAll();
-      }
+      const nextHost = { root, startTimeoutMs: 2500, containment: 'none' as const };
+      expect(await reopenAfterDeadHost(nextHost, 'app_orphan', { egress: null }, orphan)).to.equal('orphan');
     });
 
     it('discard stops the server and removes the app directory and its snapshots from the root', async () => {

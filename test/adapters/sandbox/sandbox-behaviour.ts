@@ -38,6 +38,45 @@ export const testResolver: EgressResolver = Object.assign(
   { allows: ['loopback'] as const },
 );
 
+/** A remote sandbox adapter and the local server, speaking its API, that it talks to. */
+export interface ServedSandbox<Server extends { close(): Promise<void> }, Adapter extends Sandbox> {
+  readonly server: Server;
+  readonly sandbox: Adapter;
+}
+
+/** The Sandbox port's behaviour for a remote adapter, against a fresh local server of its API. */
+export function servedBehavesAsSandbox<Server extends { close(): Promise<void> }, Adapter extends Sandbox>(
+  open: (settings: SandboxSettings) => Promise<ServedSandbox<Server, Adapter>>,
+): void {
+  behavesAsSandbox(async (settings) => {
+    const { server, sandbox } = await open(settings);
+    return { sandbox, close: () => server.close() };
+  });
+}
+
+/**
+ * For each test, a remote adapter and its local server (the test resolver, short starts), both
+ * closed after it. Call it in a `describe`; `server()` and `sandbox()` read them.
+ */
+export function servedSandboxPerTest<Server extends { close(): Promise<void> }, Adapter extends Sandbox>(
+  open: (settings: SandboxSettings) => Promise<ServedSandbox<Server, Adapter>>,
+): { server(): Server; sandbox(): Adapter } {
+  let current: ServedSandbox<Server, Adapter> | undefined;
+  beforeEach(async () => {
+    current = await open({ resolve: testResolver, startTimeoutMs: 2500 });
+  });
+  afterEach(async () => {
+    await current?.sandbox.closeAll();
+    await current?.server.close();
+    current = undefined;
+  });
+  const opened = () => {
+    if (!current) throw new Error('the sandbox and its server are made before each test');
+    return current;
+  };
+  return { server: () => opened().server, sandbox: () => opened().sandbox };
+}
+
 let counter = 0;
 const appId = (what: string) => `app_${what}_${process.pid}_${++counter}`;
 

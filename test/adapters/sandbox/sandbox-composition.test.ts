@@ -16,17 +16,17 @@ import { ManualClock } from '../../support/manual-clock.js';
 import { devHost } from '../../support/dev-host-fixture.js';
 import { nodeApp, callFn, type EchoBody } from '../../support/sandbox-apps.js';
 import { containerOf } from '../../../composition/porter-container.js';
+import { closedAfter } from '../../support/closed-after.js';
 
 const SECRET = 'a-secret-that-is-long-enough-for-cookies-0123456789';
 
 describe('the sandbox module (composition)', () => {
-  const opened: Porter[] = [];
+  const opened = closedAfter<Porter>({ each: true });
   let root: string;
   beforeEach(async () => {
     root = await mkdtemp(join(tmpdir(), 'porter-sandbox-composition-'));
   });
   afterEach(async () => {
-    while (opened.length) await opened.pop()!.close();
     await rm(root, { recursive: true, force: true });
   });
 

@@ -18,6 +18,7 @@ import { ManualClock } from '../../support/manual-clock.js';
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../../support/postgres.js';
 import { holdSqliteWriteLock } from '../../support/sqlite-lock-holder.js';
 import { recordingLogger } from './mikro-orm-store-behaviour.js';
+import { closedAfter } from '../../support/closed-after.js';
 
 /**
  * What the previous version (MikroORM's Migrator, @mikro-orm/migrations 6.6.16) left in a database
@@ -114,7 +115,7 @@ describe('store migrations', function () {
   for (const engineName of ['sqlite', 'postgresql'] as const) {
     describe(`on ${engineName}`, () => {
       let engine: Engine;
-      const stores: MikroOrmStore[] = [];
+      const stores = closedAfter<MikroOrmStore>({ each: true });
 
       beforeEach(async function () {
         if (engineName === 'sqlite') {
@@ -129,7 +130,6 @@ describe('store migrations', function () {
       });
 
       afterEach(async () => {
-        while (stores.length) await stores.pop()!.close();
         await engine?.close();
       });
 

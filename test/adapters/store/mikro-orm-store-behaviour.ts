@@ -10,6 +10,7 @@ import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { Store } from '../../../ports/store.js';
 import { ManualClock } from '../../support/manual-clock.js';
+import { closedAfter } from '../../support/closed-after.js';
 
 /** Opens the engine's store over one database; each call is another instance on the same data. */
 export type OpenMikroOrmStore = (options: { clock: ManualClock; logger?: Logger; migrate?: boolean }) => Promise<MikroOrmStore>;
@@ -68,16 +69,13 @@ async function schemaDrift(orm: MikroORM<AbstractSqlDriver>, compareForeignKeys:
 export function describeMikroOrmStoreBehaviour(label: string, open: () => OpenMikroOrmStore | Promise<OpenMikroOrmStore | null>): void {
   describe(`MikroORM store behaviour: ${label}`, function () {
     let openStore: OpenMikroOrmStore | null;
-    const opened: Store[] = [];
 
     before(async function () {
       openStore = await open();
       if (!openStore) this.skip();
     });
 
-    afterEach(async () => {
-      while (opened.length) await opened.pop()!.close();
-    });
+    const opened = closedAfter<Store>({ each: true });
 
     async function fresh(options: { logger?: Logger; migrate?: boolean } = {}): Promise<MikroOrmStore> {
       const store = await openStore!({ clock: new ManualClock('2026-03-01T10:00:00.000Z'), ...options });

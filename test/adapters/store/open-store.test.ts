@@ -9,6 +9,7 @@ import type { Store } from '../../../ports/store.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { createTestDatabase, postgresServerUrl } from '../../support/postgres.js';
 import { recordingLogger } from './mikro-orm-store-behaviour.js';
+import { closedAfter } from '../../support/closed-after.js';
 
 describe('PORTER_DATABASE_URL', () => {
   describe('parseDatabaseUrl', () => {
@@ -62,14 +63,10 @@ describe('PORTER_DATABASE_URL', () => {
 
   describe('openStore', () => {
     let folder: string;
-    const opened: Store[] = [];
+    const opened = closedAfter<Store>({ each: true });
 
     before(async () => {
       folder = await mkdtemp(join(tmpdir(), 'porter-open-'));
-    });
-
-    afterEach(async () => {
-      while (opened.length) await opened.pop()!.close();
     });
 
     after(async () => {

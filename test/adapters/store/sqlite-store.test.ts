@@ -11,6 +11,7 @@ import { ManualClock } from '../../support/manual-clock.js';
 import { holdSqliteWriteLock } from '../../support/sqlite-lock-holder.js';
 import { describeMikroOrmStoreBehaviour } from './mikro-orm-store-behaviour.js';
 import { describeStoreConformance } from './store-conformance.js';
+import { closedAfter } from '../../support/closed-after.js';
 
 /**
  * A second libsql connection to the file, in this process: what another process would see. (Only
@@ -56,16 +57,12 @@ describe('MikroORM store on SQLite', function () {
   });
 
   describe('on a file', () => {
-    const opened: MikroOrmStore[] = [];
+    const opened = closedAfter<MikroOrmStore>({ each: true });
     const open = async (file: string) => {
       const store = await MikroOrmStore.open({ target: { engine: 'sqlite', file }, clock: new ManualClock() });
       opened.push(store);
       return store;
     };
-
-    afterEach(async () => {
-      while (opened.length) await opened.pop()!.close();
-    });
 
     it('puts the file in WAL mode, which another connection then sees', async () => {
       const file = nextFile();

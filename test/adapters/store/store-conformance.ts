@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { RecordSet, Store, StoredRecord } from '../../../ports/store.js';
 import { DomainError } from '../../../domain/errors.js';
 import { ManualClock } from '../../support/manual-clock.js';
+import { closedAfter } from '../../support/closed-after.js';
 
 /**
  * One suite every Store adapter passes. `open` builds a store over the same backing database each
@@ -39,7 +40,7 @@ export function describeStoreConformance(label: string, subject: () => StoreUnde
     let store: Store;
     let notes: RecordSet<Note>;
     let under: StoreUnderTest | null;
-    const opened: Store[] = [];
+    const opened = closedAfter<Store>({ each: true });
 
     before(async function () {
       under = await subject();
@@ -52,10 +53,6 @@ export function describeStoreConformance(label: string, subject: () => StoreUnde
       store = await under.open(clock);
       opened.push(store);
       notes = store.records<Note>(freshName('notes'));
-    });
-
-    afterEach(async function () {
-      while (opened.length) await opened.pop()!.close();
     });
 
     describe('records get/put/delete', () => {

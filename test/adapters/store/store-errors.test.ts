@@ -16,7 +16,9 @@ function thrown(work: () => unknown): unknown {
   return expect.fail('expected libsql to throw');
 }
 
-function expectUnavailable(error: unknown, driverCode: string): void {
+/** `work` fails with the driver's `driverCode`, and the store maps that to unavailable, keeping it as the cause. */
+function expectUnavailable(work: () => unknown, driverCode: string): void {
+  const error = thrown(work);
   expect(error, 'the driver error').to.have.property('code', driverCode);
   const mapped = storeError(error);
   expect(mapped).to.be.instanceOf(DomainError);
@@ -34,6 +36,14 @@ describe('SQLite errors as libsql reports them', () => {
     return db;
   };
 
+  /** Two connections to one new WAL-mode file whose table `t` the first made. */
+  const walPair = () => {
+    const file = join(folder, `errors-${++files}.db`);
+    const first = connect(file);
+    first.exec('pragma journal_mode = wal; create table t (k text primary key)');
+    return [first, connect(file)] as const;
+  };
+
   before(async () => {
     folder = await mkdtemp(join(tmpdir(), 'porter-store-errors-'));
   });
@@ -47,58 +57,37 @@ describe('SQLite errors as libsql reports them', () => {
   });
 
   it('maps a write lock another connection holds (SQLITE_BUSY) to unavailable', () => {
-    const file = join(folder, `errors-${++files}.db`);
-    const holder = connect(file);
-    holder.exec('pragma journal_mode = wal; create table t (k text primary key)');
-    const waiting = connect(file);
+    const [holder, waiting] = walPair();
     holder.exec('begin immediate');
-    expectUnavailable(
-      thrown(() => waiting.prepare("insert into t values ('a')").run()),
-      'SQLITE_BUSY',
-    );
+    expectUnavailable(() => waiting.prepare("insert into t values ('a')").run(), 'SQLITE_BUSY');
     holder.exec('commit');
   });
 
   it('maps a stale read snapshot that cannot write (SQLITE_BUSY_SNAPSHOT) to unavailable', () => {
-    const file = join(folder, `errors-${++files}.db`);
-    const writer = connect(file);
-    writer.exec('pragma journal_mode = wal; create table t (k text primary key)');
-    const reader = connect(file);
+    const [writer, reader] = walPair();
     reader.exec('begin');
     reader.prepare('select * from t').all();
     writer.prepare("insert into t values ('a')").run();
-    expectUnavailable(
-      thrown(() => reader.prepare("insert into t values ('b')").run()),
-      'SQLITE_BUSY_SNAPSHOT',
-    );
+    expectUnavailable(() => reader.prepare("insert into t values ('b')").run(), 'SQLITE_BUSY_SNAPSHOT');
     reader.exec('rollback');
   });
 
   it('maps a full database (SQLITE_FULL) to unavailable', () => {
     const db = connect();
     db.exec('create table big (b blob); pragma max_page_count = 3');
-    expectUnavailable(
-      thrown(() => db.prepare('insert into big values (zeroblob(100000))').run()),
-      'SQLITE_FULL',
-    );
+    expectUnavailable(() => db.prepare('insert into big values (zeroblob(100000))').run(), 'SQLITE_FULL');
   });
 
   it('maps a read-only database (SQLITE_READONLY) to unavailable', () => {
     const db = connect();
     db.exec('create table t (k text); pragma query_only = 1');
-    expectUnavailable(
-      thrown(() => db.prepare("insert into t values ('a')").run()),
-      'SQLITE_READONLY',
-    );
+    expectUnavailable(() => db.prepare("insert into t values ('a')").run(), 'SQLITE_READONLY');
   });
 
   it('maps a file that is not a database (SQLITE_NOTADB) and a damaged one (SQLITE_CORRUPT) to unavailable', async () => {
     const foreign = join(folder, `errors-${++files}.db`);
     await writeFile(foreign, 'not a database, just text '.repeat(200));
-    expectUnavailable(
-      thrown(() => connect(foreign).prepare('select * from sqlite_master').all()),
-      'SQLITE_NOTADB',
-    );
+    expectUnavailable(() => connect(foreign).prepare('select * from sqlite_master').all(), 'SQLITE_NOTADB');
 
     const damaged = join(folder, `errors-${++files}.db`);
     const db = new Database(damaged);
@@ -110,10 +99,7 @@ describe('SQLite errors as libsql reports them', () => {
     const handle = await openFile(damaged, 'r+');
     await handle.write(Buffer.alloc(8_000, 0x41), 0, 8_000, 4_096);
     await handle.close();
-    expectUnavailable(
-      thrown(() => connect(damaged).prepare('select count(*) from t where v > 0').all()),
-      'SQLITE_CORRUPT',
-    );
+    expectUnavailable(() => connect(damaged).prepare('select count(*) from t where v > 0').all(), 'SQLITE_CORRUPT');
   });
 
   it('maps a closed connection to unavailable', () => {

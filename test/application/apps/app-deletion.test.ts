@@ -1,12 +1,11 @@
 import { expect } from 'chai';
-import { appsHarness } from '../../support/apps-harness.js';
+import { adasAppOn } from '../../support/apps-harness.js';
 import { ada } from '../../support/guard-harness.js';
 import { RecordingSandbox } from '../../support/apps-sandbox.js';
 
 async function graduatedApp() {
   const sandbox = new RecordingSandbox();
-  const h = appsHarness({ sandbox });
-  const app = await h.apps.createApp.execute({ principal: ada, prompt: 'reading list' });
+  const { h, app } = await adasAppOn(sandbox, 'reading list');
   await h.apps.graduateApp.execute({ principal: ada, appId: app.id });
   await h.apps.putRecord.execute({ principal: ada, appId: app.id, collection: 'books', data: { title: 'Dune' } });
   sandbox.steps.length = 0;
@@ -43,8 +42,7 @@ describe('deleting an app (its sandbox through the Sandbox port)', () => {
 
   it('leaves the sandbox alone for a tree app, which never had one', async () => {
     const sandbox = new RecordingSandbox();
-    const h = appsHarness({ sandbox });
-    const app = await h.apps.createApp.execute({ principal: ada, prompt: 'reading list' });
+    const { h, app } = await adasAppOn(sandbox, 'reading list');
     await h.apps.deleteApp.execute({ principal: ada, appId: app.id });
     expect(sandbox.steps).to.deep.equal([]);
   });

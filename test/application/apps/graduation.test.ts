@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { appsHarness } from '../../support/apps-harness.js';
+import { adasAppOn, appsHarness } from '../../support/apps-harness.js';
 import { ada, bob } from '../../support/guard-harness.js';
 import { RecordingSandbox } from '../../support/apps-sandbox.js';
 import { eventually, until } from '../../support/eventually.js';
@@ -7,8 +7,7 @@ import { eventually, until } from '../../support/eventually.js';
 async function servedApp() {
   const sandbox = new RecordingSandbox();
   sandbox.script.fn = (name, input) => ({ status: 200, body: { name, input } });
-  const h = appsHarness({ sandbox });
-  const app = await h.apps.createApp.execute({ principal: ada, prompt: 'reading list' });
+  const { h, app } = await adasAppOn(sandbox, 'reading list');
   return { h, sandbox, app };
 }
 

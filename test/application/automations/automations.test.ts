@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ada, bob, countingTool } from '../../support/guard-harness.js';
+import { ada, bob, countingTool, expectAdasOnlyGrant } from '../../support/guard-harness.js';
 import { automationsHarness } from '../../support/automations-harness.js';
 import { Grant } from '../../../domain/guard/grant.js';
 import { GrantBook } from '../../../application/guard/grant-book.js';
@@ -22,9 +22,7 @@ describe('Automations: arming asks for standing grants; runs act away with them'
     expect(listed.approvals[0]!.request).to.deep.include({ venue: 'automation', presence: 'away', automationId: automation.id });
 
     await h.decide.execute({ principal: ada, approvalId: asks[0]!.approvalId, approve: true });
-    const grants = await h.listGrants.execute({ principal: ada });
-    expect(grants.grants).to.have.length(1);
-    expect(grants.grants[0]).to.deep.include({
+    await expectAdasOnlyGrant(h, {
       tool: 'notes_add',
       scope: 'tool',
       duration: 'standing',

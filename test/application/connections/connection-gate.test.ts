@@ -1,24 +1,12 @@
 import { expect } from 'chai';
 import { ConnectionRequired, ConnectionsNotConfigured } from '../../../domain/connections/errors.js';
-import type { StreamedData, ToolDefinition } from '../../../ports/tool-registry.js';
+import type { StreamedData } from '../../../ports/tool-registry.js';
 import { StaticToolRegistry } from '../../../adapters/tools/static-tool-registry.js';
 import { ToolRunner } from '../../../application/guard/tool-runner.js';
 import { ScriptedBroker } from '../../support/scripted-broker.js';
 import { guardHarness } from '../../support/guard-harness.js';
+import { githubRepos } from '../../support/github-tools.js';
 import { ada, bob, connectionsHarness } from './connections-harness.js';
-
-/** A host tool that acts through the caller's GitHub account. */
-const listRepos: ToolDefinition = {
-  name: 'github_repos',
-  description: "List the person's GitHub repositories.",
-  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-  risk: 'read',
-  connection: 'github',
-  async execute(_input, context) {
-    const answer = await context.connection!.request({ method: 'GET', path: '/user/repos', query: { per_page: '5' } });
-    return { status: answer.status, body: answer.body };
-  },
-};
 
 describe('Tools that act through a connection', () => {
   function setup() {
@@ -26,7 +14,7 @@ describe('Tools that act through a connection', () => {
     const h = connectionsHarness(broker);
     const guard = guardHarness({ tools: [] });
     const runner = new ToolRunner(guard.hostAccess, h.gate, guard.egress);
-    const tool = new StaticToolRegistry([listRepos]).get('github_repos')!;
+    const tool = new StaticToolRegistry([githubRepos]).get('github_repos')!;
     const parts: StreamedData[] = [];
     const run = (principal = ada) =>
       runner.run({
@@ -111,7 +99,7 @@ describe('Tools that act through a connection', () => {
     expect(error).to.be.instanceOf(ConnectionsNotConfigured);
     const guard = guardHarness({ tools: [] });
     const runner = new ToolRunner(guard.hostAccess, connectionsHarness(null).gate, guard.egress);
-    const tool = new StaticToolRegistry([listRepos]).get('github_repos')!;
+    const tool = new StaticToolRegistry([githubRepos]).get('github_repos')!;
     const outcome = await runner.run({
       tool,
       input: {},

@@ -1,3 +1,5 @@
+import { expect } from 'chai';
+import { NotFound } from '../../../domain/errors.js';
 import type { ConnectionPrimitives } from '../../../domain/connections/connection.js';
 import type { Principal } from '../../../domain/principal.js';
 import type { ConnectionBroker } from '../../../ports/connections.js';
@@ -15,6 +17,8 @@ import { RemoveConnection } from '../../../application/connections/remove-connec
 import { NoConnectionBroker } from '../../../adapters/connections/no-connection-broker.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { RecordingLogger, SequentialIds } from '../../support/fakes.js';
+import { rejection } from '../../support/outcomes.js';
+import type { ScriptedBroker } from '../../support/scripted-broker.js';
 
 export const ada: Principal = { subject: 'ada', kind: 'user' };
 export const bob: Principal = { subject: 'bob', kind: 'user' };
@@ -49,4 +53,26 @@ export function connectionsHarness(
       return this.initiate.execute({ principal, toolkit, callbackUrl: 'https://host.example/settings' });
     },
   };
+}
+
+/** Exactly one removal of the connection was audited, and the connection is gone. */
+export async function expectRemovedOnce(h: ReturnType<typeof connectionsHarness>, id: string): Promise<void> {
+  const removals = (await h.auditLog.list('ada', { limit: 100 })).events.filter((e) => e.action === 'connection.removed');
+  expect(removals).to.have.length(1);
+  expect(await h.book.find(id)).to.equal(null);
+}
+
+/**
+ * Polls Ada's consented connection while a delete lands as the poll waits on the broker: the poll
+ * answers not-found, and the connection is never brought back.
+ */
+export async function expectPollLosesToDelete(h: ReturnType<typeof connectionsHarness>, broker: ScriptedBroker): Promise<void> {
+  const { id } = await h.start();
+  broker.consent(id);
+  broker.duringObserve = async () => {
+    broker.duringObserve = null;
+    await h.remove.execute({ principal: ada, connectionId: id });
+  };
+  expect(await rejection(h.get.execute({ principal: ada, connectionId: id }))).to.be.instanceOf(NotFound);
+  expect(await h.book.find(id)).to.equal(null);
 }

@@ -5,7 +5,7 @@ import { NotFound } from '../../../domain/errors.js';
 import { ScriptedBroker } from '../../support/scripted-broker.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../../support/postgres.js';
-import { ada, connectionsHarness } from './connections-harness.js';
+import { ada, connectionsHarness, expectPollLosesToDelete, expectRemovedOnce } from './connections-harness.js';
 
 /** The races that need one winner, on the stores Porter runs on in production. */
 function races(name: string, open: (clock: ManualClock) => Promise<{ store: Store; close(): Promise<void> } | null>) {
@@ -43,23 +43,12 @@ function races(name: string, open: (clock: ManualClock) => Promise<{ store: Stor
       const outcomes = await Promise.allSettled(Array.from({ length: 4 }, () => h.remove.execute({ principal: ada, connectionId: id })));
       for (const outcome of outcomes) if (outcome.status === 'rejected') expect(outcome.reason).to.be.instanceOf(NotFound);
       expect(outcomes.some((o) => o.status === 'fulfilled')).to.equal(true);
-      const removals = (await h.auditLog.list('ada', { limit: 100 })).events.filter((e) => e.action === 'connection.removed');
-      expect(removals).to.have.length(1);
-      expect(await h.book.find(id)).to.equal(null);
+      await expectRemovedOnce(h, id);
     });
 
     it('a poll racing a delete never brings the connection back', async () => {
       const broker = new ScriptedBroker();
-      const h = harness(broker);
-      const { id } = await h.start();
-      broker.consent(id);
-      broker.duringObserve = async () => {
-        broker.duringObserve = null;
-        await h.remove.execute({ principal: ada, connectionId: id });
-      };
-      const polled = await h.get.execute({ principal: ada, connectionId: id }).catch((e: unknown) => e);
-      expect(polled).to.be.instanceOf(NotFound);
-      expect(await h.book.find(id)).to.equal(null);
+      await expectPollLosesToDelete(harness(broker), broker);
     });
   });
 }

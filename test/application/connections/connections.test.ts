@@ -3,7 +3,7 @@ import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
 import { ConnectionsNotConfigured } from '../../../domain/connections/errors.js';
 import { AtomicityUnavailable, NotFound } from '../../../domain/errors.js';
 import { ScriptedBroker } from '../../support/scripted-broker.js';
-import { ada, bob, connectionsHarness } from './connections-harness.js';
+import { ada, bob, connectionsHarness, expectPollLosesToDelete, expectRemovedOnce } from './connections-harness.js';
 import { rejection } from '../../support/outcomes.js';
 
 describe('Connections use cases', () => {
@@ -99,23 +99,12 @@ describe('Connections use cases', () => {
     const h = connectionsHarness(broker);
     const { id } = await h.start();
     await Promise.all([h.remove.execute({ principal: ada, connectionId: id }), h.remove.execute({ principal: ada, connectionId: id })]);
-    const removals = (await h.auditLog.list('ada', {})).events.filter((e) => e.action === 'connection.removed');
-    expect(removals).to.have.length(1);
-    expect(await h.book.find(id)).to.equal(null);
+    await expectRemovedOnce(h, id);
   });
 
   it('a poll that races a delete never brings the connection back', async () => {
     const broker = new ScriptedBroker();
-    const h = connectionsHarness(broker);
-    const { id } = await h.start();
-    broker.consent(id);
-    // The delete lands while the poll is waiting on the broker.
-    broker.duringObserve = async () => {
-      broker.duringObserve = null;
-      await h.remove.execute({ principal: ada, connectionId: id });
-    };
-    expect(await rejection(h.get.execute({ principal: ada, connectionId: id }))).to.be.instanceOf(NotFound);
-    expect(await h.book.find(id)).to.equal(null);
+    await expectPollLosesToDelete(connectionsHarness(broker), broker);
   });
 
   it('fails closed on a store without atomic operations: no status change, no removal', async () => {

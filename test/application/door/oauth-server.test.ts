@@ -232,6 +232,19 @@ describe("The door's authorization server (use cases)", () => {
   });
 
   describe('the consent answer', () => {
+    /** Ada's answer to a fresh client's consent page; `location` is where it redirects (no parameters if it does not). */
+    async function answered(approve: boolean) {
+      const h = doorHarness();
+      const client = await h.register();
+      const step = await h.oauth.answerConsent.execute({
+        handle: await consentPage(h, client.clientId),
+        approve,
+        site: SITE,
+        signedIn: ada,
+      });
+      return { h, location: new URL(step.kind === 'redirect' ? step.location : 'x:/') };
+    }
+
     async function consentPage(h: ReturnType<typeof doorHarness>, clientId: string) {
       const step = await h.oauth.beginAuthorization.execute({
         query: {
@@ -267,29 +280,13 @@ describe("The door's authorization server (use cases)", () => {
     });
 
     it('sends access_denied back with the state when the person declines', async () => {
-      const h = doorHarness();
-      const client = await h.register();
-      const step = await h.oauth.answerConsent.execute({
-        handle: await consentPage(h, client.clientId),
-        approve: false,
-        site: SITE,
-        signedIn: ada,
-      });
-      const location = new URL(step.kind === 'redirect' ? step.location : 'x:/');
+      const { location } = await answered(false);
       expect(location.searchParams.get('error')).to.equal('access_denied');
       expect(location.searchParams.get('state')).to.equal('s1');
     });
 
     it('sends a one-time code with state and iss on a yes, and keeps only its digest', async () => {
-      const h = doorHarness();
-      const client = await h.register();
-      const step = await h.oauth.answerConsent.execute({
-        handle: await consentPage(h, client.clientId),
-        approve: true,
-        site: SITE,
-        signedIn: ada,
-      });
-      const location = new URL(step.kind === 'redirect' ? step.location : 'x:/');
+      const { h, location } = await answered(true);
       const code = location.searchParams.get('code')!;
       expect(code).to.have.length.greaterThan(40);
       expect(location.searchParams.get('state')).to.equal('s1');

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { ada, bob, countingTool, guardHarness, parkedId } from '../../support/guard-harness.js';
+import { ada, bob, countingTool, expectAdasOnlyGrant, guardHarness, parkedId } from '../../support/guard-harness.js';
 import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { codeOf } from '../../support/outcomes.js';
+import type { Remember } from '../../../domain/guard/grant.js';
 
 describe('GuardCall: the decision pipeline', () => {
   it('runs a read-class tool without asking', async () => {
@@ -102,18 +103,22 @@ describe('GuardCall: the decision pipeline', () => {
   });
 
   describe('grants', () => {
-    it('remembers a tool-scope standing grant: later calls with other inputs run', async () => {
+    /** A `notes_add` call (with `input`) parked, then approved with `remember`. */
+    async function approvedRemembering(remember: Remember, input: object = {}) {
       const add = countingTool('notes_add', 'write');
       const h = guardHarness({ tools: [add.tool] });
-      const id = parkedId(await h.call('notes_add', { text: 'a' }));
-      await h.decide.execute({ principal: ada, approvalId: id, approve: true, remember: { scope: 'tool', duration: 'standing' } });
+      const id = parkedId(await h.call('notes_add', input));
+      await h.decide.execute({ principal: ada, approvalId: id, approve: true, remember });
+      return { h, id };
+    }
+
+    it('remembers a tool-scope standing grant: later calls with other inputs run', async () => {
+      const { h, id } = await approvedRemembering({ scope: 'tool', duration: 'standing' }, { text: 'a' });
       expect(await h.call('notes_add', { text: 'b' }, { session: 'thr_other', threadId: 'thr_other' })).to.deep.include({
         status: 'ran',
         because: 'grant',
       });
-      const grants = await h.listGrants.execute({ principal: ada });
-      expect(grants.grants).to.have.length(1);
-      expect(grants.grants[0]).to.deep.include({
+      await expectAdasOnlyGrant(h, {
         subject: 'ada',
         tool: 'notes_add',
         scope: 'tool',
@@ -123,37 +128,25 @@ describe('GuardCall: the decision pipeline', () => {
     });
 
     it('keeps an exact grant to the same input, whatever its key order', async () => {
-      const add = countingTool('notes_add', 'write');
-      const h = guardHarness({ tools: [add.tool] });
-      const id = parkedId(await h.call('notes_add', { text: 'a', tags: ['x'] }));
-      await h.decide.execute({ principal: ada, approvalId: id, approve: true, remember: { scope: 'exact', duration: 'standing' } });
+      const { h } = await approvedRemembering({ scope: 'exact', duration: 'standing' }, { text: 'a', tags: ['x'] });
       expect((await h.call('notes_add', { tags: ['x'], text: 'a' })).status).to.equal('ran');
       expect((await h.call('notes_add', { text: 'b', tags: ['x'] })).status).to.equal('parked');
     });
 
     it('keeps a session grant to its session, and away calls use standing grants only', async () => {
-      const add = countingTool('notes_add', 'write');
-      const h = guardHarness({ tools: [add.tool] });
-      const id = parkedId(await h.call('notes_add', {}));
-      await h.decide.execute({ principal: ada, approvalId: id, approve: true, remember: { scope: 'tool', duration: 'session' } });
+      const { h } = await approvedRemembering({ scope: 'tool', duration: 'session' });
       expect((await h.call('notes_add', {})).status).to.equal('ran');
       expect((await h.call('notes_add', {}, { session: 'thr_other', threadId: 'thr_other' })).status).to.equal('parked');
       expect((await h.call('notes_add', {}, { presence: 'away' })).status).to.equal('parked');
     });
 
     it("never lets one subject's grant cover another subject's call", async () => {
-      const add = countingTool('notes_add', 'write');
-      const h = guardHarness({ tools: [add.tool] });
-      const id = parkedId(await h.call('notes_add', {}));
-      await h.decide.execute({ principal: ada, approvalId: id, approve: true, remember: { scope: 'tool', duration: 'standing' } });
+      const { h } = await approvedRemembering({ scope: 'tool', duration: 'standing' });
       expect((await h.call('notes_add', {}, { principal: bob })).status).to.equal('parked');
     });
 
     it('asks again once the grant is revoked, and revoking twice is harmless', async () => {
-      const add = countingTool('notes_add', 'write');
-      const h = guardHarness({ tools: [add.tool] });
-      const id = parkedId(await h.call('notes_add', {}));
-      await h.decide.execute({ principal: ada, approvalId: id, approve: true, remember: { scope: 'tool', duration: 'standing' } });
+      const { h } = await approvedRemembering({ scope: 'tool', duration: 'standing' });
       const [grant] = (await h.listGrants.execute({ principal: ada })).grants;
       await h.revoke.execute({ principal: ada, grantId: grant!.id });
       await h.revoke.execute({ principal: ada, grantId: grant!.id });
@@ -162,10 +155,7 @@ describe('GuardCall: the decision pipeline', () => {
     });
 
     it("answers not-found for revoking someone else's grant", async () => {
-      const add = countingTool('notes_add', 'write');
-      const h = guardHarness({ tools: [add.tool] });
-      const id = parkedId(await h.call('notes_add', {}));
-      await h.decide.execute({ principal: ada, approvalId: id, approve: true, remember: { scope: 'tool', duration: 'standing' } });
+      const { h } = await approvedRemembering({ scope: 'tool', duration: 'standing' });
       const [grant] = (await h.listGrants.execute({ principal: ada })).grants;
       expect(await codeOf(h.revoke.execute({ principal: bob, grantId: grant!.id }))).to.equal('not-found');
     });

@@ -25,8 +25,10 @@ interface StoreKind {
   open(count: number, clock: ManualClock): Promise<Store[]>;
 }
 
+// What a test opened, closed after it.
 const opened: Store[] = [];
 const databases: TestDatabase[] = [];
+const served: Array<ChatCompletionsServer | WebhookReceiver> = [];
 let postgres: string | null = null;
 
 const KINDS: StoreKind[] = [
@@ -59,17 +61,22 @@ const KINDS: StoreKind[] = [
   },
 ];
 
-/** A model served by a local OpenAI-compatible server, answering request n with `scripts[n]` (the last for every later one). */
+/**
+ * A model served by a local OpenAI-compatible server, answering request n with `scripts[n]` (the last
+ * for every later one); the server is closed after the test.
+ */
 async function servedModel(scripts: CompletionScript[]) {
   const server = await chatCompletionsServer((_request, index) => scripts[Math.min(index, scripts.length - 1)]!);
+  served.push(server);
   const agentModel = (await modelFromLadder({ PORTER_MODEL_URL: server.url, PORTER_MODEL: 'test-model' }, false))!;
   return { server, agentModel };
 }
 
-/** Arms the automation and approves every standing-grant ask, so its runs act while nobody is there. */
-async function armed(h: ReturnType<typeof automationsHarness>, automationId: string): Promise<void> {
-  const { asks } = await h.arm.execute({ principal: ada, automationId });
-  for (const ask of asks) await h.decide.execute({ principal: ada, approvalId: ask.approvalId, approve: true });
+/** A receiver of completion webhooks answering `statuses` in turn; closed after the test. */
+async function receiving(statuses: number[]): Promise<WebhookReceiver> {
+  const receiver = await webhookReceiver(statuses);
+  served.push(receiver);
+  return receiver;
 }
 
 /** A read tool that takes a while and counts how many of its calls overlap. */
@@ -119,15 +126,10 @@ for (const kind of KINDS) {
     afterEach(async () => {
       for (const store of opened.splice(0)) await store.close();
       for (const database of databases.splice(0)) await database.drop();
+      for (const server of served.splice(0)) await server.close();
     });
 
     describe('retries', () => {
-      let server: ChatCompletionsServer | null = null;
-      afterEach(async () => {
-        await server?.close();
-        server = null;
-      });
-
       it('a model failing twice then succeeding gives one run with three attempts, and the call it made runs once', async () => {
         const model = await servedModel([
           { toolCalls: [{ id: 'call_note', name: 'notes_add', arguments: '{"text":"pay the invoice"}' }] },
@@ -138,7 +140,6 @@ for (const kind of KINDS) {
           { status: 503 },
           { text: 'Noted: pay the invoice.' },
         ]);
-        server = model.server;
         const clock = new ManualClock('2026-06-01T12:00:00.000Z');
         const [store] = await kind.open(1, clock);
         const notes = countingTool('notes_add', 'write');
@@ -148,7 +149,7 @@ for (const kind of KINDS) {
           tools: ['notes_add'],
           retry: { max: 2, backoffSeconds: 30 },
         });
-        await armed(h, automation.id);
+        await h.armApproved(automation.id);
         const [runId] = (await h.tick.execute()).runIds;
 
         await h.runQueued();
@@ -183,19 +184,18 @@ for (const kind of KINDS) {
         expect(calls).to.have.length(1);
         expect(calls[0]).to.deep.include({ state: 'output-available' });
         expect(done.messages.flatMap((m) => m.parts).some((p) => p.type === 'text' && String(p.text).includes('Noted'))).to.equal(true);
-        expect(server.requests).to.have.length(6);
+        expect(model.server.requests).to.have.length(6);
         const actions = (await h.auditLog.list('ada', { limit: 100 })).events.map((e) => e.action);
         expect(actions.filter((a) => a === 'run.retrying')).to.have.length(2);
       });
 
       it('a failure that trying again cannot mend (a 400) fails the run at once; retries that run out fail it', async () => {
         const model = await servedModel([{ status: 400 }]);
-        server = model.server;
         const clock = new ManualClock('2026-06-01T12:00:00.000Z');
         const [store] = await kind.open(1, clock);
         const h = automationsHarness({ tools: [], store, clock, agentModel: model.agentModel });
         const automation = await h.automation({ prompt: 'hello', retry: { max: 2, backoffSeconds: 30 } });
-        await armed(h, automation.id);
+        await h.armApproved(automation.id);
         const [runId] = (await h.tick.execute()).runIds;
         await h.runQueued();
         const refused = await h.getRun.execute({ principal: ada, runId: runId! });
@@ -203,9 +203,8 @@ for (const kind of KINDS) {
         expect(refused.attempts.map((a) => a.outcome)).to.deep.equal(['failed']);
 
         await h.disarm.execute({ principal: ada, automationId: automation.id });
-        await server.close();
+        await model.server.close();
         const flaky = await servedModel([{ status: 503 }]);
-        server = flaky.server;
         const g = automationsHarness({ tools: [], store, clock, agentModel: flaky.agentModel, holder: 'instance-g' });
         const once = await g.automation({ name: 'one retry', prompt: 'hello', retry: { max: 1, backoffSeconds: 5 }, owner: grace });
         await g.arm.execute({ principal: grace, automationId: once.id });
@@ -222,12 +221,11 @@ for (const kind of KINDS) {
 
       it('a run stopped while it waits for its retry is cancelled and never tried again', async () => {
         const model = await servedModel([{ status: 503 }, { status: 503 }, { text: 'too late' }]);
-        server = model.server;
         const clock = new ManualClock('2026-06-01T12:00:00.000Z');
         const [store] = await kind.open(1, clock);
         const h = automationsHarness({ tools: [], store, clock, agentModel: model.agentModel });
         const automation = await h.automation({ prompt: 'hello' });
-        await armed(h, automation.id);
+        await h.armApproved(automation.id);
         const [runId] = (await h.tick.execute()).runIds;
         await h.runQueued();
         expect((await h.getRun.execute({ principal: ada, runId: runId! })).state).to.equal('queued');
@@ -236,7 +234,7 @@ for (const kind of KINDS) {
         clock.advance(10 * 60_000);
         await h.sweep.execute();
         await h.runQueued();
-        expect(server.requests).to.have.length(2);
+        expect(model.server.requests).to.have.length(2);
         expect((await h.getRun.execute({ principal: ada, runId: runId! })).attempts.map((a) => a.outcome)).to.deep.equal(['failed']);
       });
     });
@@ -261,7 +259,7 @@ for (const kind of KINDS) {
           prompt: '/call inbox_read {}',
           concurrency: { limit: 1, whenBusy: 'queue' },
         });
-        await armed(a!, automation.id);
+        await a!.armApproved(automation.id);
 
         const answers = await Promise.all(
           Array.from({ length: 5 }, (_, i) => instances[i % 3]!.receive.execute(signedDelivery(`msg_order_${i}`))),
@@ -294,7 +292,7 @@ for (const kind of KINDS) {
           prompt: '/call inbox_read {}',
           concurrency: { limit: 1, whenBusy: 'skip' },
         });
-        await armed(h, automation.id);
+        await h.armApproved(automation.id);
 
         const first = await h.receive.execute(signedDelivery('msg_first'));
         const executing = h.runQueued();
@@ -361,12 +359,6 @@ for (const kind of KINDS) {
     });
 
     describe('dry run and rerun', () => {
-      let server: ChatCompletionsServer | null = null;
-      afterEach(async () => {
-        await server?.close();
-        server = null;
-      });
-
       it('a dry run of a task that adds a note adds none: the read runs, the note is previewed, nothing parks', async () => {
         const model = await servedModel([
           {
@@ -377,7 +369,6 @@ for (const kind of KINDS) {
           },
           { text: 'I would add the note “call the bank”.' },
         ]);
-        server = model.server;
         const clock = new ManualClock('2026-06-01T12:00:00.000Z');
         const [store] = await kind.open(1, clock);
         const list = countingTool('notes_list', 'read');
@@ -419,7 +410,7 @@ for (const kind of KINDS) {
         const [store] = await kind.open(1, clock);
         const h = automationsHarness({ tools: [], store, clock, sources: { orders: new StandardWebhooksVerifier(SOURCE_SECRET) } });
         const automation = await h.automation({ source: 'orders', prompt: 'Thank the customer' });
-        await armed(h, automation.id);
+        await h.armApproved(automation.id);
         const delivered = await h.receive.execute(signedDelivery('msg_rerun', { customer: 'Ada' }));
         const [original] = delivered.kind === 'accepted' ? delivered.runIds : [];
         await h.runQueued();
@@ -444,14 +435,8 @@ for (const kind of KINDS) {
     });
 
     describe('completion webhooks', () => {
-      let receiver: WebhookReceiver | null = null;
-      afterEach(async () => {
-        await receiver?.close();
-        receiver = null;
-      });
-
       it('a run that ends sends a signed run.completed, retried after a 500, each attempt in its log', async () => {
-        receiver = await webhookReceiver([500, 200]);
+        const receiver = await receiving([500, 200]);
         // Signatures carry the attempt's time, and standardwebhooks checks it against the real clock.
         const clock = new ManualClock(Date.now());
         const [store] = await kind.open(1, clock);
@@ -465,7 +450,7 @@ for (const kind of KINDS) {
         expect(JSON.stringify(read!.record.data)).to.not.include(secret.slice('whsec_'.length));
         expect(JSON.stringify((await h.listRuns.execute({ principal: ada })).runs)).to.not.include('whsec_');
 
-        await armed(h, created.id);
+        await h.armApproved(created.id);
         clock.advance(60_000); // the next minute's slot is due
         const [runId] = (await h.tick.execute()).runIds;
         await h.runQueued();
@@ -502,8 +487,8 @@ for (const kind of KINDS) {
         expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).to.deep.equal(new Set([delivered.webhook!.id]));
         expect(() =>
           new Webhook(`whsec_${Buffer.from('another secret, not this one').toString('base64')}`).verify(
-            receiver!.received[1]!.body,
-            receiver!.received[1]!.headers as Record<string, string>,
+            receiver.received[1]!.body,
+            receiver.received[1]!.headers as Record<string, string>,
           ),
         ).to.throw();
 
@@ -513,45 +498,39 @@ for (const kind of KINDS) {
       });
 
       it('a run that failed sends run.failed, a stopped one run.cancelled; setting notify again mints a new secret', async () => {
-        receiver = await webhookReceiver([200]);
+        const receiver = await receiving([200]);
         const clock = new ManualClock(Date.now());
         const [store] = await kind.open(1, clock);
         const model = await servedModel([{ status: 400 }]);
-        try {
-          const h = automationsHarness({ tools: [], store, clock, agentModel: model.agentModel });
-          const created = await h.automation({ prompt: 'hello', notify: { url: receiver.url } });
-          const changed = await h.change.execute({ principal: ada, automationId: created.id, notify: { url: receiver.url } });
-          expect(changed.notifySecret).to.match(/^whsec_/);
-          expect(changed.notifySecret).to.not.equal(created.notifySecret);
-          await armed(h, created.id);
-          clock.advance(60_000); // the next minute's slot is due
-          const [failedId] = (await h.tick.execute()).runIds;
-          await h.runQueued();
-          clock.advance(60_000);
-          const [stoppedId] = (await h.tick.execute()).runIds;
-          await h.stop.execute({ principal: ada, runId: stoppedId! });
-          await h.deliverQueued();
-          const verifier = new Webhook(changed.notifySecret!);
-          const payloads = receiver.received.map(
-            (r) => verifier.verify(r.body, r.headers as Record<string, string>) as Record<string, any>,
-          );
-          expect(payloads.map((p) => [p.data.runId, p.type, p.data.state]).sort()).to.deep.equal(
-            [
-              [failedId, 'run.failed', 'failed'],
-              [stoppedId, 'run.cancelled', 'cancelled'],
-            ].sort(),
-          );
+        const h = automationsHarness({ tools: [], store, clock, agentModel: model.agentModel });
+        const created = await h.automation({ prompt: 'hello', notify: { url: receiver.url } });
+        const changed = await h.change.execute({ principal: ada, automationId: created.id, notify: { url: receiver.url } });
+        expect(changed.notifySecret).to.match(/^whsec_/);
+        expect(changed.notifySecret).to.not.equal(created.notifySecret);
+        await h.armApproved(created.id);
+        clock.advance(60_000); // the next minute's slot is due
+        const [failedId] = (await h.tick.execute()).runIds;
+        await h.runQueued();
+        clock.advance(60_000);
+        const [stoppedId] = (await h.tick.execute()).runIds;
+        await h.stop.execute({ principal: ada, runId: stoppedId! });
+        await h.deliverQueued();
+        const verifier = new Webhook(changed.notifySecret!);
+        const payloads = receiver.received.map((r) => verifier.verify(r.body, r.headers as Record<string, string>) as Record<string, any>);
+        expect(payloads.map((p) => [p.data.runId, p.type, p.data.state]).sort()).to.deep.equal(
+          [
+            [failedId, 'run.failed', 'failed'],
+            [stoppedId, 'run.cancelled', 'cancelled'],
+          ].sort(),
+        );
 
-          // notify: null sends no more.
-          await h.change.execute({ principal: ada, automationId: created.id, notify: null });
-          clock.advance(60_000);
-          await h.tick.execute();
-          await h.runQueued();
-          await h.deliverQueued();
-          expect(receiver.received).to.have.length(2);
-        } finally {
-          await model.server.close();
-        }
+        // notify: null sends no more.
+        await h.change.execute({ principal: ada, automationId: created.id, notify: null });
+        clock.advance(60_000);
+        await h.tick.execute();
+        await h.runQueued();
+        await h.deliverQueued();
+        expect(receiver.received).to.have.length(2);
       });
     });
   });

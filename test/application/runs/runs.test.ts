@@ -69,8 +69,7 @@ describe('Runs: cooperative stop, idempotent stops, crashed executors', () => {
     const a = automationsHarness({ tools: [notes.tool], store, holder: 'instance-a' });
     const b = automationsHarness({ tools: [notes.tool], store, holder: 'instance-b', stopWaitMs: 5_000 });
     const automation = await a.automation({ prompt: '/call notes_add {"text":"slow"}', tools: ['notes_add'] });
-    const { asks } = await a.arm.execute({ principal: ada, automationId: automation.id });
-    await a.decide.execute({ principal: ada, approvalId: asks[0]!.approvalId, approve: true });
+    await a.armApproved(automation.id);
     const [runId] = (await a.tick.execute()).runIds;
 
     const executing = a.runQueued();
@@ -118,8 +117,7 @@ describe('Runs: cooperative stop, idempotent stops, crashed executors', () => {
     const notes = countingTool('notes_add', 'write', { gate });
     const h = automationsHarness({ tools: [notes.tool], leaseMs: 150 });
     const automation = await h.automation({ prompt: '/call notes_add {"text":"long"}', tools: ['notes_add'] });
-    const { asks } = await h.arm.execute({ principal: ada, automationId: automation.id });
-    await h.decide.execute({ principal: ada, approvalId: asks[0]!.approvalId, approve: true });
+    await h.armApproved(automation.id);
     const [runId] = (await h.tick.execute()).runIds;
     const executing = h.runQueued();
     await until(() => notes.calls.length === 1, 'the call to start');

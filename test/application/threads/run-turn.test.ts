@@ -3,6 +3,7 @@ import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { RecordingLanguageModel, lastUserText } from '../../support/recording-model.js';
 import { collect, turnHarness } from '../../support/turn-harness.js';
 import { ada } from '../../support/guard-harness.js';
+import { gatedTool } from '../../support/gated-tool.js';
 import type { ToolDefinition } from '../../../ports/tool-registry.js';
 import type { TurnStream } from '../../../ports/use-cases/threads.js';
 import { z } from 'zod';
@@ -21,6 +22,31 @@ const bigTool: ToolDefinition = {
   risk: 'read',
   execute: async () => ({ report: 'x'.repeat(50_000) }),
 };
+
+/** Runs a turn that calls `big_report` under `toolOutputCap`; `seen` is the result as the model's next step got it. */
+async function bigReportSeen(toolOutputCap: number) {
+  const model = new RecordingLanguageModel((_prompt, call) =>
+    call === 0 ? { toolCalls: [{ toolName: 'big_report', input: {} }] } : { text: 'done' },
+  );
+  const h = turnHarness({ model, tools: [bigTool], settings: { toolOutputCap } });
+  const { id } = await h.createThread.execute({ principal: ada });
+  await h.say(id, 'report please');
+  const [result] = model.prompts[1]!.flatMap((m) => (m.role === 'tool' ? m.content : [])) as unknown as Array<{
+    output: { value: unknown };
+  }>;
+  return { h, id, seen: result!.output.value };
+}
+
+/** Starts a turn whose model writes `answer` until aborted; its only client reads up to `readUntil` and goes away. */
+async function leftTurn(options: { answer: string; graceMs: number; readUntil: string }) {
+  const model = new RecordingLanguageModel(() => ({ text: options.answer, untilAborted: true }));
+  const h = turnHarness({ model, graceMs: options.graceMs });
+  const { id } = await h.createThread.execute({ principal: ada });
+  const stream = await h.start(id, 'go');
+  await readUntilText(stream, options.readUntil);
+  stream.detach();
+  return { model, h, id };
+}
 
 describe('RunTurn', () => {
   it('re-sends only the last N whole messages when a history window is set', async () => {
@@ -70,34 +96,19 @@ describe('RunTurn', () => {
   });
 
   it('truncates a long tool result before the model sees it, marked as truncated, and stores it whole', async () => {
-    const model = new RecordingLanguageModel((_prompt, call) =>
-      call === 0 ? { toolCalls: [{ toolName: 'big_report', input: {} }] } : { text: 'done' },
-    );
-    const h = turnHarness({ model, tools: [bigTool], settings: { toolOutputCap: 1_000 } });
-    const { id } = await h.createThread.execute({ principal: ada });
-    await h.say(id, 'report please');
-    const result = model.prompts[1]!.flatMap((m) => (m.role === 'tool' ? m.content : []))[0] as unknown as {
-      output: { type: string; value: { truncated: boolean; originalLength: number; content: string } };
-    };
-    expect(result.output.value.truncated).to.equal(true);
-    expect(result.output.value.content).to.have.length(1_000);
-    expect(result.output.value.originalLength).to.be.greaterThan(50_000);
+    const { h, id, seen } = await bigReportSeen(1_000);
+    const value = seen as { truncated: boolean; originalLength: number; content: string };
+    expect(value.truncated).to.equal(true);
+    expect(value.content).to.have.length(1_000);
+    expect(value.originalLength).to.be.greaterThan(50_000);
     const stored = await h.getThread.execute({ principal: ada, threadId: id });
     const part = stored.messages[1]!.parts.find((p) => p.type === 'tool-big_report') as { output: { report: string } };
     expect(part.output.report).to.have.length(50_000);
   });
 
   it('passes tool results whole when the cap is 0', async () => {
-    const model = new RecordingLanguageModel((_prompt, call) =>
-      call === 0 ? { toolCalls: [{ toolName: 'big_report', input: {} }] } : { text: 'done' },
-    );
-    const h = turnHarness({ model, tools: [bigTool], settings: { toolOutputCap: 0 } });
-    const { id } = await h.createThread.execute({ principal: ada });
-    await h.say(id, 'report please');
-    const result = model.prompts[1]!.flatMap((m) => (m.role === 'tool' ? m.content : []))[0] as unknown as {
-      output: { value: { report: string } };
-    };
-    expect(result.output.value.report).to.have.length(50_000);
+    const { seen } = await bigReportSeen(0);
+    expect((seen as { report: string }).report).to.have.length(50_000);
   });
 
   it('bounds model output per turn with maxOutputTokens across steps', async () => {
@@ -127,12 +138,7 @@ describe('RunTurn', () => {
   });
 
   it('aborts the model call once nobody has read the turn for the grace period, and saves what was produced', async () => {
-    const model = new RecordingLanguageModel(() => ({ text: 'a slow answer that keeps going', untilAborted: true }));
-    const h = turnHarness({ model, graceMs: 50 });
-    const { id } = await h.createThread.execute({ principal: ada });
-    const stream = await h.start(id, 'go');
-    await readUntilText(stream, 'slow');
-    stream.detach();
+    const { model, h, id } = await leftTurn({ answer: 'a slow answer that keeps going', graceMs: 50, readUntil: 'slow' });
     expect(model.aborted, 'still running within the grace period').to.equal(0);
     await h.hub.find(id)!.whenEnded();
     expect(model.aborted).to.equal(1);
@@ -143,12 +149,7 @@ describe('RunTurn', () => {
   });
 
   it('keeps a turn whose only client went away running for a client that comes back within the grace period', async () => {
-    const model = new RecordingLanguageModel(() => ({ text: 'an answer worth waiting for', untilAborted: true }));
-    const h = turnHarness({ model, graceMs: 200 });
-    const { id } = await h.createThread.execute({ principal: ada });
-    const first = await h.start(id, 'go');
-    await readUntilText(first, 'answer');
-    first.detach();
+    const { model, h, id } = await leftTurn({ answer: 'an answer worth waiting for', graceMs: 200, readUntil: 'answer' });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const back = await h.rejoin.execute({ principal: ada, threadId: id });
     expect(back).to.not.equal(null);
@@ -184,28 +185,18 @@ describe('RunTurn', () => {
   });
 
   it('lets a second client rejoin a turn in flight, replaying what it missed; the turn outlives the first client', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let started!: () => void;
-    const waitingStarted = new Promise<void>((resolve) => (started = resolve));
-    const waiting: ToolDefinition = {
-      name: 'wait',
-      description: 'waits',
-      inputSchema: { type: 'object' },
-      risk: 'read',
-      execute: async () => (started(), await gate, { waited: true }),
-    };
+    const waiting = gatedTool({ name: 'wait', description: 'waits', risk: 'read' }, { waited: true });
     const model = new RecordingLanguageModel((_p, call) =>
       call === 0 ? { toolCalls: [{ toolName: 'wait', input: {} }] } : { text: 'after waiting' },
     );
-    const h = turnHarness({ model, tools: [waiting] });
+    const h = turnHarness({ model, tools: [waiting.tool] });
     const { id } = await h.createThread.execute({ principal: ada });
     const first = await h.start(id, 'wait');
-    await waitingStarted;
+    await waiting.started;
     const second = await h.rejoin.execute({ principal: ada, threadId: id });
     expect(second).to.not.equal(null);
     first.detach();
-    release();
+    waiting.release();
     const replayed = await collect(second!);
     expect(replayed[0]).to.deep.include({ type: 'start' });
     expect(replayed.some((c) => c.type === 'tool-output-available')).to.equal(true);

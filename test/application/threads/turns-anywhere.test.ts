@@ -6,6 +6,7 @@ import type { TurnStream } from '../../../ports/use-cases/threads.js';
 import { DIED_MID_TURN } from '../../../application/threads/turn-mirrors.js';
 import { ada, bob } from '../../support/guard-harness.js';
 import { until } from '../../support/eventually.js';
+import { gatedTool } from '../../support/gated-tool.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { RecordingLanguageModel, lastUserText } from '../../support/recording-model.js';
 import { collect, turnHarness } from '../../support/turn-harness.js';
@@ -75,19 +76,11 @@ describe('Turns across instances (one store, two instances)', () => {
   });
 
   it('rebuilds what a continuing turn carries on from, for a reader on another instance', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const waiting: ToolDefinition = {
-      name: 'wait',
-      description: 'waits',
-      inputSchema: { type: 'object' },
-      risk: 'write',
-      execute: async () => (await gate, { waited: true }),
-    };
+    const waiting = gatedTool({ name: 'wait', description: 'waits', risk: 'write' }, { waited: true });
     const model = new RecordingLanguageModel((prompt, call) =>
       call === 0 ? { toolCalls: [{ toolName: 'wait', input: {} }] } : { text: `after ${lastUserText(prompt)}` },
     );
-    const h = turnHarness({ model, tools: [waiting] });
+    const h = turnHarness({ model, tools: [waiting.tool] });
     const other = h.instance();
     const { id } = await h.createThread.execute({ principal: ada });
     await h.say(id, 'please wait');
@@ -95,7 +88,7 @@ describe('Turns across instances (one store, two instances)', () => {
     await h.decide.execute({ principal: ada, approvalId: pending!.id, approve: true });
     const carrying = await h.runTurn.execute({ principal: ada, threadId: id });
     const theirs = await other.rejoin.execute({ principal: ada, threadId: id });
-    release();
+    waiting.release();
     const [replayed, own] = await Promise.all([collect(theirs!), collect(carrying)]);
     expect(replayed[0]).to.deep.include({ type: 'start' });
     expect(replayed[1], 'the answer it continues comes right after start').to.deep.include({ type: 'start-step' });
@@ -132,17 +125,7 @@ describe('Turns across instances (one store, two instances)', () => {
   });
 
   it('lets a call under way finish when the turn is stopped, starts nothing after it, and leaves its parked approvals to decide', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => (started = resolve));
-    const slowRead: ToolDefinition = {
-      name: 'slow_read',
-      description: 'reads slowly',
-      inputSchema: { type: 'object' },
-      risk: 'read',
-      execute: async () => (started(), await gate, { read: 'all of it' }),
-    };
+    const slowRead = gatedTool({ name: 'slow_read', description: 'reads slowly', risk: 'read' }, { read: 'all of it' });
     const write: ToolDefinition = {
       name: 'notes_add',
       description: 'adds',
@@ -161,18 +144,18 @@ describe('Turns across instances (one store, two instances)', () => {
           }
         : { text: 'never said' },
     );
-    const h = turnHarness({ model, tools: [slowRead, write] });
+    const h = turnHarness({ model, tools: [slowRead.tool, write] });
     const other = h.instance();
     const { id } = await h.createThread.execute({ principal: ada });
     const mine = await h.runTurn.execute({ principal: ada, threadId: id, message: say('do three things') });
-    await running;
+    await slowRead.started;
     const stopping = other.stop.execute({ principal: ada, threadId: id });
     await until(
       async () => (await h.threads.find(id))!.thread.stopRequested((await h.threads.find(id))!.thread.toPrimitives().activeTurn!.id),
       Boolean,
       { what: 'the stop to be asked' },
     );
-    release();
+    slowRead.release();
     expect(await stopping).to.deep.equal({ stopped: true });
     const chunks = await collect(mine);
     const outputs = chunks.filter((c) => c.type === 'tool-output-available') as Array<{ output: unknown }>;

@@ -9,12 +9,16 @@ import { TokenFamily } from '../../../domain/door/token-family.js';
 describe('door rules', () => {
   describe('PKCE', () => {
     it('accepts exactly 43 base64url characters as an S256 challenge', () => {
-      expect(isS256Challenge('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM')).to.equal(true);
-      expect(isS256Challenge('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-c')).to.equal(false);
-      expect(isS256Challenge('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cMx')).to.equal(false);
-      expect(isS256Challenge('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw+cM')).to.equal(false);
-      expect(isS256Challenge('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-c=')).to.equal(false);
-      expect(isS256Challenge(undefined)).to.equal(false);
+      const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+      for (const [offered, valid] of [
+        [challenge, true],
+        [challenge.slice(0, -1), false],
+        [`${challenge}x`, false],
+        [challenge.replace('-', '+'), false],
+        [`${challenge.slice(0, -1)}=`, false],
+        [undefined, false],
+      ] as const)
+        expect(isS256Challenge(offered), String(offered)).to.equal(valid);
     });
 
     it('accepts verifiers of 43 to 128 unreserved characters', () => {
@@ -27,15 +31,21 @@ describe('door rules', () => {
 
   describe('redirect URIs', () => {
     it('allows https, loopback http and app schemes; refuses the rest with a reason', () => {
-      expect(redirectUriProblem('https://claude.ai/api/mcp/auth_callback')).to.equal(null);
-      expect(redirectUriProblem('http://127.0.0.1:33418/callback')).to.equal(null);
-      expect(redirectUriProblem('http://localhost:6274/oauth/callback')).to.equal(null);
-      expect(redirectUriProblem('cursor://anysphere.cursor-retrieval/oauth/callback')).to.equal(null);
-      expect(redirectUriProblem('http://evil.example/cb')).to.contain('not loopback');
-      expect(redirectUriProblem('javascript:alert(1)')).to.contain('javascript:');
-      expect(redirectUriProblem('https://client.example/cb#frag')).to.contain('fragment');
-      expect(redirectUriProblem('/relative')).to.contain('absolute');
-      expect(redirectUriProblem('https://user:pw@client.example/cb')).to.contain('credentials');
+      for (const uri of [
+        'https://claude.ai/api/mcp/auth_callback',
+        'http://127.0.0.1:33418/callback',
+        'http://localhost:6274/oauth/callback',
+        'cursor://anysphere.cursor-retrieval/oauth/callback',
+      ])
+        expect(redirectUriProblem(uri), uri).to.equal(null);
+      for (const [uri, reason] of [
+        ['http://evil.example/cb', 'not loopback'],
+        ['javascript:alert(1)', 'javascript:'],
+        ['https://client.example/cb#frag', 'fragment'],
+        ['/relative', 'absolute'],
+        ['https://user:pw@client.example/cb', 'credentials'],
+      ] as const)
+        expect(redirectUriProblem(uri), uri).to.contain(reason);
     });
 
     it('matches exactly, except loopback http on any port (RFC 8252)', () => {
