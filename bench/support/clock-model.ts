@@ -1,5 +1,5 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { StreamOnlyModel } from '../../test/support/stream-only-model.js';
+import { StreamOnlyModel } from '../../adapters/model/stream-only-model.js';
 
 /** Now, in milliseconds since the epoch with microseconds: comparable between processes on one machine. */
 export const stampNow = (): number => performance.timeOrigin + performance.now();

@@ -1,5 +1,5 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { StreamOnlyModel } from './stream-only-model.js';
+import { StreamOnlyModel } from '../../adapters/model/stream-only-model.js';
 
 /**
  * A model that keeps calling one tool: `callsPerStep` calls in each of its first `steps` steps

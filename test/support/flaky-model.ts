@@ -1,6 +1,6 @@
 import { APICallError } from 'ai';
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
-import { StreamOnlyModel } from './stream-only-model.js';
+import { StreamOnlyModel } from '../../adapters/model/stream-only-model.js';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 
 /**

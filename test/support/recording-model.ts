@@ -1,5 +1,5 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { StreamOnlyModel } from './stream-only-model.js';
+import { StreamOnlyModel } from '../../adapters/model/stream-only-model.js';
 
 export type Reply =
   | { text: string; words?: number }
