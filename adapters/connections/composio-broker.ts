@@ -12,6 +12,7 @@ import type {
 } from '../../ports/connections.js';
 import { brokerFailure, isNotFound } from './broker-failure.js';
 import { plainHeaders } from './plain-headers.js';
+import { SdkBroker } from './sdk-broker.js';
 
 export interface ComposioBrokerOptions {
   /** The project's API key (COMPOSIO_API_KEY). */
@@ -43,41 +44,37 @@ const proxied = z.object({ status: z.number().int(), data: z.unknown().optional(
  * enabled auth config for it starts a Connect Link (`POST /connected_accounts/link`), which sends the
  * person back to the callback URL. The connected account's id is the broker ref from the start.
  */
-export class ComposioBroker implements ConnectionBroker {
-  readonly kind = 'byo' as const;
+export class ComposioBroker extends SdkBroker<Composio> implements ConnectionBroker {
   readonly name = 'composio';
-
-  assertConfigured(): void {}
-  private readonly composio: Composio;
 
   constructor(options: ComposioBrokerOptions) {
     // No usage analytics and no npm version probe: a runtime calls only the broker it was given.
-    this.composio = new Composio({
-      apiKey: options.apiKey,
-      ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
-      allowTracking: false,
-      disableVersionCheck: true,
-    });
+    super(
+      new Composio({
+        apiKey: options.apiKey,
+        ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
+        allowTracking: false,
+        disableVersionCheck: true,
+      }),
+    );
   }
 
   async initiate(account: Omit<BrokerAccount, 'ref'>, callbackUrl: string): Promise<BrokerInitiation> {
     const authConfigId = await this.authConfigFor(account.toolkit);
-    try {
+    return this.through('creating a connect link', async (composio) => {
       // The SDK's API client rather than connectedAccounts.link(): that wrapper lists the person's
       // accounts first to refuse a second one (Porter decides that) and drops the link's expiry.
       const link = linked.parse(
-        await this.composio.getClient().link.create({ auth_config_id: authConfigId, user_id: account.owner, callback_url: callbackUrl }),
+        await composio.getClient().link.create({ auth_config_id: authConfigId, user_id: account.owner, callback_url: callbackUrl }),
       );
       return { ref: link.connected_account_id, redirectUrl: link.redirect_url, expiresAt: new Date(link.expires_at).toISOString() };
-    } catch (error) {
-      throw brokerFailure(this.name, 'creating a connect link', error);
-    }
+    });
   }
 
   async observe(account: BrokerAccount): Promise<BrokerObservation> {
     if (!account.ref) return { status: 'initiated', ref: null };
     try {
-      const seen = connectedAccount.parse(await this.composio.connectedAccounts.get(account.ref));
+      const seen = connectedAccount.parse(await this.sdk.connectedAccounts.get(account.ref));
       return { status: STATUS[seen.status] ?? 'failed', ref: seen.id };
     } catch (error) {
       if (isNotFound(error)) return { status: 'expired', ref: account.ref };
@@ -88,20 +85,20 @@ export class ComposioBroker implements ConnectionBroker {
   async remove(account: BrokerAccount): Promise<void> {
     if (!account.ref) return;
     try {
-      await this.composio.connectedAccounts.delete(account.ref);
+      await this.sdk.connectedAccounts.delete(account.ref);
     } catch (error) {
       if (!isNotFound(error)) throw brokerFailure(this.name, 'deleting the connected account', error);
     }
   }
 
-  async request(account: BrokerAccount & { ref: string }, request: ProxyRequest): Promise<ProxyResponse> {
+  request(account: BrokerAccount & { ref: string }, request: ProxyRequest): Promise<ProxyResponse> {
     const parameters = [
       ...Object.entries(request.query ?? {}).map(([name, value]) => ({ in: 'query' as const, name, value })),
       ...Object.entries(request.headers ?? {}).map(([name, value]) => ({ in: 'header' as const, name, value })),
     ];
-    try {
+    return this.through('the proxied request', async (composio) => {
       const answer = proxied.parse(
-        await this.composio.tools.proxyExecute({
+        await composio.tools.proxyExecute({
           endpoint: request.path,
           method: request.method,
           connectedAccountId: account.ref,
@@ -110,19 +107,14 @@ export class ComposioBroker implements ConnectionBroker {
         }),
       );
       return { status: answer.status, headers: plainHeaders(answer.headers), body: answer.data ?? null };
-    } catch (error) {
-      throw brokerFailure(this.name, 'the proxied request', error);
-    }
+    });
   }
 
   /** The project's enabled auth config for the toolkit: what Composio connects accounts through. */
   private async authConfigFor(toolkit: string): Promise<string> {
-    let listed: z.output<typeof authConfigs>;
-    try {
-      listed = authConfigs.parse(await this.composio.authConfigs.list({ toolkit }));
-    } catch (error) {
-      throw brokerFailure(this.name, 'listing auth configs', error);
-    }
+    const listed = await this.through('listing auth configs', async (composio) =>
+      authConfigs.parse(await composio.authConfigs.list({ toolkit })),
+    );
     const config = listed.items.find((item) => item.status === 'ENABLED' && item.toolkit.slug === toolkit);
     if (!config) throw new BrokerRefused(this.name, `no enabled auth config for toolkit "${toolkit}" in this Composio project`);
     return config.id;

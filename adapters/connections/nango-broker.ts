@@ -10,6 +10,7 @@ import type {
 } from '../../ports/connections.js';
 import { brokerFailure, isNotFound } from './broker-failure.js';
 import { plainHeaders } from './plain-headers.js';
+import { SdkBroker } from './sdk-broker.js';
 
 export interface NangoBrokerOptions {
   /** The environment's secret key (NANGO_SECRET_KEY). */
@@ -40,29 +41,23 @@ const connectionList = z.object({
  * the connection it creates, so polling finds it by tag. The toolkit is Nango's integration id.
  * Nango's Connect UI does not redirect back, so the callback URL is kept only on Porter's side.
  */
-export class NangoBroker implements ConnectionBroker {
-  readonly kind = 'byo' as const;
+export class NangoBroker extends SdkBroker<Nango> implements ConnectionBroker {
   readonly name = 'nango';
 
-  assertConfigured(): void {}
-  private readonly nango: Nango;
-
   constructor(options: NangoBrokerOptions) {
-    this.nango = new Nango({ secretKey: options.secretKey, ...(options.host ? { host: options.host } : {}) });
+    super(new Nango({ secretKey: options.secretKey, ...(options.host ? { host: options.host } : {}) }));
   }
 
-  async initiate(account: Omit<BrokerAccount, 'ref'>, _callbackUrl: string): Promise<BrokerInitiation> {
-    try {
+  initiate(account: Omit<BrokerAccount, 'ref'>, _callbackUrl: string): Promise<BrokerInitiation> {
+    return this.through('starting a connect session', async (nango) => {
       const session = connectSession.parse(
-        await this.nango.createConnectSession({
+        await nango.createConnectSession({
           tags: { [OWNER_TAG]: account.owner, [PORTER_TAG]: account.connectionId },
           allowed_integrations: [account.toolkit],
         }),
       );
       return { ref: null, redirectUrl: session.data.connect_link, expiresAt: new Date(session.data.expires_at).toISOString() };
-    } catch (error) {
-      throw brokerFailure(this.name, 'starting a connect session', error);
-    }
+    });
   }
 
   async observe(account: BrokerAccount): Promise<BrokerObservation> {
@@ -76,7 +71,7 @@ export class NangoBroker implements ConnectionBroker {
     const ref = account.ref ?? (await this.lookup(account))?.connection_id;
     if (!ref) return;
     try {
-      await this.nango.deleteConnection(account.toolkit, ref);
+      await this.sdk.deleteConnection(account.toolkit, ref);
     } catch (error) {
       if (!isNotFound(error)) throw brokerFailure(this.name, 'deleting the connection', error);
     }
@@ -85,7 +80,7 @@ export class NangoBroker implements ConnectionBroker {
   async request(account: BrokerAccount & { ref: string }, request: ProxyRequest): Promise<ProxyResponse> {
     let response: { status: number; headers: unknown; data: unknown };
     try {
-      response = await this.nango.proxy({
+      response = await this.sdk.proxy({
         providerConfigKey: account.toolkit,
         connectionId: account.ref,
         endpoint: request.path,
@@ -106,14 +101,9 @@ export class NangoBroker implements ConnectionBroker {
 
   /** The Nango connection tagged with this Porter id, if the person finished the flow. */
   private async lookup(account: BrokerAccount) {
-    let listed: z.output<typeof connectionList>;
-    try {
-      listed = connectionList.parse(
-        await this.nango.listConnections({ integrationId: account.toolkit, tags: { [PORTER_TAG]: account.connectionId } }),
-      );
-    } catch (error) {
-      throw brokerFailure(this.name, 'listing connections', error);
-    }
+    const listed = await this.through('listing connections', async (nango) =>
+      connectionList.parse(await nango.listConnections({ integrationId: account.toolkit, tags: { [PORTER_TAG]: account.connectionId } })),
+    );
     // The tags must name this owner too: a tag is a lookup key, not proof of whose account it is.
     return (
       listed.connections.find(

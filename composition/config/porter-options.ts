@@ -7,6 +7,7 @@ import type { Sandbox } from '../../ports/sandbox.js';
 import type { CanShareApps } from '../../ports/app-sharing.js';
 import type { Store } from '../../ports/store.js';
 import type { ConsentPageRenderer } from '../../adapters/mcp/consent-page.js';
+import type { E2bSandboxOptions } from '../../adapters/sandbox/e2b/e2b-sandbox-options.js';
 import type { ToolsOption } from './tools-option.js';
 
 type OneOrMany<T> = T | ReadonlyArray<T>;
@@ -92,8 +93,8 @@ export type ConnectionsOptions =
   | { readonly cloud: { readonly url: string; readonly key: string } };
 
 /**
- * Where graduated apps' servers run. The e2b settings are spelled out here rather than borrowed
- * from the e2b adapter, whose declarations reach the optional `e2b` package's types.
+ * Where graduated apps' servers run. The e2b settings are the adapter's own (from a file that
+ * does not import the optional `e2b` package), less its request timeout.
  */
 export type SandboxOptions =
   | false
@@ -119,18 +120,7 @@ export type SandboxOptions =
       /** With `containment: 'none'` only. `auto`: a network namespace per policy-bound app where the OS allows; `cooperative`: never. */
       readonly egressIsolation?: 'auto' | 'cooperative';
     }
-  | {
-      readonly kind: 'e2b';
-      readonly apiKey?: string;
-      readonly template?: string;
-      readonly domain?: string;
-      readonly apiUrl?: string;
-      readonly sandboxUrl?: string;
-      readonly port?: number;
-      /** 60000 ms or more. */
-      readonly timeoutMs?: number;
-      readonly startTimeoutMs?: number;
-    }
+  | ({ readonly kind: 'e2b' } & Omit<E2bSandboxOptions, 'requestTimeoutMs'>)
   | {
       readonly kind: 'cloud';
       /** https (plain http only for a loopback host). */

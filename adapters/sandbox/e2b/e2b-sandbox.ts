@@ -7,26 +7,9 @@ import { e2bCall } from './e2b-errors.js';
 import { e2bEgressRules } from './e2b-network.js';
 import { E2bSandboxSession } from './e2b-session.js';
 import { APP_METADATA_KEY, ancestorsIn, childMetadata, discardApp, type Lineage } from './e2b-lineage.js';
+import type { E2bSandboxOptions } from './e2b-sandbox-options.js';
 
-export { APP_METADATA_KEY };
-
-export interface E2bSandboxOptions {
-  /** Default: the SDK reads `E2B_API_KEY`. */
-  readonly apiKey?: string;
-  /** The template sandboxes start from; it must have Node. Default `base`. */
-  readonly template?: string;
-  /** Self-hosted e2b (or a local server speaking its protocol): the API, the sandbox domain, one URL for sandbox traffic. */
-  readonly domain?: string;
-  readonly apiUrl?: string;
-  readonly sandboxUrl?: string;
-  /** The app server's port inside its sandbox. Default 3000. */
-  readonly port?: number;
-  /** How long a sandbox runs without being reopened before e2b pauses it (it resumes on traffic). Default 1 h. */
-  readonly timeoutMs?: number;
-  /** How long a server may take to listen. Default 30 s. */
-  readonly startTimeoutMs?: number;
-  readonly requestTimeoutMs?: number;
-}
+export { APP_METADATA_KEY, type E2bSandboxOptions };
 
 /**
  * One e2b sandbox per app, found again by its metadata. Files go through envd, the server runs
