@@ -3,8 +3,9 @@ import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { sharedDevHost, type DevHostFixture } from '../support/dev-host-fixture.js';
 import { HeadlessChat } from '../support/headless-chat.js';
 import { textOf, toolPart } from '../support/turn-client.js';
-import type { ToolDefinition } from '../../ports/tool-registry.js';
+import { gatedTool } from '../support/gated-tool.js';
 import { createPorterThread, loadPorterThread, porterChatOptions, porterChatTransport, PorterWireError } from '../../composition/client.js';
+import { numberedWords } from '../support/numbered-words.js';
 
 interface Sent {
   readonly method: string;
@@ -55,6 +56,15 @@ async function readAll(stream: ReadableStream<UIMessageChunk>): Promise<UIMessag
 }
 
 const lastAssistant = (chat: HeadlessChat) => chat.messages.filter((m) => m.role === 'assistant').at(-1);
+
+/** Sends `/slow <pace> <words>` (the scripted model's paced answer) and waits until its first three words have landed. */
+async function startSlowAnswer(chat: HeadlessChat, pace: number, words: string): Promise<void> {
+  void chat.sendMessage({ text: `/slow ${pace} ${words}` });
+  await chat.until(
+    (c) => textOf(lastAssistant(c) ?? { id: '', role: 'assistant', parts: [] }).split(' ').length >= 3,
+    'the answer to start',
+  );
+}
 
 describe('porter-runtime/client: the AI SDK chat transport against the development host', function () {
   this.timeout(30_000);
@@ -201,13 +211,9 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
   it('rejoins a turn after a reload: a new chat resumes mid-turn, sees it whole, and finds nothing once it is over', async () => {
     const page = recordingFetch();
     const threadId = await createPorterThread(as('dan'));
-    const words = Array.from({ length: 16 }, (_, i) => `w${i}`).join(' ');
+    const words = numberedWords('w', 16);
     const first = new HeadlessChat({ id: threadId, transport: porterChatTransport({ ...as('dan'), fetch: page.fetch }) });
-    void first.sendMessage({ text: `/slow 2 ${words}` });
-    await first.until(
-      (c) => textOf(lastAssistant(c) ?? { id: '', role: 'assistant', parts: [] }).split(' ').length >= 3,
-      'the answer to start',
-    );
+    await startSlowAnswer(first, 2, words);
     page.unload();
     await first.until((c) => c.status !== 'streaming' && c.status !== 'submitted', 'the first page to lose its connection');
 
@@ -247,13 +253,9 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
   it('stops the turn on the server when the chat is stopped, so the next message goes straight through', async () => {
     const recorder = recordingFetch();
     const threadId = await createPorterThread(as('fay'));
-    const words = Array.from({ length: 40 }, (_, i) => `s${i}`).join(' ');
+    const words = numberedWords('s', 40);
     const chat = new HeadlessChat({ id: threadId, transport: porterChatTransport({ ...as('fay'), fetch: recorder.fetch }) });
-    void chat.sendMessage({ text: `/slow 8 ${words}` });
-    await chat.until(
-      (c) => textOf(lastAssistant(c) ?? { id: '', role: 'assistant', parts: [] }).split(' ').length >= 3,
-      'the answer to start',
-    );
+    await startSlowAnswer(chat, 8, words);
     await chat.stop();
     await chat.sendMessage({ text: 'next' });
     expect(recorder.sent.map((s) => `${s.method} ${s.url.slice(wire.length)}`)).to.deep.equal([
@@ -312,22 +314,14 @@ describe('porter-runtime/client: rejoining a turn that carries on after an appro
   this.timeout(30_000);
   let host: DevHostFixture;
   let wire: string;
-  let openGate!: () => void;
-  const gate = new Promise<void>((resolve) => (openGate = resolve));
   // A write (so it asks first) that takes as long as the test says.
-  const fileReport: ToolDefinition = {
-    name: 'file_report',
-    description: 'files a report',
-    inputSchema: { type: 'object' },
-    risk: 'write',
-    execute: async () => (await gate, { filed: true }),
-  };
+  const fileReport = gatedTool({ name: 'file_report', description: 'files a report', risk: 'write', output: { filed: true } });
   sharedDevHost(
     (started) => {
       host = started.host;
       wire = `${host.url}${host.porter.mount}`;
     },
-    () => ({ porter: { tools: [fileReport] } }),
+    () => ({ porter: { tools: [fileReport.tool] } }),
   );
 
   it("rebuilds the answer being continued for a chat that rejoins mid-way, so the call's result lands on it", async () => {
@@ -346,7 +340,7 @@ describe('porter-runtime/client: rejoining a turn that carries on after an appro
     const second = new HeadlessChat({ ...porterChatOptions({ ...options, threadId }), messages: stored.messages });
     const rejoined = second.resumeStream();
     await second.until((c) => c.status === 'streaming', 'the rejoined turn to stream');
-    openGate();
+    fileReport.open();
     await rejoined;
     expect(second.error).to.equal(undefined);
     expect(second.messages.map((m) => m.role)).to.deep.equal(['user', 'assistant']);

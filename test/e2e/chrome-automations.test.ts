@@ -4,6 +4,7 @@ import type { DevHostFixture } from '../support/dev-host-fixture.js';
 import { PacedScriptedModel, checkedPages, chromeSuite } from '../support/browser.js';
 import { suiteNangoBroker } from '../support/nango-broker-server.js';
 import { DEMO_SECRET, deliverDemo } from '../support/signed-delivery.js';
+import { numberedWords } from '../support/numbered-words.js';
 const NANGO_KEY = 'nango-secret-for-the-chrome-tests';
 
 describe('Automations, runs and connections in the shipped chrome (headless Chromium)', function () {
@@ -32,7 +33,7 @@ describe('Automations, runs and connections in the shipped chrome (headless Chro
     await page.getByLabel('Name', { exact: true }).fill('On demo deliveries');
     await page.getByLabel('When a webhook arrives').check();
     await page.getByLabel('Webhook source').fill('demo');
-    const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+    const words = numberedWords('word', 60);
     await page.getByLabel('Task').fill(`Read the delivery and say it back slowly: ${words}`);
     await page.getByRole('checkbox', { name: /notes_add/ }).check();
     await page.getByRole('button', { name: 'Create automation' }).click();

@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core';
 import type { DevHostFixture } from '../support/dev-host-fixture.js';
 import { PacedScriptedModel, checkedPages, chromeSuite, say } from '../support/browser.js';
 import { DEMO_SECRET, deliverDemo } from '../support/signed-delivery.js';
+import { numberedWords } from '../support/numbered-words.js';
 
 describe('Grants, runs, thread names, badges and the automation form in the shipped chrome (headless Chromium)', function () {
   this.timeout(60_000);
@@ -65,7 +66,7 @@ describe('Grants, runs, thread names, badges and the automation form in the ship
 
   it('opens a run from the automations page: its Stop button, then its transcript', async () => {
     const ivy = host.client.as('ivy');
-    const words = Array.from({ length: 90 }, (_, i) => `w${i}`).join(' ');
+    const words = numberedWords('w', 90);
     const made = await ivy.json('POST', '/automations', {
       name: 'Echo deliveries',
       trigger: { kind: 'webhook', source: 'demo' },

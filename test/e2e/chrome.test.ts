@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import type { DevHostFixture } from '../support/dev-host-fixture.js';
 import { PacedScriptedModel, checkedPages, chromeSuite, type ChromeSession } from '../support/browser.js';
+import { numberedWords } from '../support/numbered-words.js';
 
 describe('The shipped chrome in headless Chromium (development host)', function () {
   this.timeout(60_000);
@@ -136,7 +137,7 @@ describe('The shipped chrome in headless Chromium (development host)', function 
 
   it('rejoins a turn still streaming when the thread is opened in a second tab', async () => {
     const { page, context } = await open('gil');
-    const words = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
+    const words = numberedWords('w', 40);
     await page.getByLabel('Message', { exact: true }).fill(words);
     await page.keyboard.press('Enter');
     await page.waitForSelector('.assistant-text.streaming');
@@ -152,7 +153,7 @@ describe('The shipped chrome in headless Chromium (development host)', function 
 
   it('rejoins the turn after the page is reloaded mid-answer, and streams the rest of it in', async () => {
     const { page, screenshot } = await open('kit');
-    const words = Array.from({ length: 30 }, (_, i) => `r${i}`).join(' ');
+    const words = numberedWords('r', 30);
     await page.getByLabel('Message', { exact: true }).fill(`/slow 5 ${words}`);
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => (document.querySelector('.assistant-text.streaming')?.textContent ?? '').split(' ').length >= 4);
@@ -179,7 +180,7 @@ describe('The shipped chrome in headless Chromium (development host)', function 
 
   it('stops an answer with Escape, keeping what was said so far', async () => {
     const { page } = await open('hana');
-    const words = Array.from({ length: 60 }, (_, i) => `v${i}`).join(' ');
+    const words = numberedWords('v', 60);
     await page.getByLabel('Message', { exact: true }).fill(words);
     await page.keyboard.press('Enter');
     await page.waitForSelector('.assistant-text.streaming');

@@ -20,9 +20,10 @@ import { connectSdk } from '../support/door-client.js';
 import { CookieJar } from '../support/http-server.js';
 import { RecordingLanguageModel, lastUserText } from '../support/recording-model.js';
 import { readTurn, textOf, WireClient, readUntil } from '../support/turn-client.js';
+import { numberedWords } from '../support/numbered-words.js';
 
 const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-const LONG = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
+const LONG = numberedWords('word', 200);
 const ORIGIN = 'http://porter.test';
 
 type HostVariables = { Variables: { user?: string } };
