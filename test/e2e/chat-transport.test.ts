@@ -57,6 +57,21 @@ async function readAll(stream: ReadableStream<UIMessageChunk>): Promise<UIMessag
 
 const lastAssistant = (chat: HeadlessChat) => chat.messages.filter((m) => m.role === 'assistant').at(-1);
 
+/** Submits `text` as a new user message straight through a transport of the person's, as useChat would: the turn's UI message stream. */
+function submitThroughTransport(
+  person: { wire: string; headers: Record<string, string> },
+  threadId: string,
+  text: string,
+): Promise<ReadableStream<UIMessageChunk>> {
+  return porterChatTransport(person).sendMessages({
+    chatId: threadId,
+    trigger: 'submit-message',
+    messageId: undefined,
+    abortSignal: undefined,
+    messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text }] }],
+  });
+}
+
 /** Sends `/slow <pace> <words>` (the scripted model's paced answer) and waits until its first three words have landed. */
 async function startSlowAnswer(chat: HeadlessChat, pace: number, words: string): Promise<void> {
   void chat.sendMessage({ text: `/slow ${pace} ${words}` });
@@ -235,14 +250,7 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
 
   it('hands a reconnecting transport the turn from its start, and the AI SDK reader folds it whole', async () => {
     const threadId = await createPorterThread(as('eve'));
-    const starter = porterChatTransport(as('eve'));
-    const started = await starter.sendMessages({
-      chatId: threadId,
-      trigger: 'submit-message',
-      messageId: undefined,
-      abortSignal: undefined,
-      messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: '/slow 1 one two three four five' }] }],
-    });
+    const started = await submitThroughTransport(as('eve'), threadId, '/slow 1 one two three four five');
     const rejoined = await porterChatTransport({ ...as('eve'), threadId }).reconnectToStream({ chatId: 'ignored-when-threadId-is-given' });
     expect(rejoined).to.not.equal(null);
     const [whole, mine] = await Promise.all([readAll(rejoined!), readAll(started)]);
@@ -272,14 +280,7 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
 
   it('does not stop the turn when a newer resumeStream() replaces a reconnect', async () => {
     const threadId = await createPorterThread(as('gus'));
-    const starter = porterChatTransport(as('gus'));
-    const started = await starter.sendMessages({
-      chatId: threadId,
-      trigger: 'submit-message',
-      messageId: undefined,
-      abortSignal: undefined,
-      messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: '/slow 1 a b c d e f' }] }],
-    });
+    const started = await submitThroughTransport(as('gus'), threadId, '/slow 1 a b c d e f');
     const recorder = recordingFetch();
     const chat = new HeadlessChat({ id: threadId, transport: porterChatTransport({ ...as('gus'), fetch: recorder.fetch }) });
     void chat.resumeStream();
