@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromeSuite, type ChromeSession } from '../support/browser.js';
+import { chromeSuite, pendingApproval, type ChromeSession } from '../support/browser.js';
 import type { WireClient } from '../support/turn-client.js';
 
 /** An app with a form running notes_add and a button running notes_list, made through the wire. */
@@ -43,9 +43,7 @@ describe('Apps that run host tools, and served apps in a frame, in the shipped c
     const form = canvas.locator('form.app-form');
     await form.getByLabel('Text').fill('buy oat milk');
     await form.getByRole('button', { name: 'Notes add' }).click();
-    const card = form.locator('.approval-card[data-approval-state="pending"]');
-    await card.waitFor();
-    expect(await card.locator('.approval-preview').textContent()).to.equal('Add the note “buy oat milk”');
+    const card = await pendingApproval(form, 'Add the note “buy oat milk”');
     expect(await card.locator('option').allTextContents()).to.include('Allow this tool for this app');
     await screenshot('chrome-app-tool-approval');
 

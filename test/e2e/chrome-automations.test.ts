@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { PacedScriptedModel, chromeSuite } from '../support/browser.js';
+import { PacedScriptedModel, chromeSuite, connectFromConnectionsPage } from '../support/browser.js';
 import { suiteNangoBroker } from '../support/nango-broker-server.js';
 import { DEMO_SECRET, deliverDemo } from '../support/signed-delivery.js';
 import { numberedWords } from '../support/numbered-words.js';
@@ -64,14 +64,10 @@ describe('Automations, runs and connections in the shipped chrome (headless Chro
   });
 
   it('connects an account through the broker’s own page and shows it connected once the poll settles', async () => {
-    const { page, context, screenshot } = await chrome.open({ user: 'lee' });
-    await page.goto(`${chrome.host.url}/#/connections`);
-    await page.getByLabel('Connect an account').fill('github');
-    const popup = context.waitForEvent('page');
-    await page.getByRole('button', { name: 'Connect' }).click();
+    const session = await chrome.open({ user: 'lee' });
+    const { page, screenshot } = session;
     // The broker's consent page opens in its own window; visiting it completes the consent.
-    const consent = await popup;
-    await consent.waitForLoadState();
+    const consent = await connectFromConnectionsPage(session, chrome.host.url, 'github');
     expect(await consent.textContent('body')).to.contain('Done');
     await consent.close();
 

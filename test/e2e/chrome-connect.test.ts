@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { chromeSuite } from '../support/browser.js';
+import { brokerConsent, chromeSuite } from '../support/browser.js';
 import { suiteNangoBroker } from '../support/nango-broker-server.js';
 import { githubWhoami } from '../support/github-tools.js';
 
@@ -11,7 +11,8 @@ describe('The connect offer in the shipped chrome (headless Chromium)', function
   const chrome = chromeSuite(async () => ({ porter: { tools: [githubWhoami], connections: await nango() } }));
 
   it('offers to connect a missing account where the tool failed, connects it through the broker, and the tool then runs', async () => {
-    const { page, context, screenshot } = await chrome.open({ user: 'noa' });
+    const session = await chrome.open({ user: 'noa' });
+    const { page, screenshot } = session;
     await page.waitForSelector('text=Hello, noa.');
     await page.getByLabel('Message', { exact: true }).fill('/call github_whoami {}');
     await page.keyboard.press('Enter');
@@ -25,10 +26,7 @@ describe('The connect offer in the shipped chrome (headless Chromium)', function
     await page.locator('.tool[data-tool="github_whoami"][data-state="output-error"]').waitFor();
     await screenshot('chrome-connect-offer');
 
-    const popup = context.waitForEvent('page');
-    await offer.getByRole('button', { name: 'Connect github' }).click();
-    const consent = await popup;
-    await consent.waitForLoadState();
+    const consent = await brokerConsent(session, offer.getByRole('button', { name: 'Connect github' }));
     expect(await consent.textContent('body')).to.contain('Done');
     await consent.close();
 

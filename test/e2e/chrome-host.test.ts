@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Browser } from 'playwright-core';
 import { createPorter, defineTool, type Porter } from '../../composition/index.js';
 import { serveChrome } from '../../composition/chrome.js';
-import { checkedPages, chromeSuite, launchChromium, needsChromium } from '../support/browser.js';
+import { checkedPages, chromeSuite, connectFromConnectionsPage, launchChromium, needsChromium } from '../support/browser.js';
 import { serve, type RunningServer } from '../support/http-server.js';
 
 const ordersList = defineTool({
@@ -109,13 +109,9 @@ describe('The development host’s chrome: the demo connection broker end to end
   const chrome = chromeSuite(() => ({ demoBroker: true }));
 
   it('connects the demo calendar through the broker’s consent page, and a tool then reads it through the connection', async () => {
-    const { page, context, screenshot } = await chrome.open({ user: 'dan' });
-    await page.goto(`${chrome.host.url}/#/connections`);
-    await page.getByLabel('Connect an account').fill('demo-calendar');
-    const popup = context.waitForEvent('page');
-    await page.getByRole('button', { name: 'Connect' }).click();
-    const consent = await popup;
-    await consent.waitForLoadState();
+    const session = await chrome.open({ user: 'dan' });
+    const { page, screenshot } = session;
+    const consent = await connectFromConnectionsPage(session, chrome.host.url, 'demo-calendar');
     expect(await consent.textContent('h1')).to.equal('Allow Porter to read your demo calendar?');
     await consent.getByRole('button', { name: 'Allow' }).click();
     await consent.waitForURL(/status=active/);

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { PacedScriptedModel, chromeSuite, say } from '../support/browser.js';
 import { DEMO_SECRET, deliverDemo } from '../support/signed-delivery.js';
 import { numberedWords } from '../support/numbered-words.js';
+import { createArmed } from '../support/armed-automation.js';
 
 describe('Grants, runs, thread names, badges and the automation form in the shipped chrome (headless Chromium)', function () {
   this.timeout(60_000);
@@ -27,13 +28,11 @@ describe('Grants, runs, thread names, badges and the automation form in the ship
     const approvalId = (parked.message.parts.find((p) => p.type === 'data-porter-approval') as { data: { approvalId: string } }).data
       .approvalId;
     await gus.json('POST', `/approvals/${approvalId}/decide`, { approve: true, remember: { scope: 'tool', duration: 'standing' } });
-    const made = await gus.json('POST', '/automations', {
+    await createArmed(gus, {
       name: 'Nightly tidy',
       trigger: { kind: 'schedule', cron: '0 3 * * *' },
       task: { prompt: 'tidy', tools: ['notes_clear'] },
     });
-    const armed = await gus.json('POST', `/automations/${made.body.id}/arm`, {});
-    for (const ask of armed.body.asks) await gus.json('POST', `/approvals/${ask.approvalId}/decide`, { approve: true });
 
     const { page, screenshot } = await chrome.open({ user: 'gus' });
     await page.getByRole('link', { name: 'Grants' }).click();
@@ -58,12 +57,12 @@ describe('Grants, runs, thread names, badges and the automation form in the ship
   it('opens a run from the automations page: its Stop button, then its transcript', async () => {
     const ivy = chrome.host.client.as('ivy');
     const words = numberedWords('w', 90);
-    const made = await ivy.json('POST', '/automations', {
+    const { armed } = await createArmed(ivy, {
       name: 'Echo deliveries',
       trigger: { kind: 'webhook', source: 'demo' },
       task: { prompt: `Say: ${words}` },
     });
-    expect((await ivy.json('POST', `/automations/${made.body.id}/arm`, {})).status).to.equal(200);
+    expect(armed.status).to.equal(200);
     const [runId] = await deliver('{"n":1}');
 
     const { page, screenshot } = await chrome.open({ user: 'ivy' });

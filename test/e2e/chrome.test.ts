@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { PacedScriptedModel, chromeSuite, type ChromeSession } from '../support/browser.js';
+import { PacedScriptedModel, chromeSuite, pendingApproval, type ChromeSession } from '../support/browser.js';
 import { numberedWords } from '../support/numbered-words.js';
 
 describe('The shipped chrome in headless Chromium (development host)', function () {
@@ -69,9 +69,7 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     const { page, screenshot } = await open('bea');
     await page.getByLabel('Message', { exact: true }).fill('/call notes_add {"text":"buy oat milk"}');
     await page.keyboard.press('Enter');
-    const card = page.locator('.approval-card[data-approval-state="pending"]');
-    await card.waitFor();
-    expect(await card.locator('.approval-preview').textContent()).to.equal('Add the note “buy oat milk”');
+    const card = await pendingApproval(page, 'Add the note “buy oat milk”');
     expect(await card.locator('.badge.risk-write').textContent()).to.equal('Changes data');
     await screenshot('chrome-approval');
 

@@ -11,6 +11,7 @@ import { until } from '../support/eventually.js';
 import { DEMO_SECRET, deliverDemo } from '../support/signed-delivery.js';
 import { actAs, defineTool } from '../../composition/index.js';
 import { demoTools } from '../../composition/dev-host/demo-tools.js';
+import { createArmed } from '../support/armed-automation.js';
 
 const TICK_SECRET = 'a-traces-tick-secret-0123456789';
 /** What the person says: it must never reach a span. */
@@ -190,12 +191,12 @@ describe('Traces through @opentelemetry/api (in-memory exporter, the development
 
   it('a webhook delivery, the run it starts and a scheduler tick each have their span', async () => {
     const ada = client();
-    const created = await ada.json('POST', '/automations', {
+    const { created, armed } = await createArmed(ada, {
       name: 'on demo deliveries',
       trigger: { kind: 'webhook', source: 'demo' },
       task: { prompt: 'Summarise this delivery.' },
     });
-    expect((await ada.json('POST', `/automations/${created.body.id}/arm`, {})).status).to.equal(200);
+    expect(armed.status).to.equal(200);
     const runIds = await deliverDemo(host.client.base, '{"order":42}');
     await until(
       async () => named('porter.run').length,
@@ -246,12 +247,12 @@ describe('Traces through @opentelemetry/api (in-memory exporter, the development
 
   it("carries traceparent into the host's API when acting as the person (a run, away), beside the act-as material, never on a span", async () => {
     const ada = client();
-    const created = await ada.json('POST', '/automations', {
+    const { created, armed } = await createArmed(ada, {
       name: 'who am i on deliveries',
       trigger: { kind: 'webhook', source: 'demo' },
       task: { prompt: '/call whoami {}' },
     });
-    expect((await ada.json('POST', `/automations/${created.body.id}/arm`, {})).status).to.equal(200);
+    expect(armed.status).to.equal(200);
     hostCalls.length = 0;
     await deliverDemo(host.client.base, '{}');
     const call = await until(

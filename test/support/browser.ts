@@ -1,6 +1,7 @@
+import { expect } from 'chai';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 import { devHost, type DevHostFixture, type DevHostOptions } from './dev-host-fixture.js';
@@ -86,6 +87,30 @@ export function chromeSuite(
     open: (options) => pages.open(started(browser), started(host).url, options),
     openAt: (baseUrl, options) => pages.open(started(browser), baseUrl, options),
   };
+}
+
+/** The pending approval card in `scope` once it shows, checked to preview `preview` (what the person is asked to allow). */
+export async function pendingApproval(scope: Page | Locator, preview: string): Promise<Locator> {
+  const card = scope.locator('.approval-card[data-approval-state="pending"]');
+  await card.waitFor();
+  expect(await card.locator('.approval-preview').textContent()).to.equal(preview);
+  return card;
+}
+
+/** Clicks `connect` and answers the broker's consent page it opens in a window of its own, loaded. */
+export async function brokerConsent(session: ChromeSession, connect: Locator): Promise<Page> {
+  const popup = session.context.waitForEvent('page');
+  await connect.click();
+  const consent = await popup;
+  await consent.waitForLoadState();
+  return consent;
+}
+
+/** Asks to connect `toolkit` from the Connections page of `baseUrl`'s chrome: the broker's consent page, loaded. */
+export async function connectFromConnectionsPage(session: ChromeSession, baseUrl: string, toolkit: string): Promise<Page> {
+  await session.page.goto(`${baseUrl}/#/connections`);
+  await session.page.getByLabel('Connect an account').fill(toolkit);
+  return brokerConsent(session, session.page.getByRole('button', { name: 'Connect' }));
 }
 
 /** Sends a message from the composer of the page as it is. */
