@@ -72,15 +72,6 @@ function submitThroughTransport(
   });
 }
 
-/** Sends `/slow <pace> <words>` (the scripted model's paced answer) and waits until its first three words have landed. */
-async function startSlowAnswer(chat: HeadlessChat, pace: number, words: string): Promise<void> {
-  void chat.sendMessage({ text: `/slow ${pace} ${words}` });
-  await chat.until(
-    (c) => textOf(lastAssistant(c) ?? { id: '', role: 'assistant', parts: [] }).split(' ').length >= 3,
-    'the answer to start',
-  );
-}
-
 describe('porter-runtime/client: the AI SDK chat transport against the development host', function () {
   this.timeout(30_000);
   let host: DevHostFixture;
@@ -91,6 +82,22 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
   });
 
   const as = (user: string) => ({ wire, headers: { 'x-demo-user': user } });
+
+  /**
+   * A new thread of `user`'s and a chat on it whose requests are recorded, with a paced answer
+   * (`/slow <pace> <words>`, the scripted model's) under way: its first three words have landed.
+   */
+  async function chatWithSlowAnswer(user: string, pace: number, words: string) {
+    const recorder = recordingFetch();
+    const threadId = await createPorterThread(as(user));
+    const chat = new HeadlessChat({ id: threadId, transport: porterChatTransport({ ...as(user), fetch: recorder.fetch }) });
+    void chat.sendMessage({ text: `/slow ${pace} ${words}` });
+    await chat.until(
+      (c) => textOf(lastAssistant(c) ?? { id: '', role: 'assistant', parts: [] }).split(' ').length >= 3,
+      'the answer to start',
+    );
+    return { recorder, threadId, chat };
+  }
 
   it('runs a turn through the AI SDK chat, posting only the new message to the thread the chat is named after', async () => {
     const recorder = recordingFetch();
@@ -224,11 +231,8 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
   });
 
   it('rejoins a turn after a reload: a new chat resumes mid-turn, sees it whole, and finds nothing once it is over', async () => {
-    const page = recordingFetch();
-    const threadId = await createPorterThread(as('dan'));
     const words = numberedWords('w', 16);
-    const first = new HeadlessChat({ id: threadId, transport: porterChatTransport({ ...as('dan'), fetch: page.fetch }) });
-    await startSlowAnswer(first, 2, words);
+    const { recorder: page, threadId, chat: first } = await chatWithSlowAnswer('dan', 2, words);
     page.unload();
     await first.until((c) => c.status !== 'streaming' && c.status !== 'submitted', 'the first page to lose its connection');
 
@@ -259,11 +263,8 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
   });
 
   it('stops the turn on the server when the chat is stopped, so the next message goes straight through', async () => {
-    const recorder = recordingFetch();
-    const threadId = await createPorterThread(as('fay'));
     const words = numberedWords('s', 40);
-    const chat = new HeadlessChat({ id: threadId, transport: porterChatTransport({ ...as('fay'), fetch: recorder.fetch }) });
-    await startSlowAnswer(chat, 8, words);
+    const { recorder, threadId, chat } = await chatWithSlowAnswer('fay', 8, words);
     await chat.stop();
     await chat.sendMessage({ text: 'next' });
     expect(recorder.sent.map((s) => `${s.method} ${s.url.slice(wire.length)}`)).to.deep.equal([
