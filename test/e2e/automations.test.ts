@@ -9,6 +9,7 @@ import { demoPrincipal } from '../../composition/dev-host/demo-principal.js';
 import { get, TOKENS } from '../../composition/tokens.js';
 import type { PrincipalResolver } from '../../ports/principal-resolver.js';
 import { containerOf } from '../../composition/porter-container.js';
+import { createArmed } from '../support/armed-automation.js';
 
 const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const TICK_SECRET = 'an-e2e-tick-secret-0123456789';
@@ -61,13 +62,13 @@ describe('Automations, runs, /tick and signed webhooks through the development h
   }
 
   it('a delivery signed with the standardwebhooks library starts one run per armed automation, under porter:webhook:demo', async () => {
-    const created = await ada.json('POST', '/automations', {
+    const { created, armed } = await createArmed(ada, {
       name: 'on demo deliveries',
       trigger: { kind: 'webhook', source: 'demo' },
       task: { prompt: 'Summarise this delivery.' },
     });
     expect(created.status).to.equal(201);
-    expect((await ada.json('POST', `/automations/${created.body.id}/arm`, {})).body.automation.armed).to.equal(true);
+    expect(armed.body.automation.armed).to.equal(true);
 
     const before = resolverCalls;
     const accepted = await deliver('{"order":42}');

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
 import { serve, type RunningServer } from '../support/http-server.js';
 import { eventually } from '../support/eventually.js';
+import { EndlessBody } from '../support/endless-body.js';
 
 const MiB = 1024 * 1024;
 
@@ -228,30 +229,20 @@ describe('Bodies over a limit: a 413 the client reads, on every mount', function
   });
 
   it('porter.fetch answers a Response with the 413 and cancels the body stream', async () => {
-    let pulled = 0;
-    let cancelled = false;
-    const endless = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        pulled += 64 * 1024;
-        controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
-      },
-      cancel() {
-        cancelled = true;
-      },
-    });
+    const endless = new EndlessBody(64 * 1024, 0x20);
     const response = await porter.fetch(
       new Request(`http://porter.test${porter.mount}/threads`, {
         method: 'POST',
         headers: json,
-        body: endless,
+        body: endless.stream,
         duplex: 'half',
       } as RequestInit),
     );
     expect(response.status).to.equal(413);
     expect(response.headers.get('connection')).to.equal('close');
     expect((await response.json()).error.code).to.equal('payload-too-large');
-    expect(await eventually(() => cancelled), 'the body stream was cancelled').to.equal(true);
-    expect(pulled).to.be.lessThan(6 * MiB);
+    expect(await eventually(() => endless.cancelled), 'the body stream was cancelled').to.equal(true);
+    expect(endless.pulled).to.be.lessThan(6 * MiB);
     const next = await porter.fetch(
       new Request(`http://porter.test${porter.mount}/threads`, { method: 'POST', headers: json, body: '{}' }),
     );

@@ -3,8 +3,9 @@ import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { sharedDevHost, type DevHostFixture } from '../support/dev-host-fixture.js';
 import { HeadlessChat } from '../support/headless-chat.js';
 import { textOf, toolPart } from '../support/turn-client.js';
-import type { ToolDefinition } from '../../ports/tool-registry.js';
+import { gatedTool } from '../support/gated-tool.js';
 import { createPorterThread, loadPorterThread, porterChatOptions, porterChatTransport, PorterWireError } from '../../composition/client.js';
+import { numberedWords } from '../support/numbered-words.js';
 
 interface Sent {
   readonly method: string;
@@ -56,6 +57,21 @@ async function readAll(stream: ReadableStream<UIMessageChunk>): Promise<UIMessag
 
 const lastAssistant = (chat: HeadlessChat) => chat.messages.filter((m) => m.role === 'assistant').at(-1);
 
+/** Submits `text` as a new user message straight through a transport of the person's, as useChat would: the turn's UI message stream. */
+function submitThroughTransport(
+  person: { wire: string; headers: Record<string, string> },
+  threadId: string,
+  text: string,
+): Promise<ReadableStream<UIMessageChunk>> {
+  return porterChatTransport(person).sendMessages({
+    chatId: threadId,
+    trigger: 'submit-message',
+    messageId: undefined,
+    abortSignal: undefined,
+    messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text }] }],
+  });
+}
+
 describe('porter-runtime/client: the AI SDK chat transport against the development host', function () {
   this.timeout(30_000);
   let host: DevHostFixture;
@@ -66,6 +82,22 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
   });
 
   const as = (user: string) => ({ wire, headers: { 'x-demo-user': user } });
+
+  /**
+   * A new thread of `user`'s and a chat on it whose requests are recorded, with a paced answer
+   * (`/slow <pace> <words>`, the scripted model's) under way: its first three words have landed.
+   */
+  async function chatWithSlowAnswer(user: string, pace: number, words: string) {
+    const recorder = recordingFetch();
+    const threadId = await createPorterThread(as(user));
+    const chat = new HeadlessChat({ id: threadId, transport: porterChatTransport({ ...as(user), fetch: recorder.fetch }) });
+    void chat.sendMessage({ text: `/slow ${pace} ${words}` });
+    await chat.until(
+      (c) => textOf(lastAssistant(c) ?? { id: '', role: 'assistant', parts: [] }).split(' ').length >= 3,
+      'the answer to start',
+    );
+    return { recorder, threadId, chat };
+  }
 
   it('runs a turn through the AI SDK chat, posting only the new message to the thread the chat is named after', async () => {
     const recorder = recordingFetch();
@@ -199,15 +231,8 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
   });
 
   it('rejoins a turn after a reload: a new chat resumes mid-turn, sees it whole, and finds nothing once it is over', async () => {
-    const page = recordingFetch();
-    const threadId = await createPorterThread(as('dan'));
-    const words = Array.from({ length: 16 }, (_, i) => `w${i}`).join(' ');
-    const first = new HeadlessChat({ id: threadId, transport: porterChatTransport({ ...as('dan'), fetch: page.fetch }) });
-    void first.sendMessage({ text: `/slow 2 ${words}` });
-    await first.until(
-      (c) => textOf(lastAssistant(c) ?? { id: '', role: 'assistant', parts: [] }).split(' ').length >= 3,
-      'the answer to start',
-    );
+    const words = numberedWords('w', 16);
+    const { recorder: page, threadId, chat: first } = await chatWithSlowAnswer('dan', 2, words);
     page.unload();
     await first.until((c) => c.status !== 'streaming' && c.status !== 'submitted', 'the first page to lose its connection');
 
@@ -229,14 +254,7 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
 
   it('hands a reconnecting transport the turn from its start, and the AI SDK reader folds it whole', async () => {
     const threadId = await createPorterThread(as('eve'));
-    const starter = porterChatTransport(as('eve'));
-    const started = await starter.sendMessages({
-      chatId: threadId,
-      trigger: 'submit-message',
-      messageId: undefined,
-      abortSignal: undefined,
-      messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: '/slow 1 one two three four five' }] }],
-    });
+    const started = await submitThroughTransport(as('eve'), threadId, '/slow 1 one two three four five');
     const rejoined = await porterChatTransport({ ...as('eve'), threadId }).reconnectToStream({ chatId: 'ignored-when-threadId-is-given' });
     expect(rejoined).to.not.equal(null);
     const [whole, mine] = await Promise.all([readAll(rejoined!), readAll(started)]);
@@ -245,15 +263,8 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
   });
 
   it('stops the turn on the server when the chat is stopped, so the next message goes straight through', async () => {
-    const recorder = recordingFetch();
-    const threadId = await createPorterThread(as('fay'));
-    const words = Array.from({ length: 40 }, (_, i) => `s${i}`).join(' ');
-    const chat = new HeadlessChat({ id: threadId, transport: porterChatTransport({ ...as('fay'), fetch: recorder.fetch }) });
-    void chat.sendMessage({ text: `/slow 8 ${words}` });
-    await chat.until(
-      (c) => textOf(lastAssistant(c) ?? { id: '', role: 'assistant', parts: [] }).split(' ').length >= 3,
-      'the answer to start',
-    );
+    const words = numberedWords('s', 40);
+    const { recorder, threadId, chat } = await chatWithSlowAnswer('fay', 8, words);
     await chat.stop();
     await chat.sendMessage({ text: 'next' });
     expect(recorder.sent.map((s) => `${s.method} ${s.url.slice(wire.length)}`)).to.deep.equal([
@@ -270,14 +281,7 @@ describe('porter-runtime/client: the AI SDK chat transport against the developme
 
   it('does not stop the turn when a newer resumeStream() replaces a reconnect', async () => {
     const threadId = await createPorterThread(as('gus'));
-    const starter = porterChatTransport(as('gus'));
-    const started = await starter.sendMessages({
-      chatId: threadId,
-      trigger: 'submit-message',
-      messageId: undefined,
-      abortSignal: undefined,
-      messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: '/slow 1 a b c d e f' }] }],
-    });
+    const started = await submitThroughTransport(as('gus'), threadId, '/slow 1 a b c d e f');
     const recorder = recordingFetch();
     const chat = new HeadlessChat({ id: threadId, transport: porterChatTransport({ ...as('gus'), fetch: recorder.fetch }) });
     void chat.resumeStream();
@@ -312,22 +316,14 @@ describe('porter-runtime/client: rejoining a turn that carries on after an appro
   this.timeout(30_000);
   let host: DevHostFixture;
   let wire: string;
-  let openGate!: () => void;
-  const gate = new Promise<void>((resolve) => (openGate = resolve));
   // A write (so it asks first) that takes as long as the test says.
-  const fileReport: ToolDefinition = {
-    name: 'file_report',
-    description: 'files a report',
-    inputSchema: { type: 'object' },
-    risk: 'write',
-    execute: async () => (await gate, { filed: true }),
-  };
+  const fileReport = gatedTool({ name: 'file_report', description: 'files a report', risk: 'write' }, { filed: true });
   sharedDevHost(
     (started) => {
       host = started.host;
       wire = `${host.url}${host.porter.mount}`;
     },
-    () => ({ porter: { tools: [fileReport] } }),
+    () => ({ porter: { tools: [fileReport.tool] } }),
   );
 
   it("rebuilds the answer being continued for a chat that rejoins mid-way, so the call's result lands on it", async () => {
@@ -346,7 +342,7 @@ describe('porter-runtime/client: rejoining a turn that carries on after an appro
     const second = new HeadlessChat({ ...porterChatOptions({ ...options, threadId }), messages: stored.messages });
     const rejoined = second.resumeStream();
     await second.until((c) => c.status === 'streaming', 'the rejoined turn to stream');
-    openGate();
+    fileReport.release();
     await rejoined;
     expect(second.error).to.equal(undefined);
     expect(second.messages.map((m) => m.role)).to.deep.equal(['user', 'assistant']);

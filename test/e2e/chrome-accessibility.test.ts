@@ -1,27 +1,21 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
 import { pageScan, seriousViolations } from '../support/axe.js';
-import type { DevHostFixture } from '../support/dev-host-fixture.js';
-import { PacedScriptedModel, checkedPages, chromeSuite } from '../support/browser.js';
+import { PacedScriptedModel, chromeSuite } from '../support/browser.js';
 import { DEMO_SECRET, sendSigned } from '../support/signed-delivery.js';
 
 describe('Accessibility of every page of the shipped chrome: axe-core finds nothing serious or critical (headless Chromium)', function () {
   this.timeout(120_000);
-  let host: DevHostFixture;
-  let browser: Browser;
-  chromeSuite(
-    async (started) => {
-      ({ host, browser } = started);
-      await somethingOnEveryPage();
-    },
-    () => ({ env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET }, porter: { model: new PacedScriptedModel(5) }, demoBroker: true }),
-  );
-  const pages = checkedPages();
+  const chrome = chromeSuite(() => ({
+    env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET },
+    porter: { model: new PacedScriptedModel(5) },
+    demoBroker: true,
+  }));
+  before(() => somethingOnEveryPage());
 
   async function somethingOnEveryPage(): Promise<void> {
     // Something on every page: a conversation with an answer and a waiting card, a grant, an app,
     // an automation with a run, a connection.
-    const ada = host.client.as('ada');
+    const ada = chrome.host.client.as('ada');
     const thread = await ada.newThread();
     await ada.say(
       thread,
@@ -39,17 +33,17 @@ describe('Accessibility of every page of the shipped chrome: axe-core finds noth
       task: { prompt: 'Say hello' },
     });
     await ada.json('POST', `/automations/${automation.body.id}/arm`, {});
-    await sendSigned(`${host.client.base}/webhooks/demo`, DEMO_SECRET, '{}', 'msg_axe');
+    await sendSigned(`${chrome.host.client.base}/webhooks/demo`, DEMO_SECRET, '{}', 'msg_axe');
   }
 
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`every page, ${colorScheme}: home, a conversation with its card, approvals, grants, apps, an app, automations with the form, a run, connections`, async () => {
-      const { page } = await pages.open(browser, host.url, { user: 'ada', colorScheme });
-      const ada = host.client.as('ada');
+      const { page } = await chrome.open({ user: 'ada', colorScheme });
+      const ada = chrome.host.client.as('ada');
       const [thread] = (await ada.json('GET', '/threads')).body.threads.filter((t: { title: string }) => t.title.startsWith('Some'));
       const [app] = (await ada.json('GET', '/apps')).body.apps;
       const [run] = (await ada.json('GET', '/runs')).body.runs;
-      const { found, visit } = pageScan(page, host.url);
+      const { found, visit } = pageScan(page, chrome.host.url);
       await visit('home', '#/', '.suggestion');
       await visit('conversation', `#/t/${thread.id}`, '.approval-card[data-approval-state="pending"]');
       await visit('approvals', '#/approvals', '.approval-card');
@@ -74,13 +68,13 @@ describe('Accessibility of every page of the shipped chrome: axe-core finds noth
   it('a served app’s page too, framed in the chrome', async function () {
     const { bubblewrapSupport } = await import('../../adapters/sandbox/local/bubblewrap-command.js');
     if (!bubblewrapSupport().available) this.skip();
-    const bo = host.client.as('bo');
+    const bo = chrome.host.client.as('bo');
     // The paced model writes its garden planner for any app.
     const app = (await bo.json('POST', '/apps', { prompt: 'a garden planner' })).body;
     expect((await bo.json('POST', `/apps/${app.id}/graduate`, {})).status).to.equal(200);
     await bo.json('PUT', `/apps/${app.id}/records/plants`, { data: { name: 'Tomatoes', bed: 'North' } });
-    const { page } = await pages.open(browser, host.url, { user: 'bo' });
-    await page.goto(`${host.url}/#/apps/${app.id}`);
+    const { page } = await chrome.open({ user: 'bo' });
+    await page.goto(`${chrome.host.url}/#/apps/${app.id}`);
     await page.frameLocator('iframe.app-frame').locator('.item').waitFor();
     const frame = page.frames().find((f) => f.url().includes('/view/'))!;
     expect(await seriousViolations(frame)).to.deep.equal([]);

@@ -2,9 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import type { DevHostFixture } from '../support/dev-host-fixture.js';
-import { checkedPages, chromeSuite, type ChromeSession } from '../support/browser.js';
+import { chromeSuite, pendingApproval, type ChromeSession } from '../support/browser.js';
 import type { WireClient } from '../support/turn-client.js';
 
 /** An app with a form running notes_add and a button running notes_list, made through the wire. */
@@ -19,28 +17,22 @@ async function notesApp(client: WireClient, prompt: string): Promise<string> {
 describe('Apps that run host tools, and served apps in a frame, in the shipped chrome (headless Chromium)', function () {
   this.timeout(90_000);
   let root: string;
-  let host: DevHostFixture;
-  let browser: Browser;
   let session: (ChromeSession & { errors: string[] }) | null = null;
-  chromeSuite(
-    (started) => ({ host, browser } = started),
-    async () => {
-      root = await mkdtemp(join(tmpdir(), 'porter-chrome-app-tools-'));
-      return { porter: { sandbox: { kind: 'local', root, startTimeoutMs: 5_000 } } };
-    },
-  );
-  const pages = checkedPages();
+  const chrome = chromeSuite(async () => {
+    root = await mkdtemp(join(tmpdir(), 'porter-chrome-app-tools-'));
+    return { porter: { sandbox: { kind: 'local', root, startTimeoutMs: 5_000 } } };
+  });
 
   after(async () => {
     await rm(root, { recursive: true, force: true });
   });
 
   it('runs a read at once; a write shows an approval card in place, and once approved runs and shows its result', async () => {
-    const ivy = host.client.as('ivy');
+    const ivy = chrome.host.client.as('ivy');
     const appId = await notesApp(ivy, 'notes board');
-    session = await pages.open(browser, host.url, { user: 'ivy' });
+    session = await chrome.open({ user: 'ivy' });
     const { page, screenshot } = session;
-    await page.goto(`${host.url}/#/apps/${appId}`);
+    await page.goto(`${chrome.host.url}/#/apps/${appId}`);
     const canvas = page.locator('.app-page-canvas');
 
     await canvas.getByRole('button', { name: 'Notes list' }).click();
@@ -51,9 +43,7 @@ describe('Apps that run host tools, and served apps in a frame, in the shipped c
     const form = canvas.locator('form.app-form');
     await form.getByLabel('Text').fill('buy oat milk');
     await form.getByRole('button', { name: 'Notes add' }).click();
-    const card = form.locator('.approval-card[data-approval-state="pending"]');
-    await card.waitFor();
-    expect(await card.locator('.approval-preview').textContent()).to.equal('Add the note “buy oat milk”');
+    const card = await pendingApproval(form, 'Add the note “buy oat milk”');
     expect(await card.locator('option').allTextContents()).to.include('Allow this tool for this app');
     await screenshot('chrome-app-tool-approval');
 
@@ -70,11 +60,11 @@ describe('Apps that run host tools, and served apps in a frame, in the shipped c
   });
 
   it('shows a denial in place and runs nothing', async () => {
-    const jo = host.client.as('jo');
+    const jo = chrome.host.client.as('jo');
     const appId = await notesApp(jo, 'notes board');
-    session = await pages.open(browser, host.url, { user: 'jo' });
+    session = await chrome.open({ user: 'jo' });
     const { page } = session;
-    await page.goto(`${host.url}/#/apps/${appId}`);
+    await page.goto(`${chrome.host.url}/#/apps/${appId}`);
     const form = page.locator('.app-page-canvas form.app-form');
     await form.getByLabel('Text').fill('never');
     await form.getByRole('button', { name: 'Notes add' }).click();
@@ -84,11 +74,11 @@ describe('Apps that run host tools, and served apps in a frame, in the shipped c
   });
 
   it('serves an app on its own server and frames its page sandboxed, in an opaque origin', async () => {
-    const kit = host.client.as('kit');
+    const kit = chrome.host.client.as('kit');
     const app = (await kit.json('POST', '/apps', { prompt: 'reading list' })).body;
-    session = await pages.open(browser, host.url, { user: 'kit' });
+    session = await chrome.open({ user: 'kit' });
     const { page, screenshot } = session;
-    await page.goto(`${host.url}/#/apps/${app.id}`);
+    await page.goto(`${chrome.host.url}/#/apps/${app.id}`);
     await page.getByRole('button', { name: 'Serve' }).click();
     const frame = page.locator('iframe.app-frame');
     await frame.waitFor();

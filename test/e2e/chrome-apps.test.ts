@@ -2,41 +2,33 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import type { DevHostFixture } from '../support/dev-host-fixture.js';
-import { GARDEN_PLANNER, PacedScriptedModel, checkedPages, chromeSuite, type ChromeSession } from '../support/browser.js';
+import { GARDEN_PLANNER, PacedScriptedModel, chromeSuite, type ChromeSession } from '../support/browser.js';
 import { get, TOKENS } from '../../composition/tokens.js';
 import { containerOf } from '../../composition/porter-container.js';
 
 describe('Generated apps in the shipped chrome (headless Chromium, development host)', function () {
   this.timeout(60_000);
-  let host: DevHostFixture;
-  let browser: Browser;
   let session: (ChromeSession & { errors: string[] }) | null = null;
   let pins: string;
   const component = () => join(pins, 'welcome-card.json');
-  chromeSuite(
-    (started) => ({ host, browser } = started),
-    () => {
-      // A host component the person can fork (a remixable pin), kept in a manifest on disk.
-      pins = mkdtempSync(join(tmpdir(), 'porter-chrome-pins-'));
-      writeFileSync(component(), JSON.stringify({ ...GARDEN_PLANNER, title: 'Welcome card' }));
-      writeFileSync(
-        join(pins, 'pins.json'),
-        JSON.stringify({ slots: [{ slot: 'welcome', file: 'welcome-card.json', title: 'Welcome card' }] }),
-      );
-      // No sandbox: the Serve step shows how the page says a deployment cannot serve apps.
-      return { porter: { model: new PacedScriptedModel(60), pins: join(pins, 'pins.json'), sandbox: false } };
-    },
-  );
-  const pages = checkedPages();
+  const chrome = chromeSuite(() => {
+    // A host component the person can fork (a remixable pin), kept in a manifest on disk.
+    pins = mkdtempSync(join(tmpdir(), 'porter-chrome-pins-'));
+    writeFileSync(component(), JSON.stringify({ ...GARDEN_PLANNER, title: 'Welcome card' }));
+    writeFileSync(
+      join(pins, 'pins.json'),
+      JSON.stringify({ slots: [{ slot: 'welcome', file: 'welcome-card.json', title: 'Welcome card' }] }),
+    );
+    // No sandbox: the Serve step shows how the page says a deployment cannot serve apps.
+    return { porter: { model: new PacedScriptedModel(60), pins: join(pins, 'pins.json'), sandbox: false } };
+  });
 
   after(async () => {
     rmSync(pins, { recursive: true, force: true });
   });
 
   it('builds an app view in place in the conversation: skeletons first, each swapped for its node as it arrives', async () => {
-    session = await pages.open(browser, host.url, { user: 'ivy' });
+    session = await chrome.open({ user: 'ivy' });
     const { page, screenshot } = session;
     await page.waitForSelector('text=Hello, ivy.');
     // Watch the view as a person would: how many placeholders it showed, and whether it stayed one view.
@@ -74,14 +66,14 @@ describe('Generated apps in the shipped chrome (headless Chromium, development h
   });
 
   it('opens the app live: a record added through its own fields appears in its list, and can be removed', async () => {
-    const ivy = host.client.as('ivy');
+    const ivy = chrome.host.client.as('ivy');
     const { apps } = (await ivy.json('GET', '/apps')).body;
     const app = apps.find((a: { title: string }) => a.title === 'Garden planner');
     expect(app, 'the app built in the chat is listed').to.not.equal(undefined);
 
-    session = await pages.open(browser, host.url, { user: 'ivy' });
+    session = await chrome.open({ user: 'ivy' });
     const { page, screenshot } = session;
-    await page.goto(`${host.url}/#/apps`);
+    await page.goto(`${chrome.host.url}/#/apps`);
     await page.click('.card-link:has-text("Garden planner")');
     await page.waitForSelector('.app-page-canvas >> text=No plants yet');
     await page.getByLabel('Plant').fill('Tomatoes');
@@ -106,16 +98,16 @@ describe('Generated apps in the shipped chrome (headless Chromium, development h
   });
 
   it('marks a drifted fork with a badge and rebases it only when asked', async () => {
-    const jon = host.client.as('jon');
+    const jon = chrome.host.client.as('jon');
     const seeded = await jon.json('POST', '/apps/seed', { slot: 'welcome' });
     expect(seeded.status, JSON.stringify(seeded.body)).to.equal(201);
     const appId = seeded.body.id as string;
     // The host changes its component, then runs the sync (what `porter sync` does).
     writeFileSync(component(), JSON.stringify({ ...GARDEN_PLANNER, title: 'Welcome card, redesigned' }));
-    const report = await get(containerOf(host.porter), TOKENS.AppsUseCases).syncPins.execute({});
+    const report = await get(containerOf(chrome.host.porter), TOKENS.AppsUseCases).syncPins.execute({});
     expect(report.drifted.map((d) => d.appId)).to.include(appId);
 
-    session = await pages.open(browser, host.url, { user: 'jon' });
+    session = await chrome.open({ user: 'jon' });
     const { page, screenshot } = session;
     // Opened in a chat, the fork's view says it drifted too.
     await page.waitForSelector('text=Hello, jon.');
@@ -124,9 +116,9 @@ describe('Generated apps in the shipped chrome (headless Chromium, development h
     const inChat = page.locator(`.app-view[data-app-id="${appId}"] .app-view-drift`);
     await inChat.waitFor({ timeout: 30_000 });
     expect(await inChat.textContent()).to.contain('welcome');
-    await page.goto(`${host.url}/#/apps`);
+    await page.goto(`${chrome.host.url}/#/apps`);
     await page.waitForSelector('.card-link:has-text("Welcome card") .badge:has-text("Drifted")');
-    await page.goto(`${host.url}/#/apps/${appId}`);
+    await page.goto(`${chrome.host.url}/#/apps/${appId}`);
     const banner = page.locator('.banner.drift');
     await banner.waitFor();
     expect(await banner.textContent()).to.contain('welcome');

@@ -1,38 +1,32 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import type { DevHostFixture } from '../support/dev-host-fixture.js';
-import { PacedScriptedModel, checkedPages, chromeSuite } from '../support/browser.js';
+import { PacedScriptedModel, chromeSuite, connectFromConnectionsPage } from '../support/browser.js';
 import { suiteNangoBroker } from '../support/nango-broker-server.js';
 import { DEMO_SECRET, deliverDemo } from '../support/signed-delivery.js';
+import { numberedWords } from '../support/numbered-words.js';
 const NANGO_KEY = 'nango-secret-for-the-chrome-tests';
 
 describe('Automations, runs and connections in the shipped chrome (headless Chromium)', function () {
   this.timeout(60_000);
-  let host: DevHostFixture;
-  let browser: Browser;
   const nango = suiteNangoBroker(NANGO_KEY);
-  chromeSuite(
-    (started) => ({ host, browser } = started),
+  const chrome = chromeSuite(
     // Slow words, so a run is still going when the person presses Stop.
     async () => ({
       env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET },
       porter: { model: new PacedScriptedModel(150), connections: await nango() },
     }),
   );
-  const pages = checkedPages();
-
-  const deliver = (payload: string): Promise<string[]> => deliverDemo(host.client.base, payload);
+  const deliver = (payload: string): Promise<string[]> => deliverDemo(chrome.host.client.base, payload);
 
   it('creates an automation, arms it through its standing-grant ask, and stops a run it started', async () => {
-    const { page, screenshot } = await pages.open(browser, host.url, { user: 'kim' });
-    await page.goto(`${host.url}/#/automations`);
+    const { page, screenshot } = await chrome.open({ user: 'kim' });
+    await page.goto(`${chrome.host.url}/#/automations`);
     await page.waitForSelector('text=No automations yet');
 
     await page.getByRole('button', { name: 'New automation' }).click();
     await page.getByLabel('Name', { exact: true }).fill('On demo deliveries');
     await page.getByLabel('When a webhook arrives').check();
     await page.getByLabel('Webhook source').fill('demo');
-    const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+    const words = numberedWords('word', 60);
     await page.getByLabel('Task').fill(`Read the delivery and say it back slowly: ${words}`);
     await page.getByRole('checkbox', { name: /notes_add/ }).check();
     await page.getByRole('button', { name: 'Create automation' }).click();
@@ -54,30 +48,26 @@ describe('Automations, runs and connections in the shipped chrome (headless Chro
     await page.waitForSelector('text=Nothing is waiting for you');
 
     const [runId] = await deliver('{"order":7}');
-    await page.goto(`${host.url}/#/automations`);
+    await page.goto(`${chrome.host.url}/#/automations`);
     const run = page.locator(`.run[data-run-id="${runId}"]`);
     await run.locator('.run-state:has-text("Running")').waitFor({ timeout: 15_000 });
     await run.getByRole('button', { name: 'Stop' }).click();
     await page.locator(`.run[data-run-id="${runId}"][data-state="cancelled"]`).waitFor({ timeout: 20_000 });
     expect(await run.locator('.run-state').textContent()).to.equal('Stopped');
     await screenshot('chrome-run-stopped');
-    const stored = await host.client.as('kim').json('GET', `/runs/${runId}`);
+    const stored = await chrome.host.client.as('kim').json('GET', `/runs/${runId}`);
     expect(stored.body).to.deep.include({ state: 'cancelled', ending: 'stopped' });
 
     await card.getByRole('button', { name: 'Disarm' }).click();
     await card.locator('.badge:has-text("Disarmed")').waitFor();
-    expect((await host.client.as('kim').json('GET', '/automations')).body.automations[0].armed).to.equal(false);
+    expect((await chrome.host.client.as('kim').json('GET', '/automations')).body.automations[0].armed).to.equal(false);
   });
 
   it('connects an account through the broker’s own page and shows it connected once the poll settles', async () => {
-    const { page, context, screenshot } = await pages.open(browser, host.url, { user: 'lee' });
-    await page.goto(`${host.url}/#/connections`);
-    await page.getByLabel('Connect an account').fill('github');
-    const popup = context.waitForEvent('page');
-    await page.getByRole('button', { name: 'Connect' }).click();
+    const session = await chrome.open({ user: 'lee' });
+    const { page, screenshot } = session;
     // The broker's consent page opens in its own window; visiting it completes the consent.
-    const consent = await popup;
-    await consent.waitForLoadState();
+    const consent = await connectFromConnectionsPage(session, chrome.host.url, 'github');
     expect(await consent.textContent('body')).to.contain('Done');
     await consent.close();
 
@@ -87,7 +77,7 @@ describe('Automations, runs and connections in the shipped chrome (headless Chro
     const listed = page.locator('.card:has-text("github")');
     await listed.locator('.badge:has-text("Connected")').waitFor();
     await screenshot('chrome-connections');
-    const connections = (await host.client.as('lee').json('GET', '/connections')).body.connections;
+    const connections = (await chrome.host.client.as('lee').json('GET', '/connections')).body.connections;
     expect(connections.map((c: { toolkit: string; status: string }) => [c.toolkit, c.status])).to.deep.equal([['github', 'active']]);
 
     await listed.getByRole('button', { name: 'Disconnect github' }).click();

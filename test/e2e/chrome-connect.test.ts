@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import type { DevHostFixture } from '../support/dev-host-fixture.js';
-import { checkedPages, chromeSuite } from '../support/browser.js';
+import { brokerConsent, chromeSuite } from '../support/browser.js';
 import { suiteNangoBroker } from '../support/nango-broker-server.js';
 import { githubWhoami } from '../support/github-tools.js';
 
@@ -9,17 +7,12 @@ const NANGO_KEY = 'nango-secret-for-the-connect-offer';
 
 describe('The connect offer in the shipped chrome (headless Chromium)', function () {
   this.timeout(60_000);
-  let host: DevHostFixture;
-  let browser: Browser;
   const nango = suiteNangoBroker(NANGO_KEY);
-  chromeSuite(
-    (started) => ({ host, browser } = started),
-    async () => ({ porter: { tools: [githubWhoami], connections: await nango() } }),
-  );
-  const pages = checkedPages();
+  const chrome = chromeSuite(async () => ({ porter: { tools: [githubWhoami], connections: await nango() } }));
 
   it('offers to connect a missing account where the tool failed, connects it through the broker, and the tool then runs', async () => {
-    const { page, context, screenshot } = await pages.open(browser, host.url, { user: 'noa' });
+    const session = await chrome.open({ user: 'noa' });
+    const { page, screenshot } = session;
     await page.waitForSelector('text=Hello, noa.');
     await page.getByLabel('Message', { exact: true }).fill('/call github_whoami {}');
     await page.keyboard.press('Enter');
@@ -33,17 +26,14 @@ describe('The connect offer in the shipped chrome (headless Chromium)', function
     await page.locator('.tool[data-tool="github_whoami"][data-state="output-error"]').waitFor();
     await screenshot('chrome-connect-offer');
 
-    const popup = context.waitForEvent('page');
-    await offer.getByRole('button', { name: 'Connect github' }).click();
-    const consent = await popup;
-    await consent.waitForLoadState();
+    const consent = await brokerConsent(session, offer.getByRole('button', { name: 'Connect github' }));
     expect(await consent.textContent('body')).to.contain('Done');
     await consent.close();
 
     await page.locator('.connect-offer[data-connect-state="active"]').waitFor({ timeout: 15_000 });
     expect(await offer.locator('[role="status"]').textContent()).to.contain('github is connected');
     await screenshot('chrome-connect-connected');
-    const connections = (await host.client.as('noa').json('GET', '/connections')).body.connections;
+    const connections = (await chrome.host.client.as('noa').json('GET', '/connections')).body.connections;
     expect(connections.map((c: { toolkit: string; status: string }) => [c.toolkit, c.status])).to.deep.equal([['github', 'active']]);
 
     // Asked again, the tool runs through the broker.

@@ -1,20 +1,13 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import { devHost, type DevHostFixture } from '../support/dev-host-fixture.js';
-import { PacedScriptedModel, checkedPages, chromeSuite, say, type ChromeSession } from '../support/browser.js';
+import { devHost } from '../support/dev-host-fixture.js';
+import { PacedScriptedModel, chromeSuite, say, type ChromeSession } from '../support/browser.js';
 
 describe('Conversations in the shipped chrome: Markdown, message actions, progress, keyboard approval (headless Chromium)', function () {
   this.timeout(60_000);
-  let host: DevHostFixture;
-  let browser: Browser;
-  chromeSuite(
-    (started) => ({ host, browser } = started),
-    () => ({ porter: { model: new PacedScriptedModel(15) } }),
-  );
-  const pages = checkedPages();
+  const chrome = chromeSuite(() => ({ porter: { model: new PacedScriptedModel(15) } }));
 
   const open = (user: string, options: { colorScheme?: 'light' | 'dark' } = {}): Promise<ChromeSession & { errors: string[] }> =>
-    pages.open(browser, host.url, { user, ...options });
+    chrome.open({ user, ...options });
 
   it('renders the answer as GitHub-flavoured Markdown: bold, links, lists, tables and highlighted code; never the model’s HTML', async () => {
     const { page, screenshot } = await open('mia');
@@ -59,7 +52,7 @@ describe('Conversations in the shipped chrome: Markdown, message actions, progre
 
   it('renders Markdown while it streams: an open **bold** already reads as bold', async () => {
     const slow = await devHost({ porter: { model: new PacedScriptedModel(150) } });
-    const session = await pages.open(browser, slow.url, { user: 'noa' });
+    const session = await chrome.openAt(slow.url, { user: 'noa' });
     try {
       const { page } = session;
       await say(page, 'one **two three four five six seven eight nine ten eleven** twelve');
@@ -74,7 +67,7 @@ describe('Conversations in the shipped chrome: Markdown, message actions, progre
 
   it('copies an answer, regenerates it in place, and edits and resends the last message', async () => {
     const { page, context, screenshot } = await open('ole');
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: host.url });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: chrome.host.url });
     await say(page, 'first question');
     await page.waitForSelector('.message.assistant[aria-busy="false"] .message-action[aria-label="Regenerate answer"]');
     await page.getByRole('button', { name: 'Copy message' }).last().click();
@@ -82,7 +75,7 @@ describe('Conversations in the shipped chrome: Markdown, message actions, progre
     expect(await page.evaluate(() => navigator.clipboard.readText())).to.equal('echo: first question');
 
     const threadId = decodeURIComponent(new URL(page.url()).hash.split('/')[2]!);
-    const ole = host.client.as('ole');
+    const ole = chrome.host.client.as('ole');
     const before = (await ole.json('GET', `/threads/${threadId}`)).body.messages as Array<{ id: string }>;
     await page.getByRole('button', { name: 'Regenerate answer' }).click();
     await page.waitForSelector('.message.assistant[aria-busy="false"] .message-action[aria-label="Regenerate answer"]');
@@ -137,6 +130,6 @@ describe('Conversations in the shipped chrome: Markdown, message actions, progre
     await screenshot('chrome-keyboard-approve');
     await page.keyboard.press('Enter');
     await page.waitForSelector('.tool[data-tool="notes_add"][data-state="output-available"]');
-    expect((await host.client.as('kai').json('GET', '/approvals')).body.approvals).to.deep.equal([]);
+    expect((await chrome.host.client.as('kai').json('GET', '/approvals')).body.approvals).to.deep.equal([]);
   });
 });

@@ -4,8 +4,7 @@ import { z } from 'zod';
 import type { Browser } from 'playwright-core';
 import { createPorter, defineTool, type Porter } from '../../composition/index.js';
 import { serveChrome } from '../../composition/chrome.js';
-import type { DevHostFixture } from '../support/dev-host-fixture.js';
-import { checkedPages, chromeSuite, launchChromium, needsChromium } from '../support/browser.js';
+import { checkedPages, chromeSuite, connectFromConnectionsPage, launchChromium, needsChromium } from '../support/browser.js';
 import { serve, type RunningServer } from '../support/http-server.js';
 
 const ordersList = defineTool({
@@ -107,22 +106,12 @@ describe('The chrome mounted in a host of its own: its name, mark, colour and to
 
 describe('The development host’s chrome: the demo connection broker end to end, and the MCP door linked (headless Chromium)', function () {
   this.timeout(60_000);
-  let host: DevHostFixture;
-  let browser: Browser;
-  chromeSuite(
-    (started) => ({ host, browser } = started),
-    () => ({ demoBroker: true }),
-  );
-  const pages = checkedPages();
+  const chrome = chromeSuite(() => ({ demoBroker: true }));
 
   it('connects the demo calendar through the broker’s consent page, and a tool then reads it through the connection', async () => {
-    const { page, context, screenshot } = await pages.open(browser, host.url, { user: 'dan' });
-    await page.goto(`${host.url}/#/connections`);
-    await page.getByLabel('Connect an account').fill('demo-calendar');
-    const popup = context.waitForEvent('page');
-    await page.getByRole('button', { name: 'Connect' }).click();
-    const consent = await popup;
-    await consent.waitForLoadState();
+    const session = await chrome.open({ user: 'dan' });
+    const { page, screenshot } = session;
+    const consent = await connectFromConnectionsPage(session, chrome.host.url, 'demo-calendar');
     expect(await consent.textContent('h1')).to.equal('Allow Porter to read your demo calendar?');
     await consent.getByRole('button', { name: 'Allow' }).click();
     await consent.waitForURL(/status=active/);
@@ -131,7 +120,7 @@ describe('The development host’s chrome: the demo connection broker end to end
     await page.locator('.card:has-text("demo-calendar") .badge:has-text("Connected")').waitFor();
     await screenshot('chrome-demo-connection');
 
-    const dan = host.client.as('dan');
+    const dan = chrome.host.client.as('dan');
     expect((await dan.json('GET', '/status')).body.blocks.connections).to.equal('cloud');
     const turn = await dan.say(await dan.newThread(), '/call calendar_events {}');
     const part = turn.message.parts.find((p) => p.type === 'tool-calendar_events') as { state: string; output: unknown };
@@ -140,12 +129,12 @@ describe('The development host’s chrome: the demo connection broker end to end
   });
 
   it('links the MCP connect page from the navigation when the door is open', async () => {
-    const { page } = await pages.open(browser, host.url, { user: 'eve' });
+    const { page } = await chrome.open({ user: 'eve' });
     const link = page.locator('a:has-text("Connect an agent")');
     await link.waitFor();
     const href = await link.getAttribute('href');
     expect(href).to.equal('/api/porter/mcp/connect');
-    const connectPage = await fetch(`${host.url}${href}`);
+    const connectPage = await fetch(`${chrome.host.url}${href}`);
     expect(connectPage.status).to.equal(200);
     expect(await connectPage.text()).to.contain('Claude');
   });

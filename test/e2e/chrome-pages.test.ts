@@ -1,23 +1,16 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import type { DevHostFixture } from '../support/dev-host-fixture.js';
-import { PacedScriptedModel, checkedPages, chromeSuite, say } from '../support/browser.js';
+import { PacedScriptedModel, chromeSuite, say } from '../support/browser.js';
 import { DEMO_SECRET, deliverDemo } from '../support/signed-delivery.js';
+import { numberedWords } from '../support/numbered-words.js';
+import { createArmed } from '../support/armed-automation.js';
 
 describe('Grants, runs, thread names, badges and the automation form in the shipped chrome (headless Chromium)', function () {
   this.timeout(60_000);
-  let host: DevHostFixture;
-  let browser: Browser;
-  chromeSuite(
-    (started) => ({ host, browser } = started),
-    () => ({ env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET }, porter: { model: new PacedScriptedModel(60) } }),
-  );
-  const pages = checkedPages();
-
-  const deliver = (payload: string): Promise<string[]> => deliverDemo(host.client.base, payload);
+  const chrome = chromeSuite(() => ({ env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET }, porter: { model: new PacedScriptedModel(60) } }));
+  const deliver = (payload: string): Promise<string[]> => deliverDemo(chrome.host.client.base, payload);
 
   it('counts a parked call in the Approvals badge the moment it parks, and drops it the moment it is answered', async () => {
-    const { page } = await pages.open(browser, host.url, { user: 'abe' });
+    const { page } = await chrome.open({ user: 'abe' });
     await say(page, '/call notes_add {"text":"badge"}');
     const badge = page.locator('.nav-link:has-text("Approvals") .count');
     // Well inside the sidebar's 10 s poll: the page told the badge itself.
@@ -28,22 +21,20 @@ describe('Grants, runs, thread names, badges and the automation form in the ship
   });
 
   it('lists grants by tool with what each covers, including an automation-only one, and revokes one', async () => {
-    const gus = host.client.as('gus');
+    const gus = chrome.host.client.as('gus');
     // A conversation grant (this tool, always) and an automation's standing grant.
     const thread = await gus.newThread();
     const parked = await gus.say(thread, '/call notes_add {"text":"x"}');
     const approvalId = (parked.message.parts.find((p) => p.type === 'data-porter-approval') as { data: { approvalId: string } }).data
       .approvalId;
     await gus.json('POST', `/approvals/${approvalId}/decide`, { approve: true, remember: { scope: 'tool', duration: 'standing' } });
-    const made = await gus.json('POST', '/automations', {
+    await createArmed(gus, {
       name: 'Nightly tidy',
       trigger: { kind: 'schedule', cron: '0 3 * * *' },
       task: { prompt: 'tidy', tools: ['notes_clear'] },
     });
-    const armed = await gus.json('POST', `/automations/${made.body.id}/arm`, {});
-    for (const ask of armed.body.asks) await gus.json('POST', `/approvals/${ask.approvalId}/decide`, { approve: true });
 
-    const { page, screenshot } = await pages.open(browser, host.url, { user: 'gus' });
+    const { page, screenshot } = await chrome.open({ user: 'gus' });
     await page.getByRole('link', { name: 'Grants' }).click();
     const add = page.locator('.grant-group[data-tool="notes_add"] .grant');
     await add.waitFor();
@@ -64,18 +55,18 @@ describe('Grants, runs, thread names, badges and the automation form in the ship
   });
 
   it('opens a run from the automations page: its Stop button, then its transcript', async () => {
-    const ivy = host.client.as('ivy');
-    const words = Array.from({ length: 90 }, (_, i) => `w${i}`).join(' ');
-    const made = await ivy.json('POST', '/automations', {
+    const ivy = chrome.host.client.as('ivy');
+    const words = numberedWords('w', 90);
+    const { armed } = await createArmed(ivy, {
       name: 'Echo deliveries',
       trigger: { kind: 'webhook', source: 'demo' },
       task: { prompt: `Say: ${words}` },
     });
-    expect((await ivy.json('POST', `/automations/${made.body.id}/arm`, {})).status).to.equal(200);
+    expect(armed.status).to.equal(200);
     const [runId] = await deliver('{"n":1}');
 
-    const { page, screenshot } = await pages.open(browser, host.url, { user: 'ivy' });
-    await page.goto(`${host.url}/#/automations`);
+    const { page, screenshot } = await chrome.open({ user: 'ivy' });
+    await page.goto(`${chrome.host.url}/#/automations`);
     await page.locator(`.run[data-run-id="${runId}"] a.run-name`).click();
     await page.waitForSelector('.page-title:has-text("Run of “Echo deliveries”")');
     await page.waitForSelector('.run-summary[data-state="running"]', { timeout: 15_000 });
@@ -91,10 +82,10 @@ describe('Grants, runs, thread names, badges and the automation form in the ship
   });
 
   it('renames a conversation from its header and finds it by searching the sidebar', async () => {
-    const { page, screenshot } = await pages.open(browser, host.url, { user: 'ron' });
+    const { page, screenshot } = await chrome.open({ user: 'ron' });
     await say(page, 'first thing');
     await page.waitForSelector('.message.assistant[aria-busy="false"]');
-    await page.goto(`${host.url}/#/`);
+    await page.goto(`${chrome.host.url}/#/`);
     await say(page, 'second thing');
     await page.waitForSelector('.message.assistant[aria-busy="false"]');
 
@@ -115,8 +106,8 @@ describe('Grants, runs, thread names, badges and the automation form in the ship
   });
 
   it('builds an automation with a preset, a cron preview in words, friendly errors, a time-zone picker and tools from the host', async () => {
-    const { page, screenshot } = await pages.open(browser, host.url, { user: 'una' });
-    await page.goto(`${host.url}/#/automations`);
+    const { page, screenshot } = await chrome.open({ user: 'una' });
+    await page.goto(`${chrome.host.url}/#/automations`);
     await page.getByRole('button', { name: 'New automation' }).click();
     await page.getByLabel('Name', { exact: true }).fill('Weekday digest');
     await page.getByLabel('How often').selectOption({ label: 'Every weekday at 9:00' });
@@ -151,13 +142,13 @@ describe('Grants, runs, thread names, badges and the automation form in the ship
     const card = page.locator('.automation:has-text("Weekday digest")');
     await card.waitFor();
     expect(await card.locator('.card-meta').textContent()).to.contain('At 07:30, only on Monday (Europe/Paris)');
-    const [stored] = (await host.client.as('una').json('GET', '/automations')).body.automations;
+    const [stored] = (await chrome.host.client.as('una').json('GET', '/automations')).body.automations;
     expect(stored.trigger).to.deep.equal({ kind: 'schedule', cron: '30 7 * * 1', timezone: 'Europe/Paris' });
     expect(stored.task.tools).to.have.members(['notes_list', 'notes_add']);
   });
 
   it('answers a bad schedule from the wire in words too, never croner’s own text', async () => {
-    const refused = await host.client.as('una').json('POST', '/automations', {
+    const refused = await chrome.host.client.as('una').json('POST', '/automations', {
       name: 'Broken',
       trigger: { kind: 'schedule', cron: '0 8 * *', timezone: 'Mars/Olympus' },
       task: { prompt: 'x' },

@@ -1,8 +1,6 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
 import { pageScan } from '../support/axe.js';
-import type { DevHostFixture } from '../support/dev-host-fixture.js';
-import { checkedPages, chromeSuite } from '../support/browser.js';
+import { chromeSuite } from '../support/browser.js';
 import { DEMO_SECRET, deliverDemo } from '../support/signed-delivery.js';
 import { FlakyModel } from '../support/flaky-model.js';
 import { until } from '../support/eventually.js';
@@ -11,30 +9,22 @@ import type { WireClient } from '../support/turn-client.js';
 
 describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs, delivery logs, Run again and Dry run (headless Chromium)', function () {
   this.timeout(90_000);
-  let host: DevHostFixture;
-  let browser: Browser;
   let receiver: WebhookReceiver;
   let kim: WireClient;
   const runs: { retried?: string; skipped?: string; dry?: string } = {};
-  const deliver = (payload: string): Promise<string[]> => deliverDemo(host.client.base, payload);
-  chromeSuite(
-    async (started) => {
-      ({ host, browser } = started);
-      await someRuns();
-    },
-    async () => {
-      receiver = await webhookReceiver([500, 200]);
-      return {
-        env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET },
-        porter: { model: new FlakyModel(4), completionWebhooks: { retryDelaysSeconds: [1] } },
-      };
-    },
-  );
-  const pages = checkedPages();
+  const chrome = chromeSuite(async () => {
+    receiver = await webhookReceiver([500, 200]);
+    return {
+      env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET },
+      porter: { model: new FlakyModel(4), completionWebhooks: { retryDelaysSeconds: [1] } },
+    };
+  });
+  const deliver = (payload: string): Promise<string[]> => deliverDemo(chrome.host.client.base, payload);
+  before(() => someRuns());
 
   /** A retried run with its completion webhook, and a skipped run, as kim's. */
   async function someRuns(): Promise<void> {
-    kim = host.client.as('kim');
+    kim = chrome.host.client.as('kim');
 
     // A run whose model fails twice, retried at once, with a completion webhook its receiver first refuses.
     const flaky = await kim.json('POST', '/automations', {
@@ -79,8 +69,8 @@ describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs,
   });
 
   it('creates an automation with a completion webhook (its secret shown once), dry-runs it from its card and runs the dry run again', async () => {
-    const { page, screenshot } = await pages.open(browser, host.url, { user: 'kim' });
-    await page.goto(`${host.url}/#/automations`);
+    const { page, screenshot } = await chrome.open({ user: 'kim' });
+    await page.goto(`${chrome.host.url}/#/automations`);
     await page.getByRole('button', { name: 'New automation' }).click();
     await page.getByLabel('Name', { exact: true }).fill('Bank reminder');
     await page.getByLabel('When a webhook arrives').check();
@@ -121,8 +111,8 @@ describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs,
   });
 
   it('shows each attempt of a retried run and its completion webhook’s delivery log, and runs it again', async () => {
-    const { page, screenshot } = await pages.open(browser, host.url, { user: 'kim' });
-    await page.goto(`${host.url}/#/runs/${runs.retried}`);
+    const { page, screenshot } = await chrome.open({ user: 'kim' });
+    await page.goto(`${chrome.host.url}/#/runs/${runs.retried}`);
     const attempts = page.locator('.attempt');
     await attempts.nth(2).waitFor();
     expect(await attempts.evaluateAll((items) => items.map((item) => item.getAttribute('data-outcome')))).to.deep.equal([
@@ -143,8 +133,8 @@ describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs,
   });
 
   it('shows a skipped run as skipped, in the list and on its page', async () => {
-    const { page, screenshot } = await pages.open(browser, host.url, { user: 'kim' });
-    await page.goto(`${host.url}/#/automations`);
+    const { page, screenshot } = await chrome.open({ user: 'kim' });
+    await page.goto(`${chrome.host.url}/#/automations`);
     const listed = page.locator(`.run[data-run-id="${runs.skipped}"]`);
     expect(await listed.locator('.run-state').textContent()).to.equal('Skipped');
     await listed.getByRole('link').click();
@@ -155,8 +145,8 @@ describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs,
 
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`axe-core finds nothing serious or critical on the new views, ${colorScheme}`, async () => {
-      const { page } = await pages.open(browser, host.url, { user: 'kim', colorScheme });
-      const { found, visit } = pageScan(page, host.url);
+      const { page } = await chrome.open({ user: 'kim', colorScheme });
+      const { found, visit } = pageScan(page, chrome.host.url);
       await visit('run with attempts and a delivery log', `#/runs/${runs.retried}`, '.delivery-log');
       await visit('skipped run', `#/runs/${runs.skipped}`, '[data-skipped]');
       await visit('dry run', `#/runs/${runs.dry}`, '.preview');

@@ -2,9 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import type { DevHostFixture } from '../support/dev-host-fixture.js';
-import { checkedPages, chromeSuite } from '../support/browser.js';
+import { chromeSuite } from '../support/browser.js';
 import { until } from '../support/eventually.js';
 import { HOSTILE_URLS, hostileLinksDocument } from '../support/hostile-urls.js';
 import { ZipAppArchive } from '../../adapters/apps/zip-app-archive.js';
@@ -12,25 +10,19 @@ import { bubblewrapSupport } from '../../adapters/sandbox/local/bubblewrap-comma
 
 describe('A tree app graduated to a served app keeps its data and behaviour (headless Chromium, local sandbox)', function () {
   this.timeout(90_000);
-  let host: DevHostFixture;
-  let browser: Browser;
   let root: string;
-  chromeSuite(
-    (started) => ({ host, browser } = started),
-    async function () {
-      if (!bubblewrapSupport().available) this.skip();
-      root = await mkdtemp(join(tmpdir(), 'porter-served-chrome-'));
-      return { porter: { sandbox: { kind: 'local', root, startTimeoutMs: 10_000 } } };
-    },
-  );
-  const pages = checkedPages();
+  const chrome = chromeSuite(async function () {
+    if (!bubblewrapSupport().available) this.skip();
+    root = await mkdtemp(join(tmpdir(), 'porter-served-chrome-'));
+    return { porter: { sandbox: { kind: 'local', root, startTimeoutMs: 10_000 } } };
+  });
 
   after(async () => {
     if (root) await rm(root, { recursive: true, force: true });
   });
 
   it('opens the todo app, adds items, serves it, and uses it served: the same items, and Add still works', async () => {
-    const { page, screenshot } = await pages.open(browser, host.url, { user: 'tia' });
+    const { page, screenshot } = await chrome.open({ user: 'tia' });
     await page.getByLabel('Message', { exact: true }).fill('/app a todo list');
     await page.keyboard.press('Enter');
     await page.locator('.app-view[data-status="ready"] a:has-text("Open app")').click();
@@ -54,7 +46,9 @@ describe('A tree app graduated to a served app keeps its data and behaviour (hea
     await served.getByRole('button', { name: 'Add' }).click();
     await served.locator('.item:has-text("Post the letter")').waitFor();
     expect(await served.getByLabel('Add an item').inputValue(), 'the field is cleared for the next one').to.equal('');
-    const records = (await host.client.as('tia').json('GET', `/apps/${appId}/records/items`)).body.records as Array<{ data: unknown }>;
+    const records = (await chrome.host.client.as('tia').json('GET', `/apps/${appId}/records/items`)).body.records as Array<{
+      data: unknown;
+    }>;
     expect(records.map((r) => r.data)).to.have.deep.members([
       { text: 'Buy bread' },
       { text: 'Call Sam' },
@@ -74,7 +68,7 @@ describe('A tree app graduated to a served app keeps its data and behaviour (hea
   });
 
   it('draws a hostile document’s links and images in the served page by the same rule: no javascript:, vbscript: or data: link', async () => {
-    const tia = host.client.as('tia');
+    const tia = chrome.host.client.as('tia');
     const imported = await fetch(`${tia.base}/apps/import`, {
       method: 'POST',
       headers: { ...tia.headers, 'content-type': 'application/vnd.porter.app' },
@@ -82,8 +76,8 @@ describe('A tree app graduated to a served app keeps its data and behaviour (hea
     });
     const app = (await imported.json()) as { id: string };
     expect((await tia.json('POST', `/apps/${app.id}/graduate`, {})).status).to.equal(200);
-    const { page } = await pages.open(browser, host.url, { user: 'tia' });
-    await page.goto(`${host.url}/#/apps/${app.id}`);
+    const { page } = await chrome.open({ user: 'tia' });
+    await page.goto(`${chrome.host.url}/#/apps/${app.id}`);
     const frame = page.frameLocator('iframe.app-frame');
     await frame.locator(`text=hostile link ${HOSTILE_URLS.length - 1}`).waitFor();
     const urls = await frame
@@ -103,13 +97,13 @@ describe('A tree app graduated to a served app keeps its data and behaviour (hea
   });
 
   it('answers only the framed page, and only for its own app: records of another app stay out of reach', async () => {
-    const tia = host.client.as('tia');
+    const tia = chrome.host.client.as('tia');
     const other = (await tia.json('POST', '/apps', { prompt: 'a secret notes list' })).body;
     expect((await tia.json('PUT', `/apps/${other.id}/records/items`, { data: { text: 'secret' } })).status).to.equal(201);
-    const { page } = await pages.open(browser, host.url, { user: 'tia' });
+    const { page } = await chrome.open({ user: 'tia' });
     const apps = (await tia.json('GET', '/apps')).body.apps as Array<{ id: string; ui: string; title: string }>;
     const servedApp = apps.find((a) => a.ui === 'http' && a.title === 'A todo list')!;
-    await page.goto(`${host.url}/#/apps/${servedApp.id}`);
+    await page.goto(`${chrome.host.url}/#/apps/${servedApp.id}`);
     const frame = page.frameLocator('iframe.app-frame');
     await frame.locator('.item').first().waitFor();
     // The page asks its frame for another app's records by a crafted name: the bridge builds every

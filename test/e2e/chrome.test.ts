@@ -1,26 +1,19 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import type { DevHostFixture } from '../support/dev-host-fixture.js';
-import { PacedScriptedModel, checkedPages, chromeSuite, type ChromeSession } from '../support/browser.js';
+import { PacedScriptedModel, chromeSuite, pendingApproval, type ChromeSession } from '../support/browser.js';
+import { numberedWords } from '../support/numbered-words.js';
 
 describe('The shipped chrome in headless Chromium (development host)', function () {
   this.timeout(60_000);
-  let host: DevHostFixture;
-  let browser: Browser;
   let session: (ChromeSession & { errors: string[] }) | null = null;
-  chromeSuite(
-    (started) => ({ host, browser } = started),
-    () => ({ porter: { model: new PacedScriptedModel(70) } }),
-  );
-  const pages = checkedPages({ ignore: /status of 409/ });
+  const chrome = chromeSuite(() => ({ porter: { model: new PacedScriptedModel(70) } }), { ignore: /status of 409/ });
 
   const open = async (user?: string, viewport?: { width: number; height: number }) => {
-    session = await pages.open(browser, host.url, { ...(user ? { user } : {}), ...(viewport ? { viewport } : {}) });
+    session = await chrome.open({ ...(user ? { user } : {}), ...(viewport ? { viewport } : {}) });
     return session;
   };
 
   it('serves the chrome at / with hashed, compressed, long-cached assets and a strict content security policy', async () => {
-    const page = await fetch(`${host.url}/`);
+    const page = await fetch(`${chrome.host.url}/`);
     expect(page.status).to.equal(200);
     expect(page.headers.get('content-type')).to.contain('text/html');
     expect(page.headers.get('content-security-policy')).to.contain("script-src 'self'");
@@ -28,11 +21,11 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     expect(html).to.contain('<meta name="porter-wire" content="/api/porter">');
     const script = /src="(\/assets\/chrome\.[0-9a-f]{12}\.js)"/.exec(html)?.[1];
     expect(script, 'the page names its hashed script').to.be.a('string');
-    const asset = await fetch(`${host.url}${script}`, { headers: { 'accept-encoding': 'gzip' } });
+    const asset = await fetch(`${chrome.host.url}${script}`, { headers: { 'accept-encoding': 'gzip' } });
     expect(asset.status).to.equal(200);
     expect(asset.headers.get('cache-control')).to.contain('immutable');
     expect(asset.headers.get('content-type')).to.contain('javascript');
-    expect((await fetch(`${host.url}/assets/chrome.000000000000.js`)).status).to.equal(404);
+    expect((await fetch(`${chrome.host.url}/assets/chrome.000000000000.js`)).status).to.equal(404);
   });
 
   it('streams an answer into the conversation word by word, and lists the new thread by its title', async () => {
@@ -76,9 +69,7 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     const { page, screenshot } = await open('bea');
     await page.getByLabel('Message', { exact: true }).fill('/call notes_add {"text":"buy oat milk"}');
     await page.keyboard.press('Enter');
-    const card = page.locator('.approval-card[data-approval-state="pending"]');
-    await card.waitFor();
-    expect(await card.locator('.approval-preview').textContent()).to.equal('Add the note “buy oat milk”');
+    const card = await pendingApproval(page, 'Add the note “buy oat milk”');
     expect(await card.locator('.badge.risk-write').textContent()).to.equal('Changes data');
     await screenshot('chrome-approval');
 
@@ -91,7 +82,7 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     expect(await tool.locator('.tool-json').last().textContent()).to.contain('"added": "buy oat milk"');
     await screenshot('chrome-approved');
 
-    const bea = host.client.as('bea');
+    const bea = chrome.host.client.as('bea');
     expect((await bea.json('GET', '/approvals')).body.approvals).to.deep.equal([]);
     const listed = await bea.say(await bea.newThread(), '/call notes_list {}');
     expect(JSON.stringify(listed.message.parts)).to.contain('buy oat milk');
@@ -105,7 +96,7 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     await card.waitFor();
     expect(await card.locator('.badge.risk-destructive').count()).to.equal(1);
 
-    const cyd = host.client.as('cyd');
+    const cyd = chrome.host.client.as('cyd');
     const [pending] = (await cyd.json('GET', '/approvals')).body.approvals;
     expect((await cyd.json('POST', `/approvals/${pending.id}/decide`, { approve: false })).status).to.equal(200);
 
@@ -120,7 +111,7 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     await page.getByLabel('Message', { exact: true }).fill('/call notes_add {"text":"water the plants"}');
     await page.keyboard.press('Enter');
     await page.locator('.approval-card[data-approval-state="pending"]').waitFor();
-    const jay = host.client.as('jay');
+    const jay = chrome.host.client.as('jay');
     const [pending] = (await jay.json('GET', '/approvals')).body.approvals;
     await jay.json('POST', `/approvals/${pending.id}/decide`, { approve: true });
     await page.waitForSelector('.approval-card[data-approval-state="approved"]', { timeout: 10_000 });
@@ -136,7 +127,7 @@ describe('The shipped chrome in headless Chromium (development host)', function 
 
   it('rejoins a turn still streaming when the thread is opened in a second tab', async () => {
     const { page, context } = await open('gil');
-    const words = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
+    const words = numberedWords('w', 40);
     await page.getByLabel('Message', { exact: true }).fill(words);
     await page.keyboard.press('Enter');
     await page.waitForSelector('.assistant-text.streaming');
@@ -152,7 +143,7 @@ describe('The shipped chrome in headless Chromium (development host)', function 
 
   it('rejoins the turn after the page is reloaded mid-answer, and streams the rest of it in', async () => {
     const { page, screenshot } = await open('kit');
-    const words = Array.from({ length: 30 }, (_, i) => `r${i}`).join(' ');
+    const words = numberedWords('r', 30);
     await page.getByLabel('Message', { exact: true }).fill(`/slow 5 ${words}`);
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => (document.querySelector('.assistant-text.streaming')?.textContent ?? '').split(' ').length >= 4);
@@ -167,7 +158,7 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     await page.waitForSelector(`.message.assistant .assistant-text:not(.streaming):has-text("${words}")`, { timeout: 20_000 });
     expect(await page.locator('.message.assistant').count()).to.equal(1);
     expect(await page.locator('.message.user').count()).to.equal(1);
-    const stored = await host.client.as('kit').json('GET', `/threads/${/#\/t\/([^/?]+)/.exec(url)![1]}`);
+    const stored = await chrome.host.client.as('kit').json('GET', `/threads/${/#\/t\/([^/?]+)/.exec(url)![1]}`);
     expect(
       stored.body.messages
         .at(-1)
@@ -179,7 +170,7 @@ describe('The shipped chrome in headless Chromium (development host)', function 
 
   it('stops an answer with Escape, keeping what was said so far', async () => {
     const { page } = await open('hana');
-    const words = Array.from({ length: 60 }, (_, i) => `v${i}`).join(' ');
+    const words = numberedWords('v', 60);
     await page.getByLabel('Message', { exact: true }).fill(words);
     await page.keyboard.press('Enter');
     await page.waitForSelector('.assistant-text.streaming');
@@ -192,7 +183,7 @@ describe('The shipped chrome in headless Chromium (development host)', function 
   });
 
   it('follows the system’s dark colour scheme', async () => {
-    session = await pages.open(browser, host.url, { user: 'ida', colorScheme: 'dark' });
+    session = await chrome.open({ user: 'ida', colorScheme: 'dark' });
     const { page, screenshot } = session;
     await page.getByLabel('Message', { exact: true }).fill('/call notes_clear {}');
     await page.keyboard.press('Enter');
@@ -286,9 +277,9 @@ describe('The shipped chrome in headless Chromium (development host)', function 
   });
 
   it('says so plainly when a conversation does not exist or is someone else’s', async () => {
-    const other = await host.client.as('gus').newThread();
+    const other = await chrome.host.client.as('gus').newThread();
     const { page, screenshot } = await open('hal');
-    await page.goto(`${host.url}/#/t/${other}`);
+    await page.goto(`${chrome.host.url}/#/t/${other}`);
     await page.waitForSelector('text=Conversation not found');
     await screenshot('chrome-not-found');
     session!.errors.length = 0; // the 404 the page just read is the point of this test

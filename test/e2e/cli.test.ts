@@ -4,8 +4,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startDevHost, type DevHost } from '../../composition/dev-host/dev-host.js';
+import { startDevHost } from '../../composition/dev-host/dev-host.js';
 import { freePort } from '../support/http-server.js';
+import { hostPerTest } from '../support/host-per-test.js';
 import { hostComponents } from '../support/apps-pins.js';
 
 const BIN = fileURLToPath(new URL('../../bin/porter.js', import.meta.url));
@@ -69,15 +70,10 @@ describe('the porter command (bin/porter.js)', function () {
   });
 
   describe('porter doctor', () => {
-    let host: DevHost | null = null;
-    afterEach(async () => {
-      await host?.close();
-      host = null;
-    });
+    const startHost = hostPerTest(hostEnv);
 
     it('against a host with PORTER_BASE_URL: every check passes (act-as only warns), exit 0; --strict makes the warning fail', async () => {
-      const port = await freePort();
-      host = await startDevHost({ port, env: { ...hostEnv, PORTER_BASE_URL: `http://127.0.0.1:${port}` }, porter: { logger: 'silent' } });
+      const host = await startHost({ baseUrl: true });
       const ran = await porter(['doctor', host.url]);
       expect(ran.code, ran.stdout + ran.stderr).to.equal(0);
       expect(ran.stdout).to.match(/ok\s+wire\s+Porter \d/);
@@ -89,7 +85,7 @@ describe('the porter command (bin/porter.js)', function () {
     });
 
     it('against a host without PORTER_BASE_URL: base-url fails with the fix, present is skipped, exit 1', async () => {
-      host = await startDevHost({ port: 0, env: hostEnv, porter: { logger: 'silent' } });
+      const host = await startHost();
       const ran = await porter(['doctor'], { PORTER_URL: host.url });
       expect(ran.code).to.equal(1);
       expect(ran.stdout).to.match(/FAIL\s+base-url\s+PORTER_BASE_URL is not set/);
@@ -99,7 +95,7 @@ describe('the porter command (bin/porter.js)', function () {
     });
 
     it('against a production host: present and act-as are skipped (404 there), and --json is machine-readable', async () => {
-      host = await startDevHost({ port: 0, env: { ...hostEnv, NODE_ENV: 'production' }, porter: { logger: 'silent' } });
+      const host = await startHost({ env: { NODE_ENV: 'production' } });
       const ran = await porter(['doctor', `${host.url}/api/porter`, '--json']);
       expect(ran.code).to.equal(1);
       const report = JSON.parse(ran.stdout);
@@ -109,15 +105,10 @@ describe('the porter command (bin/porter.js)', function () {
     });
 
     it('a host whose principal resolver throws: Porter answers, /status fails with a fix, the doctor checks still run, exit 1', async () => {
-      const port = await freePort();
       const principal = () => {
         throw new Error('the session store is down');
       };
-      host = await startDevHost({
-        port,
-        env: { ...hostEnv, PORTER_BASE_URL: `http://127.0.0.1:${port}` },
-        porter: { logger: 'silent', principal },
-      });
+      const host = await startHost({ baseUrl: true, porter: { principal } });
       const ran = await porter(['doctor', host.url]);
       expect(ran.code, ran.stdout + ran.stderr).to.equal(1);
       expect(ran.stdout).to.match(/FAIL\s+wire\s+Porter answers at .*, but GET \/api\/porter\/status failed with HTTP 500 \(internal/);
@@ -133,7 +124,7 @@ describe('the porter command (bin/porter.js)', function () {
       const nobody = await porter(['doctor', `http://127.0.0.1:${port}`]);
       expect(nobody.code).to.equal(2);
       expect(nobody.stderr).to.contain(`could not reach http://127.0.0.1:${port}`).and.contain('fix: Start the host');
-      host = await startDevHost({ port: 0, env: hostEnv, porter: { logger: 'silent' } });
+      const host = await startHost();
       const mount = await porter(['doctor', host.url, '--mount', '/api/elsewhere']);
       expect(mount.code).to.equal(2);
       expect(mount.stderr).to.contain('does not answer at /api/elsewhere/status').and.contain('--mount');

@@ -33,47 +33,56 @@ async function pollUntilSettled(client: WireClient, id: string): Promise<string>
   return status;
 }
 
+interface FakeBroker {
+  start(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * One broker the host can be pointed at: its fake server, the environment naming it, and how many
+ * connections the server holds (so a test can see one made, and gone after a disconnect).
+ */
+function broker<Server extends FakeBroker>(
+  name: string,
+  kind: 'byo' | 'cloud',
+  make: () => Server,
+  env: (server: Server, url: string) => Record<string, string>,
+  held: (server: Server) => number,
+) {
+  return {
+    name,
+    kind,
+    async start() {
+      const server = make();
+      const url = await server.start();
+      return { env: env(server, url), held: () => held(server), close: () => server.close() };
+    },
+  };
+}
+
 const brokers = [
-  {
-    name: 'Nango (self-hosted, NANGO_SECRET_KEY + NANGO_HOST)',
-    kind: 'byo',
-    async start() {
-      const server = new NangoBrokerServer('nango-e2e-secret-0123456789');
-      const url = await server.start();
-      return {
-        env: { NANGO_SECRET_KEY: server.secretKey, NANGO_HOST: url },
-        held: () => server.connections.size,
-        close: () => server.close(),
-      };
-    },
-  },
-  {
-    name: 'Composio (COMPOSIO_API_KEY + COMPOSIO_BASE_URL)',
-    kind: 'byo',
-    async start() {
-      const server = new ComposioBrokerServer('composio-e2e-key-0123456789');
-      const url = await server.start();
-      return {
-        env: { COMPOSIO_API_KEY: server.apiKey, COMPOSIO_BASE_URL: url },
-        held: () => server.accounts.size,
-        close: () => server.close(),
-      };
-    },
-  },
-  {
-    name: 'Porter Cloud (PORTER_CONNECTIONS_URL + PORTER_CONNECTIONS_KEY)',
-    kind: 'cloud',
-    async start() {
-      const server = new CloudBrokerServer('cloud-e2e-key-0123456789');
-      const url = await server.start();
-      return {
-        env: { PORTER_CONNECTIONS_URL: url, PORTER_CONNECTIONS_KEY: server.key },
-        held: () => server.connections.size,
-        close: () => server.close(),
-      };
-    },
-  },
-] as const;
+  broker(
+    'Nango (self-hosted, NANGO_SECRET_KEY + NANGO_HOST)',
+    'byo',
+    () => new NangoBrokerServer('nango-e2e-secret-0123456789'),
+    (server, url) => ({ NANGO_SECRET_KEY: server.secretKey, NANGO_HOST: url }),
+    (server) => server.connections.size,
+  ),
+  broker(
+    'Composio (COMPOSIO_API_KEY + COMPOSIO_BASE_URL)',
+    'byo',
+    () => new ComposioBrokerServer('composio-e2e-key-0123456789'),
+    (server, url) => ({ COMPOSIO_API_KEY: server.apiKey, COMPOSIO_BASE_URL: url }),
+    (server) => server.accounts.size,
+  ),
+  broker(
+    'Porter Cloud (PORTER_CONNECTIONS_URL + PORTER_CONNECTIONS_KEY)',
+    'cloud',
+    () => new CloudBrokerServer('cloud-e2e-key-0123456789'),
+    (server, url) => ({ PORTER_CONNECTIONS_URL: url, PORTER_CONNECTIONS_KEY: server.key }),
+    (server) => server.connections.size,
+  ),
+];
 
 describe('Connections through the running development host', function () {
   this.timeout(30_000);

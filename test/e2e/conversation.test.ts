@@ -3,8 +3,10 @@ import type { UIMessage } from 'ai';
 import { devHost, sharedDevHost } from '../support/dev-host-fixture.js';
 import { readTurn, textOf, toolPart, type Part, type WireClient, readUntil } from '../support/turn-client.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
-import type { ToolDefinition } from '../../ports/tool-registry.js';
+import { gatedTool } from '../support/gated-tool.js';
+import { approvalResponded } from '../support/approval-response.js';
 import { RecordingLanguageModel, lastUserText } from '../support/recording-model.js';
+import { numberedWords } from '../support/numbered-words.js';
 
 describe('Conversations through the development host (stock AI SDK reader)', function () {
   this.timeout(30_000);
@@ -73,12 +75,7 @@ describe('Conversations through the development host (stock AI SDK reader)', fun
     const thread = await bob.newThread();
     const parked = await bob.say(thread, '/call notes_add {"text":"from the sdk"}');
     const part = toolPart(parked.message, 'notes_add')!;
-    const answered: UIMessage = {
-      ...parked.message,
-      parts: parked.message.parts.map((p) =>
-        p === (part as unknown) ? { ...part, state: 'approval-responded', approval: { id: part.approval.id, approved: true } } : p,
-      ) as UIMessage['parts'],
-    };
+    const answered = approvalResponded(parked.message, part, { id: part.approval.id, approved: true });
     const response = await bob.send('POST', `/threads/${thread}/turn`, {
       id: thread,
       trigger: 'submit-message',
@@ -248,21 +245,16 @@ describe('Conversations through the development host (stock AI SDK reader)', fun
 
 describe('Turns in flight through the development host (rejoin, disconnect)', function () {
   this.timeout(30_000);
-  const LONG = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
+  const LONG = numberedWords('word', 200);
   let host: DevHost & { client: WireClient };
   let ada: WireClient;
   let model: RecordingLanguageModel;
-  let openGate!: () => void;
+  const waitForGate = gatedTool(
+    { name: 'wait_for_gate', description: 'waits until the test opens the gate', risk: 'read' },
+    { waited: true },
+  );
 
   before(async () => {
-    const gate = new Promise<void>((resolve) => (openGate = resolve));
-    const waitForGate: ToolDefinition = {
-      name: 'wait_for_gate',
-      description: 'waits until the test opens the gate',
-      inputSchema: { type: 'object' },
-      risk: 'read',
-      execute: async () => (await gate, { waited: true }),
-    };
     model = new RecordingLanguageModel((prompt) => {
       if (prompt[prompt.length - 1]?.role === 'tool') return { text: 'after the gate' };
       const said = lastUserText(prompt);
@@ -270,7 +262,7 @@ describe('Turns in flight through the development host (rejoin, disconnect)', fu
       if (said === 'slow') return { text: LONG, untilAborted: true };
       return { text: `echo: ${said}` };
     });
-    host = await devHost({ porter: { model, tools: [waitForGate] } });
+    host = await devHost({ porter: { model, tools: [waitForGate.tool] } });
     ada = host.client.as('ada');
   });
 
@@ -296,7 +288,7 @@ describe('Turns in flight through the development host (rejoin, disconnect)', fu
     expect(rejoined.headers.get('x-vercel-ai-ui-message-stream')).to.equal('v1');
     first.abort();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    openGate();
+    waitForGate.release();
     const turn = await readTurn(rejoined);
     expect(turn.chunks[0]).to.deep.include({ type: 'start' });
     expect(toolPart(turn.message, 'wait_for_gate')).to.deep.include({ state: 'output-available', output: { waited: true } });

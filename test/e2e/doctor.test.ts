@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { jwtVerify } from 'jose';
-import { startDevHost, type DevHost } from '../../composition/dev-host/dev-host.js';
 import { hs256Jwt } from '../../adapters/act-as/hs256-jwt.js';
-import { freePort } from '../support/http-server.js';
+import { hostPerTest } from '../support/host-per-test.js';
 import type { WireRequest } from '../../ports/wire-request.js';
 
 const SECRET = 'the-host-jwt-secret-that-is-long-enough';
@@ -25,15 +24,10 @@ async function jwtResolver(request: WireRequest) {
 }
 
 describe('doctor routes on the development host', () => {
-  let host: DevHost | null = null;
-  afterEach(async () => {
-    await host?.close();
-    host = null;
-  });
+  const startHost = hostPerTest(env);
 
   it('present: reports that authorization and cookie reached the host on a same-origin call', async () => {
-    const port = await freePort();
-    host = await startDevHost({ port, env: { ...env, PORTER_BASE_URL: `http://127.0.0.1:${port}` }, porter: { logger: 'silent' } });
+    const host = await startHost({ baseUrl: true });
     const response = await fetch(`${host.url}/api/porter/doctor/present`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer user-token', cookie: 'porter_demo_user=ada' },
@@ -43,7 +37,7 @@ describe('doctor routes on the development host', () => {
   });
 
   it('present: reports nothing reached the host without PORTER_BASE_URL, in booleans only', async () => {
-    host = await startDevHost({ port: 0, env, porter: { logger: 'silent' } });
+    const host = await startHost();
     const response = await fetch(`${host.url}/api/porter/doctor/present`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer x' },
@@ -53,7 +47,7 @@ describe('doctor routes on the development host', () => {
   });
 
   it('act-as: the material the preset mints is accepted by the host resolver as the same subject', async () => {
-    host = await startDevHost({ port: 0, env, porter: { logger: 'silent', actAs: hs256Jwt({ secret: SECRET }), principal: jwtResolver } });
+    const host = await startHost({ porter: { actAs: hs256Jwt({ secret: SECRET }), principal: jwtResolver } });
     const response = await fetch(`${host.url}/api/porter/doctor/act-as`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -63,11 +57,7 @@ describe('doctor routes on the development host', () => {
   });
 
   it('act-as: reports a resolver that does not accept the material', async () => {
-    host = await startDevHost({
-      port: 0,
-      env,
-      porter: { logger: 'silent', actAs: hs256Jwt({ secret: `${SECRET}-wrong` }), principal: jwtResolver },
-    });
+    const host = await startHost({ porter: { actAs: hs256Jwt({ secret: `${SECRET}-wrong` }), principal: jwtResolver } });
     const response = await fetch(`${host.url}/api/porter/doctor/act-as`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -77,7 +67,7 @@ describe('doctor routes on the development host', () => {
   });
 
   it('hides present and act-as in production, keeps base-url', async () => {
-    host = await startDevHost({ port: 0, env: { ...env, NODE_ENV: 'production' }, porter: { logger: 'silent' } });
+    const host = await startHost({ env: { NODE_ENV: 'production' } });
     expect(
       (await fetch(`${host.url}/api/porter/doctor/act-as`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))
         .status,

@@ -3,18 +3,17 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
-import { defineTool } from '../../application/tools/define-tool.js';
 import { demoPrincipal } from '../../composition/dev-host/demo-principal.js';
 import { developmentOAuth } from '../../composition/dev-host/dev-oauth.js';
 import { accessTokenFor, initializeRequest } from '../support/door-client.js';
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
 import { startCluster, type TurnCluster } from '../support/turn-cluster.js';
 import { eventually } from '../support/eventually.js';
-import { freePort } from '../support/http-server.js';
+import { closeServer, freePort, listenOnLoopback } from '../support/http-server.js';
+import { sleepTool } from '../support/sleep-tool.js';
 
 const CALLS = 40;
 
@@ -154,22 +153,11 @@ for (const backend of ['PostgreSQL', 'SQLite file'] as const) {
 describe('Door sessions across a restart (SQLite file)', function () {
   this.timeout(60_000);
 
-  const sleep = defineTool({
-    name: 'sleep',
-    description: 'Waits the given number of seconds, then says so.',
-    input: z.strictObject({ seconds: z.number().min(0).max(5) }),
-    risk: 'read',
-    execute: async ({ seconds }) => {
-      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-      return { slept: seconds };
-    },
-  });
-
   async function start(
     databaseUrl: string,
     port: number,
     shared?: { door: { sessionCacheMs: number }; baseUrl: string },
-  ): Promise<{ porter: Porter; server: Server; port: number }> {
+  ): Promise<{ porter: Porter; server: Server; url: string }> {
     const porter = await createPorter(
       {
         development: false,
@@ -177,7 +165,7 @@ describe('Door sessions across a restart (SQLite file)', function () {
         databaseUrl,
         scheduler: 'external',
         logger: 'silent',
-        tools: [sleep],
+        tools: [sleepTool(5)],
         principal: demoPrincipal,
         mcp: true,
         oauth: developmentOAuth(),
@@ -186,29 +174,37 @@ describe('Door sessions across a restart (SQLite file)', function () {
       {},
     );
     const server = createServer(porter.listener);
-    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-    const address = server.address();
-    return { porter, server, port: typeof address === 'object' && address ? address.port : 0 };
+    return { porter, server, url: await listenOnLoopback(server, port) };
   }
 
-  async function stop({ porter, server }: { porter: Porter; server: Server }): Promise<void> {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await porter.close();
+  /** One instance on a SQLite file of its own, restarted on the same port and file when the test says. */
+  async function startRestartable(): Promise<{ door: URL; restart(): Promise<void>; stop(): Promise<void> }> {
+    const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'porter-door-restart-')), 'porter.db')}`;
+    let running = await start(databaseUrl, 0);
+    const port = Number(new URL(running.url).port);
+    const stop = async () => {
+      await closeServer(running.server);
+      await running.porter.close();
+    };
+    return {
+      door: new URL(`${running.url}/api/porter/mcp`),
+      async restart() {
+        await stop();
+        running = await start(databaseUrl, port);
+      },
+      stop,
+    };
   }
 
   it('serves an SDK client through a restart of its instance between calls: zero failures', async () => {
-    const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'porter-door-restart-')), 'porter.db')}`;
-    let running = await start(databaseUrl, 0);
-    const door = new URL(`http://127.0.0.1:${running.port}/api/porter/mcp`);
+    const instance = await startRestartable();
     try {
-      const token = await accessTokenFor(door, 'ada');
-      const { client, transport } = await sdkClient(door, token);
+      const token = await accessTokenFor(instance.door, 'ada');
+      const { client, transport } = await sdkClient(instance.door, token);
       const session = transport.sessionId;
       expect((await callMany(client, 3)).failures).to.deep.equal([]);
       for (let restart = 0; restart < 3; restart++) {
-        await stop(running);
-        running = await start(databaseUrl, running.port);
+        await instance.restart();
         const { ok, failures } = await callMany(client, 3);
         expect(failures, `after restart ${restart + 1}`).to.deep.equal([]);
         expect(ok).to.equal(3);
@@ -216,14 +212,13 @@ describe('Door sessions across a restart (SQLite file)', function () {
       expect(transport.sessionId, 'the same session all along').to.equal(session);
       await client.close();
     } finally {
-      await stop(running);
+      await instance.stop();
     }
   });
 
   it('answers 404 for a session that ended, and the SDK client starts a new one cleanly', async () => {
-    const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'porter-door-restart-')), 'porter.db')}`;
-    const running = await start(databaseUrl, 0);
-    const door = new URL(`http://127.0.0.1:${running.port}/api/porter/mcp`);
+    const instance = await startRestartable();
+    const door = instance.door;
     try {
       const token = await accessTokenFor(door, 'ada');
       const first = await sdkClient(door, token);
@@ -238,7 +233,7 @@ describe('Door sessions across a restart (SQLite file)', function () {
       expect((await callMany(again.client, 2)).failures).to.deep.equal([]);
       await again.client.close();
     } finally {
-      await stop(running);
+      await instance.stop();
     }
   });
 
@@ -248,7 +243,7 @@ describe('Door sessions across a restart (SQLite file)', function () {
     const port = await freePort();
     const shared = { door: { sessionCacheMs: 0 }, baseUrl: `http://127.0.0.1:${port}` };
     const [one, two] = [await start(databaseUrl, port, shared), await start(databaseUrl, 0, shared)];
-    const doorOf = (running: { port: number }) => new URL(`http://127.0.0.1:${running.port}/api/porter/mcp`);
+    const doorOf = (running: { url: string }) => new URL(`${running.url}/api/porter/mcp`);
     try {
       const token = await accessTokenFor(doorOf(one), 'ada');
       const { transport } = await sdkClient(doorOf(one), token);
@@ -259,8 +254,10 @@ describe('Door sessions across a restart (SQLite file)', function () {
       expect((await rpc(doorOf(one), token, session, 'DELETE')).status).to.equal(200);
       expect((await rpc(doorOf(two), token, session, 'POST', ping(3))).status).to.equal(404);
     } finally {
-      await stop(one);
-      await stop(two);
+      for (const running of [one, two]) {
+        await closeServer(running.server);
+        await running.porter.close();
+      }
     }
   });
 });

@@ -35,17 +35,20 @@ async function tokensFor(host: Host, person: string, clientId?: string) {
   const client = clientId ?? (await registerClient(host));
   const { verifier, challenge } = pkcePair();
   const authorize = authorizeUrl(`${host.url}/api/porter/mcp`, client, challenge);
-  const answer = await consentInBrowser(authorize, person);
-  const code = answer.location!.searchParams.get('code')!;
-  const response = await form(`${host.url}/api/porter/mcp/token`, {
-    grant_type: 'authorization_code',
-    code,
-    redirect_uri: CLIENT_REDIRECT,
-    code_verifier: verifier,
-    client_id: client,
-  });
+  const response = await exchangeCode(host, await consentInBrowser(authorize, person), verifier, client);
   expect(response.status).to.equal(200);
   return { clientId: client, ...((await response.json()) as { access_token: string; refresh_token: string }) };
+}
+
+/** Exchanges the code a consent answer redirected with, and its PKCE verifier, at the token endpoint. */
+function exchangeCode(host: Host, consented: { location: URL | null }, verifier: string, clientId: string): Promise<Response> {
+  return form(`${host.url}/api/porter/mcp/token`, {
+    grant_type: 'authorization_code',
+    code: consented.location!.searchParams.get('code')!,
+    redirect_uri: CLIENT_REDIRECT,
+    code_verifier: verifier,
+    client_id: clientId,
+  });
 }
 
 function form(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
@@ -551,15 +554,7 @@ describe("The door's pages in the host's brand", function () {
     const authorize = authorizeUrl(`${host.url}/api/porter/mcp`, clientId, challenge);
     const page = await (await fetch(authorize, { headers: { cookie: 'porter_demo_user=quinn' } })).text();
     expect(page).to.contain('<h1>Let raw client into Acme Notes?</h1>');
-    const answer = await consentInBrowser(authorize, 'quinn');
-    const code = answer.location!.searchParams.get('code')!;
-    const token = await form(`${host.url}/api/porter/mcp/token`, {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: CLIENT_REDIRECT,
-      code_verifier: verifier,
-      client_id: clientId,
-    });
+    const token = await exchangeCode(host, await consentInBrowser(authorize, 'quinn'), verifier, clientId);
     expect(token.status).to.equal(200);
   });
 

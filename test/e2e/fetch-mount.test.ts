@@ -20,9 +20,11 @@ import { connectSdk } from '../support/door-client.js';
 import { CookieJar } from '../support/http-server.js';
 import { RecordingLanguageModel, lastUserText } from '../support/recording-model.js';
 import { readTurn, textOf, WireClient, readUntil } from '../support/turn-client.js';
+import { numberedWords } from '../support/numbered-words.js';
+import { EndlessBody } from '../support/endless-body.js';
 
 const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-const LONG = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
+const LONG = numberedWords('word', 200);
 const ORIGIN = 'http://porter.test';
 
 type HostVariables = { Variables: { user?: string } };
@@ -238,17 +240,11 @@ describe('Porter mounted through porter.fetch (Hono on @hono/node-server, and pl
     });
 
     it('refuses a webhook body past 1 MiB with 413 and stops reading it', async () => {
-      let pulled = 0;
-      const endless = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          pulled += 64 * 1024;
-          controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
-        },
-      });
-      const refused = await direct('/webhooks/demo', { method: 'POST', headers: signed('{}'), body: endless });
+      const endless = new EndlessBody(64 * 1024, 0x20);
+      const refused = await direct('/webhooks/demo', { method: 'POST', headers: signed('{}'), body: endless.stream });
       expect(refused.status).to.equal(413);
       expect((await refused.json()).error.code).to.equal('payload-too-large');
-      expect(pulled).to.be.lessThan(2 * 1024 * 1024);
+      expect(endless.pulled).to.be.lessThan(2 * 1024 * 1024);
       const viaHono = await fetch(`${hono.base}/webhooks/demo`, {
         method: 'POST',
         headers: signed('{}'),

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import type { UIMessage } from 'ai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { devHost, sharedDevHost } from '../support/dev-host-fixture.js';
 import { tinyDocument } from '../support/apps-documents.js';
 import { readTurn, toolPart, type WireClient } from '../support/turn-client.js';
+import { approvalResponded } from '../support/approval-response.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
 import { ZipAppArchive } from '../../adapters/apps/zip-app-archive.js';
 import { HOSTILE_URLS, hostileLinksDocument, schemeFollowed, urlsIn } from '../support/hostile-urls.js';
@@ -69,12 +69,7 @@ describe("The spec's letter through the development host", function () {
       const thread = await dan.newThread();
       const parked = await dan.say(thread, '/call notes_add {"text":"answered by call id"}');
       const part = toolPart(parked.message, 'notes_add')!;
-      const answered: UIMessage = {
-        ...parked.message,
-        parts: parked.message.parts.map((p) =>
-          p === (part as unknown) ? { ...part, state: 'approval-responded', approval: { id: part.toolCallId, approved: true } } : p,
-        ) as UIMessage['parts'],
-      };
+      const answered = approvalResponded(parked.message, part, { id: part.toolCallId, approved: true });
       const response = await dan.send('POST', `/threads/${thread}/turn`, { id: thread, trigger: 'submit-message', messages: [answered] });
       const resumed = await readTurn(response, parked.message);
       expect(toolPart(resumed.message, 'notes_add')!.output).to.deep.equal({ added: 'answered by call id', count: 1 });

@@ -11,6 +11,7 @@ import { until } from '../support/eventually.js';
 import { DEMO_SECRET, deliverDemo } from '../support/signed-delivery.js';
 import { actAs, defineTool } from '../../composition/index.js';
 import { demoTools } from '../../composition/dev-host/demo-tools.js';
+import { createArmed } from '../support/armed-automation.js';
 
 const TICK_SECRET = 'a-traces-tick-secret-0123456789';
 /** What the person says: it must never reach a span. */
@@ -79,6 +80,13 @@ describe('Traces through @opentelemetry/api (in-memory exporter, the development
   }
   const client = (extra: Record<string, string> = {}) =>
     new WireClient(host.client.base, { ...host.client.as('ada').headers, cookie: COOKIE, authorization: BEARER, ...extra });
+
+  /** Ada's automation on deliveries to the demo source, created and armed: its id. */
+  async function armedOnDemo(name: string, prompt: string): Promise<string> {
+    const { created, armed } = await createArmed(client(), { name, trigger: { kind: 'webhook', source: 'demo' }, task: { prompt } });
+    expect(armed.status).to.equal(200);
+    return created.body.id;
+  }
 
   it('one turn with a parked call, its decision and its execution make one connected trace, with no message text or secret on any span', async () => {
     const ada = client();
@@ -189,13 +197,7 @@ describe('Traces through @opentelemetry/api (in-memory exporter, the development
   });
 
   it('a webhook delivery, the run it starts and a scheduler tick each have their span', async () => {
-    const ada = client();
-    const created = await ada.json('POST', '/automations', {
-      name: 'on demo deliveries',
-      trigger: { kind: 'webhook', source: 'demo' },
-      task: { prompt: 'Summarise this delivery.' },
-    });
-    expect((await ada.json('POST', `/automations/${created.body.id}/arm`, {})).status).to.equal(200);
+    const automationId = await armedOnDemo('on demo deliveries', 'Summarise this delivery.');
     const runIds = await deliverDemo(host.client.base, '{"order":42}');
     await until(
       async () => named('porter.run').length,
@@ -214,7 +216,7 @@ describe('Traces through @opentelemetry/api (in-memory exporter, the development
       async () => named('porter.turn').find((s) => s.attributes['porter.run.id'] === runIds[0]),
       (s) => s !== undefined,
     );
-    expect(runTurn!.attributes).to.include({ 'porter.automation.id': created.body.id, 'porter.venue': 'automation' });
+    expect(runTurn!.attributes).to.include({ 'porter.automation.id': automationId, 'porter.venue': 'automation' });
     expect(under(runTurn!, run!)).to.equal(true);
 
     const tick = await fetch(`${host.client.base}/tick`, { method: 'POST', headers: { authorization: `Bearer ${TICK_SECRET}` } });
@@ -245,13 +247,7 @@ describe('Traces through @opentelemetry/api (in-memory exporter, the development
   });
 
   it("carries traceparent into the host's API when acting as the person (a run, away), beside the act-as material, never on a span", async () => {
-    const ada = client();
-    const created = await ada.json('POST', '/automations', {
-      name: 'who am i on deliveries',
-      trigger: { kind: 'webhook', source: 'demo' },
-      task: { prompt: '/call whoami {}' },
-    });
-    expect((await ada.json('POST', `/automations/${created.body.id}/arm`, {})).status).to.equal(200);
+    const automationId = await armedOnDemo('who am i on deliveries', '/call whoami {}');
     hostCalls.length = 0;
     await deliverDemo(host.client.base, '{}');
     const call = await until(
@@ -261,7 +257,7 @@ describe('Traces through @opentelemetry/api (in-memory exporter, the development
     expect(call!.attributes).to.include({
       'porter.presence': 'away',
       'porter.venue': 'automation',
-      'porter.automation.id': created.body.id,
+      'porter.automation.id': automationId,
     });
     const sent = hostCalls.find((h) => h.traceparent?.includes(call!.spanContext().traceId));
     expect(sent, 'a host call in the run trace').to.not.equal(undefined);

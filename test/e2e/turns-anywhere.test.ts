@@ -6,8 +6,8 @@ import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../sup
 import { startCluster, WIRE, type TurnCluster } from '../support/turn-cluster.js';
 import { readTurn, readUntil, textOf, toolPart, WireClient } from '../support/turn-client.js';
 import { until } from '../support/eventually.js';
+import { numberedWords } from '../support/numbered-words.js';
 
-const words = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i}`).join(' ');
 const turnBody = (text: string) => ({ message: { role: 'user', parts: [{ type: 'text', text }] } });
 
 /** The instance (by index) that answered the latest request through the balancer. */
@@ -36,6 +36,20 @@ function onCluster(options: Omit<Parameters<typeof startCluster>[1], 'databaseUr
   return state;
 }
 
+type OnCluster = ReturnType<typeof onCluster>;
+
+/**
+ * Starts a paced answer (`/slow <pace>`, words `${prefix}0 …`) on a new thread through the balancer:
+ * the turn's response, the words it will say, and the instance running it.
+ */
+async function startSlowTurn(on: OnCluster, prefix: string, count: number, pace: number) {
+  const { cluster, client } = on as { cluster: TurnCluster; client: WireClient };
+  const thread = await client.newThread();
+  const text = numberedWords(prefix, count);
+  const started = await client.send('POST', `/threads/${thread}/turn`, turnBody(`/slow ${pace} ${text}`));
+  return { cluster, client, thread, text, started, runner: lastServed(cluster) };
+}
+
 describe('Turns on three instances behind a round-robin balancer (PostgreSQL)', function () {
   this.timeout(60_000);
 
@@ -43,11 +57,7 @@ describe('Turns on three instances behind a round-robin balancer (PostgreSQL)', 
     const on = onCluster({ keepAliveSeconds: 0.2, proxy: { idleTimeoutMs: 1_000 } });
 
     it('streams a turn started on one instance, whole and live, to readers on the other two', async () => {
-      const { cluster, client } = on as { cluster: TurnCluster; client: WireClient };
-      const thread = await client.newThread();
-      const text = words('w', 24);
-      const started = await client.send('POST', `/threads/${thread}/turn`, turnBody(`/slow 2 ${text}`));
-      const runner = lastServed(cluster);
+      const { cluster, client, thread, text, started, runner } = await startSlowTurn(on, 'w', 24, 2);
       const second = await client.send('GET', `/threads/${thread}/stream`);
       const secondServer = lastServed(cluster);
       const third = await client.send('GET', `/threads/${thread}/stream`);
@@ -71,7 +81,7 @@ describe('Turns on three instances behind a round-robin balancer (PostgreSQL)', 
       const { cluster } = on as { cluster: TurnCluster };
       const options = { wire: cluster.wire, headers: { 'x-demo-user': 'ada' } };
       const thread = await new WireClient(cluster.wire).as('ada').newThread();
-      const text = words('r', 16);
+      const text = numberedWords('r', 16);
       const unload = new AbortController();
       const first = new HeadlessChat({
         id: thread,
@@ -97,23 +107,16 @@ describe('Turns on three instances behind a round-robin balancer (PostgreSQL)', 
     });
 
     it('refuses a second message with 409 on another instance while the turn runs', async () => {
-      const { cluster, client } = on as { cluster: TurnCluster; client: WireClient };
-      const thread = await client.newThread();
-      const running = await client.send('POST', `/threads/${thread}/turn`, turnBody(`/slow 1 ${words('x', 8)}`));
-      const runner = lastServed(cluster);
+      const { cluster, client, thread, text, started: running, runner } = await startSlowTurn(on, 'x', 8, 1);
       const refused = await client.json('POST', `/threads/${thread}/turn`, turnBody('me too'));
       expect(lastServed(cluster)).to.not.equal(runner);
       expect(refused.status).to.equal(409);
       expect(refused.body.error.code).to.equal('conflict');
-      expect(textOf((await readTurn(running)).message)).to.equal(words('x', 8));
+      expect(textOf((await readTurn(running)).message)).to.equal(text);
     });
 
     it('stops a turn from another instance: its readers see it end, the partial answer is kept, the next turn goes through', async () => {
-      const { cluster, client } = on as { cluster: TurnCluster; client: WireClient };
-      const thread = await client.newThread();
-      const text = words('s', 40);
-      const running = await client.send('POST', `/threads/${thread}/turn`, turnBody(`/slow 8 ${text}`));
-      const runner = lastServed(cluster);
+      const { cluster, client, thread, text, started: running, runner } = await startSlowTurn(on, 's', 40, 8);
       const reader = await client.send('GET', `/threads/${thread}/stream`);
       await readUntil(running.clone(), 's3 ');
 
@@ -152,11 +155,7 @@ describe('Turns on three instances behind a round-robin balancer (PostgreSQL)', 
 
     it('frees the thread of a turn whose instance is killed (kill -9) within 30 s: the user message and the partial answer are kept, readers elsewhere get an error part', async function () {
       this.timeout(90_000);
-      const { cluster, client } = on as { cluster: TurnCluster; client: WireClient };
-      const thread = await client.newThread();
-      const text = words('k', 60);
-      const running = await client.send('POST', `/threads/${thread}/turn`, turnBody(`/slow 30 ${text}`));
-      const doomed = lastServed(cluster);
+      const { cluster, client, thread, text, started: running, runner: doomed } = await startSlowTurn(on, 'k', 60, 30);
       const survivor = cluster.instances.findIndex((_, i) => i !== doomed);
       const reader = await fetch(`${cluster.instances[survivor]!.url}${WIRE}/threads/${thread}/stream`, {
         headers: { 'x-demo-user': 'ada' },
@@ -206,10 +205,8 @@ describe('Turns on three instances behind a round-robin balancer (PostgreSQL)', 
     const on = onCluster({ concurrentTurns: 'enqueue' });
 
     it('runs messages sent on other instances after the turn in flight, in the order they came', async () => {
-      const { cluster, client } = on as { cluster: TurnCluster; client: WireClient };
-      const thread = await client.newThread();
-      const first = await client.send('POST', `/threads/${thread}/turn`, turnBody(`/slow 1.5 ${words('a', 12)}`));
-      const servers = [lastServed(cluster)];
+      const { cluster, client, thread, text, started: first, runner } = await startSlowTurn(on, 'a', 12, 1.5);
+      const servers = [runner];
       await readUntil(first.clone(), 'a1 ');
       const second = await client.send('POST', `/threads/${thread}/turn`, turnBody('second'));
       servers.push(lastServed(cluster));
@@ -219,11 +216,11 @@ describe('Turns on three instances behind a round-robin balancer (PostgreSQL)', 
       expect(new Set(servers).size).to.equal(3);
 
       const [a, b, c] = await Promise.all([readTurn(first), readTurn(second), readTurn(third)]);
-      expect(textOf(a.message)).to.equal(words('a', 12));
+      expect(textOf(a.message)).to.equal(text);
       expect(textOf(b.message)).to.equal('echo: second');
       expect(textOf(c.message)).to.equal('echo: third');
       const stored = (await client.json('GET', `/threads/${thread}`)).body.messages.map(textOf);
-      expect(stored).to.deep.equal([`/slow 1.5 ${words('a', 12)}`, words('a', 12), 'second', 'echo: second', 'third', 'echo: third']);
+      expect(stored).to.deep.equal([`/slow 1.5 ${text}`, text, 'second', 'echo: second', 'third', 'echo: third']);
     });
   });
 
@@ -231,11 +228,7 @@ describe('Turns on three instances behind a round-robin balancer (PostgreSQL)', 
     const on = onCluster({ concurrentTurns: 'interrupt' });
 
     it('stops the turn in flight on another instance, keeps its partial answer, and runs the new message next', async () => {
-      const { cluster, client } = on as { cluster: TurnCluster; client: WireClient };
-      const thread = await client.newThread();
-      const text = words('i', 40);
-      const first = await client.send('POST', `/threads/${thread}/turn`, turnBody(`/slow 8 ${text}`));
-      const runner = lastServed(cluster);
+      const { cluster, client, thread, text, started: first, runner } = await startSlowTurn(on, 'i', 40, 8);
       await readUntil(first.clone(), 'i2 ');
       const second = await client.send('POST', `/threads/${thread}/turn`, turnBody('never mind that'));
       expect(lastServed(cluster)).to.not.equal(runner);

@@ -11,6 +11,7 @@ import { CallingModel } from '../support/calling-model.js';
 import { devHost } from '../support/dev-host-fixture.js';
 import { until } from '../support/eventually.js';
 import { deliverWebhook } from '../support/webhook-delivery.js';
+import { createArmed } from '../support/armed-automation.js';
 
 const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
@@ -180,13 +181,11 @@ describe('Usage limits and breakers over the wire', function () {
   it('a run that loops on a write tool is stopped at the 21st write: 20 ran, the 21st did not, with the audit event', async () => {
     const { client } = await start({ maxSteps: 50, model: new CallingModel({ tool: 'notes_add', input: { text: 'again' } }) });
     const ada = client.as('ada');
-    const created = await ada.json('POST', '/automations', {
+    await createArmed(ada, {
       name: 'loops',
       trigger: { kind: 'webhook', source: 'demo' },
       task: { prompt: 'add notes forever', tools: ['notes_add'] },
     });
-    const armed = await ada.json('POST', `/automations/${created.body.id}/arm`, {});
-    for (const ask of armed.body.asks) await ada.json('POST', `/approvals/${ask.approvalId}/decide`, { approve: true });
     const [runId] = (await deliverWebhook(client.base, 'demo', DEMO_SECRET, '{"go":true}')).runIds;
     const run = await until(
       () => ada.json('GET', `/runs/${runId}`),

@@ -1,6 +1,7 @@
+import { expect } from 'chai';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 import { devHost, type DevHostFixture, type DevHostOptions } from './dev-host-fixture.js';
@@ -39,34 +40,77 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), args: ARGS, headless: true });
 }
 
-/** A browser suite's development host and headless Chromium. */
+/** A browser suite's development host and headless Chromium, and its pages. */
 export interface ChromeSuite {
   readonly host: DevHostFixture;
   readonly browser: Browser;
+  /** Opens the host's chrome in a fresh profile whose page errors fail the test (see `checkedPages`). */
+  open(options?: ChromeOptions): Promise<ChromeSession & { errors: string[] }>;
+  /** The same on another origin (a second host, a host's own mount). */
+  openAt(baseUrl: string, options?: ChromeOptions): Promise<ChromeSession & { errors: string[] }>;
 }
 
 /**
  * One development host and one headless Chromium for a whole browser suite: the suite is skipped
  * without Chromium; both start before its first test (the host with what `options` answers, which
- * may first start what the host needs, or skip the suite) and close after its last. `ready`
- * receives both, e.g. `chromeSuite((started) => ({ host, browser } = started))`. Call it first in a `describe`.
+ * may first start what the host needs, or skip the suite) and close after its last. Pages opened
+ * through it are checked after each test; `ignore` names page errors the suite expects. Call it
+ * first in a `describe`: `const chrome = chromeSuite(() => ({ porter: { model } }))`.
  */
 export function chromeSuite(
-  ready: (started: ChromeSuite) => unknown,
   options: (this: Mocha.Context) => DevHostOptions | Promise<DevHostOptions> = () => ({}),
-): void {
+  checks: { ignore?: RegExp } = {},
+): ChromeSuite {
   needsChromium();
   let host: DevHostFixture | undefined;
   let browser: Browser | undefined;
   before(async function () {
     host = await devHost(await options.call(this));
     browser = await launchChromium();
-    await ready({ host, browser });
   });
   after(async () => {
     await browser?.close();
     await host?.close();
   });
+  const pages = checkedPages(checks);
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the chrome suite has not started (use it inside a hook or a test)');
+    return value;
+  };
+  return {
+    get host() {
+      return started(host);
+    },
+    get browser() {
+      return started(browser);
+    },
+    open: (options) => pages.open(started(browser), started(host).url, options),
+    openAt: (baseUrl, options) => pages.open(started(browser), baseUrl, options),
+  };
+}
+
+/** The pending approval card in `scope` once it shows, checked to preview `preview` (what the person is asked to allow). */
+export async function pendingApproval(scope: Page | Locator, preview: string): Promise<Locator> {
+  const card = scope.locator('.approval-card[data-approval-state="pending"]');
+  await card.waitFor();
+  expect(await card.locator('.approval-preview').textContent()).to.equal(preview);
+  return card;
+}
+
+/** Clicks `connect` and answers the broker's consent page it opens in a window of its own, loaded. */
+export async function brokerConsent(session: ChromeSession, connect: Locator): Promise<Page> {
+  const popup = session.context.waitForEvent('page');
+  await connect.click();
+  const consent = await popup;
+  await consent.waitForLoadState();
+  return consent;
+}
+
+/** Asks to connect `toolkit` from the Connections page of `baseUrl`'s chrome: the broker's consent page, loaded. */
+export async function connectFromConnectionsPage(session: ChromeSession, baseUrl: string, toolkit: string): Promise<Page> {
+  await session.page.goto(`${baseUrl}/#/connections`);
+  await session.page.getByLabel('Connect an account').fill(toolkit);
+  return brokerConsent(session, session.page.getByRole('button', { name: 'Connect' }));
 }
 
 /** Sends a message from the composer of the page as it is. */
@@ -77,6 +121,13 @@ export async function say(page: Page, text: string): Promise<void> {
 
 /** Where the browser tests leave a PNG of each state they check: ignored by git, so a run leaves the tree clean. */
 export const SCREENSHOTS = fileURLToPath(new URL('../e2e/tmp/screenshots/', import.meta.url));
+
+/** How a fresh profile opens the chrome: signed in as `user` (anonymous without), at a viewport, in a colour scheme. */
+export interface ChromeOptions {
+  readonly user?: string;
+  readonly viewport?: { width: number; height: number };
+  readonly colorScheme?: 'light' | 'dark';
+}
 
 export interface ChromeSession {
   readonly context: BrowserContext;
@@ -93,7 +144,7 @@ export interface ChromeSession {
 export async function openChrome(
   browser: Browser,
   baseUrl: string,
-  options: { user?: string; viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {},
+  options: ChromeOptions = {},
 ): Promise<ChromeSession & { errors: string[] }> {
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1280, height: 800 },

@@ -6,9 +6,8 @@
  * prints `listening <port>` once it serves, and runs until it is stopped (or killed).
  */
 import { createServer } from 'node:http';
-import { z } from 'zod';
 import { createPorter } from '../../composition/create-porter.js';
-import { defineTool } from '../../application/tools/define-tool.js';
+import { sleepTool } from './sleep-tool.js';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 import { demoPrincipal } from '../../composition/dev-host/demo-principal.js';
 import { developmentOAuth } from '../../composition/dev-host/dev-oauth.js';
@@ -25,17 +24,6 @@ export interface ClusterInstanceOptions {
 
 const options = JSON.parse(process.argv[2] ?? '{}') as ClusterInstanceOptions;
 
-const sleep = defineTool({
-  name: 'sleep',
-  description: 'Waits the given number of seconds, then says so.',
-  input: z.strictObject({ seconds: z.number().min(0).max(120) }),
-  risk: 'read',
-  execute: async ({ seconds }) => {
-    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-    return { slept: seconds };
-  },
-});
-
 const porter = await createPorter(
   {
     development: false,
@@ -44,7 +32,7 @@ const porter = await createPorter(
     scheduler: 'external',
     logger: 'warn',
     model: new ScriptedLanguageModel(),
-    tools: [sleep],
+    tools: [sleepTool(120)],
     principal: demoPrincipal,
     ...(options.concurrentTurns ? { concurrentTurns: options.concurrentTurns } : {}),
     ...(options.keepAliveSeconds !== undefined ? { keepAliveSeconds: options.keepAliveSeconds } : {}),

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { strToU8, zipSync } from 'fflate';
-import { Webhook } from 'standardwebhooks';
 import { tinyDocument } from './apps-documents.js';
+import { createArmed } from './armed-automation.js';
+import { deliverSigned } from './signed-delivery.js';
 import { until as waitUntil } from './eventually.js';
 import { textOf, toolPart, WireClient } from './turn-client.js';
 
@@ -33,28 +34,14 @@ export async function runHostScenario(wire: string, webhookSecret: string): Prom
   expect(toolPart(ran.message, 'notes_add')?.output).to.deep.equal({ added: 'milk', count: 1 });
   expect((await ada.json('GET', `/approvals/${approvalId}`)).body.state).to.equal('executed');
 
-  const automation = await ada.json('POST', '/automations', {
+  const { created, armed } = await createArmed(ada, {
     name: 'on orders',
     trigger: { kind: 'webhook', source: 'orders' },
     task: { prompt: 'Summarise this order.' },
   });
-  expect(automation.status).to.equal(201);
-  expect((await ada.json('POST', `/automations/${automation.body.id}/arm`, {})).status).to.equal(200);
-  const body = '{"order":42}';
-  const id = `msg_${randomUUID()}`;
-  const at = new Date(Math.floor(Date.now() / 1000) * 1000);
-  const delivered = await fetch(`${wire}/webhooks/orders`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'webhook-id': id,
-      'webhook-timestamp': String(at.getTime() / 1000),
-      'webhook-signature': new Webhook(webhookSecret).sign(id, at, body),
-    },
-    body,
-  });
-  expect(delivered.status).to.equal(202);
-  const { runIds } = (await delivered.json()) as { runIds: string[] };
+  expect(created.status).to.equal(201);
+  expect(armed.status).to.equal(200);
+  const runIds = await deliverSigned(wire, 'orders', webhookSecret, '{"order":42}', `msg_${randomUUID()}`);
   expect(runIds).to.have.length(1);
   const run = await until(
     () => ada.json('GET', `/runs/${runIds[0]}`),

@@ -9,17 +9,21 @@ export interface RunningServer {
 /** Serves a Node request listener on a free loopback port. */
 export async function serve(listener: RequestListener): Promise<RunningServer> {
   const server = createServer(listener);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: await listenOnLoopback(server), server, close: () => closeServer(server) };
+}
+
+/** Starts `server` listening on loopback, on `port` or else a free one, and answers its origin. */
+export async function listenOnLoopback(server: Server, port = 0): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
-  return {
-    url: `http://127.0.0.1:${address.port}`,
-    server,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return `http://127.0.0.1:${address.port}`;
+}
+
+/** Closes `server` now: open connections (keep-alive ones too) are dropped rather than waited for. */
+export async function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 /** Cookies a test client keeps between requests, as a browser would for one origin. */

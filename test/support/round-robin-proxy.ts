@@ -1,4 +1,5 @@
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { closeServer, listenOnLoopback } from './http-server.js';
 
 export interface ProxyOptions {
   /** Cuts a client connection that carried no bytes either way for this long, as load balancers do (default: never). */
@@ -72,19 +73,15 @@ export async function roundRobinProxy(upstreams: ReadonlyArray<string>, options:
       });
     });
   }
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url: await listenOnLoopback(server),
     served,
     get cut() {
       return cut;
     },
     async close() {
       agent.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer(server);
     },
   };
 }
