@@ -33,8 +33,6 @@ const placementsQuery = z.strictObject({
 });
 const editBody = z.strictObject({ instruction: z.string().trim().min(1).max(4000) });
 const rebaseBody = z.strictObject({ slot: SLOT });
-const noBody = z.union([z.undefined(), z.strictObject({})]);
-
 /** Routes on the caller's apps, an app named by `:id`. */
 function appCalls(apps: AppsUseCases): CallerRoutes<AppsUseCases, 'appId'> {
   return callerRoutes(apps, { param: appParams.id, key: 'appId' });
@@ -165,7 +163,6 @@ function perAppRoutes(apps: AppsUseCases): WireRoute[] {
       summary: 'Graduate an app to a served app',
       description:
         'Writes the scaffold, starts the server in the sandbox and takes a snapshot; only then does `ui` become `http`. A failed step leaves the app as it was. An anonymous session may not graduate (403).',
-      body: jsonBody(noBody),
       responses: { 200: json('The served app.', App) },
       errors: ['forbidden', 'conflict', 'not-implemented', 'unavailable'],
     }),

@@ -67,8 +67,6 @@ const changeBody = z
     'name, trigger, task, retry, concurrency or notify is required',
   );
 
-const noBody = z.union([z.undefined(), z.strictObject({})]);
-
 const automationId = idParam('automation');
 
 /** Automations: one record each, no trigger segment in the paths. Unmounted when `automations: false`. */
@@ -110,13 +108,11 @@ export function automationRoutes(automations: AutomationUseCases): WireRoutes {
         summary: 'Arm an automation',
         description:
           'Asks a standing grant for each tool the task names (the asks wait in `/approvals`); denying one disarms the automation in the same decision.',
-        body: jsonBody(noBody),
         responses: { 200: json('The armed automation and its asks.', ArmResult) },
         errors: ['conflict', 'unavailable'],
       }),
       automation.post('/automations/:id/disarm', 'disarmAutomation', {
         summary: 'Disarm an automation',
-        body: jsonBody(noBody),
         responses: { 200: json('The disarmed automation.', Automation) },
         errors: ['unavailable'],
       }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Principal } from '../../../domain/principal.js';
 import type { UseCase } from '../../../ports/use-case.js';
-import { pathParamsOf, route, type Answer, type EnvelopeError, type JsonBody, type WireRoute } from '../wire-route.js';
+import { jsonBody, pathParamsOf, route, type Answer, type EnvelopeError, type JsonBody, type WireRoute } from '../wire-route.js';
 import { principalOf, type WireRouteContext } from '../wire-state.js';
 
 /**
@@ -18,6 +18,12 @@ export const pageQuery = z.strictObject({
   cursor: z.string().min(1).max(512).optional().describe("The previous page's `nextCursor`."),
 });
 
+/**
+ * What a POST that takes no input accepts: nothing, or `{}` (what a client that always sends JSON
+ * sends). Anything else is refused, so a field the route does not read is never silently ignored.
+ */
+const noBody = jsonBody(z.union([z.undefined(), z.strictObject({})]));
+
 /** The one answer of a caller route: 200 with what the use case returns, 201 with what it created, or 204. */
 type CallerAnswer = { readonly 200: Answer } | { readonly 201: Answer } | { readonly 204: Answer };
 
@@ -29,7 +35,7 @@ export interface CallerRouteDoc<Q extends z.ZodType | undefined, B extends z.Zod
   readonly description?: string;
   /** Spread into the use case's input (a page, filters). */
   readonly query?: Q;
-  /** Spread into the use case's input; a strict object, or none. */
+  /** Spread into the use case's input; a strict object. A POST that declares none accepts no body or `{}`. */
   readonly body?: B extends z.ZodType ? JsonBody<B> : undefined;
   /** Hands the use case `signal`, aborted when the caller goes away (a generation stops). */
   readonly signal?: A;
@@ -104,6 +110,7 @@ export function callerRoutes<U, K extends string = never>(useCases: U, thing?: C
         method,
         path,
         ...(paged ? { query: pageQuery } : {}),
+        ...(method === 'post' ? { body: noBody } : {}),
         ...doc,
         ...(names.length > 0 ? { params: Object.fromEntries(names.map((param) => [param, schemas[param]!])) } : {}),
         responses,

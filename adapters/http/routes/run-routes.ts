@@ -16,8 +16,6 @@ const listQuery = pageQuery.extend({
     .optional(),
 });
 
-const noBody = z.union([z.undefined(), z.strictObject({})]);
-
 const automationId = idParam('automation');
 
 /** As much as the agent is shown of a real delivery. */
@@ -54,7 +52,6 @@ export function runRoutes(runs: RunUseCases): WireRoutes {
         summary: 'Stop a run',
         description:
           'Cooperative and idempotent; reaches a run on another instance. The current step finishes and parked approvals of the run are dropped.',
-        body: jsonBody(noBody),
         responses: { 200: json('The run, stopping or stopped.', Run) },
         errors: ['unavailable'],
       }),
@@ -62,7 +59,6 @@ export function runRoutes(runs: RunUseCases): WireRoutes {
         summary: 'Run it again with the same input',
         description:
           "Starts a new run of the run's automation with the same prompt and input (a dry run's rerun is a dry run), under the automation's retry and concurrency; it queues behind runs in flight. 409 when the automation was deleted.",
-        body: jsonBody(noBody),
         responses: { 201: json('The new run (`cause: {kind: "rerun", of}`).', Run) },
         errors: ['conflict', 'unavailable'],
       }),

@@ -9,8 +9,6 @@ import { principalOf } from '../wire-state.js';
 import { sendTurn, type TurnStreamOptions } from '../sse.js';
 import { callerRoutes, pageQuery } from './caller-routes.js';
 import { parseTurnBody, turnBody, turnInputOf } from './turn-body.js';
-
-const noBody = z.union([z.undefined(), z.strictObject({})]);
 const threadId = idParam('thread');
 const listQuery = pageQuery.extend({
   q: z.string().trim().min(1).max(200).optional().describe('Words the title must hold.'),
@@ -43,7 +41,6 @@ export function threadRoutes(threads: ThreadUseCases, streams: TurnStreamOptions
       }),
       thread.post('/threads', 'createThread', {
         summary: 'Start a thread',
-        body: jsonBody(noBody),
         responses: { 201: json('The new thread.', Created) },
       }),
       thread.get('/threads/:id', 'getThread', {
@@ -112,7 +109,6 @@ export function threadRoutes(threads: ThreadUseCases, streams: TurnStreamOptions
         summary: 'Stop the turn in flight',
         description:
           "Stops the turn in flight wherever it runs, cooperatively: the model's current step is cut, calls under way finish, the partial answer is saved and approvals it parked stay to be decided. Answers once the turn ended; `stopped` is false when none was in flight.",
-        body: jsonBody(noBody),
         responses: { 200: json('Whether a turn was in flight and is stopped.', Stopped) },
       }),
     ],
