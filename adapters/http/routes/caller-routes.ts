@@ -60,10 +60,12 @@ type ParamsOf<P extends string> = P extends `${string}/:${infer Name}/${infer Re
 
 type Output<S extends z.ZodType | undefined> = S extends z.ZodType ? z.output<S> : unknown;
 
+/** Who a route acts for: the caller (its use case receives the principal), or nobody (an open route). */
+type Caller = { principal: Principal };
+
 /** What the use case receives: the caller, the thing `:id` names (where the path names one), the query, the body and the signal. */
-type CallerInput<K extends string, P extends string, Q extends z.ZodType | undefined, B extends z.ZodType | undefined, A> = {
-  principal: Principal;
-} & ('id' extends ParamsOf<P> ? Record<K, string> : unknown) &
+type CallerInput<W, K extends string, P extends string, Q extends z.ZodType | undefined, B extends z.ZodType | undefined, A> = W &
+  ('id' extends ParamsOf<P> ? Record<K, string> : unknown) &
   Record<Exclude<ParamsOf<P>, 'id'>, string> &
   Output<Q> &
   Output<B> &
@@ -73,14 +75,14 @@ type CallerInput<K extends string, P extends string, Q extends z.ZodType | undef
 type UseCaseTaking<U, I> = { [N in keyof U]: U[N] extends UseCase<infer Input, unknown> ? (I extends Input ? N : never) : never }[keyof U] &
   string;
 
-type Declare<U, K extends string, Query extends z.ZodType | undefined = undefined> = <
+type Declare<U, K extends string, Query extends z.ZodType | undefined = undefined, W = Caller> = <
   P extends string,
   Q extends z.ZodType | undefined = Query,
   B extends z.ZodType | undefined = undefined,
   A extends true | undefined = undefined,
 >(
   path: P,
-  useCase: UseCaseTaking<U, CallerInput<K, P, Q, B, A>>,
+  useCase: UseCaseTaking<U, CallerInput<W, K, P, Q, B, A>>,
   doc: CallerRouteDoc<Q, B, A>,
 ) => WireRoute;
 
@@ -95,46 +97,62 @@ export interface CallerRoutes<U, K extends string> {
 
 /** Declares routes that call `useCases` for the caller; a path with `:id` names `thing`, and maybe what is within it. */
 export function callerRoutes<U, K extends string = never>(useCases: U, thing?: CallerThing<K>): CallerRoutes<U, K> {
-  const declare =
-    (method: 'get' | 'post' | 'patch' | 'delete', paged = false): Declare<U, K> =>
-    (path, name, { id, responses, signal, ...doc }) => {
-      const schemas: Record<string, z.ZodType<string>> = { ...thing?.within, ...(thing ? { id: thing.param } : {}) };
-      const names = pathParamsOf(path);
-      for (const param of names) if (!schemas[param]) throw new Error(`Route ${name}: the family declares no :${param}`);
-      const useCase = useCases[name as keyof U] as UseCase<Record<string, unknown>, unknown>;
-      const statuses = Object.keys(responses);
-      if (statuses.length !== 1) throw new Error(`Route ${name}: a caller route has one answer`);
-      const status = Number(statuses[0]);
-      return route({
-        id: id ?? name,
-        method,
-        path,
-        ...(paged ? { query: pageQuery } : {}),
-        ...(method === 'post' ? { body: noBody } : {}),
-        ...doc,
-        ...(names.length > 0 ? { params: Object.fromEntries(names.map((param) => [param, schemas[param]!])) } : {}),
-        responses,
-        handle: async (ctx, input) => {
-          const { params, query, body } = input as { params: Record<string, string>; query?: object; body?: object };
-          if (status === 201) ctx.status = 201;
-          const answer = await useCase.execute({
-            principal: principalOf(ctx),
-            ...Object.fromEntries(names.map((param) => [param === 'id' ? thing!.key : param, params[param]])),
-            ...query,
-            ...body,
-            ...(signal ? { signal: requestSignal(ctx) } : {}),
-          });
-          if (status === 204) ctx.status = 204;
-          else ctx.body = answer;
-        },
-      });
-    };
+  const declare = (method: 'get' | 'post' | 'patch' | 'delete', paged = false) => useCaseRoute<U, K>(useCases, thing, method, paged, true);
   return {
     list: declare('get', true) as Declare<U, K, typeof pageQuery>,
     get: declare('get'),
     post: declare('post'),
     patch: declare('patch'),
     delete: declare('delete'),
+  };
+}
+
+/**
+ * Declares open routes (development, the doctor) that hand `useCases` what the request carries,
+ * like caller routes but for nobody: their group takes no principal.
+ */
+export function openRoutes<U>(useCases: U): { readonly post: Declare<U, never, undefined, unknown> } {
+  return { post: useCaseRoute<U, never, unknown>(useCases, undefined, 'post', false, false) };
+}
+
+function useCaseRoute<U, K extends string, W = Caller>(
+  useCases: U,
+  thing: CallerThing<K> | undefined,
+  method: 'get' | 'post' | 'patch' | 'delete',
+  paged: boolean,
+  forCaller: boolean,
+): Declare<U, K, undefined, W> {
+  return (path, name, { id, responses, signal, ...doc }) => {
+    const schemas: Record<string, z.ZodType<string>> = { ...thing?.within, ...(thing ? { id: thing.param } : {}) };
+    const names = pathParamsOf(path);
+    for (const param of names) if (!schemas[param]) throw new Error(`Route ${name}: the family declares no :${param}`);
+    const useCase = useCases[name as keyof U] as UseCase<Record<string, unknown>, unknown>;
+    const statuses = Object.keys(responses);
+    if (statuses.length !== 1) throw new Error(`Route ${name}: a caller route has one answer`);
+    const status = Number(statuses[0]);
+    return route({
+      id: id ?? name,
+      method,
+      path,
+      ...(paged ? { query: pageQuery } : {}),
+      ...(method === 'post' ? { body: noBody } : {}),
+      ...doc,
+      ...(names.length > 0 ? { params: Object.fromEntries(names.map((param) => [param, schemas[param]!])) } : {}),
+      responses,
+      handle: async (ctx, input) => {
+        const { params, query, body } = input as { params: Record<string, string>; query?: object; body?: object };
+        if (status === 201) ctx.status = 201;
+        const answer = await useCase.execute({
+          ...(forCaller ? { principal: principalOf(ctx) } : {}),
+          ...Object.fromEntries(names.map((param) => [param === 'id' ? thing!.key : param, params[param]])),
+          ...query,
+          ...body,
+          ...(signal ? { signal: requestSignal(ctx) } : {}),
+        });
+        if (status === 204) ctx.status = 204;
+        else ctx.body = answer;
+      },
+    });
   };
 }
 

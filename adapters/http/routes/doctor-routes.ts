@@ -3,6 +3,7 @@ import type { DoctorUseCases } from '../../../ports/use-cases/doctor.js';
 import { ActAsCheck, PresentCheck } from '../shapes/system-shapes.js';
 import { json, jsonBody, route } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
+import { openRoutes } from './caller-routes.js';
 
 const actAsBody = z.strictObject({ subject: z.string().min(1).max(512).optional() }).optional();
 
@@ -41,17 +42,11 @@ export function doctorRoutes(doctor: DoctorUseCases): WireRoutes {
           ctx.body = { authorization: ctx.get('authorization') !== '', cookie: ctx.get('cookie') !== '' };
         },
       }),
-      route({
-        id: 'checkActAs',
-        method: 'post',
-        path: '/doctor/act-as',
+      openRoutes(doctor).post('/doctor/act-as', 'checkActAs', {
         summary: 'Check that act-as mints material the host accepts',
         description: "Development only. Mints for `subject` with the `actAs` preset and asks the host's resolver; booleans only.",
         body: jsonBody(actAsBody),
         responses: { 200: json('Each step, as a boolean.', ActAsCheck) },
-        handle: async (ctx, { body }) => {
-          ctx.body = await doctor.checkActAs.execute(body ?? {});
-        },
       }),
     ],
   };
