@@ -6,7 +6,7 @@ import type { AppsUseCases } from '../../../ports/use-cases/apps.js';
 import { mediaType } from '../floor/csrf-floor.js';
 import { App, AppList, appParams, EditResult, OpenPayload, PlacementList, VersionList } from '../shapes/app-shapes.js';
 import { functionNameParam } from '../shapes/path-params.js';
-import { bare, bytes, json, jsonBody, ownBody, route, type WireRoute } from '../wire-route.js';
+import { bytes, json, jsonBody, ownBody, route, type WireRoute } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
 import { appDataRoutes } from './app-data-routes.js';
@@ -112,7 +112,6 @@ function perAppRoutes(apps: AppsUseCases): WireRoute[] {
     }),
     app.delete('/apps/:id', 'deleteApp', {
       summary: 'Delete an app, its data and its sandbox',
-      responses: { 204: bare('Deleted.') },
       errors: ['unavailable'],
     }),
     app.get('/apps/:id/open', 'openApp', {

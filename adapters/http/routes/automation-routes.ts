@@ -3,7 +3,7 @@ import { WEBHOOK_SOURCE_NAME } from '../../../domain/webhooks/delivery.js';
 import type { AutomationUseCases } from '../../../ports/use-cases/automations.js';
 import { ArmResult, Automation, AutomationList, SavedAutomation } from '../shapes/automation-shapes.js';
 import { idParam } from '../shapes/path-params.js';
-import { bare, json, jsonBody } from '../wire-route.js';
+import { json, jsonBody } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { callerRoutes } from './caller-routes.js';
 
@@ -101,7 +101,6 @@ export function automationRoutes(automations: AutomationUseCases): WireRoutes {
       }),
       automation.delete('/automations/:id', 'deleteAutomation', {
         summary: 'Delete an automation',
-        responses: { 204: bare('Deleted.') },
         errors: ['unavailable'],
       }),
       automation.post('/automations/:id/arm', 'armAutomation', {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Principal } from '../../../domain/principal.js';
 import type { UseCase } from '../../../ports/use-case.js';
-import { jsonBody, pathParamsOf, route, type Answer, type EnvelopeError, type JsonBody, type WireRoute } from '../wire-route.js';
+import { bare, jsonBody, pathParamsOf, route, type Answer, type EnvelopeError, type JsonBody, type WireRoute } from '../wire-route.js';
 import { principalOf, type WireRouteContext } from '../wire-state.js';
 
 /**
@@ -23,6 +23,9 @@ export const pageQuery = z.strictObject({
  * sends). Anything else is refused, so a field the route does not read is never silently ignored.
  */
 const noBody = jsonBody(z.union([z.undefined(), z.strictObject({})]));
+
+/** What a DELETE answers unless it declares another answer. */
+const deleted = { 204: bare('Deleted.') } as const;
 
 /** The one answer of a caller route: 200 with what the use case returns, 201 with what it created, or 204. */
 type CallerAnswer = { readonly 200: Answer } | { readonly 201: Answer } | { readonly 204: Answer };
@@ -75,7 +78,13 @@ type CallerInput<W, K extends string, P extends string, Q extends z.ZodType | un
 type UseCaseTaking<U, I> = { [N in keyof U]: U[N] extends UseCase<infer Input, unknown> ? (I extends Input ? N : never) : never }[keyof U] &
   string;
 
-type Declare<U, K extends string, Query extends z.ZodType | undefined = undefined, W = Caller> = <
+/** A DELETE's doc, whose answer is `204 Deleted.` unless it says another. */
+type DeleteDoc<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, A extends true | undefined> = Omit<
+  CallerRouteDoc<Q, B, A>,
+  'responses'
+> & { readonly responses?: CallerAnswer };
+
+type Declare<U, K extends string, Query extends z.ZodType | undefined = undefined, W = Caller, Doc extends 'delete' | 'other' = 'other'> = <
   P extends string,
   Q extends z.ZodType | undefined = Query,
   B extends z.ZodType | undefined = undefined,
@@ -83,7 +92,7 @@ type Declare<U, K extends string, Query extends z.ZodType | undefined = undefine
 >(
   path: P,
   useCase: UseCaseTaking<U, CallerInput<W, K, P, Q, B, A>>,
-  doc: CallerRouteDoc<Q, B, A>,
+  doc: Doc extends 'delete' ? DeleteDoc<Q, B, A> : CallerRouteDoc<Q, B, A>,
 ) => WireRoute;
 
 export interface CallerRoutes<U, K extends string> {
@@ -92,7 +101,7 @@ export interface CallerRoutes<U, K extends string> {
   readonly get: Declare<U, K>;
   readonly post: Declare<U, K>;
   readonly patch: Declare<U, K>;
-  readonly delete: Declare<U, K>;
+  readonly delete: Declare<U, K, undefined, Caller, 'delete'>;
 }
 
 /** Declares routes that call `useCases` for the caller; a path with `:id` names `thing`, and maybe what is within it. */
@@ -103,7 +112,8 @@ export function callerRoutes<U, K extends string = never>(useCases: U, thing?: C
     get: declare('get'),
     post: declare('post'),
     patch: declare('patch'),
-    delete: declare('delete'),
+    // Its doc may leave out the answer: `useCaseRoute` answers `deleted` then.
+    delete: declare('delete') as unknown as Declare<U, K, undefined, Caller, 'delete'>,
   };
 }
 
@@ -122,7 +132,7 @@ function useCaseRoute<U, K extends string, W = Caller>(
   paged: boolean,
   forCaller: boolean,
 ): Declare<U, K, undefined, W> {
-  return (path, name, { id, responses, signal, ...doc }) => {
+  return (path, name, { id, responses = deleted, signal, ...doc }) => {
     const schemas: Record<string, z.ZodType<string>> = { ...thing?.within, ...(thing ? { id: thing.param } : {}) };
     const names = pathParamsOf(path);
     for (const param of names) if (!schemas[param]) throw new Error(`Route ${name}: the family declares no :${param}`);

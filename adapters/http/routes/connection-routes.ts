@@ -3,7 +3,7 @@ import { isToolkit } from '../../../domain/connections/connection.js';
 import type { ConnectionsUseCases } from '../../../ports/use-cases/connections.js';
 import { Connection, ConnectionList, Initiated } from '../shapes/connection-shapes.js';
 import { idParam } from '../shapes/path-params.js';
-import { bare, json, jsonBody } from '../wire-route.js';
+import { json, jsonBody } from '../wire-route.js';
 import type { WireRoutes } from '../wire-routes.js';
 import { callerRoutes } from './caller-routes.js';
 
@@ -56,7 +56,6 @@ export function connectionRoutes(connections: ConnectionsUseCases): WireRoutes {
       connection.delete('/connections/:id', 'remove', {
         id: 'deleteConnection',
         summary: 'Disconnect an account',
-        responses: { 204: bare('Deleted.') },
         errors: ['not-implemented', 'unavailable'],
       }),
     ],

@@ -54,7 +54,6 @@ export function threadRoutes(threads: ThreadUseCases, streams: TurnStreamOptions
       }),
       thread.delete('/threads/:id', 'deleteThread', {
         summary: 'Delete a thread',
-        responses: { 204: bare('Deleted.') },
       }),
       route({
         id: 'runTurn',
