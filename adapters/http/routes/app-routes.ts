@@ -7,7 +7,7 @@ import { mediaType } from '../floor/csrf-floor.js';
 import { App, AppList, appParams, EditResult, OpenPayload, PlacementList, VersionList } from '../shapes/app-shapes.js';
 import { functionNameParam } from '../shapes/path-params.js';
 import { bytes, json, jsonBody, ownBody, route, type WireRoute } from '../wire-route.js';
-import type { WireRoutes } from '../wire-routes.js';
+import { principalFamily, type WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
 import { appDataRoutes } from './app-data-routes.js';
 import { appViewRoutes } from './app-view-routes.js';
@@ -44,11 +44,7 @@ function appCalls(apps: AppsUseCases): CallerRoutes<AppsUseCases, 'appId'> {
  * floor exempts it because it demands a media type that forces a CORS preflight).
  */
 export function appRoutes(apps: AppsUseCases): WireRoutes {
-  return {
-    access: 'principal',
-    tag: 'Apps',
-    routes: [...literalRoutes(apps), ...perAppRoutes(apps), ...appViewRoutes(apps), ...appDataRoutes(apps)],
-  };
+  return principalFamily('Apps', [...literalRoutes(apps), ...perAppRoutes(apps), ...appViewRoutes(apps), ...appDataRoutes(apps)]);
 }
 
 function literalRoutes(apps: AppsUseCases): WireRoute[] {
