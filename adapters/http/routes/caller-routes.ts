@@ -74,8 +74,10 @@ type CallerInput<W, K extends string, P extends string, Q extends z.ZodType | un
   Output<B> &
   (A extends true ? { signal: AbortSignal } : unknown);
 
-/** The names of the use cases in `U` that take `I`. */
-type UseCaseTaking<U, I> = { [N in keyof U]: U[N] extends UseCase<infer Input, unknown> ? (I extends Input ? N : never) : never }[keyof U] &
+/** The names of the use cases in `U` that take `I`, or nothing (what they are handed they do not read). */
+type UseCaseTaking<U, I> = {
+  [N in keyof U]: U[N] extends UseCase<infer Input, unknown> ? (I extends Input ? N : [Input] extends [void] ? N : never) : never;
+}[keyof U] &
   string;
 
 /** A DELETE's doc, whose answer is `204 Deleted.` unless it says another. */
