@@ -52,6 +52,8 @@ export interface CallerThing<K extends string> {
   readonly key: K;
   /** What its paths name within it (`:collection`, `:recordId`), read under their own names. */
   readonly within?: Readonly<Record<string, z.ZodType<string>>>;
+  /** What every route of the family may answer, besides what each declares (no broker: `not-implemented`). */
+  readonly errors?: ReadonlyArray<EnvelopeError>;
 }
 
 /** The parameters a Koa path names: `/apps/:id/records/:collection` → `id` | `collection`. */
@@ -134,7 +136,7 @@ function useCaseRoute<U, K extends string, W = Caller>(
   paged: boolean,
   forCaller: boolean,
 ): Declare<U, K, undefined, W> {
-  return (path, name, { id, responses = deleted, signal, ...doc }) => {
+  return (path, name, { id, responses = deleted, signal, errors = [], ...doc }) => {
     const schemas: Record<string, z.ZodType<string>> = { ...thing?.within, ...(thing ? { id: thing.param } : {}) };
     const names = pathParamsOf(path);
     for (const param of names) if (!schemas[param]) throw new Error(`Route ${name}: the family declares no :${param}`);
@@ -151,6 +153,7 @@ function useCaseRoute<U, K extends string, W = Caller>(
       ...doc,
       ...(names.length > 0 ? { params: Object.fromEntries(names.map((param) => [param, schemas[param]!])) } : {}),
       responses,
+      errors: [...(thing?.errors ?? []), ...errors],
       handle: async (ctx, input) => {
         const { params, query, body } = input as { params: Record<string, string>; query?: object; body?: object };
         if (status === 201) ctx.status = 201;

@@ -26,13 +26,13 @@ const initiateBody = z.strictObject({
 
 /** Connections: initiate, poll, list, delete. Owner-scoped; the broker owns the OAuth redirect. */
 export function connectionRoutes(connections: ConnectionsUseCases): WireRoutes {
-  const connection = callerRoutes(connections, { param: idParam('connection'), key: 'connectionId' });
+  // Without a connection broker every route answers not-implemented.
+  const connection = callerRoutes(connections, { param: idParam('connection'), key: 'connectionId', errors: ['not-implemented'] });
   return principalFamily('Connections', [
     connection.list('/connections', 'list', {
       id: 'listConnections',
       summary: "List the caller's connected accounts",
       responses: { 200: json('Connections.', ConnectionList) },
-      errors: ['not-implemented'],
     }),
     // The literal route is registered ahead of /connections/:id.
     connection.post('/connections/initiate', 'initiate', {
@@ -42,18 +42,18 @@ export function connectionRoutes(connections: ConnectionsUseCases): WireRoutes {
         "Open `redirectUrl` (the broker's page, which owns the OAuth redirect), then poll `GET /connections/{id}` until the status settles.",
       body: jsonBody(initiateBody),
       responses: { 201: json('The connection, initiated.', Initiated) },
-      errors: ['not-implemented', 'unavailable'],
+      errors: ['unavailable'],
     }),
     connection.get('/connections/:id', 'get', {
       id: 'getConnection',
       summary: 'Poll a connection',
       responses: { 200: json('The connection.', Connection) },
-      errors: ['not-implemented', 'unavailable'],
+      errors: ['unavailable'],
     }),
     connection.delete('/connections/:id', 'remove', {
       id: 'deleteConnection',
       summary: 'Disconnect an account',
-      errors: ['not-implemented', 'unavailable'],
+      errors: ['unavailable'],
     }),
   ]);
 }
