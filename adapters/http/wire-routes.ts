@@ -27,3 +27,13 @@ export interface WireRoutes {
   /** The group's security requirements; principal routes default to the host's session or the anonymous cookie. */
   readonly security?: ReadonlyArray<SecurityRequirement>;
 }
+
+/** A family behind the principal floor, as every family of caller routes is. */
+export function principalFamily(tag: string, routes: ReadonlyArray<WireRoute>): WireRoutes {
+  return { access: 'principal', tag, routes };
+}
+
+/** A family of open routes: the floor and JSON bodies, no principal. */
+export function openFamily(tag: string, routes: ReadonlyArray<WireRoute>): WireRoutes {
+  return { access: 'open', tag, routes };
+}

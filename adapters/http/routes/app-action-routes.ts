@@ -4,7 +4,7 @@ import { ActionAnswer, appParams } from '../shapes/app-shapes.js';
 import { JsonValue } from '../shapes/common-shapes.js';
 import { actionNameParam } from '../shapes/path-params.js';
 import { json, jsonBody, route } from '../wire-route.js';
-import type { WireRoutes } from '../wire-routes.js';
+import { principalFamily, type WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
 import { requestSignal } from './caller-routes.js';
 
@@ -28,39 +28,35 @@ const actionBody = z
  * blocked, invalid and failed calls answer in the error envelope.
  */
 export function appActionRoutes(actions: AppActionUseCases): WireRoutes {
-  return {
-    access: 'principal',
-    tag: 'Apps',
-    routes: [
-      route({
-        id: 'runAppAction',
-        method: 'post',
-        path: '/apps/:id/actions/:action',
-        summary: "Run an app's tool action through the guard",
-        description:
-          "The page's fields go in `input` (at most 100, 64 KiB of JSON); the action's own fixed values win over them. A parked call runs once, when the same call is retried after approval.",
-        params: { ...appParams, action: actionNameParam },
-        body: jsonBody(actionBody),
-        responses: {
-          200: json('It ran: `{status: "ran", output}`.', ActionAnswer),
-          202: json('It waits for the person: `{status: "parked", approvalId, toolCallId, risk, preview}`.', ActionAnswer),
-        },
-        errors: ['unauthorized', 'forbidden', 'conflict', 'rate-limited', 'not-implemented', 'unavailable'],
-        handle: async (ctx, { params, body }) => {
-          const cookie = ctx.get('cookie');
-          const authorization = ctx.get('authorization');
-          const answer = await actions.runAction.execute({
-            principal: principalOf(ctx),
-            appId: params.id,
-            action: params.action,
-            input: body.input,
-            credentials: { ...(cookie ? { cookie } : {}), ...(authorization ? { authorization } : {}) },
-            signal: requestSignal(ctx),
-          });
-          ctx.status = answer.status === 'parked' ? 202 : 200;
-          ctx.body = answer;
-        },
-      }),
-    ],
-  };
+  return principalFamily('Apps', [
+    route({
+      id: 'runAppAction',
+      method: 'post',
+      path: '/apps/:id/actions/:action',
+      summary: "Run an app's tool action through the guard",
+      description:
+        "The page's fields go in `input` (at most 100, 64 KiB of JSON); the action's own fixed values win over them. A parked call runs once, when the same call is retried after approval.",
+      params: { ...appParams, action: actionNameParam },
+      body: jsonBody(actionBody),
+      responses: {
+        200: json('It ran: `{status: "ran", output}`.', ActionAnswer),
+        202: json('It waits for the person: `{status: "parked", approvalId, toolCallId, risk, preview}`.', ActionAnswer),
+      },
+      errors: ['unauthorized', 'forbidden', 'conflict', 'rate-limited', 'not-implemented', 'unavailable'],
+      handle: async (ctx, { params, body }) => {
+        const cookie = ctx.get('cookie');
+        const authorization = ctx.get('authorization');
+        const answer = await actions.runAction.execute({
+          principal: principalOf(ctx),
+          appId: params.id,
+          action: params.action,
+          input: body.input,
+          credentials: { ...(cookie ? { cookie } : {}), ...(authorization ? { authorization } : {}) },
+          signal: requestSignal(ctx),
+        });
+        ctx.status = answer.status === 'parked' ? 202 : 200;
+        ctx.body = answer;
+      },
+    }),
+  ]);
 }

@@ -3,7 +3,7 @@ import type { AppsUseCases } from '../../../ports/use-cases/apps.js';
 import { AppRecord, AppRecordList, appParams, Deleted, StoredBlob } from '../shapes/app-shapes.js';
 import { JsonValue } from '../shapes/common-shapes.js';
 import { blobKeyParam, collectionParam, recordIdParam } from '../shapes/path-params.js';
-import { bare, bytes, json, jsonBody, route, type WireRoute } from '../wire-route.js';
+import { bytes, json, jsonBody, route, type WireRoute } from '../wire-route.js';
 import { principalOf } from '../wire-state.js';
 import { callerRoutes } from './caller-routes.js';
 
@@ -83,7 +83,6 @@ export function appDataRoutes(apps: AppsUseCases): WireRoute[] {
     data.delete('/apps/:id/records/:collection/:recordId', 'deleteRecords', {
       id: 'deleteRecord',
       summary: 'Delete a record',
-      responses: { 204: bare('Deleted.') },
       errors: ['unavailable'],
     }),
     route({
@@ -123,7 +122,6 @@ export function appDataRoutes(apps: AppsUseCases): WireRoute[] {
     }),
     data.delete('/apps/:id/blobs/:key', 'deleteBlob', {
       summary: 'Delete a blob',
-      responses: { 204: bare('Deleted.') },
       errors: ['unavailable'],
     }),
   ];

@@ -6,8 +6,8 @@ import type { AppsUseCases } from '../../../ports/use-cases/apps.js';
 import { mediaType } from '../floor/csrf-floor.js';
 import { App, AppList, appParams, EditResult, OpenPayload, PlacementList, VersionList } from '../shapes/app-shapes.js';
 import { functionNameParam } from '../shapes/path-params.js';
-import { bare, bytes, json, jsonBody, ownBody, route, type WireRoute } from '../wire-route.js';
-import type { WireRoutes } from '../wire-routes.js';
+import { bytes, json, jsonBody, ownBody, route, type WireRoute } from '../wire-route.js';
+import { principalFamily, type WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
 import { appDataRoutes } from './app-data-routes.js';
 import { appViewRoutes } from './app-view-routes.js';
@@ -33,8 +33,6 @@ const placementsQuery = z.strictObject({
 });
 const editBody = z.strictObject({ instruction: z.string().trim().min(1).max(4000) });
 const rebaseBody = z.strictObject({ slot: SLOT });
-const noBody = z.union([z.undefined(), z.strictObject({})]);
-
 /** Routes on the caller's apps, an app named by `:id`. */
 function appCalls(apps: AppsUseCases): CallerRoutes<AppsUseCases, 'appId'> {
   return callerRoutes(apps, { param: appParams.id, key: 'appId' });
@@ -46,11 +44,7 @@ function appCalls(apps: AppsUseCases): CallerRoutes<AppsUseCases, 'appId'> {
  * floor exempts it because it demands a media type that forces a CORS preflight).
  */
 export function appRoutes(apps: AppsUseCases): WireRoutes {
-  return {
-    access: 'principal',
-    tag: 'Apps',
-    routes: [...literalRoutes(apps), ...perAppRoutes(apps), ...appViewRoutes(apps), ...appDataRoutes(apps)],
-  };
+  return principalFamily('Apps', [...literalRoutes(apps), ...perAppRoutes(apps), ...appViewRoutes(apps), ...appDataRoutes(apps)]);
 }
 
 function literalRoutes(apps: AppsUseCases): WireRoute[] {
@@ -114,7 +108,6 @@ function perAppRoutes(apps: AppsUseCases): WireRoute[] {
     }),
     app.delete('/apps/:id', 'deleteApp', {
       summary: 'Delete an app, its data and its sandbox',
-      responses: { 204: bare('Deleted.') },
       errors: ['unavailable'],
     }),
     app.get('/apps/:id/open', 'openApp', {
@@ -165,7 +158,6 @@ function perAppRoutes(apps: AppsUseCases): WireRoute[] {
       summary: 'Graduate an app to a served app',
       description:
         'Writes the scaffold, starts the server in the sandbox and takes a snapshot; only then does `ui` become `http`. A failed step leaves the app as it was. An anonymous session may not graduate (403).',
-      body: jsonBody(noBody),
       responses: { 200: json('The served app.', App) },
       errors: ['forbidden', 'conflict', 'not-implemented', 'unavailable'],
     }),

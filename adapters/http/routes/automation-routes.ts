@@ -3,8 +3,8 @@ import { WEBHOOK_SOURCE_NAME } from '../../../domain/webhooks/delivery.js';
 import type { AutomationUseCases } from '../../../ports/use-cases/automations.js';
 import { ArmResult, Automation, AutomationList, SavedAutomation } from '../shapes/automation-shapes.js';
 import { idParam } from '../shapes/path-params.js';
-import { bare, json, jsonBody } from '../wire-route.js';
-import type { WireRoutes } from '../wire-routes.js';
+import { json, jsonBody } from '../wire-route.js';
+import { principalFamily, type WireRoutes } from '../wire-routes.js';
 import { callerRoutes } from './caller-routes.js';
 
 const trigger = z.discriminatedUnion('kind', [
@@ -67,59 +67,50 @@ const changeBody = z
     'name, trigger, task, retry, concurrency or notify is required',
   );
 
-const noBody = z.union([z.undefined(), z.strictObject({})]);
-
 const automationId = idParam('automation');
 
 /** Automations: one record each, no trigger segment in the paths. Unmounted when `automations: false`. */
 export function automationRoutes(automations: AutomationUseCases): WireRoutes {
   const automation = callerRoutes(automations, { param: automationId, key: 'automationId' });
-  return {
-    access: 'principal',
-    tag: 'Automations',
-    routes: [
-      automation.list('/automations', 'listAutomations', {
-        summary: "List the caller's automations",
-        responses: { 200: json('Automations, newest first.', AutomationList) },
-      }),
-      automation.post('/automations', 'createAutomation', {
-        summary: 'Create an automation (disarmed)',
-        description:
-          'With `notify`, the answer carries `notifySecret`, the `whsec_` secret its completion webhooks are signed with: shown this once.',
-        body: jsonBody(createBody, 'automation'),
-        responses: { 201: json('The new automation.', SavedAutomation) },
-      }),
-      automation.get('/automations/:id', 'getAutomation', {
-        summary: 'Read an automation',
-        responses: { 200: json('The automation.', Automation) },
-      }),
-      automation.patch('/automations/:id', 'changeAutomation', {
-        summary: "Change an automation's name, trigger, task, retries, concurrency or completion webhook",
-        description:
-          'Trigger and task change only while disarmed. Setting `notify` mints a new secret, returned as `notifySecret` in this answer only; `notify: null` sends no more completion webhooks.',
-        body: jsonBody(changeBody, 'change'),
-        responses: { 200: json('The changed automation.', SavedAutomation) },
-        errors: ['conflict', 'unavailable'],
-      }),
-      automation.delete('/automations/:id', 'deleteAutomation', {
-        summary: 'Delete an automation',
-        responses: { 204: bare('Deleted.') },
-        errors: ['unavailable'],
-      }),
-      automation.post('/automations/:id/arm', 'armAutomation', {
-        summary: 'Arm an automation',
-        description:
-          'Asks a standing grant for each tool the task names (the asks wait in `/approvals`); denying one disarms the automation in the same decision.',
-        body: jsonBody(noBody),
-        responses: { 200: json('The armed automation and its asks.', ArmResult) },
-        errors: ['conflict', 'unavailable'],
-      }),
-      automation.post('/automations/:id/disarm', 'disarmAutomation', {
-        summary: 'Disarm an automation',
-        body: jsonBody(noBody),
-        responses: { 200: json('The disarmed automation.', Automation) },
-        errors: ['unavailable'],
-      }),
-    ],
-  };
+  return principalFamily('Automations', [
+    automation.list('/automations', 'listAutomations', {
+      summary: "List the caller's automations",
+      responses: { 200: json('Automations, newest first.', AutomationList) },
+    }),
+    automation.post('/automations', 'createAutomation', {
+      summary: 'Create an automation (disarmed)',
+      description:
+        'With `notify`, the answer carries `notifySecret`, the `whsec_` secret its completion webhooks are signed with: shown this once.',
+      body: jsonBody(createBody, 'automation'),
+      responses: { 201: json('The new automation.', SavedAutomation) },
+    }),
+    automation.get('/automations/:id', 'getAutomation', {
+      summary: 'Read an automation',
+      responses: { 200: json('The automation.', Automation) },
+    }),
+    automation.patch('/automations/:id', 'changeAutomation', {
+      summary: "Change an automation's name, trigger, task, retries, concurrency or completion webhook",
+      description:
+        'Trigger and task change only while disarmed. Setting `notify` mints a new secret, returned as `notifySecret` in this answer only; `notify: null` sends no more completion webhooks.',
+      body: jsonBody(changeBody, 'change'),
+      responses: { 200: json('The changed automation.', SavedAutomation) },
+      errors: ['conflict', 'unavailable'],
+    }),
+    automation.delete('/automations/:id', 'deleteAutomation', {
+      summary: 'Delete an automation',
+      errors: ['unavailable'],
+    }),
+    automation.post('/automations/:id/arm', 'armAutomation', {
+      summary: 'Arm an automation',
+      description:
+        'Asks a standing grant for each tool the task names (the asks wait in `/approvals`); denying one disarms the automation in the same decision.',
+      responses: { 200: json('The armed automation and its asks.', ArmResult) },
+      errors: ['conflict', 'unavailable'],
+    }),
+    automation.post('/automations/:id/disarm', 'disarmAutomation', {
+      summary: 'Disarm an automation',
+      responses: { 200: json('The disarmed automation.', Automation) },
+      errors: ['unavailable'],
+    }),
+  ]);
 }

@@ -3,8 +3,8 @@ import { isToolkit } from '../../../domain/connections/connection.js';
 import type { ConnectionsUseCases } from '../../../ports/use-cases/connections.js';
 import { Connection, ConnectionList, Initiated } from '../shapes/connection-shapes.js';
 import { idParam } from '../shapes/path-params.js';
-import { bare, json, jsonBody } from '../wire-route.js';
-import type { WireRoutes } from '../wire-routes.js';
+import { json, jsonBody } from '../wire-route.js';
+import { principalFamily, type WireRoutes } from '../wire-routes.js';
 import { callerRoutes } from './caller-routes.js';
 
 /** The host's page the broker returns the person to: http(s), no embedded credentials. */
@@ -26,39 +26,34 @@ const initiateBody = z.strictObject({
 
 /** Connections: initiate, poll, list, delete. Owner-scoped; the broker owns the OAuth redirect. */
 export function connectionRoutes(connections: ConnectionsUseCases): WireRoutes {
-  const connection = callerRoutes(connections, { param: idParam('connection'), key: 'connectionId' });
-  return {
-    access: 'principal',
-    tag: 'Connections',
-    routes: [
-      connection.list('/connections', 'list', {
-        id: 'listConnections',
-        summary: "List the caller's connected accounts",
-        responses: { 200: json('Connections.', ConnectionList) },
-        errors: ['not-implemented'],
-      }),
-      // The literal route is registered ahead of /connections/:id.
-      connection.post('/connections/initiate', 'initiate', {
-        id: 'initiateConnection',
-        summary: 'Start connecting a third-party account',
-        description:
-          "Open `redirectUrl` (the broker's page, which owns the OAuth redirect), then poll `GET /connections/{id}` until the status settles.",
-        body: jsonBody(initiateBody),
-        responses: { 201: json('The connection, initiated.', Initiated) },
-        errors: ['not-implemented', 'unavailable'],
-      }),
-      connection.get('/connections/:id', 'get', {
-        id: 'getConnection',
-        summary: 'Poll a connection',
-        responses: { 200: json('The connection.', Connection) },
-        errors: ['not-implemented', 'unavailable'],
-      }),
-      connection.delete('/connections/:id', 'remove', {
-        id: 'deleteConnection',
-        summary: 'Disconnect an account',
-        responses: { 204: bare('Deleted.') },
-        errors: ['not-implemented', 'unavailable'],
-      }),
-    ],
-  };
+  // Without a connection broker every route answers not-implemented.
+  const connection = callerRoutes(connections, { param: idParam('connection'), key: 'connectionId', errors: ['not-implemented'] });
+  return principalFamily('Connections', [
+    connection.list('/connections', 'list', {
+      id: 'listConnections',
+      summary: "List the caller's connected accounts",
+      responses: { 200: json('Connections.', ConnectionList) },
+    }),
+    // The literal route is registered ahead of /connections/:id.
+    connection.post('/connections/initiate', 'initiate', {
+      id: 'initiateConnection',
+      summary: 'Start connecting a third-party account',
+      description:
+        "Open `redirectUrl` (the broker's page, which owns the OAuth redirect), then poll `GET /connections/{id}` until the status settles.",
+      body: jsonBody(initiateBody),
+      responses: { 201: json('The connection, initiated.', Initiated) },
+      errors: ['unavailable'],
+    }),
+    connection.get('/connections/:id', 'get', {
+      id: 'getConnection',
+      summary: 'Poll a connection',
+      responses: { 200: json('The connection.', Connection) },
+      errors: ['unavailable'],
+    }),
+    connection.delete('/connections/:id', 'remove', {
+      id: 'deleteConnection',
+      summary: 'Disconnect an account',
+      errors: ['unavailable'],
+    }),
+  ]);
 }

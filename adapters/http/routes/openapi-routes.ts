@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { json, route } from '../wire-route.js';
-import type { WireRoutes } from '../wire-routes.js';
+import { openFamily, type WireRoutes } from '../wire-routes.js';
 
 const Document = z.looseObject({ openapi: z.literal('3.1.0') }).meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document.' });
 
@@ -18,32 +18,28 @@ export function openApiRoutes(document: () => Readonly<Record<string, unknown>>)
     }
     return served;
   };
-  return {
-    access: 'open',
-    tag: 'Wire',
-    routes: [
-      route({
-        id: 'getOpenApiDocument',
-        method: 'get',
-        path: '/openapi.json',
-        summary: 'This document',
-        description: 'The wire as this deployment mounts it (unmounted families are absent). Open it in any OpenAPI viewer.',
-        responses: {
-          200: json('The OpenAPI 3.1 document.', Document, {
-            ETag: { description: 'Send it back in `If-None-Match`: 304 while the document is unchanged.' },
-          }),
-          304: { description: 'Unchanged.' },
-        },
-        handle: (ctx) => {
-          const { text, etag } = serve();
-          // The document describes no one's data: any origin (a hosted viewer) may read it.
-          ctx.set({ 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*' });
-          ctx.etag = etag;
-          ctx.type = 'application/json';
-          ctx.body = text;
-          if (ctx.fresh) ctx.status = 304;
-        },
-      }),
-    ],
-  };
+  return openFamily('Wire', [
+    route({
+      id: 'getOpenApiDocument',
+      method: 'get',
+      path: '/openapi.json',
+      summary: 'This document',
+      description: 'The wire as this deployment mounts it (unmounted families are absent). Open it in any OpenAPI viewer.',
+      responses: {
+        200: json('The OpenAPI 3.1 document.', Document, {
+          ETag: { description: 'Send it back in `If-None-Match`: 304 while the document is unchanged.' },
+        }),
+        304: { description: 'Unchanged.' },
+      },
+      handle: (ctx) => {
+        const { text, etag } = serve();
+        // The document describes no one's data: any origin (a hosted viewer) may read it.
+        ctx.set({ 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*' });
+        ctx.etag = etag;
+        ctx.type = 'application/json';
+        ctx.body = text;
+        if (ctx.fresh) ctx.status = 304;
+      },
+    }),
+  ]);
 }

@@ -3,7 +3,7 @@ import type { RunUseCases } from '../../../ports/use-cases/runs.js';
 import { Run, RunDetail, RunList } from '../shapes/automation-shapes.js';
 import { idParam } from '../shapes/path-params.js';
 import { json, jsonBody, route } from '../wire-route.js';
-import type { WireRoutes } from '../wire-routes.js';
+import { principalFamily, type WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
 import { callerRoutes, pageQuery } from './caller-routes.js';
 
@@ -15,8 +15,6 @@ const listQuery = pageQuery.extend({
     .regex(/^atm_[0-9A-Za-z_-]{10,64}$/, 'must be an automation id (atm_…)')
     .optional(),
 });
-
-const noBody = z.union([z.undefined(), z.strictObject({})]);
 
 const automationId = idParam('automation');
 
@@ -37,55 +35,49 @@ const dryRunBody = z.union([
 /** Runs of automations: listed, read with their transcript, stopped, run again, and an automation tried without acting. */
 export function runRoutes(runs: RunUseCases): WireRoutes {
   const run = callerRoutes(runs, { param: runId, key: 'runId' });
-  return {
-    access: 'principal',
-    tag: 'Automations',
-    routes: [
-      run.list('/runs', 'listRuns', {
-        summary: "List the caller's runs",
-        query: listQuery,
-        responses: { 200: json('Runs, newest first.', RunList) },
-      }),
-      run.get('/runs/:id', 'getRun', {
-        summary: 'Read a run with its transcript',
-        responses: { 200: json('The run and what the agent said and did.', RunDetail) },
-      }),
-      run.post('/runs/:id/stop', 'stopRun', {
-        summary: 'Stop a run',
-        description:
-          'Cooperative and idempotent; reaches a run on another instance. The current step finishes and parked approvals of the run are dropped.',
-        body: jsonBody(noBody),
-        responses: { 200: json('The run, stopping or stopped.', Run) },
-        errors: ['unavailable'],
-      }),
-      run.post('/runs/:id/rerun', 'rerunRun', {
-        summary: 'Run it again with the same input',
-        description:
-          "Starts a new run of the run's automation with the same prompt and input (a dry run's rerun is a dry run), under the automation's retry and concurrency; it queues behind runs in flight. 409 when the automation was deleted.",
-        body: jsonBody(noBody),
-        responses: { 201: json('The new run (`cause: {kind: "rerun", of}`).', Run) },
-        errors: ['conflict', 'unavailable'],
-      }),
-      route({
-        id: 'dryRunAutomation',
-        method: 'post',
-        path: '/automations/:id/dry-run',
-        summary: 'Try an automation without it acting',
-        description:
-          'Runs the task now (armed or not): reads run, and every write, destructive and egress call is recorded with its preview instead of executed. Answers once the run ended, with `previews`. No retries, no concurrency slot, no completion webhook.',
-        params: { id: automationId },
-        body: jsonBody(dryRunBody),
-        responses: { 201: json('The dry run, ended, with its transcript and previews.', RunDetail) },
-        errors: ['unavailable'],
-        handle: async (ctx, { params, body }) => {
-          ctx.status = 201;
-          ctx.body = await runs.dryRunAutomation.execute({
-            principal: principalOf(ctx),
-            automationId: params.id,
-            ...(body?.input !== undefined ? { input: body.input } : {}),
-          });
-        },
-      }),
-    ],
-  };
+  return principalFamily('Automations', [
+    run.list('/runs', 'listRuns', {
+      summary: "List the caller's runs",
+      query: listQuery,
+      responses: { 200: json('Runs, newest first.', RunList) },
+    }),
+    run.get('/runs/:id', 'getRun', {
+      summary: 'Read a run with its transcript',
+      responses: { 200: json('The run and what the agent said and did.', RunDetail) },
+    }),
+    run.post('/runs/:id/stop', 'stopRun', {
+      summary: 'Stop a run',
+      description:
+        'Cooperative and idempotent; reaches a run on another instance. The current step finishes and parked approvals of the run are dropped.',
+      responses: { 200: json('The run, stopping or stopped.', Run) },
+      errors: ['unavailable'],
+    }),
+    run.post('/runs/:id/rerun', 'rerunRun', {
+      summary: 'Run it again with the same input',
+      description:
+        "Starts a new run of the run's automation with the same prompt and input (a dry run's rerun is a dry run), under the automation's retry and concurrency; it queues behind runs in flight. 409 when the automation was deleted.",
+      responses: { 201: json('The new run (`cause: {kind: "rerun", of}`).', Run) },
+      errors: ['conflict', 'unavailable'],
+    }),
+    route({
+      id: 'dryRunAutomation',
+      method: 'post',
+      path: '/automations/:id/dry-run',
+      summary: 'Try an automation without it acting',
+      description:
+        'Runs the task now (armed or not): reads run, and every write, destructive and egress call is recorded with its preview instead of executed. Answers once the run ended, with `previews`. No retries, no concurrency slot, no completion webhook.',
+      params: { id: automationId },
+      body: jsonBody(dryRunBody),
+      responses: { 201: json('The dry run, ended, with its transcript and previews.', RunDetail) },
+      errors: ['unavailable'],
+      handle: async (ctx, { params, body }) => {
+        ctx.status = 201;
+        ctx.body = await runs.dryRunAutomation.execute({
+          principal: principalOf(ctx),
+          automationId: params.id,
+          ...(body?.input !== undefined ? { input: body.input } : {}),
+        });
+      },
+    }),
+  ]);
 }

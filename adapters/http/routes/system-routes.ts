@@ -1,29 +1,20 @@
 import type { SystemUseCases } from '../../../ports/use-cases/system.js';
 import { ActivityPage, Status } from '../shapes/system-shapes.js';
-import { json, route } from '../wire-route.js';
-import type { WireRoutes } from '../wire-routes.js';
+import { json } from '../wire-route.js';
+import { principalFamily, type WireRoutes } from '../wire-routes.js';
 import { callerRoutes } from './caller-routes.js';
 
 /** `GET /status` and `GET /activity`. */
 export function systemRoutes(system: SystemUseCases): WireRoutes {
-  return {
-    access: 'principal',
-    tag: 'System',
-    routes: [
-      route({
-        id: 'getStatus',
-        method: 'get',
-        path: '/status',
-        summary: 'What this deployment runs',
-        responses: { 200: json("Porter's version and its blocks.", Status) },
-        handle: async (ctx) => {
-          ctx.body = await system.getStatus.execute();
-        },
-      }),
-      callerRoutes(system).list('/activity', 'listActivity', {
-        summary: "List the caller's audit events",
-        responses: { 200: json('Audit events, newest first.', ActivityPage) },
-      }),
-    ],
-  };
+  const caller = callerRoutes(system);
+  return principalFamily('System', [
+    caller.get('/status', 'getStatus', {
+      summary: 'What this deployment runs',
+      responses: { 200: json("Porter's version and its blocks.", Status) },
+    }),
+    caller.list('/activity', 'listActivity', {
+      summary: "List the caller's audit events",
+      responses: { 200: json('Audit events, newest first.', ActivityPage) },
+    }),
+  ]);
 }

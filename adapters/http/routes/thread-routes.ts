@@ -4,13 +4,11 @@ import { Created, Stopped, ThreadDetail, ThreadList, ThreadSummary, turnStream }
 import { MAX_TITLE } from '../../../domain/threads/thread.js';
 import { idParam } from '../shapes/path-params.js';
 import { bare, json, jsonBody, route } from '../wire-route.js';
-import type { WireRoutes } from '../wire-routes.js';
+import { principalFamily, type WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
 import { sendTurn, type TurnStreamOptions } from '../sse.js';
 import { callerRoutes, pageQuery } from './caller-routes.js';
 import { parseTurnBody, turnBody, turnInputOf } from './turn-body.js';
-
-const noBody = z.union([z.undefined(), z.strictObject({})]);
 const threadId = idParam('thread');
 const listQuery = pageQuery.extend({
   q: z.string().trim().min(1).max(200).optional().describe('Words the title must hold.'),
@@ -22,99 +20,92 @@ const renameBody = z.strictObject({
 /** Threads and their turns. */
 export function threadRoutes(threads: ThreadUseCases, streams: TurnStreamOptions): WireRoutes {
   const thread = callerRoutes(threads, { param: threadId, key: 'threadId' });
-  return {
-    access: 'principal',
-    tag: 'Threads',
-    routes: [
-      route({
-        id: 'listThreads',
-        method: 'get',
-        path: '/threads',
-        summary: "List or search the caller's threads",
-        description: 'With `q`, only threads whose title holds every word of it (case and accents ignored).',
-        query: listQuery,
-        responses: { 200: json('Thread summaries, newest first.', ThreadList) },
-        handle: async (ctx, { query: { q, ...page } }) => {
-          const principal = principalOf(ctx);
-          ctx.body = q
-            ? await threads.searchThreads.execute({ principal, q, ...page })
-            : await threads.listThreads.execute({ principal, ...page });
-        },
-      }),
-      thread.post('/threads', 'createThread', {
-        summary: 'Start a thread',
-        body: jsonBody(noBody),
-        responses: { 201: json('The new thread.', Created) },
-      }),
-      thread.get('/threads/:id', 'getThread', {
-        summary: 'Read a thread with its messages',
-        responses: { 200: json('The thread; its messages are AI SDK UIMessages.', ThreadDetail) },
-      }),
-      thread.patch('/threads/:id', 'renameThread', {
-        summary: 'Rename a thread',
-        body: jsonBody(renameBody),
-        responses: { 200: json('The renamed thread.', ThreadSummary) },
-      }),
-      thread.delete('/threads/:id', 'deleteThread', {
-        summary: 'Delete a thread',
-        responses: { 204: bare('Deleted.') },
-      }),
-      route({
-        id: 'runTurn',
-        method: 'post',
-        path: '/threads/:id/turn',
-        summary: 'Run a turn',
-        description:
-          'Send `{message}` (a user UIMessage, or just its text), `{continue: true}` (run the calls approved since the last turn, then let the model go on) or the AI SDK chat ' +
-          "transport's own body `{id, messages, trigger, messageId}` (only the last message is read: the server owns the history; an assistant message with " +
-          'answered approval parts carries approval responses). `trigger: "regenerate-message"` replaces the last answer with a new one; `submit-message` with a ' +
-          "`messageId` replaces the person's last message (edit and resend) and the answer to it. " +
-          'A call that needs approval emits `tool-approval-request` and `data-porter-approval`, and the turn finishes. ' +
-          "While a turn runs on the thread, a new one is refused with 409 (`concurrentTurns: 'reject'`), waits its turn with the stream open (`'enqueue'`), or stops the running turn and goes next (`'interrupt'`).",
-        params: { id: threadId },
-        body: jsonBody(turnBody, 'turn', parseTurnBody),
-        responses: { 200: turnStream('The turn as it happens.') },
-        errors: ['conflict', 'rate-limited', 'not-implemented', 'unavailable'],
-        handle: async (ctx, { params, body }) => {
-          const input = turnInputOf(body);
-          const cookie = ctx.get('cookie');
-          const authorization = ctx.get('authorization');
-          const turn = await threads.runTurn.execute({
-            principal: principalOf(ctx),
-            threadId: params.id,
-            ...(input.message ? { message: input.message } : {}),
-            answers: input.answers,
-            ...(input.rewind ? { rewind: input.rewind } : {}),
-            credentials: { ...(cookie ? { cookie } : {}), ...(authorization ? { authorization } : {}) },
-          });
-          sendTurn(ctx, turn, streams);
-        },
-      }),
-      route({
-        id: 'rejoinTurn',
-        method: 'get',
-        path: '/threads/:id/stream',
-        summary: 'Rejoin the turn in flight',
-        description:
-          'Streams the turn in flight on this thread, replayed from its first chunk, whichever instance runs it. A turn whose instance dies ends with an `error` part.',
-        params: { id: threadId },
-        responses: { 200: turnStream('The turn in flight.'), 204: bare('No turn is in flight on this thread.') },
-        handle: async (ctx, { params }) => {
-          const turn = await threads.rejoinTurn.execute({ principal: principalOf(ctx), threadId: params.id });
-          if (!turn) {
-            ctx.status = 204;
-            return;
-          }
-          sendTurn(ctx, turn, streams);
-        },
-      }),
-      thread.post('/threads/:id/stop', 'stopTurn', {
-        summary: 'Stop the turn in flight',
-        description:
-          "Stops the turn in flight wherever it runs, cooperatively: the model's current step is cut, calls under way finish, the partial answer is saved and approvals it parked stay to be decided. Answers once the turn ended; `stopped` is false when none was in flight.",
-        body: jsonBody(noBody),
-        responses: { 200: json('Whether a turn was in flight and is stopped.', Stopped) },
-      }),
-    ],
-  };
+  return principalFamily('Threads', [
+    route({
+      id: 'listThreads',
+      method: 'get',
+      path: '/threads',
+      summary: "List or search the caller's threads",
+      description: 'With `q`, only threads whose title holds every word of it (case and accents ignored).',
+      query: listQuery,
+      responses: { 200: json('Thread summaries, newest first.', ThreadList) },
+      handle: async (ctx, { query: { q, ...page } }) => {
+        const principal = principalOf(ctx);
+        ctx.body = q
+          ? await threads.searchThreads.execute({ principal, q, ...page })
+          : await threads.listThreads.execute({ principal, ...page });
+      },
+    }),
+    thread.post('/threads', 'createThread', {
+      summary: 'Start a thread',
+      responses: { 201: json('The new thread.', Created) },
+    }),
+    thread.get('/threads/:id', 'getThread', {
+      summary: 'Read a thread with its messages',
+      responses: { 200: json('The thread; its messages are AI SDK UIMessages.', ThreadDetail) },
+    }),
+    thread.patch('/threads/:id', 'renameThread', {
+      summary: 'Rename a thread',
+      body: jsonBody(renameBody),
+      responses: { 200: json('The renamed thread.', ThreadSummary) },
+    }),
+    thread.delete('/threads/:id', 'deleteThread', {
+      summary: 'Delete a thread',
+    }),
+    route({
+      id: 'runTurn',
+      method: 'post',
+      path: '/threads/:id/turn',
+      summary: 'Run a turn',
+      description:
+        'Send `{message}` (a user UIMessage, or just its text), `{continue: true}` (run the calls approved since the last turn, then let the model go on) or the AI SDK chat ' +
+        "transport's own body `{id, messages, trigger, messageId}` (only the last message is read: the server owns the history; an assistant message with " +
+        'answered approval parts carries approval responses). `trigger: "regenerate-message"` replaces the last answer with a new one; `submit-message` with a ' +
+        "`messageId` replaces the person's last message (edit and resend) and the answer to it. " +
+        'A call that needs approval emits `tool-approval-request` and `data-porter-approval`, and the turn finishes. ' +
+        "While a turn runs on the thread, a new one is refused with 409 (`concurrentTurns: 'reject'`), waits its turn with the stream open (`'enqueue'`), or stops the running turn and goes next (`'interrupt'`).",
+      params: { id: threadId },
+      body: jsonBody(turnBody, 'turn', parseTurnBody),
+      responses: { 200: turnStream('The turn as it happens.') },
+      errors: ['conflict', 'rate-limited', 'not-implemented', 'unavailable'],
+      handle: async (ctx, { params, body }) => {
+        const input = turnInputOf(body);
+        const cookie = ctx.get('cookie');
+        const authorization = ctx.get('authorization');
+        const turn = await threads.runTurn.execute({
+          principal: principalOf(ctx),
+          threadId: params.id,
+          ...(input.message ? { message: input.message } : {}),
+          answers: input.answers,
+          ...(input.rewind ? { rewind: input.rewind } : {}),
+          credentials: { ...(cookie ? { cookie } : {}), ...(authorization ? { authorization } : {}) },
+        });
+        sendTurn(ctx, turn, streams);
+      },
+    }),
+    route({
+      id: 'rejoinTurn',
+      method: 'get',
+      path: '/threads/:id/stream',
+      summary: 'Rejoin the turn in flight',
+      description:
+        'Streams the turn in flight on this thread, replayed from its first chunk, whichever instance runs it. A turn whose instance dies ends with an `error` part.',
+      params: { id: threadId },
+      responses: { 200: turnStream('The turn in flight.'), 204: bare('No turn is in flight on this thread.') },
+      handle: async (ctx, { params }) => {
+        const turn = await threads.rejoinTurn.execute({ principal: principalOf(ctx), threadId: params.id });
+        if (!turn) {
+          ctx.status = 204;
+          return;
+        }
+        sendTurn(ctx, turn, streams);
+      },
+    }),
+    thread.post('/threads/:id/stop', 'stopTurn', {
+      summary: 'Stop the turn in flight',
+      description:
+        "Stops the turn in flight wherever it runs, cooperatively: the model's current step is cut, calls under way finish, the partial answer is saved and approvals it parked stay to be decided. Answers once the turn ended; `stopped` is false when none was in flight.",
+      responses: { 200: json('Whether a turn was in flight and is stopped.', Stopped) },
+    }),
+  ]);
 }
