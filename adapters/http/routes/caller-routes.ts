@@ -157,11 +157,12 @@ function useCaseRoute<U, K extends string, W = Caller>(
       handle: async (ctx, input) => {
         const { params, query, body } = input as { params: Record<string, string>; query?: object; body?: object };
         if (status === 201) ctx.status = 201;
+        // Who asks and what the path names come last: nothing a query or body carries can stand in for them.
         const answer = await useCase.execute({
-          ...(forCaller ? { principal: principalOf(ctx) } : {}),
-          ...Object.fromEntries(names.map((param) => [param === 'id' ? thing!.key : param, params[param]])),
           ...query,
           ...body,
+          ...Object.fromEntries(names.map((param) => [param === 'id' ? thing!.key : param, params[param]])),
+          ...(forCaller ? { principal: principalOf(ctx) } : {}),
           ...(signal ? { signal: requestSignal(ctx) } : {}),
         });
         if (status === 204) ctx.status = 204;

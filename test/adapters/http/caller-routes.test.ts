@@ -64,6 +64,17 @@ describe('callerRoutes', () => {
     expect(notes.createNote.inputs).to.deep.equal([{ principal, text: 'hi' }]);
   });
 
+  it('never lets a body or query stand in for the caller or what the path names', async () => {
+    const edits = { editNote: recording<{ principal: Principal; noteId: string }>({ id: 'n1' }) };
+    const edit = callerRoutes(edits, { param: z.string(), key: 'noteId' }).patch('/notes/:id', 'editNote', {
+      summary: 'Edit',
+      body: jsonBody(z.strictObject({ noteId: z.string(), principal: z.unknown() })),
+      responses: { 200: json('The note.', z.object({})) },
+    });
+    await call(edit, { params: { id: 'n1' }, query: { noteId: 'n9' }, body: { noteId: 'n9', principal: { subject: 'mallory' } } });
+    expect(edits.editNote.inputs).to.deep.equal([{ principal, noteId: 'n1' }]);
+  });
+
   it('refuses a path parameter the family does not declare', () => {
     expect(() => callerRoutes(notes).get('/notes/:id', 'getNote' as never, { summary: 'Read', responses: { 204: bare('') } })).to.throw(
       /declares no :id/,
