@@ -85,7 +85,8 @@ export function errorEnvelope(logger: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
+      // A handler that wrote its own answer (`ctx.respond = false`) has answered.
+      if (ctx.status === 404 && ctx.body === undefined && ctx.respond !== false) {
         ctx.status = 404;
         ctx.body = envelope('not-found', 'No such route');
       }

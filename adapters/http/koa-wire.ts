@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
 import { Router } from '@koa/router';
 import type { Ids } from '../../ports/ids.js';
@@ -5,8 +6,8 @@ import type { Logger } from '../../ports/logger.js';
 import type { Telemetry } from '../../ports/telemetry.js';
 import type { PrincipalResolver } from '../../ports/principal-resolver.js';
 import type { IdentityUseCases } from '../../ports/use-cases/identity.js';
-import { errorEnvelope } from './error-envelope.js';
-import { closeAfterUnreadBody } from './unread-body.js';
+import { errorEnvelope, toEnvelope } from './error-envelope.js';
+import { closeAfterUnreadBody } from '../shared/unread-body.js';
 import { csrfFloor } from './floor/csrf-floor.js';
 import { jsonBody } from './floor/json-body.js';
 import { orgRefusal } from './floor/org-refusal.js';
@@ -14,10 +15,10 @@ import { principalFloor } from './floor/principal-floor.js';
 import { openApiDocument } from './openapi/openapi-document.js';
 import { openApiRoutes } from './routes/openapi-routes.js';
 import { organizationRoutes } from './routes/organization-routes.js';
-import { registerRoutes } from './wire-route.js';
+import { pathParamsOf, registerRoutes, type WireRoute } from './wire-route.js';
 import { relativeToMount } from './wire-paths.js';
 import type { WireRoutes } from './wire-routes.js';
-import type { WireState } from './wire-state.js';
+import type { WireRouteContext, WireState } from './wire-state.js';
 
 export interface KoaWireOptions {
   /** Where the wire is mounted, e.g. `/api/porter`. */
@@ -41,6 +42,8 @@ export interface KoaWire {
   readonly app: Koa<WireState>;
   /** True for the paths the wire answers: under the mount, and the exact origin-root documents. */
   owns(path: string): boolean;
+  /** The handler of a direct route (see `WireRoute.direct`) when the request is for one; else null. */
+  direct(req: IncomingMessage): ((req: IncomingMessage, res: ServerResponse) => unknown) | null;
 }
 
 /**
@@ -51,8 +54,7 @@ export interface KoaWire {
  * only when one of its routes matched, so unknown paths are a plain 404 that resolves nobody.
  */
 export function createKoaWire(options: KoaWireOptions): KoaWire {
-  const app = new Koa<WireState>({ keys: [...options.cookieKeys], proxy: options.trustProxy ?? false });
-  app.silent = true;
+  const app = koaApp(options);
   const mount = options.mount === '/' ? '' : options.mount;
   const relative = (path: string) => relativeToMount(mount, path);
 
@@ -101,5 +103,66 @@ export function createKoaWire(options: KoaWireOptions): KoaWire {
   }
   for (const router of [origin, orgs, self, open, guarded]) app.use(router.routes());
 
-  return { app, owns: (path) => relative(path) !== null || originPaths.has(path) };
+  return {
+    app,
+    owns: (path) => relative(path) !== null || originPaths.has(path),
+    direct: directLane(groups, mount, options),
+  };
 }
+
+function koaApp(options: KoaWireOptions): Koa<WireState> {
+  const app = new Koa<WireState>({ keys: [...options.cookieKeys], proxy: options.trustProxy ?? false });
+  app.silent = true;
+  return app;
+}
+
+/**
+ * The direct routes (`WireRoute.direct`: `self` routes of an exact path and method). They skip the
+ * routers and the floor: a Koa context is made for the request and handed to the route, in the
+ * trace the request named, and the route writes its own answer (`ctx.respond = false`). Anything
+ * else about the path (another method, a trailing slash) still reaches the routers, which register
+ * the same route.
+ */
+function directLane(groups: ReadonlyArray<WireRoutes>, mount: string, options: KoaWireOptions): KoaWire['direct'] {
+  const routes = new Map<string, WireRoute>();
+  for (const group of groups) {
+    for (const route of group.routes) {
+      if (!route.direct) continue;
+      if (
+        group.access !== 'self' ||
+        route.method === 'all' ||
+        pathParamsOf(route.path).length > 0 ||
+        route.query ||
+        route.body?.kind === 'json'
+      )
+        throw new Error(
+          `Route ${route.id}: only a self route of one method and an exact path, reading no query or JSON body, can be direct`,
+        );
+      routes.set(`${route.method.toUpperCase()} ${mount}${route.path}`, route);
+    }
+  }
+  if (routes.size === 0) return () => null;
+  const app = koaApp(options);
+  const { telemetry, logger } = options;
+  const serve = async (route: WireRoute, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // No router ran: the route's context has no params to read (a direct route declares none).
+    const ctx = Object.assign(app.createContext(req, res), { params: {} }) as WireRouteContext;
+    try {
+      await route.handle(ctx, { params: {}, query: undefined, body: undefined }, noNext);
+      if (ctx.respond !== false) throw new Error(`direct route ${route.id} did not write its answer`);
+    } catch (error) {
+      if (res.headersSent) return void res.destroy();
+      const { status, body } = toEnvelope(error, logger);
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+    }
+  };
+  return (req) => {
+    const url = req.url ?? '';
+    const query = url.indexOf('?');
+    const route = routes.get(`${req.method} ${query === -1 ? url : url.slice(0, query)}`);
+    if (!route) return null;
+    return (req, res) => (telemetry ? telemetry.continueFrom(req.headers, () => serve(route, req, res)) : serve(route, req, res));
+  };
+}
+
+const noNext = async () => undefined;

@@ -10,9 +10,12 @@ export function mountsOf(wire: KoaWire): WireMounts {
   const callback = wire.app.callback();
   const serve = (req: IncomingMessage, res: ServerResponse, hostContext?: unknown) =>
     new Promise<void>((resolve) => {
-      if (hostContext !== undefined) rememberHostContext(req, hostContext);
       res.once('finish', resolve);
       res.once('close', resolve);
+      const direct = wire.direct(req);
+      if (direct) return void direct(req, res);
+      // Only the routers' routes hand the host's context to the principal resolver.
+      if (hostContext !== undefined) rememberHostContext(req, hostContext);
       void callback(req, res);
     });
   const pathOf = (req: IncomingMessage) => new URL(req.url ?? '/', 'http://porter.invalid').pathname;

@@ -82,6 +82,13 @@ export interface RouteDeclaration<P extends ParamSchemas, Q extends z.ZodType | 
   readonly errors?: ReadonlyArray<EnvelopeError>;
   /** Overrides the group's security requirements (an empty list: none). */
   readonly security?: ReadonlyArray<SecurityRequirement>;
+  /**
+   * Answered ahead of the routers, at its exact path and method, for a `self` route that reads
+   * nothing the router parses (no params, query or JSON body): a hot path (the MCP transport)
+   * skips matching every other route and the floor. Its handler gets no `next` and writes its own
+   * answer on `ctx.res` (`ctx.respond = false`), on either lane.
+   */
+  readonly direct?: boolean;
   readonly handle: (ctx: WireRouteContext, input: RouteInput<P, Q, B>, next: Next) => unknown;
 }
 

@@ -16,7 +16,7 @@ import { allowAnyOrigin, AllowedOrigins } from './cors.js';
 import type { DoorUrls } from './door-urls.js';
 import { doorAuthInfo, doorServer, type DoorServerInfo } from './mcp-door-server.js';
 import { InFlightRequests, requestIdsOf } from './in-flight-requests.js';
-import { NOT_JSON, sendWebResponse, webRequestOf } from './web-exchange.js';
+import { NOT_JSON, sendJson, sendWebResponse, webRequestOf } from './web-exchange.js';
 
 /** A door session as it runs here: one SDK transport and server, rebuilt from the store on another instance. */
 export interface TransportSession extends LiveDoorSession {
@@ -335,13 +335,12 @@ function unauthorized(ctx: Context, urls: DoorUrls, reason: Exclude<Admission, {
   const params = [`resource_metadata="${urls.protectedResourceMetadata}"`];
   // RFC 6750 §3.1: a request without credentials gets no error code; a bad token gets invalid_token.
   if (reason !== 'missing') params.push('error="invalid_token"', `error_description="${description}"`);
-  ctx.set('WWW-Authenticate', `Bearer ${params.join(', ')}`);
-  ctx.set('Cache-Control', 'no-store');
-  ctx.status = 401;
-  ctx.body = { error: 'invalid_token', error_description: description };
+  sendJson(ctx, 401, { error: 'invalid_token', error_description: description }, [
+    ['www-authenticate', `Bearer ${params.join(', ')}`],
+    ['cache-control', 'no-store'],
+  ]);
 }
 
 function jsonRpcError(ctx: Context, status: number, code: number, message: string): void {
-  ctx.status = status;
-  ctx.body = { jsonrpc: '2.0', error: { code, message }, id: null };
+  sendJson(ctx, status, { jsonrpc: '2.0', error: { code, message }, id: null });
 }

@@ -1,4 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setMaxListeners } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -24,9 +27,11 @@ export async function run(): Promise<BenchResult[]> {
   await bareClient.connect(new StreamableHTTPClientTransport(new URL(bare.url), { fetch: unsignalledFetch }));
   const results: BenchResult[] = [];
   try {
-    // The access-token cache as shipped (one second), then off: every request reads its token from the store.
+    // The access-token cache as shipped (one second), then off: every request reads its token from
+    // the store, a SQLite file as `npm start` keeps (.porter/), here in a directory of its own.
     for (const tokenCacheMs of [undefined, 0]) {
-      const host = await doorHost(tokenCacheMs);
+      const dir = mkdtempSync(join(tmpdir(), 'porter-bench-door-'));
+      const host = await doorHost(tokenCacheMs, `sqlite:${join(dir, 'porter.db')}`);
       try {
         const door = new URL(`${host.url}${host.porter.mount}/mcp`);
         const token = await accessToken(door, 'bench-user');
@@ -52,6 +57,7 @@ export async function run(): Promise<BenchResult[]> {
         await doorClient.close();
       } finally {
         await host.close();
+        rmSync(dir, { recursive: true, force: true });
       }
     }
     await bareClient.close();
@@ -66,13 +72,13 @@ const call = (client: Client) => async () => {
   if (result.isError) throw new Error(`notes_list failed: ${JSON.stringify(result.content)}`);
 };
 
-/** The development host as `npm start` runs it, on SQLite, with the access-token cache as given. */
-function doorHost(tokenCacheMs: number | undefined): Promise<DevHost> {
+/** The development host as `npm start` runs it, on a SQLite file, with the access-token cache as given. */
+function doorHost(tokenCacheMs: number | undefined, databaseUrl: string): Promise<DevHost> {
   return startDevHost({
     port: 0,
     env: {
       NODE_ENV: 'development',
-      PORTER_DATABASE_URL: 'sqlite::memory:',
+      PORTER_DATABASE_URL: databaseUrl,
       PORTER_SECRET: 'a-benchmark-secret-that-is-long-enough-0123456789',
       PORTER_WEBHOOK_DEMO_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
     },

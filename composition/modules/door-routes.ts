@@ -215,6 +215,7 @@ function transportRoutes(transport: McpDoorTransport): WireRoute[] {
         415: rpcError('`Content-Type` must be `application/json`.'),
       },
       security: DOOR_TOKEN,
+      direct: true,
       handle,
     }),
     route({
@@ -231,6 +232,7 @@ function transportRoutes(transport: McpDoorTransport): WireRoute[] {
         409: rpcError('The session already has a stream open.'),
       },
       security: DOOR_TOKEN,
+      direct: true,
       handle,
     }),
     route({
@@ -240,6 +242,7 @@ function transportRoutes(transport: McpDoorTransport): WireRoute[] {
       summary: 'End a session',
       responses: { 200: bare('The session is closed.'), 400: rpcError('No `Mcp-Session-Id`.'), ...refusals },
       security: DOOR_TOKEN,
+      direct: true,
       handle,
     }),
     preflightRoute('preflightMcp', MCP, ['GET', 'POST', 'DELETE'], TRANSPORT_HEADERS),
@@ -454,19 +457,39 @@ function doorSchemes(options: DoorRouteOptions): Readonly<Record<string, Readonl
   };
 }
 
-/** The origin the request was addressed to (`X-Forwarded-*` only when `trustProxy` is on). */
-export function requestOrigin(ctx: Context): string {
+/** The origin of `{protocol}://{host}` as the request gave them (`X-Forwarded-*` only when `trustProxy` is on). */
+function originOf(address: string): string {
   try {
-    return new URL(`${ctx.protocol}://${ctx.host}`).origin;
+    return new URL(address).origin;
   } catch {
     throw new InvalidInput('The Host header is not a valid host');
   }
 }
 
-/** The door's URLs, from PORTER_BASE_URL's origin when set (behind a proxy, Host may be internal), else the request's. */
+/** How many request origins' URLs are kept: a host answers under a handful of names. */
+const REMEMBERED_ORIGINS = 16;
+
+/**
+ * The door's URLs, from PORTER_BASE_URL's origin when set (behind a proxy, Host may be internal),
+ * else the request's. Every request of the transport asks: the answer for an origin is kept, for
+ * a few origins (a forged Host only evicts the others).
+ */
 export function doorUrlsFrom(baseUrl: string | undefined, mount: string): (ctx: Context) => DoorUrls {
-  const publicOrigin = baseUrl ? new URL(baseUrl).origin : null;
-  return (ctx) => doorUrls(publicOrigin ?? requestOrigin(ctx), mount);
+  if (baseUrl) {
+    const fixed = doorUrls(new URL(baseUrl).origin, mount);
+    return () => fixed;
+  }
+  const remembered = new Map<string, DoorUrls>();
+  return (ctx) => {
+    const address = `${ctx.protocol}://${ctx.host}`;
+    let urls = remembered.get(address);
+    if (!urls) {
+      urls = doorUrls(originOf(address), mount);
+      if (remembered.size >= REMEMBERED_ORIGINS) remembered.clear();
+      remembered.set(address, urls);
+    }
+    return urls;
+  };
 }
 
 /** Discovery documents match their exact path only, never a prefix or a trailing-slash variant. */

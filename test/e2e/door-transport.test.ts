@@ -158,6 +158,17 @@ describe("The door's transport over raw HTTP", function () {
     expect(await ping.json()).to.deep.equal({ jsonrpc: '2.0', id: 6, result: {} });
   });
 
+  it('reads out a refusal answered while the body is still arriving, then closes that connection', async () => {
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping', params: { pad: 'x'.repeat(2 * 1024 * 1024) } });
+    const { authorization: _bearer, ...anonymous } = headers;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const refused = await chunkedPost(door, anonymous, big);
+      expect(refused.status).to.equal(401);
+      expect(JSON.parse(refused.body)).to.deep.include({ error: 'invalid_token' });
+      expect(refused.connection).to.equal('close');
+    }
+  });
+
   describe('Origin (the transport specification: 403 for an Origin present and not allowed)', () => {
     const ping = JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'ping' });
 
@@ -226,13 +237,17 @@ describe("The door's transport over raw HTTP", function () {
 });
 
 /** A POST whose body goes out in chunks (Transfer-Encoding: chunked), without a declared length. */
-function chunkedPost(url: URL, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+function chunkedPost(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; body: string; connection: string | undefined }> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(url, { method: 'POST', headers }, (incoming) => {
       let text = '';
       incoming.setEncoding('utf8');
       incoming.on('data', (chunk: string) => (text += chunk));
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body: text }));
+      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body: text, connection: incoming.headers.connection }));
     });
     // The server may answer and stop reading before the whole body is sent.
     outgoing.on('error', (error: NodeJS.ErrnoException) =>

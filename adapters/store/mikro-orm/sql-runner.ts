@@ -18,6 +18,8 @@ export interface SqlRunner {
 export interface DriverPool<C> {
   acquire(): Promise<C>;
   release(connection: C): Promise<void>;
+  /** The pool's one connection, when it lends the same one to everybody and it can be used without waiting. */
+  readonly sole?: C;
 }
 
 /** The part of knex's client the store uses: its pool, and raw connections outside it. */
@@ -61,5 +63,5 @@ export function driverPool<C>(client: KnexClientLike): DriverPool<C> {
 /** One connection lent to every statement: for a synchronous driver, whose statements never interleave. */
 export function soleConnection<C>(connection: C): DriverPool<C> {
   const lent = Promise.resolve(connection);
-  return { acquire: () => lent, release: async () => undefined };
+  return { acquire: () => lent, release: async () => undefined, sole: connection };
 }

@@ -33,7 +33,7 @@ const SQLITE_THREAD_WAIT_MS = 2;
 const MAX_PAUSE_MS = 25;
 
 /** True for SQLite's "another connection holds the lock" answers (SQLITE_BUSY, SQLITE_LOCKED and their extended codes). */
-function isLockedOut(error: unknown): boolean {
+export function isLockedOut(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code);
 }

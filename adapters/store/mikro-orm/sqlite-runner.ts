@@ -1,8 +1,9 @@
 import { Unavailable } from '../../../domain/errors.js';
 import type { SqliteConnection, SqliteStatement } from './sqlite-connection.js';
-import { whileLocked } from './sqlite-connection.js';
+import { isLockedOut, whileLocked } from './sqlite-connection.js';
 import { onBorrowedConnection, type DriverPool, type SqlRunner } from './sql-runner.js';
 import type { SqlStatement } from './sql-statement.js';
+import { storeError } from './store-errors.js';
 
 /**
  * Longest stretch of back-to-back statements before the runner lets the event loop turn: a loop of
@@ -51,6 +52,16 @@ export class SqliteRunner implements SqlRunner {
       await new Promise((resolve) => setImmediate(resolve));
     }
     this.ensureOpen();
+    const sole = this.pool.sole;
+    if (sole !== undefined) {
+      // The file's own connection: the statement runs now, without borrowing it. Only a lock
+      // another process holds sends it down the retrying path.
+      try {
+        return execute(this.prepare(sole, statement.sql), statement.params);
+      } catch (error) {
+        if (!isLockedOut(error)) throw storeError(error);
+      }
+    }
     return onBorrowedConnection(this.pool, (connection) =>
       whileLocked(
         () => execute(this.prepare(connection, statement.sql), statement.params),

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import Koa from 'koa';
 import { connect } from 'node:net';
-import { closeAfterUnreadBody } from '../../../adapters/http/unread-body.js';
+import { closeAfterUnreadBody } from '../../../adapters/shared/unread-body.js';
 import { serve, type RunningServer } from '../../support/http-server.js';
 
 /**

@@ -35,7 +35,11 @@ export function closeAfterUnreadBody(limits: LingerLimits = { bytes: LINGER_BYTE
  * never stops. An in-memory connection (the fetch mount) has no kernel to reset: its host stops
  * the body when it sees the close.
  */
-export function lingerOnClose(req: IncomingMessage, res: ServerResponse, limits: LingerLimits): void {
+export function lingerOnClose(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limits: LingerLimits = { bytes: LINGER_BYTES, ms: LINGER_MS },
+): void {
   const socket = req.socket;
   if (!(socket instanceof Socket) || socket.destroyed) return;
   let discarded = 0;
