@@ -7,8 +7,9 @@ import type { Context } from 'koa';
  * Never used on the consent page, which does read the host's session.
  */
 export function allowAnyOrigin(ctx: Context, expose: ReadonlyArray<string> = []): void {
-  ctx.set('Access-Control-Allow-Origin', '*');
-  if (expose.length > 0) ctx.set('Access-Control-Expose-Headers', expose.join(', '));
+  // Straight onto Node's response: the transport sets these on every request.
+  ctx.res.setHeader('Access-Control-Allow-Origin', '*');
+  if (expose.length > 0) ctx.res.setHeader('Access-Control-Expose-Headers', expose.join(', '));
 }
 
 export function preflight(methods: ReadonlyArray<string>, headers: ReadonlyArray<string>) {

@@ -13,6 +13,11 @@ export class InFlightRequests {
 
   /** Claims every id of the message(s) in `body`; false, claiming nothing, if one is taken. */
   claim(keys: ReadonlyArray<string>): boolean {
+    if (keys.length === 1) {
+      if (this.ids.has(keys[0]!)) return false;
+      this.ids.add(keys[0]!);
+      return true;
+    }
     if (new Set(keys).size !== keys.length || keys.some((key) => this.ids.has(key))) return false;
     for (const key of keys) this.ids.add(key);
     return true;
@@ -29,10 +34,16 @@ export class InFlightRequests {
  * the transport answers it.
  */
 export function requestIdsOf(parsed: unknown): string[] {
-  const messages = Array.isArray(parsed) ? (parsed as unknown[]) : [parsed];
-  return messages.flatMap((message) => {
-    if (typeof message !== 'object' || message === null || !('method' in message) || !('id' in message)) return [];
-    const id = (message as { id: unknown }).id;
-    return typeof id === 'string' || typeof id === 'number' ? [`${typeof id}:${String(id)}`] : [];
-  });
+  const ids: string[] = [];
+  for (const message of Array.isArray(parsed) ? (parsed as unknown[]) : [parsed]) {
+    const id = requestIdOf(message);
+    if (id !== null) ids.push(id);
+  }
+  return ids;
+}
+
+function requestIdOf(message: unknown): string | null {
+  if (typeof message !== 'object' || message === null || !('method' in message) || !('id' in message)) return null;
+  const id = (message as { id: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? `${typeof id}:${String(id)}` : null;
 }

@@ -69,6 +69,14 @@ export class OtelTelemetry implements Telemetry {
     const span = this.tracer.startSpan(name, { kind: options.kind === 'server' ? SpanKind.SERVER : SpanKind.INTERNAL, links }, parent);
     const open = new Handle(span);
     if (span.isRecording()) open.set(typeof attributes === 'function' ? attributes() : attributes);
+    else if (!trace.isSpanContextValid(span.spanContext())) {
+      // Nobody records it and no trace runs through it (no SDK, no parent): its work needs no context of its own.
+      try {
+        return await work(open);
+      } finally {
+        span.end();
+      }
+    }
     try {
       return await context.with(trace.setSpan(parent, span), () => work(open));
     } catch (error) {

@@ -66,11 +66,15 @@ export class GuardCall {
     // What the model sent is what is digested, parked and shown; the tool sees it parsed.
     const parsed = check.value;
 
+    let digest: string | undefined;
     const ruled: RuledCall = {
       toolCallId: call.toolCallId,
       tool: tool.name,
       input: call.input,
-      inputDigest: inputDigest(call.input),
+      // Worked out when something reads it (an exact grant, a parked approval): a call that just runs never does.
+      get inputDigest() {
+        return (digest ??= inputDigest(call.input));
+      },
       principal: call.principal,
       venue: call.venue,
       presence: call.presence,
