@@ -256,6 +256,14 @@ describe('The door with the clients people use', function () {
       }
     });
 
+    it('answers each of more Hosts than it keeps in memory with its own URLs, then the first again', async () => {
+      const path = '/.well-known/oauth-protected-resource/api/porter/mcp';
+      for (const name of [...Array.from({ length: 20 }, (_, i) => `h${i}.example`), 'h0.example']) {
+        const answer = await getWithHost(`${host.url}${path}`, name);
+        expect(JSON.parse(answer.body), name).to.deep.include({ resource: `http://${name}/api/porter/mcp` });
+      }
+    });
+
     it('with a configured base URL, builds them from it whatever the Host says, and lets caches keep them', async () => {
       const based = await devHost({ env: { PORTER_BASE_URL: 'https://porter.example' } });
       try {
