@@ -58,8 +58,8 @@ export interface DoorSessionRegistry<S extends LiveDoorSession = LiveDoorSession
   find(id: string, subject: string, clientId: string | null): Promise<FoundDoorSession<S> | null>;
   /** `find` for an owner still being established (the bearer being verified): the store is read meanwhile. Null owner: nothing found. */
   findFor(id: string, owner: Promise<DoorSessionOwner | null>): Promise<FoundDoorSession<S> | null>;
-  /** Keeps the live form of a stored session this process rebuilt. */
-  keep(live: S): void;
+  /** Keeps the live form of a stored session this process rebuilt from `stored`, as just read (trusted like a read). */
+  keep(live: S, stored: DoorSessionPrimitives): void;
   /** Ends a session everywhere (the client's DELETE): its record goes, and its live form here closes. */
   end(id: string): Promise<void>;
   /** A live form that closed here on its own; the stored session stays. */

@@ -7,7 +7,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { DoorCaller } from '../../domain/door/door-caller.js';
 import { InvalidInput, PayloadTooLarge, Unavailable } from '../../domain/errors.js';
-import type { DoorSessionInitialize, DoorSessionRegistry, LiveDoorSession } from '../../ports/door-sessions.js';
+import type { DoorSessionInitialize, DoorSessionPrimitives, DoorSessionRegistry, LiveDoorSession } from '../../ports/door-sessions.js';
 import type { Ids } from '../../ports/ids.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Telemetry } from '../../ports/telemetry.js';
@@ -136,7 +136,7 @@ export class McpDoorTransport {
       }
       const request = await this.read(exchange);
       if (!request) return;
-      const session = found.live ?? (await this.rebuild(found.id, found.session.initialize, exchange));
+      const session = found.live ?? (await this.rebuild(found.id, found.session, exchange));
       return this.hand(exchange, session, request);
     }
     if (ctx.method !== 'POST') return jsonRpcError(ctx, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
@@ -208,16 +208,16 @@ export class McpDoorTransport {
   }
 
   /** A stored session's SDK transport and server, rebuilt here by replaying the client's `initialize`; one rebuild at a time. */
-  private rebuild(id: string, initialize: DoorSessionInitialize, exchange: Exchange): Promise<TransportSession> {
+  private rebuild(id: string, stored: DoorSessionPrimitives, exchange: Exchange): Promise<TransportSession> {
     let pending = this.rebuilding.get(id);
     if (!pending) {
-      pending = this.replay(id, initialize, exchange).finally(() => this.rebuilding.delete(id));
+      pending = this.replay(id, stored, exchange).finally(() => this.rebuilding.delete(id));
       this.rebuilding.set(id, pending);
     }
     return pending;
   }
 
-  private async replay(id: string, initialize: DoorSessionInitialize, { url, token, caller }: Exchange): Promise<TransportSession> {
+  private async replay(id: string, stored: DoorSessionPrimitives, { url, token, caller }: Exchange): Promise<TransportSession> {
     const session = this.start(id, null);
     await session.server.connect(session.transport);
     const authInfo = doorAuthInfo(token, caller);
@@ -230,14 +230,14 @@ export class McpDoorTransport {
         }),
         { authInfo },
       );
-    const answer = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: initialize });
+    const answer = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: stored.initialize });
     await answer.body?.cancel();
     if (!answer.ok) {
       await session.close();
       throw new Error(`the stored session ${id} could not be rebuilt (${answer.status})`);
     }
     await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': id })).body?.cancel();
-    this.options.sessions.keep(session);
+    this.options.sessions.keep(session, stored);
     return session;
   }
 

@@ -67,8 +67,9 @@ export class DoorSessions<S extends LiveDoorSession = LiveDoorSession> implement
       .sort((a, b) => Date.parse(a.data.lastSeenAt) - Date.parse(b.data.lastSeenAt));
     const excess = theirs.length - this.deps.settings.maxSessionsPerSubject + 1;
     for (const record of theirs.slice(0, Math.max(0, excess))) await this.end(record.id);
-    await this.deps.records.put({ id, data: { ...session, openedAt: at, lastSeenAt: at }, refs: { subject: opened.subject } });
-    this.keep(live);
+    const data = { ...session, openedAt: at, lastSeenAt: at };
+    await this.deps.records.put({ id, data, refs: { subject: opened.subject } });
+    this.keep(live, data);
   }
 
   find(id: string, subject: string, clientId: string | null): Promise<FoundDoorSession<S> | null> {
@@ -104,10 +105,11 @@ export class DoorSessions<S extends LiveDoorSession = LiveDoorSession> implement
     return { id, session: record.data, live: found?.session ?? null };
   }
 
-  keep(session: S): void {
+  keep(session: S, stored: DoorSessionPrimitives): void {
     const now = this.now();
     this.live.delete(session.id);
-    this.live.set(session.id, { session, usedAt: now });
+    // What was just written or read is trusted like a read: the next request need not read it again.
+    this.live.set(session.id, { session, usedAt: now, stored: { record: stored, at: now } });
     if (this.live.size > MAX_LIVE) {
       // The least recently used that is not answering anything (a stream, a long call) closes here.
       for (const [id, entry] of this.live)

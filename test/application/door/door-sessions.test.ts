@@ -112,6 +112,37 @@ describe('Door sessions trusted for a while', () => {
   });
 });
 
+describe('Door sessions just opened or rebuilt', () => {
+  it('are trusted as read: the requests that follow within cacheMs read nothing', async () => {
+    const clock = new ManualClock();
+    const stored = new MemoryStore({ clock }).records<DoorSessionPrimitives>('door-sessions');
+    let reads = 0;
+    const records = Object.assign(Object.create(stored) as typeof stored, {
+      get: (id: string) => {
+        reads++;
+        return stored.get(id);
+      },
+    });
+    const settings = { maxSessionsPerSubject: 3, sessionIdleSeconds: 1800 };
+    const here = new DoorSessions({ records, settings, clock, cacheMs: 1_000 });
+    const there = new DoorSessions({ records, settings, clock, cacheMs: 1_000 });
+    const live = { id: 'ses_1', streaming: false, close: async () => {} };
+    await here.open({ id: 'ses_1', subject: 'ada', clientId: 'mcpc_1', initialize: INITIALIZE }, live);
+    expect(await here.find('ses_1', 'ada', 'mcpc_1')).to.not.equal(null);
+    expect(reads, 'opened here').to.equal(0);
+
+    // Another instance reads it once, rebuilds its live form from what it read, and keeps it.
+    const found = await there.find('ses_1', 'ada', 'mcpc_1');
+    expect(found?.live).to.equal(null);
+    there.keep({ ...live }, found!.session);
+    expect((await there.find('ses_1', 'ada', 'mcpc_1'))?.live, 'rebuilt there').to.not.equal(null);
+    expect(reads, 'one read, by the rebuild').to.equal(1);
+    clock.advance(1_001);
+    await there.find('ses_1', 'ada', 'mcpc_1');
+    expect(reads, 'read again once cacheMs lapsed').to.equal(2);
+  });
+});
+
 describe("A process's live forms of door sessions", () => {
   it('close when unused for a while, never while answering a call or streaming, and their sessions stay stored', async () => {
     const clock = new ManualClock();
