@@ -163,7 +163,7 @@ export interface PorterOptions {
   /**
    * The door's transport: `allowedOrigins`, browser origins besides its own and loopback ones (or
    * `'*'`; another `Origin` is 403), and `sessionCacheMs`, how long an instance trusts a door session
-   * it read from the store, 0–10000 ms (default 1000; 0 reads it on every request).
+   * it read from the store (or opened or rebuilt itself), 0–10000 ms (default 1000; 0 reads it on every request).
    */
   readonly door?: { readonly allowedOrigins?: ReadonlyArray<string> | '*'; readonly sessionCacheMs?: number };
   readonly remoteAs?: RemoteAuthorizationServer;
