@@ -74,7 +74,7 @@ export class McpDoorTransport {
     if (!telemetry) return this.answer(ctx);
     return telemetry.span(
       'porter.door.request',
-      { 'http.request.method': ctx.method, 'porter.door.session': ctx.get('mcp-session-id') ? 'existing' : 'new' },
+      () => ({ 'http.request.method': ctx.method, 'porter.door.session': ctx.get('mcp-session-id') ? 'existing' : 'new' }),
       async (span) => {
         await this.answer(ctx);
         span.set({ 'http.response.status_code': ctx.status });
@@ -101,12 +101,12 @@ export class McpDoorTransport {
   private async serve(ctx: Context): Promise<void> {
     allowAnyOrigin(ctx, EXPOSED);
     const urls = this.options.urlsOf(ctx);
-    const origin = ctx.get('origin');
+    const origin = headerOf(ctx, 'origin');
     if (origin && !this.origins.allows(origin, new URL(urls.resource).origin))
       return jsonRpcError(ctx, 403, -32000, 'Forbidden: this Origin may not use this MCP server');
-    const token = bearerOf(ctx.get('authorization'));
+    const token = bearerOf(headerOf(ctx, 'authorization'));
     const admitting = this.options.door.admitCaller.execute({ token, site: { issuer: urls.issuer, resource: urls.resource } });
-    const sessionId = ctx.get('mcp-session-id');
+    const sessionId = headerOf(ctx, 'mcp-session-id');
     // The session is looked up while the bearer is checked: no second wait on the store.
     const finding = sessionId
       ? this.options.sessions.findFor(
@@ -321,6 +321,12 @@ interface Exchange {
 /** A JSON-RPC error about the HTTP exchange itself (no request id), as the SDK transport writes one. */
 function transportError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+}
+
+/** A request header as Node parsed it ('' when absent), without Koa's delegation on the hot path. */
+function headerOf(ctx: Context, name: 'origin' | 'authorization' | 'mcp-session-id'): string {
+  const value = ctx.req.headers[name];
+  return typeof value === 'string' ? value : '';
 }
 
 /** The token from `Authorization: Bearer …` (RFC 6750 §2.1), or null. */
