@@ -1,4 +1,4 @@
-import { createServer, type Server as HttpServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -7,13 +7,24 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 /**
  * The anchor: the MCP SDK on a bare Node server, exposing the same `notes_list` tool with the same
  * transport settings as the door (stateful sessions, JSON responses), and nothing else: no auth, no
- * guard, no store.
+ * guard, no store (unless `beforeEach` reads one).
  */
-export async function bareMcpServer(): Promise<{ url: string; close(): Promise<void> }> {
+export async function bareMcpServer(
+  /** Runs before each request is handed to the transport (a bearer check); a throw answers 401. */
+  beforeEach?: (req: IncomingMessage) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const notes: string[] = [];
   const http: HttpServer = createServer((req, res) => {
     void (async () => {
+      if (beforeEach) {
+        try {
+          beforeEach(req);
+        } catch {
+          res.writeHead(401).end();
+          return;
+        }
+      }
       const id = req.headers['mcp-session-id'];
       let transport = typeof id === 'string' ? transports.get(id) : undefined;
       if (!transport) {
