@@ -89,6 +89,11 @@ export class McpDoorTransport {
     } catch (error) {
       // Whatever failed before the answer started answers in JSON-RPC's shape.
       if (ctx.headerSent) throw error;
+      // A request the transport cannot take (a body past the bound or unreadable, a Host that is no
+      // host), in the shape and words the SDK transport answers these with.
+      if (error instanceof PayloadTooLarge)
+        return jsonRpcError(ctx, 413, -32000, `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`);
+      if (error instanceof InvalidInput) return jsonRpcError(ctx, 400, -32000, `Bad Request: ${error.message}`);
       const unavailable = error instanceof Unavailable;
       if (!unavailable)
         this.options.logger.error('door transport failed', {
@@ -135,14 +140,12 @@ export class McpDoorTransport {
         return sendWebResponse(ctx, new Response(null, { status: 200 }));
       }
       const request = await this.read(exchange);
-      if (!request) return;
       const session = found.live ?? (await this.rebuild(found.id, found.session, exchange));
       return this.hand(exchange, session, request);
     }
     if (ctx.method !== 'POST') return jsonRpcError(ctx, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
 
     const request = await this.read(exchange);
-    if (!request) return;
     const initialize = initializeOf(request.parsed);
     const session = this.start(this.options.ids.mint('session'), initialize && { caller, initialize });
     await session.server.connect(session.transport);
@@ -241,22 +244,9 @@ export class McpDoorTransport {
     return session;
   }
 
-  /** The request as a Web `Request` and its body's bytes; null once a body that cannot be read was answered. */
-  private async read({ ctx, url }: Exchange): Promise<WebExchange | null> {
-    try {
-      return await webRequestOf(ctx, url, MAX_BODY_BYTES);
-    } catch (error) {
-      // In the shape and words the SDK transport answers these with.
-      if (error instanceof PayloadTooLarge) {
-        await sendWebResponse(ctx, transportError(413, -32000, `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`));
-        return null;
-      }
-      if (error instanceof InvalidInput) {
-        await sendWebResponse(ctx, transportError(400, -32000, `Bad Request: ${error.message}`));
-        return null;
-      }
-      throw error;
-    }
+  /** The request as a Web `Request` and its parsed body (a body it cannot take throws, and `answer` refuses it). */
+  private read({ ctx, url }: Exchange): Promise<WebExchange> {
+    return webRequestOf(ctx, url, MAX_BODY_BYTES);
   }
 
   /**
@@ -266,7 +256,7 @@ export class McpDoorTransport {
   private async hand({ ctx, token, caller }: Exchange, session: TransportSession, exchange: WebExchange): Promise<void> {
     const ids = requestIdsOf(exchange.parsed);
     if (!session.inFlight.claim(ids))
-      return sendWebResponse(ctx, transportError(400, -32600, 'Invalid Request: a request id is already in flight on this session'));
+      return jsonRpcError(ctx, 400, -32600, 'Invalid Request: a request id is already in flight on this session');
     try {
       const response = await answerOf(session, exchange, doorAuthInfo(token, caller));
       if (ctx.method === 'GET' && response.ok) {

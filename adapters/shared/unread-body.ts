@@ -12,12 +12,14 @@ export interface LingerLimits {
   readonly ms: number;
 }
 
+const LINGER: LingerLimits = { bytes: LINGER_BYTES, ms: LINGER_MS };
+
 /**
  * Outermost wire middleware. An error answered while the request body is still arriving (413
  * past a limit, or any refusal that stopped reading) says `Connection: close` and then closes
  * the connection cleanly: see `lingerOnClose`.
  */
-export function closeAfterUnreadBody(limits: LingerLimits = { bytes: LINGER_BYTES, ms: LINGER_MS }): Middleware {
+export function closeAfterUnreadBody(limits: LingerLimits = LINGER): Middleware {
   return async (ctx, next) => {
     await next();
     if (ctx.status < 400 || ctx.req.complete || ctx.headerSent) return;
@@ -35,11 +37,7 @@ export function closeAfterUnreadBody(limits: LingerLimits = { bytes: LINGER_BYTE
  * never stops. An in-memory connection (the fetch mount) has no kernel to reset: its host stops
  * the body when it sees the close.
  */
-export function lingerOnClose(
-  req: IncomingMessage,
-  res: ServerResponse,
-  limits: LingerLimits = { bytes: LINGER_BYTES, ms: LINGER_MS },
-): void {
+export function lingerOnClose(req: IncomingMessage, res: ServerResponse, limits: LingerLimits = LINGER): void {
   const socket = req.socket;
   if (!(socket instanceof Socket) || socket.destroyed) return;
   let discarded = 0;

@@ -169,6 +169,27 @@ describe("The door's transport over raw HTTP", function () {
     }
   });
 
+  it('refuses a Host that names no host with 400 in JSON-RPC shape, on every method, never a 500', async () => {
+    for (const method of ['POST', 'GET', 'DELETE']) {
+      const refused = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const outgoing = httpRequest(door, { method, headers: { ...headers, host: 'exa mple' } }, (incoming) => {
+          let text = '';
+          incoming.setEncoding('utf8');
+          incoming.on('data', (chunk: string) => (text += chunk));
+          incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body: text }));
+        });
+        outgoing.on('error', reject);
+        outgoing.end(method === 'POST' ? JSON.stringify(INITIALIZE) : undefined);
+      });
+      expect(refused.status, method).to.equal(400);
+      expect(JSON.parse(refused.body), method).to.deep.equal({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Bad Request: The Host header is not a valid host' },
+        id: null,
+      });
+    }
+  });
+
   describe('Origin (the transport specification: 403 for an Origin present and not allowed)', () => {
     const ping = JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'ping' });
 
