@@ -25,15 +25,20 @@ export interface SandboxSession {
   /** Writes files under /app (creating directories), replacing what was there at those paths. */
   writeFiles(files: ReadonlyArray<SandboxFile>): Promise<void>;
   /**
-   * (Re)starts the app server: `/app/start.sh` if present, else `node /app/server.js`, with `PORT`
-   * set. Resolves once it listens on `$PORT`; rejects if it exits or does not listen in time.
+   * (Re)starts the app server from the current files: `/app/start.sh` if present, else
+   * `node /app/server.js`, with `PORT` set. Resolves once it listens on `$PORT`; rejects if it exits
+   * or does not listen in time. A server already running keeps serving until the new one listens,
+   * and keeps serving when the new one fails (where the adapter can run two; the local one does).
    */
   start(): Promise<void>;
   /** Whether the app server answers on `$PORT` right now. */
   isListening(): Promise<boolean>;
   /** Captures the current files (and, where the adapter can, the process state); returns its id. */
   snapshot(): Promise<string>;
-  /** Puts a snapshot back and restarts the server from it: the previous rung serving again. */
+  /**
+   * Puts a snapshot back and restarts the server from it: the previous rung serving again. A server
+   * already serving exactly that snapshot's files is left running.
+   */
   restore(snapshotId: string): Promise<void>;
   /** A request to the app's own server (e.g. `POST /fn/<name>`), answered by it. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
@@ -45,6 +50,24 @@ export interface SandboxSession {
    * ids can be restored. For an app that is being deleted.
    */
   discard(): Promise<void>;
+  /**
+   * Why the server is not running, when the adapter stopped it for crossing one of its limits (and
+   * will not start it again before `retryAt`); null otherwise. Adapters without limits omit it.
+   */
+  stopped?(): SandboxStop | null;
+}
+
+/** The resources an adapter may hold an app to. */
+export type SandboxLimit = 'processes' | 'memory' | 'cpu' | 'disk';
+
+/** An app server stopped because it crossed a limit. */
+export interface SandboxStop {
+  readonly limit: SandboxLimit;
+  /** For its owner: what it crossed, e.g. "it used more than its 512 MiB of memory". */
+  readonly message: string;
+  /** When it stopped, and when a request may start it again (ISO 8601). */
+  readonly at: string;
+  readonly retryAt: string;
 }
 
 export interface SandboxOpenOptions {

@@ -95,8 +95,17 @@ export function errorEnvelope(logger: Logger): Middleware {
       ctx.status = status;
       ctx.body = body;
       if (status === 401 && !ctx.response.get('WWW-Authenticate')) ctx.set('WWW-Authenticate', 'Bearer');
-      // A budget's refusal says when its window frees a unit (none when it never will, e.g. a run's writes).
-      if (error instanceof LimitReached && error.retryAfterSeconds !== null) ctx.set('Retry-After', String(error.retryAfterSeconds));
+      // A refusal that knows when to come back says so: a budget's window freeing a unit (none when it
+      // never will, e.g. a run's writes), an app stopped for a limit waiting out its cool-down.
+      const retryAfter = retryAfterOf(error);
+      if (retryAfter !== null) ctx.set('Retry-After', String(retryAfter));
     }
   };
+}
+
+/** Whole seconds to wait, from a refusal's `details.retryAfter`; null when it names none. */
+function retryAfterOf(error: unknown): number | null {
+  if (error instanceof LimitReached) return error.retryAfterSeconds;
+  const seconds = error instanceof DomainError ? error.details?.retryAfter : undefined;
+  return typeof seconds === 'number' && Number.isInteger(seconds) && seconds > 0 ? seconds : null;
 }

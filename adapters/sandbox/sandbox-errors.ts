@@ -1,4 +1,5 @@
 import { Conflict, NotFound, Unavailable } from '../../domain/errors.js';
+import type { SandboxStop } from '../../ports/sandbox.js';
 
 /**
  * The app server did not come up: it exited, or did not listen on `$PORT` in time. The message
@@ -35,5 +36,13 @@ export class SandboxSnapshotNotFound extends NotFound {
 export class SandboxProviderFailed extends Unavailable {
   constructor(provider: string, message: string) {
     super(`The ${provider} sandbox provider failed: ${message}`);
+  }
+}
+
+/** The app server was stopped for crossing one of its limits, and may not start again yet. */
+export class SandboxStoppedForLimit extends Unavailable {
+  constructor(stop: SandboxStop) {
+    const retryAfter = Math.max(1, Math.ceil((Date.parse(stop.retryAt) - Date.now()) / 1000));
+    super(`${stop.message}. It can start again in ${retryAfter} s.`, { reason: 'app-limit', limit: stop.limit, retryAt: stop.retryAt, retryAfter });
   }
 }

@@ -12,7 +12,8 @@ type Of = { principal: Principal; appId: string };
  * passes on its own page (`/apps/<id>/view/`, with a trailing slash so the page's relative links
  * stay under it). A served app whose server is down is `resuming`: opening it starts bringing the
  * server back from its snapshot (`ResumeServedApp`, which logs a failed restore), and the client
- * polls open until it reads `http`. A drifted fork says so in `pinDrift`.
+ * polls open until it reads `http`. One its sandbox stopped for crossing a limit is `stopped`, saying
+ * why, until its cool-down has passed. A drifted fork says so in `pinDrift`.
  */
 export class OpenApp implements UseCase<Of, OpenPayload> {
   constructor(
@@ -27,7 +28,12 @@ export class OpenApp implements UseCase<Of, OpenPayload> {
     const pinDrift = app.pinDrift();
     if (app.document.ui === 'tree') return { kind: 'tree', payload, pinDrift };
     const url = `/apps/${app.id}/view/`;
-    if ((await this.rollout.serverState(app)) !== 'down') return { kind: 'http', payload, url, pinDrift };
+    const server = await this.rollout.serverState(app);
+    if (server.state === 'stopped') {
+      const { limit, message, retryAt } = server.stop;
+      return { kind: 'stopped', payload, url, pinDrift, stopped: { limit, message, retryAt } };
+    }
+    if (server.state !== 'down') return { kind: 'http', payload, url, pinDrift };
     void this.resume.begin(app);
     return { kind: 'resuming', payload, url, pinDrift };
   }

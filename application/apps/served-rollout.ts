@@ -1,16 +1,18 @@
 import type { App } from '../../domain/apps/app.js';
 import type { AppDocument } from '../../domain/apps/app-document.js';
-import { AppNotServed, ServedStepFailed } from '../../domain/apps/app-errors.js';
+import { AppNotServed, AppServerStopped, ServedStepFailed } from '../../domain/apps/app-errors.js';
 import { DomainError, NotImplemented, Unavailable } from '../../domain/errors.js';
 import type { AppScaffold } from '../../ports/app-scaffold.js';
 import type { Logger } from '../../ports/logger.js';
-import type { Sandbox, SandboxSession } from '../../ports/sandbox.js';
+import type { Sandbox, SandboxSession, SandboxStop } from '../../ports/sandbox.js';
+import type { Clock } from '../../ports/clock.js';
 
 /**
  * Puts an app's server in its sandbox, one checked step at a time. Graduation: scaffold written,
  * server started, snapshot taken — a failed step closes the sandbox and the tree keeps serving.
  * An update of a served app: files written, server restarted, checked listening, snapshot taken —
- * a failed step restores the previous snapshot, so the previous version keeps serving.
+ * a failed step restores the previous snapshot, so the previous version keeps serving (a sandbox
+ * that starts the new server beside the old one never stopped serving it).
  */
 export class ServedRollout {
   constructor(
@@ -18,6 +20,7 @@ export class ServedRollout {
     private readonly sandbox: Sandbox,
     private readonly logger: Logger,
     private readonly scaffold: AppScaffold,
+    private readonly clock: Clock,
   ) {}
 
   /** The new snapshot's id once every step succeeded. */
@@ -67,13 +70,16 @@ export class ServedRollout {
 
   /**
    * The served app's session. A side effect, logged: when its server is not listening it is
-   * brought back from the app's snapshot first (a failed restore is ServedStepFailed).
+   * brought back from the app's snapshot first (a failed restore is ServedStepFailed) — unless its
+   * sandbox stopped it for crossing a limit, which holds until its cool-down has passed (503, saying why).
    */
   async runningOrRestored(app: App): Promise<SandboxSession> {
     const served = app.served;
     if (app.document.ui !== 'http' || !served) throw new AppNotServed(app.id);
     const session = await this.open(app.id, app.document, app.owner);
     if (!(await session.isListening())) {
+      const stop = session.stopped?.();
+      if (stop) throw this.stoppedError(stop);
       this.logger.info('restoring a served app from its snapshot', { appId: app.id, snapshotId: served.snapshotId });
       await step('restore', () => session.restore(served.snapshotId));
     }
@@ -82,15 +88,25 @@ export class ServedRollout {
 
   /**
    * Whether the served app's server answers right now: `listening`, `down` (it can be brought
-   * back from its snapshot), or `unserved` when the deployment has no sandbox to serve it from.
+   * back from its snapshot), `stopped` (its sandbox stopped it for a limit; `stop` says which and
+   * until when), or `unserved` when the deployment has no sandbox to serve it from.
    */
-  async serverState(app: App): Promise<'listening' | 'down' | 'unserved'> {
-    if (!app.served) return 'down';
+  async serverState(app: App): Promise<{ state: 'listening' | 'down' | 'unserved' } | { state: 'stopped'; stop: SandboxStop }> {
+    if (!app.served) return { state: 'down' };
     try {
-      return (await (await this.open(app.id, app.document)).isListening()) ? 'listening' : 'down';
+      const session = await this.open(app.id, app.document);
+      if (await session.isListening()) return { state: 'listening' };
+      const stop = session.stopped?.();
+      return stop ? { state: 'stopped', stop } : { state: 'down' };
     } catch (error) {
-      return error instanceof NotImplemented ? 'unserved' : 'down';
+      return { state: error instanceof NotImplemented ? 'unserved' : 'down' };
     }
+  }
+
+  /** The refusal for a request to an app stopped for a limit: why, and when it may start again. */
+  stoppedError(stop: SandboxStop): AppServerStopped {
+    const seconds = Math.max(1, Math.ceil((Date.parse(stop.retryAt) - this.clock.now().getTime()) / 1000));
+    return new AppServerStopped(stop, seconds);
   }
 
   /** Stops the app's sandbox, keeping its files and snapshots (graduation lost a race). */

@@ -114,7 +114,7 @@ export function assembleApps(parts: AppsParts): AppsUseCases {
   const { book, ids, clock } = parts;
   const catalog = parts.catalog ?? new NoPinCatalog();
   const generation = new Generation(parts.generator ?? new NoAppGenerator());
-  const rollout = new ServedRollout(parts.sandbox ?? new NoSandbox(), parts.logger, new NodeAppScaffold());
+  const rollout = new ServedRollout(parts.sandbox ?? new NoSandbox(), parts.logger, new NodeAppScaffold(), clock);
   const data = new AppData(parts.store);
   const archive = new ZipAppArchive();
   const sharing = new AppSharing(parts.canShareApps ?? nobodyMayShare, parts.logger);

@@ -53,6 +53,21 @@ export class ServedStepFailed extends DomainError {
   }
 }
 
+/**
+ * A served app whose server its sandbox stopped for crossing a limit (memory, processes, CPU time,
+ * disk): it stays stopped until `retryAt`, and every request until then says why.
+ */
+export class AppServerStopped extends Unavailable {
+  constructor(stop: { limit: string; message: string; retryAt: string }, retryAfterSeconds: number) {
+    super(`${stop.message}. It can start again in ${retryAfterSeconds} s, or sooner once its owner changes it.`, {
+      reason: 'app-limit',
+      limit: stop.limit,
+      retryAt: stop.retryAt,
+      retryAfter: retryAfterSeconds,
+    });
+  }
+}
+
 /** The named action exists but does not run a host tool (records and functions have their own routes). */
 export class NotAToolAction extends Conflict {
   constructor(appId: string, action: string) {

@@ -1,3 +1,4 @@
+import type { SandboxLimit } from '../sandbox.js';
 import type { AppDocument } from '../../domain/apps/app-document.js';
 import type { VersionChange } from '../../domain/apps/app.js';
 import type { AppView } from '../../domain/apps/app-view.js';
@@ -33,7 +34,8 @@ export interface AppDetail extends AppSummary {
 
 /** `GET /apps/:id/open`. `resuming`: served, but its server is being brought back. */
 export interface OpenPayload {
-  readonly kind: 'tree' | 'http' | 'resuming';
+  /** `resuming`: served, its server being brought back; `stopped`: its sandbox stopped it for a limit. */
+  readonly kind: 'tree' | 'http' | 'resuming' | 'stopped';
   readonly payload?: { readonly appId: string; readonly version: string; readonly document: AppDocument };
   /**
    * For a served app: its own page, proxied through the wire, relative to it (`/apps/<id>/view/`).
@@ -41,6 +43,8 @@ export interface OpenPayload {
    */
   readonly url?: string;
   readonly pinDrift: PinDrift | null;
+  /** With `stopped`: the limit it crossed, what to tell its owner, and when a request may start it again. */
+  readonly stopped?: { readonly limit: SandboxLimit; readonly message: string; readonly retryAt: string };
 }
 
 export interface EditResult {

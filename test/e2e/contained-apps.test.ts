@@ -7,6 +7,8 @@ import { tinyDocument } from '../support/apps-documents.js';
 import type { Part } from '../support/turn-client.js';
 import { ZipAppArchive } from '../../adapters/apps/zip-app-archive.js';
 import { bubblewrapSupport } from '../../adapters/sandbox/local/bubblewrap-command.js';
+import { LocalSandbox } from '../../adapters/sandbox/local/local-sandbox.js';
+import { processTree } from '../support/process-tree.js';
 import type { AppDocument } from '../../domain/apps/app-document.js';
 import { eventually, processAlive } from '../support/sandbox-apps.js';
 
@@ -176,7 +178,8 @@ describe('Served app servers stopped when idle and at shutdown, on the developme
   it('an idle server is stopped, the next request starts it again transparently, and closing Porter leaves no process behind', async function () {
     if (!bubblewrapSupport().available) this.skip();
     const root = await mkdtemp(join(tmpdir(), 'porter-idle-e2e-'));
-    const host = await devHost({ porter: { sandbox: { kind: 'local', root, idleStopMs: 1000 } } });
+    const sandbox = new LocalSandbox({ root, limits: { idleMs: 1000 } });
+    const host = await devHost({ porter: { sandbox } });
     let closed = false;
     try {
       const ada = host.client.as('ada');
@@ -188,18 +191,18 @@ describe('Served app servers stopped when idle and at shutdown, on the developme
       const app = (await imported.json()) as Part;
       expect((await ada.json('POST', `/apps/${app.id}/graduate`, {})).status).to.equal(200);
       expect((await ada.json('POST', `/apps/${app.id}/fn/hello`, {})).status).to.equal(200);
-      const pidFile = join(root, '.run', `${app.id}.pid`);
-      const first = Number(await readFile(pidFile, 'utf8'));
-      // Stopped once idle: its pid record goes with it.
-      expect(await eventually(async () => !(await stat(pidFile).catch(() => null)) && !processAlive(first), 10_000)).to.equal(true);
+      const session = await sandbox.open(app.id, { egress: null });
+      const first = await processTree(session.sandboxPid!);
+      // Stopped once idle: every process of its sandbox goes.
+      expect(await eventually(() => session.sandboxPid === undefined && first.every((pid) => !processAlive(pid)), 10_000)).to.equal(true);
       const again = await ada.json('POST', `/apps/${app.id}/fn/hello`, {});
       expect(again.status, JSON.stringify(again.body)).to.equal(200);
-      const second = Number(await readFile(pidFile, 'utf8'));
-      expect(second).to.not.equal(first);
-      expect(processAlive(second)).to.equal(true);
+      const second = await processTree(session.sandboxPid!);
+      expect(second[0]).to.not.equal(first[0]);
+      expect(second.every(processAlive)).to.equal(true);
       await host.close();
       closed = true;
-      expect(processAlive(second)).to.equal(false);
+      expect(await eventually(() => second.every((pid) => !processAlive(pid)))).to.equal(true);
     } finally {
       if (!closed) await host.close();
       await rm(root, { recursive: true, force: true });

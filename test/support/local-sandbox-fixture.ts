@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { LocalSandbox } from '../../adapters/sandbox/local/local-sandbox.js';
 import type { SandboxOpenOptions } from '../../ports/sandbox.js';
-import { callFn, eventually, processAlive, type EchoBody } from './sandbox-apps.js';
+import { processAlive } from './sandbox-apps.js';
+import { startTsx } from './child-process.js';
 
 /**
  * A LocalSandbox of its own for each test, in a fresh folder named from `prefix`: its servers are
@@ -30,23 +31,23 @@ export function localSandboxPerTest(prefix: string, startTimeoutMs: number): { s
 }
 
 /**
- * A host that died without closing left `appId`'s server (pid `orphan`) running under the root: the
- * next host (made with `options`), opening the app again, must stop that server before starting its
- * own. Gives the label the new server answers `echo` with.
+ * A host that serves an app (start.sh with a background helper) and is then killed with SIGKILL,
+ * closing nothing: answers the host pids its sandbox ran, which must all end by themselves.
  */
-export async function reopenAfterDeadHost(
-  options: ConstructorParameters<typeof LocalSandbox>[0],
-  appId: string,
-  open: SandboxOpenOptions,
-  orphan: number,
-): Promise<string> {
-  const nextHost = new LocalSandbox(options);
-  try {
-    const again = await nextHost.open(appId, open);
-    await again.start();
-    expect(await eventually(() => !processAlive(orphan))).to.equal(true);
-    return (await callFn<EchoBody>(again, 'echo')).label;
-  } finally {
-    await nextHost.closeAll();
-  }
+export async function serversOfKilledHost(
+  root: string,
+  options: Omit<NonNullable<ConstructorParameters<typeof LocalSandbox>[0]>, 'root' | 'logger' | 'resolve'>,
+  egress: SandboxOpenOptions['egress'] = null,
+): Promise<number[]> {
+  const host = await startTsx({
+    script: 'test/support/sandbox-host.ts',
+    args: [root, JSON.stringify(options), JSON.stringify(egress)],
+    ready: /READY ([\d ]+)\n/,
+    exited: 'the sandbox host exited before it served',
+  });
+  const pids = host.match[1]!.trim().split(' ').map(Number);
+  expect(pids.every((pid) => processAlive(pid))).to.equal(true);
+  host.child.kill('SIGKILL');
+  await new Promise((resolve) => host.child.once('exit', resolve));
+  return pids;
 }

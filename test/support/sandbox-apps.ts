@@ -63,7 +63,10 @@ export const nodeApp = (label: string): SandboxFile[] => [{ path: '/app/server.j
 /** A start.sh app: the script marks the environment, starts a helper in the background, then the server. */
 export const startShApp = (label: string): SandboxFile[] => [
   { path: '/app/server.js', content: nodeServer(label) },
-  { path: '/app/helper.js', content: `require('node:fs').writeFileSync('helper.pid', String(process.pid)); setInterval(() => {}, 1000);` },
+  {
+    path: '/app/helper.js',
+    content: `require('node:fs').writeFileSync(require('node:path').join(process.env.TMPDIR || '.', 'helper.pid'), String(process.pid)); setInterval(() => {}, 1000);`,
+  },
   {
     path: '/app/start.sh',
     mode: 0o755,
@@ -80,7 +83,7 @@ export const crashingApp = (): SandboxFile[] => [
 export const silentApp = (): SandboxFile[] => [
   {
     path: '/app/server.js',
-    content: `require('node:fs').writeFileSync('server.pid', String(process.pid)); console.log('still warming up'); setInterval(() => {}, 1000);`,
+    content: `require('node:fs').writeFileSync(require('node:path').join(process.env.TMPDIR || '.', 'server.pid'), String(process.pid)); console.log('still warming up'); setInterval(() => {}, 1000);`,
   },
 ];
 

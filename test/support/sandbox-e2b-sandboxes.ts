@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { EgressProxy, type EgressResolver } from '../../adapters/sandbox/egress/egress-proxy.js';
+import type { EgressResolver } from '../../adapters/sandbox/egress/egress-proxy.js';
+import { listeningProxy, type ListeningProxy } from './listening-proxy.js';
 import { egressEnvironment } from '../../adapters/sandbox/egress/egress-environment.js';
 import { normaliseHost, type EgressRule } from '../../adapters/sandbox/egress/egress-rules.js';
 import { freePort } from '../../adapters/sandbox/net-probe.js';
@@ -48,7 +49,7 @@ export class FakeE2bSandbox {
   state: 'running' | 'paused' = 'running';
   readonly ports = new Map<number, number>();
   readonly processes = new Map<number, RunningProcess>();
-  private proxy: EgressProxy | null = null;
+  private proxy: ListeningProxy | null = null;
 
   constructor(
     readonly root: string,
@@ -105,7 +106,7 @@ export class FakeE2bSandbox {
       env.PORT = String(hostPort);
     }
     if (this.isRestricted()) {
-      this.proxy ??= await EgressProxy.start({ rule: () => this.egressRule(), resolve: this.resolve });
+      this.proxy ??= await listeningProxy({ rule: () => this.egressRule(), resolve: this.resolve });
       Object.assign(env, egressEnvironment(this.proxy.address));
     }
     const child = spawn(config.cmd, config.args ?? [], {

@@ -26,7 +26,7 @@ const appSummary = z.object({
 const appList = z.object({ apps: z.array(appSummary), nextCursor: z.string().nullable().optional() });
 const pinDrift = z.object({ slot: z.string(), baselineHash: z.string(), currentHash: z.string() });
 const openPayload = z.object({
-  kind: z.enum(['tree', 'http', 'resuming']),
+  kind: z.enum(['tree', 'http', 'resuming', 'stopped']),
   payload: z
     .object({
       appId: z.string(),
@@ -37,6 +37,8 @@ const openPayload = z.object({
   /** A served app's own page, through the wire (`/apps/<id>/view/`). */
   url: z.string().optional(),
   pinDrift: pinDrift.nullable(),
+  /** Its sandbox stopped its server for crossing a limit: why, and when it may start again. */
+  stopped: z.object({ limit: z.string(), message: z.string(), retryAt: z.string() }).optional(),
 });
 const recordList = z.object({
   records: z.array(z.object({ id: z.string(), data: z.unknown() })),
@@ -234,6 +236,7 @@ export function AppPage({ appId }: { appId: string }) {
       ) : null}
       <NoticeBanner notice={notice} />
       {opened.data.kind === 'resuming' ? <p className="banner info">Starting the app’s server again…</p> : null}
+      {opened.data.stopped ? <StoppedBanner stopped={opened.data.stopped} onRetry={reload} /> : null}
       {frame ? (
         <ServedFrame appId={appId} title={document.title || 'App'} src={frame} />
       ) : (
@@ -243,6 +246,20 @@ export function AppPage({ appId }: { appId: string }) {
       )}
       <EditBox onEdit={edit} busy={working === 'edit'} />
     </PageFrame>
+  );
+}
+
+/** A served app its sandbox stopped for crossing a limit: what happened, and a way to try again once it may start. */
+function StoppedBanner({ stopped, onRetry }: { stopped: { message: string; retryAt: string }; onRetry(): void }) {
+  return (
+    <div className="banner error" role="alert">
+      <span>
+        {stopped.message}. It can start again after {new Date(stopped.retryAt).toLocaleTimeString()}, or as soon as you change it.
+      </span>
+      <button type="button" className="button small secondary" onClick={onRetry}>
+        Try again
+      </button>
+    </div>
   );
 }
 

@@ -81,10 +81,21 @@ export const PlacementList = z.object({ placements: z.array(Placement) }).meta({
 
 export const OpenPayload = z
   .object({
-    kind: z.enum(['tree', 'http', 'resuming']).describe('`resuming`: served, but its server is being brought back.'),
+    kind: z
+      .enum(['tree', 'http', 'resuming', 'stopped'])
+      .describe(
+        '`resuming`: served, but its server is being brought back. `stopped`: its sandbox stopped its server for crossing a limit (see `stopped`).',
+      ),
     payload: z.object({ appId: z.string(), version: z.string(), document: AppDocument }).optional(),
     url: z.string().optional().describe("A served app's own page through the wire (`/apps/<id>/view/`); frame it sandboxed."),
     pinDrift: PinDrift.nullable(),
+    stopped: z
+      .object({
+        limit: z.enum(['processes', 'memory', 'cpu', 'disk']),
+        message: z.string().describe('For its owner: what it crossed.'),
+        retryAt: z.string().describe('When a request may start it again (ISO 8601); an edit starts it at once.'),
+      })
+      .optional(),
   })
   .meta({ id: 'OpenPayload' });
 

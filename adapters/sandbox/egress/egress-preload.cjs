@@ -129,10 +129,18 @@ function install(address) {
 
   // Global fetch is Node's bundled undici. Its global dispatcher lives under a symbol shared by
   // every undici copy; a data: URL makes Node create it without touching the network, and the
-  // Agent class it is an instance of accepts a connector that dials through the tunnel.
+  // Agent class it is an instance of accepts a connector that dials through the tunnel. Loading
+  // undici costs tens of milliseconds, so it happens off the server's way to listening: on the
+  // first fetch, or just after the app's own start, whichever comes first. Until then a direct
+  // connection is refused anyway (above), so nothing slips out.
   const dispatcherKey = Symbol.for('undici.globalDispatcher.1');
-  if (typeof globalThis.fetch === 'function') {
-    globalThis.fetch('data:,').catch(() => undefined);
+  const originalFetch = globalThis.fetch;
+  if (typeof originalFetch !== 'function') return;
+  let tunnelled = false;
+  const tunnelFetch = () => {
+    if (tunnelled) return;
+    tunnelled = true;
+    originalFetch('data:,').catch(() => undefined);
     const current = globalThis[dispatcherKey];
     if (current && typeof current.constructor === 'function') {
       const Agent = current.constructor;
@@ -151,5 +159,10 @@ function install(address) {
         },
       });
     }
-  }
+  };
+  globalThis.fetch = function fetch(...args) {
+    tunnelFetch();
+    return originalFetch.apply(this, args);
+  };
+  setImmediate(tunnelFetch);
 }

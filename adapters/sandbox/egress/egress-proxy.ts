@@ -1,6 +1,5 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { connect, createServer as createSocketServer, type Server as SocketServer, type Socket } from 'node:net';
-import { timingSafeEqual } from 'node:crypto';
+import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { EgressRefused, type GuardedAddressClass } from '../../../domain/guard/egress.js';
 import { EgressGuard, type AdmittedDestination } from '../../shared/egress/egress-guard.js';
@@ -21,13 +20,6 @@ export interface EgressProxyOptions {
   /** Consulted per connection, so a policy change takes effect at once. */
   readonly rule: () => EgressRule;
   readonly resolve?: EgressResolver;
-  /**
-   * Listen on this Unix socket instead of loopback TCP, admitting only connections that first send
-   * `<token>\n`. How a sandbox in its own network namespace reaches the proxy (loopback is not shared
-   * across namespaces, the filesystem is); the token keeps other local processes — another app's
-   * sandbox among them — from borrowing this app's allow-list.
-   */
-  readonly socket?: { readonly path: string; readonly token: string };
 }
 
 const HOP_BY_HOP = new Set([
@@ -51,27 +43,17 @@ const HOP_BY_HOP = new Set([
 export class EgressProxy {
   private readonly sockets = new Set<Duplex>();
 
-  private constructor(
-    private readonly server: Server,
-    /** What accepts connections: the HTTP server itself, or the Unix socket gatekeeper in front of it. */
-    private readonly listener: Server | SocketServer,
-    readonly port: number,
-  ) {}
+  private constructor(private readonly server: Server) {}
 
-  static async start(options: EgressProxyOptions): Promise<EgressProxy> {
+  /**
+   * A proxy that listens nowhere: connections are handed to it (`accept`). How a sandbox reaches it:
+   * the gate inside hands over each connection the app opened as a descriptor, so nothing outside
+   * the sandbox (and no other app) can borrow this app's allow-list.
+   */
+  static create(options: EgressProxyOptions): EgressProxy {
     const guard = guardFor(options.resolve);
     const server = createServer();
-    const listener = options.socket ? tokenGate(server, options.socket.token) : server;
-    const proxy = await new Promise<EgressProxy>((done, fail) => {
-      listener.once('error', fail);
-      const listening = () => {
-        const address = listener.address();
-        done(new EgressProxy(server, listener, typeof address === 'object' && address ? address.port : 0));
-      };
-      if (options.socket) listener.listen(options.socket.path, listening);
-      else listener.listen(0, '127.0.0.1', listening);
-    });
-    server.on('connection', (socket: Socket) => proxy.track(socket));
+    const proxy = new EgressProxy(server);
     server.on('connect', (request: IncomingMessage, client: Duplex, head: Buffer) => {
       void proxy.tunnel(request, client, head, options.rule(), guard);
     });
@@ -81,15 +63,18 @@ export class EgressProxy {
     return proxy;
   }
 
-  /** `127.0.0.1:<port>`, what HTTP(S)_PROXY and the preload point at. */
-  get address(): string {
-    return `127.0.0.1:${this.port}`;
+  /** Serves one connection the app opened. */
+  accept(socket: Socket): void {
+    this.track(socket);
+    socket.on('error', () => socket.destroy());
+    this.server.emit('connection', socket);
+    socket.resume();
   }
 
+  /** Ends every connection it serves. */
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.listener.close(() => resolve()));
-    if (this.listener !== this.server) this.server.close();
+    this.server.close();
   }
 
   private track(socket: Duplex): void {
@@ -186,39 +171,6 @@ async function admitted(guard: EgressGuard, host: string): Promise<Admission> {
     if (error instanceof EgressRefused) return { ok: false, status: 403, message: error.message };
     return { ok: false, status: 502, message: `could not resolve ${host}` };
   }
-}
-
-const TOKEN_LINE_LIMIT = 256;
-const TOKEN_WAIT_MS = 5000;
-
-/**
- * A socket server that hands a connection to the HTTP proxy only after it sent the token line,
- * then answers `+` so the sender starts its traffic (nothing may follow the line before that, so
- * no byte is read ahead of the proxy). A wrong token, too long a line or silence is dropped unanswered.
- */
-function tokenGate(proxy: Server, token: string): SocketServer {
-  const expected = Buffer.from(token);
-  return createSocketServer((socket) => {
-    let received = Buffer.alloc(0);
-    socket.setTimeout(TOKEN_WAIT_MS, () => socket.destroy());
-    socket.on('error', () => socket.destroy());
-    const onData = (chunk: Buffer) => {
-      received = Buffer.concat([received, chunk]);
-      const end = received.indexOf(0x0a);
-      if (end === -1) {
-        if (received.length > TOKEN_LINE_LIMIT) socket.destroy();
-        return;
-      }
-      socket.removeListener('data', onData);
-      const given = received.subarray(0, end);
-      const admitted = end === received.length - 1 && given.length === expected.length && timingSafeEqual(given, expected);
-      if (!admitted) return void socket.destroy();
-      socket.setTimeout(0);
-      proxy.emit('connection', socket);
-      socket.write('+');
-    };
-    socket.on('data', onData);
-  });
 }
 
 function parseAuthority(authority: string): { host: string; port: number } | null {

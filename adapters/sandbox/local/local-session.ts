@@ -1,46 +1,45 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import type { EgressPolicy, SandboxFile, SandboxSession } from '../../../ports/sandbox.js';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Socket } from 'node:net';
+import type { EgressPolicy, SandboxFile, SandboxSession, SandboxStop } from '../../../ports/sandbox.js';
+import type { Logger } from '../../../ports/logger.js';
 import { checkedRequestPath } from '../app-paths.js';
 import { EgressProxy, type EgressResolver } from '../egress/egress-proxy.js';
-import { egressEnvironment } from '../egress/egress-environment.js';
 import { ruleFor, samePolicy } from '../egress/egress-rules.js';
-import { freePort } from '../net-probe.js';
 import { SerialQueue } from '../serial-queue.js';
-import { SandboxServerFailed, SandboxServerNotRunning } from '../sandbox-errors.js';
-import { AppProcess } from './app-process.js';
-import { writeAppFiles } from './app-files.js';
+import { SandboxServerFailed, SandboxServerNotRunning, SandboxStoppedForLimit } from '../sandbox-errors.js';
+import { AppDoor } from './app-door.js';
+import { packTree, writeTreeFiles, type PackedTree } from './app-tree.js';
 import { DirectorySnapshots } from './directory-snapshots.js';
-import { ServerRecord } from './stale-server.js';
 import { removeTree } from './remove-tree.js';
-import { NamespaceLink, type NamespaceMaker } from './namespace-link.js';
-import { INSIDE } from './bubblewrap-command.js';
+import { limitOfSignal, limitSize, type AppLimits } from './app-limits.js';
+import type { GateLauncher } from './gate-launchers.js';
+import type { GateProcess, LimitCrossing } from './gate-process.js';
 import type { PooledServer, ServerPool } from './server-pool.js';
 
 export interface LocalSessionPlaces {
-  /** The app's directory: `/app`. */
+  /** The app's working tree: what `/app` starts from. No app process ever sees this folder. */
   readonly directory: string;
   readonly snapshots: string;
   readonly staging: string;
+  /** Outside bubblewrap: the app's `/tmp`, and the folders its running copies are unpacked into. */
   readonly temp: string;
-  /** Where the running server's pid is recorded (see ServerRecord). */
-  readonly pidFile: string;
+  readonly runs: string;
 }
 
 export interface LocalSessionSettings {
   readonly startTimeoutMs: number;
   readonly resolve?: EgressResolver;
-  /**
-   * `bubblewrap`: every server runs contained, in a network namespace of its own. `unshare`: a
-   * policy-bound server runs in a network namespace of its own. Absent: cooperative egress.
-   */
-  readonly maker?: NamespaceMaker;
+  /** How gates start here: under bubblewrap, in an `unshare` namespace, or plainly. */
+  readonly launcher: GateLauncher;
+  /** For an app with an egress policy when `launcher` puts it on the host's network: a namespace launcher, when this machine has one. */
+  readonly policyLauncher?: GateLauncher;
   /** Caps the live servers and stops idle ones. */
   readonly pool: ServerPool;
+  /** The app's limits (bubblewrap only; null: none apply). */
+  readonly limits: AppLimits | null;
+  readonly logger?: Pick<Logger, 'warn'>;
 }
-
-/** A port taken between our probe and the server's bind shows up as this in its output. */
-const PORT_RACE = /EADDRINUSE/;
 
 /** What LocalSandboxSession is built from. */
 export interface LocalSandboxSessionDeps {
@@ -53,21 +52,35 @@ export interface LocalSandboxSessionDeps {
   readonly owner?: string;
 }
 
+/** One running copy of the app: its gate, the door Porter reaches it through, and what it serves. */
+interface Running {
+  readonly gate: GateProcess;
+  readonly door: AppDoor;
+  readonly digest: string;
+  readonly runtime: string | null;
+  inFlight: number;
+  drained: (() => void) | null;
+}
+
+/** A port taken between our probe and the server's bind shows up as this in its output. */
+const PORT_RACE = /EADDRINUSE/;
+/** How long a replaced server may finish the requests it was answering. */
+const DRAIN_MS = 30_000;
+
 /**
- * One app's sandbox on this machine: its directory, its server process and its own filtering
- * proxy — reached from a network namespace of the server's own (a NamespaceLink): always under
- * bubblewrap, else for an app with an egress policy where the machine allows it; otherwise from
- * the host's loopback. Operations run one at a time.
+ * One app's sandbox on this machine. Its working tree and snapshots are folders only the host
+ * touches; each start unpacks a copy into a sandbox of its own (see the launchers), so the app's
+ * code never sees, races or rewrites what the host reads and writes. A start runs the new copy
+ * beside the one serving and switches only once it listens (the old one finishes its requests);
+ * a failed start leaves the old one serving. Operations but `fetch` run one at a time.
  */
 export class LocalSandboxSession implements SandboxSession, PooledServer {
-  private server: AppProcess | null = null;
-  /** The cooperative mode's proxy, on host loopback. */
+  private current: Running | null = null;
   private proxy: EgressProxy | null = null;
-  /** The namespace mode's link: proxy and door behind Unix sockets. */
-  private link: NamespaceLink | null = null;
+  private stop: SandboxStop | null = null;
   private readonly queue = new SerialQueue();
   private readonly snapshots: DirectorySnapshots;
-  private readonly record: ServerRecord;
+  private starts = 0;
 
   readonly id: string;
   private readonly places: LocalSessionPlaces;
@@ -83,60 +96,74 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
     this.settings = deps.settings;
     this.onClose = deps.onClose;
     this.owner = deps.owner;
-    const { places, egress } = deps;
-    ruleFor(egress); // refuses a malformed policy before anything runs
-    this.snapshots = new DirectorySnapshots(places.directory, places.snapshots, places.staging);
-    this.record = new ServerRecord(places.pidFile, places.directory);
+    ruleFor(deps.egress); // refuses a malformed policy before anything runs
+    this.snapshots = new DirectorySnapshots(deps.places.directory, deps.places.snapshots, deps.places.staging);
   }
 
-  /** A new policy from a reopen: domain changes apply at once; gaining or losing one restarts a running server. */
+  /**
+   * A new policy from a reopen: the proxy consults it per connection, so it applies at once; a
+   * running server that must move into (or out of) a namespace of its own is restarted.
+   */
   async applyEgress(policy: EgressPolicy | null): Promise<void> {
     if (samePolicy(policy, this.egress)) return;
     ruleFor(policy);
-    const restricting = (policy === null) !== (this.egress === null);
+    const moves = this.launcherFor(policy) !== this.launcherFor(this.egress);
     this.egress = policy;
-    // A contained server is in its namespace either way: the link consults the policy per connection.
-    if (restricting && this.server?.alive && !this.contained) await this.start();
+    if (moves && this.current?.gate.alive) await this.start();
   }
 
   writeFiles(files: ReadonlyArray<SandboxFile>): Promise<void> {
-    return this.queue.run(() => writeAppFiles(this.places.directory, files));
+    return this.queue.run(() => writeTreeFiles(this.places.directory, files));
   }
 
   /** `timeoutMs` overrides the adapter's start timeout for this start (the cloud API lets a caller choose). */
   start(timeoutMs?: number): Promise<void> {
-    return this.queue.run(() => this.restartServer(timeoutMs));
+    return this.queue.run(async () => this.startServer(await packTree(this.places.directory), timeoutMs));
   }
 
   async isListening(): Promise<boolean> {
-    const server = this.server;
-    return server !== null && (await server.listening());
+    const running = this.current;
+    return running !== null && (await running.gate.probe());
   }
 
   snapshot(): Promise<string> {
-    return this.queue.run(() => this.snapshots.take());
+    return this.queue.run(async () => this.snapshots.take(await packTree(this.places.directory)));
   }
 
   restore(snapshotId: string, timeoutMs?: number): Promise<void> {
     return this.queue.run(async () => {
-      const swap = await this.snapshots.stage(snapshotId);
-      await this.stopServer();
+      const { tree, swap } = await this.snapshots.stage(snapshotId);
       await swap();
-      await this.restartServer(timeoutMs);
+      // Already serving exactly these files (an edit that failed left the old server up): nothing to restart.
+      if (this.current?.gate.alive && this.current.digest === tree.digest) return;
+      await this.startServer(tree, timeoutMs);
     });
   }
 
   async fetch(path: string, init: RequestInit = {}): Promise<Response> {
-    const server = this.server;
-    if (!server?.alive) throw new SandboxServerNotRunning();
+    const running = this.current;
+    if (!running?.gate.alive) throw this.stop ? new SandboxStoppedForLimit(this.stop) : new SandboxServerNotRunning();
     const done = this.settings.pool.using(this);
+    running.inFlight++;
     try {
       // Redirects go back to the caller: following one from the host would let the app aim the
       // host's own network access anywhere.
-      return await fetch(`http://127.0.0.1:${server.port}${checkedRequestPath(path)}`, { ...init, redirect: 'manual' });
+      return await fetch(`http://127.0.0.1:${running.door.port}${checkedRequestPath(path)}`, { ...init, redirect: 'manual' });
     } finally {
+      running.inFlight--;
+      if (running.inFlight === 0) running.drained?.();
       done();
     }
+  }
+
+  /** The host pid of what holds the running copy (bwrap, or the gate), for diagnostics; undefined when none runs. */
+  get sandboxPid(): number | undefined {
+    return this.current?.gate.pid;
+  }
+
+  stopped(): SandboxStop | null {
+    const stop = this.stop;
+    return stop && Date.parse(stop.retryAt) > Date.now() ? stop : null;
   }
 
   /** The pool's call: the server sat unused (or made room for another); its files stay. */
@@ -147,136 +174,136 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
   close(): Promise<void> {
     return this.queue.run(async () => {
       await this.stopServer();
-      await this.releaseEgress(null);
+      await this.proxy?.close();
+      this.proxy = null;
       this.onClose();
     });
   }
 
-  /** Stops the server (and one an earlier host left running) and removes the app's files and snapshots. */
+  /** Stops the server and removes the app's files and snapshots. */
   discard(): Promise<void> {
     return this.queue.run(async () => {
       await this.stopServer();
-      await this.record.reapLeftover();
-      await this.releaseEgress(null);
-      const { directory, snapshots, staging, temp } = this.places;
-      for (const place of [directory, snapshots, staging, temp]) await removeTree(place);
+      await this.proxy?.close();
+      this.proxy = null;
+      const { directory, snapshots, staging, temp, runs } = this.places;
+      for (const place of [directory, snapshots, staging, temp, runs]) await removeTree(place);
       this.onClose();
     });
   }
 
-  private get contained(): boolean {
-    return this.settings.maker?.kind === 'bubblewrap';
+  /** The launcher for a policy: a policy-bound app leaves the host's network where this machine allows it. */
+  private launcherFor(policy: EgressPolicy | null): GateLauncher {
+    return policy !== null && this.settings.policyLauncher ? this.settings.policyLauncher : this.settings.launcher;
   }
 
-  /** Stops what runs, takes a place in the pool (stopping idle servers if need be), then launches. */
-  private async restartServer(timeoutMs = this.settings.startTimeoutMs): Promise<void> {
-    await this.stopServer();
-    await this.record.reapLeftover();
+  /** Starts `tree` beside whatever serves now, and switches to it once it listens. */
+  private async startServer(tree: PackedTree, timeoutMs = this.settings.startTimeoutMs): Promise<void> {
     await this.settings.pool.admit(this, this.owner);
+    let next: Running;
     try {
-      await this.launch(timeoutMs);
+      next = await this.launch(tree, timeoutMs);
     } catch (error) {
-      this.settings.pool.forget(this);
+      if (this.current?.gate.alive) this.settings.pool.settled(this);
+      else this.settings.pool.forget(this);
       throw error;
+    } finally {
+      this.launcherFor(this.egress).warmUp();
     }
     this.settings.pool.settled(this);
+    const previous = this.current;
+    this.current = next;
+    this.stop = null;
+    if (previous) void this.retire(previous);
   }
 
-  private async launch(timeoutMs: number): Promise<void> {
-    await mkdir(this.places.temp, { recursive: true });
-    const maker = this.settings.maker;
-    if (maker && (this.contained || this.egress !== null)) return this.launchInNamespace(maker, timeoutMs);
-    const egress = await this.egressVariables();
+  private async launch(tree: PackedTree, timeoutMs: number): Promise<Running> {
+    const launcher = this.launcherFor(this.egress);
     for (let attempt = 1; ; attempt++) {
-      const port = await freePort();
+      const runtime = launcher.usesHostFolders ? join(this.places.runs, String(++this.starts)) : null;
+      if (runtime) {
+        await rm(runtime, { recursive: true, force: true });
+        await mkdir(runtime, { recursive: true });
+        await mkdir(this.places.temp, { recursive: true });
+      }
+      const settings = await launcher.boot({ entries: tree.entries, egress: this.egress, runtime: runtime ?? '', temp: this.places.temp });
+      const gate = launcher.take();
       try {
-        this.server = await AppProcess.launch({
-          directory: this.places.directory,
-          port,
-          env: { ...this.baseEnvironment(port), ...egress },
-          startTimeoutMs: timeoutMs,
-          onSpawn: (pid) => this.record.remember(pid),
-        });
-        return;
+        await gate.boot(settings, this.eventsOf(gate), timeoutMs);
+        const door = await AppDoor.open(() => gate.connect());
+        return { gate, door, digest: tree.digest, runtime, inFlight: 0, drained: null };
       } catch (error) {
-        if (!(error instanceof SandboxServerFailed && PORT_RACE.test(error.outputTail) && attempt < 3)) throw error;
+        await gate.stop();
+        if (runtime) await removeTree(runtime);
+        const raced = error instanceof SandboxServerFailed && PORT_RACE.test(error.outputTail) && launcher.kind === 'plain';
+        if (!raced || attempt >= 3) throw error;
       }
     }
   }
 
-  private async stopServer(): Promise<void> {
-    const server = this.server;
-    this.server = null;
+  private eventsOf(gate: GateProcess) {
+    return {
+      onEgress: (socket: Socket) => this.egressProxy().accept(socket),
+      onLimit: (crossing: LimitCrossing) => this.stoppedFor(crossing.limit),
+      onExit: () => void this.ended(gate),
+    };
+  }
+
+  private egressProxy(): EgressProxy {
+    return (this.proxy ??= EgressProxy.create({ rule: () => ruleFor(this.egress), resolve: this.settings.resolve }));
+  }
+
+  /** The app crossed a limit: it is stopped, and says why until its cool-down has passed. */
+  private stoppedFor(limit: LimitCrossing['limit']): void {
+    const limits = this.settings.limits;
+    if (!limits || this.stop) return;
+    const at = new Date();
+    this.stop = {
+      limit,
+      message: `The app was stopped: it used more than its ${limitSize(limit, limits)}`,
+      at: at.toISOString(),
+      retryAt: new Date(at.getTime() + limits.cooldownMs).toISOString(),
+    };
+    this.settings.logger?.warn('an app server was stopped for crossing a limit', { appId: this.id, limit });
+  }
+
+  /** A gate ended on its own (the app exited, crashed or was stopped for a limit). */
+  private async ended(gate: GateProcess): Promise<void> {
+    const running = this.current;
+    if (running?.gate !== gate) return;
+    const limit = limitOfSignal(gate.endedBySignal);
+    if (limit) this.stoppedFor(limit);
+    this.current = null;
     this.settings.pool.forget(this);
-    if (!server) return;
-    await server.stop();
-    await this.record.forget();
+    await running.door.close();
+    if (running.runtime) await removeTree(running.runtime);
   }
 
-  /**
-   * A policy-bound server in its own network namespace: its `$PORT` is the link's (reached through
-   * the door), and the proxy variables and preload point at the gate's loopback port for the proxy,
-   * so cooperative clients work as before and everything else finds no way out.
-   */
-  private async launchInNamespace(maker: NamespaceMaker, timeoutMs: number): Promise<void> {
-    await this.releaseEgress('namespace');
-    const link = (this.link ??= await NamespaceLink.open({ maker, rule: () => ruleFor(this.egress), resolve: this.settings.resolve }));
-    const environment = this.contained ? this.containedEnvironment(link.port) : this.baseEnvironment(link.port);
-    this.server = await AppProcess.launch({
-      directory: this.places.directory,
-      port: link.port,
-      env: { ...environment, ...egressEnvironment(`127.0.0.1:${link.proxyPort}`, this.contained ? INSIDE.preload : undefined) },
-      startTimeoutMs: timeoutMs,
-      onSpawn: (pid) => this.record.remember(pid),
-      wrap: (boot, env) => link.launch(boot, env, this.places.directory),
-      listening: () => link.listening(),
-    });
-  }
-
-  /** The cooperative mode's variables: the host-loopback proxy when there is a policy, nothing otherwise. */
-  private async egressVariables(): Promise<Record<string, string>> {
-    await this.releaseEgress(this.egress === null ? null : 'cooperative');
-    if (this.egress === null) return {};
-    this.proxy ??= await EgressProxy.start({ rule: () => ruleFor(this.egress), resolve: this.settings.resolve });
-    return egressEnvironment(this.proxy.address);
-  }
-
-  /** Ends the egress plumbing a server about to start (in `keep` mode, or none) will not use. */
-  private async releaseEgress(keep: 'namespace' | 'cooperative' | null): Promise<void> {
-    if (keep !== 'cooperative') {
-      await this.proxy?.close();
-      this.proxy = null;
+  /** A replaced copy: it finishes what it was answering (up to DRAIN_MS), then goes. */
+  private async retire(running: Running): Promise<void> {
+    if (running.inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, DRAIN_MS);
+        timer.unref();
+        running.drained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
     }
-    if (keep !== 'namespace') {
-      await this.link?.close();
-      this.link = null;
-    }
+    await this.finish(running);
   }
 
-  /** A contained server's whole environment, in the sandbox's own paths. */
-  private containedEnvironment(port: number): Record<string, string> {
-    return {
-      PATH: [...new Set([dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'])].join(':'),
-      HOME: INSIDE.app,
-      TMPDIR: '/tmp',
-      LANG: 'C.UTF-8',
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-    };
+  private async finish(running: Running): Promise<void> {
+    await running.gate.stop();
+    await running.door.close();
+    if (running.runtime) await removeTree(running.runtime);
   }
 
-  /** The process's whole environment: nothing of the host's (its secrets included) is passed on. */
-  private baseEnvironment(port: number): Record<string, string> {
-    return {
-      PATH: [dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
-      HOME: this.places.directory,
-      TMPDIR: this.places.temp,
-      LANG: 'C.UTF-8',
-      NODE_ENV: 'production',
-      PORT: String(port),
-      // On this machine the server is reached only through Porter: loopback, never every interface.
-      HOST: '127.0.0.1',
-    };
+  private async stopServer(): Promise<void> {
+    const running = this.current;
+    this.current = null;
+    this.settings.pool.forget(this);
+    if (running) await this.finish(running);
   }
 }

@@ -22,7 +22,8 @@ async function cloudServed(settings: SandboxSettings) {
 
 describe('CloudSandbox (docs/sandbox-cloud-api.md, against a local server implementing it)', () => {
   describe('through the Sandbox port', () => {
-    servedBehavesAsSandbox(cloudServed);
+    // The local server runs apps on the local sandbox, which starts a new server beside the old one.
+    servedBehavesAsSandbox(cloudServed, { sideBySide: true });
   });
 
   describe('over the API', () => {

@@ -4,7 +4,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EgressProxy, type EgressResolver } from '../../../adapters/sandbox/egress/egress-proxy.js';
+import type { EgressResolver } from '../../../adapters/sandbox/egress/egress-proxy.js';
+import { listeningProxy, type ListeningProxy } from '../../support/listening-proxy.js';
 import { ruleFor } from '../../../adapters/sandbox/egress/egress-rules.js';
 import { LocalSandbox } from '../../../adapters/sandbox/local/local-sandbox.js';
 import { serve, type RunningServer } from '../../support/http-server.js';
@@ -19,7 +20,7 @@ const rebinding: EgressResolver = async (host) => {
 const POLICY = { allowDomains: ['rebind.example'] };
 
 /** A CONNECT through the proxy with Node's own HTTP client, as a proxy-aware app sends it. */
-function connectThrough(proxy: EgressProxy, authority: string): Promise<{ status: number; body: string; socket: Socket }> {
+function connectThrough(proxy: ListeningProxy, authority: string): Promise<{ status: number; body: string; socket: Socket }> {
   return new Promise((resolve, reject) => {
     const outgoing = request({ host: '127.0.0.1', port: proxy.port, method: 'CONNECT', path: authority, headers: { host: authority } });
     outgoing.once('connect', (answer: IncomingMessage, socket: Socket, head: Buffer) => {
@@ -34,7 +35,7 @@ function connectThrough(proxy: EgressProxy, authority: string): Promise<{ status
 }
 
 /** A plain-HTTP request in absolute form through the proxy. */
-function getThrough(proxy: EgressProxy, url: string): Promise<{ status: number; body: string; refused: string | undefined }> {
+function getThrough(proxy: ListeningProxy, url: string): Promise<{ status: number; body: string; refused: string | undefined }> {
   return new Promise((resolve, reject) => {
     const outgoing = request({ host: '127.0.0.1', port: proxy.port, path: url, headers: { host: new URL(url).host } }, (answer) => {
       let body = '';
@@ -53,7 +54,7 @@ describe("the apps' egress proxy checks addresses, not only names", () => {
   let database: Server;
   let databasePort: number;
   let reached = 0;
-  let proxy: EgressProxy | null = null;
+  let proxy: ListeningProxy | null = null;
 
   before(async () => {
     database = createServer((socket) => {
@@ -73,7 +74,7 @@ describe("the apps' egress proxy checks addresses, not only names", () => {
   });
 
   it('CONNECT rebind.example:5432 with rebind.example allowed but resolving to 127.0.0.1: 403, never 200', async () => {
-    proxy = await EgressProxy.start({ rule: () => ruleFor(POLICY), resolve: rebinding });
+    proxy = await listeningProxy({ rule: () => ruleFor(POLICY), resolve: rebinding });
     for (const port of [5432, databasePort]) {
       const answer = await connectThrough(proxy, `rebind.example:${port}`);
       expect(answer.status, `port ${port}`).to.equal(403);
@@ -83,7 +84,7 @@ describe("the apps' egress proxy checks addresses, not only names", () => {
   });
 
   it('plain HTTP to an allowed name resolving to loopback is refused the same way', async () => {
-    proxy = await EgressProxy.start({ rule: () => ruleFor(POLICY), resolve: rebinding });
+    proxy = await listeningProxy({ rule: () => ruleFor(POLICY), resolve: rebinding });
     const answer = await getThrough(proxy, `http://rebind.example:${databasePort}/api/porter/status`);
     expect([answer.status, answer.refused]).to.deep.equal([403, 'refused']);
     expect(answer.body).to.contain('loopback');
@@ -91,7 +92,7 @@ describe("the apps' egress proxy checks addresses, not only names", () => {
   });
 
   it('with the system resolver: an allowed localhost (in any case, with a trailing dot) is refused as loopback', async () => {
-    proxy = await EgressProxy.start({ rule: () => ruleFor({ allowDomains: ['localhost'] }) });
+    proxy = await listeningProxy({ rule: () => ruleFor({ allowDomains: ['localhost'] }) });
     for (const host of ['localhost', 'LOCALHOST', 'localhost.']) {
       expect((await connectThrough(proxy, `${host}:${databasePort}`)).status, host).to.equal(403);
     }
@@ -103,7 +104,7 @@ describe("the apps' egress proxy checks addresses, not only names", () => {
     const flipping: EgressResolver = Object.assign(async () => (++asked === 1 ? '127.0.0.1' : '169.254.169.254'), {
       allows: ['loopback'] as const,
     });
-    proxy = await EgressProxy.start({ rule: () => ruleFor(POLICY), resolve: flipping });
+    proxy = await listeningProxy({ rule: () => ruleFor(POLICY), resolve: flipping });
     const answer = await connectThrough(proxy, `rebind.example:${databasePort}`);
     expect(answer.status).to.equal(200);
     const greeting = await new Promise<string>((resolve) => {

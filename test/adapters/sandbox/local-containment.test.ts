@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalSandbox } from '../../../adapters/sandbox/local/local-sandbox.js';
+import { processTree } from '../../support/process-tree.js';
 import { bubblewrapSupport } from '../../../adapters/sandbox/local/bubblewrap-command.js';
 import { serve, type RunningServer } from '../../support/http-server.js';
 import { testResolver } from './sandbox-behaviour.js';
@@ -17,19 +18,6 @@ import {
   type EgressAnswer,
   type SpawnAnswer,
 } from '../../support/sandbox-apps.js';
-
-/** Every host process in a process group: what an app server and everything it started are. */
-async function groupMembers(group: number): Promise<number[]> {
-  const members: number[] = [];
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
-    // Fields after the command name (which may hold spaces) start at its closing parenthesis.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === group) members.push(Number(name));
-  }
-  return members;
-}
 
 const read = (session: Parameters<typeof callFn>[0], file: string) => callFn<{ text?: string; error?: string }>(session, 'read', { file });
 
@@ -133,6 +121,7 @@ describe('LocalSandbox contained by bubblewrap', function () {
           'PATH',
           'PORT',
           'PORTER_EGRESS_PROXY',
+          'PWD',
           'TMPDIR',
           'all_proxy',
           'http_proxy',
@@ -185,19 +174,16 @@ describe('LocalSandbox contained by bubblewrap', function () {
   it('runs start.sh contained too, and close leaves none of its processes behind', async () => {
     const session = await served('app_tree', startShApp('tree'));
     expect((await callFn<EchoBody>(session, 'echo')).startedBy).to.equal('start.sh');
-    const group = Number(await readFile(join(root, '.run', 'app_tree.pid'), 'utf8'));
-    expect(await eventually(async () => (await groupMembers(group)).length >= 4)).to.equal(true);
-    const members = await groupMembers(group);
+    // bwrap and its init, the gate, the app's own bwrap, start.sh's node server and its helper.
+    expect(await eventually(async () => (await processTree(session.sandboxPid!)).length >= 6)).to.equal(true);
+    const members = await processTree(session.sandboxPid!);
     await session.close();
     expect(await eventually(() => members.every((pid) => !processAlive(pid)))).to.equal(true);
   });
 
   it('closeAll (Porter shutting down) stops every server: none of their processes is left', async () => {
     const sessions = await Promise.all(['app_all_1', 'app_all_2'].map((id) => served(id)));
-    const groups = await Promise.all(
-      ['app_all_1', 'app_all_2'].map(async (id) => Number(await readFile(join(root, '.run', `${id}.pid`), 'utf8'))),
-    );
-    const members = (await Promise.all(groups.map(groupMembers))).flat();
+    const members = (await Promise.all(sessions.map((session) => processTree(session.sandboxPid!)))).flat();
     expect(members.length).to.be.greaterThan(2);
     await sandbox.closeAll();
     for (const session of sessions) expect(await session.isListening()).to.equal(false);
@@ -307,9 +293,9 @@ describe('LocalSandbox server caps and idle stop', function () {
   it('an idle server is stopped after the idle time, and a start on the next request brings it back', async () => {
     sandbox = new LocalSandbox({ root, startTimeoutMs: 5000, limits: { idleMs: 300 } });
     const session = await served('app_idle', 'person-a');
-    const group = Number(await readFile(join(root, '.run', 'app_idle.pid'), 'utf8'));
+    const members = await processTree(session.sandboxPid!);
     expect(await eventually(async () => !(await session.isListening()))).to.equal(true);
-    expect(await eventually(() => !processAlive(group))).to.equal(true);
+    expect(await eventually(() => members.every((pid) => !processAlive(pid)))).to.equal(true);
     expect(sandbox.liveServers()).to.equal(0);
     await session.start();
     expect((await callFn<EchoBody>(session, 'echo')).label).to.equal('app_idle');

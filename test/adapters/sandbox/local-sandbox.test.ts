@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import { chmod, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, mkdir } from 'node:fs/promises';
+import { chmod, lstat, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, mkdir } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { selfSignedCertificate } from '../../support/self-signed.js';
 import { LocalSandbox } from '../../../adapters/sandbox/local/local-sandbox.js';
 import { behavesAsSandbox, testResolver } from './sandbox-behaviour.js';
-import { reopenAfterDeadHost } from '../../support/local-sandbox-fixture.js';
+import { serversOfKilledHost } from '../../support/local-sandbox-fixture.js';
 import {
   callFn,
   eventually,
@@ -21,24 +21,30 @@ import {
 describe('LocalSandbox (a child process per app)', () => {
   describe('through the Sandbox port', () => {
     let root: string;
-    behavesAsSandbox(async (settings) => {
-      root = await mkdtemp(join(tmpdir(), 'porter-local-sandbox-'));
-      return {
-        sandbox: new LocalSandbox({ root, resolve: settings.resolve, startTimeoutMs: settings.startTimeoutMs }),
-        close: () => rm(root, { recursive: true, force: true }),
-      };
-    });
+    behavesAsSandbox(
+      async (settings) => {
+        root = await mkdtemp(join(tmpdir(), 'porter-local-sandbox-'));
+        return {
+          sandbox: new LocalSandbox({ root, resolve: settings.resolve, startTimeoutMs: settings.startTimeoutMs }),
+          close: () => rm(root, { recursive: true, force: true }),
+        };
+      },
+      { sideBySide: true },
+    );
   });
 
   describe('uncontained (containment: none), through the Sandbox port', () => {
     let root: string;
-    behavesAsSandbox(async (settings) => {
-      root = await mkdtemp(join(tmpdir(), 'porter-local-sandbox-'));
-      return {
-        sandbox: new LocalSandbox({ root, resolve: settings.resolve, startTimeoutMs: settings.startTimeoutMs, containment: 'none' }),
-        close: () => rm(root, { recursive: true, force: true }),
-      };
-    });
+    behavesAsSandbox(
+      async (settings) => {
+        root = await mkdtemp(join(tmpdir(), 'porter-local-sandbox-'));
+        return {
+          sandbox: new LocalSandbox({ root, resolve: settings.resolve, startTimeoutMs: settings.startTimeoutMs, containment: 'none' }),
+          close: () => rm(root, { recursive: true, force: true }),
+        };
+      },
+      { sideBySide: true },
+    );
   });
 
   // How the plain child process behaves on the host (bubblewrap containment: local-containment.test.ts).
@@ -58,13 +64,17 @@ describe('LocalSandbox (a child process per app)', () => {
       expect(sandbox.kind).to.equal('custom');
     });
 
-    it('maps /app into <root>/<appId> and runs the server there', async () => {
+    it("keeps /app's files at <root>/<appId> and runs each start from a copy of them under <root>/.run/<appId>", async () => {
       const session = await sandbox.open('app_mapped', { egress: null });
       await session.writeFiles([...nodeApp('mapped'), { path: '/app/public/index.html', content: '<h1>hi</h1>' }]);
       expect(await readFile(join(root, 'app_mapped', 'public', 'index.html'), 'utf8')).to.equal('<h1>hi</h1>');
       await session.start();
       const echo = await callFn<EchoBody>(session, 'echo');
-      expect(echo.cwd).to.equal(join(root, 'app_mapped'));
+      expect(echo.cwd.startsWith(join(root, '.run', 'app_mapped') + '/')).to.equal(true);
+      expect(await readFile(join(echo.cwd, 'public', 'index.html'), 'utf8')).to.equal('<h1>hi</h1>');
+      // What the server writes stays in its copy: the working tree is the host's alone.
+      await callFn(session, 'spawn', { command: '/bin/sh', args: ['-c', 'echo scribbled > public/index.html'] });
+      expect(await readFile(join(root, 'app_mapped', 'public', 'index.html'), 'utf8')).to.equal('<h1>hi</h1>');
     });
 
     it('gives two apps different directories, ports and environments', async () => {
@@ -100,7 +110,7 @@ describe('LocalSandbox (a child process per app)', () => {
       const session = await sandbox.open('app_tree', { egress: null });
       await session.writeFiles(startShApp('tree'));
       await session.start();
-      const helperFile = join(root, 'app_tree', 'helper.pid');
+      const helperFile = join(root, '.tmp', 'app_tree', 'helper.pid');
       expect(await eventually(async () => Boolean(await stat(helperFile).catch(() => null)))).to.equal(true);
       const helper = Number(await readFile(helperFile, 'utf8'));
       expect(processAlive(helper)).to.equal(true);
@@ -111,14 +121,10 @@ describe('LocalSandbox (a child process per app)', () => {
       expect(port).to.be.greaterThan(0);
     });
 
-    it("a host that died without closing: the next host's start stops the server it left running", async () => {
-      const session = await sandbox.open('app_orphan', { egress: null });
-      await session.writeFiles(nodeApp('orphan'));
-      await session.start();
-      const orphan = Number(await readFile(join(root, '.run', 'app_orphan.pid'), 'utf8'));
-      expect(processAlive(orphan)).to.equal(true);
-      const nextHost = { root, startTimeoutMs: 2500, containment: 'none' as const };
-      expect(await reopenAfterDeadHost(nextHost, 'app_orphan', { egress: null }, orphan)).to.equal('orphan');
+    it('a host that dies without closing takes its app servers with it (kill -9)', async () => {
+      const left = await serversOfKilledHost(root, { containment: 'none' });
+      expect(left.length).to.be.greaterThan(0);
+      expect(await eventually(() => left.every((pid) => !processAlive(pid)))).to.equal(true);
     });
 
     it('discard stops the server and removes the app directory and its snapshots from the root', async () => {
@@ -126,13 +132,13 @@ describe('LocalSandbox (a child process per app)', () => {
       await session.writeFiles(startShApp('gone'));
       await session.start();
       await session.snapshot();
-      const server = Number(await readFile(join(root, '.run', 'app_gone.pid'), 'utf8'));
-      const helperFile = join(root, 'app_gone', 'helper.pid');
+      const server = session.sandboxPid!;
+      const helperFile = join(root, '.tmp', 'app_gone', 'helper.pid');
       expect(await eventually(async () => Boolean(await stat(helperFile).catch(() => null)))).to.equal(true);
       const helper = Number(await readFile(helperFile, 'utf8'));
       expect(await readdir(join(root, '.snapshots', 'app_gone'))).to.have.length(1);
       await session.discard();
-      for (const place of ['app_gone', '.snapshots/app_gone', '.tmp/app_gone', '.run/app_gone.pid']) {
+      for (const place of ['app_gone', '.snapshots/app_gone', '.tmp/app_gone', '.run/app_gone']) {
         expect(await stat(join(root, place)).catch(() => null), place).to.equal(null);
       }
       expect(await eventually(() => !processAlive(server) && !processAlive(helper))).to.equal(true);
@@ -147,26 +153,15 @@ describe('LocalSandbox (a child process per app)', () => {
       expect(await stat(join(root, 'app_locked')).catch(() => null)).to.equal(null);
     });
 
-    it('discard also stops a server an earlier host left running', async () => {
-      const session = await sandbox.open('app_left', { egress: null });
-      await session.writeFiles(nodeApp('left'));
-      await session.start();
-      const orphan = Number(await readFile(join(root, '.run', 'app_left.pid'), 'utf8'));
-      const nextHost = new LocalSandbox({ root, startTimeoutMs: 2500, containment: 'none' });
-      await (await nextHost.open('app_left', { egress: null })).discard();
-      expect(await eventually(() => !processAlive(orphan))).to.equal(true);
-      expect(await stat(join(root, 'app_left')).catch(() => null)).to.equal(null);
-    });
-
     it('a start that times out leaves no process behind', async () => {
       const session = await sandbox.open('app_slow', { egress: null });
       await session.writeFiles(silentApp());
       await session.start().catch(() => undefined);
-      const pid = Number(await readFile(join(root, 'app_slow', 'server.pid'), 'utf8'));
+      const pid = Number(await readFile(join(root, '.tmp', 'app_slow', 'server.pid'), 'utf8'));
       expect(await eventually(() => !processAlive(pid))).to.equal(true);
     });
 
-    it('restarting stops the previous server first', async () => {
+    it('restarting stops the previous server once the new one serves', async () => {
       const session = await sandbox.open('app_restart', { egress: null });
       await session.writeFiles(nodeApp('v1'));
       await session.start();
@@ -196,16 +191,21 @@ describe('LocalSandbox (a child process per app)', () => {
       for (const session of sessions) expect(await session.isListening()).to.equal(false);
     });
 
-    it('never writes through a link the app planted to a place outside its directory', async () => {
+    it('never writes through a link in its working tree (one an older Porter let an app plant): the link is replaced, not followed', async () => {
       const outside = join(root, 'outside');
       await mkdir(outside);
       const session = await sandbox.open('app_linked', { egress: null });
+      await mkdir(join(root, 'app_linked'), { recursive: true });
       await symlink(outside, join(root, 'app_linked', 'data'));
-      await session.writeFiles([{ path: '/app/data/new/file.txt', content: 'x' }]).then(
-        () => expect.fail('a write through the link should be refused'),
-        (error: Error) => expect(error.message).to.contain('outside /app'),
-      );
-      expect(await stat(join(outside, 'new')).catch(() => null)).to.equal(null);
+      await symlink(join(outside, 'target.txt'), join(root, 'app_linked', 'file.txt'));
+      await session.writeFiles([
+        { path: '/app/data/new/file.txt', content: 'x' },
+        { path: '/app/file.txt', content: 'y' },
+      ]);
+      expect(await readdir(outside)).to.deep.equal([]);
+      expect(await readFile(join(root, 'app_linked', 'data', 'new', 'file.txt'), 'utf8')).to.equal('x');
+      expect((await lstat(join(root, 'app_linked', 'data'))).isDirectory()).to.equal(true);
+      expect((await lstat(join(root, 'app_linked', 'file.txt'))).isFile()).to.equal(true);
     });
 
     it('tells the server to bind loopback only (HOST=127.0.0.1)', async () => {

@@ -47,11 +47,12 @@ export interface ServedSandbox<Server extends { close(): Promise<void> }, Adapte
 /** The Sandbox port's behaviour for a remote adapter, against a fresh local server of its API. */
 export function servedBehavesAsSandbox<Server extends { close(): Promise<void> }, Adapter extends Sandbox>(
   open: (settings: SandboxSettings) => Promise<ServedSandbox<Server, Adapter>>,
+  options: { sideBySide?: boolean } = {},
 ): void {
   behavesAsSandbox(async (settings) => {
     const { server, sandbox } = await open(settings);
     return { sandbox, close: () => server.close() };
-  });
+  }, options);
 }
 
 /**
@@ -84,7 +85,11 @@ const appId = (what: string) => `app_${what}_${process.pid}_${++counter}`;
  * The Sandbox port's behaviour, proven once and run against every adapter (local process, e2b over
  * a local server speaking its protocol, the cloud API over a local server implementing its document).
  */
-export function behavesAsSandbox(openSandbox: (settings: SandboxSettings) => Promise<SandboxUnderTest>): void {
+export function behavesAsSandbox(
+  openSandbox: (settings: SandboxSettings) => Promise<SandboxUnderTest>,
+  /** `sideBySide`: the adapter starts a new server beside the one serving (the local one does). */
+  { sideBySide = false }: { sideBySide?: boolean } = {},
+): void {
   let underTest: SandboxUnderTest;
   let sandbox: Sandbox;
   let upstream: RunningServer;
@@ -171,11 +176,51 @@ export function behavesAsSandbox(openSandbox: (settings: SandboxSettings) => Pro
       () => expect.fail('a broken server should not start'),
       () => undefined,
     );
-    expect(await session.isListening()).to.equal(false);
+    if (sideBySide) {
+      // The failed start never replaced the server that was serving.
+      expect(await session.isListening()).to.equal(true);
+      expect((await callFn<EchoBody>(session, 'echo')).label).to.equal('rung-one');
+    } else expect(await session.isListening()).to.equal(false);
     await session.restore(snapshotId);
     expect(await session.isListening()).to.equal(true);
     expect((await callFn<EchoBody>(session, 'echo')).label).to.equal('rung-one');
   });
+
+  if (sideBySide) {
+    it('a new version starts beside the one serving: under steady requests, five changes and a failed one fail none of them', async () => {
+      const session = await served(nodeApp('v0'));
+      let stop = false;
+      const labels = new Set<string>();
+      const failures: string[] = [];
+      const load = async () => {
+        while (!stop) {
+          try {
+            labels.add((await callFn<EchoBody>(session, 'echo')).label);
+          } catch (error) {
+            failures.push(String(error));
+          }
+        }
+      };
+      const clients = [load(), load(), load()];
+      for (let version = 1; version <= 5; version++) {
+        await session.writeFiles(nodeApp(`v${version}`));
+        await session.start();
+        if (version === 3) {
+          await session.writeFiles(brokenApp());
+          await session.start().then(
+            () => expect.fail('a broken server should not start'),
+            () => undefined,
+          );
+        }
+      }
+      expect(await eventually(() => labels.has('v5'))).to.equal(true);
+      stop = true;
+      await Promise.all(clients);
+      expect(failures).to.deep.equal([]);
+      expect([...labels]).to.include.members(['v0', 'v5']);
+      expect((await callFn<EchoBody>(session, 'echo')).label).to.equal('v5');
+    });
+  }
 
   it('restore of a snapshot the sandbox does not hold fails and leaves the server serving', async () => {
     const session = await served(nodeApp('steady'));

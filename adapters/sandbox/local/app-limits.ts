@@ -1,0 +1,110 @@
+import { InvalidInput } from '../../../domain/errors.js';
+import type { SandboxLimit } from '../../../ports/sandbox.js';
+
+/**
+ * What one app may use on this machine, under bubblewrap. The kernel holds each process to them
+ * (rlimits set by util-linux `prlimit` as the app starts, tmpfs sizes for its folder and `/tmp`);
+ * the gate adds the app's processes up every `watchMs` and stops the app when they cross one.
+ */
+export interface AppLimits {
+  /** Processes and threads together, like cgroups' `pids.max`: RLIMIT_NPROC in the app's own user namespace. Default 128. */
+  readonly processes: number;
+  /**
+   * Memory, in MiB: each process's data segment (RLIMIT_DATA, which covers the heap and anonymous
+   * mappings) and the anonymous memory of all its processes added up. Default 512.
+   */
+  readonly memoryMb: number;
+  /** CPU time, in seconds, any one process may use (RLIMIT_CPU; the kernel ends it past this). Default 300. */
+  readonly cpuSeconds: number;
+  /** Disk, in MiB, for its folder (`/app`) and for its `/tmp`, each (tmpfs sizes, and RLIMIT_FSIZE). Default 256. */
+  readonly diskMb: number;
+  /** How long an app stopped for crossing a limit stays stopped before a request may start it again. Default 60 s. */
+  readonly cooldownMs: number;
+  /** How often the gate adds the app's processes up. Default 200 ms. */
+  readonly watchMs: number;
+}
+
+export const DEFAULT_APP_LIMITS: AppLimits = {
+  processes: 128,
+  memoryMb: 512,
+  cpuSeconds: 300,
+  diskMb: 256,
+  cooldownMs: 60_000,
+  watchMs: 200,
+};
+
+const RANGES: Record<keyof AppLimits, readonly [number, number]> = {
+  processes: [16, 100_000],
+  memoryMb: [64, 1_048_576],
+  cpuSeconds: [1, 31_536_000],
+  diskMb: [1, 1_048_576],
+  cooldownMs: [0, 86_400_000],
+  watchMs: [20, 10_000],
+};
+
+/** The defaults with the host's choices on top, each checked (a bad one fails at boot, naming itself). */
+export function appLimitsOf(given: Partial<AppLimits> = {}): AppLimits {
+  const limits: Record<string, number> = { ...DEFAULT_APP_LIMITS };
+  for (const [name, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    const range = RANGES[name as keyof AppLimits];
+    if (!range) throw new InvalidInput(`appLimits.${name} is not a limit (${Object.keys(RANGES).join(', ')})`);
+    if (!Number.isInteger(value) || value < range[0] || value > range[1])
+      throw new InvalidInput(`appLimits.${name} must be an integer from ${range[0]} to ${range[1]} (got ${String(value)})`);
+    limits[name] = value;
+  }
+  return limits as unknown as AppLimits;
+}
+
+const MIB = 1024 * 1024;
+
+/** util-linux `prlimit` options (soft = hard, so the app cannot raise them) that set a process's rlimits before it runs. */
+export function prlimitOptions(limits: AppLimits): string[] {
+  const bytes = (mb: number) => String(mb * MIB);
+  const both = (value: string) => `${value}:${value}`;
+  return [
+    `--nproc=${both(String(limits.processes))}`,
+    `--data=${both(bytes(limits.memoryMb))}`,
+    // SIGXCPU at the soft limit, SIGKILL a second later at the hard one.
+    `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
+    `--fsize=${both(bytes(limits.diskMb))}`,
+    '--core=0:0',
+  ];
+}
+
+/** The tmpfs size of the app's folder and of its `/tmp`, in bytes. */
+export function diskBytes(limits: AppLimits): number {
+  return limits.diskMb * MIB;
+}
+
+/** What the gate is told to watch (see sandbox-gate.cjs). */
+export function watchedLimits(limits: AppLimits, diskPaths: ReadonlyArray<string>) {
+  return {
+    processes: limits.processes,
+    memoryBytes: limits.memoryMb * MIB,
+    cpuSeconds: limits.cpuSeconds,
+    diskPaths,
+    everyMs: limits.watchMs,
+  };
+}
+
+/** The limit's size as its owner reads it. */
+export function limitSize(limit: SandboxLimit, limits: AppLimits): string {
+  switch (limit) {
+    case 'processes':
+      return `${limits.processes} processes and threads`;
+    case 'memory':
+      return `${limits.memoryMb} MiB of memory`;
+    case 'cpu':
+      return `${limits.cpuSeconds} s of CPU time`;
+    case 'disk':
+      return `${limits.diskMb} MiB of disk`;
+  }
+}
+
+/** A signal that means the kernel ended the app for a limit: SIGXCPU (CPU time) or SIGXFSZ (file size). */
+export function limitOfSignal(signal: string | null): SandboxLimit | null {
+  if (signal === 'SIGXCPU') return 'cpu';
+  if (signal === 'SIGXFSZ') return 'disk';
+  return null;
+}
