@@ -43,6 +43,11 @@ export class SandboxProviderFailed extends Unavailable {
 export class SandboxStoppedForLimit extends Unavailable {
   constructor(stop: SandboxStop) {
     const retryAfter = Math.max(1, Math.ceil((Date.parse(stop.retryAt) - Date.now()) / 1000));
-    super(`${stop.message}. It can start again in ${retryAfter} s.`, { reason: 'app-limit', limit: stop.limit, retryAt: stop.retryAt, retryAfter });
+    super(`${stop.message}. It can start again in ${retryAfter} s.`, {
+      reason: 'app-limit',
+      limit: stop.limit,
+      retryAt: stop.retryAt,
+      retryAfter,
+    });
   }
 }

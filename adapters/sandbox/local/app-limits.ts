@@ -65,8 +65,8 @@ export function prlimitOptions(limits: AppLimits): string[] {
   return [
     `--nproc=${both(String(limits.processes))}`,
     `--data=${both(bytes(limits.memoryMb))}`,
-    // SIGXCPU at the soft limit, SIGKILL a second later at the hard one.
-    `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
+    // A second past the limit (the gate stops the app at it, saying why), SIGXCPU; a second later, SIGKILL.
+    `--cpu=${limits.cpuSeconds + 1}:${limits.cpuSeconds + 2}`,
     `--fsize=${both(bytes(limits.diskMb))}`,
     '--core=0:0',
   ];
@@ -102,9 +102,16 @@ export function limitSize(limit: SandboxLimit, limits: AppLimits): string {
   }
 }
 
-/** A signal that means the kernel ended the app for a limit: SIGXCPU (CPU time) or SIGXFSZ (file size). */
-export function limitOfSignal(signal: string | null): SandboxLimit | null {
+/** What a program prints when an allocation fails (Node, V8, glibc, C++ and most runtimes). */
+const OUT_OF_MEMORY = /out of memory|allocation failed|cannot allocate memory|\bENOMEM\b|bad_alloc|MemoryError/i;
+
+/**
+ * The limit an app that ended by itself ran into, read from how it ended: SIGXCPU (CPU time),
+ * SIGXFSZ (file size), or a failed allocation in its last words (its data-segment rlimit); null otherwise.
+ */
+export function limitOfExit(signal: string | null, lastWords: string): SandboxLimit | null {
   if (signal === 'SIGXCPU') return 'cpu';
   if (signal === 'SIGXFSZ') return 'disk';
+  if (OUT_OF_MEMORY.test(lastWords.slice(-4000))) return 'memory';
   return null;
 }

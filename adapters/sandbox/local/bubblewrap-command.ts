@@ -29,8 +29,7 @@ export interface HostIdentity {
 }
 
 export type BubblewrapSupport =
-  | { readonly available: true; readonly bwrap: string; readonly prlimit: string }
-  | { readonly available: false; readonly reason: string };
+  { readonly available: true; readonly bwrap: string; readonly prlimit: string } | { readonly available: false; readonly reason: string };
 
 const PROBE_TIMEOUT_MS = 5000;
 const probed = new Map<string, BubblewrapSupport>();
@@ -114,7 +113,18 @@ function outerFlags(): string[] {
  */
 function innerFlags(): string[] {
   const id = String(SANDBOX_UID);
-  return ['--unshare-user', '--uid', id, '--gid', id, '--unshare-pid', '--as-pid-1', '--disable-userns', '--die-with-parent', '--new-session'];
+  return [
+    '--unshare-user',
+    '--uid',
+    id,
+    '--gid',
+    id,
+    '--unshare-pid',
+    '--as-pid-1',
+    '--disable-userns',
+    '--die-with-parent',
+    '--new-session',
+  ];
 }
 
 /**

@@ -82,7 +82,8 @@ class WarmGates {
 
 /** The scripts bubblewrap copies into each sandbox, read once. */
 let scripts: { gate: string; preload: string } | null = null;
-const sandboxScripts = () => (scripts ??= { gate: readFileSync(SANDBOX_GATE_PATH, 'utf8'), preload: readFileSync(EGRESS_PRELOAD_PATH, 'utf8') });
+const sandboxScripts = () =>
+  (scripts ??= { gate: readFileSync(SANDBOX_GATE_PATH, 'utf8'), preload: readFileSync(EGRESS_PRELOAD_PATH, 'utf8') });
 
 export interface BubblewrapLauncherOptions {
   readonly bwrap: string;

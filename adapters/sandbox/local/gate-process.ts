@@ -3,6 +3,7 @@ import { constants } from 'node:os';
 import { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
 import { OutputTail } from '../output-tail.js';
+import { delay } from '../net-probe.js';
 import { SandboxServerFailed } from '../sandbox-errors.js';
 import type { SandboxLimit } from '../../../ports/sandbox.js';
 
@@ -73,6 +74,7 @@ export interface GateEvents {
 }
 
 const CONNECT_TIMEOUT_MS = 5000;
+const OUTPUT_GRACE_MS = 200;
 const LIMITS: ReadonlyArray<SandboxLimit> = ['processes', 'memory', 'cpu', 'disk'];
 
 interface Pending<T> {
@@ -105,7 +107,11 @@ export class GateProcess {
     private readonly child: ChildProcess,
     private readonly appGroupOnHost: boolean,
   ) {
-    this.exit = new Promise((resolve) => child.once('exit', () => resolve()));
+    // Ended once it exited and its output has been read (an app's last words say why it ended);
+    // output held open by a process that outlived it is waited for briefly, not forever.
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    this.exit = exited.then(() => Promise.race([closed, delay(OUTPUT_GRACE_MS)]));
     child.stdout?.on('data', (chunk: Buffer) => this.output.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => this.output.push(chunk));
     child.on('message', (message: unknown, handle: unknown) => this.heard(message, handle));
@@ -115,7 +121,8 @@ export class GateProcess {
     });
     child.once('exit', (code, signal) => {
       this.exitInfo ??= { code, signal };
-      this.ended();
+      this.listening = false;
+      void this.exit.then(() => this.ended());
     });
   }
 
@@ -290,7 +297,7 @@ export class GateProcess {
     if (this.alive) return;
     this.bootWaiter = null;
     clearTimeout(waiter.timer);
-    // Output may still be arriving on the pipes: wait for the process, then read the tail.
+    // Output may still be arriving on the pipes: wait for the end of it, then read the tail.
     void this.exit.then(() => {
       const detail = [this.output.text(), this.failure ? `porter sandbox gate: ${this.failure}` : ''].filter(Boolean).join('\n');
       waiter.reject(new SandboxServerFailed('exited', detail));

@@ -167,7 +167,12 @@ export class LocalSandbox implements Sandbox {
     await Promise.all([this.launcher?.close(), this.policyLauncher?.close()]);
   }
 
-  private async create(id: string, egress: EgressPolicy | null, owner: string | undefined, launcher: GateLauncher): Promise<LocalSandboxSession> {
+  private async create(
+    id: string,
+    egress: EgressPolicy | null,
+    owner: string | undefined,
+    launcher: GateLauncher,
+  ): Promise<LocalSandboxSession> {
     // Dot-named siblings can never collide with an app id (ids start with a letter or digit).
     const places = {
       directory: join(this.root, id),
@@ -195,14 +200,17 @@ export class LocalSandbox implements Sandbox {
 function identityOf(runAs: HostIdentity | undefined): HostIdentity | null {
   const self = process.getuid?.();
   if (runAs === undefined) return defaultIdentity();
-  if (runAs.uid === 0 || runAs.gid === 0) throw new InvalidInput('runAs may not be root (uid or gid 0): app code would run as root on the host');
-  if (self !== 0 && runAs.uid !== self) throw new InvalidInput(`runAs: only a root host may run sandboxes as another identity (this host is uid ${self})`);
+  if (runAs.uid === 0 || runAs.gid === 0)
+    throw new InvalidInput('runAs may not be root (uid or gid 0): app code would run as root on the host');
+  if (self !== 0 && runAs.uid !== self)
+    throw new InvalidInput(`runAs: only a root host may run sandboxes as another identity (this host is uid ${self})`);
   return self === 0 ? runAs : null;
 }
 
 function warmCount(warm: number | undefined): number {
   if (warm === undefined) return 1;
-  if (!Number.isInteger(warm) || warm < 0 || warm > 16) throw new InvalidInput(`warm must be an integer from 0 to 16 (got ${String(warm)})`);
+  if (!Number.isInteger(warm) || warm < 0 || warm > 16)
+    throw new InvalidInput(`warm must be an integer from 0 to 16 (got ${String(warm)})`);
   return warm;
 }
 

@@ -12,7 +12,7 @@ import { AppDoor } from './app-door.js';
 import { packTree, writeTreeFiles, type PackedTree } from './app-tree.js';
 import { DirectorySnapshots } from './directory-snapshots.js';
 import { removeTree } from './remove-tree.js';
-import { limitOfSignal, limitSize, type AppLimits } from './app-limits.js';
+import { limitOfExit, limitSize, type AppLimits } from './app-limits.js';
 import type { GateLauncher } from './gate-launchers.js';
 import type { GateProcess, LimitCrossing } from './gate-process.js';
 import type { PooledServer, ServerPool } from './server-pool.js';
@@ -271,7 +271,7 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
   private async ended(gate: GateProcess): Promise<void> {
     const running = this.current;
     if (running?.gate !== gate) return;
-    const limit = limitOfSignal(gate.endedBySignal);
+    const limit = limitOfExit(gate.endedBySignal, gate.output.text());
     if (limit) this.stoppedFor(limit);
     this.current = null;
     this.settings.pool.forget(this);
