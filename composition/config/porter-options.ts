@@ -141,7 +141,7 @@ export interface PinManifest {
  * every constraint.
  */
 export interface PorterOptions {
-  /** Where the wire lives (default `/api/porter`; a path like `/api/porter`, no trailing slash). */
+  /** Where the wire lives (default `/api/porter`; a path like `/api/porter`: no `.` or `..` segment, no empty segment, no trailing slash). */
   readonly mount?: string;
   /** The host's `principal(req)`: who is signed in, or null (an anonymous cookie session stands in). */
   readonly principal?: PrincipalResolver;
