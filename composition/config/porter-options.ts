@@ -143,7 +143,10 @@ export interface PinManifest {
 export interface PorterOptions {
   /** Where the wire lives (default `/api/porter`; a path like `/api/porter`: no `.` or `..` segment, no empty segment, no trailing slash). */
   readonly mount?: string;
-  /** The host's `principal(req)`: who is signed in, or null (an anonymous cookie session stands in). */
+  /**
+   * The host's `principal(req)`: who is signed in, or null (an anonymous cookie session stands in).
+   * The host's own user object will do: keys besides `subject`, `kind`, `name` and `email` are ignored.
+   */
   readonly principal?: PrincipalResolver;
   /** The development composition (development and doctor routes, the scripted model). Default: `NODE_ENV === 'development'`. */
   readonly development?: boolean;
