@@ -94,8 +94,9 @@ const oauthSchema = z.strictObject({
 /** The door's transport. */
 const doorSchema = z.strictObject({
   /**
-   * Browser origins that may use the transport besides the door's own and loopback ones
-   * (`https://app.example.com`), or `'*'` for any. A request with another `Origin` is 403.
+   * Browser origins that may use the transport besides the base URL's and, on a loopback
+   * connection, loopback ones (`https://app.example.com`), or `'*'` for any. A request with another
+   * `Origin` is 403; the request's Host never counts.
    */
   allowedOrigins: z
     .union([

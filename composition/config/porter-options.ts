@@ -164,8 +164,9 @@ export interface PorterOptions {
   readonly mcp?: boolean;
   readonly oauth?: DoorOAuthOptions;
   /**
-   * The door's transport: `allowedOrigins`, browser origins besides its own and loopback ones (or
-   * `'*'`; another `Origin` is 403), and `sessionCacheMs`, how long an instance trusts a door session
+   * The door's transport: `allowedOrigins`, browser origins besides the base URL's and loopback
+   * ones on a loopback connection (or `'*'`; another `Origin` is 403; the request's Host never
+   * counts), and `sessionCacheMs`, how long an instance trusts a door session
    * it read from the store (or opened or rebuilt itself), 0–10000 ms (default 1000; 0 reads it on every request).
    */
   readonly door?: { readonly allowedOrigins?: ReadonlyArray<string> | '*'; readonly sessionCacheMs?: number };

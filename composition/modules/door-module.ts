@@ -64,6 +64,8 @@ function doorRoutesOf(door: Container): DoorRoutes {
     sessions,
     urlsOf,
     ...(config.door?.allowedOrigins ? { allowedOrigins: config.door.allowedOrigins } : {}),
+    // Without a base URL the door has no origin of its own to allow: the Host header is the caller's to say.
+    ...(config.baseUrl ? { ownOrigin: new URL(config.baseUrl).origin } : {}),
     server: {
       name: 'porter',
       version: PORTER_VERSION,
