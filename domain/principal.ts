@@ -45,6 +45,79 @@ export class UnacceptablePrincipal extends InvalidInput {
   }
 }
 
+/** The fields a host's principal carries. Any other key a resolver returns is ignored. */
+export const HOST_PRINCIPAL_FIELDS: ReadonlyArray<string> = ['subject', 'kind', 'name', 'email'];
+
+/** The longest `kind` Porter keeps. */
+const KIND_LIMIT = 64;
+
+/**
+ * A host's resolver returned something that is no principal (no string subject, a field of the
+ * wrong type, not an object). It is the host's bug, not the caller's: a logged 500 on the wire,
+ * never shown to the caller, and never taken as the person having gone. Not a DomainError, for
+ * the same reason: no caller can do anything about it.
+ */
+export class HostPrincipalUnusable extends Error {
+  constructor(source: string, problem: string) {
+    super(`The host's ${source} returned an invalid principal: ${problem}`);
+    this.name = 'HostPrincipalUnusable';
+  }
+}
+
+/** What a resolver returned, read as a principal, and the keys that were left out of it. */
+export interface HostPrincipalReading {
+  readonly principal: Principal;
+  /** Keys of the returned object Porter does not use, sorted (`role`, `id`…): the host may warn about them. */
+  readonly ignored: ReadonlyArray<string>;
+}
+
+/**
+ * Reads what a host's resolver (`principal(req)`, `oauth.principal(subject)`, `oauth.signIn(req)`)
+ * returned, so a host may hand over its own user object: `subject` (a non-empty string) is
+ * required, `kind` defaults to `user`, `name` and `email` are kept when strings and absent when
+ * null; every other key (`role`, `id`, even `anonymous`, which only Porter sets) is ignored and
+ * named in `ignored`. Anything else is HostPrincipalUnusable naming the problem, never the value
+ * (it may be personal). The wire's rules on the result (reserved subjects, kind `org`, lengths)
+ * are admitHostPrincipal's.
+ */
+export function readHostPrincipal(value: unknown, source: string): HostPrincipalReading {
+  const unusable = (problem: string) => new HostPrincipalUnusable(source, problem);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw unusable(`not an object but ${describe(value)}`);
+  const returned = value as Record<string, unknown>;
+  const { subject, kind, name, email } = returned;
+  if (typeof subject !== 'string' || subject.length === 0) throw unusable(`subject must be a non-empty string, not ${describe(subject)}`);
+  if (kind != null && (typeof kind !== 'string' || kind.length === 0 || kind.length > KIND_LIMIT))
+    throw unusable(
+      `kind must be a string of 1 to ${KIND_LIMIT} characters or null, not ${typeof kind === 'string' && kind.length > 0 ? `${kind.length} characters` : describe(kind)}`,
+    );
+  for (const [field, text] of [
+    ['name', name],
+    ['email', email],
+  ] as const) {
+    if (text != null && typeof text !== 'string') throw unusable(`${field} must be a string or null, not ${describe(text)}`);
+  }
+  return {
+    principal: {
+      subject,
+      kind: typeof kind === 'string' ? kind : 'user',
+      ...(typeof name === 'string' ? { name } : {}),
+      ...(typeof email === 'string' ? { email } : {}),
+    },
+    ignored: Object.keys(returned)
+      .filter((key) => !HOST_PRINCIPAL_FIELDS.includes(key))
+      .sort(),
+  };
+}
+
+/** What a value is, in words, without saying what it holds. */
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return value.length === 0 ? 'an empty string' : 'a string';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
 /** Kind `org` in any letter case (`ORG`, `Org`) or padding is an organization. */
 export function isOrganizationKind(kind: unknown): boolean {
   return typeof kind === 'string' && kind.trim().toLowerCase() === 'org';

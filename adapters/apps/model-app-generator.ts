@@ -1,5 +1,6 @@
 import { parsePartialJson } from 'ai';
 import { DOCUMENT_LIMITS, NODE_TYPES } from '../../domain/apps/app-document.js';
+import { AppGenerationFailed } from '../../domain/apps/app-errors.js';
 import type { ActionTool, AppGenerator, CreateRequest, EditRequest } from '../../ports/app-generator.js';
 import type { Model } from '../../ports/model.js';
 
@@ -54,7 +55,8 @@ export interface ModelAppGeneratorOptions {
  * Generation through the deployment's language model (the Model port over the AI SDK): the model
  * streams the document as JSON text, and each time the text parses as partial JSON (the AI SDK's
  * parsePartialJson repairs a cut-off object) the draft is yielded, so the view fills in as the
- * model writes. The last draft is the model's finished answer.
+ * model writes. The last draft is the model's finished answer; an answer that is no complete JSON
+ * object (prose, a document cut off) is AppGenerationFailed, the model's failure.
  */
 export class ModelAppGenerator implements AppGenerator {
   private readonly maxOutputTokens: number;
@@ -105,11 +107,11 @@ export class ModelAppGenerator implements AppGenerator {
           yield value;
         }
       } else if (event.type === 'finish' && event.reason === 'length') {
-        throw new Error('the model ran out of output tokens before finishing the app');
+        throw new AppGenerationFailed('it ran out of output tokens before finishing the document');
       }
     }
     const { value, state } = await parsePartialJson(jsonPart(text));
-    if (state !== 'successful-parse') throw new Error('the model did not answer with a complete JSON document');
+    if (state !== 'successful-parse') throw new AppGenerationFailed('it did not answer with a complete JSON document');
     if (value !== last) yield value;
   }
 }

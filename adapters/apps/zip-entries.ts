@@ -21,12 +21,22 @@ const ZIP64 = 0xffffffff;
 /** Flag bit 3: CRC and sizes follow the data (a data descriptor) instead of the local header. */
 const HAS_DESCRIPTOR = 0x08;
 const UTF8_NAME = 0x800;
+/**
+ * Flag bits that say an entry's data (or the directory it is listed in) is encrypted: bit 0
+ * (traditional PKWARE encryption, also set by AES), bit 6 (strong encryption) and bit 13 (a
+ * central directory encrypted, the local header's values masked). fflate ignores them all and
+ * would inflate whatever bytes follow.
+ */
+const ENCRYPTION_FLAGS = 0x0001 | 0x0040 | 0x2000;
+/** The extra field WinZip's AES encryption adds to both headers of an entry it encrypted. */
+const AES_EXTRA_FIELD = 0x9901;
 const STORED = 0;
 
 /**
- * Reads the central directory and checks that every entry's local header (or its data
- * descriptor) agrees with it on CRC-32 and both sizes, that its data lies inside the archive
- * before the directory, and that no name appears twice. fflate trusts the directory and inflates
+ * Reads the central directory and checks that no entry is encrypted (by its flags or its AES
+ * extra field, in either header), that every entry's local header (or its data descriptor)
+ * agrees with it on CRC-32 and both sizes, that its data lies inside the archive before the
+ * directory, and that no name appears twice. fflate trusts the directory and inflates
  * into a buffer of the declared size, so an entry that lies would otherwise be imported cut short
  * or padded. A lying entry is `InvalidInput` naming it. Structure fflate itself cannot read is
  * left to fflate to refuse.
@@ -52,9 +62,13 @@ export function declaredEntries(bytes: Uint8Array): Map<string, DeclaredEntry> {
     const commentLength = view.getUint16(at + 32, true);
     const localOffset = view.getUint32(at + 42, true);
     const name = nameOf(bytes.subarray(at + 46, at + 46 + nameLength), flags);
-    at += 46 + nameLength + extraLength + commentLength;
+    const extraStart = at + 46 + nameLength;
+    at = extraStart + extraLength + commentLength;
 
     const lie = (what: string) => new InvalidInput(`The app file's entry "${name.slice(0, 200)}" ${what}; nothing was imported`);
+    // Checked before anything else about the entry: encrypted data would only fail later as a lie.
+    const encrypted = () => lie('is encrypted; Porter imports only unencrypted app files');
+    if (flags & ENCRYPTION_FLAGS || hasExtraField(view, extraStart, extraLength, AES_EXTRA_FIELD)) throw encrypted();
     if (entries.has(name)) throw lie('appears twice');
     if (compressedSize === ZIP64 || size === ZIP64 || localOffset === ZIP64) throw lie('uses ZIP64, which an app file does not need');
     if (method === STORED && compressedSize !== size) throw lie('is stored uncompressed, yet its two sizes differ');
@@ -66,7 +80,14 @@ export function declaredEntries(bytes: Uint8Array): Map<string, DeclaredEntry> {
       compressedSize: view.getUint32(localOffset + 18, true),
       size: view.getUint32(localOffset + 22, true),
     };
-    const dataStart = localOffset + 30 + view.getUint16(localOffset + 26, true) + view.getUint16(localOffset + 28, true);
+    const localExtraStart = localOffset + 30 + view.getUint16(localOffset + 26, true);
+    const localExtraLength = view.getUint16(localOffset + 28, true);
+    const dataStart = localExtraStart + localExtraLength;
+    if (
+      local.flags & ENCRYPTION_FLAGS ||
+      hasExtraField(view, localExtraStart, Math.min(localExtraLength, directoryStart - localExtraStart), AES_EXTRA_FIELD)
+    )
+      throw encrypted();
     if (dataStart + compressedSize > directoryStart) throw lie('declares more data than the archive holds');
     const told = local.flags & HAS_DESCRIPTOR ? descriptorAt(view, dataStart + compressedSize, directoryStart) : local;
     if (!told) throw lie('has no data descriptor where its flags say');
@@ -91,6 +112,15 @@ function endOfCentralDirectory(view: DataView): number {
     if (view.getUint32(at, true) === SIGNATURE.endOfCentralDirectory) return at;
   }
   return -1;
+}
+
+/** Whether the extra-field block at `start` (`length` bytes of id, size, data records) holds a field with this id. */
+function hasExtraField(view: DataView, start: number, length: number, id: number): boolean {
+  const end = Math.min(start + Math.max(length, 0), view.byteLength);
+  for (let at = start; at + 4 <= end; at += 4 + view.getUint16(at + 2, true)) {
+    if (view.getUint16(at, true) === id) return true;
+  }
+  return false;
 }
 
 function descriptorAt(view: DataView, at: number, limit: number): { crc: number; compressedSize: number; size: number } | null {

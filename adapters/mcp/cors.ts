@@ -27,22 +27,36 @@ const LOOPBACK = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
 
 /**
  * Which browser origins may use the door's transport (the MCP transport specification: a request
- * whose `Origin` is present and not allowed is refused with 403, against DNS rebinding). Always
- * allowed: the door's own origin (the configured base URL's, else the request's) and loopback
- * origins, so local inspectors keep working; besides, the configured list, or any with `'*'`.
+ * whose `Origin` is present and not allowed is refused with 403, against DNS rebinding). Allowed:
+ * the configured base URL's origin, the configured list (or any with `'*'`), and loopback origins
+ * on a request that came to a loopback address, so local inspectors keep working. The request's
+ * own Host never counts: a rebinding page sends its own name as both Host and Origin.
  */
 export class AllowedOrigins {
   private readonly listed: ReadonlySet<string> | '*';
+  private readonly own: string | null;
 
-  constructor(configured: ReadonlyArray<string> | '*' = []) {
+  /** `own`: the configured base URL's origin (`PORTER_BASE_URL`), or null when there is none. */
+  constructor(configured: ReadonlyArray<string> | '*' = [], own: string | null = null) {
     this.listed = configured === '*' ? '*' : new Set(configured.map(normalOrigin));
+    this.own = own === null ? null : normalOrigin(own);
   }
 
-  allows(origin: string, own: string): boolean {
+  /** `onLoopback`: the request arrived on a loopback address of this machine (its socket says so). */
+  allows(origin: string, onLoopback: boolean): boolean {
     if (this.listed === '*') return true;
     const normal = normalOrigin(origin);
-    return normal === normalOrigin(own) || LOOPBACK.test(normal) || this.listed.has(normal);
+    return normal === this.own || this.listed.has(normal) || (onLoopback && LOOPBACK.test(normal));
   }
+}
+
+/**
+ * Whether a connection came to a loopback address (127.0.0.0/8 or ::1, IPv4 ones also as
+ * IPv6-mapped). A connection without a local address (the fetch mount's, in memory) did not.
+ */
+export function arrivedOnLoopback(socket: { readonly localAddress?: string | undefined }): boolean {
+  const address = socket.localAddress;
+  return address !== undefined && (address === '::1' || /^(::ffff:)?127\./i.test(address));
 }
 
 /** An origin as browsers serialize it (lower-case scheme and host, no default port, no trailing slash); the text itself when it is no URL. */

@@ -12,7 +12,7 @@ import type { Ids } from '../../ports/ids.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Telemetry } from '../../ports/telemetry.js';
 import type { Admission, DoorTransportUseCases } from '../../ports/use-cases/door.js';
-import { allowAnyOrigin, AllowedOrigins } from './cors.js';
+import { allowAnyOrigin, AllowedOrigins, arrivedOnLoopback } from './cors.js';
 import type { DoorUrls } from './door-urls.js';
 import { doorAuthInfo, doorServer, type DoorServerInfo } from './mcp-door-server.js';
 import { InFlightRequests, requestIdsOf } from './in-flight-requests.js';
@@ -40,6 +40,8 @@ export interface McpDoorTransportOptions {
   readonly telemetry?: Telemetry;
   /** Browser origins allowed besides the door's own and loopback ones (`door.allowedOrigins`); `'*'` allows any. */
   readonly allowedOrigins?: ReadonlyArray<string> | '*';
+  /** The door's own origin for the Origin check: the configured base URL's. Never taken from a request's Host. */
+  readonly ownOrigin?: string;
 }
 
 const EXPOSED = ['Mcp-Session-Id', 'WWW-Authenticate', 'Mcp-Protocol-Version'];
@@ -66,7 +68,7 @@ export class McpDoorTransport {
   private readonly origins: AllowedOrigins;
 
   constructor(private readonly options: McpDoorTransportOptions) {
-    this.origins = new AllowedOrigins(options.allowedOrigins);
+    this.origins = new AllowedOrigins(options.allowedOrigins, options.ownOrigin ?? null);
   }
 
   readonly handle = async (ctx: Context): Promise<void> => {
@@ -107,7 +109,7 @@ export class McpDoorTransport {
     allowAnyOrigin(ctx, EXPOSED);
     const urls = this.options.urlsOf(ctx);
     const origin = headerOf(ctx, 'origin');
-    if (origin && !this.origins.allows(origin, new URL(urls.resource).origin))
+    if (origin && !this.origins.allows(origin, arrivedOnLoopback(ctx.req.socket)))
       return jsonRpcError(ctx, 403, -32000, 'Forbidden: this Origin may not use this MCP server');
     const token = bearerOf(headerOf(ctx, 'authorization'));
     const admitting = this.options.door.admitCaller.execute({ token, site: { issuer: urls.issuer, resource: urls.resource } });

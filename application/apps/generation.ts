@@ -2,12 +2,14 @@ import type { AppDocument } from '../../domain/apps/app-document.js';
 import type { PinDrift } from '../../domain/apps/fork-pin.js';
 import { failedView, viewOfDocument, viewOfDraft, type AppView } from '../../domain/apps/app-view.js';
 import { classifyEdit, emitsServerCode } from '../../domain/apps/edit-rule.js';
-import { InvalidAppDocument, TreeEditEmittedServerCode } from '../../domain/apps/app-errors.js';
+import { AppGenerationFailed, TreeEditEmittedServerCode } from '../../domain/apps/app-errors.js';
+import { DomainError } from '../../domain/errors.js';
 import { validateDocument } from '../../domain/apps/validate-document.js';
 import type { AppGenerator } from '../../ports/app-generator.js';
 import type { ViewSink } from '../../ports/use-cases/apps.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
+import type { Logger } from '../../ports/logger.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
 import type { AppBook } from './app-book.js';
 
@@ -24,17 +26,22 @@ export interface GeneratingDeps {
 /**
  * Runs the generator for one app and keeps the person's view of it current: each draft that adds
  * a node (or a title) becomes a view update under the app's one part id; the finished document
- * is checked before anyone may store it, and a failure leaves the last view marked failed.
+ * is checked before anyone may store it, and a failure leaves the last view marked failed. What
+ * the model answered that is no app (no JSON, a document breaking the rules) or the call to the
+ * model failing is AppGenerationFailed: the model's failure, never the caller's 400 or a 500.
  */
 export class Generation {
   /** A deployment without a model gives the null generator, which answers NotImplemented. */
-  constructor(private readonly generator: AppGenerator) {}
+  constructor(
+    private readonly generator: AppGenerator,
+    private readonly logger: Logger,
+  ) {}
 
   async create(appId: string, prompt: string, signal: AbortSignal, sink?: ViewSink): Promise<AppDocument> {
     const generator = this.generator;
-    const watch = new Watch(appId, sink);
-    const draft = await watch.follow(() => generator.create({ prompt, signal }));
-    const document = watch.check(draft, 'generated app');
+    const watch = new Watch(appId, this.logger, sink);
+    const draft = await watch.follow(() => generator.create({ prompt, signal }), signal);
+    const document = watch.check(draft);
     return { ...document, ui: 'tree' };
   }
 
@@ -46,10 +53,10 @@ export class Generation {
   async edit(appId: string, document: AppDocument, instruction: string, signal: AbortSignal, sink?: ViewSink): Promise<AppDocument> {
     const generator = this.generator;
     const kind = classifyEdit(instruction);
-    const watch = new Watch(appId, sink);
-    const draft = await watch.follow(() => generator.edit({ document, instruction, kind, signal }));
+    const watch = new Watch(appId, this.logger, sink);
+    const draft = await watch.follow(() => generator.edit({ document, instruction, kind, signal }), signal);
     // The rung and the audience are not an edit's to change; a tree edit keeps the egress policy too.
-    const checked = watch.check(draft, 'edited app');
+    const checked = watch.check(draft);
     const next: AppDocument = {
       ...checked,
       ui: document.ui,
@@ -78,12 +85,13 @@ class Watch {
 
   constructor(
     private readonly appId: string,
+    private readonly logger: Logger,
     private readonly sink?: ViewSink,
   ) {
     this.last = viewOfDraft(appId, null);
   }
 
-  async follow(run: () => AsyncIterable<unknown>): Promise<unknown> {
+  async follow(run: () => AsyncIterable<unknown>, signal: AbortSignal): Promise<unknown> {
     let draft: unknown = null;
     try {
       for await (const next of run()) {
@@ -91,15 +99,30 @@ class Watch {
         if (this.sink) this.show(next);
       }
     } catch (error) {
-      throw this.fail(error instanceof Error ? error : new Error(String(error)));
+      throw this.fail(this.failureOf(error, signal));
     }
     return draft;
   }
 
-  check(draft: unknown, what: string): AppDocument {
+  check(draft: unknown): AppDocument {
     const checked = validateDocument(draft);
-    if (!checked.ok) throw this.fail(new InvalidAppDocument(what, checked.issues));
+    if (!checked.ok) throw this.fail(new AppGenerationFailed('its answer is not a valid app document', checked.issues));
     return checked.document;
+  }
+
+  /**
+   * A failure we know (no model configured, a budget, the generator's own AppGenerationFailed) or
+   * a caller who went away stays as it is; anything else is the call to the model failing, whose
+   * own words (a provider's error) go to the log, not to the person.
+   */
+  private failureOf(error: unknown, signal: AbortSignal): Error {
+    if (error instanceof DomainError) return error;
+    if (signal.aborted) return error instanceof Error ? error : new Error(String(error));
+    this.logger.warn('app generation failed: the call to the model failed', {
+      appId: this.appId,
+      cause: error instanceof Error ? error.message : String(error),
+    });
+    return new AppGenerationFailed('the call to it failed');
   }
 
   fail<E extends Error>(error: E): E {

@@ -30,7 +30,21 @@ const instance = <T>(what: string, probe: (value: Record<string, unknown>) => bo
     message: `must be ${what}`,
   });
 
-const mountPath = z.string().regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'must be a path like /api/porter (no trailing slash)');
+/**
+ * Where the wire answers: one plain path, compared byte for byte with what clients send. A dot
+ * segment (`/api/../x`) is what a URL parser removes before the request arrives, so a mount holding
+ * one could never be reached as written (and would name another place once normalized); `%`, `\`,
+ * `?`, `#`, empty segments and a trailing slash cannot appear at all.
+ */
+const mountPath = z
+  .string()
+  .regex(
+    /^(\/[A-Za-z0-9._~-]+)+$/,
+    'must be a path like /api/porter: /segments of letters, digits, ".", "_", "~" or "-", no trailing slash',
+  )
+  .refine((path) => path.split('/').every((segment) => segment !== '.' && segment !== '..'), {
+    message: 'must not hold a "." or ".." segment: a URL parser removes them before a request arrives',
+  });
 
 /**
  * The door's own authorization server. `principal(subject)` re-resolves a connected user on every
@@ -80,8 +94,9 @@ const oauthSchema = z.strictObject({
 /** The door's transport. */
 const doorSchema = z.strictObject({
   /**
-   * Browser origins that may use the transport besides the door's own and loopback ones
-   * (`https://app.example.com`), or `'*'` for any. A request with another `Origin` is 403.
+   * Browser origins that may use the transport besides the base URL's and, on a loopback
+   * connection, loopback ones (`https://app.example.com`), or `'*'` for any. A request with another
+   * `Origin` is 403; the request's Host never counts.
    */
   allowedOrigins: z
     .union([

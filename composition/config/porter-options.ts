@@ -141,9 +141,12 @@ export interface PinManifest {
  * every constraint.
  */
 export interface PorterOptions {
-  /** Where the wire lives (default `/api/porter`; a path like `/api/porter`, no trailing slash). */
+  /** Where the wire lives (default `/api/porter`; a path like `/api/porter`: no `.` or `..` segment, no empty segment, no trailing slash). */
   readonly mount?: string;
-  /** The host's `principal(req)`: who is signed in, or null (an anonymous cookie session stands in). */
+  /**
+   * The host's `principal(req)`: who is signed in, or null (an anonymous cookie session stands in).
+   * The host's own user object will do: keys besides `subject`, `kind`, `name` and `email` are ignored.
+   */
   readonly principal?: PrincipalResolver;
   /** The development composition (development and doctor routes, the scripted model). Default: `NODE_ENV === 'development'`. */
   readonly development?: boolean;
@@ -161,8 +164,9 @@ export interface PorterOptions {
   readonly mcp?: boolean;
   readonly oauth?: DoorOAuthOptions;
   /**
-   * The door's transport: `allowedOrigins`, browser origins besides its own and loopback ones (or
-   * `'*'`; another `Origin` is 403), and `sessionCacheMs`, how long an instance trusts a door session
+   * The door's transport: `allowedOrigins`, browser origins besides the base URL's and loopback
+   * ones on a loopback connection (or `'*'`; another `Origin` is 403; the request's Host never
+   * counts), and `sessionCacheMs`, how long an instance trusts a door session
    * it read from the store (or opened or rebuilt itself), 0–10000 ms (default 1000; 0 reads it on every request).
    */
   readonly door?: { readonly allowedOrigins?: ReadonlyArray<string> | '*'; readonly sessionCacheMs?: number };

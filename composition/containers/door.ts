@@ -26,6 +26,7 @@ import { TokenMint } from '../../application/door/token-mint.js';
 import { JwksBearerVerifier } from '../../adapters/mcp/jwks-bearer-verifier.js';
 import { NodeDoorSecrets } from '../../adapters/mcp/node-door-secrets.js';
 import type { TransportSession } from '../../adapters/mcp/mcp-door-transport.js';
+import { HostPrincipals } from '../../adapters/http/floor/host-principal.js';
 import type { DoorSessionPrimitives } from '../../ports/door-sessions.js';
 
 /** How long an instance trusts an access token it already checked; revocations elsewhere arrive within it. */
@@ -86,7 +87,12 @@ const doorServices = porterModule((bind) => {
     // The config schema makes `oauth` required whenever the door is open.
     const principal = config.oauth?.principal;
     if (!principal) throw new Error('the MCP door needs oauth.principal');
-    return principal;
+    // Read here too, so the log names once the keys of the host's answer that Porter ignores.
+    const hostPrincipals = new HostPrincipals(get(ctx, TOKENS.Logger));
+    return async (subject) => {
+      const answer = await principal(subject);
+      return answer ? hostPrincipals.read(answer, 'oauth.principal(subject)') : null;
+    };
   });
   bind.singleton(TOKENS.DoorBearerVerifier, (ctx) => {
     const config = get(ctx, TOKENS.Config);

@@ -113,7 +113,7 @@ function meterOf(parts: AppsParts): { meter?: UsageMeter } {
 export function assembleApps(parts: AppsParts): AppsUseCases {
   const { book, ids, clock } = parts;
   const catalog = parts.catalog ?? new NoPinCatalog();
-  const generation = new Generation(parts.generator ?? new NoAppGenerator());
+  const generation = new Generation(parts.generator ?? new NoAppGenerator(), parts.logger);
   const rollout = new ServedRollout(parts.sandbox ?? new NoSandbox(), parts.logger, new NodeAppScaffold(), clock);
   const data = new AppData(parts.store);
   const archive = new ZipAppArchive();

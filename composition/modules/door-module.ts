@@ -4,9 +4,10 @@ import { get, porterModule, TOKENS } from '../tokens.js';
 import { PORTER_VERSION } from '../version.js';
 import { doorContainer } from '../containers/door.js';
 import { doorRoutes, doorUrlsFrom, type DoorRoutes } from './door-routes.js';
-import { admitHostPrincipal, type Principal } from '../../domain/principal.js';
+import { HostPrincipalUnusable, type Principal } from '../../domain/principal.js';
 import type { PrincipalResolver } from '../../ports/principal-resolver.js';
 import { wireRequestOf } from '../../adapters/http/wire-request.js';
+import { HostPrincipals } from '../../adapters/http/floor/host-principal.js';
 import { defaultConsentPage } from '../../adapters/mcp/consent-page.js';
 import { DEFAULT_BRAND, type DoorBrand } from '../../adapters/mcp/door-page.js';
 import { McpDoorTransport } from '../../adapters/mcp/mcp-door-transport.js';
@@ -63,6 +64,8 @@ function doorRoutesOf(door: Container): DoorRoutes {
     sessions,
     urlsOf,
     ...(config.door?.allowedOrigins ? { allowedOrigins: config.door.allowedOrigins } : {}),
+    // Without a base URL the door has no origin of its own to allow: the Host header is the caller's to say.
+    ...(config.baseUrl ? { ownOrigin: new URL(config.baseUrl).origin } : {}),
     server: {
       name: 'porter',
       version: PORTER_VERSION,
@@ -76,7 +79,7 @@ function doorRoutesOf(door: Container): DoorRoutes {
     oauth: get(door, TOKENS.DoorOAuthUseCases),
     urlsOf,
     // Door paths sit outside the host's principal(req): only the door's own sign-in says who consents.
-    signedIn: config.oauth?.signIn ? signedInWith(config.oauth.signIn) : async () => null,
+    signedIn: config.oauth?.signIn ? signedInWith(config.oauth.signIn, new HostPrincipals(logger)) : async () => null,
     ...(config.oauth?.signInUrl ? { signInUrl: config.oauth.signInUrl } : {}),
     brand,
     consentPage: config.oauth?.consentPage ?? defaultConsentPage,
@@ -95,14 +98,19 @@ function doorRoutesOf(door: Container): DoorRoutes {
   });
 }
 
-/** The consent page's "who is signed in": the host's resolver, admitted like the wire admits it. */
-function signedInWith(resolve: PrincipalResolver) {
+/**
+ * The consent page's "who is signed in": the host's resolver, read and admitted like the wire's
+ * `principal(req)` (unknown keys ignored). A principal the wire would refuse is nobody signed in;
+ * an answer that is no principal is the host's bug, a logged 500 page.
+ */
+function signedInWith(resolve: PrincipalResolver, hostPrincipals: HostPrincipals) {
   return async (ctx: Context): Promise<Principal | null> => {
     const principal = await resolve(wireRequestOf(ctx));
     if (!principal) return null;
     try {
-      return admitHostPrincipal(principal);
-    } catch {
+      return hostPrincipals.admit(principal, 'oauth.signIn(req)');
+    } catch (error) {
+      if (error instanceof HostPrincipalUnusable) throw error;
       return null;
     }
   };

@@ -183,7 +183,7 @@ function transportRoutes(transport: McpDoorTransport): WireRoute[] {
       headers: { 'WWW-Authenticate': { description: '`Bearer resource_metadata="…"`, with `error="invalid_token"` for a bad token.' } },
     },
     403: rpcError(
-      "An `Origin` that is neither the door's own, a loopback one, nor one in `door.allowedOrigins` (MCP transport 2025-11-25).",
+      "An `Origin` that is neither the base URL's (`PORTER_BASE_URL`; never the request's `Host`), one in `door.allowedOrigins`, nor a loopback one on a request that came to a loopback address (MCP transport 2025-11-25).",
     ),
     404: rpcError(
       '`Mcp-Session-Id` names no session of this caller (ended, idle past its bound, or opened by another token): start a new one with `initialize`.',

@@ -8,6 +8,18 @@ export class InvalidAppDocument extends InvalidInput {
   }
 }
 
+/**
+ * The model's answer could not be made into the app: prose instead of JSON, a document cut off, one
+ * that breaks the AppDocument rules (its issues in `details`), or the call to the model failing. The
+ * model failed, not the caller, so this is `unavailable` (503) as for a model that is down, never the
+ * caller's 400 or our 500; nothing was stored, and asking again may well succeed.
+ */
+export class AppGenerationFailed extends Unavailable {
+  constructor(reason: string, issues?: ReadonlyArray<DocumentIssue>) {
+    super(`The model could not write this app (${reason}); nothing was saved. Try again`, issues ? { issues } : undefined);
+  }
+}
+
 /** An edit classified as tree-only produced server code: it fails closed before persistence. */
 export class TreeEditEmittedServerCode extends Forbidden {
   constructor() {

@@ -114,6 +114,38 @@ describe('loadConfig', () => {
     expect(error.issues.map((i) => i.option).sort()).to.deep.equal(['mount', 'principal']);
   });
 
+  it('refuses a mount that is not one plain path: dot segments, empty segments, encoded or escaped characters, a query or fragment', () => {
+    for (const mount of [
+      '/api/../x',
+      '/api/./x',
+      '/..',
+      '/.',
+      '/api/..',
+      '//x',
+      '/api//x',
+      '/api/%2e%2e/x',
+      '/api/%2E%2E',
+      '/api\\x',
+      '\\api',
+      '/api/porter/',
+      '/',
+      '',
+      'api/porter',
+      '/api?x=1',
+      '/api#x',
+      '/api porter',
+    ]) {
+      const error = failure({ development: true, mount });
+      expect(
+        error.issues.map((i) => i.option),
+        mount,
+      ).to.deep.equal(['mount']);
+      expect(error.message, mount).to.contain('mount');
+    }
+    for (const mount of ['/api/porter', '/agent', '/a.b/c_d~e-f', '/v1.2/porter', '/...'])
+      expect(loadConfig({ development: true, mount }, {}).mount).to.equal(mount);
+  });
+
   describe('tools', () => {
     const notes = defineTool({
       name: 'notes_add',

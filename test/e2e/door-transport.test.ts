@@ -1,8 +1,11 @@
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import { networkInterfaces } from 'node:os';
 import { expect } from 'chai';
 import { devHost } from '../support/dev-host-fixture.js';
 import { accessTokenFor, initializeRequest } from '../support/door-client.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
+import { createPorter } from '../../composition/create-porter.js';
+import type { PorterOptions } from '../../composition/config/config-schema.js';
 
 const INITIALIZE = initializeRequest();
 
@@ -190,6 +193,26 @@ describe("The door's transport over raw HTTP", function () {
     }
   });
 
+  /** One request over Node's HTTP client, so the Host header can say what a browser would send. */
+  function rawDoor(
+    method: string,
+    sent: Record<string, string>,
+    body?: string,
+    url: URL = door,
+  ): Promise<{ status: number; body: string }> {
+    const outgoingHeaders = Object.fromEntries(Object.entries(sent).filter(([, value]) => value !== ''));
+    return new Promise((resolve, reject) => {
+      const outgoing = httpRequest(url, { method, headers: outgoingHeaders }, (incoming) => {
+        let text = '';
+        incoming.setEncoding('utf8');
+        incoming.on('data', (chunk: string) => (text += chunk));
+        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body: text }));
+      });
+      outgoing.on('error', reject);
+      outgoing.end(body);
+    });
+  }
+
   describe('Origin (the transport specification: 403 for an Origin present and not allowed)', () => {
     const ping = JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'ping' });
 
@@ -232,6 +255,112 @@ describe("The door's transport over raw HTTP", function () {
         });
         expect(answer.status, String(origin)).to.equal(200);
       }
+    });
+
+    it('refuses a DNS-rebinding page (Host and Origin both its own name, the request on loopback) with 403 on every method', async () => {
+      const session = await openSession();
+      const evil = `evil.example:${door.port}`;
+      for (const bearer of [headers.authorization!, null]) {
+        for (const [method, extra, body] of [
+          ['POST', {}, JSON.stringify(INITIALIZE)],
+          ['POST', { 'mcp-session-id': session }, ping],
+          ['GET', { 'mcp-session-id': session, accept: 'text/event-stream' }, undefined],
+          ['DELETE', { 'mcp-session-id': session }, undefined],
+        ] as const) {
+          const { authorization: _bearer, ...rest } = headers;
+          const answer = await rawDoor(
+            method,
+            { ...rest, ...(bearer ? { authorization: bearer } : {}), ...extra, host: evil, origin: `http://${evil}` },
+            body,
+          );
+          expect(answer.status, `${method} ${bearer ? 'with' : 'without'} a bearer`).to.equal(403);
+          expect(JSON.parse(answer.body)).to.deep.equal({
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: -32000, message: 'Forbidden: this Origin may not use this MCP server' },
+          });
+        }
+      }
+      const still = await fetch(door, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: ping });
+      expect(still.status, 'the refused DELETE ended nothing').to.equal(200);
+    });
+
+    it("takes the configured base URL, never the Host header, as the door's own origin", async () => {
+      const other = await devHost({ porter: { baseUrl: 'https://porter.example.com' } });
+      try {
+        const otherDoor = new URL(`${other.url}/api/porter/mcp`);
+        const answerFor = async (origin: string, host?: string) =>
+          (
+            await rawDoor(
+              'POST',
+              { ...headers, authorization: '', origin, ...(host ? { host } : {}) },
+              JSON.stringify(INITIALIZE),
+              otherDoor,
+            )
+          ).status;
+        // Past the Origin check the missing bearer answers 401: the origin itself was allowed.
+        expect(await answerFor('https://porter.example.com')).to.equal(401);
+        expect(await answerFor('http://localhost:6274'), 'loopback, on a loopback connection').to.equal(401);
+        expect(await answerFor('https://evil.example', 'evil.example')).to.equal(403);
+        expect(await answerFor(`http://evil.example:${otherDoor.port}`, `evil.example:${otherDoor.port}`)).to.equal(403);
+      } finally {
+        await other.close();
+      }
+    });
+
+    describe('loopback origins serve only requests that came to loopback', () => {
+      const doorOptions: PorterOptions = {
+        development: true,
+        logger: 'silent',
+        databaseUrl: 'memory:',
+        mcp: true,
+        oauth: { principal: (subject) => ({ subject, kind: 'user' }) },
+      };
+      const initialize = (origin: string) => ({
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(INITIALIZE),
+      });
+
+      it('through porter.fetch, which sees no connection: a loopback Origin passes only when listed or the base URL', async () => {
+        for (const [options, origin, status] of [
+          [{}, 'http://localhost:6274', 403],
+          [{}, 'http://localhost:3000', 403],
+          [{ door: { allowedOrigins: ['http://localhost:6274'] } }, 'http://localhost:6274', 401],
+          [{ baseUrl: 'http://localhost:3000' }, 'http://localhost:3000', 401],
+        ] as const) {
+          const porter = await createPorter({ ...doorOptions, ...options }, {});
+          try {
+            // Past the Origin check the missing bearer answers 401: the origin itself was allowed.
+            const answer = await porter.fetch(new Request('http://localhost:3000/api/porter/mcp', initialize(origin)));
+            expect(answer.status, `${JSON.stringify(options)} / ${origin}`).to.equal(status);
+          } finally {
+            await porter.close();
+          }
+        }
+      });
+
+      it('on a server listening on a network interface: a loopback Origin is refused there', async function () {
+        const address = Object.values(networkInterfaces())
+          .flat()
+          .find((entry) => entry && entry.family === 'IPv4' && !entry.internal)?.address;
+        if (!address) return this.skip();
+        const porter = await createPorter(doorOptions, {});
+        const server = createServer(porter.listener);
+        await new Promise<void>((resolve) => server.listen(0, address, resolve));
+        try {
+          const { port } = server.address() as { port: number };
+          const url = `http://${address}:${port}/api/porter/mcp`;
+          expect((await fetch(url, initialize('http://localhost:6274'))).status).to.equal(403);
+          expect((await fetch(url, initialize(`http://${address}:${port}`))).status, 'nor the Host it names').to.equal(403);
+          const { origin: _origin, ...noOrigin } = initialize('').headers;
+          expect((await fetch(url, { ...initialize(''), headers: noOrigin })).status, 'no Origin: not a browser').to.equal(401);
+        } finally {
+          server.closeAllConnections();
+          await new Promise((resolve) => server.close(resolve));
+          await porter.close();
+        }
+      });
     });
 
     it('serves the origins door.allowedOrigins lists, and any with "*"', async () => {

@@ -1,6 +1,5 @@
 import type { Middleware } from 'koa';
-import { z } from 'zod';
-import { admitHostPrincipal, anonymousPrincipal, type Principal } from '../../../domain/principal.js';
+import { anonymousPrincipal, type Principal } from '../../../domain/principal.js';
 import type { Ids } from '../../../ports/ids.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { PrincipalResolver } from '../../../ports/principal-resolver.js';
@@ -8,18 +7,7 @@ import type { IdentityUseCases } from '../../../ports/use-cases/identity.js';
 import type { WireState } from '../wire-state.js';
 import { wireRequestOf } from '../wire-request.js';
 import { issueAnonymousSession, readAnonymousSession, retireAnonymousSession } from './anonymous-cookie.js';
-
-/**
- * What a host resolver may return; anything else is a host bug reported as such. Lengths and
- * characters are the domain's rule (admitHostPrincipal): a subject that breaks it usually carries
- * what the caller sent, and is refused as the caller's 400.
- */
-const hostPrincipal = z.strictObject({
-  subject: z.string().min(1),
-  kind: z.string().min(1).max(64).default('user'),
-  name: z.string().optional(),
-  email: z.string().optional(),
-});
+import { HostPrincipals } from './host-principal.js';
 
 export interface PrincipalFloorOptions {
   readonly resolve: PrincipalResolver;
@@ -35,17 +23,13 @@ export interface PrincipalFloorOptions {
  * cookie stays and the next request tries again.
  */
 export function principalFloor(options: PrincipalFloorOptions): Middleware<WireState> {
+  const hostPrincipals = new HostPrincipals(options.logger);
   return async (ctx, next) => {
     const returned = await options.resolve(wireRequestOf(ctx));
     const anonymousSession = readAnonymousSession(ctx);
     if (returned) {
-      const parsed = hostPrincipal.safeParse(returned);
-      if (!parsed.success) {
-        throw new Error(
-          `The host principal resolver returned an invalid principal: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-        );
-      }
-      const principal: Principal = admitHostPrincipal(parsed.data);
+      // The host's own user object is fine (unknown keys are ignored); no subject is the host's bug, a logged 500.
+      const principal = hostPrincipals.admit(returned, 'principal(req)');
       ctx.state.principal = principal;
       if (anonymousSession) await adopt(ctx, anonymousSession, principal, options);
     } else {

@@ -3,6 +3,8 @@ import { strToU8, zipSync } from 'fflate';
 import { ZipAppArchive } from '../../../adapters/apps/zip-app-archive.js';
 import { InvalidInput } from '../../../domain/errors.js';
 import { tinyDocument } from '../../support/apps-documents.js';
+import { appsHarness } from '../../support/apps-harness.js';
+import { ada } from '../../support/guard-harness.js';
 
 const SERVER = 'export default function handler() { return "a server file long enough to deflate well, well, well"; }\n'.repeat(20);
 
@@ -93,5 +95,69 @@ describe('ZipAppArchive: entries are checked against their CRC-32 and sizes', ()
     zip.set(strToU8('app/a.js'), at.local + 30);
     zip.set(strToU8('app/a.js'), at.central + 46);
     expect(unpack(zip)).to.throw(InvalidInput, /"app\/a.js" appears twice/);
+  });
+});
+
+/** app.json of tinyDocument() as `zip -P secret` writes it: traditional PKWARE encryption (ZipCrypto), deflated. */
+const ZIPCRYPTO = Buffer.from(
+  'UEsDBBQACQAIAPSsfF0pLoMMuQAAADkBAAAIAAAAYXBwLmpzb276gQCyCEXILH6hRVfTBkkv6Mtye9el3oID9Lfl+UH6jiAAgxW2rTTtm2uku9TzE4TMiycdaOqTZY8l3pajgMqZ/EX20h8/HmTYyq2sqd8orDpyBSpDAvOYYYtFEbIPftoOEg3ImDm1Ii8b9blCeVkqFr2+kvjb5LvytfxuPiYmS08ZArrI7q2a+uSX8DmI2nJ/dxtdpVc6pTMAbmhwvK2OjufPiwlP5NaO7oqK6z/6N8bPxfc5YGeR81BLBwgpLoMMuQAAADkBAABQSwECHgMUAAkACAD0rHxdKS6DDLkAAAA5AQAACAAAAAAAAAABAAAApIEAAAAAYXBwLmpzb25QSwUGAAAAAAEAAQA2AAAA7wAAAAAA',
+  'base64',
+);
+
+describe('ZipAppArchive: an encrypted entry is refused, never imported', () => {
+  const ENCRYPTED = 0x0001;
+  const STRONG = 0x0040;
+  const MASKED_DIRECTORY = 0x2000;
+  const setFlag = (view: DataView, at: number, bit: number) => view.setUint16(at, view.getUint16(at, true) | bit, true);
+
+  it('refuses a file a zip tool encrypted, naming the entry', () => {
+    expect(unpack(new Uint8Array(ZIPCRYPTO))).to.throw(InvalidInput, /"app.json" is encrypted/);
+  });
+
+  it('refuses the encryption flag (bit 0) or strong encryption (bit 6), in both headers or either one, even over plain data', () => {
+    for (const [bit, name] of [
+      [ENCRYPTED, 'encrypted'],
+      [STRONG, 'strong encryption'],
+      [MASKED_DIRECTORY, 'central directory encryption'],
+    ] as const) {
+      for (const where of ['both', 'local', 'central'] as const) {
+        for (const level of [0, 6] as const) {
+          const flagged = lying((view, at) => {
+            if (where !== 'central') setFlag(view, at.local + 6, bit);
+            if (where !== 'local') setFlag(view, at.central + 8, bit);
+          }, level);
+          expect(unpack(flagged), `${name} in ${where}, level ${level}`).to.throw(InvalidInput, /"app\/server.js" is encrypted/);
+        }
+      }
+    }
+  });
+
+  it('refuses an AES-encrypted entry (its 0x9901 extra field), in either header', () => {
+    const aes = new Uint8Array([0x02, 0x00, 0x41, 0x45, 0x03, 0x08, 0x00]);
+    const zip = zipSync({
+      'app.json': strToU8(JSON.stringify(tinyDocument())),
+      'app/server.js': [strToU8(SERVER), { extra: { 0x9901: aes } }],
+    });
+    expect(unpack(zip)).to.throw(InvalidInput, /"app\/server.js" is encrypted/);
+    // Only in the local header: the directory's record is rewritten to carry another extra field id.
+    const localOnly = zip.slice();
+    const view = new DataView(localOnly.buffer);
+    const { central } = offsets(localOnly, 1);
+    const extraAt = central + 46 + view.getUint16(central + 28, true);
+    view.setUint16(extraAt, 0xcafe, true);
+    expect(unpack(localOnly)).to.throw(InvalidInput, /"app\/server.js" is encrypted/);
+  });
+
+  it('imports nothing from an archive holding one encrypted entry among honest ones', async () => {
+    const h = appsHarness();
+    const flagged = lying((view, at) => {
+      setFlag(view, at.local + 6, ENCRYPTED);
+      setFlag(view, at.central + 8, ENCRYPTED);
+    });
+    const error = await h.apps.importApp.execute({ principal: ada, bytes: flagged }).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(InvalidInput);
+    expect((error as InvalidInput).code).to.equal('validation');
+    expect((error as InvalidInput).message).to.match(/"app\/server.js" is encrypted.*nothing was imported/);
+    expect((await h.apps.listApps.execute({ principal: ada })).apps).to.have.length(0);
   });
 });

@@ -349,6 +349,50 @@ for (const mount of ['listener', 'fetch'] as const) {
         expect(logger.text()).to.contain('invalid principal');
       });
 
+      it("keeps the fields it knows from the host's own user object and ignores the rest, warning once", async () => {
+        resolver = () =>
+          ({ subject: 'user-1', name: 'Ada', email: 'ada@example.com', role: 'admin', id: 42, anonymous: true }) as unknown as Principal;
+        const first = await call('/things');
+        expect(first.status).to.equal(200);
+        expect((await first.json()).principal).to.deep.equal({ subject: 'user-1', kind: 'user', name: 'Ada', email: 'ada@example.com' });
+        expect((await call('/things')).status).to.equal(200);
+        const warnings = logger.entries.filter((entry) => entry.level === 'warn');
+        expect(warnings, 'one warning for those fields, not one per request').to.have.length(1);
+        expect(warnings[0]!.message).to.contain('principal(req)').and.contain('ignored');
+        expect(warnings[0]!.fields).to.deep.include({ fields: ['anonymous', 'id', 'role'] });
+        resolver = () => ({ subject: 'user-1', kind: 'user', role: 'admin', plan: 'pro' }) as unknown as Principal;
+        expect((await call('/things')).status).to.equal(200);
+        const more = logger.entries.filter((entry) => entry.level === 'warn');
+        expect(more, 'a field not seen before is named once more').to.have.length(2);
+        expect(more[1]!.fields).to.deep.include({ fields: ['plan'] });
+      });
+
+      it('takes a null kind, name or email (a nullable column) as absent', async () => {
+        resolver = () => ({ subject: 'user-1', kind: null, name: null, email: null }) as unknown as Principal;
+        const response = await call('/things');
+        expect(response.status).to.equal(200);
+        expect((await response.json()).principal).to.deep.equal({ subject: 'user-1', kind: 'user' });
+      });
+
+      it('reports a principal Porter cannot use as a host bug: 500 with a generic message, the log naming the problem', async () => {
+        for (const [returned, problem] of [
+          [{ name: 'Ada' }, 'subject must be a non-empty string, not undefined'],
+          [{ subject: 42, name: 'Ada' }, 'subject must be a non-empty string, not a number'],
+          [{ subject: '' }, 'subject must be a non-empty string, not an empty string'],
+          ['ada', 'not an object but a string'],
+          [['ada'], 'not an object but an array'],
+          [{ subject: 'ada', name: 7 }, 'name must be a string or null, not a number'],
+          [{ subject: 'ada', email: { address: 'a@b' } }, 'email must be a string or null, not an object'],
+          [{ subject: 'ada', kind: 3 }, 'kind must be a string of 1 to 64 characters or null, not a number'],
+        ] as const) {
+          resolver = () => returned as unknown as Principal;
+          const response = await call('/things');
+          expect(response.status, problem).to.equal(500);
+          expect((await response.json()).error, problem).to.deep.equal({ code: 'internal', message: 'Something went wrong on our side' });
+          expect(logger.text(), problem).to.contain(`principal(req) returned an invalid principal: ${problem}`);
+        }
+      });
+
       it('never calls the resolver on self-authenticating and open routes', async () => {
         resolver = throwingResolver;
         expect((await call('/webhooks/demo', { method: 'POST' })).status).to.equal(200);

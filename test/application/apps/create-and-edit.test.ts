@@ -102,7 +102,7 @@ describe('porter_apps_create and porter_apps_edit (use cases behind the guard)',
     expect((await h.apps.listVersions.execute({ principal: ada, appId })).versions).to.have.length(1);
   });
 
-  it('rejects a generated document that breaks the rules, storing nothing', async () => {
+  it("rejects a generated document that breaks the rules as the model's failure (unavailable), storing nothing", async () => {
     const broken: AppGenerator = {
       async *create() {
         yield { format: 1, title: 'Broken', root: 'root', nodes: { root: { type: 'stack', children: ['missing'] } } };
@@ -111,7 +111,7 @@ describe('porter_apps_create and porter_apps_edit (use cases behind the guard)',
     };
     const h = appsHarness({ generator: broken });
     const result = await h.call('porter_apps_create', { prompt: 'anything' });
-    expect(result).to.deep.include({ status: 'failed', code: 'validation' });
+    expect(result).to.deep.include({ status: 'failed', code: 'unavailable' });
     expect((await h.apps.listApps.execute({ principal: ada })).apps).to.have.length(0);
   });
 

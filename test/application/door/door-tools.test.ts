@@ -192,6 +192,31 @@ describe('Tools through the door (use cases)', () => {
       expect((await h.admit(tokens.accessToken)).ok, 'the token itself was not revoked').to.equal(true);
     });
 
+    it("keeps the fields it knows from the host's own user object (a null name is absent) and ignores the rest", async () => {
+      const h = doorHarness();
+      const { tokens } = await h.connect(ada);
+      h.setPerson('ada', { subject: 'ada', name: 'Ada', email: null, role: 'admin' } as unknown as Principal);
+      const admission = await h.admit(tokens.accessToken);
+      expect(admission.ok && admission.caller.principal).to.deep.equal({ subject: 'ada', kind: 'user', name: 'Ada' });
+    });
+
+    it("reports an answer that is no principal as the host's bug, naming the problem, and closes no session", async () => {
+      const h = doorHarness();
+      const { tokens } = await h.connect(ada);
+      const initialize = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } };
+      await h.sessions.open(
+        { id: 'ses_a', subject: 'ada', clientId: 'mcpc_x', initialize },
+        { id: 'ses_a', streaming: false, close: async () => {} },
+      );
+      h.setPerson('ada', { subject: 42 } as unknown as Principal);
+      const error = await h.admit(tokens.accessToken).catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(Error);
+      expect((error as Error).message).to.equal(
+        "The host's oauth.principal(subject) returned an invalid principal: subject must be a non-empty string, not a number",
+      );
+      expect(h.sessions.size, 'a host bug is not the person leaving').to.equal(1);
+    });
+
     it('counts a reserved, org or different-subject answer from the host as gone', async () => {
       for (const answer of [
         { subject: 'porter:webhook:x', kind: 'user' },
