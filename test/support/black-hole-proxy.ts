@@ -1,0 +1,105 @@
+import { connect, createServer, type Socket } from 'node:net';
+
+export interface BlackHoleProxy {
+  /** The URL to hand out instead of the upstream's: the upstream's, with host and port this proxy's. */
+  readonly url: string;
+  /** Stops carrying bytes either way; connections stay open and new ones are accepted but left unanswered. */
+  swallow(): void;
+  /**
+   * Carries bytes again, the held ones first, as a suspended server resumed or a network healed
+   * would; connections `forget()` left silent are reset, as the server that forgot them answers.
+   */
+  restore(): void;
+  /**
+   * Carries new connections again, but the ones open now are lost without a word: their server
+   * side is closed and their client side left open and silent until `restore()`, as when a
+   * firewall or NAT on the way dropped their state, or the server restarted behind the black hole.
+   */
+  forget(): void;
+  /** Connections through the proxy that are open now. */
+  readonly open: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP proxy in front of a real database that can be switched to a black hole: what a suspended
+ * server or a network dropping every packet looks like from the client. Nothing is refused or
+ * closed — the kernel still accepts connections and takes bytes — but no answer comes back until
+ * `restore()`, when what was held is delivered, as TCP retransmission or the resumed server would.
+ */
+export async function blackHoleProxy(upstreamUrl: string): Promise<BlackHoleProxy> {
+  const upstream = new URL(upstreamUrl);
+  const pairs = new Set<{ client: Socket; server: Socket }>();
+  const forgotten = new Set<Socket>();
+  let swallowing = false;
+
+  const server = createServer((client) => {
+    const pair = { client, server: connect(Number(upstream.port || 5432), upstream.hostname) };
+    pairs.add(pair);
+    // Read nothing while swallowing: bytes wait in the kernel's buffers, unforwarded.
+    if (swallowing) {
+      client.pause();
+      pair.server.pause();
+    }
+    client.on('data', (bytes) => pair.server.write(bytes));
+    pair.server.on('data', (bytes) => client.write(bytes));
+    const end = () => {
+      pairs.delete(pair);
+      client.destroy();
+      pair.server.destroy();
+    };
+    for (const socket of [client, pair.server]) {
+      socket.on('close', end);
+      socket.on('error', end);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the proxy has no TCP address');
+  const url = new URL(upstreamUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String(address.port);
+
+  return {
+    url: url.toString(),
+    swallow() {
+      swallowing = true;
+      for (const pair of pairs) {
+        pair.client.pause();
+        pair.server.pause();
+      }
+    },
+    restore() {
+      swallowing = false;
+      for (const client of forgotten) client.resetAndDestroy();
+      for (const pair of pairs) {
+        pair.client.resume();
+        pair.server.resume();
+      }
+    },
+    forget() {
+      swallowing = false;
+      for (const pair of pairs) {
+        pairs.delete(pair);
+        pair.client.pause();
+        pair.client.removeAllListeners('data');
+        pair.client.removeAllListeners('close');
+        pair.client.on('close', () => forgotten.delete(pair.client));
+        forgotten.add(pair.client);
+        pair.server.removeAllListeners('close');
+        pair.server.destroy();
+      }
+    },
+    get open() {
+      return pairs.size;
+    },
+    async close() {
+      for (const client of forgotten) client.destroy();
+      for (const pair of pairs) {
+        pair.client.destroy();
+        pair.server.destroy();
+      }
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
