@@ -29,6 +29,8 @@ const NO_ANSWER_MESSAGES = [/^query read timeout$/i];
 
 const UNREACHABLE_MESSAGES = [
   /connection terminated/i,
+  // pg's Pool: no connection made, or handed out, within `connectionTimeoutMillis`.
+  /^timeout exceeded when trying to connect$/i,
   // pg's Client: no connection made within `connectionTimeoutMillis`.
   /^timeout expired$/i,
 ];

@@ -7,6 +7,7 @@ import { blackHoleProxy, type BlackHoleProxy } from '../support/black-hole-proxy
 import { until } from '../support/eventually.js';
 import { serve, type RunningServer } from '../support/http-server.js';
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
+import { recordUnhandledErrors } from '../support/unhandled-errors.js';
 import { WireClient } from '../support/turn-client.js';
 
 const TIMEOUTS = { statementMs: 1_000, acquireMs: 1_000 };
@@ -34,21 +35,6 @@ async function timed(answer: Promise<{ status: number; body: { error?: { code: s
   return { status: settled.status, code: settled.body?.error?.code, ms: Date.now() - started };
 }
 
-/** Unhandled errors and rejections while `listening`: a dropped database must never crash the process. */
-function unhandledErrors(): { readonly seen: unknown[]; stop(): void } {
-  const seen: unknown[] = [];
-  const record = (error: unknown) => seen.push(error);
-  process.on('uncaughtException', record);
-  process.on('unhandledRejection', record);
-  return {
-    seen,
-    stop() {
-      process.off('uncaughtException', record);
-      process.off('unhandledRejection', record);
-    },
-  };
-}
-
 describe('A PostgreSQL that stops answering (suspended, or a network black hole) answers 503 within the timeouts, and serves again by itself', function () {
   this.timeout(60_000);
   let database: TestDatabase | null = null;
@@ -56,7 +42,7 @@ describe('A PostgreSQL that stops answering (suspended, or a network black hole)
   let porter: Porter;
   let server: RunningServer;
   let ada: WireClient;
-  let unhandled: ReturnType<typeof unhandledErrors>;
+  let unhandled: ReturnType<typeof recordUnhandledErrors>;
 
   before(async function () {
     const serverUrl = await postgresServerUrl();
@@ -69,7 +55,7 @@ describe('A PostgreSQL that stops answering (suspended, or a network black hole)
     );
     server = await serve(porter.listener);
     ada = new WireClient(`${server.url}${porter.mount}`).as('ada');
-    unhandled = unhandledErrors();
+    unhandled = recordUnhandledErrors();
   });
 
   afterEach(() => proxy?.restore());

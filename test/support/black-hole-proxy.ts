@@ -16,9 +16,21 @@ export interface BlackHoleProxy {
    * firewall or NAT on the way dropped their state, or the server restarted behind the black hole.
    */
   forget(): void;
+  /** As a stopped server: open connections are reset and new ones closed at once, until `restore()`. */
+  refuse(): void;
   /** Connections through the proxy that are open now. */
   readonly open: number;
+  /** Open connections whose client sent bytes that are held, unanswered (a statement, or a connection's startup). */
+  readonly held: number;
   close(): Promise<void>;
+}
+
+interface Pair {
+  readonly client: Socket;
+  readonly server: Socket;
+  /** Bytes held while swallowing, each way, in order. */
+  readonly toServer: Buffer[];
+  readonly toClient: Buffer[];
 }
 
 /**
@@ -29,20 +41,17 @@ export interface BlackHoleProxy {
  */
 export async function blackHoleProxy(upstreamUrl: string): Promise<BlackHoleProxy> {
   const upstream = new URL(upstreamUrl);
-  const pairs = new Set<{ client: Socket; server: Socket }>();
+  const pairs = new Set<Pair>();
   const forgotten = new Set<Socket>();
   let swallowing = false;
+  let refusing = false;
 
   const server = createServer((client) => {
-    const pair = { client, server: connect(Number(upstream.port || 5432), upstream.hostname) };
+    if (refusing) return client.resetAndDestroy();
+    const pair: Pair = { client, server: connect(Number(upstream.port || 5432), upstream.hostname), toServer: [], toClient: [] };
     pairs.add(pair);
-    // Read nothing while swallowing: bytes wait in the kernel's buffers, unforwarded.
-    if (swallowing) {
-      client.pause();
-      pair.server.pause();
-    }
-    client.on('data', (bytes) => pair.server.write(bytes));
-    pair.server.on('data', (bytes) => client.write(bytes));
+    client.on('data', (bytes) => (swallowing ? pair.toServer.push(bytes) : pair.server.write(bytes)));
+    pair.server.on('data', (bytes) => (swallowing ? pair.toClient.push(bytes) : client.write(bytes)));
     const end = () => {
       pairs.delete(pair);
       client.destroy();
@@ -64,34 +73,42 @@ export async function blackHoleProxy(upstreamUrl: string): Promise<BlackHoleProx
     url: url.toString(),
     swallow() {
       swallowing = true;
-      for (const pair of pairs) {
-        pair.client.pause();
-        pair.server.pause();
-      }
     },
     restore() {
       swallowing = false;
+      refusing = false;
       for (const client of forgotten) client.resetAndDestroy();
       for (const pair of pairs) {
-        pair.client.resume();
-        pair.server.resume();
+        for (const bytes of pair.toServer.splice(0)) pair.server.write(bytes);
+        for (const bytes of pair.toClient.splice(0)) pair.client.write(bytes);
       }
     },
     forget() {
       swallowing = false;
       for (const pair of pairs) {
         pairs.delete(pair);
-        pair.client.pause();
+        // The client side stays open and reads what it is sent into nothing; it hears nothing back.
         pair.client.removeAllListeners('data');
         pair.client.removeAllListeners('close');
+        pair.client.on('data', () => undefined);
         pair.client.on('close', () => forgotten.delete(pair.client));
         forgotten.add(pair.client);
         pair.server.removeAllListeners('close');
         pair.server.destroy();
       }
     },
+    refuse() {
+      refusing = true;
+      for (const pair of pairs) {
+        pair.client.resetAndDestroy();
+        pair.server.destroy();
+      }
+    },
     get open() {
       return pairs.size;
+    },
+    get held() {
+      return [...pairs].filter((pair) => pair.toServer.length > 0).length;
     },
     async close() {
       for (const client of forgotten) client.destroy();

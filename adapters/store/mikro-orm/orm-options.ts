@@ -5,6 +5,7 @@ import type { LibSqlDriver } from '@mikro-orm/libsql';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Logger } from '../../../ports/logger.js';
 import { importDriver, importModule, type ModuleImporter } from '../missing-driver.js';
+import { POSTGRESQL_KEEP_ALIVE } from '../../shared/postgresql-keep-alive.js';
 import { redactUrls } from '../shared/redact-url.js';
 import { FeedEntryRowSchema } from './feed-schema.js';
 import { STORE_ENTITIES } from './record-schema.js';
@@ -40,12 +41,6 @@ export interface MikroOrmTuning {
 
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
-/**
- * TCP keep-alive on every PostgreSQL connection after this much silence: a server whose host has
- * forgotten the connection (restarted, failed over behind the same address) answers the probe
- * with a reset, and the idle connection is dropped before a request picks it up.
- */
-export const KEEP_ALIVE_IDLE_MS = 10_000;
 
 /**
  * The server's `statement_timeout` for a statement the client gives `statementTimeoutMs`: a
@@ -127,8 +122,7 @@ export async function ormOptions(
         statement_timeout: serverStatementTimeout(statementTimeoutMs),
         // A server that stops answering enforces no statement_timeout: pg's own deadline does.
         query_timeout: statementTimeoutMs,
-        keepAlive: true,
-        keepAliveInitialDelayMillis: KEEP_ALIVE_IDLE_MS,
+        ...POSTGRESQL_KEEP_ALIVE,
       },
     },
   };
