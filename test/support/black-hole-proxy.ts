@@ -25,12 +25,20 @@ export interface BlackHoleProxy {
   close(): Promise<void>;
 }
 
+const END = 'end';
+
+/** Carries bytes, or a goodbye, on to `socket`. */
+function deliver(socket: Socket, what: Buffer | typeof END): void {
+  if (what === END) socket.end();
+  else socket.write(what);
+}
+
 interface Pair {
   readonly client: Socket;
   readonly server: Socket;
-  /** Bytes held while swallowing, each way, in order. */
-  readonly toServer: Buffer[];
-  readonly toClient: Buffer[];
+  /** Bytes held while swallowing, each way, in order; `END` for a side's goodbye (its FIN). */
+  readonly toServer: Array<Buffer | typeof END>;
+  readonly toClient: Array<Buffer | typeof END>;
 }
 
 /**
@@ -46,12 +54,19 @@ export async function blackHoleProxy(upstreamUrl: string): Promise<BlackHoleProx
   let swallowing = false;
   let refusing = false;
 
-  const server = createServer((client) => {
+  // Half-open sockets: a client's goodbye is held like its bytes, as a suspended server never answers it.
+  const server = createServer({ allowHalfOpen: true }, (client) => {
     if (refusing) return client.resetAndDestroy();
-    const pair: Pair = { client, server: connect(Number(upstream.port || 5432), upstream.hostname), toServer: [], toClient: [] };
+    const upstreamSocket = connect({ port: Number(upstream.port || 5432), host: upstream.hostname, allowHalfOpen: true });
+    const pair: Pair = { client, server: upstreamSocket, toServer: [], toClient: [] };
     pairs.add(pair);
-    client.on('data', (bytes) => (swallowing ? pair.toServer.push(bytes) : pair.server.write(bytes)));
-    pair.server.on('data', (bytes) => (swallowing ? pair.toClient.push(bytes) : client.write(bytes)));
+    const carry = (to: Socket, held: Pair['toServer']) => (what: Buffer | typeof END) => (swallowing ? held.push(what) : deliver(to, what));
+    const toServer = carry(pair.server, pair.toServer);
+    const toClient = carry(client, pair.toClient);
+    client.on('data', toServer);
+    client.on('end', () => toServer(END));
+    pair.server.on('data', toClient);
+    pair.server.on('end', () => toClient(END));
     const end = () => {
       pairs.delete(pair);
       client.destroy();
@@ -79,8 +94,8 @@ export async function blackHoleProxy(upstreamUrl: string): Promise<BlackHoleProx
       refusing = false;
       for (const client of forgotten) client.resetAndDestroy();
       for (const pair of pairs) {
-        for (const bytes of pair.toServer.splice(0)) pair.server.write(bytes);
-        for (const bytes of pair.toClient.splice(0)) pair.client.write(bytes);
+        for (const what of pair.toServer.splice(0)) deliver(pair.server, what);
+        for (const what of pair.toClient.splice(0)) deliver(pair.client, what);
       }
     },
     forget() {
@@ -89,6 +104,7 @@ export async function blackHoleProxy(upstreamUrl: string): Promise<BlackHoleProx
         pairs.delete(pair);
         // The client side stays open and reads what it is sent into nothing; it hears nothing back.
         pair.client.removeAllListeners('data');
+        pair.client.removeAllListeners('end');
         pair.client.removeAllListeners('close');
         pair.client.on('data', () => undefined);
         pair.client.on('close', () => forgotten.delete(pair.client));

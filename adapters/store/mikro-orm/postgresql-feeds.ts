@@ -12,6 +12,8 @@ import { storeError } from './store-errors.js';
 export const FEED_CHANNEL = 'porter_feeds';
 /** How long to wait before listening again after the listening connection was lost. */
 const RELISTEN_MS = 500;
+/** How long closing waits for the server to answer the listening connection's goodbye. */
+const GOODBYE_MS = 1_000;
 
 const APPEND =
   'with appended as (insert into porter_feed_entries (namespace, "key", last_seq, first_seq, entries, created_at) ' +
@@ -117,7 +119,23 @@ class FeedListener {
     await this.connecting?.catch(() => undefined);
     const connection = this.connection;
     this.connection = null;
-    if (connection) await this.client.destroyRawConnection(connection).catch(() => undefined);
+    if (connection) await this.goodbye(connection);
+  }
+
+  /**
+   * Ends the listening connection politely, but a server that does not answer the goodbye
+   * (suspended, or behind a black hole) does not keep the store from closing: after a moment the
+   * socket is dropped.
+   */
+  private async goodbye(connection: Client): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), GOODBYE_MS)));
+    const ended = this.client.destroyRawConnection(connection).then(
+      () => 'ended' as const,
+      () => 'ended' as const,
+    );
+    if ((await Promise.race([ended, late])) === 'late') connection.connection.stream.destroy();
+    clearTimeout(timer);
   }
 
   private listening(): Promise<void> {

@@ -167,4 +167,14 @@ describe('The PostgreSQL store behind a black hole (a suspended server, or a net
       await direct.close();
     }
   });
+
+  it('closing the store while the server does not answer finishes in seconds: the listening connection is dropped when its goodbye goes unanswered', async () => {
+    await store.feeds<string>('turns').watch('t3', () => undefined);
+    await store.records('x').put({ id: 'a', data: 1 });
+    proxy.swallow();
+    // knex's pool waits up to 5 s for each goodbye of its own; the listener's is not waited on beyond a second.
+    const closed = await failure(store.close(), 15_000);
+    expect(closed.code).to.equal('succeeded');
+    expect(closed.ms).to.be.below(5_000 + 1_000 + SLACK_MS + 500);
+  });
 });
