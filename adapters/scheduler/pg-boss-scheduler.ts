@@ -1,11 +1,17 @@
 import PgBoss from 'pg-boss';
 import { Unavailable } from '../../domain/errors.js';
+import { POSTGRESQL_KEEP_ALIVE } from '../shared/postgresql-keep-alive.js';
+import { unreachableDatabase } from '../shared/unreachable-database.js';
+import { PgBossWorker } from './pg-boss-worker.js';
 import type { Logger } from '../../ports/logger.js';
 import type { BackgroundScheduler, RunDispatcher, SchedulerWork, WebhookDispatcher } from '../../ports/scheduler.js';
 
 export const TICK_QUEUE = 'porter.tick';
 export const RUN_QUEUE = 'porter.run';
 export const WEBHOOK_QUEUE = 'porter.webhook';
+const DEFAULT_DEADLINE_MS = 60_000;
+/** How long stopping waits for the jobs in hand. */
+const STOP_GRACE_MS = 10_000;
 
 export interface PgBossSchedulerOptions {
   /** The PostgreSQL every instance shares (the store's database is fine: pg-boss keeps its own schema). */
@@ -25,6 +31,12 @@ export interface PgBossSchedulerOptions {
    * request that sends jobs (a webhook's runs, a tick) answers 503 instead of waiting. Default 5000 each.
    */
   readonly timeouts?: { readonly statementMs: number; readonly acquireMs: number };
+  /**
+   * How long one of pg-boss's own statements may go unanswered before its connection is taken for
+   * dead and replaced (a server that stopped answering, a connection a firewall forgot): longer
+   * than a request's, since its maintenance may wait for another instance's. Default 60000.
+   */
+  readonly deadlineMs?: number;
   readonly work: SchedulerWork;
   readonly logger: Logger;
 }
@@ -40,6 +52,7 @@ export interface PgBossSchedulerOptions {
  */
 export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
   private boss: PgBoss | null = null;
+  private workers: Array<{ stop(graceMs: number): Promise<void> }> = [];
 
   /** Completion webhooks as jobs on their own queue, any instance sending them. */
   readonly webhooks: WebhookDispatcher = {
@@ -55,35 +68,34 @@ export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
 
   async start(): Promise<void> {
     if (this.boss) return;
-    // pg-boss hands its options to pg's Pool, which reads connectionTimeoutMillis (pg-boss's types do not list it).
-    const pool = { connectionTimeoutMillis: this.timeouts.acquireMs };
+    // pg-boss hands its options to pg's Pool and its clients (pg-boss's types do not list these).
+    // Without a client deadline, a worker's poll on a connection the server no longer answers
+    // would wait forever; pg's Pool closes a connection whose statement failed.
+    const pool = {
+      connectionTimeoutMillis: this.timeouts.acquireMs,
+      query_timeout: this.options.deadlineMs ?? DEFAULT_DEADLINE_MS,
+      ...POSTGRESQL_KEEP_ALIVE,
+    };
     const boss = new PgBoss({
       connectionString: this.options.connectionString,
       schema: this.options.schema ?? 'pgboss',
       application_name: 'porter-scheduler',
       ...pool,
     });
-    boss.on('error', (error: Error) => this.options.logger.error('pg-boss reported an error', { cause: error.message }));
+    const logger = this.options.logger;
+    boss.on('error', (error: Error) => logger.error('pg-boss reported an error', { cause: error.message }));
     await boss.start();
     await ensureQueue(boss, { name: TICK_QUEUE, policy: 'singleton', retryLimit: 0, expireInSeconds: 5 * 60 });
     await ensureQueue(boss, { name: RUN_QUEUE, policy: 'standard', retryLimit: 3, retryDelay: 30, expireInSeconds: 60 * 60 });
     await ensureQueue(boss, { name: WEBHOOK_QUEUE, policy: 'standard', retryLimit: 3, retryDelay: 30, expireInSeconds: 5 * 60 });
     await boss.schedule(TICK_QUEUE, this.options.tickCron ?? '* * * * *', {}, { tz: 'UTC' });
-    const polling = { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 };
-    await boss.work(TICK_QUEUE, { ...polling, batchSize: 1 }, async () => {
-      await this.options.work.tick();
-    });
-    // pg-boss 10 runs one handler call per work() registration at a time: one registration per slot.
-    for (let i = 0; i < (this.options.concurrency ?? 4); i++) {
-      await boss.work<{ runId: string }>(RUN_QUEUE, { ...polling, batchSize: 1 }, async (jobs) => {
-        for (const job of jobs) await this.options.work.executeRun(job.data.runId);
-      });
-    }
-    for (let i = 0; i < (this.options.webhookConcurrency ?? 2); i++) {
-      await boss.work<{ webhookId: string }>(WEBHOOK_QUEUE, { ...polling, batchSize: 1 }, async (jobs) => {
-        for (const job of jobs) await this.options.work.deliverWebhook(job.data.webhookId);
-      });
-    }
+    const slot = <T extends object>(queue: string, handle: (data: T) => Promise<void>) =>
+      new PgBossWorker<T>(boss, queue, handle, { pollingIntervalMs: (this.options.pollingIntervalSeconds ?? 2) * 1_000, logger });
+    this.workers.push(slot(TICK_QUEUE, () => this.options.work.tick().then(() => undefined)));
+    for (let i = 0; i < (this.options.concurrency ?? 4); i++)
+      this.workers.push(slot<{ runId: string }>(RUN_QUEUE, ({ runId }) => this.options.work.executeRun(runId)));
+    for (let i = 0; i < (this.options.webhookConcurrency ?? 2); i++)
+      this.workers.push(slot<{ webhookId: string }>(WEBHOOK_QUEUE, ({ webhookId }) => this.options.work.deliverWebhook(webhookId)));
     this.boss = boss;
   }
 
@@ -114,9 +126,10 @@ export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
   }
 
   /**
-   * A job sent from a request answers within the database timeouts or is `Unavailable`. A send
-   * that completes later is harmless: the run sweep re-dispatches runs whose job went missing,
-   * and the executor's claim makes a second job for one run a no-op.
+   * A job sent from a request answers within the database timeouts or is `Unavailable`, as is a
+   * send the driver gave up on (no connection in time, a connection lost). A send that completes
+   * later is harmless: the run sweep re-dispatches runs whose job went missing, and the executor's
+   * claim makes a second job for one run a no-op.
    */
   private async inTime<T>(work: Promise<T>): Promise<T> {
     const { statementMs, acquireMs } = this.timeouts;
@@ -126,6 +139,12 @@ export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
     });
     try {
       return await Promise.race([work, late]);
+    } catch (error) {
+      const unreachable = unreachableDatabase(error);
+      if (unreachable === null) throw error;
+      const unavailable = new Unavailable(`The scheduler database ${unreachable}`);
+      Object.defineProperty(unavailable, 'cause', { value: error, enumerable: false });
+      throw unavailable;
     } finally {
       clearTimeout(timer);
     }
@@ -134,7 +153,9 @@ export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
   async stop(): Promise<void> {
     const boss = this.boss;
     this.boss = null;
-    if (boss) await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    const workers = this.workers.splice(0);
+    await Promise.all(workers.map((worker) => worker.stop(STOP_GRACE_MS)));
+    if (boss) await boss.stop({ graceful: true, wait: true, timeout: STOP_GRACE_MS });
   }
 }
 

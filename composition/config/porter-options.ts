@@ -209,9 +209,10 @@ export interface PorterOptions {
   readonly store?: Store;
   /**
    * How long the database may keep a request waiting before it answers 503 `unavailable`, in
-   * milliseconds, 100–600000 each: `statementMs` for one statement (PostgreSQL `statement_timeout`,
-   * SQLite's wait for another process's lock; default 5000), `acquireMs` for a connection from
-   * PostgreSQL's pool or a new one (default 5000). Ignored with `store`.
+   * milliseconds, 100–600000 each: `statementMs` for one statement (on PostgreSQL the server's
+   * `statement_timeout` a little under it, and the client's own deadline for a server that does
+   * not answer at all; SQLite's wait for another process's lock; default 5000), `acquireMs` for a
+   * connection from PostgreSQL's pool or a new one (default 5000). Ignored with `store`.
    */
   readonly databaseTimeouts?: { readonly statementMs?: number; readonly acquireMs?: number };
   /** The host's own origin (an absolute URL); present-mode credential forwarding needs it (env `PORTER_BASE_URL`). */

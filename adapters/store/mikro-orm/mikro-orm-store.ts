@@ -9,7 +9,7 @@ import { blobStatements } from './blob-statements.js';
 import { migrate } from './migrate.js';
 import { MikroOrmBlobStore, type BlobStoreContext } from './mikro-orm-blob-store.js';
 import { MikroOrmRecordSet, type RecordSetContext } from './mikro-orm-record-set.js';
-import { ormOptions, sqliteSetup, type MikroOrmTarget, type MikroOrmTuning } from './orm-options.js';
+import { DEFAULT_STATEMENT_TIMEOUT_MS, ormOptions, sqliteSetup, type MikroOrmTarget, type MikroOrmTuning } from './orm-options.js';
 import { openPostgresqlBackend } from './postgresql-backend.js';
 import { recordStatements } from './record-statements.js';
 import { dialectFor } from './sql-dialect.js';
@@ -66,7 +66,11 @@ export class MikroOrmStore implements Store {
       backend =
         target.engine === 'sqlite'
           ? await openSqliteBackend(client, target.file, sqliteSetup(options), clock)
-          : openPostgresqlBackend(client, target.url, clock, logger);
+          : openPostgresqlBackend(client, target.url, {
+              clock,
+              ...(logger ? { logger } : {}),
+              statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+            });
       if (options.migrate !== false) {
         const applied = await migrate(backend.ledger, backend.migrations);
         if (applied.length > 0) logger?.info('store migrations applied', { engine: target.engine, migrations: applied });

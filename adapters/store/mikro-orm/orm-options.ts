@@ -5,6 +5,7 @@ import type { LibSqlDriver } from '@mikro-orm/libsql';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Logger } from '../../../ports/logger.js';
 import { importDriver, importModule, type ModuleImporter } from '../missing-driver.js';
+import { POSTGRESQL_KEEP_ALIVE } from '../../shared/postgresql-keep-alive.js';
 import { redactUrls } from '../shared/redact-url.js';
 import { FeedEntryRowSchema } from './feed-schema.js';
 import { STORE_ENTITIES } from './record-schema.js';
@@ -30,14 +31,26 @@ export interface MikroOrmTuning {
   /** PostgreSQL: how long to wait for a connection to be made or handed out. Default 5000. */
   readonly connectTimeoutMs?: number;
   /**
-   * PostgreSQL: how long one statement may run, lock waits included (`statement_timeout`), before
-   * the server cancels it. Migrations lift it inside their own transaction. Default 5000.
+   * PostgreSQL: how long one statement may take, lock waits included. The server is told to cancel
+   * it a little before (`statement_timeout`, see serverStatementTimeout); the client gives up at
+   * this time when the server does not answer at all (suspended, or behind a network black hole).
+   * Migrations lift both inside their own transaction. Default 5000.
    */
   readonly statementTimeoutMs?: number;
 }
 
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * The server's `statement_timeout` for a statement the client gives `statementTimeoutMs`: a
+ * little less, so a statement that merely waited too long (a lock) is cancelled by the server,
+ * which keeps its connection usable, before the client's own deadline, which has to throw the
+ * connection away, fires.
+ */
+export function serverStatementTimeout(statementTimeoutMs: number): number {
+  return statementTimeoutMs - Math.min(250, Math.floor(statementTimeoutMs / 10));
+}
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 
@@ -99,16 +112,29 @@ export async function ormOptions(
     clientUrl: target.url,
     pool: { min: 0, max: Math.max(2, tuning.poolSize ?? 10) },
     driverOptions: {
+      log: knexLog(logger),
       acquireConnectionTimeout: connectTimeoutMs,
       ...searchPath(target.url),
       // pg reads the whole URL, so query options such as sslmode apply too.
       connection: {
         connectionString: target.url,
         connectionTimeoutMillis: connectTimeoutMs,
-        statement_timeout: statementTimeoutMs,
+        statement_timeout: serverStatementTimeout(statementTimeoutMs),
+        // A server that stops answering enforces no statement_timeout: pg's own deadline does.
+        query_timeout: statementTimeoutMs,
+        ...POSTGRESQL_KEEP_ALIVE,
       },
     },
   };
+}
+
+/**
+ * knex's own messages go to the host's logger rather than the console: chiefly its pool's warning
+ * as it drops a connection the server closed or that the store gave up on.
+ */
+function knexLog(logger: Logger | undefined): Record<'warn' | 'error' | 'deprecate' | 'debug', (message: unknown) => void> {
+  const at = (level: 'warn' | 'error') => (message: unknown) => logger?.[level](redactUrls(String(message)), { component: 'knex' });
+  return { warn: at('warn'), error: at('error'), deprecate: at('warn'), debug: () => undefined };
 }
 
 /** The schema a PostgreSQL URL names with `?schema=`, if any. */

@@ -9,14 +9,23 @@ import { PostgresqlRunner } from './postgresql-runner.js';
 import { driverPool, type KnexClientLike } from './sql-runner.js';
 import type { StoreBackend } from './store-backend.js';
 
+/** What the PostgreSQL backend needs besides MikroORM's knex client and the URL. */
+export interface PostgresqlBackendContext {
+  readonly clock: Clock;
+  readonly logger?: Logger;
+  /** The client's deadline for one statement: how often the feed listener checks that the server still answers. */
+  readonly statementTimeoutMs: number;
+}
+
 /**
  * PostgreSQL through pg: statements and migrations borrow connections from MikroORM's pool; feeds
  * listen on one connection of their own, opened when first needed.
  */
-export function openPostgresqlBackend(client: KnexClientLike, url: string, clock: Clock, logger?: Logger): StoreBackend {
+export function openPostgresqlBackend(client: KnexClientLike, url: string, context: PostgresqlBackendContext): StoreBackend {
   const pool = driverPool<ClientBase>(client);
   const runner = new PostgresqlRunner(pool);
-  const feeds = new PostgresqlFeeds(runner, client, clock, logger);
+  const { clock, logger, statementTimeoutMs } = context;
+  const feeds = new PostgresqlFeeds(runner, client, clock, { ...(logger ? { logger } : {}), checkEveryMs: statementTimeoutMs });
   return {
     runner,
     ledger: postgresqlMigrationLedger(pool, urlSchema(url)),

@@ -12,6 +12,8 @@ import { storeError } from './store-errors.js';
 export const FEED_CHANNEL = 'porter_feeds';
 /** How long to wait before listening again after the listening connection was lost. */
 const RELISTEN_MS = 500;
+/** How long closing waits for the server to answer the listening connection's goodbye. */
+const GOODBYE_MS = 1_000;
 
 const APPEND =
   'with appended as (insert into porter_feed_entries (namespace, "key", last_seq, first_seq, entries, created_at) ' +
@@ -27,7 +29,9 @@ const PRUNE = 'delete from porter_feed_entries where namespace = $1 and created_
  * same transaction, NOTIFYs `porter_feeds` with the namespace and key (never the entries: a
  * payload is bounded at 8000 bytes). One connection per store LISTENs, opened at the first watch
  * and kept until the store closes; a lost one is opened again and every watcher woken, since
- * notifications sent meanwhile are gone.
+ * notifications sent meanwhile are gone. A server that stops answering never says the connection
+ * is lost, so the listener asks it a trivial statement every `checkEveryMs`: one left unanswered
+ * past the store's deadline counts as lost too.
  */
 export class PostgresqlFeeds {
   private readonly listener: FeedListener;
@@ -36,9 +40,9 @@ export class PostgresqlFeeds {
     private readonly runner: SqlRunner,
     client: KnexClientLike,
     private readonly clock: Clock,
-    logger: Logger | undefined,
+    options: { readonly logger?: Logger; readonly checkEveryMs: number },
   ) {
-    this.listener = new FeedListener(client, logger);
+    this.listener = new FeedListener(client, options.checkEveryMs, options.logger);
   }
 
   feeds<T>(namespace: string): FeedSet<T> {
@@ -88,10 +92,12 @@ class FeedListener {
   private connection: Client | null = null;
   private connecting: Promise<void> | null = null;
   private retry: ReturnType<typeof setTimeout> | null = null;
+  private check: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
 
   constructor(
     private readonly client: KnexClientLike,
+    private readonly checkEveryMs: number,
     private readonly logger: Logger | undefined,
   ) {}
 
@@ -109,10 +115,27 @@ class FeedListener {
   async close(): Promise<void> {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
+    if (this.check) clearTimeout(this.check);
     await this.connecting?.catch(() => undefined);
     const connection = this.connection;
     this.connection = null;
-    if (connection) await this.client.destroyRawConnection(connection).catch(() => undefined);
+    if (connection) await this.goodbye(connection);
+  }
+
+  /**
+   * Ends the listening connection politely, but a server that does not answer the goodbye
+   * (suspended, or behind a black hole) does not keep the store from closing: after a moment the
+   * socket is dropped.
+   */
+  private async goodbye(connection: Client): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), GOODBYE_MS)));
+    const ended = this.client.destroyRawConnection(connection).then(
+      () => 'ended' as const,
+      () => 'ended' as const,
+    );
+    if ((await Promise.race([ended, late])) === 'late') connection.connection.stream.destroy();
+    clearTimeout(timer);
   }
 
   private listening(): Promise<void> {
@@ -143,6 +166,21 @@ class FeedListener {
       throw new Unavailable('The store is closed');
     }
     this.connection = connection;
+    this.checkLater(connection);
+  }
+
+  /** Asks the server a trivial statement after a while; no answer within the deadline (pg's query_timeout) is a lost connection. */
+  private checkLater(connection: Client): void {
+    this.check = setTimeout(() => {
+      this.check = null;
+      connection.query('select 1').then(
+        () => {
+          if (this.connection === connection) this.checkLater(connection);
+        },
+        (error: unknown) => this.lost(connection, error instanceof Error ? error : new Error(String(error))),
+      );
+    }, this.checkEveryMs);
+    this.check.unref?.();
   }
 
   private deliver(payload: string): void {
@@ -153,6 +191,8 @@ class FeedListener {
   private lost(connection: Client, error: Error | null): void {
     if (this.connection !== connection) return;
     this.connection = null;
+    if (this.check) clearTimeout(this.check);
+    this.check = null;
     if (this.closed) return;
     this.logger?.warn('the feed listener lost its connection; listening again', { cause: error?.message ?? 'ended' });
     void this.client.destroyRawConnection(connection).catch(() => undefined);

@@ -1,3 +1,4 @@
+import { unansweredStatement } from '../../shared/unreachable-database.js';
 import type { SqlStatement } from './sql-statement.js';
 import { storeError } from './store-errors.js';
 
@@ -18,6 +19,8 @@ export interface SqlRunner {
 export interface DriverPool<C> {
   acquire(): Promise<C>;
   release(connection: C): Promise<void>;
+  /** Closes a connection that may still be waiting for an answer, so the pool never lends it again. */
+  discard(connection: C): Promise<void>;
   /** The pool's one connection, when it lends the same one to everybody and it can be used without waiting. */
   readonly sole?: C;
 }
@@ -31,8 +34,10 @@ export interface KnexClientLike {
 }
 
 /**
- * Runs `use` on a connection borrowed from the pool and gives it back after. A failure to borrow
- * or to run is the store's error (storeError), as every statement answers.
+ * Runs `use` on a connection borrowed from the pool and gives it back after, or throws it away
+ * when a statement on it went unanswered (the answer may still come, and would be read as the next
+ * statement's). A failure to borrow or to run is the store's error (storeError), as every
+ * statement answers.
  */
 export async function onBorrowedConnection<C, T>(pool: DriverPool<C>, use: (connection: C) => Promise<T>): Promise<T> {
   let connection: C;
@@ -41,12 +46,14 @@ export async function onBorrowedConnection<C, T>(pool: DriverPool<C>, use: (conn
   } catch (error) {
     throw storeError(error);
   }
+  let unanswered = false;
   try {
     return await use(connection);
   } catch (error) {
+    unanswered = unansweredStatement(error);
     throw storeError(error);
   } finally {
-    await pool.release(connection);
+    await (unanswered ? pool.discard(connection) : pool.release(connection));
   }
 }
 
@@ -57,11 +64,17 @@ export function driverPool<C>(client: KnexClientLike): DriverPool<C> {
     release: async (connection) => {
       await client.releaseConnection(connection);
     },
+    // Closed first (pg closes at once a connection with a statement outstanding), then given back:
+    // knex marks a closed connection disposed and the pool drops it instead of lending it.
+    discard: async (connection) => {
+      await client.destroyRawConnection(connection).catch(() => undefined);
+      await client.releaseConnection(connection);
+    },
   };
 }
 
 /** One connection lent to every statement: for a synchronous driver, whose statements never interleave. */
 export function soleConnection<C>(connection: C): DriverPool<C> {
   const lent = Promise.resolve(connection);
-  return { acquire: () => lent, release: async () => undefined, sole: connection };
+  return { acquire: () => lent, release: async () => undefined, discard: async () => undefined, sole: connection };
 }

@@ -1,27 +1,5 @@
 import { Unavailable } from '../../../domain/errors.js';
-
-/** Node and driver codes that mean "the database is not there", not "the statement is wrong". */
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EPIPE',
-  // PostgreSQL: shutting down, starting up, or out of connection slots.
-  '57P01',
-  '57P02',
-  '57P03',
-  '53300',
-]);
-
-/**
- * PostgreSQL codes for a statement the server gave up on for taking too long (statement_timeout,
- * lock_timeout): the database is too busy or held by someone else, not the statement wrong.
- */
-const TOO_SLOW_CODES = new Set(['57014', '55P03']);
+import { unreachableDatabase } from '../../shared/unreachable-database.js';
 
 /**
  * SQLite primary result codes (libsql reports extended ones, e.g. SQLITE_BUSY_SNAPSHOT, and the
@@ -41,7 +19,6 @@ const UNUSABLE_SQLITE_CODES = new Set([
 ]);
 
 const UNREACHABLE_MESSAGES = [
-  /connection terminated/i,
   /timeout acquiring a connection/i,
   /connection timeout/i,
   // libsql: a file it cannot open (its error has no SQLite code), and a connection already closed.
@@ -54,12 +31,9 @@ function unavailableBecause(error: unknown): string | null {
   if (!(error instanceof Error)) return null;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && UNUSABLE_SQLITE_CODES.has(primarySqliteCode(code))) return 'The store database cannot be used right now';
-  if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return 'The store database cannot be reached';
-  if (typeof code === 'string' && TOO_SLOW_CODES.has(code)) return 'The store database did not answer in time';
+  const unreachable = unreachableDatabase(error);
+  if (unreachable !== null) return `The store database ${unreachable}`;
   if (error.name === 'KnexTimeoutError' || UNREACHABLE_MESSAGES.some((pattern) => pattern.test(error.message)))
-    return 'The store database cannot be reached';
-  // Node reports a refused dual-stack connect (localhost) as an AggregateError of the attempts.
-  if (error instanceof AggregateError && error.errors.some((each) => unavailableBecause(each) !== null))
     return 'The store database cannot be reached';
   return null;
 }

@@ -84,7 +84,14 @@ async function postgresqlEngine(database: TestDatabase): Promise<Engine> {
     target: { engine: 'postgresql', url: database.url },
     sql,
     ledger: () =>
-      postgresqlMigrationLedger({ acquire: () => pool.connect(), release: async (client) => (client as pg.PoolClient).release() }, null),
+      postgresqlMigrationLedger(
+        {
+          acquire: () => pool.connect(),
+          release: async (client) => (client as pg.PoolClient).release(),
+          discard: async (client) => (client as pg.PoolClient).release(true),
+        },
+        null,
+      ),
     migrations: POSTGRESQL_MIGRATIONS,
     async migrateAsPreviousVersion() {
       await sql(PREVIOUS_VERSION_LEDGER.postgresql);

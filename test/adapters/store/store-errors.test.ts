@@ -122,6 +122,15 @@ describe('SQLite errors as libsql reports them', () => {
     for (const error of [...timeouts, poolTimeout]) expect((storeError(error) as DomainError).code, error.message).to.equal('unavailable');
   });
 
+  it("maps pg's own deadlines, a statement unanswered past query_timeout and a connection not made in connectionTimeoutMillis, to unavailable", () => {
+    const unanswered = storeError(new Error('Query read timeout')) as DomainError;
+    expect(unanswered.code).to.equal('unavailable');
+    expect(unanswered.message).to.equal('The store database did not answer in time');
+    const notConnected = storeError(new Error('timeout expired')) as DomainError;
+    expect(notConnected.code).to.equal('unavailable');
+    expect(notConnected.message).to.equal('The store database cannot be reached');
+  });
+
   it("leaves a constraint failure and a bad statement as they are: those are the statement's own", () => {
     const db = connect();
     db.exec("create table t (k text primary key, v text not null); insert into t values ('a', 'x')");
