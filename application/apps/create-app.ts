@@ -22,7 +22,7 @@ export class CreateApp implements UseCase<Input, AppDetail> {
 
   async execute({ principal, prompt, view, signal }: Input): Promise<AppDetail> {
     // One of the person's `appGenerations`, reserved before the model is asked.
-    await this.deps.meter?.charge(principal.subject, 'appGenerations');
+    await this.deps.meter?.charge(principal, 'appGenerations');
     const appId = this.deps.ids.mint('app');
     const document = await this.deps.sharing.admit(
       principal,

@@ -107,8 +107,8 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
       // Once the thread is held (a refused or queued-out turn spends nothing): a turn with nothing
       // left of its tokens is refused before it spends a turn, then the turn's unit is reserved.
       // Either refusal releases the thread and answers 429.
-      await this.parts.meter?.ensureLeft(request.principal.subject, 'tokens');
-      await this.parts.meter?.charge(request.principal.subject, 'turns');
+      await this.parts.meter?.ensureLeft(request.principal, 'tokens');
+      await this.parts.meter?.charge(request.principal, 'turns');
       for (const answer of request.answers ?? []) await this.answer(request, answer.approvalId, answer.approved);
       let messages = await threads.messagesOf(threadId);
       // The dead instance never said what its turn added: count again.

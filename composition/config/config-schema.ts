@@ -240,13 +240,24 @@ const budgetSchema = z.strictObject({
     .max(366 * 86_400),
 });
 
-/** `limits`: per-subject budgets, each metered only when given. */
-export const limitsSchema = z.strictObject({
+/** The budgets a subject (or an address) may be given, each metered only when given. */
+const budgetsSchema = z.strictObject({
   turns: budgetSchema.optional(),
   tokens: budgetSchema.optional(),
   toolCalls: budgetSchema.optional(),
   appGenerations: budgetSchema.optional(),
   runs: budgetSchema.optional(),
+});
+
+/**
+ * `limits`: per-subject budgets, and what the anonymous sessions of one client address share on
+ * top of their own (`anonymousPerAddress`: the same budgets unless it says otherwise, `false` for
+ * nothing shared).
+ */
+export const limitsSchema = budgetsSchema.extend({
+  anonymousPerAddress: z
+    .union([z.literal(false), budgetsSchema], { error: 'must be false or budgets like `limits` ({ turns?, tokens?, … })' })
+    .optional(),
 });
 
 const breakerValue = (fallback: number) => z.union([z.literal(false), z.number().int().min(1).max(1_000_000)]).default(fallback);
@@ -356,7 +367,26 @@ export const configSchema = z
     /** Breakers against runaway tool use (on by default). */
     breakers: breakersSchema.default({ ...DEFAULT_BREAKERS }),
     secret: z.union([secretSchema, z.array(secretSchema).min(1)]).optional(),
-    trustProxy: z.boolean().default(false),
+    /**
+     * The proxies in front: `false` (the socket's address), `true` (one proxy, `X-Forwarded-*`), or
+     * how many hops and which header carries the client address.
+     */
+    trustProxy: z
+      .union(
+        [
+          z.boolean(),
+          z.strictObject({
+            hops: z.number().int().min(1).max(16).default(1),
+            addressHeader: z
+              .string()
+              .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'must be a header name')
+              .transform((name) => name.toLowerCase())
+              .default('x-forwarded-for'),
+          }),
+        ],
+        { error: 'must be a boolean or { hops?: 1–16, addressHeader?: a header name }' },
+      )
+      .default(false),
     /**
      * Remixable slots of host components (pins): the path of a JSON manifest `{ slots: [{ slot, file, title? }] }`
      * (files relative to it), or that manifest inline (files relative to the working directory).

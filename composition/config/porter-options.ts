@@ -18,13 +18,25 @@ export interface BudgetOption {
   readonly windowSeconds: number;
 }
 
-/** The `limits` option: each budget is metered only when given. */
-export interface UsageLimits {
+/** Budgets by name: each is metered only when given. */
+export interface UsageBudgets {
   readonly turns?: BudgetOption;
   readonly tokens?: BudgetOption;
   readonly toolCalls?: BudgetOption;
   readonly appGenerations?: BudgetOption;
   readonly runs?: BudgetOption;
+}
+
+/** The `limits` option: each budget is metered only when given. */
+export interface UsageLimits extends UsageBudgets {
+  /**
+   * What every anonymous session calling from one client address shares, on top of its own
+   * budgets, so a new cookie is not a fresh budget. Default: the same budgets as a subject's (all
+   * anonymous sessions of an address together get one subject's worth); budgets given here replace
+   * those for the address; `false` shares nothing. The address is the socket's, or what
+   * `trustProxy` says to read.
+   */
+  readonly anonymousPerAddress?: false | UsageBudgets;
 }
 
 /** A guard rule: every field given must match the call; the first matching rule wins. */
@@ -246,8 +258,15 @@ export interface PorterOptions {
    * several (the first signs and seals, all verify and open). Required in production (env `PORTER_SECRET`).
    */
   readonly secret?: string | ReadonlyArray<string>;
-  /** Trust `X-Forwarded-*` from a proxy in front. Default false. */
-  readonly trustProxy?: boolean;
+  /**
+   * The proxies in front of Porter. `false` (default): the client address is the socket's and
+   * `X-Forwarded-*` is ignored. `true`: one proxy; `X-Forwarded-Proto`/`-Host` count and the client
+   * address is the last `X-Forwarded-For` entry (the one that proxy added; the entries before it are
+   * whatever the client sent). `{ hops, addressHeader }`: that many proxies (1–16), and the header
+   * the nearest one writes the address into (default `x-forwarded-for`; e.g. `x-real-ip`,
+   * `cf-connecting-ip`). Anonymous sessions share budgets by this address.
+   */
+  readonly trustProxy?: boolean | { readonly hops?: number; readonly addressHeader?: string };
   /** Remixable host components: the path of a JSON manifest, or the manifest itself. */
   readonly pins?: string | PinManifest;
   readonly connections?: ConnectionsOptions;

@@ -1,9 +1,23 @@
 import { get, porterModule, recordsOf, TOKENS } from '../tokens.js';
 import type { UsageTallyPrimitives } from '../../domain/usage/usage-tally.js';
+import type { Limits } from '../../domain/usage/budget.js';
+import type { PorterConfig } from '../config/config-schema.js';
 import { UsageBook } from '../../application/usage/usage-book.js';
 import { UsageMeter } from '../../application/usage/usage-meter.js';
 import { GetUsage } from '../../application/usage/get-usage.js';
 import { usageRoutes } from '../../adapters/http/routes/usage-routes.js';
+
+/**
+ * The budgets every subject has, and those the anonymous sessions of one address share: by
+ * default the same as a subject's, each budget `anonymousPerAddress` names replacing its own;
+ * null when nothing is shared (`false`, or no budget at all).
+ */
+export function usageLimitsOf(limits: PorterConfig['limits']): { limits: Limits; perAddress: Limits | null } {
+  const { anonymousPerAddress, ...own } = limits;
+  if (anonymousPerAddress === false) return { limits: own, perAddress: null };
+  const shared = { ...own, ...anonymousPerAddress };
+  return { limits: own, perAddress: Object.keys(shared).length > 0 ? shared : null };
+}
 
 /** Budgets (`limits`) and breakers, metered on the store, and `GET /usage`. */
 export const usageModule = porterModule((bind) => {
@@ -12,7 +26,7 @@ export const usageModule = porterModule((bind) => {
     return new UsageMeter({
       book: new UsageBook(recordsOf<UsageTallyPrimitives>(ctx, 'usage')),
       clock: get(ctx, TOKENS.Clock),
-      settings: { limits: config.limits, breakers: config.breakers },
+      settings: { ...usageLimitsOf(config.limits), breakers: config.breakers },
     });
   });
   bind.singleton(TOKENS.UsageUseCases, (ctx) => ({ getUsage: new GetUsage(get(ctx, TOKENS.UsageMeter)) }));
