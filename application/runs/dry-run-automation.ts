@@ -2,7 +2,7 @@ import { NO_RETRY } from '../../domain/automations/run-policy.js';
 import { Run } from '../../domain/runs/run.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { DryRunRequest, RunDetail, RunRef } from '../../ports/use-cases/runs.js';
-import { keepStartedByHand, type HandStartDeps } from './started-by-hand.js';
+import { keepStartedByHand, payForHandStart, type HandStartDeps } from './started-by-hand.js';
 
 /** What DryRunAutomation is built from. */
 export interface DryRunAutomationDeps extends HandStartDeps {
@@ -16,13 +16,16 @@ export interface DryRunAutomationDeps extends HandStartDeps {
  * `POST /automations/:id/dry-run`: the task runs now, armed or not, as a run of its own marked
  * `dryRun`: reads run, and every write, destructive and egress call is recorded with its preview
  * instead of executed (nothing parks, so it never waits). It takes no concurrency slot, is never
- * retried and sends no completion webhook. Answers with the ended run. Owner-only.
+ * retried and sends no completion webhook. It pays one of the person's `runs` before anything is
+ * kept (429 when none is left, or no tokens), and its model steps count their tokens as any run's.
+ * Answers with the ended run. Owner-only.
  */
 export class DryRunAutomation implements UseCase<DryRunRequest, RunDetail> {
   constructor(private readonly deps: DryRunAutomationDeps) {}
 
   async execute(input: DryRunRequest): Promise<RunDetail> {
     const { automation } = await this.deps.automations.ownedBy(input.principal.subject, input.automationId);
+    await payForHandStart(this.deps, input.principal, true);
     const run = Run.queue({
       id: this.deps.ids.mint('run'),
       automationId: automation.id,

@@ -85,7 +85,8 @@ export class ExecuteRun {
     let ranCalls = 0;
     try {
       // The owner's `runs` budget pays for a run once, when it first begins (not its retries or
-      // resumptions); over budget, the run ends failed saying so.
+      // resumptions); over budget, the run ends failed saying so. A dry run paid when it was asked
+      // for (DryRunAutomation, RerunRun), before it was kept.
       if (taken.first && !begun.dryRun) await this.meter?.charge(begun.owner.subject, 'runs');
       const { messages, continuing } = await this.transcript(begun);
       const automation = await this.callingAutomation(begun);

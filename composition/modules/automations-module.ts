@@ -243,6 +243,7 @@ export const automationsModule = porterModule((bind) => {
         ids: get(ctx, TOKENS.Ids),
         clock: get(ctx, TOKENS.Clock),
         audit: get(ctx, TOKENS.AuditTrail),
+        meter: get(ctx, TOKENS.UsageMeter),
       }),
       dryRunAutomation: new DryRunAutomation({
         automations: get(ctx, TOKENS.AutomationBook),
@@ -252,6 +253,7 @@ export const automationsModule = porterModule((bind) => {
         ids: get(ctx, TOKENS.Ids),
         clock: get(ctx, TOKENS.Clock),
         audit: get(ctx, TOKENS.AuditTrail),
+        meter: get(ctx, TOKENS.UsageMeter),
       }),
     };
   });
