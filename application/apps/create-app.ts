@@ -22,11 +22,11 @@ export class CreateApp implements UseCase<Input, AppDetail> {
 
   async execute({ principal, prompt, view, signal }: Input): Promise<AppDetail> {
     // One of the person's `appGenerations`, reserved before the model is asked.
-    await this.deps.meter?.charge(principal, 'appGenerations');
+    await this.deps.generation.reserve(principal);
     const appId = this.deps.ids.mint('app');
     const document = await this.deps.sharing.admit(
       principal,
-      await this.deps.generation.create(appId, prompt, signal ?? new AbortController().signal, view),
+      await this.deps.generation.create(principal, appId, prompt, signal ?? new AbortController().signal, view),
     );
     const app = App.create({
       id: appId,

@@ -24,8 +24,15 @@ export class EditApp implements UseCase<Input, EditResult> {
     const loaded = await this.deps.book.ownedBy(principal.subject, appId);
     const { app } = loaded;
     // One of the person's `appGenerations`, reserved before the model is asked.
-    await this.deps.meter?.charge(principal, 'appGenerations');
-    const document = await this.deps.generation.edit(app.id, app.document, instruction, signal ?? new AbortController().signal, view);
+    await this.deps.generation.reserve(principal);
+    const document = await this.deps.generation.edit(
+      principal,
+      app.id,
+      app.document,
+      instruction,
+      signal ?? new AbortController().signal,
+      view,
+    );
     const at = this.deps.clock.now().toISOString();
     const next = { version: this.deps.ids.mint('version'), contentHash: contentHashOf(document), at };
     let served = app.served;

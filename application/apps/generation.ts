@@ -4,7 +4,8 @@ import { failedView, viewOfDocument, viewOfDraft, type AppView } from '../../dom
 import { classifyEdit, emitsServerCode } from '../../domain/apps/edit-rule.js';
 import { InvalidAppDocument, TreeEditEmittedServerCode } from '../../domain/apps/app-errors.js';
 import { validateDocument } from '../../domain/apps/validate-document.js';
-import type { AppGenerator } from '../../ports/app-generator.js';
+import type { AppGenerator, TokenSpend } from '../../ports/app-generator.js';
+import type { Payer } from '../../domain/usage/payer.js';
 import type { ViewSink } from '../../ports/use-cases/apps.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
@@ -17,23 +18,38 @@ export interface GeneratingDeps {
   readonly generation: Generation;
   readonly ids: Ids;
   readonly clock: Clock;
-  /** The person's `appGenerations` budget; absent, nothing is metered. */
-  readonly meter?: UsageMeter;
 }
 
 /**
  * Runs the generator for one app and keeps the person's view of it current: each draft that adds
  * a node (or a title) becomes a view update under the app's one part id; the finished document
  * is checked before anyone may store it, and a failure leaves the last view marked failed.
+ *
+ * The person pays as for a turn (`meter`; absent, nothing is metered): whoever asks for a new
+ * version reserves one of their `appGenerations` first (`reserve`), each model call starts only
+ * while a token is left, and the tokens each step spent are counted as it ends.
  */
 export class Generation {
   /** A deployment without a model gives the null generator, which answers NotImplemented. */
-  constructor(private readonly generator: AppGenerator) {}
+  constructor(
+    private readonly generator: AppGenerator,
+    private readonly meter?: UsageMeter,
+  ) {}
 
-  async create(appId: string, prompt: string, signal: AbortSignal, sink?: ViewSink): Promise<AppDocument> {
+  /**
+   * One of the payer's `appGenerations`, reserved before the model is asked: refused (429) when
+   * none is left, or when no token is, so a refused generation spends nothing.
+   */
+  async reserve(payer: Payer): Promise<void> {
+    await this.meter?.ensureLeft(payer, 'tokens');
+    await this.meter?.charge(payer, 'appGenerations');
+  }
+
+  async create(payer: Payer, appId: string, prompt: string, signal: AbortSignal, sink?: ViewSink): Promise<AppDocument> {
     const generator = this.generator;
+    const spend = await this.tokensFor(payer);
     const watch = new Watch(appId, sink);
-    const draft = await watch.follow(() => generator.create({ prompt, signal }));
+    const draft = await watch.follow(() => generator.create({ prompt, signal, spend }));
     const document = watch.check(draft, 'generated app');
     return { ...document, ui: 'tree' };
   }
@@ -43,11 +59,19 @@ export class Generation {
    * classified as a tree edit must not come back with server code or a new egress policy: server
    * code fails closed before anything is stored, the policy is kept as it was.
    */
-  async edit(appId: string, document: AppDocument, instruction: string, signal: AbortSignal, sink?: ViewSink): Promise<AppDocument> {
+  async edit(
+    payer: Payer,
+    appId: string,
+    document: AppDocument,
+    instruction: string,
+    signal: AbortSignal,
+    sink?: ViewSink,
+  ): Promise<AppDocument> {
     const generator = this.generator;
     const kind = classifyEdit(instruction);
+    const spend = await this.tokensFor(payer);
     const watch = new Watch(appId, sink);
-    const draft = await watch.follow(() => generator.edit({ document, instruction, kind, signal }));
+    const draft = await watch.follow(() => generator.edit({ document, instruction, kind, signal, spend }));
     // The rung and the audience are not an edit's to change; a tree edit keeps the egress policy too.
     const checked = watch.check(draft, 'edited app');
     const next: AppDocument = {
@@ -58,6 +82,14 @@ export class Generation {
     };
     if (kind === 'tree' && emitsServerCode(document, next)) throw watch.fail(new TreeEditEmittedServerCode());
     return next;
+  }
+
+  /** Refuses a model call when the payer has no token left; else how its steps' tokens are counted. */
+  private async tokensFor(payer: Payer): Promise<TokenSpend> {
+    await this.meter?.ensureLeft(payer, 'tokens');
+    return async (tokens) => {
+      await this.meter?.record(payer, 'tokens', tokens);
+    };
   }
 
   /** The finished view, sent once the change is stored (with the fork's drift, if it drifted). */

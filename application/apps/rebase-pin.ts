@@ -21,7 +21,10 @@ export interface RebasePinDeps extends ForkingDeps {
  * Rebase, on explicit ask only: the fork is re-made from the host's new baseline and its recorded
  * edit trail replayed through the model, all in memory; only if every step succeeds is the result
  * stored, as one new version. Approvals granted against the old content are then invalidated. The
- * new baseline does not choose the audience: the app keeps its own.
+ * new baseline does not choose the audience: the app keeps its own. A replay is paid like an edit:
+ * one of the person's `appGenerations` for the new version, reserved before the model is first
+ * asked (429 when none is left), and the tokens of every step, each starting only while a token
+ * is left.
  */
 export class RebasePin implements UseCase<RebaseInput, EditResult> {
   constructor(private readonly deps: RebasePinDeps) {}
@@ -34,9 +37,10 @@ export class RebasePin implements UseCase<RebaseInput, EditResult> {
     if (!pin.drifted) throw new PinNotDrifted(slot);
     const { baseline, document: fresh } = await baselineOf(this.deps.catalog, slot);
 
+    if (pin.trail.length > 0) await this.deps.generation.reserve(principal);
     let document: AppDocument = { ...fresh, ui: 'tree', scope: app.document.scope };
     for (const instruction of pin.trail)
-      document = await this.deps.generation.edit(app.id, document, instruction, signal ?? new AbortController().signal);
+      document = await this.deps.generation.edit(principal, app.id, document, instruction, signal ?? new AbortController().signal);
     const at = this.deps.clock.now().toISOString();
     let served = app.served;
     if (app.document.ui === 'http') {

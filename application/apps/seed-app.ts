@@ -18,8 +18,9 @@ export interface SeedAppDeps extends ForkingDeps {
 /**
  * Forks a remixable slot into an app of the caller's, recording the baseline's hash. The fork
  * itself makes no model call; an instruction, when given, is the fork's first edit and is made
- * before anything is stored, so the fork is one version either way. A component declared shared
- * forks shared only for a person who may share.
+ * before anything is stored, so the fork is one version either way. That edit is paid like any:
+ * one of the person's `appGenerations`, reserved before the model is asked (429 when none is
+ * left), and its tokens. A component declared shared forks shared only for a person who may share.
  */
 export class SeedApp implements UseCase<SeedInput, AppDetail> {
   constructor(private readonly deps: SeedAppDeps) {}
@@ -27,9 +28,10 @@ export class SeedApp implements UseCase<SeedInput, AppDetail> {
   async execute({ principal, slot, instruction, signal }: SeedInput): Promise<AppDetail> {
     const { baseline, document: supplied } = await baselineOf(this.deps.catalog, slot);
     const forked = await this.deps.sharing.admit(principal, supplied);
+    if (instruction) await this.deps.generation.reserve(principal);
     const appId = this.deps.ids.mint('app');
     const document = instruction
-      ? await this.deps.generation.edit(appId, forked, instruction, signal ?? new AbortController().signal)
+      ? await this.deps.generation.edit(principal, appId, forked, instruction, signal ?? new AbortController().signal)
       : forked;
     const pin = instruction ? ForkPin.fork(slot, baseline.hash).recordEdit(instruction) : ForkPin.fork(slot, baseline.hash);
     const app = App.create({

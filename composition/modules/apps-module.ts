@@ -98,7 +98,7 @@ export interface AppsParts {
   readonly logger: Logger;
   /** The host's `canShareApps`; null: nobody may share. */
   readonly canShareApps: CanShareApps | null;
-  /** The person's `appGenerations` budget (creates and edits); absent, nothing is metered. */
+  /** The person's `appGenerations` and `tokens` (creates, edits, seeds with an instruction, rebases); absent, nothing is metered. */
   readonly meter?: UsageMeter;
 }
 
@@ -106,25 +106,21 @@ export interface AppsParts {
  * The apps use cases over their ports (the module and the tests assemble them the same way). An
  * absent port becomes its null object here, so the use cases never check for one.
  */
-function meterOf(parts: AppsParts): { meter?: UsageMeter } {
-  return parts.meter ? { meter: parts.meter } : {};
-}
-
 export function assembleApps(parts: AppsParts): AppsUseCases {
   const { book, ids, clock } = parts;
   const catalog = parts.catalog ?? new NoPinCatalog();
-  const generation = new Generation(parts.generator ?? new NoAppGenerator());
+  const generation = new Generation(parts.generator ?? new NoAppGenerator(), parts.meter);
   const rollout = new ServedRollout(parts.sandbox ?? new NoSandbox(), parts.logger, new NodeAppScaffold());
   const data = new AppData(parts.store);
   const archive = new ZipAppArchive();
   const sharing = new AppSharing(parts.canShareApps ?? nobodyMayShare, parts.logger);
   return {
     listApps: new ListApps(book),
-    createApp: new CreateApp({ book, generation, sharing, ids, clock, ...meterOf(parts) }),
+    createApp: new CreateApp({ book, generation, sharing, ids, clock }),
     getApp: new GetApp(book),
     deleteApp: new DeleteApp(book, data, rollout),
     openApp: new OpenApp(book, rollout, new ResumeServedApp(rollout, parts.logger)),
-    editApp: new EditApp({ book, generation, rollout, ids, clock, ...meterOf(parts) }),
+    editApp: new EditApp({ book, generation, rollout, ids, clock }),
     listVersions: new ListVersions(book),
     exportApp: new ExportApp(book, archive),
     importApp: new ImportApp({ book, archive, sharing, ids, clock }),

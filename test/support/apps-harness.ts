@@ -18,6 +18,8 @@ import { assembleApps } from '../../composition/modules/apps-module.js';
 import { ada, guardHarness } from './guard-harness.js';
 import { ManualClock } from './manual-clock.js';
 import { SequentialIds } from './fakes.js';
+import type { Limits } from '../../domain/usage/budget.js';
+import { usageMeterOn } from './usage-meter.js';
 
 export interface AppsHarnessOptions {
   /** Default: the deterministic generator the scripted model uses. */
@@ -32,6 +34,8 @@ export interface AppsHarnessOptions {
   host?: HostApi | null;
   /** The host's `canShareApps`; default: nobody may share. */
   canShareApps?: CanShareApps;
+  /** The people's budgets (`limits`); absent, nothing is metered. */
+  limits?: Limits;
 }
 
 /** The apps use cases and their tools behind the real guard, over the in-memory store. */
@@ -47,6 +51,7 @@ export function appsHarness(options: AppsHarnessOptions = {}) {
     ...(options.policy ? { policy: options.policy } : {}),
     ...(options.host ? { host: options.host } : {}),
   });
+  const meter = options.limits ? usageMeterOn(store, guard.clock, options.limits) : undefined;
   const apps = assembleApps({
     store,
     book,
@@ -58,9 +63,10 @@ export function appsHarness(options: AppsHarnessOptions = {}) {
     clock: guard.clock,
     logger: guard.logger,
     canShareApps: options.canShareApps ?? null,
+    ...(meter ? { meter } : {}),
   });
   assembled.apps = apps;
-  return { ...guard, store, book, apps };
+  return { ...guard, store, book, apps, meter };
 }
 
 /** An apps harness over `sandbox`, and Ada's new app made from `prompt`. */
