@@ -14,6 +14,9 @@ import { pinManifestSchema } from '../../adapters/apps/file-pin-catalog.js';
 import { ACCEPTED_DATABASE_URLS, parseDatabaseUrl } from '../../adapters/store/database-url.js';
 import { hostTools, type ToolsOption } from './tools-option.js';
 import { DEFAULT_BREAKERS, type Breakers } from '../../domain/usage/budget.js';
+
+/** How many turns of one subject run at once unless the host says otherwise (`maxTurnsInFlight`). */
+export const DEFAULT_MAX_TURNS_IN_FLIGHT = 4;
 import type { PorterOptions } from './porter-options.js';
 
 /** A few seconds: long enough for a busy database, short enough that a frozen one answers 503 soon. */
@@ -318,6 +321,13 @@ export const configSchema = z
     turnGraceSeconds: z.number().int().min(0).max(600).default(15),
     /** What a message sent while a turn runs on its thread does: 409 (`reject`), wait its turn (`enqueue`), or stop the running turn and go next (`interrupt`). */
     concurrentTurns: z.enum(['reject', 'enqueue', 'interrupt']).default('reject'),
+    /**
+     * How many turns (chat turns and dry runs) one subject runs at once, across its threads and
+     * every instance: one more is 429. Bounds how far past a `tokens` budget parallel turns can go.
+     */
+    maxTurnsInFlight: z
+      .union([z.literal(false), z.number().int().min(1).max(1000)], { error: 'must be an integer 1–1000 or false' })
+      .default(DEFAULT_MAX_TURNS_IN_FLIGHT),
     /** Longest silence on an open turn stream before an SSE comment is sent, so proxies keep it open. */
     keepAliveSeconds: z.number().min(0.05).max(300).default(15),
     databaseUrl: z.string().min(1).default('sqlite:.porter/porter.db'),

@@ -209,6 +209,14 @@ export interface PorterOptions {
    * `interrupt` stops the running turn (its partial answer is saved) and runs next.
    */
   readonly concurrentTurns?: 'reject' | 'enqueue' | 'interrupt';
+  /**
+   * How many turns one subject runs at once, across its threads and every instance (chat turns
+   * and automation dry runs; an anonymous session whose address shares budgets counts toward the
+   * address's too): an integer 1–1000 (default 4), or `false` for no bound. One more is refused
+   * with 429 `rate-limited` and `Retry-After`. It bounds how far parallel turns can go past a
+   * `tokens` budget: by the steps of this many turns.
+   */
+  readonly maxTurnsInFlight?: number | false;
   /** Longest silence on an open turn stream before an SSE comment keeps it alive through proxies, 0.05–300 seconds (default 15). */
   readonly keepAliveSeconds?: number;
   /** `sqlite:<file>`, `sqlite::memory:`, `postgres://…` or `memory:` (default `sqlite:.porter/porter.db`; env `PORTER_DATABASE_URL`). */

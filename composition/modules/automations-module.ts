@@ -171,6 +171,7 @@ export const automationsModule = porterModule((bind) => {
         leaseMs: RUN_LEASE_MS,
       },
       meter: get(ctx, TOKENS.UsageMeter),
+      slots: get(ctx, TOKENS.TurnSlots),
     });
   });
   bind.singleton(TOKENS.Tick, (ctx) => {
@@ -254,6 +255,7 @@ export const automationsModule = porterModule((bind) => {
         clock: get(ctx, TOKENS.Clock),
         audit: get(ctx, TOKENS.AuditTrail),
         meter: get(ctx, TOKENS.UsageMeter),
+        slots: get(ctx, TOKENS.TurnSlots),
       }),
     };
   });

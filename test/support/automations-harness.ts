@@ -49,6 +49,9 @@ import { SequentialIds } from './fakes.js';
 import { runMachinery } from './run-machinery.js';
 import type { Limits } from '../../domain/usage/budget.js';
 import { usageMeterOn } from './usage-meter.js';
+import { TurnSlots } from '../../application/usage/turn-slots.js';
+import { TurnsInFlightBook } from '../../application/usage/turns-in-flight-book.js';
+import type { TurnsInFlightPrimitives } from '../../domain/usage/turns-in-flight.js';
 
 /**
  * Hands runs (or webhooks) over by recording them; the test executes them when it chooses
@@ -107,6 +110,8 @@ export interface AutomationsHarnessOptions {
   secret?: string;
   /** The owners' budgets (`limits`); absent, nothing is metered. */
   limits?: Limits;
+  /** The bound on each owner's turns in flight (dry runs count); absent, none. */
+  maxTurnsInFlight?: number;
 }
 
 /** Automations, runs, the tick and webhook intake over the real guard and agent loop, in memory. */
@@ -150,7 +155,17 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
   });
   const notifyTargets = new NotifyTargets(sender, secrets);
   const meter = options.limits ? usageMeterOn(store, clock, options.limits) : undefined;
-  const metered = meter ? { meter } : {};
+  const slots =
+    options.maxTurnsInFlight === undefined
+      ? undefined
+      : new TurnSlots({
+          book: new TurnsInFlightBook(store.records<TurnsInFlightPrimitives>('turns-in-flight')),
+          keysOf: (payer) => [payer.subject],
+          clock,
+          logger,
+          settings: { max: options.maxTurnsInFlight, leaseMs: 15_000 },
+        });
+  const metered = { ...(meter ? { meter } : {}), ...(slots ? { slots } : {}) };
   const asks = new ArmingAsks({ approvals, grants, tools, ids, clock, audit: trail, approvalTtlMs: 60 * 60 * 1000 });
   const automationGrants = new AutomationGrants(grants, clock, trail);
   hooks.push(new ArmingHook({ automations, asks, grants: automationGrants, clock, audit: trail }), new ResumeHook(resume));
@@ -165,7 +180,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     ids,
     logger,
     clock,
-    ...metered,
+    ...(meter ? { meter } : {}),
   });
   const executor = new ExecuteRun({
     runs,
@@ -215,7 +230,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     stop: new StopRun({ runs, parked, followUp, clock, audit: trail, settings: { waitMs: options.stopWaitMs ?? 2_000, pollMs: 10 } }),
     getRun,
     listRuns: new ListRuns(runs),
-    rerun: new RerunRun({ runs, automations, dispatcher, ids, clock, audit: trail, ...metered }),
+    rerun: new RerunRun({ runs, automations, dispatcher, ids, clock, audit: trail, ...(meter ? { meter } : {}) }),
     dryRun: new DryRunAutomation({
       automations,
       runs,

@@ -3,6 +3,8 @@ import { LimitReached } from '../../../domain/errors.js';
 import { ada } from '../../support/guard-harness.js';
 import { automationsHarness } from '../../support/automations-harness.js';
 import { CountedModel } from '../../support/counted-model.js';
+import { countingTool } from '../../support/guard-harness.js';
+import { eventually } from '../../support/eventually.js';
 
 const refusalOf = (work: Promise<unknown>) =>
   work.then(
@@ -84,5 +86,38 @@ describe('Runs started by hand pay the budgets they spend', () => {
     await h.runQueued();
     expect(model.steps).to.equal(steps);
     expect((await h.listRuns.execute({ principal: ada })).runs).to.have.length(1);
+  });
+});
+
+describe("Dry runs count toward the owner's turns in flight", () => {
+  it('a dry run past the bound is refused with 429 before the model is asked; a rerun of a dry run past it ends failed without asking', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const wait = countingTool('wait', 'read', { gate });
+    const model = new CountedModel();
+    const h = automationsHarness({ tools: [wait.tool], model, maxTurnsInFlight: 1 });
+    const automation = await h.automation({ prompt: '/call wait {}', tools: ['wait'] });
+    const first = h.dryRun.execute({ principal: ada, automationId: automation.id });
+    expect(await eventually(() => wait.calls.length === 1, 2_000), 'the first dry run is in flight').to.equal(true);
+    const steps = model.steps;
+
+    const refused = await refusalOf(h.dryRun.execute({ principal: ada, automationId: automation.id }));
+    expect(refused?.details).to.deep.include({ budget: 'turnsInFlight' });
+    expect(refused!.retryAfterSeconds).to.be.within(1, 15);
+    expect(model.steps, 'the model was not asked').to.equal(steps);
+
+    // A dry run's rerun runs in the background: past the bound it ends failed, saying so.
+    const again = await h.rerun.execute({ principal: ada, runId: (await h.listRuns.execute({ principal: ada })).runs[0]!.id });
+    await h.runQueued();
+    const ended = await h.getRun.execute({ principal: ada, runId: again.id });
+    expect(ended.state).to.equal('failed');
+    expect(ended.error).to.match(/At most 1 of your turns run at once/);
+    expect(model.steps).to.equal(steps);
+
+    open();
+    expect((await first).state).to.equal('succeeded');
+    expect((await h.dryRun.execute({ principal: ada, automationId: automation.id })).state, 'the place is free again').to.equal(
+      'succeeded',
+    );
   });
 });
