@@ -248,10 +248,12 @@ export interface PorterOptions {
   readonly completionWebhooks?: { readonly timeoutSeconds?: number; readonly retryDelaysSeconds?: ReadonlyArray<number> };
   /**
    * Per-subject budgets over rolling windows, each `{ max, windowSeconds }` (max 1–10^12,
-   * windowSeconds 1–31622400): `turns`, model `tokens` (the AI SDK's usage, input and output),
-   * `toolCalls`, `appGenerations` (app creates and edits) and automation `runs`. Enforced on the
-   * store, across instances; a refusal is 429 `rate-limited` with `Retry-After`. None by default
-   * (nothing metered). The development host reads the same JSON from `PORTER_LIMITS`.
+   * windowSeconds 1–31622400): `turns`, model `tokens` (the AI SDK's usage, input and output, of
+   * turns, runs and app generations), `toolCalls`, `appGenerations` (app creates and edits, seeds
+   * with an instruction, rebases) and automation `runs` (dry runs included). Anonymous sessions of
+   * one client address also share budgets (`anonymousPerAddress`). Enforced on the store, across
+   * instances; a refusal is 429 `rate-limited` with `Retry-After`. None by default (nothing
+   * metered). The development host reads the same JSON from `PORTER_LIMITS`.
    */
   readonly limits?: UsageLimits;
   /**
