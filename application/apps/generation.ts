@@ -10,7 +10,14 @@ import type { ViewSink } from '../../ports/use-cases/apps.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
+import { NO_SLOT, type TurnSlot, type TurnSlots } from '../usage/turn-slots.js';
 import type { AppBook } from './app-book.js';
+
+/** What a generation is paid with: the person's budgets and the bound on their turns in flight. */
+export interface GenerationPayment {
+  readonly meter?: UsageMeter;
+  readonly slots?: TurnSlots;
+}
 
 /** What the use cases that generate a version (create, edit) are built from alike. */
 export interface GeneratingDeps {
@@ -25,24 +32,41 @@ export interface GeneratingDeps {
  * a node (or a title) becomes a view update under the app's one part id; the finished document
  * is checked before anyone may store it, and a failure leaves the last view marked failed.
  *
- * The person pays as for a turn (`meter`; absent, nothing is metered): whoever asks for a new
- * version reserves one of their `appGenerations` first (`reserve`), each model call starts only
- * while a token is left, and the tokens each step spent are counted as it ends.
+ * The person pays as for a turn (`payment`; absent, nothing is metered nor bounded): whoever asks
+ * for a new version reserves it first (`reserve`: a place among their turns in flight and one of
+ * their `appGenerations`), each model call starts only while a token is left, and the tokens each
+ * step spent are counted as it ends.
  */
 export class Generation {
+  private readonly meter: UsageMeter | null;
+  private readonly slots: TurnSlots | null;
+
   /** A deployment without a model gives the null generator, which answers NotImplemented. */
   constructor(
     private readonly generator: AppGenerator,
-    private readonly meter?: UsageMeter,
-  ) {}
+    payment: GenerationPayment = {},
+  ) {
+    this.meter = payment.meter ?? null;
+    this.slots = payment.slots ?? null;
+  }
 
   /**
-   * One of the payer's `appGenerations`, reserved before the model is asked: refused (429) when
-   * none is left, or when no token is, so a refused generation spends nothing.
+   * What a new version costs before the model is asked: a place among the payer's turns in flight
+   * (`holdId` names it; none when the agent loop asking holds one already, `withinTurn`), so
+   * parallel generations are bounded like parallel turns, then one of their `appGenerations`.
+   * Refused (429) when no place, no generation or no token is left: a refused generation spends
+   * and holds nothing. The answer lets the place go once the generation is over.
    */
-  async reserve(payer: Payer): Promise<void> {
-    await this.meter?.ensureLeft(payer, 'tokens');
-    await this.meter?.charge(payer, 'appGenerations');
+  async reserve(payer: Payer, holdId: string, withinTurn = false): Promise<TurnSlot> {
+    const place = withinTurn ? NO_SLOT : ((await this.slots?.take(payer, holdId)) ?? NO_SLOT);
+    try {
+      await this.meter?.ensureLeft(payer, 'tokens');
+      await this.meter?.charge(payer, 'appGenerations');
+      return place;
+    } catch (error) {
+      await place.release();
+      throw error;
+    }
   }
 
   async create(payer: Payer, appId: string, prompt: string, signal: AbortSignal, sink?: ViewSink): Promise<AppDocument> {

@@ -29,7 +29,8 @@ export interface TurnSlotsDeps {
   readonly settings: TurnSlotSettings;
 }
 
-const NO_SLOT: TurnSlot = { release: async () => undefined };
+/** No place held (no bound, or the caller holds one already): letting it go does nothing. */
+export const NO_SLOT: TurnSlot = { release: async () => undefined };
 
 /**
  * The bound on how many turns (chat turns, dry runs) one subject runs at once (`maxTurnsInFlight`),

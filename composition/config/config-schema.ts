@@ -322,7 +322,7 @@ export const configSchema = z
     /** What a message sent while a turn runs on its thread does: 409 (`reject`), wait its turn (`enqueue`), or stop the running turn and go next (`interrupt`). */
     concurrentTurns: z.enum(['reject', 'enqueue', 'interrupt']).default('reject'),
     /**
-     * How many turns (chat turns and dry runs) one subject runs at once, across its threads and
+     * How many turns (chat turns, dry runs, app generations outside a turn) one subject runs at once, across its threads and
      * every instance: one more is 429. Bounds how far past a `tokens` budget parallel turns can go.
      */
     maxTurnsInFlight: z

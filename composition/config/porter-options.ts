@@ -210,9 +210,9 @@ export interface PorterOptions {
    */
   readonly concurrentTurns?: 'reject' | 'enqueue' | 'interrupt';
   /**
-   * How many turns one subject runs at once, across its threads and every instance (chat turns
-   * and automation dry runs; an anonymous session whose address shares budgets counts toward the
-   * address's too): an integer 1–1000 (default 4), or `false` for no bound. One more is refused
+   * How many turns one subject runs at once, across its threads and every instance (chat turns,
+   * automation dry runs and app generations asked outside a turn; an anonymous session whose
+   * address shares budgets counts toward the address's too): an integer 1–1000 (default 4), or `false` for no bound. One more is refused
    * with 429 `rate-limited` and `Retry-After`. It bounds how far parallel turns can go past a
    * `tokens` budget: by the steps of this many turns.
    */

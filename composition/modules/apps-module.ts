@@ -58,6 +58,7 @@ import { NoModel } from '../../adapters/model/no-model.js';
 import { ZipAppArchive } from '../../adapters/apps/zip-app-archive.js';
 import { appRoutes } from '../../adapters/http/routes/app-routes.js';
 import type { UsageMeter } from '../../application/usage/usage-meter.js';
+import type { TurnSlots } from '../../application/usage/turn-slots.js';
 import { appActionRoutes } from '../../adapters/http/routes/app-action-routes.js';
 
 /** The label the model ladder gives its offline scripted model. */
@@ -100,6 +101,8 @@ export interface AppsParts {
   readonly canShareApps: CanShareApps | null;
   /** The person's `appGenerations` and `tokens` (creates, edits, seeds with an instruction, rebases); absent, nothing is metered. */
   readonly meter?: UsageMeter;
+  /** The bound on the person's turns in flight, which a generation asked outside a turn counts toward; absent, none. */
+  readonly slots?: TurnSlots;
 }
 
 /**
@@ -109,7 +112,10 @@ export interface AppsParts {
 export function assembleApps(parts: AppsParts): AppsUseCases {
   const { book, ids, clock } = parts;
   const catalog = parts.catalog ?? new NoPinCatalog();
-  const generation = new Generation(parts.generator ?? new NoAppGenerator(), parts.meter);
+  const generation = new Generation(parts.generator ?? new NoAppGenerator(), {
+    ...(parts.meter ? { meter: parts.meter } : {}),
+    ...(parts.slots ? { slots: parts.slots } : {}),
+  });
   const rollout = new ServedRollout(parts.sandbox ?? new NoSandbox(), parts.logger, new NodeAppScaffold());
   const data = new AppData(parts.store);
   const archive = new ZipAppArchive();
@@ -168,6 +174,7 @@ export const appsModule = porterModule((bind) => {
       logger: get(ctx, TOKENS.Logger),
       canShareApps: get(ctx, TOKENS.Config).canShareApps ?? null,
       meter: get(ctx, TOKENS.UsageMeter),
+      slots: get(ctx, TOKENS.TurnSlots),
     }),
   );
   // The apps tools as one list: the registry holds whatever the list holds.

@@ -7,14 +7,21 @@ import { DeterministicAppGenerator } from '../../adapters/apps/deterministic-app
  */
 export class CountedGenerator extends DeterministicAppGenerator {
   asked = 0;
+  /** While set, each generation waits on it before it writes anything (a generation in flight). */
+  gate: Promise<void> | null = null;
 
   override create(request: CreateRequest): AsyncIterable<unknown> {
     this.asked += 1;
-    return super.create(request);
+    return this.held(super.create(request));
   }
 
   override edit(request: EditRequest): AsyncIterable<unknown> {
     this.asked += 1;
-    return super.edit(request);
+    return this.held(super.edit(request));
+  }
+
+  private async *held(drafts: AsyncIterable<unknown>): AsyncIterable<unknown> {
+    await this.gate;
+    yield* drafts;
   }
 }

@@ -57,7 +57,7 @@ function literalRoutes(apps: AppsUseCases): WireRoute[] {
     app.post('/apps', 'createApp', {
       summary: 'Generate an app from a prompt',
       description:
-        "Pays one of the caller's `appGenerations` before the model is asked, and the tokens it spends: 429 when either is spent.",
+        "Pays one of the caller's `appGenerations` and holds one of their turns in flight before the model is asked, and pays the tokens it spends: 429 when any is spent.",
       body: jsonBody(createBody),
       signal: true,
       responses: { 201: json('The new app.', App) },
@@ -66,7 +66,7 @@ function literalRoutes(apps: AppsUseCases): WireRoute[] {
     app.post('/apps/seed', 'seedApp', {
       summary: "Fork a remixable slot of the host's",
       description:
-        "The fork itself calls no model; `instruction` then edits it, paid like an edit (one of the caller's `appGenerations`, reserved before the model is asked, and its tokens): 429 when either is spent.",
+        "The fork itself calls no model; `instruction` then edits it, paid like an edit (one of the caller's `appGenerations` and a place among their turns in flight, reserved before the model is asked, and its tokens): 429 when any is spent.",
       body: jsonBody(seedBody),
       signal: true,
       responses: { 201: json('The fork.', App) },
@@ -121,7 +121,7 @@ function perAppRoutes(apps: AppsUseCases): WireRoute[] {
     app.post('/apps/:id/edit', 'editApp', {
       summary: 'Edit an app with an instruction',
       description:
-        "Pays one of the caller's `appGenerations` before the model is asked, and the tokens it spends: 429 when either is spent.",
+        "Pays one of the caller's `appGenerations` and holds one of their turns in flight before the model is asked, and pays the tokens it spends: 429 when any is spent.",
       body: jsonBody(editBody),
       signal: true,
       responses: { 200: json('The edited app, and the pins that drifted.', EditResult) },
@@ -153,7 +153,7 @@ function perAppRoutes(apps: AppsUseCases): WireRoute[] {
     app.post('/apps/:id/rebase', 'rebasePin', {
       summary: 'Rebase a drifted fork on the host component',
       description:
-        "All or nothing: re-forks from the new baseline and replays the edit trail. Approvals granted against the pre-rebase content are invalidated. A replay pays one of the caller's `appGenerations` before the model is first asked, and the tokens of every step: 429 when either is spent.",
+        "All or nothing: re-forks from the new baseline and replays the edit trail. Approvals granted against the pre-rebase content are invalidated. A replay pays one of the caller's `appGenerations` and holds a place among their turns in flight before the model is first asked, and pays the tokens of every step: 429 when any is spent.",
       body: jsonBody(rebaseBody),
       signal: true,
       responses: { 200: json('The rebased app.', EditResult) },

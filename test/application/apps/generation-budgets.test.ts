@@ -6,6 +6,7 @@ import { appsHarness } from '../../support/apps-harness.js';
 import { ada } from '../../support/guard-harness.js';
 import { hostComponents } from '../../support/apps-pins.js';
 import { CountedGenerator } from '../../support/counted-generator.js';
+import { eventually } from '../../support/eventually.js';
 
 const refusalOf = (work: Promise<unknown>) =>
   work.then(
@@ -22,9 +23,14 @@ describe('App generation pays the budgets it spends: creates, edits, seeds and r
     await host.remove();
   });
 
-  const harness = (limits: Limits) => {
+  const harness = (limits: Limits, maxTurnsInFlight?: number) => {
     const generator = new CountedGenerator();
-    const h = appsHarness({ generator, limits, catalog: new FilePinCatalog({ manifestFile: host.manifestFile }) });
+    const h = appsHarness({
+      generator,
+      limits,
+      catalog: new FilePinCatalog({ manifestFile: host.manifestFile }),
+      ...(maxTurnsInFlight !== undefined ? { maxTurnsInFlight } : {}),
+    });
     return { h, generator };
   };
 
@@ -89,6 +95,31 @@ describe('App generation pays the budgets it spends: creates, edits, seeds and r
     }
     expect(generator.asked).to.equal(asked);
     expect((await h.meter!.figures(ada.subject)).tokens!.used, 'the refusals spent nothing').to.equal(used);
+  });
+
+  it("generations asked outside a turn count toward the person's turns in flight: one past the bound is 429 before the model is asked", async () => {
+    const { h, generator } = harness({ appGenerations: { max: 10, windowSeconds: 600 } }, 1);
+    let open!: () => void;
+    generator.gate = new Promise<void>((resolve) => (open = resolve));
+    const first = h.apps.createApp.execute({ principal: ada, prompt: 'a reading list' });
+    expect(await eventually(() => generator.asked === 1, 2_000)).to.equal(true);
+    for (const attempt of [
+      h.apps.createApp.execute({ principal: ada, prompt: 'another' }),
+      h.apps.seedApp.execute({ principal: ada, slot: 'pricing', instruction: 'add a note' }),
+    ]) {
+      const refused = await refusalOf(attempt);
+      expect(refused?.details).to.deep.include({ budget: 'turnsInFlight' });
+      expect(refused!.retryAfterSeconds).to.be.within(1, 15);
+    }
+    expect(generator.asked, 'the model was not asked').to.equal(1);
+    expect((await h.meter!.figures(ada.subject)).appGenerations, 'the refusals spent nothing').to.deep.include({ used: 1 });
+    // A chat turn's own tool call is inside the turn's place: it takes no second one.
+    const fromTurn = h.call('porter_apps_create', { prompt: 'from a turn' });
+    expect(await eventually(() => generator.asked === 2, 2_000)).to.equal(true);
+    open();
+    await first;
+    expect((await fromTurn).status).to.equal('ran');
+    await h.apps.createApp.execute({ principal: ada, prompt: 'the place is free again' });
   });
 
   it('a refused generation spends nothing: with no token left, no `appGenerations` unit is taken either', async () => {
