@@ -50,6 +50,7 @@ import type { ToolRunner } from '../application/guard/tool-runner.js';
 import type { ExecuteApproved } from '../application/guard/execute-approved.js';
 import type { GuardCall } from '../application/guard/guard-call.js';
 import type { UsageMeter } from '../application/usage/usage-meter.js';
+import type { TurnSlots } from '../application/usage/turn-slots.js';
 import type { UsageUseCases } from '../ports/use-cases/usage.js';
 import type { AutomationBook } from '../application/automations/automation-book.js';
 import type { RunBook } from '../application/runs/run-book.js';
@@ -172,6 +173,8 @@ interface Services {
   GuardUseCases: GuardUseCases;
   /** The subjects' budgets (`limits`) and the breakers, on the store. */
   UsageMeter: UsageMeter;
+  /** The bound on each subject's turns in flight (`maxTurnsInFlight`), on the store. */
+  TurnSlots: TurnSlots;
   UsageUseCases: UsageUseCases;
   DoctorUseCases: DoctorUseCases;
   CronCalendar: CronCalendar;

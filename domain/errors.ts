@@ -105,16 +105,22 @@ export class AtomicityUnavailable extends Unavailable {
 }
 
 /**
- * A budget (`limits`) or a breaker refused: 429 on the wire with `Retry-After` (when the window
- * will free a unit) and the budget's name in `details`; a turn refused mid-way ends with an error
- * part saying this message.
+ * A budget (`limits`), a breaker or the bound on turns in flight refused: 429 on the wire with
+ * `Retry-After` (when the window will free a unit) and the budget's name in `details`, and
+ * `sharedBy: "address"` when it was the budget an anonymous session shares with the others of its
+ * address; a turn refused mid-way ends with an error part saying this message.
  */
 export class LimitReached extends DomainError {
   constructor(
     readonly budget: string,
     readonly retryAfterSeconds: number | null,
     message: string,
+    readonly sharedBy?: 'address',
   ) {
-    super('rate-limited', message, { budget, ...(retryAfterSeconds !== null ? { retryAfter: retryAfterSeconds } : {}) });
+    super('rate-limited', message, {
+      budget,
+      ...(retryAfterSeconds !== null ? { retryAfter: retryAfterSeconds } : {}),
+      ...(sharedBy ? { sharedBy } : {}),
+    });
   }
 }

@@ -8,6 +8,11 @@ export interface Principal {
   readonly email?: string;
   /** True for a cookie session that has not signed in yet. */
   readonly anonymous?: boolean;
+  /**
+   * For an anonymous session: the network its request came from (the client address; an IPv6
+   * address's /64), whose sessions share one set of budgets. Absent when the wire did not know it.
+   */
+  readonly address?: string;
 }
 
 /** Subjects in this namespace are minted by Porter only (anonymous sessions, webhooks, door). */
@@ -134,8 +139,9 @@ export function admitHostPrincipal(principal: Principal): Principal {
   return principal;
 }
 
-export function anonymousPrincipal(sessionId: string): Principal {
-  return { subject: `${RESERVED_SUBJECT_PREFIX}anon:${sessionId}`, kind: 'anonymous', anonymous: true };
+/** An anonymous cookie session, calling from `address` (the client's network) when the wire knows it. */
+export function anonymousPrincipal(sessionId: string, address?: string): Principal {
+  return { subject: `${RESERVED_SUBJECT_PREFIX}anon:${sessionId}`, kind: 'anonymous', anonymous: true, ...(address ? { address } : {}) };
 }
 
 export function isAnonymousSubject(subject: string): boolean {

@@ -66,12 +66,13 @@ type MutableDocument = { -readonly [K in keyof AppDocument]: AppDocument[K] } & 
  * - `tool <name>` naming one of the host's tools adds a form that runs it (a field per input the
  *   tool takes, or just a button when it takes none);
  * - anything else appends a text node saying the instruction.
+ * It reports usage as the scripted model does: a word of the request or a node written is a token.
  */
 export class DeterministicAppGenerator implements AppGenerator {
   /** The host tools an edit may wire to a form. */
   constructor(private readonly tools: ReadonlyArray<ActionTool> = []) {}
 
-  async *create({ prompt, signal }: CreateRequest): AsyncIterable<unknown> {
+  async *create({ prompt, signal, spend }: CreateRequest): AsyncIterable<unknown> {
     const words = keywords(prompt);
     const title = titleOf(prompt);
     const doc: MutableDocument = {
@@ -110,9 +111,10 @@ export class DeterministicAppGenerator implements AppGenerator {
       doc.nodes[id] = node;
       yield snapshot(doc);
     }
+    await spend?.(tokensOf(prompt, doc));
   }
 
-  async *edit({ document, instruction, kind }: EditRequest): AsyncIterable<unknown> {
+  async *edit({ document, instruction, kind, spend }: EditRequest): AsyncIterable<unknown> {
     const doc = clone(document);
     const rename = /^\s*(?:rename(?:\s+it)?\s+to|title)\s+(.+)$/i.exec(instruction);
     if (rename) {
@@ -138,6 +140,7 @@ export class DeterministicAppGenerator implements AppGenerator {
       doc.nodes[id] = { type: 'text', props: { text: instruction.slice(0, 2000) } };
       appendToRoot(doc, id);
     }
+    await spend?.(tokensOf(instruction, doc));
     yield doc;
   }
 
@@ -190,6 +193,14 @@ function uniqueKey(taken: Record<string, unknown>, base: string): string {
   let n = 2;
   while (`${base}-${n}` in taken) n += 1;
   return `${base}-${n}`;
+}
+
+/**
+ * What a generation "spent", as the scripted model reports usage so `limits.tokens` can be tried
+ * offline: a word of the request is a token, and so is a node of the document written.
+ */
+function tokensOf(request: string, doc: MutableDocument): number {
+  return (request.match(/\S+/g) ?? []).length + Object.keys(doc.nodes).length;
 }
 
 function keywords(prompt: string): string[] {

@@ -1,7 +1,7 @@
 import { parsePartialJson } from 'ai';
 import { DOCUMENT_LIMITS, NODE_TYPES } from '../../domain/apps/app-document.js';
 import { AppGenerationFailed } from '../../domain/apps/app-errors.js';
-import type { ActionTool, AppGenerator, CreateRequest, EditRequest } from '../../ports/app-generator.js';
+import type { ActionTool, AppGenerator, CreateRequest, EditRequest, TokenSpend } from '../../ports/app-generator.js';
 import type { Model } from '../../ports/model.js';
 
 /** What the model is told the format is. Short: every token of it is paid on every generation. */
@@ -70,11 +70,11 @@ export class ModelAppGenerator implements AppGenerator {
     this.instructions = `${FORMAT}${describeActionTools(options.tools ?? [])}`;
   }
 
-  create({ prompt, signal }: CreateRequest): AsyncIterable<unknown> {
-    return this.stream(`Write a new app for this request:\n${prompt}`, signal);
+  create({ prompt, signal, spend }: CreateRequest): AsyncIterable<unknown> {
+    return this.stream(`Write a new app for this request:\n${prompt}`, signal, spend);
   }
 
-  edit({ document, instruction, kind, signal }: EditRequest): AsyncIterable<unknown> {
+  edit({ document, instruction, kind, signal, spend }: EditRequest): AsyncIterable<unknown> {
     const rule =
       kind === 'tree'
         ? 'This is a tree edit: keep "server" and every "fn:" call exactly as they are.'
@@ -82,10 +82,11 @@ export class ModelAppGenerator implements AppGenerator {
     return this.stream(
       `Here is the current app:\n${JSON.stringify(document)}\n\nChange it as asked and answer with the whole updated document. ${rule}\nRequest: ${instruction}`,
       signal,
+      spend,
     );
   }
 
-  private async *stream(request: string, signal: AbortSignal): AsyncIterable<unknown> {
+  private async *stream(request: string, signal: AbortSignal, spend?: TokenSpend): AsyncIterable<unknown> {
     let text = '';
     let last: unknown = undefined;
     let parsedAt = 0;
@@ -106,8 +107,10 @@ export class ModelAppGenerator implements AppGenerator {
           last = value;
           yield value;
         }
-      } else if (event.type === 'finish' && event.reason === 'length') {
-        throw new AppGenerationFailed('it ran out of output tokens before finishing the document');
+      } else if (event.type === 'finish') {
+        // Counted before anything else is decided: a step that ran out of tokens spent them too.
+        if (event.totalTokens) await spend?.(event.totalTokens);
+        if (event.reason === 'length') throw new AppGenerationFailed('it ran out of output tokens before finishing the document');
       }
     }
     const { value, state } = await parsePartialJson(jsonPart(text));

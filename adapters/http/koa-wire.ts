@@ -20,13 +20,25 @@ import { relativeToMount } from './wire-paths.js';
 import type { WireRoutes } from './wire-routes.js';
 import type { WireRouteContext, WireState } from './wire-state.js';
 
+/** The proxies in front of the wire, as the host describes them (`trustProxy`). */
+export interface TrustedProxies {
+  /** How many proxies the request passed, each appending the address it saw to `addressHeader`. */
+  readonly hops: number;
+  /** The header the nearest proxy writes the client address into, e.g. `x-forwarded-for`, `x-real-ip`. */
+  readonly addressHeader: string;
+}
+
 export interface KoaWireOptions {
   /** Where the wire is mounted, e.g. `/api/porter`. */
   readonly mount: string;
   /** Secrets that sign the anonymous cookie; the first signs, all verify (rotation). */
   readonly cookieKeys: ReadonlyArray<string>;
-  /** Trust `X-Forwarded-Proto` and `X-Forwarded-For` from a proxy in front. */
-  readonly trustProxy?: boolean;
+  /**
+   * Trust the proxies in front: `X-Forwarded-Proto`, `X-Forwarded-Host`, and the client address
+   * from `addressHeader` as the outermost of `hops` proxies saw it (`true`: one proxy,
+   * `X-Forwarded-For`). Off: the socket's address, whatever the headers say.
+   */
+  readonly trustProxy?: boolean | TrustedProxies;
   readonly routes: ReadonlyArray<WireRoutes>;
   /** Serve the OpenAPI document of these routes at `GET {mount}/openapi.json`, under this version. */
   readonly openApi?: { readonly version: string };
@@ -111,7 +123,15 @@ export function createKoaWire(options: KoaWireOptions): KoaWire {
 }
 
 function koaApp(options: KoaWireOptions): Koa<WireState> {
-  const app = new Koa<WireState>({ keys: [...options.cookieKeys], proxy: options.trustProxy ?? false });
+  const trusted = options.trustProxy === true ? { hops: 1, addressHeader: 'x-forwarded-for' } : options.trustProxy || null;
+  // Koa reads the client address from the header's entries, the last `maxIpsCount` only: those the
+  // trusted proxies appended. The first entry of the whole header is whatever the client sent, so it
+  // is never read (a client could otherwise name any address, and a fresh budget with it).
+  const app = new Koa<WireState>({
+    keys: [...options.cookieKeys],
+    proxy: trusted !== null,
+    ...(trusted ? { proxyIpHeader: trusted.addressHeader, maxIpsCount: trusted.hops } : {}),
+  });
   app.silent = true;
   return app;
 }

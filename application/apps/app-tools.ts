@@ -27,6 +27,14 @@ function viewSink(context: ToolContext): ViewSink | undefined {
 }
 
 /** What the model is told about an app: short, never the whole document. */
+/**
+ * A chat turn's or a run's tool call runs inside the agent loop, which holds the person's place
+ * among their turns in flight already (one call at a time); the door's and an app's do not.
+ */
+function withinTurn(context: ToolContext): boolean {
+  return context.venue === 'chat' || context.venue === 'automation';
+}
+
 function brief(app: AppDetail) {
   return { appId: app.id, title: app.title, ui: app.ui, version: app.version, nodes: app.nodes, fnRefs: app.fnRefs, drifted: app.drifted };
 }
@@ -48,7 +56,13 @@ export function appTools(apps: AppsUseCases, book: AppBook): ToolDefinition[] {
       async execute({ prompt }, context) {
         const view = viewSink(context);
         return brief(
-          await apps.createApp.execute({ principal: context.principal, prompt, signal: context.signal, ...(view ? { view } : {}) }),
+          await apps.createApp.execute({
+            principal: context.principal,
+            prompt,
+            signal: context.signal,
+            withinTurn: withinTurn(context),
+            ...(view ? { view } : {}),
+          }),
         );
       },
     }),
@@ -75,6 +89,7 @@ export function appTools(apps: AppsUseCases, book: AppBook): ToolDefinition[] {
           appId,
           instruction,
           signal: context.signal,
+          withinTurn: withinTurn(context),
           ...(view ? { view } : {}),
         });
         return { ...brief(result.app), driftedPins: result.driftedPins, ...(result.issues ? { issues: result.issues } : {}) };
@@ -104,7 +119,13 @@ export function appTools(apps: AppsUseCases, book: AppBook): ToolDefinition[] {
       risk: 'write',
       preview: ({ appId, slot }) => `Rebase app ${appId} onto the new "${slot}" component`,
       async execute({ appId, slot }, context) {
-        const result = await apps.rebasePin.execute({ principal: context.principal, appId, slot, signal: context.signal });
+        const result = await apps.rebasePin.execute({
+          principal: context.principal,
+          appId,
+          slot,
+          signal: context.signal,
+          withinTurn: withinTurn(context),
+        });
         return { ...brief(result.app), driftedPins: result.driftedPins };
       },
     }),

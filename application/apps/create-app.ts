@@ -20,13 +20,21 @@ export interface CreateAppDeps extends GeneratingDeps {
 export class CreateApp implements UseCase<Input, AppDetail> {
   constructor(private readonly deps: CreateAppDeps) {}
 
-  async execute({ principal, prompt, view, signal }: Input): Promise<AppDetail> {
-    // One of the person's `appGenerations`, reserved before the model is asked.
-    await this.deps.meter?.charge(principal.subject, 'appGenerations');
+  async execute(input: Input): Promise<AppDetail> {
+    // A place among the person's turns in flight and one of their `appGenerations`, reserved before the model is asked.
+    const place = await this.deps.generation.reserve(input.principal, this.deps.ids.mint('turn'), input.withinTurn);
+    try {
+      return await this.generate(input);
+    } finally {
+      await place.release();
+    }
+  }
+
+  private async generate({ principal, prompt, view, signal }: Input): Promise<AppDetail> {
     const appId = this.deps.ids.mint('app');
     const document = await this.deps.sharing.admit(
       principal,
-      await this.deps.generation.create(appId, prompt, signal ?? new AbortController().signal, view),
+      await this.deps.generation.create(principal, appId, prompt, signal ?? new AbortController().signal, view),
     );
     const app = App.create({
       id: appId,

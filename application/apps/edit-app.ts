@@ -4,6 +4,7 @@ import { detailOf, noticesOf } from './app-views.js';
 import { contentHashOf } from './content-hash.js';
 import { Generation, type GeneratingDeps } from './generation.js';
 import type { ServedRollout } from './served-rollout.js';
+import type { LoadedApp } from './app-book.js';
 
 type Input = Parameters<AppsUseCases['editApp']['execute']>[0];
 
@@ -20,12 +21,27 @@ export interface EditAppDeps extends GeneratingDeps {
 export class EditApp implements UseCase<Input, EditResult> {
   constructor(private readonly deps: EditAppDeps) {}
 
-  async execute({ principal, appId, instruction, view, signal }: Input): Promise<EditResult> {
-    const loaded = await this.deps.book.ownedBy(principal.subject, appId);
+  async execute(input: Input): Promise<EditResult> {
+    const loaded = await this.deps.book.ownedBy(input.principal.subject, input.appId);
+    // A place among the person's turns in flight and one of their `appGenerations`, reserved before the model is asked.
+    const place = await this.deps.generation.reserve(input.principal, this.deps.ids.mint('turn'), input.withinTurn);
+    try {
+      return await this.edit(input, loaded);
+    } finally {
+      await place.release();
+    }
+  }
+
+  private async edit({ principal, instruction, view, signal }: Input, loaded: LoadedApp): Promise<EditResult> {
     const { app } = loaded;
-    // One of the person's `appGenerations`, reserved before the model is asked.
-    await this.deps.meter?.charge(principal.subject, 'appGenerations');
-    const document = await this.deps.generation.edit(app.id, app.document, instruction, signal ?? new AbortController().signal, view);
+    const document = await this.deps.generation.edit(
+      principal,
+      app.id,
+      app.document,
+      instruction,
+      signal ?? new AbortController().signal,
+      view,
+    );
     const at = this.deps.clock.now().toISOString();
     const next = { version: this.deps.ids.mint('version'), contentHash: contentHashOf(document), at };
     let served = app.served;

@@ -5,13 +5,21 @@ import { classifyEdit, emitsServerCode } from '../../domain/apps/edit-rule.js';
 import { AppGenerationFailed, TreeEditEmittedServerCode } from '../../domain/apps/app-errors.js';
 import { DomainError } from '../../domain/errors.js';
 import { validateDocument } from '../../domain/apps/validate-document.js';
-import type { AppGenerator } from '../../ports/app-generator.js';
+import type { AppGenerator, TokenSpend } from '../../ports/app-generator.js';
+import type { Payer } from '../../domain/usage/payer.js';
 import type { ViewSink } from '../../ports/use-cases/apps.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
 import type { Logger } from '../../ports/logger.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
+import { NO_SLOT, type TurnSlot, type TurnSlots } from '../usage/turn-slots.js';
 import type { AppBook } from './app-book.js';
+
+/** What a generation is paid with: the person's budgets and the bound on their turns in flight. */
+export interface GenerationPayment {
+  readonly meter?: UsageMeter;
+  readonly slots?: TurnSlots;
+}
 
 /** What the use cases that generate a version (create, edit) are built from alike. */
 export interface GeneratingDeps {
@@ -19,8 +27,6 @@ export interface GeneratingDeps {
   readonly generation: Generation;
   readonly ids: Ids;
   readonly clock: Clock;
-  /** The person's `appGenerations` budget; absent, nothing is metered. */
-  readonly meter?: UsageMeter;
 }
 
 /**
@@ -29,18 +35,50 @@ export interface GeneratingDeps {
  * is checked before anyone may store it, and a failure leaves the last view marked failed. What
  * the model answered that is no app (no JSON, a document breaking the rules) or the call to the
  * model failing is AppGenerationFailed: the model's failure, never the caller's 400 or a 500.
+ *
+ * The person pays as for a turn (`payment`; absent, nothing is metered nor bounded): whoever asks
+ * for a new version reserves it first (`reserve`: a place among their turns in flight and one of
+ * their `appGenerations`), each model call starts only while a token is left, and the tokens each
+ * step spent are counted as it ends.
  */
 export class Generation {
+  private readonly meter: UsageMeter | null;
+  private readonly slots: TurnSlots | null;
+
   /** A deployment without a model gives the null generator, which answers NotImplemented. */
   constructor(
     private readonly generator: AppGenerator,
     private readonly logger: Logger,
-  ) {}
+    payment: GenerationPayment = {},
+  ) {
+    this.meter = payment.meter ?? null;
+    this.slots = payment.slots ?? null;
+  }
 
-  async create(appId: string, prompt: string, signal: AbortSignal, sink?: ViewSink): Promise<AppDocument> {
+  /**
+   * What a new version costs before the model is asked: a place among the payer's turns in flight
+   * (`holdId` names it; none when the agent loop asking holds one already, `withinTurn`), so
+   * parallel generations are bounded like parallel turns, then one of their `appGenerations`.
+   * Refused (429) when no place, no generation or no token is left: a refused generation spends
+   * and holds nothing. The answer lets the place go once the generation is over.
+   */
+  async reserve(payer: Payer, holdId: string, withinTurn = false): Promise<TurnSlot> {
+    const place = withinTurn ? NO_SLOT : ((await this.slots?.take(payer, holdId)) ?? NO_SLOT);
+    try {
+      await this.meter?.ensureLeft(payer, 'tokens');
+      await this.meter?.charge(payer, 'appGenerations');
+      return place;
+    } catch (error) {
+      await place.release();
+      throw error;
+    }
+  }
+
+  async create(payer: Payer, appId: string, prompt: string, signal: AbortSignal, sink?: ViewSink): Promise<AppDocument> {
     const generator = this.generator;
+    const spend = await this.tokensFor(payer);
     const watch = new Watch(appId, this.logger, sink);
-    const draft = await watch.follow(() => generator.create({ prompt, signal }), signal);
+    const draft = await watch.follow(() => generator.create({ prompt, signal, spend }), signal);
     const document = watch.check(draft);
     return { ...document, ui: 'tree' };
   }
@@ -50,11 +88,19 @@ export class Generation {
    * classified as a tree edit must not come back with server code or a new egress policy: server
    * code fails closed before anything is stored, the policy is kept as it was.
    */
-  async edit(appId: string, document: AppDocument, instruction: string, signal: AbortSignal, sink?: ViewSink): Promise<AppDocument> {
+  async edit(
+    payer: Payer,
+    appId: string,
+    document: AppDocument,
+    instruction: string,
+    signal: AbortSignal,
+    sink?: ViewSink,
+  ): Promise<AppDocument> {
     const generator = this.generator;
     const kind = classifyEdit(instruction);
+    const spend = await this.tokensFor(payer);
     const watch = new Watch(appId, this.logger, sink);
-    const draft = await watch.follow(() => generator.edit({ document, instruction, kind, signal }), signal);
+    const draft = await watch.follow(() => generator.edit({ document, instruction, kind, signal, spend }), signal);
     // The rung and the audience are not an edit's to change; a tree edit keeps the egress policy too.
     const checked = watch.check(draft);
     const next: AppDocument = {
@@ -65,6 +111,14 @@ export class Generation {
     };
     if (kind === 'tree' && emitsServerCode(document, next)) throw watch.fail(new TreeEditEmittedServerCode());
     return next;
+  }
+
+  /** Refuses a model call when the payer has no token left; else how its steps' tokens are counted. */
+  private async tokensFor(payer: Payer): Promise<TokenSpend> {
+    await this.meter?.ensureLeft(payer, 'tokens');
+    return async (tokens) => {
+      await this.meter?.record(payer, 'tokens', tokens);
+    };
   }
 
   /** The finished view, sent once the change is stored (with the fork's drift, if it drifted). */

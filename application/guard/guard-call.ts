@@ -97,7 +97,7 @@ export class GuardCall {
         const tripped = await this.breakers(ruled, call);
         if (tripped) return this.park(ruled, call, tool, parsed);
         // A call over the subject's tool-call budget throws LimitReached: the turn or run ends on it.
-        await this.deps.meter?.charge(call.principal.subject, 'toolCalls');
+        await this.deps.meter?.charge(call.principal, 'toolCalls');
         const authority = decision.grantId ? { subject: call.principal.subject, grantId: decision.grantId } : null;
         const outcome = await this.deps.runner.run({ ...this.runOf(call, tool, parsed), authority });
         return outcome.ok

@@ -17,6 +17,7 @@ import type { RunAdmission } from './run-admission.js';
 import type { RunBook } from './run-book.js';
 import type { RunFollowUp } from './run-follow-up.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
+import type { TurnSlot, TurnSlots } from '../usage/turn-slots.js';
 
 export interface RunExecutionSettings {
   /** Who this executor is (instance and process), written into the lease. */
@@ -45,6 +46,11 @@ export interface ExecuteRunDeps {
   readonly settings: RunExecutionSettings;
   /** The owner's `runs` budget, charged when a run first begins; absent, nothing is metered. */
   readonly meter?: UsageMeter;
+  /**
+   * The bound on the owner's turns in flight, which a dry run counts toward while it executes (a
+   * turn the person asked for now, whether by a dry run or its rerun); absent, none.
+   */
+  readonly slots?: TurnSlots;
 }
 
 /**
@@ -83,9 +89,14 @@ export class ExecuteRun {
     let failure: unknown = null;
     // Calls that ran in this attempt: if its transcript then cannot be saved, a retry could run them again.
     let ranCalls = 0;
+    let slot: TurnSlot | null = null;
     try {
+      // A dry run holds one of the owner's turns in flight (the one its POST took, when it came
+      // that way: the place is the run's own); all taken, it ends failed saying so.
+      if (begun.dryRun) slot = (await this.deps.slots?.take(ownerOf(begun), runId)) ?? null;
       // The owner's `runs` budget pays for a run once, when it first begins (not its retries or
-      // resumptions); over budget, the run ends failed saying so.
+      // resumptions); over budget, the run ends failed saying so. A dry run paid when it was asked
+      // for (DryRunAutomation, RerunRun), before it was kept.
       if (taken.first && !begun.dryRun) await this.meter?.charge(begun.owner.subject, 'runs');
       const { messages, continuing } = await this.transcript(begun);
       const automation = await this.callingAutomation(begun);
@@ -119,6 +130,7 @@ export class ExecuteRun {
     } finally {
       clearInterval(heartbeat);
       this.working.delete(abort);
+      await slot?.release();
     }
     // Shutting down mid-run: the lease lapses and the next sweep ends the run, on whatever instance.
     if (this.closing) return;

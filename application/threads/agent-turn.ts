@@ -231,7 +231,7 @@ export class AgentTurn {
     for (let step = 0; step < this.deps.settings.maxSteps; step++) {
       if (stopped(input) || (await input.scope?.shouldStop?.())) return 'other';
       // A step starts while any of the subject's tokens are left (what it spends is counted after).
-      await this.deps.meter?.ensureLeft(input.principal.subject, 'tokens');
+      await this.deps.meter?.ensureLeft(input.principal, 'tokens');
       emit({ type: 'start-step' });
       const view = modelView(earlier, draft.message, {
         toolOutputCap: this.deps.settings.toolOutputCap,
@@ -265,7 +265,7 @@ export class AgentTurn {
         return 'other';
       }
       if (textId) emit({ type: 'text-end', id: textId });
-      if (finish?.totalTokens) await this.deps.meter?.record(input.principal.subject, 'tokens', finish.totalTokens);
+      if (finish?.totalTokens) await this.deps.meter?.record(input.principal, 'tokens', finish.totalTokens);
 
       let parked = false;
       for (const call of calls) {

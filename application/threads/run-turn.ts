@@ -18,6 +18,7 @@ import type { TurnLease } from './turn-lease.js';
 import { TurnRelay } from './turn-relay.js';
 import type { TurnFeeds, TurnSettings } from './turn-settings.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
+import type { TurnSlot, TurnSlots } from '../usage/turn-slots.js';
 
 export { TURN_LEASE_MS } from './turn-settings.js';
 
@@ -42,6 +43,8 @@ export interface RunTurnDeps {
   readonly settings: TurnSettings;
   /** The subject's `turns` and `tokens` budgets; absent, nothing is metered. */
   readonly meter?: UsageMeter;
+  /** The bound on the subject's turns in flight (`maxTurnsInFlight`); absent, none. */
+  readonly slots?: TurnSlots;
 }
 
 /** A turn that took its thread: the thread as it was, and whether the turn before it was left by a dead instance. */
@@ -98,17 +101,20 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
   private async begin(request: TurnRequest, { loaded, turnId, abandoned }: Started): Promise<TurnStream> {
     const { threads, hub, agent, feeds, lease, logger, settings } = this.parts;
     const threadId = request.threadId;
+    let slot: TurnSlot | null = null;
     try {
       if (abandoned) {
         logger.info("a turn whose instance died was released; the thread's next turn goes on", { threadId, turnId: abandoned });
         void feeds.chunks.drop(abandoned).catch(() => undefined);
       }
       this.pruneNowAndThen();
-      // Once the thread is held (a refused or queued-out turn spends nothing): a turn with nothing
-      // left of its tokens is refused before it spends a turn, then the turn's unit is reserved.
-      // Either refusal releases the thread and answers 429.
-      await this.parts.meter?.ensureLeft(request.principal.subject, 'tokens');
-      await this.parts.meter?.charge(request.principal.subject, 'turns');
+      // Once the thread is held (a refused or queued-out turn spends nothing): the turn takes one of
+      // the subject's places in flight, then a turn with nothing left of its tokens is refused
+      // before it spends a turn, then the turn's unit is reserved. Any refusal releases the thread
+      // (and the place) and answers 429.
+      slot = (await this.parts.slots?.take(request.principal, turnId)) ?? null;
+      await this.parts.meter?.ensureLeft(request.principal, 'tokens');
+      await this.parts.meter?.charge(request.principal, 'turns');
       for (const answer of request.answers ?? []) await this.answer(request, answer.approvalId, answer.approved);
       let messages = await threads.messagesOf(threadId);
       // The dead instance never said what its turn added: count again.
@@ -177,6 +183,7 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
         )
         .then(async (counted) => {
           unhold();
+          await slot?.release();
           // Readers elsewhere have every chunk before the thread says the turn is over.
           await relay.flushed();
           await this.release(threadId, turnId, counted);
@@ -190,6 +197,7 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
         });
       return reader;
     } catch (error) {
+      await slot?.release();
       await this.release(threadId, turnId, 0);
       void feeds.signals.signal(threadId).catch(() => undefined);
       throw error;

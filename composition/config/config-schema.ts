@@ -14,6 +14,9 @@ import { pinManifestSchema } from '../../adapters/apps/file-pin-catalog.js';
 import { ACCEPTED_DATABASE_URLS, parseDatabaseUrl } from '../../adapters/store/database-url.js';
 import { hostTools, type ToolsOption } from './tools-option.js';
 import { DEFAULT_BREAKERS, type Breakers } from '../../domain/usage/budget.js';
+
+/** How many turns of one subject run at once unless the host says otherwise (`maxTurnsInFlight`). */
+export const DEFAULT_MAX_TURNS_IN_FLIGHT = 4;
 import type { PorterOptions } from './porter-options.js';
 
 /** A few seconds: long enough for a busy database, short enough that a frozen one answers 503 soon. */
@@ -255,13 +258,24 @@ const budgetSchema = z.strictObject({
     .max(366 * 86_400),
 });
 
-/** `limits`: per-subject budgets, each metered only when given. */
-export const limitsSchema = z.strictObject({
+/** The budgets a subject (or an address) may be given, each metered only when given. */
+const budgetsSchema = z.strictObject({
   turns: budgetSchema.optional(),
   tokens: budgetSchema.optional(),
   toolCalls: budgetSchema.optional(),
   appGenerations: budgetSchema.optional(),
   runs: budgetSchema.optional(),
+});
+
+/**
+ * `limits`: per-subject budgets, and what the anonymous sessions of one client address share on
+ * top of their own (`anonymousPerAddress`: the same budgets unless it says otherwise, `false` for
+ * nothing shared).
+ */
+export const limitsSchema = budgetsSchema.extend({
+  anonymousPerAddress: z
+    .union([z.literal(false), budgetsSchema], { error: 'must be false or budgets like `limits` ({ turns?, tokens?, … })' })
+    .optional(),
 });
 
 const breakerValue = (fallback: number) => z.union([z.literal(false), z.number().int().min(1).max(1_000_000)]).default(fallback);
@@ -322,6 +336,13 @@ export const configSchema = z
     turnGraceSeconds: z.number().int().min(0).max(600).default(15),
     /** What a message sent while a turn runs on its thread does: 409 (`reject`), wait its turn (`enqueue`), or stop the running turn and go next (`interrupt`). */
     concurrentTurns: z.enum(['reject', 'enqueue', 'interrupt']).default('reject'),
+    /**
+     * How many turns (chat turns, dry runs, app generations outside a turn) one subject runs at once, across its threads and
+     * every instance: one more is 429. Bounds how far past a `tokens` budget parallel turns can go.
+     */
+    maxTurnsInFlight: z
+      .union([z.literal(false), z.number().int().min(1).max(1000)], { error: 'must be an integer 1–1000 or false' })
+      .default(DEFAULT_MAX_TURNS_IN_FLIGHT),
     /** Longest silence on an open turn stream before an SSE comment is sent, so proxies keep it open. */
     keepAliveSeconds: z.number().min(0.05).max(300).default(15),
     databaseUrl: z.string().min(1).default('sqlite:.porter/porter.db'),
@@ -371,7 +392,26 @@ export const configSchema = z
     /** Breakers against runaway tool use (on by default). */
     breakers: breakersSchema.default({ ...DEFAULT_BREAKERS }),
     secret: z.union([secretSchema, z.array(secretSchema).min(1)]).optional(),
-    trustProxy: z.boolean().default(false),
+    /**
+     * The proxies in front: `false` (the socket's address), `true` (one proxy, `X-Forwarded-*`), or
+     * how many hops and which header carries the client address.
+     */
+    trustProxy: z
+      .union(
+        [
+          z.boolean(),
+          z.strictObject({
+            hops: z.number().int().min(1).max(16).default(1),
+            addressHeader: z
+              .string()
+              .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'must be a header name')
+              .transform((name) => name.toLowerCase())
+              .default('x-forwarded-for'),
+          }),
+        ],
+        { error: 'must be a boolean or { hops?: 1–16, addressHeader?: a header name }' },
+      )
+      .default(false),
     /**
      * Remixable slots of host components (pins): the path of a JSON manifest `{ slots: [{ slot, file, title? }] }`
      * (files relative to it), or that manifest inline (files relative to the working directory).

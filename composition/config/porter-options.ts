@@ -18,13 +18,25 @@ export interface BudgetOption {
   readonly windowSeconds: number;
 }
 
-/** The `limits` option: each budget is metered only when given. */
-export interface UsageLimits {
+/** Budgets by name: each is metered only when given. */
+export interface UsageBudgets {
   readonly turns?: BudgetOption;
   readonly tokens?: BudgetOption;
   readonly toolCalls?: BudgetOption;
   readonly appGenerations?: BudgetOption;
   readonly runs?: BudgetOption;
+}
+
+/** The `limits` option: each budget is metered only when given. */
+export interface UsageLimits extends UsageBudgets {
+  /**
+   * What every anonymous session calling from one client address shares, on top of its own
+   * budgets, so a new cookie is not a fresh budget. Default: the same budgets as a subject's (all
+   * anonymous sessions of an address together get one subject's worth); budgets given here replace
+   * those for the address; `false` shares nothing. The address is the socket's, or what
+   * `trustProxy` says to read.
+   */
+  readonly anonymousPerAddress?: false | UsageBudgets;
 }
 
 /** A guard rule: every field given must match the call; the first matching rule wins. */
@@ -201,6 +213,14 @@ export interface PorterOptions {
    * `interrupt` stops the running turn (its partial answer is saved) and runs next.
    */
   readonly concurrentTurns?: 'reject' | 'enqueue' | 'interrupt';
+  /**
+   * How many turns one subject runs at once, across its threads and every instance (chat turns,
+   * automation dry runs and app generations asked outside a turn; an anonymous session whose
+   * address shares budgets counts toward the address's too): an integer 1–1000 (default 4), or `false` for no bound. One more is refused
+   * with 429 `rate-limited` and `Retry-After`. It bounds how far parallel turns can go past a
+   * `tokens` budget: by the steps of this many turns.
+   */
+  readonly maxTurnsInFlight?: number | false;
   /** Longest silence on an open turn stream before an SSE comment keeps it alive through proxies, 0.05–300 seconds (default 15). */
   readonly keepAliveSeconds?: number;
   /** `sqlite:<file>`, `sqlite::memory:`, `postgres://…` or `memory:` (default `sqlite:.porter/porter.db`; env `PORTER_DATABASE_URL`). */
@@ -233,10 +253,12 @@ export interface PorterOptions {
   readonly completionWebhooks?: { readonly timeoutSeconds?: number; readonly retryDelaysSeconds?: ReadonlyArray<number> };
   /**
    * Per-subject budgets over rolling windows, each `{ max, windowSeconds }` (max 1–10^12,
-   * windowSeconds 1–31622400): `turns`, model `tokens` (the AI SDK's usage, input and output),
-   * `toolCalls`, `appGenerations` (app creates and edits) and automation `runs`. Enforced on the
-   * store, across instances; a refusal is 429 `rate-limited` with `Retry-After`. None by default
-   * (nothing metered). The development host reads the same JSON from `PORTER_LIMITS`.
+   * windowSeconds 1–31622400): `turns`, model `tokens` (the AI SDK's usage, input and output, of
+   * turns, runs and app generations), `toolCalls`, `appGenerations` (app creates and edits, seeds
+   * with an instruction, rebases) and automation `runs` (dry runs included). Anonymous sessions of
+   * one client address also share budgets (`anonymousPerAddress`). Enforced on the store, across
+   * instances; a refusal is 429 `rate-limited` with `Retry-After`. None by default (nothing
+   * metered). The development host reads the same JSON from `PORTER_LIMITS`.
    */
   readonly limits?: UsageLimits;
   /**
@@ -251,8 +273,15 @@ export interface PorterOptions {
    * several (the first signs and seals, all verify and open). Required in production (env `PORTER_SECRET`).
    */
   readonly secret?: string | ReadonlyArray<string>;
-  /** Trust `X-Forwarded-*` from a proxy in front. Default false. */
-  readonly trustProxy?: boolean;
+  /**
+   * The proxies in front of Porter. `false` (default): the client address is the socket's and
+   * `X-Forwarded-*` is ignored. `true`: one proxy; `X-Forwarded-Proto`/`-Host` count and the client
+   * address is the last `X-Forwarded-For` entry (the one that proxy added; the entries before it are
+   * whatever the client sent). `{ hops, addressHeader }`: that many proxies (1–16), and the header
+   * the nearest one writes the address into (default `x-forwarded-for`; e.g. `x-real-ip`,
+   * `cf-connecting-ip`). Anonymous sessions share budgets by this address.
+   */
+  readonly trustProxy?: boolean | { readonly hops?: number; readonly addressHeader?: string };
   /** Remixable host components: the path of a JSON manifest, or the manifest itself. */
   readonly pins?: string | PinManifest;
   readonly connections?: ConnectionsOptions;

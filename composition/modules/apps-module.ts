@@ -58,6 +58,7 @@ import { NoModel } from '../../adapters/model/no-model.js';
 import { ZipAppArchive } from '../../adapters/apps/zip-app-archive.js';
 import { appRoutes } from '../../adapters/http/routes/app-routes.js';
 import type { UsageMeter } from '../../application/usage/usage-meter.js';
+import type { TurnSlots } from '../../application/usage/turn-slots.js';
 import { appActionRoutes } from '../../adapters/http/routes/app-action-routes.js';
 
 /** The label the model ladder gives its offline scripted model. */
@@ -98,33 +99,34 @@ export interface AppsParts {
   readonly logger: Logger;
   /** The host's `canShareApps`; null: nobody may share. */
   readonly canShareApps: CanShareApps | null;
-  /** The person's `appGenerations` budget (creates and edits); absent, nothing is metered. */
+  /** The person's `appGenerations` and `tokens` (creates, edits, seeds with an instruction, rebases); absent, nothing is metered. */
   readonly meter?: UsageMeter;
+  /** The bound on the person's turns in flight, which a generation asked outside a turn counts toward; absent, none. */
+  readonly slots?: TurnSlots;
 }
 
 /**
  * The apps use cases over their ports (the module and the tests assemble them the same way). An
  * absent port becomes its null object here, so the use cases never check for one.
  */
-function meterOf(parts: AppsParts): { meter?: UsageMeter } {
-  return parts.meter ? { meter: parts.meter } : {};
-}
-
 export function assembleApps(parts: AppsParts): AppsUseCases {
   const { book, ids, clock } = parts;
   const catalog = parts.catalog ?? new NoPinCatalog();
-  const generation = new Generation(parts.generator ?? new NoAppGenerator(), parts.logger);
+  const generation = new Generation(parts.generator ?? new NoAppGenerator(), parts.logger, {
+    ...(parts.meter ? { meter: parts.meter } : {}),
+    ...(parts.slots ? { slots: parts.slots } : {}),
+  });
   const rollout = new ServedRollout(parts.sandbox ?? new NoSandbox(), parts.logger, new NodeAppScaffold(), clock);
   const data = new AppData(parts.store);
   const archive = new ZipAppArchive();
   const sharing = new AppSharing(parts.canShareApps ?? nobodyMayShare, parts.logger);
   return {
     listApps: new ListApps(book),
-    createApp: new CreateApp({ book, generation, sharing, ids, clock, ...meterOf(parts) }),
+    createApp: new CreateApp({ book, generation, sharing, ids, clock }),
     getApp: new GetApp(book),
     deleteApp: new DeleteApp(book, data, rollout),
     openApp: new OpenApp(book, rollout, new ResumeServedApp(rollout, parts.logger)),
-    editApp: new EditApp({ book, generation, rollout, ids, clock, ...meterOf(parts) }),
+    editApp: new EditApp({ book, generation, rollout, ids, clock }),
     listVersions: new ListVersions(book),
     exportApp: new ExportApp(book, archive),
     importApp: new ImportApp({ book, archive, sharing, ids, clock }),
@@ -172,6 +174,7 @@ export const appsModule = porterModule((bind) => {
       logger: get(ctx, TOKENS.Logger),
       canShareApps: get(ctx, TOKENS.Config).canShareApps ?? null,
       meter: get(ctx, TOKENS.UsageMeter),
+      slots: get(ctx, TOKENS.TurnSlots),
     }),
   );
   // The apps tools as one list: the registry holds whatever the list holds.

@@ -171,6 +171,7 @@ export const automationsModule = porterModule((bind) => {
         leaseMs: RUN_LEASE_MS,
       },
       meter: get(ctx, TOKENS.UsageMeter),
+      slots: get(ctx, TOKENS.TurnSlots),
     });
   });
   bind.singleton(TOKENS.Tick, (ctx) => {
@@ -243,6 +244,7 @@ export const automationsModule = porterModule((bind) => {
         ids: get(ctx, TOKENS.Ids),
         clock: get(ctx, TOKENS.Clock),
         audit: get(ctx, TOKENS.AuditTrail),
+        meter: get(ctx, TOKENS.UsageMeter),
       }),
       dryRunAutomation: new DryRunAutomation({
         automations: get(ctx, TOKENS.AutomationBook),
@@ -252,6 +254,8 @@ export const automationsModule = porterModule((bind) => {
         ids: get(ctx, TOKENS.Ids),
         clock: get(ctx, TOKENS.Clock),
         audit: get(ctx, TOKENS.AuditTrail),
+        meter: get(ctx, TOKENS.UsageMeter),
+        slots: get(ctx, TOKENS.TurnSlots),
       }),
     };
   });

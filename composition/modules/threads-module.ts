@@ -109,6 +109,7 @@ export const threadsModule = porterModule((bind) => {
         waits,
         settings,
         meter: get(ctx, TOKENS.UsageMeter),
+        slots: get(ctx, TOKENS.TurnSlots),
       }),
       rejoinTurn: new RejoinTurn(threads, hub, new TurnMirrors({ feeds, threads, clock, logger, settings }), clock),
       stopTurn: new StopTurn(threads, stopper),

@@ -1,18 +1,48 @@
 import { get, porterModule, recordsOf, TOKENS } from '../tokens.js';
 import type { UsageTallyPrimitives } from '../../domain/usage/usage-tally.js';
+import type { Limits } from '../../domain/usage/budget.js';
+import type { PorterConfig } from '../config/config-schema.js';
 import { UsageBook } from '../../application/usage/usage-book.js';
 import { UsageMeter } from '../../application/usage/usage-meter.js';
 import { GetUsage } from '../../application/usage/get-usage.js';
+import { TurnSlots } from '../../application/usage/turn-slots.js';
+import { TurnsInFlightBook } from '../../application/usage/turns-in-flight-book.js';
+import { TURN_LEASE_MS } from '../../application/threads/turn-settings.js';
+import type { TurnsInFlightPrimitives } from '../../domain/usage/turns-in-flight.js';
 import { usageRoutes } from '../../adapters/http/routes/usage-routes.js';
 
-/** Budgets (`limits`) and breakers, metered on the store, and `GET /usage`. */
+/**
+ * The budgets every subject has, and those the anonymous sessions of one address share: by
+ * default the same as a subject's, each budget `anonymousPerAddress` names replacing its own;
+ * null when nothing is shared (`false`, or no budget at all).
+ */
+export function usageLimitsOf(limits: PorterConfig['limits']): { limits: Limits; perAddress: Limits | null } {
+  const { anonymousPerAddress, ...own } = limits;
+  if (anonymousPerAddress === false) return { limits: own, perAddress: null };
+  const shared = { ...own, ...anonymousPerAddress };
+  return { limits: own, perAddress: Object.keys(shared).length > 0 ? shared : null };
+}
+
+/** Budgets (`limits`), breakers and the bound on turns in flight, kept on the store, and `GET /usage`. */
 export const usageModule = porterModule((bind) => {
   bind.singleton(TOKENS.UsageMeter, (ctx) => {
     const config = get(ctx, TOKENS.Config);
     return new UsageMeter({
       book: new UsageBook(recordsOf<UsageTallyPrimitives>(ctx, 'usage')),
       clock: get(ctx, TOKENS.Clock),
-      settings: { limits: config.limits, breakers: config.breakers },
+      settings: { ...usageLimitsOf(config.limits), breakers: config.breakers },
+    });
+  });
+  bind.singleton(TOKENS.TurnSlots, (ctx) => {
+    const meter = get(ctx, TOKENS.UsageMeter);
+    const max = get(ctx, TOKENS.Config).maxTurnsInFlight;
+    return new TurnSlots({
+      book: new TurnsInFlightBook(recordsOf<TurnsInFlightPrimitives>(ctx, 'turns-in-flight')),
+      keysOf: (payer) => meter.keysOf(payer),
+      clock: get(ctx, TOKENS.Clock),
+      logger: get(ctx, TOKENS.Logger),
+      // A place is renewed like a turn's hold on its thread: an instance that died frees it as soon.
+      settings: { max: max === false ? null : max, leaseMs: TURN_LEASE_MS },
     });
   });
   bind.singleton(TOKENS.UsageUseCases, (ctx) => ({ getUsage: new GetUsage(get(ctx, TOKENS.UsageMeter)) }));

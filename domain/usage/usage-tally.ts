@@ -78,6 +78,24 @@ export class UsageTally extends Aggregate<UsageTallyPrimitives> {
     return this.counting(budget, this.live(budget, at), units, at);
   }
 
+  /**
+   * Gives back `units` just charged, newest first: a charge another payer of the same work refused
+   * (an anonymous session's address, after its own budget was charged) is undone, so the refused
+   * work spends nothing.
+   */
+  refund(budget: Budget, units: number, now: string): UsageTally {
+    const buckets = [...this.live(budget, Date.parse(now))];
+    let left = units;
+    while (left > 0 && buckets.length > 0) {
+      const [start, held] = buckets[buckets.length - 1]!;
+      const taken = Math.min(held, left);
+      left -= taken;
+      if (taken === held) buckets.pop();
+      else buckets[buckets.length - 1] = [start, held - taken];
+    }
+    return this.with({ buckets });
+  }
+
   /** Null while at least one unit is left; the refusal once the budget is spent. */
   refusalAt(budget: Budget, now: string): Refusal | null {
     const at = Date.parse(now);

@@ -136,22 +136,28 @@ export interface AppActionUseCases {
 
 type Of<T = object> = { readonly principal: Principal; readonly appId: string } & T;
 
+/**
+ * A generation asked by the agent loop (a chat turn's or a run's tool call), which already holds
+ * the person's place among their turns in flight: it takes none of its own. Never from the wire.
+ */
+type InTurn = { withinTurn?: boolean };
+
 export interface AppsUseCases {
   readonly listApps: UseCase<
     { principal: Principal; limit?: number; cursor?: string | null },
     { apps: ReadonlyArray<AppSummary>; nextCursor: string | null }
   >;
-  readonly createApp: UseCase<{ principal: Principal; prompt: string; view?: ViewSink; signal?: AbortSignal }, AppDetail>;
+  readonly createApp: UseCase<{ principal: Principal; prompt: string; view?: ViewSink; signal?: AbortSignal } & InTurn, AppDetail>;
   readonly getApp: UseCase<Of, AppDetail>;
   readonly deleteApp: UseCase<Of, void>;
   readonly openApp: UseCase<Of, OpenPayload>;
-  readonly editApp: UseCase<Of<{ instruction: string; view?: ViewSink; signal?: AbortSignal }>, EditResult>;
+  readonly editApp: UseCase<Of<{ instruction: string; view?: ViewSink; signal?: AbortSignal } & InTurn>, EditResult>;
   readonly listVersions: UseCase<Of, { versions: ReadonlyArray<VersionSummary> }>;
   readonly exportApp: UseCase<Of, { filename: string; bytes: Uint8Array }>;
   readonly importApp: UseCase<{ principal: Principal; bytes: Uint8Array }, AppDetail>;
   readonly seedApp: UseCase<{ principal: Principal; slot: string; instruction?: string; signal?: AbortSignal }, AppDetail>;
   readonly listPlacements: UseCase<{ principal: Principal; slots: ReadonlyArray<string> }, { placements: ReadonlyArray<Placement> }>;
-  readonly rebasePin: UseCase<Of<{ slot: string; signal?: AbortSignal }>, EditResult>;
+  readonly rebasePin: UseCase<Of<{ slot: string; signal?: AbortSignal } & InTurn>, EditResult>;
   readonly syncPins: UseCase<Record<string, never>, SyncReport>;
   readonly graduateApp: UseCase<Of, AppDetail>;
   readonly callFunction: UseCase<Of<{ name: string; input: unknown }>, FunctionAnswer>;

@@ -50,3 +50,60 @@ describe('Usage limits on two instances sharing one PostgreSQL', function () {
     }
   });
 });
+
+describe('Turns in flight on two instances sharing one PostgreSQL', function () {
+  this.timeout(120_000);
+  let database: TestDatabase | null = null;
+  let cluster: TurnCluster | null = null;
+
+  before(async function () {
+    const server = await postgresServerUrl();
+    if (!server) return this.skip();
+    database = await createTestDatabase(server);
+    cluster = await startCluster(2, { databaseUrl: database.url, maxTurnsInFlight: 2 });
+  });
+  after(async function () {
+    await cluster?.close();
+    await database?.drop();
+  });
+
+  it("six turns of one subject racing on both instances: exactly two run, four are 429; a killed instance's places lapse with their lease", async () => {
+    const [first, second] = cluster!.instances.map((instance) => new WireClient(`${instance.url}${WIRE}`).as('racer'));
+    const clients = [first!, second!, first!, second!, first!, second!];
+    const threads = await Promise.all(clients.map((client) => client.newThread()));
+    const answers = await Promise.all(
+      clients.map((client, i) => client.send('POST', `/threads/${threads[i]}/turn`, turnBody('/slow 2 one two three'))),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).to.deep.equal([200, 200, 429, 429, 429, 429]);
+    for (const answer of answers) {
+      if (answer.status === 200) {
+        expect((await readTurn(answer)).chunks.at(-1)).to.deep.include({ type: 'finish' });
+        continue;
+      }
+      expect(Number(answer.headers.get('retry-after'))).to.be.within(1, 15);
+      expect((await answer.json()).error.details.budget).to.equal('turnsInFlight');
+    }
+
+    // Both places taken on the first instance, which then dies without letting them go.
+    const held = await Promise.all([first!.newThread(), first!.newThread()]);
+    const holding = await Promise.all(
+      held.map((thread) => first!.send('POST', `/threads/${thread}/turn`, turnBody('/slow 60 still going'))),
+    );
+    expect(holding.map((answer) => answer.status)).to.deep.equal([200, 200]);
+    await cluster!.kill(0);
+    const killedAt = Date.now();
+    const thread = await second!.newThread();
+    expect((await second!.send('POST', `/threads/${thread}/turn`, turnBody('too soon'))).status).to.equal(429);
+    let answer: Response | null = null;
+    while (Date.now() - killedAt < 25_000) {
+      answer = await second!.send('POST', `/threads/${thread}/turn`, turnBody('after the lease'));
+      if (answer.status === 200) break;
+      await answer.text();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(answer?.status, 'a place frees once its lease lapses').to.equal(200);
+    expect(Date.now() - killedAt).to.be.at.most(20_000);
+    await readTurn(answer!);
+  });
+});

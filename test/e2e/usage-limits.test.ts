@@ -237,7 +237,7 @@ describe('Usage limits and breakers over the wire', function () {
     expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 3660);
   });
 
-  it('refuses a bad `limits` or `breakers` at createPorter, naming the option', async () => {
+  it('refuses a bad `limits`, `breakers`, `maxTurnsInFlight` or `trustProxy` at createPorter, naming the option', async () => {
     const bad: Array<[Record<string, unknown>, RegExp]> = [
       [{ limits: { turns: { max: 0, windowSeconds: 60 } } }, /limits\.turns\.max/],
       [{ limits: { turns: { max: 1 } } }, /limits\.turns\.windowSeconds/],
@@ -248,6 +248,15 @@ describe('Usage limits and breakers over the wire', function () {
       [{ breakers: { toolCallsPerMinute: 0 } }, /breakers/],
       [{ breakers: true }, /breakers/],
       [{ breakers: { writesPerRun: 20, other: 1 } }, /breakers/],
+      [{ limits: { anonymousPerAddress: true } }, /limits\.anonymousPerAddress/],
+      [{ limits: { anonymousPerAddress: { messages: { max: 1, windowSeconds: 60 } } } }, /limits\.anonymousPerAddress/],
+      [{ limits: { anonymousPerAddress: { turns: { max: 0, windowSeconds: 60 } } } }, /limits\.anonymousPerAddress/],
+      [{ maxTurnsInFlight: 0 }, /maxTurnsInFlight/],
+      [{ maxTurnsInFlight: true }, /maxTurnsInFlight/],
+      [{ maxTurnsInFlight: 1.5 }, /maxTurnsInFlight/],
+      [{ trustProxy: { hops: 0 } }, /trustProxy/],
+      [{ trustProxy: { addressHeader: 'x forwarded' } }, /trustProxy/],
+      [{ trustProxy: 'yes' }, /trustProxy/],
     ];
     for (const [options, message] of bad) {
       const failed = await createPorter(

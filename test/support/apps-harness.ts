@@ -18,6 +18,11 @@ import { assembleApps } from '../../composition/modules/apps-module.js';
 import { ada, guardHarness } from './guard-harness.js';
 import { ManualClock } from './manual-clock.js';
 import { SequentialIds } from './fakes.js';
+import type { Limits } from '../../domain/usage/budget.js';
+import { usageMeterOn } from './usage-meter.js';
+import { TurnSlots } from '../../application/usage/turn-slots.js';
+import { TurnsInFlightBook } from '../../application/usage/turns-in-flight-book.js';
+import type { TurnsInFlightPrimitives } from '../../domain/usage/turns-in-flight.js';
 
 export interface AppsHarnessOptions {
   /** Default: the deterministic generator the scripted model uses. */
@@ -32,6 +37,10 @@ export interface AppsHarnessOptions {
   host?: HostApi | null;
   /** The host's `canShareApps`; default: nobody may share. */
   canShareApps?: CanShareApps;
+  /** The people's budgets (`limits`); absent, nothing is metered. */
+  limits?: Limits;
+  /** The bound on each person's turns in flight, which generations asked outside a turn count toward; absent, none. */
+  maxTurnsInFlight?: number;
 }
 
 /** The apps use cases and their tools behind the real guard, over the in-memory store. */
@@ -47,6 +56,17 @@ export function appsHarness(options: AppsHarnessOptions = {}) {
     ...(options.policy ? { policy: options.policy } : {}),
     ...(options.host ? { host: options.host } : {}),
   });
+  const meter = options.limits ? usageMeterOn(store, guard.clock, options.limits) : undefined;
+  const slots =
+    options.maxTurnsInFlight === undefined
+      ? undefined
+      : new TurnSlots({
+          book: new TurnsInFlightBook(store.records<TurnsInFlightPrimitives>('turns-in-flight')),
+          keysOf: (payer) => [payer.subject],
+          clock: guard.clock,
+          logger: guard.logger,
+          settings: { max: options.maxTurnsInFlight, leaseMs: 15_000 },
+        });
   const apps = assembleApps({
     store,
     book,
@@ -58,9 +78,11 @@ export function appsHarness(options: AppsHarnessOptions = {}) {
     clock: guard.clock,
     logger: guard.logger,
     canShareApps: options.canShareApps ?? null,
+    ...(meter ? { meter } : {}),
+    ...(slots ? { slots } : {}),
   });
   assembled.apps = apps;
-  return { ...guard, store, book, apps };
+  return { ...guard, store, book, apps, meter };
 }
 
 /** An apps harness over `sandbox`, and Ada's new app made from `prompt`. */

@@ -47,6 +47,11 @@ import { StaticWebhookSources } from '../../adapters/webhooks/static-webhook-sou
 import { ada, guardHarness } from './guard-harness.js';
 import { SequentialIds } from './fakes.js';
 import { runMachinery } from './run-machinery.js';
+import type { Limits } from '../../domain/usage/budget.js';
+import { usageMeterOn } from './usage-meter.js';
+import { TurnSlots } from '../../application/usage/turn-slots.js';
+import { TurnsInFlightBook } from '../../application/usage/turns-in-flight-book.js';
+import type { TurnsInFlightPrimitives } from '../../domain/usage/turns-in-flight.js';
 
 /**
  * Hands runs (or webhooks) over by recording them; the test executes them when it chooses
@@ -103,6 +108,10 @@ export interface AutomationsHarnessOptions {
   webhookRetryDelaysMs?: number[];
   /** The deployment secret completion-webhook secrets are sealed with (instances of one deployment share it). */
   secret?: string;
+  /** The owners' budgets (`limits`); absent, nothing is metered. */
+  limits?: Limits;
+  /** The bound on each owner's turns in flight (dry runs count); absent, none. */
+  maxTurnsInFlight?: number;
 }
 
 /** Automations, runs, the tick and webhook intake over the real guard and agent loop, in memory. */
@@ -145,6 +154,18 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     settings: { holder: options.holder ?? 'instance-a', leaseMs: 30_000, retryDelaysMs: options.webhookRetryDelaysMs ?? [5_000, 30_000] },
   });
   const notifyTargets = new NotifyTargets(sender, secrets);
+  const meter = options.limits ? usageMeterOn(store, clock, options.limits) : undefined;
+  const slots =
+    options.maxTurnsInFlight === undefined
+      ? undefined
+      : new TurnSlots({
+          book: new TurnsInFlightBook(store.records<TurnsInFlightPrimitives>('turns-in-flight')),
+          keysOf: (payer) => [payer.subject],
+          clock,
+          logger,
+          settings: { max: options.maxTurnsInFlight, leaseMs: 15_000 },
+        });
+  const metered = { ...(meter ? { meter } : {}), ...(slots ? { slots } : {}) };
   const asks = new ArmingAsks({ approvals, grants, tools, ids, clock, audit: trail, approvalTtlMs: 60 * 60 * 1000 });
   const automationGrants = new AutomationGrants(grants, clock, trail);
   hooks.push(new ArmingHook({ automations, asks, grants: automationGrants, clock, audit: trail }), new ResumeHook(resume));
@@ -159,6 +180,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     ids,
     logger,
     clock,
+    ...(meter ? { meter } : {}),
   });
   const executor = new ExecuteRun({
     runs,
@@ -177,6 +199,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
       holder: options.holder ?? 'instance-a',
       leaseMs: options.leaseMs ?? 60_000,
     },
+    ...metered,
   });
   const getRun = new GetRun(runs, webhooks);
   const tick = new Tick({ automations, calendar, starts, sweep, clock, logger });
@@ -184,6 +207,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
   return {
     ...guard,
     ids,
+    meter,
     approvalBook: approvals,
     automations,
     runs,
@@ -206,7 +230,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     stop: new StopRun({ runs, parked, followUp, clock, audit: trail, settings: { waitMs: options.stopWaitMs ?? 2_000, pollMs: 10 } }),
     getRun,
     listRuns: new ListRuns(runs),
-    rerun: new RerunRun({ runs, automations, dispatcher, ids, clock, audit: trail }),
+    rerun: new RerunRun({ runs, automations, dispatcher, ids, clock, audit: trail, ...(meter ? { meter } : {}) }),
     dryRun: new DryRunAutomation({
       automations,
       runs,
@@ -215,6 +239,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
       ids,
       clock,
       audit: trail,
+      ...metered,
     }),
     receive: new ReceiveDelivery({
       sources,

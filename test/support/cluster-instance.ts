@@ -18,6 +18,8 @@ export interface ClusterInstanceOptions {
   readonly keepAliveSeconds?: number;
   /** Per-subject budgets (the `limits` option). */
   readonly limits?: Record<string, { max: number; windowSeconds: number }>;
+  /** How many turns of one subject run at once (the `maxTurnsInFlight` option). */
+  readonly maxTurnsInFlight?: number | false;
   /** Opens the MCP door as the development host does: every well-formed name a person, consent signed in from the demo cookie. */
   readonly door?: boolean;
 }
@@ -37,6 +39,7 @@ const porter = await createPorter(
     ...(options.concurrentTurns ? { concurrentTurns: options.concurrentTurns } : {}),
     ...(options.keepAliveSeconds !== undefined ? { keepAliveSeconds: options.keepAliveSeconds } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.maxTurnsInFlight !== undefined ? { maxTurnsInFlight: options.maxTurnsInFlight } : {}),
     ...(options.door ? { mcp: true, oauth: developmentOAuth() } : {}),
   },
   {},

@@ -32,6 +32,11 @@ import type { ChatSettings } from '../../application/threads/chat-settings.js';
 import type { Clock } from '../../ports/clock.js';
 import { ada, guardHarness } from './guard-harness.js';
 import { SequentialIds } from './fakes.js';
+import type { Limits } from '../../domain/usage/budget.js';
+import { TurnSlots } from '../../application/usage/turn-slots.js';
+import { TurnsInFlightBook } from '../../application/usage/turns-in-flight-book.js';
+import type { TurnsInFlightPrimitives } from '../../domain/usage/turns-in-flight.js';
+import { usageMeterOn } from './usage-meter.js';
 
 export interface TurnHarnessOptions {
   model: LanguageModelV3;
@@ -41,6 +46,11 @@ export interface TurnHarnessOptions {
   /** Turn settings beside the defaults (short polls and waits suit tests). */
   turns?: Partial<TurnSettings>;
   clock?: Clock;
+  /** The subjects' budgets (`limits`, `perAddress` shared by anonymous sessions); absent, nothing is metered. */
+  limits?: Limits;
+  perAddress?: Limits;
+  /** The bound on each subject's turns in flight; absent, none. */
+  maxTurnsInFlight?: number;
 }
 
 /**
@@ -54,6 +64,17 @@ export function turnHarness(options: TurnHarnessOptions) {
   const ids = new SequentialIds();
   const feeds: TurnFeeds = { chunks: guard.store.feeds!(TURN_CHUNKS_FEED), signals: guard.store.feeds!(TURN_SIGNALS_FEED) };
   const settings: TurnSettings = { ...DEFAULT_TURN_SETTINGS, followCheckMs: 100, pollMs: 50, ...options.turns };
+  const meter = options.limits ? usageMeterOn(guard.store, guard.clock, options.limits, options.perAddress ?? null) : undefined;
+  const slots =
+    options.maxTurnsInFlight === undefined
+      ? undefined
+      : new TurnSlots({
+          book: new TurnsInFlightBook(guard.store.records<TurnsInFlightPrimitives>('turns-in-flight')),
+          keysOf: (payer) => meter?.keysOf(payer) ?? [payer.subject],
+          clock: guard.clock,
+          logger: guard.logger,
+          settings: { max: options.maxTurnsInFlight, leaseMs: settings.leaseMs },
+        });
 
   const instance = (model: LanguageModelV3 = options.model) => {
     const logger = guard.logger;
@@ -70,6 +91,7 @@ export function turnHarness(options: TurnHarnessOptions) {
       ids,
       logger,
       clock: guard.clock,
+      ...(meter ? { meter } : {}),
     });
     const waits = new ThreadWaits(feeds.signals, settings.pollMs);
     const stopper = new TurnStopper({ threads, hub, feeds, waits, clock: guard.clock, settings });
@@ -87,9 +109,11 @@ export function turnHarness(options: TurnHarnessOptions) {
       lease: new TurnLease({ threads, feeds, clock: guard.clock, logger, settings }),
       waits,
       settings,
+      ...(meter ? { meter } : {}),
+      ...(slots ? { slots } : {}),
     });
-    const start = (threadId: string, text: string) =>
-      runTurn.execute({ principal: ada, threadId, message: { id: '', role: 'user', parts: [{ type: 'text', text }] } });
+    const start = (threadId: string, text: string, principal = ada) =>
+      runTurn.execute({ principal, threadId, message: { id: '', role: 'user', parts: [{ type: 'text', text }] } });
     return {
       hub,
       mirrors,
@@ -113,6 +137,7 @@ export function turnHarness(options: TurnHarnessOptions) {
     threads,
     feeds,
     settings,
+    meter,
     instance,
     createThread: new CreateThread(threads, ids, guard.clock),
     getThread: new GetThread(threads),

@@ -6,6 +6,7 @@ import type { PrincipalResolver } from '../../../ports/principal-resolver.js';
 import type { IdentityUseCases } from '../../../ports/use-cases/identity.js';
 import type { WireState } from '../wire-state.js';
 import { wireRequestOf } from '../wire-request.js';
+import { clientNetworkOf } from '../client-network.js';
 import { issueAnonymousSession, readAnonymousSession, retireAnonymousSession } from './anonymous-cookie.js';
 import { HostPrincipals } from './host-principal.js';
 
@@ -18,7 +19,9 @@ export interface PrincipalFloorOptions {
 
 /**
  * Resolves who is calling: the host's principal (reserved namespace and kind `org` rejected), or
- * else the anonymous cookie session, minted on first sight. A signed-in request that still
+ * else the anonymous cookie session, minted on first sight, with the network it calls from (the
+ * socket's address, or the one `trustProxy` says a proxy in front saw), whose anonymous sessions
+ * share budgets. A signed-in request that still
  * carries an anonymous cookie adopts that session and retires the cookie; when adoption fails the
  * cookie stays and the next request tries again.
  */
@@ -35,7 +38,7 @@ export function principalFloor(options: PrincipalFloorOptions): Middleware<WireS
     } else {
       const sessionId = anonymousSession ?? options.ids.mint('anonymous');
       if (!anonymousSession) issueAnonymousSession(ctx, sessionId);
-      ctx.state.principal = anonymousPrincipal(sessionId);
+      ctx.state.principal = anonymousPrincipal(sessionId, clientNetworkOf(ctx.ip));
     }
     await next();
   };

@@ -56,18 +56,21 @@ function literalRoutes(apps: AppsUseCases): WireRoute[] {
     }),
     app.post('/apps', 'createApp', {
       summary: 'Generate an app from a prompt',
+      description:
+        "Pays one of the caller's `appGenerations` and holds one of their turns in flight before the model is asked, and pays the tokens it spends: 429 when any is spent.",
       body: jsonBody(createBody),
       signal: true,
       responses: { 201: json('The new app.', App) },
-      errors: ['not-implemented', 'unavailable'],
+      errors: ['rate-limited', 'not-implemented', 'unavailable'],
     }),
     app.post('/apps/seed', 'seedApp', {
       summary: "Fork a remixable slot of the host's",
-      description: 'The fork itself calls no model; `instruction` then edits it.',
+      description:
+        "The fork itself calls no model; `instruction` then edits it, paid like an edit (one of the caller's `appGenerations` and a place among their turns in flight, reserved before the model is asked, and its tokens): 429 when any is spent.",
       body: jsonBody(seedBody),
       signal: true,
       responses: { 201: json('The fork.', App) },
-      errors: ['not-found', 'not-implemented', 'unavailable'],
+      errors: ['not-found', 'rate-limited', 'not-implemented', 'unavailable'],
     }),
     app.get('/apps/placements', 'listPlacements', {
       summary: "Which of the caller's forks fill some slots",
@@ -117,10 +120,12 @@ function perAppRoutes(apps: AppsUseCases): WireRoute[] {
     }),
     app.post('/apps/:id/edit', 'editApp', {
       summary: 'Edit an app with an instruction',
+      description:
+        "Pays one of the caller's `appGenerations` and holds one of their turns in flight before the model is asked, and pays the tokens it spends: 429 when any is spent.",
       body: jsonBody(editBody),
       signal: true,
       responses: { 200: json('The edited app, and the pins that drifted.', EditResult) },
-      errors: ['forbidden', 'conflict', 'not-implemented', 'unavailable'],
+      errors: ['forbidden', 'conflict', 'rate-limited', 'not-implemented', 'unavailable'],
     }),
     app.get('/apps/:id/versions', 'listVersions', {
       summary: "List an app's versions",
@@ -148,11 +153,11 @@ function perAppRoutes(apps: AppsUseCases): WireRoute[] {
     app.post('/apps/:id/rebase', 'rebasePin', {
       summary: 'Rebase a drifted fork on the host component',
       description:
-        'All or nothing: re-forks from the new baseline and replays the edit trail. Approvals granted against the pre-rebase content are invalidated.',
+        "All or nothing: re-forks from the new baseline and replays the edit trail. Approvals granted against the pre-rebase content are invalidated. A replay pays one of the caller's `appGenerations` and holds a place among their turns in flight before the model is first asked, and pays the tokens of every step: 429 when any is spent.",
       body: jsonBody(rebaseBody),
       signal: true,
       responses: { 200: json('The rebased app.', EditResult) },
-      errors: ['conflict', 'not-implemented', 'unavailable'],
+      errors: ['conflict', 'rate-limited', 'not-implemented', 'unavailable'],
     }),
     app.post('/apps/:id/graduate', 'graduateApp', {
       summary: 'Graduate an app to a served app',

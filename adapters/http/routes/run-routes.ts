@@ -55,9 +55,9 @@ export function runRoutes(runs: RunUseCases): WireRoutes {
     run.post('/runs/:id/rerun', 'rerunRun', {
       summary: 'Run it again with the same input',
       description:
-        "Starts a new run of the run's automation with the same prompt and input (a dry run's rerun is a dry run), under the automation's retry and concurrency; it queues behind runs in flight. 409 when the automation was deleted.",
+        "Starts a new run of the run's automation with the same prompt and input (a dry run's rerun is a dry run), under the automation's retry and concurrency; it queues behind runs in flight. 409 when the automation was deleted; 429 when the owner's `runs` or `tokens` budget has nothing left (a dry run's rerun pays its `runs` unit here).",
       responses: { 201: json('The new run (`cause: {kind: "rerun", of}`).', Run) },
-      errors: ['conflict', 'unavailable'],
+      errors: ['conflict', 'rate-limited', 'unavailable'],
     }),
     route({
       id: 'dryRunAutomation',
@@ -65,11 +65,11 @@ export function runRoutes(runs: RunUseCases): WireRoutes {
       path: '/automations/:id/dry-run',
       summary: 'Try an automation without it acting',
       description:
-        'Runs the task now (armed or not): reads run, and every write, destructive and egress call is recorded with its preview instead of executed. Answers once the run ended, with `previews`. No retries, no concurrency slot, no completion webhook.',
+        "Runs the task now (armed or not): reads run, and every write, destructive and egress call is recorded with its preview instead of executed. Answers once the run ended, with `previews`. No retries, no concurrency slot, no completion webhook. It pays one of the owner's `runs` and counts as one of their turns in flight: 429 when either is spent (or no `tokens` are left), before anything is kept.",
       params: { id: automationId },
       body: jsonBody(dryRunBody),
       responses: { 201: json('The dry run, ended, with its transcript and previews.', RunDetail) },
-      errors: ['unavailable'],
+      errors: ['rate-limited', 'unavailable'],
       handle: async (ctx, { params, body }) => {
         ctx.status = 201;
         ctx.body = await runs.dryRunAutomation.execute({

@@ -10,7 +10,7 @@ export function usageRoutes(usage: UsageUseCases): WireRoutes {
     callerRoutes(usage).get('/usage', 'getUsage', {
       summary: 'What the caller used of each budget, and what is left',
       description:
-        'Per budget the deployment meters (turns, tokens, toolCalls, appGenerations, runs): used, max, windowSeconds, remaining, and when a unit frees. Only the caller’s own.',
+        'Per budget the deployment meters (turns, tokens, toolCalls, appGenerations, runs): used, max, windowSeconds, remaining, and when a unit frees. Only the caller’s own, and for an anonymous session what the anonymous sessions of its address used together (`addressBudgets`).',
       responses: { 200: json("The caller's usage.", UsageReport) },
     }),
   ]);

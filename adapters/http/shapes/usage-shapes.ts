@@ -11,16 +11,19 @@ export const BudgetUsage = z
   })
   .meta({ id: 'BudgetUsage' });
 
+const Budgets = z.object({
+  turns: BudgetUsage.optional(),
+  tokens: BudgetUsage.optional(),
+  toolCalls: BudgetUsage.optional(),
+  appGenerations: BudgetUsage.optional(),
+  runs: BudgetUsage.optional(),
+});
+
 export const UsageReport = z
   .object({
-    budgets: z
-      .object({
-        turns: BudgetUsage.optional(),
-        tokens: BudgetUsage.optional(),
-        toolCalls: BudgetUsage.optional(),
-        appGenerations: BudgetUsage.optional(),
-        runs: BudgetUsage.optional(),
-      })
-      .describe('Each budget the deployment meters (its `limits` option); empty when it sets none.'),
+    budgets: Budgets.describe('Each budget the deployment meters (its `limits` option); empty when it sets none.'),
+    addressBudgets: Budgets.optional().describe(
+      'For an anonymous session, when the deployment shares budgets per address (`limits.anonymousPerAddress`): what every anonymous session calling from its address used together.',
+    ),
   })
   .meta({ id: 'UsageReport', description: "The caller's usage of each budget over its rolling window." });

@@ -43,6 +43,21 @@ describe('ModelAppGenerator (a real AI SDK language model, streamed)', () => {
     expect(lastUserText(model.prompts[1]!)).to.contain('"title":"Large app of 60 nodes"').and.contain('Request: rename it');
   });
 
+  it("counts each generation's tokens (the model's own usage) against the person's budget, then refuses before asking it again", async () => {
+    const model = new RecordingLanguageModel(() => ({ text: answer }));
+    const h = appsHarness({
+      generator: new ModelAppGenerator(new AiSdkModel(model, 'custom', 'test')),
+      limits: { tokens: { max: 100, windowSeconds: 600 } },
+    });
+    await h.apps.createApp.execute({ principal: ada, prompt: 'sections' });
+    // The recording model reports a word of its answer as an output token.
+    const words = answer.split(/(?<=\s)/).length;
+    expect((await h.meter!.figures(ada.subject)).tokens).to.deep.include({ used: words, remaining: 0 });
+    const refused = await h.apps.createApp.execute({ principal: ada, prompt: 'again' }).catch((e: unknown) => e);
+    expect((refused as { code?: string }).code).to.equal('rate-limited');
+    expect(model.prompts).to.have.length(1);
+  });
+
   it('fails, storing nothing, when the model stops mid-document', async () => {
     const model = new RecordingLanguageModel(() => ({ text: answer.slice(0, answer.length / 2), failAfter: true }));
     const h = appsHarness({ generator: new ModelAppGenerator(new AiSdkModel(model, 'custom', 'test')) });

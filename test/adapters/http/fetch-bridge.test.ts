@@ -90,7 +90,7 @@ function probeRoutes(seen: Seen): WireRoutes[] {
 }
 
 /** The bridge over a wire, served as `mountsOf` serves it; tests read its open connections. */
-function bridgeOver(seen: Seen, options: { trustProxy?: boolean } = {}): FetchBridge {
+function bridgeOver(seen: Seen, options: { trustProxy?: boolean | { hops: number; addressHeader: string } } = {}): FetchBridge {
   const wire = createKoaWire({
     mount: MOUNT,
     cookieKeys: [SECRET],
@@ -325,6 +325,29 @@ describe('fetchBridge (the Web-standard mount)', () => {
       expect([trusted.ip, trusted.secure]).to.deep.equal(['198.51.100.1', true]);
       const ignored = await (await bridge.fetch(new Request(`${ORIGIN}${MOUNT}/whoami`, { headers }), { ip: '10.0.0.2' })).json();
       expect([ignored.ip, ignored.secure]).to.deep.equal(['10.0.0.2', false]);
+    });
+
+    it('takes the client address the trusted proxies added, never the entries a client wrote before them', async () => {
+      const whoami = async (bridge: FetchBridge, headers: Record<string, string>) =>
+        (await (await bridge.fetch(new Request(`${ORIGIN}${MOUNT}/whoami`, { headers }), { ip: '10.0.0.2' })).json()) as {
+          ip: string;
+          principal: { address?: string };
+        };
+      // One proxy: the client sent "X-Forwarded-For: 1.1.1.1", the proxy appended what it saw.
+      const spoofed = { 'x-forwarded-for': '1.1.1.1, 198.51.100.1' };
+      const one = await whoami(bridgeOver(seen, { trustProxy: true }), spoofed);
+      expect([one.ip, one.principal.address]).to.deep.equal(['198.51.100.1', '198.51.100.1']);
+      const two = await whoami(bridgeOver(seen, { trustProxy: { hops: 2, addressHeader: 'x-forwarded-for' } }), {
+        'x-forwarded-for': '1.1.1.1, 198.51.100.1, 10.0.0.9',
+      });
+      expect(two.ip).to.equal('198.51.100.1');
+      const realIp = await whoami(bridgeOver(seen, { trustProxy: { hops: 1, addressHeader: 'x-real-ip' } }), {
+        'x-real-ip': '2001:db8:1:2::77',
+        'x-forwarded-for': '1.1.1.1',
+      });
+      expect([realIp.ip, realIp.principal.address]).to.deep.equal(['2001:db8:1:2::77', '2001:db8:1:2::/64']);
+      // Off: the socket's address, whatever the headers say.
+      expect((await whoami(bridgeOver(seen), spoofed)).principal.address).to.equal('10.0.0.2');
     });
   });
 

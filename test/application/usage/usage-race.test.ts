@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LimitReached } from '../../../domain/errors.js';
+import { anonymousPrincipal } from '../../../domain/principal.js';
 import { DEFAULT_BREAKERS, type Limits } from '../../../domain/usage/budget.js';
 import type { UsageTallyPrimitives } from '../../../domain/usage/usage-tally.js';
 import type { Store } from '../../../ports/store.js';
@@ -15,11 +16,11 @@ import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../../
 
 const LIMITS: Limits = { turns: { max: 3, windowSeconds: 3600 }, tokens: { max: 100, windowSeconds: 60 } };
 
-function meterOn(store: Store, clock: ManualClock, limits: Limits = LIMITS): UsageMeter {
+function meterOn(store: Store, clock: ManualClock, limits: Limits = LIMITS, perAddress: Limits | null = null): UsageMeter {
   return new UsageMeter({
     book: new UsageBook(store.records<UsageTallyPrimitives>('usage')),
     clock,
-    settings: { limits, breakers: DEFAULT_BREAKERS },
+    settings: { limits, perAddress, breakers: DEFAULT_BREAKERS },
   });
 }
 
@@ -66,6 +67,24 @@ function describeRace(label: string, open: () => Promise<{ stores: [Store, Store
         }
         expect((await a!.figures(subject)).turns).to.deep.include({ used: 3, remaining: 0 });
         expect((await b!.figures(subject)).turns).to.deep.include({ used: 3, remaining: 0 });
+      }
+    });
+
+    it('anonymous sessions of one address racing its last unit from two instances: one wins, the rest spend nothing of their own', async () => {
+      const [a, b] = opened!.stores.map((store) => meterOn(store, clock, LIMITS, { turns: { max: 3, windowSeconds: 3600 } }));
+      for (let round = 0; round < 4; round++) {
+        const address = `203.0.113.${round}`;
+        await a!.charge(anonymousPrincipal(`r${round}-warm1`, address), 'turns');
+        await b!.charge(anonymousPrincipal(`r${round}-warm2`, address), 'turns');
+        const racers = [a, b, a, b].map((meter, i) => ({ meter: meter!, session: anonymousPrincipal(`r${round}-racer${i}`, address) }));
+        const settled = await Promise.allSettled(racers.map(({ meter, session }) => meter.charge(session, 'turns')));
+        expect(
+          settled.filter((s) => s.status === 'fulfilled'),
+          `round ${round}`,
+        ).to.have.length(1);
+        const used = await Promise.all(racers.map(async ({ session }) => (await a!.figures(session.subject)).turns!.used));
+        expect(used.sort()).to.deep.equal([0, 0, 0, 1]);
+        expect((await b!.addressFigures(racers[0]!.session))!.turns).to.deep.include({ used: 3, remaining: 0 });
       }
     });
 

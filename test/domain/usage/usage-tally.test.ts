@@ -32,6 +32,15 @@ describe('UsageTally: a rolling window of buckets', () => {
     expect(tally.record(tokens, 1_000_000, at(10)).refusalAt(tokens, at(10))?.used).to.equal(1_005_000);
   });
 
+  it('gives back a charge newest first, so a refused piece of work spends nothing', () => {
+    let tally = UsageTally.empty('turns', 'ada').charge(turns, 2, at(0)) as UsageTally;
+    tally = tally.charge(turns, 1, at(30)) as UsageTally;
+    const refunded = tally.refund(turns, 1, at(31));
+    expect(refunded.used(turns, at(31))).to.equal(2);
+    expect(refunded.toPrimitives().buckets).to.deep.equal(tally.toPrimitives().buckets.slice(0, 1));
+    expect(tally.refund(turns, 5, at(31)).used(turns, at(31))).to.equal(0);
+  });
+
   it('shows figures: used, remaining, when a unit frees; a run breaker never frees', () => {
     const tally = (UsageTally.empty('turns', 'ada').charge(turns, 3, at(0)) as UsageTally).figures(turns, at(100));
     expect(tally).to.deep.equal({ used: 3, max: 3, windowSeconds: 600, remaining: 0, resetsAt: at(610), retryAfter: 510 });

@@ -1,0 +1,140 @@
+import { LimitReached } from '../../domain/errors.js';
+import type { Payer } from '../../domain/usage/payer.js';
+import { TURNS_IN_FLIGHT, TurnsInFlight } from '../../domain/usage/turns-in-flight.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Logger } from '../../ports/logger.js';
+import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
+import type { TurnsInFlightBook } from './turns-in-flight-book.js';
+
+/** A place among a payer's turns in flight, renewed until it is let go. */
+export interface TurnSlot {
+  /** Lets the place go (never throws: a place that cannot be let go lapses with its lease). */
+  release(): Promise<void>;
+}
+
+export interface TurnSlotSettings {
+  /** At most this many turns of one subject (and of one shared address) at once; null: no bound. */
+  readonly max: number | null;
+  /** How long a place lasts unrenewed; its holder renews it every third of that. */
+  readonly leaseMs: number;
+}
+
+/** What TurnSlots is built from. */
+export interface TurnSlotsDeps {
+  readonly book: TurnsInFlightBook;
+  /** The keys a payer is counted under (its subject, and an anonymous session's shared address): UsageMeter.keysOf. */
+  readonly keysOf: (payer: Payer) => string[];
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly settings: TurnSlotSettings;
+}
+
+/** No place held (no bound, or the caller holds one already): letting it go does nothing. */
+export const NO_SLOT: TurnSlot = { release: async () => undefined };
+
+/**
+ * The bound on how many turns (chat turns, dry runs) one subject runs at once (`maxTurnsInFlight`),
+ * kept in the store so it holds across instances. A turn takes a place before it spends anything
+ * and keeps it while it runs; one that finds every place taken is refused with 429
+ * `rate-limited` (`details.budget: "turnsInFlight"`). An anonymous session whose address shares
+ * budgets takes a place of the address's too. A place whose instance died lapses with its lease.
+ */
+export class TurnSlots {
+  constructor(private readonly deps: TurnSlotsDeps) {}
+
+  /** A place for the turn `holdId`, or LimitReached (nothing held). */
+  async take(payer: Payer, holdId: string): Promise<TurnSlot> {
+    const max = this.deps.settings.max;
+    if (max === null) return NO_SLOT;
+    const held: string[] = [];
+    for (const key of this.deps.keysOf(payer)) {
+      const refusal = await this.takeOne(key, holdId, max);
+      if (refusal) {
+        for (const done of held) await this.releaseOne(done, holdId);
+        throw turnsInFlightReached(max, refusal.retryAfterSeconds, key !== payer.subject);
+      }
+      held.push(key);
+    }
+    const heartbeat = setInterval(() => void this.renew(held, holdId), Math.max(50, Math.floor(this.deps.settings.leaseMs / 3)));
+    heartbeat.unref?.();
+    let released = false;
+    return {
+      release: async () => {
+        if (released) return;
+        released = true;
+        clearInterval(heartbeat);
+        for (const key of held) await this.releaseOne(key, holdId);
+      },
+    };
+  }
+
+  private takeOne(key: string, holdId: string, max: number): Promise<{ retryAfterSeconds: number } | null> {
+    return retryOnConflict<{ retryAfterSeconds: number } | null>(
+      async () => {
+        const loaded = await this.deps.book.find(key);
+        const taken = (loaded?.turns ?? TurnsInFlight.empty(key)).take(holdId, max, this.now(), this.until());
+        if (!(taken instanceof TurnsInFlight)) return taken;
+        return (await this.deps.book.replace(loaded, taken)) ? null : LOST_RACE;
+      },
+      // Every turn of the subject writes this one record: a few more rounds than a person's record gets.
+      { attempts: 16, what: 'The turns in flight' },
+    );
+  }
+
+  private async renew(keys: ReadonlyArray<string>, holdId: string): Promise<void> {
+    for (const key of keys) {
+      try {
+        const kept = await retryOnConflict<boolean>(
+          async () => {
+            const loaded = await this.deps.book.find(key);
+            const renewed = loaded?.turns.renew(holdId, this.until()) ?? null;
+            if (!loaded || !renewed) return false;
+            return (await this.deps.book.replace(loaded, renewed)) ? true : LOST_RACE;
+          },
+          { attempts: 16, exhausted: () => true },
+        );
+        if (!kept) this.deps.logger.warn('a turn lost its place among the turns in flight (its lease lapsed); it runs on', { holdId });
+      } catch (error) {
+        // The place lasts until its lease lapses; the next beat tries again.
+        this.deps.logger.warn('renewing a place among the turns in flight failed', { holdId, cause: String(error) });
+      }
+    }
+  }
+
+  private async releaseOne(key: string, holdId: string): Promise<void> {
+    try {
+      await retryOnConflict(
+        async () => {
+          const loaded = await this.deps.book.find(key);
+          const released = loaded?.turns.release(holdId) ?? null;
+          if (!loaded || !released) return undefined;
+          return (await this.deps.book.replace(loaded, released)) ? undefined : LOST_RACE;
+        },
+        { attempts: 16, exhausted: () => undefined },
+      );
+    } catch (error) {
+      this.deps.logger.warn('letting a place among the turns in flight go failed; it lapses with its lease', {
+        holdId,
+        cause: String(error),
+      });
+    }
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  private until(): string {
+    return new Date(this.deps.clock.now().getTime() + this.deps.settings.leaseMs).toISOString();
+  }
+}
+
+function turnsInFlightReached(max: number, retryAfterSeconds: number, shared: boolean): LimitReached {
+  const whose = shared ? 'turns of anonymous sessions from this address' : 'of your turns';
+  return new LimitReached(
+    TURNS_IN_FLIGHT,
+    retryAfterSeconds,
+    `At most ${max} ${whose} run at once, and ${max} are running; try again in ${retryAfterSeconds} s`,
+    shared ? 'address' : undefined,
+  );
+}
