@@ -122,7 +122,7 @@ export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
   }
 
   private get timeouts(): { statementMs: number; acquireMs: number } {
-    return this.options.timeouts ?? { statementMs: 5_000, acquireMs: 5_000 };
+    return this.options.timeouts ?? { statementMs: 4_000, acquireMs: 4_000 };
   }
 
   /**

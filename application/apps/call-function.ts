@@ -31,12 +31,15 @@ export class CallFunction implements UseCase<Input, FunctionAnswer> {
   async execute({ principal, appId, name, input }: Input): Promise<FunctionAnswer> {
     const { app } = await this.book.visibleTo(principal, appId);
     const session = await this.rollout.runningOrRestored(app);
+    const explained = (error: unknown) => {
+      throw this.rollout.explained(session, error);
+    };
     const response = await askServedApp(session, `/fn/${encodeURIComponent(name)}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(input ?? null),
-    });
-    const body = new Uint8Array(await orUnreachable(response.arrayBuffer()));
+    }).catch(explained);
+    const body = new Uint8Array(await orUnreachable(response.arrayBuffer()).catch(explained));
     if (body.byteLength > MAX_ANSWER_BYTES) throw new AppFunctionFailed(name, 502, 'the answer is too large');
     if (response.status === 404 || response.status === 501) throw new NotFound(`Function ${name}`);
     if (!response.ok) throw new AppFunctionFailed(name, response.status, new TextDecoder().decode(body));

@@ -1,6 +1,6 @@
 import type { App } from '../../domain/apps/app.js';
 import type { AppDocument } from '../../domain/apps/app-document.js';
-import { AppNotServed, AppServerStopped, ServedStepFailed } from '../../domain/apps/app-errors.js';
+import { AppNotServed, AppServerStopped, AppServerUnreachable, ServedStepFailed } from '../../domain/apps/app-errors.js';
 import { DomainError, NotImplemented, Unavailable } from '../../domain/errors.js';
 import type { AppScaffold } from '../../ports/app-scaffold.js';
 import type { Logger } from '../../ports/logger.js';
@@ -101,6 +101,15 @@ export class ServedRollout {
     } catch (error) {
       return { state: error instanceof NotImplemented ? 'unserved' : 'down' };
     }
+  }
+
+  /**
+   * What to tell the person whose request to the app's server failed (`error`): why, when the
+   * sandbox stopped the server for crossing a limit as it answered; `error` otherwise.
+   */
+  explained(session: SandboxSession, error: unknown): unknown {
+    const stop = error instanceof AppServerUnreachable ? session.stopped?.() : null;
+    return stop ? this.stoppedError(stop) : error;
   }
 
   /** The refusal for a request to an app stopped for a limit: why, and when it may start again. */

@@ -20,7 +20,7 @@ export const DEFAULT_MAX_TURNS_IN_FLIGHT = 4;
 import type { PorterOptions } from './porter-options.js';
 
 /** A few seconds: long enough for a busy database, short enough that a frozen one answers 503 soon. */
-export const DEFAULT_DATABASE_TIMEOUTS = { statementMs: 5_000, acquireMs: 5_000 } as const;
+export const DEFAULT_DATABASE_TIMEOUTS = { statementMs: 4_000, acquireMs: 4_000 } as const;
 
 export type { PorterOptions } from './porter-options.js';
 
@@ -210,6 +210,21 @@ export const sandboxSettingsSchema = z.discriminatedUnion('kind', [
     idleStopMs: z.number().int().min(1000).max(86_400_000).optional(),
     /** With `containment: 'none'`. `auto`: a network namespace per policy-bound app where the OS allows; `cooperative`: never. */
     egressIsolation: z.enum(['auto', 'cooperative']).optional(),
+    /** What each app may use under bubblewrap (adapters/sandbox/local/app-limits.ts). */
+    appLimits: z
+      .strictObject({
+        processes: z.number().int().min(16).max(100_000).optional(),
+        memoryMb: z.number().int().min(64).max(1_048_576).optional(),
+        cpuSeconds: z.number().int().min(1).max(31_536_000).optional(),
+        diskMb: z.number().int().min(1).max(1_048_576).optional(),
+        cooldownMs: z.number().int().min(0).max(86_400_000).optional(),
+        watchMs: z.number().int().min(20).max(10_000).optional(),
+      })
+      .optional(),
+    warm: z.number().int().min(0).max(16).optional(),
+    runAs: z
+      .strictObject({ uid: z.number().int().min(1).max(4_294_967_294), gid: z.number().int().min(1).max(4_294_967_294) })
+      .optional(),
   }),
   z.strictObject({
     kind: z.literal('e2b'),

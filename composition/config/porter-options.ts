@@ -131,6 +131,28 @@ export type SandboxOptions =
       readonly idleStopMs?: number;
       /** With `containment: 'none'` only. `auto`: a network namespace per policy-bound app where the OS allows; `cooperative`: never. */
       readonly egressIsolation?: 'auto' | 'cooperative';
+      /**
+       * What each app may use under bubblewrap; an app over one is stopped (its owner is told which)
+       * and may start again after `cooldownMs`. `processes` (processes and threads, 16–100000,
+       * default 128), `memoryMb` (64–1048576, default 512), `cpuSeconds` (CPU time of any one
+       * process, 1–31536000, default 300), `diskMb` (its folder and its /tmp, each, 1–1048576,
+       * default 256), `cooldownMs` (0–86400000, default 60000), `watchMs` (20–10000, default 200).
+       */
+      readonly appLimits?: {
+        readonly processes?: number;
+        readonly memoryMb?: number;
+        readonly cpuSeconds?: number;
+        readonly diskMb?: number;
+        readonly cooldownMs?: number;
+        readonly watchMs?: number;
+      };
+      /** App sandboxes kept started and waiting for the next start (0–16, default 1; under bubblewrap). */
+      readonly warm?: number;
+      /**
+       * The host identity app sandboxes run as when Porter runs as root (default nobody,
+       * 65534:65534; never root). Porter running as anyone else runs them as itself.
+       */
+      readonly runAs?: { readonly uid: number; readonly gid: number };
     }
   | ({ readonly kind: 'e2b' } & Omit<E2bSandboxOptions, 'requestTimeoutMs'>)
   | {
@@ -231,8 +253,8 @@ export interface PorterOptions {
    * How long the database may keep a request waiting before it answers 503 `unavailable`, in
    * milliseconds, 100–600000 each: `statementMs` for one statement (on PostgreSQL the server's
    * `statement_timeout` a little under it, and the client's own deadline for a server that does
-   * not answer at all; SQLite's wait for another process's lock; default 5000), `acquireMs` for a
-   * connection from PostgreSQL's pool or a new one (default 5000). Ignored with `store`.
+   * not answer at all; SQLite's wait for another process's lock; default 4000), `acquireMs` for a
+   * connection from PostgreSQL's pool or a new one (default 4000). Ignored with `store`.
    */
   readonly databaseTimeouts?: { readonly statementMs?: number; readonly acquireMs?: number };
   /** The host's own origin (an absolute URL); present-mode credential forwarding needs it (env `PORTER_BASE_URL`). */

@@ -33,6 +33,9 @@ async function build(option: Exclude<SandboxOption, false>, env: NodeJS.ProcessE
         containment: option.containment,
         egressIsolation: option.egressIsolation,
         limits: { maxServers: option.maxServers, maxServersPerPerson: option.maxServersPerPerson, idleMs: option.idleStopMs },
+        ...(option.appLimits ? { appLimits: option.appLimits } : {}),
+        ...(option.warm !== undefined ? { warm: option.warm } : {}),
+        ...(option.runAs ? { runAs: option.runAs } : {}),
         logger,
       });
     case 'e2b': {

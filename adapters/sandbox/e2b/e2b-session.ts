@@ -10,8 +10,13 @@ import type { Lineage } from './e2b-lineage.js';
 
 /** Marks our server command so a reconnected session (or a restored memory snapshot) can find and stop it. */
 const SERVER_MARK = 'porter-app-server';
-/** The spec's boot rule, run from /app: start.sh (directly when executable) if present, else server.js. */
-export const SERVER_COMMAND = `: ${SERVER_MARK}; if [ -x start.sh ]; then exec ./start.sh; elif [ -f start.sh ]; then exec sh start.sh; else exec node server.js; fi`;
+/**
+ * The spec's boot rule, run from /app: start.sh (directly when executable) if present, else
+ * server.js; marked with the port it serves on, so the server on the other port can be left alone.
+ */
+export function serverCommand(port: number): string {
+  return `: ${SERVER_MARK}-${port}; if [ -x start.sh ]; then exec ./start.sh; elif [ -f start.sh ]; then exec sh start.sh; else exec node server.js; fi`;
+}
 
 export interface E2bSessionSettings {
   /** The app server's port inside the sandbox. */
@@ -37,10 +42,15 @@ export interface E2bSandboxSessionDeps {
 
 /**
  * An app's e2b sandbox. The server runs as a background command; whether it listens is asked of
- * e2b's own proxy (which answers 502 "port is not open" otherwise), the same door fetch uses.
+ * e2b's own proxy (which answers 502 "port is not open" otherwise), the same door fetch uses. A
+ * start boots the new server on the other of two ports (`port`, `port + 1`) beside the one
+ * serving, and switches to it once it listens; a restore boots in the snapshot's new sandbox
+ * before the old sandbox goes. Either way a failed start leaves the old server serving.
  */
 export class E2bSandboxSession implements SandboxSession {
   private readonly queue = new SerialQueue();
+  /** The port requests go to: the settings' port, or the one after it. */
+  private port: number;
 
   readonly id: string;
   private instance: E2bInstance;
@@ -54,6 +64,7 @@ export class E2bSandboxSession implements SandboxSession {
     this.ancestors = deps.ancestors;
     this.settings = deps.settings;
     this.onClose = deps.onClose;
+    this.port = deps.settings.port;
   }
 
   /** The live e2b sandbox id (it changes when a snapshot is restored). */
@@ -75,24 +86,26 @@ export class E2bSandboxSession implements SandboxSession {
   }
 
   start(): Promise<void> {
-    return this.queue.run(() => this.restartServer());
+    return this.queue.run(async () => {
+      const serving = await this.servingPort();
+      const next = serving === null ? this.settings.port : this.otherPort(serving);
+      await this.stopServer(this.instance, next);
+      await this.bootServer(this.instance, next);
+      this.port = next;
+      if (serving !== null) await this.stopServer(this.instance, serving);
+    });
   }
 
   async isListening(): Promise<boolean> {
-    try {
-      const response = await fetch(this.appUrl('/'), {
-        headers: this.routingHeaders(),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(5000),
-      });
-      if (response.status !== 502) {
-        await response.body?.cancel();
-        return true;
-      }
-      return !(await isProxyRefusal(response));
-    } catch {
-      return false;
+    return (await this.servingPort()) !== null;
+  }
+
+  /** The port a server answers on (the one requests went to, else the other: another instance may have moved it); null when none does. */
+  private async servingPort(): Promise<number | null> {
+    for (const port of [this.port, this.otherPort(this.port)]) {
+      if (await this.answers(this.instance, port)) return (this.port = port);
     }
+    return null;
   }
 
   snapshot(): Promise<string> {
@@ -102,29 +115,43 @@ export class E2bSandboxSession implements SandboxSession {
   restore(snapshotId: string): Promise<void> {
     return this.queue.run(async () => {
       if (!/^[\w./:-]{1,256}$/.test(snapshotId)) throw new SandboxSnapshotNotFound();
-      // A snapshot becomes a new sandbox; the old one goes once the new one exists.
+      // A snapshot becomes a new sandbox; the old one keeps serving until the new one's server listens.
       const parent = this.lineage;
       const fresh = await this.settings.createFrom(snapshotId, parent);
+      try {
+        // A memory snapshot may hold a running server: what boots is the snapshot's files.
+        await this.stopServer(fresh);
+        await this.bootServer(fresh, this.settings.port);
+      } catch (error) {
+        await e2bCall(() => fresh.kill()).catch(() => undefined);
+        throw error;
+      }
       const old = this.instance;
       this.instance = fresh;
+      this.port = this.settings.port;
       this.ancestors = [parent.sandboxId, ...parent.ancestors];
       await e2bCall(() => old.kill()).catch(() => undefined);
-      await this.restartServer();
     });
   }
 
   async fetch(path: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
-    for (const [name, value] of Object.entries(this.routingHeaders())) headers.set(name, value);
-    const response = await fetch(this.appUrl(checkedRequestPath(path)), { ...init, headers, redirect: 'manual' });
+    for (const [name, value] of Object.entries(this.routingHeaders(this.instance, this.port))) headers.set(name, value);
+    const port = this.port;
+    const response = await fetch(this.appUrl(this.instance, port, checkedRequestPath(path)), { ...init, headers, redirect: 'manual' });
     // Only a 502 can be the proxy's; a clone of anything else would hold its body for nothing.
-    if (response.status === 502 && (await isProxyRefusal(response.clone()))) throw new SandboxServerNotRunning();
+    if (response.status === 502 && (await isProxyRefusal(response.clone()))) {
+      // Another instance may have moved the server to its other port: once, there.
+      const moved = (await this.servingPort()) ?? port;
+      if (moved === port || init.body instanceof ReadableStream) throw new SandboxServerNotRunning();
+      return this.fetch(path, init);
+    }
     return response;
   }
 
   close(): Promise<void> {
     return this.queue.run(async () => {
-      await this.stopServer();
+      await this.stopServer(this.instance);
       // Paused, not killed: reopening the app resumes this sandbox with its files.
       await e2bCall(() => this.instance.pause());
       this.onClose();
@@ -143,14 +170,18 @@ export class E2bSandboxSession implements SandboxSession {
     return { sandboxId: this.instance.sandboxId, ancestors: this.ancestors };
   }
 
-  private async restartServer(): Promise<void> {
-    await this.stopServer();
+  private otherPort(port: number): number {
+    return port === this.settings.port ? this.settings.port + 1 : this.settings.port;
+  }
+
+  /** Boots the server on `port` in `instance`; resolves once it listens there, and kills it when it does not. */
+  private async bootServer(instance: E2bInstance, port: number): Promise<void> {
     const output = new OutputTail();
     const handle: CommandHandle = await e2bCall(() =>
-      this.instance.commands.run(SERVER_COMMAND, {
+      instance.commands.run(serverCommand(port), {
         background: true,
         cwd: APP_ROOT,
-        envs: { PORT: String(this.settings.port) },
+        envs: { PORT: String(port) },
         // A server runs until stopped: no command deadline.
         timeoutMs: 0,
         onStdout: (data) => output.push(data),
@@ -165,7 +196,7 @@ export class E2bSandboxSession implements SandboxSession {
     const deadline = Date.now() + this.settings.startTimeoutMs;
     for (;;) {
       if (exited) throw new SandboxServerFailed('exited', output.text());
-      if (await this.isListening()) {
+      if (await this.answers(instance, port)) {
         if (!exited) return;
         throw new SandboxServerFailed('exited', output.text());
       }
@@ -178,27 +209,50 @@ export class E2bSandboxSession implements SandboxSession {
     }
   }
 
-  /** Kills every server command this app ever started in the sandbox, then waits for the port to close. */
-  private async stopServer(): Promise<void> {
-    const running = await e2bCall(() => this.instance.commands.list());
-    const servers = running.filter((process) => process.args.some((arg) => arg.includes(SERVER_MARK)));
+  /**
+   * Kills the server commands of `instance` this app started (on `port`, or on any port), then
+   * waits for the port to close.
+   */
+  private async stopServer(instance: E2bInstance, port?: number): Promise<void> {
+    const mark = port === undefined ? SERVER_MARK : `${SERVER_MARK}-${port}`;
+    const running = await e2bCall(() => instance.commands.list());
+    const servers = running.filter((process) => process.args.some((arg) => arg.includes(`${mark};`) || arg.includes(`${mark}-`)));
     if (servers.length === 0) return;
-    await Promise.all(servers.map((server) => e2bCall(() => this.instance.commands.kill(server.pid))));
+    await Promise.all(servers.map((server) => e2bCall(() => instance.commands.kill(server.pid))));
     const deadline = Date.now() + 5000;
-    while (Date.now() < deadline && (await this.isListening())) await delay(100);
+    const ports = port === undefined ? [this.settings.port, this.settings.port + 1] : [port];
+    for (const each of ports) while (Date.now() < deadline && (await this.answers(instance, each))) await delay(100);
   }
 
-  private appUrl(path: string): string {
-    const base = this.settings.sandboxUrl ?? `https://${this.instance.getHost(this.settings.port)}`;
+  /** Whether something answers on `port` of `instance`, asked of e2b's proxy. */
+  private async answers(instance: E2bInstance, port: number): Promise<boolean> {
+    try {
+      const response = await fetch(this.appUrl(instance, port, '/'), {
+        headers: this.routingHeaders(instance, port),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(5000),
+      });
+      if (response.status !== 502) {
+        await response.body?.cancel();
+        return true;
+      }
+      return !(await isProxyRefusal(response));
+    } catch {
+      return false;
+    }
+  }
+
+  private appUrl(instance: E2bInstance, port: number, path: string): string {
+    const base = this.settings.sandboxUrl ?? `https://${instance.getHost(port)}`;
     return `${base.replace(/\/$/, '')}${path}`;
   }
 
   /** e2b routes by host name, or by these headers on its shared sandbox URL; the token opens a non-public sandbox. */
-  private routingHeaders(): Record<string, string> {
+  private routingHeaders(instance: E2bInstance, port: number): Record<string, string> {
     return {
-      'E2b-Sandbox-Id': this.instance.sandboxId,
-      'E2b-Sandbox-Port': String(this.settings.port),
-      ...(this.instance.trafficAccessToken ? { 'e2b-traffic-access-token': this.instance.trafficAccessToken } : {}),
+      'E2b-Sandbox-Id': instance.sandboxId,
+      'E2b-Sandbox-Port': String(port),
+      ...(instance.trafficAccessToken ? { 'e2b-traffic-access-token': instance.trafficAccessToken } : {}),
     };
   }
 }

@@ -15,7 +15,7 @@ async function e2bServed(settings: SandboxSettings) {
 
 describe('E2bSandbox (the e2b SDK against a local server speaking its API and envd)', () => {
   describe('through the Sandbox port', () => {
-    servedBehavesAsSandbox(e2bServed);
+    servedBehavesAsSandbox(e2bServed, { sideBySide: true });
   });
 
   describe('with e2b', () => {
