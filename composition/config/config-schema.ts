@@ -222,9 +222,7 @@ export const sandboxSettingsSchema = z.discriminatedUnion('kind', [
       })
       .optional(),
     warm: z.number().int().min(0).max(16).optional(),
-    runAs: z
-      .strictObject({ uid: z.number().int().min(1).max(4_294_967_294), gid: z.number().int().min(1).max(4_294_967_294) })
-      .optional(),
+    runAs: z.strictObject({ uid: z.number().int().min(1).max(4_294_967_294), gid: z.number().int().min(1).max(4_294_967_294) }).optional(),
   }),
   z.strictObject({
     kind: z.literal('e2b'),
