@@ -31,8 +31,8 @@ export class CallFunction implements UseCase<Input, FunctionAnswer> {
   async execute({ principal, appId, name, input }: Input): Promise<FunctionAnswer> {
     const { app } = await this.book.visibleTo(principal, appId);
     const session = await this.rollout.runningOrRestored(app);
-    const explained = (error: unknown) => {
-      throw this.rollout.explained(session, error);
+    const explained = async (error: unknown): Promise<never> => {
+      throw await this.rollout.explained(session, error);
     };
     const response = await askServedApp(session, `/fn/${encodeURIComponent(name)}`, {
       method: 'POST',

@@ -107,8 +107,11 @@ export class ServedRollout {
    * What to tell the person whose request to the app's server failed (`error`): why, when the
    * sandbox stopped the server for crossing a limit as it answered; `error` otherwise.
    */
-  explained(session: SandboxSession, error: unknown): unknown {
-    const stop = error instanceof AppServerUnreachable ? session.stopped?.() : null;
+  async explained(session: SandboxSession, error: unknown): Promise<unknown> {
+    if (!(error instanceof AppServerUnreachable) || !session.stopped) return error;
+    // Asked first, so the sandbox has heard how the server ended before it is asked why.
+    if (await session.isListening()) return error;
+    const stop = session.stopped();
     return stop ? this.stoppedError(stop) : error;
   }
 

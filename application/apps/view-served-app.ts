@@ -63,7 +63,7 @@ export class ViewServedApp implements UseCase<Input, PageAnswer> {
       }
     } catch (error) {
       if (signal.aborted) throw new AppPageFailed(504, `it did not answer within ${PAGE_TIMEOUT_MS / 1000} s`);
-      throw this.rollout.explained(session, error);
+      throw await this.rollout.explained(session, error);
     }
   }
 }

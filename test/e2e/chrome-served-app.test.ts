@@ -6,6 +6,7 @@ import { chromeSuite } from '../support/browser.js';
 import { until } from '../support/eventually.js';
 import { HOSTILE_URLS, hostileLinksDocument } from '../support/hostile-urls.js';
 import { ZipAppArchive } from '../../adapters/apps/zip-app-archive.js';
+import { tinyDocument } from '../support/apps-documents.js';
 import { bubblewrapSupport } from '../../adapters/sandbox/local/bubblewrap-command.js';
 
 describe('A tree app graduated to a served app keeps its data and behaviour (headless Chromium, local sandbox)', function () {
@@ -14,7 +15,7 @@ describe('A tree app graduated to a served app keeps its data and behaviour (hea
   const chrome = chromeSuite(async function () {
     if (!bubblewrapSupport().available) this.skip();
     root = await mkdtemp(join(tmpdir(), 'porter-served-chrome-'));
-    return { porter: { sandbox: { kind: 'local', root, startTimeoutMs: 10_000 } } };
+    return { porter: { sandbox: { kind: 'local', root, startTimeoutMs: 10_000, appLimits: { memoryMb: 128, watchMs: 50 } } } };
   });
 
   after(async () => {
@@ -123,5 +124,26 @@ describe('A tree app graduated to a served app keeps its data and behaviour (hea
     );
     expect(answer).to.deep.include({ ok: false });
     expect(JSON.stringify(answer)).to.not.contain('secret');
+  });
+
+  it('shows why a served app was stopped when it crossed its memory limit, and that it may start again', async () => {
+    const tia = chrome.host.client.as('tia');
+    const hog = `const kept = []; require('node:http').createServer((q, r) => { if (q.url === '/fn/hog') for (let i = 0; i < 4; i++) kept.push(Buffer.alloc(16 * 1024 * 1024, 1)); r.end('{}'); }).listen(Number(process.env.PORT), process.env.HOST);`;
+    const imported = await fetch(`${tia.base}/apps/import`, {
+      method: 'POST',
+      headers: { ...tia.headers, 'content-type': 'application/vnd.porter.app' },
+      body: Buffer.from(new ZipAppArchive().pack({ ...tinyDocument(), server: { files: { 'server.js': hog } } })),
+    });
+    const app = (await imported.json()) as { id: string };
+    expect((await tia.json('POST', `/apps/${app.id}/graduate`, {})).status).to.equal(200);
+    for (let call = 0; call < 3; call++) await tia.json('POST', `/apps/${app.id}/fn/hog`, {});
+    const { page, screenshot } = await chrome.open({ user: 'tia' });
+    await page.goto(`${chrome.host.url}/#/apps/${app.id}`);
+    const alert = page.locator('.banner.error[role="alert"]');
+    await alert.waitFor();
+    expect(await alert.textContent()).to.contain('The app was stopped: it used more than its 128 MiB of memory');
+    expect(await alert.getByRole('button', { name: 'Try again' }).isVisible()).to.equal(true);
+    expect(await page.locator('iframe.app-frame').count(), 'no frame of a server that is not there').to.equal(0);
+    await screenshot('chrome-served-app-stopped');
   });
 });

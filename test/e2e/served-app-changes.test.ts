@@ -11,13 +11,18 @@ import { LocalSandbox } from '../../adapters/sandbox/local/local-sandbox.js';
 import type { AppDocument } from '../../domain/apps/app-document.js';
 import { eventually } from '../support/eventually.js';
 
-/** A server whose `POST /fn/hello` answers, and whose `POST /fn/hog` keeps 64 MiB more each call. */
+/** A server whose `POST /fn/hello` answers, and whose `POST /fn/hog {mb}` keeps that much more memory. */
 const HOGGING_SERVER = `
 const kept = [];
 require('node:http').createServer((request, response) => {
-  if (request.url === '/fn/hog') for (let i = 0; i < 4; i++) kept.push(Buffer.alloc(16 * 1024 * 1024, 1));
-  response.writeHead(200, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ kept: kept.length }));
+  let body = '';
+  request.on('data', (chunk) => (body += chunk));
+  request.on('end', () => {
+    const mb = request.url === '/fn/hog' ? JSON.parse(body).mb : 0;
+    for (let i = 0; i < mb; i++) kept.push(Buffer.alloc(1024 * 1024, 1));
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ kept: kept.length }));
+  });
 }).listen(Number(process.env.PORT), process.env.HOST);
 `;
 
@@ -87,8 +92,12 @@ describe('A served app while it changes and when it crosses a limit, on the deve
     expect((await ada.json('POST', `/apps/${app.id}/graduate`, {})).status).to.equal(200);
     expect((await ada.json('POST', `/apps/${app.id}/fn/hello`, {})).status).to.equal(200);
 
-    // Each call keeps 64 MiB; the second crosses 96 MiB.
-    for (let call = 0; call < 3; call++) await ada.json('POST', `/apps/${app.id}/fn/hog`, {});
+    // The second call crosses 96 MiB: it and every call after it say so.
+    const hogs = [];
+    for (const mb of [8, 512, 8]) hogs.push(await ada.json('POST', `/apps/${app.id}/fn/hog`, { mb }));
+    expect(hogs.map((hog) => hog.status)).to.deep.equal([200, 503, 503]);
+    for (const hog of hogs.slice(1))
+      expect(hog.body.error.details, JSON.stringify(hog.body)).to.include({ reason: 'app-limit', limit: 'memory' });
     const opened = async () => (await ada.json('GET', `/apps/${app.id}/open`)).body as Record<string, unknown>;
     expect(await eventually(async () => (await opened()).kind === 'stopped', 10_000)).to.equal(true);
     const stopped = (await opened()).stopped as { limit: string; message: string; retryAt: string };

@@ -152,6 +152,11 @@ export class GateProcess {
     return this.exitInfo === null && this.failure === null;
   }
 
+  /** Settles once the gate has exited and its output has been read (its end has been told). */
+  get finished(): Promise<void> {
+    return this.exit.then(() => undefined);
+  }
+
   /** The sandbox's host pid (bwrap's, under bubblewrap). */
   get pid(): number | undefined {
     return this.child.pid;

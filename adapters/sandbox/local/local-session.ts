@@ -7,6 +7,7 @@ import { checkedRequestPath } from '../app-paths.js';
 import { EgressProxy, type EgressResolver } from '../egress/egress-proxy.js';
 import { ruleFor, samePolicy } from '../egress/egress-rules.js';
 import { SerialQueue } from '../serial-queue.js';
+import { delay } from '../net-probe.js';
 import { SandboxServerFailed, SandboxServerNotRunning, SandboxStoppedForLimit } from '../sandbox-errors.js';
 import { AppDoor } from './app-door.js';
 import { packTree, writeTreeFiles, type PackedTree } from './app-tree.js';
@@ -64,6 +65,8 @@ interface Running {
 
 /** A port taken between our probe and the server's bind shows up as this in its output. */
 const PORT_RACE = /EADDRINUSE/;
+/** How long a server that stopped answering is given to be heard ending. */
+const ENDING_WAIT_MS = 500;
 /** How long a replaced server may finish the requests it was answering. */
 const DRAIN_MS = 30_000;
 
@@ -78,6 +81,8 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
   private current: Running | null = null;
   private proxy: EgressProxy | null = null;
   private stop: SandboxStop | null = null;
+  /** The last gate's end being handled (its limit, if any, recorded). */
+  private ending: Promise<void> = Promise.resolve();
   private readonly queue = new SerialQueue();
   private readonly snapshots: DirectorySnapshots;
   private starts = 0;
@@ -123,7 +128,13 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
 
   async isListening(): Promise<boolean> {
     const running = this.current;
-    return running !== null && (await running.gate.probe());
+    if (!running) return false;
+    if (await running.gate.probe()) return true;
+    // An app that stopped answering has most likely just ended, and its gate is about to say so:
+    // what it ended of (a limit?) is known once the gate has finished.
+    await Promise.race([running.gate.finished, delay(ENDING_WAIT_MS)]);
+    await this.ending;
+    return false;
   }
 
   snapshot(): Promise<string> {
@@ -245,7 +256,7 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
     return {
       onEgress: (socket: Socket) => this.egressProxy().accept(socket),
       onLimit: (crossing: LimitCrossing) => this.stoppedFor(crossing.limit),
-      onExit: () => void this.ended(gate),
+      onExit: () => void (this.ending = this.ended(gate)),
     };
   }
 
