@@ -146,7 +146,7 @@ export type SandboxOptions =
         readonly cooldownMs?: number;
         readonly watchMs?: number;
       };
-      /** App sandboxes kept started and waiting for the next start (0–16, default 1; under bubblewrap). */
+      /** App sandboxes kept started and waiting for the next start (0–16, default 2; under bubblewrap). */
       readonly warm?: number;
       /**
        * The host identity app sandboxes run as when Porter runs as root (default nobody,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { InvalidInput } from '../../../domain/errors.js';
 import type { SandboxLimit } from '../../../ports/sandbox.js';
 
@@ -58,18 +59,55 @@ export function appLimitsOf(given: Partial<AppLimits> = {}): AppLimits {
 
 const MIB = 1024 * 1024;
 
-/** util-linux `prlimit` options (soft = hard, so the app cannot raise them) that set a process's rlimits before it runs. */
-export function prlimitOptions(limits: AppLimits): string[] {
-  const bytes = (mb: number) => String(mb * MIB);
-  const both = (value: string) => `${value}:${value}`;
+/**
+ * util-linux `prlimit` options (soft = hard, so the app cannot raise them) that set a process's
+ * rlimits before it runs. A limit looser than this host already imposes on Porter (its hard
+ * rlimit, which no unprivileged process may raise) stays at the host's.
+ */
+export function prlimitOptions(limits: AppLimits, hard: HardLimits = hostHardLimits()): string[] {
+  const capped = (name: keyof HardLimits, value: number) => String(Math.min(value, hard[name]));
+  const both = (name: keyof HardLimits, value: number) => `${capped(name, value)}:${capped(name, value)}`;
   return [
-    `--nproc=${both(String(limits.processes))}`,
-    `--data=${both(bytes(limits.memoryMb))}`,
+    `--nproc=${both('processes', limits.processes)}`,
+    `--data=${both('data', limits.memoryMb * MIB)}`,
     // A second past the limit (the gate stops the app at it, saying why), SIGXCPU; a second later, SIGKILL.
-    `--cpu=${limits.cpuSeconds + 1}:${limits.cpuSeconds + 2}`,
-    `--fsize=${both(bytes(limits.diskMb))}`,
+    `--cpu=${capped('cpu', limits.cpuSeconds + 1)}:${capped('cpu', limits.cpuSeconds + 2)}`,
+    `--fsize=${both('fileSize', limits.diskMb * MIB)}`,
     '--core=0:0',
   ];
+}
+
+/** The hard rlimits this process runs under (Infinity for unlimited), which its sandboxes inherit. */
+export interface HardLimits {
+  readonly processes: number;
+  readonly data: number;
+  readonly cpu: number;
+  readonly fileSize: number;
+}
+
+let hostLimits: HardLimits | null = null;
+
+/** Read once from /proc/self/limits; a host without it is taken to impose none. */
+export function hostHardLimits(): HardLimits {
+  if (hostLimits) return hostLimits;
+  let text = '';
+  try {
+    text = readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    // not Linux: nothing known
+  }
+  const hardOf = (label: string) => {
+    const line = text.split('\n').find((each) => each.startsWith(label));
+    const value = line?.slice(label.length).trim().split(/\s+/)[1];
+    return value === undefined || value === 'unlimited' || !/^\d+$/.test(value) ? Infinity : Number(value);
+  };
+  hostLimits = {
+    processes: hardOf('Max processes'),
+    data: hardOf('Max data size'),
+    cpu: hardOf('Max cpu time'),
+    fileSize: hardOf('Max file size'),
+  };
+  return hostLimits;
 }
 
 /** The tmpfs size of the app's folder and of its `/tmp`, in bytes. */

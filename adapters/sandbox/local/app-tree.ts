@@ -72,12 +72,17 @@ async function readRegular(place: string): Promise<{ data: Uint8Array; mode: num
 /** Writes a packed tree into a folder that does not exist yet (a snapshot, or a restore's staging). */
 export async function unpackTree(root: string, entries: ReadonlyArray<PackedEntry>): Promise<void> {
   await mkdir(root, { recursive: true, mode: 0o700 });
-  for (const entry of entries) {
-    const place = join(root, ...checkedParts(entry.path));
-    if (entry.kind === 'dir') await mkdir(place, { recursive: true });
-    else if (entry.kind === 'link') await symlink(entry.target ?? '', place);
-    else await writeFile(place, entry.data ?? new Uint8Array(), { flag: 'wx', mode: (entry.mode ?? 0o644) & 0o777 });
-  }
+  // Folders first (a walk lists each before what it holds), then every file and link at once.
+  for (const entry of entries) if (entry.kind === 'dir') await mkdir(join(root, ...checkedParts(entry.path)), { recursive: true });
+  await Promise.all(
+    entries.map((entry) => {
+      const place = join(root, ...checkedParts(entry.path));
+      if (entry.kind === 'link') return symlink(entry.target ?? '', place);
+      if (entry.kind === 'file')
+        return writeFile(place, entry.data ?? new Uint8Array(), { flag: 'wx', mode: (entry.mode ?? 0o644) & 0o777 });
+      return undefined;
+    }),
+  );
 }
 
 /**

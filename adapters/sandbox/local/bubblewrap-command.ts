@@ -29,7 +29,8 @@ export interface HostIdentity {
 }
 
 export type BubblewrapSupport =
-  { readonly available: true; readonly bwrap: string; readonly prlimit: string } | { readonly available: false; readonly reason: string };
+  | { readonly available: true; readonly bwrap: string; readonly prlimit: string; readonly nice: string | null }
+  | { readonly available: false; readonly reason: string };
 
 const PROBE_TIMEOUT_MS = 5000;
 const probed = new Map<string, BubblewrapSupport>();
@@ -66,7 +67,7 @@ export function bubblewrapSupport(given?: string, identity: HostIdentity | null 
   const who = identity ? ` as uid ${identity.uid}` : '';
   const support: BubblewrapSupport =
     trial.status === 0 && !trial.error
-      ? { available: true, bwrap, prlimit }
+      ? { available: true, bwrap, prlimit, nice: ['/usr/bin/nice', '/bin/nice'].find(executable) ?? null }
       : {
           available: false,
           reason: `\`${bwrap}\` could not make an app sandbox${who} (${(trial.stderr || trial.error?.message || `exit ${trial.status}`).trim()})`,
@@ -189,13 +190,20 @@ export function gateSandbox(scripts: { gate: string; preload: string }, tmpfsByt
   return { args, files };
 }
 
+/** App servers yield the CPU to the host (nice 10): a busy app slows itself down before Porter. */
+const APP_NICENESS = '10';
+
 /**
  * The argv the gate runs the app with: the nested bwrap (its seccomp filter on fd 3, which the gate
- * writes), then `prlimit` holding the app to its rlimits, then the boot command.
+ * writes), then `nice`, then `prlimit` holding the app to its rlimits, then the boot command.
  */
-export function appSandboxCommand(bwrap: string, prlimit: string, rlimits: ReadonlyArray<string>, boot: ReadonlyArray<string>): string[] {
+export function appSandboxCommand(
+  tools: { readonly bwrap: string; readonly prlimit: string; readonly nice: string | null },
+  rlimits: ReadonlyArray<string>,
+  boot: ReadonlyArray<string>,
+): string[] {
   return [
-    bwrap,
+    tools.bwrap,
     ...innerFlags(),
     ...systemBinds(),
     '--ro-bind',
@@ -219,7 +227,8 @@ export function appSandboxCommand(bwrap: string, prlimit: string, rlimits: Reado
     '--seccomp',
     '3',
     '--',
-    prlimit,
+    ...(tools.nice ? [tools.nice, '-n', APP_NICENESS] : []),
+    tools.prlimit,
     ...rlimits,
     '--',
     ...boot,

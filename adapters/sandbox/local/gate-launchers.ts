@@ -16,8 +16,6 @@ export const SANDBOX_GATE_PATH = fileURLToPath(new URL('./sandbox-gate.cjs', imp
 /** In a network namespace of the app's own, the numbers are free: these never meet the host's. */
 const APP_PORT = 8080;
 const PROXY_PORT = 3128;
-/** App servers yield the CPU to the host (nice 10): a busy app slows itself before Porter. */
-const APP_NICE = 10;
 
 /** What a start gives the launcher to boot an app. */
 export interface AppStart {
@@ -46,6 +44,8 @@ export interface GateLauncher {
   close(): Promise<void>;
 }
 
+const REFILL_AFTER_MS = 100;
+
 /** Keeps `size` gates spawned and waiting, replacing each one taken. */
 class WarmGates {
   private readonly ready: GateProcess[] = [];
@@ -64,14 +64,17 @@ class WarmGates {
     return gate ?? this.spawn();
   }
 
-  /** Called once a start is over: a warm spawn beside a start would slow the app's own boot. */
+  /**
+   * Called once a start is over, and spawns a little later: a spawn (a fork of this process) beside
+   * a start, or the snapshot that usually follows one, would slow them down.
+   */
   refill(): void {
     if (this.filling || this.closed) return;
     this.filling = true;
-    setImmediate(() => {
+    setTimeout(() => {
       this.filling = false;
       while (!this.closed && this.ready.length < this.size) this.ready.push(this.spawn());
-    });
+    }, REFILL_AFTER_MS).unref();
   }
 
   async close(): Promise<void> {
@@ -88,6 +91,8 @@ const sandboxScripts = () =>
 export interface BubblewrapLauncherOptions {
   readonly bwrap: string;
   readonly prlimit: string;
+  /** coreutils `nice`, when the host has it: app servers then yield the CPU to the host. */
+  readonly nice: string | null;
   readonly identity: HostIdentity | null;
   readonly limits: AppLimits;
   readonly warm: number;
@@ -121,12 +126,12 @@ export class BubblewrapLauncher implements GateLauncher {
   }
 
   async boot(start: AppStart): Promise<GateBoot> {
-    const { bwrap, prlimit, limits } = this.options;
+    const { limits } = this.options;
     return {
       root: INSIDE.app,
       cwd: INSIDE.app,
       files: start.entries,
-      command: appSandboxCommand(bwrap, prlimit, prlimitOptions(limits), bootCommand(start.entries, INSIDE.app)),
+      command: appSandboxCommand(this.options, prlimitOptions(limits), bootCommand(start.entries, INSIDE.app)),
       env: {
         PATH: [...new Set([dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'])].join(':'),
         HOME: INSIDE.app,
@@ -138,7 +143,6 @@ export class BubblewrapLauncher implements GateLauncher {
       proxyPort: PROXY_PORT,
       inner: true,
       seccomp: this.seccomp,
-      nice: APP_NICE,
       limits: watchedLimits(limits, [INSIDE.app, INSIDE.tmp]),
     };
   }

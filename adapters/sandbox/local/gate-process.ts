@@ -47,7 +47,6 @@ export interface GateBoot {
   /** The app runs in a nested sandbox (bubblewrap): its seccomp program goes to that sandbox's fd 3. */
   readonly inner?: boolean;
   readonly seccomp?: Uint8Array | null;
-  readonly nice?: number;
   readonly limits?: {
     readonly processes: number;
     readonly memoryBytes: number;
@@ -97,6 +96,8 @@ export class GateProcess {
   private exitInfo: { code: number | null; signal: string | null } | null = null;
   private failure: string | null = null;
   private crossing: LimitCrossing | null = null;
+  /** The process exited; `exit`: and its output has been read (or has stopped coming). */
+  private readonly exited: Promise<void>;
   private readonly exit: Promise<void>;
   private bootWaiter: Pending<void> | null = null;
 
@@ -109,9 +110,9 @@ export class GateProcess {
   ) {
     // Ended once it exited and its output has been read (an app's last words say why it ended);
     // output held open by a process that outlived it is waited for briefly, not forever.
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    this.exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-    this.exit = exited.then(() => Promise.race([closed, delay(OUTPUT_GRACE_MS)]));
+    this.exit = this.exited.then(() => Promise.race([closed, delay(OUTPUT_GRACE_MS)]));
     child.stdout?.on('data', (chunk: Buffer) => this.output.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => this.output.push(chunk));
     child.on('message', (message: unknown, handle: unknown) => this.heard(message, handle));
@@ -206,7 +207,7 @@ export class GateProcess {
         // gone
       }
     } else if (this.appGroupOnHost && this.appPid !== null) signalGroup(this.appPid);
-    await this.exit;
+    await this.exited;
   }
 
   /** The limit the app was stopped for, if it was. */

@@ -38,7 +38,11 @@ export interface LocalSandboxOptions {
   readonly limits?: Partial<ServerLimits>;
   /** What each app may use (under bubblewrap): see AppLimits. */
   readonly appLimits?: Partial<AppLimits>;
-  /** Sandboxes kept started and waiting for the next app (under bubblewrap), so a start costs little more than the app's own boot. Default 1; 0 starts each on demand. */
+  /**
+   * Sandboxes kept started and waiting for the next start (under bubblewrap), so a start costs
+   * little more than the app's own boot. Default 2 (two changes in a row both find one); 0 starts
+   * each on demand. Each waiting one is a small Node process.
+   */
   readonly warm?: number;
   /**
    * With `containment: 'none'` only. `auto` (default): an app with an egress policy runs in a
@@ -110,6 +114,7 @@ export class LocalSandbox implements Sandbox {
         this.launcher = new BubblewrapLauncher({
           bwrap: support.bwrap,
           prlimit: support.prlimit,
+          nice: support.nice,
           identity,
           limits: this.appLimits,
           warm: warmCount(options.warm),
@@ -208,7 +213,7 @@ function identityOf(runAs: HostIdentity | undefined): HostIdentity | null {
 }
 
 function warmCount(warm: number | undefined): number {
-  if (warm === undefined) return 1;
+  if (warm === undefined) return 2;
   if (!Number.isInteger(warm) || warm < 0 || warm > 16)
     throw new InvalidInput(`warm must be an integer from 0 to 16 (got ${String(warm)})`);
   return warm;

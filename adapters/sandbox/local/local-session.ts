@@ -81,6 +81,8 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
   private current: Running | null = null;
   private proxy: EgressProxy | null = null;
   private stop: SandboxStop | null = null;
+  /** The working tree as last read (null: changed since, or never read). */
+  private packed: PackedTree | null = null;
   /** The last gate's end being handled (its limit, if any, recorded). */
   private ending: Promise<void> = Promise.resolve();
   private readonly queue = new SerialQueue();
@@ -118,12 +120,15 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
   }
 
   writeFiles(files: ReadonlyArray<SandboxFile>): Promise<void> {
-    return this.queue.run(() => writeTreeFiles(this.places.directory, files));
+    return this.queue.run(async () => {
+      this.packed = null;
+      await writeTreeFiles(this.places.directory, files);
+    });
   }
 
   /** `timeoutMs` overrides the adapter's start timeout for this start (the cloud API lets a caller choose). */
   start(timeoutMs?: number): Promise<void> {
-    return this.queue.run(async () => this.startServer(await packTree(this.places.directory), timeoutMs));
+    return this.queue.run(async () => this.startServer(await this.workingTree(), timeoutMs));
   }
 
   async isListening(): Promise<boolean> {
@@ -138,13 +143,15 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
   }
 
   snapshot(): Promise<string> {
-    return this.queue.run(async () => this.snapshots.take(await packTree(this.places.directory)));
+    return this.queue.run(async () => this.snapshots.take(await this.workingTree()));
   }
 
   restore(snapshotId: string, timeoutMs?: number): Promise<void> {
     return this.queue.run(async () => {
       const { tree, swap } = await this.snapshots.stage(snapshotId);
+      this.packed = null;
       await swap();
+      this.packed = tree;
       // Already serving exactly these files (an edit that failed left the old server up): nothing to restart.
       if (this.current?.gate.alive && this.current.digest === tree.digest) return;
       await this.startServer(tree, timeoutMs);
@@ -198,9 +205,15 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
       await this.proxy?.close();
       this.proxy = null;
       const { directory, snapshots, staging, temp, runs } = this.places;
+      this.packed = null;
       for (const place of [directory, snapshots, staging, temp, runs]) await removeTree(place);
       this.onClose();
     });
+  }
+
+  /** The working tree, packed: read once after each change (only this session writes it). */
+  private async workingTree(): Promise<PackedTree> {
+    return (this.packed ??= await packTree(this.places.directory));
   }
 
   /** The launcher for a policy: a policy-bound app leaves the host's network where this machine allows it. */

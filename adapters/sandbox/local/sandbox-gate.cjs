@@ -23,11 +23,10 @@
 const net = require('node:net');
 const fs = require('node:fs');
 const path = require('node:path');
-const os = require('node:os');
 const { spawn, spawnSync } = require('node:child_process');
 
 const LOOPBACK = '127.0.0.1';
-const PROBE_EVERY_MS = 5;
+const PROBE_EVERY_MS = 2;
 /** O_CLOEXEC in /proc/<pid>/fdinfo's octal flags. */
 const O_CLOEXEC = 0o2000000;
 
@@ -217,21 +216,11 @@ async function boot(settings) {
     const up = spawnSync(settings.ip, ['link', 'set', 'lo', 'up'], { env: {}, encoding: 'utf8' });
     if (up.status !== 0) return fail(`could not bring up loopback (${(up.stderr || (up.error && up.error.message) || '').trim()})`);
   }
-  if (settings.proxyPort) {
-    try {
-      await openEgress(settings.proxyPort);
-    } catch (error) {
-      return fail(`could not open its egress port (${error.message})`);
-    }
-  }
+  // Opened while the app boots (it cannot reach for it before its runtime is up).
+  const egress = settings.proxyPort ? openEgress(settings.proxyPort) : Promise.resolve();
   const [command, ...args] = settings.command;
   const stdio = ['ignore', 'inherit', 'inherit'];
   if (settings.seccomp) stdio.push('pipe');
-  try {
-    if (settings.nice) os.setPriority(0, settings.nice);
-  } catch {
-    // a lower priority is a courtesy to the host; not every system grants it
-  }
   app = spawn(command, args, { cwd: settings.cwd || root, env: settings.env || {}, stdio, detached: !settings.inner });
   app.inner = Boolean(settings.inner);
   if (settings.seccomp) {
@@ -245,6 +234,11 @@ async function boot(settings) {
     finish(0);
   });
   if (app.pid !== undefined) send({ type: 'spawned', pid: app.pid });
+  try {
+    await egress;
+  } catch (error) {
+    return fail(`could not open its egress port (${error.message})`);
+  }
   if (settings.limits) watch(settings.limits, new Set([1, process.pid, app.pid]));
   for (;;) {
     if (!app || app.exitCode !== null || app.signalCode !== null || ending) return;
