@@ -6,7 +6,7 @@ import { chromeSuite } from '../support/browser.js';
 import { until } from '../support/eventually.js';
 import { HOSTILE_URLS, hostileLinksDocument } from '../support/hostile-urls.js';
 import { ZipAppArchive } from '../../adapters/apps/zip-app-archive.js';
-import { tinyDocument } from '../support/apps-documents.js';
+import { servedApp } from '../support/served-app.js';
 import { bubblewrapSupport } from '../../adapters/sandbox/local/bubblewrap-command.js';
 
 describe('A tree app graduated to a served app keeps its data and behaviour (headless Chromium, local sandbox)', function () {
@@ -129,13 +129,7 @@ describe('A tree app graduated to a served app keeps its data and behaviour (hea
   it('shows why a served app was stopped when it crossed its memory limit, and that it may start again', async () => {
     const tia = chrome.host.client.as('tia');
     const hog = `const kept = []; require('node:http').createServer((q, r) => { if (q.url === '/fn/hog') for (let i = 0; i < 4; i++) kept.push(Buffer.alloc(16 * 1024 * 1024, 1)); r.end('{}'); }).listen(Number(process.env.PORT), process.env.HOST);`;
-    const imported = await fetch(`${tia.base}/apps/import`, {
-      method: 'POST',
-      headers: { ...tia.headers, 'content-type': 'application/vnd.porter.app' },
-      body: Buffer.from(new ZipAppArchive().pack({ ...tinyDocument(), server: { files: { 'server.js': hog } } })),
-    });
-    const app = (await imported.json()) as { id: string };
-    expect((await tia.json('POST', `/apps/${app.id}/graduate`, {})).status).to.equal(200);
+    const app = { id: await servedApp(tia, hog) };
     for (let call = 0; call < 3; call++) await tia.json('POST', `/apps/${app.id}/fn/hog`, {});
     const { page, screenshot } = await chrome.open({ user: 'tia' });
     await page.goto(`${chrome.host.url}/#/apps/${app.id}`);

@@ -9,6 +9,7 @@ import { ZipAppArchive } from '../../adapters/apps/zip-app-archive.js';
 import { bubblewrapSupport } from '../../adapters/sandbox/local/bubblewrap-command.js';
 import { LocalSandbox } from '../../adapters/sandbox/local/local-sandbox.js';
 import { processTree } from '../support/process-tree.js';
+import { servedApp } from '../support/served-app.js';
 import type { AppDocument } from '../../domain/apps/app-document.js';
 import { eventually, processAlive } from '../support/sandbox-apps.js';
 
@@ -183,13 +184,7 @@ describe('Served app servers stopped when idle and at shutdown, on the developme
     let closed = false;
     try {
       const ada = host.client.as('ada');
-      const imported = await fetch(`${ada.base}/apps/import`, {
-        method: 'POST',
-        headers: { ...ada.headers, 'content-type': 'application/vnd.porter.app' },
-        body: appFile({ ...tinyDocument(), server: { files: { 'server.js': PID_SERVER } } }),
-      });
-      const app = (await imported.json()) as Part;
-      expect((await ada.json('POST', `/apps/${app.id}/graduate`, {})).status).to.equal(200);
+      const app = { id: await servedApp(ada, PID_SERVER) };
       expect((await ada.json('POST', `/apps/${app.id}/fn/hello`, {})).status).to.equal(200);
       const session = await sandbox.open(app.id, { egress: null });
       const first = await processTree(session.sandboxPid!);

@@ -3,12 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { devHost, type DevHostFixture } from '../support/dev-host-fixture.js';
-import { tinyDocument } from '../support/apps-documents.js';
 import type { Part } from '../support/turn-client.js';
-import { ZipAppArchive } from '../../adapters/apps/zip-app-archive.js';
+import { servedApp } from '../support/served-app.js';
 import { bubblewrapSupport } from '../../adapters/sandbox/local/bubblewrap-command.js';
 import { LocalSandbox } from '../../adapters/sandbox/local/local-sandbox.js';
-import type { AppDocument } from '../../domain/apps/app-document.js';
 import { eventually } from '../support/eventually.js';
 
 /** A server whose `POST /fn/hello` answers, and whose `POST /fn/hog {mb}` keeps that much more memory. */
@@ -25,8 +23,6 @@ require('node:http').createServer((request, response) => {
   });
 }).listen(Number(process.env.PORT), process.env.HOST);
 `;
-
-const appFile = (document: AppDocument) => Buffer.from(new ZipAppArchive().pack(document));
 
 describe('A served app while it changes and when it crosses a limit, on the development host', function () {
   this.timeout(180_000);
@@ -83,13 +79,7 @@ describe('A served app while it changes and when it crosses a limit, on the deve
 
   it('over its memory limit it is stopped, and every request says why until its owner changes it', async () => {
     const ada = host.client.as('ada');
-    const imported = await fetch(`${ada.base}/apps/import`, {
-      method: 'POST',
-      headers: { ...ada.headers, 'content-type': 'application/vnd.porter.app' },
-      body: appFile({ ...tinyDocument(), server: { files: { 'server.js': HOGGING_SERVER } } }),
-    });
-    const app = (await imported.json()) as Part;
-    expect((await ada.json('POST', `/apps/${app.id}/graduate`, {})).status).to.equal(200);
+    const app = { id: await servedApp(ada, HOGGING_SERVER) };
     expect((await ada.json('POST', `/apps/${app.id}/fn/hello`, {})).status).to.equal(200);
 
     // The second call crosses 96 MiB: it and every call after it say so.

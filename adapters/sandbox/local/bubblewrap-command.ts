@@ -89,21 +89,7 @@ export function defaultIdentity(): HostIdentity | null {
  * `--new-session`: no terminal to push input into.
  */
 function outerFlags(): string[] {
-  const id = String(SANDBOX_UID);
-  return [
-    '--unshare-user',
-    '--uid',
-    id,
-    '--gid',
-    id,
-    '--unshare-pid',
-    '--unshare-ipc',
-    '--unshare-uts',
-    '--unshare-cgroup-try',
-    '--unshare-net',
-    '--die-with-parent',
-    '--new-session',
-  ];
+  return [...asNobody(), '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--unshare-net', ...tiedToHost()];
 }
 
 /**
@@ -113,19 +99,17 @@ function outerFlags(): string[] {
  * init whose memory it could open. The network is the gate's.
  */
 function innerFlags(): string[] {
-  const id = String(SANDBOX_UID);
-  return [
-    '--unshare-user',
-    '--uid',
-    id,
-    '--gid',
-    id,
-    '--unshare-pid',
-    '--as-pid-1',
-    '--disable-userns',
-    '--die-with-parent',
-    '--new-session',
-  ];
+  return [...asNobody(), '--unshare-pid', '--as-pid-1', '--disable-userns', ...tiedToHost()];
+}
+
+/** A user namespace of its own where everything runs as `nobody`. */
+function asNobody(): string[] {
+  return ['--unshare-user', '--uid', String(SANDBOX_UID), '--gid', String(SANDBOX_UID)];
+}
+
+/** Ends with the process that started it, and has no terminal to push input into. */
+function tiedToHost(): string[] {
+  return ['--die-with-parent', '--new-session'];
 }
 
 /**

@@ -86,6 +86,24 @@ export const DENIED: ReadonlyArray<Denial> = [
   ...enosys('io_uring_setup', 'io_uring_enter', 'io_uring_register'),
 ];
 
+/** Calls added since Linux 5.1 have one number on every architecture. */
+const UNIFIED_NUMBERS = {
+  io_uring_setup: 425,
+  io_uring_enter: 426,
+  io_uring_register: 427,
+  open_tree: 428,
+  move_mount: 429,
+  fsopen: 430,
+  fsconfig: 431,
+  fsmount: 432,
+  fspick: 433,
+  pidfd_getfd: 438,
+  process_madvise: 440,
+  mount_setattr: 442,
+  quotactl_fd: 443,
+  open_tree_attr: 467,
+} as const;
+
 /**
  * System call numbers, only those this filter names. x86_64: `/usr/include/x86_64-linux-gnu/asm/unistd_64.h`
  * (Debian's linux-libc-dev 6.1). arm64 has no table of its own: it uses the generic one,
@@ -138,20 +156,7 @@ export const SYSCALL_NUMBERS: Readonly<Record<SeccompArch, Readonly<Record<strin
     kexec_file_load: 320,
     bpf: 321,
     userfaultfd: 323,
-    io_uring_setup: 425,
-    io_uring_enter: 426,
-    io_uring_register: 427,
-    open_tree: 428,
-    move_mount: 429,
-    fsopen: 430,
-    fsconfig: 431,
-    fsmount: 432,
-    fspick: 433,
-    pidfd_getfd: 438,
-    process_madvise: 440,
-    mount_setattr: 442,
-    quotactl_fd: 443,
-    open_tree_attr: 467,
+    ...UNIFIED_NUMBERS,
   },
   arm64: {
     lookup_dcookie: 18,
@@ -192,20 +197,7 @@ export const SYSCALL_NUMBERS: Readonly<Record<SeccompArch, Readonly<Record<strin
     bpf: 280,
     userfaultfd: 282,
     kexec_file_load: 294,
-    io_uring_setup: 425,
-    io_uring_enter: 426,
-    io_uring_register: 427,
-    open_tree: 428,
-    move_mount: 429,
-    fsopen: 430,
-    fsconfig: 431,
-    fsmount: 432,
-    fspick: 433,
-    pidfd_getfd: 438,
-    process_madvise: 440,
-    mount_setattr: 442,
-    quotactl_fd: 443,
-    open_tree_attr: 467,
+    ...UNIFIED_NUMBERS,
   },
 };
 
