@@ -1,17 +1,12 @@
+import { pairedStoreKinds, type PairedStores } from '../../support/paired-stores.js';
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { LimitReached } from '../../../domain/errors.js';
 import type { TurnsInFlightPrimitives } from '../../../domain/usage/turns-in-flight.js';
 import type { Store } from '../../../ports/store.js';
 import { TurnSlots, type TurnSlot } from '../../../application/usage/turn-slots.js';
 import { TurnsInFlightBook } from '../../../application/usage/turns-in-flight-book.js';
-import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
-import { MikroOrmStore } from '../../../adapters/store/mikro-orm/mikro-orm-store.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { RecordingLogger } from '../../support/fakes.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../../support/postgres.js';
 
 const LEASE_MS = 15_000;
 
@@ -29,10 +24,10 @@ function slotsOn(store: Store, clock: ManualClock, max = 4): TurnSlots {
  * Two instances (two stores over one database, or one memory store) race for a subject's last
  * place in flight, round after round: exactly the places left are taken, the rest refused.
  */
-function describeRace(label: string, open: () => Promise<{ stores: [Store, Store]; cleanup: () => Promise<void> } | null>): void {
+function describeRace(label: string, open: () => Promise<PairedStores | null>): void {
   describe(`racing for the last turn in flight: ${label}`, function () {
     this.timeout(60_000);
-    let opened: { stores: [Store, Store]; cleanup: () => Promise<void> } | null = null;
+    let opened: PairedStores | null = null;
     const clock = new ManualClock('2026-03-01T10:00:00.000Z');
     const held: TurnSlot[] = [];
 
@@ -92,26 +87,5 @@ function describeRace(label: string, open: () => Promise<{ stores: [Store, Store
 }
 
 describe('TurnSlots across instances', () => {
-  describeRace('memory (one store, interleaved callers)', async () => {
-    const store = new MemoryStore({ clock: new ManualClock() });
-    return { stores: [store, store], cleanup: async () => undefined };
-  });
-
-  describeRace('SQLite (two stores over one file)', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'porter-turn-slots-'));
-    const file = join(dir, 'porter.db');
-    const first = await MikroOrmStore.open({ target: { engine: 'sqlite', file }, clock: new ManualClock() });
-    const second = await MikroOrmStore.open({ target: { engine: 'sqlite', file }, clock: new ManualClock() });
-    return { stores: [first, second], cleanup: () => rm(dir, { recursive: true, force: true }) };
-  });
-
-  describeRace('PostgreSQL (two stores over one database)', async () => {
-    const server = await postgresServerUrl();
-    if (!server) return null;
-    const database: TestDatabase = await createTestDatabase(server);
-    const target = { engine: 'postgresql' as const, url: database.url };
-    const first = await MikroOrmStore.open({ target, clock: new ManualClock() });
-    const second = await MikroOrmStore.open({ target, clock: new ManualClock() });
-    return { stores: [first, second], cleanup: () => database.drop() };
-  });
+  for (const [label, open] of pairedStoreKinds('porter-turn-slots-')) describeRace(label, open);
 });

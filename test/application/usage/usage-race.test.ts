@@ -1,7 +1,5 @@
+import { pairedStoreKinds, type PairedStores } from '../../support/paired-stores.js';
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { LimitReached } from '../../../domain/errors.js';
 import { anonymousPrincipal } from '../../../domain/principal.js';
 import { DEFAULT_BREAKERS, type Limits } from '../../../domain/usage/budget.js';
@@ -9,10 +7,7 @@ import type { UsageTallyPrimitives } from '../../../domain/usage/usage-tally.js'
 import type { Store } from '../../../ports/store.js';
 import { UsageBook } from '../../../application/usage/usage-book.js';
 import { UsageMeter } from '../../../application/usage/usage-meter.js';
-import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
-import { MikroOrmStore } from '../../../adapters/store/mikro-orm/mikro-orm-store.js';
 import { ManualClock } from '../../support/manual-clock.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../../support/postgres.js';
 
 const LIMITS: Limits = { turns: { max: 3, windowSeconds: 3600 }, tokens: { max: 100, windowSeconds: 60 } };
 
@@ -28,10 +23,10 @@ function meterOn(store: Store, clock: ManualClock, limits: Limits = LIMITS, perA
  * Two instances (two stores over one database, or one memory store) race a subject's last unit
  * of budget, several rounds over: each round, exactly one charge wins and the rest are refused.
  */
-function describeRace(label: string, open: () => Promise<{ stores: [Store, Store]; cleanup: () => Promise<void> } | null>): void {
+function describeRace(label: string, open: () => Promise<PairedStores | null>): void {
   describe(`racing a subject's last unit: ${label}`, function () {
     this.timeout(60_000);
-    let opened: { stores: [Store, Store]; cleanup: () => Promise<void> } | null = null;
+    let opened: PairedStores | null = null;
     const clock = new ManualClock('2026-03-01T10:00:00.000Z');
 
     before(async function () {
@@ -106,60 +101,5 @@ function describeRace(label: string, open: () => Promise<{ stores: [Store, Store
 }
 
 describe('UsageMeter across instances', () => {
-  describeRace('memory (one store, interleaved callers)', async () => {
-    const store = new MemoryStore({ clock: new ManualClock() });
-    return { stores: [store, store], cleanup: async () => undefined };
-  });
-
-  describeRace('SQLite (two stores over one file)', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'porter-usage-'));
-    const file = join(dir, 'porter.db');
-    const first = await MikroOrmStore.open({ target: { engine: 'sqlite', file }, clock: new ManualClock() });
-    const second = await MikroOrmStore.open({ target: { engine: 'sqlite', file }, clock: new ManualClock() });
-    return { stores: [first, second], cleanup: () => rm(dir, { recursive: true, force: true }) };
-  });
-
-  describeRace('PostgreSQL (two stores over one database)', async () => {
-    const server = await postgresServerUrl();
-    if (!server) return null;
-    const database: TestDatabase = await createTestDatabase(server);
-    const target = { engine: 'postgresql' as const, url: database.url };
-    const first = await MikroOrmStore.open({ target, clock: new ManualClock() });
-    const second = await MikroOrmStore.open({ target, clock: new ManualClock() });
-    return { stores: [first, second], cleanup: () => database.drop() };
-  });
-
-  it('without limits nothing is read or written; a unit frees once its window has passed', async () => {
-    const clock = new ManualClock('2026-03-01T10:00:00.000Z');
-    let touched = 0;
-    const store = new MemoryStore({ clock });
-    const counting: Store = Object.assign(Object.create(store) as Store, {
-      records: <T>(name: string) => {
-        const set = store.records<T>(name);
-        return {
-          ...set,
-          get: (id: string) => (touched++, set.get(id)),
-          put: (input: Parameters<typeof set.put>[0]) => (touched++, set.put(input)),
-          list: (query?: Parameters<typeof set.list>[0]) => (touched++, set.list(query)),
-          atomic: set.atomic,
-        };
-      },
-    });
-    const none = meterOn(counting, clock, {});
-    await none.charge('ada', 'turns');
-    await none.ensureLeft('ada', 'tokens');
-    await none.record('ada', 'tokens', 500);
-    expect(await none.figures('ada')).to.deep.equal({});
-    expect(touched).to.equal(0);
-
-    const meter = meterOn(store, clock, { runs: { max: 1, windowSeconds: 60 } });
-    await meter.charge('ada', 'runs');
-    const refused = await meter.charge('ada', 'runs').then(
-      () => null,
-      (error: unknown) => error as LimitReached,
-    );
-    expect(refused?.retryAfterSeconds).to.be.within(60, 62);
-    clock.advance(refused!.retryAfterSeconds! * 1000);
-    await meter.charge('ada', 'runs');
-  });
+  for (const [label, open] of pairedStoreKinds('porter-usage-')) describeRace(label, open);
 });
