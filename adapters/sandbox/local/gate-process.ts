@@ -74,6 +74,8 @@ export interface GateEvents {
 
 const CONNECT_TIMEOUT_MS = 5000;
 const OUTPUT_GRACE_MS = 200;
+/** How many connections out one app may hold open at once. */
+const MAX_EGRESS_CONNECTIONS = 256;
 const LIMITS: ReadonlyArray<SandboxLimit> = ['processes', 'memory', 'cpu', 'disk'];
 
 interface Pending<T> {
@@ -92,6 +94,7 @@ export class GateProcess {
   private readonly connects = new Map<number, Pending<Socket>>();
   private readonly probes = new Map<number, Pending<boolean>>();
   private nextId = 1;
+  private egressOpen = 0;
   private listening = false;
   private exitInfo: { code: number | null; signal: string | null } | null = null;
   private failure: string | null = null;
@@ -244,8 +247,11 @@ export class GateProcess {
         if (this.appGroupOnHost && Number.isInteger(said.pid) && (said.pid as number) > 1) this.appPid = said.pid as number;
         return destroy(handle);
       case 'egress':
-        if (handle instanceof Socket && this.events) return this.events.onEgress(handle);
-        return destroy(handle);
+        if (!(handle instanceof Socket) || !this.events || this.egressOpen >= MAX_EGRESS_CONNECTIONS) return destroy(handle);
+        // Each is a descriptor of the host's own: an app opening connections without end would use them all up.
+        this.egressOpen++;
+        handle.once('close', () => this.egressOpen--);
+        return this.events.onEgress(handle);
       case 'connected':
         return this.answer(this.connects, said.id, handle instanceof Socket ? handle : null, 'no socket');
       case 'connect-failed':

@@ -61,6 +61,8 @@ interface Running {
   readonly runtime: string | null;
   inFlight: number;
   drained: (() => void) | null;
+  /** Ends its draining early (the server is being stopped). */
+  cut?: () => void;
 }
 
 /** A port taken between our probe and the server's bind shows up as this in its output. */
@@ -81,6 +83,8 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
   private current: Running | null = null;
   private proxy: EgressProxy | null = null;
   private stop: SandboxStop | null = null;
+  /** Copies that were replaced and are finishing their requests. */
+  private readonly retiring = new Set<Running>();
   /** The working tree as last read (null: changed since, or never read). */
   private packed: PackedTree | null = null;
   /** The last gate's end being handled (its limit, if any, recorded). */
@@ -305,6 +309,7 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
 
   /** A replaced copy: it finishes what it was answering (up to DRAIN_MS), then goes. */
   private async retire(running: Running): Promise<void> {
+    this.retiring.add(running);
     if (running.inFlight > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, DRAIN_MS);
@@ -313,12 +318,15 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
           clearTimeout(timer);
           resolve();
         };
+        // Stopping the server (idle, close, discard) ends the draining ones at once too.
+        running.cut = running.drained;
       });
     }
     await this.finish(running);
   }
 
   private async finish(running: Running): Promise<void> {
+    this.retiring.delete(running);
     await running.gate.stop();
     await running.door.close();
     if (running.runtime) await removeTree(running.runtime);
@@ -328,6 +336,8 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
     const running = this.current;
     this.current = null;
     this.settings.pool.forget(this);
-    if (running) await this.finish(running);
+    const draining = [...this.retiring];
+    for (const each of draining) each.cut?.();
+    await Promise.all([...draining, ...(running ? [running] : [])].map((each) => this.finish(each)));
   }
 }

@@ -171,6 +171,29 @@ describe('LocalSandbox contained by bubblewrap', function () {
     }
   });
 
+  it("cannot use up the host's descriptors: connections out beyond 256 at once are closed, and egress works again after", async () => {
+    const session = await served('app_flood');
+    const flood = `
+      const net = require('node:net');
+      const [host, port] = process.env.PORTER_EGRESS_PROXY.split(':');
+      let open = 0, closed = 0;
+      for (let i = 0; i < 400; i++) {
+        const socket = net.connect(Number(port), host);
+        socket.on('connect', () => open++);
+        socket.on('error', () => undefined);
+        socket.on('close', () => closed++);
+      }
+      setTimeout(() => { console.log(JSON.stringify({ open, closed })); process.exit(0); }, 3000);`;
+    const answer = await callFn<SpawnAnswer>(session, 'spawn', { command: 'node', args: ['-e', flood], env: 'inherit' });
+    const { open, closed } = JSON.parse(answer.stdout) as { open: number; closed: number };
+    expect(open).to.equal(400);
+    expect(closed).to.be.at.least(400 - 256);
+    expect(400 - closed).to.be.at.most(256);
+    // Once they are gone, the app reaches out as before (this suite's resolver lets loopback through).
+    const egress = await callFn<EgressAnswer>(session, 'fetch', { url: `http://127.0.0.1:${new URL(wire.url).port}/` });
+    expect(egress.text).to.equal('threads of nobody');
+  });
+
   it('runs start.sh contained too, and close leaves none of its processes behind', async () => {
     const session = await served('app_tree', startShApp('tree'));
     expect((await callFn<EchoBody>(session, 'echo')).startedBy).to.equal('start.sh');
