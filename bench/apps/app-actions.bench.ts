@@ -145,7 +145,7 @@ async function limitsCost(folder: string): Promise<BenchResult> {
     new LocalSandbox({
       root: join(folder, 'loose'),
       startTimeoutMs: 10_000,
-      appLimits: { processes: 100_000, memoryMb: 1_048_576, cpuSeconds: 31_536_000, diskMb: 1_048_576, watchMs: 10_000 },
+      appLimits: { processes: 100_000, memoryMb: 1_048_576, cpuSecondsPerMinute: 3_840, diskMb: 1_048_576, watchMs: 10_000 },
     }),
   );
   try {

@@ -215,7 +215,7 @@ export const sandboxSettingsSchema = z.discriminatedUnion('kind', [
       .strictObject({
         processes: z.number().int().min(16).max(100_000).optional(),
         memoryMb: z.number().int().min(64).max(1_048_576).optional(),
-        cpuSeconds: z.number().int().min(1).max(31_536_000).optional(),
+        cpuSecondsPerMinute: z.number().int().min(1).max(3_840).optional(),
         diskMb: z.number().int().min(1).max(1_048_576).optional(),
         cooldownMs: z.number().int().min(0).max(86_400_000).optional(),
         watchMs: z.number().int().min(20).max(10_000).optional(),

@@ -134,14 +134,14 @@ export type SandboxOptions =
       /**
        * What each app may use under bubblewrap; an app over one is stopped (its owner is told which)
        * and may start again after `cooldownMs`. `processes` (processes and threads, 16–100000,
-       * default 128), `memoryMb` (64–1048576, default 512), `cpuSeconds` (CPU time of any one
-       * process, 1–31536000, default 300), `diskMb` (its folder and its /tmp, each, 1–1048576,
+       * default 128), `memoryMb` (64–1048576, default 512), `cpuSecondsPerMinute` (CPU time of all
+       * its processes in any minute, 1–3840, default 45), `diskMb` (its folder and its /tmp, each, 1–1048576,
        * default 256), `cooldownMs` (0–86400000, default 60000), `watchMs` (20–10000, default 200).
        */
       readonly appLimits?: {
         readonly processes?: number;
         readonly memoryMb?: number;
-        readonly cpuSeconds?: number;
+        readonly cpuSecondsPerMinute?: number;
         readonly diskMb?: number;
         readonly cooldownMs?: number;
         readonly watchMs?: number;

@@ -38,7 +38,7 @@ await new Promise<void>((resolve) => service.listen(servicePath, resolve));
 const sandbox = new LocalSandbox({
   root,
   startTimeoutMs: 10_000,
-  appLimits: { processes: 64, memoryMb: 192, cpuSeconds: 2, diskMb: 32, watchMs: 100 },
+  appLimits: { processes: 64, memoryMb: 192, cpuSecondsPerMinute: 2, diskMb: 32, watchMs: 100 },
 } as ConstructorParameters<typeof LocalSandbox>[0]);
 
 const call = async (session: SandboxSession, name: string, body: unknown = {}) => {

@@ -4,8 +4,9 @@ import type { SandboxLimit } from '../../../ports/sandbox.js';
 
 /**
  * What one app may use on this machine, under bubblewrap. The kernel holds each process to them
- * (rlimits set by util-linux `prlimit` as the app starts, tmpfs sizes for its folder and `/tmp`);
- * the gate adds the app's processes up every `watchMs` and stops the app when they cross one.
+ * (rlimits set by util-linux `prlimit` as the app starts, tmpfs sizes for its folder and `/tmp`,
+ * a lower CPU priority); the gate adds the app's processes up every `watchMs` (CPU time over the
+ * last minute) and stops the app when they cross one.
  */
 export interface AppLimits {
   /** Processes and threads together, like cgroups' `pids.max`: RLIMIT_NPROC in the app's own user namespace. Default 128. */
@@ -15,8 +16,11 @@ export interface AppLimits {
    * mappings) and the anonymous memory of all its processes added up. Default 512.
    */
   readonly memoryMb: number;
-  /** CPU time, in seconds, any one process may use (RLIMIT_CPU; the kernel ends it past this). Default 300. */
-  readonly cpuSeconds: number;
+  /**
+   * CPU time, in seconds, its processes together may use in any minute (60 is one busy core; more
+   * needs several). Default 45: a server may be busy, not spin for ever.
+   */
+  readonly cpuSecondsPerMinute: number;
   /** Disk, in MiB, for its folder (`/app`) and for its `/tmp`, each (tmpfs sizes, and RLIMIT_FSIZE). Default 256. */
   readonly diskMb: number;
   /** How long an app stopped for crossing a limit stays stopped before a request may start it again. Default 60 s. */
@@ -28,7 +32,7 @@ export interface AppLimits {
 export const DEFAULT_APP_LIMITS: AppLimits = {
   processes: 128,
   memoryMb: 512,
-  cpuSeconds: 300,
+  cpuSecondsPerMinute: 45,
   diskMb: 256,
   cooldownMs: 60_000,
   watchMs: 200,
@@ -37,7 +41,7 @@ export const DEFAULT_APP_LIMITS: AppLimits = {
 const RANGES: Record<keyof AppLimits, readonly [number, number]> = {
   processes: [16, 100_000],
   memoryMb: [64, 1_048_576],
-  cpuSeconds: [1, 31_536_000],
+  cpuSecondsPerMinute: [1, 3_840],
   diskMb: [1, 1_048_576],
   cooldownMs: [0, 86_400_000],
   watchMs: [20, 10_000],
@@ -70,8 +74,6 @@ export function prlimitOptions(limits: AppLimits, hard: HardLimits = hostHardLim
   return [
     `--nproc=${both('processes', limits.processes)}`,
     `--data=${both('data', limits.memoryMb * MIB)}`,
-    // A second past the limit (the gate stops the app at it, saying why), SIGXCPU; a second later, SIGKILL.
-    `--cpu=${capped('cpu', limits.cpuSeconds + 1)}:${capped('cpu', limits.cpuSeconds + 2)}`,
     `--fsize=${both('fileSize', limits.diskMb * MIB)}`,
     '--core=0:0',
   ];
@@ -81,7 +83,6 @@ export function prlimitOptions(limits: AppLimits, hard: HardLimits = hostHardLim
 export interface HardLimits {
   readonly processes: number;
   readonly data: number;
-  readonly cpu: number;
   readonly fileSize: number;
 }
 
@@ -104,7 +105,6 @@ export function hostHardLimits(): HardLimits {
   hostLimits = {
     processes: hardOf('Max processes'),
     data: hardOf('Max data size'),
-    cpu: hardOf('Max cpu time'),
     fileSize: hardOf('Max file size'),
   };
   return hostLimits;
@@ -120,7 +120,7 @@ export function watchedLimits(limits: AppLimits, diskPaths: ReadonlyArray<string
   return {
     processes: limits.processes,
     memoryBytes: limits.memoryMb * MIB,
-    cpuSeconds: limits.cpuSeconds,
+    cpuSecondsPerMinute: limits.cpuSecondsPerMinute,
     diskPaths,
     everyMs: limits.watchMs,
   };
@@ -134,7 +134,7 @@ export function limitSize(limit: SandboxLimit, limits: AppLimits): string {
     case 'memory':
       return `${limits.memoryMb} MiB of memory`;
     case 'cpu':
-      return `${limits.cpuSeconds} s of CPU time`;
+      return `${limits.cpuSecondsPerMinute} s of CPU time a minute`;
     case 'disk':
       return `${limits.diskMb} MiB of disk`;
   }

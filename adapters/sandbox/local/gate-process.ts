@@ -50,7 +50,7 @@ export interface GateBoot {
   readonly limits?: {
     readonly processes: number;
     readonly memoryBytes: number;
-    readonly cpuSeconds: number;
+    readonly cpuSecondsPerMinute: number;
     readonly diskPaths: ReadonlyArray<string>;
     readonly everyMs: number;
   } | null;

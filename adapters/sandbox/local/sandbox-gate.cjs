@@ -146,16 +146,24 @@ function usageOf(pid) {
   }
 }
 
+const CPU_WINDOW_MS = 60_000;
+
 /**
  * The app's limits, checked every few hundred milliseconds over every process of the sandbox but
- * the gate's own: the kernel holds each process (rlimits); this holds them all together.
+ * the gate's own: the kernel holds each process (rlimits); this holds them all together. CPU time
+ * is what all of them spent over the last minute (each process's time since it was last seen, so
+ * one that ended still counts what it spent while watched).
  */
 function watch(limits, ignored) {
+  const seen = new Map();
+  const spent = [];
   const timer = setInterval(() => {
     if (!app) return clearInterval(timer);
+    const now = Date.now();
     let tasks = 0;
     let memory = 0;
-    let cpu = 0;
+    let cpuDelta = 0;
+    const alive = new Map();
     let names = [];
     try {
       names = fs.readdirSync('/proc');
@@ -168,12 +176,19 @@ function watch(limits, ignored) {
       if (!usage) continue;
       tasks += usage.tasks;
       memory += usage.memory;
-      cpu = Math.max(cpu, usage.cpu);
+      cpuDelta += Math.max(0, usage.cpu - (seen.get(name) || 0));
+      alive.set(name, usage.cpu);
     }
+    seen.clear();
+    for (const [name, cpu] of alive) seen.set(name, cpu);
+    spent.push([now, cpuDelta]);
+    while (spent.length && spent[0][0] < now - CPU_WINDOW_MS) spent.shift();
+    const cpu = spent.reduce((sum, [, seconds]) => sum + seconds, 0);
     let over = null;
     if (limits.processes && tasks >= limits.processes) over = { limit: 'processes', used: tasks, max: limits.processes };
     else if (limits.memoryBytes && memory > limits.memoryBytes) over = { limit: 'memory', used: memory, max: limits.memoryBytes };
-    else if (limits.cpuSeconds && cpu >= limits.cpuSeconds) over = { limit: 'cpu', used: cpu, max: limits.cpuSeconds };
+    else if (limits.cpuSecondsPerMinute && cpu >= limits.cpuSecondsPerMinute)
+      over = { limit: 'cpu', used: cpu, max: limits.cpuSecondsPerMinute };
     else {
       for (const place of limits.diskPaths || []) {
         try {
