@@ -34,6 +34,8 @@ export type { ConnectedAccount, ProxyRequest, ProxyResponse } from '../ports/con
 export type { Store } from '../ports/store.js';
 export type { FeedSet } from '../ports/feeds.js';
 export { syncPins } from './apps-sync.js';
+export { packApp } from './pack-app.js';
+export type { AppDocument } from '../domain/apps/app-document.js';
 export type { SyncReport } from '../ports/use-cases/apps.js';
 /** For `oauth.consentPage` (a host's own consent page) and `oauth.principal(subject)`. */
 export type { ConsentPageModel, ConsentPageRenderer } from '../adapters/mcp/consent-page.js';
