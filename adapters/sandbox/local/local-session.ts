@@ -68,7 +68,7 @@ interface Running {
 /** A port taken between our probe and the server's bind shows up as this in its output. */
 const PORT_RACE = /EADDRINUSE/;
 /** How long a server that stopped answering is given to be heard ending. */
-const ENDING_WAIT_MS = 500;
+const ENDING_WAIT_MS = 2000;
 /** How long a replaced server may finish the requests it was answering. */
 const DRAIN_MS = 30_000;
 
