@@ -267,6 +267,10 @@ describe('production refuses to boot without PORTER_SECRET, and writes nothing',
     const demo = await porter(['serve', '--demo', '--port', '0'], production, folder.path(), 20_000);
     expect(demo.code, demo.stderr).to.equal(2);
     expect(demo.stderr).to.contain('secret: is required in production: set PORTER_SECRET');
+    // Refused before anything: no demo webhook secret minted or printed, nothing started or bundled.
+    expect(demo.stdout).to.equal('');
+    expect(demo.stderr).to.not.contain('whsec_').and.not.contain('PORTER_WEBHOOK_DEMO_SECRET');
+    expect(demo.stderr).to.not.contain('starting the development host').and.not.contain('bundling the chrome');
     expect(await written()).to.deep.equal([]);
   });
 
