@@ -62,9 +62,7 @@ export async function runDoctor(target: DoctorTarget): Promise<CheckResult[]> {
   let blocks: Record<string, unknown> | null = null;
   if (answered.success) {
     blocks = answered.data.blocks;
-    results.push(
-      wireCheck.pass(`Porter ${answered.data.version} answers at ${wire} (store ${String(blocks.store)}, model ${String(blocks.model)})`),
-    );
+    results.push(wireCheck.pass(`Porter ${answered.data.version} answers at ${wire} (store ${String(blocks.store)})`));
   } else if (reached.status !== 404 && refused.success) {
     // Porter is there (its envelope), but /status resolves a principal: a resolver that throws, or
     // a store that is down, fails it. The doctor routes take no principal, so the checks go on.
@@ -106,6 +104,7 @@ export async function runDoctor(target: DoctorTarget): Promise<CheckResult[]> {
     );
   }
 
+  results.push(blocks ? modelFinding(blocks) : findingsOf('model').skip(`not checked: GET ${target.mount}/status did not answer`));
   results.push(presentFinding(await call(wire, 'POST', '/doctor/present', {}, PROBE), target));
   results.push(actAsFinding(await call(wire, 'POST', '/doctor/act-as', target.subject ? { subject: target.subject } : {})));
   results.push(
@@ -165,6 +164,23 @@ function actAsFinding(answer: Answer): CheckResult {
       "principal(req) must return the subject the material names (the token's sub)",
     );
   return check.pass("material the actAs preset mints is accepted by the host's resolver as the same subject");
+}
+
+/**
+ * Whether turns have a model, from `/status`: its `agent` is what a turn checks before it starts,
+ * so a host without one is told here what every turn would answer (501 not-implemented).
+ */
+function modelFinding(blocks: Record<string, unknown>): CheckResult {
+  const check = findingsOf('model');
+  if (blocks.agent !== true)
+    return check.fail(
+      "no model is configured: every turn answers 501 not-implemented (the model ladder found no provider in the host's environment)",
+      "Set OPENAI_API_KEY, ANTHROPIC_API_KEY or PORTER_MODEL_URL in the host's environment (PORTER_MODEL names the model), or pass `model` to createPorter; then restart the host",
+    );
+  if (blocks.model === 'custom') return check.pass("turns are answered by the host's own model (the `model` option)");
+  return check.pass(
+    "turns are answered by a model the model ladder picked from the host's environment (in development without a provider key, the offline scripted model)",
+  );
 }
 
 function connectionsFinding(kind: unknown): CheckResult {

@@ -5,12 +5,13 @@ import type { Command } from './main.js';
 /** `porter doctor`: the doctor checks against a running host, each with a fix. */
 export const doctorCommand: Command = {
   name: 'doctor',
-  summary: "check a running host's setup (base URL, credential forwarding, act-as) and say how to fix it",
+  summary: "check a running host's setup (base URL, model, credential forwarding, act-as) and say how to fix it",
   help: `Usage: porter doctor [url] [--mount <path>] [--subject <subject>] [--strict] [--json]
 
 Runs Porter's doctor checks against a running host and prints each with a fix:
   wire         Porter answers at <url><mount>/status
   base-url     PORTER_BASE_URL is set (answered by every composition)
+  model        turns have a model (without one, every turn answers 501 not-implemented)
   present      a same-origin call reaches the host with the person's authorization and cookie
   act-as       what the actAs preset mints, the host's principal resolver accepts as that subject
   connections  whether a connection broker is configured (informational)

@@ -84,8 +84,12 @@ variables in the README's Configuration table (model, connections, sandbox).`,
               'or --demo to run the demo host in production (its sign-in trusts a header: never expose it)',
           );
         }
+        // Loaded here, not at the top: `porter --help` should not load the whole runtime. A
+        // configuration the demo host cannot start with (production without PORTER_SECRET) is
+        // refused first, before anything is said, minted or started.
+        const { checkDevHost } = await import('../dev-host/dev-host-options.js');
+        checkDevHost({ env, port, host });
         io.err('porter serve: starting the development host (opening the store, bundling the chrome)…');
-        // Loaded here, not at the top: `porter --help` should not load the whole runtime.
         const { startDevHost } = await import('../dev-host/dev-host.js');
         running = await startDevHost({ env, port, host });
       }

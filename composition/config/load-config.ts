@@ -1,6 +1,7 @@
 import { configSchema, type PorterConfig } from './config-schema.js';
 import type { PorterOptions } from './porter-options.js';
 import { PorterConfigError, type PorterConfigIssue } from './porter-config-error.js';
+import { optionIssues } from './option-issues.js';
 
 export { PorterConfigError, type PorterConfigIssue } from './porter-config-error.js';
 
@@ -28,7 +29,7 @@ export function loadConfig(options: PorterOptions = {}, env: NodeJS.ProcessEnv =
   const parsed = configSchema.safeParse(merged);
   const issues: PorterConfigIssue[] = parsed.success
     ? []
-    : parsed.error.issues.map((issue) => ({
+    : optionIssues(configSchema, merged, parsed.error.issues).map((issue) => ({
         option: issue.path.length ? optionLabel(issue.path.join('.'), options, env) : '(options)',
         message: issue.message,
       }));

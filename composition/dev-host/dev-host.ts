@@ -2,16 +2,15 @@ import Koa from 'koa';
 import type { Server } from 'node:http';
 import { listen, logUnlessHangUp, stopServer, urlOf } from '../server/listen.js';
 import { createPorter, type Porter } from '../create-porter.js';
-import type { PorterOptions } from '../config/porter-options.js';
-import { demoPrincipal } from './demo-principal.js';
 import { developmentSecret } from './dev-secret.js';
-import { demoTools } from './demo-tools.js';
 import { demoWebhookSecret } from './demo-webhook.js';
-import { developmentOAuth, developmentSignIn } from './dev-oauth.js';
+import { developmentSignIn } from './dev-oauth.js';
 import { serveChrome } from '../chrome.js';
 import { brokerFromEnvironment } from '../../adapters/connections/broker-settings.js';
-import { DemoBroker, demoCalendarTool } from './demo-broker.js';
-import { limitsFromEnvironment } from './dev-limits.js';
+import { DemoBroker } from './demo-broker.js';
+import { checkDevHost, devHostOptions, type DevHostOptions } from './dev-host-options.js';
+
+export { checkDevHost, type DevHostOptions } from './dev-host-options.js';
 
 /** What the development host's chrome offers to try: its demo tools, in words the offline model reads. */
 const DEMO_SUGGESTIONS = [
@@ -20,22 +19,6 @@ const DEMO_SUGGESTIONS = [
   { label: 'Add a note', text: '/call notes_add {"text":"Buy milk"}' },
   { label: 'Build an app', text: '/app a reading list with a title, author and a done checkbox' },
 ];
-
-export interface DevHostOptions {
-  /** Port to listen on; 0 picks a free one. Default: $PORT, else 3000. */
-  readonly port?: number;
-  /** Interface to bind. Default 127.0.0.1: the demo sign-in trusts a header, so this machine only. */
-  readonly host?: string;
-  readonly env?: NodeJS.ProcessEnv;
-  /** Extra Porter options (tests use them to swap the store or the model). */
-  readonly porter?: PorterOptions;
-  /**
-   * Run the demo connection broker (demo-broker.ts) and connect to it, so the Connections page
-   * works end to end. Default: in development, when neither the options nor the environment name
-   * a broker.
-   */
-  readonly demoBroker?: boolean;
-}
 
 export interface DevHost {
   readonly url: string;
@@ -49,13 +32,15 @@ export interface DevHost {
  * The host `npm start` runs: a Koa application that mounts Porter at /api/porter, serves the
  * shipped chrome at /, and signs people in from a demo cookie or header. NODE_ENV=production
  * selects the production composition; anything else the development one. Only development mints
- * (and keeps in .porter/secret) a signing secret; production needs PORTER_SECRET.
+ * (and keeps in .porter/secret) a signing secret; production needs PORTER_SECRET. Without
+ * PORTER_WEBHOOK_DEMO_SECRET, the demo webhook source's minted secret is said once it listens.
  */
 export async function startDevHost(options: DevHostOptions = {}): Promise<DevHost> {
   const env = options.env ?? process.env;
   const production = env.NODE_ENV === 'production';
-  // Budgets to try by hand (PORTER_LIMITS, JSON); read before anything starts, so bad JSON stops here.
-  const limits = options.porter?.limits ?? limitsFromEnvironment(env);
+  // Refused here, before a secret is minted or said, a file written, the broker started or the chrome bundled.
+  checkDevHost(options);
+  const webhook = demoWebhookSecret(env);
   const broker =
     (options.demoBroker ?? (!production && options.porter?.connections === undefined && !brokerFromEnvironment(env).settings))
       ? new DemoBroker()
@@ -64,20 +49,11 @@ export async function startDevHost(options: DevHostOptions = {}): Promise<DevHos
   let porter: Porter;
   try {
     porter = await createPorter(
-      {
-        development: !production,
-        principal: demoPrincipal,
-        tools: [...demoTools(), ...(broker ? [demoCalendarTool()] : [])],
-        ...(broker && brokerUrl ? { connections: { cloud: { url: brokerUrl, key: broker.key } } } : {}),
-        // The MCP door, signed in from the same demo cookie (see dev-oauth.ts).
-        mcp: true,
-        oauth: developmentOAuth(),
+      devHostOptions(options, env, {
         secret: options.porter?.secret ?? (env.PORTER_SECRET || (production ? undefined : developmentSecret('.porter/secret'))),
-        // A self-minted Standard Webhooks source: POST /webhooks/demo, signed with this secret.
-        webhooks: { sources: { demo: { kind: 'standard', secret: demoWebhookSecret(env) } } },
-        ...(limits ? { limits } : {}),
-        ...options.porter,
-      },
+        webhookSecret: webhook.secret,
+        ...(broker && brokerUrl ? { broker: { url: brokerUrl, key: broker.key } } : {}),
+      }),
       env,
     );
   } catch (error) {
@@ -108,6 +84,7 @@ export async function startDevHost(options: DevHostOptions = {}): Promise<DevHos
     await broker?.close();
     throw error;
   }
+  if (webhook.minted) console.log(webhook.minted);
   return {
     url: urlOf(server, host),
     porter,

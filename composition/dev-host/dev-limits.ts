@@ -1,5 +1,6 @@
 import { limitsSchema } from '../config/config-schema.js';
 import { PorterConfigError } from '../config/porter-config-error.js';
+import { optionIssues } from '../config/option-issues.js';
 import type { UsageLimits } from '../config/porter-options.js';
 
 /** Longer than any real `limits` JSON; refused before it is parsed. */
@@ -32,8 +33,8 @@ export function limitsFromEnvironment(env: NodeJS.ProcessEnv): UsageLimits | und
   const checked = limitsSchema.safeParse(parsed);
   if (!checked.success) {
     throw new PorterConfigError(
-      checked.error.issues.map((issue) => ({
-        option: issue.path.length ? `limits.${issue.path.join('.')} (from PORTER_LIMITS)` : option,
+      optionIssues(limitsSchema, parsed, checked.error.issues, ['limits']).map((issue) => ({
+        option: `${issue.path.join('.')} (from PORTER_LIMITS)`,
         message: issue.message,
       })),
     );

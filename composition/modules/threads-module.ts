@@ -27,7 +27,7 @@ import {
 } from '../../application/threads/turn-settings.js';
 import { MemoryFeeds } from '../../adapters/store/memory/memory-feeds.js';
 import { ThreadsAdopter } from '../../application/threads/threads-adopter.js';
-import { NoModel } from '../../adapters/model/no-model.js';
+import type { Model } from '../../ports/model.js';
 import { RenameThread } from '../../application/threads/rename-thread.js';
 import { SearchThreads } from '../../application/threads/search-threads.js';
 import { threadRoutes } from '../../adapters/http/routes/thread-routes.js';
@@ -121,6 +121,16 @@ export const threadsModule = porterModule((bind) => {
   );
   bind(TOKENS.StatusBlocks).toDynamicValue((ctx) => {
     const model = get(ctx, TOKENS.Model);
-    return { agent: !(model instanceof NoModel), model: model.source };
+    return { agent: answersTurns(model), model: model.source };
   });
 });
+
+/** What a turn asks before it starts (RunTurn), so `/status` and `porter doctor` say what a turn would do. */
+function answersTurns(model: Model): boolean {
+  try {
+    model.assertConfigured();
+    return true;
+  } catch {
+    return false;
+  }
+}

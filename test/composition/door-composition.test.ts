@@ -63,7 +63,7 @@ describe('The door composition', () => {
     expect(issues({ oauth: { principal: () => null, brand: { name: 'Acme', logoUrl: 'javascript:x' } } })).to.deep.equal([
       'oauth.brand.logoUrl',
     ]);
-    expect(issues({ oauth: { principal: () => null, bogus: true } })).to.deep.equal(['oauth']);
+    expect(issues({ oauth: { principal: () => null, bogus: true } })).to.deep.equal(['oauth.bogus']);
     const oauth = { principal: () => null };
     expect(issues({ oauth, remoteAs: { issuer: 'https://id.example', algorithms: ['HS256'] } })).to.deep.equal(['remoteAs.algorithms.0']);
     expect(

@@ -3,7 +3,7 @@ import { loadConfig, PorterConfigError } from '../../composition/config/load-con
 import type { PorterOptions } from '../../composition/config/config-schema.js';
 import { z } from 'zod';
 import { tool } from 'ai';
-import { defineTool } from '../../composition/index.js';
+import { createPorter, defineTool } from '../../composition/index.js';
 
 const SECRET = 'x'.repeat(40);
 
@@ -98,6 +98,69 @@ describe('loadConfig', () => {
   it('refuses an unknown option rather than ignoring a typo', () => {
     const error = failure({ development: true, histroyWindow: 10 } as PorterOptions);
     expect(error.message).to.contain('histroyWindow');
+  });
+
+  describe('an unknown option', () => {
+    const issuesOf = (options: Record<string, unknown>) => failure({ development: true, ...options } as PorterOptions).issues;
+
+    it('is named at its own path with the nearest known option: a typo, a wrong case, a missing letter', () => {
+      expect(issuesOf({ maxStep: 3 })).to.deep.equal([{ option: 'maxStep', message: 'unknown option — did you mean `maxSteps`?' }]);
+      expect(issuesOf({ MaxSteps: 3 })).to.deep.equal([{ option: 'MaxSteps', message: 'unknown option — did you mean `maxSteps`?' }]);
+      expect(issuesOf({ histroyWindow: 10 })).to.deep.equal([
+        { option: 'histroyWindow', message: 'unknown option — did you mean `historyWindow`?' },
+      ]);
+      expect(failure({ development: true, maxStep: 3 } as PorterOptions).message).to.contain(
+        '  - maxStep: unknown option — did you mean `maxSteps`?',
+      );
+    });
+
+    it('inside a nested option, suggests among that object’s own keys', () => {
+      expect(issuesOf({ sandbox: { kind: 'local', contaiment: 'none' } })).to.deep.equal([
+        { option: 'sandbox.contaiment', message: 'unknown option — did you mean `sandbox.containment`?' },
+      ]);
+      expect(issuesOf({ limits: { turn: { max: 5, windowSeconds: 60 } } })).to.deep.equal([
+        { option: 'limits.turn', message: 'unknown option — did you mean `limits.turns`?' },
+      ]);
+      expect(issuesOf({ limits: { anonymousPerAddress: { tokns: { max: 5, windowSeconds: 60 } } } })).to.deep.equal([
+        { option: 'limits.anonymousPerAddress.tokns', message: 'unknown option — did you mean `limits.anonymousPerAddress.tokens`?' },
+      ]);
+      expect(issuesOf({ connections: { nango: { secretKey: 'k', hots: 'https://nango.example.com' } } })).to.deep.equal([
+        { option: 'connections.nango.hots', message: 'unknown option — did you mean `connections.nango.host`?' },
+      ]);
+      expect(issuesOf({ policy: [{ tol: 'notes_add', action: 'ask' }] })).to.deep.equal([
+        { option: 'policy.0.tol', message: 'unknown option — did you mean `policy.0.tool`?' },
+      ]);
+      expect(issuesOf({ databaseTimeouts: { statementMS: 500 } })).to.deep.equal([
+        { option: 'databaseTimeouts.statementMS', message: 'unknown option — did you mean `databaseTimeouts.statementMs`?' },
+      ]);
+      expect(issuesOf({ trustProxy: { hop: 2 } })).to.deep.equal([
+        { option: 'trustProxy.hop', message: 'unknown option — did you mean `trustProxy.hops`?' },
+      ]);
+    });
+
+    it('with nothing close: says so, listing a nested object’s keys, and names each unknown key apart', () => {
+      expect(issuesOf({ colour: 'red', maxStep: 3 })).to.deep.equal([
+        { option: 'colour', message: "unknown option; the README's Configuration table lists every option" },
+        { option: 'maxStep', message: 'unknown option — did you mean `maxSteps`?' },
+      ]);
+      expect(issuesOf({ limits: { seats: { max: 5, windowSeconds: 60 } } })).to.deep.equal([
+        {
+          option: 'limits.seats',
+          message: 'unknown option; `limits` takes turns, tokens, toolCalls, appGenerations, runs, anonymousPerAddress',
+        },
+      ]);
+    });
+
+    it('fails createPorter the same way, before anything is opened', async () => {
+      const error = await createPorter({ development: true, maxStep: 3 } as PorterOptions, {}).then(
+        () => expect.fail('expected createPorter to refuse'),
+        (refused: unknown) => refused,
+      );
+      expect(error).to.be.instanceOf(PorterConfigError);
+      expect((error as PorterConfigError).issues).to.deep.equal([
+        { option: 'maxStep', message: 'unknown option — did you mean `maxSteps`?' },
+      ]);
+    });
   });
 
   it('refuses out-of-range chat options, naming each', () => {

@@ -224,6 +224,13 @@ describe("porter serve --config (a host's own Porter)", function () {
     const refused = await porter(['serve', '--config', invalid], { PORTER_SECRET: SECRET }, folder);
     expect(refused.code).to.equal(2);
     expect(refused.stderr).to.contain('maxSteps:');
+    const typo = join(folder, 'typo.mjs');
+    await writeFile(typo, 'export default { maxStep: 4, sandbox: { kind: "local", contaiment: "none" } };\n');
+    const misspelt = await porter(['serve', '--config', typo], { PORTER_SECRET: SECRET }, folder);
+    expect(misspelt.code).to.equal(2);
+    expect(misspelt.stderr).to.contain('porter serve: Invalid Porter configuration:');
+    expect(misspelt.stderr).to.contain('  - maxStep: unknown option — did you mean `maxSteps`?');
+    expect(misspelt.stderr).to.contain('  - sandbox.contaiment: unknown option — did you mean `sandbox.containment`?');
     expect((await porter(['serve', '--config', invalid, '--demo'], {}, folder)).stderr).to.contain(
       '--demo and --config exclude each other',
     );
@@ -260,6 +267,10 @@ describe('production refuses to boot without PORTER_SECRET, and writes nothing',
     const demo = await porter(['serve', '--demo', '--port', '0'], production, folder.path(), 20_000);
     expect(demo.code, demo.stderr).to.equal(2);
     expect(demo.stderr).to.contain('secret: is required in production: set PORTER_SECRET');
+    // Refused before anything: no demo webhook secret minted or printed, nothing started or bundled.
+    expect(demo.stdout).to.equal('');
+    expect(demo.stderr).to.not.contain('whsec_').and.not.contain('PORTER_WEBHOOK_DEMO_SECRET');
+    expect(demo.stderr).to.not.contain('starting the development host').and.not.contain('bundling the chrome');
     expect(await written()).to.deep.equal([]);
   });
 

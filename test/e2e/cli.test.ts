@@ -8,6 +8,7 @@ import { startDevHost } from '../../composition/dev-host/dev-host.js';
 import { freePort } from '../support/http-server.js';
 import { hostPerTest } from '../support/host-per-test.js';
 import { hostComponents } from '../support/apps-pins.js';
+import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 
 const BIN = fileURLToPath(new URL('../../bin/porter.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -80,6 +81,8 @@ describe('the porter command (bin/porter.js)', function () {
       expect(ran.stdout).to.match(/ok\s+base-url\s+PORTER_BASE_URL is set/);
       expect(ran.stdout).to.match(/ok\s+present\s+a present call reaches the host with the person's authorization and cookie/);
       expect(ran.stdout).to.match(/warn\s+act-as\s+no actAs preset/);
+      // The development composition's ladder falls back to the offline scripted model.
+      expect(ran.stdout).to.match(/ok\s+model\s+turns are answered by a model the model ladder picked/);
       expect(ran.stderr).to.contain(`checking ${host.url}/api/porter`);
       expect((await porter(['doctor', host.url, '--strict'])).code).to.equal(1);
     });
@@ -101,7 +104,41 @@ describe('the porter command (bin/porter.js)', function () {
       const report = JSON.parse(ran.stdout);
       expect(report).to.deep.include({ url: `${host.url}/api/porter`, reached: true, ok: false });
       const statuses = Object.fromEntries(report.checks.map((c: { name: string; status: string }) => [c.name, c.status]));
-      expect(statuses).to.deep.equal({ wire: 'pass', 'base-url': 'fail', present: 'skip', 'act-as': 'skip', connections: 'skip' });
+      expect(statuses).to.deep.equal({
+        wire: 'pass',
+        'base-url': 'fail',
+        model: 'fail',
+        present: 'skip',
+        'act-as': 'skip',
+        connections: 'skip',
+      });
+    });
+
+    it('against a production host the model ladder found nothing for: the model check fails with the fix, as a turn answers 501, exit 1', async () => {
+      const host = await startHost({ baseUrl: true, env: { NODE_ENV: 'production' } });
+      const ran = await porter(['doctor', host.url]);
+      expect(ran.code, ran.stdout + ran.stderr).to.equal(1);
+      expect(ran.stdout).to.not.match(/model ladder\)/);
+      expect(ran.stdout).to.match(/FAIL\s+model\s+no model is configured: every turn answers 501 not-implemented/);
+      expect(ran.stdout).to.contain(
+        "fix: Set OPENAI_API_KEY, ANTHROPIC_API_KEY or PORTER_MODEL_URL in the host's environment (PORTER_MODEL names the model), or pass `model` to createPorter; then restart the host",
+      );
+      expect(ran.stdout).to.contain('1 failed');
+
+      // What the check says is what a turn does on that host.
+      const headers = { 'content-type': 'application/json', 'x-demo-user': 'ada' };
+      const thread = await fetch(`${host.url}/api/porter/threads`, { method: 'POST', headers, body: '{}' });
+      const { id } = (await thread.json()) as { id: string };
+      const turn = await fetch(`${host.url}/api/porter/threads/${id}/turn`, { method: 'POST', headers, body: '{"message":"hi"}' });
+      expect(turn.status).to.equal(501);
+      expect(((await turn.json()) as { error: { code: string } }).error.code).to.equal('not-implemented');
+    });
+
+    it("against a production host given the host's own model: the model check passes", async () => {
+      const host = await startHost({ baseUrl: true, env: { NODE_ENV: 'production' }, porter: { model: new ScriptedLanguageModel() } });
+      const ran = await porter(['doctor', host.url]);
+      expect(ran.code, ran.stdout + ran.stderr).to.equal(0);
+      expect(ran.stdout).to.match(/ok\s+model\s+turns are answered by the host's own model/);
     });
 
     it('a host whose principal resolver throws: Porter answers, /status fails with a fix, the doctor checks still run, exit 1', async () => {

@@ -305,6 +305,7 @@ describe('PORTER_LIMITS in the development host', function () {
       ['{"turns":{"max":-1,"windowSeconds":60}}', /limits\.turns\.max \(from PORTER_LIMITS\)/],
       [`{"turns":{"max":1,"windowSeconds":60},"pad":"${'x'.repeat(5000)}"}`, /PORTER_LIMITS\): is longer than/],
       ['{"tokens":{"max":"lots","windowSeconds":60}}', /limits\.tokens\.max \(from PORTER_LIMITS\)/],
+      ['{"turn":{"max":1,"windowSeconds":60}}', /limits\.turn \(from PORTER_LIMITS\): unknown option — did you mean `limits\.turns`\?/],
     ];
     for (const [value, message] of cases) {
       const failed = await devHost({ env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET, PORTER_LIMITS: value } }).then(
