@@ -30,7 +30,7 @@ export interface Answer {
   readonly description: string;
   readonly content?: Content;
   readonly headers?: Readonly<Record<string, ResponseHeader>>;
-  /** For a `text/event-stream` answer: the JSON each event's `data` carries. */
+  /** For a `text/event-stream` answer: the JSON each event's `data` carries (the document then describes each event). */
   readonly events?: z.ZodType;
 }
 

@@ -2,7 +2,8 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { expect } from 'chai';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { Router } from '@koa/router';
-import { DefaultChatTransport, type UIMessage } from 'ai';
+import { DefaultChatTransport, uiMessageChunkSchema, type UIMessage } from 'ai';
+import { safeValidateTypes } from '@ai-sdk/provider-utils';
 import { porterChatTransport } from '../../composition/client.js';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
 import { containerOf } from '../../composition/porter-container.js';
@@ -13,7 +14,9 @@ import { sharedDevHost, type DevHostFixture } from '../support/dev-host-fixture.
 import { serve, type RunningServer } from '../support/http-server.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { OpenApiCheck } from '../support/openapi-check.js';
+import { sseEvents } from '../support/openapi-property-run.js';
 import { sampleMatching } from '../support/regex-samples.js';
+import { SchemaSamples } from '../support/schema-samples.js';
 import { SeededRandom } from '../support/seeded-random.js';
 import { toolPart } from '../support/turn-client.js';
 
@@ -203,7 +206,6 @@ describe('The OpenAPI document of the wire (development host)', function () {
   it('describes the turn stream, the app file and the security schemes', () => {
     const turn = document.paths['/threads/{id}/turn'].post.responses['200'];
     expect(Object.keys(turn.content)).to.deep.equal(['text/event-stream']);
-    expect(turn.content['text/event-stream']['x-event-data-schema']).to.deep.equal({ $ref: '#/components/schemas/UiMessageChunk' });
     expect(Object.keys(turn.headers)).to.deep.equal(['x-vercel-ai-ui-message-stream', 'x-porter-thread-id']);
     expect(Object.keys(document.paths['/apps/import'].post.requestBody.content)).to.deep.equal(['application/vnd.porter.app']);
     expect(Object.keys(document.paths['/apps/{id}/export'].get.responses['200'].content)).to.deep.equal(['application/vnd.porter.app']);
@@ -216,6 +218,64 @@ describe('The OpenAPI document of the wire (development host)', function () {
     });
     expect(document.paths['/threads'].get.security).to.deep.equal([{ hostSession: [] }, { anonymousSession: [] }, {}]);
     expect(document.paths['/mcp'].post.security).to.deep.equal([{ doorOAuth: [] }]);
+  });
+
+  it('describes each event of a turn stream: a UiMessageChunk of a kind Porter sends, as JSON, or [DONE]', async () => {
+    const media = document.paths['/threads/{id}/turn'].post.responses['200'].content['text/event-stream'];
+    expect(media.schema.properties.data.anyOf).to.deep.equal([
+      { type: 'string', contentMediaType: 'application/json', contentSchema: { $ref: '#/components/schemas/UiMessageChunk' } },
+      { const: '[DONE]', description: 'The stream is complete.' },
+    ]);
+    expect(document.paths['/threads/{id}/stream'].get.responses['200'].content['text/event-stream']).to.deep.equal(media);
+    const kinds = (document.components.schemas.UiMessageChunk.oneOf as Json[]).map(
+      (k) => k.properties.type.const ?? k.properties.type.pattern,
+    );
+    expect(kinds).to.include.members([
+      'start',
+      'text-delta',
+      'tool-approval-request',
+      'finish',
+      'data-porter-approval',
+      'data-porter-view',
+      '^data-',
+    ]);
+
+    // Real turns: a call parked, then approved and settled, an app generated, a plain answer.
+    const eve = host.client.as('eve');
+    const thread = await eve.newThread();
+    const events: Json[] = [];
+    const turn = async (body: unknown) => {
+      const response = await eve.send('POST', `/threads/${thread}/turn`, body);
+      events.push(...sseEvents(await response.text()));
+    };
+    await turn({ message: '/call notes_add {"text":"milk"}' });
+    const approvalId = JSON.parse(events.find((e) => e.data.includes('tool-approval-request'))!.data).approvalId as string;
+    await eve.json('POST', `/approvals/${approvalId}/decide`, { approve: true });
+    await turn({ continue: true });
+    await turn({ message: '/app a packing list' });
+    await turn({ message: 'hello' });
+    const seen = new Set(events.map((e) => (e.data === '[DONE]' ? e.data : (JSON.parse(e.data) as Json).type)));
+    expect([...seen]).to.include.members([
+      'tool-approval-request',
+      'data-porter-approval',
+      'tool-output-available',
+      'data-porter-view',
+      '[DONE]',
+    ]);
+    for (const event of events) {
+      expect(check.problems(media.schema, event), event.data).to.deep.equal([]);
+      if (event.data !== '[DONE]')
+        expect(check.problems({ $ref: '#/components/schemas/UiMessageChunk' }, JSON.parse(event.data)), event.data).to.deep.equal([]);
+    }
+
+    // Every kind the document describes, drawn from its schema, is a chunk a stock AI SDK reader takes.
+    const samples = new SchemaSamples(document.components.schemas, new SeededRandom(6));
+    for (const branch of document.components.schemas.UiMessageChunk.oneOf as Json[])
+      for (let i = 0; i < 5; i += 1) {
+        const chunk = samples.valid(branch);
+        const read = await safeValidateTypes({ value: chunk, schema: uiMessageChunkSchema });
+        expect(read.success, JSON.stringify(chunk)).to.equal(true);
+      }
   });
 
   it("takes the bodies real clients send: turns from a stock AI SDK chat transport and from Porter's own, and decisions", async () => {

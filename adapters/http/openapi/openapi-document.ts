@@ -200,17 +200,40 @@ function responseOf(answer: Answer, book: SchemaBook, name: string): JsonSchema 
     ? Object.fromEntries(
         Object.entries(answer.content).map(([type, schema]) => [
           type,
-          {
-            ...(schema ? { schema: book.schemaOf(schema, name) } : {}),
-            // OpenAPI 3.1 has no field for the items of a stream; this extension names the JSON each event carries.
-            ...(answer.events && type === 'text/event-stream'
-              ? { 'x-event-data-schema': book.schemaOf(answer.events, `${name}Event`) }
-              : {}),
-          },
+          answer.events && type === 'text/event-stream'
+            ? { schema: eventSchema(book.schemaOf(answer.events, `${name}Event`)) }
+            : schema
+              ? { schema: book.schemaOf(schema, name) }
+              : {},
         ]),
       )
     : undefined;
   return { description: answer.description, ...(headers ? { headers } : {}), ...(content ? { content } : {}) };
+}
+
+/**
+ * One event of a `text/event-stream` answer whose `data` is JSON. OpenAPI 3.1 has no field for the
+ * items of a stream (3.2 adds `itemSchema`); as the 3.2 registry models an event, and as tools
+ * reading 3.1 documents (Schemathesis, Speakeasy) take `schema` there, this is the schema of each
+ * event: an object of its fields, `data` the JSON text (`contentMediaType`, `contentSchema`) or
+ * the closing `[DONE]`. Comment lines (`: keep-alive`) are no events.
+ */
+function eventSchema(data: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    description:
+      'One server-sent event (this schema describes each event of the stream, as OpenAPI 3.2 `itemSchema` does): its `data` line is a chunk as JSON, or `[DONE]` after the last. Comment lines (`: keep-alive`) are sent while nothing else is and are no events.',
+    properties: {
+      data: {
+        anyOf: [
+          { type: 'string', contentMediaType: 'application/json', contentSchema: data },
+          { const: '[DONE]', description: 'The stream is complete.' },
+        ],
+      },
+    },
+    required: ['data'],
+    additionalProperties: false,
+  };
 }
 
 function sortedByStatus(responses: Record<string, unknown>): Record<string, unknown> {

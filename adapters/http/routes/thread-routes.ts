@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ThreadUseCases } from '../../../ports/use-cases/threads.js';
-import { Created, Stopped, ThreadDetail, ThreadList, ThreadSummary, turnStream } from '../shapes/thread-shapes.js';
+import { Created, Stopped, ThreadDetail, ThreadList, ThreadSummary } from '../shapes/thread-shapes.js';
+import { turnStream } from '../shapes/turn-stream-shapes.js';
 import { MAX_TITLE } from '../../../domain/threads/thread.js';
 import { idParam } from '../shapes/path-params.js';
 import { bare, json, jsonBody, route } from '../wire-route.js';
