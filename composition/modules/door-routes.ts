@@ -37,7 +37,7 @@ import {
   type DoorUrls,
 } from '../../adapters/mcp/door-urls.js';
 import type { McpDoorTransport } from '../../adapters/mcp/mcp-door-transport.js';
-import { authorizeQuery } from '../../adapters/mcp/oauth-authorize.js';
+import { documentedAuthorizeQuery } from '../../adapters/mcp/oauth-authorize.js';
 import { consentForm } from '../../adapters/mcp/oauth-consent.js';
 import type { DoorOAuthEndpoints } from '../../adapters/mcp/oauth-endpoints.js';
 import { clientMetadata } from '../../adapters/mcp/oauth-register.js';
@@ -289,7 +289,7 @@ function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
       summary: 'Begin an authorization (OAuth 2.1, PKCE S256 only)',
       description:
         "A person signed in with the host sees the consent page; anyone else is sent to sign in first. A request the client's redirect URI can hear about is answered by redirecting there with `error` (PKCE missing or not `S256` included).",
-      query: authorizeQuery,
+      query: documentedAuthorizeQuery,
       responses: {
         200: page('The consent page (it posts back here).'),
         302: bare("A redirect: to the client's redirect URI (with `code` and `state`, or `error`), or to the host's sign-in page.", {
@@ -317,8 +317,15 @@ function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
         303: bare("Back to the client's redirect URI, with `code` or `error=access_denied`.", {
           Location: { description: 'Where to go.' },
         }),
-        400: page('The form is incomplete or its handle unknown.'),
-        403: page('The form was sent from another site.'),
+        400: {
+          description:
+            'The form is incomplete, or its handle unknown, used or expired (it is single-use): a page for browsers, OAuth JSON for anything else.',
+          content: { 'text/html': null, 'application/json': OAuthError },
+        },
+        403: {
+          description: 'The form was sent from another site: a page for browsers, OAuth JSON for anything else.',
+          content: { 'text/html': null, 'application/json': OAuthError },
+        },
         ...pageFailures,
       },
       security: HOST_SESSION,

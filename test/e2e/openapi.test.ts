@@ -502,6 +502,51 @@ describe('The OpenAPI document of the wire (development host)', function () {
     expect(orgs.status, 'organizations stay refused, whatever the method').to.equal(402);
   });
 
+  it('refuses by its own schemas what the routes refuse: slots, toolkit, contentType, notify.url, cron, redirect_uris, token, a function body', async () => {
+    const cy = host.client.as('cy');
+    const app = (await cy.json('POST', '/apps', { prompt: 'a packing list' })).body.id as string;
+    const automation = (
+      await cy.json('POST', '/automations', { name: 'x', trigger: { kind: 'schedule', cron: '0 9 * * *' }, task: { prompt: 'p' } })
+    ).body.id as string;
+    const slots = document.paths['/apps/placements'].get.parameters.find((p: Json) => p.name === 'slots').schema;
+    for (const [value, taken] of [
+      ['header, ,footer', true],
+      ['a b', false],
+      [Array.from({ length: 51 }, () => 'x').join(','), false],
+    ] as const) {
+      expect(check.problems(slots, value).length === 0, value.slice(0, 20)).to.equal(taken);
+      expect((await cy.json('GET', `/apps/placements?slots=${encodeURIComponent(value)}`)).status, value.slice(0, 20)).to.equal(
+        taken ? 200 : 400,
+      );
+    }
+    const refused: Array<[string, string, string, unknown]> = [
+      ['POST', '/connections/initiate', '/connections/initiate', { toolkit: 'Git Hub', callbackUrl: 'https://host.example/done' }],
+      ['POST', '/connections/initiate', '/connections/initiate', { toolkit: 'github', callbackUrl: 'https://u:p@host.example/done' }],
+      ['PUT', `/apps/${app}/blobs/a.txt`, '/apps/{id}/blobs/{key}', { contentType: 'not a type', data: 'aGk=' }],
+      ['PATCH', `/automations/${automation}`, '/automations/{id}', { notify: { url: 'ftp://files.example/x' } }],
+      ['PATCH', `/automations/${automation}`, '/automations/{id}', { notify: { url: 'https://user@hooks.example/x' } }],
+      ['PATCH', `/automations/${automation}`, '/automations/{id}', { trigger: { kind: 'schedule', cron: 'every day' } }],
+      ['PATCH', `/automations/${automation}`, '/automations/{id}', { name: '   ' }],
+      ['PATCH', `/automations/${automation}`, '/automations/{id}', {}],
+      ['POST', `/apps/${app}/fn/run`, '/apps/{id}/fn/{name}', false],
+    ];
+    for (const [method, path, documented, body] of refused) {
+      expect(check.request(method, documented, body), `the document refuses ${method} ${path} ${JSON.stringify(body)}`).to.not.deep.equal(
+        [],
+      );
+      const answer = await cy.json(method, path, body);
+      expect(answer.status, `${method} ${path} ${JSON.stringify(body)}: ${JSON.stringify(answer.body)}`).to.equal(400);
+    }
+    const register = document.paths['/mcp/register'].post.requestBody.content['application/json'].schema;
+    for (const uri of ['http://evil.example/cb', 'javascript:alert(1)', 'https://ok.example/cb#x', 'https://u:p@ok.example/cb'])
+      expect(check.problems(register, { redirect_uris: [uri] }), uri).to.not.deep.equal([]);
+    for (const uri of ['https://ok.example/cb', 'http://127.0.0.1:8123/cb', 'cursor://anysphere.cursor-retrieval/oauth/callback'])
+      expect(check.problems(register, { redirect_uris: [uri], client_name: 42 }), uri).to.deep.equal([]);
+    const revocation = document.paths['/mcp/revoke'].post.requestBody.content['application/x-www-form-urlencoded'].schema;
+    expect(check.problems(revocation, { token: '', client_id: 'mcpc_x' }, false)).to.not.deep.equal([]);
+    expect(check.problems(revocation, { token: 't', token_type_hint: 'id_token' }, false), 'an unknown hint is ignored').to.deep.equal([]);
+  });
+
   it('refuses in the error envelope it declares', async () => {
     const cy = host.client.as('cy');
     const refusals: Array<[string, string, string, number, unknown?]> = [
