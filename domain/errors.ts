@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'cloud-required'
   | 'forbidden'
   | 'not-found'
+  | 'method-not-allowed'
   | 'conflict'
   | 'payload-too-large'
   | 'unsupported-media-type'
@@ -79,6 +80,16 @@ export class Unavailable extends DomainError {
 export class OrganizationsRequireCloud extends DomainError {
   constructor() {
     super('cloud-required', 'Organizations are available only in Porter Cloud');
+  }
+}
+
+/** A path that exists, asked with a method it does not take; `allowed` are the ones it does. */
+export class MethodNotAllowed extends DomainError {
+  constructor(
+    method: string,
+    readonly allowed: ReadonlyArray<string>,
+  ) {
+    super('method-not-allowed', `This path does not take ${method}: use ${allowed.join(', ')}`, { allowed: [...allowed] });
   }
 }
 

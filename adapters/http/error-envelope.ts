@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { ZodError } from 'zod';
-import { DomainError, LimitReached, type ErrorCode } from '../../domain/errors.js';
+import { DomainError, LimitReached, MethodNotAllowed, type ErrorCode } from '../../domain/errors.js';
 import type { Logger } from '../../ports/logger.js';
 
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
@@ -9,6 +9,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   'cloud-required': 402,
   forbidden: 403,
   'not-found': 404,
+  'method-not-allowed': 405,
   conflict: 409,
   'payload-too-large': 413,
   'unsupported-media-type': 415,
@@ -44,7 +45,7 @@ export function toEnvelope(error: unknown, logger: Logger): { status: number; bo
   }
   const status = httpStatusOf(error);
   if (status && status >= 400 && status < 500) {
-    const code = CODE_BY_STATUS[status] ?? (status === 405 ? 'not-found' : 'validation');
+    const code = CODE_BY_STATUS[status] ?? 'validation';
     const message = (error as { expose?: boolean; message?: string }).expose ? String((error as Error).message) : defaultMessage(code);
     return { status: STATUS_BY_CODE[code], body: envelope(code, message) };
   }
@@ -95,6 +96,7 @@ export function errorEnvelope(logger: Logger): Middleware {
       ctx.status = status;
       ctx.body = body;
       if (status === 401 && !ctx.response.get('WWW-Authenticate')) ctx.set('WWW-Authenticate', 'Bearer');
+      if (error instanceof MethodNotAllowed) ctx.set('Allow', error.allowed.join(', '));
       // A refusal that knows when to come back says so: a budget's window freeing a unit (none when it
       // never will, e.g. a run's writes), an app stopped for a limit waiting out its cool-down.
       const retryAfter = retryAfterOf(error);

@@ -14,9 +14,9 @@ import { orgRefusal } from './floor/org-refusal.js';
 import { principalFloor } from './floor/principal-floor.js';
 import { openApiDocument } from './openapi/openapi-document.js';
 import { openApiRoutes } from './routes/openapi-routes.js';
-import { organizationRoutes } from './routes/organization-routes.js';
 import { pathParamsOf, registerRoutes, type WireRoute } from './wire-route.js';
 import { relativeToMount } from './wire-paths.js';
+import { wrongMethod } from './wrong-method.js';
 import type { WireRoutes } from './wire-routes.js';
 import type { WireRouteContext, WireState } from './wire-state.js';
 
@@ -60,10 +60,11 @@ export interface KoaWire {
 
 /**
  * Porter's own Koa application. The floor runs in this order, so each refusal happens before
- * anything it protects: a clean close after a refused body → error envelope → `org` on
- * `/approvals…` and `/grants…` (any method, any sub-path) → `/orgs` → self-authenticating routes →
+ * anything it protects: a clean close after a refused body → error envelope → `/orgs…`, and `org`
+ * on `/approvals…` and `/grants…` (any method, any sub-path) → self-authenticating routes →
  * (per group) CSRF floor → JSON body → principal resolver → route. A router's middleware runs
- * only when one of its routes matched, so unknown paths are a plain 404 that resolves nobody.
+ * only when one of its routes matched, so unknown paths are a plain 404 that resolves nobody, and
+ * a known path asked with a method it does not take is 405 with `Allow`.
  */
 export function createKoaWire(options: KoaWireOptions): KoaWire {
   const app = koaApp(options);
@@ -87,8 +88,6 @@ export function createKoaWire(options: KoaWireOptions): KoaWire {
   // and the CSRF floor, which never see it as a wire path.
   const routerOptions = { prefix: mount, sensitive: true } as const;
   const origin = new Router<WireState>({ sensitive: true });
-  const orgs = new Router<WireState>(routerOptions);
-  registerRoutes(orgs, organizationRoutes.routes);
   const self = new Router<WireState>(routerOptions);
   const open = new Router<WireState>(routerOptions);
   open.use(csrfFloor(relative), jsonBody(relative));
@@ -104,16 +103,16 @@ export function createKoaWire(options: KoaWireOptions): KoaWire {
   const groups: WireRoutes[] = [...options.routes];
   if (options.openApi) {
     const { version } = options.openApi;
-    const openApi: WireRoutes = openApiRoutes(() =>
-      openApiDocument({ mount, version, groups: [...options.routes, organizationRoutes, openApi] }),
-    );
+    const openApi: WireRoutes = openApiRoutes(() => openApiDocument({ mount, version, groups: [...options.routes, openApi] }));
     groups.push(openApi);
   }
   for (const routes of groups) {
-    registerRoutes(routers[routes.access], routes.routes);
+    registerRoutes(routers[routes.access], routes.routes, { ownShapes: routes.errorShape === 'own' });
     for (const path of routes.originPaths ?? []) originPaths.add(path);
   }
-  for (const router of [origin, orgs, self, open, guarded]) app.use(router.routes());
+  // Around the routers: what none of them took, on a path one of them has, is a method matter.
+  app.use(wrongMethod(groups, mount));
+  for (const router of [origin, self, open, guarded]) app.use(router.routes());
 
   return {
     app,

@@ -27,6 +27,13 @@ export function isCsrfExempt(method: string, relativePath: string): boolean {
   return isDoorPath(relativePath) || CSRF_EXEMPT.some((e) => e.method === method && e.pattern.test(relativePath));
 }
 
+const ORGANIZATIONS = /^\/orgs(\/.*)?$/;
+
+/** True for `/orgs[/*]`: organizations, a Porter Cloud capability, refused whatever the method. */
+export function isOrganizationPath(relativePath: string): boolean {
+  return ORGANIZATIONS.test(relativePath);
+}
+
 const ORG_SCOPED = /^\/(approvals|grants)(\/.*)?$/;
 
 /** True for `/approvals[/*]` and `/grants[/*]`, where an `org` query or body field is refused. */

@@ -11,7 +11,11 @@ import { bodyOf, type WireRouteContext, type WireState } from './wire-state.js';
  * Koa handler (which receives the parsed input) and describes the route in the OpenAPI document.
  */
 
-/** `all` answers every method (a refusal, a wrong-method answer); documented under the path's other methods. */
+/**
+ * `all` answers every method: only a route that refuses whatever comes (`documented: false`), since
+ * an operation that only refuses is no operation of the document. A method a path does not take
+ * is the router's 405, never a route.
+ */
 export type RouteMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options' | 'all';
 
 /** A media type's schema: a zod schema, or null where the bytes have no JSON shape (files, pages, streams). */
@@ -26,7 +30,7 @@ export interface Answer {
   readonly description: string;
   readonly content?: Content;
   readonly headers?: Readonly<Record<string, ResponseHeader>>;
-  /** For a `text/event-stream` answer: the JSON each event's `data` carries. */
+  /** For a `text/event-stream` answer: the JSON each event's `data` carries (the document then describes each event). */
   readonly events?: z.ZodType;
 }
 
@@ -89,6 +93,11 @@ export interface RouteDeclaration<P extends ParamSchemas, Q extends z.ZodType | 
    * answer on `ctx.res` (`ctx.respond = false`), on either lane.
    */
   readonly direct?: boolean;
+  /**
+   * False for a route that only ever refuses, kept to refuse in its own shape (a door endpoint an
+   * external issuer owns): registered, but no operation of the OpenAPI document.
+   */
+  readonly documented?: false;
   readonly handle: (ctx: WireRouteContext, input: RouteInput<P, Q, B>, next: Next) => unknown;
 }
 
@@ -141,13 +150,17 @@ export function bytes(description: string, ...mediaTypes: string[]): Answer {
   return { description, content: Object.fromEntries(mediaTypes.map((type) => [type, null])) };
 }
 
-/** Registers the routes on a Koa router, each handler behind the parsing of its declared input. */
-export function registerRoutes(router: Router<WireState>, routes: ReadonlyArray<WireRoute>): void {
+/**
+ * Registers the routes on a Koa router, each handler behind the parsing of its declared input.
+ * `ownShapes`: the group answers its failures in its own shapes, so its handlers read the query
+ * they declare themselves (the declaration describes it).
+ */
+export function registerRoutes(router: Router<WireState>, routes: ReadonlyArray<WireRoute>, { ownShapes = false } = {}): void {
   for (const declared of routes) {
     const handler = async (ctx: WireRouteContext, next: Next) => {
       const params: Record<string, unknown> = {};
       for (const [name, schema] of Object.entries(declared.params ?? {})) params[name] = pathParam(schema, ctx.params[name], name);
-      const query = declared.query ? parse(declared.query, ctx.query, 'query') : undefined;
+      const query = declared.query && !ownShapes ? parse(declared.query, ctx.query, 'query') : undefined;
       const json = declared.body?.kind === 'json' ? declared.body : undefined;
       const body = json ? (json.read ? json.read(bodyOf(ctx)) : parse(json.schema, bodyOf(ctx), json.label)) : undefined;
       return declared.handle(

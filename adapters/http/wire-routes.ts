@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import type { SecurityRequirement, WireRoute } from './wire-route.js';
 
 /**
@@ -26,6 +27,11 @@ export interface WireRoutes {
   readonly securitySchemes?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** The group's security requirements; principal routes default to the host's session or the anonymous cookie. */
   readonly security?: ReadonlyArray<SecurityRequirement>;
+  /**
+   * For `own` groups: how a path of theirs answers a method it does not take (405, with `Allow`
+   * set to `allowed`), in their shape. Others answer 405 in the envelope.
+   */
+  readonly refuseMethod?: (ctx: Context, allowed: ReadonlyArray<string>) => void;
 }
 
 /** A family behind the principal floor, as every family of caller routes is. */

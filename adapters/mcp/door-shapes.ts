@@ -20,7 +20,9 @@ export const TokenForm = z
     refresh_token: formField('refresh_token: the refresh token; it rotates on every use.'),
     scope: formField(`refresh_token: optional; whatever is asked, the scope granted (\`${DOOR_SCOPE}\`) is answered.`),
     resource: formField("The door's resource URL (RFC 8707)."),
-    client_id: formField('A public client (`none`), or `client_secret_post`.'),
+    client_id: formField(
+      'Required unless the client authenticates with HTTP Basic: a public client (`none`), or `client_secret_post`; one not registered with this door is 401 `invalid_client`.',
+    ),
     client_secret: formField('`client_secret_post` only.'),
   })
   .meta({ id: 'TokenForm' });
@@ -28,9 +30,11 @@ export const TokenForm = z
 /** `POST /revoke`, form-encoded (RFC 7009). */
 export const RevocationForm = z
   .object({
-    token: z.string().describe('An access or refresh token.'),
-    token_type_hint: z.enum(['access_token', 'refresh_token']).optional(),
-    client_id: formField('The client the token was issued to.'),
+    token: z.string().min(1).describe('An access or refresh token.'),
+    token_type_hint: formField('`access_token` or `refresh_token`: where to look first; any other value is ignored (RFC 7009 §2.1).'),
+    client_id: formField(
+      "The client the token was issued to: required unless it authenticates with HTTP Basic; one not registered with this door, or not the token's, is 400.",
+    ),
     client_secret: formField('`client_secret_post` only.'),
   })
   .meta({ id: 'RevocationForm' });

@@ -35,6 +35,14 @@ export const authorizeQuery = z.object({
   resource: text(2000),
 });
 
+/**
+ * The query as the OpenAPI document describes it: `client_id` is required (the use case refuses a
+ * request without one with its own message), the rest as the handler reads it.
+ */
+export const documentedAuthorizeQuery = authorizeQuery.extend({
+  client_id: z.string().min(1).max(100).describe('A client registered with this door (`POST /register`); another is 400.'),
+});
+
 /** `GET /authorize`: validates the request and shows the consent page (or an error redirect). */
 export function authorizeEndpoint(options: BrowserEndpointOptions, answers: BrowserAnswers): OAuthEndpoint {
   return answers.endpoint(async (ctx, urls) => {

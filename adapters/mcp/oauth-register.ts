@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CLIENT_AUTH_METHODS } from '../../domain/door/door-client.js';
+import { MAX_REDIRECT_URI_LENGTH, REDIRECT_URI } from '../../domain/door/redirect-uri.js';
 import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
 import type { RegisteredClient } from '../../ports/use-cases/door.js';
 import { allowAnyOrigin } from './cors.js';
@@ -8,8 +9,19 @@ import { issuesOf, readJson } from './oauth-request.js';
 import { answeringOAuthErrors, noStore } from './oauth-response.js';
 import { presentMembers } from './present-members.js';
 
-/** An optional member: a value that does not fit is dropped, as if it was not sent. */
-const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+/**
+ * An optional member: any value is taken, and one that does not fit `schema` is dropped as if it
+ * was not sent. So the document says it takes any value, and what is kept.
+ */
+const lenient = <T extends z.ZodType>(schema: T, kept: string) =>
+  z
+    .unknown()
+    .transform((value): z.output<T> | undefined => {
+      const parsed = schema.safeParse(value);
+      return parsed.success ? parsed.data : undefined;
+    })
+    .optional()
+    .describe(`Any value: kept when it is ${kept}, else dropped.`);
 
 /**
  * RFC 7591 client metadata. Unknown members are dropped, not refused: §2 requires a server to
@@ -19,20 +31,33 @@ const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(unde
  */
 export const clientMetadata = z
   .object({
-    redirect_uris: z.array(z.string().min(1).max(2000)).min(1).max(20),
-    client_name: lenient(z.string().min(1).max(200)),
-    token_endpoint_auth_method: lenient(z.string().max(100)).describe(
-      `${CLIENT_AUTH_METHODS.join(', ')}; another method is replaced by \`none\` (PKCE binds a public client).`,
+    redirect_uris: z
+      .array(
+        z
+          .string()
+          .max(MAX_REDIRECT_URI_LENGTH)
+          .regex(REDIRECT_URI, 'must be https:, http: on a loopback host, or a private-use scheme, without credentials or a fragment'),
+      )
+      .min(1)
+      .max(20)
+      .describe(
+        '`https:` URIs, `http:` on a loopback host (`127.0.0.1`, `[::1]`, `localhost`; any port matches later), or a private-use scheme (`cursor://…`; not `javascript:`, `data:`, `file:` and the like); no credentials, no fragment.',
+      ),
+    client_name: lenient(z.string().min(1).max(200), 'a name of 1 to 200 characters'),
+    token_endpoint_auth_method: lenient(
+      z.string().max(100),
+      `a string; ${CLIENT_AUTH_METHODS.join(', ')} are kept, another method is replaced by \`none\` (PKCE binds a public client)`,
     ),
-    grant_types: lenient(z.array(z.string().max(200)).max(20)).describe(
-      'Grants other than authorization_code and refresh_token are dropped.',
+    grant_types: lenient(
+      z.array(z.string().max(200)).max(20),
+      'a list of at most 20 grant types; those other than authorization_code and refresh_token are dropped',
     ),
-    response_types: lenient(z.array(z.string().max(100)).max(10)).describe('Only `code` is kept.'),
-    scope: lenient(z.string().max(1000)).describe('Narrowed to `mcp`.'),
-    client_uri: lenient(z.url().max(2000)),
-    logo_uri: lenient(z.url().max(2000)),
-    software_id: lenient(z.string().max(200)),
-    software_version: lenient(z.string().max(100)),
+    response_types: lenient(z.array(z.string().max(100)).max(10), 'a list of at most 10; only `code` is kept'),
+    scope: lenient(z.string().max(1000), 'a string, narrowed to `mcp`'),
+    client_uri: lenient(z.url().max(2000), 'a URL'),
+    logo_uri: lenient(z.url().max(2000), 'a URL'),
+    software_id: lenient(z.string().max(200), 'a string of at most 200 characters'),
+    software_version: lenient(z.string().max(100), 'a string of at most 100 characters'),
   })
   .meta({
     id: 'ClientMetadata',

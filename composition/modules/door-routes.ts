@@ -37,7 +37,7 @@ import {
   type DoorUrls,
 } from '../../adapters/mcp/door-urls.js';
 import type { McpDoorTransport } from '../../adapters/mcp/mcp-door-transport.js';
-import { authorizeQuery } from '../../adapters/mcp/oauth-authorize.js';
+import { documentedAuthorizeQuery } from '../../adapters/mcp/oauth-authorize.js';
 import { consentForm } from '../../adapters/mcp/oauth-consent.js';
 import type { DoorOAuthEndpoints } from '../../adapters/mcp/oauth-endpoints.js';
 import { clientMetadata } from '../../adapters/mcp/oauth-register.js';
@@ -109,7 +109,8 @@ export function doorRoutes(options: DoorRouteOptions): DoorRoutes {
     answers: { 200: json('Where the transport gets its tokens.', ProtectedResourceMetadata) },
     answer: resourceMetadata,
   };
-  const serverDocument = { answers: serverMetadataAnswers, answer: serverMetadata };
+  // With an external issuer these only say it owns them (404): no operations of the document.
+  const serverDocument = { answers: serverMetadataAnswers, answer: serverMetadata, ...(remote ? { documented: false as const } : {}) };
   const cardDocument = { answers: { 200: json('What a client reads before it connects.', ServerCard) }, answer: card };
 
   const self: WireRoutes = {
@@ -118,6 +119,9 @@ export function doorRoutes(options: DoorRouteOptions): DoorRoutes {
     errorShape: 'own',
     securitySchemes: doorSchemes(options),
     security: PUBLIC,
+    // A method a door path does not take: 405 in the door's shapes (JSON-RPC on the transport, OAuth's elsewhere).
+    refuseMethod: (ctx, allowed) =>
+      wrongMethod(allowed, ctx.path === `${options.mount === '/' ? '' : options.mount}${MCP}` ? 'json-rpc' : 'oauth')(ctx),
     routes: [
       ...transportRoutes(transport),
       ...(remote ? externalOAuthRoutes(remote) : oauthRoutes(oauth)),
@@ -132,7 +136,6 @@ export function doorRoutes(options: DoorRouteOptions): DoorRoutes {
           sendPage(ctx, 200, connectPage({ brand, serverUrl: urls.resource, issuer: remote ?? urls.issuer, external: remote !== null }));
         },
       }),
-      wrongMethodRoute('refuseConnectMethod', `${MCP}/connect`, ['GET'], 'oauth'),
       // The base-path-prefixed forms of the two OAuth documents (see door-urls.ts).
       ...documentRoutes(
         { id: 'getDoorProtectedResourceMetadata', summary: 'RFC 9728 metadata of the transport', ...resourceDocument },
@@ -168,6 +171,7 @@ export function doorRoutes(options: DoorRouteOptions): DoorRoutes {
     access: 'origin',
     tag: 'Discovery',
     errorShape: 'own',
+    refuseMethod: (ctx, allowed) => wrongMethod(allowed, 'oauth')(ctx),
     originPaths: paths,
     routes: documents.flatMap((doc, index) => documentRoutes(doc, paths[index]!, `${doc.id}Preflight`, { exact: true })),
   };
@@ -246,7 +250,6 @@ function transportRoutes(transport: McpDoorTransport): WireRoute[] {
       handle,
     }),
     preflightRoute('preflightMcp', MCP, ['GET', 'POST', 'DELETE'], TRANSPORT_HEADERS),
-    wrongMethodRoute('refuseMcpMethod', MCP, ['GET', 'POST', 'DELETE'], 'json-rpc'),
   ];
 }
 
@@ -286,7 +289,7 @@ function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
       summary: 'Begin an authorization (OAuth 2.1, PKCE S256 only)',
       description:
         "A person signed in with the host sees the consent page; anyone else is sent to sign in first. A request the client's redirect URI can hear about is answered by redirecting there with `error` (PKCE missing or not `S256` included).",
-      query: authorizeQuery,
+      query: documentedAuthorizeQuery,
       responses: {
         200: page('The consent page (it posts back here).'),
         302: bare("A redirect: to the client's redirect URI (with `code` and `state`, or `error`), or to the host's sign-in page.", {
@@ -314,8 +317,15 @@ function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
         303: bare("Back to the client's redirect URI, with `code` or `error=access_denied`.", {
           Location: { description: 'Where to go.' },
         }),
-        400: page('The form is incomplete or its handle unknown.'),
-        403: page('The form was sent from another site.'),
+        400: {
+          description:
+            'The form is incomplete, or its handle unknown, used or expired (it is single-use): a page for browsers, OAuth JSON for anything else.',
+          content: { 'text/html': null, 'application/json': OAuthError },
+        },
+        403: {
+          description: 'The form was sent from another site: a page for browsers, OAuth JSON for anything else.',
+          content: { 'text/html': null, 'application/json': OAuthError },
+        },
         ...pageFailures,
       },
       security: HOST_SESSION,
@@ -362,19 +372,19 @@ function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
         400: oauthError('`invalid_client_metadata` or `invalid_redirect_uri`.'),
       },
     }),
-    wrongMethodRoute('refuseAuthorizeMethod', `${MCP}/authorize`, ['GET', 'POST'], 'oauth'),
-    ...['token', 'revoke', 'register'].map((name) =>
-      wrongMethodRoute(`refuse${name[0]!.toUpperCase()}${name.slice(1)}Method`, `${MCP}/${name}`, ['POST'], 'oauth'),
-    ),
   ];
 }
 
-/** With `remoteAs`, the external issuer owns the authorization server: its endpoints are not here. */
+/**
+ * With `remoteAs`, the external issuer owns the authorization server: its endpoints are not here,
+ * and say so in OAuth's shape. They only refuse, so they are no operations of the document.
+ */
 function externalOAuthRoutes(issuer: string): WireRoute[] {
   return ['authorize', 'token', 'revoke', 'register'].map((name) =>
     route({
       id: `refuse${name[0]!.toUpperCase()}${name.slice(1)}`,
       method: 'all',
+      documented: false,
       path: `${MCP}/${name}`,
       summary: `Not served here: ${issuer} owns this door's OAuth`,
       responses: { 404: oauthError('The external issuer owns this endpoint.') },
@@ -385,7 +395,7 @@ function externalOAuthRoutes(issuer: string): WireRoute[] {
 
 /** A discovery document served at `path`, with its CORS preflight; `exact`: that path only, never a prefix. */
 function documentRoutes(
-  doc: { id: string; summary: string; answers: WireRoute['responses']; answer: (ctx: Context) => void },
+  doc: { id: string; summary: string; answers: WireRoute['responses']; answer: (ctx: Context) => void; documented?: false },
   path: string,
   preflightId: string,
   { exact = false } = {},
@@ -397,9 +407,13 @@ function documentRoutes(
       path,
       summary: doc.summary,
       responses: doc.answers,
+      ...(doc.documented === false ? { documented: false as const } : {}),
       handle: exact ? (ctx, _input, next) => exactly(path, ctx, next, doc.answer) : doc.answer,
     }),
-    preflightRoute(preflightId, path, ['GET'], OAUTH_HEADERS, { exact }),
+    {
+      ...preflightRoute(preflightId, path, ['GET'], OAUTH_HEADERS, { exact }),
+      ...(doc.documented === false ? { documented: false as const } : {}),
+    },
   ];
 }
 
@@ -498,34 +512,15 @@ function exactly(path: string, ctx: Context, next: Next, answer: (ctx: Context) 
 }
 
 /**
- * Registered after a door path's own methods: any other method answers 405 in the door's shapes
- * (JSON-RPC on the transport, OAuth's on its endpoints), never the wire's envelope.
+ * A method a door path does not take: 405 in the door's shapes (JSON-RPC on the transport, OAuth's
+ * on its endpoints and documents), never the wire's envelope; `allowed` as the router found them.
  */
-function wrongMethodRoute(id: string, path: string, allowed: ReadonlyArray<string>, shape: 'json-rpc' | 'oauth'): WireRoute {
-  const refusal = shape === 'json-rpc' ? rpcError : oauthError;
-  return route({
-    id,
-    method: 'all',
-    path,
-    summary: 'Wrong method',
-    responses: {
-      405: { ...refusal(`Use ${methodList(allowed)} here.`), headers: { Allow: { description: 'The methods this path answers.' } } },
-    },
-    handle: wrongMethod(allowed, shape),
-  });
-}
-
-/** `GET`, `GET or POST`, `GET, POST or DELETE`. */
-function methodList(methods: ReadonlyArray<string>): string {
-  return methods.length > 1 ? `${methods.slice(0, -1).join(', ')} or ${methods.at(-1)!}` : methods.join('');
-}
-
 function wrongMethod(allowed: ReadonlyArray<string>, shape: 'json-rpc' | 'oauth') {
   return (ctx: Context): void => {
     allowAnyOrigin(ctx);
-    ctx.set('Allow', [...allowed, 'OPTIONS'].join(', '));
+    ctx.set('Allow', allowed.join(', '));
     ctx.status = 405;
-    const message = `Use ${allowed.join(', ')} here`;
+    const message = `Use ${allowed.filter((method) => method !== 'HEAD' && method !== 'OPTIONS').join(', ')} here`;
     ctx.body =
       shape === 'json-rpc'
         ? { jsonrpc: '2.0', error: { code: -32000, message: `Method not allowed. ${message}` }, id: null }

@@ -105,6 +105,8 @@ export const COLLECTION = /^[A-Za-z0-9_-]{1,64}$/;
 export const RECORD_KEY = /^[A-Za-z0-9_-]{1,128}$/;
 /** An app blob's key. */
 export const BLOB_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+/** A blob's media type, `type/subtype` (stored in lower case). */
+export const BLOB_CONTENT_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;
 export const FN_TARGET = /^fn:([A-Za-z][A-Za-z0-9_-]{0,63})$/;
 /** A relative path of safe segments: no `..`, no leading slash, no backslash. */
 export const SERVER_PATH = /^(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;

@@ -10,7 +10,8 @@ export type ConnectionStatus = 'initiated' | 'active' | 'failed' | 'expired';
 export const CONNECTION_STATUSES: ReadonlyArray<ConnectionStatus> = ['initiated', 'active', 'failed', 'expired'];
 
 /** A toolkit slug as brokers name them: `github`, `google-calendar`, `slack_bot`. */
-const TOOLKIT = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/** A toolkit slug, as brokers name them (`github`, `google-calendar`). */
+export const TOOLKIT = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 export function isToolkit(value: string): boolean {
   return TOOLKIT.test(value);

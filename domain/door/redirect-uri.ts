@@ -1,3 +1,5 @@
+import { caseless, URL_PARTS } from '../http-url.js';
+
 /**
  * Which redirect URIs a door client may register, and when a presented one matches.
  * - `https:` anywhere;
@@ -6,10 +8,26 @@
  *   or read locally.
  * Fragments are never allowed (RFC 6749 §3.1.2).
  */
-const REFUSED_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'about:', 'filesystem:', 'ws:', 'wss:']);
+const REFUSED = ['javascript', 'data', 'vbscript', 'file', 'blob', 'about', 'filesystem', 'ws', 'wss'];
+const REFUSED_SCHEMES = new Set(REFUSED.map((scheme) => `${scheme}:`));
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 export const MAX_REDIRECT_URI_LENGTH = 2000;
+
+const { HOST, PORT } = URL_PARTS;
+/** What a host of a URL with another scheme may hold: anything but the characters the URL parser refuses there. */
+const OPAQUE_HOST = "[A-Za-z0-9._~!$&'()*+,;=%-]*";
+
+/**
+ * The rules below as one pattern (the OpenAPI document's, and the registration's first check):
+ * `https:` with a host, `http:` on a loopback host, or another scheme that is not refused; no
+ * credentials, no fragment, no whitespace. What it takes, the URL parser takes.
+ */
+export const REDIRECT_URI = new RegExp(
+  `^(?:${caseless('https')}://${HOST}${PORT}(?:[/?][^\\s#]*)?` +
+    `|${caseless('http')}://(?:127\\.0\\.0\\.1|\\[::1\\]|${caseless('localhost')})${PORT}(?:[/?][^\\s#]*)?` +
+    `|(?!(?:${[...REFUSED, 'https', 'http'].map(caseless).join('|')}):)[A-Za-z][A-Za-z0-9+.-]*:(?://${OPAQUE_HOST}(?::[0-9]{0,4})?(?:[/?][^\\s#]*)?|(?!//)[^\\s#]*))$`,
+);
 
 /** Why the URI cannot be registered, or null when it can. */
 export function redirectUriProblem(uri: string): string | null {

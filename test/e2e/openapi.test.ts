@@ -1,23 +1,28 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { expect } from 'chai';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { Router } from '@koa/router';
-import { DefaultChatTransport, type UIMessage } from 'ai';
+import { DefaultChatTransport, uiMessageChunkSchema, type UIMessage } from 'ai';
+import { safeValidateTypes } from '@ai-sdk/provider-utils';
 import { porterChatTransport } from '../../composition/client.js';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
 import { containerOf } from '../../composition/porter-container.js';
 import { PORTER_VERSION } from '../../composition/version.js';
-import { get, TOKENS } from '../../composition/tokens.js';
+import { get, getAll, TOKENS } from '../../composition/tokens.js';
 import { MemoryStore } from '../../adapters/store/memory/memory-store.js';
 import { sharedDevHost, type DevHostFixture } from '../support/dev-host-fixture.js';
 import { serve, type RunningServer } from '../support/http-server.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { OpenApiCheck } from '../support/openapi-check.js';
+import { sseEvents } from '../support/openapi-property-run.js';
+import { sampleMatching } from '../support/regex-samples.js';
+import { SchemaSamples } from '../support/schema-samples.js';
+import { SeededRandom } from '../support/seeded-random.js';
 import { toolPart } from '../support/turn-client.js';
 
 type Json = Record<string, any>;
 
 const MOUNT = '/api/porter';
-const EVERY_METHOD = ['get', 'put', 'post', 'delete', 'patch'];
 
 /** Every (document path, method) the wire's Koa routers answer; `*` for a route that takes any method. */
 function registeredRoutes(porter: Porter): Array<{ path: string; methods: string[] }> {
@@ -40,23 +45,73 @@ function registeredRoutes(porter: Porter): Array<{ path: string; methods: string
   );
 }
 
+/** Routes kept only to refuse in their own shape (`documented: false`): registered, but no operations. */
+function undocumentedPaths(porter: Porter): Set<string> {
+  const groups = getAll(containerOf(porter), TOKENS.WireRoutes);
+  return new Set(
+    groups.flatMap((group) =>
+      group.routes.filter((route) => route.documented === false).map((route) => route.path.replace(/:(\w+)/g, '{$1}')),
+    ),
+  );
+}
+
 /** The document covers exactly the registered routes: none missing, none invented. */
 function expectDocumentMatchesRouters(porter: Porter, document: Json): void {
-  const registered = registeredRoutes(porter);
+  const undocumented = undocumentedPaths(porter);
+  const registered = registeredRoutes(porter).filter(({ path }) => !undocumented.has(path));
+  expect(
+    registered.filter(({ methods }) => methods[0] === '*'),
+    'a route answering every method only refuses: it is no operation',
+  ).to.deep.equal([]);
   const missing: string[] = [];
   for (const { path, methods } of registered) {
     const item = document.paths[path] ?? {};
-    for (const method of methods[0] === '*' ? EVERY_METHOD : methods) if (!item[method]) missing.push(`${method.toUpperCase()} ${path}`);
+    for (const method of methods) if (!item[method]) missing.push(`${method.toUpperCase()} ${path}`);
   }
   expect(missing, 'registered routes the document does not declare').to.deep.equal([]);
   const invented: string[] = [];
   for (const [path, item] of Object.entries<Json>(document.paths)) {
     for (const method of Object.keys(item).filter((key) => key !== 'servers')) {
-      if (!registered.some((r) => r.path === path && (r.methods.includes(method) || r.methods[0] === '*')))
-        invented.push(`${method.toUpperCase()} ${path}`);
+      if (!registered.some((r) => r.path === path && r.methods.includes(method))) invented.push(`${method.toUpperCase()} ${path}`);
     }
   }
   expect(invented, 'declared operations no router answers').to.deep.equal([]);
+}
+
+/** The methods the document lists for `url` (a filled path): of every path whose template and parameter patterns take it. */
+function documentedMethods(document: Json, url: string, atOrigin: boolean): string[] {
+  const methods = new Set<string>();
+  for (const [path, item] of Object.entries<Json>(document.paths)) {
+    if (Boolean(item.servers) !== atOrigin) continue;
+    const names: string[] = [];
+    const template = new RegExp(
+      `^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => (names.push(name), name === 'rest' ? '(.*)' : '([^/]+)'))}/?$`,
+    );
+    const match = template.exec(url);
+    if (!match) continue;
+    const operations = Object.entries<Json>(item).filter(([key]) => key !== 'servers');
+    const takes = names.every((name, index) => {
+      const schema = operations[0]![1].parameters.find((p: Json) => p.name === name).schema;
+      return !schema.pattern || new RegExp(schema.pattern, 'u').test(decodeURIComponent(match[index + 1]!));
+    });
+    if (takes) for (const [method] of operations) methods.add(method);
+  }
+  return [...methods];
+}
+
+/** A request `fetch` will not send (`TRACE`), over plain HTTP. */
+function rawRequest(base: string, method: string, path: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers: { 'x-demo-user': 'ada' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 async function documentOf(base: string, mount = MOUNT): Promise<Json> {
@@ -151,7 +206,6 @@ describe('The OpenAPI document of the wire (development host)', function () {
   it('describes the turn stream, the app file and the security schemes', () => {
     const turn = document.paths['/threads/{id}/turn'].post.responses['200'];
     expect(Object.keys(turn.content)).to.deep.equal(['text/event-stream']);
-    expect(turn.content['text/event-stream']['x-event-data-schema']).to.deep.equal({ $ref: '#/components/schemas/UiMessageChunk' });
     expect(Object.keys(turn.headers)).to.deep.equal(['x-vercel-ai-ui-message-stream', 'x-porter-thread-id']);
     expect(Object.keys(document.paths['/apps/import'].post.requestBody.content)).to.deep.equal(['application/vnd.porter.app']);
     expect(Object.keys(document.paths['/apps/{id}/export'].get.responses['200'].content)).to.deep.equal(['application/vnd.porter.app']);
@@ -164,6 +218,64 @@ describe('The OpenAPI document of the wire (development host)', function () {
     });
     expect(document.paths['/threads'].get.security).to.deep.equal([{ hostSession: [] }, { anonymousSession: [] }, {}]);
     expect(document.paths['/mcp'].post.security).to.deep.equal([{ doorOAuth: [] }]);
+  });
+
+  it('describes each event of a turn stream: a UiMessageChunk of a kind Porter sends, as JSON, or [DONE]', async () => {
+    const media = document.paths['/threads/{id}/turn'].post.responses['200'].content['text/event-stream'];
+    expect(media.schema.properties.data.anyOf).to.deep.equal([
+      { type: 'string', contentMediaType: 'application/json', contentSchema: { $ref: '#/components/schemas/UiMessageChunk' } },
+      { const: '[DONE]', description: 'The stream is complete.' },
+    ]);
+    expect(document.paths['/threads/{id}/stream'].get.responses['200'].content['text/event-stream']).to.deep.equal(media);
+    const kinds = (document.components.schemas.UiMessageChunk.oneOf as Json[]).map(
+      (k) => k.properties.type.const ?? k.properties.type.pattern,
+    );
+    expect(kinds).to.include.members([
+      'start',
+      'text-delta',
+      'tool-approval-request',
+      'finish',
+      'data-porter-approval',
+      'data-porter-view',
+      '^data-',
+    ]);
+
+    // Real turns: a call parked, then approved and settled, an app generated, a plain answer.
+    const eve = host.client.as('eve');
+    const thread = await eve.newThread();
+    const events: Json[] = [];
+    const turn = async (body: unknown) => {
+      const response = await eve.send('POST', `/threads/${thread}/turn`, body);
+      events.push(...sseEvents(await response.text()));
+    };
+    await turn({ message: '/call notes_add {"text":"milk"}' });
+    const approvalId = JSON.parse(events.find((e) => e.data.includes('tool-approval-request'))!.data).approvalId as string;
+    await eve.json('POST', `/approvals/${approvalId}/decide`, { approve: true });
+    await turn({ continue: true });
+    await turn({ message: '/app a packing list' });
+    await turn({ message: 'hello' });
+    const seen = new Set(events.map((e) => (e.data === '[DONE]' ? e.data : (JSON.parse(e.data) as Json).type)));
+    expect([...seen]).to.include.members([
+      'tool-approval-request',
+      'data-porter-approval',
+      'tool-output-available',
+      'data-porter-view',
+      '[DONE]',
+    ]);
+    for (const event of events) {
+      expect(check.problems(media.schema, event), event.data).to.deep.equal([]);
+      if (event.data !== '[DONE]')
+        expect(check.problems({ $ref: '#/components/schemas/UiMessageChunk' }, JSON.parse(event.data)), event.data).to.deep.equal([]);
+    }
+
+    // Every kind the document describes, drawn from its schema, is a chunk a stock AI SDK reader takes.
+    const samples = new SchemaSamples(document.components.schemas, new SeededRandom(6));
+    for (const branch of document.components.schemas.UiMessageChunk.oneOf as Json[])
+      for (let i = 0; i < 5; i += 1) {
+        const chunk = samples.valid(branch);
+        const read = await safeValidateTypes({ value: chunk, schema: uiMessageChunkSchema });
+        expect(read.success, JSON.stringify(chunk)).to.equal(true);
+      }
   });
 
   it("takes the bodies real clients send: turns from a stock AI SDK chat transport and from Porter's own, and decisions", async () => {
@@ -314,15 +426,125 @@ describe('The OpenAPI document of the wire (development host)', function () {
           body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:9/cb'], client_name: 'Spec' }),
         },
       ],
-      ['PUT', `${MOUNT}/mcp/token`, '/mcp/token', 405],
       ['POST', `${MOUNT}/mcp`, '/mcp', 401, { headers: { 'content-type': 'application/json' }, body: '{}' }],
-      ['PATCH', `${MOUNT}/mcp`, '/mcp', 405],
     ];
     for (const [method, path, documented, status, init] of answers) {
       const response = await fetch(`${host.url}${path}`, { method, ...init });
       expect(response.status, `${method} ${path}`).to.equal(status);
       expect(check.response(method, documented, status, await response.json()), `${method} ${path}`).to.deep.equal([]);
     }
+  });
+
+  it('lists no operation that only refuses: each answers some 2xx or 3xx, and /orgs is none', () => {
+    const refusing: string[] = [];
+    for (const [path, item] of Object.entries<Json>(document.paths))
+      for (const [method, operation] of Object.entries<Json>(item))
+        if (method !== 'servers' && !Object.keys(operation.responses).some((status) => /^[23]/.test(status)))
+          refusing.push(`${method.toUpperCase()} ${path}`);
+    expect(refusing).to.deep.equal([]);
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/orgs'))).to.deep.equal([]);
+    expect(document.info.description).to.match(/`\/orgs`.*402/);
+    expect(document.components.responses.MethodNotAllowed.headers).to.have.property('Allow');
+  });
+
+  it('answers a method a documented path does not take (TRACE among them) with 405 and Allow naming the methods the document lists', async () => {
+    const random = new SeededRandom(27);
+    const problems: string[] = [];
+    for (const [path, item] of Object.entries<Json>(document.paths)) {
+      const documented = Object.keys(item).filter((key) => key !== 'servers');
+      const operation = item[documented[0]!];
+      const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+        const schema = operation.parameters.find((p: Json) => p.name === name).schema;
+        return encodeURIComponent(schema.pattern ? sampleMatching(schema.pattern, random) : 'x');
+      });
+      const url = `${item.servers ? '' : MOUNT}${filled}`;
+      const answer = await rawRequest(host.url, 'TRACE', url);
+      // Every documented path this URL matches, its parameters taken by their schemas, adds its methods.
+      const methods = documentedMethods(document, filled, Boolean(item.servers));
+      expect(methods, url).to.include.members(documented);
+      const expected = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options']
+        .filter((method) => methods.includes(method) || (method === 'head' && methods.includes('get')))
+        .map((method) => method.toUpperCase())
+        .join(', ');
+      if (answer.status !== 405 || answer.headers.allow !== expected)
+        problems.push(`TRACE ${url}: ${answer.status}, Allow ${answer.headers.allow} (expected ${expected}) ${answer.body.slice(0, 120)}`);
+      else if (operation.tags[0] !== 'MCP door' && operation.tags[0] !== 'Discovery') {
+        const body = JSON.parse(answer.body) as Json;
+        expect(body.error.code, url).to.equal('method-not-allowed');
+        expect(check.problems(document.components.responses.MethodNotAllowed.content['application/json'].schema, body)).to.deep.equal([]);
+      }
+    }
+    expect(problems).to.deep.equal([]);
+  });
+
+  it('answers 405 on the principal routes before resolving anyone, and 404 for a path no route has', async () => {
+    const cy = host.client.as('cy');
+    for (const [method, path, allow] of [
+      ['PUT', '/threads', 'GET, HEAD, POST'],
+      ['PATCH', '/approvals/apr_0123456789', 'GET, HEAD'],
+      ['DELETE', '/status', 'GET, HEAD'],
+      ['OPTIONS', '/threads', 'GET, HEAD, POST'],
+    ] as const) {
+      const answer = await cy.json(method, path, method === 'OPTIONS' ? undefined : {});
+      expect(answer.status, `${method} ${path}`).to.equal(405);
+      expect(answer.headers.get('allow'), `${method} ${path}`).to.equal(allow);
+      expect(answer.body.error.code).to.equal('method-not-allowed');
+    }
+    const unknown = await rawRequest(host.url, 'TRACE', `${MOUNT}/no-such-path`);
+    expect(unknown.status).to.equal(404);
+    const door = await rawRequest(host.url, 'TRACE', `${MOUNT}/mcp/token`);
+    expect([door.status, door.headers.allow, Object.keys(JSON.parse(door.body)).sort()]).to.deep.equal([
+      405,
+      'POST, OPTIONS',
+      ['error', 'error_description'],
+    ]);
+    const orgs = await rawRequest(host.url, 'TRACE', `${MOUNT}/orgs/acme`);
+    expect(orgs.status, 'organizations stay refused, whatever the method').to.equal(402);
+  });
+
+  it('refuses by its own schemas what the routes refuse: slots, toolkit, contentType, notify.url, cron, redirect_uris, token, a function body', async () => {
+    const cy = host.client.as('cy');
+    const app = (await cy.json('POST', '/apps', { prompt: 'a packing list' })).body.id as string;
+    const automation = (
+      await cy.json('POST', '/automations', { name: 'x', trigger: { kind: 'schedule', cron: '0 9 * * *' }, task: { prompt: 'p' } })
+    ).body.id as string;
+    const slots = document.paths['/apps/placements'].get.parameters.find((p: Json) => p.name === 'slots').schema;
+    for (const [value, taken] of [
+      ['header, ,footer', true],
+      ['a b', false],
+      [Array.from({ length: 51 }, () => 'x').join(','), false],
+    ] as const) {
+      expect(check.problems(slots, value).length === 0, value.slice(0, 20)).to.equal(taken);
+      expect((await cy.json('GET', `/apps/placements?slots=${encodeURIComponent(value)}`)).status, value.slice(0, 20)).to.equal(
+        taken ? 200 : 400,
+      );
+    }
+    const refused: Array<[string, string, string, unknown]> = [
+      ['POST', '/connections/initiate', '/connections/initiate', { toolkit: 'Git Hub', callbackUrl: 'https://host.example/done' }],
+      ['POST', '/connections/initiate', '/connections/initiate', { toolkit: 'github', callbackUrl: 'https://u:p@host.example/done' }],
+      ['PUT', `/apps/${app}/blobs/a.txt`, '/apps/{id}/blobs/{key}', { contentType: 'not a type', data: 'aGk=' }],
+      ['PATCH', `/automations/${automation}`, '/automations/{id}', { notify: { url: 'ftp://files.example/x' } }],
+      ['PATCH', `/automations/${automation}`, '/automations/{id}', { notify: { url: 'https://user@hooks.example/x' } }],
+      ['PATCH', `/automations/${automation}`, '/automations/{id}', { trigger: { kind: 'schedule', cron: 'every day' } }],
+      ['PATCH', `/automations/${automation}`, '/automations/{id}', { name: '   ' }],
+      ['PATCH', `/automations/${automation}`, '/automations/{id}', {}],
+      ['POST', `/apps/${app}/fn/run`, '/apps/{id}/fn/{name}', false],
+    ];
+    for (const [method, path, documented, body] of refused) {
+      expect(check.request(method, documented, body), `the document refuses ${method} ${path} ${JSON.stringify(body)}`).to.not.deep.equal(
+        [],
+      );
+      const answer = await cy.json(method, path, body);
+      expect(answer.status, `${method} ${path} ${JSON.stringify(body)}: ${JSON.stringify(answer.body)}`).to.equal(400);
+    }
+    const register = document.paths['/mcp/register'].post.requestBody.content['application/json'].schema;
+    for (const uri of ['http://evil.example/cb', 'javascript:alert(1)', 'https://ok.example/cb#x', 'https://u:p@ok.example/cb'])
+      expect(check.problems(register, { redirect_uris: [uri] }), uri).to.not.deep.equal([]);
+    for (const uri of ['https://ok.example/cb', 'http://127.0.0.1:8123/cb', 'cursor://anysphere.cursor-retrieval/oauth/callback'])
+      expect(check.problems(register, { redirect_uris: [uri], client_name: 42 }), uri).to.deep.equal([]);
+    const revocation = document.paths['/mcp/revoke'].post.requestBody.content['application/x-www-form-urlencoded'].schema;
+    expect(check.problems(revocation, { token: '', client_id: 'mcpc_x' }, false)).to.not.deep.equal([]);
+    expect(check.problems(revocation, { token: 't', token_type_hint: 'id_token' }, false), 'an unknown hint is ignored').to.deep.equal([]);
   });
 
   it('refuses in the error envelope it declares', async () => {
@@ -332,7 +554,6 @@ describe('The OpenAPI document of the wire (development host)', function () {
       ['GET', '/threads?limit=0', '/threads', 400],
       ['POST', '/approvals/decide', '/approvals/decide', 400, { ids: [], approve: true }],
       ['GET', '/approvals?org=acme', '/approvals', 402],
-      ['GET', '/orgs', '/orgs', 402],
       ['GET', '/connections', '/connections', 501],
     ];
     for (const [method, path, documented, status, body] of refusals) {
@@ -405,7 +626,14 @@ describe('The OpenAPI document of the wire, per composition', function () {
     expect((await validator.validate(structuredClone(document))).valid).to.equal(true);
     expect(document.servers[0].url).to.equal('/agent');
     expect(document.components.securitySchemes.doorOAuth).to.include({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
-    expect(document.paths['/mcp/token'].post.responses).to.have.property('404');
+    for (const path of ['/mcp/authorize', '/mcp/token', '/mcp/revoke', '/mcp/register'])
+      expect(Object.keys(document.paths[path] ?? {}), `${path} only says the issuer owns it: no operation`).to.not.include.members([
+        'get',
+        'post',
+      ]);
+    expect(document.paths['/.well-known/oauth-authorization-server/agent/mcp']?.get, 'nor is its metadata served here').to.equal(undefined);
+    const token = await porter.fetch(new Request('http://host.test/agent/mcp/token', { method: 'POST' }));
+    expect([token.status, Object.keys((await token.json()) as Json).sort()]).to.deep.equal([404, ['error', 'error_description']]);
     expect(document.paths).to.have.property('/.well-known/oauth-protected-resource/agent/mcp');
     expectDocumentMatchesRouters(porter, document);
   });

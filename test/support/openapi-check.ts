@@ -1,4 +1,4 @@
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 
 type Json = Record<string, any>;
@@ -10,6 +10,7 @@ type Json = Record<string, any>;
  */
 export class OpenApiCheck {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  private readonly compiled = new Map<string, ValidateFunction>();
 
   constructor(readonly document: Json) {
     (ajvFormats as unknown as (ajv: Ajv2020) => void)(this.ajv);
@@ -32,6 +33,11 @@ export class OpenApiCheck {
     return this.validate(schema, body, true);
   }
 
+  /** The problems with `value` by `schema` (one of the document's, its references resolved there); [] when it fits. */
+  problems(schema: Json, value: unknown, closed = true): string[] {
+    return this.validate(schema, value, closed);
+  }
+
   private operation(method: string, path: string): Json {
     const operation = this.document.paths?.[path]?.[method.toLowerCase()];
     if (!operation) throw new Error(`The document has no ${method} ${path}`);
@@ -46,8 +52,13 @@ export class OpenApiCheck {
   }
 
   private validate(schema: Json, body: unknown, closed: boolean): string[] {
-    const schemas = closed ? closeObjects(this.document.components.schemas) : this.document.components.schemas;
-    const validate = this.ajv.compile({ ...(closed ? closeObjects(schema) : schema), components: { schemas } });
+    const key = `${closed}:${JSON.stringify(schema)}`;
+    let validate = this.compiled.get(key);
+    if (!validate) {
+      const schemas = closed ? closeObjects(this.document.components.schemas) : this.document.components.schemas;
+      validate = this.ajv.compile({ ...(closed ? closeObjects(schema) : schema), components: { schemas } });
+      this.compiled.set(key, validate);
+    }
     return validate(body)
       ? []
       : (validate.errors ?? []).map((e: ErrorObject) => `${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)}`);

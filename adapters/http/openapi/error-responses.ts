@@ -15,6 +15,8 @@ const MEANING: Readonly<Record<ErrorCode, string>> = {
     'Organizations are a Porter Cloud capability: `/orgs`, and any `org` query or body field on `/approvals` and `/grants`, are refused before the principal resolver runs.',
   forbidden: 'Not allowed: e.g. the host resolver returned a reserved (`porter:`) subject or a principal of kind `org`.',
   'not-found': 'No such thing for this caller: an unknown id, or one that belongs to someone else (never revealed), or no such route.',
+  'method-not-allowed':
+    'The path exists but does not take this method (any method, `TRACE` among them); `Allow` lists the methods it takes.',
   conflict: "The thing's state does not allow this now.",
   'payload-too-large':
     'The body is over its limit (JSON bodies: 4 MiB). Answered as soon as the limit is passed, with `Connection: close`: Porter reads and discards the rest of the body, then closes the connection.',
@@ -39,7 +41,9 @@ export function errorResponse(code: ErrorCode, envelope: Record<string, unknown>
       ? { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } }
       : code === 'unauthorized'
         ? { 'WWW-Authenticate': { description: 'The scheme to authenticate with.', schema: { type: 'string' } } }
-        : undefined;
+        : code === 'method-not-allowed'
+          ? { Allow: { description: 'The methods this path takes, e.g. `GET, HEAD, DELETE`.', schema: { type: 'string' } } }
+          : undefined;
   return {
     description: `\`${code}\`: ${MEANING[code]}`,
     ...(headers ? { headers } : {}),

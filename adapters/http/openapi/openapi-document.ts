@@ -18,9 +18,6 @@ export interface OpenApiOptions {
 
 export type OpenApiDocument = Record<string, unknown> & { readonly paths: Record<string, Record<string, unknown>> };
 
-/** The methods an `all` route is documented under (where no other route of its path answers them). */
-const EVERY_METHOD = ['get', 'put', 'post', 'delete', 'patch'] as const;
-
 /** Who a principal route may be: the host's signed-in person, or the anonymous cookie session (minted when absent). */
 const PRINCIPAL_SECURITY: ReadonlyArray<SecurityRequirement> = [{ hostSession: [] }, { anonymousSession: [] }, {}];
 
@@ -55,7 +52,6 @@ export function openApiDocument(options: OpenApiOptions): OpenApiDocument {
   const operationIds = new Set<string>();
   const tags: string[] = [];
   const schemes: Record<string, unknown> = {};
-  const fallbacks: Array<{ group: WireRoutes; route: WireRoute; path: string }> = [];
 
   const add = (path: string, method: Exclude<RouteMethod, 'all'>, operation: Record<string, unknown>) => {
     const item = (paths[path] ??= {});
@@ -71,24 +67,12 @@ export function openApiDocument(options: OpenApiOptions): OpenApiDocument {
     Object.assign(schemes, group.securitySchemes ?? {});
     for (const declared of group.routes) {
       const path = openApiPath(declared.path);
-      if (declared.method === 'all') {
-        fallbacks.push({ group, route: declared, path });
-        continue;
-      }
+      if (declared.documented === false) continue;
+      if (declared.method === 'all')
+        throw new Error(`Route ${declared.id} answers every method: only a route that only refuses can, undocumented`);
       const operation = operationOf(group, declared, declared.id, book, envelope, errorCodes);
       add(path, declared.method, operation);
       if (group.access === 'origin') paths[path]!.servers = [{ url: '/', description: 'The origin root, outside the wire.' }];
-    }
-  }
-  // `all` routes answer whatever method no other route of their path answers.
-  for (const { group, route: declared, path } of fallbacks) {
-    for (const method of EVERY_METHOD) {
-      if (paths[path]?.[method]) continue;
-      add(
-        path,
-        method,
-        operationOf(group, declared, `${declared.id}${method[0]!.toUpperCase()}${method.slice(1)}`, book, envelope, errorCodes),
-      );
     }
   }
 
@@ -96,6 +80,8 @@ export function openApiDocument(options: OpenApiOptions): OpenApiDocument {
     if (name in PRINCIPAL_SCHEMES) schemes[name] ??= PRINCIPAL_SCHEMES[name as keyof typeof PRINCIPAL_SCHEMES];
     if (!(name in schemes)) throw new Error(`The security scheme ${name} is used but no group defines it`);
   }
+  // No operation answers it (its method is the one the path takes), yet any path may: documented once.
+  errorCodes.add('method-not-allowed');
   const responses = Object.fromEntries([...errorCodes].sort().map((code) => [errorResponseName(code), errorResponse(code, envelope)]));
   return {
     openapi: '3.1.0',
@@ -104,7 +90,9 @@ export function openApiDocument(options: OpenApiOptions): OpenApiDocument {
       version: options.version,
       description:
         "Porter's HTTP wire as this deployment mounts it (families it does not mount are absent): threads streamed over SSE in the AI SDK UI message stream, approvals and grants, and, where mounted, generated apps, automations and runs, webhooks, connections and the MCP door. " +
-        'Every non-2xx wire answer is the error envelope `{"error": {"code", "message", "details"?}}`; the MCP door answers in OAuth and JSON-RPC shapes instead. Paths are case-sensitive.',
+        'Every non-2xx wire answer is the error envelope `{"error": {"code", "message", "details"?}}`; the MCP door answers in OAuth and JSON-RPC shapes instead. Paths are case-sensitive. ' +
+        'A method a path does not take (`TRACE` too) is 405 with `Allow` listing those it takes (`components.responses.MethodNotAllowed`; the door in its own shapes). ' +
+        '`/orgs` and everything under it, with any method, is 402 `cloud-required`: organizations are a Porter Cloud capability.',
     },
     servers: [{ url: options.mount === '' ? '/' : options.mount, description: 'The wire, where the host mounted it.' }],
     tags: tags.map((name) => ({ name })),
@@ -212,17 +200,40 @@ function responseOf(answer: Answer, book: SchemaBook, name: string): JsonSchema 
     ? Object.fromEntries(
         Object.entries(answer.content).map(([type, schema]) => [
           type,
-          {
-            ...(schema ? { schema: book.schemaOf(schema, name) } : {}),
-            // OpenAPI 3.1 has no field for the items of a stream; this extension names the JSON each event carries.
-            ...(answer.events && type === 'text/event-stream'
-              ? { 'x-event-data-schema': book.schemaOf(answer.events, `${name}Event`) }
-              : {}),
-          },
+          answer.events && type === 'text/event-stream'
+            ? { schema: eventSchema(book.schemaOf(answer.events, `${name}Event`)) }
+            : schema
+              ? { schema: book.schemaOf(schema, name) }
+              : {},
         ]),
       )
     : undefined;
   return { description: answer.description, ...(headers ? { headers } : {}), ...(content ? { content } : {}) };
+}
+
+/**
+ * One event of a `text/event-stream` answer whose `data` is JSON. OpenAPI 3.1 has no field for the
+ * items of a stream (3.2 adds `itemSchema`); as the 3.2 registry models an event, and as tools
+ * reading 3.1 documents (Schemathesis, Speakeasy) take `schema` there, this is the schema of each
+ * event: an object of its fields, `data` the JSON text (`contentMediaType`, `contentSchema`) or
+ * the closing `[DONE]`. Comment lines (`: keep-alive`) are no events.
+ */
+function eventSchema(data: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    description:
+      'One server-sent event (this schema describes each event of the stream, as OpenAPI 3.2 `itemSchema` does): its `data` line is a chunk as JSON, or `[DONE]` after the last. Comment lines (`: keep-alive`) are sent while nothing else is and are no events.',
+    properties: {
+      data: {
+        anyOf: [
+          { type: 'string', contentMediaType: 'application/json', contentSchema: data },
+          { const: '[DONE]', description: 'The stream is complete.' },
+        ],
+      },
+    },
+    required: ['data'],
+    additionalProperties: false,
+  };
 }
 
 function sortedByStatus(responses: Record<string, unknown>): Record<string, unknown> {

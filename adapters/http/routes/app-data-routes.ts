@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BLOB_CONTENT_TYPE } from '../../../domain/apps/app-document.js';
 import type { AppsUseCases } from '../../../ports/use-cases/apps.js';
 import { AppRecord, AppRecordList, appParams, Deleted, StoredBlob } from '../shapes/app-shapes.js';
 import { JsonValue } from '../shapes/common-shapes.js';
@@ -10,7 +11,10 @@ import { callerRoutes } from './caller-routes.js';
 const recordBody = z.strictObject({ data: JsonValue });
 /** The CSRF floor keeps cookie-authenticated writes JSON, so blob bytes travel as base64. */
 const blobBody = z.strictObject({
-  contentType: z.string().min(3).max(200),
+  contentType: z
+    .string()
+    .regex(BLOB_CONTENT_TYPE, 'must be a media type such as image/png')
+    .describe('`type/subtype`, e.g. `image/png` (stored in lower case).'),
   data: z.base64({ message: 'must be base64' }).max(3 * 1024 * 1024),
 });
 

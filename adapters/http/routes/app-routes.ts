@@ -5,6 +5,8 @@ import { APP_MEDIA_TYPE, ARCHIVE_LIMITS } from '../../../ports/app-archive.js';
 import type { AppsUseCases } from '../../../ports/use-cases/apps.js';
 import { mediaType } from '../floor/csrf-floor.js';
 import { App, AppList, appParams, EditResult, OpenPayload, PlacementList, VersionList } from '../shapes/app-shapes.js';
+import { JsonValue } from '../shapes/common-shapes.js';
+import { writtenText } from '../shapes/written-text.js';
 import { functionNameParam } from '../shapes/path-params.js';
 import { bytes, json, jsonBody, ownBody, route, type WireRoute } from '../wire-route.js';
 import { principalFamily, type WireRoutes } from '../wire-routes.js';
@@ -13,13 +15,16 @@ import { appDataRoutes } from './app-data-routes.js';
 import { appViewRoutes } from './app-view-routes.js';
 import { callerRoutes, type CallerRoutes } from './caller-routes.js';
 
-const SLOT = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'must be a slot name');
-const createBody = z.strictObject({ prompt: z.string().trim().min(1).max(4000) });
-const seedBody = z.strictObject({ slot: SLOT, instruction: z.string().trim().min(1).max(4000).optional() });
+const SLOT_NAME = '[A-Za-z0-9][A-Za-z0-9_.-]{0,99}';
+const SLOT = z.string().regex(new RegExp(`^${SLOT_NAME}$`), 'must be a slot name');
+/** Up to 50 slot names, comma-separated; blanks and empty entries around the commas are ignored. */
+const SLOT_LIST = new RegExp(`^[\\s,]*${SLOT_NAME}(?:\\s*,[\\s,]*${SLOT_NAME}){0,49}[\\s,]*$`);
+const createBody = z.strictObject({ prompt: writtenText(4000) });
+const seedBody = z.strictObject({ slot: SLOT, instruction: writtenText(4000).optional() });
 const placementsQuery = z.strictObject({
   slots: z
     .string()
-    .min(1)
+    .regex(SLOT_LIST, 'must be slot names, comma-separated (at most 50)')
     .transform((value) => [
       ...new Set(
         value
@@ -28,10 +33,9 @@ const placementsQuery = z.strictObject({
           .filter(Boolean),
       ),
     ])
-    .pipe(z.array(SLOT).min(1).max(50))
-    .describe('Slot names, comma-separated (at most 50).'),
+    .describe('Slot names, comma-separated (at most 50); blanks around the commas are ignored.'),
 });
-const editBody = z.strictObject({ instruction: z.string().trim().min(1).max(4000) });
+const editBody = z.strictObject({ instruction: writtenText(4000) });
 const rebaseBody = z.strictObject({ slot: SLOT });
 /** Routes on the caller's apps, an app named by `:id`. */
 function appCalls(apps: AppsUseCases): CallerRoutes<AppsUseCases, 'appId'> {
@@ -174,7 +178,12 @@ function perAppRoutes(apps: AppsUseCases): WireRoute[] {
       description:
         "Proxied to `POST /fn/<name>` on the app's own server. The answer is the app's, sent with `content-security-policy: default-src 'none'; sandbox`.",
       params: { ...appParams, name: functionNameParam },
-      body: jsonBody(z.unknown().describe("Any JSON: the function's input."), 'input'),
+      body: jsonBody(
+        z
+          .union([z.record(z.string(), JsonValue), z.array(JsonValue)])
+          .describe("The function's input: a JSON object or array (a JSON body is one of those)."),
+        'input',
+      ),
       responses: { 200: bytes("The function's answer: its status (2xx) and content type are the app's.", '*/*') },
       errors: ['conflict', 'not-implemented', 'unavailable'],
       handle: async (ctx, { params, body }) => {

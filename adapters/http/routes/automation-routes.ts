@@ -1,26 +1,57 @@
 import { z } from 'zod';
+import { HTTP_URL } from '../../../domain/http-url.js';
 import { WEBHOOK_SOURCE_NAME } from '../../../domain/webhooks/delivery.js';
 import type { AutomationUseCases } from '../../../ports/use-cases/automations.js';
 import { ArmResult, Automation, AutomationList, SavedAutomation } from '../shapes/automation-shapes.js';
 import { idParam } from '../shapes/path-params.js';
+import { writtenText } from '../shapes/written-text.js';
 import { json, jsonBody } from '../wire-route.js';
 import { principalFamily, type WireRoutes } from '../wire-routes.js';
 import { callerRoutes } from './caller-routes.js';
 
+/** The shape of a cron expression: 5 to 7 fields, or a nickname. Their values croner checks (`AutomationRules`). */
+const CRON_SHAPE = /^\s*(?:@[A-Za-z]+|\S+(?:\s+\S+){4,6})\s*$/;
+
 const trigger = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('schedule'), cron: z.string().trim().min(1).max(120), timezone: z.string().min(1).max(64).optional() }),
+  z.strictObject({
+    kind: z.literal('schedule'),
+    cron: z
+      .string()
+      .trim()
+      .max(120)
+      .regex(
+        CRON_SHAPE,
+        'must be a cron expression: five fields (minute hour day month weekday), optionally seconds first and a year last, or a nickname such as @daily',
+      )
+      .describe(
+        'Five fields (minute, hour, day of the month, month, day of the week), optionally seconds first and a year last, or a nickname (`@daily`); e.g. `0 8 * * 1-5`. A field out of its range, or a schedule that never fires, is 400 `validation` naming `trigger.cron`.',
+      ),
+    timezone: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('An IANA time zone, e.g. `Europe/Paris` (default UTC); an unknown one is 400 `validation`.'),
+  }),
   z.strictObject({
     kind: z.literal('webhook'),
-    source: z.string().regex(WEBHOOK_SOURCE_NAME, 'must be a registered source name (a-z, 0-9, _ and -)'),
+    source: z
+      .string()
+      .regex(WEBHOOK_SOURCE_NAME, 'must be a registered source name (a-z, 0-9, _ and -)')
+      .describe('A webhook source this deployment registered (`webhooks.sources`); another is 400 `validation`.'),
   }),
 ]);
 
 const task = z.strictObject({
-  prompt: z.string().trim().min(1).max(20_000),
-  tools: z.array(z.string().min(1).max(128)).max(50).optional(),
+  prompt: writtenText(20_000),
+  tools: z
+    .array(z.string().min(1).max(128))
+    .max(50)
+    .optional()
+    .describe('Tools the task may call, by name; a name no tool has is 400 `validation`.'),
 });
 
-const name = z.string().trim().min(1).max(200);
+const name = writtenText(200);
 
 /** Omitted fields keep their defaults: two retries, 30 s then 60 s. */
 const retry = z.strictObject({
@@ -40,7 +71,10 @@ const notify = z
     url: z
       .string()
       .max(2000)
-      .refine((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), 'must be an absolute http or https URL'),
+      .regex(HTTP_URL, 'must be an absolute http or https URL without credentials')
+      .describe(
+        'An absolute http(s) URL without credentials. Porter must be willing to send there: an address the egress guard refuses (loopback or private in production, where the name resolves to one) is 400 `validation`.',
+      ),
   })
   .nullable();
 
@@ -65,7 +99,9 @@ const changeBody = z
   .refine(
     (body) => Object.values(body).some((value) => value !== undefined),
     'name, trigger, task, retry, concurrency or notify is required',
-  );
+  )
+  // What the refinement says, as JSON Schema says it (a JSON body has no undefined members).
+  .meta({ minProperties: 1 });
 
 const automationId = idParam('automation');
 

@@ -15,7 +15,12 @@ import { principalOf, type WireRouteContext } from '../wire-state.js';
 /** A page of the caller's things: every list pages alike. */
 export const pageQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).optional().describe('How many to answer (1–100).'),
-  cursor: z.string().min(1).max(512).optional().describe("The previous page's `nextCursor`."),
+  cursor: z
+    .string()
+    .min(1)
+    .max(512)
+    .optional()
+    .describe("The previous page's `nextCursor`. A cursor this list did not produce is 400 `validation`."),
 });
 
 /**

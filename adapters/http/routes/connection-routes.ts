@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { isToolkit } from '../../../domain/connections/connection.js';
+import { TOOLKIT } from '../../../domain/connections/connection.js';
+import { HTTP_URL } from '../../../domain/http-url.js';
 import type { ConnectionsUseCases } from '../../../ports/use-cases/connections.js';
 import { Connection, ConnectionList, Initiated } from '../shapes/connection-shapes.js';
 import { idParam } from '../shapes/path-params.js';
@@ -9,18 +10,18 @@ import { callerRoutes } from './caller-routes.js';
 
 /** The host's page the broker returns the person to: http(s), no embedded credentials. */
 const callbackUrl = z
-  .url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL on the host' })
+  .string()
   .max(2048)
-  // zod runs this even when the URL check above failed, and `new URL` throws on what that check
-  // refused (a port past 65535): an unparseable value is that check's issue, not a crash.
-  .refine((value) => {
-    if (!URL.canParse(value)) return true;
-    const url = new URL(value);
-    return url.username === '' && url.password === '';
-  }, 'must not carry credentials');
+  .regex(HTTP_URL, 'must be an absolute http(s) URL on the host, without credentials')
+  .describe("The host's page the broker returns the person to: an absolute http(s) URL without credentials.");
 
 const initiateBody = z.strictObject({
-  toolkit: z.string().refine(isToolkit, 'must be a toolkit slug such as "github" (lowercase letters, digits, - and _)'),
+  toolkit: z
+    .string()
+    .regex(TOOLKIT, 'must be a toolkit slug such as "github" (lowercase letters, digits, - and _)')
+    .describe(
+      'A toolkit slug such as `github`. One the connection broker does not know is refused by it: 400 `validation` naming the broker.',
+    ),
   callbackUrl,
 });
 

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import type { ThreadUseCases } from '../../../ports/use-cases/threads.js';
-import { Created, Stopped, ThreadDetail, ThreadList, ThreadSummary, turnStream } from '../shapes/thread-shapes.js';
+import { Created, Stopped, ThreadDetail, ThreadList, ThreadSummary } from '../shapes/thread-shapes.js';
+import { turnStream } from '../shapes/turn-stream-shapes.js';
 import { MAX_TITLE } from '../../../domain/threads/thread.js';
 import { idParam } from '../shapes/path-params.js';
+import { writtenText } from '../shapes/written-text.js';
 import { bare, json, jsonBody, route } from '../wire-route.js';
 import { principalFamily, type WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
@@ -11,10 +13,10 @@ import { callerRoutes, pageQuery } from './caller-routes.js';
 import { parseTurnBody, turnBody, turnInputOf } from './turn-body.js';
 const threadId = idParam('thread');
 const listQuery = pageQuery.extend({
-  q: z.string().trim().min(1).max(200).optional().describe('Words the title must hold.'),
+  q: writtenText(200).optional().describe('Words the title must hold.'),
 });
 const renameBody = z.strictObject({
-  title: z.string().trim().min(1, 'must not be empty').max(MAX_TITLE).describe('The new title (whitespace folded).'),
+  title: writtenText(MAX_TITLE).describe('The new title (whitespace folded).'),
 });
 
 /** Threads and their turns. */

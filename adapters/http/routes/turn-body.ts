@@ -118,7 +118,8 @@ const chatBody = z.strictObject({
 export const turnBody = z.union([messageBody, continueBody, chatBody]).meta({
   id: 'TurnBody',
   description:
-    "`{message}` (a text, or a user UIMessage), `{continue: true}`, or the AI SDK chat transport's own body (only its last message is read).",
+    "`{message}` (a text, or a user UIMessage), `{continue: true}`, or the AI SDK chat transport's own body (only its last message is read). " +
+    "A rule JSON Schema cannot say: in the chat body, the last message must be the user's, with text and file parts only, or the assistant's (carrying the approval answers); another last message is 400 `validation`.",
 });
 
 export type TurnBody = z.output<typeof turnBody>;

@@ -144,10 +144,10 @@ describe('The org refusal covers every method and path under /approvals and /gra
     }
   });
 
-  it('leaves the families alone without an org: routes answer, unknown paths and methods are 404', async () => {
+  it('leaves the families alone without an org: routes answer, unknown paths are 404 and methods a path does not take 405', async () => {
     expect((await send(server.url, 'GET', '/approvals?limit=5')).status).to.equal(200);
     expect((await send(server.url, 'POST', '/approvals/apr_1/decide', JSON.stringify({ approve: true }))).status).to.equal(200);
-    expect((await send(server.url, 'PUT', '/grants', JSON.stringify({ organization: 'acme' }))).status).to.equal(404);
+    expect((await send(server.url, 'PUT', '/grants', JSON.stringify({ organization: 'acme' }))).status).to.equal(405);
     expect((await send(server.url, 'GET', '/approvals/x/y')).status).to.equal(404);
     // A cookie-carrying write that is not JSON still meets the CSRF floor on a route.
     expect((await send(server.url, 'DELETE', '/grants/grt_1', undefined, { cookie: 'session=abc' })).status).to.equal(415);
