@@ -22,18 +22,16 @@ export class ScriptedLanguageModel extends StreamOnlyModel {
     const input = promptWords(options.prompt);
     if (reply.kind === 'slow') return { stream: slowly(reply.text, reply.seconds, options, input) };
     const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-    let outputTokens = 0;
     if (reply.kind === 'text') {
       const words = reply.text.split(/(?<=\s)/).filter(Boolean);
       const allowed = options.maxOutputTokens === undefined ? words : words.slice(0, Math.max(options.maxOutputTokens, 0));
       parts.push({ type: 'text-start', id: 't0' });
       for (const word of allowed) parts.push({ type: 'text-delta', id: 't0', delta: word });
       parts.push({ type: 'text-end', id: 't0' });
-      outputTokens = allowed.length;
       parts.push({
         type: 'finish',
         finishReason: { unified: allowed.length < words.length ? 'length' : 'stop', raw: undefined },
-        usage: usage(outputTokens, input),
+        usage: usage(allowed.length, input),
       });
     } else {
       const id = `call_${createHash('sha256').update(JSON.stringify(options.prompt)).digest('hex').slice(0, 16)}`;
