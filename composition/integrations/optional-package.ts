@@ -14,7 +14,7 @@ export const OPTIONAL_PACKAGES = {
   '@mikro-orm/postgresql': '6.6.16',
   '@nangohq/node': '^0.71.10',
   e2b: '^2.51.0',
-  'pg-boss': '^10.3.3',
+  'pg-boss': '^12.38.0',
 } as const;
 
 export type OptionalPackage = keyof typeof OPTIONAL_PACKAGES;

@@ -325,7 +325,7 @@ describe('the published package (npm pack, installed into a fresh host, run with
       { option: 'connections', message: "needs the package @nangohq/node, which is not installed: npm install @nangohq/node@'^0.71.10'" },
     ]);
     expect(outcomes.pgBoss).to.deep.equal([
-      { option: 'scheduler', message: "needs the package pg-boss, which is not installed: npm install pg-boss@'^10.3.3'" },
+      { option: 'scheduler', message: "needs the package pg-boss, which is not installed: npm install pg-boss@'^12.38.0'" },
     ]);
     expect(outcomes.authjs).to.deep.equal([
       { option: 'actAs', message: "needs the package @auth/core, which is not installed: npm install @auth/core@'^0.41.0'" },
