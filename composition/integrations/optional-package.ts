@@ -10,7 +10,7 @@ export const OPTIONAL_PACKAGES = {
   '@ai-sdk/openai': '^4.0.118',
   '@ai-sdk/openai-compatible': '^3.0.92',
   '@auth/core': '^0.41.0',
-  '@composio/core': '^0.17.0',
+  '@composio/core': '^0.19.0',
   '@mikro-orm/postgresql': '6.6.16',
   '@nangohq/node': '^0.71.10',
   e2b: '^2.51.0',
