@@ -45,7 +45,7 @@ export async function createPorter(options: PorterOptions = {}, env: NodeJS.Proc
     composition: config.development ? 'development' : 'production',
     async close() {
       for (const work of background) await work.stop();
-      await container.unbindAll();
+      await container.unbindAllAsync();
       if (!config.store) await store.close();
     },
   };
@@ -74,7 +74,7 @@ async function boot(
     return { container, wire, background };
   } catch (error) {
     for (const work of [...background].reverse()) await work.stop().catch(() => undefined);
-    await container?.unbindAll().catch(() => undefined);
+    await container?.unbindAllAsync().catch(() => undefined);
     if (!config.store) await parts.store.close().catch(() => undefined);
     throw error;
   }

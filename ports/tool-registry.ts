@@ -26,6 +26,11 @@ export interface ToolContext {
    */
   readonly messages: [];
   /**
+   * Always undefined, as the AI SDK hands a tool it has no `toolsContext` for: Porter's own context
+   * is this object. Present so the context is also a valid AI SDK `ToolExecutionOptions`.
+   */
+  readonly context: undefined;
+  /**
    * Calls the host's own HTTP API as this principal: with the person's forwarded credentials when
    * present (needs PORTER_BASE_URL), with act-as material when away or through the door.
    */

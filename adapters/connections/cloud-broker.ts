@@ -128,7 +128,7 @@ export class CloudBroker implements ConnectionBroker {
       throw new BrokerUnavailable(this.name, `${doing} failed: the broker could not be reached`);
     }
     const text = await response.text();
-    let body: unknown = null;
+    let body: unknown;
     try {
       body = text ? JSON.parse(text) : null;
     } catch {

@@ -1,10 +1,13 @@
+import { LegacyOpenTelemetry } from '@ai-sdk/otel';
+import type { Tracer } from '@opentelemetry/api';
 import {
   convertToModelMessages,
   jsonSchema,
   streamText,
   tool,
   type LanguageModel,
-  type TelemetrySettings,
+  type LanguageModelUsage,
+  type TelemetryOptions,
   type ToolSet,
   type UIMessage,
 } from 'ai';
@@ -19,13 +22,27 @@ export class AiSdkModel implements Model {
     private readonly model: LanguageModel,
     readonly source: 'custom' | 'ladder',
     readonly label: string,
-    /** The AI SDK's own telemetry: its `ai.*` spans, on Porter's tracer, under the span of the turn that asked. */
-    private readonly telemetry?: TelemetrySettings,
+    /**
+     * The AI SDK's own telemetry for each step. Off unless Porter traces: since AI SDK 7 a call
+     * without settings reports to whatever integrations the host registered globally, with
+     * prompts and answers, whatever Porter's `telemetry` option says.
+     */
+    private readonly telemetry: TelemetryOptions = { isEnabled: false },
   ) {}
 
-  /** The same model, each step traced by the AI SDK with these settings. */
-  traced(telemetry: TelemetrySettings): AiSdkModel {
-    return new AiSdkModel(this.model, this.source, this.label, telemetry);
+  /**
+   * The same model, each step traced by the AI SDK on Porter's tracer: its `ai.streamText` and
+   * `ai.streamText.doStream` spans nest under the turn's span (the SDK's `ai.*` span format, which
+   * `@ai-sdk/otel` names LegacyOpenTelemetry; passed per call, so the host's own AI SDK calls keep
+   * whatever the host registered). Prompts and answers are recorded only with `recordContent`.
+   */
+  traced(tracer: Tracer, recordContent: boolean): AiSdkModel {
+    return new AiSdkModel(this.model, this.source, this.label, {
+      isEnabled: true,
+      integrations: [new LegacyOpenTelemetry({ tracer })],
+      recordInputs: recordContent,
+      recordOutputs: recordContent,
+    });
   }
 
   assertConfigured(): void {}
@@ -42,17 +59,20 @@ export class AiSdkModel implements Model {
     const result = streamText({
       model: this.model,
       messages,
-      ...(request.instructions ? { system: request.instructions } : {}),
+      ...(request.instructions ? { instructions: request.instructions } : {}),
       ...(request.tools.length ? { tools } : {}),
       ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
       abortSignal: request.signal,
       maxRetries: 1,
-      ...(this.telemetry ? { experimental_telemetry: this.telemetry } : {}),
+      telemetry: this.telemetry,
       // Errors arrive as stream parts and end the turn there (logged by Porter); the SDK's default
       // would also print them to the console.
       onError: () => undefined,
     });
-    for await (const part of result.fullStream) {
+    // The step's own usage: since AI SDK 7 the `finish` part totals every step of the call. A call
+    // here is one step (tools are declared, never executed), but the meter counts steps.
+    let usage: LanguageModelUsage | undefined;
+    for await (const part of result.stream) {
       switch (part.type) {
         case 'text-delta':
           if (part.text) yield { type: 'text-delta', delta: part.text };
@@ -60,14 +80,19 @@ export class AiSdkModel implements Model {
         case 'tool-call':
           yield { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
           break;
-        case 'finish':
+        case 'finish-step':
+          usage = part.usage;
+          break;
+        case 'finish': {
+          const step = usage ?? part.totalUsage;
           yield {
             type: 'finish',
             reason: unifiedReason(part.finishReason),
-            ...(part.totalUsage.outputTokens !== undefined ? { outputTokens: part.totalUsage.outputTokens } : {}),
-            ...(totalOf(part.totalUsage) !== undefined ? { totalTokens: totalOf(part.totalUsage) } : {}),
+            ...(step.outputTokens !== undefined ? { outputTokens: step.outputTokens } : {}),
+            ...(totalOf(step) !== undefined ? { totalTokens: totalOf(step) } : {}),
           };
           break;
+        }
         case 'error':
           throw part.error instanceof Error ? part.error : new Error(String(part.error));
         case 'abort':

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
+import type { LanguageModelV4CallOptions, LanguageModelV4Prompt, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
 import { StreamOnlyModel } from './stream-only-model.js';
 
 /**
@@ -16,24 +16,22 @@ export class ScriptedLanguageModel extends StreamOnlyModel {
     super('porter', 'scripted');
   }
 
-  async doStream(options: LanguageModelV3CallOptions) {
+  async doStream(options: LanguageModelV4CallOptions) {
     const reply = this.reply(options.prompt);
     // Usage as a provider reports it, so `limits.tokens` can be tried offline: a word is a token.
     const input = promptWords(options.prompt);
     if (reply.kind === 'slow') return { stream: slowly(reply.text, reply.seconds, options, input) };
-    const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-    let outputTokens = 0;
+    const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
     if (reply.kind === 'text') {
       const words = reply.text.split(/(?<=\s)/).filter(Boolean);
       const allowed = options.maxOutputTokens === undefined ? words : words.slice(0, Math.max(options.maxOutputTokens, 0));
       parts.push({ type: 'text-start', id: 't0' });
       for (const word of allowed) parts.push({ type: 'text-delta', id: 't0', delta: word });
       parts.push({ type: 'text-end', id: 't0' });
-      outputTokens = allowed.length;
       parts.push({
         type: 'finish',
         finishReason: { unified: allowed.length < words.length ? 'length' : 'stop', raw: undefined },
-        usage: usage(outputTokens, input),
+        usage: usage(allowed.length, input),
       });
     } else {
       const id = `call_${createHash('sha256').update(JSON.stringify(options.prompt)).digest('hex').slice(0, 16)}`;
@@ -41,7 +39,7 @@ export class ScriptedLanguageModel extends StreamOnlyModel {
       parts.push({ type: 'finish', finishReason: { unified: 'tool-calls', raw: undefined }, usage: usage(1, input) });
     }
     return {
-      stream: new ReadableStream<LanguageModelV3StreamPart>({
+      stream: new ReadableStream<LanguageModelV4StreamPart>({
         start(controller) {
           for (const part of parts) controller.enqueue(part);
           controller.close();
@@ -51,7 +49,7 @@ export class ScriptedLanguageModel extends StreamOnlyModel {
   }
 
   private reply(
-    prompt: LanguageModelV3Prompt,
+    prompt: LanguageModelV4Prompt,
   ): { kind: 'text'; text: string } | { kind: 'slow'; text: string; seconds: number } | { kind: 'tool'; tool: string; input: unknown } {
     const last = prompt[prompt.length - 1];
     if (last?.role === 'tool') {
@@ -103,9 +101,9 @@ const MAX_SLOW_SECONDS = 600;
 function slowly(
   text: string,
   seconds: number,
-  options: LanguageModelV3CallOptions,
+  options: LanguageModelV4CallOptions,
   input: number,
-): ReadableStream<LanguageModelV3StreamPart> {
+): ReadableStream<LanguageModelV4StreamPart> {
   const words = text.split(/(?<=\s)/).filter(Boolean);
   const allowed = options.maxOutputTokens === undefined ? words : words.slice(0, Math.max(options.maxOutputTokens, 0));
   const gapMs = (seconds * 1000) / Math.max(words.length, 1);
@@ -123,7 +121,7 @@ function slowly(
       }, gapMs);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
-  return new ReadableStream<LanguageModelV3StreamPart>({
+  return new ReadableStream<LanguageModelV4StreamPart>({
     async start(controller) {
       try {
         controller.enqueue({ type: 'stream-start', warnings: [] });
@@ -147,7 +145,7 @@ function slowly(
 }
 
 /** The words of the prompt's text and tool results: the scripted model's input tokens. */
-function promptWords(prompt: LanguageModelV3Prompt): number {
+function promptWords(prompt: LanguageModelV4Prompt): number {
   let words = 0;
   for (const message of prompt) {
     const parts = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
@@ -159,7 +157,7 @@ function promptWords(prompt: LanguageModelV3Prompt): number {
   return words;
 }
 
-function usage(output: number, input: number): LanguageModelV3Usage {
+function usage(output: number, input: number): LanguageModelV4Usage {
   return {
     inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
     outputTokens: { total: output, text: output, reasoning: 0 },

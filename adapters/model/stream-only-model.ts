@@ -1,11 +1,11 @@
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamResult } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamResult } from '@ai-sdk/provider';
 
 /**
  * A language model that only streams, as the offline models here and in tests and benches are:
  * the runtime always streams, so generating whole is refused rather than faked.
  */
-export abstract class StreamOnlyModel implements LanguageModelV3 {
-  readonly specificationVersion = 'v3';
+export abstract class StreamOnlyModel implements LanguageModelV4 {
+  readonly specificationVersion = 'v4';
   readonly supportedUrls = {};
 
   constructor(
@@ -17,5 +17,5 @@ export abstract class StreamOnlyModel implements LanguageModelV3 {
     throw new Error(`The ${this.modelId} model only streams`);
   }
 
-  abstract doStream(options: LanguageModelV3CallOptions): PromiseLike<LanguageModelV3StreamResult>;
+  abstract doStream(options: LanguageModelV4CallOptions): PromiseLike<LanguageModelV4StreamResult>;
 }

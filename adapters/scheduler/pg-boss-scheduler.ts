@@ -1,4 +1,4 @@
-import PgBoss from 'pg-boss';
+import { PgBoss, type Queue } from 'pg-boss';
 import { Unavailable } from '../../domain/errors.js';
 import { POSTGRESQL_KEEP_ALIVE } from '../shared/postgresql-keep-alive.js';
 import { unreachableDatabase } from '../shared/unreachable-database.js';
@@ -42,7 +42,7 @@ export interface PgBossSchedulerOptions {
 }
 
 /**
- * The production scheduler for several instances on one PostgreSQL, built on pg-boss 10: a pg-boss
+ * The production scheduler for several instances on one PostgreSQL, built on pg-boss 12: a pg-boss
  * cron schedule puts one tick job a minute into the cluster's queue (pg-boss makes sure several
  * instances do not each add one), whichever instance fetches it ticks; every run a tick or a
  * delivery starts becomes a job that whichever instance is free executes. A retry after its
@@ -111,7 +111,12 @@ export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
     if (!this.boss) throw new Error('the pg-boss scheduler is not started');
     const boss = this.boss;
     for (let i = 0; i < jobs.length; i += 500) {
-      await this.inTime(boss.insert(jobs.slice(i, i + 500).map((data) => ({ name: queue, data, ...(at ? { startAfter: at } : {}) }))));
+      await this.inTime(
+        boss.insert(
+          queue,
+          jobs.slice(i, i + 500).map((data) => ({ data, ...(at ? { startAfter: at } : {}) })),
+        ),
+      );
     }
   }
 
@@ -155,10 +160,10 @@ export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
     this.boss = null;
     const workers = this.workers.splice(0);
     await Promise.all(workers.map((worker) => worker.stop(STOP_GRACE_MS)));
-    if (boss) await boss.stop({ graceful: true, wait: true, timeout: STOP_GRACE_MS });
+    if (boss) await boss.stop({ graceful: true, timeout: STOP_GRACE_MS });
   }
 }
 
-async function ensureQueue(boss: PgBoss, queue: PgBoss.Queue): Promise<void> {
+async function ensureQueue(boss: PgBoss, queue: Queue): Promise<void> {
   if (!(await boss.getQueue(queue.name))) await boss.createQueue(queue.name, queue);
 }

@@ -1,8 +1,8 @@
-import type PgBoss from 'pg-boss';
+import type { Job, PgBoss } from 'pg-boss';
 import type { Logger } from '../../ports/logger.js';
 
 /**
- * One worker slot on a pg-boss queue, in place of pg-boss's own `work()`: pg-boss 10 leaves the
+ * One worker slot on a pg-boss queue, in place of pg-boss's own `work()`: pg-boss 10 left the
  * promise completing (or failing) a job unawaited, so a database that stops answering, or goes
  * away, between fetching a job and completing it rejects that promise unhandled, which ends the
  * process. Here every statement is awaited, a failure is logged, and the slot polls again; a job
@@ -10,7 +10,7 @@ import type { Logger } from '../../ports/logger.js';
  */
 export class PgBossWorker<T extends object> {
   private stopping = false;
-  private running: PgBoss.Job<T> | null = null;
+  private running: Job<T> | null = null;
   private resumePolling: (() => void) | null = null;
   private readonly loop: Promise<void>;
 
@@ -47,7 +47,7 @@ export class PgBossWorker<T extends object> {
     }
   }
 
-  private async work(job: PgBoss.Job<T>): Promise<void> {
+  private async work(job: Job<T>): Promise<void> {
     this.running = job;
     try {
       await this.handle(job.data);
@@ -60,7 +60,7 @@ export class PgBossWorker<T extends object> {
     await this.settle('complete', job);
   }
 
-  private async settle(how: 'complete' | 'fail', job: PgBoss.Job<T>, data?: object): Promise<void> {
+  private async settle(how: 'complete' | 'fail', job: Job<T>, data?: object): Promise<void> {
     try {
       await (how === 'complete' ? this.boss.complete(this.queue, job.id) : this.boss.fail(this.queue, job.id, data ?? {}));
     } catch (error) {

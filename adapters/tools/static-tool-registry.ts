@@ -41,7 +41,7 @@ function jsonSchemaCheck(ajv: Ajv, name: string, schema: JsonSchema): (input: un
   try {
     validate = ajv.compile(schema);
   } catch (error) {
-    throw new Error(`Tool "${name}" has an invalid input schema: ${(error as Error).message}`);
+    throw new Error(`Tool "${name}" has an invalid input schema: ${(error as Error).message}`, { cause: error });
   }
   return async (input) =>
     validate(input)

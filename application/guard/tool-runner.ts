@@ -44,6 +44,7 @@ export class ToolRunner {
         signal: run.signal,
         abortSignal: run.signal,
         messages: [],
+        context: undefined,
         hostFetch,
         fetch: (input, init) => this.reachOut(input, init, run.signal),
         ...(run.writeData ? { writeData: run.writeData } : {}),

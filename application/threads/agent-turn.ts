@@ -110,7 +110,7 @@ export class AgentTurn {
       input.emit(chunk);
     };
     emit({ type: 'start', messageId: draft.message.id });
-    let finishReason: 'stop' | 'length' | 'tool-calls' | 'error' | 'other' = 'stop';
+    let finishReason: 'stop' | 'length' | 'tool-calls' | 'error' | 'other';
     try {
       await this.settlePendingCalls(input, earlier, draft, emit);
       finishReason = await this.converse(input, earlier, draft, emit);

@@ -1,5 +1,4 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import type { FlexibleSchema, ToolExecutionOptions } from '@ai-sdk/provider-utils';
 import { RISKS, type Risk } from '../../domain/guard/risk.js';
 import { TOOL_NAME, TOOL_NAME_RULE } from '../../domain/guard/tool-name.js';
 import type { JsonSchema, PorterToolFields, ToolContext, ToolDefinition } from '../../ports/tool-registry.js';
@@ -21,19 +20,35 @@ export interface TypedToolSpec<Schema extends StandardSchemaV1> extends PorterTo
 }
 
 /**
+ * The AI SDK's `FlexibleSchema`, described by its shape: a `jsonSchema()` or `zodSchema()` schema
+ * (its `_type`), a lazy one, or any Standard Schema (zod 4). Named here rather than imported because
+ * @ai-sdk/provider-utils' declarations do not pass `exactOptionalPropertyTypes`, and Porter's must.
+ */
+export type AiSdkInputSchema<Input> = { readonly _type: Input } | (() => { readonly _type: Input }) | StandardSchemaV1<unknown, Input>;
+
+/**
  * An AI SDK `tool({ description, inputSchema, execute })` with Porter's `name` and `risk` beside it
- * (spread it in). `execute` gets the parsed input and a context that is also the SDK's
- * `ToolExecutionOptions`. Porter runs the tool itself, through its guard: the SDK's other fields
- * (providerOptions, toModelOutput, onInput…) are not used.
+ * (spread it in). `execute` gets the parsed input and Porter's ToolContext, which is also the SDK's
+ * `ToolExecutionOptions` (`toolCallId`, `abortSignal`, empty `messages`, and `context` undefined, as
+ * the SDK gives a tool without `toolsContext`). Porter runs the tool itself, through its guard: the
+ * SDK's other fields (providerOptions, toModelOutput, onInput…) are not used.
  */
 export interface AiSdkToolSpec<Input> extends PorterToolFields<Input> {
-  readonly description?: string;
-  readonly title?: string;
-  readonly inputSchema: FlexibleSchema<Input>;
-  readonly execute?: (input: Input, options: ToolExecutionOptions) => unknown;
+  /**
+   * What the model reads. Typed as the SDK's (which may compute it from a tool context), but Porter
+   * shows the same description to the model, the door and the chrome: it must be a string.
+   */
+  readonly description?: string | ((options: never) => string) | undefined;
+  readonly title?: string | undefined;
+  readonly inputSchema: AiSdkInputSchema<Input>;
+  /** Called with the parsed input and Porter's ToolContext (see above). */
+  readonly execute?: ((input: Input, options: never) => unknown) | undefined;
   /** The SDK's approval switch. Porter asks by `risk`, so a tool that needs approval cannot be `read`. */
   readonly needsApproval?: unknown;
-  readonly type?: string;
+  /** Refused: Porter does not pass the SDK's `toolsContext`; its own context (principal, session, fetch…) is the second argument. */
+  readonly contextSchema?: unknown;
+  /** `function` or `dynamic` (as the SDK writes them, `undefined` too); a `provider` tool is refused. */
+  readonly type?: string | undefined;
 }
 
 /** Anything `defineTool` accepts, its input type erased (for options and records of tools). */
@@ -90,6 +105,9 @@ export function defineTool(spec: ToolSpec): ToolDefinition {
   }
 
   const ai = fields.input === undefined && !isJsonSchemaObject(fields.inputSchema);
+  if (ai && fields.contextSchema !== undefined) {
+    fail("contextSchema: Porter does not pass the AI SDK's toolsContext; read the caller from execute's second argument instead");
+  }
   if (ai && (fields.needsApproval === true || typeof fields.needsApproval === 'function') && fields.risk === 'read') {
     fail("needsApproval says it must ask, but risk 'read' never asks: give it risk 'write' or 'destructive'");
   }

@@ -80,6 +80,7 @@ function describe(tool: string, schema: StandardSchemaV1): JsonSchema {
     throw new Error(
       `tool "${tool}": its input schema cannot be written as JSON Schema (${error instanceof Error ? error.message : String(error)}); ` +
         'use only JSON types in it, or pass inputSchema (the JSON Schema the model and the door are shown) beside input',
+      { cause: error },
     );
   }
   const zod3 = props.vendor === 'zod' ? ' (zod 3 schemas cannot; zod 4 ones can)' : '';

@@ -36,6 +36,7 @@ export async function run(): Promise<BenchResult[]> {
       signal,
       abortSignal: signal,
       messages: [] as [],
+      context: undefined,
       hostFetch: () => Promise.reject(new Error('unused')),
       fetch: () => Promise.reject(new Error('unused')),
     };

@@ -1,4 +1,4 @@
-import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { StreamOnlyModel } from '../../adapters/model/stream-only-model.js';
 
 /** Now, in milliseconds since the epoch with microseconds: comparable between processes on one machine. */
@@ -14,7 +14,7 @@ export class ClockModel extends StreamOnlyModel {
     super('bench', 'clock');
   }
 
-  async doStream(options: LanguageModelV3CallOptions) {
+  async doStream(options: LanguageModelV4CallOptions) {
     const last = [...options.prompt].reverse().find((m) => m.role === 'user');
     const text = last && last.role === 'user' ? last.content.map((p) => (p.type === 'text' ? p.text : '')).join('') : '';
     const [, count = '10', interval = '50'] = /clock (\d+) (\d+)/.exec(text) ?? [];
@@ -22,8 +22,8 @@ export class ClockModel extends StreamOnlyModel {
   }
 }
 
-export function clockStream(count: number, intervalMs: number, signal?: AbortSignal): ReadableStream<LanguageModelV3StreamPart> {
-  return new ReadableStream<LanguageModelV3StreamPart>({
+export function clockStream(count: number, intervalMs: number, signal?: AbortSignal): ReadableStream<LanguageModelV4StreamPart> {
+  return new ReadableStream<LanguageModelV4StreamPart>({
     async start(controller) {
       controller.enqueue({ type: 'stream-start', warnings: [] });
       controller.enqueue({ type: 'text-start', id: 't' });

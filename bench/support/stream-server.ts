@@ -1,12 +1,12 @@
 /**
  * A server process for the stream benches: `node --expose-gc --import tsx bench/support/stream-server.ts '<json>'`.
  * `{kind: 'porter', databaseUrl}` serves Porter's wire (the clock model, every caller signed in as
- * `bench`); `{kind: 'bare'}` serves the AI SDK alone: `streamText(clock model).pipeUIMessageStreamToResponse()`
+ * `bench`); `{kind: 'bare'}` serves the AI SDK alone: `streamText(clock model)` piped as a UI message stream
  * for every request, the prompt taken from the `x-prompt` header. It prints `listening <port>`, and
  * answers `GET /memory` (after a full GC) with its heap and resident size in bytes.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { streamText } from 'ai';
+import { pipeUIMessageStreamToResponse, streamText, toUIMessageStream } from 'ai';
 import { createPorter } from '../../composition/create-porter.js';
 import { ClockModel } from './clock-model.js';
 
@@ -41,7 +41,7 @@ if (options.kind === 'porter') {
   handle = (req, res) => {
     const prompt = String(req.headers['x-prompt'] ?? 'clock 10 50');
     req.resume();
-    streamText({ model, prompt }).pipeUIMessageStreamToResponse(res);
+    pipeUIMessageStreamToResponse({ response: res, stream: toUIMessageStream({ stream: streamText({ model, prompt }).stream }) });
   };
 }
 const server = createServer((req, res) => (req.url === '/memory' ? memory(res) : handle(req, res)));

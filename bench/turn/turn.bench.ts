@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { streamText } from 'ai';
+import { pipeUIMessageStreamToResponse, streamText, toUIMessageStream } from 'ai';
 import type { BenchResult } from '../support/harness.js';
 import { zeroLatencyModel } from '../support/quiet-model.js';
 import { listen } from '../support/listen.js';
@@ -12,14 +12,19 @@ const ITERATIONS = 300;
 /**
  * A full turn through the wire (Koa, the guard, SQLite persistence, SSE) with a zero-latency model
  * streaming 500 tokens, beside a bare Node server streaming the same model with the AI SDK's own
- * `streamText(...).pipeUIMessageStreamToResponse()`. Goals: p50 time to last byte ≤ 1.3× the bare
+ * `pipeUIMessageStreamToResponse` of `streamText(...)`. Goals: p50 time to last byte ≤ 1.3× the bare
  * server; time to first byte under 5 ms more than the bare server's.
  */
 export async function run(): Promise<BenchResult[]> {
   const porter = await startTurnPorter('porter-bench-turn-', TOKENS);
   const bareModel = zeroLatencyModel(TOKENS);
   const bareServer = await listen(
-    createServer((_req, res) => streamText({ model: bareModel, prompt: 'hello' }).pipeUIMessageStreamToResponse(res)),
+    createServer((_req, res) =>
+      pipeUIMessageStreamToResponse({
+        response: res,
+        stream: toUIMessageStream({ stream: streamText({ model: bareModel, prompt: 'hello' }).stream }),
+      }),
+    ),
   );
   try {
     const bareTurn = () => timedStream(`${bareServer.url}/`, { method: 'POST' });

@@ -4,7 +4,7 @@ import type { Store } from '../../ports/store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { ActAsPreset } from '../../ports/act-as.js';
 import type { RISKS, VENUES } from '../../domain/guard/risk.js';
-import type { LanguageModelV2, LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV2, LanguageModelV3, LanguageModelV4 } from '@ai-sdk/provider';
 import type { Sandbox } from '../../ports/sandbox.js';
 import type { CanShareApps } from '../../ports/app-sharing.js';
 import { WEBHOOK_SOURCE_NAME } from '../../domain/webhooks/delivery.js';
@@ -330,7 +330,7 @@ export const configSchema = z
     ).optional(),
     tools: toolsSchema.default([]),
     policy: z.array(policyRuleSchema).default([]),
-    model: instance<LanguageModelV3 | LanguageModelV2>(
+    model: instance<LanguageModelV4 | LanguageModelV3 | LanguageModelV2>(
       'an AI SDK LanguageModel',
       (v) => typeof v.doStream === 'function' || typeof v.specificationVersion === 'string',
     ).optional(),

@@ -1,4 +1,4 @@
-import type { LanguageModelV2, LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV2, LanguageModelV3, LanguageModelV4 } from '@ai-sdk/provider';
 import type { ActAsPreset } from '../../ports/act-as.js';
 import type { DoorPrincipalLookup } from '../../ports/door-principals.js';
 import type { Logger } from '../../ports/logger.js';
@@ -214,7 +214,7 @@ export interface PorterOptions {
   readonly tools?: ToolsOption;
   readonly policy?: ReadonlyArray<PolicyRule>;
   /** An AI SDK language model (`openai('gpt-4.1')`, …); otherwise the model ladder reads the environment. */
-  readonly model?: LanguageModelV3 | LanguageModelV2;
+  readonly model?: LanguageModelV4 | LanguageModelV3 | LanguageModelV2;
   /** The agent's system prompt (up to 100,000 characters). */
   readonly instructions?: string;
   /** Model steps per turn, 1–50 (default 8). */

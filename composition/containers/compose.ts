@@ -39,6 +39,6 @@ export function compose(modules: ReadonlyArray<ContainerModule>): Container {
   const container = new Container({ defaultScope: 'Singleton' });
   // Child containers (the door's) are made from the root; bindings reach it through this token.
   container.bind(TOKENS.Container).toConstantValue(container);
-  container.loadSync(...modules);
+  container.load(...modules);
   return container;
 }

@@ -147,6 +147,6 @@ const doorServices = porterModule((bind) => {
 /** The door's container: a child of the composition root, holding the door's own services. */
 export function doorContainer(parent: Container): Container {
   const door = new Container({ parent, defaultScope: 'Singleton' });
-  door.loadSync(doorServices);
+  door.load(doorServices);
   return door;
 }

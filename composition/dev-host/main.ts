@@ -30,7 +30,9 @@ try {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   // Said once the signals are handled, so a stop right after it is graceful.
-  console.log(`Porter ${host.porter.composition} host listening on ${host.url} (wire at ${host.url}${host.porter.mount})`);
+  console.log(
+    `Porter ${host.porter.composition} host listening on ${host.url} (wire at ${host.url}${host.porter.mount}), on Node ${process.version}`,
+  );
 } catch (error) {
   console.error(error instanceof PorterConfigError ? error.message : error);
   process.exit(1);

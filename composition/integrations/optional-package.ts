@@ -6,15 +6,15 @@ import { PorterConfigError } from '../config/load-config.js';
  * configuration names; Porter loads each on first use, at boot.
  */
 export const OPTIONAL_PACKAGES = {
-  '@ai-sdk/anthropic': '^3.0.138',
-  '@ai-sdk/openai': '^3.0.141',
-  '@ai-sdk/openai-compatible': '^2.0.87',
+  '@ai-sdk/anthropic': '^4.0.105',
+  '@ai-sdk/openai': '^4.0.118',
+  '@ai-sdk/openai-compatible': '^3.0.92',
   '@auth/core': '^0.41.0',
-  '@composio/core': '^0.17.0',
+  '@composio/core': '^0.19.0',
   '@mikro-orm/postgresql': '6.6.16',
   '@nangohq/node': '^0.71.10',
   e2b: '^2.51.0',
-  'pg-boss': '^10.3.3',
+  'pg-boss': '^12.38.0',
 } as const;
 
 export type OptionalPackage = keyof typeof OPTIONAL_PACKAGES;

@@ -29,7 +29,7 @@ export const doorModule = porterModule((bind) => {
     .onDeactivation(async (door) => {
       clearInterval(rechecks.get(door));
       await get(door, TOKENS.DoorSessions).closeAll();
-      await door.unbindAll();
+      await door.unbindAllAsync();
     });
   bind.singleton(TOKENS.DoorRoutes, (ctx) => doorRoutesOf(get(ctx, TOKENS.DoorContainer)));
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) => get(ctx, TOKENS.DoorRoutes).self);

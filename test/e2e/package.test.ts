@@ -14,6 +14,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const MANIFEST = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   version: string;
+  dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
 
@@ -123,12 +124,15 @@ describe('the published package (npm pack, installed into a fresh host, run with
     };
     examples.dependencies['porter-runtime'] = `file:${tarball}`;
     // The Next.js example needs Next itself (and React, which Next renders with); the model comes
-    // from an OpenAI-compatible server, through the optional provider package.
+    // from an OpenAI-compatible server, through the optional provider package. A browser host's
+    // chat is the AI SDK's own `ai` and `@ai-sdk/react` (the versions Porter is tested with).
     Object.assign(examples.dependencies, {
       next: '16.4.6',
       react: MANIFEST.devDependencies.react!,
       'react-dom': MANIFEST.devDependencies['react-dom']!,
       '@ai-sdk/openai-compatible': MANIFEST.devDependencies['@ai-sdk/openai-compatible']!,
+      ai: MANIFEST.dependencies.ai!,
+      '@ai-sdk/react': MANIFEST.devDependencies['@ai-sdk/react']!,
     });
     Object.assign(examples.devDependencies, { '@types/react': MANIFEST.devDependencies['@types/react']! });
     writeFileSync(join(host, 'package.json'), JSON.stringify(examples, null, 2));
@@ -225,7 +229,7 @@ describe('the published package (npm pack, installed into a fresh host, run with
     expect(tooNew, `needs more than Node ${floor}`).to.deep.equal([]);
   });
 
-  it('type-checks a host file against the shipped declarations with strict, exactOptionalPropertyTypes and skipLibCheck off', async () => {
+  it('type-checks host files against the shipped declarations (strict, exactOptionalPropertyTypes): the server side with skipLibCheck off, useChat and AI SDK hosts', async () => {
     const check = (file: string, skipLibCheck: boolean) => {
       cpSync(join(ROOT, 'test', 'fixtures', file), join(host, 'types', file));
       const compilerOptions = {
@@ -246,6 +250,10 @@ describe('the published package (npm pack, installed into a fresh host, run with
     await check('host-types.ts', false);
     // The browser side reaches the AI SDK's declarations, which do not pass exactOptionalPropertyTypes themselves.
     await check('client-types.ts', true);
+    // A React host's useChat (@ai-sdk/react) spread with porterChatOptions, and a server host handing
+    // Porter a provider's model and an AI SDK tool(): the AI SDK's current major on both sides.
+    await check('use-chat-host.ts', true);
+    await check('ai-sdk-host.ts', true);
   });
 
   it('compiles the example hosts (strict, exactOptionalPropertyTypes) and runs the installed command', async () => {
@@ -317,7 +325,7 @@ describe('the published package (npm pack, installed into a fresh host, run with
       { option: 'connections', message: "needs the package @nangohq/node, which is not installed: npm install @nangohq/node@'^0.71.10'" },
     ]);
     expect(outcomes.pgBoss).to.deep.equal([
-      { option: 'scheduler', message: "needs the package pg-boss, which is not installed: npm install pg-boss@'^10.3.3'" },
+      { option: 'scheduler', message: "needs the package pg-boss, which is not installed: npm install pg-boss@'^12.38.0'" },
     ]);
     expect(outcomes.authjs).to.deep.equal([
       { option: 'actAs', message: "needs the package @auth/core, which is not installed: npm install @auth/core@'^0.41.0'" },

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
 import type { PorterOptions } from '../../composition/config/porter-options.js';
 import { PorterConfigError } from '../../composition/config/porter-config-error.js';
@@ -23,7 +23,7 @@ interface Deployment {
 }
 
 /** A development deployment (the offline scripted model from the ladder) with the demo tools and sign-in, on an in-memory store, with `options`. */
-async function deployment(options: PorterOptions & { model?: LanguageModelV3 } = {}): Promise<Deployment> {
+async function deployment(options: PorterOptions & { model?: LanguageModelV4 } = {}): Promise<Deployment> {
   const porter = await createPorter(
     {
       development: true,

@@ -1,4 +1,4 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { ToolDefinition } from '../../ports/tool-registry.js';
 import type { RunDispatcher, WebhookDispatcher } from '../../ports/scheduler.js';
 import type { Store } from '../../ports/store.js';
@@ -92,7 +92,7 @@ export class ManualDispatcher implements RunDispatcher, WebhookDispatcher {
 export interface AutomationsHarnessOptions {
   tools: ToolDefinition[];
   /** Default: the scripted model (`/call <tool> <json>` calls a tool). */
-  model?: LanguageModelV3;
+  model?: LanguageModelV4;
   /** The Model port itself (a ladder rung against a local server), instead of `model`. */
   agentModel?: Model;
   /** Default: a ManualClock at 2026-06-01T12:00Z (instances of one test share one). */

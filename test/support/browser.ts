@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 import { devHost, type DevHostFixture, type DevHostOptions } from './dev-host-fixture.js';
 
@@ -179,8 +179,8 @@ export async function openChrome(
  * family's model generator), it streams `appDocument` as JSON a few characters at a time, so the
  * view fills in node by node; asked to edit one, it answers with the document it was given.
  */
-export class PacedScriptedModel implements LanguageModelV3 {
-  readonly specificationVersion = 'v3';
+export class PacedScriptedModel implements LanguageModelV4 {
+  readonly specificationVersion = 'v4';
   readonly provider = 'porter-test';
   readonly modelId = 'paced-scripted';
   readonly supportedUrls = {};
@@ -195,7 +195,7 @@ export class PacedScriptedModel implements LanguageModelV3 {
     throw new Error('streaming only');
   }
 
-  async doStream(options: LanguageModelV3CallOptions) {
+  async doStream(options: LanguageModelV4CallOptions) {
     const system = options.prompt
       .filter((m) => m.role === 'system')
       .map((m) => m.content)
@@ -205,7 +205,7 @@ export class PacedScriptedModel implements LanguageModelV3 {
     const delay = this.delayMs;
     return {
       stream: stream.pipeThrough(
-        new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+        new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
           async transform(part, controller) {
             if (part.type === 'text-delta') await sleep(delay);
             controller.enqueue(part);
@@ -215,7 +215,7 @@ export class PacedScriptedModel implements LanguageModelV3 {
     };
   }
 
-  private writeDocument(options: LanguageModelV3CallOptions): ReadableStream<LanguageModelV3StreamPart> {
+  private writeDocument(options: LanguageModelV4CallOptions): ReadableStream<LanguageModelV4StreamPart> {
     const request = options.prompt
       .filter((m) => m.role === 'user')
       .flatMap((m) => m.content.map((c) => (c.type === 'text' ? c.text : '')))
@@ -223,7 +223,7 @@ export class PacedScriptedModel implements LanguageModelV3 {
     const current = /Here is the current app:\n([\s\S]*?)\n\nChange it/.exec(request)?.[1];
     const text = current ?? JSON.stringify(this.appDocument);
     const delay = this.delayMs;
-    return new ReadableStream<LanguageModelV3StreamPart>({
+    return new ReadableStream<LanguageModelV4StreamPart>({
       async start(controller) {
         controller.enqueue({ type: 'stream-start', warnings: [] });
         controller.enqueue({ type: 'text-start', id: 'doc' });

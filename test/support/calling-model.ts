@@ -1,4 +1,4 @@
-import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { StreamOnlyModel } from '../../adapters/model/stream-only-model.js';
 
 /**
@@ -22,14 +22,14 @@ export class CallingModel extends StreamOnlyModel {
     super('porter-test', 'calling');
   }
 
-  async doStream(options: LanguageModelV3CallOptions) {
+  async doStream(options: LanguageModelV4CallOptions) {
     const stepsSoFar = options.prompt.filter((message) => message.role === 'assistant').length;
     const tokens = this.options.tokensPerStep ?? 1;
     const usage = {
       inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
       outputTokens: { total: tokens, text: tokens, reasoning: 0 },
     };
-    const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
+    const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
     if (stepsSoFar < (this.options.steps ?? Infinity)) {
       for (let i = 0; i < (this.options.callsPerStep ?? 1); i++) {
         parts.push({
@@ -45,7 +45,7 @@ export class CallingModel extends StreamOnlyModel {
       parts.push({ type: 'finish', finishReason: { unified: 'stop', raw: undefined }, usage });
     }
     return {
-      stream: new ReadableStream<LanguageModelV3StreamPart>({
+      stream: new ReadableStream<LanguageModelV4StreamPart>({
         start(controller) {
           for (const part of parts) controller.enqueue(part);
           controller.close();

@@ -1,4 +1,4 @@
-import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 
 /**
@@ -8,7 +8,7 @@ import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-mo
 export class CountedModel extends ScriptedLanguageModel {
   steps = 0;
 
-  override async doStream(options: LanguageModelV3CallOptions) {
+  override async doStream(options: LanguageModelV4CallOptions) {
     this.steps += 1;
     return super.doStream(options);
   }

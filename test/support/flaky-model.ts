@@ -1,5 +1,5 @@
 import { APICallError } from 'ai';
-import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { StreamOnlyModel } from '../../adapters/model/stream-only-model.js';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 
@@ -20,7 +20,7 @@ export class FlakyModel extends StreamOnlyModel {
     super('test', 'flaky');
   }
 
-  async doStream(options: LanguageModelV3CallOptions) {
+  async doStream(options: LanguageModelV4CallOptions) {
     const texts = options.prompt
       .filter((message) => message.role === 'user')
       .map((message) => message.content.map((part) => (part.type === 'text' ? part.text : '')).join(''));

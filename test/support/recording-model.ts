@@ -1,4 +1,4 @@
-import type { LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV4CallOptions, LanguageModelV4Prompt, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { StreamOnlyModel } from '../../adapters/model/stream-only-model.js';
 
 export type Reply =
@@ -14,15 +14,15 @@ export type Reply =
  * converted the UI messages, i.e. what a real provider receives) and answers as told.
  */
 export class RecordingLanguageModel extends StreamOnlyModel {
-  readonly prompts: LanguageModelV3Prompt[] = [];
-  readonly calls: LanguageModelV3CallOptions[] = [];
+  readonly prompts: LanguageModelV4Prompt[] = [];
+  readonly calls: LanguageModelV4CallOptions[] = [];
   aborted = 0;
 
-  constructor(private readonly respond: (prompt: LanguageModelV3Prompt, call: number) => Reply) {
+  constructor(private readonly respond: (prompt: LanguageModelV4Prompt, call: number) => Reply) {
     super('test', 'recording');
   }
 
-  async doStream(options: LanguageModelV3CallOptions) {
+  async doStream(options: LanguageModelV4CallOptions) {
     this.prompts.push(options.prompt);
     this.calls.push(options);
     const reply = this.respond(options.prompt, this.prompts.length - 1);
@@ -31,9 +31,23 @@ export class RecordingLanguageModel extends StreamOnlyModel {
       inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
       outputTokens: { total: n, text: n, reasoning: 0 },
     });
+    // An abort counts when the call's signal fires while the answer is still being written: the
+    // AI SDK ends its own stream at once (since AI SDK 7), before this one next looks at the signal.
+    let open = true;
+    options.abortSignal?.addEventListener(
+      'abort',
+      () => {
+        if (open) model.aborted += 1;
+      },
+      { once: true },
+    );
     return {
-      stream: new ReadableStream<LanguageModelV3StreamPart>({
+      stream: new ReadableStream<LanguageModelV4StreamPart>({
         async start(controller) {
+          const end = () => {
+            open = false;
+            controller.close();
+          };
           controller.enqueue({ type: 'stream-start', warnings: [] });
           if ('toolCalls' in reply) {
             reply.toolCalls.forEach((call, i) =>
@@ -49,14 +63,13 @@ export class RecordingLanguageModel extends StreamOnlyModel {
               finishReason: { unified: 'tool-calls', raw: undefined },
               usage: usage(reply.toolCalls.length),
             });
-            controller.close();
+            end();
             return;
           }
           const words = reply.text.split(/(?<=\s)/);
           controller.enqueue({ type: 'text-start', id: 't' });
           for (const word of words) {
             if (options.abortSignal?.aborted) {
-              model.aborted += 1;
               controller.error(new DOMException('aborted', 'AbortError'));
               return;
             }
@@ -66,18 +79,18 @@ export class RecordingLanguageModel extends StreamOnlyModel {
           if ('failAfter' in reply) {
             // Let the reader take what was streamed: erroring a stream drops chunks still queued.
             await new Promise((resolve) => setTimeout(resolve, 20));
+            open = false;
             controller.error(new Error('provider exploded'));
             return;
           }
           if ('untilAborted' in reply) {
             await new Promise<void>((resolve) => options.abortSignal?.addEventListener('abort', () => resolve(), { once: true }));
-            model.aborted += 1;
             controller.error(new DOMException('aborted', 'AbortError'));
             return;
           }
           controller.enqueue({ type: 'text-end', id: 't' });
           controller.enqueue({ type: 'finish', finishReason: { unified: 'stop', raw: undefined }, usage: usage(words.length) });
-          controller.close();
+          end();
         },
       }),
     };
@@ -85,7 +98,7 @@ export class RecordingLanguageModel extends StreamOnlyModel {
 }
 
 /** The text of the last user message in a prompt. */
-export function lastUserText(prompt: LanguageModelV3Prompt): string {
+export function lastUserText(prompt: LanguageModelV4Prompt): string {
   const last = [...prompt].reverse().find((m) => m.role === 'user');
   return last && last.role === 'user' ? last.content.map((p) => (p.type === 'text' ? p.text : '')).join('') : '';
 }

@@ -1,4 +1,4 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { UiChunk } from '../../domain/threads/ui-chunk.js';
 import type { ToolDefinition } from '../../ports/tool-registry.js';
 import type { ThreadPrimitives } from '../../domain/threads/thread.js';
@@ -39,7 +39,7 @@ import type { TurnsInFlightPrimitives } from '../../domain/usage/turns-in-flight
 import { usageMeterOn } from './usage-meter.js';
 
 export interface TurnHarnessOptions {
-  model: LanguageModelV3;
+  model: LanguageModelV4;
   tools?: ToolDefinition[];
   settings?: Partial<ChatSettings>;
   graceMs?: number;
@@ -76,7 +76,7 @@ export function turnHarness(options: TurnHarnessOptions) {
           settings: { max: options.maxTurnsInFlight, leaseMs: settings.leaseMs },
         });
 
-  const instance = (model: LanguageModelV3 = options.model) => {
+  const instance = (model: LanguageModelV4 = options.model) => {
     const logger = guard.logger;
     const hub = new TurnHub(options.graceMs);
     const aiModel = new AiSdkModel(model as never, 'custom', 'test');

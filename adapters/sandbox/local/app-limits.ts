@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { InvalidInput } from '../../../domain/errors.js';
 import type { SandboxLimit } from '../../../ports/sandbox.js';
@@ -66,14 +67,16 @@ const MIB = 1024 * 1024;
 /**
  * util-linux `prlimit` options (soft = hard, so the app cannot raise them) that set a process's
  * rlimits before it runs. A limit looser than this host already imposes on Porter (its hard
- * rlimit, which no unprivileged process may raise) stays at the host's.
+ * rlimit, which no unprivileged process may raise) stays at the host's. The data segment holds
+ * the app's memory on top of what Node maps before it runs any code (`runtime`, see
+ * runtimeDataBytes); the memory the app actually uses is what the gate adds up and holds to `memoryMb`.
  */
-export function prlimitOptions(limits: AppLimits, hard: HardLimits = hostHardLimits()): string[] {
+export function prlimitOptions(limits: AppLimits, hard: HardLimits = hostHardLimits(), runtime = runtimeDataBytes()): string[] {
   const capped = (name: keyof HardLimits, value: number) => String(Math.min(value, hard[name]));
   const both = (name: keyof HardLimits, value: number) => `${capped(name, value)}:${capped(name, value)}`;
   return [
     `--nproc=${both('processes', limits.processes)}`,
-    `--data=${both('data', limits.memoryMb * MIB)}`,
+    `--data=${both('data', limits.memoryMb * MIB + runtime)}`,
     `--fsize=${both('fileSize', limits.diskMb * MIB)}`,
     '--core=0:0',
   ];
@@ -110,6 +113,26 @@ export function hostHardLimits(): HardLimits {
   return hostLimits;
 }
 
+let runtimeData: number | null = null;
+
+/**
+ * The data segment this Node maps before it runs any code, in bytes, measured once in a Node that
+ * does nothing (VmData). It is address space rather than memory in use: since Node 24, V8 maps its
+ * whole 512 MiB code range writable at start (where the CPU lacks protection keys), so an rlimit of
+ * `memoryMb` alone would stop every app before its first line. 0 when it cannot be read.
+ */
+export function runtimeDataBytes(): number {
+  if (runtimeData !== null) return runtimeData;
+  const probe = spawnSync(process.execPath, ['-e', "process.stdout.write(require('fs').readFileSync('/proc/self/status', 'utf8'))"], {
+    env: {},
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
+  const kib = /^VmData:\s+(\d+) kB$/m.exec(probe.stdout ?? '')?.[1];
+  runtimeData = kib === undefined ? 0 : Number(kib) * 1024;
+  return runtimeData;
+}
+
 /** The tmpfs size of the app's folder and of its `/tmp`, in bytes. */
 export function diskBytes(limits: AppLimits): number {
   return limits.diskMb * MIB;
@@ -140,8 +163,9 @@ export function limitSize(limit: SandboxLimit, limits: AppLimits): string {
   }
 }
 
-/** What a program prints when an allocation fails (Node, V8, glibc, C++ and most runtimes). */
-const OUT_OF_MEMORY = /out of memory|allocation failed|cannot allocate memory|\bENOMEM\b|bad_alloc|MemoryError/i;
+/** What a program prints when an allocation fails (Node 20 to 24, V8, glibc, C++ and most runtimes). */
+const OUT_OF_MEMORY =
+  /out of memory|allocation failed|failed to allocate|cannot allocate memory|\bENOMEM\b|MEMORY_ALLOCATION_FAILED|bad_alloc|MemoryError/i;
 
 /**
  * The limit an app that ended by itself ran into, read from how it ended: SIGXCPU (CPU time),

@@ -64,7 +64,7 @@ function finish(code) {
  * with close-on-exec, so those stay.
  */
 function closeInheritedDescriptors() {
-  let names = [];
+  let names;
   try {
     names = fs.readdirSync('/proc/self/fd');
   } catch {
@@ -74,7 +74,7 @@ function closeInheritedDescriptors() {
   for (const name of names) {
     const fd = Number(name);
     if (!Number.isInteger(fd) || fd <= 2 || fd === channel) continue;
-    let flags = 0;
+    let flags;
     try {
       const info = fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8');
       flags = parseInt((/^flags:\s*([0-7]+)/m.exec(info) || [])[1] || '0', 8);
@@ -164,7 +164,7 @@ function watch(limits, ignored) {
     let memory = 0;
     let cpuDelta = 0;
     const alive = new Map();
-    let names = [];
+    let names;
     try {
       names = fs.readdirSync('/proc');
     } catch {

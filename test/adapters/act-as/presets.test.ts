@@ -29,7 +29,7 @@ describe('act-as presets', () => {
     it('mints a cookie another secret cannot open', async () => {
       const material = await authjsSession({ secret: SECRET }).mint(ada);
       const value = material.headers.cookie!.split('=')[1]!;
-      let rejected = false;
+      let rejected: boolean;
       try {
         rejected = (await decode({ token: value, secret: `${SECRET}-other`, salt: 'authjs.session-token' })) === null;
       } catch {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import PgBoss from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import { createPorter, type Porter } from '../../../composition/create-porter.js';
 import { get, TOKENS } from '../../../composition/tokens.js';
 import { PgBossScheduler, RUN_QUEUE, TICK_QUEUE, WEBHOOK_QUEUE } from '../../../adapters/scheduler/pg-boss-scheduler.js';
@@ -125,7 +125,7 @@ describe('The scheduler on PostgreSQL, several instances', function () {
         expect(schedules.map((s) => [s.name, s.cron])).to.deep.include([TICK_QUEUE, '* * * * *']);
         expect(await boss.getQueue(RUN_QUEUE)).to.not.equal(null);
       } finally {
-        await boss.stop({ graceful: false, wait: true });
+        await boss.stop({ graceful: false });
       }
     } finally {
       for (const scheduler of schedulers) await scheduler.stop();
@@ -170,7 +170,7 @@ describe('The scheduler on PostgreSQL, several instances', function () {
       try {
         expect(await boss.getQueue(WEBHOOK_QUEUE)).to.not.equal(null);
       } finally {
-        await boss.stop({ graceful: false, wait: true });
+        await boss.stop({ graceful: false });
       }
     } finally {
       await first.stop();

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { RecordingLanguageModel, lastUserText } from '../../support/recording-model.js';
 import { collect, turnHarness } from '../../support/turn-harness.js';
 import { ada } from '../../support/guard-harness.js';
@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../application/tools/define-tool.js';
 
 const echo = () => new RecordingLanguageModel((prompt) => ({ text: `echo: ${lastUserText(prompt)}` }));
-const texts = (prompt: LanguageModelV3Prompt) =>
+const texts = (prompt: LanguageModelV4Prompt) =>
   prompt.flatMap((m) =>
     m.role === 'user' || m.role === 'assistant' ? m.content.flatMap((p) => (p.type === 'text' ? [`${m.role}:${p.text}`] : [])) : [],
   );

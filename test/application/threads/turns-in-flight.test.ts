@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { LimitReached } from '../../../domain/errors.js';
 import { anonymousPrincipal } from '../../../domain/principal.js';
 import { ada, bob, countingTool } from '../../support/guard-harness.js';
@@ -8,7 +8,7 @@ import { RecordingLanguageModel } from '../../support/recording-model.js';
 import { eventually } from '../../support/eventually.js';
 
 /** Asks for the `wait` tool first, then answers once its result is in. */
-const waitThenAnswer = (prompt: LanguageModelV3Prompt) =>
+const waitThenAnswer = (prompt: LanguageModelV4Prompt) =>
   prompt.some((message) => message.role === 'tool') ? { text: 'done waiting' } : { toolCalls: [{ toolName: 'wait', input: {} }] };
 
 /** A read tool whose calls hold until `open()`: turns stay in flight while they wait on it. */

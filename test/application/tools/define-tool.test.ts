@@ -17,6 +17,7 @@ function context(overrides: Partial<ToolContext> = {}): ToolContext {
     signal,
     abortSignal: signal,
     messages: [],
+    context: undefined,
     hostFetch: () => Promise.reject(new Error('unused')),
     fetch: () => Promise.reject(new Error('unused')),
     ...overrides,
@@ -161,7 +162,7 @@ describe('defineTool', () => {
     const weather = tool({
       description: 'The weather in a city',
       inputSchema: z.object({ city: z.string().min(1), unit: z.enum(['C', 'F']).default('C') }),
-      execute: async ({ city, unit }, options: ToolExecutionOptions) => ({
+      execute: async ({ city, unit }, options: ToolExecutionOptions<unknown>) => ({
         city,
         unit,
         call: options.toolCallId,
@@ -226,6 +227,32 @@ describe('defineTool', () => {
         }),
       });
       expect(await streaming.execute({}, context())).to.deep.equal({ done: 2 });
+    });
+
+    it("refuses a tool that needs the SDK's toolsContext, or computes its description from it: Porter hands its own context", () => {
+      expect(
+        thrown(() =>
+          defineTool({
+            name: 'keyed',
+            risk: 'read',
+            ...tool({
+              description: 'x',
+              inputSchema: z.object({}),
+              contextSchema: z.object({ apiKey: z.string() }),
+              execute: async (_input, { context }) => context.apiKey,
+            }),
+          }),
+        ),
+      ).to.contain("contextSchema: Porter does not pass the AI SDK's toolsContext");
+      expect(
+        thrown(() =>
+          defineTool({
+            name: 'described',
+            risk: 'read',
+            ...tool({ description: () => 'computed', inputSchema: z.object({}), execute: async () => 1 }),
+          }),
+        ),
+      ).to.contain('description must be a string');
     });
 
     it('refuses a read tool that the SDK marks as needing approval, a provider tool and one without execute', () => {
