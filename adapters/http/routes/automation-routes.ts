@@ -21,7 +21,7 @@ const trigger = z.discriminatedUnion('kind', [
       .max(120)
       .regex(
         CRON_SHAPE,
-        'must be a cron expression: five fields (minute hour day month weekday), optionally seconds first and a year last, or a nickname such as @daily',
+        'a schedule has five parts: minute, hour, day of the month, month and day of the week (optionally seconds first and a year last), e.g. "0 8 * * 1-5" (8:00 on weekdays), or a nickname such as @daily',
       )
       .describe(
         'Five fields (minute, hour, day of the month, month, day of the week), optionally seconds first and a year last, or a nickname (`@daily`); e.g. `0 8 * * 1-5`. A field out of its range, or a schedule that never fires, is 400 `validation` naming `trigger.cron`.',
