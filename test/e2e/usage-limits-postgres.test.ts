@@ -5,24 +5,31 @@ import { readTurn, WireClient } from '../support/turn-client.js';
 
 const turnBody = (text: string) => ({ message: { role: 'user', parts: [{ type: 'text', text }] } });
 
-describe('Usage limits on two instances sharing one PostgreSQL', function () {
-  this.timeout(90_000);
+type ClusterOptions = Omit<Parameters<typeof startCluster>[1], 'databaseUrl'>;
+
+/** Two instances on a database of their own, for the suite that calls it; skipped without PostgreSQL. */
+function twoInstancesOnPostgres(options: ClusterOptions): () => TurnCluster {
   let database: TestDatabase | null = null;
   let cluster: TurnCluster | null = null;
-
   before(async function () {
     const server = await postgresServerUrl();
     if (!server) return this.skip();
     database = await createTestDatabase(server);
-    cluster = await startCluster(2, { databaseUrl: database.url, limits: { turns: { max: 2, windowSeconds: 3600 } } });
+    cluster = await startCluster(2, { ...options, databaseUrl: database.url });
   });
   after(async function () {
     await cluster?.close();
     await database?.drop();
   });
+  return () => cluster!;
+}
+
+describe('Usage limits on two instances sharing one PostgreSQL', function () {
+  this.timeout(90_000);
+  const cluster = twoInstancesOnPostgres({ limits: { turns: { max: 2, windowSeconds: 3600 } } });
 
   it('a subject racing its last turn from both instances spends it exactly once, round after round; the other gets 429 with Retry-After', async () => {
-    const [first, second] = cluster!.instances.map((instance) => new WireClient(`${instance.url}${WIRE}`));
+    const [first, second] = cluster().instances.map((instance) => new WireClient(`${instance.url}${WIRE}`));
     for (let round = 0; round < 6; round++) {
       const subject = `racer-${round}`;
       const onFirst = first!.as(subject);
@@ -53,22 +60,10 @@ describe('Usage limits on two instances sharing one PostgreSQL', function () {
 
 describe('Turns in flight on two instances sharing one PostgreSQL', function () {
   this.timeout(120_000);
-  let database: TestDatabase | null = null;
-  let cluster: TurnCluster | null = null;
-
-  before(async function () {
-    const server = await postgresServerUrl();
-    if (!server) return this.skip();
-    database = await createTestDatabase(server);
-    cluster = await startCluster(2, { databaseUrl: database.url, maxTurnsInFlight: 2 });
-  });
-  after(async function () {
-    await cluster?.close();
-    await database?.drop();
-  });
+  const cluster = twoInstancesOnPostgres({ maxTurnsInFlight: 2 });
 
   it("six turns of one subject racing on both instances: exactly two run, four are 429; a killed instance's places lapse with their lease", async () => {
-    const [first, second] = cluster!.instances.map((instance) => new WireClient(`${instance.url}${WIRE}`).as('racer'));
+    const [first, second] = cluster().instances.map((instance) => new WireClient(`${instance.url}${WIRE}`).as('racer'));
     const clients = [first!, second!, first!, second!, first!, second!];
     const threads = await Promise.all(clients.map((client) => client.newThread()));
     const answers = await Promise.all(
@@ -91,7 +86,7 @@ describe('Turns in flight on two instances sharing one PostgreSQL', function () 
       held.map((thread) => first!.send('POST', `/threads/${thread}/turn`, turnBody('/slow 60 still going'))),
     );
     expect(holding.map((answer) => answer.status)).to.deep.equal([200, 200]);
-    await cluster!.kill(0);
+    await cluster().kill(0);
     const killedAt = Date.now();
     const thread = await second!.newThread();
     expect((await second!.send('POST', `/threads/${thread}/turn`, turnBody('too soon'))).status).to.equal(429);
