@@ -38,7 +38,10 @@ export function typeScriptBlocks(root: string, page: string): CodeBlock[] {
   const visit = (node: MarkdownNode) => {
     if (node.type === 'code' && node.lang && TYPESCRIPT.has(node.lang)) {
       const line = node.position!.start.line;
-      const title = /(?:^|\s)title="([^"]+)"/.exec(node.meta ?? '')?.[1];
+      const title = /(?:^|\s)title=(?:"([^"]+)"|'([^']+)')/
+        .exec(node.meta ?? '')
+        ?.slice(1)
+        .find(Boolean);
       const extension = node.lang === 'tsx' ? 'tsx' : 'ts';
       const name = title ?? `block-${line}.${extension}`;
       if (normalize(name).startsWith('..') || name.startsWith('/'))
