@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { chatCompletionsServer, scriptedCompletions, type ChatCompletionsServer } from '../support/chat-completions-server.js';
 import { freePort } from '../support/http-server.js';
 import { runHostScenario } from '../support/host-scenario.js';
+import { diagnosticsByPage, documentationPages, typeScriptBlocks, writeBlocks } from '../support/markdown-code-blocks.js';
 import { staticPackageImports } from '../support/static-imports.js';
 import semver from 'semver';
 
@@ -131,6 +132,8 @@ describe('the published package (npm pack, installed into a fresh host, run with
       react: MANIFEST.devDependencies.react!,
       'react-dom': MANIFEST.devDependencies['react-dom']!,
       '@ai-sdk/openai-compatible': MANIFEST.devDependencies['@ai-sdk/openai-compatible']!,
+      // The documentation's blocks name Anthropic's provider (docs/operations.md).
+      '@ai-sdk/anthropic': MANIFEST.devDependencies['@ai-sdk/anthropic']!,
       ai: MANIFEST.dependencies.ai!,
       '@ai-sdk/react': MANIFEST.devDependencies['@ai-sdk/react']!,
     });
@@ -254,6 +257,30 @@ describe('the published package (npm pack, installed into a fresh host, run with
     // Porter a provider's model and an AI SDK tool(): the AI SDK's current major on both sides.
     await check('use-chat-host.ts', true);
     await check('ai-sdk-host.ts', true);
+  });
+
+  it('compiles every TypeScript block of README.md and docs/ as written, against the installed package (strict, exactOptionalPropertyTypes)', async () => {
+    const into = join(host, 'docs-blocks');
+    const blocks = documentationPages(ROOT).flatMap((page) => typeScriptBlocks(ROOT, page));
+    expect(blocks.length, 'the documentation has TypeScript blocks').to.be.greaterThan(10);
+    const written = writeBlocks(into, blocks);
+    const compilerOptions = {
+      target: 'ES2023',
+      lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      jsx: 'react-jsx',
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      skipLibCheck: true,
+      noEmit: true,
+      types: ['node'],
+    };
+    writeFileSync(join(into, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['**/*.ts', '**/*.tsx'] }));
+    const ran = await run(join(host, 'node_modules', '.bin', 'tsc'), ['-p', '.', '--pretty', 'false'], into);
+    const failures = diagnosticsByPage(ran.output, into, written);
+    expect(failures, 'blocks that do not compile').to.deep.equal([]);
+    expect(ran.code, ran.output.slice(-4000)).to.equal(0);
   });
 
   it('compiles the example hosts (strict, exactOptionalPropertyTypes) and runs the installed command', async () => {

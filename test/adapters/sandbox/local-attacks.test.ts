@@ -7,7 +7,7 @@ import { bubblewrapSupport } from '../../../adapters/sandbox/local/bubblewrap-co
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /**
  * Node's own install when it lives outside /usr (e.g. the project's pinned Node in node_modules):
- * bound read-only into every sandbox, the one host path an app may name (see the README).
+ * bound read-only into every sandbox, the one host path an app may name (see docs/operations.md, The sandbox).
  */
 const NODE_HOME = process.execPath.startsWith('/usr/') ? null : dirname(dirname(process.execPath));
 /** An ordinary user with no entry anywhere: what a host that is not root runs as. */

@@ -16,7 +16,7 @@ const lookup: NameLookup = async (name) => {
   return answer;
 };
 
-/** A host's web fetch tool, written as the README says an egress tool must reach out. */
+/** A host's web fetch tool, written as docs/guard.md says an egress tool must reach out. */
 const fetchTool: ToolDefinition = {
   name: 'web_fetch',
   description: 'Fetch a page',

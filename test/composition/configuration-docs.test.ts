@@ -7,13 +7,11 @@ import { FROM_ENVIRONMENT } from '../../composition/config/load-config.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The README's `## Configuration` section, up to the next top-level heading. */
+/** docs/configuration.md, the reference of every option and environment variable. */
 async function configurationSection(): Promise<string> {
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('\n## Configuration\n');
-  expect(start, 'README.md has a ## Configuration section').to.be.greaterThan(-1);
-  const end = readme.indexOf('\n## ', start + 1);
-  return readme.slice(start, end === -1 ? undefined : end);
+  const page = await readFile(join(ROOT, 'docs', 'configuration.md'), 'utf8');
+  expect(page, 'docs/configuration.md starts with its # Configuration heading').to.match(/^# Configuration\n/);
+  return page;
 }
 
 /** Every `name` in the first column of the section's tables. */
@@ -48,14 +46,14 @@ async function variablesRead(): Promise<Set<string>> {
   return found;
 }
 
-describe('the README Configuration section', () => {
+describe('the configuration reference (docs/configuration.md)', () => {
   it('has a table row for every option the config schema accepts, and names no option it does not', async () => {
     const documented = tableOptions(await configurationSection());
     const options = Object.keys(configSchema.shape);
     expect(options.length).to.be.greaterThan(20);
     expect(
       options.filter((option) => !documented.has(option)),
-      'options missing from the README table',
+      'options missing from the table',
     ).to.deep.equal([]);
     const strays = [...documented].filter((name) => /^[a-z]/.test(name) && !options.includes(name));
     expect(strays, 'rows for options the schema does not accept').to.deep.equal([]);
@@ -68,7 +66,7 @@ describe('the README Configuration section', () => {
     expect(variables).to.include.members(['PORTER_SECRET', 'E2B_API_KEY', 'NANGO_HOST', 'PORTER_MODEL_PROVIDER']);
     expect(
       variables.filter((variable) => !section.includes(`\`${variable}`)),
-      'variables missing from the README',
+      'variables missing from the page',
     ).to.deep.equal([]);
     for (const [variable, option] of Object.entries(FROM_ENVIRONMENT)) {
       expect(section, `${option} is filled by ${variable}`).to.match(new RegExp(`\\| \`${option}\` \\| \`${variable}\` \\|`));
