@@ -51,7 +51,7 @@ Options:
   --chrome            also serve the shipped chrome at / (the demo host always does)
 
 Environment: NODE_ENV, PORTER_SECRET, PORTER_DATABASE_URL, PORTER_BASE_URL, PORT, HOST, and the
-variables in the README's Configuration table (model, connections, sandbox).`,
+variables in docs/configuration.md (model, connections, sandbox).`,
   options: {
     config: { type: 'string', short: 'c' },
     demo: { type: 'boolean' },

@@ -171,7 +171,7 @@ export interface PinManifest {
 
 /**
  * Everything `createPorter` takes. Options win over environment variables; invalid options fail
- * `createPorter` with a `PorterConfigError` naming each one. README's Configuration table lists
+ * `createPorter` with a `PorterConfigError` naming each one. docs/configuration.md lists
  * every constraint.
  */
 export interface PorterOptions {

@@ -8,7 +8,7 @@ import { PorterConfigError } from '../config/load-config.js';
 const PRODUCTION_REFUSAL = `npm start runs Porter's development host, which signs people in from the x-demo-user header or the
 porter_demo_user cookie (anyone can set either); it does not run with NODE_ENV=production.
 In production, serve your own host with your principal resolver and PORTER_SECRET:
-  porter serve --config <file>     (see "Mounting Porter in a host" in the README)
+  porter serve --config <file>     (see docs/hosts.md)
 To try the production composition on this machine only: porter serve --demo (never expose it).`;
 
 if (process.env.NODE_ENV === 'production') {

@@ -6,7 +6,7 @@ import type { WireRoute } from '../wire-route.js';
 import { isCsrfExempt, readsOwnBody, STATE_CHANGING } from '../wire-paths.js';
 import type { RouteAccess } from '../wire-routes.js';
 
-/** What each envelope code means on the wire (the README's table). */
+/** What each envelope code means on the wire (docs/wire.md lists them). */
 const MEANING: Readonly<Record<ErrorCode, string>> = {
   validation:
     'The request is not valid: a malformed JSON body, JSON nested deeper than 64 levels, or input that fails its schema (`details.issues` lists each problem).',
