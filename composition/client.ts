@@ -18,3 +18,11 @@ export {
 } from '../adapters/client/served-app-bridge.js';
 /** Re-exported so a `useChat` that answers approvals in place needs one import. */
 export { lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
+/** A typed client of the whole wire (approvals, grants, automations, runs, apps, …), generated from its OpenAPI document. */
+export {
+  createWireClient,
+  type WireClient,
+  type WirePaths,
+  type WireSchemas,
+  type WireOperations,
+} from '../adapters/client/wire-client.js';
