@@ -1,6 +1,7 @@
 /**
  * `porter-runtime/client`: what a browser (or any fetch-capable client) needs to talk to Porter's
- * wire with the AI SDK. Browser-safe: it imports only `ai` and these files, nothing of the server.
+ * wire: the AI SDK chat transport and the typed wire client. Browser-safe: it imports only `ai`,
+ * `openapi-fetch` and these files, nothing of the server.
  */
 export {
   porterChatTransport,

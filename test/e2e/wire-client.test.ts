@@ -137,5 +137,19 @@ describe('The typed wire client (porter-runtime/client createWireClient)', funct
       expect(stopped.response.status, JSON.stringify(stopped.error)).to.equal(200);
       expect(stopped.data).to.deep.equal({ stopped: false });
     });
+
+    it("reaches Porter in the test's own process through porter.fetch, no port", async () => {
+      const inProcess = createWireClient({
+        wire: 'http://localhost/api/porter',
+        headers: { 'x-user': 'ada' },
+        fetch: (input, init) => porter.fetch(new Request(input, init)),
+      });
+      const created = await inProcess.POST('/automations', {
+        body: { name: 'in process', trigger: { kind: 'schedule', cron: '@daily' }, task: { prompt: 'Hello.' } },
+      });
+      expect(created.response.status).to.equal(201);
+      const listed = await createWireClient({ wire, headers: { 'x-user': 'ada' } }).GET('/automations');
+      expect(listed.data!.automations.map((automation) => automation.id)).to.include(created.data!.id);
+    });
   });
 });
