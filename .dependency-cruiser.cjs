@@ -46,9 +46,12 @@ module.exports = {
     rule('client-no-node-builtins', null, { path: '^(adapters/client/|composition/client\\.ts$)' }, { dependencyTypes: ['core'] }),
     rule(
       'client-only-the-ai-sdk',
-      'the one package porter-runtime/client needs is `ai`',
+      'the packages porter-runtime/client needs are `ai` and, for the typed wire client, `openapi-fetch`',
       { path: '^(adapters/client/|composition/client\\.ts$)' },
-      { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], pathNot: 'node_modules/ai/' },
+      {
+        dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'],
+        pathNot: 'node_modules/(ai|openapi-fetch|openapi-typescript-helpers)/',
+      },
     ),
     rule(
       'only-composition-knows-inversify',

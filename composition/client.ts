@@ -1,6 +1,7 @@
 /**
  * `porter-runtime/client`: what a browser (or any fetch-capable client) needs to talk to Porter's
- * wire with the AI SDK. Browser-safe: it imports only `ai` and these files, nothing of the server.
+ * wire: the AI SDK chat transport and the typed wire client. Browser-safe: it imports only `ai`,
+ * `openapi-fetch` and these files, nothing of the server.
  */
 export {
   porterChatTransport,
@@ -18,3 +19,11 @@ export {
 } from '../adapters/client/served-app-bridge.js';
 /** Re-exported so a `useChat` that answers approvals in place needs one import. */
 export { lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
+/** A typed client of the whole wire (approvals, grants, automations, runs, apps, …), generated from its OpenAPI document. */
+export {
+  createWireClient,
+  type WireClient,
+  type WirePaths,
+  type WireSchemas,
+  type WireOperations,
+} from '../adapters/client/wire-client.js';

@@ -9,15 +9,17 @@ import { StreamOnlyModel } from './stream-only-model.js';
  * - `/app <prompt>` calls porter_apps_create; `/edit <appId> <instruction>` calls porter_apps_edit;
  * - `/slow <seconds> <text>` streams the text's words spread evenly over that many seconds (to try
  *   rejoin, stop and reloads by hand);
- * - anything else streams back `echo: <text>` word by word.
+ * - anything else streams back `echo: <text>` word by word;
+ * - after a tool ran, it reports the result (`<tool> returned <json>`).
+ * A host's own `script` is asked first; where it answers undefined, the commands above apply.
  */
 export class ScriptedLanguageModel extends StreamOnlyModel {
-  constructor() {
+  constructor(private readonly script?: ModelScript) {
     super('porter', 'scripted');
   }
 
   async doStream(options: LanguageModelV4CallOptions) {
-    const reply = this.reply(options.prompt);
+    const reply = (await this.scripted(options.prompt)) ?? this.reply(options.prompt);
     // Usage as a provider reports it, so `limits.tokens` can be tried offline: a word is a token.
     const input = promptWords(options.prompt);
     if (reply.kind === 'slow') return { stream: slowly(reply.text, reply.seconds, options, input) };
@@ -48,9 +50,16 @@ export class ScriptedLanguageModel extends StreamOnlyModel {
     };
   }
 
-  private reply(
-    prompt: LanguageModelV4Prompt,
-  ): { kind: 'text'; text: string } | { kind: 'slow'; text: string; seconds: number } | { kind: 'tool'; tool: string; input: unknown } {
+  /** The host's script's answer for this step, as a reply; undefined leaves it to the commands. */
+  private async scripted(prompt: LanguageModelV4Prompt): Promise<Reply | undefined> {
+    if (!this.script) return undefined;
+    const answer = await this.script(turnOf(prompt));
+    if (answer === undefined) return undefined;
+    if (typeof answer === 'string') return { kind: 'text', text: answer };
+    return { kind: 'tool', tool: answer.call, input: answer.input ?? {} };
+  }
+
+  private reply(prompt: LanguageModelV4Prompt): Reply {
     const last = prompt[prompt.length - 1];
     if (last?.role === 'tool') {
       return {
@@ -81,6 +90,45 @@ export class ScriptedLanguageModel extends StreamOnlyModel {
     if (edit) return { kind: 'tool', tool: 'porter_apps_edit', input: { appId: edit[1]!, instruction: edit[2]!.trim() } };
     return { kind: 'text', text: `echo: ${text}` };
   }
+}
+
+type Reply =
+  { kind: 'text'; text: string } | { kind: 'slow'; text: string; seconds: number } | { kind: 'tool'; tool: string; input: unknown };
+
+/** What the model is asked at one step: the person's latest message and, right after a tool ran, its results. */
+export interface ScriptedTurn {
+  /** The text of the latest user message. */
+  readonly text: string;
+  /** Set when the step follows tool calls: each call's tool and output (`undefined` output when it was denied). */
+  readonly toolResults?: ReadonlyArray<{ readonly tool: string; readonly output: unknown; readonly denied: boolean }>;
+}
+
+/** A scripted step: text to stream back, or a tool call (`input` defaults to `{}`). */
+export type ScriptedReply = string | { readonly call: string; readonly input?: unknown };
+
+/** A host's script: its reply for a step, or undefined to leave the step to the built-in commands. */
+export type ModelScript = (turn: ScriptedTurn) => ScriptedReply | undefined | Promise<ScriptedReply | undefined>;
+
+function turnOf(prompt: LanguageModelV4Prompt): ScriptedTurn {
+  const user = [...prompt].reverse().find((message) => message.role === 'user');
+  const text = (user?.role === 'user' ? user.content : [])
+    .map((part) => (part.type === 'text' ? part.text : ''))
+    .join('')
+    .trim();
+  const last = prompt[prompt.length - 1];
+  if (last?.role !== 'tool') return { text };
+  const toolResults = last.content.flatMap((part) =>
+    part.type === 'tool-result'
+      ? [
+          {
+            tool: part.toolName,
+            output: 'value' in part.output ? part.output.value : undefined,
+            denied: part.output.type === 'execution-denied',
+          },
+        ]
+      : [],
+  );
+  return { text, toolResults };
 }
 
 function describeResult(toolName: string, output: { type: string; value?: unknown; reason?: string }): string {

@@ -2,10 +2,8 @@ import { DomainError } from '../../domain/errors.js';
 import { EGRESS_REFUSED } from '../../domain/guard/egress.js';
 import type { Egress } from '../../ports/egress.js';
 import type { OutboundWebhook, SendResult, WebhookSender } from '../../ports/webhook-sender.js';
-import { hmacSha256 } from './signature-bytes.js';
+import { standardWebhookHeaders } from './standard-webhooks-signature.js';
 import { mintStandardWebhookSecret } from './standard-webhooks-verifier.js';
-
-const SECRET_PREFIX = 'whsec_';
 
 /**
  * Sends webhooks as the Standard Webhooks specification describes them: a POST of the JSON body
@@ -28,20 +26,12 @@ export class StandardWebhooksSender implements WebhookSender {
   async send(webhook: OutboundWebhook): Promise<SendResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    const seconds = String(Math.floor(webhook.timestamp.getTime() / 1000));
-    const key = Buffer.from(
-      webhook.secret.startsWith(SECRET_PREFIX) ? webhook.secret.slice(SECRET_PREFIX.length) : webhook.secret,
-      'base64',
-    );
-    const signature = hmacSha256(key, `${webhook.id}.${seconds}.`, webhook.body).toString('base64');
     try {
       const response = await this.egress.fetch(webhook.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          'webhook-id': webhook.id,
-          'webhook-timestamp': seconds,
-          'webhook-signature': `v1,${signature}`,
+          ...standardWebhookHeaders(webhook.secret, webhook.id, webhook.timestamp, webhook.body),
         },
         body: webhook.body,
         redirect: 'manual',

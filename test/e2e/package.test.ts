@@ -159,6 +159,7 @@ describe('the published package (npm pack, installed into a fresh host, run with
       'dist/composition/cli/bin.js',
       'dist/composition/chrome.d.ts',
       'dist/composition/client.d.ts',
+      'dist/composition/testing.d.ts',
       'dist/adapters/chrome/assets/manifest.json',
     ]) {
       expect(files, needed).to.include(needed);
@@ -183,6 +184,7 @@ describe('the published package (npm pack, installed into a fresh host, run with
       'dist/composition/index.js',
       'dist/composition/chrome.js',
       'dist/composition/client.js',
+      'dist/composition/testing.js',
       'dist/composition/cli/bin.js',
     ].map((path) => join(installed, path));
     const imported = staticPackageImports(entries);
@@ -232,7 +234,7 @@ describe('the published package (npm pack, installed into a fresh host, run with
     expect(tooNew, `needs more than Node ${floor}`).to.deep.equal([]);
   });
 
-  it('type-checks host files against the shipped declarations (strict, exactOptionalPropertyTypes): the server side with skipLibCheck off, useChat and AI SDK hosts', async () => {
+  it('type-checks host files against the shipped declarations (strict, exactOptionalPropertyTypes): the server side with skipLibCheck off, useChat and AI SDK hosts, the typed wire client, porter-runtime/testing', async () => {
     const check = (file: string, skipLibCheck: boolean) => {
       cpSync(join(ROOT, 'test', 'fixtures', file), join(host, 'types', file));
       const compilerOptions = {
@@ -257,6 +259,10 @@ describe('the published package (npm pack, installed into a fresh host, run with
     // Porter a provider's model and an AI SDK tool(): the AI SDK's current major on both sides.
     await check('use-chat-host.ts', true);
     await check('ai-sdk-host.ts', true);
+    // The typed wire client (openapi-fetch over the shipped wire types), and a host's own tests
+    // with porter-runtime/testing (the scripted model is an AI SDK model).
+    await check('wire-client-types.ts', true);
+    await check('testing-types.ts', true);
   });
 
   it('compiles every TypeScript block of README.md and docs/ as written, against the installed package (strict, exactOptionalPropertyTypes)', async () => {
