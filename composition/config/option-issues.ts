@@ -31,7 +31,7 @@ export function optionIssues(
 function unknownKeyMessage(key: string, place: ReadonlyArray<PropertyKey>, known: ReadonlyArray<string>): string {
   const meant = nearestName(key, known);
   if (meant !== undefined) return `unknown option — did you mean \`${[...place, meant].join('.')}\`?`;
-  if (place.length === 0 || known.length === 0) return "unknown option; docs/configuration.md lists every option";
+  if (place.length === 0 || known.length === 0) return 'unknown option; docs/configuration.md lists every option';
   return `unknown option; \`${place.join('.')}\` takes ${known.join(', ')}`;
 }
 

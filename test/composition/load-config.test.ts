@@ -140,7 +140,7 @@ describe('loadConfig', () => {
 
     it('with nothing close: says so, listing a nested object’s keys, and names each unknown key apart', () => {
       expect(issuesOf({ colour: 'red', maxStep: 3 })).to.deep.equal([
-        { option: 'colour', message: "unknown option; docs/configuration.md lists every option" },
+        { option: 'colour', message: 'unknown option; docs/configuration.md lists every option' },
         { option: 'maxStep', message: 'unknown option — did you mean `maxSteps`?' },
       ]);
       expect(issuesOf({ limits: { seats: { max: 5, windowSeconds: 60 } } })).to.deep.equal([
