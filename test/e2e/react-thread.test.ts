@@ -112,11 +112,17 @@ describe('porter-runtime/react: usePorterThread and PorterToolPart in a host pag
     expect(await page.getByRole('group', { name: /Approval needed/ }).count()).to.equal(0);
   });
 
-  it('Deny answers the call as denied; it never runs and the turn carries on', async () => {
+  it('a reload keeps a waiting approval card with its preview; Deny answers the call as denied, it never runs and the turn carries on', async () => {
     const { page } = await chrome.openAt(`${server.url}/`, { user: 'ada' });
     await threadInAddress(page);
     await say(page, '/call notes_add {"text":"eggs"}');
-    await page.getByRole('group', { name: 'Approval needed: notes_add' }).getByRole('button', { name: 'Deny' }).click();
+    await page.getByRole('group', { name: 'Approval needed: notes_add' }).waitFor();
+    await settled(page);
+    await page.reload();
+    const card = page.getByRole('group', { name: 'Approval needed: notes_add' });
+    await card.waitFor();
+    expect(await card.locator('[data-slot="porter-tool-preview"]').textContent()).to.contain('eggs');
+    await card.getByRole('button', { name: 'Deny' }).click();
     await page.locator('[data-tool="notes_add"][data-state="output-denied"]').waitFor();
     // The model is told the call was denied, and answers.
     await page.getByText('notes_add failed: Tool call execution denied.').waitFor();

@@ -23,7 +23,6 @@ function Chat() {
               <PorterToolPart
                 key={index}
                 part={part}
-                message={message}
                 onApprovalResponse={chat.addToolApprovalResponse}
                 classNames={{ approve: 'button primary' }}
               />

@@ -59,6 +59,25 @@ export function porterApprovalOf(
   return null;
 }
 
+/**
+ * Porter's cards of the tool parts `usePorterThread` has handed out, by the part object itself, so
+ * a part drawn on its own (without its message) still finds its preview and risk. Weakly held: a
+ * part no longer rendered takes its card with it.
+ */
+const cardsOfParts = new WeakMap<object, PorterApproval>();
+
+/** Notes the cards of `messages`' tool parts (idempotent: the same parts map to the same cards). */
+export function noteApprovalCards(messages: ReadonlyArray<{ readonly parts: ReadonlyArray<{ readonly type: string }> }>): void {
+  for (const message of messages) {
+    if (!message.parts.some((part) => part.type === 'data-porter-approval')) continue;
+    for (const part of message.parts) {
+      if (!isPorterToolPart(part) || cardsOfParts.has(part)) continue;
+      const card = porterApprovalOf(message, part.toolCallId);
+      if (card) cardsOfParts.set(part, card);
+    }
+  }
+}
+
 /** The words `PorterToolPart` shows; replace any of them (another language, your product's voice). */
 export interface PorterToolPartLabels {
   readonly states: Readonly<Record<PorterToolState, string>>;
@@ -103,7 +122,10 @@ export interface UsePorterToolPartOptions {
   readonly part: PorterToolUIPart;
   /** Answers the approval: pass `useChat`'s (or `usePorterThread`'s) `addToolApprovalResponse`. */
   readonly onApprovalResponse?: ((response: PorterApprovalResponse) => unknown) | undefined;
-  /** The message the part is in: Porter's approval card (preview, risk) is read from its parts. */
+  /**
+   * The message the part is in: Porter's approval card (preview, risk) is read from its parts.
+   * Not needed for messages of `usePorterThread`, which finds the card itself.
+   */
   readonly message?: { readonly parts: ReadonlyArray<{ readonly type: string }> } | undefined;
   /** Porter's approval card itself, when you have it another way (overrides `message`). */
   readonly approval?: PorterApproval | null | undefined;
@@ -166,6 +188,7 @@ export function usePorterToolPart({ part, onApprovalResponse, message, approval,
   const card =
     approval ??
     (message ? porterApprovalOf(message, part.toolCallId) : null) ??
+    cardsOfParts.get(part) ??
     (pendingId !== null && part.state === 'approval-requested' && part.approval.requestReason
       ? { approvalId: pendingId, toolCallId: part.toolCallId, preview: part.approval.requestReason, risk: 'write' }
       : null);

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { porterChatOptions } from '../porter-chat-transport.js';
 import { createPorterThread, loadPorterThread, PorterWireError } from '../porter-threads.js';
 import { resolved, type PorterClientOptions } from '../wire-url.js';
+import { noteApprovalCards } from './porter-tool-view.js';
 import { putThreadInUrl, threadInUrl } from './thread-in-url.js';
 
 /** The AI SDK chat settings a host may add; the thread, its messages and the transport are the hook's. */
@@ -208,6 +209,9 @@ export function usePorterThread<M extends UIMessage = UIMessage>(options: UsePor
     resume: (options.resume ?? true) && session !== null,
     ...(options.throttle !== undefined ? { throttle: options.throttle } : {}),
   });
+
+  // Porter's approval cards ride beside the tool parts: noted so `PorterToolPart` finds them by the part alone.
+  useMemo(() => noteApprovalCards(chat.messages), [chat.messages]);
 
   return {
     ...chat,
