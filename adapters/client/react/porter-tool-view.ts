@@ -95,6 +95,12 @@ export interface PorterToolPartLabels {
   readonly approvalNeeded: string;
 }
 
+/** Some of the words of `PorterToolPartLabels`. */
+export type PorterToolPartLabelOverrides = Partial<Omit<PorterToolPartLabels, 'states' | 'risks'>> & {
+  readonly states?: Partial<Record<PorterToolState, string>> | undefined;
+  readonly risks?: Readonly<Record<string, string>> | undefined;
+};
+
 export const DEFAULT_LABELS: PorterToolPartLabels = {
   states: {
     'input-streaming': 'Preparing…',
@@ -129,8 +135,8 @@ export interface UsePorterToolPartOptions {
   readonly message?: { readonly parts: ReadonlyArray<{ readonly type: string }> } | undefined;
   /** Porter's approval card itself, when you have it another way (overrides `message`). */
   readonly approval?: PorterApproval | null | undefined;
-  /** Words to use instead of the defaults. */
-  readonly labels?: Partial<PorterToolPartLabels> | undefined;
+  /** Words to use instead of the defaults (any of them; `states` and `risks` one by one too). */
+  readonly labels?: PorterToolPartLabelOverrides | undefined;
 }
 
 /** Everything there is to draw of one tool call, and its approval's actions. */

@@ -51,7 +51,10 @@ export type UsePorterThreadResult<M extends UIMessage = UIMessage> = UseChatHelp
    * null otherwise. Show it to say "that conversation is gone".
    */
   readonly notFoundThreadId: string | null;
-  /** Creates an empty thread and switches to it (the address too); the previous one stays stored. */
+  /**
+   * Creates an empty thread and switches to it (the address too); the previous one stays stored.
+   * If it cannot be created, `error` says why and the open thread stays.
+   */
   newThread(): Promise<void>;
 };
 
@@ -198,8 +201,12 @@ export function usePorterThread<M extends UIMessage = UIMessage>(options: UsePor
   }, [known, wanted, fromAddress, open, adopt]);
 
   const newThread = useCallback(async () => {
-    const opened = await open(null);
-    adopt(opened, explicit === null && param !== false);
+    try {
+      adopt(await open(null), explicit === null && param !== false);
+    } catch (error) {
+      // Said in `error`, like a thread that could not be opened; the open thread stays.
+      if (mounted.current) setThreadError(error instanceof Error ? error : new Error(String(error)));
+    }
   }, [open, adopt, explicit, param]);
 
   // Before a thread is open the chat is an idle stand-in whose requests fail, saying why.
