@@ -162,6 +162,23 @@ describe('porter-runtime/react: usePorterThread and PorterToolPart in a host pag
     await page.getByText('echo: a new start').waitFor();
   });
 
+  it('opens the thread a host names itself, with its history, and leaves the address alone', async () => {
+    const first = await chrome.openAt(`${server.url}/`, { user: 'ada' });
+    const threadId = await threadInAddress(first.page);
+    await say(first.page, 'kept by the host');
+    await first.page.getByText('echo: kept by the host').waitFor();
+    await settled(first.page);
+    await first.close();
+
+    const before = created;
+    const { page } = await chrome.openAt(`${server.url}/?explicit=${threadId}`, { user: 'ada' });
+    await page.locator(`main[data-thread-id="${threadId}"]`).waitFor();
+    expect(await page.locator('[data-role="user"]').allTextContents()).to.deep.equal(['kept by the host']);
+    expect(await page.getByText('echo: kept by the host').count()).to.equal(1);
+    expect(new URL(page.url()).search).to.equal(`?explicit=${threadId}`);
+    expect(created).to.equal(before);
+  });
+
   it('newThread() switches to an empty thread and the address follows', async () => {
     const { page } = await chrome.openAt(`${server.url}/`, { user: 'ada' });
     const first = await threadInAddress(page);

@@ -5,8 +5,11 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { PorterToolPart, isPorterToolPart, usePorterThread } from 'porter-runtime/react';
 
+// `?explicit=<id>` tries a host that keeps the id itself (a route segment): the address is left alone.
+const explicit = new URLSearchParams(location.search).get('explicit');
+
 function Chat() {
-  const chat = usePorterThread({ wire: '/api/porter' });
+  const chat = usePorterThread({ wire: '/api/porter', ...(explicit ? { threadId: explicit, urlParam: false } : {}) });
   if (!chat.ready) return <p>{chat.error ? `Could not open the conversation: ${chat.error.message}` : 'Loading…'}</p>;
   return (
     <main data-thread-id={chat.threadId} data-status={chat.status}>

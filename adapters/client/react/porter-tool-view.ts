@@ -159,6 +159,8 @@ export interface PorterToolView {
   readonly riskLabel: string | null;
   /** True while an answer given here is being handed over (the buttons are disabled then). */
   readonly answering: boolean;
+  /** Whether approve / deny do anything: an approval waits and `onApprovalResponse` was given. */
+  readonly canAnswer: boolean;
   /** Approves the call (no-op without a pending approval or `onApprovalResponse`). */
   approve(): void;
   /** Denies the call. */
@@ -211,6 +213,7 @@ export function usePorterToolPart({ part, onApprovalResponse, message, approval,
     approval: pendingId !== null ? { id: pendingId, card } : null,
     riskLabel: card ? (words.risks[card.risk] ?? card.risk) : null,
     answering,
+    canAnswer: pendingId !== null && onApprovalResponse !== undefined,
     approve: () => answer(true),
     deny: () => answer(false),
     labels: words,

@@ -69,10 +69,11 @@ describe('PorterToolPart', () => {
     expect(out).to.contain('&quot;path&quot;: &quot;report.pdf&quot;');
   });
 
-  it('without Porter’s card it still offers Approve and Deny', () => {
+  it('without Porter’s card it still offers Approve and Deny; without onApprovalResponse they are disabled', () => {
     const out = html({ part: waiting, onApprovalResponse: () => undefined });
-    expect(out).to.contain('>Approve</button>');
+    expect(out).to.match(/<button type="button" data-slot="porter-tool-approve">Approve<\/button>/);
     expect(out).to.not.contain('porter-tool-preview');
+    expect(html({ part: waiting })).to.match(/<button type="button" data-slot="porter-tool-approve" disabled="">Approve<\/button>/);
   });
 
   it('a result, an error and an answered approval, in words', () => {
