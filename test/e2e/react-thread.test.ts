@@ -179,6 +179,16 @@ describe('porter-runtime/react: usePorterThread and PorterToolPart in a host pag
     expect(created).to.equal(before);
   });
 
+  it('sends its headers with every request: the thread, the turn and its approval are the signed-in person’s', async () => {
+    const { page } = await chrome.openAt(`${server.url}/?as=bo`);
+    const threadId = await threadInAddress(page);
+    expect((await chrome.host.client.as('bo').json('GET', `/threads/${threadId}`)).status).to.equal(200);
+    expect((await chrome.host.client.as('ada').json('GET', `/threads/${threadId}`)).status).to.equal(404);
+    await say(page, '/call notes_add {"text":"bread"}');
+    await page.getByRole('group', { name: 'Approval needed: notes_add' }).getByRole('button', { name: 'Approve' }).click();
+    await page.getByText(/notes_add returned/).waitFor();
+  });
+
   it('newThread() switches to an empty thread and the address follows', async () => {
     const { page } = await chrome.openAt(`${server.url}/`, { user: 'ada' });
     const first = await threadInAddress(page);

@@ -6,10 +6,17 @@ import { createRoot } from 'react-dom/client';
 import { PorterToolPart, isPorterToolPart, usePorterThread } from 'porter-runtime/react';
 
 // `?explicit=<id>` tries a host that keeps the id itself (a route segment): the address is left alone.
-const explicit = new URLSearchParams(location.search).get('explicit');
+// `?as=<user>` signs in with a header read at each request instead of the cookie.
+const search = new URLSearchParams(location.search);
+const explicit = search.get('explicit');
+const as = search.get('as');
 
 function Chat() {
-  const chat = usePorterThread({ wire: '/api/porter', ...(explicit ? { threadId: explicit, urlParam: false } : {}) });
+  const chat = usePorterThread({
+    wire: '/api/porter',
+    ...(explicit ? { threadId: explicit, urlParam: false } : {}),
+    ...(as ? { headers: () => ({ 'x-demo-user': as }) } : {}),
+  });
   if (!chat.ready) return <p>{chat.error ? `Could not open the conversation: ${chat.error.message}` : 'Loading…'}</p>;
   return (
     <main data-thread-id={chat.threadId} data-status={chat.status}>
