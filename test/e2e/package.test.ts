@@ -160,6 +160,8 @@ describe('the published package (npm pack, installed into a fresh host, run with
       'dist/composition/chrome.d.ts',
       'dist/composition/client.d.ts',
       'dist/composition/testing.d.ts',
+      'dist/composition/react.js',
+      'dist/composition/react.d.ts',
       'dist/adapters/chrome/assets/manifest.json',
     ]) {
       expect(files, needed).to.include(needed);
@@ -194,6 +196,12 @@ describe('the published package (npm pack, installed into a fresh host, run with
       `imported statically but not a dependency: ${undeclared.map((name) => `${name} (${imported.get(name)![0]})`).join(', ')}`,
     ).to.deep.equal([]);
     for (const optional of Object.keys(manifest.peerDependencies)) expect(imported.has(optional), optional).to.equal(false);
+
+    // porter-runtime/react is for React hosts only: it may import its optional peers, and nothing else undeclared.
+    const reactEntry = staticPackageImports([join(installed, 'dist/composition/react.js')]);
+    const outside = [...reactEntry.keys()].filter((name) => !(name in manifest.dependencies));
+    expect(outside.sort(), 'porter-runtime/react imports besides its dependencies').to.deep.equal(['@ai-sdk/react', 'react']);
+    for (const name of outside) expect(manifest.peerDependencies, name).to.have.property(name);
   });
 
   it('installs nothing that needs a newer Node than its own engines range says', () => {
@@ -234,7 +242,7 @@ describe('the published package (npm pack, installed into a fresh host, run with
     expect(tooNew, `needs more than Node ${floor}`).to.deep.equal([]);
   });
 
-  it('type-checks host files against the shipped declarations (strict, exactOptionalPropertyTypes): the server side with skipLibCheck off, useChat and AI SDK hosts, the typed wire client, porter-runtime/testing', async () => {
+  it('type-checks host files against the shipped declarations (strict, exactOptionalPropertyTypes): the server side with skipLibCheck off, useChat, AI SDK and porter-runtime/react hosts, the typed wire client, porter-runtime/testing', async () => {
     const check = (file: string, skipLibCheck: boolean) => {
       cpSync(join(ROOT, 'test', 'fixtures', file), join(host, 'types', file));
       const compilerOptions = {
@@ -246,6 +254,7 @@ describe('the published package (npm pack, installed into a fresh host, run with
         exactOptionalPropertyTypes: true,
         noEmit: true,
         skipLibCheck,
+        jsx: 'react-jsx',
         types: ['node'],
       };
       writeFileSync(join(host, 'types', `${file}.json`), JSON.stringify({ compilerOptions, files: [file] }));
@@ -263,6 +272,8 @@ describe('the published package (npm pack, installed into a fresh host, run with
     // with porter-runtime/testing (the scripted model is an AI SDK model).
     await check('wire-client-types.ts', true);
     await check('testing-types.ts', true);
+    // A React host's chat page with porter-runtime/react: usePorterThread and PorterToolPart.
+    await check('react-host.tsx', true);
   });
 
   it('compiles every TypeScript block of README.md and docs/ as written, against the installed package (strict, exactOptionalPropertyTypes)', async () => {
