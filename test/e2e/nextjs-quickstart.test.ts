@@ -154,7 +154,13 @@ describe('the README quickstart for Next.js (the packed package in a fresh creat
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
+      // A failed request is reported below with its address.
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) pageErrors.push(message.text());
+    });
+    page.on('response', (response) => {
+      // The empty template ships no favicon; every other request of the page must succeed.
+      if (response.status() >= 400 && new URL(response.url()).pathname !== '/favicon.ico')
+        pageErrors.push(`${response.request().method()} ${response.url()} answered ${response.status()}`);
     });
     await page.goto(base);
     return { context, page };
