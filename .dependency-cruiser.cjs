@@ -39,16 +39,31 @@ module.exports = {
     ),
     rule(
       'client-is-browser-safe',
-      'porter-runtime/client runs in browsers: no Node built-ins, nothing of the server',
-      { path: '^(adapters/client/|composition/client\\.ts$)' },
+      'porter-runtime/client and porter-runtime/react run in browsers: no Node built-ins, nothing of the server',
+      { path: '^(adapters/client/|composition/(client|react)\\.ts$)' },
       { path: '^(domain|application|ports|composition|adapters/(?!client/))' },
     ),
-    rule('client-no-node-builtins', null, { path: '^(adapters/client/|composition/client\\.ts$)' }, { dependencyTypes: ['core'] }),
+    rule('client-no-node-builtins', null, { path: '^(adapters/client/|composition/(client|react)\\.ts$)' }, { dependencyTypes: ['core'] }),
     rule(
       'client-only-the-ai-sdk',
       'the one package porter-runtime/client needs is `ai`',
-      { path: '^(adapters/client/|composition/client\\.ts$)' },
+      { path: '^(adapters/client/|composition/client\\.ts$)', pathNot: '^adapters/client/react/' },
       { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], pathNot: 'node_modules/ai/' },
+    ),
+    rule(
+      'client-knows-no-react',
+      'porter-runtime/client works without React: only porter-runtime/react reaches its React parts',
+      { path: '^(adapters/client/|composition/client\\.ts$)', pathNot: '^adapters/client/react/' },
+      { path: '^adapters/client/react/' },
+    ),
+    rule(
+      'react-only-react-and-the-ai-sdk',
+      'porter-runtime/react needs `ai` and its optional peers `react` and `@ai-sdk/react`, nothing else',
+      { path: '^(adapters/client/react/|composition/react\\.ts$)' },
+      {
+        dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'],
+        pathNot: 'node_modules/(ai|react|@ai-sdk/react)/',
+      },
     ),
     rule(
       'only-composition-knows-inversify',

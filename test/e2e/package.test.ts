@@ -86,6 +86,8 @@ describe('the published package (npm pack, installed into a fresh host, run with
       'dist/composition/chrome.d.ts',
       'dist/composition/client.d.ts',
       'dist/composition/next.d.ts',
+      'dist/composition/react.js',
+      'dist/composition/react.d.ts',
       'dist/adapters/chrome/assets/manifest.json',
     ]) {
       expect(files, needed).to.include(needed);
@@ -120,6 +122,12 @@ describe('the published package (npm pack, installed into a fresh host, run with
       `imported statically but not a dependency: ${undeclared.map((name) => `${name} (${imported.get(name)![0]})`).join(', ')}`,
     ).to.deep.equal([]);
     for (const optional of Object.keys(manifest.peerDependencies)) expect(imported.has(optional), optional).to.equal(false);
+
+    // porter-runtime/react is for React hosts only: it may import its optional peers, and nothing else undeclared.
+    const reactEntry = staticPackageImports([join(installed, 'dist/composition/react.js')]);
+    const outside = [...reactEntry.keys()].filter((name) => !(name in manifest.dependencies));
+    expect(outside.sort(), 'porter-runtime/react imports besides its dependencies').to.deep.equal(['@ai-sdk/react', 'react']);
+    for (const name of outside) expect(manifest.peerDependencies, name).to.have.property(name);
   });
 
   it('installs nothing that needs a newer Node than its own engines range says', () => {
@@ -160,7 +168,7 @@ describe('the published package (npm pack, installed into a fresh host, run with
     expect(tooNew, `needs more than Node ${floor}`).to.deep.equal([]);
   });
 
-  it('type-checks host files against the shipped declarations (strict, exactOptionalPropertyTypes): the server side with skipLibCheck off, useChat and AI SDK hosts', async () => {
+  it('type-checks host files against the shipped declarations (strict, exactOptionalPropertyTypes): the server side with skipLibCheck off, useChat, AI SDK and porter-runtime/react hosts', async () => {
     const check = (file: string, skipLibCheck: boolean) => {
       cpSync(join(ROOT, 'test', 'fixtures', file), join(host, 'types', file));
       const compilerOptions = {
@@ -172,6 +180,7 @@ describe('the published package (npm pack, installed into a fresh host, run with
         exactOptionalPropertyTypes: true,
         noEmit: true,
         skipLibCheck,
+        jsx: 'react-jsx',
         types: ['node'],
       };
       writeFileSync(join(host, 'types', `${file}.json`), JSON.stringify({ compilerOptions, files: [file] }));
@@ -185,6 +194,8 @@ describe('the published package (npm pack, installed into a fresh host, run with
     // Porter a provider's model and an AI SDK tool(): the AI SDK's current major on both sides.
     await check('use-chat-host.ts', true);
     await check('ai-sdk-host.ts', true);
+    // A React host's chat page with porter-runtime/react: usePorterThread and PorterToolPart.
+    await check('react-host.tsx', true);
   });
 
   it('compiles the example hosts (strict, exactOptionalPropertyTypes) and runs the installed command', async () => {
