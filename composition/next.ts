@@ -51,9 +51,10 @@ const slots = (): Map<string, Slot> => {
  *
  * `create` runs on the first request a server process answers, never when the module is imported
  * (so `next build` needs no secret and opens no database); every request after shares its Porter.
- * A creation that fails answers that request with the error and is tried again on the next one.
- * The handlers read the request, so Next never prerenders them, Cache Components or not: no
- * `runtime` or `dynamic` export is needed (Cache Components refuses both).
+ * A creation that fails throws to that request (Next answers 500) and is tried again on the next one.
+ * A catch-all segment without `generateStaticParams` is rendered on demand, Cache Components or
+ * not, so Next never calls these while it builds; no `runtime` or `dynamic` export is needed
+ * (Cache Components refuses both), and the Node runtime is the default.
  */
 export function createRouteHandlers(create: () => Porter | Promise<Porter>, options: PorterRouteOptions = {}): PorterRouteHandlers {
   const name = options.name ?? 'porter';
