@@ -31,4 +31,5 @@ export {
   type PorterApprovalResponse,
   type PorterRisk,
   type PorterToolPartLabels,
+  type PorterToolPartLabelOverrides,
 } from '../adapters/client/react/porter-tool-view.js';

@@ -112,11 +112,17 @@ describe('porter-runtime/react: usePorterThread and PorterToolPart in a host pag
     expect(await page.getByRole('group', { name: /Approval needed/ }).count()).to.equal(0);
   });
 
-  it('Deny answers the call as denied; it never runs and the turn carries on', async () => {
+  it('a reload keeps a waiting approval card with its preview; Deny answers the call as denied, it never runs and the turn carries on', async () => {
     const { page } = await chrome.openAt(`${server.url}/`, { user: 'ada' });
     await threadInAddress(page);
     await say(page, '/call notes_add {"text":"eggs"}');
-    await page.getByRole('group', { name: 'Approval needed: notes_add' }).getByRole('button', { name: 'Deny' }).click();
+    await page.getByRole('group', { name: 'Approval needed: notes_add' }).waitFor();
+    await settled(page);
+    await page.reload();
+    const card = page.getByRole('group', { name: 'Approval needed: notes_add' });
+    await card.waitFor();
+    expect(await card.locator('[data-slot="porter-tool-preview"]').textContent()).to.contain('eggs');
+    await card.getByRole('button', { name: 'Deny' }).click();
     await page.locator('[data-tool="notes_add"][data-state="output-denied"]').waitFor();
     // The model is told the call was denied, and answers.
     await page.getByText('notes_add failed: Tool call execution denied.').waitFor();
@@ -154,6 +160,33 @@ describe('porter-runtime/react: usePorterThread and PorterToolPart in a host pag
     expect(await page.locator('main').getAttribute('data-thread-id')).to.equal(threadId);
     await say(page, 'a new start');
     await page.getByText('echo: a new start').waitFor();
+  });
+
+  it('opens the thread a host names itself, with its history, and leaves the address alone', async () => {
+    const first = await chrome.openAt(`${server.url}/`, { user: 'ada' });
+    const threadId = await threadInAddress(first.page);
+    await say(first.page, 'kept by the host');
+    await first.page.getByText('echo: kept by the host').waitFor();
+    await settled(first.page);
+    await first.close();
+
+    const before = created;
+    const { page } = await chrome.openAt(`${server.url}/?explicit=${threadId}`, { user: 'ada' });
+    await page.locator(`main[data-thread-id="${threadId}"]`).waitFor();
+    expect(await page.locator('[data-role="user"]').allTextContents()).to.deep.equal(['kept by the host']);
+    expect(await page.getByText('echo: kept by the host').count()).to.equal(1);
+    expect(new URL(page.url()).search).to.equal(`?explicit=${threadId}`);
+    expect(created).to.equal(before);
+  });
+
+  it('sends its headers with every request: the thread, the turn and its approval are the signed-in person’s', async () => {
+    const { page } = await chrome.openAt(`${server.url}/?as=bo`);
+    const threadId = await threadInAddress(page);
+    expect((await chrome.host.client.as('bo').json('GET', `/threads/${threadId}`)).status).to.equal(200);
+    expect((await chrome.host.client.as('ada').json('GET', `/threads/${threadId}`)).status).to.equal(404);
+    await say(page, '/call notes_add {"text":"bread"}');
+    await page.getByRole('group', { name: 'Approval needed: notes_add' }).getByRole('button', { name: 'Approve' }).click();
+    await page.getByText(/notes_add returned/).waitFor();
   });
 
   it('newThread() switches to an empty thread and the address follows', async () => {

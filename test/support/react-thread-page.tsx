@@ -5,8 +5,18 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { PorterToolPart, isPorterToolPart, usePorterThread } from 'porter-runtime/react';
 
+// `?explicit=<id>` tries a host that keeps the id itself (a route segment): the address is left alone.
+// `?as=<user>` signs in with a header read at each request instead of the cookie.
+const search = new URLSearchParams(location.search);
+const explicit = search.get('explicit');
+const as = search.get('as');
+
 function Chat() {
-  const chat = usePorterThread({ wire: '/api/porter' });
+  const chat = usePorterThread({
+    wire: '/api/porter',
+    ...(explicit ? { threadId: explicit, urlParam: false } : {}),
+    ...(as ? { headers: () => ({ 'x-demo-user': as }) } : {}),
+  });
   if (!chat.ready) return <p>{chat.error ? `Could not open the conversation: ${chat.error.message}` : 'Loading…'}</p>;
   return (
     <main data-thread-id={chat.threadId} data-status={chat.status}>
@@ -23,7 +33,6 @@ function Chat() {
               <PorterToolPart
                 key={index}
                 part={part}
-                message={message}
                 onApprovalResponse={chat.addToolApprovalResponse}
                 classNames={{ approve: 'button primary' }}
               />

@@ -105,7 +105,7 @@ export function PorterToolPart({
             <Button
               type="button"
               {...slot(classNames, 'deny')}
-              disabled={tool.answering}
+              disabled={tool.answering || !tool.canAnswer}
               onClick={tool.deny}
               {...(card?.preview ? { 'aria-describedby': previewId } : {})}
             >
@@ -114,7 +114,7 @@ export function PorterToolPart({
             <Button
               type="button"
               {...slot(classNames, 'approve')}
-              disabled={tool.answering}
+              disabled={tool.answering || !tool.canAnswer}
               onClick={tool.approve}
               {...(card?.preview ? { 'aria-describedby': previewId } : {})}
             >

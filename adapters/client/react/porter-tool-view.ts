@@ -59,6 +59,25 @@ export function porterApprovalOf(
   return null;
 }
 
+/**
+ * Porter's cards of the tool parts `usePorterThread` has handed out, by the part object itself, so
+ * a part drawn on its own (without its message) still finds its preview and risk. Weakly held: a
+ * part no longer rendered takes its card with it.
+ */
+const cardsOfParts = new WeakMap<object, PorterApproval>();
+
+/** Notes the cards of `messages`' tool parts (idempotent: the same parts map to the same cards). */
+export function noteApprovalCards(messages: ReadonlyArray<{ readonly parts: ReadonlyArray<{ readonly type: string }> }>): void {
+  for (const message of messages) {
+    if (!message.parts.some((part) => part.type === 'data-porter-approval')) continue;
+    for (const part of message.parts) {
+      if (!isPorterToolPart(part) || cardsOfParts.has(part)) continue;
+      const card = porterApprovalOf(message, part.toolCallId);
+      if (card) cardsOfParts.set(part, card);
+    }
+  }
+}
+
 /** The words `PorterToolPart` shows; replace any of them (another language, your product's voice). */
 export interface PorterToolPartLabels {
   readonly states: Readonly<Record<PorterToolState, string>>;
@@ -75,6 +94,12 @@ export interface PorterToolPartLabels {
   /** The approval group's accessible name; `{tool}` is the tool's name. */
   readonly approvalNeeded: string;
 }
+
+/** Some of the words of `PorterToolPartLabels`. */
+export type PorterToolPartLabelOverrides = Partial<Omit<PorterToolPartLabels, 'states' | 'risks'>> & {
+  readonly states?: Partial<Record<PorterToolState, string>> | undefined;
+  readonly risks?: Readonly<Record<string, string>> | undefined;
+};
 
 export const DEFAULT_LABELS: PorterToolPartLabels = {
   states: {
@@ -103,12 +128,15 @@ export interface UsePorterToolPartOptions {
   readonly part: PorterToolUIPart;
   /** Answers the approval: pass `useChat`'s (or `usePorterThread`'s) `addToolApprovalResponse`. */
   readonly onApprovalResponse?: ((response: PorterApprovalResponse) => unknown) | undefined;
-  /** The message the part is in: Porter's approval card (preview, risk) is read from its parts. */
+  /**
+   * The message the part is in: Porter's approval card (preview, risk) is read from its parts.
+   * Not needed for messages of `usePorterThread`, which finds the card itself.
+   */
   readonly message?: { readonly parts: ReadonlyArray<{ readonly type: string }> } | undefined;
   /** Porter's approval card itself, when you have it another way (overrides `message`). */
   readonly approval?: PorterApproval | null | undefined;
-  /** Words to use instead of the defaults. */
-  readonly labels?: Partial<PorterToolPartLabels> | undefined;
+  /** Words to use instead of the defaults (any of them; `states` and `risks` one by one too). */
+  readonly labels?: PorterToolPartLabelOverrides | undefined;
 }
 
 /** Everything there is to draw of one tool call, and its approval's actions. */
@@ -131,6 +159,8 @@ export interface PorterToolView {
   readonly riskLabel: string | null;
   /** True while an answer given here is being handed over (the buttons are disabled then). */
   readonly answering: boolean;
+  /** Whether approve / deny do anything: an approval waits and `onApprovalResponse` was given. */
+  readonly canAnswer: boolean;
   /** Approves the call (no-op without a pending approval or `onApprovalResponse`). */
   approve(): void;
   /** Denies the call. */
@@ -162,7 +192,7 @@ export function usePorterToolPart(options: UsePorterToolPartOptions): PorterTool
 
 /** What `usePorterToolPart` shows, given whether an answer is being handed over and how to give one (no hooks: a server render uses it too). */
 export function porterToolView(
-  { part, message, approval, labels }: UsePorterToolPartOptions,
+  { part, onApprovalResponse, message, approval, labels }: UsePorterToolPartOptions,
   answering: boolean,
   answer: (approved: boolean) => void,
 ): PorterToolView {
@@ -176,6 +206,7 @@ export function porterToolView(
   const card =
     approval ??
     (message ? porterApprovalOf(message, part.toolCallId) : null) ??
+    cardsOfParts.get(part) ??
     (pendingId !== null && part.state === 'approval-requested' && part.approval.requestReason
       ? { approvalId: pendingId, toolCallId: part.toolCallId, preview: part.approval.requestReason, risk: 'write' }
       : null);
@@ -192,6 +223,7 @@ export function porterToolView(
     approval: pendingId !== null ? { id: pendingId, card } : null,
     riskLabel: card ? (words.risks[card.risk] ?? card.risk) : null,
     answering,
+    canAnswer: pendingId !== null && onApprovalResponse !== undefined,
     approve: () => answer(true),
     deny: () => answer(false),
     labels: words,

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { porterChatOptions } from '../porter-chat-transport.js';
 import { createPorterThread, loadPorterThread, PorterWireError } from '../porter-threads.js';
 import { resolved, type PorterClientOptions } from '../wire-url.js';
+import { noteApprovalCards } from './porter-tool-view.js';
 import { putThreadInUrl, threadInUrl } from './thread-in-url.js';
 
 /** The AI SDK chat settings a host may add; the thread, its messages and the transport are the hook's. */
@@ -50,7 +51,10 @@ export type UsePorterThreadResult<M extends UIMessage = UIMessage> = UseChatHelp
    * null otherwise. Show it to say "that conversation is gone".
    */
   readonly notFoundThreadId: string | null;
-  /** Creates an empty thread and switches to it (the address too); the previous one stays stored. */
+  /**
+   * Creates an empty thread and switches to it (the address too); the previous one stays stored.
+   * If it cannot be created, `error` says why and the open thread stays.
+   */
   newThread(): Promise<void>;
 };
 
@@ -197,8 +201,12 @@ export function usePorterThread<M extends UIMessage = UIMessage>(options: UsePor
   }, [known, wanted, fromAddress, open, adopt]);
 
   const newThread = useCallback(async () => {
-    const opened = await open(null);
-    adopt(opened, explicit === null && param !== false);
+    try {
+      adopt(await open(null), explicit === null && param !== false);
+    } catch (error) {
+      // Said in `error`, like a thread that could not be opened; the open thread stays.
+      if (mounted.current) setThreadError(error instanceof Error ? error : new Error(String(error)));
+    }
   }, [open, adopt, explicit, param]);
 
   // Before a thread is open the chat is an idle stand-in whose requests fail, saying why.
@@ -208,6 +216,9 @@ export function usePorterThread<M extends UIMessage = UIMessage>(options: UsePor
     resume: (options.resume ?? true) && session !== null,
     ...(options.throttle !== undefined ? { throttle: options.throttle } : {}),
   });
+
+  // Porter's approval cards ride beside the tool parts: noted so `PorterToolPart` finds them by the part alone.
+  useMemo(() => noteApprovalCards(chat.messages), [chat.messages]);
 
   return {
     ...chat,
