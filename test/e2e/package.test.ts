@@ -124,7 +124,10 @@ describe('the published package (npm pack, installed into a fresh host, run with
     for (const optional of Object.keys(manifest.peerDependencies)) expect(imported.has(optional), optional).to.equal(false);
 
     // porter-runtime/react is for React hosts only: it may import its optional peers, and nothing else undeclared.
-    const reactEntry = staticPackageImports([join(installed, 'dist/composition/react.js')]);
+    // (Both builds: the browser's, and the server render Node loads through `module-sync`.)
+    const reactEntry = staticPackageImports(
+      ['dist/composition/react.js', 'dist/composition/react-server-render.js'].map((path) => join(installed, path)),
+    );
     const outside = [...reactEntry.keys()].filter((name) => !(name in manifest.dependencies));
     expect(outside.sort(), 'porter-runtime/react imports besides its dependencies').to.deep.equal(['@ai-sdk/react', 'react']);
     for (const name of outside) expect(manifest.peerDependencies, name).to.have.property(name);
