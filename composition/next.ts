@@ -83,7 +83,7 @@ export const PORTER_SERVER_EXTERNAL_PACKAGES: readonly string[] = ['porter-runti
  * (it runs from node_modules as the Node package it is), so the bundler never goes looking for the
  * optional packages Porter loads only when a configuration names them.
  */
-export function withPorter<Config extends NextConfigShape>(nextConfig: Config = {} as Config): Config {
-  const externals = new Set([...(nextConfig.serverExternalPackages ?? []), ...PORTER_SERVER_EXTERNAL_PACKAGES]);
+export function withPorter<Config extends object>(nextConfig: Config = {} as Config): Config & { serverExternalPackages: string[] } {
+  const externals = new Set([...((nextConfig as NextConfigShape).serverExternalPackages ?? []), ...PORTER_SERVER_EXTERNAL_PACKAGES]);
   return { ...nextConfig, serverExternalPackages: [...externals] };
 }
