@@ -40,10 +40,15 @@ module.exports = {
     rule(
       'client-is-browser-safe',
       'porter-runtime/client and porter-runtime/react run in browsers: no Node built-ins, nothing of the server',
-      { path: '^(adapters/client/|composition/(client|react)\\.ts$)' },
+      { path: '^(adapters/client/|composition/(client|react|react-server-render)\\.ts$)' },
       { path: '^(domain|application|ports|composition|adapters/(?!client/))' },
     ),
-    rule('client-no-node-builtins', null, { path: '^(adapters/client/|composition/(client|react)\\.ts$)' }, { dependencyTypes: ['core'] }),
+    rule(
+      'client-no-node-builtins',
+      null,
+      { path: '^(adapters/client/|composition/(client|react|react-server-render)\\.ts$)' },
+      { dependencyTypes: ['core'] },
+    ),
     rule(
       'client-only-the-ai-sdk',
       'the packages porter-runtime/client needs are `ai` and, for the typed wire client, `openapi-fetch`',
@@ -62,7 +67,7 @@ module.exports = {
     rule(
       'react-only-react-and-the-ai-sdk',
       'porter-runtime/react needs `ai` and its optional peers `react` and `@ai-sdk/react`, nothing else',
-      { path: '^(adapters/client/react/|composition/react\\.ts$)' },
+      { path: '^(adapters/client/react/|composition/react(-server-render)?\\.ts$)' },
       {
         dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'],
         pathNot: 'node_modules/(ai|react|@ai-sdk/react)/',

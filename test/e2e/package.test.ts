@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { freePort } from '../support/http-server.js';
 import { runHostScenario } from '../support/host-scenario.js';
 import { diagnosticsByPage, documentationPages, typeScriptBlocks, writeBlocks } from '../support/markdown-code-blocks.js';
 import { staticPackageImports } from '../support/static-imports.js';
+import { packedPackage, startHost as start, stopHost as stop, succeed } from '../support/packed-package.js';
 import semver from 'semver';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -18,74 +18,6 @@ const MANIFEST = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
-
-interface Ran {
-  readonly code: number | null;
-  readonly output: string;
-}
-
-/** Runs a command to its end; its output is kept for the failure message. */
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
-
-async function succeed(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
-  const ran = await run(command, args, cwd, env);
-  if (ran.code !== 0) throw new Error(`${command} ${args.join(' ')} failed (${ran.code}):\n${ran.output.slice(-4000)}`);
-  return ran.output;
-}
-
-/** A host process, and the line it prints once it listens (or the output it died with). */
-function start(
-  command: string,
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-  ready: RegExp,
-): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
-  return new Promise((resolve, reject) => {
-    // Plain node, no loader: what an installed package must run on.
-    const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
-    let output = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${args.join(' ')} did not start:\n${output}`));
-    }, 90_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = output.match(ready);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, match });
-      }
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${args.join(' ')} exited (${code}) before it listened:\n${output}`));
-    });
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
 
 /** A production host: its secret from the environment, its model an OpenAI-compatible server. */
 const hostEnv = (model: ChatCompletionsServer, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
@@ -111,11 +43,8 @@ describe('the published package (npm pack, installed into a fresh host, run with
     model = await chatCompletionsServer(scriptedCompletions);
     work = mkdtempSync(join(tmpdir(), 'porter-package-'));
     // `npm pack` runs the `prepack` build: dist/ with the JavaScript, declarations and the chrome.
-    const packed = await succeed('npm', ['pack', '--json', '--pack-destination', work], ROOT);
-    const report = JSON.parse(packed.slice(packed.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
-    tarball = join(work, report[0]!.filename);
-    expect(report[0]!.files.length).to.be.greaterThan(0);
-    packedFiles = report[0]!.files.map((f) => f.path);
+    ({ tarball, files: packedFiles } = await packedPackage());
+    expect(packedFiles.length).to.be.greaterThan(0);
 
     host = join(work, 'host');
     cpSync(join(ROOT, 'examples'), host, { recursive: true, filter: (path) => !path.includes(`${join('examples', 'dist')}`) });
@@ -160,6 +89,7 @@ describe('the published package (npm pack, installed into a fresh host, run with
       'dist/composition/chrome.d.ts',
       'dist/composition/client.d.ts',
       'dist/composition/testing.d.ts',
+      'dist/composition/next.d.ts',
       'dist/composition/react.js',
       'dist/composition/react.d.ts',
       'dist/adapters/chrome/assets/manifest.json',
@@ -187,6 +117,7 @@ describe('the published package (npm pack, installed into a fresh host, run with
       'dist/composition/chrome.js',
       'dist/composition/client.js',
       'dist/composition/testing.js',
+      'dist/composition/next.js',
       'dist/composition/cli/bin.js',
     ].map((path) => join(installed, path));
     const imported = staticPackageImports(entries);
@@ -198,7 +129,10 @@ describe('the published package (npm pack, installed into a fresh host, run with
     for (const optional of Object.keys(manifest.peerDependencies)) expect(imported.has(optional), optional).to.equal(false);
 
     // porter-runtime/react is for React hosts only: it may import its optional peers, and nothing else undeclared.
-    const reactEntry = staticPackageImports([join(installed, 'dist/composition/react.js')]);
+    // (Both builds: the browser's, and the server render Node loads through `module-sync`.)
+    const reactEntry = staticPackageImports(
+      ['dist/composition/react.js', 'dist/composition/react-server-render.js'].map((path) => join(installed, path)),
+    );
     const outside = [...reactEntry.keys()].filter((name) => !(name in manifest.dependencies));
     expect(outside.sort(), 'porter-runtime/react imports besides its dependencies').to.deep.equal(['@ai-sdk/react', 'react']);
     for (const name of outside) expect(manifest.peerDependencies, name).to.have.property(name);

@@ -172,13 +172,8 @@ export interface PorterToolView {
  * The headless core of `PorterToolPart`: what to show of a tool part, and approve / deny wired to
  * `onApprovalResponse`. Draw it with your own components.
  */
-export function usePorterToolPart({ part, onApprovalResponse, message, approval, labels }: UsePorterToolPartOptions): PorterToolView {
-  const words: PorterToolPartLabels = {
-    ...DEFAULT_LABELS,
-    ...labels,
-    states: { ...DEFAULT_LABELS.states, ...labels?.states },
-    risks: { ...DEFAULT_LABELS.risks, ...labels?.risks },
-  };
+export function usePorterToolPart(options: UsePorterToolPartOptions): PorterToolView {
+  const { part, onApprovalResponse } = options;
   const [answering, setAnswering] = useState(false);
   const pendingId = part.state === 'approval-requested' ? part.approval.id : null;
   const answer = useCallback(
@@ -192,7 +187,22 @@ export function usePorterToolPart({ part, onApprovalResponse, message, approval,
     },
     [pendingId, onApprovalResponse, answering],
   );
+  return porterToolView(options, answering, answer);
+}
 
+/** What `usePorterToolPart` shows, given whether an answer is being handed over and how to give one (no hooks: a server render uses it too). */
+export function porterToolView(
+  { part, onApprovalResponse, message, approval, labels }: UsePorterToolPartOptions,
+  answering: boolean,
+  answer: (approved: boolean) => void,
+): PorterToolView {
+  const words: PorterToolPartLabels = {
+    ...DEFAULT_LABELS,
+    ...labels,
+    states: { ...DEFAULT_LABELS.states, ...labels?.states },
+    risks: { ...DEFAULT_LABELS.risks, ...labels?.risks },
+  };
+  const pendingId = part.state === 'approval-requested' ? part.approval.id : null;
   const card =
     approval ??
     (message ? porterApprovalOf(message, part.toolCallId) : null) ??
