@@ -8,7 +8,7 @@ import { freePort } from '../support/http-server.js';
 import { runHostScenario } from '../support/host-scenario.js';
 import { diagnosticsByPage, documentationPages, typeScriptBlocks, writeBlocks } from '../support/markdown-code-blocks.js';
 import { staticPackageImports } from '../support/static-imports.js';
-import { packedPackage, startHost as start, stopHost as stop, succeed } from '../support/packed-package.js';
+import { packedPackage, run, startHost as start, stopHost as stop, succeed } from '../support/packed-package.js';
 import semver from 'semver';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
