@@ -47,6 +47,20 @@ describe('porter-runtime/react as Node loads it (module-sync): a server render w
     expect(view.approval).to.deep.equal({ id: 'a1', card: null });
   });
 
+  it('gives Node with a DOM (a component test under jsdom) the real hooks', () => {
+    const globals = globalThis as { window?: unknown; document?: unknown };
+    globals.window = globalThis;
+    globals.document = {};
+    try {
+      // Outside a render a real hook has no dispatcher: that it throws shows the browser build ran.
+      expect(() => server.usePorterThread({ wire: '/api/porter' })).to.throw(/useRef|hook|null/i);
+    } finally {
+      delete globals.window;
+      delete globals.document;
+    }
+    expect(server.usePorterThread({ wire: '/api/porter' })).to.include({ ready: false });
+  });
+
   it('is what package.json gives Node for porter-runtime/react, and the browser build everywhere else', async () => {
     const manifest = (await import('../../../package.json', { with: { type: 'json' } })).default;
     expect(Object.keys(manifest.exports['./react'])).to.deep.equal(['types', 'module-sync', 'default']);
