@@ -23,6 +23,9 @@ export function isClientIdUrl(clientId: string): boolean {
  */
 export function clientIdUrlProblem(clientId: string): string | null {
   if (clientId.length > MAX_CLIENT_ID_URL_LENGTH) return `is longer than ${MAX_CLIENT_ID_URL_LENGTH} characters`;
+  // The parser would quietly rewrite these (a backslash is a slash to it), so what is fetched would differ from the id.
+  if ([...clientId].some((char) => char === '\\' || char <= ' ' || char === '\u007f'))
+    return 'must not contain backslashes, spaces or control characters';
   if (!URL.canParse(clientId)) return 'is not a URL';
   const url = new URL(clientId);
   if (url.protocol !== 'https:' || !clientId.startsWith('https://')) return 'must use https';

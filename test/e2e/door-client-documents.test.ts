@@ -277,6 +277,7 @@ describe('The door reads clients from their Client ID Metadata Documents', funct
       [`${documents.origin}/`, /must have a path$/],
       [`${documents.origin}/a/../sdk.json`, /must not contain \. or \.\. path segments$/],
       [`${documents.origin}/sdk.json#x`, /must not contain a fragment$/],
+      [`${documents.origin}/a\\..\\sdk.json`, /must not contain backslashes, spaces or control characters$/],
       [`https://user:pass@localhost:${new URL(documents.origin).port}/sdk.json`, /must not carry credentials$/],
     ];
     const before = [...documents.reads.values()].reduce((a, b) => a + b, 0);
