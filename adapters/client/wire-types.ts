@@ -1978,6 +1978,8 @@ export interface components {
             authorization_endpoint: string;
             token_endpoint: string;
             registration_endpoint: string;
+            /** @description A client may name itself by the https URL of its Client ID Metadata Document instead of registering. */
+            client_id_metadata_document_supported: boolean;
             revocation_endpoint: string;
             response_types_supported: string[];
             response_modes_supported: string[];
@@ -4263,7 +4265,7 @@ export interface operations {
         parameters: {
             query: {
                 response_type?: string;
-                /** @description A client registered with this door (`POST /register`); another is 400. */
+                /** @description A client registered with this door (`POST /register`), or the https URL of its Client ID Metadata Document; another is 400. */
                 client_id: string;
                 redirect_uri?: string;
                 code_challenge?: string | string[];

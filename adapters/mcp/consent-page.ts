@@ -33,12 +33,16 @@ export const defaultConsentPage: ConsentPageRenderer = (model) => {
     })
     .join('');
   const clientLink = model.client.clientUri ? ` (<span class="muted">${escapeHtml(model.client.clientUri)}</span>)` : '';
+  // A client known by its metadata document chose its own name; its document's host is what was checked.
+  const documentHost = model.client.documentHost
+    ? `\n<p class="muted">Its name is what its own document on <strong>${escapeHtml(model.client.documentHost)}</strong> says.</p>`
+    : '';
   return brandedPage(
     model.brand,
     `Connect ${model.client.name}`,
     `<h1>Connect ${escapeHtml(model.client.name)} to ${escapeHtml(model.brand.name)}?</h1>
 <p>Signed in as <strong>${escapeHtml(who)}</strong>.</p>
-<p><strong>${escapeHtml(model.client.name)}</strong>${clientLink} will be able to use these tools as you:</p>
+<p><strong>${escapeHtml(model.client.name)}</strong>${clientLink} will be able to use these tools as you:</p>${documentHost}
 <ul class="tools">${tools || '<li class="muted">No tools are registered yet.</li>'}</ul>
 <p class="muted">Reads run right away. Anything that changes, deletes or reaches outside waits for your approval in ${escapeHtml(model.brand.name)}.</p>
 <form method="post" action="${escapeHtml(model.action)}">

@@ -22,6 +22,8 @@ export function authorizationServerMetadata(urls: DoorUrls) {
     authorization_endpoint: urls.authorize,
     token_endpoint: urls.token,
     registration_endpoint: urls.register,
+    // Clients that have a Client ID Metadata Document use it rather than registering (MCP 2025-11-25).
+    client_id_metadata_document_supported: true,
     revocation_endpoint: urls.revoke,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],

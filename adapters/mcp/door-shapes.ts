@@ -112,6 +112,9 @@ export const AuthorizationServerMetadata = z
     authorization_endpoint: z.string(),
     token_endpoint: z.string(),
     registration_endpoint: z.string(),
+    client_id_metadata_document_supported: z
+      .boolean()
+      .describe('A client may name itself by the https URL of its Client ID Metadata Document instead of registering.'),
     revocation_endpoint: z.string(),
     response_types_supported: z.array(z.string()),
     response_modes_supported: z.array(z.string()),

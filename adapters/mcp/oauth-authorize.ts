@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_CLIENT_ID_URL_LENGTH } from '../../domain/door/client-id-metadata-document.js';
 import type { BrowserAnswers, BrowserEndpointOptions } from './oauth-browser-answers.js';
 import type { OAuthEndpoint } from './oauth-options.js';
 import { presentMembers } from './present-members.js';
@@ -26,7 +27,7 @@ const pkceParameter = z
  */
 export const authorizeQuery = z.object({
   response_type: text(40),
-  client_id: text(100),
+  client_id: text(MAX_CLIENT_ID_URL_LENGTH),
   redirect_uri: text(2000),
   code_challenge: pkceParameter,
   code_challenge_method: pkceParameter,
@@ -40,7 +41,13 @@ export const authorizeQuery = z.object({
  * request without one with its own message), the rest as the handler reads it.
  */
 export const documentedAuthorizeQuery = authorizeQuery.extend({
-  client_id: z.string().min(1).max(100).describe('A client registered with this door (`POST /register`); another is 400.'),
+  client_id: z
+    .string()
+    .min(1)
+    .max(MAX_CLIENT_ID_URL_LENGTH)
+    .describe(
+      'A client registered with this door (`POST /register`), or the https URL of its Client ID Metadata Document; another is 400.',
+    ),
 });
 
 /** `GET /authorize`: validates the request and shows the consent page (or an error redirect). */

@@ -6,14 +6,16 @@ import type { DoorSecrets } from '../../ports/door-secrets.js';
 import type { ToolRegistry } from '../../ports/tool-registry.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { AuthorizationStep, AuthorizeRequest } from '../../ports/use-cases/door.js';
-import type { DoorClientBook } from './client-book.js';
+import type { DoorClient } from '../../domain/door/door-client.js';
+import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
+import type { DoorClientLookup } from './door-clients.js';
 import type { DoorSettings } from './door-settings.js';
 import type { PendingConsentBook } from './pending-consent-book.js';
 import { redirectBack } from './redirect-back.js';
 
 /** What BeginAuthorization is built from. */
 export interface BeginAuthorizationDeps {
-  readonly clients: DoorClientBook;
+  readonly clients: DoorClientLookup;
   readonly pending: PendingConsentBook;
   readonly tools: ToolRegistry;
   readonly secrets: DoorSecrets;
@@ -27,7 +29,7 @@ export interface BeginAuthorizationDeps {
  * request shows the signed-in person the consent page (or sends them to sign in first).
  */
 export class BeginAuthorization implements UseCase<AuthorizeRequest, AuthorizationStep> {
-  private readonly clients: DoorClientBook;
+  private readonly clients: DoorClientLookup;
   private readonly pending: PendingConsentBook;
   private readonly tools: ToolRegistry;
   private readonly secrets: DoorSecrets;
@@ -45,7 +47,14 @@ export class BeginAuthorization implements UseCase<AuthorizeRequest, Authorizati
 
   async execute({ query, site, signedIn }: AuthorizeRequest): Promise<AuthorizationStep> {
     if (!query.clientId) return refuse('client_id is required');
-    const client = (await this.clients.find(query.clientId))?.client;
+    let client: DoorClient | null;
+    try {
+      client = await this.clients.find(query.clientId);
+    } catch (error) {
+      // A metadata document the door cannot use: refused here, never redirected to its redirect URIs.
+      if (error instanceof OAuthRefusal) return { kind: 'refuse', problem: { error: error.oauthError, description: error.description } };
+      throw error;
+    }
     if (!client) return refuse('client_id is not registered with this door');
     if (!query.redirectUri) return refuse('redirect_uri is required');
     const redirectUri = client.redirectFor(query.redirectUri);
@@ -83,7 +92,13 @@ export class BeginAuthorization implements UseCase<AuthorizeRequest, Authorizati
       kind: 'consent',
       view: {
         handle,
-        client: { id: client.id, name: client.name, clientUri, redirectOrigin: originOf(redirectUri) },
+        client: {
+          id: client.id,
+          name: client.name,
+          clientUri,
+          redirectOrigin: originOf(redirectUri),
+          ...(client.documentHost ? { documentHost: client.documentHost } : {}),
+        },
         person: { subject: signedIn.subject, ...(signedIn.name ? { name: signedIn.name } : {}) },
         scope,
         tools: this.tools

@@ -2,7 +2,7 @@ import type { DoorClient } from '../../domain/door/door-client.js';
 import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
 import type { DoorSecrets } from '../../ports/door-secrets.js';
 import type { ClientCredentials } from '../../ports/use-cases/door.js';
-import type { DoorClientBook } from './client-book.js';
+import type { DoorClientLookup } from './door-clients.js';
 
 /**
  * Who is calling the token or revocation endpoint. Public clients name themselves; confidential
@@ -10,13 +10,16 @@ import type { DoorClientBook } from './client-book.js';
  * answers: 401 at the token endpoint (RFC 6749 §5.2), 400 at revocation (the specification's rule).
  */
 export async function authenticateClient(
-  clients: DoorClientBook,
+  clients: DoorClientLookup,
   secrets: DoorSecrets,
   credentials: ClientCredentials,
   status: 400 | 401,
 ): Promise<DoorClient> {
   if (!credentials.clientId) throw new OAuthRefusal('invalid_request', 'client_id is required', 400);
-  const client = (await clients.find(credentials.clientId))?.client;
+  const client = await clients.find(credentials.clientId).catch((error: unknown) => {
+    // A metadata document the door cannot use: the same refusal, with this endpoint's status.
+    throw error instanceof OAuthRefusal ? new OAuthRefusal(error.oauthError, error.description, status) : error;
+  });
   if (!client) throw new OAuthRefusal('invalid_client', 'client_id is not registered with this door', status);
   if (client.isPublic) {
     if (credentials.clientSecret !== undefined)

@@ -3,14 +3,14 @@ import type { DoorSecrets } from '../../ports/door-secrets.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { TokenGrant, TokenRequest } from '../../ports/use-cases/door.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
-import type { DoorClientBook } from './client-book.js';
+import type { DoorClientLookup } from './door-clients.js';
 import type { DoorSettings } from './door-settings.js';
 import type { TokenFamilyBook } from './token-family-book.js';
 import type { TokenMint } from './token-mint.js';
 
 /** What either grant is built from: the client it authenticates, the family it mints into, the trail it records. */
 export interface TokenGrantDeps {
-  readonly clients: DoorClientBook;
+  readonly clients: DoorClientLookup;
   readonly families: TokenFamilyBook;
   readonly mint: TokenMint;
   readonly secrets: DoorSecrets;

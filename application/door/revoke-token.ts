@@ -5,12 +5,12 @@ import type { UseCase } from '../../ports/use-case.js';
 import type { RevocationRequest } from '../../ports/use-cases/door.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import { authenticateClient } from './client-authentication.js';
-import type { DoorClientBook } from './client-book.js';
+import type { DoorClientLookup } from './door-clients.js';
 import type { TokenFamilyBook } from './token-family-book.js';
 
 /** What RevokeToken is built from. */
 export interface RevokeTokenDeps {
-  readonly clients: DoorClientBook;
+  readonly clients: DoorClientLookup;
   readonly families: TokenFamilyBook;
   readonly secrets: DoorSecrets;
   readonly clock: Clock;
@@ -24,7 +24,7 @@ export interface RevokeTokenDeps {
  * rotation, so there the request is refused rather than half done.
  */
 export class RevokeToken implements UseCase<RevocationRequest, void> {
-  private readonly clients: DoorClientBook;
+  private readonly clients: DoorClientLookup;
   private readonly families: TokenFamilyBook;
   private readonly secrets: DoorSecrets;
   private readonly clock: Clock;

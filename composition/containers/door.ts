@@ -9,6 +9,7 @@ import { AnswerConsent } from '../../application/door/answer-consent.js';
 import { BeginAuthorization } from '../../application/door/begin-authorization.js';
 import { CallDoorTool } from '../../application/door/call-door-tool.js';
 import { DoorClientBook } from '../../application/door/client-book.js';
+import { DoorClients } from '../../application/door/door-clients.js';
 import { AuthorizationCodeBook } from '../../application/door/code-book.js';
 import { DoorConsentBook } from '../../application/door/consent-book.js';
 import { DEFAULT_DOOR_SETTINGS } from '../../application/door/door-settings.js';
@@ -25,6 +26,8 @@ import { TokenFamilyBook } from '../../application/door/token-family-book.js';
 import { TokenMint } from '../../application/door/token-mint.js';
 import { JwksBearerVerifier } from '../../adapters/mcp/jwks-bearer-verifier.js';
 import { NodeDoorSecrets } from '../../adapters/mcp/node-door-secrets.js';
+import { FetchedClientDocuments } from '../../adapters/mcp/fetched-client-documents.js';
+import { GuardedEgress } from '../../adapters/shared/egress/guarded-egress.js';
 import type { TransportSession } from '../../adapters/mcp/mcp-door-transport.js';
 import { HostPrincipals } from '../../adapters/http/floor/host-principal.js';
 import type { DoorSessionPrimitives } from '../../ports/door-sessions.js';
@@ -106,10 +109,15 @@ const doorServices = porterModule((bind) => {
     const clock = get(ctx, TOKENS.Clock);
     const audit = get(ctx, TOKENS.AuditTrail);
     const mint = new TokenMint(books.families, secrets, settings, clock);
+    // Client ID Metadata Documents are fetched through the egress guard; development also lets it
+    // reach this machine (as completion webhooks), so a client's document served locally works.
+    const config = get(ctx, TOKENS.Config);
+    const egress = config.development ? new GuardedEgress({ allow: ['loopback'] }) : get(ctx, TOKENS.Egress);
+    const clients = new DoorClients(books.clients, new FetchedClientDocuments({ egress }), clock);
     return {
       registerClient: new RegisterClient({ clients: books.clients, secrets, ids: get(ctx, TOKENS.Ids), clock, audit }),
       beginAuthorization: new BeginAuthorization({
-        clients: books.clients,
+        clients,
         pending: books.pending,
         tools: get(ctx, TOKENS.ToolRegistry),
         secrets,
@@ -126,10 +134,10 @@ const doorServices = porterModule((bind) => {
         audit,
       }),
       issueTokens: new IssueTokens(
-        new RedeemCode({ clients: books.clients, codes: books.codes, families: books.families, mint, secrets, settings, clock, audit }),
-        new RotateRefreshToken({ clients: books.clients, families: books.families, mint, secrets, settings, clock, audit }),
+        new RedeemCode({ clients, codes: books.codes, families: books.families, mint, secrets, settings, clock, audit }),
+        new RotateRefreshToken({ clients, families: books.families, mint, secrets, settings, clock, audit }),
       ),
-      revokeToken: new RevokeToken({ clients: books.clients, families: books.families, secrets, clock, audit }),
+      revokeToken: new RevokeToken({ clients, families: books.families, secrets, clock, audit }),
     };
   });
   bind.singleton(TOKENS.DoorTransportUseCases, (ctx) => ({

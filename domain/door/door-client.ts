@@ -41,6 +41,14 @@ export class DoorClient extends aggregateOf<DoorClientPrimitives>().reading('id'
     return this.props.authMethod === 'none';
   }
 
+  /**
+   * The host of the client's metadata document, for a client that names itself by one (its id is
+   * that https URL): the one thing about it the door has checked, so the consent page shows it.
+   */
+  get documentHost(): string | null {
+    return this.props.id.startsWith('https://') && URL.canParse(this.props.id) ? new URL(this.props.id).host : null;
+  }
+
   /** The registered redirect URI the presented one matches, or null. */
   redirectFor(presented: string): string | null {
     return this.props.redirectUris.find((registered) => redirectUriMatches(registered, presented)) ? presented : null;

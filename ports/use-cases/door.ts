@@ -77,7 +77,17 @@ export interface ConsentTool {
 export interface ConsentView {
   /** The one-time handle the form posts back. */
   readonly handle: string;
-  readonly client: { readonly id: string; readonly name: string; readonly clientUri: string | null; readonly redirectOrigin: string };
+  readonly client: {
+    readonly id: string;
+    readonly name: string;
+    readonly clientUri: string | null;
+    readonly redirectOrigin: string;
+    /**
+     * For a client that names itself by its Client ID Metadata Document: that URL's host, the one
+     * thing about the client the door checked (its name is whatever the document says).
+     */
+    readonly documentHost?: string;
+  };
   readonly person: { readonly subject: string; readonly name?: string };
   readonly scope: string;
   readonly tools: ReadonlyArray<ConsentTool>;

@@ -130,8 +130,12 @@ export class BrowserlessProviderV2 extends BrowserlessProvider {
  * The same with the MCP SDK's v2 client (`@modelcontextprotocol/client`). It hands the whole
  * callback query to `finishAuth`, which checks `iss` (RFC 9207).
  */
-export async function connectSdkV2(door: URL, person: string, options: v2.ClientOptions = {}) {
-  const provider = new BrowserlessProviderV2(person);
+export async function connectSdkV2(
+  door: URL,
+  person: string,
+  options: v2.ClientOptions = {},
+  provider: BrowserlessProviderV2 = new BrowserlessProviderV2(person),
+) {
   let refused: unknown;
   try {
     await new v2.Client({ name: 'e2e-v2', version: '1.0.0' }, options).connect(

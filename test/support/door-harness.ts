@@ -1,3 +1,6 @@
+import { DoorClients } from '../../application/door/door-clients.js';
+import { FetchedClientDocuments } from '../../adapters/mcp/fetched-client-documents.js';
+import { GuardedEgress } from '../../adapters/shared/egress/guarded-egress.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Principal } from '../../domain/principal.js';
 import type { AuthorizationCodePrimitives } from '../../domain/door/authorization-code.js';
@@ -70,7 +73,9 @@ export function doorHarness(options: DoorHarnessOptions = {}) {
   const audit = new AuditTrail({ sink: guard.auditLog, ids, clock, logger: guard.logger });
   const secrets = new NodeDoorSecrets();
   const settings: DoorSettings = { ...DEFAULT_DOOR_SETTINGS, ...options.settings };
-  const clients = new DoorClientBook(store.records<DoorClientPrimitives>('door-clients'));
+  const registered = new DoorClientBook(store.records<DoorClientPrimitives>('door-clients'));
+  // Metadata-document clients as production reads them: through the egress guard, public addresses only.
+  const clients = new DoorClients(registered, new FetchedClientDocuments({ egress: new GuardedEgress() }), clock);
   const consents = new DoorConsentBook(store.records<DoorConsentPrimitives>('door-consents'), secrets);
   const pending = new PendingConsentBook(store.records<PendingConsentPrimitives>('door-pending-consents'));
   const codes = new AuthorizationCodeBook(store.records<AuthorizationCodePrimitives>('door-codes'));
@@ -83,7 +88,7 @@ export function doorHarness(options: DoorHarnessOptions = {}) {
     options.principal ?? ((subject) => (people.has(subject) ? people.get(subject)! : { subject, kind: 'user' }));
 
   const oauth = {
-    registerClient: new RegisterClient({ clients, secrets, ids, clock, audit }),
+    registerClient: new RegisterClient({ clients: registered, secrets, ids, clock, audit }),
     beginAuthorization: new BeginAuthorization({ clients, pending, tools: registry, secrets, settings, clock }),
     answerConsent: new AnswerConsent({ pending, consents, codes, secrets, settings, clock, audit }),
     issueTokens: new IssueTokens(
