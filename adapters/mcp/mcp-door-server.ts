@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { DoorCaller } from '../../domain/door/door-caller.js';
 import type { DoorTool, DoorToolResult, DoorTransportUseCases } from '../../ports/use-cases/door.js';
+import { RATE_LIMITED, type RateLimitedRequests } from './rate-limited-requests.js';
 
 export interface DoorServerInfo {
   readonly name: string;
@@ -21,8 +22,10 @@ export interface DoorServerInfo {
  * One MCP server (the SDK's low-level `Server`) per door session. Each request carries the caller
  * it was admitted as (see `doorAuthInfo`): the transport re-admits on every request, so a tool call
  * always runs as the person the host resolves now, even beside other requests on the session.
+ * A call over a breaker or a budget is refused with a JSON-RPC error (RATE_LIMITED) saying when to
+ * retry, noted in `rateLimited` so the transport can answer it with HTTP 429.
  */
-export function doorServer(info: DoorServerInfo, door: DoorTransportUseCases, session: string): Server {
+export function doorServer(info: DoorServerInfo, door: DoorTransportUseCases, session: string, rateLimited: RateLimitedRequests): Server {
   const server = new Server(
     { name: info.name, version: info.version },
     { capabilities: { tools: { listChanged: false } }, ...(info.instructions ? { instructions: info.instructions } : {}) },
@@ -39,6 +42,10 @@ export function doorServer(info: DoorServerInfo, door: DoorTransportUseCases, se
     });
     // The bare message on the wire: the v1 client prefixes what it reads with `MCP error <code>:` itself.
     if (result.kind === 'unknown-tool') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (result.kind === 'rate-limited') {
+      rateLimited.note(ctx.mcpReq.id, result.retryAfterSeconds);
+      throw rateLimitError(result);
+    }
     return server.projectCallToolResult(toCallResult(result), undefined);
   });
   return server;
@@ -73,8 +80,23 @@ function toMcpTool(tool: DoorTool): Tool {
   };
 }
 
+/**
+ * A call refused over a breaker or a budget. The spec keeps tool results with `isError` for a tool
+ * that ran and failed; this call was refused before any tool ran, as the door's own rate limit,
+ * so it is a JSON-RPC error (the request refused), carrying which budget and when to retry for an
+ * agent and its client to back off by.
+ */
+export function rateLimitError(result: Extract<DoorToolResult, { kind: 'rate-limited' }>): ProtocolError {
+  const { budget, retryAfterSeconds } = result;
+  return new ProtocolError(RATE_LIMITED, `Rate limited. ${result.error}`, {
+    status: 'rate-limited',
+    budget,
+    ...(retryAfterSeconds !== null ? { retryAfterSeconds } : {}),
+  });
+}
+
 /** What the outside agent reads back. Anything that did not run is an error result saying why and what to do. */
-export function toCallResult(result: Exclude<DoorToolResult, { kind: 'unknown-tool' }>): CallToolResult {
+export function toCallResult(result: Exclude<DoorToolResult, { kind: 'unknown-tool' | 'rate-limited' }>): CallToolResult {
   switch (result.kind) {
     case 'ran': {
       const text = typeof result.output === 'string' ? result.output : JSON.stringify(result.output ?? null);

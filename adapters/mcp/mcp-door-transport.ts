@@ -16,6 +16,7 @@ import { allowAnyOrigin, AllowedOrigins, arrivedOnLoopback } from './cors.js';
 import type { DoorUrls } from './door-urls.js';
 import { doorAuthInfo, doorServer, type DoorServerInfo } from './mcp-door-server.js';
 import { InFlightRequests, requestIdsOf } from './in-flight-requests.js';
+import { RateLimitedRequests } from './rate-limited-requests.js';
 import { NOT_JSON, sendJson, sendWebResponse, webRequestOf } from './web-exchange.js';
 
 /** A door session as it runs here: one SDK transport and server, rebuilt from the store on another instance. */
@@ -23,6 +24,8 @@ export interface TransportSession extends LiveDoorSession {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
   readonly inFlight: InFlightRequests;
+  /** Requests the server refused as rate limited, until their answer is sent. */
+  readonly rateLimited: RateLimitedRequests;
   /** Counts an event stream opened on this session here; answers how to count it closed. */
   streamOpened(): () => void;
   /** Calls `listener` once the transport closes (a DELETE, or Porter closing the session); returns how to stop listening. */
@@ -44,7 +47,7 @@ export interface McpDoorTransportOptions {
   readonly ownOrigin?: string;
 }
 
-const EXPOSED = ['Mcp-Session-Id', 'WWW-Authenticate', 'Mcp-Protocol-Version'];
+const EXPOSED = ['Mcp-Session-Id', 'WWW-Authenticate', 'Mcp-Protocol-Version', 'Retry-After'];
 /** The largest JSON-RPC body the transport reads: the SDK's own bound, applied as the body is read. */
 const MAX_BODY_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE;
 
@@ -183,7 +186,8 @@ export class McpDoorTransport {
       closing.clear();
     };
     transport.onerror = (error) => this.options.logger.warn('door transport error', { session: id, cause: error.message });
-    const server = doorServer(this.options.server, this.options.door, id);
+    const rateLimited = new RateLimitedRequests();
+    const server = doorServer(this.options.server, this.options.door, id, rateLimited);
     let streams = 0;
     const inFlight = new InFlightRequests();
     const session: TransportSession = {
@@ -191,6 +195,7 @@ export class McpDoorTransport {
       transport,
       server,
       inFlight,
+      rateLimited,
       get streaming() {
         return streams > 0;
       },
@@ -260,7 +265,8 @@ export class McpDoorTransport {
     if (!session.inFlight.claim(ids))
       return jsonRpcError(ctx, 400, -32600, 'Invalid Request: a request id is already in flight on this session');
     try {
-      const response = await answerOf(session, exchange, doorAuthInfo(token, caller));
+      const answered = await answerOf(session, exchange, doorAuthInfo(token, caller));
+      const response = overLimit(answered, session.rateLimited.take(ids));
       if (ctx.method === 'GET' && response.ok) {
         // An open event stream: the session's live form here stays checked against the store while it lasts.
         const closed = session.streamOpened();
@@ -269,6 +275,8 @@ export class McpDoorTransport {
       await sendWebResponse(ctx, response);
     } finally {
       session.inFlight.release(ids);
+      // Refused requests whose answer never came back this way (the session closed first).
+      session.rateLimited.forget(ids);
     }
   }
 }
@@ -300,6 +308,19 @@ function answerOf(session: TransportSession, { request, parsed }: WebExchange, a
     const options = parsed === undefined || parsed === NOT_JSON ? { authInfo } : { authInfo, parsedBody: parsed };
     session.transport.handleRequest(request, options).then(resolve, reject).finally(stop);
   });
+}
+
+/**
+ * A JSON answer whose every request was refused as rate limited, as HTTP 429 with `Retry-After`
+ * (the whole request refused, as the transport specification lets a server answer input it does
+ * not accept): the same JSON-RPC error body, so a client reading the body reads the same answer.
+ * An event stream has sent its 200 already; it keeps it and the errors inside.
+ */
+function overLimit(response: Response, refused: { retryAfterSeconds: number | null } | null): Response {
+  if (!refused || response.status !== 200 || !response.headers.get('content-type')?.startsWith('application/json')) return response;
+  const headers = new Headers(response.headers);
+  if (refused.retryAfterSeconds !== null) headers.set('retry-after', String(refused.retryAfterSeconds));
+  return new Response(response.body, { status: 429, headers });
 }
 
 interface Exchange {

@@ -11,7 +11,9 @@ import { LimitReached } from '../../domain/errors.js';
  * `mcp`, present), in the door session, carrying the consent evidence so grants remembered through
  * this client cover it; host calls then run through the act-as seam, never with the inbound bearer.
  * An identical call retried in the session reuses its parked approval. Without consent evidence
- * there is nothing to key grants to, so the call fails closed.
+ * there is nothing to key grants to, so the call fails closed. Over a breaker or the person's
+ * `toolCalls` budget the call is refused as rate limited, saying when to retry: an outside agent
+ * retries on its own, and parking each retry would ask the person once per call.
  */
 export class CallDoorTool implements UseCase<DoorToolCall, DoorToolResult> {
   constructor(
@@ -42,12 +44,13 @@ export class CallDoorTool implements UseCase<DoorToolCall, DoorToolResult> {
         session: call.session,
         evidence: call.caller.evidence,
         reuseParked: true,
+        overBreaker: 'refuse',
         signal: call.signal,
       });
     } catch (error) {
-      // Over the person's toolCalls budget: the client is told which budget and when it frees.
+      // Over a breaker or the person's toolCalls budget: the client is told which and when it frees.
       if (!(error instanceof LimitReached)) throw error;
-      return { kind: 'failed', code: error.code, error: error.message };
+      return { kind: 'rate-limited', budget: error.budget, retryAfterSeconds: error.retryAfterSeconds, error: error.message };
     }
     switch (result.status) {
       case 'ran':

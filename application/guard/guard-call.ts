@@ -31,6 +31,12 @@ export interface GuardedCall extends CallSite {
   readonly reuseParked?: boolean;
   /** A dry run: a call that would write, destroy or reach outside is previewed, not run (reads run). */
   readonly dryRun?: boolean;
+  /**
+   * What a tripped breaker does to a call that is not a run's while its person is away: `park`
+   * (the default) asks the person, who is there in a turn; `refuse` throws LimitReached saying
+   * when to retry, for a caller that retries on its own (the door), so nobody is asked at all.
+   */
+  readonly overBreaker?: 'park' | 'refuse';
 }
 
 /** What GuardCall is built from. */
@@ -123,8 +129,9 @@ export class GuardCall {
   /**
    * The breakers, for a call about to run: at most `toolCallsPerMinute` a minute per subject, and
    * `writesPerRun` write or destructive calls per run. A tripped one is audited; then the call
-   * parks for approval when the person is there (true), and the run stops when they are away
-   * (LimitReached thrown: the run ends failed, saying which breaker).
+   * parks for approval when the person is there (true), the run stops when they are away
+   * (LimitReached thrown: the run ends failed, saying which breaker), and a caller that asked for
+   * refusals (`overBreaker: 'refuse'`, the door) is refused with when to retry (LimitReached).
    */
   private async breakers(ruled: RuledCall, call: GuardedCall): Promise<boolean> {
     const meter = this.deps.meter;
@@ -136,10 +143,11 @@ export class GuardCall {
     if (!tripped) return false;
     const { budget, refusal } = tripped;
     const stops = Boolean(call.runId) && call.presence === 'away';
+    const refuses = !stops && call.overBreaker === 'refuse';
     await this.deps.audit.record({
       subject,
       action: 'breaker.tripped',
-      outcome: stops ? 'run-stopped' : 'parked',
+      outcome: stops ? 'run-stopped' : refuses ? 'rate-limited' : 'parked',
       details: {
         breaker: budget.name,
         max: budget.max,
@@ -148,12 +156,15 @@ export class GuardCall {
         ...conversationOf(call),
       },
     });
-    if (!stops) return true;
+    if (!stops && !refuses) return true;
     const what = budget.name === 'writesPerRun' ? `${budget.max} write calls in this run` : `${budget.max} tool calls a minute`;
+    const retry = refusal.retryAfterSeconds === null ? '' : `; try again in ${refusal.retryAfterSeconds} s`;
     throw new LimitReached(
       budget.name,
       refusal.retryAfterSeconds,
-      `The ${budget.name} breaker tripped (${what}): ${ruled.tool} was not run and the run stops here`,
+      stops
+        ? `The ${budget.name} breaker tripped (${what}): ${ruled.tool} was not run and the run stops here`
+        : `The ${budget.name} breaker tripped (${what}): ${ruled.tool} was not run${retry}`,
     );
   }
 

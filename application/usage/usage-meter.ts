@@ -10,7 +10,7 @@ import {
   type Limits,
 } from '../../domain/usage/budget.js';
 import { addressKey, type Payer } from '../../domain/usage/payer.js';
-import { UsageTally, type Refusal, type UsageFigures } from '../../domain/usage/usage-tally.js';
+import { UsageTally, type Refusal, type Reservation, type UsageFigures } from '../../domain/usage/usage-tally.js';
 import type { Clock } from '../../ports/clock.js';
 import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
 import type { UsageBook } from './usage-book.js';
@@ -24,6 +24,21 @@ export interface UsageSettings {
   readonly perAddress: Limits | null;
   readonly breakers: Breakers;
 }
+
+/**
+ * Units of a windowed breaker this instance reserved for one key and hands out in memory: usable
+ * until `until` (the end of the bucket they are counted in), `left` of them still unused.
+ */
+interface BreakerLease {
+  readonly bucket: number;
+  readonly until: number;
+  left: number;
+  /** How many were asked for, which the next reservation doubles or halves. */
+  readonly size: number;
+}
+
+/** Past this many keys with leases, expired ones are dropped (their unused units free with the window). */
+const MAX_LEASES = 4096;
 
 /** One of the keys a payer's spending is counted under, and the budgets that hold for it. */
 interface Account {
@@ -53,11 +68,22 @@ export interface UsageMeterDeps {
  * too (`perAddress`): a new cookie gets a budget of its own but not a fresh share of the
  * address's. A charge fits only if it fits both; the one that fit is given back when the other
  * refuses, so a refused piece of work spends nothing.
+ *
+ * A windowed breaker (`toolCallsPerMinute`) is on every tool call's path, so it is counted in
+ * leases rather than a store write per call: an instance reserves several units at once with one
+ * compare-and-swap (one, then twice as many each time calls use them all up before their second
+ * ends, up to a sixteenth of the breaker) and hands them out in memory until that second ends; what
+ * it did not use is given back with its next reservation. The store still decides every unit, so
+ * instances never let more than `max` through in a window; what one instance holds unused can
+ * refuse another for at most the rest of that second.
  */
 export class UsageMeter {
   private readonly book: UsageBook;
   private readonly clock: Clock;
   private readonly settings: UsageSettings;
+  private readonly leases = new Map<string, BreakerLease>();
+  /** The reservation under way for a tally, which calls arriving meanwhile wait for instead of racing it. */
+  private readonly reserving = new Map<string, Promise<Refusal | null>>();
 
   constructor(deps: UsageMeterDeps) {
     this.book = deps.book;
@@ -128,8 +154,68 @@ export class UsageMeter {
   async breaker(name: BreakerName, key: string): Promise<{ budget: Budget; refusal: Refusal } | null> {
     const budget = breakerBudget(this.settings.breakers, name);
     if (!budget) return null;
-    const refusal = await this.spend(budget, key, 1);
+    const refusal = budget.windowSeconds === null ? await this.spend(budget, key, 1) : await this.leased(budget, key);
     return refusal ? { budget, refusal } : null;
+  }
+
+  /** One unit of a windowed breaker from this instance's lease, reserving more when it has none left. */
+  private async leased(budget: Budget, key: string): Promise<Refusal | null> {
+    const id = UsageTally.idOf(budget.name, key);
+    for (;;) {
+      const lease = this.leases.get(id);
+      if (lease && lease.left > 0 && this.clock.now().getTime() < lease.until) {
+        lease.left--;
+        return null;
+      }
+      const pending = this.reserving.get(id);
+      if (!pending) break;
+      await pending;
+    }
+    const reservation = this.reserve(budget, id, key);
+    this.reserving.set(id, reservation);
+    try {
+      return await reservation;
+    } finally {
+      this.reserving.delete(id);
+    }
+  }
+
+  /**
+   * One compare-and-swap that gives back what the last lease left unused and reserves the next
+   * (the caller takes the first unit of it), or refuses when not one unit is left.
+   */
+  private async reserve(budget: Budget, id: string, key: string): Promise<Refusal | null> {
+    const now = this.clock.now();
+    const previous = this.leases.get(id);
+    const cap = Math.max(1, Math.floor(budget.max / 16));
+    const want = !previous ? 1 : previous.left === 0 ? Math.min(previous.size * 2, cap) : Math.max(1, Math.floor(previous.size / 2));
+    // Here only once it expired (or was used up): what it left can be given back.
+    const unused = previous && previous.left > 0 ? previous : null;
+    const at = now.toISOString();
+    const outcome = await retryOnConflict<Reservation | Refusal>(
+      async () => {
+        const loaded = await this.book.find(id);
+        const current = loaded?.tally ?? UsageTally.empty(budget.name, key);
+        const tally = unused ? current.giveBack(budget, unused.bucket, unused.left, at) : current;
+        const reserved = tally.reserve(budget, want, at);
+        if ('granted' in reserved) return (await this.book.replace(loaded, reserved.tally)) ? reserved : LOST_RACE;
+        // Refused even so: what this instance held back is still given back, for the others.
+        if (unused && loaded && !(await this.book.replace(loaded, tally))) return LOST_RACE;
+        return reserved;
+      },
+      { attempts: 16, what: 'The usage tally' },
+    );
+    if (!('granted' in outcome)) {
+      this.leases.delete(id);
+      return outcome;
+    }
+    if (this.leases.size >= MAX_LEASES) this.dropExpired(now.getTime());
+    this.leases.set(id, { bucket: outcome.bucket, until: outcome.until, left: outcome.granted - 1, size: want });
+    return null;
+  }
+
+  private dropExpired(now: number): void {
+    for (const [id, lease] of this.leases) if (lease.until <= now) this.leases.delete(id);
   }
 
   /** Each budget this deployment meters, as the subject stands now. */

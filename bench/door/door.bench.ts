@@ -1,4 +1,4 @@
-import { createHash, hash, randomBytes } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,12 +6,9 @@ import { setMaxListeners } from 'node:events';
 import Database from 'libsql';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startDevHost, type DevHost } from '../../composition/dev-host/dev-host.js';
-import { developmentOAuth } from '../../composition/dev-host/dev-oauth.js';
 import { compare, type BenchResult } from '../support/harness.js';
 import { bareMcpServer } from './bare-mcp-server.js';
-
-const REDIRECT = 'http://127.0.0.1:7777/callback';
+import { accessToken, call, doorHost, unsignalledFetch } from './door-fixture.js';
 
 /**
  * `tools/call` p50 through the MCP door (the development host as `npm start` runs it, on SQLite:
@@ -117,82 +114,3 @@ async function bearerReadingServer(file: string, token: string): Promise<{ clien
     },
   };
 }
-
-const call = (client: Client) => async () => {
-  const result = await client.callTool({ name: 'notes_list', arguments: {} });
-  if (result.isError) throw new Error(`notes_list failed: ${JSON.stringify(result.content)}`);
-};
-
-/** The development host as `npm start` runs it, on a SQLite file, with the access-token cache as given. */
-function doorHost(tokenCacheMs: number | undefined, databaseUrl: string): Promise<DevHost> {
-  return startDevHost({
-    port: 0,
-    env: {
-      NODE_ENV: 'development',
-      PORTER_DATABASE_URL: databaseUrl,
-      PORTER_SECRET: 'a-benchmark-secret-that-is-long-enough-0123456789',
-      PORTER_WEBHOOK_DEMO_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
-    },
-    // Thousands of calls as one person: the tool-call breaker would park them past 60 a minute.
-    porter: {
-      logger: 'silent',
-      breakers: false,
-      oauth: { ...developmentOAuth(), ...(tokenCacheMs === undefined ? {} : { tokenCacheMs }) },
-    },
-  });
-}
-
-/** The OAuth flow over HTTP as a client does it: register, consent (as the demo user), code + PKCE → token. */
-async function accessToken(door: URL, person: string): Promise<string> {
-  const registered = (await (
-    await fetch(`${door.href}/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'bench', redirect_uris: [REDIRECT] }),
-    })
-  ).json()) as { client_id: string };
-  const verifier = randomBytes(32).toString('base64url');
-  const authorize = new URL(`${door.href}/authorize`);
-  authorize.search = new URLSearchParams({
-    response_type: 'code',
-    client_id: registered.client_id,
-    redirect_uri: REDIRECT,
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-  }).toString();
-  const cookie = `porter_demo_user=${person}`;
-  const page = await (await fetch(authorize, { headers: { cookie } })).text();
-  const handle = /name="handle" value="([^"]+)"/.exec(page)?.[1];
-  if (!handle) throw new Error('no consent form');
-  const answer = await fetch(`${door.href}/authorize`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: door.origin },
-    body: new URLSearchParams({ handle, decision: 'allow' }).toString(),
-  });
-  const code = new URL(answer.headers.get('location')!).searchParams.get('code')!;
-  const tokens = (await (
-    await fetch(`${door.href}/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: REDIRECT,
-        code_verifier: verifier,
-        client_id: registered.client_id,
-      }).toString(),
-    })
-  ).json()) as { access_token: string };
-  return tokens.access_token;
-}
-
-/**
- * The SDK client hands every request its transport's long-lived abort signal, and Node's fetch
- * keeps one listener on it per request until the request is collected: thousands of calls pile
- * up listeners and warnings. The bench never aborts, so both clients fetch without the signal.
- */
-const unsignalledFetch = (url: string | URL, init?: RequestInit) => {
-  const { signal: _signal, ...rest } = init ?? {};
-  return fetch(url, rest);
-};

@@ -26,6 +26,19 @@ export interface Refusal {
   readonly retryAfterSeconds: number | null;
 }
 
+/**
+ * Units reserved at once for a breaker's calls one instance is about to take (see UsageMeter): they
+ * are counted in `bucket`, so they may be used until `until` (the bucket's end, epoch ms) and no
+ * later, which keeps every window's count true however late in the bucket they are used.
+ */
+export interface Reservation {
+  readonly tally: UsageTally;
+  readonly granted: number;
+  /** The start of the bucket they are counted in (epoch ms). */
+  readonly bucket: number;
+  readonly until: number;
+}
+
 /** What GET /usage shows of one budget. */
 export interface UsageFigures {
   readonly used: number;
@@ -70,6 +83,28 @@ export class UsageTally extends Aggregate<UsageTallyPrimitives> {
     const used = live.reduce((sum, [, n]) => sum + n, 0);
     if (used + units > budget.max) return { used, retryAfterSeconds: this.retryAfter(budget, live, at, used + units - budget.max) };
     return this.counting(budget, live, units, at);
+  }
+
+  /**
+   * Reserves up to `want` units of a windowed budget in the bucket `now` falls in: as many as fit,
+   * at least one, or the refusal when not even one does.
+   */
+  reserve(budget: Budget, want: number, now: string): Reservation | Refusal {
+    const at = Date.parse(now);
+    const live = this.live(budget, at);
+    const used = live.reduce((sum, [, n]) => sum + n, 0);
+    if (used + 1 > budget.max) return { used, retryAfterSeconds: this.retryAfter(budget, live, at, used + 1 - budget.max) };
+    const granted = Math.min(want, budget.max - used);
+    const bucket = at - (at % bucketMs(budget));
+    return { tally: this.counting(budget, live, granted, at), granted, bucket, until: bucket + bucketMs(budget) };
+  }
+
+  /** Gives back `units` reserved in `bucket` and never used, as far as that bucket still counts them. */
+  giveBack(budget: Budget, bucket: number, units: number, now: string): UsageTally {
+    const buckets = this.live(budget, Date.parse(now)).flatMap(([start, held]) =>
+      start !== bucket ? [[start, held] as const] : held > units ? [[start, held - units] as const] : [],
+    );
+    return this.with({ buckets });
   }
 
   /** Counts `units` already spent (a model step's tokens), fitting or not. */

@@ -189,6 +189,8 @@ export type DoorToolResult =
   | { readonly kind: 'failed'; readonly error: string; readonly code?: string }
   | { readonly kind: 'blocked'; readonly reason: string }
   | { readonly kind: 'invalid'; readonly issues: ReadonlyArray<string> }
+  /** Over a breaker or a budget: nothing ran nor was parked; `retryAfterSeconds` null when it never frees. */
+  | { readonly kind: 'rate-limited'; readonly budget: string; readonly retryAfterSeconds: number | null; readonly error: string }
   | { readonly kind: 'unknown-tool' };
 
 /** The local authorization server's endpoints. */

@@ -19,6 +19,15 @@ function meterOn(store: Store, clock: ManualClock, limits: Limits = LIMITS, perA
   });
 }
 
+/** A meter with only the tool-call breaker, at `perMinute`. */
+function breakerMeterOn(store: Store, clock: ManualClock, perMinute: number): UsageMeter {
+  return new UsageMeter({
+    book: new UsageBook(store.records<UsageTallyPrimitives>('usage')),
+    clock,
+    settings: { limits: {}, perAddress: null, breakers: { toolCallsPerMinute: perMinute, writesPerRun: false } },
+  });
+}
+
 /**
  * Two instances (two stores over one database, or one memory store) race a subject's last unit
  * of budget, several rounds over: each round, exactly one charge wins and the rest are refused.
@@ -81,6 +90,44 @@ function describeRace(label: string, open: () => Promise<PairedStores | null>): 
         expect(used.sort()).to.deep.equal([0, 0, 0, 1]);
         expect((await b!.addressFigures(racers[0]!.session))!.turns).to.deep.include({ used: 3, remaining: 0 });
       }
+    });
+
+    it('the tool-call breaker, calls racing on one instance: exactly max run in the minute, the rest are refused with when to retry', async () => {
+      const meter = breakerMeterOn(opened!.stores[0]!, clock, 64);
+      const settled = await Promise.all(Array.from({ length: 100 }, () => meter.breaker('toolCallsPerMinute', 'one-instance')));
+      expect(settled.filter((tripped) => tripped === null)).to.have.length(64);
+      for (const tripped of settled.filter((t) => t !== null)) {
+        expect(tripped!.budget.name).to.equal('toolCallsPerMinute');
+        expect(tripped!.refusal.retryAfterSeconds).to.be.within(1, 61);
+      }
+    });
+
+    it('the tool-call breaker from two instances, racing: never more than max in a minute', async () => {
+      const [a, b] = opened!.stores.map((store) => breakerMeterOn(store, clock, 64));
+      const race = (n: number) =>
+        Promise.all(Array.from({ length: n }, (_, i) => (i % 2 === 0 ? a! : b!).breaker('toolCallsPerMinute', 'breaker-racer')));
+      let ran = 0;
+      for (let round = 0; round < 4; round++) {
+        ran += (await race(40)).filter((tripped) => tripped === null).length;
+        expect(ran, `round ${round}`).to.be.at.most(64);
+        clock.advance(1000);
+      }
+      expect(ran, 'what an instance held back it gave back with its next reservation').to.equal(64);
+    });
+
+    it('the tool-call breaker: units one instance reserved and did not use are given back with its next reservation', async () => {
+      const [a, b] = opened!.stores.map((store) => breakerMeterOn(store, clock, 64));
+      const calls = async (meter: UsageMeter, n: number) => {
+        let ran = 0;
+        for (let i = 0; i < n; i++) if ((await meter.breaker('toolCallsPerMinute', 'holder')) === null) ran++;
+        return ran;
+      };
+      // a reserves 1, 2, 4 then 4 units at a time: after 10 calls it holds 1 unused.
+      expect(await calls(a!, 10)).to.equal(10);
+      expect(await calls(b!, 60), 'b is refused the unit a holds').to.equal(53);
+      clock.advance(1000);
+      expect(await calls(a!, 1), 'a gives its unused unit back, then takes it').to.equal(1);
+      expect(await calls(b!, 1)).to.equal(0);
     });
 
     it('tokens are counted after the step from both instances: a step starts while any is left, and every token spent is counted', async () => {

@@ -49,4 +49,18 @@ describe('UsageTally: a rolling window of buckets', () => {
     expect(run.charge(writes, 1, at(999_999))).to.deep.equal({ used: 20, retryAfterSeconds: null });
     expect(breakerBudget({ ...DEFAULT_BREAKERS, writesPerRun: false }, 'writesPerRun')).to.equal(null);
   });
+
+  it('reserves as many units as fit (at least one) until its bucket ends, and takes back what was not used', () => {
+    const perMinute = breakerBudget({ ...DEFAULT_BREAKERS, toolCallsPerMinute: 5 }, 'toolCallsPerMinute')!;
+    const first = UsageTally.empty('toolCallsPerMinute', 'ada').reserve(perMinute, 3, at(0.25));
+    expect(first).to.deep.include({ granted: 3, bucket: Date.parse(at(0)), until: Date.parse(at(1)) });
+    const second = (first as { tally: UsageTally }).tally.reserve(perMinute, 4, at(0.5));
+    expect(second).to.deep.include({ granted: 2 });
+    const full = (second as { tally: UsageTally }).tally;
+    expect(full.reserve(perMinute, 1, at(0.75))).to.deep.equal({ used: 5, retryAfterSeconds: 61 });
+    // Two of the first three were never used: given back, they fit again.
+    const back = full.giveBack(perMinute, Date.parse(at(0)), 2, at(1.5));
+    expect(back.used(perMinute, at(1.5))).to.equal(3);
+    expect(full.giveBack(perMinute, Date.parse(at(0)), 9, at(1.5)).used(perMinute, at(1.5))).to.equal(0);
+  });
 });
