@@ -18,14 +18,16 @@ export type RotateRefreshTokenDeps = TokenGrantDeps;
  * `grant_type=refresh_token`: every refresh rotates. The rotation claims the family on the revision
  * read, so of racing refreshes exactly one rotates; the others find their token one rotation behind.
  *
- * The grace window (`refreshGraceSeconds`): a token just rotated out, presented by its own client
- * in a request that reached the door no later than the window after the rotation, gets a fresh
- * pair of the family's current generation, with no second rotation and nothing revoked: the
- * client's parallel requests all go on. Outside the window (or an older token, or another client)
- * it is a replay, and the whole family is revoked (RFC 9700 §4.14.2). With the window at 0, a
- * request already under way when the rotation landed is refused without revoking anything.
- * Instances compare their own clocks here, so keep them synchronised (NTP); skew only moves the
- * line by its size.
+ * The grace window (`refreshGraceSeconds`) forgives a race, not a thief: the token just rotated
+ * out, presented by its own client in a request that reached the door no later than the window
+ * after the rotation, is accepted once more (a fresh pair of the family's current generation, no
+ * second rotation). That one acceptance is itself claimed on the family's revision, so of racing
+ * replays exactly one gets it. After it, a request that was already under way when the rotation
+ * landed is refused, revoking nothing (it raced, and its client holds working tokens), and any
+ * other is a replay: the whole family is revoked (RFC 9700 §4.14.2), as it is outside the window,
+ * for an older token, or for another client. With the window at 0, a request already under way
+ * when the rotation landed is refused without revoking anything. Instances compare their own
+ * clocks here, so keep them synchronised (NTP); skew only moves the line by its size.
  */
 export class RotateRefreshToken implements UseCase<RefreshRequest, TokenGrant> {
   constructor(private readonly deps: RotateRefreshTokenDeps) {}
@@ -58,15 +60,16 @@ export class RotateRefreshToken implements UseCase<RefreshRequest, TokenGrant> {
         if (family.isRaceLoser(token.generation, requestedAt)) {
           throw new OAuthRefusal('invalid_grant', 'This refresh token was just used by another request');
         }
-        await this.revoke(family.id, family.subject, now, 'reused');
+        await this.revoke(family.id, family.subject, now, family.graceSpent ? 'replayed again inside the grace window' : 'reused');
         throw new OAuthRefusal('invalid_grant', 'The refresh token was already used; every token of this authorization is revoked');
       }
       if (request.resource !== undefined && request.resource !== family.resource)
         throw new OAuthRefusal('invalid_target', `resource must be ${family.resource}`);
 
       if (graced) {
-        // The client's own parallel request, inside the window: tokens of the current generation,
-        // beside the ones the rotation gave. Nothing rotates, so nothing can race here.
+        // The one replay the window forgives: claimed on the revision read, so two replays racing
+        // cannot both be it. Tokens of the current generation, beside the ones the rotation gave.
+        if (!(await this.deps.families.swap(loaded, family.forgive(now)))) continue;
         await this.deps.audit.record({
           subject: family.subject,
           action: 'door.refresh-graced',

@@ -76,7 +76,7 @@ export interface DoorOAuthOptions {
   /**
    * The refresh grace window, 0–60 seconds (default 10): a refresh token just rotated out, presented
    * again by its own client within this long after the rotation (parallel requests racing it), gets
-   * working tokens instead of revoking the family. 0 turns it off.
+   * working tokens once instead of revoking the family; a second replay revokes it. 0 turns it off.
    */
   readonly refreshGraceSeconds?: number;
 }
