@@ -3980,7 +3980,7 @@ export interface operations {
             /** @description No usable bearer token. `WWW-Authenticate` points at the protected-resource metadata (`resource_metadata`), where a client discovers how to get one. */
             401: {
                 headers: {
-                    /** @description `Bearer resource_metadata="…"`, with `error="invalid_token"` for a bad token. */
+                    /** @description `Bearer resource_metadata="…", scope="mcp"`, with `error="invalid_token"` for a bad token. */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4088,7 +4088,7 @@ export interface operations {
             /** @description No usable bearer token. `WWW-Authenticate` points at the protected-resource metadata (`resource_metadata`), where a client discovers how to get one. */
             401: {
                 headers: {
-                    /** @description `Bearer resource_metadata="…"`, with `error="invalid_token"` for a bad token. */
+                    /** @description `Bearer resource_metadata="…", scope="mcp"`, with `error="invalid_token"` for a bad token. */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4189,7 +4189,7 @@ export interface operations {
             /** @description No usable bearer token. `WWW-Authenticate` points at the protected-resource metadata (`resource_metadata`), where a client discovers how to get one. */
             401: {
                 headers: {
-                    /** @description `Bearer resource_metadata="…"`, with `error="invalid_token"` for a bad token. */
+                    /** @description `Bearer resource_metadata="…", scope="mcp"`, with `error="invalid_token"` for a bad token. */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };

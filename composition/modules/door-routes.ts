@@ -184,7 +184,9 @@ function transportRoutes(transport: McpDoorTransport): WireRoute[] {
       ...oauthError(
         'No usable bearer token. `WWW-Authenticate` points at the protected-resource metadata (`resource_metadata`), where a client discovers how to get one.',
       ),
-      headers: { 'WWW-Authenticate': { description: '`Bearer resource_metadata="…"`, with `error="invalid_token"` for a bad token.' } },
+      headers: {
+        'WWW-Authenticate': { description: '`Bearer resource_metadata="…", scope="mcp"`, with `error="invalid_token"` for a bad token.' },
+      },
     },
     403: rpcError(
       "An `Origin` that is neither the base URL's (`PORTER_BASE_URL`; never the request's `Host`), one in `door.allowedOrigins`, nor a loopback one on a request that came to a loopback address (MCP transport 2025-11-25).",

@@ -194,13 +194,29 @@ describe('The MCP door through the development host', function () {
     const header = response.headers.get('www-authenticate')!;
     const metadataUrl = /resource_metadata="([^"]+)"/.exec(header)![1]!;
     expect(metadataUrl).to.equal(`${host.url}/.well-known/oauth-protected-resource/api/porter/mcp`);
-    expect(((await (await fetch(metadataUrl)).json()) as { resource: string }).resource).to.equal(door.href);
+    const metadata = (await (await fetch(metadataUrl)).json()) as { resource: string; scopes_supported: string[] };
+    expect(metadata.resource).to.equal(door.href);
     const bad = await fetch(door, {
       method: 'POST',
       headers: { authorization: 'Bearer not-a-token', 'content-type': 'application/json' },
       body: '{}',
     });
     expect(bad.headers.get('www-authenticate')).to.contain('error="invalid_token"');
+    // Both challenges name the scope the door needs (MCP authorization, scope selection), as its metadata does.
+    for (const answer of [response, bad]) {
+      const params = Object.fromEntries([...answer.headers.get('www-authenticate')!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+      expect(params).to.deep.include({ resource_metadata: metadataUrl, scope: 'mcp' });
+      expect(params.scope!.split(' ')).to.deep.equal(metadata.scopes_supported);
+    }
+    // As oauth4webapi reads the challenge.
+    const challenge = await oauth
+      .protectedResourceRequest('not-a-token', 'POST', door, new Headers({ 'content-type': 'application/json' }), '{}', insecure)
+      .then(
+        () => null,
+        (error: unknown) => (error as oauth.WWWAuthenticateChallengeError).cause[0],
+      );
+    expect(challenge).to.deep.include({ scheme: 'bearer' });
+    expect(challenge!.parameters).to.deep.include({ error: 'invalid_token', resource_metadata: metadataUrl, scope: 'mcp' });
   });
 
   it("passes oauth4webapi's checks of the metadata and of every flow", async () => {
