@@ -5,7 +5,7 @@ export interface DoorSettings {
   readonly refreshTokenTtlSeconds: number;
   /**
    * How long after a rotation the refresh token just rotated out still gets tokens, once, when its
-   * own client presents it (parallel requests racing the rotation); 0 answers them invalid_grant.
+   * own client presents it again (requests racing the rotation are all answered); 0 turns it off.
    */
   readonly refreshGraceSeconds: number;
   readonly codeTtlSeconds: number;

@@ -337,7 +337,7 @@ function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
       id: 'issueTokens',
       summary: 'Exchange a code, or refresh',
       description:
-        'Refresh tokens rotate: a rotated one presented again revokes its whole family, except once, by its own client within the refresh grace window (`oauth.refreshGraceSeconds`), which gets working tokens of the same family; a second replay revokes the family. Any requested scope is narrowed to `mcp`. Never cached.',
+        'Refresh tokens rotate: a rotated one presented again revokes its whole family, except within the refresh grace window (`oauth.refreshGraceSeconds`): requests of its own client that raced the rotation, and one replay after it, get working tokens of the same family; a second replay revokes the family. Any requested scope is narrowed to `mcp`. Never cached.',
       body: ownBody('The token request, form-encoded.', { 'application/x-www-form-urlencoded': TokenForm }),
       responses: {
         200: json('The tokens.', TokenResponse),
