@@ -1,4 +1,5 @@
 import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
+import { namesTheDoor } from '../../domain/door/resource-indicator.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { TokenGrant, TokenRequest } from '../../ports/use-cases/door.js';
 import { authenticateClient } from './client-authentication.js';
@@ -63,7 +64,7 @@ export class RotateRefreshToken implements UseCase<RefreshRequest, TokenGrant> {
         await this.revoke(family.id, family.subject, now, family.graceSpent ? 'replayed again inside the grace window' : 'reused');
         throw new OAuthRefusal('invalid_grant', 'The refresh token was already used; every token of this authorization is revoked');
       }
-      if (request.resource !== undefined && request.resource !== family.resource)
+      if (request.resource !== undefined && !namesTheDoor(request.resource, family.resource))
         throw new OAuthRefusal('invalid_target', `resource must be ${family.resource}`);
 
       if (stale) {

@@ -96,6 +96,10 @@ export function doorRoutes(options: DoorRouteOptions): DoorRoutes {
   };
   const resourceMetadata = (ctx: Context) =>
     document(ctx, protectedResourceMetadata(urlsOf(ctx), remote ?? urlsOf(ctx).issuer, brand.name));
+  // The root form describes the resource its well-known URL is derived from (RFC 9728 §3.3): the
+  // origin, whose protected resource (the transport) the same authorization server serves.
+  const rootResourceMetadata = (ctx: Context) =>
+    document(ctx, { ...protectedResourceMetadata(urlsOf(ctx), remote ?? urlsOf(ctx).issuer, brand.name), resource: urlsOf(ctx).origin });
   const serverMetadata = (ctx: Context) =>
     remote ? externallyOwned(ctx, remote) : document(ctx, authorizationServerMetadata(urlsOf(ctx)));
   const card = (ctx: Context) => document(ctx, serverCard(urlsOf(ctx), { title: brand.name, version: options.version }));
@@ -158,7 +162,12 @@ export function doorRoutes(options: DoorRouteOptions): DoorRoutes {
       summary: "RFC 8414 metadata of the door's authorization server (path insertion)",
       ...serverDocument,
     },
-    { id: 'getRootProtectedResourceMetadata', summary: 'RFC 9728 metadata of the transport (root form)', ...resourceDocument },
+    {
+      id: 'getRootProtectedResourceMetadata',
+      summary: 'RFC 9728 metadata of the origin (root form): the resource is the origin, with the same authorization server',
+      ...resourceDocument,
+      answer: rootResourceMetadata,
+    },
     {
       id: 'getRootAuthorizationServerMetadata',
       summary: "RFC 8414 metadata of the door's authorization server (root form)",

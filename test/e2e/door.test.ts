@@ -92,7 +92,7 @@ describe('The MCP door through the development host', function () {
     expect(asked.searchParams.get('code_challenge_method')).to.equal('S256');
     expect(asked.searchParams.get('resource')).to.equal(door.href);
     expect(provider.returnedState).to.equal('sdk-state-1');
-    expect(provider.returnedIssuer).to.equal(door.href);
+    expect(provider.returnedIssuer, 'the issuer is the origin').to.equal(host.url);
     expect(provider.clientInformation()!.client_id).to.match(/^mcpc_/);
 
     const { tools } = await client.listTools();
@@ -221,7 +221,7 @@ describe('The MCP door through the development host', function () {
 
   it("passes oauth4webapi's checks of the metadata and of every flow", async () => {
     const resource = await oauth.processResourceDiscoveryResponse(door, await oauth.resourceDiscoveryRequest(door, insecure));
-    expect(resource.authorization_servers).to.deep.equal([door.href]);
+    expect(resource.authorization_servers).to.deep.equal([host.url]);
     const issuer = new URL(resource.authorization_servers![0]!);
     const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
     expect(as.code_challenge_methods_supported).to.deep.equal(['S256']);
@@ -290,7 +290,7 @@ describe('The MCP door through the development host', function () {
     const prm = await (await fetch(`${host.url}/.well-known/oauth-protected-resource/api/porter/mcp`)).json();
     expect(await (await fetch(`${door.href}/.well-known/oauth-protected-resource`)).json()).to.deep.equal(prm);
     const asm = (await (await fetch(`${door.href}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
-    expect(asm).to.deep.include({ issuer: door.href, code_challenge_methods_supported: ['S256'], token_endpoint: `${door.href}/token` });
+    expect(asm).to.deep.include({ issuer: host.url, code_challenge_methods_supported: ['S256'], token_endpoint: `${door.href}/token` });
     const card = (await (await fetch(`${host.url}/.well-known/mcp/server-card.json`)).json()) as { remotes: unknown[] };
     expect(card.remotes).to.deep.equal([{ type: 'streamable-http', url: door.href }]);
   });

@@ -38,7 +38,7 @@ import { guardHarness } from './guard-harness.js';
 import { SequentialIds } from './fakes.js';
 import type { ManualClock } from './manual-clock.js';
 
-export const SITE: DoorSite = { issuer: 'https://app.example/api/porter/mcp', resource: 'https://app.example/api/porter/mcp' };
+export const SITE: DoorSite = { issuer: 'https://app.example', resource: 'https://app.example/api/porter/mcp' };
 export const REDIRECT = 'https://client.example/callback';
 
 /** A PKCE pair as a client makes one (RFC 7636): a random verifier and its S256 challenge. */
