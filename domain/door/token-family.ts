@@ -99,7 +99,7 @@ export class TokenFamily extends aggregateOf<TokenFamilyPrimitives>().reading(
     return this.with({ generation: this.props.generation + 1, rotatedAt: at, gracedAt: null });
   }
 
-  /** Spends the window on one replay of the token just rotated out: the next one is refused. */
+  /** Spends the window on one replay of the token just rotated out: the next replay revokes the family. */
   forgive(at: string): TokenFamily {
     if (this.revoked || this.graceSpent) throw new Error('the grace window forgives one replay per rotation');
     return this.with({ gracedAt: at });
