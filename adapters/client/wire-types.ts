@@ -772,7 +772,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a code, or refresh
-         * @description Refresh tokens rotate: a rotated one presented again revokes its whole family, except by its own client within the refresh grace window (`oauth.refreshGraceSeconds`), which gets working tokens of the same family. Any requested scope is narrowed to `mcp`. Never cached.
+         * @description Refresh tokens rotate: a rotated one presented again revokes its whole family, except within the refresh grace window (`oauth.refreshGraceSeconds`): requests of its own client that raced the rotation, and one replay after it, get working tokens of the same family; a second replay revokes the family. Any requested scope is narrowed to `mcp`. Never cached.
          */
         post: operations["issueTokens"];
         delete?: never;
@@ -3982,7 +3982,7 @@ export interface operations {
             /** @description No usable bearer token. `WWW-Authenticate` points at the protected-resource metadata (`resource_metadata`), where a client discovers how to get one. */
             401: {
                 headers: {
-                    /** @description `Bearer resource_metadata="…"`, with `error="invalid_token"` for a bad token. */
+                    /** @description `Bearer resource_metadata="…", scope="mcp"`, with `error="invalid_token"` for a bad token. */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4090,7 +4090,7 @@ export interface operations {
             /** @description No usable bearer token. `WWW-Authenticate` points at the protected-resource metadata (`resource_metadata`), where a client discovers how to get one. */
             401: {
                 headers: {
-                    /** @description `Bearer resource_metadata="…"`, with `error="invalid_token"` for a bad token. */
+                    /** @description `Bearer resource_metadata="…", scope="mcp"`, with `error="invalid_token"` for a bad token. */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4191,7 +4191,7 @@ export interface operations {
             /** @description No usable bearer token. `WWW-Authenticate` points at the protected-resource metadata (`resource_metadata`), where a client discovers how to get one. */
             401: {
                 headers: {
-                    /** @description `Bearer resource_metadata="…"`, with `error="invalid_token"` for a bad token. */
+                    /** @description `Bearer resource_metadata="…", scope="mcp"`, with `error="invalid_token"` for a bad token. */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };

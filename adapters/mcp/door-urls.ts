@@ -1,7 +1,11 @@
 /**
  * Every public URL of the door, from the origin it is reached at and the wire's mount.
- * - issuer and protected resource: `{origin}{wire}/mcp` (one URL: the transport is the resource,
- *   and the local authorization server lives under it);
+ * - protected resource: `{origin}{wire}/mcp` (the transport), with the authorization server's
+ *   endpoints under it;
+ * - issuer: the origin itself, so the authorization server metadata at the origin root
+ *   (`/.well-known/oauth-authorization-server`, which RFC 8414 reserves for the issuer that is the
+ *   origin, and which MCP clients of the 2025-03-26 revision read) describes the issuer it is
+ *   fetched for, and strict clients (RFC 8414 §3.3, RFC 9207 `iss`) accept it;
  * - RFC 9728 / RFC 8414 metadata by path insertion: `/.well-known/oauth-protected-resource{wire}/mcp`
  *   and `/.well-known/oauth-authorization-server{wire}/mcp` at the origin root, plus the root forms;
  * - the base-path-prefixed forms: `{wire}/mcp/.well-known/oauth-protected-resource` and
@@ -9,6 +13,8 @@
  *   door's own path, reachable wherever the host forwards the wire).
  */
 export interface DoorUrls {
+  /** The origin the door is reached at (`https://app.example.com`): its authorization server's issuer. */
+  readonly origin: string;
   readonly issuer: string;
   readonly resource: string;
   readonly authorize: string;
@@ -31,15 +37,16 @@ export function doorPath(mount: string): string {
 
 export function doorUrls(origin: string, mount: string): DoorUrls {
   const path = doorPath(mount);
-  const issuer = `${origin}${path}`;
+  const door = `${origin}${path}`;
   return {
-    issuer,
-    resource: issuer,
-    authorize: `${issuer}/authorize`,
-    token: `${issuer}/token`,
-    register: `${issuer}/register`,
-    revoke: `${issuer}/revoke`,
-    connect: `${issuer}/connect`,
+    origin,
+    issuer: origin,
+    resource: door,
+    authorize: `${door}/authorize`,
+    token: `${door}/token`,
+    register: `${door}/register`,
+    revoke: `${door}/revoke`,
+    connect: `${door}/connect`,
     protectedResourceMetadata: `${origin}${PROTECTED_RESOURCE_WELL_KNOWN}${path}`,
     authorizationServerMetadata: `${origin}${AUTHORIZATION_SERVER_WELL_KNOWN}${path}`,
   };

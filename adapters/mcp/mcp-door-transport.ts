@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { DOOR_SCOPES } from '../../domain/door/door-scope.js';
 import {
   DEFAULT_MAX_REQUEST_BODY_SIZE,
   WebStandardStreamableHTTPServerTransport,
@@ -348,10 +349,13 @@ export function bearerOf(header: string): string | null {
   return match ? match[1]! : null;
 }
 
-/** 401 with the RFC 9728 pointer, so a client can discover where to get a token. */
+/**
+ * 401 with the RFC 9728 pointer, so a client can discover where to get a token, and the scope the
+ * door needs (RFC 6750 §3), which an MCP client asks for first (MCP authorization, scope selection).
+ */
 function unauthorized(ctx: Context, urls: DoorUrls, reason: Exclude<Admission, { ok: true }>['reason']): void {
   const description = REFUSALS[reason];
-  const params = [`resource_metadata="${urls.protectedResourceMetadata}"`];
+  const params = [`resource_metadata="${urls.protectedResourceMetadata}"`, `scope="${DOOR_SCOPES.join(' ')}"`];
   // RFC 6750 §3.1: a request without credentials gets no error code; a bad token gets invalid_token.
   if (reason !== 'missing') params.push('error="invalid_token"', `error_description="${description}"`);
   sendJson(ctx, 401, { error: 'invalid_token', error_description: description }, [

@@ -7,6 +7,32 @@ import { answeringOAuthErrors, noStore } from './oauth-response.js';
 
 const grantType = z.enum(['authorization_code', 'refresh_token']);
 
+/** Turns of the event loop a refresh lets pass before it may rotate (see lettingRacersIn). */
+const RACER_TURNS = 3;
+
+/**
+ * Lets the event loop turn a few times, so a refresh racing this one, whose connection reached the
+ * process at about the same moment, is accepted, read and given its arrival time before this one
+ * can stamp a rotation. Over a synchronous store (SQLite) a refresh otherwise rotates and answers
+ * within a single turn, and its racer, read only afterwards, would arrive "after the rotation": a
+ * replay, revoking the family, where PostgreSQL's round trips let the racer in and only refuse it.
+ */
+async function lettingRacersIn(): Promise<void> {
+  for (let turn = 0; turn < RACER_TURNS; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Holds a refresh's answer until the clock has left the millisecond it was issued in. Times are
+ * kept to the millisecond, and a request stamped in the very millisecond of a rotation counts as
+ * having raced it; without this, a fast client's next request (a replay, sent after reading this
+ * answer) could share that millisecond and pass for a racer. Bounded, so a stopped clock (tests)
+ * costs a few milliseconds, never a hang.
+ */
+async function leavingTheMillisecond(clock: DoorOAuthEndpointsOptions['clock']): Promise<void> {
+  const issuedAt = clock.now().getTime();
+  for (let tries = 0; tries < 5 && clock.now().getTime() <= issuedAt; tries++) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
 /** `POST /token` (form-encoded): authorization code with PKCE, or a refresh token (rotated). */
 export function tokenEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' | 'urlsOf' | 'clock' | 'logger'>): OAuthEndpoint {
   return async (ctx) => {
@@ -22,6 +48,7 @@ export function tokenEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' |
           form.grant_type ? `grant_type ${form.grant_type} is not supported` : 'grant_type is required',
         );
       }
+      if (grant.data === 'refresh_token') await lettingRacersIn();
       const client = clientCredentials(ctx, form, 'token');
       const site = siteOf(options.urlsOf(ctx));
       const issued = await options.oauth.issueTokens.execute(
@@ -45,6 +72,7 @@ export function tokenEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' |
               requestedAt,
             },
       );
+      if (grant.data === 'refresh_token') await leavingTheMillisecond(options.clock);
       noStore(ctx);
       ctx.status = 200;
       ctx.body = {

@@ -1,4 +1,5 @@
 import { PendingConsent, type AuthorizationAsk } from '../../domain/door/authorization-request.js';
+import { namesTheDoor } from '../../domain/door/resource-indicator.js';
 import { grantedScope } from '../../domain/door/door-scope.js';
 import { isS256Challenge, PKCE_METHOD, PKCE_REQUIRED } from '../../domain/door/pkce.js';
 import type { Clock } from '../../ports/clock.js';
@@ -71,7 +72,7 @@ export class BeginAuthorization implements UseCase<AuthorizeRequest, Authorizati
     if (query.responseType !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported');
     // Scopes the door does not know (`offline_access`, `claudeai`…) are narrowed away, never refused.
     const { scope } = grantedScope(query.scope);
-    if (query.resource !== undefined && query.resource !== site.resource)
+    if (query.resource !== undefined && !namesTheDoor(query.resource, site.resource))
       return back('invalid_target', `resource must be ${site.resource}`);
 
     if (!signedIn || signedIn.anonymous) return { kind: 'sign-in' };

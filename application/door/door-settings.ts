@@ -4,8 +4,8 @@ export interface DoorSettings {
   /** Absolute lifetime of a token family: rotation never extends it. */
   readonly refreshTokenTtlSeconds: number;
   /**
-   * How long after a rotation the refresh token just rotated out still gets tokens when its own
-   * client presents it (parallel requests racing the rotation); 0 answers them invalid_grant.
+   * How long after a rotation the refresh token just rotated out still gets tokens, once, when its
+   * own client presents it again (requests racing the rotation are all answered); 0 turns it off.
    */
   readonly refreshGraceSeconds: number;
   readonly codeTtlSeconds: number;

@@ -1,4 +1,5 @@
 import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
+import { namesTheDoor } from '../../domain/door/resource-indicator.js';
 import { isCodeVerifier } from '../../domain/door/pkce.js';
 import { TokenFamily } from '../../domain/door/token-family.js';
 import type { UseCase } from '../../ports/use-case.js';
@@ -53,7 +54,7 @@ export class RedeemCode implements UseCase<CodeRequest, TokenGrant> {
     ) {
       throw new OAuthRefusal('invalid_grant', 'code_verifier does not match the code_challenge (PKCE)');
     }
-    if (request.resource !== undefined && request.resource !== code.ask.resource)
+    if (request.resource !== undefined && !namesTheDoor(request.resource, code.ask.resource))
       throw new OAuthRefusal('invalid_target', `resource must be ${code.ask.resource}`);
 
     const props = code.toPrimitives();

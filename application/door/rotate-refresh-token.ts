@@ -1,4 +1,5 @@
 import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
+import { namesTheDoor } from '../../domain/door/resource-indicator.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { TokenGrant, TokenRequest } from '../../ports/use-cases/door.js';
 import { authenticateClient } from './client-authentication.js';
@@ -18,14 +19,15 @@ export type RotateRefreshTokenDeps = TokenGrantDeps;
  * `grant_type=refresh_token`: every refresh rotates. The rotation claims the family on the revision
  * read, so of racing refreshes exactly one rotates; the others find their token one rotation behind.
  *
- * The grace window (`refreshGraceSeconds`): a token just rotated out, presented by its own client
- * in a request that reached the door no later than the window after the rotation, gets a fresh
- * pair of the family's current generation, with no second rotation and nothing revoked: the
- * client's parallel requests all go on. Outside the window (or an older token, or another client)
- * it is a replay, and the whole family is revoked (RFC 9700 §4.14.2). With the window at 0, a
- * request already under way when the rotation landed is refused without revoking anything.
- * Instances compare their own clocks here, so keep them synchronised (NTP); skew only moves the
- * line by its size.
+ * The grace window (`refreshGraceSeconds`) forgives a race, not a thief. A request with the token
+ * just rotated out that was already under way when the rotation landed raced it (an MCP client's
+ * parallel calls all refreshing as the access token lapses): it gets a fresh pair of the family's
+ * current generation. A replay, arriving after the rotation, by the same client within the window,
+ * is forgiven once per rotation: that one acceptance is claimed on the family's revision, so of
+ * racing replays exactly one gets it. Any other replay (the second, one outside the window, an
+ * older token, another client) revokes the whole family (RFC 9700 §4.14.2). With the window at 0,
+ * a racer is refused without revoking anything, and every replay revokes. Instances compare their
+ * own clocks here, so keep them synchronised (NTP); skew only moves the line by its size.
  */
 export class RotateRefreshToken implements UseCase<RefreshRequest, TokenGrant> {
   constructor(private readonly deps: RotateRefreshTokenDeps) {}
@@ -53,26 +55,29 @@ export class RotateRefreshToken implements UseCase<RefreshRequest, TokenGrant> {
       }
       if (!family.isLiveAt(now)) throw new OAuthRefusal('invalid_grant', 'The refresh token has expired or was revoked');
       const stale = family.isStale(token.generation);
-      const graced = stale && graceMs > 0 && family.isWithinGrace(token.generation, windowOpenedAt);
-      if (stale && !graced) {
-        if (family.isRaceLoser(token.generation, requestedAt)) {
-          throw new OAuthRefusal('invalid_grant', 'This refresh token was just used by another request');
-        }
-        await this.revoke(family.id, family.subject, now, 'reused');
+      // Under way when the rotation landed: the client racing itself, not a replay.
+      const raced = stale && family.isRaceLoser(token.generation, requestedAt);
+      const forgivable = stale && !raced && graceMs > 0 && family.isWithinGrace(token.generation, windowOpenedAt);
+      const forgiven = raced ? graceMs > 0 : forgivable;
+      if (stale && !forgiven) {
+        if (raced) throw new OAuthRefusal('invalid_grant', 'This refresh token was just used by another request');
+        await this.revoke(family.id, family.subject, now, family.graceSpent ? 'replayed again inside the grace window' : 'reused');
         throw new OAuthRefusal('invalid_grant', 'The refresh token was already used; every token of this authorization is revoked');
       }
-      if (request.resource !== undefined && request.resource !== family.resource)
+      if (request.resource !== undefined && !namesTheDoor(request.resource, family.resource))
         throw new OAuthRefusal('invalid_target', `resource must be ${family.resource}`);
 
-      if (graced) {
-        // The client's own parallel request, inside the window: tokens of the current generation,
-        // beside the ones the rotation gave. Nothing rotates, so nothing can race here.
+      if (stale) {
+        // The one replay after the rotation the window forgives is claimed on the revision read, so
+        // of replays racing each other exactly one is it. A racer needs no claim: nothing changes.
+        if (forgivable && !(await this.deps.families.swap(loaded, family.forgive(now)))) continue;
         await this.deps.audit.record({
           subject: family.subject,
           action: 'door.refresh-graced',
           outcome: 'ok',
-          details: { clientId: client.id },
+          details: { clientId: client.id, as: raced ? 'racing the rotation' : 'the one replay forgiven' },
         });
+        // Tokens of the current generation, beside the ones the rotation gave.
         return this.deps.mint.mint(family);
       }
       // Stamped as late as possible, just before the claim, so a request that arrives after this

@@ -67,6 +67,7 @@ export const tokenFamilyShape = z.object({
   generation: z.number().int().nonnegative(),
   createdAt: z.string(),
   rotatedAt: z.string().nullable(),
+  gracedAt: z.string().nullable().optional(),
   expiresAt: z.string(),
   revokedAt: z.string().nullable(),
   revokedBecause: z.enum(['revoked', 'refresh-token-reused', 'code-reused', 'consent-withdrawn']).nullable(),

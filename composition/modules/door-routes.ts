@@ -96,6 +96,10 @@ export function doorRoutes(options: DoorRouteOptions): DoorRoutes {
   };
   const resourceMetadata = (ctx: Context) =>
     document(ctx, protectedResourceMetadata(urlsOf(ctx), remote ?? urlsOf(ctx).issuer, brand.name));
+  // The root form describes the resource its well-known URL is derived from (RFC 9728 §3.3): the
+  // origin, whose protected resource (the transport) the same authorization server serves.
+  const rootResourceMetadata = (ctx: Context) =>
+    document(ctx, { ...protectedResourceMetadata(urlsOf(ctx), remote ?? urlsOf(ctx).issuer, brand.name), resource: urlsOf(ctx).origin });
   const serverMetadata = (ctx: Context) =>
     remote ? externallyOwned(ctx, remote) : document(ctx, authorizationServerMetadata(urlsOf(ctx)));
   const card = (ctx: Context) => document(ctx, serverCard(urlsOf(ctx), { title: brand.name, version: options.version }));
@@ -158,7 +162,12 @@ export function doorRoutes(options: DoorRouteOptions): DoorRoutes {
       summary: "RFC 8414 metadata of the door's authorization server (path insertion)",
       ...serverDocument,
     },
-    { id: 'getRootProtectedResourceMetadata', summary: 'RFC 9728 metadata of the transport (root form)', ...resourceDocument },
+    {
+      id: 'getRootProtectedResourceMetadata',
+      summary: 'RFC 9728 metadata of the origin (root form): the resource is the origin, with the same authorization server',
+      ...resourceDocument,
+      answer: rootResourceMetadata,
+    },
     {
       id: 'getRootAuthorizationServerMetadata',
       summary: "RFC 8414 metadata of the door's authorization server (root form)",
@@ -184,7 +193,9 @@ function transportRoutes(transport: McpDoorTransport): WireRoute[] {
       ...oauthError(
         'No usable bearer token. `WWW-Authenticate` points at the protected-resource metadata (`resource_metadata`), where a client discovers how to get one.',
       ),
-      headers: { 'WWW-Authenticate': { description: '`Bearer resource_metadata="…"`, with `error="invalid_token"` for a bad token.' } },
+      headers: {
+        'WWW-Authenticate': { description: '`Bearer resource_metadata="…", scope="mcp"`, with `error="invalid_token"` for a bad token.' },
+      },
     },
     403: rpcError(
       "An `Origin` that is neither the base URL's (`PORTER_BASE_URL`; never the request's `Host`), one in `door.allowedOrigins`, nor a loopback one on a request that came to a loopback address (MCP transport 2025-11-25).",
@@ -335,7 +346,7 @@ function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
       id: 'issueTokens',
       summary: 'Exchange a code, or refresh',
       description:
-        'Refresh tokens rotate: a rotated one presented again revokes its whole family, except by its own client within the refresh grace window (`oauth.refreshGraceSeconds`), which gets working tokens of the same family. Any requested scope is narrowed to `mcp`. Never cached.',
+        'Refresh tokens rotate: a rotated one presented again revokes its whole family, except within the refresh grace window (`oauth.refreshGraceSeconds`): requests of its own client that raced the rotation, and one replay after it, get working tokens of the same family; a second replay revokes the family. Any requested scope is narrowed to `mcp`. Never cached.',
       body: ownBody('The token request, form-encoded.', { 'application/x-www-form-urlencoded': TokenForm }),
       responses: {
         200: json('The tokens.', TokenResponse),

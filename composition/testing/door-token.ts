@@ -134,7 +134,7 @@ export async function doorToken(porter: DoorTokenTarget, options: DoorTokenOptio
     expiresIn: tokens.expires_in,
     scope: tokens.scope,
     clientId: registered.client_id,
-    door: server.issuer,
+    door: `${origin}${wire}/mcp`,
   };
 }
 

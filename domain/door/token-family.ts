@@ -18,6 +18,12 @@ export interface TokenFamilyPrimitives {
   readonly createdAt: string;
   /** When the current generation was minted (the last rotation), or null before any. */
   readonly rotatedAt: string | null;
+  /**
+   * When the refresh token just rotated out was accepted once more (the grace window), or null:
+   * the window forgives one such replay per rotation, and every rotation clears this. Absent on
+   * families stored before the window counted its replays (read as null).
+   */
+  readonly gracedAt?: string | null;
   /** Absolute end of the family: refreshing never extends it. */
   readonly expiresAt: string;
   readonly revokedAt: string | null;
@@ -41,8 +47,8 @@ export class TokenFamily extends aggregateOf<TokenFamilyPrimitives>().reading(
     super(props);
   }
 
-  static start(props: Omit<TokenFamilyPrimitives, 'generation' | 'rotatedAt' | 'revokedAt' | 'revokedBecause'>): TokenFamily {
-    return new TokenFamily({ ...props, generation: 1, rotatedAt: null, revokedAt: null, revokedBecause: null });
+  static start(props: Omit<TokenFamilyPrimitives, 'generation' | 'rotatedAt' | 'gracedAt' | 'revokedAt' | 'revokedBecause'>): TokenFamily {
+    return new TokenFamily({ ...props, generation: 1, rotatedAt: null, gracedAt: null, revokedAt: null, revokedBecause: null });
   }
 
   static fromPrimitives(props: TokenFamilyPrimitives): TokenFamily {
@@ -74,17 +80,29 @@ export class TokenFamily extends aggregateOf<TokenFamilyPrimitives>().reading(
   /**
    * The refresh grace window (RFC 9700 §4.14.2 leaves room for it): a token exactly one rotation
    * behind, in a request that reached the door no later than the window after that rotation
-   * (`windowOpenedAt` is the request's arrival minus the window). Only the token just rotated out
-   * qualifies: an older one is a replay whatever the window.
+   * (`windowOpenedAt` is the request's arrival minus the window), while the window has forgiven
+   * nobody since that rotation. Only the token just rotated out qualifies, and only once: an older
+   * token, or a second replay, is a replay whatever the window.
    */
   isWithinGrace(generation: number, windowOpenedAt: string): boolean {
-    if (generation !== this.props.generation - 1 || !this.props.rotatedAt) return false;
+    if (generation !== this.props.generation - 1 || !this.props.rotatedAt || this.graceSpent) return false;
     return this.props.rotatedAt >= windowOpenedAt;
+  }
+
+  /** True once the window forgave a replay of the token just rotated out (until the next rotation). */
+  get graceSpent(): boolean {
+    return (this.props.gracedAt ?? null) !== null;
   }
 
   rotate(at: string): TokenFamily {
     if (this.revoked) throw new Error('a revoked family does not rotate');
-    return this.with({ generation: this.props.generation + 1, rotatedAt: at });
+    return this.with({ generation: this.props.generation + 1, rotatedAt: at, gracedAt: null });
+  }
+
+  /** Spends the window on one replay of the token just rotated out: the next replay revokes the family. */
+  forgive(at: string): TokenFamily {
+    if (this.revoked || this.graceSpent) throw new Error('the grace window forgives one replay per rotation');
+    return this.with({ gracedAt: at });
   }
 
   revoke(at: string, because: FamilyRevocation): TokenFamily {

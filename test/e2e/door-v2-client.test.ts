@@ -56,7 +56,7 @@ describe('The MCP door with the MCP SDK v2 client (@modelcontextprotocol/client)
 
   it('connects through the OAuth flow and negotiates the 2025 protocol, as the v1 client does', async () => {
     const { client, provider } = await connectSdkV2(door, 'ada');
-    expect(provider.returnedIssuer).to.equal(door.href);
+    expect(provider.returnedIssuer).to.equal(host.url);
     expect(provider.clientInformation()!.client_id).to.match(/^mcpc_/);
     expect(client.getProtocolEra()).to.equal('legacy');
     expect(client.getNegotiatedProtocolVersion()).to.equal('2025-11-25');

@@ -92,7 +92,7 @@ describe('The MCP door through the development host', function () {
     expect(asked.searchParams.get('code_challenge_method')).to.equal('S256');
     expect(asked.searchParams.get('resource')).to.equal(door.href);
     expect(provider.returnedState).to.equal('sdk-state-1');
-    expect(provider.returnedIssuer).to.equal(door.href);
+    expect(provider.returnedIssuer, 'the issuer is the origin').to.equal(host.url);
     expect(provider.clientInformation()!.client_id).to.match(/^mcpc_/);
 
     const { tools } = await client.listTools();
@@ -194,18 +194,34 @@ describe('The MCP door through the development host', function () {
     const header = response.headers.get('www-authenticate')!;
     const metadataUrl = /resource_metadata="([^"]+)"/.exec(header)![1]!;
     expect(metadataUrl).to.equal(`${host.url}/.well-known/oauth-protected-resource/api/porter/mcp`);
-    expect(((await (await fetch(metadataUrl)).json()) as { resource: string }).resource).to.equal(door.href);
+    const metadata = (await (await fetch(metadataUrl)).json()) as { resource: string; scopes_supported: string[] };
+    expect(metadata.resource).to.equal(door.href);
     const bad = await fetch(door, {
       method: 'POST',
       headers: { authorization: 'Bearer not-a-token', 'content-type': 'application/json' },
       body: '{}',
     });
     expect(bad.headers.get('www-authenticate')).to.contain('error="invalid_token"');
+    // Both challenges name the scope the door needs (MCP authorization, scope selection), as its metadata does.
+    for (const answer of [response, bad]) {
+      const params = Object.fromEntries([...answer.headers.get('www-authenticate')!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+      expect(params).to.deep.include({ resource_metadata: metadataUrl, scope: 'mcp' });
+      expect(params.scope!.split(' ')).to.deep.equal(metadata.scopes_supported);
+    }
+    // As oauth4webapi reads the challenge.
+    const challenge = await oauth
+      .protectedResourceRequest('not-a-token', 'POST', door, new Headers({ 'content-type': 'application/json' }), '{}', insecure)
+      .then(
+        () => null,
+        (error: unknown) => (error as oauth.WWWAuthenticateChallengeError).cause[0],
+      );
+    expect(challenge).to.deep.include({ scheme: 'bearer' });
+    expect(challenge!.parameters).to.deep.include({ error: 'invalid_token', resource_metadata: metadataUrl, scope: 'mcp' });
   });
 
   it("passes oauth4webapi's checks of the metadata and of every flow", async () => {
     const resource = await oauth.processResourceDiscoveryResponse(door, await oauth.resourceDiscoveryRequest(door, insecure));
-    expect(resource.authorization_servers).to.deep.equal([door.href]);
+    expect(resource.authorization_servers).to.deep.equal([host.url]);
     const issuer = new URL(resource.authorization_servers![0]!);
     const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
     expect(as.code_challenge_methods_supported).to.deep.equal(['S256']);
@@ -274,7 +290,7 @@ describe('The MCP door through the development host', function () {
     const prm = await (await fetch(`${host.url}/.well-known/oauth-protected-resource/api/porter/mcp`)).json();
     expect(await (await fetch(`${door.href}/.well-known/oauth-protected-resource`)).json()).to.deep.equal(prm);
     const asm = (await (await fetch(`${door.href}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
-    expect(asm).to.deep.include({ issuer: door.href, code_challenge_methods_supported: ['S256'], token_endpoint: `${door.href}/token` });
+    expect(asm).to.deep.include({ issuer: host.url, code_challenge_methods_supported: ['S256'], token_endpoint: `${door.href}/token` });
     const card = (await (await fetch(`${host.url}/.well-known/mcp/server-card.json`)).json()) as { remotes: unknown[] };
     expect(card.remotes).to.deep.equal([{ type: 'streamable-http', url: door.href }]);
   });

@@ -322,7 +322,7 @@ describe('Porter mounted through porter.fetch (Hono on @hono/node-server, and pl
 
     it("lets the MCP SDK's own client through the door: discovery at the origin root, OAuth consent, tools/call", async () => {
       const { client, provider } = await connectSdk(new URL(`${hono.base}/mcp`), 'ada');
-      expect(provider.returnedIssuer).to.equal(`${hono.base}/mcp`);
+      expect(provider.returnedIssuer, 'the issuer is the origin').to.equal(new URL(hono.base).origin);
       const listed = await client.callTool({ name: 'notes_list', arguments: {} });
       expect(listed.isError ?? false).to.equal(false);
       expect(JSON.parse((listed.content as Array<{ text: string }>)[0]!.text)).to.deep.equal({ notes: [] });

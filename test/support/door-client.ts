@@ -242,3 +242,24 @@ export async function accessTokenFor(door: URL, person: string): Promise<string>
   expect(tokens.status).to.equal(200);
   return ((await tokens.json()) as { access_token: string }).access_token;
 }
+
+/** A public client's whole token answer for `person` over raw HTTP: registration, consent, code exchange. */
+export async function tokenPairFor(door: URL, person: string): Promise<{ clientId: string; access_token: string; refresh_token: string }> {
+  const registered = await fetch(`${door.href}/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'raw client', redirect_uris: [CLIENT_REDIRECT], token_endpoint_auth_method: 'none' }),
+  });
+  const clientId = ((await registered.json()) as { client_id: string }).client_id;
+  const { verifier, challenge } = pkcePair();
+  const code = (await consentInBrowser(authorizeUrl(door.href, clientId, challenge), person)).location!.searchParams.get('code')!;
+  const tokens = await postForm(`${door.href}/token`, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: CLIENT_REDIRECT,
+    code_verifier: verifier,
+    client_id: clientId,
+  });
+  expect(tokens.status).to.equal(200);
+  return { clientId, ...((await tokens.json()) as { access_token: string; refresh_token: string }) };
+}

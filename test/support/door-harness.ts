@@ -39,8 +39,9 @@ import { NodeDoorSecrets } from '../../adapters/mcp/node-door-secrets.js';
 import { StaticToolRegistry } from '../../adapters/tools/static-tool-registry.js';
 import { guardHarness } from './guard-harness.js';
 import { SequentialIds } from './fakes.js';
+import type { ManualClock } from './manual-clock.js';
 
-export const SITE: DoorSite = { issuer: 'https://app.example/api/porter/mcp', resource: 'https://app.example/api/porter/mcp' };
+export const SITE: DoorSite = { issuer: 'https://app.example', resource: 'https://app.example/api/porter/mcp' };
 export const REDIRECT = 'https://client.example/callback';
 
 /** A PKCE pair as a client makes one (RFC 7636): a random verifier and its S256 challenge. */
@@ -52,6 +53,8 @@ export function pkcePair(): { verifier: string; challenge: string } {
 export interface DoorHarnessOptions {
   tools?: ToolDefinition[];
   store?: Store;
+  /** Shared by harnesses standing for two instances, so they agree on the time. */
+  clock?: ManualClock;
   principal?: DoorPrincipalLookup;
   settings?: Partial<DoorSettings>;
   verifier?: DoorBearerVerifier;
@@ -65,6 +68,7 @@ export function doorHarness(options: DoorHarnessOptions = {}) {
   const guard = guardHarness({
     tools,
     ...(options.store ? { store: options.store } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
     actAs: options.actAs ?? null,
     host: options.host ?? null,
   });
@@ -188,6 +192,9 @@ export function doorHarness(options: DoorHarnessOptions = {}) {
   };
   return harness;
 }
+
+/** The door's application layer as doorHarness wires it. */
+export type DoorHarness = ReturnType<typeof doorHarness>;
 
 /** The OAuth error a promise was refused with, or 'resolved'. */
 export async function oauthErrorOf(promise: Promise<unknown>): Promise<string> {

@@ -3,11 +3,9 @@ import { PKCE_REQUIRED } from '../../../domain/door/pkce.js';
 import type { Principal } from '../../../domain/principal.js';
 import type { Store } from '../../../ports/store.js';
 import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
-import { openStore } from '../../../adapters/store/open-store.js';
 import { ManualClock } from '../../support/manual-clock.js';
-import { createTestDatabase, postgresServerUrl } from '../../support/postgres.js';
-import type { TokenGrant } from '../../../ports/use-cases/door.js';
-import { doorHarness, oauthErrorOf, pkcePair, REDIRECT, SITE } from '../../support/door-harness.js';
+import { pairedStoreKinds, type PairedStores } from '../../support/paired-stores.js';
+import { doorHarness, type DoorHarness, oauthErrorOf, pkcePair, REDIRECT, SITE } from '../../support/door-harness.js';
 import { CLIENT_SHAPES, registrationOf } from '../../support/mcp-client-shapes.js';
 
 const ada: Principal = { subject: 'ada', kind: 'user', name: 'Ada' };
@@ -435,6 +433,60 @@ describe("The door's authorization server (use cases)", () => {
       expect(events).to.not.include('door.refresh-token-reused');
     });
 
+    it('forgives one replay of the token just rotated out; a second replay revokes the family', async () => {
+      const h = doorHarness();
+      const { client, tokens } = await h.connect(ada);
+      const next = await h.refresh(client.clientId, tokens.refreshToken);
+      h.clock.advance(1_000);
+      const forgiven = await h.refresh(client.clientId, tokens.refreshToken);
+      h.clock.advance(1_000);
+      expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken)), 'the second replay').to.equal('invalid_grant');
+      for (const grant of [next, forgiven]) {
+        expect(await h.admit(grant.accessToken)).to.deep.equal({ ok: false, reason: 'invalid' });
+        expect(await oauthErrorOf(h.refresh(client.clientId, grant.refreshToken))).to.equal('invalid_grant');
+      }
+      const events = (await h.guard.auditLog.list('ada', {})).events.map((e) => e.action);
+      expect(events.filter((action) => action === 'door.refresh-graced')).to.have.length(1);
+      expect(events).to.include('door.refresh-token-reused');
+    });
+
+    it('gives a stolen refresh token, replayed twenty times inside the window, at most one pair', async () => {
+      const h = doorHarness();
+      const { client, tokens } = await h.connect(ada);
+      await h.refresh(client.clientId, tokens.refreshToken);
+      const answers = [];
+      for (let i = 0; i < 20; i++) {
+        h.clock.advance(100);
+        answers.push(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken)));
+      }
+      expect(answers.filter((answer) => answer === 'resolved')).to.have.length(1);
+    });
+
+    it('answers every request that raced the rotation without spending the one replay it forgives', async () => {
+      const h = doorHarness();
+      const { client, tokens } = await h.connect(ada);
+      const arrived = h.clock.now().toISOString();
+      h.clock.advance(5);
+      await h.refresh(client.clientId, tokens.refreshToken);
+      for (let i = 0; i < 3; i++)
+        expect((await h.refresh(client.clientId, tokens.refreshToken, arrived)).tokenType, 'a racer').to.equal('Bearer');
+      h.clock.advance(5);
+      expect((await h.refresh(client.clientId, tokens.refreshToken)).tokenType, 'the first replay').to.equal('Bearer');
+      expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken)), 'the second replay').to.equal('invalid_grant');
+      expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken, arrived)), 'the family is gone').to.equal('invalid_grant');
+    });
+
+    it('forgives once per rotation: the next rotation opens a window of its own', async () => {
+      const h = doorHarness();
+      const { client, tokens } = await h.connect(ada);
+      const second = await h.refresh(client.clientId, tokens.refreshToken);
+      await h.refresh(client.clientId, tokens.refreshToken);
+      h.clock.advance(20_000);
+      const third = await h.refresh(client.clientId, second.refreshToken);
+      expect((await h.refresh(client.clientId, second.refreshToken)).tokenType, "the next rotation's one replay").to.equal('Bearer');
+      expect((await h.admit(third.accessToken)).ok).to.equal(true);
+    });
+
     it('counts from when the request reached the door: a request under way before the rotation is inside it', async () => {
       const h = doorHarness();
       const { client, tokens } = await h.connect(ada);
@@ -473,65 +525,91 @@ describe("The door's authorization server (use cases)", () => {
     });
   });
 
-  describe('racing refreshes: one rotation, every racer answered, a late replay revokes', () => {
-    const stores: Array<{ name: string; open: () => Promise<{ store: Store; close: () => Promise<void> } | null> }> = [
-      { name: 'memory', open: async () => ({ store: new MemoryStore({ clock: new ManualClock() }), close: async () => undefined }) },
-      {
-        name: 'SQLite',
-        open: async () => {
-          const store = await openStore('sqlite::memory:', { clock: { now: () => new Date() } });
-          return { store, close: () => store.close() };
-        },
-      },
-      {
-        name: 'PostgreSQL',
-        open: async () => {
-          const server = await postgresServerUrl();
-          if (!server) return null;
-          const database = await createTestDatabase(server);
-          const store = await openStore(database.url, { clock: { now: () => new Date() } });
-          return {
-            store,
-            close: async () => {
-              await store.close();
-              await database.drop();
-            },
-          };
-        },
-      },
-    ];
-    for (const { name, open } of stores) {
-      it(`on ${name}`, async function () {
-        const opened = await open();
-        if (!opened) return this.skip();
-        try {
-          const h = doorHarness({ store: opened.store });
-          const families = opened.store.records<{ generation: number; revokedAt: string | null }>('door-token-families');
-          for (let round = 0; round < 5; round++) {
-            const { client, tokens } = await h.connect(ada);
-            const results = await Promise.allSettled(Array.from({ length: 12 }, () => h.refresh(client.clientId, tokens.refreshToken)));
-            const failed = results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason));
-            expect(failed, `round ${round}: every racer gets tokens`).to.deep.equal([]);
-            const grants = results.map((r) => (r as PromiseFulfilledResult<TokenGrant>).value);
-            for (const grant of grants) expect((await h.admit(grant.accessToken)).ok, `round ${round}`).to.equal(true);
-            const familyId = (await h.families.findRefreshToken(h.secrets.digest(tokens.refreshToken)))!.familyId;
-            expect((await families.get(familyId))!.data, 'exactly one rotation, nothing revoked').to.deep.include({
-              generation: 2,
-              revokedAt: null,
-            });
-            // Past the window, the same token raced again by many: a replay, the family revoked once.
-            h.clock.advance(10_001);
-            const replays = await Promise.allSettled(Array.from({ length: 6 }, () => h.refresh(client.clientId, tokens.refreshToken)));
-            expect(replays.every((r) => r.status === 'rejected')).to.equal(true);
-            expect((await families.get(familyId))!.data.revokedAt).to.be.a('string');
-            for (const grant of grants) expect((await h.admit(grant.accessToken)).ok).to.equal(false);
-          }
-        } finally {
-          await opened.close();
+  for (const [name, open] of pairedStoreKinds('porter-door-race-')) {
+    describe(`racing refreshes from two instances on ${name}`, function () {
+      this.timeout(60_000);
+      let opened: PairedStores | null = null;
+      const clock = new ManualClock('2026-06-01T12:00:00.000Z');
+
+      before(async function () {
+        opened = await open();
+        if (!opened) this.skip();
+      });
+      after(async () => {
+        if (!opened) return;
+        for (const store of new Set(opened.stores)) await store.close();
+        await opened.cleanup();
+      });
+
+      /** The door on each of the two stores (two instances), agreeing on the time. */
+      const instances = (settings: { refreshGraceSeconds?: number } = {}) =>
+        opened!.stores.map((store) => doorHarness({ store, clock, settings })) as [DoorHarness, DoorHarness];
+
+      /** `count` refreshes of one token, alternating between the instances, all at once. */
+      async function race(pair: [DoorHarness, DoorHarness], clientId: string, refreshToken: string, count: number) {
+        const settled = await Promise.allSettled(Array.from({ length: count }, (_, i) => pair[i % 2]!.refresh(clientId, refreshToken)));
+        const grants = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+        const refusals = settled.flatMap((s) =>
+          s.status === 'rejected' ? [(s.reason as { oauthError?: string }).oauthError ?? String(s.reason)] : [],
+        );
+        return { grants, refusals };
+      }
+
+      async function familyOf(h: DoorHarness, refreshToken: string) {
+        const { familyId } = (await h.families.findRefreshToken(h.secrets.digest(refreshToken)))!;
+        return (await h.families.find(familyId))!.family.toPrimitives();
+      }
+
+      it('twelve racers: one rotation, every racer answered, nothing revoked; a late replay then revokes', async () => {
+        const pair = instances();
+        for (let round = 0; round < 5; round++) {
+          const { client, tokens } = await pair[round % 2]!.connect(ada);
+          const { grants, refusals } = await race(pair, client.clientId, tokens.refreshToken, 12);
+          expect(refusals, `round ${round}: every racer gets tokens`).to.deep.equal([]);
+          for (const grant of grants) expect((await pair[0].admit(grant.accessToken)).ok, `round ${round}`).to.equal(true);
+          expect(await familyOf(pair[0], tokens.refreshToken), `round ${round}: one rotation`).to.deep.include({
+            generation: 2,
+            revokedAt: null,
+          });
+          // Past the window, the same token raced again by many: a replay, the family revoked once.
+          clock.advance(10_001);
+          const replays = await race(pair, client.clientId, tokens.refreshToken, 6);
+          expect(replays.grants).to.deep.equal([]);
+          expect((await familyOf(pair[1], tokens.refreshToken)).revokedAt).to.be.a('string');
+          for (const grant of grants) expect((await pair[1].admit(grant.accessToken)).ok).to.equal(false);
         }
       });
-    }
-  });
+
+      it('replays racing inside the window, after the rotation was answered: at most one forgiven, and the family revoked', async () => {
+        const pair = instances();
+        for (let round = 0; round < 5; round++) {
+          const { client, tokens } = await pair[0].connect(ada);
+          const next = await pair[1].refresh(client.clientId, tokens.refreshToken);
+          clock.advance(1);
+          const { grants } = await race(pair, client.clientId, tokens.refreshToken, 6);
+          expect(grants.length, `round ${round}`).to.be.at.most(1);
+          expect((await familyOf(pair[0], tokens.refreshToken)).revokedAt, `round ${round}`).to.be.a('string');
+          for (const grant of [next, ...grants]) expect((await pair[0].admit(grant.accessToken)).ok, `round ${round}`).to.equal(false);
+        }
+      });
+
+      it('with the window at 0, twelve racers: exactly one winner, the rest refused, nothing revoked', async () => {
+        const pair = instances({ refreshGraceSeconds: 0 });
+        for (let round = 0; round < 5; round++) {
+          const { client, tokens } = await pair[round % 2]!.connect(ada);
+          const { grants, refusals } = await race(pair, client.clientId, tokens.refreshToken, 12);
+          expect(grants, `round ${round}`).to.have.length(1);
+          expect(refusals, `round ${round}`).to.deep.equal(Array(11).fill('invalid_grant'));
+          expect(await familyOf(pair[1], tokens.refreshToken), `round ${round}`).to.deep.include({ generation: 2, revokedAt: null });
+          expect((await pair[0].admit(grants[0]!.accessToken)).ok, `round ${round}`).to.equal(true);
+          expect(
+            (await pair[1].refresh(client.clientId, grants[0]!.refreshToken)).tokenType,
+            `round ${round}: the family goes on`,
+          ).to.equal('Bearer');
+        }
+      });
+    });
+  }
 
   describe('/revoke (RFC 7009)', () => {
     it('revoking a refresh token revokes its family; revoking again (a token that no longer exists) still lands', async () => {

@@ -1,0 +1,97 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { devHost, type DevHostFixture } from '../support/dev-host-fixture.js';
+import { doorRpc, initializeRequest, postForm, tokenPairFor } from '../support/door-client.js';
+import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
+import { developmentOAuth } from '../../composition/dev-host/dev-oauth.js';
+
+const ROUNDS = 10;
+
+/** Where each race runs: SQLite (in memory, and a file) and PostgreSQL (skipped without PORTER_TEST_PG_URL). */
+const DATABASES: ReadonlyArray<readonly [string, () => Promise<{ url: string; database?: TestDatabase } | null>]> = [
+  ['SQLite in memory', async () => ({ url: 'sqlite::memory:' })],
+  ['SQLite file', async () => ({ url: `sqlite:${join(mkdtempSync(join(tmpdir(), 'porter-grace-')), 'porter.db')}` })],
+  [
+    'PostgreSQL',
+    async () => {
+      const server = await postgresServerUrl();
+      if (!server) return null;
+      const database = await createTestDatabase(server);
+      return { url: database.url, database };
+    },
+  ],
+];
+
+const refresh = (door: URL, clientId: string, token: string) =>
+  postForm(`${door.href}/token`, { grant_type: 'refresh_token', refresh_token: token, client_id: clientId });
+
+const works = async (door: URL, accessToken: string) => (await doorRpc(door.href, accessToken, initializeRequest())).status === 200;
+
+for (const [name, open] of DATABASES) {
+  for (const refreshGraceSeconds of [0, 10]) {
+    describe(`The door's refresh rotation over HTTP on ${name} (refreshGraceSeconds: ${refreshGraceSeconds})`, function () {
+      this.timeout(120_000);
+      let host: DevHostFixture | undefined;
+      let database: TestDatabase | undefined;
+      let door: URL;
+
+      before(async function () {
+        const opened = await open();
+        if (!opened) return this.skip();
+        database = opened.database;
+        host = await devHost({
+          env: { PORTER_DATABASE_URL: opened.url },
+          porter: { oauth: { ...developmentOAuth(), refreshGraceSeconds } },
+        });
+        door = new URL(`${host.url}/api/porter/mcp`);
+      });
+
+      after(async () => {
+        await host?.close();
+        await database?.drop();
+      });
+
+      if (refreshGraceSeconds === 0) {
+        it('answers one of two racing refreshes and refuses the other, revoking nothing', async () => {
+          for (let round = 0; round < ROUNDS; round++) {
+            const pair = await tokenPairFor(door, `racer${round}`);
+            const answers = await Promise.all([0, 1].map(() => refresh(door, pair.clientId, pair.refresh_token)));
+            const statuses = answers.map((a) => a.status).sort();
+            expect(statuses, `round ${round}`).to.deep.equal([200, 400]);
+            const winner = (await answers.find((a) => a.status === 200)!.json()) as { access_token: string; refresh_token: string };
+            expect(await answers.find((a) => a.status === 400)!.json(), `round ${round}`).to.deep.include({ error: 'invalid_grant' });
+            expect(await works(door, winner.access_token), `round ${round}: the winner's tokens still work`).to.equal(true);
+            expect((await refresh(door, pair.clientId, winner.refresh_token)).status, `round ${round}: the family goes on`).to.equal(200);
+          }
+        });
+      } else {
+        it('forgives one replay of a rotated refresh token; the second revokes the family', async () => {
+          const pair = await tokenPairFor(door, 'victim');
+          const rotated = await refresh(door, pair.clientId, pair.refresh_token);
+          expect(rotated.status).to.equal(200);
+          const next = (await rotated.json()) as { access_token: string; refresh_token: string };
+          const again = await refresh(door, pair.clientId, pair.refresh_token);
+          expect(again.status, 'the first replay, inside the window, is forgiven').to.equal(200);
+          const graced = (await again.json()) as { access_token: string; refresh_token: string };
+          const thief = await refresh(door, pair.clientId, pair.refresh_token);
+          expect(thief.status, 'the second replay is refused').to.equal(400);
+          expect(await thief.json()).to.deep.include({ error: 'invalid_grant' });
+          for (const token of [next.access_token, graced.access_token])
+            expect(await works(door, token), 'the family is revoked').to.equal(false);
+          for (const token of [next.refresh_token, graced.refresh_token])
+            expect((await refresh(door, pair.clientId, token)).status, 'the family is revoked').to.equal(400);
+        });
+
+        it('gives a stolen refresh token replayed twenty times at most one pair', async () => {
+          const pair = await tokenPairFor(door, 'stolen');
+          expect((await refresh(door, pair.clientId, pair.refresh_token)).status).to.equal(200);
+          const replays: number[] = [];
+          for (let i = 0; i < 20; i++) replays.push((await refresh(door, pair.clientId, pair.refresh_token)).status);
+          expect(replays.filter((status) => status === 200)).to.have.length.at.most(1);
+        });
+      }
+    });
+  }
+}
