@@ -17,6 +17,7 @@ import type { DoorUrls } from './door-urls.js';
 import { doorAuthInfo, doorServer, type DoorServerInfo } from './mcp-door-server.js';
 import { InFlightRequests, requestIdsOf } from './in-flight-requests.js';
 import { RateLimitedRequests } from './rate-limited-requests.js';
+import { StatelessDoor } from './stateless-door.js';
 import { NOT_JSON, sendJson, sendWebResponse, webRequestOf } from './web-exchange.js';
 
 /** A door session as it runs here: one SDK transport and server, rebuilt from the store on another instance. */
@@ -60,7 +61,8 @@ const REFUSALS: Readonly<Record<Exclude<Admission, { ok: true }>['reason'], stri
 /**
  * `{wire}/mcp`: MCP Streamable HTTP on the official SDK's Web-standard transport. Every request
  * is checked for its `Origin` (a foreign one is 403, as the transport specification requires) and
- * admitted afresh from its bearer token. Sessions are stored (see DoorSessions): any instance
+ * admitted afresh from its bearer token. A 2026-07-28 request (its `_meta` names the revision)
+ * is answered statelessly (StatelessDoor), touching no session. Sessions are stored (see DoorSessions): any instance
  * serves any session, rebuilding the SDK's session here by replaying the client's `initialize`; a
  * session another subject or client opened, or one that ended, answers 404 so the client starts a
  * new one.
@@ -69,9 +71,13 @@ export class McpDoorTransport {
   /** Sessions being rebuilt here, so two requests arriving together rebuild one. */
   private readonly rebuilding = new Map<string, Promise<TransportSession>>();
   private readonly origins: AllowedOrigins;
+  private readonly stateless: StatelessDoor;
 
   constructor(private readonly options: McpDoorTransportOptions) {
     this.origins = new AllowedOrigins(options.allowedOrigins, options.ownOrigin ?? null);
+    this.stateless = new StatelessDoor(options.server, options.door, MAX_BODY_BYTES, (error) =>
+      options.logger.warn('door transport error', { cause: error.message }),
+    );
   }
 
   readonly handle = async (ctx: Context): Promise<void> => {
@@ -151,12 +157,24 @@ export class McpDoorTransport {
     if (ctx.method !== 'POST') return jsonRpcError(ctx, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
 
     const request = await this.read(exchange);
+    if (request.parsed !== NOT_JSON && (await this.stateless.isModern(request.request, request.parsed)))
+      return this.answerStateless(exchange, request);
     const initialize = initializeOf(request.parsed);
     const session = this.start(this.options.ids.mint('session'), initialize && { caller, initialize });
     await session.server.connect(session.transport);
     await this.hand(exchange, session, request);
     // The SDK answers anything but an initialize request without opening a session; drop ours then.
     if (!session.transport.sessionId) await session.close();
+  }
+
+  /**
+   * A 2026-07-28 request: answered by a server of its own, with no session looked up or stored.
+   * A call refused over a breaker or budget answers 429 as on a session.
+   */
+  private async answerStateless({ ctx, token, caller }: Exchange, { request, parsed }: WebExchange): Promise<void> {
+    const rateLimited = new RateLimitedRequests();
+    const answered = await this.stateless.answer(request, parsed, doorAuthInfo(token, caller), rateLimited);
+    await sendWebResponse(ctx, overLimit(answered, rateLimited.take(requestIdsOf(parsed))));
   }
 
   /**
