@@ -1,4 +1,10 @@
-import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  PROTOCOL_VERSION_META_KEY,
+  type AuthInfo,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
 import type { DoorCaller } from '../../domain/door/door-caller.js';
 import type { DoorTransportUseCases } from '../../ports/use-cases/door.js';
 import { callerOfAuthInfo, doorServer, type DoorServerInfo } from './mcp-door-server.js';
@@ -33,8 +39,22 @@ export class StatelessDoor {
     );
   }
 
-  /** Whether the SDK would serve this request on the 2026-07-28 path (a `_meta` envelope claim, or a modern `MCP-Protocol-Version`). */
-  isModern(request: Request, parsed: unknown): Promise<boolean> {
+  /**
+   * Whether the SDK would serve this request on the 2026-07-28 path (a `_meta` envelope claim, or a
+   * modern `MCP-Protocol-Version`). The two plain cases are told apart here, as the SDK tells them
+   * (a revision is modern when it sorts at or after the first modern one); anything else (a batch,
+   * a claim that is not a string) is the SDK's `isLegacyRequest` to decide, which costs a
+   * classification more per request.
+   */
+  isModern(request: Request, parsed: unknown): Promise<boolean> | boolean {
+    const header = request.headers.get('mcp-protocol-version');
+    // An `initialize` is modern only with a well-formed envelope: the SDK decides that one.
+    if (isObject(parsed) && parsed.method !== 'initialize') {
+      const meta = isObject(parsed.params) ? parsed.params._meta : undefined;
+      const claim = isObject(meta) ? meta[PROTOCOL_VERSION_META_KEY] : undefined;
+      if (claim === undefined && (header === null || header < FIRST_MODERN)) return false;
+      if (typeof claim === 'string' && claim >= FIRST_MODERN) return true;
+    }
     return isLegacyRequest(request, parsed, { maxRequestBodySize: this.maxRequestBodySize }).then((legacy) => !legacy);
   }
 
@@ -51,6 +71,13 @@ export class StatelessDoor {
   close(): Promise<void> {
     return this.handler.close();
   }
+}
+
+/** The first protocol revision without sessions; the SDK's own boundary between the eras. */
+const FIRST_MODERN = '2026-07-28';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
