@@ -17,7 +17,7 @@ import type { DoorUrls } from './door-urls.js';
 import { doorAuthInfo, doorServer, type DoorServerInfo } from './mcp-door-server.js';
 import { InFlightRequests, requestIdsOf } from './in-flight-requests.js';
 import { RateLimitedRequests } from './rate-limited-requests.js';
-import { StatelessDoor } from './stateless-door.js';
+import { FIRST_MODERN, StatelessDoor } from './stateless-door.js';
 import { NOT_JSON, sendJson, sendWebResponse, webRequestOf } from './web-exchange.js';
 
 /** A door session as it runs here: one SDK transport and server, rebuilt from the store on another instance. */
@@ -85,7 +85,7 @@ export class McpDoorTransport {
     if (!telemetry) return this.answer(ctx);
     return telemetry.span(
       'porter.door.request',
-      () => ({ 'http.request.method': ctx.method, 'porter.door.session': ctx.get('mcp-session-id') ? 'existing' : 'new' }),
+      () => ({ 'http.request.method': ctx.method, 'porter.door.session': sessionOf(ctx) }),
       async (span) => {
         await this.answer(ctx);
         span.set({ 'http.response.status_code': ctx.status });
@@ -352,6 +352,15 @@ interface Exchange {
 /** A JSON-RPC error about the HTTP exchange itself (no request id), as the SDK transport writes one. */
 function transportError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+}
+
+/**
+ * For the span: a request on a session, one that may open one, or a 2026-07-28 request (its
+ * `MCP-Protocol-Version` names a revision without sessions).
+ */
+function sessionOf(ctx: Context): 'existing' | 'new' | 'none' {
+  if (ctx.get('mcp-session-id')) return 'existing';
+  return ctx.get('mcp-protocol-version') >= FIRST_MODERN ? 'none' : 'new';
 }
 
 /** A request header as Node parsed it ('' when absent), without Koa's delegation on the hot path. */

@@ -74,7 +74,7 @@ export class StatelessDoor {
 }
 
 /** The first protocol revision without sessions; the SDK's own boundary between the eras. */
-const FIRST_MODERN = '2026-07-28';
+export const FIRST_MODERN = '2026-07-28';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
