@@ -19,7 +19,8 @@ export interface DoorServerInfo {
 }
 
 /**
- * One MCP server (the SDK's low-level `Server`) per door session. Each request carries the caller
+ * One MCP server (the SDK's low-level `Server`) per door session, or per request on the stateless
+ * 2026-07-28 revision (`session` is then the guard's session for the person and client). Each request carries the caller
  * it was admitted as (see `doorAuthInfo`): the transport re-admits on every request, so a tool call
  * always runs as the person the host resolves now, even beside other requests on the session.
  * A call over a breaker or a budget is refused with a JSON-RPC error (RATE_LIMITED) saying when to
@@ -65,10 +66,15 @@ export function doorAuthInfo(token: string, caller: DoorCaller): AuthInfo {
 }
 
 function callerOf(ctx: ServerContext): DoorCaller {
-  const caller = ctx.http?.authInfo?.extra?.[CALLER];
+  const caller = callerOfAuthInfo(ctx.http?.authInfo);
   // Every request reaches the server through the transport, which admits it first.
   if (!caller) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Internal error');
-  return caller as DoorCaller;
+  return caller;
+}
+
+/** The caller a request was admitted as, from the `AuthInfo` the transport handed the SDK. */
+export function callerOfAuthInfo(authInfo: AuthInfo | undefined): DoorCaller | null {
+  return (authInfo?.extra?.[CALLER] as DoorCaller | undefined) ?? null;
 }
 
 function toMcpTool(tool: DoorTool): Tool {

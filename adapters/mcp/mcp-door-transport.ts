@@ -18,6 +18,7 @@ import type { DoorUrls } from './door-urls.js';
 import { doorAuthInfo, doorServer, type DoorServerInfo } from './mcp-door-server.js';
 import { InFlightRequests, requestIdsOf } from './in-flight-requests.js';
 import { RateLimitedRequests } from './rate-limited-requests.js';
+import { FIRST_MODERN, StatelessDoor } from './stateless-door.js';
 import { NOT_JSON, sendJson, sendWebResponse, webRequestOf } from './web-exchange.js';
 
 /** A door session as it runs here: one SDK transport and server, rebuilt from the store on another instance. */
@@ -61,7 +62,8 @@ const REFUSALS: Readonly<Record<Exclude<Admission, { ok: true }>['reason'], stri
 /**
  * `{wire}/mcp`: MCP Streamable HTTP on the official SDK's Web-standard transport. Every request
  * is checked for its `Origin` (a foreign one is 403, as the transport specification requires) and
- * admitted afresh from its bearer token. Sessions are stored (see DoorSessions): any instance
+ * admitted afresh from its bearer token. A 2026-07-28 request (its `_meta` names the revision)
+ * is answered statelessly (StatelessDoor), touching no session. Sessions are stored (see DoorSessions): any instance
  * serves any session, rebuilding the SDK's session here by replaying the client's `initialize`; a
  * session another subject or client opened, or one that ended, answers 404 so the client starts a
  * new one.
@@ -70,9 +72,13 @@ export class McpDoorTransport {
   /** Sessions being rebuilt here, so two requests arriving together rebuild one. */
   private readonly rebuilding = new Map<string, Promise<TransportSession>>();
   private readonly origins: AllowedOrigins;
+  private readonly stateless: StatelessDoor;
 
   constructor(private readonly options: McpDoorTransportOptions) {
     this.origins = new AllowedOrigins(options.allowedOrigins, options.ownOrigin ?? null);
+    this.stateless = new StatelessDoor(options.server, options.door, MAX_BODY_BYTES, (error) =>
+      options.logger.warn('door transport error', { cause: error.message }),
+    );
   }
 
   readonly handle = async (ctx: Context): Promise<void> => {
@@ -80,7 +86,7 @@ export class McpDoorTransport {
     if (!telemetry) return this.answer(ctx);
     return telemetry.span(
       'porter.door.request',
-      () => ({ 'http.request.method': ctx.method, 'porter.door.session': ctx.get('mcp-session-id') ? 'existing' : 'new' }),
+      () => ({ 'http.request.method': ctx.method, 'porter.door.session': sessionOf(ctx) }),
       async (span) => {
         await this.answer(ctx);
         span.set({ 'http.response.status_code': ctx.status });
@@ -152,12 +158,24 @@ export class McpDoorTransport {
     if (ctx.method !== 'POST') return jsonRpcError(ctx, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
 
     const request = await this.read(exchange);
+    if (request.parsed !== NOT_JSON && (await this.stateless.isModern(request.request, request.parsed)))
+      return this.answerStateless(exchange, request);
     const initialize = initializeOf(request.parsed);
     const session = this.start(this.options.ids.mint('session'), initialize && { caller, initialize });
     await session.server.connect(session.transport);
     await this.hand(exchange, session, request);
     // The SDK answers anything but an initialize request without opening a session; drop ours then.
     if (!session.transport.sessionId) await session.close();
+  }
+
+  /**
+   * A 2026-07-28 request: answered by a server of its own, with no session looked up or stored.
+   * A call refused over a breaker or budget answers 429 as on a session.
+   */
+  private async answerStateless({ ctx, token, caller }: Exchange, { request, parsed }: WebExchange): Promise<void> {
+    const rateLimited = new RateLimitedRequests();
+    const answered = await this.stateless.answer(request, parsed, doorAuthInfo(token, caller), rateLimited);
+    await sendWebResponse(ctx, overLimit(answered, rateLimited.take(requestIdsOf(parsed))));
   }
 
   /**
@@ -335,6 +353,15 @@ interface Exchange {
 /** A JSON-RPC error about the HTTP exchange itself (no request id), as the SDK transport writes one. */
 function transportError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+}
+
+/**
+ * For the span: a request on a session, one that may open one, or a 2026-07-28 request (its
+ * `MCP-Protocol-Version` names a revision without sessions).
+ */
+function sessionOf(ctx: Context): 'existing' | 'new' | 'none' {
+  if (ctx.get('mcp-session-id')) return 'existing';
+  return ctx.get('mcp-protocol-version') >= FIRST_MODERN ? 'none' : 'new';
 }
 
 /** A request header as Node parsed it ('' when absent), without Koa's delegation on the hot path. */

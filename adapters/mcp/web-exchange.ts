@@ -10,10 +10,10 @@ import { lingerOnClose } from '../shared/unread-body.js';
 
 /**
  * The request headers the SDK transport reads (content negotiation, the session, the protocol
- * version, resumption). Only these are handed on: the bearer was checked already and travels as
+ * version, the 2026-07-28 standard headers `Mcp-Method` and `Mcp-Name`, resumption). Only these are handed on: the bearer was checked already and travels as
  * `authInfo`, and building a `Headers` costs per header on every request.
  */
-const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
+const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id'];
 
 /** Marks a body that is not JSON: the SDK reads it itself and answers its parse error. */
 export const NOT_JSON: unique symbol = Symbol('not JSON');

@@ -65,7 +65,16 @@ export interface DoorRouteOptions {
   readonly fixedOrigin: boolean;
 }
 
-const TRANSPORT_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Last-Event-ID'];
+const TRANSPORT_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'Accept',
+  'Mcp-Session-Id',
+  'Mcp-Protocol-Version',
+  'Mcp-Method',
+  'Mcp-Name',
+  'Last-Event-ID',
+];
 const OAUTH_HEADERS = ['Authorization', 'Content-Type', 'Mcp-Protocol-Version'];
 const MCP = '/mcp';
 

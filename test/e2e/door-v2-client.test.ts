@@ -134,9 +134,11 @@ describe('The MCP door with the MCP SDK v2 client (@modelcontextprotocol/client)
     await v1.close();
   });
 
-  it('falls back to the 2025 protocol when the client probes with server/discover', async () => {
-    const { client } = await connectSdkV2(door, 'fay', { versionNegotiation: { mode: 'auto' } });
-    expect(client.getProtocolEra()).to.equal('legacy');
+  it('negotiates the stateless 2026-07-28 revision when the client probes with server/discover', async () => {
+    const { client, transport } = await connectSdkV2(door, 'fay', { versionNegotiation: { mode: 'auto' } });
+    expect(client.getProtocolEra()).to.equal('modern');
+    expect(client.getNegotiatedProtocolVersion()).to.equal('2026-07-28');
+    expect(transport.sessionId, 'no session').to.equal(undefined);
     const listed = (await client.callTool({ name: 'notes_list', arguments: {} })) as CallToolResult;
     expect(listed.isError ?? false).to.equal(false);
     await client.close();

@@ -9,7 +9,13 @@ export interface ProxyOptions {
 export interface RoundRobinProxy {
   readonly url: string;
   /** For each request, which upstream (by index) answered it, in order. */
-  readonly served: Array<{ readonly method: string; readonly path: string; readonly upstream: number }>;
+  readonly served: Array<{
+    readonly method: string;
+    readonly path: string;
+    readonly upstream: number;
+    /** The `Mcp-Session-Id` the client sent and the one the answer carried, if any. */
+    readonly session: { readonly sent: string | null; readonly issued: string | null };
+  }>;
   /** How many client connections the idle timeout cut. */
   readonly cut: number;
   close(): Promise<void>;
@@ -38,7 +44,8 @@ export async function roundRobinProxy(upstreams: ReadonlyArray<string>, options:
     const upstream = httpRequest(
       { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...headers, connection: 'close' }, agent },
       (answer) => {
-        served.push({ method: req.method ?? 'GET', path: req.url ?? '/', upstream: index });
+        const session = { sent: headerOf(req.headers['mcp-session-id']), issued: headerOf(answer.headers['mcp-session-id']) };
+        served.push({ method: req.method ?? 'GET', path: req.url ?? '/', upstream: index, session });
         // One request per client connection: an idle cut never meets a connection a client would reuse.
         res.writeHead(answer.statusCode ?? 502, { ...answer.headers, connection: 'close' });
         // An event stream's head goes on at once, as a balancer passes it, not with its first event.
@@ -84,4 +91,8 @@ export async function roundRobinProxy(upstreams: ReadonlyArray<string>, options:
       await closeServer(server);
     },
   };
+}
+
+function headerOf(value: string | string[] | undefined): string | null {
+  return Array.isArray(value) ? value.join(', ') : (value ?? null);
 }
