@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { SdkHttpError } from '@modelcontextprotocol/client';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { devHost, type DevHostFixture } from '../support/dev-host-fixture.js';
+import { devHostPerTest } from '../support/dev-host-fixture.js';
 import { accessTokenFor, connectSdk, connectSdkV2, doorRpc, initializeRequest } from '../support/door-client.js';
 import type { Part } from '../support/turn-client.js';
-import type { PorterOptions } from '../../composition/config/config-schema.js';
 
 /** What the door answers a call over a breaker or a budget with, as the JSON-RPC error in a 429's body. */
 interface RateLimited {
@@ -19,15 +18,7 @@ function rateLimitedOf(body: string): RateLimited {
 
 describe('The MCP door over a breaker or a budget: rate-limit answers, never approvals', function () {
   this.timeout(60_000);
-  const open: DevHostFixture[] = [];
-  afterEach(async () => {
-    while (open.length) await open.pop()!.close();
-  });
-  const start = async (porter: PorterOptions = {}) => {
-    const host = await devHost({ porter });
-    open.push(host);
-    return { host, door: new URL(`${host.url}${host.porter.mount}/mcp`) };
-  };
+  const start = devHostPerTest();
 
   it('70 quick calls of a read tool with the default breaker: 60 run, 10 are told they are rate limited and when to retry, 0 approvals', async () => {
     const { host, door } = await start();

@@ -11,9 +11,8 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/client';
 import { connectSdk, connectSdkV2 } from '../support/door-client.js';
-import { devHost, type DevHostFixture } from '../support/dev-host-fixture.js';
+import { devHostPerTest } from '../support/dev-host-fixture.js';
 import { startCluster, type TurnCluster } from '../support/turn-cluster.js';
-import type { PorterOptions } from '../../composition/config/config-schema.js';
 
 const MODERN = '2026-07-28';
 const PINNED = { versionNegotiation: { mode: { pin: MODERN } } };
@@ -129,15 +128,7 @@ describe('The MCP door on the stateless 2026-07-28 revision, two instances behin
 
 describe('The MCP door on the stateless revision: refusals in JSON-RPC, never 500', function () {
   this.timeout(60_000);
-  const open: DevHostFixture[] = [];
-  afterEach(async () => {
-    while (open.length) await open.pop()!.close();
-  });
-  const start = async (porter: PorterOptions = {}) => {
-    const host = await devHost({ porter });
-    open.push(host);
-    return { host, door: new URL(`${host.url}${host.porter.mount}/mcp`) };
-  };
+  const start = devHostPerTest();
 
   it('answers an unsupported revision and a malformed _meta with a JSON-RPC error naming what is wrong', async () => {
     const { door } = await start();

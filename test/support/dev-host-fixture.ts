@@ -53,3 +53,19 @@ export function sharedDevHost(
     await host?.close();
   });
 }
+
+/**
+ * A development host per test, each closed after its test: `const start = devHostPerTest()` in a
+ * suite, then `const { host, door } = await start({ limits: … })` in a test (`door` is its MCP door).
+ */
+export function devHostPerTest(): (porter?: PorterOptions) => Promise<{ host: DevHostFixture; door: URL }> {
+  const open: DevHostFixture[] = [];
+  afterEach(async () => {
+    while (open.length) await open.pop()!.close();
+  });
+  return async (porter = {}) => {
+    const host = await devHost({ porter });
+    open.push(host);
+    return { host, door: new URL(`${host.url}${host.porter.mount}/mcp`) };
+  };
+}
