@@ -40,6 +40,12 @@ export interface SandboxSession {
    * already serving exactly that snapshot's files is left running.
    */
   restore(snapshotId: string): Promise<void>;
+  /**
+   * `restore`, for a server found down, unless a server answers by the time it runs: a change that
+   * rolled the app forward while this waited its turn keeps serving, never replaced by the older
+   * snapshot the caller read. Adapters that omit it are restored outright.
+   */
+  revive?(snapshotId: string): Promise<void>;
   /** A request to the app's own server (e.g. `POST /fn/<name>`), answered by it. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
   /** Stops the server and releases the sandbox; its files and snapshots stay for the next open. */

@@ -81,7 +81,8 @@ export class ServedRollout {
       const stop = session.stopped?.();
       if (stop) throw this.stoppedError(stop);
       this.logger.info('restoring a served app from its snapshot', { appId: app.id, snapshotId: served.snapshotId });
-      await step('restore', () => session.restore(served.snapshotId));
+      // Revived, not restored: an edit that finished while this waited must not be rolled back.
+      await step('restore', () => (session.revive ? session.revive(served.snapshotId) : session.restore(served.snapshotId)));
     }
     return session;
   }

@@ -151,15 +151,25 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
   }
 
   restore(snapshotId: string, timeoutMs?: number): Promise<void> {
+    return this.queue.run(() => this.restoreServer(snapshotId, timeoutMs));
+  }
+
+  revive(snapshotId: string): Promise<void> {
     return this.queue.run(async () => {
-      const { tree, swap } = await this.snapshots.stage(snapshotId);
-      this.packed = null;
-      await swap();
-      this.packed = tree;
-      // Already serving exactly these files (an edit that failed left the old server up): nothing to restart.
-      if (this.current?.gate.alive && this.current.digest === tree.digest) return;
-      await this.startServer(tree, timeoutMs);
+      // Asked by a request that found no server; a start queued before it (an edit) may serve now.
+      if (this.current?.gate.alive && (await this.current.gate.probe())) return;
+      await this.restoreServer(snapshotId);
     });
+  }
+
+  private async restoreServer(snapshotId: string, timeoutMs?: number): Promise<void> {
+    const { tree, swap } = await this.snapshots.stage(snapshotId);
+    this.packed = null;
+    await swap();
+    this.packed = tree;
+    // Already serving exactly these files (an edit that failed left the old server up): nothing to restart.
+    if (this.current?.gate.alive && this.current.digest === tree.digest) return;
+    await this.startServer(tree, timeoutMs);
   }
 
   async fetch(path: string, init: RequestInit = {}): Promise<Response> {

@@ -222,6 +222,26 @@ export function behavesAsSandbox(
     });
   }
 
+  if (sideBySide) {
+    it('revive, asked while a new version starts, leaves the new version serving; on a server that is down it restores', async function () {
+      const session = await served(nodeApp('v1'));
+      if (!session.revive) return this.skip(); // the adapter restores outright
+      const v1 = await session.snapshot();
+      await session.writeFiles(nodeApp('v2'));
+      // A request that read the app before the change found no server and asks for v1 back, while v2 starts.
+      const starting = session.start();
+      const reviving = session.revive!(v1);
+      await Promise.all([starting, reviving]);
+      expect((await callFn<EchoBody>(session, 'echo')).label).to.equal('v2');
+
+      await session.close();
+      const reopened = await sandbox.open(session.id, { egress: null });
+      expect(await reopened.isListening()).to.equal(false);
+      await reopened.revive!(v1);
+      expect((await callFn<EchoBody>(reopened, 'echo')).label).to.equal('v1');
+    });
+  }
+
   it('restore of a snapshot the sandbox does not hold fails and leaves the server serving', async () => {
     const session = await served(nodeApp('steady'));
     await session.restore('snp_01ARZ3NDEKTSV4RRFFQ69G5FAV').then(
