@@ -47,22 +47,42 @@ export function doorServer(info: DoorServerInfo, door: DoorTransportUseCases, se
       rateLimited.note(ctx.mcpReq.id, result.retryAfterSeconds);
       throw rateLimitError(result);
     }
-    return server.projectCallToolResult(toCallResult(result), undefined);
+    return server.projectCallToolResult(toCallResult(result, pagesOf(ctx)), undefined);
   });
   return server;
 }
 
 const CALLER = 'porterDoorCaller';
+const PAGES = 'porterDoorPages';
 
-/** The request's `AuthInfo` for the SDK: the bearer, and the caller the transport admitted it as. */
-export function doorAuthInfo(token: string, caller: DoorCaller): AuthInfo {
+/** The chrome's pages where the person answers what an outside agent cannot: absolute URLs. */
+export interface PersonPages {
+  readonly approvals: string;
+  readonly connections: string;
+}
+
+/** The chrome's pages from `door.chromeUrl` (a path resolves against the door's origin); its routes live in the hash. */
+export function personPagesOf(chromeUrl: string, origin: string): PersonPages {
+  const chrome = new URL(chromeUrl, origin).href;
+  return { approvals: `${chrome}#/approvals`, connections: `${chrome}#/connections` };
+}
+
+/**
+ * The request's `AuthInfo` for the SDK: the bearer, the caller the transport admitted it as, and
+ * where its person answers (`pages`, null when the chrome's place is not configured).
+ */
+export function doorAuthInfo(token: string, caller: DoorCaller, pages: PersonPages | null = null): AuthInfo {
   return {
     token,
     clientId: caller.clientId ?? '',
     scopes: caller.scope.split(' ').filter(Boolean),
     ...(caller.expiresAt !== undefined ? { expiresAt: caller.expiresAt } : {}),
-    extra: { [CALLER]: caller },
+    extra: { [CALLER]: caller, [PAGES]: pages },
   };
+}
+
+function pagesOf(ctx: ServerContext): PersonPages | null {
+  return (ctx.http?.authInfo?.extra?.[PAGES] as PersonPages | null | undefined) ?? null;
 }
 
 function callerOf(ctx: ServerContext): DoorCaller {
@@ -101,8 +121,15 @@ export function rateLimitError(result: Extract<DoorToolResult, { kind: 'rate-lim
   });
 }
 
-/** What the outside agent reads back. Anything that did not run is an error result saying why and what to do. */
-export function toCallResult(result: Exclude<DoorToolResult, { kind: 'unknown-tool' | 'rate-limited' }>): CallToolResult {
+/**
+ * What the outside agent reads back. Anything that did not run is an error result saying why and
+ * what to do: for what only the person can answer (an approval, a connection), where they answer
+ * it (`pages`) and that the identical call, retried after, runs.
+ */
+export function toCallResult(
+  result: Exclude<DoorToolResult, { kind: 'unknown-tool' | 'rate-limited' }>,
+  pages: PersonPages | null = null,
+): CallToolResult {
   switch (result.kind) {
     case 'ran': {
       const text = typeof result.output === 'string' ? result.output : JSON.stringify(result.output ?? null);
@@ -116,8 +143,9 @@ export function toCallResult(result: Exclude<DoorToolResult, { kind: 'unknown-to
           {
             type: 'text',
             text:
-              `Not done yet: this ${result.risk} action needs the person's approval (approval ${result.approvalId}: ${result.preview}). ` +
-              'Ask them to approve it in the app, then call this tool again with exactly the same arguments.',
+              `Not done yet: the person must approve this ${result.risk} action (approval ${result.approvalId}: ${result.preview}). ` +
+              (pages ? `Ask them to open ${pages.approvals} and approve it` : 'Ask them to approve it in the app') +
+              ', then call this tool again with exactly the same arguments: that call runs the approved action once.',
           },
         ],
         structuredContent: {
@@ -126,9 +154,27 @@ export function toCallResult(result: Exclude<DoorToolResult, { kind: 'unknown-to
           toolCallId: result.toolCallId,
           risk: result.risk,
           preview: result.preview,
+          ...(pages ? { approvalUrl: pages.approvals } : {}),
         },
       };
     case 'failed':
+      if (result.reason === 'connection-required')
+        return {
+          isError: true,
+          content: [
+            {
+              type: 'text',
+              // The guard's words name the chat's Connect button, which an outside agent's person does not see.
+              text: pages
+                ? result.error.replace(
+                    / \(the chat offers a Connect button\), then try again\.$/,
+                    ` at ${pages.connections}, then call this tool again with the same arguments.`,
+                  )
+                : result.error,
+            },
+          ],
+          structuredContent: { status: 'connection-required', ...(pages ? { connectUrl: pages.connections } : {}) },
+        };
       return { isError: true, content: [{ type: 'text', text: result.code ? `${result.code}: ${result.error}` : result.error }] };
     case 'blocked':
       return { isError: true, content: [{ type: 'text', text: result.reason }] };

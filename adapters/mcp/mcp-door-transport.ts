@@ -15,7 +15,7 @@ import type { Telemetry } from '../../ports/telemetry.js';
 import type { Admission, DoorTransportUseCases } from '../../ports/use-cases/door.js';
 import { allowAnyOrigin, AllowedOrigins, arrivedOnLoopback } from './cors.js';
 import type { DoorUrls } from './door-urls.js';
-import { doorAuthInfo, doorServer, type DoorServerInfo } from './mcp-door-server.js';
+import { doorAuthInfo, doorServer, personPagesOf, type DoorServerInfo, type PersonPages } from './mcp-door-server.js';
 import { InFlightRequests, requestIdsOf } from './in-flight-requests.js';
 import { RateLimitedRequests } from './rate-limited-requests.js';
 import { FIRST_MODERN, StatelessDoor } from './stateless-door.js';
@@ -47,6 +47,8 @@ export interface McpDoorTransportOptions {
   readonly allowedOrigins?: ReadonlyArray<string> | '*';
   /** The door's own origin for the Origin check: the configured base URL's. Never taken from a request's Host. */
   readonly ownOrigin?: string;
+  /** Where the shipped chrome is (`door.chromeUrl`): a path on the door's origin or an absolute URL. */
+  readonly chromeUrl?: string;
 }
 
 const EXPOSED = ['Mcp-Session-Id', 'WWW-Authenticate', 'Mcp-Protocol-Version', 'Retry-After'];
@@ -141,7 +143,8 @@ export class McpDoorTransport {
     if (!admission.ok) return unauthorized(ctx, urls, admission.reason);
     const { caller } = admission;
     // Admission needs a token, so there is one here.
-    const exchange: Exchange = { ctx, url: `${urls.resource}${ctx.search}`, token: token ?? '', caller };
+    const pages = this.options.chromeUrl ? personPagesOf(this.options.chromeUrl, urls.origin) : null;
+    const exchange: Exchange = { ctx, url: `${urls.resource}${ctx.search}`, token: token ?? '', caller, pages };
 
     if (finding) {
       const found = await finding;
@@ -172,9 +175,9 @@ export class McpDoorTransport {
    * A 2026-07-28 request: answered by a server of its own, with no session looked up or stored.
    * A call refused over a breaker or budget answers 429 as on a session.
    */
-  private async answerStateless({ ctx, token, caller }: Exchange, { request, parsed }: WebExchange): Promise<void> {
+  private async answerStateless({ ctx, token, caller, pages }: Exchange, { request, parsed }: WebExchange): Promise<void> {
     const rateLimited = new RateLimitedRequests();
-    const answered = await this.stateless.answer(request, parsed, doorAuthInfo(token, caller), rateLimited);
+    const answered = await this.stateless.answer(request, parsed, doorAuthInfo(token, caller, pages), rateLimited);
     await sendWebResponse(ctx, overLimit(answered, rateLimited.take(requestIdsOf(parsed))));
   }
 
@@ -246,10 +249,10 @@ export class McpDoorTransport {
     return pending;
   }
 
-  private async replay(id: string, stored: DoorSessionPrimitives, { url, token, caller }: Exchange): Promise<TransportSession> {
+  private async replay(id: string, stored: DoorSessionPrimitives, { url, token, caller, pages }: Exchange): Promise<TransportSession> {
     const session = this.start(id, null);
     await session.server.connect(session.transport);
-    const authInfo = doorAuthInfo(token, caller);
+    const authInfo = doorAuthInfo(token, caller, pages);
     const post = (message: object, headers: Record<string, string> = {}) =>
       session.transport.handleRequest(
         new Request(url, {
@@ -279,12 +282,12 @@ export class McpDoorTransport {
    * Hands the request to the SDK transport as a Web `Request`, with the caller it was admitted as,
    * and sends its `Response` back through Koa.
    */
-  private async hand({ ctx, token, caller }: Exchange, session: TransportSession, exchange: WebExchange): Promise<void> {
+  private async hand({ ctx, token, caller, pages }: Exchange, session: TransportSession, exchange: WebExchange): Promise<void> {
     const ids = requestIdsOf(exchange.parsed);
     if (!session.inFlight.claim(ids))
       return jsonRpcError(ctx, 400, -32600, 'Invalid Request: a request id is already in flight on this session');
     try {
-      const answered = await answerOf(session, exchange, doorAuthInfo(token, caller));
+      const answered = await answerOf(session, exchange, doorAuthInfo(token, caller, pages));
       const response = overLimit(answered, session.rateLimited.take(ids));
       if (ctx.method === 'GET' && response.ok) {
         // An open event stream: the session's live form here stays checked against the store while it lasts.
@@ -348,6 +351,8 @@ interface Exchange {
   readonly url: string;
   readonly token: string;
   readonly caller: DoorCaller;
+  /** The chrome's pages where the person answers, absolute; null when the chrome's place is not configured. */
+  readonly pages: PersonPages | null;
 }
 
 /** A JSON-RPC error about the HTTP exchange itself (no request id), as the SDK transport writes one. */

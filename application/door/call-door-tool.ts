@@ -58,7 +58,12 @@ export class CallDoorTool implements UseCase<DoorToolCall, DoorToolResult> {
       case 'parked':
         return { kind: 'parked', ...result.parked };
       case 'failed':
-        return { kind: 'failed', error: result.error, ...(result.code ? { code: result.code } : {}) };
+        return {
+          kind: 'failed',
+          error: result.error,
+          ...(result.code ? { code: result.code } : {}),
+          ...(result.reason ? { reason: result.reason } : {}),
+        };
       case 'blocked':
         return { kind: 'blocked', reason: result.reason };
       case 'invalid':

@@ -139,7 +139,12 @@ export class ExecuteApproved {
     });
     return outcome.ok
       ? { status: 'ran', output: outcome.output, because: 'approval' }
-      : { status: 'failed', error: outcome.error, ...(outcome.code ? { code: outcome.code } : {}) };
+      : {
+          status: 'failed',
+          error: outcome.error,
+          ...(outcome.code ? { code: outcome.code } : {}),
+          ...(outcome.reason ? { reason: outcome.reason } : {}),
+        };
   }
 
   /**

@@ -108,7 +108,12 @@ export class GuardCall {
         const outcome = await this.deps.runner.run({ ...this.runOf(call, tool, parsed), authority });
         return outcome.ok
           ? { status: 'ran', output: outcome.output, because: decision.because }
-          : { status: 'failed', error: outcome.error, ...(outcome.code ? { code: outcome.code } : {}) };
+          : {
+              status: 'failed',
+              error: outcome.error,
+              ...(outcome.code ? { code: outcome.code } : {}),
+              ...(outcome.reason ? { reason: outcome.reason } : {}),
+            };
       }
       case 'block':
         await this.deps.audit.record({

@@ -14,7 +14,9 @@ export interface ToolRun extends CallSite {
 }
 
 export type ToolOutcome =
-  { readonly ok: true; readonly output: unknown } | { readonly ok: false; readonly error: string; readonly code?: string };
+  | { readonly ok: true; readonly output: unknown }
+  /** `reason`: the domain error's own (`connection-required`), for a caller that answers it with a way out. */
+  | { readonly ok: false; readonly error: string; readonly code?: string; readonly reason?: string };
 
 /** Runs one tool that the guard has let through, with its context; a throw becomes an outcome. */
 export class ToolRunner {
@@ -52,7 +54,10 @@ export class ToolRunner {
       });
       return { ok: true, output: output ?? null };
     } catch (error) {
-      if (error instanceof DomainError) return { ok: false, error: error.message, code: error.code };
+      if (error instanceof DomainError) {
+        const reason = error.details?.reason;
+        return { ok: false, error: error.message, code: error.code, ...(typeof reason === 'string' ? { reason } : {}) };
+      }
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
   }

@@ -116,6 +116,16 @@ const doorSchema = z.strictObject({
     .optional(),
   /** How long an instance trusts a door session it read from the store (ms); 0 reads it on every request. */
   sessionCacheMs: z.number().int().min(0).max(10_000).optional(),
+  /**
+   * Where the shipped chrome is served (`/assistant`, a path on the door's origin, or an absolute
+   * URL): a call waiting for the person names its Approvals page, a missing connection its
+   * Connections page.
+   */
+  chromeUrl: z
+    .string()
+    .max(2000)
+    .regex(/^(\/|https?:\/\/)[^\s#?]*$/, 'must be a path like /assistant or an http(s) URL, without a query or fragment')
+    .optional(),
 });
 
 /**

@@ -202,9 +202,16 @@ export interface PorterOptions {
    * The door's transport: `allowedOrigins`, browser origins besides the base URL's and loopback
    * ones on a loopback connection (or `'*'`; another `Origin` is 403; the request's Host never
    * counts), and `sessionCacheMs`, how long an instance trusts a door session
-   * it read from the store (or opened or rebuilt itself), 0–10000 ms (default 1000; 0 reads it on every request).
+   * it read from the store (or opened or rebuilt itself), 0–10000 ms (default 1000; 0 reads it on every request),
+   * and `chromeUrl`, where the shipped chrome is served (`/assistant`, or an absolute URL): a call
+   * that needs the person's approval names the chrome's Approvals page to the outside agent, and one
+   * that needs a connection its Connections page.
    */
-  readonly door?: { readonly allowedOrigins?: ReadonlyArray<string> | '*'; readonly sessionCacheMs?: number };
+  readonly door?: {
+    readonly allowedOrigins?: ReadonlyArray<string> | '*';
+    readonly sessionCacheMs?: number;
+    readonly chromeUrl?: string;
+  };
   readonly remoteAs?: RemoteAuthorizationServer;
   /** How Porter calls the host as a person who is away or comes through the door: `actAs.authjs(…)`, `actAs.hostedIdentity(…)`, `actAs.jwt(…)`. */
   readonly actAs?: ActAsPreset;

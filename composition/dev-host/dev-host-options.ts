@@ -41,6 +41,8 @@ export function devHostOptions(options: DevHostOptions, env: NodeJS.ProcessEnv, 
     // The MCP door, signed in from the same demo cookie (see dev-oauth.ts).
     mcp: true,
     oauth: developmentOAuth(),
+    // The chrome is served at / (dev-host.ts): a door call waiting for the person names its pages.
+    door: { chromeUrl: '/' },
     ...(made.secret !== undefined ? { secret: made.secret } : {}),
     // A self-minted Standard Webhooks source: POST /webhooks/demo, signed with this secret.
     ...(made.webhookSecret ? { webhooks: { sources: { demo: { kind: 'standard', secret: made.webhookSecret } } } } : {}),

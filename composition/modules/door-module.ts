@@ -66,10 +66,11 @@ function doorRoutesOf(door: Container): DoorRoutes {
     ...(config.door?.allowedOrigins ? { allowedOrigins: config.door.allowedOrigins } : {}),
     // Without a base URL the door has no origin of its own to allow: the Host header is the caller's to say.
     ...(config.baseUrl ? { ownOrigin: new URL(config.baseUrl).origin } : {}),
+    ...(config.door?.chromeUrl ? { chromeUrl: config.door.chromeUrl } : {}),
     server: {
       name: 'porter',
       version: PORTER_VERSION,
-      instructions: `Tools of ${brand.name}. Reads run at once; writes, deletions and anything reaching outside wait for the person's approval: when a result says approval is required, ask them to approve it, then call the tool again with the same arguments.`,
+      instructions: `Tools of ${brand.name}. Reads run at once; writes, deletions and anything reaching outside wait for the person's approval: when a result says approval is required, ask them to approve it at the address it gives, then call the tool again with the same arguments.`,
     },
     ids: get(door, TOKENS.Ids),
     logger,

@@ -186,7 +186,8 @@ export interface DoorToolCall {
 export type DoorToolResult =
   | { readonly kind: 'ran'; readonly output: unknown }
   | { readonly kind: 'parked'; readonly approvalId: string; readonly toolCallId: string; readonly risk: Risk; readonly preview: string }
-  | { readonly kind: 'failed'; readonly error: string; readonly code?: string }
+  /** `reason` `connection-required`: the tool acts through an account of the person's they have not connected. */
+  | { readonly kind: 'failed'; readonly error: string; readonly code?: string; readonly reason?: string }
   | { readonly kind: 'blocked'; readonly reason: string }
   | { readonly kind: 'invalid'; readonly issues: ReadonlyArray<string> }
   /** Over a breaker or a budget: nothing ran nor was parked; `retryAfterSeconds` null when it never frees. */

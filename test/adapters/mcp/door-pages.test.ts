@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { defaultConsentPage, type ConsentPageModel } from '../../../adapters/mcp/consent-page.js';
 import { connectPage } from '../../../adapters/mcp/connect-page.js';
-import { toCallResult } from '../../../adapters/mcp/mcp-door-server.js';
+import { personPagesOf, toCallResult } from '../../../adapters/mcp/mcp-door-server.js';
+import { ConnectionRequired } from '../../../domain/connections/errors.js';
 import { bearerOf } from '../../../adapters/mcp/mcp-door-transport.js';
 
 const model: ConsentPageModel = {
@@ -63,5 +64,21 @@ describe('door pages', () => {
       type: 'text',
       text: 'not-implemented: no consent',
     });
+  });
+
+  it('sends the person to connect an account, where the chrome is, when a call needs one', () => {
+    const pages = personPagesOf('/assistant', 'https://app.example.com');
+    expect(pages).to.deep.equal({
+      approvals: 'https://app.example.com/assistant#/approvals',
+      connections: 'https://app.example.com/assistant#/connections',
+    });
+    const needed = new ConnectionRequired('gmail', 'mail_send');
+    const result = toCallResult({ kind: 'failed', error: needed.message, code: needed.code, reason: 'connection-required' }, pages);
+    expect(result.isError).to.equal(true);
+    expect((result.content[0] as { text: string }).text).to.equal(
+      "Connection required: mail_send acts through the person's gmail account, which is not connected. " +
+        'Ask them to connect gmail at https://app.example.com/assistant#/connections, then call this tool again with the same arguments.',
+    );
+    expect(result.structuredContent).to.deep.equal({ status: 'connection-required', connectUrl: pages.connections });
   });
 });

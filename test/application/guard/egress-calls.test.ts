@@ -81,6 +81,7 @@ describe('egress calls through the guard', () => {
       status: 'failed',
       error: 'Porter will not connect to rebind.example: it resolves to a loopback address',
       code: 'forbidden',
+      reason: 'egress-refused',
     });
   });
 });

@@ -1,0 +1,100 @@
+import { expect } from 'chai';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { connectSdk, connectSdkV2 } from '../support/door-client.js';
+import { devHost, devHostPerTest } from '../support/dev-host-fixture.js';
+
+const PINNED = { versionNegotiation: { mode: { pin: '2026-07-28' } } };
+
+interface Parked {
+  status: string;
+  approvalId: string;
+  approvalUrl?: string;
+}
+
+function textOf(result: CallToolResult): string {
+  return (result.content[0] as { text: string }).text;
+}
+
+/** A door tool call as either SDK client makes it. */
+type CallTool = (params: { name: string; arguments: Record<string, unknown> }) => Promise<unknown>;
+
+describe('The MCP door sends the person to approve, for a client without elicitation', function () {
+  this.timeout(60_000);
+  const start = devHostPerTest();
+
+  /**
+   * The call parks, says where the person approves it and to retry it; the identical retry before
+   * the approval reuses it; after the approval, two racing retries run the action exactly once.
+   */
+  async function approveThenRetry(callTool: CallTool, host: Awaited<ReturnType<typeof start>>['host'], person: string) {
+    const call = { name: 'notes_add', arguments: { text: 'from the door' } };
+    const first = (await callTool(call)) as CallToolResult;
+    expect(first.isError).to.equal(true);
+    const parked = first.structuredContent as unknown as Parked;
+    const approvals = `${host.url}/#/approvals`;
+    expect(parked).to.deep.include({ status: 'approval-required', approvalUrl: approvals });
+    expect(textOf(first))
+      .to.contain('the person must approve')
+      .and.to.contain(`open ${approvals} and approve it`)
+      .and.to.contain('call this tool again with exactly the same arguments');
+
+    const again = (await callTool(call)) as CallToolResult;
+    expect((again.structuredContent as unknown as Parked).approvalId, 'the identical retry reuses the parked approval').to.equal(
+      parked.approvalId,
+    );
+    const wire = host.client.as(person);
+    expect((await wire.json('GET', '/approvals')).body.approvals).to.have.length(1);
+    expect((await wire.json('POST', `/approvals/${parked.approvalId}/decide`, { approve: true })).status).to.equal(200);
+
+    const retries = (await Promise.all([callTool(call), callTool(call)])) as CallToolResult[];
+    const ran = retries.filter((retry) => !retry.isError);
+    expect(ran.length, retries.map(textOf).join(' | ')).to.be.at.least(1);
+    for (const retry of ran) expect(retry.structuredContent).to.deep.equal({ added: 'from the door', count: 1 });
+    // The other racing retry read the outcome, was told the call is running, or (arriving after it
+    // ran) is a new action the person is asked about: never a second run of the approved one.
+    for (const retry of retries.filter((r) => r.isError)) {
+      const fresh = retry.structuredContent as unknown as Parked | undefined;
+      if (fresh?.status === 'approval-required') expect(fresh.approvalId).to.not.equal(parked.approvalId);
+      else expect(textOf(retry)).to.contain('already running');
+    }
+    const listed = (await callTool({ name: 'notes_list', arguments: {} })) as CallToolResult;
+    expect(listed.structuredContent, 'the approved action ran exactly once').to.deep.equal({ notes: ['from the door'] });
+  }
+
+  it('on a 2025-11-25 session (the v1 SDK client)', async () => {
+    const { host, door } = await start();
+    const { client } = await connectSdk(door, 'ada');
+    await approveThenRetry((params) => client.callTool(params), host, 'ada');
+    await client.close();
+  });
+
+  it('on the stateless 2026-07-28 revision (the v2 SDK client)', async () => {
+    const { host, door } = await start();
+    const { client } = await connectSdkV2(door, 'bea', PINNED);
+    await approveThenRetry((params) => client.callTool(params), host, 'bea');
+    await client.close();
+  });
+
+  it('sends the person to the Connections page when a tool needs an account they have not connected', async () => {
+    const host = await devHost({ demoBroker: true });
+    try {
+      const { client } = await connectSdkV2(new URL(`${host.url}${host.porter.mount}/mcp`), 'dan', PINNED);
+      const result = (await client.callTool({ name: 'calendar_events', arguments: {} })) as CallToolResult;
+      expect(result.isError).to.equal(true);
+      expect(result.structuredContent).to.deep.equal({ status: 'connection-required', connectUrl: `${host.url}/#/connections` });
+      expect(textOf(result)).to.contain(`at ${host.url}/#/connections`).and.to.contain('call this tool again with the same arguments');
+      await client.close();
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('names the chrome where the host serves it (door.chromeUrl)', async () => {
+    const { door } = await start({ door: { chromeUrl: 'https://app.example.com/assistant' } });
+    const { client } = await connectSdk(door, 'cai');
+    const first = (await client.callTool({ name: 'notes_clear', arguments: {} })) as CallToolResult;
+    expect(first.structuredContent).to.deep.include({ approvalUrl: 'https://app.example.com/assistant#/approvals' });
+    expect(textOf(first)).to.contain('open https://app.example.com/assistant#/approvals and approve it');
+    await client.close();
+  });
+});
