@@ -1,9 +1,14 @@
 import {
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  UrlElicitationRequiredError,
   type AuthInfo,
   type CallToolResult,
+  type ClientCapabilities,
+  type InputRequiredResult,
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
@@ -34,12 +39,15 @@ export function doorServer(info: DoorServerInfo, door: DoorTransportUseCases, se
   server.setRequestHandler('tools/list', async () => ({ tools: (await door.listTools.execute()).map(toMcpTool) }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name } = request.params;
+    const answered = Object.keys(ctx.mcpReq.inputResponses ?? {});
+    const continues = answered.find((key) => key.startsWith(APPROVAL_KEY))?.slice(APPROVAL_KEY.length);
     const result = await door.callTool.execute({
       caller: callerOf(ctx),
       session,
       tool: name,
       input: request.params.arguments ?? {},
       signal: ctx.mcpReq.signal,
+      ...(continues ? { continues } : {}),
     });
     // The bare message on the wire: the v1 client prefixes what it reads with `MCP error <code>:` itself.
     if (result.kind === 'unknown-tool') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
@@ -47,9 +55,66 @@ export function doorServer(info: DoorServerInfo, door: DoorTransportUseCases, se
       rateLimited.note(ctx.mcpReq.id, result.retryAfterSeconds);
       throw rateLimitError(result);
     }
-    return server.projectCallToolResult(toCallResult(result, pagesOf(ctx)), undefined);
+    const pages = pagesOf(ctx);
+    const asked = pages && personAsk(result, pages);
+    // A retry that answered this very ask, still waiting on the person, reads the plain answer: asking again would loop.
+    if (asked && !answered.includes(asked.key) && declaresUrlElicitation(ctx, server)) return askThePerson(ctx, asked);
+    return server.projectCallToolResult(toCallResult(result, pages), undefined);
   });
   return server;
+}
+
+/** A page the person opens before the call can go on (URL-mode elicitation), keyed by what it answers. */
+interface PersonAsk {
+  readonly key: string;
+  readonly url: string;
+  readonly message: string;
+}
+
+const APPROVAL_KEY = 'porter-approval:';
+
+function personAsk(result: DoorToolResult, pages: PersonPages): PersonAsk | null {
+  if (result.kind === 'parked')
+    return {
+      key: `${APPROVAL_KEY}${result.approvalId}`,
+      url: pages.approvals,
+      message: `Approve this ${result.risk} action: ${result.preview}`,
+    };
+  if (result.kind === 'failed' && result.reason === 'connection-required')
+    return {
+      key: 'porter-connect',
+      url: pages.connections,
+      message: result.error.replace(/ \(the chat offers a Connect button\).*$/, '.'),
+    };
+  return null;
+}
+
+/**
+ * Whether the client declared URL-mode elicitation: on 2026-07-28 in the request's own `_meta`, on
+ * a 2025-11-25 session in its `initialize`.
+ */
+function declaresUrlElicitation(ctx: ServerContext, server: Server): boolean {
+  return (modernCapabilities(ctx) ?? server.getClientCapabilities())?.elicitation?.url !== undefined;
+}
+
+/** The client capabilities a 2026-07-28 request carries in its `_meta` envelope; undefined on a 2025-11-25 session. */
+function modernCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
+  // The SDK types the lifted envelope without its keys.
+  return (ctx.mcpReq.envelope as Record<string, ClientCapabilities | undefined> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
+}
+
+/**
+ * Sends the person to the page, as the request's revision does it: on 2026-07-28 an `input_required`
+ * result (the client opens the URL, then retries with its answer); on a 2025-11-25 session the
+ * URL-elicitation-required error (-32042), after which the client retries the call.
+ */
+function askThePerson(ctx: ServerContext, ask: PersonAsk): InputRequiredResult {
+  if (modernCapabilities(ctx) !== undefined)
+    return inputRequired({ inputRequests: { [ask.key]: inputRequired.elicitUrl({ message: ask.message, url: ask.url }) } });
+  throw new UrlElicitationRequiredError(
+    [{ mode: 'url', message: ask.message, url: ask.url, elicitationId: ask.key }],
+    `${ask.message}. Open ${ask.url}, then call this tool again with the same arguments.`,
+  );
 }
 
 const CALLER = 'porterDoorCaller';

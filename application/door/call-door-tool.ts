@@ -10,7 +10,8 @@ import { LimitReached } from '../../domain/errors.js';
  * `tools/call` through the door. The call goes through the guard as the connected person (venue
  * `mcp`, present), in the door session, carrying the consent evidence so grants remembered through
  * this client cover it; host calls then run through the act-as seam, never with the inbound bearer.
- * An identical call retried in the session reuses its parked approval. Without consent evidence
+ * An identical call retried in the session reuses its parked approval, and one that names the
+ * approval it answers (`continues`) reads its outcome once a racing retry ran it. Without consent evidence
  * there is nothing to key grants to, so the call fails closed. Over a breaker or the person's
  * `toolCalls` budget the call is refused as rate limited, saying when to retry: an outside agent
  * retries on its own, and parking each retry would ask the person once per call.
@@ -44,6 +45,7 @@ export class CallDoorTool implements UseCase<DoorToolCall, DoorToolResult> {
         session: call.session,
         evidence: call.caller.evidence,
         reuseParked: true,
+        ...(call.continues ? { continues: call.continues } : {}),
         overBreaker: 'refuse',
         signal: call.signal,
       });

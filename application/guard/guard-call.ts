@@ -29,6 +29,12 @@ export interface GuardedCall extends CallSite {
    * tool-call id) and runs once on a one-off approval; after that it asks again.
    */
   readonly reuseParked?: boolean;
+  /**
+   * With `reuseParked`: the approval this retry answers (the door's client retrying after the person
+   * was sent to approve it). Once that approval ran for a racing identical retry, this one reads its
+   * outcome instead of asking the person again for a new one.
+   */
+  readonly continues?: string;
   /** A dry run: a call that would write, destroy or reach outside is previewed, not run (reads run). */
   readonly dryRun?: boolean;
   /**
@@ -207,6 +213,7 @@ export class GuardCall {
     });
     for (const { approval } of same) {
       const state = approval.stateAt(now);
+      if (approval.id === call.continues && (state === 'executing' || state === 'executed')) return this.takenByAnotherRetry(approval.id);
       if (state === 'pending') {
         return {
           status: 'parked',

@@ -181,6 +181,8 @@ export interface DoorToolCall {
   readonly tool: string;
   readonly input: unknown;
   readonly signal: AbortSignal;
+  /** The approval this call answers: a client's retry after the person was sent to approve it. */
+  readonly continues?: string;
 }
 
 export type DoorToolResult =

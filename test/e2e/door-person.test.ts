@@ -98,3 +98,82 @@ describe('The MCP door sends the person to approve, for a client without elicita
     await client.close();
   });
 });
+
+describe('The MCP door asks the person through URL elicitation, for a client that declares it', function () {
+  this.timeout(60_000);
+  const start = devHostPerTest();
+  const call = { name: 'notes_add', arguments: { text: 'asked by URL' } };
+
+  it('on 2026-07-28: input_required opens the Approvals page, and the retries after the approval run the action once', async () => {
+    const { host, door } = await start();
+    const { client } = await connectSdkV2(door, 'eve', { ...PINNED, capabilities: { elicitation: { url: {} } } });
+    const person = host.client.as('eve');
+    const opened: Array<{ mode?: string; url?: string; message: string }> = [];
+    let racing: Promise<unknown> | undefined;
+    client.setRequestHandler('elicitation/create', async (request) => {
+      opened.push(request.params as (typeof opened)[number]);
+      // The person opens the page and approves the one waiting there, as the chrome's Approve button does.
+      const [waiting] = (await person.json('GET', '/approvals')).body.approvals as Array<{ id: string }>;
+      expect((await person.json('POST', `/approvals/${waiting!.id}/decide`, { approve: true })).status).to.equal(200);
+      // A second retry of the same call, answering the same approval, races the client's own.
+      // (`inputResponses` is the 2026-07-28 retry's own param, which `callTool`'s type does not list.)
+      const retry = { ...call, inputResponses: { [`porter-approval:${waiting!.id}`]: { action: 'accept' } } };
+      racing = client.callTool(retry as typeof call);
+      return { action: 'accept' };
+    });
+
+    const result = (await client.callTool(call)) as CallToolResult;
+    const raced = (await racing) as CallToolResult;
+    expect(opened).to.have.length(1);
+    expect(opened[0]).to.deep.include({ mode: 'url', url: `${host.url}/#/approvals` });
+    expect(opened[0]!.message).to.contain('Add the note “asked by URL”');
+    for (const answer of [result, raced]) {
+      if (answer.isError) expect(textOf(answer)).to.contain('already running');
+      else expect(answer.structuredContent).to.deep.equal({ added: 'asked by URL', count: 1 });
+    }
+    expect(result.isError ?? false, 'the client’s own retry ran or read the outcome').to.equal(false);
+    const listed = (await client.callTool({ name: 'notes_list', arguments: {} })) as CallToolResult;
+    expect(listed.structuredContent, 'the approved action ran exactly once').to.deep.equal({ notes: ['asked by URL'] });
+    await client.close();
+  });
+
+  it('on 2026-07-28: a retry while the approval still waits reads where to approve, instead of asking again', async () => {
+    const { host, door } = await start();
+    const { client } = await connectSdkV2(door, 'gil', { ...PINNED, capabilities: { elicitation: { url: {} } } });
+    let asked = 0;
+    client.setRequestHandler('elicitation/create', async () => {
+      asked++;
+      return { action: 'accept' };
+    });
+    const result = (await client.callTool(call)) as CallToolResult;
+    expect(asked).to.equal(1);
+    expect(result.isError).to.equal(true);
+    expect(result.structuredContent).to.deep.include({ status: 'approval-required', approvalUrl: `${host.url}/#/approvals` });
+    await client.close();
+  });
+
+  it('on a 2025-11-25 session: the URL-elicitation-required error (-32042) names the page, and racing retries after the approval run the action once', async () => {
+    const { host, door } = await start();
+    const { client } = await connectSdk(door, 'fay', undefined, { capabilities: { elicitation: { url: {} } } });
+    const refused = await client.callTool(call).then(
+      () => null,
+      (error: unknown) => error as { code: number; data: { elicitations: Array<{ mode: string; url: string; elicitationId: string }> } },
+    );
+    expect(refused?.code).to.equal(-32042);
+    const [elicitation] = refused!.data.elicitations;
+    expect(elicitation).to.deep.include({ mode: 'url', url: `${host.url}/#/approvals` });
+
+    const person = host.client.as('fay');
+    const [waiting] = (await person.json('GET', '/approvals')).body.approvals as Array<{ id: string }>;
+    expect(elicitation!.elicitationId).to.equal(`porter-approval:${waiting!.id}`);
+    expect((await person.json('POST', `/approvals/${waiting!.id}/decide`, { approve: true })).status).to.equal(200);
+
+    const retries = await Promise.allSettled([client.callTool(call), client.callTool(call)]);
+    const ran = retries.flatMap((retry) => (retry.status === 'fulfilled' && !(retry.value as CallToolResult).isError ? [retry.value] : []));
+    expect(ran.length, JSON.stringify(retries)).to.be.at.least(1);
+    for (const answer of ran) expect((answer as CallToolResult).structuredContent).to.deep.equal({ added: 'asked by URL', count: 1 });
+    const listed = (await client.callTool({ name: 'notes_list', arguments: {} })) as CallToolResult;
+    expect(listed.structuredContent, 'the approved action ran exactly once').to.deep.equal({ notes: ['asked by URL'] });
+    await client.close();
+  });
+});

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import * as v2 from '@modelcontextprotocol/client';
@@ -153,8 +153,11 @@ export async function connectSdkV2(
   return { client, transport, provider };
 }
 
-/** Connects the MCP SDK's own client as `person`: the first connect meets a 401 and runs the OAuth flow. */
-export async function connectSdk(door: URL, person: string, provider = new BrowserlessProvider(person)) {
+/**
+ * Connects the MCP SDK's own client as `person`: the first connect meets a 401 and runs the OAuth
+ * flow. `options` are the client's (its capabilities, say).
+ */
+export async function connectSdk(door: URL, person: string, provider = new BrowserlessProvider(person), options: ClientOptions = {}) {
   let refused: unknown;
   try {
     await new Client({ name: 'e2e', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(door, { authProvider: provider }));
@@ -165,7 +168,7 @@ export async function connectSdk(door: URL, person: string, provider = new Brows
   const finishing = new StreamableHTTPClientTransport(door, { authProvider: provider });
   await finishing.finishAuth(provider.code!);
   const transport = new StreamableHTTPClientTransport(door, { authProvider: provider });
-  const client = new Client({ name: 'e2e', version: '1.0.0' });
+  const client = new Client({ name: 'e2e', version: '1.0.0' }, options);
   await client.connect(transport);
   return { client, transport, provider };
 }

@@ -192,6 +192,22 @@ describe('GuardCall: the decision pipeline', () => {
       expect((await h.list.execute({ principal: ada })).approvals).to.have.length(0);
     });
 
+    it('answers a retry that names the approval it answers with that execution, even after it ran', async () => {
+      const clear = countingTool('notes_clear', 'destructive');
+      const h = guardHarness({ tools: [clear.tool] });
+      const door = { venue: 'mcp' as const, session: 'ses_door1', reuseParked: true };
+      const id = parkedId(await h.call('notes_clear', { all: true }, door));
+      await h.decide.execute({ principal: ada, approvalId: id, approve: true });
+      expect(await h.call('notes_clear', { all: true }, door)).to.deep.include({ status: 'ran' });
+      const late = await h.call('notes_clear', { all: true }, { ...door, continues: id });
+      expect(late).to.deep.include({ status: 'ran', because: 'approval' });
+      expect(clear.calls).to.have.length(1);
+      // Naming it from another session, or for another input, reads nothing: that call parks as its own.
+      expect((await h.call('notes_clear', { all: true }, { ...door, session: 'ses_door2', continues: id })).status).to.equal('parked');
+      expect((await h.call('notes_clear', { all: false }, { ...door, continues: id })).status).to.equal('parked');
+      expect(clear.calls).to.have.length(1);
+    });
+
     it('does not reuse across door sessions or for a different input', async () => {
       const clear = countingTool('notes_clear', 'destructive');
       const h = guardHarness({ tools: [clear.tool] });
