@@ -152,6 +152,30 @@ describe('The MCP door asks the person through URL elicitation, for a client tha
     await client.close();
   });
 
+  it('on 2026-07-28: a tool whose account is not connected opens the Connections page, once', async () => {
+    const host = await devHost({ demoBroker: true });
+    try {
+      const { client } = await connectSdkV2(new URL(`${host.url}${host.porter.mount}/mcp`), 'hal', {
+        ...PINNED,
+        capabilities: { elicitation: { url: {} } },
+      });
+      const opened: Array<{ mode?: string; url?: string; message: string }> = [];
+      client.setRequestHandler('elicitation/create', async (request) => {
+        opened.push(request.params as (typeof opened)[number]);
+        return { action: 'accept' };
+      });
+      const result = (await client.callTool({ name: 'calendar_events', arguments: {} })) as CallToolResult;
+      expect(opened).to.have.length(1);
+      expect(opened[0]).to.deep.include({ mode: 'url', url: `${host.url}/#/connections` });
+      expect(opened[0]!.message).to.contain('which is not connected');
+      // Still not connected when the client retried: the plain answer, saying where, not a second ask.
+      expect(result.structuredContent).to.deep.equal({ status: 'connection-required', connectUrl: `${host.url}/#/connections` });
+      await client.close();
+    } finally {
+      await host.close();
+    }
+  });
+
   it('on a 2025-11-25 session: the URL-elicitation-required error (-32042) names the page, and racing retries after the approval run the action once', async () => {
     const { host, door } = await start();
     const { client } = await connectSdk(door, 'fay', undefined, { capabilities: { elicitation: { url: {} } } });
