@@ -1,10 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startDevHost, type DevHost } from '../../composition/dev-host/dev-host.js';
 import { developmentOAuth } from '../../composition/dev-host/dev-oauth.js';
 import type { PorterOptions } from '../../composition/config/config-schema.js';
-
-const REDIRECT = 'http://127.0.0.1:7777/callback';
+import { doorToken } from '../../composition/testing/door-token.js';
 
 /** One `tools/call` of the read tool `notes_list`, failing on an error result. */
 export const call = (client: Client) => async () => {
@@ -38,49 +37,14 @@ export function doorHost(
   });
 }
 
-/** The OAuth flow over HTTP as a client does it: register, consent (as the demo user), code + PKCE → token. */
+/**
+ * The OAuth flow over HTTP as a client does it (register, consent as the demo user, code + PKCE →
+ * token): `porter-runtime/testing`'s doorToken, its requests sent to the running host.
+ */
 export async function accessToken(door: URL, person: string): Promise<string> {
-  const registered = (await (
-    await fetch(`${door.href}/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'bench', redirect_uris: [REDIRECT] }),
-    })
-  ).json()) as { client_id: string };
-  const verifier = randomBytes(32).toString('base64url');
-  const authorize = new URL(`${door.href}/authorize`);
-  authorize.search = new URLSearchParams({
-    response_type: 'code',
-    client_id: registered.client_id,
-    redirect_uri: REDIRECT,
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-  }).toString();
-  const cookie = `porter_demo_user=${person}`;
-  const page = await (await fetch(authorize, { headers: { cookie } })).text();
-  const handle = /name="handle" value="([^"]+)"/.exec(page)?.[1];
-  if (!handle) throw new Error('no consent form');
-  const answer = await fetch(`${door.href}/authorize`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: door.origin },
-    body: new URLSearchParams({ handle, decision: 'allow' }).toString(),
-  });
-  const code = new URL(answer.headers.get('location')!).searchParams.get('code')!;
-  const tokens = (await (
-    await fetch(`${door.href}/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: REDIRECT,
-        code_verifier: verifier,
-        client_id: registered.client_id,
-      }).toString(),
-    })
-  ).json()) as { access_token: string };
-  return tokens.access_token;
+  const mount = door.pathname.replace(/\/mcp$/, '');
+  const overHttp = { mount, fetch: (request: Request) => fetch(request) };
+  return (await doorToken(overHttp, { signIn: { cookie: `porter_demo_user=${person}` }, origin: door.origin })).accessToken;
 }
 
 /**

@@ -4,7 +4,14 @@ import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { devHost } from '../support/dev-host-fixture.js';
-import { BrowserlessProviderV2, CLIENT_REDIRECT, authorizeUrl, connectSdkV2, consentInBrowser, postForm } from '../support/door-client.js';
+import {
+  BrowserlessProviderV2,
+  CLIENT_REDIRECT,
+  authorizeUrl,
+  authorizedTokens,
+  connectSdkV2,
+  postForm,
+} from '../support/door-client.js';
 import { pkcePair } from '../support/door-harness.js';
 import { scratchFolder } from '../support/scratch-folder.js';
 import { selfSignedCertificate } from '../support/self-signed.js';
@@ -180,33 +187,13 @@ describe('The door reads clients from their Client ID Metadata Documents', funct
 
   it('reads a document once while its max-age lasts: two whole authorizations, one fetch', async () => {
     const clientId = `${documents.origin}/cached.json`;
-    for (const person of ['cai', 'dee']) {
-      const { verifier, challenge } = pkcePair();
-      const answer = await consentInBrowser(authorizeUrl(door, clientId, challenge), person);
-      const code = answer.location!.searchParams.get('code')!;
-      const tokens = await postForm(`${door}/token`, {
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: CLIENT_REDIRECT,
-        code_verifier: verifier,
-        client_id: clientId,
-      });
-      expect(tokens.status, person).to.equal(200);
-    }
+    for (const person of ['cai', 'dee']) expect((await authorizedTokens(door, clientId, person)).status, person).to.equal(200);
     expect(documents.reads.get('/cached.json')).to.equal(1);
   });
 
   it('reads a no-store document every time it needs it: authorize, code, refresh', async () => {
     const clientId = `${documents.origin}/uncached.json`;
-    const { verifier, challenge } = pkcePair();
-    const code = (await consentInBrowser(authorizeUrl(door, clientId, challenge), 'eli')).location!.searchParams.get('code')!;
-    const tokens = await postForm(`${door}/token`, {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: CLIENT_REDIRECT,
-      code_verifier: verifier,
-      client_id: clientId,
-    });
+    const tokens = await authorizedTokens(door, clientId, 'eli');
     expect(tokens.status).to.equal(200);
     const { refresh_token } = (await tokens.json()) as { refresh_token: string };
     const refreshed = await postForm(`${door}/token`, { grant_type: 'refresh_token', refresh_token, client_id: clientId });

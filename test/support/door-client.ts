@@ -220,32 +220,6 @@ export function authorizeUrl(door: string, clientId: string, challenge: string):
   return authorize;
 }
 
-/** Registration, consent and code exchange over raw HTTP, as a public client: an access token for `person`. */
-export async function accessTokenFor(door: URL, person: string): Promise<string> {
-  const registered = await fetch(`${door.href}/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'raw client', redirect_uris: [CLIENT_REDIRECT], token_endpoint_auth_method: 'none' }),
-  });
-  const clientId = ((await registered.json()) as { client_id: string }).client_id;
-  const { verifier, challenge } = pkcePair();
-  const authorize = authorizeUrl(door.href, clientId, challenge);
-  const code = (await consentInBrowser(authorize, person)).location!.searchParams.get('code')!;
-  const tokens = await fetch(`${door.href}/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: CLIENT_REDIRECT,
-      code_verifier: verifier,
-      client_id: clientId,
-    }).toString(),
-  });
-  expect(tokens.status).to.equal(200);
-  return ((await tokens.json()) as { access_token: string }).access_token;
-}
-
 /** A public client's whole token answer for `person` over raw HTTP: registration, consent, code exchange. */
 export async function tokenPairFor(door: URL, person: string): Promise<{ clientId: string; access_token: string; refresh_token: string }> {
   const registered = await fetch(`${door.href}/register`, {
@@ -254,15 +228,25 @@ export async function tokenPairFor(door: URL, person: string): Promise<{ clientI
     body: JSON.stringify({ client_name: 'raw client', redirect_uris: [CLIENT_REDIRECT], token_endpoint_auth_method: 'none' }),
   });
   const clientId = ((await registered.json()) as { client_id: string }).client_id;
+  const tokens = await authorizedTokens(door.href, clientId, person);
+  expect(tokens.status).to.equal(200);
+  return { clientId, ...((await tokens.json()) as { access_token: string; refresh_token: string }) };
+}
+
+/** Registration, consent and code exchange over raw HTTP, as a public client: an access token for `person`. */
+export async function accessTokenFor(door: URL, person: string): Promise<string> {
+  return (await tokenPairFor(door, person)).access_token;
+}
+
+/** `person` consents to `clientId` in the browser and the code is exchanged (PKCE): the token endpoint's answer. */
+export async function authorizedTokens(door: string, clientId: string, person: string): Promise<Response> {
   const { verifier, challenge } = pkcePair();
-  const code = (await consentInBrowser(authorizeUrl(door.href, clientId, challenge), person)).location!.searchParams.get('code')!;
-  const tokens = await postForm(`${door.href}/token`, {
+  const code = (await consentInBrowser(authorizeUrl(door, clientId, challenge), person)).location!.searchParams.get('code')!;
+  return postForm(`${door}/token`, {
     grant_type: 'authorization_code',
     code,
     redirect_uri: CLIENT_REDIRECT,
     code_verifier: verifier,
     client_id: clientId,
   });
-  expect(tokens.status).to.equal(200);
-  return { clientId, ...((await tokens.json()) as { access_token: string; refresh_token: string }) };
 }
