@@ -40,8 +40,14 @@ module.exports = {
     rule(
       'client-is-browser-safe',
       'porter-runtime/client and porter-runtime/react run in browsers: no Node built-ins, nothing of the server',
-      { path: '^(adapters/client/|composition/(client|react|react-server-render)\\.ts$)' },
+      { path: '^(adapters/client/|composition/(client|react)\\.ts$)' },
       { path: '^(domain|application|ports|composition|adapters/(?!client/))' },
+    ),
+    rule(
+      'react-server-render-is-the-react-entry',
+      'the server-render entry is porter-runtime/react with three names of its own',
+      { path: '^composition/react-server-render\\.ts$' },
+      { path: '^(domain|application|ports|composition/(?!react\\.ts$)|adapters/(?!client/))' },
     ),
     rule(
       'client-no-node-builtins',

@@ -4,14 +4,7 @@ import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { devHost } from '../support/dev-host-fixture.js';
-import {
-  BrowserlessProviderV2,
-  CLIENT_REDIRECT,
-  authorizeUrl,
-  authorizedTokens,
-  connectSdkV2,
-  postForm,
-} from '../support/door-client.js';
+import { BrowserlessProviderV2, CLIENT_REDIRECT, authorizeUrl, authorizedTokens, connectSdkV2, postForm } from '../support/door-client.js';
 import { pkcePair } from '../support/door-harness.js';
 import { scratchFolder } from '../support/scratch-folder.js';
 import { selfSignedCertificate } from '../support/self-signed.js';
