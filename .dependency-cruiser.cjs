@@ -91,6 +91,12 @@ module.exports = {
       { path: '^(domain|application|ports)/' },
       { path: 'node_modules/(koa|@koa|@mikro-orm|inversify|knex|pg|libsql|@libsql)/' },
     ),
+    rule(
+      'composition-knows-no-web-framework',
+      'composition/ only wires: HTTP handling lives in adapters/ (framework-free handlers, each framework reached through its glue in adapters/http)',
+      { path: '^composition/' },
+      { path: 'node_modules/(koa|koa-[^/]+|@koa|express|hono|@hono|fastify|@fastify|@hapi|h3|next)/' },
+    ),
     rule('no-circular', null, { path: '^(domain|application|ports)/' }, { circular: true }),
   ],
   options: {

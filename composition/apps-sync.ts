@@ -1,4 +1,4 @@
-import { createPorter } from './create-porter.js';
+import { openPorter } from './create-porter.js';
 import { containerOf } from './porter-container.js';
 import type { PorterOptions } from './config/porter-options.js';
 import { get, TOKENS } from './tokens.js';
@@ -10,7 +10,8 @@ import type { SyncReport } from '../ports/use-cases/apps.js';
  * returns the report. It never rebases. With `apps: false` there is nothing to sync.
  */
 export async function syncPins(options: PorterOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<SyncReport> {
-  const porter = await createPorter({ logger: 'warn', ...options }, env);
+  // No background work: a sync neither ticks schedules nor takes runs.
+  const porter = await openPorter({ logger: 'warn', ...options }, env, { background: false });
   try {
     if (!containerOf(porter).isBound(TOKENS.AppsUseCases))
       return { checkedAt: new Date().toISOString(), slots: [], drifted: [], current: [], missing: [] };

@@ -15,6 +15,8 @@ import type { WireMounts } from '../adapters/http/wire-mounts.js';
 import type { KoaWire } from '../adapters/http/koa-wire.js';
 import type { Store } from '../ports/store.js';
 import type { BackgroundScheduler } from '../ports/scheduler.js';
+import { knowledgeVectorsAtBoot } from './knowledge-vectors-at-boot.js';
+import { porterKnowledge, type PorterKnowledge } from './porter-knowledge.js';
 
 /** What a host mounts: the wire as Koa middleware, a Node listener, a connect-style handler or a Web `fetch` handler. */
 export interface Porter extends WireMounts {
@@ -22,6 +24,8 @@ export interface Porter extends WireMounts {
   readonly mount: string;
   /** `production` or `development`. */
   readonly composition: 'production' | 'development';
+  /** The documents the agent answers from, with citations (docs/knowledge.md). */
+  readonly knowledge: PorterKnowledge;
   /** Stops background work and closes the store. */
   close(): Promise<void>;
 }
@@ -31,18 +35,32 @@ export interface Porter extends WireMounts {
  * database that cannot be opened, fail here with a PorterConfigError naming the option.
  */
 export async function createPorter(options: PorterOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<Porter> {
+  return openPorter(options, env, { background: true });
+}
+
+/**
+ * createPorter, with the choice of starting its background work (the ticker, the run queue, the
+ * liveness watch). A one-shot command (`porter sync`) starts none: it must not tick schedules or
+ * take runs in a process that exits when it is done.
+ */
+export async function openPorter(options: PorterOptions, env: NodeJS.ProcessEnv, start: { readonly background: boolean }): Promise<Porter> {
   const config: PorterConfig = loadConfig(options, env);
   const clock = new SystemClock();
   const logger = loggerFor(config);
   // Optional packages (providers, e2b, brokers, pg-boss) are loaded first: a missing one fails here.
   const integrations = await loadIntegrations(config, env, logger);
   const store: Store = config.store ?? (await openConfiguredStore(config, options, env, { clock, logger, ...storeTimeouts(config) }));
-  const parts = { config, store, clock, logger, env, integrations };
-  const { container, wire, background } = await boot(parts, config);
+  const knowledgeVectors = await knowledgeVectorsAtBoot(config, store, logger).catch(async (error: unknown) => {
+    if (!config.store) await store.close().catch(() => undefined);
+    throw error;
+  });
+  const parts = { config, store, clock, logger, env, integrations, knowledgeVectors };
+  const { container, wire, background } = await boot(parts, config, start.background);
   const porter: Porter = {
     ...mountsOf(wire),
     mount: config.mount,
     composition: config.development ? 'development' : 'production',
+    knowledge: porterKnowledge(get(container, TOKENS.KnowledgeUseCases)),
     async close() {
       for (const work of background) await work.stop();
       await container.unbindAllAsync();
@@ -60,6 +78,7 @@ export async function createPorter(options: PorterOptions = {}, env: NodeJS.Proc
 async function boot(
   parts: CoreParts,
   config: PorterConfig,
+  startBackground: boolean,
 ): Promise<{ container: Container; wire: KoaWire; background: BackgroundScheduler[] }> {
   let container: Container | null = null;
   const background: BackgroundScheduler[] = [];
@@ -67,7 +86,7 @@ async function boot(
     container = config.development ? developmentContainer(parts) : productionContainer(parts);
     const wire = get(container, TOKENS.KoaWire);
     // Background work (the scheduler) starts once the wire is built and stops first on close.
-    for (const work of getAll(container, TOKENS.Background)) {
+    for (const work of startBackground ? getAll(container, TOKENS.Background) : []) {
       await work.start();
       background.push(work);
     }

@@ -10,7 +10,14 @@ export type {
   ConnectionsOptions,
   SandboxOptions,
   PinManifest,
+  MemoryOptions,
+  KnowledgeOptions,
 } from './config/porter-options.js';
+export type { MemoryOrgOf } from '../ports/memory-org.js';
+export type { KnowledgeAdminOf, KnowledgeOrgOf } from '../ports/knowledge-access.js';
+export type { PorterKnowledge } from './porter-knowledge.js';
+export type { NewDocument, KnowledgeDocumentView, KnowledgeDocumentList, KnowledgeHit, PassageView } from '../ports/use-cases/knowledge.js';
+export type { DocumentFormat, DocumentScope } from '../domain/knowledge/knowledge-document.js';
 export type { WireMounts, FetchMount, FetchMountInit, KoaMount, KoaMountContext } from '../adapters/http/wire-mounts.js';
 export type { ActAsPreset, ActAsMaterial } from '../ports/act-as.js';
 export type { Logger } from '../ports/logger.js';

@@ -16,7 +16,14 @@ import type { Egress } from '../ports/egress.js';
 import type { ConnectionBroker } from '../ports/connections.js';
 import type { AppGenerator } from '../ports/app-generator.js';
 import type { PinCatalog } from '../ports/pin-catalog.js';
-import type { BackgroundScheduler, CronCalendar, RunDispatcher, SchedulerWork, WebhookDispatcher } from '../ports/scheduler.js';
+import type {
+  BackgroundScheduler,
+  CronCalendar,
+  RunDispatcher,
+  SchedulerWork,
+  ScheduleWakeUps,
+  WebhookDispatcher,
+} from '../ports/scheduler.js';
 import type { SecretBox, WebhookSender } from '../ports/webhook-sender.js';
 import type { WebhookSources } from '../ports/webhook-verifier.js';
 import type { DoorBearerVerifier } from '../ports/door-bearer-verifier.js';
@@ -27,6 +34,10 @@ import type { ToolUseCases } from '../ports/use-cases/tools.js';
 import type { StatusBlocks, SystemUseCases } from '../ports/use-cases/system.js';
 import type { IdentityUseCases } from '../ports/use-cases/identity.js';
 import type { GuardUseCases } from '../ports/use-cases/guard.js';
+import type { MemoryUseCases } from '../ports/use-cases/memory.js';
+import type { MemoryBook } from '../application/memory/memory-book.js';
+import type { MemoryScopes } from '../application/memory/memory-scopes.js';
+import type { KnowledgeUseCases } from '../ports/use-cases/knowledge.js';
 import type { DoctorUseCases } from '../ports/use-cases/doctor.js';
 import type { AutomationUseCases } from '../ports/use-cases/automations.js';
 import type { RunUseCases, TickUseCases } from '../ports/use-cases/runs.js';
@@ -39,8 +50,15 @@ import type { AuditTrail } from '../application/audit/audit-trail.js';
 import type { DeploymentFacts } from '../application/system/get-status.js';
 import type { SessionAdopter } from '../application/identity/session-adopter.js';
 import type { ThreadBook } from '../application/threads/thread-book.js';
+import type { FileBook } from '../application/files/file-book.js';
+import type { ThreadFiles } from '../application/files/thread-files.js';
+import type { MessageAttachments } from '../application/files/message-attachments.js';
+import type { ModelAttachments } from '../application/files/model-attachments.js';
+import type { FileBlobs } from '../ports/file-blobs.js';
+import type { FileUseCases } from '../ports/use-cases/files.js';
 import type { TurnHub } from '../application/threads/turn-hub.js';
-import type { AgentTurn } from '../application/threads/agent-turn.js';
+import type { TurnReaders } from '../application/threads/turn-readers.js';
+import type { AgentTurn, TurnRecall } from '../application/threads/agent-turn.js';
 import type { ApprovalBook } from '../application/guard/approval-book.js';
 import type { GrantBook } from '../application/guard/grant-book.js';
 import type { ApprovalHook } from '../application/guard/approval-hooks.js';
@@ -69,6 +87,12 @@ import type { DoorSettings } from '../application/door/door-settings.js';
 import type { DoorSessions } from '../application/door/door-sessions.js';
 import type { KoaWire } from '../adapters/http/koa-wire.js';
 import type { WireRoutes } from '../adapters/http/wire-routes.js';
+import type { PendingDeletionBook } from '../application/deletions/pending-deletion-book.js';
+import type { PurgeDueDeletions } from '../application/deletions/purge-due-deletions.js';
+import type { Deletable } from '../application/deletions/deletable.js';
+import type { DeletableKind } from '../domain/deletions/pending-deletion.js';
+import type { DeletionAlarm } from '../adapters/scheduler/deletion-alarm.js';
+import type { DeletionUseCases } from '../ports/use-cases/deletions.js';
 import type { TransportSession } from '../adapters/mcp/mcp-door-transport.js';
 
 /**
@@ -143,8 +167,20 @@ interface Services {
   Model: Model;
   ThreadBook: ThreadBook;
   TurnHub: TurnHub;
+  /** Readers of turns on every instance, known through the store; null unless the host gives up unread turns. */
+  TurnReaders: TurnReaders | null;
   AgentTurn: AgentTurn;
   ThreadUseCases: ThreadUseCases;
+  /** Uploaded files' metadata, and where their bytes are kept (`uploads.store`). */
+  FileBook: FileBook;
+  FileBlobs: FileBlobs;
+  FileUseCases: FileUseCases;
+  /** A thread's files, deleted with it. */
+  ThreadFiles: ThreadFiles;
+  /** A new message's file parts, checked against the person's uploads. */
+  MessageAttachments: MessageAttachments;
+  /** The thread's files in the form the model's provider takes. */
+  ModelAttachments: ModelAttachments;
   Clock: Clock;
   Ids: Ids;
   Logger: Logger;
@@ -178,6 +214,8 @@ interface Services {
   UsageUseCases: UsageUseCases;
   DoctorUseCases: DoctorUseCases;
   CronCalendar: CronCalendar;
+  /** "A schedule was armed", to every instance's ticker (absent on a host's Store without feeds). */
+  ScheduleWakeUps: ScheduleWakeUps | null;
   AutomationBook: AutomationBook;
   RunBook: RunBook;
   RunDispatcher: RunDispatcher;
@@ -215,6 +253,21 @@ interface Services {
   ConnectionGate: ToolConnections;
   ConnectionsUseCases: ConnectionsUseCases;
   DevelopmentUseCases: DevelopmentUseCases;
+  MemoryBook: MemoryBook;
+  MemoryScopes: MemoryScopes;
+  MemoryUseCases: MemoryUseCases;
+  /** Deletions waiting out their undo window, shared by every instance on the store. */
+  PendingDeletions: PendingDeletionBook;
+  /** Each mounted family's deletion with a way back, by kind. */
+  Deletables: ReadonlyMap<DeletableKind, Deletable>;
+  PurgeDueDeletions: PurgeDueDeletions;
+  /** Purges on time on this instance (the tick's sweep is the backstop). */
+  DeletionAlarm: DeletionAlarm;
+  DeletionUseCases: DeletionUseCases;
+  /** The documents Porter answers from: what `porter.knowledge` and the `/knowledge` routes call. */
+  KnowledgeUseCases: KnowledgeUseCases;
+  /** What a turn recalls of the person's memories (bound only when `memory` is on). */
+  TurnRecall: TurnRecall;
   /** The composition root itself, so a child container (the door's) can be made from it. */
   Container: Container;
   /** The MCP door's child container (bound only with `mcp: true`). */

@@ -4,6 +4,8 @@
  */
 export const ID_PREFIXES = {
   thread: 'thr_',
+  /** A file a person attached to a message. */
+  file: 'fil_',
   message: 'msg_',
   app: 'app_',
   automation: 'atm_',
@@ -13,6 +15,12 @@ export const ID_PREFIXES = {
   audit: 'aud_',
   connection: 'con_',
   version: 'ver_',
+  /** A memory the agent keeps about a person. */
+  memory: 'mem_',
+  /** A document a host gave Porter to answer from. */
+  document: 'doc_',
+  /** A passage of such a document: `psg_<document's random part>-<index>`. */
+  passage: 'psg_',
   /** A record of an app's own data, when the client does not name it. */
   record: 'rec_',
   doorClient: 'mcpc_',
@@ -21,6 +29,8 @@ export const ID_PREFIXES = {
   session: 'ses_',
   /** A turn's hold on its thread (never on the wire). */
   turn: 'trn_',
+  /** An instance's mark that it has readers of a turn (never on the wire). */
+  reader: 'rdr_',
   /** A batch decision's hold on the approvals it decides (never on the wire). */
   batch: 'bat_',
   /** A run's completion webhook (its `webhook-id`), derived from the run's id. */

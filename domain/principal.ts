@@ -86,20 +86,23 @@ export interface HostPrincipalReading {
  * are admitHostPrincipal's.
  */
 export function readHostPrincipal(value: unknown, source: string): HostPrincipalReading {
-  const unusable = (problem: string) => new HostPrincipalUnusable(source, problem);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw unusable(`not an object but ${describe(value)}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new HostPrincipalUnusable(source, `not an object but ${describe(value)}`);
   const returned = value as Record<string, unknown>;
   const { subject, kind, name, email } = returned;
-  if (typeof subject !== 'string' || subject.length === 0) throw unusable(`subject must be a non-empty string, not ${describe(subject)}`);
+  if (typeof subject !== 'string' || subject.length === 0)
+    throw new HostPrincipalUnusable(source, `subject must be a non-empty string, not ${describe(subject)}`);
   if (kind != null && (typeof kind !== 'string' || kind.length === 0 || kind.length > KIND_LIMIT))
-    throw unusable(
+    throw new HostPrincipalUnusable(
+      source,
       `kind must be a string of 1 to ${KIND_LIMIT} characters or null, not ${typeof kind === 'string' && kind.length > 0 ? `${kind.length} characters` : describe(kind)}`,
     );
   for (const [field, text] of [
     ['name', name],
     ['email', email],
   ] as const) {
-    if (text != null && typeof text !== 'string') throw unusable(`${field} must be a string or null, not ${describe(text)}`);
+    if (text != null && typeof text !== 'string')
+      throw new HostPrincipalUnusable(source, `${field} must be a string or null, not ${describe(text)}`);
   }
   return {
     principal: {

@@ -50,6 +50,14 @@ export interface ProxyResponse {
   readonly body: unknown;
 }
 
+/** A toolkit (a provider) the broker is set up to connect accounts to. */
+export interface BrokerToolkit {
+  /** The slug a connection names (`github`). */
+  readonly toolkit: string;
+  /** What a person calls it (`GitHub`); the slug when the broker gives no name. */
+  readonly name: string;
+}
+
 export interface ConnectionBroker {
   /** What `/status` reports under `connections`. */
   readonly kind: 'byo' | 'cloud' | 'none';
@@ -57,6 +65,8 @@ export interface ConnectionBroker {
   readonly name: string;
   /** Returns for a real broker; the null broker (a deployment without one) throws ConnectionsNotConfigured before anything is read or stored. */
   assertConfigured(): void;
+  /** The toolkits it is set up to connect, so a person picks one instead of typing a slug. */
+  toolkits(): Promise<ReadonlyArray<BrokerToolkit>>;
   /** Starts the broker's consent flow; the person is sent back to `callbackUrl` where the broker can. */
   initiate(account: Omit<BrokerAccount, 'ref'>, callbackUrl: string): Promise<BrokerInitiation>;
   /** Where the account stands at the broker now. */

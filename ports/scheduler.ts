@@ -33,8 +33,12 @@ export interface WebhookDispatcher {
 
 /** What the scheduling adapters drive in the core. */
 export interface SchedulerWork {
-  /** Claims every due slot and starts its run; also ends crashed runs and re-hands lost ones and due retries. */
-  tick(): Promise<{ runIds: ReadonlyArray<string> }>;
+  /**
+   * Claims every due slot and starts its run; also ends crashed runs and re-hands lost ones and due
+   * retries. Answers the runs it started and the next instant an armed schedule names (null when
+   * none does), so a ticker can wake at that slot rather than an interval later.
+   */
+  tick(): Promise<{ runIds: ReadonlyArray<string>; nextSlotAt?: Date | null }>;
   /** Executes one queued run to its end (or its next wait); resolves when this executor lets go. */
   executeRun(runId: string): Promise<void>;
   /** Makes the next attempt at one completion webhook, if it is due. */
@@ -46,3 +50,33 @@ export interface BackgroundScheduler {
   start(): Promise<void>;
   stop(): Promise<void>;
 }
+
+/**
+ * Where an instance with room finds queued runs: the store's queued records, shared by every
+ * instance, so a slot's runs spread over whichever instances are free rather than pile onto the
+ * one that ticked.
+ */
+export interface QueuedRunSource {
+  /**
+   * Up to `count` ids of queued runs that are due now, none of `skip`, oldest first but spread, so
+   * instances picking at the same moment rarely pick the same run (an executor's claim decides).
+   */
+  pick(count: number, skip: ReadonlySet<string>): Promise<string[]>;
+}
+
+/**
+ * Wake-ups that travel to every instance sharing the store (PostgreSQL's LISTEN/NOTIFY through the
+ * store's feeds), so instances act now instead of at their next poll or tick.
+ */
+export interface WakeUps {
+  /** Tells every instance; never throws (the instances' polls and ticks cover a lost wake-up). */
+  signal(): Promise<void>;
+  /** Calls `wake` on every signal, from any instance, until the answered function is called. */
+  watch(wake: () => void): Promise<() => void>;
+}
+
+/** "Queued runs are waiting": idle instances look for them now. */
+export type RunWakeUps = WakeUps;
+
+/** "A schedule was armed": every instance's ticker learns its next slot now, not at its next tick. */
+export type ScheduleWakeUps = WakeUps;

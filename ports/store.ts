@@ -1,4 +1,7 @@
 import type { FeedSet } from './feeds.js';
+import type { NoVectors, VectorIndexes } from './vector-index.js';
+import type { TextIndex } from './text-index.js';
+import type { InstanceLiveness } from './liveness.js';
 
 /**
  * The Store port: named record sets and blob namespaces. Every adapter (memory, SQLite,
@@ -105,6 +108,22 @@ export interface Store {
    * Porter then keeps feeds within the process.
    */
   feeds?<T>(namespace: string): FeedSet<T>;
+  /**
+   * A full-text index (ports/text-index.ts) over the store's own database. Absent on a host's own
+   * Store: Porter then keeps passages as records and scans them.
+   */
+  textIndex?(collection: string): TextIndex;
+  /**
+   * Vector indexes (ports/vector-index.ts) over the store's own database, for hybrid retrieval:
+   * libsql's on SQLite, pgvector on PostgreSQL when the extension can be made (`NoVectors` with the
+   * reason otherwise). Absent on a host's own Store: retrieval is full-text alone.
+   */
+  vectors?(): Promise<VectorIndexes | NoVectors>;
+  /**
+   * This instance's liveness mark and everyone's (ports/liveness.ts), where the engine keeps
+   * sessions others can see (PostgreSQL). Absent or null elsewhere: leases alone tell a crash.
+   */
+  liveness?(): InstanceLiveness | null;
   /** Resolves when the backing database answers; rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -51,6 +51,11 @@ export interface ToolContext {
    */
   writeData?(part: StreamedData): void;
   /**
+   * Cites a source on the answer: the AI SDK's `source-document` or `source-url` part, kept on the
+   * message (a source cited twice is one part). Absent when there is no answer to cite on.
+   */
+  cite?(source: StreamedSource): void;
+  /**
    * For a tool that declares `connection`: the caller's active account of that toolkit. The call
    * fails with a connection-required error (and the chat offers to connect) when there is none.
    */
@@ -61,6 +66,42 @@ export interface StreamedData {
   readonly type: `data-${string}`;
   readonly id?: string;
   readonly data: unknown;
+}
+
+/** JSON a source part's `providerMetadata` carries, by provider (Porter's own under `porter`). */
+export type SourceMetadata = Readonly<Record<string, Readonly<Record<string, string | number | boolean | null>>>>;
+
+/** A source the answer draws on, as the AI SDK's UI message stream names it (`source-document`, `source-url`). */
+export type StreamedSource =
+  | {
+      readonly type: 'source-document';
+      readonly sourceId: string;
+      readonly mediaType: string;
+      readonly title: string;
+      readonly filename?: string;
+      readonly providerMetadata?: SourceMetadata;
+    }
+  | {
+      readonly type: 'source-url';
+      readonly sourceId: string;
+      readonly url: string;
+      readonly title?: string;
+      readonly providerMetadata?: SourceMetadata;
+    };
+
+/** What a tool's `resolveRisk` is told of the call it resolves. */
+export interface RiskContext {
+  readonly principal: Principal;
+  /** Where the call comes from (absent only when a caller outside the guard asks). */
+  readonly venue?: Venue;
+  /**
+   * The tools whose output the calling model has read in this conversation (its window over the
+   * history and this turn): set for a chat turn and a run, absent where Porter cannot see what the
+   * caller read (an app's action, the door). A tool's output is text the person did not write, so a
+   * tool that must not be talked into acting by it (Porter's `memory_save`) asks when this names
+   * any tool but its own, or is absent.
+   */
+  readonly toolOutputsRead?: ReadonlyArray<string>;
 }
 
 /**
@@ -83,10 +124,17 @@ export interface PorterToolFields<Input> {
    * `porter_apps_create`); `true` is refused on a `write` or `destructive` tool.
    */
   readonly readOnly?: boolean;
+  /**
+   * Whether running it twice with the same input does no more than running it once. An automation
+   * run whose instance died while this tool ran (so nobody knows whether it did) runs it again on
+   * its next attempt when true; otherwise that run ends failed, saying it cannot resume. Default:
+   * true for a tool that changes nothing (see `readOnly`), false for the rest.
+   */
+  readonly idempotent?: boolean;
   /** The toolkit (e.g. `github`) whose connected account this tool acts through; see ToolContext.connection. */
   readonly connection?: string;
   /** For tools whose risk depends on the input or on state, resolved at call time (after the input is checked). */
-  resolveRisk?(input: Input, context: { principal: Principal }): EffectiveRisk | Promise<EffectiveRisk>;
+  resolveRisk?(input: Input, context: RiskContext): EffectiveRisk | Promise<EffectiveRisk>;
   /** One line a person reads on the approval card. */
   preview?(input: Input): string;
   /**

@@ -1,13 +1,14 @@
 /**
  * `npm run build`: what the published package ships, in `dist/`. TypeScript compiles the runtime to
  * ESM with declarations and source maps (tsconfig.build.json); files the runtime reads beside its
- * modules are copied; the chrome is bundled once, here, so an installed Porter serves static files
+ * modules are copied; the chrome and the served app page's runtime are bundled once, here, so an installed Porter serves static files
  * and needs neither esbuild nor TypeScript nor tsx.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleServedPage, SERVED_PAGE_ASSET } from '../adapters/apps/served-page-script.js';
 import { buildChrome } from '../adapters/chrome/build-chrome.js';
 import type { ChromeAsset, ChromeManifest } from '../adapters/chrome/chrome-bundle.js';
 
@@ -41,6 +42,11 @@ writeFileSync(
   join(assets, 'manifest.json'),
   `${JSON.stringify({ script: chrome.script.name, styles: chrome.styles.name } satisfies ChromeManifest)}\n`,
 );
+
+// The served app page's runtime, bundled once, so an installed Porter needs no esbuild to serve apps.
+const servedPage = join(DIST, relative(ROOT, fileURLToPath(SERVED_PAGE_ASSET)));
+mkdirSync(dirname(servedPage), { recursive: true });
+writeFileSync(servedPage, bundleServedPage());
 
 chmodSync(join(DIST, 'composition', 'cli', 'bin.js'), 0o755);
 console.log(`built ${relative(ROOT, DIST)}/: the runtime, its declarations and the chrome (${chrome.script.name})`);

@@ -1,19 +1,12 @@
 import type { AppDocument } from '../../domain/apps/app-document.js';
 import { safeUrl } from '../../domain/apps/safe-url.js';
 import type { AppScaffold } from '../../ports/app-scaffold.js';
-import { appPageKit } from '../shared/app-page-kit.js';
-import { SERVED_PAGE_PRELUDE, servedPageRuntime } from './served-page-runtime.js';
+import { inlineServedPageScript, SERVED_PAGE_GLOBAL } from './served-page-script.js';
 import { SERVED_PAGE_STYLE } from './served-page-style.js';
 
-/**
- * The served page's script: the runtime, called with the app's tree, the link rule and the kit
- * the chrome draws apps with. Inline in the page, so no `</script` in its text may end the element early.
- */
-const PAGE_SCRIPT =
-  `${SERVED_PAGE_PRELUDE}(${servedPageRuntime.toString()})(JSON.parse(document.getElementById('porter-app').textContent), ${safeUrl.toString()}, (${appPageKit.toString()})());`.replace(
-    /<\/(script)/gi,
-    '<\\/$1',
-  );
+/** The served page's script: the runtime's bundle, started with the app's tree the page holds. */
+const pageScript = () =>
+  inlineServedPageScript(`${SERVED_PAGE_GLOBAL}.startServedPage(JSON.parse(document.getElementById('porter-app').textContent));`);
 
 /** A file of a served app, at an absolute path under `/app`. */
 export interface ScaffoldFile {
@@ -33,7 +26,7 @@ export interface ScaffoldFile {
 export function scaffold(document: AppDocument): ScaffoldFile[] {
   const own = document.server?.files ?? {};
   const files: ScaffoldFile[] = [{ path: '/app/app.json', content: JSON.stringify({ ...document, ui: 'http' }) }];
-  if (!('server.js' in own)) files.push({ path: '/app/server.js', content: STATIC_SERVER });
+  if (!('server.js' in own)) files.push({ path: '/app/server.js', content: staticServer() });
   // Server code is CommonJS; without its own package.json the nearest one up the tree decides, and
   // a host whose package.json says "type": "module" would make `require` fail at boot.
   if (!('package.json' in own)) files.push({ path: '/app/package.json', content: PACKAGE_JSON });
@@ -45,8 +38,15 @@ export function scaffold(document: AppDocument): ScaffoldFile[] {
 
 export const PACKAGE_JSON = `${JSON.stringify({ private: true, type: 'commonjs' }, null, 2)}\n`;
 
+let server: string | null = null;
+
 /** Porter's static app server: plain Node, no dependencies (CommonJS, as `node server.js` runs it). */
-export const STATIC_SERVER = `'use strict';
+export function staticServer(): string {
+  server ??= staticServerText(pageScript());
+  return server;
+}
+
+const staticServerText = (PAGE_SCRIPT: string) => `'use strict';
 // Porter's static app server: renders app.json at /, answers POST /fn/<name> from functions/<name>.js.
 const http = require('node:http');
 const fs = require('node:fs');
@@ -64,7 +64,7 @@ for (const action of Object.values(app.actions || {})) {
 
 const STYLE = ${JSON.stringify(SERVED_PAGE_STYLE)};
 // The page's own script: it draws the tree live and reaches the app's data through the frame
-// (adapters/apps/served-page-runtime.ts).
+// (adapters/apps/served-page-runtime.ts, bundled by served-page-script.ts).
 const PAGE_SCRIPT = ${JSON.stringify(PAGE_SCRIPT)};
 // Links and images by the rule the chrome's renderer draws them with (domain/apps/safe-url.ts).
 const safeUrl = ${safeUrl.toString()};
@@ -104,7 +104,7 @@ const server = http.createServer((req, res) => {
     res.end(
       '<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
         '<meta name="color-scheme" content="light dark"><title>' + esc(app.title) + '</title><style>' + STYLE + '</style>' +
-        '<main id="app" aria-busy="true">' + render(app.root, 0) + '</main>' +
+        '<main id="app" aria-busy="true"><h1 class="visually-hidden">' + esc(app.title) + '</h1>' + render(app.root, 0) + '</main>' +
         // The app's tree as data for the page's script; "<" escaped so no text in it can close the tag.
         '<script type="application/json" id="porter-app">' + JSON.stringify(app).replace(/</g, '\\\\u003c') + '</script>' +
         '<script>' + PAGE_SCRIPT + '</script></html>',

@@ -1,4 +1,5 @@
 import type { ChromeBundle } from './chrome-bundle.js';
+import { THEME_SCRIPT } from './theme-script.js';
 
 /** What the page names: the wire the client calls, the demo sign-in switch and the host's dress. */
 export interface ChromePageOptions {
@@ -30,6 +31,7 @@ export function chromePage(bundle: ChromeBundle, base: string, options: ChromePa
 <meta name="color-scheme" content="light dark">
 <meta name="porter-wire" content="${escapeHtml(options.wire)}">
 <meta name="porter-demo-sign-in" content="${options.demoSignIn ? 'on' : 'off'}">
+<script>${THEME_SCRIPT}</script>
 <title>${title}</title>
 <link rel="icon" href="${escapeHtml(options.logoUrl ?? favicon(name, options.accentColor ?? '#4f46e5'))}">
 <link rel="stylesheet" href="${base}assets/${bundle.styles.name}">
@@ -52,7 +54,7 @@ function accentStyle(accent: string): string {
   const text = luminance(accent) > 0.45 ? '#111114' : '#ffffff';
   return [
     `:root{--accent:${accent};--accent-strong:color-mix(in srgb,${accent} 82%,black);--accent-soft:color-mix(in srgb,${accent} 12%,white);--accent-text:${text};--focus:${accent}}`,
-    `@media (prefers-color-scheme: dark){:root{--accent:${accent};--accent-strong:color-mix(in srgb,${accent} 75%,white);--accent-soft:color-mix(in srgb,${accent} 22%,#131316);--accent-text:${text};--focus:color-mix(in srgb,${accent} 70%,white)}}`,
+    `:root[data-theme='dark']{--accent:${accent};--accent-strong:color-mix(in srgb,${accent} 75%,white);--accent-soft:color-mix(in srgb,${accent} 22%,#131316);--accent-text:${text};--focus:color-mix(in srgb,${accent} 70%,white)}`,
   ].join('');
 }
 

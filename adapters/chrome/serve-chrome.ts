@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Negotiator from 'negotiator';
 import { loadChrome } from './chrome-bundle.js';
 import { chromePage } from './chrome-page.js';
+import { createHash } from 'node:crypto';
+import { THEME_SCRIPT } from './theme-script.js';
 
 export interface ChromeOptions {
   /** Where the wire is mounted, e.g. `/api/porter`; the client calls it on the same origin. */
@@ -148,7 +150,8 @@ export async function serveChrome(options: ChromeOptions): Promise<Chrome> {
  */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  // The theme's first script runs inline, before paint; only its exact text is allowed.
+  `script-src 'self' 'sha256-${createHash('sha256').update(THEME_SCRIPT).digest('base64')}'`,
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: https:",
   "connect-src 'self'",

@@ -24,9 +24,11 @@ type ReconnectOptions<M extends UIMessage> = Parameters<ChatTransport<M>['reconn
  * reconnecting (`useChat({ resume: true })`, `resumeStream()`) reads `{wire}/threads/:id/stream`,
  * which replays the turn in flight from its start, or answers 204 when there is none.
  *
- * Porter keeps a turn running for a while after its last reader goes away, so a reloaded page can
- * rejoin it. A deliberate `stop()` is different: the transport then asks the wire to stop the turn
- * (`POST {wire}/threads/:id/stop`), and a message sent right after waits for that.
+ * Porter runs a turn to its end after its last reader goes away, so a reloaded page rejoins it
+ * and a closed tab finds the answer stored; a retried send (the same message id) joins the turn or
+ * gets its stored answer, never a second copy. A deliberate `stop()` is different: the transport
+ * then asks the wire to stop the turn (`POST {wire}/threads/:id/stop`), and a message sent right
+ * after waits for that.
  */
 export class PorterChatTransport<M extends UIMessage = UIMessage> implements ChatTransport<M> {
   /** Porter's rejoin replays the turn from its first chunk. */
@@ -136,7 +138,7 @@ export class PorterChatTransport<M extends UIMessage = UIMessage> implements Cha
     };
   }
 
-  /** Best effort: if it fails, the turn still ends by itself once nobody reads it. */
+  /** Best effort: if it fails, the turn still ends by itself. */
   private async requestStop(threadId: string, extraHeaders: Record<string, string> | Headers | undefined): Promise<void> {
     try {
       const headers = new Headers(await resolved(this.options.headers));
@@ -150,7 +152,7 @@ export class PorterChatTransport<M extends UIMessage = UIMessage> implements Cha
         keepalive: true,
       });
     } catch {
-      // Offline or refused: the server aborts an unread turn after its grace period anyway.
+      // Offline or refused: the turn ends by itself (within its budgets), or after the host's grace if it set one.
     }
   }
 }

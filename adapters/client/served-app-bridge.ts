@@ -20,7 +20,15 @@ export interface ServedAppBridgeOptions extends PorterClientOptions {
   readonly theme?: () => ServedAppTheme;
   /** Called after the page changed something (a record written, an action run), e.g. to refresh a badge. */
   readonly onChange?: (change: { readonly op: string; readonly result: unknown }) => void;
+  /**
+   * Called when the page says how tall its content is, clamped to `SERVED_APP_HEIGHT` (the page is
+   * untrusted: it may say anything), so the frame can fit it.
+   */
+  readonly onSize?: (height: number) => void;
 }
+
+/** The heights, in CSS pixels, a served page may ask its frame for. */
+export const SERVED_APP_HEIGHT = { min: 120, max: 4000 } as const;
 
 const SEGMENT = /^[A-Za-z0-9_-]{1,128}$/;
 const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
@@ -38,7 +46,8 @@ const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
  *
  * Every request becomes a call under `{wire}/apps/<appId>/` only, with each name checked as one
  * path segment, so the page can do no more than the app's tree could: read and write its own
- * records and run its own actions. Answers are `{porter, v: 1, id, ok: true, result}` or
+ * records and run its own actions. The page may also say how tall its content is (`{porter, v: 1,
+ * op: 'size', height}`, no answer), passed to `onSize` clamped. Answers are `{porter, v: 1, id, ok: true, result}` or
  * `{…, ok: false, error: {code, message}}`, posted to that window alone. `theme` updates may be
  * pushed with the returned `sendTheme`. Returns a function that disconnects.
  */
@@ -76,7 +85,15 @@ export function connectServedApp(options: ServedAppBridgeOptions): { disconnect(
     // Only the frame's own window, and only while it shows a sandboxed (opaque-origin) page.
     if (event.source !== options.frame.contentWindow || event.origin !== 'null') return;
     const request = event.data as Record<string, unknown> | null;
-    if (!request || request.porter !== APP_BRIDGE_PROTOCOL || typeof request.id !== 'number' || typeof request.op !== 'string') return;
+    if (!request || request.porter !== APP_BRIDGE_PROTOCOL) return;
+    // A notice, not a request: nothing is answered.
+    if (request.op === 'size') {
+      const height = request.height;
+      if (typeof height === 'number' && Number.isFinite(height))
+        options.onSize?.(Math.round(Math.min(SERVED_APP_HEIGHT.max, Math.max(SERVED_APP_HEIGHT.min, height))));
+      return;
+    }
+    if (typeof request.id !== 'number' || typeof request.op !== 'string') return;
     const id = request.id;
     perform(request).then(
       (result) => {

@@ -218,7 +218,7 @@ export interface paths {
         };
         /**
          * List or search the caller's threads
-         * @description With `q`, only threads whose title holds every word of it (case and accents ignored).
+         * @description With `q`, only threads whose title or messages (the text the person and the assistant wrote) hold every word of it, each as the start of a word (case and accents ignored; quotes, `*`, `-`, `OR` are not operators), best match first, each with `match`: a snippet and the words to highlight in it.
          */
         get: operations["listThreads"];
         put?: never;
@@ -249,6 +249,26 @@ export interface paths {
         patch: operations["renameThread"];
         trace?: never;
     };
+    "/threads/{id}/messages/{messageId}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Show another version of a message
+         * @description A message that regenerate or edit and resend replaced keeps every version (`versions` in the thread). Showing version `index` puts the messages from this one on away as the version shown until now and brings back the chosen version with the messages that followed it; it lasts (a reload shows it). A message with no other version is 404 `not-found`, an `index` beyond its versions 400 `validation`, and while a turn is in flight on the thread 409 `conflict`.
+         */
+        post: operations["showVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/threads/{id}/turn": {
         parameters: {
             query?: never;
@@ -260,7 +280,7 @@ export interface paths {
         put?: never;
         /**
          * Run a turn
-         * @description Send `{message}` (a user UIMessage, or just its text), `{continue: true}` (run the calls approved since the last turn, then let the model go on) or the AI SDK chat transport's own body `{id, messages, trigger, messageId}` (only the last message is read: the server owns the history; an assistant message with answered approval parts carries approval responses). `trigger: "regenerate-message"` replaces the last answer with a new one; `submit-message` with a `messageId` replaces the person's last message (edit and resend) and the answer to it. A call that needs approval emits `tool-approval-request` and `data-porter-approval`, and the turn finishes. While a turn runs on the thread, a new one is refused with 409 (`concurrentTurns: 'reject'`), waits its turn with the stream open (`'enqueue'`), or stops the running turn and goes next (`'interrupt'`).
+         * @description Send `{message}` (a user UIMessage, or just its text), `{continue: true}` (run the calls approved since the last turn, then let the model go on) or the AI SDK chat transport's own body `{id, messages, trigger, messageId}` (only the last message is read: the server owns the history; an assistant message with answered approval parts carries approval responses). `trigger: "regenerate-message"` replaces the last answer with a new one; `submit-message` with a `messageId` replaces that message of the person and everything after it (edit and resend: the thread rewinds to it). A call that needs approval emits `tool-approval-request` and `data-porter-approval`, and the turn finishes. While a turn runs on the thread, a new one is refused with 409 (`concurrentTurns: 'reject'`), waits its turn with the stream open (`'enqueue'`), or stops the running turn and goes next (`'interrupt'`). A user message is stored once per `id` the client gave it: sent again (a retry), it joins the turn carrying it on any instance, or replays the answer that turn stored, and is never stored twice; another message under an id already used is 409. The turn runs to its end whether or not anyone still reads it (unless the host set `turnGraceSeconds`).
          */
         post: operations["runTurn"];
         delete?: never;
@@ -309,6 +329,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/threads/{id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a file to a thread
+         * @description Streams the body (the file's bytes) into the file store. Its type is judged from the bytes: a type the host does not accept (`uploads.accept`), bytes that are not what they claim, or an empty body are 415; a body over `uploads.maxBytes` is 413, refused while reading, with nothing stored. Send the bytes as the file's own type or as `application/octet-stream` (with `type`); the form types (`text/plain`, `multipart/form-data`, `application/x-www-form-urlencoded`) are refused (415), so another site cannot send one. Counts against the caller's `uploadBytes` budget (429). Attach the file to a message with a `file` part carrying the answer's `url`.
+         */
+        post: operations["uploadFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an uploaded file
+         * @description The owner's file, streamed, as its judged type; anyone else's is 404. Answered in a sandbox (`Content-Security-Policy: sandbox`) and with `nosniff`, so a file never runs as this origin's page.
+         */
+        get: operations["readFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/connections": {
         parameters: {
             query?: never;
@@ -318,6 +378,26 @@ export interface paths {
         };
         /** List the caller's connected accounts */
         get: operations["listConnections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connections/toolkits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the toolkits the connection broker can connect
+         * @description What to offer a person to pick from, by name; the slug is what `POST /connections/initiate` takes.
+         */
+        get: operations["listToolkits"];
         put?: never;
         post?: never;
         delete?: never;
@@ -359,6 +439,175 @@ export interface paths {
         post?: never;
         /** Disconnect an account */
         delete: operations["deleteConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/memories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the caller's memories */
+        get: operations["listMemories"];
+        put?: never;
+        /**
+         * Keep a memory
+         * @description The person adds a memory themselves. Text they already keep answers that memory; past `memory.maxPerPerson` it is 409 `conflict`.
+         */
+        post: operations["addMemory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/memories/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the caller's memories
+         * @description Every memory the caller keeps, as one JSON document (an attachment).
+         */
+        get: operations["exportMemories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/memories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a memory */
+        get: operations["getMemory"];
+        put?: never;
+        post?: never;
+        /** Forget a memory */
+        delete: operations["forgetMemory"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a memory
+         * @description Written only over the `revision` named: when the memory changed since, the answer is 409 `conflict` with the current memory in `details.current`, and nothing is overwritten.
+         */
+        patch: operations["editMemory"];
+        trace?: never;
+    };
+    "/knowledge/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the documents the agent answers from
+         * @description For the host's admins (`knowledge.admin`); anyone else is 403 `forbidden`.
+         */
+        get: operations["listDocuments"];
+        put?: never;
+        /**
+         * Add a document for the agent to answer from
+         * @description For the host's admins (`knowledge.admin`; anyone else is 403 `forbidden`). The document's text is pulled out (HTML stripped to its text, a PDF's pages read), cut into overlapping passages and indexed. Past `knowledge.maxDocumentBytes` it is 413 `payload-too-large`; a PDF that is not one, or a document without words, 400 `validation`; nothing is stored then.
+         */
+        post: operations["addDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/knowledge/documents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a document */
+        get: operations["getDocument"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a document
+         * @description Its passages are never answered from again, at once.
+         */
+        delete: operations["removeDocument"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/knowledge/passages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a cited passage
+         * @description The passage a `source-document` part's `sourceId` names, when its document is within the caller's scopes (everyone's, their own, their org's); otherwise 404 `not-found`.
+         */
+        get: operations["readPassage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deletions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's deletions that can still be undone */
+        get: operations["listDeletions"];
+        put?: never;
+        /**
+         * Delete an app, automation, memory, thread, grant or connection, with a way back
+         * @description The thing goes out of use at once: it leaves its list, an automation stops firing and cannot be started, armed or changed by hand (404), a grant is revoked, a connection is no longer used; it is deleted for good after the undo window (`undoSeconds`, default 10 s), by whichever instance sweeps first (the tick, or a timer on the instance that was asked). Asking again answers the deletion already pending. A thing that is not the caller's, or an id of another kind, is 404; a grant already revoked is 409; a connection without a broker configured is 501.
+         */
+        post: operations["deleteLater"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deletions/{id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a deletion within its window
+         * @description The thing is back as it was (a revoked grant grants again). After `undoUntil`, or once the deletion began, 409 `conflict`.
+         */
+        post: operations["undoDeletion"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1025,6 +1274,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/automations/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run an automation now
+         * @description A real run now, armed or not, like a scheduled one: its calls act as the owner away, with the automation's standing grants only (a write it was not granted waits for the owner's approval), under its retry and concurrency, queued behind runs in flight. 429 when the owner's `runs` or `tokens` budget has nothing left, before anything is kept.
+         */
+        post: operations["runAutomationNow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/automations/{id}/dry-run": {
         parameters: {
             query?: never;
@@ -1276,7 +1545,9 @@ export interface components {
                 tokens?: components["schemas"]["BudgetUsage"];
                 toolCalls?: components["schemas"]["BudgetUsage"];
                 appGenerations?: components["schemas"]["BudgetUsage"];
+                uploadBytes?: components["schemas"]["BudgetUsage"];
                 runs?: components["schemas"]["BudgetUsage"];
+                embeddingTokens?: components["schemas"]["BudgetUsage"];
             };
             /** @description For an anonymous session, when the deployment shares budgets per address (`limits.anonymousPerAddress`): what every anonymous session calling from its address used together. */
             addressBudgets?: {
@@ -1284,7 +1555,9 @@ export interface components {
                 tokens?: components["schemas"]["BudgetUsage"];
                 toolCalls?: components["schemas"]["BudgetUsage"];
                 appGenerations?: components["schemas"]["BudgetUsage"];
+                uploadBytes?: components["schemas"]["BudgetUsage"];
                 runs?: components["schemas"]["BudgetUsage"];
+                embeddingTokens?: components["schemas"]["BudgetUsage"];
             };
         };
         BudgetUsage: {
@@ -1312,17 +1585,31 @@ export interface components {
             /** @description The toolkit whose connected account it acts through. */
             connection: string | null;
         };
-        /** @description Newest first. */
+        /** @description Newest first; with `q`, best match first. */
         ThreadList: {
-            threads: components["schemas"]["ThreadSummary"][];
+            threads: components["schemas"]["ThreadListItem"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
         };
-        ThreadSummary: {
+        ThreadListItem: {
             id: string;
             title: string;
             /** @description An ISO 8601 instant. */
             updatedAt: string;
+            /** @description With `q` only: the best stretch of the title or a message holding the words. */
+            match?: components["schemas"]["ThreadMatch"];
+        };
+        /** @description Where a search found its words in the thread. */
+        ThreadMatch: {
+            /** @description Plain text (never markup) cut around the match, with `…` where the title or message goes on. */
+            snippet: string;
+            /** @description The matched words in `snippet`, to show highlighted: UTF-16 offsets (JavaScript string indices), `end` exclusive. */
+            highlights: {
+                start: number;
+                end: number;
+            }[];
+            /** @description The message the snippet is from; absent when it is from the title. */
+            messageId?: string;
         };
         Created: {
             id: string;
@@ -1331,6 +1618,8 @@ export interface components {
             id: string;
             title: string;
             messages: components["schemas"]["UiMessage"][];
+            /** @description The shown messages that have other versions, in the order of `messages`; switch with `POST /threads/:id/messages/:messageId/versions`. */
+            versions: components["schemas"]["MessageVersions"][];
         };
         /** @description A message in the AI SDK UIMessage format, as a stock `ai` client renders it. */
         UiMessage: {
@@ -1338,7 +1627,12 @@ export interface components {
             /** @enum {string} */
             role: "system" | "user" | "assistant";
             parts: components["schemas"]["UiMessagePart"][];
-            metadata?: unknown;
+            /** @description The message’s metadata: what the client sent with it, and `interrupted` when Porter marks it. */
+            metadata?: {
+                interrupted?: components["schemas"]["MessageInterruption"];
+            } & {
+                [key: string]: unknown;
+            };
         };
         /** @description A part of an AI SDK UIMessage; each kind carries the AI SDK's own fields. */
         UiMessagePart: {
@@ -1346,6 +1640,31 @@ export interface components {
             type: string;
         } & {
             [key: string]: unknown;
+        };
+        /** @description The turn answering this message did not finish: on the answer as far as it got, or on the person’s message when no answer was kept. A turn that answers it again (the AI SDK’s regenerate) clears it. A person’s stop is no interruption. */
+        MessageInterruption: {
+            /**
+             * @description `model-failed`: the model failed mid-answer; `limit-reached`: a budget or breaker ran out; `given-up`: nobody read the turn for `turnGraceSeconds`; `instance-stopped`: the instance writing it stopped (a crash, its lease lapsing) before the answer was saved whole.
+             * @enum {string}
+             */
+            reason: "model-failed" | "limit-reached" | "given-up" | "instance-stopped";
+            /** @description What happened, in words a person reads. */
+            message: string;
+        };
+        /** @description A message regenerate or edit and resend replaced: every version is kept, and the thread shows one. */
+        MessageVersions: {
+            /** @description The shown message that has other versions: the first message of the version shown. */
+            messageId: string;
+            /** @description Which version is shown, from 0 (the oldest). */
+            index: number;
+            /** @description How many versions there are. */
+            count: number;
+        };
+        ThreadSummary: {
+            id: string;
+            title: string;
+            /** @description An ISO 8601 instant. */
+            updatedAt: string;
         };
         /** @description The JSON of one event of the AI SDK UI message stream protocol v1, as a Porter turn sends it; `type` tells the kinds apart. A stock AI SDK reader (`readUIMessageStream`, `useChat`) folds them into the assistant UIMessage. */
         UiMessageChunk: {
@@ -1463,6 +1782,46 @@ export interface components {
                 errorText?: string;
             };
         } | {
+            /** @constant */
+            type: "data-porter-memory";
+            /** @description `porter-memory:<toolCallId>`. */
+            id: string;
+            data: {
+                /** @enum {string} */
+                action: "saved" | "forgotten";
+                memoryId: string;
+                /** @description What was remembered (or forgotten). */
+                text: string;
+            };
+        } | {
+            /** @constant */
+            type: "source-document";
+            /** @description For a knowledge passage: its `psg_` id (`GET /knowledge/passages/{id}` reads it). */
+            sourceId: string;
+            /** @description The document's media type. */
+            mediaType: string;
+            /** @description The document's title. */
+            title: string;
+            filename?: string;
+            /** @description By provider. Porter's citations of a knowledge passage carry `porter: {documentId, passageId, start, end}`: the passage's place in the document's text (UTF-16 offsets, end exclusive). */
+            providerMetadata?: {
+                [key: string]: {
+                    [key: string]: string | number | boolean | null;
+                };
+            };
+        } | {
+            /** @constant */
+            type: "source-url";
+            sourceId: string;
+            url: string;
+            title?: string;
+            /** @description By provider. Porter's citations of a knowledge passage carry `porter: {documentId, passageId, start, end}`: the passage's place in the document's text (UTF-16 offsets, end exclusive). */
+            providerMetadata?: {
+                [key: string]: {
+                    [key: string]: string | number | boolean | null;
+                };
+            };
+        } | {
             type: string;
             id?: string;
             data: unknown;
@@ -1498,7 +1857,7 @@ export interface components {
             baselineHash: string;
             currentHash: string;
         };
-        /** @description `{message}` (a text, or a user UIMessage), `{continue: true}`, or the AI SDK chat transport's own body (only its last message is read). A rule JSON Schema cannot say: in the chat body, the last message must be the user's, with text and file parts only, or the assistant's (carrying the approval answers); another last message is 400 `validation`. */
+        /** @description `{message}` (a text, or a user UIMessage), `{continue: true}`, or the AI SDK chat transport's own body (only its last message is read). A rule JSON Schema cannot say: in the chat body, the last message must be the user's, with text and file parts only, or the assistant's (carrying the approval answers); another last message is 400 `validation`. A new message's file parts name files the caller uploaded in this thread (another is 404), at most `uploads.maxFilesPerMessage` of them (more is 400 `validation`), of types the model can read or be given as text (another is 415). */
         TurnBody: {
             message: string | {
                 id?: string;
@@ -1517,6 +1876,7 @@ export interface components {
                     /** @constant */
                     type: "file";
                     mediaType: string;
+                    /** @description The url `POST /threads/:id/files` answered; a `data:` or `http(s):` url is refused (400). */
                     url: string;
                     filename?: string;
                     providerMetadata?: {
@@ -1631,6 +1991,18 @@ export interface components {
         TurnStopped: {
             stopped: boolean;
         };
+        UploadedFile: {
+            /** @description The file id (`fil_…`). */
+            id: string;
+            threadId: string;
+            /** @description Where the owner reads the bytes (`{wire}/files/:id`); a message's `file` part carries this url to attach the file. */
+            url: string;
+            filename: string;
+            /** @description What the bytes were judged to be from their content (never the type the client sent). */
+            mediaType: string;
+            size: number;
+            createdAt: string;
+        };
         ConnectionList: {
             connections: components["schemas"]["Connection"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
@@ -1642,11 +2014,131 @@ export interface components {
             /** @enum {string} */
             status: "initiated" | "active" | "failed" | "expired";
         };
+        ToolkitList: {
+            toolkits: {
+                /** @description The slug `POST /connections/initiate` takes. */
+                toolkit: string;
+                /** @description What a person calls it. */
+                name: string;
+            }[];
+        };
         ConnectionInitiated: {
             id: string;
             /** @description The broker's page: open it, then poll the connection. */
             redirectUrl: string;
         };
+        /** @description The caller's memories, newest first. */
+        MemoryList: {
+            memories: components["schemas"]["Memory"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description One thing the agent remembers about the caller. */
+        Memory: {
+            /** @description The `mem_` id. */
+            id: string;
+            text: string;
+            source: components["schemas"]["MemorySource"];
+            /** @description Grows with every edit; `PATCH` names the revision it changes. */
+            revision: number;
+            /** @description An ISO 8601 instant. */
+            createdAt: string;
+            /** @description An ISO 8601 instant. */
+            updatedAt: string;
+        };
+        /** @description Who kept it: the agent in a conversation (`memory_save`), or the person. */
+        MemorySource: {
+            /** @constant */
+            kind: "agent";
+            threadId?: string;
+            runId?: string;
+            /** @description The `memory_save` call that kept it. */
+            toolCallId: string;
+        } | {
+            /** @constant */
+            kind: "person";
+        };
+        /** @description Every memory the caller keeps. */
+        MemoryExport: {
+            /** @constant */
+            format: "porter-memories";
+            /** @constant */
+            version: 1;
+            /** @description An ISO 8601 instant. */
+            exportedAt: string;
+            memories: components["schemas"]["Memory"][];
+        };
+        /** @description Every document, newest first. */
+        KnowledgeDocumentList: {
+            documents: components["schemas"]["KnowledgeDocument"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description A document the agent answers from. */
+        KnowledgeDocument: {
+            /** @description The `doc_` id. */
+            id: string;
+            title: string;
+            /** @enum {string} */
+            format: "text" | "markdown" | "html" | "pdf";
+            mediaType: string;
+            scope: components["schemas"]["DocumentScope"];
+            /** @description The size it was given in. */
+            bytes: number;
+            /** @description The length of its text (UTF-16 code units, as passages' offsets count). */
+            characters: number;
+            /** @description How many passages it was cut into. */
+            passages: number;
+            /** @description An ISO 8601 instant. */
+            createdAt: string;
+        };
+        /** @description Who may be answered from it: everyone, the people acting in one org (the host's `knowledge.org`), or one person (a subject). */
+        DocumentScope: {
+            /** @constant */
+            kind: "everyone";
+        } | {
+            /** @constant */
+            kind: "org";
+            org: string;
+        } | {
+            /** @constant */
+            kind: "person";
+            subject: string;
+        };
+        /** @description A passage of a document, as a citation opens it. */
+        Passage: {
+            /** @description The `psg_` id: what a citation (`source-document` part) names as its `sourceId`. */
+            id: string;
+            documentId: string;
+            /** @description The document's title. */
+            title: string;
+            /** @description The document's media type. */
+            mediaType: string;
+            /** @description Where the passage starts in the document's text (a UTF-16 offset). */
+            start: number;
+            /** @description Where it ends (exclusive). */
+            end: number;
+            text: string;
+        };
+        PendingDeletionList: {
+            /** @description Soonest to go first. */
+            deletions: components["schemas"]["PendingDeletion"][];
+        };
+        /** @description A deletion waiting out its undo window: the thing is already out of use (hidden from its list, not fired, a grant revoked, a connection not used) and is deleted for good after `undoUntil`. */
+        PendingDeletion: {
+            /** @description The thing's own id (`app_…`, `atm_…`, `mem_…`, `thr_…`, `grt_…`, `con_…`). */
+            id: string;
+            kind: components["schemas"]["DeletableKind"];
+            /** @description What the person calls it (a title, a name, a tool, a toolkit). */
+            label: string;
+            /** @description Until when `POST /deletions/{id}/undo` brings it back; it is deleted for good after. */
+            undoUntil: string;
+        };
+        /**
+         * @description What kind of thing a deletion with a way back names.
+         * @enum {string}
+         */
+        DeletableKind: "app" | "automation" | "memory" | "thread" | "grant" | "connection";
         AppList: {
             apps: components["schemas"]["AppSummary"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
@@ -2117,7 +2609,7 @@ export interface components {
              */
             state: "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled" | "skipped";
             owner: string;
-            /** @description Who started it: `porter:scheduler`, `porter:webhook:<source>`, or the owner for a rerun or a dry run. */
+            /** @description Who started it: `porter:scheduler`, `porter:webhook:<source>`, or the owner for a rerun, a dry run or a run asked for now. */
             startedBy: string;
             cause: {
                 /** @constant */
@@ -2136,6 +2628,14 @@ export interface components {
             } | {
                 /** @constant */
                 kind: "dry-run";
+            } | {
+                /** @constant */
+                kind: "run-now";
+                /**
+                 * @description Where the owner asked for it: `mcp` (the door), `chat`, or `wire` (`POST /automations/{id}/run`).
+                 * @enum {string}
+                 */
+                venue: "mcp" | "chat" | "wire";
             };
             /** @description An ISO 8601 instant. */
             createdAt: string;
@@ -2150,6 +2650,8 @@ export interface components {
             attempts: components["schemas"]["RunAttempt"][];
             /** @description A queued run waiting to be tried again: when. */
             nextAttemptAt: string | null;
+            /** @description How many of its tool calls ended in an error: a `succeeded` run with some finished with failed calls. 0 until it succeeds. */
+            failedCalls: number;
         };
         RunAttempt: {
             number: number;
@@ -2172,7 +2674,7 @@ export interface components {
              */
             state: "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled" | "skipped";
             owner: string;
-            /** @description Who started it: `porter:scheduler`, `porter:webhook:<source>`, or the owner for a rerun or a dry run. */
+            /** @description Who started it: `porter:scheduler`, `porter:webhook:<source>`, or the owner for a rerun, a dry run or a run asked for now. */
             startedBy: string;
             cause: {
                 /** @constant */
@@ -2191,6 +2693,14 @@ export interface components {
             } | {
                 /** @constant */
                 kind: "dry-run";
+            } | {
+                /** @constant */
+                kind: "run-now";
+                /**
+                 * @description Where the owner asked for it: `mcp` (the door), `chat`, or `wire` (`POST /automations/{id}/run`).
+                 * @enum {string}
+                 */
+                venue: "mcp" | "chat" | "wire";
             };
             /** @description An ISO 8601 instant. */
             createdAt: string;
@@ -2205,6 +2715,8 @@ export interface components {
             attempts: components["schemas"]["RunAttempt"][];
             /** @description A queued run waiting to be tried again: when. */
             nextAttemptAt: string | null;
+            /** @description How many of its tool calls ended in an error: a `succeeded` run with some finished with failed calls. 0 until it succeeds. */
+            failedCalls: number;
             /** @description What the agent said and did. */
             messages: components["schemas"]["UiMessage"][];
             /** @description In a dry run: the calls previewed instead of executed, in order. */
@@ -2704,7 +3216,7 @@ export interface operations {
                 limit?: number;
                 /** @description The previous page's `nextCursor`. A cursor this list did not produce is 400 `validation`. */
                 cursor?: string;
-                /** @description Words the title must hold. */
+                /** @description Words the title or a message must hold: each the start of a word, case and accents ignored. Never query syntax. */
                 q?: string;
             };
             header?: never;
@@ -2713,7 +3225,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Thread summaries, newest first. */
+            /** @description Thread summaries, newest first (with `q`, best match first). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2845,6 +3357,45 @@ export interface operations {
             500: components["responses"]["Internal"];
         };
     };
+    showVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A thread id (`thr_…`). */
+                id: string;
+                /** @description A message's id: the stored one, or the id the client sent it under. */
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Which version to show, from 0 (the oldest); below its `count`. */
+                    index: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The thread as it now shows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Thread"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+        };
+    };
     runTurn: {
         parameters: {
             query?: never;
@@ -2960,6 +3511,74 @@ export interface operations {
             500: components["responses"]["Internal"];
         };
     };
+    uploadFile: {
+        parameters: {
+            query?: {
+                /** @description The name to show (path parts and control characters are dropped). */
+                filename?: string;
+                /** @description The file's own type when the body is sent as `application/octet-stream`; a hint only, judged against the bytes. */
+                type?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A thread id (`thr_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The file's bytes. */
+        requestBody: {
+            content: {
+                "*/*": unknown;
+            };
+        };
+        responses: {
+            /** @description The stored file. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadedFile"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    readFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A file id (`fil_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": unknown;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listConnections: {
         parameters: {
             query?: {
@@ -2987,6 +3606,30 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
+        };
+    };
+    listToolkits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Toolkits, by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolkitList"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
         };
     };
     initiateConnection: {
@@ -3080,6 +3723,462 @@ export interface operations {
             500: components["responses"]["Internal"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    listMemories: {
+        parameters: {
+            query?: {
+                /** @description How many to answer (1–100). */
+                limit?: number;
+                /** @description The previous page's `nextCursor`. A cursor this list did not produce is 400 `validation`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Memories, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryList"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    addMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 1000 characters, kept trimmed; blank text or a control character (but tab and line breaks) is 400 `validation`. */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The memory kept. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Memory"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    exportMemories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The memories. */
+            200: {
+                headers: {
+                    /** @description `attachment` with the file name. */
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryExport"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    getMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A memory id (`mem_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The memory. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Memory"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    forgetMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A memory id (`mem_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    editMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A memory id (`mem_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 1000 characters, kept trimmed; blank text or a control character (but tab and line breaks) is 400 `validation`. */
+                    text: string;
+                    /** @description The `revision` the edit was made against. Another one stored since is 409 `conflict`, nothing overwritten. */
+                    revision: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The memory, edited. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Memory"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listDocuments: {
+        parameters: {
+            query?: {
+                /** @description How many to answer (1–100). */
+                limit?: number;
+                /** @description The previous page's `nextCursor`. A cursor this list did not produce is 400 `validation`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every document, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeDocumentList"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    addDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 300 characters; what citations show. */
+                    title: string;
+                    /**
+                     * @description `pdf` is given as `base64`; the others as `text` (or `base64` of UTF-8).
+                     * @enum {string}
+                     */
+                    format: "text" | "markdown" | "html" | "pdf";
+                    /** @description Who may be answered from it; default everyone. */
+                    scope?: {
+                        /** @constant */
+                        kind: "everyone";
+                    } | {
+                        /** @constant */
+                        kind: "org";
+                        org: string;
+                    } | {
+                        /** @constant */
+                        kind: "person";
+                        subject: string;
+                    };
+                    /** @description The document, for `text`, `markdown` and `html`. */
+                    text: string;
+                } | {
+                    /** @description 1 to 300 characters; what citations show. */
+                    title: string;
+                    /**
+                     * @description `pdf` is given as `base64`; the others as `text` (or `base64` of UTF-8).
+                     * @enum {string}
+                     */
+                    format: "text" | "markdown" | "html" | "pdf";
+                    /** @description Who may be answered from it; default everyone. */
+                    scope?: {
+                        /** @constant */
+                        kind: "everyone";
+                    } | {
+                        /** @constant */
+                        kind: "org";
+                        org: string;
+                    } | {
+                        /** @constant */
+                        kind: "person";
+                        subject: string;
+                    };
+                    /**
+                     * Format: base64
+                     * @description The document's bytes, base64: a PDF's always.
+                     */
+                    base64: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The document, indexed. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeDocument"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    getDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A document id (`doc_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeDocument"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    removeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A document id (`doc_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    readPassage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A passage id (`psg_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The passage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passage"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    listDeletions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pending deletions, soonest to go first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingDeletionList"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    deleteLater: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    kind: components["schemas"]["DeletableKind"];
+                    /** @description The id of the thing being deleted. */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The pending deletion. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingDeletion"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    undoDeletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the thing being deleted. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The deletion undone. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingDeletion"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
         };
     };
     listApps: {
@@ -5156,6 +6255,44 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    runAutomationNow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An automation id (`atm_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description What the trigger would bring (a delivery body), shown to the agent before the task as a real delivery would be. */
+                    input?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The run, queued (`cause: {kind: "run-now", venue: "wire"}`). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Run"];
+                };
+            };
+            400: components["responses"]["Validation"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];

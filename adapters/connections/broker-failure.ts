@@ -31,6 +31,8 @@ function ownFacts(error: unknown): FailureFacts {
  */
 export function brokerFailure(broker: string, doing: string, error: unknown): Error {
   const { status, code } = factsOf(error);
+  // The one refusal a person causes by choosing: said in words, not as a status and a code.
+  if (code === 'unknown-toolkit') return new BrokerRefused(broker, 'that toolkit is not set up on it');
   const what = `${doing} failed${status ? ` with HTTP ${status}` : ''}${code ? ` (${code.slice(0, 80)})` : ''}`;
   if (status !== null && status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 408 && status !== 429) {
     return new BrokerRefused(broker, what);

@@ -5,6 +5,7 @@ import type {
   BrokerAccount,
   BrokerInitiation,
   BrokerObservation,
+  BrokerToolkit,
   ConnectionBroker,
   ProxyRequest,
   ProxyResponse,
@@ -24,6 +25,9 @@ export interface CloudBrokerOptions {
 const status = z.enum(['initiated', 'active', 'failed', 'expired'] satisfies ConnectionStatus[]);
 const connection = z.object({ id: z.string().min(1), toolkit: z.string(), owner: z.string(), reference: z.string(), status });
 const started = connection.extend({ redirect_url: z.url(), expires_at: z.string().min(1).nullable().optional() });
+const toolkitList = z.object({
+  toolkits: z.array(z.object({ slug: z.string().min(1).max(64), name: z.string().min(1).max(200).optional() })).max(1000),
+});
 const proxied = z.object({
   status: z.number().int().min(100).max(599),
   headers: z.record(z.string(), z.string()).default({}),
@@ -53,6 +57,17 @@ export class CloudBroker implements ConnectionBroker {
 
   constructor(private readonly options: CloudBrokerOptions) {
     this.base = `${options.url.replace(/\/+$/, '')}/v1`;
+  }
+
+  async toolkits(): Promise<ReadonlyArray<BrokerToolkit>> {
+    let answer: unknown;
+    try {
+      answer = await this.call('listing toolkits', 'GET', '/toolkits');
+    } catch (error) {
+      throw error instanceof CloudAnswer ? brokerFailure(this.name, 'listing toolkits', error) : error;
+    }
+    const listed = this.checked(toolkitList, answer, 'listing toolkits');
+    return listed.toolkits.map((t) => ({ toolkit: t.slug, name: t.name ?? t.slug }));
   }
 
   async initiate(account: Omit<BrokerAccount, 'ref'>, callbackUrl: string): Promise<BrokerInitiation> {

@@ -6,6 +6,7 @@ import type {
   BrokerAccount,
   BrokerInitiation,
   BrokerObservation,
+  BrokerToolkit,
   ConnectionBroker,
   ProxyRequest,
   ProxyResponse,
@@ -33,7 +34,9 @@ const STATUS: Readonly<Record<string, ConnectionStatus>> = {
 };
 
 const authConfigs = z.object({
-  items: z.array(z.object({ id: z.string().min(1), status: z.string(), toolkit: z.object({ slug: z.string() }) })),
+  items: z.array(
+    z.object({ id: z.string().min(1), status: z.string(), toolkit: z.object({ slug: z.string(), name: z.string().optional() }) }),
+  ),
 });
 const linked = z.object({ connected_account_id: z.string().min(1), redirect_url: z.url(), expires_at: z.string().min(1) });
 const connectedAccount = z.object({ id: z.string(), status: z.string(), toolkit: z.object({ slug: z.string() }) });
@@ -108,6 +111,14 @@ export class ComposioBroker extends SdkBroker<Composio> implements ConnectionBro
       );
       return { status: answer.status, headers: plainHeaders(answer.headers), body: answer.data ?? null };
     });
+  }
+
+  /** The toolkits of the project's enabled auth configs: what Composio can connect here. */
+  async toolkits(): Promise<ReadonlyArray<BrokerToolkit>> {
+    const listed = await this.through('listing auth configs', async (composio) => authConfigs.parse(await composio.authConfigs.list({})));
+    const enabled = new Map<string, string>();
+    for (const item of listed.items) if (item.status === 'ENABLED') enabled.set(item.toolkit.slug, item.toolkit.name ?? item.toolkit.slug);
+    return [...enabled].map(([toolkit, name]) => ({ toolkit, name }));
   }
 
   /** The project's enabled auth config for the toolkit: what Composio connects accounts through. */

@@ -4,6 +4,7 @@ import type {
   BrokerAccount,
   BrokerInitiation,
   BrokerObservation,
+  BrokerToolkit,
   ConnectionBroker,
   ProxyRequest,
   ProxyResponse,
@@ -24,6 +25,9 @@ const PORTER_TAG = 'porter_connection';
 const OWNER_TAG = 'end_user_id';
 
 const connectSession = z.object({ data: z.object({ connect_link: z.url(), expires_at: z.string().min(1) }) });
+const integrations = z.object({
+  configs: z.array(z.object({ unique_key: z.string().min(1), display_name: z.string().nullish(), provider: z.string() })),
+});
 const connectionList = z.object({
   connections: z.array(
     z.object({
@@ -46,6 +50,15 @@ export class NangoBroker extends SdkBroker<Nango> implements ConnectionBroker {
 
   constructor(options: NangoBrokerOptions) {
     super(new Nango({ secretKey: options.secretKey, ...(options.host ? { host: options.host } : {}) }));
+  }
+
+  /** The environment's integrations: a connection names one by its id (`unique_key`). */
+  toolkits(): Promise<ReadonlyArray<BrokerToolkit>> {
+    return this.through('listing integrations', async (nango) =>
+      integrations
+        .parse(await nango.listIntegrations())
+        .configs.map((c) => ({ toolkit: c.unique_key, name: c.display_name || c.provider })),
+    );
   }
 
   initiate(account: Omit<BrokerAccount, 'ref'>, _callbackUrl: string): Promise<BrokerInitiation> {

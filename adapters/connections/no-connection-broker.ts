@@ -1,5 +1,5 @@
 import { ConnectionsNotConfigured } from '../../domain/connections/errors.js';
-import type { BrokerInitiation, BrokerObservation, ConnectionBroker, ProxyResponse } from '../../ports/connections.js';
+import type { BrokerInitiation, BrokerObservation, BrokerToolkit, ConnectionBroker, ProxyResponse } from '../../ports/connections.js';
 
 /**
  * The broker of a deployment that has none (the null object): every call answers
@@ -11,6 +11,10 @@ export class NoConnectionBroker implements ConnectionBroker {
   readonly name = 'none';
 
   assertConfigured(): void {
+    throw new ConnectionsNotConfigured();
+  }
+
+  async toolkits(): Promise<ReadonlyArray<BrokerToolkit>> {
     throw new ConnectionsNotConfigured();
   }
 

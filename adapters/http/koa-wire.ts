@@ -19,6 +19,7 @@ import { relativeToMount } from './wire-paths.js';
 import { wrongMethod } from './wrong-method.js';
 import type { WireRoutes } from './wire-routes.js';
 import type { WireRouteContext, WireState } from './wire-state.js';
+import { nodeOrigin, serveWeb } from './web-glue.js';
 
 /** The proxies in front of the wire, as the host describes them (`trustProxy`). */
 export interface TrustedProxies {
@@ -163,12 +164,17 @@ function directLane(groups: ReadonlyArray<WireRoutes>, mount: string, options: K
   if (routes.size === 0) return () => null;
   const app = koaApp(options);
   const { telemetry, logger } = options;
-  const serve = async (route: WireRoute, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const answer = async (route: WireRoute, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // A framework-free route needs no Koa context: Node's request in, its Response written back.
+    if (route.web) return serveWeb(route.web, req, res, nodeOrigin(req, app.proxy));
     // No router ran: the route's context has no params to read (a direct route declares none).
     const ctx = Object.assign(app.createContext(req, res), { params: {} }) as WireRouteContext;
+    await route.handle(ctx, { params: {}, query: undefined, body: undefined }, noNext);
+    if (ctx.respond !== false) throw new Error(`direct route ${route.id} did not write its answer`);
+  };
+  const serve = async (route: WireRoute, req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
-      await route.handle(ctx, { params: {}, query: undefined, body: undefined }, noNext);
-      if (ctx.respond !== false) throw new Error(`direct route ${route.id} did not write its answer`);
+      await answer(route, req, res);
     } catch (error) {
       if (res.headersSent) return void res.destroy();
       const { status, body } = toEnvelope(error, logger);

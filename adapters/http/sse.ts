@@ -17,7 +17,7 @@ export interface TurnStreamOptions {
  * `JsonToSseTransformStream` (ending with `data: [DONE]`), with its headers. While the stream is
  * open and nothing was sent for `keepAliveMs` (a long tool call, a turn waiting in line), an SSE
  * comment goes out, so proxies with an idle timeout keep the connection. A client that goes away
- * detaches; when nobody reads any more the turn is aborted.
+ * detaches; the turn runs on (unless the host gives up turns nobody reads: `turnGraceSeconds`).
  */
 export function sendTurn(ctx: Context, turn: TurnStream, options: TurnStreamOptions): void {
   const iterator = turn.chunks[Symbol.asyncIterator]();

@@ -4,16 +4,18 @@
  */
 
 /**
- * The three state-changing surfaces exempt from the CSRF floor; none carries ambient credentials.
+ * The four state-changing surfaces exempt from the CSRF floor; none carries ambient credentials.
  * Webhooks and the tick authenticate themselves and never read a cookie. The import resolves the
  * person like any route, so it is `ambient`: its bytes must be `application/vnd.porter.app`, a
  * type no form can send and that forces a CORS preflight, and the floor also refuses a
- * cookie-carrying import the browser marks as started by another site.
+ * cookie-carrying import the browser marks as started by another site. A file upload is the same:
+ * `ambient`, its body the file, any type but the form types (which its route refuses).
  */
 const CSRF_EXEMPT: ReadonlyArray<{ method: string; pattern: RegExp; ambient?: true }> = [
   { method: 'POST', pattern: /^\/webhooks\/[^/]+$/ },
   { method: 'POST', pattern: /^\/tick$/ },
   { method: 'POST', pattern: /^\/apps\/import$/, ambient: true },
+  { method: 'POST', pattern: /^\/threads\/[^/]+\/files$/, ambient: true },
 ];
 
 /** The MCP door (transport, OAuth endpoints, setup page) sits outside the floor entirely. */
@@ -49,7 +51,11 @@ export function isAmbientCsrfExemption(method: string, relativePath: string): bo
 /** Paths whose bodies their own handlers read as bytes (signatures, archives, the door). */
 export function readsOwnBody(relativePath: string): boolean {
   return (
-    isDoorPath(relativePath) || /^\/webhooks\/[^/]+$/.test(relativePath) || relativePath === '/tick' || relativePath === '/apps/import'
+    isDoorPath(relativePath) ||
+    /^\/webhooks\/[^/]+$/.test(relativePath) ||
+    relativePath === '/tick' ||
+    relativePath === '/apps/import' ||
+    /^\/threads\/[^/]+\/files$/.test(relativePath)
   );
 }
 

@@ -22,3 +22,29 @@ export function wireRequestOf(ctx: Context): WireRequest {
     host: hostContexts.get(ctx.req),
   };
 }
+
+/** The request as a resolver reads it, from Node's request alone (no framework's context but the one remembered). */
+export function nodeWireRequest(req: IncomingMessage, origin: string): WireRequest {
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  return {
+    method: req.method ?? 'GET',
+    url,
+    path: query === -1 ? url : url.slice(0, query),
+    headers: req.headers,
+    cookie: (name) => cookieOf(req.headers.cookie, name),
+    ip: req.socket.remoteAddress ?? '',
+    secure: origin.startsWith('https:'),
+    raw: req,
+    host: hostContexts.get(req),
+  };
+}
+
+/** A cookie's value as the request sent it (not decoded), as Koa's `ctx.cookies.get` reads it. */
+function cookieOf(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}

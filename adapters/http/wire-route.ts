@@ -5,6 +5,8 @@ import { NotFound, type ErrorCode } from '../../domain/errors.js';
 import { nounOf } from './shapes/path-params.js';
 import { parse } from './validation.js';
 import { bodyOf, type WireRouteContext, type WireState } from './wire-state.js';
+import type { WebHandler } from '../shared/web-handler.js';
+import { koaWebHandle } from './web-glue.js';
 
 /**
  * One declaration per wire route: what it accepts and answers. The same declaration registers the
@@ -98,8 +100,25 @@ export interface RouteDeclaration<P extends ParamSchemas, Q extends z.ZodType | 
    * external issuer owns): registered, but no operation of the OpenAPI document.
    */
   readonly documented?: false;
+  /**
+   * For an `origin` route: answers its path exactly, never a prefix or a trailing-slash variant the
+   * router would match (a discovery document); another path is passed on.
+   */
+  readonly exact?: boolean;
   readonly handle: (ctx: WireRouteContext, input: RouteInput<P, Q, B>, next: Next) => unknown;
+  /**
+   * The route's framework-free handler, when it has one (`Request` in, `Response` out): `handle` is
+   * then its Koa glue, and the direct lane answers it with no Koa context at all.
+   */
+  readonly web?: WebHandler;
 }
+
+/** A route as declared: a Koa `handle`, or a framework-free `web` handler (which reads no declared input). */
+export type RouteSpec<P extends ParamSchemas, Q extends z.ZodType | undefined, B extends RequestBody | undefined> = Omit<
+  RouteDeclaration<P, Q, B>,
+  'handle' | 'web'
+> &
+  ({ readonly handle: RouteDeclaration<P, Q, B>['handle']; readonly web?: never } | { readonly web: WebHandler; readonly handle?: never });
 
 /** A declared route, its input types erased. */
 export type WireRoute = RouteDeclaration<ParamSchemas, z.ZodType | undefined, RequestBody | undefined>;
@@ -116,12 +135,13 @@ export function route<
   P extends ParamSchemas = Record<never, z.ZodType>,
   Q extends z.ZodType | undefined = undefined,
   B extends RequestBody | undefined = undefined,
->(declaration: RouteDeclaration<P, Q, B>): WireRoute {
+>(declaration: RouteSpec<P, Q, B>): WireRoute {
   const declared = Object.keys(declaration.params ?? {}).sort();
   const inPath = pathParamsOf(declaration.path).sort();
   if (declared.join() !== inPath.join()) {
     throw new Error(`Route ${declaration.id}: params (${declared.join(', ')}) must match the path's (${inPath.join(', ')})`);
   }
+  if (declaration.web) return { ...declaration, handle: koaWebHandle(declaration.web) } as unknown as WireRoute;
   return declaration as unknown as WireRoute;
 }
 
@@ -158,6 +178,7 @@ export function bytes(description: string, ...mediaTypes: string[]): Answer {
 export function registerRoutes(router: Router<WireState>, routes: ReadonlyArray<WireRoute>, { ownShapes = false } = {}): void {
   for (const declared of routes) {
     const handler = async (ctx: WireRouteContext, next: Next) => {
+      if (declared.exact && ctx.path !== declared.path) return next();
       const params: Record<string, unknown> = {};
       for (const [name, schema] of Object.entries(declared.params ?? {})) params[name] = pathParam(schema, ctx.params[name], name);
       const query = declared.query && !ownShapes ? parse(declared.query, ctx.query, 'query') : undefined;

@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import type { SecurityRequirement, WireRoute } from './wire-route.js';
 
 /**
@@ -28,10 +27,10 @@ export interface WireRoutes {
   /** The group's security requirements; principal routes default to the host's session or the anonymous cookie. */
   readonly security?: ReadonlyArray<SecurityRequirement>;
   /**
-   * For `own` groups: how a path of theirs answers a method it does not take (405, with `Allow`
-   * set to `allowed`), in their shape. Others answer 405 in the envelope.
+   * For `own` groups: how a path of theirs (as the request named it) answers a method it does not
+   * take (405, with `Allow` set to `allowed`), in their shape. Others answer 405 in the envelope.
    */
-  readonly refuseMethod?: (ctx: Context, allowed: ReadonlyArray<string>) => void;
+  readonly refuseMethod?: (path: string, allowed: ReadonlyArray<string>) => Response;
 }
 
 /** A family behind the principal floor, as every family of caller routes is. */

@@ -1,6 +1,7 @@
-import type { Context, Middleware } from 'koa';
+import type { Middleware } from 'koa';
 import { Router } from '@koa/router';
 import { MethodNotAllowed } from '../../domain/errors.js';
+import { writeWebResponse } from './web-glue.js';
 import type { WireRoute } from './wire-route.js';
 import type { WireRoutes } from './wire-routes.js';
 
@@ -21,7 +22,10 @@ export function wrongMethod(groups: ReadonlyArray<WireRoutes>, mount: string): M
       if (allowed.length === 0) continue;
       // A route of this path passed the request on (a document at its exact path only): not a method matter.
       if (allowed.includes(ctx.method)) return;
-      if (group.refuseMethod) return group.refuseMethod(ctx as Context, allowed);
+      if (group.refuseMethod) {
+        ctx.respond = false;
+        return writeWebResponse(ctx.req, ctx.res, group.refuseMethod(ctx.path, allowed));
+      }
       throw new MethodNotAllowed(ctx.method, allowed);
     }
   };

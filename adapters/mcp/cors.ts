@@ -1,4 +1,4 @@
-import type { Context } from 'koa';
+import type { WebHandler } from '../shared/web-handler.js';
 
 /**
  * Cross-origin access for the door's machine endpoints (metadata, token, register, revoke, the
@@ -6,20 +6,26 @@ import type { Context } from 'koa';
  * authenticates by what the request itself carries, so any origin may call.
  * Never used on the consent page, which does read the host's session.
  */
-export function allowAnyOrigin(ctx: Context, expose: ReadonlyArray<string> = []): void {
-  // Straight onto Node's response: the transport sets these on every request.
-  ctx.res.setHeader('Access-Control-Allow-Origin', '*');
-  if (expose.length > 0) ctx.res.setHeader('Access-Control-Expose-Headers', expose.join(', '));
+export const ANY_ORIGIN: Readonly<Record<string, string>> = { 'access-control-allow-origin': '*' };
+
+/** `handler`, its every answer (its failures too) open to any origin (see ANY_ORIGIN). */
+export function allowingAnyOrigin(handler: WebHandler): WebHandler {
+  return async (request, exchange) => {
+    const response = await handler(request, exchange);
+    response.headers.set('access-control-allow-origin', '*');
+    return response;
+  };
 }
 
-export function preflight(methods: ReadonlyArray<string>, headers: ReadonlyArray<string>) {
-  return (ctx: Context): void => {
-    allowAnyOrigin(ctx);
-    ctx.set('Access-Control-Allow-Methods', [...methods, 'OPTIONS'].join(', '));
-    ctx.set('Access-Control-Allow-Headers', headers.join(', '));
-    ctx.set('Access-Control-Max-Age', '600');
-    ctx.status = 204;
+/** The CORS preflight of a path taking `methods`, with the request `headers` a browser may send. */
+export function preflight(methods: ReadonlyArray<string>, headers: ReadonlyArray<string>): WebHandler {
+  const allowed = {
+    ...ANY_ORIGIN,
+    'access-control-allow-methods': [...methods, 'OPTIONS'].join(', '),
+    'access-control-allow-headers': headers.join(', '),
+    'access-control-max-age': '600',
   };
+  return () => new Response(null, { status: 204, headers: allowed });
 }
 
 /** `http(s)://localhost`, `127.0.0.1` or `[::1]`, any port: MCP inspectors and clients on the person's own machine. */

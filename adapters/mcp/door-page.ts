@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import type { DoorBrand } from './door-brand.js';
 
 export type { DoorBrand } from './door-brand.js';
@@ -39,17 +38,18 @@ section{margin-top:1.5rem}
 }
 
 /**
- * Answers with a page that no other site may frame (clickjacking) or cache, and that runs no script.
+ * A page that no other site may frame (clickjacking) or cache, and that runs no script.
  */
-export function sendPage(ctx: Context, status: number, html: string): void {
-  ctx.status = status;
-  ctx.type = 'html';
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('X-Frame-Options', 'DENY');
-  ctx.set(
-    'Content-Security-Policy',
-    "default-src 'none'; style-src 'unsafe-inline'; img-src https: 'self' data:; frame-ancestors 'none'; base-uri 'none'",
-  );
-  ctx.set('Referrer-Policy', 'no-referrer');
-  ctx.body = html;
+export function pageResponse(status: number, html: string): Response {
+  return new Response(html, {
+    status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-frame-options': 'DENY',
+      'content-security-policy':
+        "default-src 'none'; style-src 'unsafe-inline'; img-src https: 'self' data:; frame-ancestors 'none'; base-uri 'none'",
+      'referrer-policy': 'no-referrer',
+    },
+  });
 }

@@ -1,3 +1,5 @@
+import { InvalidInput } from '../../domain/errors.js';
+
 /**
  * Every public URL of the door, from the origin it is reached at and the wire's mount.
  * - protected resource: `{origin}{wire}/mcp` (the transport), with the authorization server's
@@ -50,6 +52,41 @@ export function doorUrls(origin: string, mount: string): DoorUrls {
     protectedResourceMetadata: `${origin}${PROTECTED_RESOURCE_WELL_KNOWN}${path}`,
     authorizationServerMetadata: `${origin}${AUTHORIZATION_SERVER_WELL_KNOWN}${path}`,
   };
+}
+
+/** How many request origins' URLs are kept: a host answers under a handful of names. */
+const REMEMBERED_ORIGINS = 16;
+
+/**
+ * The door's URLs for a request from `origin` (`{protocol}://{host}` as the host read them): from
+ * PORTER_BASE_URL's origin when set (behind a proxy, Host may be internal), else the request's,
+ * which must be a valid origin (`InvalidInput` if not). Every request of the transport asks: the
+ * answer for an origin is kept, for a few origins (a forged Host only evicts the others).
+ */
+export function doorUrlsAt(baseUrl: string | undefined, mount: string): (origin: string) => DoorUrls {
+  if (baseUrl) {
+    const fixed = doorUrls(new URL(baseUrl).origin, mount);
+    return () => fixed;
+  }
+  const remembered = new Map<string, DoorUrls>();
+  return (address) => {
+    let urls = remembered.get(address);
+    if (!urls) {
+      urls = doorUrls(originOf(address), mount);
+      if (remembered.size >= REMEMBERED_ORIGINS) remembered.clear();
+      remembered.set(address, urls);
+    }
+    return urls;
+  };
+}
+
+/** The origin of `{protocol}://{host}` as the request gave them (`X-Forwarded-*` only when `trustProxy` is on). */
+function originOf(address: string): string {
+  try {
+    return new URL(address).origin;
+  } catch {
+    throw new InvalidInput('The Host header is not a valid host');
+  }
 }
 
 /** The six exact origin-root documents (the contract's list), for a wire at `mount`. */

@@ -15,12 +15,26 @@ import {
 import type { DoorCaller } from '../../domain/door/door-caller.js';
 import type { DoorTool, DoorToolResult, DoorTransportUseCases } from '../../ports/use-cases/door.js';
 import { RATE_LIMITED, type RateLimitedRequests } from './rate-limited-requests.js';
+import {
+  AppsAwareServer,
+  declaresMcpApps,
+  listAppResources,
+  notOffered,
+  readAppResource,
+  showingTheApp,
+  withAppView,
+  type AppPage,
+  type DoorAppsOffer,
+} from './mcp-apps.js';
+import { createTaskResult, declaresTasks, serveTasks, startedRunResult, TASKS_EXTENSION, type RunPages } from './door-tasks.js';
 
 export interface DoorServerInfo {
   readonly name: string;
   readonly version: string;
   /** Shown to the outside agent when it connects. */
   readonly instructions?: string;
+  /** How an app is drawn as an MCP Apps view; with the door's apps use cases, apps are offered to clients that declare the extension. */
+  readonly appPage?: AppPage;
 }
 
 /**
@@ -29,14 +43,40 @@ export interface DoorServerInfo {
  * it was admitted as (see `doorAuthInfo`): the transport re-admits on every request, so a tool call
  * always runs as the person the host resolves now, even beside other requests on the session.
  * A call over a breaker or a budget is refused with a JSON-RPC error (RATE_LIMITED) saying when to
- * retry, noted in `rateLimited` so the transport can answer it with HTTP 429.
+ * retry, noted in `rateLimited` so the transport can answer it with HTTP 429. On the `modern`
+ * revision it offers the Tasks extension: a run started through the door is a task (door-tasks.ts).
  */
-export function doorServer(info: DoorServerInfo, door: DoorTransportUseCases, session: string, rateLimited: RateLimitedRequests): Server {
-  const server = new Server(
+export function doorServer(
+  info: DoorServerInfo,
+  door: DoorTransportUseCases,
+  session: string,
+  rateLimited: RateLimitedRequests,
+  era: 'modern' | 'legacy' = 'legacy',
+): Server {
+  const offer: DoorAppsOffer | null = door.apps && info.appPage ? { apps: door.apps, page: info.appPage } : null;
+  // The Tasks extension is 2026-07-28's (SEP-2663): offered on that revision alone.
+  const extensions = era === 'modern' ? { extensions: { [TASKS_EXTENSION]: {} } } : {};
+  const server = new (offer ? AppsAwareServer : Server)(
     { name: info.name, version: info.version },
-    { capabilities: { tools: { listChanged: false } }, ...(info.instructions ? { instructions: info.instructions } : {}) },
+    {
+      capabilities: { tools: { listChanged: false }, ...(offer ? { resources: { listChanged: false } } : {}), ...extensions },
+      ...(info.instructions ? { instructions: info.instructions } : {}),
+    },
   );
-  server.setRequestHandler('tools/list', async () => ({ tools: (await door.listTools.execute()).map(toMcpTool) }));
+  server.setRequestHandler('tools/list', async (_request, ctx) => {
+    const tools = (await door.listTools.execute()).map(toMcpTool);
+    return { tools: offer && declaresApps(ctx, server) ? tools.map((tool) => withAppView(tool, offer)) : tools };
+  });
+  if (offer) {
+    server.setRequestHandler('resources/list', (_request, ctx) => listAppResources(offer, callerOf(ctx), declaresApps(ctx, server)));
+    server.setRequestHandler('resources/templates/list', (_request, ctx) => {
+      if (!declaresApps(ctx, server)) throw notOffered();
+      return { resourceTemplates: [] };
+    });
+    server.setRequestHandler('resources/read', (request, ctx) =>
+      readAppResource(offer, callerOf(ctx), request.params.uri, declaresApps(ctx, server)),
+    );
+  }
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name } = request.params;
     const answered = Object.keys(ctx.mcpReq.inputResponses ?? {});
@@ -56,12 +96,31 @@ export function doorServer(info: DoorServerInfo, door: DoorTransportUseCases, se
       throw rateLimitError(result);
     }
     const pages = pagesOf(ctx);
+    // A run started: a task for a client that follows tasks, else its id and where to follow it.
+    // The SDK types `tools/call` without the extension's `resultType: 'task'`, which its 2026
+    // codec lets through for `tools/call` as the SEP allows.
+    if (result.kind === 'ran' && result.task)
+      return declaresTasks(modernCapabilities(ctx))
+        ? (createTaskResult(result.task, pages) as CallToolResult)
+        : server.projectCallToolResult(startedRunResult(result.task, pages), undefined);
     const asked = pages && personAsk(result, pages);
     // A retry that answered this very ask, still waiting on the person, reads the plain answer: asking again would loop.
     if (asked && !answered.includes(asked.key) && declaresUrlElicitation(ctx, server)) return askThePerson(ctx, asked);
-    return server.projectCallToolResult(toCallResult(result, pages), undefined);
+    const answer = toCallResult(result, pages);
+    // Opening an app, for a host that renders apps: the result carries the app to draw.
+    const shown =
+      offer && name === offer.apps.openTool && declaresApps(ctx, server)
+        ? await showingTheApp(offer, callerOf(ctx), request.params.arguments, answer)
+        : answer;
+    return server.projectCallToolResult(shown, undefined);
   });
+  serveTasks(server, door, { caller: callerOf, capabilities: modernCapabilities, pages: pagesOf });
   return server;
+}
+
+/** Whether the client declared MCP Apps: on 2026-07-28 in the request's own `_meta`, on a 2025-11-25 session in its `initialize`. */
+function declaresApps(ctx: ServerContext, server: Server): boolean {
+  return declaresMcpApps(modernCapabilities(ctx) ?? server.getClientCapabilities());
 }
 
 /** A page the person opens before the call can go on (URL-mode elicitation), keyed by what it answers. */
@@ -121,7 +180,7 @@ const CALLER = 'porterDoorCaller';
 const PAGES = 'porterDoorPages';
 
 /** The chrome's pages where the person answers what an outside agent cannot: absolute URLs. */
-export interface PersonPages {
+export interface PersonPages extends RunPages {
   readonly approvals: string;
   readonly connections: string;
 }
@@ -129,7 +188,7 @@ export interface PersonPages {
 /** The chrome's pages from `door.chromeUrl` (a path resolves against the door's origin); its routes live in the hash. */
 export function personPagesOf(chromeUrl: string, origin: string): PersonPages {
   const chrome = new URL(chromeUrl, origin).href;
-  return { approvals: `${chrome}#/approvals`, connections: `${chrome}#/connections` };
+  return { approvals: `${chrome}#/approvals`, connections: `${chrome}#/connections`, runs: `${chrome}#/runs` };
 }
 
 /**

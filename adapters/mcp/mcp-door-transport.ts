@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import { DOOR_SCOPES } from '../../domain/door/door-scope.js';
 import {
   DEFAULT_MAX_REQUEST_BODY_SIZE,
@@ -13,13 +12,14 @@ import type { Ids } from '../../ports/ids.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Telemetry } from '../../ports/telemetry.js';
 import type { Admission, DoorTransportUseCases } from '../../ports/use-cases/door.js';
-import { allowAnyOrigin, AllowedOrigins, arrivedOnLoopback } from './cors.js';
+import type { WebExchange } from '../shared/web-handler.js';
+import { AllowedOrigins } from './cors.js';
 import type { DoorUrls } from './door-urls.js';
 import { doorAuthInfo, doorServer, personPagesOf, type DoorServerInfo, type PersonPages } from './mcp-door-server.js';
 import { InFlightRequests, requestIdsOf } from './in-flight-requests.js';
 import { RateLimitedRequests } from './rate-limited-requests.js';
 import { FIRST_MODERN, StatelessDoor } from './stateless-door.js';
-import { NOT_JSON, sendJson, sendWebResponse, webRequestOf } from './web-exchange.js';
+import { jsonResponse, NOT_JSON, readExchange, type ReadExchange } from './web-exchange.js';
 
 /** A door session as it runs here: one SDK transport and server, rebuilt from the store on another instance. */
 export interface TransportSession extends LiveDoorSession {
@@ -37,7 +37,8 @@ export interface TransportSession extends LiveDoorSession {
 export interface McpDoorTransportOptions {
   readonly door: DoorTransportUseCases;
   readonly sessions: DoorSessionRegistry<TransportSession>;
-  readonly urlsOf: (ctx: Context) => DoorUrls;
+  /** The door's public URLs for a request from an origin (see `doorUrlsAt`). */
+  readonly urlsOf: (origin: string) => DoorUrls;
   readonly server: DoorServerInfo;
   readonly ids: Ids;
   readonly logger: Logger;
@@ -51,7 +52,7 @@ export interface McpDoorTransportOptions {
   readonly chromeUrl?: string;
 }
 
-const EXPOSED = ['Mcp-Session-Id', 'WWW-Authenticate', 'Mcp-Protocol-Version', 'Retry-After'];
+const EXPOSED_LIST = ['Mcp-Session-Id', 'WWW-Authenticate', 'Mcp-Protocol-Version', 'Retry-After'].join(', ');
 /** The largest JSON-RPC body the transport reads: the SDK's own bound, applied as the body is read. */
 const MAX_BODY_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE;
 
@@ -75,6 +76,8 @@ export class McpDoorTransport {
   private readonly rebuilding = new Map<string, Promise<TransportSession>>();
   private readonly origins: AllowedOrigins;
   private readonly stateless: StatelessDoor;
+  /** The chrome's pages per door URLs (one per origin, as `urlsOf` keeps them): a URL parse less per request. */
+  private readonly pages = new WeakMap<DoorUrls, PersonPages>();
 
   constructor(private readonly options: McpDoorTransportOptions) {
     this.origins = new AllowedOrigins(options.allowedOrigins, options.ownOrigin ?? null);
@@ -83,49 +86,55 @@ export class McpDoorTransport {
     );
   }
 
-  readonly handle = async (ctx: Context): Promise<void> => {
+  /** A request of the transport, framework-free: a Web `Request` in, a `Response` out (see WebHandler). */
+  readonly handle = async (request: Request, exchange: WebExchange): Promise<Response> => {
     const telemetry = this.options.telemetry;
-    if (!telemetry) return this.answer(ctx);
+    if (!telemetry) return this.answer(request, exchange);
     return telemetry.span(
       'porter.door.request',
-      () => ({ 'http.request.method': ctx.method, 'porter.door.session': sessionOf(ctx) }),
+      () => ({ 'http.request.method': request.method, 'porter.door.session': sessionOf(request) }),
       async (span) => {
-        await this.answer(ctx);
-        span.set({ 'http.response.status_code': ctx.status });
+        const response = await this.answer(request, exchange);
+        span.set({ 'http.response.status_code': response.status });
+        return response;
       },
       { kind: 'server' },
     );
   };
 
-  private async answer(ctx: Context): Promise<void> {
+  private async answer(request: Request, exchange: WebExchange): Promise<Response> {
+    let response: Response;
     try {
-      await this.serve(ctx);
+      response = await this.serve(request, exchange);
     } catch (error) {
-      // Whatever failed before the answer started answers in JSON-RPC's shape.
-      if (ctx.headerSent) throw error;
       // A request the transport cannot take (a body past the bound or unreadable, a Host that is no
       // host), in the shape and words the SDK transport answers these with.
       if (error instanceof PayloadTooLarge)
-        return jsonRpcError(ctx, 413, -32000, `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`);
-      if (error instanceof InvalidInput) return jsonRpcError(ctx, 400, -32000, `Bad Request: ${error.message}`);
-      const unavailable = error instanceof Unavailable;
-      if (!unavailable)
-        this.options.logger.error('door transport failed', {
-          cause: error instanceof Error ? (error.stack ?? error.message) : String(error),
-        });
-      jsonRpcError(ctx, unavailable ? 503 : 500, -32603, unavailable ? 'The service is unavailable; try again shortly' : 'Internal error');
+        response = transportError(413, -32000, `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`);
+      else if (error instanceof InvalidInput) response = transportError(400, -32000, `Bad Request: ${error.message}`);
+      else {
+        const unavailable = error instanceof Unavailable;
+        if (!unavailable)
+          this.options.logger.error('door transport failed', {
+            cause: error instanceof Error ? (error.stack ?? error.message) : String(error),
+          });
+        response = unavailable
+          ? transportError(503, -32603, 'The service is unavailable; try again shortly')
+          : transportError(500, -32603, 'Internal error');
+      }
     }
+    return corsAllowed(response);
   }
 
-  private async serve(ctx: Context): Promise<void> {
-    allowAnyOrigin(ctx, EXPOSED);
-    const urls = this.options.urlsOf(ctx);
-    const origin = headerOf(ctx, 'origin');
-    if (origin && !this.origins.allows(origin, arrivedOnLoopback(ctx.req.socket)))
-      return jsonRpcError(ctx, 403, -32000, 'Forbidden: this Origin may not use this MCP server');
-    const token = bearerOf(headerOf(ctx, 'authorization'));
+  private async serve(request: Request, web: WebExchange): Promise<Response> {
+    const urls = this.options.urlsOf(web.origin);
+    const headers = request.headers;
+    const origin = headers.get('origin');
+    if (origin && !this.origins.allows(origin, web.loopback))
+      return transportError(403, -32000, 'Forbidden: this Origin may not use this MCP server');
+    const token = bearerOf(headers.get('authorization') ?? '');
     const admitting = this.options.door.admitCaller.execute({ token, site: { issuer: urls.issuer, resource: urls.resource } });
-    const sessionId = headerOf(ctx, 'mcp-session-id');
+    const sessionId = headers.get('mcp-session-id');
     // The session is looked up while the bearer is checked: no second wait on the store.
     const finding = sessionId
       ? this.options.sessions.findFor(
@@ -140,45 +149,56 @@ export class McpDoorTransport {
       // A failed admission fails the lookup with it; the admission's own failure is what answers.
       finding?.catch(() => undefined);
     }
-    if (!admission.ok) return unauthorized(ctx, urls, admission.reason);
+    if (!admission.ok) return unauthorized(urls, admission.reason);
     const { caller } = admission;
     // Admission needs a token, so there is one here.
-    const pages = this.options.chromeUrl ? personPagesOf(this.options.chromeUrl, urls.origin) : null;
-    const exchange: Exchange = { ctx, url: `${urls.resource}${ctx.search}`, token: token ?? '', caller, pages };
+    const exchange: Exchange = { request, web, urls, token: token ?? '', caller, pages: this.pagesFor(urls) };
 
     if (finding) {
       const found = await finding;
-      if (!found) return jsonRpcError(ctx, 404, -32001, 'Session not found');
-      if (ctx.method === 'DELETE') {
+      if (!found) return transportError(404, -32001, 'Session not found');
+      if (request.method === 'DELETE') {
         // Ends the session everywhere: its record goes, and another instance closes its live form when next asked.
         await this.options.sessions.end(found.id);
-        return sendWebResponse(ctx, new Response(null, { status: 200 }));
+        return new Response(null, { status: 200 });
       }
-      const request = await this.read(exchange);
+      const read = await this.read(exchange);
       const session = found.live ?? (await this.rebuild(found.id, found.session, exchange));
-      return this.hand(exchange, session, request);
+      return this.hand(exchange, session, read);
     }
-    if (ctx.method !== 'POST') return jsonRpcError(ctx, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    if (request.method !== 'POST') return transportError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
 
-    const request = await this.read(exchange);
-    if (request.parsed !== NOT_JSON && (await this.stateless.isModern(request.request, request.parsed)))
-      return this.answerStateless(exchange, request);
-    const initialize = initializeOf(request.parsed);
+    const read = await this.read(exchange);
+    if (read.parsed !== NOT_JSON && (await this.stateless.isModern(read.request, read.parsed))) return this.answerStateless(exchange, read);
+    const initialize = initializeOf(read.parsed);
     const session = this.start(this.options.ids.mint('session'), initialize && { caller, initialize });
     await session.server.connect(session.transport);
-    await this.hand(exchange, session, request);
+    const response = await this.hand(exchange, session, read);
     // The SDK answers anything but an initialize request without opening a session; drop ours then.
     if (!session.transport.sessionId) await session.close();
+    return response;
   }
 
   /**
    * A 2026-07-28 request: answered by a server of its own, with no session looked up or stored.
    * A call refused over a breaker or budget answers 429 as on a session.
    */
-  private async answerStateless({ ctx, token, caller, pages }: Exchange, { request, parsed }: WebExchange): Promise<void> {
+  private async answerStateless({ token, caller, pages }: Exchange, { request, parsed }: ReadExchange): Promise<Response> {
     const rateLimited = new RateLimitedRequests();
     const answered = await this.stateless.answer(request, parsed, doorAuthInfo(token, caller, pages), rateLimited);
-    await sendWebResponse(ctx, overLimit(answered, rateLimited.take(requestIdsOf(parsed))));
+    return rateLimited.empty ? answered : overLimit(answered, rateLimited.take(requestIdsOf(parsed)));
+  }
+
+  /** Where the person answers, for the door at `urls`; null when the chrome's place is not configured. */
+  private pagesFor(urls: DoorUrls): PersonPages | null {
+    const { chromeUrl } = this.options;
+    if (!chromeUrl) return null;
+    let pages = this.pages.get(urls);
+    if (!pages) {
+      pages = personPagesOf(chromeUrl, urls.origin);
+      this.pages.set(urls, pages);
+    }
+    return pages;
   }
 
   /**
@@ -249,7 +269,12 @@ export class McpDoorTransport {
     return pending;
   }
 
-  private async replay(id: string, stored: DoorSessionPrimitives, { url, token, caller, pages }: Exchange): Promise<TransportSession> {
+  private async replay(
+    id: string,
+    stored: DoorSessionPrimitives,
+    { request, urls, token, caller, pages }: Exchange,
+  ): Promise<TransportSession> {
+    const url = `${urls.resource}${searchOf(request.url)}`;
     const session = this.start(id, null);
     await session.server.connect(session.transport);
     const authInfo = doorAuthInfo(token, caller, pages);
@@ -273,28 +298,24 @@ export class McpDoorTransport {
     return session;
   }
 
-  /** The request as a Web `Request` and its parsed body (a body it cannot take throws, and `answer` refuses it). */
-  private read({ ctx, url }: Exchange): Promise<WebExchange> {
-    return webRequestOf(ctx, url, MAX_BODY_BYTES);
+  /** The request and its parsed body (a body it cannot take throws, and `answer` refuses it). */
+  private read({ request, web }: Exchange): Promise<ReadExchange> {
+    return readExchange(request, web, MAX_BODY_BYTES);
   }
 
-  /**
-   * Hands the request to the SDK transport as a Web `Request`, with the caller it was admitted as,
-   * and sends its `Response` back through Koa.
-   */
-  private async hand({ ctx, token, caller, pages }: Exchange, session: TransportSession, exchange: WebExchange): Promise<void> {
-    const ids = requestIdsOf(exchange.parsed);
+  /** Hands the request to the SDK transport, with the caller it was admitted as, and answers its `Response`. */
+  private async hand({ request, web, token, caller, pages }: Exchange, session: TransportSession, read: ReadExchange): Promise<Response> {
+    const ids = requestIdsOf(read.parsed);
     if (!session.inFlight.claim(ids))
-      return jsonRpcError(ctx, 400, -32600, 'Invalid Request: a request id is already in flight on this session');
+      return transportError(400, -32600, 'Invalid Request: a request id is already in flight on this session');
     try {
-      const answered = await answerOf(session, exchange, doorAuthInfo(token, caller, pages));
+      const answered = await answerOf(session, read, doorAuthInfo(token, caller, pages));
       const response = overLimit(answered, session.rateLimited.take(ids));
-      if (ctx.method === 'GET' && response.ok) {
+      if (request.method === 'GET' && response.ok) {
         // An open event stream: the session's live form here stays checked against the store while it lasts.
-        const closed = session.streamOpened();
-        ctx.res.once('close', closed);
+        web.onClose(session.streamOpened());
       }
-      await sendWebResponse(ctx, response);
+      return response;
     } finally {
       session.inFlight.release(ids);
       // Refused requests whose answer never came back this way (the session closed first).
@@ -302,8 +323,6 @@ export class McpDoorTransport {
     }
   }
 }
-
-type WebExchange = Awaited<ReturnType<typeof webRequestOf>>;
 
 /** The params of a lone `initialize` request in the body, as stored with its session; null for anything else. */
 function initializeOf(message: unknown): DoorSessionInitialize | null {
@@ -324,7 +343,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * revoked, or the session was evicted) would never get one: it answers as an unknown session. An
  * answer the closing itself produced (a DELETE's) settles within the same turn, before that.
  */
-function answerOf(session: TransportSession, { request, parsed }: WebExchange, authInfo: AuthInfo): Promise<Response> {
+function answerOf(session: TransportSession, { request, parsed }: ReadExchange, authInfo: AuthInfo): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     const stop = session.whenClosed(() => setImmediate(() => resolve(transportError(404, -32001, 'Session not found'))));
     const options = parsed === undefined || parsed === NOT_JSON ? { authInfo } : { authInfo, parsedBody: parsed };
@@ -346,9 +365,9 @@ function overLimit(response: Response, refused: { retryAfterSeconds: number | nu
 }
 
 interface Exchange {
-  readonly ctx: Context;
-  /** The door's own URL with the request's query: what the SDK sees as the request URL. */
-  readonly url: string;
+  readonly request: Request;
+  readonly web: WebExchange;
+  readonly urls: DoorUrls;
   readonly token: string;
   readonly caller: DoorCaller;
   /** The chrome's pages where the person answers, absolute; null when the chrome's place is not configured. */
@@ -357,22 +376,25 @@ interface Exchange {
 
 /** A JSON-RPC error about the HTTP exchange itself (no request id), as the SDK transport writes one. */
 function transportError(status: number, code: number, message: string): Response {
-  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+  return jsonResponse(status, { jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
 /**
  * For the span: a request on a session, one that may open one, or a 2026-07-28 request (its
  * `MCP-Protocol-Version` names a revision without sessions).
  */
-function sessionOf(ctx: Context): 'existing' | 'new' | 'none' {
-  if (ctx.get('mcp-session-id')) return 'existing';
-  return ctx.get('mcp-protocol-version') >= FIRST_MODERN ? 'none' : 'new';
+function sessionOf(request: Request): 'existing' | 'new' | 'none' {
+  if (request.headers.get('mcp-session-id')) return 'existing';
+  return (request.headers.get('mcp-protocol-version') ?? '') >= FIRST_MODERN ? 'none' : 'new';
 }
 
-/** A request header as Node parsed it ('' when absent), without Koa's delegation on the hot path. */
-function headerOf(ctx: Context, name: 'origin' | 'authorization' | 'mcp-session-id'): string {
-  const value = ctx.req.headers[name];
-  return typeof value === 'string' ? value : '';
+/** The query of a URL (`?` and after, without a fragment; '' when there is none or it is empty). */
+function searchOf(url: string): string {
+  const at = url.indexOf('?');
+  if (at === -1) return '';
+  const hash = url.indexOf('#', at);
+  const search = hash === -1 ? url.slice(at) : url.slice(at, hash);
+  return search === '?' ? '' : search;
 }
 
 /** The token from `Authorization: Bearer …` (RFC 6750 §2.1), or null. */
@@ -385,17 +407,24 @@ export function bearerOf(header: string): string | null {
  * 401 with the RFC 9728 pointer, so a client can discover where to get a token, and the scope the
  * door needs (RFC 6750 §3), which an MCP client asks for first (MCP authorization, scope selection).
  */
-function unauthorized(ctx: Context, urls: DoorUrls, reason: Exclude<Admission, { ok: true }>['reason']): void {
+function unauthorized(urls: DoorUrls, reason: Exclude<Admission, { ok: true }>['reason']): Response {
   const description = REFUSALS[reason];
   const params = [`resource_metadata="${urls.protectedResourceMetadata}"`, `scope="${DOOR_SCOPES.join(' ')}"`];
   // RFC 6750 §3.1: a request without credentials gets no error code; a bad token gets invalid_token.
   if (reason !== 'missing') params.push('error="invalid_token"', `error_description="${description}"`);
-  sendJson(ctx, 401, { error: 'invalid_token', error_description: description }, [
-    ['www-authenticate', `Bearer ${params.join(', ')}`],
-    ['cache-control', 'no-store'],
-  ]);
+  return jsonResponse(
+    401,
+    { error: 'invalid_token', error_description: description },
+    { 'www-authenticate': `Bearer ${params.join(', ')}`, 'cache-control': 'no-store' },
+  );
 }
 
-function jsonRpcError(ctx: Context, status: number, code: number, message: string): void {
-  sendJson(ctx, status, { jsonrpc: '2.0', error: { code, message }, id: null });
+/**
+ * Any origin may call the transport (it reads no cookies: see cors.ts), and read the headers a
+ * client needs. A `Response` of its own or the SDK's: both have headers that can still be set.
+ */
+function corsAllowed(response: Response): Response {
+  response.headers.set('access-control-allow-origin', '*');
+  response.headers.set('access-control-expose-headers', EXPOSED_LIST);
+  return response;
 }

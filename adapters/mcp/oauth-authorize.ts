@@ -1,3 +1,4 @@
+import { parse } from 'node:querystring';
 import { z } from 'zod';
 import { MAX_CLIENT_ID_URL_LENGTH } from '../../domain/door/client-id-metadata-document.js';
 import type { BrowserAnswers, BrowserEndpointOptions } from './oauth-browser-answers.js';
@@ -52,10 +53,11 @@ export const documentedAuthorizeQuery = authorizeQuery.extend({
 
 /** `GET /authorize`: validates the request and shows the consent page (or an error redirect). */
 export function authorizeEndpoint(options: BrowserEndpointOptions, answers: BrowserAnswers): OAuthEndpoint {
-  return answers.endpoint(async (ctx, urls) => {
-    const parsed = authorizeQuery.safeParse(ctx.query);
+  return answers.endpoint(async (request, exchange, urls) => {
+    // Read as Koa reads a query: a repeated parameter is a list (refused), `+` a space.
+    const parsed = authorizeQuery.safeParse({ ...parse(new URL(request.url).search.slice(1)) });
     if (!parsed.success)
-      return answers.problemPage(ctx, 'invalid_request', `The authorization request is malformed: ${issuesOf(parsed.error)}`);
+      return answers.problemPage(request, 'invalid_request', `The authorization request is malformed: ${issuesOf(parsed.error)}`);
     const q = parsed.data;
     const step = await options.oauth.beginAuthorization.execute({
       query: presentMembers({
@@ -69,8 +71,8 @@ export function authorizeEndpoint(options: BrowserEndpointOptions, answers: Brow
         resource: q.resource,
       }),
       site: siteOf(urls),
-      signedIn: await options.signedIn(ctx),
+      signedIn: await options.signedIn(exchange),
     });
-    answers.follow(ctx, step, urls, 302);
+    return answers.follow(request, step, urls, 302);
   });
 }

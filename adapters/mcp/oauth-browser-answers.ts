@@ -1,12 +1,13 @@
-import type { Context } from 'koa';
 import { Unavailable } from '../../domain/errors.js';
 import type { AuthorizationStep } from '../../ports/use-cases/door.js';
-import { brandedPage, escapeHtml, sendPage } from './door-page.js';
+import type { WebExchange } from '../shared/web-handler.js';
+import { brandedPage, escapeHtml, pageResponse } from './door-page.js';
 import type { DoorUrls } from './door-urls.js';
 import type { DoorOAuthEndpointsOptions, OAuthEndpoint } from './oauth-options.js';
-import { noStore } from './oauth-response.js';
+import { NO_STORE, prefersHtml, redirectResponse } from '../shared/web-answers.js';
+import { jsonResponse } from './web-exchange.js';
 
-type BrowserOptions = Pick<DoorOAuthEndpointsOptions, 'urlsOf' | 'brand' | 'consentPage' | 'signInUrl' | 'logger'>;
+type BrowserOptions = Pick<DoorOAuthEndpointsOptions, 'urlsAt' | 'brand' | 'consentPage' | 'signInUrl' | 'logger'>;
 
 /** What a browser-facing endpoint uses besides its answers: the use cases and the person signed in. */
 export type BrowserEndpointOptions = Pick<DoorOAuthEndpointsOptions, 'oauth' | 'signedIn'>;
@@ -19,25 +20,25 @@ export class BrowserAnswers {
   constructor(private readonly options: BrowserOptions) {}
 
   /**
-   * A browser-facing endpoint: `handle` gets the request and its door URLs, and whatever it
-   * throws answers with a page (see showingProblems).
+   * A browser-facing endpoint: `handle` gets the request, its exchange and its door URLs, and
+   * whatever it throws answers with a page (see showingProblems).
    */
-  endpoint(handle: (ctx: Context, urls: DoorUrls) => Promise<void>): OAuthEndpoint {
-    return (ctx) => this.showingProblems(ctx, () => handle(ctx, this.options.urlsOf(ctx)));
+  endpoint(handle: (request: Request, exchange: WebExchange, urls: DoorUrls) => Promise<Response>): OAuthEndpoint {
+    return (request, exchange) => this.showingProblems(request, () => handle(request, exchange, this.options.urlsAt(exchange.origin)));
   }
 
   /** An unexpected failure answers with a page (or OAuth JSON), never the wire envelope. */
-  async showingProblems(ctx: Context, handle: () => Promise<void>): Promise<void> {
+  async showingProblems(request: Request, handle: () => Promise<Response>): Promise<Response> {
     try {
-      await handle();
+      return await handle();
     } catch (error) {
       const unavailable = error instanceof Unavailable;
       if (!unavailable)
         this.options.logger.error('door authorization endpoint failed', {
           cause: error instanceof Error ? (error.stack ?? error.message) : String(error),
         });
-      this.problemPage(
-        ctx,
+      return this.problemPage(
+        request,
         unavailable ? 'temporarily_unavailable' : 'server_error',
         unavailable ? 'The service is unavailable; try again shortly' : 'Something went wrong on our side',
         unavailable ? 503 : 500,
@@ -46,25 +47,19 @@ export class BrowserAnswers {
   }
 
   /** Answers the authorization's next step. */
-  follow(ctx: Context, step: AuthorizationStep, urls: DoorUrls, redirectStatus: 302 | 303): void {
+  follow(request: Request, step: AuthorizationStep, urls: DoorUrls, redirectStatus: 302 | 303): Response {
     switch (step.kind) {
       case 'refuse':
-        return this.problemPage(ctx, step.problem.error, step.problem.description);
+        return this.problemPage(request, step.problem.error, step.problem.description);
       case 'redirect':
-        ctx.set('Cache-Control', 'no-store');
-        ctx.redirect(step.location);
-        ctx.status = redirectStatus;
-        return;
+        return redirectResponse(request, step.location, redirectStatus, { 'cache-control': 'no-store' });
       case 'sign-in': {
-        const returnTo = `${urls.authorize}${ctx.querystring ? `?${ctx.querystring}` : ''}`;
-        if (this.options.signInUrl) {
-          ctx.set('Cache-Control', 'no-store');
-          ctx.redirect(this.options.signInUrl(returnTo));
-          return;
-        }
+        const query = new URL(request.url).search;
+        const returnTo = `${urls.authorize}${query.length > 1 ? query : ''}`;
+        if (this.options.signInUrl)
+          return redirectResponse(request, this.options.signInUrl(returnTo), 302, { 'cache-control': 'no-store' });
         const brand = this.options.brand;
-        return sendPage(
-          ctx,
+        return pageResponse(
           401,
           brandedPage(
             brand,
@@ -75,7 +70,7 @@ export class BrowserAnswers {
         );
       }
       case 'consent':
-        return sendPage(ctx, 200, this.options.consentPage({ ...step.view, action: urls.authorize, brand: this.options.brand }));
+        return pageResponse(200, this.options.consentPage({ ...step.view, action: urls.authorize, brand: this.options.brand }));
     }
   }
 
@@ -83,11 +78,10 @@ export class BrowserAnswers {
    * A refusal a person sees in the browser (nothing to redirect to): an HTML page for browsers,
    * OAuth's JSON shape for everything else.
    */
-  problemPage(ctx: Context, error: string, description: string, status = 400): void {
-    if (ctx.accepts('json', 'html') === 'html') {
+  problemPage(request: Request, error: string, description: string, status = 400): Response {
+    if (prefersHtml(request)) {
       const brand = this.options.brand;
-      return sendPage(
-        ctx,
+      return pageResponse(
         status,
         brandedPage(
           brand,
@@ -97,8 +91,6 @@ export class BrowserAnswers {
         ),
       );
     }
-    noStore(ctx);
-    ctx.status = status;
-    ctx.body = { error, error_description: description };
+    return jsonResponse(status, { error, error_description: description }, NO_STORE);
   }
 }

@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import { z } from 'zod';
 import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
 import type { BrowserAnswers, BrowserEndpointOptions } from './oauth-browser-answers.js';
@@ -11,33 +10,33 @@ export const consentForm = z
 
 /** `POST /authorize`: the consent form. Same-origin only; the handle is single-use and bound to the person. */
 export function consentEndpoint(options: BrowserEndpointOptions, answers: BrowserAnswers): OAuthEndpoint {
-  return answers.endpoint(async (ctx, urls) => {
-    if (crossSite(ctx, new URL(urls.issuer).origin))
-      return answers.problemPage(ctx, 'access_denied', 'The consent form must be answered on this site', 403);
+  return answers.endpoint(async (request, exchange, urls) => {
+    if (crossSite(request, new URL(urls.issuer).origin))
+      return answers.problemPage(request, 'access_denied', 'The consent form must be answered on this site', 403);
     let form: Record<string, string>;
     try {
-      form = await readForm(ctx);
+      form = await readForm(request, exchange);
     } catch (error) {
-      if (error instanceof OAuthRefusal) return answers.problemPage(ctx, error.oauthError, error.description);
+      if (error instanceof OAuthRefusal) return answers.problemPage(request, error.oauthError, error.description);
       throw error;
     }
     const parsed = consentForm.safeParse(form);
-    if (!parsed.success) return answers.problemPage(ctx, 'invalid_request', 'The consent form is incomplete');
+    if (!parsed.success) return answers.problemPage(request, 'invalid_request', 'The consent form is incomplete');
     const step = await options.oauth.answerConsent.execute({
       handle: parsed.data.handle,
       approve: parsed.data.decision === 'allow',
       site: siteOf(urls),
-      signedIn: await options.signedIn(ctx),
+      signedIn: await options.signedIn(exchange),
     });
     // 303: the browser follows a POST's redirect with a GET.
-    answers.follow(ctx, step, urls, 303);
+    return answers.follow(request, step, urls, 303);
   });
 }
 
 /** A browser told us the form came from elsewhere (Origin or Fetch Metadata): refuse it. */
-function crossSite(ctx: Context, origin: string): boolean {
-  const from = ctx.get('origin');
+function crossSite(request: Request, origin: string): boolean {
+  const from = request.headers.get('origin');
   if (from && from !== 'null' && from !== origin) return true;
-  const site = ctx.get('sec-fetch-site');
+  const site = request.headers.get('sec-fetch-site');
   return site === 'cross-site' || site === 'same-site';
 }

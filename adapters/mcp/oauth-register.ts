@@ -3,11 +3,13 @@ import { CLIENT_AUTH_METHODS } from '../../domain/door/door-client.js';
 import { MAX_REDIRECT_URI_LENGTH, REDIRECT_URI } from '../../domain/door/redirect-uri.js';
 import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
 import type { RegisteredClient } from '../../ports/use-cases/door.js';
-import { allowAnyOrigin } from './cors.js';
+import { allowingAnyOrigin } from './cors.js';
 import type { DoorOAuthEndpointsOptions, OAuthEndpoint } from './oauth-options.js';
 import { issuesOf, readJson } from './oauth-request.js';
-import { answeringOAuthErrors, noStore } from './oauth-response.js';
+import { answeringOAuthErrors } from './oauth-response.js';
 import { presentMembers } from './present-members.js';
+import { NO_STORE } from '../shared/web-answers.js';
+import { jsonResponse } from './web-exchange.js';
 
 /**
  * An optional member: any value is taken, and one that does not fit `schema` is dropped as if it
@@ -67,10 +69,9 @@ export const clientMetadata = z
 
 /** `POST /register` (RFC 7591). */
 export function registerEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' | 'logger'>): OAuthEndpoint {
-  return async (ctx) => {
-    allowAnyOrigin(ctx);
-    await answeringOAuthErrors(ctx, options.logger, async () => {
-      const parsed = clientMetadata.safeParse(await readJson(ctx));
+  return allowingAnyOrigin((request, exchange) =>
+    answeringOAuthErrors(request, options.logger, async () => {
+      const parsed = clientMetadata.safeParse(await readJson(request, exchange));
       if (!parsed.success) {
         const aboutRedirects = parsed.error.issues.some((issue) => issue.path[0] === 'redirect_uris');
         throw new OAuthRefusal(
@@ -93,11 +94,9 @@ export function registerEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth
           softwareVersion: m.software_version,
         }),
       });
-      noStore(ctx);
-      ctx.status = 201;
-      ctx.body = registrationResponse(registered);
-    });
-  };
+      return jsonResponse(201, registrationResponse(registered), NO_STORE);
+    }),
+  );
 }
 
 function registrationResponse(client: RegisteredClient) {

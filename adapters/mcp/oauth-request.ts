@@ -1,28 +1,28 @@
-import type { Context } from 'koa';
-import getRawBody from 'raw-body';
 import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
+import { PayloadTooLarge } from '../../domain/errors.js';
 import { JSON_DEPTH_LIMIT, jsonDepth } from '../../domain/json-depth.js';
 import type { z } from 'zod';
 import type { ClientCredentials, DoorSite } from '../../ports/use-cases/door.js';
+import type { WebExchange } from '../shared/web-handler.js';
 import type { DoorUrls } from './door-urls.js';
 
 /** OAuth requests are small; anything bigger is not one. */
 const FORM_LIMIT = 16 * 1024;
 const JSON_LIMIT = 64 * 1024;
 
-export function mediaTypeOf(ctx: Context): string {
-  return (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
+export function mediaTypeOf(request: Request): string {
+  return ((request.headers.get('content-type') ?? '').split(';')[0] ?? '').trim().toLowerCase();
 }
 
 /**
  * An `application/x-www-form-urlencoded` body as one value per name. A repeated parameter is refused
  * (RFC 6749 §3.1: parameters must not be included more than once).
  */
-export async function readForm(ctx: Context): Promise<Record<string, string>> {
-  if (mediaTypeOf(ctx) !== 'application/x-www-form-urlencoded') {
+export async function readForm(request: Request, exchange: WebExchange): Promise<Record<string, string>> {
+  if (mediaTypeOf(request) !== 'application/x-www-form-urlencoded') {
     throw new OAuthRefusal('invalid_request', 'The request must be sent as application/x-www-form-urlencoded');
   }
-  const text = await readText(ctx, FORM_LIMIT);
+  const text = await readText(exchange, FORM_LIMIT);
   const form: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(text)) {
     if (Object.hasOwn(form, name)) throw new OAuthRefusal('invalid_request', `The parameter ${name} appears more than once`);
@@ -32,10 +32,10 @@ export async function readForm(ctx: Context): Promise<Record<string, string>> {
 }
 
 /** A JSON body (dynamic client registration, RFC 7591 §3.1). */
-export async function readJson(ctx: Context): Promise<unknown> {
-  if (mediaTypeOf(ctx) !== 'application/json')
+export async function readJson(request: Request, exchange: WebExchange): Promise<unknown> {
+  if (mediaTypeOf(request) !== 'application/json')
     throw new OAuthRefusal('invalid_client_metadata', 'Client metadata must be sent as application/json');
-  const text = await readText(ctx, JSON_LIMIT);
+  const text = await readText(exchange, JSON_LIMIT);
   if (jsonDepth(text, JSON_DEPTH_LIMIT) > JSON_DEPTH_LIMIT)
     throw new OAuthRefusal('invalid_client_metadata', `The body nests deeper than ${JSON_DEPTH_LIMIT} levels`);
   try {
@@ -45,14 +45,15 @@ export async function readJson(ctx: Context): Promise<unknown> {
   }
 }
 
-async function readText(ctx: Context, limit: number): Promise<string> {
+const UTF8 = new TextDecoder();
+
+async function readText(exchange: WebExchange, limit: number): Promise<string> {
   try {
-    return await getRawBody(ctx.req, { limit, encoding: 'utf-8', length: ctx.get('content-length') || null });
+    return UTF8.decode(await exchange.body(limit));
   } catch (error) {
-    const type = (error as { type?: string }).type;
     throw new OAuthRefusal(
       'invalid_request',
-      type === 'entity.too.large' ? 'The request body is too large' : 'The request body could not be read',
+      error instanceof PayloadTooLarge ? 'The request body is too large' : 'The request body could not be read',
     );
   }
 }
@@ -64,12 +65,12 @@ async function readText(ctx: Context, limit: number): Promise<string> {
  * (401 `invalid_client`, RFC 6749 §5.2) and, at revocation, a malformed request (400
  * `invalid_request`, the specification's table).
  */
-export function clientCredentials(ctx: Context, form: Record<string, string>, endpoint: 'token' | 'revoke'): ClientCredentials {
+export function clientCredentials(request: Request, form: Record<string, string>, endpoint: 'token' | 'revoke'): ClientCredentials {
   const malformed = () =>
     endpoint === 'token'
       ? new OAuthRefusal('invalid_client', 'The Basic credentials are malformed', 401)
       : new OAuthRefusal('invalid_request', 'The Basic credentials are malformed');
-  const header = ctx.get('authorization');
+  const header = request.headers.get('authorization') ?? '';
   if (/^basic\s/i.test(header)) {
     if (form.client_secret !== undefined) throw new OAuthRefusal('invalid_request', 'Use one client authentication method, not two');
     const decoded = Buffer.from(header.replace(/^basic\s+/i, ''), 'base64').toString('utf8');

@@ -1,13 +1,8 @@
-import type { Context } from 'koa';
 import { AtomicityUnavailable } from '../../domain/errors.js';
 import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
 import type { Logger } from '../../ports/logger.js';
-
-/** Token responses and refusals are never cached (RFC 6749 §5.1). */
-export function noStore(ctx: Context): void {
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('Pragma', 'no-cache');
-}
+import { jsonResponse } from './web-exchange.js';
+import { NO_STORE } from '../shared/web-answers.js';
 
 /**
  * Runs an OAuth endpoint and answers any failure in OAuth's shape, `{error, error_description}`,
@@ -16,27 +11,20 @@ export function noStore(ctx: Context): void {
  * for an unknown `client_id` sent in the form; 503 when the store cannot do the step atomically,
  * 500 (logged, generic) for anything unexpected.
  */
-export async function answeringOAuthErrors(ctx: Context, logger: Logger, handle: () => Promise<void>): Promise<void> {
+export async function answeringOAuthErrors(request: Request, logger: Logger, handle: () => Promise<Response>): Promise<Response> {
   try {
-    await handle();
+    return await handle();
   } catch (error) {
-    noStore(ctx);
     if (error instanceof OAuthRefusal) {
-      ctx.status = error.status;
-      ctx.body = error.toBody();
-      if (error.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="porter-door"');
-      return;
+      const challenge: Record<string, string> = error.status === 401 ? { 'www-authenticate': 'Basic realm="porter-door"' } : {};
+      return jsonResponse(error.status, error.toBody(), { ...NO_STORE, ...challenge });
     }
-    if (error instanceof AtomicityUnavailable) {
-      ctx.status = 503;
-      ctx.body = { error: 'temporarily_unavailable', error_description: error.message };
-      return;
-    }
+    if (error instanceof AtomicityUnavailable)
+      return jsonResponse(503, { error: 'temporarily_unavailable', error_description: error.message }, NO_STORE);
     logger.error('door OAuth endpoint failed', {
-      path: ctx.path,
+      path: new URL(request.url).pathname,
       cause: error instanceof Error ? (error.stack ?? error.message) : String(error),
     });
-    ctx.status = 500;
-    ctx.body = { error: 'server_error', error_description: 'Something went wrong on our side' };
+    return jsonResponse(500, { error: 'server_error', error_description: 'Something went wrong on our side' }, NO_STORE);
   }
 }

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
-import { allowAnyOrigin } from './cors.js';
+import { allowingAnyOrigin } from './cors.js';
 import type { DoorOAuthEndpointsOptions, OAuthEndpoint } from './oauth-options.js';
 import { clientCredentials, readForm, siteOf } from './oauth-request.js';
-import { answeringOAuthErrors, noStore } from './oauth-response.js';
+import { answeringOAuthErrors } from './oauth-response.js';
+import { NO_STORE } from '../shared/web-answers.js';
+import { jsonResponse } from './web-exchange.js';
 
 const grantType = z.enum(['authorization_code', 'refresh_token']);
 
@@ -34,13 +36,12 @@ async function leavingTheMillisecond(clock: DoorOAuthEndpointsOptions['clock']):
 }
 
 /** `POST /token` (form-encoded): authorization code with PKCE, or a refresh token (rotated). */
-export function tokenEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' | 'urlsOf' | 'clock' | 'logger'>): OAuthEndpoint {
-  return async (ctx) => {
+export function tokenEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' | 'urlsAt' | 'clock' | 'logger'>): OAuthEndpoint {
+  return allowingAnyOrigin(async (request, exchange) => {
     // Taken before the body is read: of two refreshes racing, the later one still counts as under way.
     const requestedAt = options.clock.now().toISOString();
-    allowAnyOrigin(ctx);
-    await answeringOAuthErrors(ctx, options.logger, async () => {
-      const form = await readForm(ctx);
+    return answeringOAuthErrors(request, options.logger, async () => {
+      const form = await readForm(request, exchange);
       const grant = grantType.safeParse(form.grant_type);
       if (!grant.success) {
         throw new OAuthRefusal(
@@ -49,8 +50,8 @@ export function tokenEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' |
         );
       }
       if (grant.data === 'refresh_token') await lettingRacersIn();
-      const client = clientCredentials(ctx, form, 'token');
-      const site = siteOf(options.urlsOf(ctx));
+      const client = clientCredentials(request, form, 'token');
+      const site = siteOf(options.urlsAt(exchange.origin));
       const issued = await options.oauth.issueTokens.execute(
         grant.data === 'authorization_code'
           ? {
@@ -73,15 +74,14 @@ export function tokenEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth' |
             },
       );
       if (grant.data === 'refresh_token') await leavingTheMillisecond(options.clock);
-      noStore(ctx);
-      ctx.status = 200;
-      ctx.body = {
+      const tokens = {
         access_token: issued.accessToken,
         token_type: issued.tokenType,
         expires_in: issued.expiresIn,
         refresh_token: issued.refreshToken,
         scope: issued.scope,
       };
+      return jsonResponse(200, tokens, NO_STORE);
     });
-  };
+  });
 }

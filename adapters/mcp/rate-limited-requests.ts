@@ -15,6 +15,11 @@ export const RATE_LIMITED = -32029;
 export class RateLimitedRequests {
   private readonly refused = new Map<string, number | null>();
 
+  /** Whether no request was refused: then there is nothing to take, and no request ids need listing. */
+  get empty(): boolean {
+    return this.refused.size === 0;
+  }
+
   note(id: RequestId, retryAfterSeconds: number | null): void {
     this.refused.set(`${typeof id}:${String(id)}`, retryAfterSeconds);
   }

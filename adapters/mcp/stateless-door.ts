@@ -32,7 +32,13 @@ export class StatelessDoor {
     this.handler = createMcpHandler(
       ({ authInfo }) => {
         const caller = callerOfAuthInfo(authInfo);
-        return doorServer(info, door, statelessSessionOf(caller), (authInfo && this.refusals.get(authInfo)) ?? new RateLimitedRequests());
+        return doorServer(
+          info,
+          door,
+          statelessSessionOf(caller),
+          (authInfo && this.refusals.get(authInfo)) ?? new RateLimitedRequests(),
+          'modern',
+        );
       },
       // 2025-era requests are the sessions' (McpDoorTransport); one that reaches here is refused in the SDK's words.
       { legacy: 'reject', maxRequestBodySize, onerror },

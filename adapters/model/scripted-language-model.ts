@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
 import { StreamOnlyModel } from './stream-only-model.js';
+import { plainTitle, questionOfTitlePrompt, TITLE_INSTRUCTIONS } from '../../domain/threads/thread-title.js';
 
 /**
  * The offline scripted model of the development host (and of tests): a real AI SDK language model
@@ -9,9 +10,12 @@ import { StreamOnlyModel } from './stream-only-model.js';
  * - `/app <prompt>` calls porter_apps_create; `/edit <appId> <instruction>` calls porter_apps_edit;
  * - `/slow <seconds> <text>` streams the text's words spread evenly over that many seconds (to try
  *   rejoin, stop and reloads by hand);
+ * - `/knowledge <query>` calls knowledge_search, then answers from the passages found (cited);
  * - anything else streams back `echo: <text>` word by word;
- * - after a tool ran, it reports the result (`<tool> returned <json>`).
- * A host's own `script` is asked first; where it answers undefined, the commands above apply.
+ * - after a tool ran, it reports the result (`<tool> returned <json>`);
+ * - asked to name a conversation (TITLE_INSTRUCTIONS), it answers the first six words of the
+ *   person's message, without commands or Markdown.
+ * A host's own `script` is asked first (but never for a title); where it answers undefined, the commands above apply.
  */
 export class ScriptedLanguageModel extends StreamOnlyModel {
   constructor(private readonly script?: ModelScript) {
@@ -19,7 +23,7 @@ export class ScriptedLanguageModel extends StreamOnlyModel {
   }
 
   async doStream(options: LanguageModelV4CallOptions) {
-    const reply = (await this.scripted(options.prompt)) ?? this.reply(options.prompt);
+    const reply = titleOf(options.prompt) ?? (await this.scripted(options.prompt)) ?? this.reply(options.prompt);
     // Usage as a provider reports it, so `limits.tokens` can be tried offline: a word is a token.
     const input = promptWords(options.prompt);
     if (reply.kind === 'slow') return { stream: slowly(reply.text, reply.seconds, options, input) };
@@ -84,12 +88,22 @@ export class ScriptedLanguageModel extends StreamOnlyModel {
     }
     const slow = /^\/slow\s+(\d+(?:\.\d+)?)\s+([\s\S]+)$/.exec(text);
     if (slow) return { kind: 'slow', text: slow[2]!.trim(), seconds: Math.min(Number(slow[1]), MAX_SLOW_SECONDS) };
+    const knowledge = /^\/knowledge\s+([\s\S]+)$/.exec(text);
+    if (knowledge) return { kind: 'tool', tool: 'knowledge_search', input: { query: knowledge[1]!.trim() } };
     const app = /^\/app\s+([\s\S]+)$/.exec(text);
     if (app) return { kind: 'tool', tool: 'porter_apps_create', input: { prompt: app[1]!.trim() } };
     const edit = /^\/edit\s+(\S+)\s+([\s\S]+)$/.exec(text);
     if (edit) return { kind: 'tool', tool: 'porter_apps_edit', input: { appId: edit[1]!, instruction: edit[2]!.trim() } };
     return { kind: 'text', text: `echo: ${text}` };
   }
+}
+
+/** The deterministic title, when the prompt asks for one. */
+function titleOf(prompt: LanguageModelV4Prompt): Reply | undefined {
+  const [system, user] = prompt;
+  if (system?.role !== 'system' || system.content !== TITLE_INSTRUCTIONS || user?.role !== 'user') return undefined;
+  const asked = user.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+  return { kind: 'text', text: plainTitle(questionOfTitlePrompt(asked), Infinity).split(' ').slice(0, 6).join(' ') };
 }
 
 type Reply =
@@ -132,6 +146,7 @@ function turnOf(prompt: LanguageModelV4Prompt): ScriptedTurn {
 }
 
 function describeResult(toolName: string, output: { type: string; value?: unknown; reason?: string }): string {
+  if (toolName === 'knowledge_search' && output.type === 'json') return answerFrom(output.value);
   switch (output.type) {
     case 'execution-denied':
       return `${toolName} was not run: the call was denied.`;
@@ -141,6 +156,17 @@ function describeResult(toolName: string, output: { type: string; value?: unknow
     default:
       return `${toolName} returned ${typeof output.value === 'string' ? output.value : JSON.stringify(output.value)}`;
   }
+}
+
+/** An answer from knowledge_search's passages: the best one quoted, with its document's title. */
+function answerFrom(value: unknown): string {
+  const passages = (value as { passages?: Array<{ document?: unknown; text?: unknown }> } | null)?.passages ?? [];
+  const best = passages[0];
+  if (!best || typeof best.text !== 'string') return 'I found nothing about that in the documents I was given.';
+  const text = best.text.replace(/\s+/g, ' ').trim();
+  const quoted = text.length > 280 ? `${text.slice(0, 279)}…` : text;
+  const more = passages.length > 1 ? ` (${passages.length - 1} more passage${passages.length > 2 ? 's' : ''} cited below.)` : '';
+  return `From “${String(best.document)}”: ${quoted}${more}`;
 }
 
 const MAX_SLOW_SECONDS = 600;

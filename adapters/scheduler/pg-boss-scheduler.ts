@@ -4,7 +4,7 @@ import { POSTGRESQL_KEEP_ALIVE } from '../shared/postgresql-keep-alive.js';
 import { unreachableDatabase } from '../shared/unreachable-database.js';
 import { PgBossWorker } from './pg-boss-worker.js';
 import type { Logger } from '../../ports/logger.js';
-import type { BackgroundScheduler, RunDispatcher, SchedulerWork, WebhookDispatcher } from '../../ports/scheduler.js';
+import type { BackgroundScheduler, RunDispatcher, RunWakeUps, SchedulerWork, WebhookDispatcher } from '../../ports/scheduler.js';
 
 export const TICK_QUEUE = 'porter.tick';
 export const RUN_QUEUE = 'porter.run';
@@ -37,6 +37,11 @@ export interface PgBossSchedulerOptions {
    * than a request's, since its maintenance may wait for another instance's. Default 60000.
    */
   readonly deadlineMs?: number;
+  /**
+   * Wake-ups shared by every instance: runs sent as jobs wake every instance's idle workers at once,
+   * instead of at their next poll. Absent, the workers here are woken and the others poll.
+   */
+  readonly wakeUps?: RunWakeUps;
   readonly work: SchedulerWork;
   readonly logger: Logger;
 }
@@ -53,6 +58,8 @@ export interface PgBossSchedulerOptions {
 export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
   private boss: PgBoss | null = null;
   private workers: Array<{ stop(graceMs: number): Promise<void> }> = [];
+  private runWorker: PgBossWorker<{ runId: string }> | null = null;
+  private unwatch: (() => void) | null = null;
 
   /** Completion webhooks as jobs on their own queue, any instance sending them. */
   readonly webhooks: WebhookDispatcher = {
@@ -89,14 +96,30 @@ export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
     await ensureQueue(boss, { name: RUN_QUEUE, policy: 'standard', retryLimit: 3, retryDelay: 30, expireInSeconds: 60 * 60 });
     await ensureQueue(boss, { name: WEBHOOK_QUEUE, policy: 'standard', retryLimit: 3, retryDelay: 30, expireInSeconds: 5 * 60 });
     await boss.schedule(TICK_QUEUE, this.options.tickCron ?? '* * * * *', {}, { tz: 'UTC' });
-    const slot = <T extends object>(queue: string, handle: (data: T) => Promise<void>) =>
-      new PgBossWorker<T>(boss, queue, handle, { pollingIntervalMs: (this.options.pollingIntervalSeconds ?? 2) * 1_000, logger });
-    this.workers.push(slot(TICK_QUEUE, () => this.options.work.tick().then(() => undefined)));
-    for (let i = 0; i < (this.options.concurrency ?? 4); i++)
-      this.workers.push(slot<{ runId: string }>(RUN_QUEUE, ({ runId }) => this.options.work.executeRun(runId)));
-    for (let i = 0; i < (this.options.webhookConcurrency ?? 2); i++)
-      this.workers.push(slot<{ webhookId: string }>(WEBHOOK_QUEUE, ({ webhookId }) => this.options.work.deliverWebhook(webhookId)));
+    const worker = <T extends object>(queue: string, concurrency: number, handle: (data: T) => Promise<void>) =>
+      new PgBossWorker<T>(boss, queue, handle, {
+        pollingIntervalMs: (this.options.pollingIntervalSeconds ?? 2) * 1_000,
+        logger,
+        concurrency,
+      });
+    this.workers.push(worker(TICK_QUEUE, 1, () => this.options.work.tick().then(() => undefined)));
+    this.runWorker = worker<{ runId: string }>(RUN_QUEUE, this.options.concurrency ?? 4, ({ runId }) =>
+      this.options.work.executeRun(runId),
+    );
+    this.workers.push(this.runWorker);
+    this.workers.push(
+      worker<{ webhookId: string }>(WEBHOOK_QUEUE, this.options.webhookConcurrency ?? 2, ({ webhookId }) =>
+        this.options.work.deliverWebhook(webhookId),
+      ),
+    );
     this.boss = boss;
+    try {
+      this.unwatch = (await this.options.wakeUps?.watch(() => this.wake())) ?? null;
+    } catch (error) {
+      logger.warn('run wake-ups are unavailable; workers find jobs by polling', {
+        cause: error instanceof Error ? error.message : String(error),
+      });
+    }
   }
 
   async dispatch(runIds: ReadonlyArray<string>, at?: Date): Promise<void> {
@@ -105,6 +128,16 @@ export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
       runIds.map((runId) => ({ runId })),
       at,
     );
+    if (at && at.getTime() > Date.now()) return;
+    // Idle workers here fetch now; jobs beyond them wake the other instances' (else their polls find them).
+    const room = this.runWorker?.room ?? 0;
+    this.wake();
+    if (runIds.length > room) void this.options.wakeUps?.signal();
+  }
+
+  /** Idle run workers fetch now rather than at their next poll (a slot's tick just ended, jobs were sent). */
+  wake(): void {
+    this.runWorker?.wake();
   }
 
   private async send(queue: string, jobs: ReadonlyArray<object>, at: Date | undefined): Promise<void> {
@@ -158,6 +191,9 @@ export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
   async stop(): Promise<void> {
     const boss = this.boss;
     this.boss = null;
+    this.unwatch?.();
+    this.unwatch = null;
+    this.runWorker = null;
     const workers = this.workers.splice(0);
     await Promise.all(workers.map((worker) => worker.stop(STOP_GRACE_MS)));
     if (boss) await boss.stop({ graceful: true, timeout: STOP_GRACE_MS });

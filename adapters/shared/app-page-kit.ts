@@ -12,7 +12,7 @@ export interface AppPageKit {
 
 /**
  * The one kit, so an app reads and fills in alike in the chrome and once graduated to its own
- * server. Self-contained (it names nothing outside its body): the served page embeds its text.
+ * server. The chrome imports it, and the served page's bundle (adapters/apps/served-page-script.ts) does too.
  */
 export function appPageKit(): AppPageKit {
   type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;

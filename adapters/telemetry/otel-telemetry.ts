@@ -2,6 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import {
   context,
   propagation,
+  ProxyTracerProvider,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
@@ -58,9 +59,12 @@ export class OtelTelemetry implements Telemetry {
     options: SpanOptions = {},
   ): Promise<T> {
     const active = context.active();
+    const stored = options.parent ? parseTraceparent(options.parent) : null;
+    // No provider registered and no trace to carry on: the span would be a no-op that no one sees,
+    // so none is made (no tracer looked up, no span object, no context).
+    if (!stored && this.unobserved() && !trace.getSpanContext(active)) return work(UNRECORDED);
     let parent: Context = active;
     const links: Link[] = [];
-    const stored = options.parent ? parseTraceparent(options.parent) : null;
     if (stored) {
       parent = trace.setSpanContext(ROOT_CONTEXT, stored);
       const current = trace.getSpanContext(active);
@@ -85,6 +89,15 @@ export class OtelTelemetry implements Telemetry {
     } finally {
       span.end();
     }
+  }
+
+  /**
+   * True while no tracer provider is registered (the API's global is its own proxy, delegating to
+   * nobody). Asked at each span, so a provider the host registers later is used from then on.
+   */
+  private unobserved(): boolean {
+    const provider = trace.getTracerProvider();
+    return provider instanceof ProxyTracerProvider && provider.getDelegateTracer(TRACER_NAME, this.settings.version) === undefined;
   }
 
   traceparent(): string | null {
@@ -150,6 +163,9 @@ class Handle implements OpenSpan {
     if (this.span.isRecording()) this.span.setAttributes(clean(attributes));
   }
 }
+
+/** The span handed to work no one records: nothing to set. */
+const UNRECORDED: OpenSpan = { recording: false, set: () => undefined };
 
 function clean(attributes: SpanAttributes): Attributes {
   const out: Attributes = {};

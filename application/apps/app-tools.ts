@@ -20,6 +20,9 @@ const JSON_VALUE = z
   // A `type` beside the `anyOf`, for clients and providers that want every property typed.
   .meta({ type: ['string', 'number', 'boolean', 'null', 'array', 'object'] });
 
+/** The tool that opens an app; through the door, its result shows the app to an MCP Apps host. */
+export const OPEN_APP_TOOL = 'porter_apps_open';
+
 /** Streams each view of the app to the person watching, under the app's one part id. */
 function viewSink(context: ToolContext): ViewSink | undefined {
   const write = context.writeData;
@@ -96,7 +99,7 @@ export function appTools(apps: AppsUseCases, book: AppBook): ToolDefinition[] {
       },
     }),
     defineTool({
-      name: 'porter_apps_open',
+      name: OPEN_APP_TOOL,
       description: 'Open an app: its document (tree apps) or where its server answers (served apps), and whether its pin drifted.',
       input: z.strictObject({ appId: APP_ID }),
       risk: 'read',

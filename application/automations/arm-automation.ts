@@ -37,7 +37,7 @@ export class ArmAutomation implements UseCase<AutomationRef, ArmResult> {
   constructor(private readonly deps: ArmAutomationDeps) {}
 
   async execute(input: AutomationRef): Promise<ArmResult> {
-    const before = await this.deps.automations.ownedBy(input.principal.subject, input.automationId);
+    const before = await this.deps.automations.inUseBy(input.principal.subject, input.automationId);
     const now = this.deps.clock.now();
     if (!before.automation.armed) await this.deps.grants.revoke(before.automation.owner.subject, input.automationId, 'automation-disarmed');
     const armed = await this.deps.automations.update(input.automationId, (automation) => automation.arm(now.toISOString()));

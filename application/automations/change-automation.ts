@@ -38,7 +38,7 @@ export class ChangeAutomation implements UseCase<AutomationChange, SavedAutomati
   }
 
   async execute(input: AutomationChange): Promise<SavedAutomation> {
-    await this.automations.ownedBy(input.principal.subject, input.automationId);
+    await this.automations.inUseBy(input.principal.subject, input.automationId);
     this.rules.check(input.trigger, input.task);
     const now = this.clock.now();
     const notify = input.notify ? await this.notifyTargets.set(input.automationId, input.notify.url, now.toISOString()) : null;

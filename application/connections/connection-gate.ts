@@ -4,6 +4,7 @@ import type { Principal } from '../../domain/principal.js';
 import type { ConnectedAccount, ConnectionBroker, ProxyRequest } from '../../ports/connections.js';
 import type { StreamedData } from '../../ports/tool-registry.js';
 import type { ConnectionBook } from './connection-book.js';
+import type { HeldDeletions } from '../deletions/deletable.js';
 
 /** The part a watching chat receives when a tool needs an account the person has not connected. */
 export const CONNECT_PART = 'data-porter-connect';
@@ -37,12 +38,15 @@ export class ConnectionGate implements ToolConnections {
   constructor(
     private readonly broker: ConnectionBroker,
     private readonly book: ConnectionBook,
+    private readonly held?: HeldDeletions,
   ) {}
 
   async open(need: ConnectionNeed): Promise<ConnectedAccount> {
     const broker = this.broker;
     broker.assertConfigured();
-    const found = await this.book.activeOf(need.principal.subject, need.toolkit, broker.name);
+    const active = await this.book.activeOf(need.principal.subject, need.toolkit, broker.name);
+    // Disconnecting stops use at once; only the broker's removal waits for the undo window.
+    const found = active && (await this.held?.holds(active.connection.id)) ? null : active;
     const ref = found?.connection.brokerRef;
     if (!found || !ref) {
       const data: ConnectPart = { toolkit: need.toolkit, tool: need.tool, toolCallId: need.toolCallId };

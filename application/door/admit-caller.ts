@@ -1,4 +1,4 @@
-import { admitHostPrincipal, readHostPrincipal, type Principal } from '../../domain/principal.js';
+import { admitHostPrincipal, type Principal } from '../../domain/principal.js';
 import type { DoorBearerVerifier } from '../../ports/door-bearer-verifier.js';
 import type { DoorPrincipalLookup } from '../../ports/door-principals.js';
 import type { UseCase } from '../../ports/use-case.js';
@@ -38,14 +38,14 @@ export class AdmitCaller implements UseCase<{ token: string | null; site: DoorSi
   }
 
   /**
-   * The host's answer, read and admitted like the wire's `principal(req)`: its unknown keys are
-   * ignored; a reserved or org principal, or another subject, counts as gone. An answer that is no
-   * principal is the host's bug (HostPrincipalUnusable, a logged 500): it closes no session.
+   * The host's answer, admitted like the wire's `principal(req)`: a reserved or org principal, or
+   * another subject, counts as gone. The lookup has read it already (its unknown keys dropped; an
+   * answer that is no principal is the host's bug, HostPrincipalUnusable, a logged 500 that closes
+   * no session), so it is not read twice.
    */
   private async resolve(subject: string): Promise<Principal | null> {
-    const answer = await this.principalOf(subject);
-    if (!answer) return null;
-    const { principal } = readHostPrincipal(answer, 'oauth.principal(subject)');
+    const principal = await this.principalOf(subject);
+    if (!principal) return null;
     try {
       admitHostPrincipal(principal);
     } catch {

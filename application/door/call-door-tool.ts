@@ -1,7 +1,8 @@
 import type { Ids } from '../../ports/ids.js';
 import type { ToolRegistry } from '../../ports/tool-registry.js';
 import type { UseCase } from '../../ports/use-case.js';
-import type { DoorToolCall, DoorToolResult } from '../../ports/use-cases/door.js';
+import type { DoorTask, DoorTaskRef, DoorToolCall, DoorToolResult } from '../../ports/use-cases/door.js';
+import { RUN_AUTOMATION_TOOL } from '../automations/automation-tools.js';
 import type { GuardCall } from '../guard/guard-call.js';
 import type { CallResult } from '../guard/call-result.js';
 import { LimitReached } from '../../domain/errors.js';
@@ -21,6 +22,8 @@ export class CallDoorTool implements UseCase<DoorToolCall, DoorToolResult> {
     private readonly tools: ToolRegistry,
     private readonly guard: GuardCall,
     private readonly ids: Ids,
+    /** Reads back the run `porter_automations_run` started, as the task a client may follow. */
+    private readonly tasks?: UseCase<DoorTaskRef, DoorTask | null>,
   ) {}
 
   async execute(call: DoorToolCall): Promise<DoorToolResult> {
@@ -55,8 +58,10 @@ export class CallDoorTool implements UseCase<DoorToolCall, DoorToolResult> {
       return { kind: 'rate-limited', budget: error.budget, retryAfterSeconds: error.retryAfterSeconds, error: error.message };
     }
     switch (result.status) {
-      case 'ran':
-        return { kind: 'ran', output: result.output };
+      case 'ran': {
+        const task = await this.startedTask(call, result.output);
+        return { kind: 'ran', output: result.output, ...(task ? { task } : {}) };
+      }
       case 'parked':
         return { kind: 'parked', ...result.parked };
       case 'failed':
@@ -71,5 +76,12 @@ export class CallDoorTool implements UseCase<DoorToolCall, DoorToolResult> {
       case 'invalid':
         return { kind: 'invalid', issues: result.issues };
     }
+  }
+
+  /** The run a `porter_automations_run` call started, read back from the store: it is kept before the call answers. */
+  private async startedTask(call: DoorToolCall, output: unknown): Promise<DoorTask | null> {
+    if (call.tool !== RUN_AUTOMATION_TOOL || !this.tasks) return null;
+    const runId = (output as { runId?: unknown } | null)?.runId;
+    return typeof runId === 'string' ? this.tasks.execute({ caller: call.caller, taskId: runId }) : null;
   }
 }

@@ -1,6 +1,6 @@
 import type { Presence, Venue } from '../../domain/guard/risk.js';
 import type { Principal } from '../../domain/principal.js';
-import type { StreamedData } from '../../ports/tool-registry.js';
+import type { StreamedData, StreamedSource } from '../../ports/tool-registry.js';
 import type { PresentCredentials } from './host-access.js';
 
 /** The conversation a call belongs to: a chat's thread, an automation's run, or neither. */
@@ -24,6 +24,8 @@ export interface CallSite extends CallPlace {
   readonly signal: AbortSignal;
   /** Where the tool may stream data parts (a chat turn). */
   readonly writeData?: (part: StreamedData) => void;
+  /** Where the tool may cite its sources (a chat turn's answer). */
+  readonly cite?: (source: StreamedSource) => void;
 }
 
 /** Only the conversation ids there are: what audits, approvals and tools are told of a call's conversation. */
@@ -45,5 +47,6 @@ export function callSiteOf(from: CallSite): CallSite {
     ...(from.credentials ? { credentials: from.credentials } : {}),
     signal: from.signal,
     ...(from.writeData ? { writeData: from.writeData } : {}),
+    ...(from.cite ? { cite: from.cite } : {}),
   };
 }

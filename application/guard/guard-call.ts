@@ -17,6 +17,7 @@ import type { GuardSettings } from './guard-settings.js';
 import type { ToolRunner } from './tool-runner.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
 import { LimitReached } from '../../domain/errors.js';
+import { waitInWords } from '../../domain/usage/wait-in-words.js';
 
 export interface GuardedCall extends CallSite {
   readonly tool: string;
@@ -37,6 +38,8 @@ export interface GuardedCall extends CallSite {
   readonly continues?: string;
   /** A dry run: a call that would write, destroy or reach outside is previewed, not run (reads run). */
   readonly dryRun?: boolean;
+  /** The tools whose output the calling model has read (the agent loop knows): handed to `resolveRisk`. */
+  readonly toolOutputsRead?: ReadonlyArray<string>;
   /**
    * What a tripped breaker does to a call that is not a run's while its person is away: `park`
    * (the default) asks the person, who is there in a turn; `refuse` throws LimitReached saying
@@ -93,7 +96,11 @@ export class GuardCall {
       session: call.session,
       ...(call.evidence ? { evidence: call.evidence } : {}),
       ...(call.venue === 'automation' && call.automation ? { automation: call.automation } : {}),
-      effective: (await tool.resolveRisk?.(parsed, { principal: call.principal })) ?? { risk: tool.risk, egress: tool.egress ?? false },
+      effective: (await tool.resolveRisk?.(parsed, {
+        principal: call.principal,
+        venue: call.venue,
+        ...(call.toolOutputsRead ? { toolOutputsRead: call.toolOutputsRead } : {}),
+      })) ?? { risk: tool.risk, egress: tool.egress ?? false },
     };
 
     // Grants can only turn an ask into a run: a call that runs (or is blocked) without them is
@@ -169,7 +176,7 @@ export class GuardCall {
     });
     if (!stops && !refuses) return true;
     const what = budget.name === 'writesPerRun' ? `${budget.max} write calls in this run` : `${budget.max} tool calls a minute`;
-    const retry = refusal.retryAfterSeconds === null ? '' : `; try again in ${refusal.retryAfterSeconds} s`;
+    const retry = refusal.retryAfterSeconds === null ? '' : `; try again ${waitInWords(refusal.retryAfterSeconds)}`;
     throw new LimitReached(
       budget.name,
       refusal.retryAfterSeconds,

@@ -50,6 +50,7 @@ export class ToolRunner {
         hostFetch,
         fetch: (input, init) => this.reachOut(input, init, run.signal),
         ...(run.writeData ? { writeData: run.writeData } : {}),
+        ...(run.cite ? { cite: run.cite } : {}),
         ...(connection ? { connection } : {}),
       });
       return { ok: true, output: output ?? null };

@@ -58,7 +58,14 @@ export class DeliverCompletionWebhook {
       now.toISOString(),
       new Date(now.getTime() + this.settings.leaseMs).toISOString(),
     );
-    if (!loaded || !taken) return;
+    if (!loaded) return;
+    if (!taken) {
+      // A timer may fire a millisecond before the attempt is due by the clock: hand it over again
+      // for its time rather than leave it to the next sweep.
+      const next = loaded.webhook.state === 'pending' ? loaded.webhook.nextAttemptAt : null;
+      if (next !== null && Date.parse(next) > now.getTime()) await this.dispatcher.dispatch([webhookId], new Date(next));
+      return;
+    }
     const held = await this.webhooks.swap(loaded, taken);
     if (!held) return;
 

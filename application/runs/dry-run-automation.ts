@@ -29,7 +29,7 @@ export class DryRunAutomation implements UseCase<DryRunRequest, RunDetail> {
   constructor(private readonly deps: DryRunAutomationDeps) {}
 
   async execute(input: DryRunRequest): Promise<RunDetail> {
-    const { automation } = await this.deps.automations.ownedBy(input.principal.subject, input.automationId);
+    const { automation } = await this.deps.automations.inUseBy(input.principal.subject, input.automationId);
     const runId = this.deps.ids.mint('run');
     const slot = await this.deps.slots?.take(input.principal, runId);
     try {

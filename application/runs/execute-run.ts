@@ -3,9 +3,10 @@ import type { CallingAutomation } from '../../domain/guard/tool-call.js';
 import type { Run } from '../../domain/runs/run.js';
 import { isTransientFailure } from '../../domain/runs/transient-failure.js';
 import type { UiChunk } from '../../domain/threads/ui-chunk.js';
-import type { UiMessage } from '../../domain/threads/ui-message.js';
+import { failedToolCalls, type UiMessage } from '../../domain/threads/ui-message.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
+import type { InstanceLiveness } from '../../ports/liveness.js';
 import type { Logger } from '../../ports/logger.js';
 import type { RunDispatcher } from '../../ports/scheduler.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
@@ -51,6 +52,11 @@ export interface ExecuteRunDeps {
    * turn the person asked for now, whether by a dry run or its rerun); absent, none.
    */
   readonly slots?: TurnSlots;
+  /**
+   * This instance's liveness mark (PostgreSQL): while held, its leases say so and others may take
+   * its runs the moment the mark is gone; lost, the runs in flight here are let go at once.
+   */
+  readonly liveness?: InstanceLiveness | null;
 }
 
 /**
@@ -62,16 +68,22 @@ export interface ExecuteRunDeps {
  * and between steps reads the stored run, so a stop sent to any instance reaches it: the current
  * step finishes, its calls drain, the run's parked approvals are dropped and the run ends
  * cancelled. An attempt that fails for a transient reason is tried again after its backoff
- * (`Run.attemptFailed`), going on from the transcript it left; a dry run previews its calls.
+ * (`Run.attemptFailed`), going on from the transcript it left; a dry run previews its calls. Every
+ * tool call of a run is recorded in its transcript before it starts and once it ends, so an
+ * attempt cut short (this instance died) is retried elsewhere without running a finished call
+ * again (AgentTurn resumes after it).
  */
 export class ExecuteRun {
   private readonly working = new Set<AbortController>();
+  /** Runs let go mid-way (closing, or the liveness mark lost): another instance takes them on. */
+  private readonly abandoned = new WeakSet<AbortController>();
   private closing = false;
 
   private readonly meter: UsageMeter | null;
 
   constructor(private readonly deps: ExecuteRunDeps) {
     this.meter = deps.meter ?? null;
+    deps.liveness?.onLost(() => this.letGo());
   }
 
   async execute(runId: string): Promise<void> {
@@ -87,8 +99,6 @@ export class ExecuteRun {
     let finishReason: string | undefined;
     let errorText: string | null = null;
     let failure: unknown = null;
-    // Calls that ran in this attempt: if its transcript then cannot be saved, a retry could run them again.
-    let ranCalls = 0;
     let slot: TurnSlot | null = null;
     try {
       // A dry run holds one of the owner's turns in flight (the one its POST took, when it came
@@ -109,7 +119,8 @@ export class ExecuteRun {
           session: runId,
           runId,
           automation,
-          save: (message) => this.deps.runs.putMessage(runId, message),
+          // Once let go, another attempt may own the transcript: nothing more is written to it from here.
+          save: (message) => (this.abandoned.has(abort) ? Promise.resolve() : this.deps.runs.putMessage(runId, message)),
           shouldStop: async () => abort.signal.aborted || ((await this.deps.runs.find(runId))?.run.stopRequested ?? true),
           ...(begun.dryRun ? { dryRun: true } : {}),
           onError: (error) => (failure = error),
@@ -120,23 +131,24 @@ export class ExecuteRun {
         emit: (chunk: UiChunk) => {
           if (chunk.type === 'finish') finishReason = chunk.finishReason;
           if (chunk.type === 'error') errorText = chunk.errorText;
-          if (chunk.type === 'tool-output-available' || chunk.type === 'tool-output-error') ranCalls += 1;
         },
       });
     } catch (error) {
       finishReason = 'error';
       errorText = error instanceof Error ? error.message : String(error);
-      failure = ranCalls > 0 ? null : error;
+      // Safe to retry when transient: the calls that ran are recorded, and the next attempt resumes after them.
+      failure = error;
     } finally {
       clearInterval(heartbeat);
       this.working.delete(abort);
       await slot?.release();
     }
-    // Shutting down mid-run: the lease lapses and the next sweep ends the run, on whatever instance.
-    if (this.closing) return;
+    // Let go mid-run (shutting down, or the liveness mark lost): the lease lapses or the mark is
+    // gone, and the sweep on whatever instance tries the run again.
+    if (this.closing || this.abandoned.has(abort)) return;
     try {
       const failed = finishReason === 'error' ? { error: errorText ?? 'The run failed', transient: isTransientFailure(failure) } : null;
-      await this.settle(runId, failed);
+      await this.settle(runId, begun, failed);
     } catch (error) {
       this.deps.logger.error('a run could not be settled; the sweep will end it', {
         runId,
@@ -148,7 +160,15 @@ export class ExecuteRun {
   /** Stops taking runs and abandons the ones in flight (their leases lapse). */
   close(): void {
     this.closing = true;
-    for (const abort of this.working) abort.abort();
+    this.letGo();
+  }
+
+  /** Abandons the runs in flight: others take them on, and this executor writes nothing more to them. */
+  private letGo(): void {
+    for (const abort of this.working) {
+      this.abandoned.add(abort);
+      abort.abort();
+    }
   }
 
   /**
@@ -172,7 +192,7 @@ export class ExecuteRun {
       if (loaded.run.concurrency.whenBusy === 'skip') await this.skip(runId, now);
       return null;
     }
-    const begun = loaded.run.begin(this.deps.settings.holder, now, this.leaseUntil());
+    const begun = loaded.run.begin(this.deps.settings.holder, now, this.leaseUntil(), this.deps.liveness?.holding ?? false);
     if (begun && (await this.deps.runs.swap(loaded, begun))) return { run: begun, first: loaded.run.toPrimitives().startedAt === null };
     // Stopped between the read and the claim: the slot just taken goes to the next run.
     if (admission === 'admitted' && (await this.deps.runs.find(runId))?.run.terminal) {
@@ -193,10 +213,13 @@ export class ExecuteRun {
       });
   }
 
-  private async settle(runId: string, failed: { error: string; transient: boolean } | null): Promise<void> {
+  private async settle(runId: string, begun: Run, failed: { error: string; transient: boolean } | null): Promise<void> {
     const now = this.deps.clock.now().toISOString();
     const current = await this.deps.runs.find(runId);
     if (!current || current.run.terminal) return;
+    // Taken back meanwhile (this executor was judged dead, and the run retried): not this executor's to settle.
+    if (current.run.state !== 'running' || current.run.lease?.holder !== this.deps.settings.holder) return;
+    if (current.run.attempts.length !== begun.attempts.length) return;
     if (current.run.stopRequested) {
       const dropped = await this.deps.parked.drop(runId);
       const ended = await this.deps.runs.update(runId, (run) => run.cancel(now));
@@ -232,7 +255,9 @@ export class ExecuteRun {
       await this.deps.resume.ifAnswered(runId);
       return;
     }
-    await this.deps.runs.update(runId, (run) => run.succeed(now));
+    // Counted from the whole transcript: a call that failed in an earlier attempt counts too.
+    const failedCalls = failedToolCalls(await this.deps.runs.messagesOf(runId));
+    await this.deps.runs.update(runId, (run) => run.succeed(now, failedCalls));
     await this.deps.followUp.after(runId);
   }
 
@@ -262,8 +287,11 @@ export class ExecuteRun {
   private async renew(runId: string, abort: AbortController): Promise<void> {
     try {
       const renewed = await this.deps.runs.update(runId, (run) => run.renew(this.deps.settings.holder, this.leaseUntil()));
-      // The lease is gone (the sweep judged this executor dead): stop working on a run that ended.
-      if (!renewed) abort.abort();
+      // The lease is gone (the sweep judged this executor dead): stop working on a run taken back.
+      if (!renewed) {
+        this.abandoned.add(abort);
+        abort.abort();
+      }
     } catch (error) {
       this.deps.logger.warn('renewing a run lease failed', { runId, cause: error instanceof Error ? error.message : String(error) });
     }

@@ -30,7 +30,7 @@ export class RerunRun implements UseCase<RunRef, RunView> {
   async execute(input: RunRef): Promise<RunView> {
     const { run } = await this.deps.runs.ownedBy(input.principal.subject, input.runId);
     const automation = (await this.deps.automations.find(run.automationId))?.automation;
-    if (!automation) throw new AutomationGone(run.automationId);
+    if (!automation || (await this.deps.automations.isHeld(run.automationId))) throw new AutomationGone(run.automationId);
     await payForHandStart(this.deps, input.principal, run.dryRun);
     const again = run.rerun({
       id: this.deps.ids.mint('run'),

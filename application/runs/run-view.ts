@@ -20,6 +20,7 @@ export function runView(run: Run): RunView {
     dryRun: p.dryRun,
     attempts: p.attempts,
     nextAttemptAt: p.nextAttemptAt,
+    failedCalls: p.failedCalls,
   };
 }
 

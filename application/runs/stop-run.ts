@@ -1,6 +1,6 @@
 import type { Clock } from '../../ports/clock.js';
 import type { UseCase } from '../../ports/use-case.js';
-import type { RunRef, RunView } from '../../ports/use-cases/runs.js';
+import type { RunView, StopRequest } from '../../ports/use-cases/runs.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { ParkedApprovals } from './parked-approvals.js';
 import type { RunBook } from './run-book.js';
@@ -29,10 +29,10 @@ export interface StopRunDeps {
  * `POST /runs/:id/stop`, cooperative. A run nobody executes (queued, waiting) is cancelled at once;
  * a running one is marked, and its executor — on this instance or another — finishes the current
  * step, lets its tool calls drain, drops the run's parked approvals and ends it cancelled. The
- * answer waits for that end, so stopping twice answers the same: the cancelled run. A run that
+ * answer waits for that end (unless `wait: false`, for the door's `tasks/cancel`, which is only acknowledged), so stopping twice answers the same: the cancelled run. A run that
  * already ended is answered as it is.
  */
-export class StopRun implements UseCase<RunRef, RunView> {
+export class StopRun implements UseCase<StopRequest, RunView> {
   private readonly runs: RunBook;
   private readonly parked: ParkedApprovals;
   private readonly followUp: RunFollowUp;
@@ -49,7 +49,7 @@ export class StopRun implements UseCase<RunRef, RunView> {
     this.settings = deps.settings;
   }
 
-  async execute(input: RunRef): Promise<RunView> {
+  async execute(input: StopRequest): Promise<RunView> {
     const { run: before } = await this.runs.ownedBy(input.principal.subject, input.runId);
     const now = this.clock.now().toISOString();
     // Whether this stop's own write ended the run: of stops racing each other exactly one did, and
@@ -74,6 +74,7 @@ export class StopRun implements UseCase<RunRef, RunView> {
       }
       return runView(after);
     }
+    if (input.wait === false) return runView(after);
     // The wait is counted in polls, not read off the clock: it is a duration, and a Clock may be
     // one a test holds still.
     let current = after;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RUN_ENDINGS, RUN_STATES, type StoredRunPrimitives } from '../../domain/runs/run.js';
+import { RUN_ENDINGS, RUN_NOW_VENUES, RUN_STATES, type StoredRunPrimitives } from '../../domain/runs/run.js';
 import { COMPLETION_EVENTS, type CompletionWebhookPrimitives } from '../../domain/runs/completion-webhook.js';
 import type { RunSlotsPrimitives } from '../../domain/runs/run-slots.js';
 import { concurrencyShape, ownerShape, retryShape } from '../automations/stored-shapes.js';
@@ -24,6 +24,7 @@ export const runShape = z.object({
     z.object({ kind: z.literal('webhook'), source: z.string(), deliveryId: z.string() }),
     z.object({ kind: z.literal('rerun'), of: z.string() }),
     z.object({ kind: z.literal('dry-run') }),
+    z.object({ kind: z.literal('run-now'), venue: z.enum(RUN_NOW_VENUES) }),
   ]),
   prompt: z.string(),
   input: z.string().nullable(),
@@ -34,7 +35,7 @@ export const runShape = z.object({
   stopRequestedAt: z.string().nullable(),
   ending: z.enum(RUN_ENDINGS).nullable(),
   error: z.string().nullable(),
-  lease: z.object({ holder: z.string(), until: z.string() }).nullable(),
+  lease: z.object({ holder: z.string(), until: z.string(), watched: z.literal(true).optional() }).nullable(),
   // Added with retries, concurrency and dry runs: rows written before read with their defaults.
   dryRun: z.boolean().optional(),
   retry: retryShape.optional(),

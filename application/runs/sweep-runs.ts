@@ -1,4 +1,6 @@
+import type { Run } from '../../domain/runs/run.js';
 import type { Clock } from '../../ports/clock.js';
+import type { InstanceLiveness, LiveMarks } from '../../ports/liveness.js';
 import type { Logger } from '../../ports/logger.js';
 import type { RunDispatcher, WebhookDispatcher } from '../../ports/scheduler.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
@@ -26,12 +28,16 @@ export interface SweepRunsDeps {
   readonly audit: AuditTrail;
   readonly logger: Logger;
   readonly settings: SweepSettings;
+  /** The engine's liveness marks (PostgreSQL); absent, a crash is told by a lapsed lease alone. */
+  readonly liveness?: InstanceLiveness | null;
 }
 
 /**
- * Housekeeping every tick runs first. A running run whose lease lapsed lost its executor (the
- * instance crashed): it ends — cancelled if a stop was asked, else failed `interrupted` — and its
- * parked approvals are dropped; it is never left running forever, nor silently re-run. A waiting
+ * Housekeeping every tick runs after its slots. A running run whose lease lapsed, or whose holder's
+ * liveness mark is gone, lost its executor (the instance died): its attempt ends `interrupted`
+ * and, under its retry policy, it is handed out again at once to go on from its transcript
+ * (`Run.interrupt`); out of retries it ends failed `interrupted` (cancelled if a stop was asked)
+ * and its parked approvals are dropped. It is never left running forever. A waiting
  * run whose approvals all ended (answered or expired) goes on. A queued run nobody took, or whose
  * retry is due, is handed out again; executors claim before running, so a double hand-over runs it
  * once. A run that ended without what follows its end (slot, next run, completion webhook) gets it
@@ -50,6 +56,9 @@ export class SweepRuns {
   private readonly audit: AuditTrail;
   private readonly logger: Logger;
   private readonly settings: SweepSettings;
+  private readonly liveness: InstanceLiveness | null;
+  /** The marks seen at the last watch: one gone since is an instance that died. */
+  private seen: ReadonlySet<string> | null = null;
 
   constructor(deps: SweepRunsDeps) {
     this.runs = deps.runs;
@@ -63,25 +72,13 @@ export class SweepRuns {
     this.audit = deps.audit;
     this.logger = deps.logger;
     this.settings = deps.settings;
+    this.liveness = deps.liveness ?? null;
   }
 
   async execute(): Promise<void> {
     const now = this.clock.now();
     const at = now.toISOString();
-    for (const loaded of await this.runs.inState('running')) {
-      if (!loaded.run.leaseExpiredAt(at)) continue;
-      const ended = loaded.run.stopRequested ? loaded.run.cancel(at) : loaded.run.interrupt(at);
-      if (!(await this.runs.swap(loaded, ended))) continue;
-      const dropped = await this.parked.drop(ended.id);
-      this.logger.warn('a run lost its executor and was ended', { runId: ended.id, holder: loaded.run.lease?.holder });
-      await this.audit.record({
-        subject: ended.owner.subject,
-        action: 'run.interrupted',
-        outcome: ended.state,
-        details: { runId: ended.id, automationId: ended.automationId, droppedApprovals: dropped },
-      });
-      await this.followUp.after(ended.id);
-    }
+    await this.recoverLost(at, await this.marks());
     for (const loaded of await this.runs.inState('waiting')) await this.resume.ifAnswered(loaded.run.id);
     for (const loaded of await this.runs.followUpsDue()) await this.followUp.after(loaded.run.id);
     const handOver = (await this.runs.inState('queued')).filter(
@@ -91,5 +88,70 @@ export class SweepRuns {
     if (handOver.length) await this.dispatcher.dispatch(handOver.map((loaded) => loaded.run.id));
     const webhooksDue = (await this.webhooks.pending()).filter((loaded) => loaded.webhook.dueAt(at));
     if (webhooksDue.length) await this.webhookDispatcher.dispatch(webhooksDue.map((loaded) => loaded.webhook.id));
+  }
+
+  /**
+   * Between ticks, every few seconds where the engine keeps liveness marks: the runs of an
+   * instance whose mark is gone are taken back now, and when one was, or any instance's mark
+   * disappeared since the last look, the due queued runs are handed out again at once (the dead instance may
+   * have held them in its own queue; an executor's claim makes a second hand-over harmless).
+   */
+  async watch(): Promise<void> {
+    const marks = await this.marks();
+    if (!marks) return;
+    const at = this.clock.now().toISOString();
+    const orphaned = await this.recoverLost(at, marks);
+    const before = this.seen;
+    this.seen = marks.keys;
+    const gone = before !== null && [...before].some((key) => !marks.keys.has(key));
+    if (!gone && !orphaned) return;
+    const due = (await this.runs.inState('queued')).filter(({ run }) => run.dueAt(at));
+    if (due.length) await this.dispatcher.dispatch(due.map((loaded) => loaded.run.id));
+  }
+
+  /** The marks held now, when this instance holds its own (one that lost its own cannot judge others). */
+  private async marks(): Promise<LiveMarks | null> {
+    if (!this.liveness?.holding) return null;
+    try {
+      return await this.liveness.alive();
+    } catch (error) {
+      this.logger.warn('liveness marks could not be read; leases decide', {
+        cause: error instanceof Error ? error.message : String(error),
+      });
+      return null;
+    }
+  }
+
+  /** Takes back the running runs whose executor died; true when one's liveness mark was gone. */
+  private async recoverLost(at: string, marks: LiveMarks | null): Promise<boolean> {
+    let markGone = false;
+    for (const loaded of await this.runs.inState('running')) {
+      const holder = loaded.run.watchedHolder;
+      const gone = holder !== null && marks !== null && !marks.isAlive(holder);
+      if (!gone && !loaded.run.leaseExpiredAt(at)) continue;
+      markGone ||= gone;
+      const after: Run = loaded.run.stopRequested ? loaded.run.cancel(at) : loaded.run.interrupt(at);
+      if (!(await this.runs.swap(loaded, after))) continue;
+      const retrying = after.state === 'queued';
+      this.logger.warn(retrying ? 'a run lost its executor and is tried again' : 'a run lost its executor and was ended', {
+        runId: after.id,
+        holder: loaded.run.lease?.holder,
+      });
+      const dropped = retrying ? 0 : await this.parked.drop(after.id);
+      await this.audit.record({
+        subject: after.owner.subject,
+        action: 'run.interrupted',
+        outcome: after.state,
+        details: {
+          runId: after.id,
+          automationId: after.automationId,
+          attempt: after.attempts.length,
+          ...(retrying ? { retrying: true } : { droppedApprovals: dropped }),
+        },
+      });
+      if (retrying) await this.dispatcher.dispatch([after.id]);
+      else await this.followUp.after(after.id);
+    }
+    return markGone;
   }
 }

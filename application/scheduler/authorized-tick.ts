@@ -22,7 +22,9 @@ export class AuthorizedTick implements UseCase<{ bearer: string | null }, { runI
     const offered = digest(input.bearer ?? '');
     const matches = this.expected !== null && timingSafeEqual(offered, this.expected);
     if (!matches || !input.bearer) throw new Unauthorized('POST /tick needs the bearer PORTER_TICK_SECRET');
-    return this.tick.execute();
+    // The wire answers the runs started; when the next slot falls is the in-process ticker's business.
+    const { runIds } = await this.tick.execute();
+    return { runIds };
   }
 }
 

@@ -4,6 +4,7 @@ import type { CronCalendar } from '../../ports/scheduler.js';
 import type { AutomationBook } from '../automations/automation-book.js';
 import type { DueSlot, StartRuns } from '../runs/start-runs.js';
 import type { SweepRuns } from '../runs/sweep-runs.js';
+import type { PurgeDueDeletions } from '../deletions/purge-due-deletions.js';
 
 /** What Tick is built from. */
 export interface TickDeps {
@@ -11,6 +12,8 @@ export interface TickDeps {
   readonly calendar: CronCalendar;
   readonly starts: StartRuns;
   readonly sweep: SweepRuns;
+  /** Deletions past their undo window, carried out with the housekeeping; absent, none are. */
+  readonly deletions?: PurgeDueDeletions;
   readonly clock: Clock;
   readonly logger: Logger;
 }
@@ -20,7 +23,8 @@ export interface TickDeps {
  * For every armed schedule the due slot is the latest instant at or before now, and not before the
  * automation was armed: after a long outage that is the one most recent missed instant, so a
  * missed slot fires once and never as a backlog. Claiming the slot is inserting its run if absent
- * (see slot-run-id), so concurrent ticks and several instances fire each slot exactly once.
+ * (see slot-run-id), so concurrent ticks and several instances fire each slot exactly once. The
+ * answer names the next slot any armed schedule has, which a ticker sleeps until.
  */
 export class Tick {
   /** Slots this instance already saw claimed, so a quiet tick writes nothing. Only an optimisation. */
@@ -30,6 +34,7 @@ export class Tick {
   private readonly calendar: CronCalendar;
   private readonly starts: StartRuns;
   private readonly sweep: SweepRuns;
+  private readonly deletions: PurgeDueDeletions | null;
   private readonly clock: Clock;
   private readonly logger: Logger;
 
@@ -38,26 +43,47 @@ export class Tick {
     this.calendar = deps.calendar;
     this.starts = deps.starts;
     this.sweep = deps.sweep;
+    this.deletions = deps.deletions ?? null;
     this.clock = deps.clock;
     this.logger = deps.logger;
   }
 
-  async execute(): Promise<{ runIds: string[] }> {
+  async execute(): Promise<{ runIds: string[]; nextSlotAt: Date | null }> {
+    // Slots first, so a slot's runs start without waiting on the housekeeping.
+    const claimed = await this.claimDue();
     try {
       await this.sweep.execute();
     } catch (error) {
-      this.logger.error('the run sweep failed; slots are still claimed', { cause: error instanceof Error ? error.message : String(error) });
+      this.logger.error('the run sweep failed; slots were still claimed', {
+        cause: error instanceof Error ? error.message : String(error),
+      });
     }
+    try {
+      await this.deletions?.execute();
+    } catch (error) {
+      this.logger.error('purging deletions past their undo window failed', {
+        cause: error instanceof Error ? error.message : String(error),
+      });
+    }
+    return claimed;
+  }
+
+  private async claimDue(): Promise<{ runIds: string[]; nextSlotAt: Date | null }> {
     const now = this.clock.now();
     const due: DueSlot[] = [];
     const seen = new Map<string, string>();
     // Within one tick `now` is fixed, so each distinct schedule is worked out once.
     const slots = new Map<string, Date | null>();
+    let nextSlotAt: Date | null = null;
     for (const automation of await this.automations.armedSchedules()) {
       const trigger = automation.trigger;
       if (trigger.kind !== 'schedule') continue;
       const key = `${trigger.cron}\u0000${trigger.timezone ?? ''}`;
-      if (!slots.has(key)) slots.set(key, this.calendar.latestAtOrBefore(trigger.cron, trigger.timezone, now));
+      if (!slots.has(key)) {
+        slots.set(key, this.calendar.latestAtOrBefore(trigger.cron, trigger.timezone, now));
+        const next = this.calendar.nextAfter(trigger.cron, trigger.timezone, now);
+        if (next && (!nextSlotAt || next < nextSlotAt)) nextSlotAt = next;
+      }
       const slot = slots.get(key)!;
       if (!slot) continue;
       const instant = slot.toISOString();
@@ -67,6 +93,6 @@ export class Tick {
     }
     const runIds = await this.starts.forSlots(due);
     this.claimed = seen;
-    return { runIds };
+    return { runIds, nextSlotAt };
   }
 }

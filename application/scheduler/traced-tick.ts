@@ -10,7 +10,7 @@ export class TracedTick extends Tick {
     super(deps);
   }
 
-  override execute(): Promise<{ runIds: string[] }> {
+  override execute(): Promise<{ runIds: string[]; nextSlotAt: Date | null }> {
     return this.telemetry.span('porter.tick', {}, async (span) => {
       const answer = await super.execute();
       span.set({ [ATTR.runsStarted]: answer.runIds.length });

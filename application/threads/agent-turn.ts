@@ -1,6 +1,8 @@
 import { applyChunk, closeOpenText, draftOf, type MessageDraft, type UiChunk } from '../../domain/threads/ui-chunk.js';
 import { modelView } from '../../domain/threads/model-view.js';
-import { isToolPart, type ToolPart, type UiMessage } from '../../domain/threads/ui-message.js';
+import { isToolPart, producedAnything, textOf, toolNameOf, type ToolPart, type UiMessage } from '../../domain/threads/ui-message.js';
+import { RunCannotResume, runsAgainAfterInterruption } from '../../domain/runs/interrupted-call.js';
+import { INSTANCE_STOPPED, interrupted, uninterrupted, type Interruption } from '../../domain/threads/interruption.js';
 import type { Principal } from '../../domain/principal.js';
 import type { ApprovalOutcome } from '../../domain/guard/approval.js';
 import type { Presence, Venue } from '../../domain/guard/risk.js';
@@ -9,7 +11,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { Ids } from '../../ports/ids.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Model, ModelEvent } from '../../ports/model.js';
-import type { StreamedData, ToolRegistry } from '../../ports/tool-registry.js';
+import type { StreamedData, StreamedSource, ToolRegistry } from '../../ports/tool-registry.js';
 import type { ApprovalBook } from '../guard/approval-book.js';
 import type { CallResult } from '../guard/call-result.js';
 import type { ExecuteApproved } from '../guard/execute-approved.js';
@@ -17,9 +19,11 @@ import type { GuardCall } from '../guard/guard-call.js';
 import type { PresentCredentials } from '../guard/host-access.js';
 import type { ChatSettings } from './chat-settings.js';
 import { DRAFT_CHECKPOINT_MS, DraftCheckpoints } from './draft-checkpoints.js';
+import type { KeptAnswers } from './kept-answers.js';
 import type { ThreadBook } from './thread-book.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
 import { LimitReached } from '../../domain/errors.js';
+import type { ModelAttachments } from '../files/model-attachments.js';
 
 /**
  * Where a turn's calls come from when it is not a chat turn: an automation's run executes the same
@@ -64,6 +68,9 @@ export interface TurnInput {
   readonly emit: (chunk: UiChunk) => void;
 }
 
+const MODEL_FAILED = 'The model failed before finishing this answer.';
+const GIVEN_UP: Interruption = { reason: 'given-up', message: 'This answer was given up before it finished.' };
+
 /** What AgentTurn is built from. */
 export interface AgentTurnDeps {
   readonly model: Model;
@@ -78,6 +85,17 @@ export interface AgentTurnDeps {
   readonly clock: Clock;
   /** The subject's token budget, checked before each step and charged after it; absent, nothing is metered. */
   readonly meter?: UsageMeter;
+  /** What the person's memories say about their message, added to the instructions; absent, nothing is recalled. */
+  readonly recall?: TurnRecall;
+  /** Shows the model the thread's attached files in its provider's form; absent, file parts pass as they are. */
+  readonly attachments?: ModelAttachments;
+  /** Keeps a chat turn's finished answer the store could not take and saves it later; absent, such a turn rejects. */
+  readonly kept?: KeptAnswers;
+}
+
+/** Recalls what bears on the person's message (application/memory/recall-memories.ts): a block for the instructions, or null. */
+export interface TurnRecall {
+  forTurn(principal: Principal, message: string): Promise<string | null>;
 }
 
 /**
@@ -95,33 +113,51 @@ export class AgentTurn {
    * that save (or the caller's `emit`) throws, so callers still catch.
    */
   async run(input: TurnInput): Promise<UiMessage> {
-    const draft = draftOf(input.continuing ?? { id: this.deps.ids.mint('message'), role: 'assistant', parts: [] });
+    // An answer carried on is no longer interrupted: this turn finishes it (or marks it again).
+    const draft = draftOf(
+      input.continuing ? uninterrupted(input.continuing) : { id: this.deps.ids.mint('message'), role: 'assistant', parts: [] },
+    );
     const earlier = input.messages.filter((m) => m.id !== draft.message.id);
     // The answer is saved as it streams, so an instance that dies mid-turn loses only the last moments.
+    // A chat answer's checkpoint is saved marked as cut short: only the final save says it finished.
     const checkpoints = new DraftCheckpoints(
-      () => this.save(input, closedDraft(draft)),
+      () => this.save(input, input.scope ? closedDraft(draft) : interrupted(closedDraft(draft), INSTANCE_STOPPED)),
       this.deps.settings.checkpointMs ?? DRAFT_CHECKPOINT_MS,
       this.deps.logger,
       { threadId: input.threadId },
     );
     const emit = (chunk: UiChunk) => {
+      // A source the answer cites already (two searches finding one passage) is not sent again.
+      if (citedAlready(draft.message, chunk)) return;
       applyChunk(draft, chunk);
       checkpoints.touch();
       input.emit(chunk);
     };
+    // A run records each tool call before it starts and once it ends, so a retry after its
+    // instance died knows which calls ran (and resumes after them) and which may have.
+    const record = input.scope?.runId ? () => checkpoints.now() : null;
     emit({ type: 'start', messageId: draft.message.id });
+    // Recalled while approved calls settle: the model's first step needs it, nothing before does.
+    const recalled = this.recalled(input, earlier);
     let finishReason: 'stop' | 'length' | 'tool-calls' | 'error' | 'other';
+    // Why the answer did not finish, marked on what is saved (chat turns; a run keeps its own states).
+    let cut: Interruption | null = null;
     try {
       await this.settlePendingCalls(input, earlier, draft, emit);
-      finishReason = await this.converse(input, earlier, draft, emit);
+      const parked = record ? await this.resumeInterrupted(input, earlier, draft, emit, record) : false;
+      finishReason = parked ? 'tool-calls' : await this.converse(input, earlier, draft, emit, recalled, record);
     } catch (error) {
       finishReason = 'error';
       input.scope?.onError?.(error);
       if (stopped(input)) {
         finishReason = 'other';
+      } else if (error instanceof RunCannotResume) {
+        this.deps.logger.warn('a run cannot resume after its instance died', { threadId: input.threadId, tool: error.tool });
+        emit({ type: 'error', errorText: error.message });
       } else if (error instanceof LimitReached) {
         // A budget or breaker ran out mid-way: the stream says which and when it frees.
         this.deps.logger.info('turn refused by a budget', { threadId: input.threadId, budget: error.budget });
+        cut = { reason: 'limit-reached', message: error.message };
         emit({ type: 'error', errorText: error.message });
         emit({
           type: 'data-porter-error',
@@ -134,20 +170,34 @@ export class AgentTurn {
         });
       } else if (input.signal.aborted) {
         this.deps.logger.info('turn aborted: every client went away', { threadId: input.threadId });
+        cut = GIVEN_UP;
       } else {
         this.deps.logger.error('turn failed', { threadId: input.threadId, cause: error instanceof Error ? error.message : String(error) });
-        emit({ type: 'error', errorText: 'The model failed before finishing this answer. What it produced so far is saved.' });
-        emit({ type: 'data-porter-error', data: { message: 'The model failed before finishing this answer.' } });
+        // Only what exists is said to be saved: a model down before its first word produced nothing.
+        const kept = producedAnything(draft.message) ? ' What it produced so far is saved.' : '';
+        // The part first: a client stops reading at the stream's error, and the part is what it shows.
+        cut = { reason: 'model-failed', message: MODEL_FAILED };
+        emit({ type: 'data-porter-error', data: { message: MODEL_FAILED } });
+        emit({ type: 'error', errorText: `${MODEL_FAILED}${kept}` });
       }
     }
     await checkpoints.close();
     closeOpenText(draft);
-    await this.save(input, draft.message);
+    if (cut && !input.scope) draft.message = interrupted(draft.message, cut);
+    const unsaved = await this.saveAnswer(input, draft.message);
+    if (unsaved) {
+      // Nothing says success for an answer the store does not hold.
+      // No mark of its own: what the store keeps is this answer saved later, or its last checkpoint (marked).
+      finishReason = 'error';
+      emit({ type: 'data-porter-error', data: { message: unsaved } });
+      emit({ type: 'error', errorText: unsaved });
+    }
     if (stopped(input)) {
       this.deps.logger.info('turn stopped on request', { threadId: input.threadId });
       emit({ type: 'abort', reason: 'stopped' });
     }
-    emit({ type: 'finish', finishReason });
+    // The reader's copy of the answer carries the mark the stored one does (the AI SDK merges it into the message's metadata).
+    emit({ type: 'finish', finishReason, ...(cut && !input.scope ? { messageMetadata: { interrupted: cut } } : {}) });
     return draft.message;
   }
 
@@ -200,6 +250,12 @@ export class AgentTurn {
     }
   }
 
+  /** The finished answer saved (a chat turn's kept and retried while the store is away); null once saved, else why not. */
+  private async saveAnswer(input: TurnInput, message: UiMessage): Promise<string | null> {
+    if (input.scope || !this.deps.kept) return this.save(input, message).then(() => null);
+    return this.deps.kept.save(() => this.save(input, message), input.threadId);
+  }
+
   private save(input: TurnInput, message: UiMessage): Promise<void> {
     return input.scope ? input.scope.save(message) : this.deps.threads.putMessage(input.threadId, message);
   }
@@ -223,20 +279,30 @@ export class AgentTurn {
     return outcome.ok ? { status: 'ran', output: outcome.output, because: 'approval' } : { status: 'failed', error: outcome.error };
   }
 
-  private async converse(input: TurnInput, earlier: UiMessage[], draft: MessageDraft, emit: (chunk: UiChunk) => void) {
+  private async converse(
+    input: TurnInput,
+    earlier: UiMessage[],
+    draft: MessageDraft,
+    emit: (chunk: UiChunk) => void,
+    recalled: Promise<string | null>,
+    record: (() => Promise<void>) | null,
+  ) {
     const tools = this.deps.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
     const known = new Set(earlier.concat(draft.message).flatMap((m) => m.parts.filter(isToolPart).map((p) => p.toolCallId)));
     let budget = this.deps.settings.maxOutputTokens;
+    const instructions = joined(this.deps.settings.instructions, await recalled);
+    const showFiles = this.deps.attachments?.forTurn(input.principal.subject);
 
     for (let step = 0; step < this.deps.settings.maxSteps; step++) {
       if (stopped(input) || (await input.scope?.shouldStop?.())) return 'other';
       // A step starts while any of the subject's tokens are left (what it spends is counted after).
       await this.deps.meter?.ensureLeft(input.principal, 'tokens');
       emit({ type: 'start-step' });
-      const view = modelView(earlier, draft.message, {
+      const window = modelView(earlier, draft.message, {
         toolOutputCap: this.deps.settings.toolOutputCap,
         ...(this.deps.settings.historyWindow ? { historyWindow: this.deps.settings.historyWindow } : {}),
       });
+      const view = showFiles ? await showFiles(window) : window;
       const calls: Array<Extract<ModelEvent, { type: 'tool-call' }>> = [];
       let textId: string | null = null;
       let finish: Extract<ModelEvent, { type: 'finish' }> | null = null;
@@ -245,7 +311,7 @@ export class AgentTurn {
           messages: view,
           tools,
           signal: input.stop ? AbortSignal.any([input.signal, input.stop]) : input.signal,
-          ...(this.deps.settings.instructions ? { instructions: this.deps.settings.instructions } : {}),
+          ...(instructions ? { instructions } : {}),
           ...(budget !== undefined ? { maxOutputTokens: budget } : {}),
         })) {
           if (event.type === 'text-delta') {
@@ -268,27 +334,15 @@ export class AgentTurn {
       if (finish?.totalTokens) await this.deps.meter?.record(input.principal, 'tokens', finish.totalTokens);
 
       let parked = false;
+      const toolOutputsRead = outputsIn(view);
       for (const call of calls) {
         // Stopped between calls: those already run keep their results, the rest never start.
         if (stopped(input)) break;
         known.add(call.toolCallId);
         emit({ type: 'tool-input-available', toolCallId: call.toolCallId, toolName: call.toolName, input: call.input });
-        const result = await this.guarded(call.toolCallId, emit, {
-          tool: call.toolName,
-          input: call.input,
-          toolCallId: call.toolCallId,
-          principal: input.principal,
-          venue: input.scope?.venue ?? 'chat',
-          presence: input.scope?.presence ?? 'present',
-          session: input.scope?.session ?? input.threadId,
-          ...(input.scope ? {} : { threadId: input.threadId }),
-          ...(input.scope?.runId ? { runId: input.scope.runId } : {}),
-          ...(input.scope?.automation ? { automation: input.scope.automation } : {}),
-          ...(input.scope?.dryRun ? { dryRun: true } : {}),
-          ...(input.credentials ? { credentials: input.credentials } : {}),
-          signal: input.signal,
-          writeData: (part: StreamedData) => emit(part as UiChunk),
-        });
+        // Recorded as started before it runs: a crash from here on leaves a trace of it.
+        await record?.();
+        const result = await this.guarded(call.toolCallId, emit, { ...this.callOf(input, call, emit), toolOutputsRead });
         if (result.status === 'parked') {
           parked = true;
           emit({ type: 'tool-approval-request', approvalId: result.parked.approvalId, toolCallId: call.toolCallId });
@@ -296,6 +350,7 @@ export class AgentTurn {
         } else {
           emit(outcomeChunk(call.toolCallId, result));
         }
+        await record?.();
       }
       emit({ type: 'finish-step' });
 
@@ -306,6 +361,95 @@ export class AgentTurn {
       if (budget !== undefined && budget <= 0) return 'length';
     }
     return 'other';
+  }
+
+  /**
+   * The person's memories that bear on their latest message, once per turn. A recall that fails
+   * costs the turn its memories, never the answer: it is logged and the turn goes on without.
+   */
+  private async recalled(input: TurnInput, earlier: ReadonlyArray<UiMessage>): Promise<string | null> {
+    if (!this.deps.recall) return null;
+    const asked = earlier.findLast((message) => message.role === 'user');
+    if (!asked) return null;
+    try {
+      return await this.deps.recall.forTurn(input.principal, textOf(asked));
+    } catch (error) {
+      this.deps.logger.warn('memories could not be recalled; the turn goes on without them', {
+        threadId: input.threadId,
+        cause: error instanceof Error ? error.message : String(error),
+      });
+      return null;
+    }
+  }
+
+  /**
+   * A run's attempt that was cut short (its instance died) left the calls it had started without
+   * a recorded end: they may or may not have run. A tool that may run twice (idempotent, or one
+   * that changes nothing) runs again now, through the guard; any other ends the run saying it
+   * cannot resume (RunCannotResume), its call marked so. True when a call parked for approval.
+   */
+  private async resumeInterrupted(
+    input: TurnInput,
+    earlier: ReadonlyArray<UiMessage>,
+    draft: MessageDraft,
+    emit: (chunk: UiChunk) => void,
+    record: () => Promise<void>,
+  ): Promise<boolean> {
+    const started = draft.message.parts.filter(
+      (p): p is ToolPart => isToolPart(p) && (p.state === 'input-available' || p.state === 'input-streaming') && !p.approval?.id,
+    );
+    let parked = false;
+    // What the model had read when it asked for these calls: the guard's risk may depend on it.
+    const toolOutputsRead = outputsIn([...earlier, draft.message]);
+    for (const part of started) {
+      const toolName = toolNameOf(part);
+      const tool = this.deps.tools.get(toolName);
+      if (tool && !runsAgainAfterInterruption(tool)) {
+        const refusal = new RunCannotResume(toolName);
+        emit({ type: 'tool-output-error', toolCallId: part.toolCallId, errorText: refusal.message });
+        await record();
+        throw refusal;
+      }
+      // A tool no longer registered answers as invalid (never ran); one that may run twice runs again.
+      const result = await this.guarded(part.toolCallId, emit, {
+        ...this.callOf(input, { toolCallId: part.toolCallId, toolName, input: part.input }, emit),
+        toolOutputsRead,
+      });
+      if (result.status === 'parked') {
+        parked = true;
+        emit({ type: 'tool-approval-request', approvalId: result.parked.approvalId, toolCallId: part.toolCallId });
+        emit({ type: 'data-porter-approval', id: `porter-approval:${result.parked.approvalId}`, data: { ...result.parked } });
+      } else {
+        emit(outcomeChunk(part.toolCallId, result));
+      }
+      await record();
+    }
+    return parked;
+  }
+
+  /** A call the model asked for, as the guard takes it, from where this turn runs. */
+  private callOf(
+    input: TurnInput,
+    call: { toolCallId: string; toolName: string; input: unknown },
+    emit: (chunk: UiChunk) => void,
+  ): Parameters<GuardCall['execute']>[0] {
+    return {
+      tool: call.toolName,
+      input: call.input,
+      toolCallId: call.toolCallId,
+      principal: input.principal,
+      venue: input.scope?.venue ?? 'chat',
+      presence: input.scope?.presence ?? 'present',
+      session: input.scope?.session ?? input.threadId,
+      ...(input.scope ? {} : { threadId: input.threadId }),
+      ...(input.scope?.runId ? { runId: input.scope.runId } : {}),
+      ...(input.scope?.automation ? { automation: input.scope.automation } : {}),
+      ...(input.scope?.dryRun ? { dryRun: true } : {}),
+      ...(input.credentials ? { credentials: input.credentials } : {}),
+      signal: input.signal,
+      writeData: (part: StreamedData) => emit(part as UiChunk),
+      cite: (source: StreamedSource) => emit({ ...source }),
+    };
   }
 
   /** The guard's answer; a call a budget or breaker refused gets its error output before the turn ends on it. */
@@ -321,6 +465,27 @@ export class AgentTurn {
       throw error;
     }
   }
+}
+
+/** True for a source chunk whose source the message already cites. */
+function citedAlready(message: UiMessage, chunk: UiChunk): boolean {
+  if (chunk.type !== 'source-document' && chunk.type !== 'source-url') return false;
+  return message.parts.some((part) => part.type === chunk.type && (part as { sourceId?: unknown }).sourceId === chunk.sourceId);
+}
+
+/** The host's instructions and what was recalled, as one system text (or none). */
+function joined(instructions: string | undefined, recalled: string | null): string | undefined {
+  if (!recalled) return instructions;
+  return instructions ? `${instructions}\n\n${recalled}` : recalled;
+}
+
+/** The tools whose output (or error text) the model is shown in `view`: text that did not come from the person. */
+function outputsIn(view: ReadonlyArray<UiMessage>): string[] {
+  const names = new Set<string>();
+  for (const message of view)
+    for (const part of message.parts)
+      if (isToolPart(part) && (part.state === 'output-available' || part.state === 'output-error')) names.add(toolNameOf(part));
+  return [...names];
 }
 
 /** A person asked the turn to stop (and nothing harder cut it). */

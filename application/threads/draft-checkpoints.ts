@@ -32,6 +32,21 @@ export class DraftCheckpoints {
     this.timer.unref?.();
   }
 
+  /**
+   * Saves now, after the save under way, and rejects when that save fails: for a record the caller
+   * must have before it goes on (a run's tool call, written before it starts and once it ends).
+   */
+  async now(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.changed = false;
+    const saved = this.saving.then(() => this.save());
+    this.saving = saved.catch(() => {
+      this.changed = true;
+    });
+    await saved;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);

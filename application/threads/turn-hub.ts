@@ -1,15 +1,23 @@
 import { chunksRebuilding, type UiChunk } from '../../domain/threads/ui-chunk.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
+import type { AbandonRule } from '../../domain/threads/turn-readers.js';
 import type { TurnStream } from '../../ports/use-cases/threads.js';
+import type { TurnReaders } from './turn-readers.js';
 
-/** How long a turn that nobody reads keeps running, so a reloaded page or a dropped connection can rejoin it. */
-export const ABANDONED_TURN_GRACE_MS = 15_000;
+/** How a turn nobody reads here is given up: after `graceMs` without a reader on any instance, looking again every `recheckMs`. */
+export interface Abandonment extends AbandonRule {
+  readonly recheckMs: number;
+  /** Whether someone reads the turn on another instance. */
+  readonly readElsewhere: () => Promise<boolean>;
+}
 
 /**
  * A turn in flight on this instance (or followed here from the instance running it): every chunk
  * it has emitted so far, and the clients reading it. A client that joins late is replayed what it
- * missed. When the last client goes away the turn is aborted after a grace period unless someone
- * rejoins (the model call stops; what was produced is saved); `stop` stops it at once, cooperatively.
+ * missed. A turn runs to its end whether anyone reads it or not, unless the host opted into giving
+ * up turns nobody reads (`abandonment`): then, once its last client here goes away and nobody on
+ * any instance read it for the grace period, it is aborted (the model call stops; what was produced
+ * is saved). `stop` stops it at once, cooperatively.
  */
 export class LiveTurn {
   /** Aborts everything the turn does, tool calls included. */
@@ -26,7 +34,7 @@ export class LiveTurn {
 
   constructor(
     readonly threadId: string,
-    private readonly graceMs = ABANDONED_TURN_GRACE_MS,
+    private readonly abandonment: Abandonment | null = null,
     /** For a turn that continues an earlier answer: the chunks that rebuild it, for readers who join late. */
     private prelude: ReadonlyArray<UiChunk> = [],
   ) {
@@ -70,7 +78,7 @@ export class LiveTurn {
    * A reader that starts at the first chunk. One that joins late (`rejoining`) is also handed, right
    * after `start`, what the turn continues, so its replay stands on its own.
    */
-  read(rejoining = false): TurnStream {
+  read(rejoining = false, left?: () => void): TurnStream {
     this.readers += 1;
     this.keep();
     let detached = false;
@@ -78,6 +86,7 @@ export class LiveTurn {
       if (detached) return;
       detached = true;
       this.readers -= 1;
+      left?.();
       this.wake();
       if (this.readers === 0 && !this.finished) this.abandonSoon();
     };
@@ -103,10 +112,20 @@ export class LiveTurn {
     return { threadId: this.threadId, chunks: chunks(), detach };
   }
 
+  /** Nobody reads here: after the grace period the turn is given up, unless someone reads it here or elsewhere. */
   private abandonSoon(): void {
-    const abandon = () => this.abort.abort(new Error('every client went away'));
-    if (this.graceMs <= 0) return abandon();
-    this.abandon = setTimeout(abandon, this.graceMs);
+    const rule = this.abandonment;
+    if (!rule) return;
+    const look = async () => {
+      this.abandon = null;
+      if (this.finished || this.readers > 0) return;
+      const elsewhere = await rule.readElsewhere().catch(() => true);
+      if (this.finished || this.readers > 0 || this.abandon) return;
+      if (!elsewhere) return this.abort.abort(new Error('nobody read the turn for the grace period'));
+      this.abandon = setTimeout(() => void look(), rule.recheckMs);
+      this.abandon.unref?.();
+    };
+    this.abandon = setTimeout(() => void look(), rule.graceMs);
     this.abandon.unref?.();
   }
 
@@ -123,16 +142,30 @@ export class LiveTurn {
   }
 }
 
+/** A host's opt-in to give up turns nobody reads: the rule, and where readers on every instance are known. */
+export interface HubAbandonment extends AbandonRule {
+  readonly readers: TurnReaders;
+  readonly recheckMs: number;
+}
+
 /** The turns in flight on this instance, by thread. */
 export class TurnHub {
   private readonly live = new Map<string, LiveTurn>();
+  private readonly turnIds = new WeakMap<LiveTurn, string>();
 
-  /** `graceMs`: how long a turn nobody reads keeps running before it is aborted. */
-  constructor(private readonly graceMs = ABANDONED_TURN_GRACE_MS) {}
+  /** `abandonment`: absent, every turn runs to its end; present, a turn nobody reads anywhere is given up after its grace. */
+  constructor(private readonly abandonment: HubAbandonment | null = null) {}
 
-  begin(threadId: string, continuing: UiMessage | null = null): LiveTurn {
-    const turn = new LiveTurn(threadId, this.graceMs, continuing ? chunksRebuilding(continuing) : []);
+  begin(threadId: string, turnId: string, continuing: UiMessage | null = null): LiveTurn {
+    const rule = this.abandonment;
+    const abandonment = rule && {
+      graceMs: rule.graceMs,
+      recheckMs: rule.recheckMs,
+      readElsewhere: () => rule.readers.anyone(turnId),
+    };
+    const turn = new LiveTurn(threadId, abandonment, continuing ? chunksRebuilding(continuing) : []);
     this.live.set(threadId, turn);
+    this.turnIds.set(turn, turnId);
     return turn;
   }
 
@@ -151,5 +184,8 @@ export class TurnHub {
   finish(turn: LiveTurn): void {
     turn.end();
     if (this.live.get(turn.threadId) === turn) this.live.delete(turn.threadId);
+    const turnId = this.turnIds.get(turn);
+    // Marks left by instances that died while their readers read.
+    if (turnId) void this.abandonment?.readers.forget(turnId).catch(() => undefined);
   }
 }

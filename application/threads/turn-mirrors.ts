@@ -3,12 +3,16 @@ import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { TurnStream } from '../../ports/use-cases/threads.js';
 import type { ThreadBook } from './thread-book.js';
-import { LiveTurn } from './turn-hub.js';
+import { LiveTurn, type Abandonment } from './turn-hub.js';
+import type { TurnReaders } from './turn-readers.js';
 import type { TurnEntry, TurnFeeds } from './turn-settings.js';
 
 export const DIED_MID_TURN =
   'The instance running this turn stopped before it finished. What it had written so far is saved; send a new message to go on.';
 export const THREAD_GONE = 'The thread was deleted.';
+
+/** Following a turn stops as soon as nobody here reads it (the turn itself runs on where it runs). */
+const WHILE_READ_HERE: Abandonment = { graceMs: 0, recheckMs: 0, readElsewhere: () => Promise.resolve(false) };
 
 /** What TurnMirrors is built from. */
 export interface TurnMirrorsDeps {
@@ -17,6 +21,8 @@ export interface TurnMirrorsDeps {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly settings: { readonly followCheckMs: number };
+  /** Where this instance says it has readers, for hosts that give up turns nobody reads; absent, nothing is said. */
+  readonly readers?: TurnReaders | null;
 }
 
 /**
@@ -24,7 +30,8 @@ export interface TurnMirrorsDeps {
  * per turn reads the turn's chunk feed from its first entry, woken by the feed's notifications,
  * and hands the chunks to every local reader; it stops when the last one leaves. Without news for
  * a while it looks at the thread: a turn whose lease lapsed lost its instance, and its readers get
- * a closing `error` part instead of waiting forever.
+ * a closing `error` part instead of waiting forever. When the host gives up turns nobody reads,
+ * the store is told while someone here reads, so the running instance counts them.
  */
 export class TurnMirrors {
   private readonly followed = new Map<string, LiveTurn>();
@@ -35,12 +42,11 @@ export class TurnMirrors {
   read(threadId: string, turnId: string): TurnStream {
     let live = this.followed.get(turnId);
     if (!live || live.done) {
-      // No grace: when nobody here reads it any more, following it stops (the turn itself runs on).
-      live = new LiveTurn(threadId, 0);
+      live = new LiveTurn(threadId, WHILE_READ_HERE);
       this.followed.set(turnId, live);
       void this.follow(live, turnId);
     }
-    return live.read(true);
+    return live.read(true, this.deps.readers?.reading(turnId));
   }
 
   /** How many turns this instance follows (for tests and status). */

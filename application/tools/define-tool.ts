@@ -91,6 +91,7 @@ export function defineTool(spec: ToolSpec): ToolDefinition {
   if (fields.egress !== undefined && typeof fields.egress !== 'boolean') fail('egress must be true or false');
   if (fields.connection !== undefined && typeof fields.connection !== 'string') fail('connection must be a toolkit name');
   if (fields.readOnly !== undefined && typeof fields.readOnly !== 'boolean') fail('readOnly must be true or false');
+  if (fields.idempotent !== undefined && typeof fields.idempotent !== 'boolean') fail('idempotent must be true or false');
   if (fields.readOnly === true && fields.risk !== 'read')
     fail(`readOnly: true says it changes nothing, but its risk is '${String(fields.risk)}'`);
   for (const hook of ['resolveRisk', 'preview', 'approvalContext'] as const) {
@@ -125,6 +126,7 @@ export function defineTool(spec: ToolSpec): ToolDefinition {
     ...(fields.egress !== undefined ? { egress: fields.egress as boolean } : {}),
     ...(fields.connection !== undefined ? { connection: fields.connection as string } : {}),
     ...(fields.readOnly !== undefined ? { readOnly: fields.readOnly as boolean } : {}),
+    ...(fields.idempotent !== undefined ? { idempotent: fields.idempotent as boolean } : {}),
     ...pick(spec as ToolDefinition, ['resolveRisk', 'preview', 'approvalContext']),
     // An AI SDK tool may stream preliminary results: its output is the last one.
     execute: async (input, context) => finalOutput(await execute.call(spec, input, context)),

@@ -4,7 +4,8 @@ import { TURNS_IN_FLIGHT, TurnsInFlight } from '../../domain/usage/turns-in-flig
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
-import type { TurnsInFlightBook } from './turns-in-flight-book.js';
+import type { LoadedTurnsInFlight, TurnsInFlightBook } from './turns-in-flight-book.js';
+import { waitInWords } from '../../domain/usage/wait-in-words.js';
 
 /** A place among a payer's turns in flight, renewed until it is let go. */
 export interface TurnSlot {
@@ -47,15 +48,25 @@ export class TurnSlots {
     const max = this.deps.settings.max;
     if (max === null) return NO_SLOT;
     const held: string[] = [];
+    // Each key's record as this turn last stored it: letting the place go tries it before reading
+    // again (a renewal forgets it, having written since).
+    const stored = new Map<string, LoadedTurnsInFlight>();
     for (const key of this.deps.keysOf(payer)) {
-      const refusal = await this.takeOne(key, holdId, max);
-      if (refusal) {
-        for (const done of held) await this.releaseOne(done, holdId);
-        throw turnsInFlightReached(max, refusal.retryAfterSeconds, key !== payer.subject);
+      const taken = await this.takeOne(key, holdId, max);
+      if ('retryAfterSeconds' in taken) {
+        for (const done of held) await this.releaseOne(done, holdId, stored.get(done));
+        throw turnsInFlightReached(max, taken.retryAfterSeconds, key !== payer.subject);
       }
       held.push(key);
+      stored.set(key, taken.stored);
     }
-    const heartbeat = setInterval(() => void this.renew(held, holdId), Math.max(50, Math.floor(this.deps.settings.leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        stored.clear();
+        void this.renew(held, holdId);
+      },
+      Math.max(50, Math.floor(this.deps.settings.leaseMs / 3)),
+    );
     heartbeat.unref?.();
     let released = false;
     return {
@@ -63,18 +74,19 @@ export class TurnSlots {
         if (released) return;
         released = true;
         clearInterval(heartbeat);
-        for (const key of held) await this.releaseOne(key, holdId);
+        for (const key of held) await this.releaseOne(key, holdId, stored.get(key));
       },
     };
   }
 
-  private takeOne(key: string, holdId: string, max: number): Promise<{ retryAfterSeconds: number } | null> {
-    return retryOnConflict<{ retryAfterSeconds: number } | null>(
+  private takeOne(key: string, holdId: string, max: number): Promise<{ retryAfterSeconds: number } | { stored: LoadedTurnsInFlight }> {
+    return retryOnConflict<{ retryAfterSeconds: number } | { stored: LoadedTurnsInFlight }>(
       async () => {
         const loaded = await this.deps.book.find(key);
         const taken = (loaded?.turns ?? TurnsInFlight.empty(key)).take(holdId, max, this.now(), this.until());
         if (!(taken instanceof TurnsInFlight)) return taken;
-        return (await this.deps.book.replace(loaded, taken)) ? null : LOST_RACE;
+        const stored = await this.deps.book.replace(loaded, taken);
+        return stored ? { stored } : LOST_RACE;
       },
       // Every turn of the subject writes this one record: a few more rounds than a person's record gets.
       { attempts: 16, what: 'The turns in flight' },
@@ -101,11 +113,14 @@ export class TurnSlots {
     }
   }
 
-  private async releaseOne(key: string, holdId: string): Promise<void> {
+  /** `stored`: the record as this turn last stored it, tried first to spare a read; a lost race reads again. */
+  private async releaseOne(key: string, holdId: string, stored?: LoadedTurnsInFlight): Promise<void> {
+    let known = stored ?? null;
     try {
       await retryOnConflict(
         async () => {
-          const loaded = await this.deps.book.find(key);
+          const loaded = known ?? (await this.deps.book.find(key));
+          known = null;
           const released = loaded?.turns.release(holdId) ?? null;
           if (!loaded || !released) return undefined;
           return (await this.deps.book.replace(loaded, released)) ? undefined : LOST_RACE;
@@ -134,7 +149,7 @@ function turnsInFlightReached(max: number, retryAfterSeconds: number, shared: bo
   return new LimitReached(
     TURNS_IN_FLIGHT,
     retryAfterSeconds,
-    `At most ${max} ${whose} run at once, and ${max} are running; try again in ${retryAfterSeconds} s`,
+    `At most ${max} ${whose} run at once, and ${max} are running; try again ${waitInWords(retryAfterSeconds)}`,
     shared ? 'address' : undefined,
   );
 }

@@ -24,12 +24,16 @@ export class TurnsInFlightBook extends AggregateBook<'turns', TurnsInFlight, Tur
     });
   }
 
-  /** Writes `next` over what was read (`loaded`), or as the key's first record (`loaded` null). False when another writer moved first. */
-  async replace(loaded: LoadedTurnsInFlight | null, next: TurnsInFlight): Promise<boolean> {
-    if (loaded) return (await this.swap(loaded, next)) !== null;
+  /**
+   * Writes `next` over what was read (`loaded`), or as the key's first record (`loaded` null): the
+   * record as now stored, or null when another writer moved first.
+   */
+  async replace(loaded: LoadedTurnsInFlight | null, next: TurnsInFlight): Promise<LoadedTurnsInFlight | null> {
+    if (loaded) return this.swap(loaded, next);
     const atomic = this.records.atomic;
     if (!atomic) throw new AtomicityUnavailable('insert-if-absent on turns in flight');
     const props = next.toPrimitives();
-    return (await atomic.insertIfAbsent({ id: props.id, data: props, refs: {} })) !== null;
+    const record = await atomic.insertIfAbsent({ id: props.id, data: props, refs: {} });
+    return record ? this.loaded(record) : null;
   }
 }

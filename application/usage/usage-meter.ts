@@ -14,6 +14,7 @@ import { UsageTally, type Refusal, type Reservation, type UsageFigures } from '.
 import type { Clock } from '../../ports/clock.js';
 import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
 import type { UsageBook } from './usage-book.js';
+import { waitInWords } from '../../domain/usage/wait-in-words.js';
 
 export interface UsageSettings {
   readonly limits: Limits;
@@ -286,7 +287,7 @@ function subjectOf(payer: Payer | string): string {
 
 function limitReached(budget: Budget, refusal: Refusal, shared = false): LimitReached {
   const over = budget.windowSeconds === null ? '' : ` per ${describeWindow(budget.windowSeconds)}`;
-  const retry = refusal.retryAfterSeconds === null ? '' : `; try again in ${refusal.retryAfterSeconds} s`;
+  const retry = refusal.retryAfterSeconds === null ? '' : `; try again ${waitInWords(refusal.retryAfterSeconds)}`;
   const whose = shared ? ' that anonymous sessions from this address share' : '';
   return new LimitReached(
     budget.name,

@@ -4,9 +4,20 @@ import type { Store } from '../../ports/store.js';
 import type { Logger } from '../../ports/logger.js';
 import type { ActAsPreset } from '../../ports/act-as.js';
 import type { RISKS, VENUES } from '../../domain/guard/risk.js';
-import type { LanguageModelV2, LanguageModelV3, LanguageModelV4 } from '@ai-sdk/provider';
+import type {
+  EmbeddingModelV2,
+  EmbeddingModelV3,
+  EmbeddingModelV4,
+  LanguageModelV2,
+  LanguageModelV3,
+  LanguageModelV4,
+} from '@ai-sdk/provider';
 import type { Sandbox } from '../../ports/sandbox.js';
 import type { CanShareApps } from '../../ports/app-sharing.js';
+import type { MemoryOrgOf } from '../../ports/memory-org.js';
+import type { KnowledgeAdminOf, KnowledgeOrgOf } from '../../ports/knowledge-access.js';
+import { DEFAULT_MAX_DOCUMENT_BYTES } from '../../application/knowledge/knowledge-settings.js';
+import { DEFAULT_MAX_MEMORIES_PER_PERSON, DEFAULT_RECALL_TOKENS } from '../../application/memory/memory-settings.js';
 import { WEBHOOK_SOURCE_NAME } from '../../domain/webhooks/delivery.js';
 import type { DoorPrincipalLookup } from '../../ports/door-principals.js';
 import type { ConsentPageRenderer } from '../../adapters/mcp/consent-page.js';
@@ -14,10 +25,12 @@ import { pinManifestSchema } from '../../adapters/apps/file-pin-catalog.js';
 import { ACCEPTED_DATABASE_URLS, parseDatabaseUrl } from '../../adapters/store/database-url.js';
 import { hostTools, type ToolsOption } from './tools-option.js';
 import { DEFAULT_BREAKERS, type Breakers } from '../../domain/usage/budget.js';
+import { DEFAULT_UPLOAD_POLICY } from '../../domain/files/upload-policy.js';
 
 /** How many turns of one subject run at once unless the host says otherwise (`maxTurnsInFlight`). */
 export const DEFAULT_MAX_TURNS_IN_FLIGHT = 4;
 import type { PorterOptions } from './porter-options.js';
+import { DEFAULT_UNDO_SECONDS } from '../../domain/deletions/pending-deletion.js';
 
 /** A few seconds: long enough for a busy database, short enough that a frozen one answers 503 soon. */
 export const DEFAULT_DATABASE_TIMEOUTS = { statementMs: 4_000, acquireMs: 4_000 } as const;
@@ -271,6 +284,58 @@ export const sandboxSchema = z.union(
   { error: "must be false, 'local', { kind: 'local' | 'e2b' | 'cloud', ... } or a Sandbox instance" },
 );
 
+/** A media type (`image/png`) or a whole top-level type (`image/*`). */
+const mediaTypePattern = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/(\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126})$/, 'must be a media type like image/png, or image/*');
+
+/** Where uploaded files' bytes are kept: the store's own database (default), a folder, or an S3-compatible bucket. */
+const uploadStoreSchema = z.union(
+  [
+    z.literal('database'),
+    z.strictObject({ kind: z.literal('disk'), folder: z.string().min(1) }),
+    z.strictObject({
+      kind: z.literal('s3'),
+      bucket: z.string().min(3).max(63),
+      prefix: z.string().max(200).optional(),
+      endpoint: z.url({ message: 'must be the S3-compatible endpoint URL' }).optional(),
+      region: z.string().min(1).optional(),
+      forcePathStyle: z.boolean().optional(),
+      credentials: z.strictObject({ accessKeyId: z.string().min(1), secretAccessKey: z.string().min(1) }).optional(),
+    }),
+  ],
+  { error: "must be 'database', { kind: 'disk', folder } or { kind: 's3', bucket, … }" },
+);
+
+const uploadsSchema = z.strictObject({
+  accept: z
+    .array(mediaTypePattern)
+    .min(1)
+    .max(100)
+    .default([...DEFAULT_UPLOAD_POLICY.accept]),
+  maxBytes: z
+    .number()
+    .int()
+    .min(1)
+    .max(1024 ** 3)
+    .default(DEFAULT_UPLOAD_POLICY.maxBytes),
+  maxFilesPerMessage: z.number().int().min(1).max(100).default(DEFAULT_UPLOAD_POLICY.maxFilesPerMessage),
+  modelReads: z
+    .array(mediaTypePattern)
+    .max(100)
+    .default([...DEFAULT_UPLOAD_POLICY.modelReads]),
+  store: uploadStoreSchema.default('database'),
+});
+
+function defaultUploads(): z.output<typeof uploadsSchema> {
+  return {
+    ...DEFAULT_UPLOAD_POLICY,
+    accept: [...DEFAULT_UPLOAD_POLICY.accept],
+    modelReads: [...DEFAULT_UPLOAD_POLICY.modelReads],
+    store: 'database',
+  };
+}
+
 /** One budget: at most `max` units over a rolling window of `windowSeconds` (up to a leap year). */
 const budgetSchema = z.strictObject({
   max: z.number().int().min(1).max(1e12),
@@ -287,7 +352,9 @@ const budgetsSchema = z.strictObject({
   tokens: budgetSchema.optional(),
   toolCalls: budgetSchema.optional(),
   appGenerations: budgetSchema.optional(),
+  uploadBytes: budgetSchema.optional(),
   runs: budgetSchema.optional(),
+  embeddingTokens: budgetSchema.optional(),
 });
 
 /**
@@ -330,6 +397,37 @@ export const configSchema = z
     /** Who may make an app readable by others (`scope: "shared"`); nobody when absent, never an anonymous session. */
     canShareApps: fn<CanShareApps>('canShareApps(principal) → boolean').optional(),
     automations: z.boolean().default(true),
+    /** What the agent remembers about each person: its memory tools and recall; `false` turns both off (people still see and delete theirs). */
+    memory: z
+      .union([
+        z.literal(false),
+        z.strictObject({
+          recallTokens: z.number().int().min(0).max(32_000).default(DEFAULT_RECALL_TOKENS),
+          maxPerPerson: z.number().int().min(1).max(10_000).default(DEFAULT_MAX_MEMORIES_PER_PERSON),
+          org: fn<MemoryOrgOf>('org(principal) → the org name, or null').optional(),
+        }),
+      ])
+      .default({ recallTokens: DEFAULT_RECALL_TOKENS, maxPerPerson: DEFAULT_MAX_MEMORIES_PER_PERSON }),
+    /** The documents the agent answers from (`knowledge_search`, citations); `false` turns the tool off (the routes stay). */
+    knowledge: z
+      .union([
+        z.literal(false),
+        z.strictObject({
+          admin: fn<KnowledgeAdminOf>('admin(principal) → boolean').optional(),
+          org: fn<KnowledgeOrgOf>('org(principal) → the org name, or null').optional(),
+          maxDocumentBytes: z
+            .number()
+            .int()
+            .min(1024)
+            .max(64 * 1024 * 1024)
+            .default(DEFAULT_MAX_DOCUMENT_BYTES),
+          embeddingModel: instance<EmbeddingModelV4 | EmbeddingModelV3 | EmbeddingModelV2<string>>(
+            'an AI SDK EmbeddingModel',
+            (v) => typeof v.doEmbed === 'function' && typeof v.specificationVersion === 'string',
+          ).optional(),
+        }),
+      ])
+      .default({ maxDocumentBytes: DEFAULT_MAX_DOCUMENT_BYTES }),
     mcp: z.boolean().default(false),
     oauth: oauthSchema.optional(),
     door: doorSchema.optional(),
@@ -344,6 +442,15 @@ export const configSchema = z
       'an AI SDK LanguageModel',
       (v) => typeof v.doStream === 'function' || typeof v.specificationVersion === 'string',
     ).optional(),
+    titleModel: z
+      .union([
+        z.literal(false),
+        instance<LanguageModelV4 | LanguageModelV3 | LanguageModelV2>(
+          'an AI SDK LanguageModel',
+          (v) => typeof v.doStream === 'function' || typeof v.specificationVersion === 'string',
+        ),
+      ])
+      .optional(),
     instructions: z.string().max(100_000).optional(),
     maxSteps: z.number().int().min(1).max(50).default(8),
     approvalTtlSeconds: z
@@ -355,8 +462,11 @@ export const configSchema = z
     toolOutputCap: z.number().int().min(0).default(32_000),
     maxOutputTokens: z.number().int().min(1).optional(),
     historyWindow: z.number().int().min(1).optional(),
-    /** How long a turn nobody reads keeps running (a reload or a dropped connection can rejoin it); 0 stops it when the last reader leaves. */
-    turnGraceSeconds: z.number().int().min(0).max(600).default(15),
+    /**
+     * Absent (the default), a turn runs to its end whether anyone reads it or not. Set, a turn nobody reads on any instance
+     * for that many seconds is aborted (0: as soon as its last reader leaves).
+     */
+    turnGraceSeconds: z.number().int().min(0).max(600).optional(),
     /** What a message sent while a turn runs on its thread does: 409 (`reject`), wait its turn (`enqueue`), or stop the running turn and go next (`interrupt`). */
     concurrentTurns: z.enum(['reject', 'enqueue', 'interrupt']).default('reject'),
     /**
@@ -400,6 +510,10 @@ export const configSchema = z
      */
     scheduler: z.enum(['interval', 'external', 'pg-boss']).optional(),
     tickIntervalSeconds: z.number().int().min(1).max(3600).default(30),
+    /** How long a deletion made with a way back (`POST /deletions`) can be undone before it is carried out. */
+    undoSeconds: z.number().min(0.5).max(600).default(DEFAULT_UNDO_SECONDS),
+    /** Runs one instance executes at once (most of a run is waiting on the model). */
+    runConcurrency: z.number().int().min(1).max(1000).default(4),
     /** Completion webhooks: the receiver's time to answer, and the waits before each retry. */
     completionWebhooks: z
       .strictObject({
@@ -410,6 +524,8 @@ export const configSchema = z
           .default([...DEFAULT_COMPLETION_WEBHOOKS.retryDelaysSeconds]),
       })
       .default({ ...DEFAULT_COMPLETION_WEBHOOKS, retryDelaysSeconds: [...DEFAULT_COMPLETION_WEBHOOKS.retryDelaysSeconds] }),
+    /** Files people attach to messages: what is accepted, how much, and where the bytes are kept. */
+    uploads: uploadsSchema.default(defaultUploads()),
     /** Per-subject budgets over rolling windows (none by default: nothing metered). */
     limits: limitsSchema.default({}),
     /** Breakers against runaway tool use (on by default). */

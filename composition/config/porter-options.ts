@@ -1,10 +1,19 @@
-import type { LanguageModelV2, LanguageModelV3, LanguageModelV4 } from '@ai-sdk/provider';
+import type {
+  EmbeddingModelV2,
+  EmbeddingModelV3,
+  EmbeddingModelV4,
+  LanguageModelV2,
+  LanguageModelV3,
+  LanguageModelV4,
+} from '@ai-sdk/provider';
 import type { ActAsPreset } from '../../ports/act-as.js';
 import type { DoorPrincipalLookup } from '../../ports/door-principals.js';
 import type { Logger } from '../../ports/logger.js';
 import type { PrincipalResolver } from '../../ports/principal-resolver.js';
 import type { Sandbox } from '../../ports/sandbox.js';
 import type { CanShareApps } from '../../ports/app-sharing.js';
+import type { MemoryOrgOf } from '../../ports/memory-org.js';
+import type { KnowledgeAdminOf, KnowledgeOrgOf } from '../../ports/knowledge-access.js';
 import type { Store } from '../../ports/store.js';
 import type { ConsentPageRenderer } from '../../adapters/mcp/consent-page.js';
 import type { E2bSandboxOptions } from '../../adapters/sandbox/e2b/e2b-sandbox-options.js';
@@ -24,7 +33,11 @@ export interface UsageBudgets {
   readonly tokens?: BudgetOption;
   readonly toolCalls?: BudgetOption;
   readonly appGenerations?: BudgetOption;
+  /** Bytes of uploaded files (`POST /threads/:id/files`), counted once a file is stored. */
+  readonly uploadBytes?: BudgetOption;
   readonly runs?: BudgetOption;
+  /** Tokens the embedding model counted (`knowledge.embeddingModel`): a person's searches, and documents an admin adds over the wire. */
+  readonly embeddingTokens?: BudgetOption;
 }
 
 /** The `limits` option: each budget is metered only when given. */
@@ -40,6 +53,29 @@ export interface UsageLimits extends UsageBudgets {
 }
 
 /** A guard rule: every field given must match the call; the first matching rule wins. */
+/** Where uploaded files' bytes are kept (the `uploads.store` option). */
+export type UploadStoreOption =
+  | 'database'
+  | { readonly kind: 'disk'; readonly folder: string }
+  | {
+      readonly kind: 's3';
+      readonly bucket: string;
+      readonly prefix?: string;
+      readonly endpoint?: string;
+      readonly region?: string;
+      readonly forcePathStyle?: boolean;
+      readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
+    };
+
+/** The `uploads` option: what people may attach, and where it is kept. */
+export interface UploadsOption {
+  readonly accept?: ReadonlyArray<string>;
+  readonly maxBytes?: number;
+  readonly maxFilesPerMessage?: number;
+  readonly modelReads?: ReadonlyArray<string>;
+  readonly store?: UploadStoreOption;
+}
+
 export interface PolicyRule {
   /** A tool name, or a glob such as `notes_*`. */
   readonly tool?: string;
@@ -195,6 +231,18 @@ export interface PorterOptions {
   readonly canShareApps?: CanShareApps;
   /** `false` unmounts automations, runs, `/tick` and webhooks. Default true. */
   readonly automations?: boolean;
+  /**
+   * What the agent remembers about each person (docs/memory.md): the `memory_save`,
+   * `memory_search` and `memory_forget` tools, and memories recalled into each turn. `false` turns
+   * both off; people can still see, export and delete the memories they have. Default on.
+   */
+  readonly memory?: false | MemoryOptions;
+  /**
+   * The documents the agent answers from, with citations (docs/knowledge.md): the host adds them
+   * with `porter.knowledge.add`, its admins over the wire; the agent searches them with
+   * `knowledge_search`. `false` turns the tool off. Default on, with no admin.
+   */
+  readonly knowledge?: false | KnowledgeOptions;
   /** Opens the MCP door (needs `oauth`). Default false. */
   readonly mcp?: boolean;
   readonly oauth?: DoorOAuthOptions;
@@ -223,6 +271,11 @@ export interface PorterOptions {
   readonly policy?: ReadonlyArray<PolicyRule>;
   /** An AI SDK language model (`openai('gpt-4.1')`, …); otherwise the model ladder reads the environment. */
   readonly model?: LanguageModelV4 | LanguageModelV3 | LanguageModelV2;
+  /**
+   * The model that names a thread after its first answer (a short, cheap call counted in `limits.tokens`);
+   * default the agent's own model; `false`: the first message names the thread.
+   */
+  readonly titleModel?: LanguageModelV4 | LanguageModelV3 | LanguageModelV2 | false;
   /** The agent's system prompt (up to 100,000 characters). */
   readonly instructions?: string;
   /** Model steps per turn, 1–50 (default 8). */
@@ -235,7 +288,12 @@ export interface PorterOptions {
   readonly maxOutputTokens?: number;
   /** The last N whole messages re-sent per turn (1 or more; default all). */
   readonly historyWindow?: number;
-  /** How long a turn nobody reads keeps running so a reloaded page can rejoin it, 0–600 seconds (default 15; 0 stops it when its last reader leaves). */
+  /**
+   * Absent (the default), a turn runs to its end whether anyone reads it or not: a person who closes
+   * the tab finds the whole answer when they come back. Set (0–600 seconds), a turn that nobody reads
+   * on any instance for that long is aborted and what it produced so far is kept (0: as soon as its
+   * last reader leaves). Readers on every instance count; budgets apply either way.
+   */
   readonly turnGraceSeconds?: number;
   /**
    * What a message sent while a turn runs on its thread does, on any instance: `reject` (default)
@@ -273,8 +331,18 @@ export interface PorterOptions {
   readonly webhooks?: { readonly sources?: Readonly<Record<string, WebhookSourceOptions>> };
   /** What drives ticks: `interval` (development default), `external` (production default) or `pg-boss` (PostgreSQL). */
   readonly scheduler?: 'interval' | 'external' | 'pg-boss';
-  /** The interval ticker's period, 1–3600 seconds (default 30). */
+  /** The longest the ticker waits between ticks, 1–3600 seconds (default 30); it also wakes at each slot. */
   readonly tickIntervalSeconds?: number;
+  /**
+   * How long a deletion made with a way back (`POST /deletions`, what the chrome's delete buttons
+   * use) can be undone before it is carried out for good, 0.5–600 seconds (default 10).
+   */
+  readonly undoSeconds?: number;
+  /**
+   * Runs one instance executes at once, 1–1000 (default 4). A run mostly waits on the model, so
+   * for a slot of N runs to start at once give the instances room for N between them.
+   */
+  readonly runConcurrency?: number;
   /**
    * Completion webhooks (an automation's `notify`): how long a receiver may take to answer (1–60 s,
    * default 10) and the waits before each retry after a non-2xx answer or none (default
@@ -282,10 +350,26 @@ export interface PorterOptions {
    */
   readonly completionWebhooks?: { readonly timeoutSeconds?: number; readonly retryDelaysSeconds?: ReadonlyArray<number> };
   /**
+   * Files people attach to messages (`POST /threads/:id/files`, then a `file` part naming the url
+   * it answered). `accept`: media types (or `type/*`) taken, judged from the bytes, never from what
+   * the client says (default PNG, JPEG, GIF, WebP, PDF, plain text, Markdown and CSV); `maxBytes`
+   * per file (1–2^30, default 10 MiB, enforced while reading: 413, nothing stored);
+   * `maxFilesPerMessage` (1–100, default 5); `modelReads`: the types the model takes as files
+   * (default `image/*` and `application/pdf`): text files always reach it as text, a PDF it does not
+   * read as its extracted text, and any other type it does not read is refused when attached (415).
+   * `store`: where the bytes are kept: `'database'` (default: the store's own database, in chunks),
+   * `{ kind: 'disk', folder }` or `{ kind: 's3', bucket, prefix?, endpoint?, region?,
+   * forcePathStyle?, credentials? }` (an S3-compatible bucket; needs `@aws-sdk/client-s3` and
+   * `@aws-sdk/lib-storage`).
+   */
+  readonly uploads?: UploadsOption;
+  /**
    * Per-subject budgets over rolling windows, each `{ max, windowSeconds }` (max 1–10^12,
    * windowSeconds 1–31622400): `turns`, model `tokens` (the AI SDK's usage, input and output, of
    * turns, runs and app generations), `toolCalls`, `appGenerations` (app creates and edits, seeds
-   * with an instruction, rebases) and automation `runs` (dry runs included). Anonymous sessions of
+   * with an instruction, rebases), automation `runs` (dry runs included), `uploadBytes` (bytes of
+   * files people attach) and `embeddingTokens` (the embedding model's, for hybrid knowledge
+   * retrieval). Anonymous sessions of
    * one client address also share budgets (`anonymousPerAddress`). Enforced on the store, across
    * instances; a refusal is 429 `rate-limited` with `Retry-After`. None by default (nothing
    * metered). The development host reads the same JSON from `PORTER_LIMITS`.
@@ -325,4 +409,36 @@ export interface PorterOptions {
    * answers and tool inputs (default false). `false`: open no span at all.
    */
   readonly telemetry?: false | { readonly subject?: 'hash' | 'omit' | 'plain'; readonly recordContent?: boolean };
+}
+
+/** `knowledge`: who manages the documents, which org a person acts in, and how large a document may be. */
+export interface KnowledgeOptions {
+  /** Who may add, list and remove documents over the wire (`/knowledge/documents`). Default: nobody (the host still can, with `porter.knowledge`). */
+  readonly admin?: KnowledgeAdminOf;
+  /** The org a person acts in: documents scoped to it are answered from for them. Default: none. */
+  readonly org?: KnowledgeOrgOf;
+  /** The most bytes a document is given in (and characters of its text); past it, 413. 1 KiB to 64 MiB, default 2 MiB. */
+  readonly maxDocumentBytes?: number;
+  /**
+   * An AI SDK embedding model (`openai.embedding('text-embedding-3-small')`, …): retrieval becomes
+   * hybrid, passages found by their words and by meaning, the two rankings fused. Passages are
+   * embedded when a document is added, each query when it is searched; the vectors are kept in
+   * libsql's vector index on SQLite and with pgvector on PostgreSQL (full text alone when the
+   * extension is missing, said at boot). Tokens count against `limits.embeddingTokens`. Default: none (full text).
+   */
+  readonly embeddingModel?: EmbeddingModelV4 | EmbeddingModelV3 | EmbeddingModelV2<string>;
+}
+
+/** `memory`: how much is recalled into a turn, how many memories a person keeps, and whether they are kept per org. */
+export interface MemoryOptions {
+  /** Most tokens (about four characters each) of memories recalled into one turn; 0 recalls none. Default 400. */
+  readonly recallTokens?: number;
+  /** Most memories one person keeps (per org, when kept per org); a save past it is refused. Default 200. */
+  readonly maxPerPerson?: number;
+  /**
+   * Keeps memories per org: answers the org a person is acting in (a string), or null to keep
+   * theirs under the person alone. Memories saved under one org are never recalled, listed or
+   * changed under another. Default: memories are the person's alone.
+   */
+  readonly org?: MemoryOrgOf;
 }

@@ -15,6 +15,10 @@ import { schedulerModule } from '../modules/scheduler-module.js';
 import { sandboxModule } from '../modules/sandbox-module.js';
 import { toolsModule } from '../modules/tools-module.js';
 import { usageModule } from '../modules/usage-module.js';
+import { memoryModule } from '../modules/memory-module.js';
+import { knowledgeModule } from '../modules/knowledge-module.js';
+import { filesModule } from '../modules/files-module.js';
+import { deletionsModule } from '../modules/deletions-module.js';
 import { TOKENS } from '../tokens.js';
 
 /** The modules every composition shares; each family adds its module here. */
@@ -26,8 +30,12 @@ export function sharedModules(parts: CoreParts): ContainerModule[] {
     usageModule,
     toolsModule,
     threadsModule,
+    filesModule(parts.integrations.uploadStore),
     connectionsModule,
+    memoryModule(parts.config.memory),
+    knowledgeModule(parts.config.knowledge, parts.knowledgeVectors ?? null),
     sandboxModule(parts.integrations.sandbox),
+    deletionsModule,
     ...(parts.config.apps ? [appsModule] : []),
     ...(parts.config.mcp ? [doorModule] : []),
     ...(parts.config.automations ? [automationsModule, webhooksModule, schedulerModule(parts.integrations.pgBoss)] : []),

@@ -1,5 +1,5 @@
 import { Container } from 'inversify';
-import { get, porterModule, recordsOf, TOKENS } from '../tokens.js';
+import { get, getOptional, porterModule, recordsOf, TOKENS } from '../tokens.js';
 import type { AuthorizationCodePrimitives } from '../../domain/door/authorization-code.js';
 import type { PendingConsentPrimitives } from '../../domain/door/authorization-request.js';
 import type { DoorClientPrimitives } from '../../domain/door/door-client.js';
@@ -7,8 +7,10 @@ import type { DoorConsentPrimitives } from '../../domain/door/door-consent.js';
 import { AdmitCaller } from '../../application/door/admit-caller.js';
 import { AnswerConsent } from '../../application/door/answer-consent.js';
 import { BeginAuthorization } from '../../application/door/begin-authorization.js';
+import { CancelDoorTask, GetDoorTask } from '../../application/door/door-tasks.js';
 import { CallDoorTool } from '../../application/door/call-door-tool.js';
 import { DoorClientBook } from '../../application/door/client-book.js';
+import { doorApps } from '../../application/door/door-apps.js';
 import { DoorClients } from '../../application/door/door-clients.js';
 import { AuthorizationCodeBook } from '../../application/door/code-book.js';
 import { DoorConsentBook } from '../../application/door/consent-book.js';
@@ -29,7 +31,7 @@ import { NodeDoorSecrets } from '../../adapters/mcp/node-door-secrets.js';
 import { FetchedClientDocuments } from '../../adapters/mcp/fetched-client-documents.js';
 import { GuardedEgress } from '../../adapters/shared/egress/guarded-egress.js';
 import type { TransportSession } from '../../adapters/mcp/mcp-door-transport.js';
-import { HostPrincipals } from '../../adapters/http/floor/host-principal.js';
+import { HostPrincipals, hostPrincipalLookup } from '../../adapters/http/floor/host-principal.js';
 import type { DoorSessionPrimitives } from '../../ports/door-sessions.js';
 
 /** How long an instance trusts an access token it already checked; revocations elsewhere arrive within it. */
@@ -90,12 +92,7 @@ const doorServices = porterModule((bind) => {
     // The config schema makes `oauth` required whenever the door is open.
     const principal = config.oauth?.principal;
     if (!principal) throw new Error('the MCP door needs oauth.principal');
-    // Read here too, so the log names once the keys of the host's answer that Porter ignores.
-    const hostPrincipals = new HostPrincipals(get(ctx, TOKENS.Logger));
-    return async (subject) => {
-      const answer = await principal(subject);
-      return answer ? hostPrincipals.read(answer, 'oauth.principal(subject)') : null;
-    };
+    return hostPrincipalLookup(principal, new HostPrincipals(get(ctx, TOKENS.Logger)));
   });
   bind.singleton(TOKENS.DoorBearerVerifier, (ctx) => {
     const config = get(ctx, TOKENS.Config);
@@ -140,16 +137,26 @@ const doorServices = porterModule((bind) => {
       revokeToken: new RevokeToken({ clients, families: books.families, secrets, clock, audit }),
     };
   });
-  bind.singleton(TOKENS.DoorTransportUseCases, (ctx) => ({
-    admitCaller: new AdmitCaller(
-      get(ctx, TOKENS.DoorBearerVerifier),
-      get(ctx, TOKENS.DoorPrincipals),
-      get(ctx, TOKENS.DoorSessions),
-      get(ctx, TOKENS.AuditTrail),
-    ),
-    listTools: new ListDoorTools(get(ctx, TOKENS.ToolRegistry)),
-    callTool: new CallDoorTool(get(ctx, TOKENS.ToolRegistry), get(ctx, TOKENS.GuardCall), get(ctx, TOKENS.Ids)),
-  }));
+  bind.singleton(TOKENS.DoorTransportUseCases, (ctx) => {
+    // Without automations there is no run to follow: every task id is unknown.
+    const runs = getOptional(ctx, TOKENS.RunUseCases) ?? null;
+    const getTask = new GetDoorTask(runs);
+    const apps = getOptional(ctx, TOKENS.AppsUseCases);
+    return {
+      admitCaller: new AdmitCaller(
+        get(ctx, TOKENS.DoorBearerVerifier),
+        get(ctx, TOKENS.DoorPrincipals),
+        get(ctx, TOKENS.DoorSessions),
+        get(ctx, TOKENS.AuditTrail),
+      ),
+      listTools: new ListDoorTools(get(ctx, TOKENS.ToolRegistry)),
+      callTool: new CallDoorTool(get(ctx, TOKENS.ToolRegistry), get(ctx, TOKENS.GuardCall), get(ctx, TOKENS.Ids), getTask),
+      getTask,
+      cancelTask: new CancelDoorTask(getTask, runs),
+      // Generated apps as MCP Apps, when apps are on.
+      ...(apps ? { apps: doorApps(apps) } : {}),
+    };
+  });
 });
 
 /** The door's container: a child of the composition root, holding the door's own services. */

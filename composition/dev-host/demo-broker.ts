@@ -72,6 +72,8 @@ export class DemoBroker {
     if (!this.authorized(req)) return send(res, 401, failure('unauthorized', 'missing or wrong API key'));
     const body = req.method === 'POST' ? await readJson(req) : null;
     if (req.method === 'POST' && url.pathname === '/v1/connections') return this.startConnection(req, res, body);
+    if (req.method === 'GET' && url.pathname === '/v1/toolkits')
+      return send(res, 200, { toolkits: [{ slug: DEMO_TOOLKIT, name: 'Demo calendar' }] });
     const one = /^\/v1\/connections\/([A-Za-z0-9_-]+)(\/proxy)?$/.exec(url.pathname);
     const found = one ? this.connections.get(one[1]!) : undefined;
     if (!one) return send(res, 404, failure('not-found', 'no such route'));

@@ -1,13 +1,14 @@
-import Koa from 'koa';
 import type { Server } from 'node:http';
+import { inOrder, nodeWebHandler, notFound } from '../../adapters/http/node-chain.js';
 import { listen, logUnlessHangUp, stopServer, urlOf } from '../server/listen.js';
 import { createPorter, type Porter } from '../create-porter.js';
 import { developmentSecret } from './dev-secret.js';
 import { demoWebhookSecret } from './demo-webhook.js';
-import { developmentSignIn } from './dev-oauth.js';
+import { developmentSignIn, takesSignIn } from './dev-sign-in.js';
 import { serveChrome } from '../chrome.js';
 import { brokerFromEnvironment } from '../../adapters/connections/broker-settings.js';
 import { DemoBroker } from './demo-broker.js';
+import { addDemoKnowledge } from './demo-knowledge.js';
 import { checkDevHost, devHostOptions, type DevHostOptions } from './dev-host-options.js';
 
 export { checkDevHost, type DevHostOptions } from './dev-host-options.js';
@@ -18,6 +19,7 @@ const DEMO_SUGGESTIONS = [
   { label: 'List my notes', text: '/call notes_list {}' },
   { label: 'Add a note', text: '/call notes_add {"text":"Buy milk"}' },
   { label: 'Build an app', text: '/app a reading list with a title, author and a done checkbox' },
+  { label: 'Ask the handbook', text: '/knowledge refund cancelled' },
 ];
 
 export interface DevHost {
@@ -29,7 +31,7 @@ export interface DevHost {
 }
 
 /**
- * The host `npm start` runs: a Koa application that mounts Porter at /api/porter, serves the
+ * The host `npm start` runs: a Node server that mounts Porter at /api/porter, serves the
  * shipped chrome at /, and signs people in from a demo cookie or header. NODE_ENV=production
  * selects the production composition; anything else the development one. Only development mints
  * (and keeps in .porter/secret) a signing secret; production needs PORTER_SECRET. Without
@@ -63,20 +65,16 @@ export async function startDevHost(options: DevHostOptions = {}): Promise<DevHos
   const host = options.host ?? '127.0.0.1';
   let server: Server;
   try {
-    const app = new Koa();
-    app.on('error', logUnlessHangUp);
-    app.use(porter.koa);
-    app.use(developmentSignIn());
+    if (porter.composition === 'development') await addDemoKnowledge(porter);
     // The shipped chrome at /, bundled at start; the sign-in control only in development.
-    app.use(
-      await serveChrome({
-        wire: porter.mount,
-        demoSignIn: porter.composition === 'development',
-        // The offline model knows /call and /app; these try the demo tools with it.
-        ...(porter.composition === 'development' ? { suggestions: DEMO_SUGGESTIONS } : {}),
-      }),
-    );
-    server = await listen(app.callback(), { port: options.port ?? Number(env.PORT ?? 3000), host });
+    const chrome = await serveChrome({
+      wire: porter.mount,
+      demoSignIn: porter.composition === 'development',
+      // The offline model knows /call, /app and /knowledge; these try the demo tools with it.
+      ...(porter.composition === 'development' ? { suggestions: DEMO_SUGGESTIONS } : {}),
+    });
+    const listener = inOrder([porter.handle, nodeWebHandler(developmentSignIn, takesSignIn, logUnlessHangUp), chrome.handle], notFound);
+    server = await listen(listener, { port: options.port ?? Number(env.PORT ?? 3000), host });
   } catch (error) {
     // A port already in use (or a chrome that does not build) fails the start, and the caller
     // says so, instead of crashing the process or leaving Porter's background work running.

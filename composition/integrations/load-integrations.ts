@@ -11,11 +11,13 @@ import { modelFromLadder, pickRung, RUNG_PACKAGES, RUNG_VARIABLES } from '../../
 import { importOptional } from './optional-package.js';
 import { loadBroker } from './broker-integration.js';
 import { loadSandbox } from './sandbox-integration.js';
+import { loadUploadStore } from './upload-store-integration.js';
+import type { FileBlobs } from '../../ports/file-blobs.js';
 
 /** pg-boss's scheduler, made once the container knows the work it drives. */
 export type PgBossFactory = (
   options: PgBossSchedulerOptions,
-) => BackgroundScheduler & RunDispatcher & { readonly webhooks: WebhookDispatcher };
+) => BackgroundScheduler & RunDispatcher & { readonly webhooks: WebhookDispatcher; wake(): void };
 
 /**
  * The integrations a configuration names, each behind an optional package: built at boot, so a
@@ -27,6 +29,8 @@ export interface Integrations {
   readonly broker: ConnectionBroker | null;
   /** Present only with `scheduler: 'pg-boss'`. */
   readonly pgBoss: PgBossFactory | null;
+  /** Where uploads go when not in the store's own database (`uploads.store`). */
+  readonly uploadStore: FileBlobs | null;
 }
 
 export async function loadIntegrations(config: PorterConfig, env: NodeJS.ProcessEnv, logger: Logger): Promise<Integrations> {
@@ -37,6 +41,7 @@ export async function loadIntegrations(config: PorterConfig, env: NodeJS.Process
     sandbox: await loadSandbox(config, env, logger),
     broker: await loadBroker(config, env),
     pgBoss: config.scheduler === 'pg-boss' ? await loadPgBoss() : null,
+    uploadStore: await loadUploadStore(config),
   };
 }
 

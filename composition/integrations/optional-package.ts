@@ -10,6 +10,8 @@ export const OPTIONAL_PACKAGES = {
   '@ai-sdk/openai': '^4.0.118',
   '@ai-sdk/openai-compatible': '^3.0.92',
   '@auth/core': '^0.41.0',
+  '@aws-sdk/client-s3': '^3.1169.0',
+  '@aws-sdk/lib-storage': '^3.1169.0',
   '@composio/core': '^0.19.0',
   '@mikro-orm/postgresql': '6.6.16',
   '@nangohq/node': '^0.71.10',

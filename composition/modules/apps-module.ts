@@ -1,3 +1,4 @@
+import type { HeldDeletions } from '../../application/deletions/deletable.js';
 import { resolve } from 'node:path';
 import { get, getOptional, porterModule, recordsOf, TOKENS } from '../tokens.js';
 import type { PorterConfig } from '../config/config-schema.js';
@@ -103,6 +104,8 @@ export interface AppsParts {
   readonly meter?: UsageMeter;
   /** The bound on the person's turns in flight, which a generation asked outside a turn counts toward; absent, none. */
   readonly slots?: TurnSlots;
+  /** Apps waiting out their undo window, left out of the list; absent, none is. */
+  readonly held?: HeldDeletions;
 }
 
 /**
@@ -121,7 +124,7 @@ export function assembleApps(parts: AppsParts): AppsUseCases {
   const archive = new ZipAppArchive();
   const sharing = new AppSharing(parts.canShareApps ?? nobodyMayShare, parts.logger);
   return {
-    listApps: new ListApps(book),
+    listApps: new ListApps(book, parts.held),
     createApp: new CreateApp({ book, generation, sharing, ids, clock }),
     getApp: new GetApp(book),
     deleteApp: new DeleteApp(book, data, rollout),
@@ -175,6 +178,7 @@ export const appsModule = porterModule((bind) => {
       canShareApps: get(ctx, TOKENS.Config).canShareApps ?? null,
       meter: get(ctx, TOKENS.UsageMeter),
       slots: get(ctx, TOKENS.TurnSlots),
+      held: get(ctx, TOKENS.PendingDeletions),
     }),
   );
   // The apps tools as one list: the registry holds whatever the list holds.

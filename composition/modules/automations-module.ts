@@ -1,6 +1,5 @@
-import { hostname } from 'node:os';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { get, porterModule, recordsOf, TOKENS, type Resolver } from '../tokens.js';
+import { randomBytes } from 'node:crypto';
+import { get, porterModule, recordsOf, token, TOKENS, type Resolver } from '../tokens.js';
 import type { AutomationPrimitives } from '../../domain/automations/automation.js';
 import type { StoredRunPrimitives } from '../../domain/runs/run.js';
 import type { RunSlotsPrimitives } from '../../domain/runs/run-slots.js';
@@ -26,6 +25,8 @@ import { ResumeHook } from '../../application/runs/resume-hook.js';
 import { StartRuns } from '../../application/runs/start-runs.js';
 import { TracedExecuteRun } from '../../application/runs/traced-execute-run.js';
 import { StopRun } from '../../application/runs/stop-run.js';
+import { RunAutomationNow } from '../../application/runs/run-automation-now.js';
+import { automationTools } from '../../application/automations/automation-tools.js';
 import { SweepRuns } from '../../application/runs/sweep-runs.js';
 import { GetRun } from '../../application/runs/get-run.js';
 import { ListRuns } from '../../application/runs/list-runs.js';
@@ -44,6 +45,7 @@ import { AesGcmSecretBox } from '../../adapters/runtime/aes-gcm-secret-box.js';
 import { TracedTick } from '../../application/scheduler/traced-tick.js';
 import { AuthorizedTick } from '../../application/scheduler/authorized-tick.js';
 import { CronerCalendar } from '../../adapters/scheduler/croner-calendar.js';
+import { HOLDER, livenessOf } from './instance-liveness.js';
 import { automationRoutes } from '../../adapters/http/routes/automation-routes.js';
 import { runRoutes } from '../../adapters/http/routes/run-routes.js';
 import { tickRoutes } from '../../adapters/http/routes/tick-routes.js';
@@ -54,9 +56,11 @@ export const RUN_LEASE_MS = 60_000;
 export const RUN_REQUEUE_AFTER_MS = 5 * 60_000;
 /** How long `POST /runs/:id/stop` waits for the executor to finish its step. */
 export const STOP_WAIT_MS = 15_000;
+/** How often each instance looks for runs whose instance's liveness mark is gone (PostgreSQL only). */
+export const RUN_WATCH_MS = 2_000;
 
-/** Who this process is, in run leases and completion-webhook leases. */
-const HOLDER = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+/** The crash sweep, shared by the tick and the liveness watch. */
+const SWEEP = token<SweepRuns>('SweepRuns');
 
 /**
  * Automations and their runs: the records, arming (standing-grant asks and the hook that answers
@@ -66,7 +70,15 @@ const HOLDER = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
  */
 export const automationsModule = porterModule((bind) => {
   bind(TOKENS.CronCalendar).toConstantValue(new CronerCalendar());
-  bind.singleton(TOKENS.AutomationBook, (ctx) => new AutomationBook(recordsOf<AutomationPrimitives>(ctx, 'automations')));
+  bind.singleton(
+    TOKENS.AutomationBook,
+    (ctx) =>
+      new AutomationBook(
+        recordsOf<AutomationPrimitives>(ctx, 'automations'),
+        get(ctx, TOKENS.ScheduleWakeUps) ?? undefined,
+        get(ctx, TOKENS.PendingDeletions),
+      ),
+  );
   bind(TOKENS.ToolDependents).toDynamicValue((ctx) => new AutomationToolDependents(recordsOf<AutomationPrimitives>(ctx, 'automations')));
   bind.singleton(
     TOKENS.RunBook,
@@ -172,10 +184,11 @@ export const automationsModule = porterModule((bind) => {
       },
       meter: get(ctx, TOKENS.UsageMeter),
       slots: get(ctx, TOKENS.TurnSlots),
+      liveness: livenessOf(ctx),
     });
   });
-  bind.singleton(TOKENS.Tick, (ctx) => {
-    const sweep = new SweepRuns({
+  bind.singleton(SWEEP, (ctx) => {
+    return new SweepRuns({
       runs: get(ctx, TOKENS.RunBook),
       parked: parkedOf(ctx),
       resume: resumeOf(ctx),
@@ -187,15 +200,51 @@ export const automationsModule = porterModule((bind) => {
       audit: get(ctx, TOKENS.AuditTrail),
       logger: get(ctx, TOKENS.Logger),
       settings: { requeueAfterMs: RUN_REQUEUE_AFTER_MS },
+      liveness: livenessOf(ctx),
     });
+  });
+  bind.singleton(TOKENS.Tick, (ctx) => {
     return new TracedTick(get(ctx, TOKENS.Telemetry), {
       automations: get(ctx, TOKENS.AutomationBook),
       calendar: get(ctx, TOKENS.CronCalendar),
       starts: get(ctx, TOKENS.StartRuns),
-      sweep,
+      sweep: get(ctx, SWEEP),
+      deletions: get(ctx, TOKENS.PurgeDueDeletions),
       clock: get(ctx, TOKENS.Clock),
       logger: get(ctx, TOKENS.Logger),
     });
+  });
+  // Where the engine keeps liveness marks: this instance holds its own from boot, and every few
+  // seconds takes back the runs of an instance whose mark is gone (retried at once, elsewhere).
+  bind(TOKENS.Background).toDynamicValue((ctx) => {
+    const liveness = livenessOf(ctx);
+    if (!liveness) return { start: async () => {}, stop: async () => {} };
+    const logger = get(ctx, TOKENS.Logger);
+    let timer: NodeJS.Timeout | null = null;
+    let looking: Promise<void> | null = null;
+    return {
+      start: async () => {
+        await liveness.hold(HOLDER).catch((error: unknown) =>
+          logger.warn('this instance could not take its liveness mark; its runs are judged by their leases', {
+            cause: error instanceof Error ? error.message : String(error),
+          }),
+        );
+        timer = setInterval(() => {
+          looking ??= get(ctx, SWEEP)
+            .watch()
+            .catch((error: unknown) => logger.warn('looking for runs of dead instances failed', { cause: String(error) }))
+            .finally(() => (looking = null));
+        }, RUN_WATCH_MS);
+        timer.unref();
+      },
+      stop: async () => {
+        if (timer) clearInterval(timer);
+        await looking;
+        // The runs in flight are let go before the mark, so nobody takes one this instance still works on.
+        get(ctx, TOKENS.ExecuteRun).close();
+        await liveness.release();
+      },
+    };
   });
   bind.singleton(TOKENS.SchedulerWork, (ctx) => ({
     tick: () => get(ctx, TOKENS.Tick).execute(),
@@ -213,7 +262,7 @@ export const automationsModule = porterModule((bind) => {
     const notifyTargets = new NotifyTargets(get(ctx, TOKENS.WebhookSender), get(ctx, TOKENS.SecretBox));
     return {
       createAutomation: new CreateAutomation({ automations: book, rules, notifyTargets, calendar, ids: get(ctx, TOKENS.Ids), clock }),
-      listAutomations: new ListAutomations(book, calendar, clock),
+      listAutomations: new ListAutomations(book, calendar, clock, get(ctx, TOKENS.PendingDeletions)),
       getAutomation: new GetAutomation(book, calendar, clock),
       changeAutomation: new ChangeAutomation({ automations: book, rules, notifyTargets, calendar, clock }),
       deleteAutomation: new DeleteAutomation(book, asks, grants),
@@ -257,8 +306,21 @@ export const automationsModule = porterModule((bind) => {
         meter: get(ctx, TOKENS.UsageMeter),
         slots: get(ctx, TOKENS.TurnSlots),
       }),
+      runAutomationNow: new RunAutomationNow({
+        runs: get(ctx, TOKENS.RunBook),
+        automations: get(ctx, TOKENS.AutomationBook),
+        dispatcher: get(ctx, TOKENS.RunDispatcher),
+        ids: get(ctx, TOKENS.Ids),
+        clock: get(ctx, TOKENS.Clock),
+        audit: get(ctx, TOKENS.AuditTrail),
+        meter: get(ctx, TOKENS.UsageMeter),
+      }),
     };
   });
+  // Resolved at call time: the use cases reach the tool registry these tools are part of.
+  bind.singleton(TOKENS.PorterTools, (ctx) =>
+    automationTools({ automations: () => get(ctx, TOKENS.AutomationUseCases), runs: () => get(ctx, TOKENS.RunUseCases) }),
+  );
   bind.singleton(TOKENS.TickUseCases, (ctx) => ({
     tick: new AuthorizedTick(get(ctx, TOKENS.Tick), get(ctx, TOKENS.Config).tickSecret ?? null),
   }));

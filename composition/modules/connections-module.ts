@@ -6,6 +6,7 @@ import { ConnectionGate } from '../../application/connections/connection-gate.js
 import { InitiateConnection } from '../../application/connections/initiate-connection.js';
 import { GetConnection } from '../../application/connections/get-connection.js';
 import { ListConnections } from '../../application/connections/list-connections.js';
+import { ListToolkits } from '../../application/connections/list-toolkits.js';
 import { RemoveConnection } from '../../application/connections/remove-connection.js';
 import { connectionRoutes } from '../../adapters/http/routes/connection-routes.js';
 
@@ -16,7 +17,10 @@ import { connectionRoutes } from '../../adapters/http/routes/connection-routes.j
  */
 export const connectionsModule = porterModule((bind) => {
   bind.singleton(TOKENS.ConnectionBook, (ctx) => new ConnectionBook(recordsOf<ConnectionPrimitives>(ctx, 'connections')));
-  bind.singleton(TOKENS.ConnectionGate, (ctx) => new ConnectionGate(get(ctx, TOKENS.ConnectionBroker), get(ctx, TOKENS.ConnectionBook)));
+  bind.singleton(
+    TOKENS.ConnectionGate,
+    (ctx) => new ConnectionGate(get(ctx, TOKENS.ConnectionBroker), get(ctx, TOKENS.ConnectionBook), get(ctx, TOKENS.PendingDeletions)),
+  );
   bind.singleton(TOKENS.ConnectionsUseCases, (ctx) => {
     const broker = get(ctx, TOKENS.ConnectionBroker);
     const book = get(ctx, TOKENS.ConnectionBook);
@@ -36,7 +40,8 @@ export const connectionsModule = porterModule((bind) => {
         audit: get(ctx, TOKENS.AuditTrail),
       }),
       get: new GetConnection(book, refresh),
-      list: new ListConnections(book, refresh),
+      list: new ListConnections(book, refresh, get(ctx, TOKENS.PendingDeletions)),
+      toolkits: new ListToolkits(broker),
       remove: new RemoveConnection(broker, book, get(ctx, TOKENS.AuditTrail)),
     };
   });

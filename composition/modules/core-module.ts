@@ -1,3 +1,4 @@
+import type { VectorIndexes } from '../../ports/vector-index.js';
 import type { ContainerModule } from 'inversify';
 import type { PorterConfig } from '../config/config-schema.js';
 import { get, porterModule, TOKENS } from '../tokens.js';
@@ -27,6 +28,8 @@ export interface CoreParts {
   readonly env: NodeJS.ProcessEnv;
   /** The model, sandbox, broker and scheduler the configuration names, loaded at boot. */
   readonly integrations: Integrations;
+  /** Hybrid knowledge retrieval's vector indexes, decided at boot (null or absent: full text alone). */
+  readonly knowledgeVectors?: VectorIndexes | null;
 }
 
 export function loggerFor(config: PorterConfig): Logger {

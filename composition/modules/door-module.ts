@@ -1,16 +1,15 @@
 import { type Container } from 'inversify';
-import type { Context } from 'koa';
 import { get, porterModule, TOKENS } from '../tokens.js';
 import { PORTER_VERSION } from '../version.js';
 import { doorContainer } from '../containers/door.js';
-import { doorRoutes, doorUrlsFrom, type DoorRoutes } from './door-routes.js';
-import { HostPrincipalUnusable, type Principal } from '../../domain/principal.js';
-import type { PrincipalResolver } from '../../ports/principal-resolver.js';
-import { wireRequestOf } from '../../adapters/http/wire-request.js';
+import { doorRoutes, type DoorRoutes } from './door-routes.js';
 import { HostPrincipals } from '../../adapters/http/floor/host-principal.js';
+import { signedInWith } from '../../adapters/http/floor/signed-in.js';
+import { doorUrlsAt } from '../../adapters/mcp/door-urls.js';
 import { defaultConsentPage } from '../../adapters/mcp/consent-page.js';
 import { DEFAULT_BRAND, type DoorBrand } from '../../adapters/mcp/door-page.js';
 import { McpDoorTransport } from '../../adapters/mcp/mcp-door-transport.js';
+import { mcpAppPage } from '../../adapters/apps/mcp-app-page.js';
 import { DoorOAuthEndpoints } from '../../adapters/mcp/oauth-endpoints.js';
 import { TracedUseCase } from '../../application/shared/traced-use-case.js';
 import { ATTR, type Telemetry } from '../../ports/telemetry.js';
@@ -54,7 +53,7 @@ function doorRoutesOf(door: Container): DoorRoutes {
   rechecks.set(door, timer);
   const logger = get(door, TOKENS.Logger);
   const brand: DoorBrand = config.oauth?.brand ?? DEFAULT_BRAND;
-  const urlsOf = doorUrlsFrom(config.baseUrl, config.mount);
+  const urlsAt = doorUrlsAt(config.baseUrl, config.mount);
   if (!config.remoteAs && !config.oauth?.signIn)
     logger.warn(
       "the MCP door has no oauth.signIn: its consent page never asks the host's principal(req), so nobody can connect an agent until oauth.signIn(req) says who is signed in",
@@ -62,12 +61,13 @@ function doorRoutesOf(door: Container): DoorRoutes {
   const transport = new McpDoorTransport({
     door: tracedDoor(get(door, TOKENS.DoorTransportUseCases), get(door, TOKENS.Telemetry)),
     sessions,
-    urlsOf,
+    urlsOf: urlsAt,
     ...(config.door?.allowedOrigins ? { allowedOrigins: config.door.allowedOrigins } : {}),
     // Without a base URL the door has no origin of its own to allow: the Host header is the caller's to say.
     ...(config.baseUrl ? { ownOrigin: new URL(config.baseUrl).origin } : {}),
     ...(config.door?.chromeUrl ? { chromeUrl: config.door.chromeUrl } : {}),
     server: {
+      appPage: mcpAppPage,
       name: 'porter',
       version: PORTER_VERSION,
       instructions: `Tools of ${brand.name}. Reads run at once; writes, deletions and anything reaching outside wait for the person's approval: when a result says approval is required, ask them to approve it at the address it gives, then call the tool again with the same arguments.`,
@@ -78,7 +78,7 @@ function doorRoutesOf(door: Container): DoorRoutes {
   });
   const oauth = new DoorOAuthEndpoints({
     oauth: get(door, TOKENS.DoorOAuthUseCases),
-    urlsOf,
+    urlsAt,
     // Door paths sit outside the host's principal(req): only the door's own sign-in says who consents.
     signedIn: config.oauth?.signIn ? signedInWith(config.oauth.signIn, new HostPrincipals(logger)) : async () => null,
     ...(config.oauth?.signInUrl ? { signInUrl: config.oauth.signInUrl } : {}),
@@ -91,30 +91,12 @@ function doorRoutesOf(door: Container): DoorRoutes {
     mount: config.mount,
     transport,
     oauth,
-    urlsOf,
+    urlsAt,
     brand,
     version: PORTER_VERSION,
     remoteIssuer: config.remoteAs?.issuer ?? null,
     fixedOrigin: Boolean(config.baseUrl),
   });
-}
-
-/**
- * The consent page's "who is signed in": the host's resolver, read and admitted like the wire's
- * `principal(req)` (unknown keys ignored). A principal the wire would refuse is nobody signed in;
- * an answer that is no principal is the host's bug, a logged 500 page.
- */
-function signedInWith(resolve: PrincipalResolver, hostPrincipals: HostPrincipals) {
-  return async (ctx: Context): Promise<Principal | null> => {
-    const principal = await resolve(wireRequestOf(ctx));
-    if (!principal) return null;
-    try {
-      return hostPrincipals.admit(principal, 'oauth.signIn(req)');
-    } catch (error) {
-      if (error instanceof HostPrincipalUnusable) throw error;
-      return null;
-    }
-  };
 }
 
 /** A tool call through the door in a `porter.door.tool_call` span (the guard's span nests under it). */

@@ -1,4 +1,4 @@
-import { get, porterModule, recordsOf, TOKENS, type Resolver } from '../tokens.js';
+import { get, getOptional, porterModule, recordsOf, TOKENS, type Resolver } from '../tokens.js';
 import type { Store } from '../../ports/store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ThreadPrimitives } from '../../domain/threads/thread.js';
@@ -11,13 +11,21 @@ import { TracedAgentTurn } from '../../application/threads/traced-agent-turn.js'
 import { CreateThread } from '../../application/threads/create-thread.js';
 import { DeleteThread } from '../../application/threads/delete-thread.js';
 import { GetThread } from '../../application/threads/get-thread.js';
+import { ShowVersion } from '../../application/threads/show-version.js';
 import { ListThreads } from '../../application/threads/list-threads.js';
 import { RejoinTurn } from '../../application/threads/rejoin-turn.js';
 import { StopTurn } from '../../application/threads/stop-turn.js';
 import { ThreadWaits } from '../../application/threads/thread-waits.js';
 import { TurnLease } from '../../application/threads/turn-lease.js';
 import { TurnMirrors } from '../../application/threads/turn-mirrors.js';
+import { TurnReaders } from '../../application/threads/turn-readers.js';
+import { SentAgain } from '../../application/threads/sent-again.js';
+import type { ReaderMark } from '../../domain/threads/turn-readers.js';
 import { TurnStopper } from '../../application/threads/turn-stopper.js';
+import { TurnHolders } from '../../application/threads/turn-holders.js';
+import { KeptAnswers } from '../../application/threads/kept-answers.js';
+import { DEFAULT_ANSWER_SAVING } from '../../domain/threads/answer-saving.js';
+import { HOLDER, livenessOf } from './instance-liveness.js';
 import {
   DEFAULT_TURN_SETTINGS,
   TURN_CHUNKS_FEED,
@@ -30,7 +38,12 @@ import { ThreadsAdopter } from '../../application/threads/threads-adopter.js';
 import type { Model } from '../../ports/model.js';
 import { RenameThread } from '../../application/threads/rename-thread.js';
 import { SearchThreads } from '../../application/threads/search-threads.js';
+import { THREAD_TEXT_COLLECTION, ThreadText } from '../../application/threads/thread-text.js';
+import { ThreadTextBackfill, type BackfillMark } from '../../application/threads/thread-text-backfill.js';
+import { storeTextIndex } from '../store-text-index.js';
 import { threadRoutes } from '../../adapters/http/routes/thread-routes.js';
+import { ThreadTitler } from '../../application/threads/thread-titler.js';
+import { AiSdkModel } from '../../adapters/model/ai-sdk-model.js';
 
 /** What the agent loop is built from (typed-wiring.typecheck.ts swaps two of them to prove tsc refuses it). */
 export function agentTurnDeps(ctx: Resolver): AgentTurnDeps {
@@ -53,7 +66,27 @@ export function agentTurnDeps(ctx: Resolver): AgentTurnDeps {
     logger: get(ctx, TOKENS.Logger),
     clock: get(ctx, TOKENS.Clock),
     meter: get(ctx, TOKENS.UsageMeter),
+    ...optional('recall', getOptional(ctx, TOKENS.TurnRecall)),
+    attachments: get(ctx, TOKENS.ModelAttachments),
+    kept: new KeptAnswers(DEFAULT_ANSWER_SAVING, get(ctx, TOKENS.Logger)),
   };
+}
+
+/** `{ [key]: value }` when there is a value, else nothing (exactOptionalPropertyTypes). */
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
+/** What names threads after their first answer: the `titleModel` option, else the agent's model; none when `false`. */
+function titlerOf(ctx: Resolver, threads: ThreadBook, model: Model): ThreadTitler | undefined {
+  const chosen = get(ctx, TOKENS.Config).titleModel;
+  if (chosen === false) return undefined;
+  return new ThreadTitler({
+    model: chosen ? new AiSdkModel(chosen, 'custom', 'title model') : model,
+    threads,
+    logger: get(ctx, TOKENS.Logger),
+    meter: get(ctx, TOKENS.UsageMeter),
+  });
 }
 
 /**
@@ -70,9 +103,32 @@ function turnFeeds(store: Store, clock: Clock): TurnFeeds {
 export const threadsModule = porterModule((bind) => {
   bind.singleton(
     TOKENS.ThreadBook,
-    (ctx) => new ThreadBook(recordsOf<ThreadPrimitives>(ctx, 'threads'), recordsOf<UiMessage>(ctx, 'thread-messages')),
+    (ctx) =>
+      new ThreadBook(
+        recordsOf<ThreadPrimitives>(ctx, 'threads'),
+        recordsOf<UiMessage>(ctx, 'thread-messages'),
+        new ThreadText(storeTextIndex(get(ctx, TOKENS.Store), THREAD_TEXT_COLLECTION)),
+      ),
   );
-  bind.singleton(TOKENS.TurnHub, (ctx) => new TurnHub(get(ctx, TOKENS.Config).turnGraceSeconds * 1000));
+  bind.singleton(TOKENS.TurnReaders, (ctx) => {
+    if (get(ctx, TOKENS.Config).turnGraceSeconds === undefined) return null;
+    return new TurnReaders({
+      marks: recordsOf<ReaderMark>(ctx, 'turn-readers'),
+      ids: get(ctx, TOKENS.Ids),
+      clock: get(ctx, TOKENS.Clock),
+      logger: get(ctx, TOKENS.Logger),
+      leaseMs: DEFAULT_TURN_SETTINGS.leaseMs,
+    });
+  });
+  bind.singleton(TOKENS.TurnHub, (ctx) => {
+    const graceSeconds = get(ctx, TOKENS.Config).turnGraceSeconds;
+    const readers = get(ctx, TOKENS.TurnReaders);
+    // Absent, every turn runs to its end; set, one nobody reads on any instance is given up after it.
+    if (graceSeconds === undefined || !readers) return new TurnHub();
+    const graceMs = graceSeconds * 1000;
+    // While readers elsewhere follow a turn nobody reads here, the store is asked again at most once a second.
+    return new TurnHub({ graceMs, readers, recheckMs: Math.max(1_000, Math.min(graceMs, DEFAULT_TURN_SETTINGS.leaseMs / 3)) });
+  });
   // One agent loop serves chat turns and automation runs alike.
   bind.singleton(TOKENS.AgentTurn, (ctx): AgentTurn => new TracedAgentTurn(agentTurnDeps(ctx), get(ctx, TOKENS.Telemetry)));
   bind.singleton(TOKENS.ThreadUseCases, (ctx) => {
@@ -88,13 +144,20 @@ export const threadsModule = porterModule((bind) => {
     const feeds = turnFeeds(get(ctx, TOKENS.Store), clock);
     const waits = new ThreadWaits(feeds.signals, settings.pollMs);
     const stopper = new TurnStopper({ threads, hub, feeds, waits, clock, settings });
+    const holders = new TurnHolders(livenessOf(ctx), HOLDER, logger);
+    const mirrors = new TurnMirrors({ feeds, threads, clock, logger, settings, readers: get(ctx, TOKENS.TurnReaders) });
     return {
       createThread: new CreateThread(threads, get(ctx, TOKENS.Ids), clock),
-      listThreads: new ListThreads(threads),
-      searchThreads: new SearchThreads(threads),
-      getThread: new GetThread(threads),
+      listThreads: new ListThreads(threads, get(ctx, TOKENS.PendingDeletions)),
+      searchThreads: new SearchThreads(
+        threads,
+        new ThreadText(storeTextIndex(get(ctx, TOKENS.Store), THREAD_TEXT_COLLECTION)),
+        new ThreadTextBackfill(threads, recordsOf<BackfillMark>(ctx, 'thread-text-backfills'), clock),
+      ),
+      getThread: new GetThread(threads, clock, holders),
+      showVersion: new ShowVersion({ threads, hub, ids: get(ctx, TOKENS.Ids), clock, leaseMs: settings.leaseMs }),
       renameThread: new RenameThread(threads, clock),
-      deleteThread: new DeleteThread(threads, hub, stopper),
+      deleteThread: new DeleteThread(threads, hub, stopper, get(ctx, TOKENS.ThreadFiles)),
       runTurn: new RunTurn({
         threads,
         agent,
@@ -110,9 +173,28 @@ export const threadsModule = porterModule((bind) => {
         settings,
         meter: get(ctx, TOKENS.UsageMeter),
         slots: get(ctx, TOKENS.TurnSlots),
+        attachments: get(ctx, TOKENS.MessageAttachments),
+        again: new SentAgain({ threads, hub, mirrors, clock }),
+        holders,
+        ...optional('titler', titlerOf(ctx, threads, model)),
       }),
-      rejoinTurn: new RejoinTurn(threads, hub, new TurnMirrors({ feeds, threads, clock, logger, settings }), clock),
+      rejoinTurn: new RejoinTurn(threads, hub, mirrors, clock),
       stopTurn: new StopTurn(threads, stopper),
+    };
+  });
+  // The automations module holds this instance's liveness mark from boot; without it, turns take it.
+  bind(TOKENS.Background).toDynamicValue((ctx) => {
+    const liveness = get(ctx, TOKENS.Config).automations ? null : livenessOf(ctx);
+    if (!liveness) return { start: async () => {}, stop: async () => {} };
+    const logger = get(ctx, TOKENS.Logger);
+    return {
+      start: () =>
+        liveness.hold(HOLDER).catch((error: unknown) =>
+          logger.warn('this instance could not take its liveness mark; its turns are judged by their leases', {
+            cause: error instanceof Error ? error.message : String(error),
+          }),
+        ),
+      stop: () => liveness.release(),
     };
   });
   bind(TOKENS.SessionAdopters).toDynamicValue((ctx) => new ThreadsAdopter(get(ctx, TOKENS.ThreadBook)));

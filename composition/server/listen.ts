@@ -8,11 +8,20 @@ export interface ListenOptions {
 }
 
 /**
+ * How long an idle keep-alive connection stays open. Longer than the idle timeouts of common load
+ * balancers (60 s): the balancer then always closes first, so it never reuses a socket Node has just
+ * closed (Node's default of 5 s turned such reuse into connection resets, shown as 502s for POSTs).
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+/** Node requires the header timeout to exceed the keep-alive timeout, or an idle socket's next request can be cut. */
+export const HEADERS_TIMEOUT_MS = 66_000;
+
+/**
  * A Node HTTP server for `handler`, listening. A port already in use (or a host that is not an
  * address of this machine) rejects, with the listen error's code, instead of crashing the process.
  */
 export function listen(handler: RequestListener, options: ListenOptions): Promise<Server> {
-  const server = createServer(handler);
+  const server = createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS }, handler);
   return new Promise<Server>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

@@ -1,8 +1,8 @@
-import Koa from 'koa';
 import type { RequestListener, Server } from 'node:http';
+import { inOrder } from '../../adapters/http/node-chain.js';
 import { createPorter, type Porter } from '../create-porter.js';
 import type { PorterOptions } from '../config/config-schema.js';
-import { listen, logUnlessHangUp, stopServer, urlOf, type ListenOptions } from './listen.js';
+import { listen, stopServer, urlOf, type ListenOptions } from './listen.js';
 import { serveChrome } from '../../adapters/chrome/serve-chrome.js';
 
 export interface PorterServerOptions extends ListenOptions {
@@ -46,13 +46,6 @@ export async function startPorterServer(options: PorterOptions, env: NodeJS.Proc
 
 /** The wire first, then the chrome's page and assets; the rest gets the wire's 404 envelope. */
 async function withChrome(porter: Porter): Promise<RequestListener> {
-  const app = new Koa();
-  app.on('error', logUnlessHangUp);
-  app.use(porter.koa);
-  app.use(await serveChrome({ wire: porter.mount }));
-  app.use((ctx) => {
-    ctx.respond = false;
-    porter.listener(ctx.req, ctx.res);
-  });
-  return app.callback();
+  const chrome = await serveChrome({ wire: porter.mount });
+  return inOrder([porter.handle, chrome.handle], porter.listener);
 }

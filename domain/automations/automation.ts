@@ -131,6 +131,11 @@ export class Automation extends aggregateOf<AutomationPrimitives>().reading('id'
     return this.with({ ...changes, updatedAt: at });
   }
 
+  /** Armed on a schedule: the scheduler's ticks fire it. */
+  get onSchedule(): boolean {
+    return this.props.armed && this.props.trigger.kind === 'schedule';
+  }
+
   arm(at: string): Automation {
     return this.props.armed ? this : this.with({ armed: true, armedAt: at, updatedAt: at });
   }

@@ -116,6 +116,11 @@ export class Grant extends aggregateOf<GrantPrimitives>().reading('id', 'subject
     return this.active ? this.with({ revokedAt: at }) : this;
   }
 
+  /** Undoes a revoke within its undo window: the grant covers what it covered before. */
+  restore(): Grant {
+    return this.active ? this : this.with({ revokedAt: null });
+  }
+
   private reaches(call: RuledCall): boolean {
     const reach = this.props.appliesTo;
     if (reach.kind === 'anywhere') return true;

@@ -35,14 +35,24 @@ export const TERMINAL_RUN_STATES: ReadonlySet<RunState> = new Set(['succeeded', 
 
 /**
  * Why a run started: its schedule's slot, a webhook delivery, the owner asking for a run again
- * with the same input (`rerun`, naming the run it repeats) or the owner trying the task without
- * it acting (`dry-run`).
+ * with the same input (`rerun`, naming the run it repeats), the owner trying the task without
+ * it acting (`dry-run`), or the owner asking for a run now through a tool (`run-now`: an outside
+ * agent through the MCP door, or the chat's agent), named by where they asked.
  */
 export type RunCause =
   | { readonly kind: 'schedule'; readonly slot: string }
   | { readonly kind: 'webhook'; readonly source: string; readonly deliveryId: string }
   | { readonly kind: 'rerun'; readonly of: string }
-  | { readonly kind: 'dry-run' };
+  | { readonly kind: 'dry-run' }
+  | { readonly kind: 'run-now'; readonly venue: RunNowVenue };
+
+/**
+ * Where a person can ask for a run now: the MCP door, a chat, or the wire (`POST
+ * /automations/:id/run`, the chrome's Run now). Never a run (or an app) starting another.
+ */
+export type RunNowVenue = 'mcp' | 'chat' | 'wire';
+
+export const RUN_NOW_VENUES = ['mcp', 'chat', 'wire'] as const satisfies ReadonlyArray<RunNowVenue>;
 
 /** Why a run ended, beside its terminal state. */
 export type RunEnding = 'completed' | 'stopped' | 'interrupted' | 'error' | 'skipped';
@@ -73,11 +83,19 @@ export interface RunAttempt {
  */
 export type RunFollowUp = 'due' | 'done';
 
-/** Which executor holds a running run, and until when; a holder that stops renewing has crashed. */
+/**
+ * Which executor holds a running run, and until when; a holder that stops renewing has crashed.
+ * `watched`: the holder also holds an engine liveness mark (PostgreSQL: a session advisory lock),
+ * so other instances may judge it dead as soon as the mark is gone, before `until`.
+ */
 export interface RunLease {
   readonly holder: string;
   readonly until: string;
+  readonly watched?: true;
 }
+
+/** The error an attempt whose instance died ends with. */
+export const INTERRUPTED_RUN_ERROR = 'The instance executing this run stopped before it finished';
 
 export interface RunPrimitives {
   readonly id: string;
@@ -113,10 +131,15 @@ export interface RunPrimitives {
   /** A queued run waiting for its next attempt: not begun before this instant. */
   readonly nextAttemptAt: string | null;
   readonly followUp: RunFollowUp | null;
+  /**
+   * How many of its tool calls ended in an error, counted when it succeeded: a run that finished
+   * though a call failed is not shown as plainly done.
+   */
+  readonly failedCalls: number;
 }
 
-/** The fields a run stored before retries, concurrency and dry runs existed lacks. */
-type AddedLater = 'dryRun' | 'retry' | 'concurrency' | 'attempts' | 'nextAttemptAt' | 'followUp';
+/** The fields a run stored before retries, concurrency, dry runs and failed-call counts existed lacks. */
+type AddedLater = 'dryRun' | 'retry' | 'concurrency' | 'attempts' | 'nextAttemptAt' | 'followUp' | 'failedCalls';
 
 /** A run as stored: rows written before those fields existed read with their defaults. */
 export type StoredRunPrimitives = Omit<RunPrimitives, AddedLater> & Partial<Pick<RunPrimitives, AddedLater>>;
@@ -124,7 +147,17 @@ export type StoredRunPrimitives = Omit<RunPrimitives, AddedLater> & Partial<Pick
 /** What queueing a run takes: its record without what the run itself keeps as it goes. */
 export type QueuedRun = Omit<
   RunPrimitives,
-  'state' | 'startedAt' | 'endedAt' | 'stopRequestedAt' | 'ending' | 'error' | 'lease' | 'attempts' | 'nextAttemptAt' | 'followUp'
+  | 'state'
+  | 'startedAt'
+  | 'endedAt'
+  | 'stopRequestedAt'
+  | 'ending'
+  | 'error'
+  | 'lease'
+  | 'attempts'
+  | 'nextAttemptAt'
+  | 'followUp'
+  | 'failedCalls'
 >;
 
 /** A run of an automation. Changes return a new Run; the book makes each one a compare-and-swap. */
@@ -156,6 +189,7 @@ export class Run extends aggregateOf<RunPrimitives>().reading(
       attempts: [],
       nextAttemptAt: null,
       followUp: null,
+      failedCalls: 0,
     });
   }
 
@@ -189,6 +223,7 @@ export class Run extends aggregateOf<RunPrimitives>().reading(
       attempts: props.attempts ?? [],
       nextAttemptAt: props.nextAttemptAt ?? null,
       followUp: props.followUp ?? null,
+      failedCalls: props.failedCalls ?? 0,
     });
   }
 
@@ -198,7 +233,7 @@ export class Run extends aggregateOf<RunPrimitives>().reading(
    * runs writes a third less.
    */
   toStored(): StoredRunPrimitives {
-    const { dryRun, retry, concurrency, attempts, nextAttemptAt, followUp, ...rest } = this.props;
+    const { dryRun, retry, concurrency, attempts, nextAttemptAt, followUp, failedCalls, ...rest } = this.props;
     return {
       ...rest,
       ...(dryRun ? { dryRun } : {}),
@@ -207,6 +242,7 @@ export class Run extends aggregateOf<RunPrimitives>().reading(
       ...(attempts.length ? { attempts } : {}),
       ...(nextAttemptAt !== null ? { nextAttemptAt } : {}),
       ...(followUp !== null ? { followUp } : {}),
+      ...(failedCalls ? { failedCalls } : {}),
     };
   }
 
@@ -232,7 +268,7 @@ export class Run extends aggregateOf<RunPrimitives>().reading(
    * next attempt is not due yet. A run that has no attempt going opens one; a run resumed after
    * an approval goes on with the attempt it parked in.
    */
-  begin(holder: string, at: string, leaseUntil: string): Run | null {
+  begin(holder: string, at: string, leaseUntil: string, watched = false): Run | null {
     if (!this.dueAt(at)) return null;
     const open = this.openAttempt() !== null;
     const attempts = open
@@ -244,7 +280,7 @@ export class Run extends aggregateOf<RunPrimitives>().reading(
     return this.with({
       state: 'running',
       startedAt: this.props.startedAt ?? at,
-      lease: { holder, until: leaseUntil },
+      lease: { holder, until: leaseUntil, ...(watched ? { watched } : {}) },
       attempts,
       nextAttemptAt: null,
     });
@@ -252,8 +288,9 @@ export class Run extends aggregateOf<RunPrimitives>().reading(
 
   /** The holder renews its lease; null when it no longer holds the run. */
   renew(holder: string, leaseUntil: string): Run | null {
-    if (this.props.state !== 'running' || this.props.lease?.holder !== holder) return null;
-    return this.with({ lease: { holder, until: leaseUntil } });
+    const lease = this.props.lease;
+    if (this.props.state !== 'running' || lease?.holder !== holder) return null;
+    return this.with({ lease: { ...lease, until: leaseUntil } });
   }
 
   /** Waiting for the owner to answer parked calls; the executor lets go. */
@@ -282,8 +319,11 @@ export class Run extends aggregateOf<RunPrimitives>().reading(
     return this.end('cancelled', 'stopped', at, null);
   }
 
-  succeed(at: string): Run {
-    return this.end('succeeded', 'completed', at, null);
+  /** Ended on its own; `failedCalls` of its tool calls ended in an error on the way. */
+  succeed(at: string, failedCalls = 0): Run {
+    if (this.terminal) return this;
+    const ended = this.end('succeeded', 'completed', at, null);
+    return failedCalls ? ended.with({ failedCalls }) : ended;
   }
 
   fail(at: string, error: string): Run {
@@ -321,13 +361,34 @@ export class Run extends aggregateOf<RunPrimitives>().reading(
     return this.props.followUp === 'due' ? this.with({ followUp: 'done' }) : null;
   }
 
-  /** A running run whose executor stopped renewing its lease: it crashed, and the run ends. */
+  /**
+   * A running run whose executor died (its lease lapsed, or its liveness mark is gone). The
+   * attempt ends `interrupted`; with retries left, on a run nobody asked to stop that is not a dry
+   * run, the run goes back to the queue for its next attempt at once (the instance failed, not the
+   * task: no backoff), which counts against `retry.max` like any retry and goes on from the
+   * transcript the attempt left. Otherwise the run ends failed `interrupted`.
+   */
   interrupt(at: string): Run {
-    return this.end('failed', 'interrupted', at, 'The instance executing this run stopped before it finished');
+    if (this.props.state !== 'running') return this;
+    const tried = this.props.attempts.length;
+    if (this.stopRequested || this.props.dryRun || tried > this.props.retry.max)
+      return this.end('failed', 'interrupted', at, INTERRUPTED_RUN_ERROR);
+    return this.with({
+      state: 'queued',
+      lease: null,
+      nextAttemptAt: at,
+      attempts: this.closeAttempt(at, 'interrupted', INTERRUPTED_RUN_ERROR, at),
+    });
   }
 
   leaseExpiredAt(now: string): boolean {
     return this.props.state === 'running' && this.props.lease !== null && this.props.lease.until <= now;
+  }
+
+  /** Held by an executor whose liveness mark others may read (see RunLease.watched). */
+  get watchedHolder(): string | null {
+    const lease = this.props.lease;
+    return this.props.state === 'running' && lease?.watched ? lease.holder : null;
   }
 
   private end(state: RunState, ending: RunEnding, at: string, error: string | null): Run {

@@ -1,7 +1,8 @@
 import { aggregateOf } from '../aggregate.js';
+import { plainTitle } from './thread-title.js';
+import { keptAsVersion, type VersionFork } from './message-versions.js';
 
 export const DEFAULT_TITLE = 'New conversation';
-const TITLE_LENGTH = 80;
 /** The longest title a person may give a thread. */
 export const MAX_TITLE = 200;
 
@@ -9,6 +10,11 @@ export interface ThreadPrimitives {
   readonly id: string;
   readonly owner: string;
   readonly title: string;
+  /**
+   * Who named the thread: `generated` by a model after the first answer, `person` by a rename
+   * (which nothing overwrites). Absent: the default title, or the start of the first message.
+   */
+  readonly titledBy?: 'generated' | 'person';
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly messageCount: number;
@@ -19,16 +25,25 @@ export interface ThreadPrimitives {
   readonly activeTurn: ActiveTurn | null;
   /** Turns waiting for this one to end, first in line first (double-texting `enqueue` and `interrupt`). */
   readonly waiting?: ReadonlyArray<TurnHold>;
+  /** Where regenerate or edit and resend replaced messages, with the versions kept (message-versions.ts); absent: none. */
+  readonly versions?: ReadonlyArray<VersionFork>;
 }
 
 /** A hold on the thread: a turn's lease, or a place in line, each renewed by the instance holding it until `until`. */
 export interface TurnHold {
   readonly id: string;
   readonly until: string;
+  /**
+   * The instance holding it, by its liveness holder name, when that instance holds an engine
+   * liveness mark (PostgreSQL): once the mark is gone the hold may be taken over before `until`.
+   */
+  readonly holder?: string;
 }
 
 export interface ActiveTurn extends TurnHold {
   readonly stopRequested?: true;
+  /** The client's id of the message the turn carries (the AI SDK's), so the same message sent again joins this turn. */
+  readonly sent?: string;
 }
 
 /** A conversation's summary: what lists show, kept apart from its messages. */
@@ -59,6 +74,12 @@ export class Thread extends aggregateOf<ThreadPrimitives>().reading('id', 'owner
     return turn && turn.until > now ? turn : null;
   }
 
+  /** The turn in flight carrying the message the client sent as `sent`, or null. */
+  turnCarrying(sent: string, now: string): ActiveTurn | null {
+    const turn = this.turnInFlight(now);
+    return turn?.sent === sent ? turn : null;
+  }
+
   /** A turn whose lease lapsed without the turn ending: its instance died mid-turn. */
   abandonedTurn(now: string): ActiveTurn | null {
     const turn = this.props.activeTurn;
@@ -75,11 +96,14 @@ export class Thread extends aggregateOf<ThreadPrimitives>().reading('id', 'owner
     return first === undefined || first.id === ticket;
   }
 
-  /** Starts a turn; a caller that waited in line leaves it (with anyone whose place lapsed). */
-  startTurn(turnId: string, now: string, leaseMs: number, ticket?: string): Thread {
+  /**
+   * Starts a turn; a caller that waited in line leaves it (with anyone whose place lapsed). `sent`:
+   * the client's id of the message it carries, if any.
+   */
+  startTurn(turnId: string, now: string, leaseMs: number, ticket?: string, sent?: string, holder?: string): Thread {
     const waiting = this.inLine(now).filter((hold) => hold.id !== ticket);
     return this.with({
-      activeTurn: { id: turnId, until: until(now, leaseMs) },
+      activeTurn: { id: turnId, until: until(now, leaseMs), ...(sent ? { sent } : {}), ...(holder ? { holder } : {}) },
       ...(this.props.waiting ? { waiting } : {}),
       updatedAt: now,
     });
@@ -104,8 +128,9 @@ export class Thread extends aggregateOf<ThreadPrimitives>().reading('id', 'owner
   }
 
   /** Takes a place at the end of the line of turns waiting (places that lapsed are dropped). */
-  queue(ticket: string, now: string, leaseMs: number): Thread {
-    const waiting = [...this.inLine(now).filter((hold) => hold.id !== ticket), { id: ticket, until: until(now, leaseMs) }];
+  queue(ticket: string, now: string, leaseMs: number, holder?: string): Thread {
+    const place = { id: ticket, until: until(now, leaseMs), ...(holder ? { holder } : {}) };
+    const waiting = [...this.inLine(now).filter((hold) => hold.id !== ticket), place];
     return this.with({ waiting });
   }
 
@@ -114,7 +139,7 @@ export class Thread extends aggregateOf<ThreadPrimitives>().reading('id', 'owner
     const waiting = this.props.waiting ?? [];
     if (!waiting.some((hold) => hold.id === ticket)) return null;
     return this.with({
-      waiting: waiting.map((hold) => (hold.id === ticket ? { id: ticket, until: until(now, leaseMs) } : hold)),
+      waiting: waiting.map((hold) => (hold.id === ticket ? { ...hold, until: until(now, leaseMs) } : hold)),
     });
   }
 
@@ -123,6 +148,34 @@ export class Thread extends aggregateOf<ThreadPrimitives>().reading('id', 'owner
     const waiting = this.props.waiting ?? [];
     if (!waiting.some((hold) => hold.id === ticket)) return this;
     return this.with({ waiting: waiting.filter((hold) => hold.id !== ticket) });
+  }
+
+  /**
+   * The instances whose liveness decides whether `ticket` (or a new turn) could start now: the
+   * holders of the turn in flight and of the places ahead in line. Empty when nothing stands in the
+   * way or nothing in the way names its instance (then only leases decide).
+   */
+  holdersInTheWay(now: string, ticket?: string): ReadonlyArray<string> {
+    if (this.canStartTurnAt(now, ticket)) return [];
+    const line = this.inLine(now);
+    const mine = line.findIndex((hold) => hold.id === ticket);
+    const ahead = mine < 0 ? line : line.slice(0, mine);
+    const holds = [this.turnInFlight(now), ...ahead];
+    return [...new Set(holds.flatMap((hold) => (hold?.holder ? [hold.holder] : [])))];
+  }
+
+  /**
+   * The holds of instances that died (`gone` says which) taken as lapsed now, as their leases
+   * would have lapsed later: the turn in flight becomes abandoned, their places in line drop.
+   */
+  lapsedWhere(gone: (holder: string) => boolean, now: string): Thread {
+    const dead = (hold: TurnHold) => hold.holder !== undefined && hold.until > now && gone(hold.holder);
+    const turn = this.props.activeTurn;
+    const waiting = this.props.waiting;
+    const activeTurn = turn && dead(turn) ? { ...turn, until: now } : turn;
+    const kept = waiting?.filter((hold) => !dead(hold));
+    if (activeTurn === turn && kept?.length === waiting?.length) return this;
+    return this.with({ activeTurn, ...(kept ? { waiting: kept } : {}) });
   }
 
   /** Places in line still held, first first. */
@@ -140,16 +193,39 @@ export class Thread extends aggregateOf<ThreadPrimitives>().reading('id', 'owner
     return this.with({ activeTurn, updatedAt: now, messageCount: this.props.messageCount + messagesAdded });
   }
 
-  /** The first thing the person says names the conversation. */
+  /** The first thing the person says names the conversation, until a better title comes. */
   titledBy(firstUserText: string): Thread {
-    if (this.props.title !== DEFAULT_TITLE || this.props.messageCount > 0) return this;
+    if (this.props.title !== DEFAULT_TITLE || this.props.messageCount > 0 || this.props.titledBy) return this;
     return this.with({ title: titleFrom(firstUserText) });
+  }
+
+  /** A model's short title, made plain; never over the person's own (a rename wins), nor empty. */
+  titledGenerated(title: string): Thread | null {
+    const plain = plainTitle(title);
+    if (this.props.titledBy === 'person' || !plain || plain === this.props.title) return null;
+    return this.with({ title: plain, titledBy: 'generated' });
   }
 
   /** The person names the conversation themselves (whitespace folded, at most 200 characters). */
   renamed(title: string, now: string): Thread {
     const folded = title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE);
-    return this.with({ title: folded || DEFAULT_TITLE, updatedAt: now });
+    return this.with({ title: folded || DEFAULT_TITLE, titledBy: 'person', updatedAt: now });
+  }
+
+  /** The forks where messages were replaced, with their versions kept. */
+  get forks(): ReadonlyArray<VersionFork> {
+    return this.props.versions ?? [];
+  }
+
+  /** A turn replaced the messages after `after` (`''`: from the start): they are kept as an earlier version. */
+  keptVersion(after: string, replaced: ReadonlyArray<string>): Thread {
+    const versions = keptAsVersion(this.forks, after, replaced);
+    return versions === this.props.versions || replaced.length === 0 ? this : this.with({ versions });
+  }
+
+  /** Another version shown: the forks as the switch left them, the messages now counted. */
+  showingVersions(versions: ReadonlyArray<VersionFork>, messageCount: number, now: string): Thread {
+    return this.with({ versions, messageCount, updatedAt: now });
   }
 
   movedTo(owner: string): Thread {
@@ -161,8 +237,7 @@ function until(now: string, leaseMs: number): string {
   return new Date(Date.parse(now) + leaseMs).toISOString();
 }
 
+/** The title a first message gives: its words without commands or Markdown, cut short. */
 export function titleFrom(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  if (!line) return DEFAULT_TITLE;
-  return line.length <= TITLE_LENGTH ? line : `${line.slice(0, TITLE_LENGTH - 1).trimEnd()}…`;
+  return plainTitle(text) || DEFAULT_TITLE;
 }

@@ -18,9 +18,18 @@ export type UiChunk =
   | { type: 'tool-approval-request'; approvalId: string; toolCallId: string }
   | { type: 'tool-output-denied'; toolCallId: string }
   | { type: `data-${string}`; id?: string; data: unknown }
+  | SourceChunk
   | { type: 'error'; errorText: string }
   | { type: 'abort'; reason?: string }
-  | { type: 'finish'; finishReason?: 'stop' | 'length' | 'tool-calls' | 'error' | 'other' };
+  | { type: 'finish'; finishReason?: 'stop' | 'length' | 'tool-calls' | 'error' | 'other'; messageMetadata?: unknown };
+
+/** JSON by provider, as the AI SDK's `providerMetadata` carries it. */
+type ProviderMetadata = Readonly<Record<string, Readonly<Record<string, string | number | boolean | null>>>>;
+
+/** A source the answer cites: the part it becomes has the chunk's fields. */
+export type SourceChunk =
+  | { type: 'source-document'; sourceId: string; mediaType: string; title: string; filename?: string; providerMetadata?: ProviderMetadata }
+  | { type: 'source-url'; sourceId: string; url: string; title?: string; providerMetadata?: ProviderMetadata };
 
 /** Text parts still streaming, by chunk id, so deltas land on the right part. */
 export interface MessageDraft {
@@ -92,6 +101,11 @@ export function applyChunk(draft: MessageDraft, chunk: UiChunk): void {
     case 'tool-output-denied':
       updateTool(chunk.toolCallId, { state: 'output-denied', approval: { id: approvalOf(chunk.toolCallId)?.id ?? '', approved: false } });
       break;
+    case 'source-document':
+    case 'source-url':
+      // A source cited twice in one answer is one part.
+      if (!parts.some((p) => p.type === chunk.type && (p as { sourceId?: unknown }).sourceId === chunk.sourceId)) parts.push({ ...chunk });
+      break;
     default:
       if (chunk.type.startsWith('data-')) {
         const data = chunk as DataPart;
@@ -136,6 +150,8 @@ export function chunksRebuilding(message: UiMessage): UiChunk[] {
       else if (part.state === 'output-error')
         chunks.push({ type: 'tool-output-error', toolCallId: part.toolCallId, errorText: part.errorText ?? '' });
       else if (part.state === 'output-denied') chunks.push({ type: 'tool-output-denied', toolCallId: part.toolCallId });
+    } else if (part.type === 'source-document' || part.type === 'source-url') {
+      chunks.push({ ...part } as SourceChunk);
     } else if (isDataPart(part)) {
       chunks.push(part.id === undefined ? { type: part.type, data: part.data } : { type: part.type, id: part.id, data: part.data });
     }

@@ -81,3 +81,16 @@ export function textOf(message: UiMessage): string {
     .map((part) => part.text)
     .join('');
 }
+
+/** How many tool calls in these messages ended in an error (a guard refusal, a throw, a limit reached). */
+export function failedToolCalls(messages: ReadonlyArray<UiMessage>): number {
+  return messages.reduce(
+    (count, message) => count + message.parts.filter((part) => isToolPart(part) && part.state === 'output-error').length,
+    0,
+  );
+}
+
+/** Whether a message holds anything a person would call an answer so far: text or a tool call. */
+export function producedAnything(message: UiMessage): boolean {
+  return textOf(message).trim() !== '' || message.parts.some(isToolPart);
+}

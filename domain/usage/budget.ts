@@ -5,7 +5,7 @@
  */
 
 /** What the `limits` option meters, per subject. */
-export const BUDGET_NAMES = ['turns', 'tokens', 'toolCalls', 'appGenerations', 'runs'] as const;
+export const BUDGET_NAMES = ['turns', 'tokens', 'toolCalls', 'appGenerations', 'runs', 'uploadBytes', 'embeddingTokens'] as const;
 export type BudgetName = (typeof BUDGET_NAMES)[number];
 
 /** The breakers a host may change or turn off. */

@@ -21,7 +21,13 @@ export interface ConnectionList {
   readonly nextCursor: string | null;
 }
 
+/** `GET /connections/toolkits`: what the broker can connect, by name. */
+export interface ToolkitList {
+  readonly toolkits: ReadonlyArray<{ readonly toolkit: string; readonly name: string }>;
+}
+
 export interface ConnectionsUseCases {
+  readonly toolkits: UseCase<{ principal: Principal }, ToolkitList>;
   readonly initiate: UseCase<Initiation, { id: string; redirectUrl: string }>;
   readonly get: UseCase<{ principal: Principal; connectionId: string }, ConnectionView>;
   readonly list: UseCase<{ principal: Principal; limit?: number; cursor?: string | null }, ConnectionList>;

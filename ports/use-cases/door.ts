@@ -1,9 +1,11 @@
+import type { AppDocument } from '../../domain/apps/app-document.js';
 import type { ClientAuthMethod } from '../../domain/door/door-client.js';
 import type { DoorCaller } from '../../domain/door/door-caller.js';
 import type { OAuthErrorCode } from '../../domain/door/oauth-refusal.js';
 import type { ToolHints } from '../../domain/door/tool-annotations.js';
 import type { Principal } from '../../domain/principal.js';
 import type { Risk } from '../../domain/guard/risk.js';
+import type { RunState } from '../../domain/runs/run.js';
 import type { JsonSchema } from '../tool-registry.js';
 import type { UseCase } from '../use-case.js';
 
@@ -185,8 +187,31 @@ export interface DoorToolCall {
   readonly continues?: string;
 }
 
+/**
+ * A run the person started through the door (`porter_automations_run`), as the task an MCP client
+ * follows (the Tasks extension): its id is the run's, and everything about it is read from the
+ * run's record, so any instance answers.
+ */
+export interface DoorTask {
+  readonly taskId: string;
+  readonly automationId: string;
+  readonly state: RunState;
+  readonly createdAt: string;
+  /** The latest moment the run changed: created, begun, an attempt, a stop asked, ended. */
+  readonly lastUpdatedAt: string;
+  /** Once it ended: the agent's last words when it succeeded, otherwise why it failed or stopped. */
+  readonly summary: string | null;
+}
+
+/** A task as a caller names it: their own run started through the door, or nothing. */
+export interface DoorTaskRef {
+  readonly caller: DoorCaller;
+  readonly taskId: string;
+}
+
 export type DoorToolResult =
-  | { readonly kind: 'ran'; readonly output: unknown }
+  /** `task`: the call started a run, which a client that declares the Tasks extension follows as a task. */
+  | { readonly kind: 'ran'; readonly output: unknown; readonly task?: DoorTask }
   | { readonly kind: 'parked'; readonly approvalId: string; readonly toolCallId: string; readonly risk: Risk; readonly preview: string }
   /** `reason` `connection-required`: the tool acts through an account of the person's they have not connected. */
   | { readonly kind: 'failed'; readonly error: string; readonly code?: string; readonly reason?: string }
@@ -205,9 +230,42 @@ export interface DoorOAuthUseCases {
   readonly revokeToken: UseCase<RevocationRequest, void>;
 }
 
+/** An app the connected person may open, as the door lists it to an MCP Apps client. */
+export interface DoorApp {
+  readonly id: string;
+  readonly title: string;
+  readonly ui: 'tree' | 'http';
+  readonly version: string;
+  readonly updatedAt: string;
+}
+
+/**
+ * What an MCP Apps host draws an app from: its tree, bindings and actions (never its server code),
+ * and the records its bindings show, as they stand when it is read.
+ */
+export interface DoorAppView {
+  readonly app: DoorApp & Pick<AppDocument, 'root' | 'nodes' | 'data' | 'actions'>;
+  /** By collection: the newest records of each collection a node is bound to. */
+  readonly records: Readonly<Record<string, ReadonlyArray<{ readonly id: string; readonly data: unknown }>>>;
+}
+
+/** Generated apps offered to MCP clients that declare the MCP Apps extension (absent with `apps: false`). */
+export interface DoorAppsUseCases {
+  readonly listApps: UseCase<{ caller: DoorCaller }, ReadonlyArray<DoorApp>>;
+  /** The app as its owner (or, shared, anyone signed in) sees it; null for one the caller may not open or that is gone. */
+  readonly viewApp: UseCase<{ caller: DoorCaller; appId: string }, DoorAppView | null>;
+  /** The door tool that opens an app (`porter_apps_open`): its result shows the app to a host that renders apps. */
+  readonly openTool: string;
+}
+
 /** What the transport calls on every request and inside each session. */
 export interface DoorTransportUseCases {
   readonly admitCaller: UseCase<{ token: string | null; site: DoorSite }, Admission>;
   readonly listTools: UseCase<void, ReadonlyArray<DoorTool>>;
   readonly callTool: UseCase<DoorToolCall, DoorToolResult>;
+  readonly apps?: DoorAppsUseCases;
+  /** `tasks/get`: the caller's run started through the door, or null (unknown, someone else's, or not a door run). */
+  readonly getTask: UseCase<DoorTaskRef, DoorTask | null>;
+  /** `tasks/cancel`: stops that run (cooperatively, wherever it executes); null as for `getTask`. */
+  readonly cancelTask: UseCase<DoorTaskRef, DoorTask | null>;
 }

@@ -1,4 +1,4 @@
-import type { RunPrimitives } from '../../domain/runs/run.js';
+import type { RunNowVenue, RunPrimitives } from '../../domain/runs/run.js';
 import type { CompletionWebhookPrimitives } from '../../domain/runs/completion-webhook.js';
 import type { Risk } from '../../domain/guard/risk.js';
 import type { Principal } from '../../domain/principal.js';
@@ -22,6 +22,7 @@ export interface RunView extends Pick<
   | 'dryRun'
   | 'attempts'
   | 'nextAttemptAt'
+  | 'failedCalls'
 > {
   readonly owner: string;
 }
@@ -55,10 +56,24 @@ export interface RunRef {
   readonly runId: string;
 }
 
+/** A stop, answered once the run ended (or the wait ran out); `wait: false` answers once the stop is asked. */
+export interface StopRequest extends RunRef {
+  readonly wait?: boolean;
+}
+
 /** `POST /automations/:id/dry-run`: what the trigger would bring (a delivery's body), if anything. */
 export interface DryRunRequest {
   readonly principal: Principal;
   readonly automationId: string;
+  readonly input?: string;
+}
+
+/** A run of the caller's automation, now (`porter_automations_run`), asked for where they are. */
+export interface RunNowRequest {
+  readonly principal: Principal;
+  readonly automationId: string;
+  readonly venue: RunNowVenue;
+  /** What the run is given after the task's prompt, as a delivery's body would be. */
   readonly input?: string;
 }
 
@@ -68,11 +83,13 @@ export interface RunUseCases {
     { runs: ReadonlyArray<RunView>; nextCursor: string | null }
   >;
   readonly getRun: UseCase<RunRef, RunDetail>;
-  readonly stopRun: UseCase<RunRef, RunView>;
+  readonly stopRun: UseCase<StopRequest, RunView>;
   /** A new run of the same automation with the same prompt and input. */
   readonly rerunRun: UseCase<RunRef, RunView>;
   /** Runs the task now with every write, destructive and egress call previewed; answers once it ended. */
   readonly dryRunAutomation: UseCase<DryRunRequest, RunDetail>;
+  /** A real run of the automation, now, queued behind runs in flight; answers the queued run. */
+  readonly runAutomationNow: UseCase<RunNowRequest, RunView>;
 }
 
 /** `POST /tick`: the bearer is checked by the use case, in constant time. */

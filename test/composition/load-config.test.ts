@@ -146,7 +146,8 @@ describe('loadConfig', () => {
       expect(issuesOf({ limits: { seats: { max: 5, windowSeconds: 60 } } })).to.deep.equal([
         {
           option: 'limits.seats',
-          message: 'unknown option; `limits` takes turns, tokens, toolCalls, appGenerations, runs, anonymousPerAddress',
+          message:
+            'unknown option; `limits` takes turns, tokens, toolCalls, appGenerations, uploadBytes, runs, embeddingTokens, anonymousPerAddress',
         },
       ]);
     });

@@ -92,7 +92,9 @@ describe('Conversations in the shipped chrome: Markdown, message actions, progre
     await page.keyboard.press('Enter');
     await page.waitForSelector('.message.assistant:has-text("echo: a better question")');
     await page.waitForSelector('.message.assistant[aria-busy="false"] .message-action[aria-label="Regenerate answer"]');
-    expect(await page.locator('.message.user').allTextContents()).to.deep.equal(['a better questionCopyEdit']);
+    // The message the edit replaced is kept as an earlier version (chrome-versions.test.ts switches to it).
+    await page.locator('.message.user .version-switcher', { hasText: 'Version 2 of 2' }).waitFor();
+    expect(await page.locator('.message.user').allTextContents()).to.deep.equal(['a better question2 / 2Version 2 of 2CopyEdit']);
     const stored = (await ole.json('GET', `/threads/${threadId}`)).body.messages as Array<{
       role: string;
       parts: Array<{ text?: string }>;

@@ -113,11 +113,12 @@ describe('The development host’s chrome: the demo connection broker end to end
     const { page, screenshot } = session;
     const consent = await connectFromConnectionsPage(session, chrome.host.url, 'demo-calendar');
     expect(await consent.textContent('h1')).to.equal('Allow Porter to read your demo calendar?');
+    // Back from the broker, the sign-in window tells this page and closes itself.
+    const closed = consent.waitForEvent('close');
     await consent.getByRole('button', { name: 'Allow' }).click();
-    await consent.waitForURL(/status=active/);
-    await consent.close();
+    await closed;
     await page.waitForSelector('[data-connection-status="active"]', { timeout: 15_000 });
-    await page.locator('.card:has-text("demo-calendar") .badge:has-text("Connected")').waitFor();
+    await page.locator('.card:has-text("Demo calendar") .badge:has-text("Connected")').waitFor();
     await screenshot('chrome-demo-connection');
 
     const dan = chrome.host.client.as('dan');

@@ -99,8 +99,16 @@ describe('Grants, runs, thread names, badges and the automation form in the ship
     await page.waitForFunction(() => document.querySelectorAll('.thread-link').length === 1);
     expect(await page.locator('.thread-link .thread-title').allTextContents()).to.deep.equal(['Holiday plans']);
     await screenshot('chrome-thread-search');
+    // A word said inside the conversation finds it too, highlighted in a snippet.
+    await say(page, 'Pelicans are welcome at the lake');
+    await page.waitForFunction(() => document.querySelectorAll('.message.assistant[aria-busy="false"]').length === 2);
+    await page.getByLabel('Search conversations').fill('pelic');
+    await page.waitForSelector('.thread-link .thread-snippet mark:text-is("Pelicans")');
+    expect(await page.locator('.thread-link .thread-title').allTextContents()).to.deep.equal(['Holiday plans']);
+    expect(await page.locator('.thread-link .thread-snippet').first().textContent()).to.contain('Pelicans are welcome at the lake');
+    await screenshot('chrome-thread-search-words');
     await page.getByLabel('Search conversations').fill('nothing like it');
-    await page.waitForSelector('text=No conversation is titled like “nothing like it”.');
+    await page.waitForSelector('text=No conversation mentions “nothing like it”.');
     await page.getByLabel('Search conversations').fill('');
     await page.waitForFunction(() => document.querySelectorAll('.thread-link').length === 2);
   });

@@ -6,12 +6,15 @@ import { FlakyModel } from '../support/flaky-model.js';
 import { until } from '../support/eventually.js';
 import { webhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import type { WireClient } from '../support/turn-client.js';
+import { get, TOKENS } from '../../composition/tokens.js';
+import { containerOf } from '../../composition/porter-container.js';
+import { Run } from '../../domain/runs/run.js';
 
 describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs, delivery logs, Run again and Dry run (headless Chromium)', function () {
   this.timeout(90_000);
   let receiver: WebhookReceiver;
   let kim: WireClient;
-  const runs: { retried?: string; skipped?: string; dry?: string } = {};
+  const runs: { retried?: string; skipped?: string; dry?: string; interrupted?: string } = {};
   const chrome = chromeSuite(async () => {
     receiver = await webhookReceiver([500, 200]);
     return {
@@ -62,6 +65,32 @@ describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs,
       (r) => r.body.state === 'skipped',
     );
     await kim.json('POST', `/automations/${busy.body.id}/disarm`, {});
+
+    // A run whose instance stops mid-way: its lease is handed to an instance that is gone, already
+    // lapsed, and the next tick takes it back and tries it again.
+    const long = await kim.json('POST', '/automations', {
+      name: 'Long reconcile',
+      trigger: { kind: 'webhook', source: 'demo' },
+      task: { prompt: '/slow 2 reconciling the ledger one line at a time' },
+    });
+    await kim.json('POST', `/automations/${long.body.id}/arm`, {});
+    [runs.interrupted] = await deliver('{"reconcile":1}');
+    await until(
+      () => kim.json('GET', `/runs/${runs.interrupted}`),
+      (r) => r.body.state === 'running',
+    );
+    const container = containerOf(chrome.host.porter);
+    const book = get(container, TOKENS.RunBook);
+    const loaded = (await book.find(runs.interrupted!))!;
+    const lapsed = { holder: 'a-gone-instance', until: new Date(Date.now() - 1_000).toISOString() };
+    await book.swap(loaded, Run.fromPrimitives({ ...loaded.run.toPrimitives(), lease: lapsed }));
+    await get(container, TOKENS.Tick).execute();
+    await until(
+      () => kim.json('GET', `/runs/${runs.interrupted}`),
+      (r) => r.body.state === 'succeeded',
+      { timeoutMs: 15_000, what: 'the interrupted run to succeed on its retry' },
+    );
+    await kim.json('POST', `/automations/${long.body.id}/disarm`, {});
   }
 
   after(async () => {
@@ -132,6 +161,24 @@ describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs,
     await page.locator('.run-summary:has-text("Run again by you")').waitFor();
   });
 
+  it('shows an attempt its instance’s death interrupted, and the retry that went on after it', async () => {
+    const { page, screenshot } = await chrome.open({ user: 'kim' });
+    await page.goto(`${chrome.host.url}/#/runs/${runs.interrupted}`);
+    const attempts = page.locator('.attempt');
+    await attempts.nth(1).waitFor();
+    expect(await attempts.evaluateAll((items) => items.map((item) => item.getAttribute('data-outcome')))).to.deep.equal([
+      'interrupted',
+      'succeeded',
+    ]);
+    expect(await attempts.first().locator('.run-state').textContent()).to.equal('Interrupted');
+    expect(await attempts.first().locator('.attempt-error').textContent()).to.equal(
+      'The instance executing this run stopped before it finished',
+    );
+    expect(await attempts.first().textContent()).to.include('after the calls it had finished');
+    expect(await page.locator('.run-summary .run-state').textContent()).to.equal('Done');
+    await screenshot('chrome-run-interrupted-and-retried');
+  });
+
   it('shows a skipped run as skipped, in the list and on its page', async () => {
     const { page, screenshot } = await chrome.open({ user: 'kim' });
     await page.goto(`${chrome.host.url}/#/automations`);
@@ -143,12 +190,24 @@ describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs,
     await screenshot('chrome-run-skipped');
   });
 
+  it('lists the runs even when the server answers more slowly than the page polls', async () => {
+    const { page } = await chrome.open({ user: 'kim' });
+    // Each answer to the list takes longer than the page's 3 s poll: a poll must not cut it short.
+    await page.route(/\/api\/porter\/runs$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      await route.continue();
+    });
+    await page.goto(`${chrome.host.url}/#/automations`);
+    await page.locator(`.run[data-run-id="${runs.skipped}"] .run-state`).waitFor({ timeout: 20_000 });
+  });
+
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`axe-core finds nothing serious or critical on the new views, ${colorScheme}`, async () => {
       const { page } = await chrome.open({ user: 'kim', colorScheme });
       const { found, visit } = pageScan(page, chrome.host.url);
       await visit('run with attempts and a delivery log', `#/runs/${runs.retried}`, '.delivery-log');
       await visit('skipped run', `#/runs/${runs.skipped}`, '[data-skipped]');
+      await visit('interrupted and retried run', `#/runs/${runs.interrupted}`, '.attempt[data-outcome="interrupted"]');
       await visit('dry run', `#/runs/${runs.dry}`, '.preview');
       await visit('automations with the new fields and a secret shown once', '#/automations', '.automation', async () => {
         await page.getByRole('button', { name: 'New automation' }).click();

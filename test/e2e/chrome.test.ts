@@ -100,13 +100,13 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     const [pending] = (await cyd.json('GET', '/approvals')).body.approvals;
     expect((await cyd.json('POST', `/approvals/${pending.id}/decide`, { approve: false })).status).to.equal(200);
 
-    await page.waitForSelector('.approval-card[data-approval-state="denied"]', { timeout: 10_000 });
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForSelector('.tool[data-tool="notes_clear"][data-state="output-denied"]');
+    // The card follows the decision and the turn carries on by itself: no Continue to click.
+    await page.waitForSelector('.tool[data-tool="notes_clear"][data-state="output-denied"]', { timeout: 10_000 });
+    expect(await page.getByRole('button', { name: 'Continue' }).count()).to.equal(0);
     await page.waitForSelector('.assistant-text:has-text("denied")');
   });
 
-  it('shows the result of an approved call on the original call when a later message ran it', async () => {
+  it('shows the result of an approved call once, on the original call, when the person writes on', async () => {
     const { page } = await open('jay');
     await page.getByLabel('Message', { exact: true }).fill('/call notes_add {"text":"water the plants"}');
     await page.keyboard.press('Enter');
@@ -114,9 +114,14 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     const jay = chrome.host.client.as('jay');
     const [pending] = (await jay.json('GET', '/approvals')).body.approvals;
     await jay.json('POST', `/approvals/${pending.id}/decide`, { approve: true });
-    await page.waitForSelector('.approval-card[data-approval-state="approved"]', { timeout: 10_000 });
-
-    // Instead of carrying on, the person writes something new: that turn runs the approved call first.
+    // The turn carries on by itself and runs the approved call; the person then writes something new.
+    await page
+      .locator('.message.assistant')
+      .first()
+      .locator('.tool[data-tool="notes_add"] .tool-status:has-text("Done")')
+      .waitFor({ timeout: 10_000 });
+    // Once the answer has ended (Stop gives way to Send), the person writes something new.
+    await page.getByRole('button', { name: 'Send message' }).waitFor();
     await page.getByLabel('Message', { exact: true }).fill('thanks');
     await page.keyboard.press('Enter');
     await page.waitForSelector('.message.assistant:has-text("echo: thanks")');

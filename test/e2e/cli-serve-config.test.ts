@@ -20,20 +20,22 @@ interface Ran {
 /** A clean environment: only what the test gives, so the machine's own variables cannot leak in. */
 const envOf = (env: NodeJS.ProcessEnv) => ({ PATH: process.env.PATH, HOME: process.env.HOME, ...env });
 
-/** `node bin/porter.js …` in `cwd`, to the end (killed after `killAfterMs`: code null). */
-function porter(args: string[], env: NodeJS.ProcessEnv, cwd: string, killAfterMs = 30_000): Promise<Ran> {
+/**
+ * `node bin/porter.js …` in `cwd`, to the end. A command that should have refused but starts
+ * serving is killed the moment it says it listens (code null); a hang is the test's timeout.
+ */
+function porter(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd, env: envOf(env) });
-    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (/ listening on /.test(stdout)) child.kill('SIGKILL');
+    });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
@@ -125,6 +127,8 @@ describe("porter serve --config (a host's own Porter)", function () {
 
     const status = await fetch(`${running.url}/agent/status`, { headers: { 'x-user': 'ada' } });
     expect(status.status).to.equal(200);
+    // Idle connections outlive a balancer's 60 s, so the balancer never reuses one Porter closed.
+    expect(status.headers.get('keep-alive')).to.equal('timeout=65');
     expect((await status.json()).blocks).to.include({ mcp: 'local', store: 'sqlite' });
     const discovery = await fetch(`${running.url}/.well-known/oauth-protected-resource/agent/mcp`);
     expect(discovery.status).to.equal(200);
@@ -248,23 +252,23 @@ describe('production refuses to boot without PORTER_SECRET, and writes nothing',
     await writeFile(join(folder.path(), 'host.mjs'), 'export default { logger: "silent" };\n');
     // A config module is production unless it (or NODE_ENV=development) says otherwise.
     for (const env of [production, {}]) {
-      const ran = await porter(['serve', '--config', 'host.mjs', '--port', '0'], env, folder.path(), 20_000);
+      const ran = await porter(['serve', '--config', 'host.mjs', '--port', '0'], env, folder.path());
       expect(ran.code, ran.stderr).to.equal(2);
       expect(ran.stderr).to.contain('secret: is required in production: set PORTER_SECRET');
     }
     // Nor does a module that asks for the development composition get a minted secret in production.
     await writeFile(join(folder.path(), 'dev.mjs'), 'export default { development: true, logger: "silent" };\n');
-    const dev = await porter(['serve', '--config', 'dev.mjs', '--port', '0'], production, folder.path(), 20_000);
+    const dev = await porter(['serve', '--config', 'dev.mjs', '--port', '0'], production, folder.path());
     expect(dev.code, dev.stderr).to.equal(2);
     expect(dev.stderr).to.contain('secret: is required when NODE_ENV=production');
     expect(await written()).to.deep.equal(['dev.mjs', 'host.mjs']);
   });
 
   it('porter serve without a config module: the demo host only with --demo, and then not without a secret', async () => {
-    const bare = await porter(['serve', '--port', '0'], production, folder.path(), 20_000);
+    const bare = await porter(['serve', '--port', '0'], production, folder.path());
     expect(bare.code).to.equal(2);
     expect(bare.stderr).to.contain('no config module here').and.contain('--config <file>').and.contain('--demo');
-    const demo = await porter(['serve', '--demo', '--port', '0'], production, folder.path(), 20_000);
+    const demo = await porter(['serve', '--demo', '--port', '0'], production, folder.path());
     expect(demo.code, demo.stderr).to.equal(2);
     expect(demo.stderr).to.contain('secret: is required in production: set PORTER_SECRET');
     // Refused before anything: no demo webhook secret minted or printed, nothing started or bundled.
@@ -276,7 +280,7 @@ describe('production refuses to boot without PORTER_SECRET, and writes nothing',
 
   it('porter sync', async () => {
     await writeFile(join(folder.path(), 'pins.json'), JSON.stringify({ slots: [] }));
-    const ran = await porter(['sync', '--pins', 'pins.json'], production, folder.path(), 20_000);
+    const ran = await porter(['sync', '--pins', 'pins.json'], production, folder.path());
     expect(ran.code, ran.stderr).to.equal(2);
     expect(ran.stderr).to.contain('secret: is required in production: set PORTER_SECRET');
     expect(await written()).to.deep.equal(['pins.json']);

@@ -104,6 +104,13 @@ describe('Connections through the running development host', function () {
         expect((await host.client.as('ada').json('GET', '/status')).body.blocks.connections).to.equal(broker.kind);
       });
 
+      it('lists the toolkits the broker can connect, each with a name, to pick from', async () => {
+        const listed = await host.client.as('ada').json('GET', '/connections/toolkits');
+        expect(listed.status).to.equal(200);
+        expect(listed.body.toolkits.map((t: { toolkit: string }) => t.toolkit).sort()).to.deep.equal(['github', 'slack']);
+        for (const t of listed.body.toolkits) expect(t.name).to.be.a('string').and.not.equal('');
+      });
+
       it("initiate → the broker's page → poll → active → listed → delete → gone, at the broker too", async () => {
         const ada = host.client.as('ada');
         const started = await ada.json('POST', '/connections/initiate', { toolkit: 'github', callbackUrl: `${host.url}/settings` });
@@ -186,6 +193,7 @@ describe('Connections through the running development host', function () {
       expect(refused.body.error.code).to.equal('not-implemented');
       expect(refused.body.error.message).to.contain('NANGO_SECRET_KEY');
       expect((await ada.json('GET', '/connections')).status).to.equal(501);
+      expect((await ada.json('GET', '/connections/toolkits')).status).to.equal(501);
     });
 
     it('a tool that needs a connection says the deployment has no broker (no connect offer)', async () => {

@@ -4,6 +4,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { devHostPerTest } from '../support/dev-host-fixture.js';
 import { accessTokenFor, connectSdk, connectSdkV2, doorRpc, initializeRequest } from '../support/door-client.js';
 import type { Part } from '../support/turn-client.js';
+import { waitInWords } from '../../domain/usage/wait-in-words.js';
 
 /** What the door answers a call over a breaker or a budget with, as the JSON-RPC error in a 429's body. */
 interface RateLimited {
@@ -45,11 +46,11 @@ describe('The MCP door over a breaker or a budget: rate-limit answers, never app
     expect(refused).to.have.length(10);
     for (const answer of refused) {
       expect(answer.message).to.match(
-        /^Rate limited\. The toolCallsPerMinute breaker tripped \(60 tool calls a minute\): notes_list was not run; try again in \d+ s$/,
+        /^Rate limited\. The toolCallsPerMinute breaker tripped \(60 tool calls a minute\): notes_list was not run; try again in (about )?\d+ (seconds?|minutes?)$/,
       );
       expect(answer.data).to.include({ status: 'rate-limited', budget: 'toolCallsPerMinute' });
       expect(answer.data.retryAfterSeconds).to.be.within(1, 61);
-      expect(answer.message).to.contain(`try again in ${answer.data.retryAfterSeconds} s`);
+      expect(answer.message).to.contain(`try again ${waitInWords(answer.data.retryAfterSeconds)}`);
     }
     const ada = host.client.as('ada');
     expect((await ada.json('GET', '/approvals')).body.approvals, 'nothing parked for the person to answer').to.deep.equal([]);
@@ -80,7 +81,7 @@ describe('The MCP door over a breaker or a budget: rate-limit answers, never app
     expect(body.id, 'the answer is to the call it refuses').to.equal(4);
     expect(body.error.data).to.deep.equal({ status: 'rate-limited', budget: 'toolCalls', retryAfterSeconds: retryAfter });
     expect(body.error.code).to.equal(-32029);
-    expect(body.error.message).to.equal(`Rate limited. The toolCalls budget is spent (2 per hour); try again in ${retryAfter} s`);
+    expect(body.error.message).to.equal(`Rate limited. The toolCalls budget is spent (2 per hour); try again ${waitInWords(retryAfter)}`);
     const approvals = (await host.client.as('bea').json('GET', '/approvals')).body.approvals;
     expect(approvals).to.deep.equal([]);
 
@@ -100,7 +101,7 @@ describe('The MCP door over a breaker or a budget: rate-limit answers, never app
     expect(error).to.be.instanceOf(StreamableHTTPError);
     expect((error as StreamableHTTPError).code).to.equal(429);
     expect((error as Error).message).to.match(
-      /Rate limited\. The toolCallsPerMinute breaker tripped \(2 tool calls a minute\).*try again in \d+ s/,
+      /Rate limited\. The toolCallsPerMinute breaker tripped \(2 tool calls a minute\).*try again in (about )?\d+ (seconds?|minutes?)/,
     );
     await client.close();
   });

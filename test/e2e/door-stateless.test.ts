@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { expect } from 'chai';
+import pg from 'pg';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -12,19 +13,32 @@ import {
 } from '@modelcontextprotocol/client';
 import { connectSdk, connectSdkV2 } from '../support/door-client.js';
 import { devHostPerTest } from '../support/dev-host-fixture.js';
+import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
 import { startCluster, type TurnCluster } from '../support/turn-cluster.js';
 
 const MODERN = '2026-07-28';
 const PINNED = { versionNegotiation: { mode: { pin: MODERN } } };
 
 /** The door sessions stored in the SQLite file the instances share. */
-function storedSessions(file: string): number {
+function storedSessionsOnSqlite(file: string): number {
   const db = new DatabaseSync(file, { readOnly: true });
   try {
     const row = db.prepare("select count(*) as n from porter_records where collection = 'door-sessions'").get() as { n: number };
     return Number(row.n);
   } finally {
     db.close();
+  }
+}
+
+/** The door sessions stored in the PostgreSQL database the instances share. */
+async function storedSessionsOnPostgres(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query("select count(*)::int as n from porter_records where collection = 'door-sessions'");
+    return (rows[0] as { n: number }).n;
+  } finally {
+    await client.end();
   }
 }
 
@@ -63,68 +77,86 @@ function modernRpc(
   });
 }
 
-describe('The MCP door on the stateless 2026-07-28 revision, two instances behind a round-robin balancer', function () {
-  this.timeout(90_000);
-  let cluster: TurnCluster;
-  let door: URL;
-  let file: string;
+for (const backend of ['SQLite file', 'PostgreSQL'] as const) {
+  describe(`The MCP door on the stateless 2026-07-28 revision, two instances behind a round-robin balancer (${backend})`, function () {
+    this.timeout(90_000);
+    let cluster: TurnCluster;
+    let door: URL;
+    let database: TestDatabase | null = null;
+    let storedSessions: () => Promise<number>;
 
-  before(async () => {
-    file = join(mkdtempSync(join(tmpdir(), 'porter-door-stateless-')), 'porter.db');
-    cluster = await startCluster(2, { databaseUrl: `sqlite:${file}`, door: true });
-    door = new URL(`${cluster.wire}/mcp`);
-  });
-
-  after(async () => {
-    await cluster?.close();
-  });
-
-  it('serves server/discover, tools/list and tools/call as an OAuth-authorized person on either instance, with no session anywhere', async () => {
-    const from = cluster.proxy.served.length;
-    const { client } = await connectSdkV2(door, 'ada', PINNED);
-    expect(client.getProtocolEra()).to.equal('modern');
-    expect(client.getNegotiatedProtocolVersion()).to.equal(MODERN);
-    expect(client.getDiscoverResult()).to.deep.include({ supportedVersions: [MODERN], capabilities: { tools: { listChanged: false } } });
-    expect(client.getDiscoverResult()!.instructions).to.contain('approval');
-    expect(client.getServerVersion()).to.deep.include({ name: 'porter' });
-    expect(client.getServerCapabilities()).to.deep.include({ tools: { listChanged: false } });
-    expect((await client.discover()).supportedVersions).to.include(MODERN);
-
-    const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).to.include('sleep');
-    for (let i = 0; i < 6; i++) {
-      const result = (await client.callTool({ name: 'sleep', arguments: { seconds: 0 } })) as CallToolResult;
-      expect(result.isError ?? false, JSON.stringify(result.content)).to.equal(false);
-    }
-    await client.close();
-
-    const transport = cluster.proxy.served.slice(from).filter((served) => new URL(served.path, door).pathname === door.pathname);
-    expect(transport.length).to.be.greaterThan(8);
-    expect([...new Set(transport.map((served) => served.upstream))].sort(), 'both instances answered').to.deep.equal([0, 1]);
-    expect(
-      transport.filter((served) => served.session.sent !== null || served.session.issued !== null),
-      'no Mcp-Session-Id sent or issued',
-    ).to.deep.equal([]);
-    expect(storedSessions(file), 'nothing in the session store').to.equal(0);
-  });
-
-  it('keeps serving 2025-11-25 clients on the same endpoint with their sessions (the v1 SDK, and v2 in legacy mode)', async () => {
-    const v1 = await connectSdk(door, 'bea');
-    expect(v1.transport.sessionId).to.be.a('string');
-    const v2 = await connectSdkV2(door, 'bea');
-    expect(v2.client.getProtocolEra()).to.equal('legacy');
-    expect(v2.client.getNegotiatedProtocolVersion()).to.equal('2025-11-25');
-    expect(v2.transport.sessionId).to.be.a('string');
-    for (const client of [v1.client, v2.client])
-      for (let i = 0; i < 3; i++) {
-        const result = (await client.callTool({ name: 'sleep', arguments: { seconds: 0 } })) as CallToolResult;
-        expect(result.isError ?? false).to.equal(false);
+    before(async function () {
+      let databaseUrl: string;
+      if (backend === 'PostgreSQL') {
+        const server = await postgresServerUrl();
+        if (!server) return this.skip();
+        database = await createTestDatabase(server);
+        databaseUrl = database.url;
+        storedSessions = () => storedSessionsOnPostgres(database!.url);
+      } else {
+        const file = join(mkdtempSync(join(tmpdir(), 'porter-door-stateless-')), 'porter.db');
+        databaseUrl = `sqlite:${file}`;
+        storedSessions = async () => storedSessionsOnSqlite(file);
       }
-    expect(storedSessions(file)).to.equal(2);
-    await v1.client.close();
-    await v2.client.close();
+      cluster = await startCluster(2, { databaseUrl, door: true });
+      door = new URL(`${cluster.wire}/mcp`);
+    });
+
+    after(async () => {
+      await cluster?.close();
+      await database?.drop();
+    });
+
+    it('serves server/discover, tools/list and tools/call as an OAuth-authorized person on either instance, with no session anywhere', async () => {
+      const from = cluster.proxy.served.length;
+      const { client } = await connectSdkV2(door, 'ada', PINNED);
+      expect(client.getProtocolEra()).to.equal('modern');
+      expect(client.getNegotiatedProtocolVersion()).to.equal(MODERN);
+      expect(client.getDiscoverResult()).to.deep.include({
+        supportedVersions: [MODERN],
+        capabilities: { tools: { listChanged: false }, extensions: { 'io.modelcontextprotocol/tasks': {} } },
+      });
+      expect(client.getDiscoverResult()!.instructions).to.contain('approval');
+      expect(client.getServerVersion()).to.deep.include({ name: 'porter' });
+      expect(client.getServerCapabilities()).to.deep.include({ tools: { listChanged: false } });
+      expect((await client.discover()).supportedVersions).to.include(MODERN);
+
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).to.include('sleep');
+      for (let i = 0; i < 6; i++) {
+        const result = (await client.callTool({ name: 'sleep', arguments: { seconds: 0 } })) as CallToolResult;
+        expect(result.isError ?? false, JSON.stringify(result.content)).to.equal(false);
+      }
+      await client.close();
+
+      const transport = cluster.proxy.served.slice(from).filter((served) => new URL(served.path, door).pathname === door.pathname);
+      expect(transport.length).to.be.greaterThan(8);
+      expect([...new Set(transport.map((served) => served.upstream))].sort(), 'both instances answered').to.deep.equal([0, 1]);
+      expect(
+        transport.filter((served) => served.session.sent !== null || served.session.issued !== null),
+        'no Mcp-Session-Id sent or issued',
+      ).to.deep.equal([]);
+      expect(await storedSessions(), 'nothing in the session store').to.equal(0);
+    });
+
+    it('keeps serving 2025-11-25 clients on the same endpoint with their sessions (the v1 SDK, and v2 in legacy mode)', async () => {
+      const v1 = await connectSdk(door, 'bea');
+      expect(v1.transport.sessionId).to.be.a('string');
+      const v2 = await connectSdkV2(door, 'bea');
+      expect(v2.client.getProtocolEra()).to.equal('legacy');
+      expect(v2.client.getNegotiatedProtocolVersion()).to.equal('2025-11-25');
+      expect(v2.transport.sessionId).to.be.a('string');
+      for (const client of [v1.client, v2.client])
+        for (let i = 0; i < 3; i++) {
+          const result = (await client.callTool({ name: 'sleep', arguments: { seconds: 0 } })) as CallToolResult;
+          expect(result.isError ?? false).to.equal(false);
+        }
+      expect(await storedSessions()).to.equal(2);
+      await v1.client.close();
+      await v2.client.close();
+    });
   });
-});
+}
 
 describe('The MCP door on the stateless revision: refusals in JSON-RPC, never 500', function () {
   this.timeout(60_000);
@@ -204,7 +236,9 @@ describe('The MCP door on the stateless revision: refusals in JSON-RPC, never 50
       error: { code: number; message: string; data: Record<string, unknown> };
     };
     expect(error.code).to.equal(-32029);
-    expect(error.message).to.match(/^Rate limited\. The toolCallsPerMinute breaker tripped \(2 tool calls a minute\).*try again in \d+ s$/);
+    expect(error.message).to.match(
+      /^Rate limited\. The toolCallsPerMinute breaker tripped \(2 tool calls a minute\).*try again in (about )?\d+ (seconds?|minutes?)$/,
+    );
     expect(error.data).to.include({ status: 'rate-limited', budget: 'toolCallsPerMinute' });
 
     const { provider } = await connectSdkV2(door, 'ada', PINNED);

@@ -440,6 +440,11 @@ function describeSweep(label: string, database: () => Promise<{ url: string; don
         ['POST', `/approvals/{id}/decide`],
         ['DELETE', `/grants/{id}`],
         ['GET', `/connections/{id}`],
+        ['GET', `/memories/{id}`],
+        ['DELETE', `/memories/{id}`],
+        ['GET', `/knowledge/documents/{id}`],
+        ['DELETE', `/knowledge/documents/{id}`],
+        ['GET', `/knowledge/passages/{id}`],
       ] as const;
       for (const [method, path] of routes) {
         for (const id of ids) {

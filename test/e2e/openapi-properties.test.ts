@@ -27,6 +27,7 @@ const PER_REQUEST_MS = 10_000;
 const UNDRAWN = new Set([
   'importApp', // an app file (a zip): test/e2e/apps.test.ts and the hostile sweep
   'receiveWebhook', // signed bytes: test/e2e/automations.test.ts
+  'uploadFile', // a file's bytes: test/e2e/uploads.test.ts
 ]);
 
 /** Operations whose real ids would start something heavy (a sandboxed server): they draw ids only. */
@@ -53,6 +54,11 @@ const DESCRIBED_REFUSALS: ReadonlyArray<{ readonly operations: RegExp; readonly 
     described: /never fires, is 400.*unknown one is 400.*registered.*another is 400.*no tool has is 400.*egress guard refuses/,
   },
   { operations: /^runTurn$/, message: /The last message must/, described: /the last message must be the user's/ },
+  {
+    operations: /^runTurn$/,
+    message: /A message may carry at most \d+ files/,
+    described: /at most `uploads.maxFilesPerMessage` of them \(more is 400/,
+  },
   {
     operations: /^authorize$/,
     message: /not registered with this door|redirect_uri/,

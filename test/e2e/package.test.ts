@@ -76,7 +76,7 @@ describe('the published package (npm pack, installed into a fresh host, run with
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('ships the built runtime, its declarations, the prebuilt chrome, the licence and the changelog; no tests, benches or screenshots', () => {
+  it('ships the built runtime, its declarations, the prebuilt chrome and served page, the licence and the changelog; no tests, benches or screenshots', () => {
     const files = packedFiles;
     for (const needed of [
       'package.json',
@@ -93,6 +93,7 @@ describe('the published package (npm pack, installed into a fresh host, run with
       'dist/composition/react.js',
       'dist/composition/react.d.ts',
       'dist/adapters/chrome/assets/manifest.json',
+      'dist/adapters/apps/assets/served-page.js',
     ]) {
       expect(files, needed).to.include(needed);
     }
@@ -194,20 +195,30 @@ describe('the published package (npm pack, installed into a fresh host, run with
       writeFileSync(join(host, 'types', `${file}.json`), JSON.stringify({ compilerOptions, files: [file] }));
       return succeed(join(host, 'node_modules', '.bin', 'tsc'), ['-p', join('types', `${file}.json`)], host);
     };
-    // The server side: every declaration Porter ships, and all they reach, is checked.
-    await check('host-types.ts', false);
-    // The browser side reaches the AI SDK's declarations, which do not pass exactOptionalPropertyTypes themselves.
-    await check('client-types.ts', true);
-    // A React host's useChat (@ai-sdk/react) spread with porterChatOptions, and a server host handing
-    // Porter a provider's model and an AI SDK tool(): the AI SDK's current major on both sides.
-    await check('use-chat-host.ts', true);
-    await check('ai-sdk-host.ts', true);
-    // The typed wire client (openapi-fetch over the shipped wire types), and a host's own tests
-    // with porter-runtime/testing (the scripted model is an AI SDK model).
-    await check('wire-client-types.ts', true);
-    await check('testing-types.ts', true);
-    // A React host's chat page with porter-runtime/react: usePorterThread and PorterToolPart.
-    await check('react-host.tsx', true);
+    // Seven separate compilations, two at a time (each tsc is one process: two use both cores).
+    const checks: Array<[string, boolean]> = [
+      // The server side: every declaration Porter ships, and all they reach, is checked.
+      ['host-types.ts', false],
+      // The browser side reaches the AI SDK's declarations, which do not pass exactOptionalPropertyTypes themselves.
+      ['client-types.ts', true],
+      // A React host's useChat (@ai-sdk/react) spread with porterChatOptions, and a server host handing
+      // Porter a provider's model and an AI SDK tool(): the AI SDK's current major on both sides.
+      ['use-chat-host.ts', true],
+      ['ai-sdk-host.ts', true],
+      // The typed wire client (openapi-fetch over the shipped wire types), and a host's own tests
+      // with porter-runtime/testing (the scripted model is an AI SDK model).
+      ['wire-client-types.ts', true],
+      ['testing-types.ts', true],
+      // A React host's chat page with porter-runtime/react: usePorterThread and PorterToolPart.
+      ['react-host.tsx', true],
+    ];
+    const next = async (): Promise<void> => {
+      const job = checks.shift();
+      if (!job) return;
+      await check(...job);
+      await next();
+    };
+    await Promise.all([next(), next()]);
   });
 
   it('compiles every TypeScript block of README.md and docs/ as written, against the installed package (strict, exactOptionalPropertyTypes)', async () => {

@@ -12,6 +12,7 @@ import { DEMO_SECRET, deliverDemo } from '../support/signed-delivery.js';
 import { actAs, defineTool } from '../../composition/index.js';
 import { demoTools } from '../../composition/dev-host/demo-tools.js';
 import { createArmed } from '../support/armed-automation.js';
+import { PNG } from '../support/upload-samples.js';
 
 const TICK_SECRET = 'a-traces-tick-secret-0123456789';
 /** What the person says: it must never reach a span. */
@@ -105,8 +106,9 @@ describe('Traces through @opentelemetry/api (in-memory exporter, the development
     expect(turn!.attributes).to.include({ 'porter.thread.id': thread, 'porter.venue': 'chat', 'porter.turn.finish_reason': 'tool-calls' });
     expect(turn!.attributes['porter.subject']).to.match(/^[0-9a-f]{32}$/);
 
-    // The AI SDK's own spans (one per model step) nest under the turn.
-    const steps = spans().filter((s) => s.name === 'ai.streamText');
+    // The AI SDK's own spans (one per model step) nest under the turn. (The thread's title, asked of
+    // the model once the first answer is in, is a call of its own, in a trace of its own.)
+    const steps = spans().filter((s) => s.name === 'ai.streamText' && s.spanContext().traceId === traceId);
     expect(steps.length).to.be.greaterThan(0);
     for (const step of steps) expect(under(step, turn!), 'ai.streamText under porter.turn').to.equal(true);
     expect(spans().some((s) => s.name === 'ai.streamText.doStream' && under(s, turn!))).to.equal(true);
@@ -287,5 +289,44 @@ describe('Traces through @opentelemetry/api (in-memory exporter, the development
       await mcp.close();
       await doorHost.close();
     }
+  });
+
+  it('a knowledge_search call holds a porter.knowledge.search span with how many passages it found, never the query', async () => {
+    await host.porter.knowledge.add({ title: 'Traced handbook', format: 'text', content: 'The quokka rota changes on Mondays.' });
+    const ada = client();
+    await ada.say(await ada.newThread(), '/knowledge quokka rota');
+    await until(
+      async () => named('porter.knowledge.search').length,
+      (count) => count === 1,
+    );
+    const [search] = named('porter.knowledge.search');
+    expect(search!.attributes).to.include({ 'porter.knowledge.hits': 1, 'porter.knowledge.limit': 5 });
+    const call = named('porter.tool_call').find((s) => s.attributes['porter.tool.name'] === 'knowledge_search');
+    expect(call && under(search!, call), 'the search nests under its tool call').to.equal(true);
+    expect(JSON.stringify(search!.attributes)).to.not.contain('quokka');
+  });
+
+  it('an upload is one porter.file.upload span with the file, its size and judged type, never its name or bytes', async () => {
+    const ada = client();
+    const thread = await ada.newThread();
+    const answer = await fetch(`${ada.base}/threads/${thread}/files?filename=secret-plans.png`, {
+      method: 'POST',
+      headers: { ...ada.headers, 'content-type': 'image/png' },
+      body: new Blob([new Uint8Array(PNG)]),
+    });
+    expect(answer.status).to.equal(201);
+    const file = (await answer.json()) as { id: string };
+    await until(
+      async () => named('porter.file.upload').length,
+      (count) => count === 1,
+    );
+    const [span] = named('porter.file.upload');
+    expect(span!.attributes).to.include({
+      'porter.thread.id': thread,
+      'porter.file.id': file.id,
+      'porter.file.size': PNG.length,
+      'porter.file.media_type': 'image/png',
+    });
+    expect(JSON.stringify(span!.attributes)).to.not.contain('secret-plans');
   });
 });

@@ -4,6 +4,7 @@ import type { RunDispatcher, WebhookDispatcher } from '../../ports/scheduler.js'
 import type { Store } from '../../ports/store.js';
 import type { Model } from '../../ports/model.js';
 import type { ManualClock } from './manual-clock.js';
+import type { InstanceLiveness } from '../../ports/liveness.js';
 import type { WebhookVerifier } from '../../ports/webhook-verifier.js';
 import type { StoredGrant } from '../../domain/guard/grant.js';
 import type { ThreadPrimitives } from '../../domain/threads/thread.js';
@@ -13,6 +14,7 @@ import type { ApprovalHook } from '../../application/guard/approval-hooks.js';
 import { AuditTrail } from '../../application/audit/audit-trail.js';
 import { GrantBook } from '../../application/guard/grant-book.js';
 import { ThreadBook } from '../../application/threads/thread-book.js';
+import { ThreadText } from '../../application/threads/thread-text.js';
 import { AgentTurn } from '../../application/threads/agent-turn.js';
 import { AutomationRules } from '../../application/automations/automation-rules.js';
 import { ArmingAsks } from '../../application/automations/arming-asks.js';
@@ -28,6 +30,7 @@ import { StopRun } from '../../application/runs/stop-run.js';
 import { GetRun } from '../../application/runs/get-run.js';
 import { ListRuns } from '../../application/runs/list-runs.js';
 import { RerunRun } from '../../application/runs/rerun-run.js';
+import { RunAutomationNow } from '../../application/runs/run-automation-now.js';
 import { DryRunAutomation } from '../../application/runs/dry-run-automation.js';
 import { DeliverCompletionWebhook } from '../../application/runs/deliver-completion-webhook.js';
 import { ChangeAutomation } from '../../application/automations/change-automation.js';
@@ -112,6 +115,8 @@ export interface AutomationsHarnessOptions {
   limits?: Limits;
   /** The bound on each owner's turns in flight (dry runs count); absent, none. */
   maxTurnsInFlight?: number;
+  /** This instance's liveness mark (a fake in tests); absent, leases alone tell a crash. */
+  liveness?: InstanceLiveness;
 }
 
 /** Automations, runs, the tick and webhook intake over the real guard and agent loop, in memory. */
@@ -175,7 +180,11 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     guard: guard.guard,
     executeApproved: guard.executeApproved,
     approvals,
-    threads: new ThreadBook(store.records<ThreadPrimitives>('threads'), store.records<UiMessage>('thread-messages')),
+    threads: new ThreadBook(
+      store.records<ThreadPrimitives>('threads'),
+      store.records<UiMessage>('thread-messages'),
+      new ThreadText(store.textIndex!('threads')),
+    ),
     settings: { toolOutputCap: 32_000, maxSteps: 8 },
     ids,
     logger,
@@ -200,6 +209,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
       leaseMs: options.leaseMs ?? 60_000,
     },
     ...metered,
+    ...(options.liveness ? { liveness: options.liveness } : {}),
   });
   const getRun = new GetRun(runs, webhooks);
   const tick = new Tick({ automations, calendar, starts, sweep, clock, logger });
@@ -231,6 +241,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     getRun,
     listRuns: new ListRuns(runs),
     rerun: new RerunRun({ runs, automations, dispatcher, ids, clock, audit: trail, ...(meter ? { meter } : {}) }),
+    runNow: new RunAutomationNow({ runs, automations, dispatcher, ids, clock, audit: trail, ...(meter ? { meter } : {}) }),
     dryRun: new DryRunAutomation({
       automations,
       runs,

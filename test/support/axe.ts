@@ -14,13 +14,21 @@ interface Violation {
 
 /** Runs axe-core (WCAG 2.x A and AA rules and best practices) and answers the serious and critical violations. */
 export async function seriousViolations(target: Page | Frame): Promise<string[]> {
+  return axeViolations(target, ['serious', 'critical']);
+}
+
+/** Runs axe-core and answers every violation of the given impacts (all of them by default), one line each. */
+export async function axeViolations(
+  target: Page | Frame,
+  impacts: ReadonlyArray<string> = ['minor', 'moderate', 'serious', 'critical'],
+): Promise<string[]> {
   await target.evaluate(AXE);
   const violations = await target.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Violation[] }> } }).axe;
     return (await axe.run(document, { resultTypes: ['violations'] })).violations;
   });
   return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .filter((v) => v.impact !== null && impacts.includes(v.impact))
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
 }
 

@@ -102,6 +102,8 @@ export async function brokerConsent(session: ChromeSession, connect: Locator): P
   const popup = session.context.waitForEvent('page');
   await connect.click();
   const consent = await popup;
+  // The window opens blank, then is sent to the broker's page.
+  await consent.waitForURL((url) => url.href !== 'about:blank');
   await consent.waitForLoadState();
   return consent;
 }
@@ -109,7 +111,9 @@ export async function brokerConsent(session: ChromeSession, connect: Locator): P
 /** Asks to connect `toolkit` from the Connections page of `baseUrl`'s chrome: the broker's consent page, loaded. */
 export async function connectFromConnectionsPage(session: ChromeSession, baseUrl: string, toolkit: string): Promise<Page> {
   await session.page.goto(`${baseUrl}/#/connections`);
-  await session.page.getByLabel('Connect an account').fill(toolkit);
+  // The broker's toolkits to pick from, once it has said which.
+  await session.page.locator(`select#toolkit option[value="${toolkit}"]`).waitFor({ state: 'attached' });
+  await session.page.getByLabel('Connect an account').selectOption(toolkit);
   return brokerConsent(session, session.page.getByRole('button', { name: 'Connect' }));
 }
 

@@ -37,6 +37,7 @@ export class CloudBrokerServer extends StandInBroker {
     super();
     this.http
       .guarded((request) => this.authorized(request), fail(401, 'unauthorized', 'missing or wrong API key'), [
+        ['GET', /^\/v1\/toolkits$/, () => ({ status: 200, body: { toolkits: this.toolkits.map((slug) => ({ slug })) } })],
         ['POST', /^\/v1\/connections$/, (request) => this.startConnection(request)],
         ['GET', /^\/v1\/connections\/([^/]+)$/, (_r, [id]) => this.read(id!)],
         ['DELETE', /^\/v1\/connections\/([^/]+)$/, (_r, [id]) => this.remove(id!)],

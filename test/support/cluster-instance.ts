@@ -8,7 +8,7 @@
 import { createServer } from 'node:http';
 import { createPorter } from '../../composition/create-porter.js';
 import { sleepTool } from './sleep-tool.js';
-import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
+import { ScriptedLanguageModel, type ModelScript } from '../../adapters/model/scripted-language-model.js';
 import { demoPrincipal } from '../../composition/dev-host/demo-principal.js';
 import { developmentOAuth } from '../../composition/dev-host/dev-oauth.js';
 
@@ -16,6 +16,8 @@ export interface ClusterInstanceOptions {
   readonly databaseUrl: string;
   readonly concurrentTurns?: 'reject' | 'enqueue' | 'interrupt';
   readonly keepAliveSeconds?: number;
+  /** Opts into giving up turns nobody reads on any instance after this many seconds (the `turnGraceSeconds` option). */
+  readonly turnGraceSeconds?: number;
   /** Per-subject budgets (the `limits` option). */
   readonly limits?: Record<string, { max: number; windowSeconds: number }>;
   /** How many turns of one subject run at once (the `maxTurnsInFlight` option). */
@@ -33,11 +35,12 @@ const porter = await createPorter(
     databaseUrl: options.databaseUrl,
     scheduler: 'external',
     logger: 'warn',
-    model: new ScriptedLanguageModel(),
+    model: new ScriptedLanguageModel(flaky()),
     tools: [sleepTool(120)],
     principal: demoPrincipal,
     ...(options.concurrentTurns ? { concurrentTurns: options.concurrentTurns } : {}),
     ...(options.keepAliveSeconds !== undefined ? { keepAliveSeconds: options.keepAliveSeconds } : {}),
+    ...(options.turnGraceSeconds !== undefined ? { turnGraceSeconds: options.turnGraceSeconds } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.maxTurnsInFlight !== undefined ? { maxTurnsInFlight: options.maxTurnsInFlight } : {}),
     ...(options.door ? { mcp: true, oauth: developmentOAuth() } : {}),
@@ -55,3 +58,13 @@ const stop = () => {
 };
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
+
+/** `/flaky <text>`: the model fails the first time this instance asks it to answer that text, then answers as ever. */
+function flaky(): ModelScript {
+  const failed = new Set<string>();
+  return (turn) => {
+    if (!turn.text.startsWith('/flaky') || failed.has(turn.text)) return undefined;
+    failed.add(turn.text);
+    throw new Error('the provider is down');
+  };
+}

@@ -16,6 +16,7 @@ import type { ActAsPreset } from '../../ports/act-as.js';
 import type { HostApi } from '../../ports/host-api.js';
 import { AuditTrail } from '../../application/audit/audit-trail.js';
 import { AdmitCaller } from '../../application/door/admit-caller.js';
+import { HostPrincipals, hostPrincipalLookup } from '../../adapters/http/floor/host-principal.js';
 import { AnswerConsent } from '../../application/door/answer-consent.js';
 import { BeginAuthorization } from '../../application/door/begin-authorization.js';
 import { CallDoorTool } from '../../application/door/call-door-tool.js';
@@ -88,8 +89,11 @@ export function doorHarness(options: DoorHarnessOptions = {}) {
   const registry = new StaticToolRegistry(tools);
   const sessions = new DoorSessions({ records: store.records<DoorSessionPrimitives>('door-sessions'), settings, clock });
   const people = new Map<string, Principal | null>();
-  const principalOf: DoorPrincipalLookup =
-    options.principal ?? ((subject) => (people.has(subject) ? people.get(subject)! : { subject, kind: 'user' }));
+  // Read as production reads the host's answer (composition/containers/door.ts).
+  const principalOf: DoorPrincipalLookup = hostPrincipalLookup(
+    options.principal ?? ((subject) => (people.has(subject) ? people.get(subject)! : { subject, kind: 'user' })),
+    new HostPrincipals(guard.logger),
+  );
 
   const oauth = {
     registerClient: new RegisterClient({ clients: registered, secrets, ids, clock, audit }),

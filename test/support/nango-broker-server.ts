@@ -44,6 +44,14 @@ export class NangoBrokerServer extends StandInBroker {
         [
           ['POST', /^\/connect\/sessions$/, (request) => this.createSession(request)],
           ['GET', /^\/connections$/, (request) => this.list(request)],
+          [
+            'GET',
+            /^\/integrations$/,
+            () => ({
+              status: 200,
+              body: { data: this.integrations.map((key) => ({ unique_key: key, provider: key, display_name: displayName(key) })) },
+            }),
+          ],
           ['DELETE', /^\/connections\/([^/]+)$/, (request, [id]) => this.remove(id!, request.query.get('provider_config_key') ?? '')],
           ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((method) => [method, /^\/proxy(\/.*)$/, proxy] as const),
         ],
@@ -181,4 +189,9 @@ export function suiteNangoBroker(secretKey: string): () => Promise<{ nango: { se
     server = new NangoBrokerServer(secretKey);
     return { nango: { secretKey, host: await server.start() } };
   };
+}
+
+/** How Nango's catalogue names a provider (`github` → `GitHub`). */
+function displayName(key: string): string {
+  return key === 'github' ? 'GitHub' : key.charAt(0).toUpperCase() + key.slice(1);
 }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,17 +89,73 @@ let packing: Promise<PackedPackage> | undefined;
 
 /**
  * The package as `npm pack` makes it (its `prepack` build included), once per test run: every
- * suite that installs the published package shares the one tarball. Removed when the run exits.
+ * suite that installs the published package shares the one tarball, across the worker processes
+ * of a parallel run too (`npm pack` builds the checkout's `dist/`, so two builds at once would
+ * trample each other): the first process to ask packs into the run's folder
+ * (`PORTER_TEST_RUN_DIR`, made by `test/support/test-services.ts`), the others wait for what it
+ * writes there, its failure included. Removed when the run ends.
  */
 export function packedPackage(): Promise<PackedPackage> {
-  packing ??= (async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'porter-pack-'));
-    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
-    const packed = await succeed('npm', ['pack', '--json', '--pack-destination', folder], ROOT);
-    const report = JSON.parse(packed.slice(packed.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
-    return { tarball: join(folder, report[0]!.filename), files: report[0]!.files.map((file) => file.path) };
-  })();
-  // A failed pack is not kept: the next suite that needs it tries again, and says why.
-  packing.catch(() => (packing = undefined));
+  const run = process.env.PORTER_TEST_RUN_DIR;
+  packing ??= run ? sharedPack(run) : packInto(ownFolder());
+  // A failed pack is not kept in a run of its own: the next suite that needs it tries again, and says why.
+  if (!run) packing.catch(() => (packing = undefined));
   return packing;
+}
+
+async function sharedPack(run: string): Promise<PackedPackage> {
+  const folder = join(run, 'pack');
+  const outcome = join(run, 'pack.json');
+  try {
+    mkdirSync(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return packedElsewhere(outcome);
+  }
+  const write = (value: object) => {
+    writeFileSync(`${outcome}.part`, JSON.stringify(value));
+    renameSync(`${outcome}.part`, outcome);
+  };
+  try {
+    const packed = await packInto(folder);
+    write({ packed });
+    return packed;
+  } catch (error) {
+    write({ failed: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+}
+
+/** What the worker that packs for the run wrote: the package, or why it could not make it. */
+async function packedElsewhere(outcome: string): Promise<PackedPackage> {
+  const written = JSON.parse(await whenWritten(outcome)) as { packed: PackedPackage } | { failed: string };
+  if ('failed' in written) throw new Error(`npm pack failed in another worker of this run:\n${written.failed}`);
+  return written.packed;
+}
+
+function ownFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'porter-pack-'));
+  process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+  return folder;
+}
+
+async function packInto(folder: string): Promise<PackedPackage> {
+  const packed = await succeed('npm', ['pack', '--json', '--pack-destination', folder], ROOT);
+  const report = JSON.parse(packed.slice(packed.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  return { tarball: join(folder, report[0]!.filename), files: report[0]!.files.map((file) => file.path) };
+}
+
+/** The contents of `file` once it exists (it is written whole, by a rename), seen through the folder's change events. */
+function whenWritten(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const watcher = watch(join(file, '..'));
+    const read = () => {
+      if (!existsSync(file)) return;
+      watcher.close();
+      resolve(readFileSync(file, 'utf8'));
+    };
+    watcher.on('change', read);
+    watcher.on('error', reject);
+    read();
+  });
 }

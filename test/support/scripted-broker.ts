@@ -3,6 +3,7 @@ import type {
   BrokerAccount,
   BrokerInitiation,
   BrokerObservation,
+  BrokerToolkit,
   ConnectionBroker,
   ProxyRequest,
   ProxyResponse,
@@ -28,6 +29,15 @@ export class ScriptedBroker implements ConnectionBroker {
   ) {}
 
   assertConfigured(): void {}
+
+  /** What `toolkits` answers; a test sets its own. */
+  offered: BrokerToolkit[] = [{ toolkit: 'github', name: 'GitHub' }];
+
+  async toolkits(): Promise<ReadonlyArray<BrokerToolkit>> {
+    this.calls.push({ op: 'toolkits', account: {} });
+    if (this.down) throw new Error('broker down');
+    return this.offered;
+  }
 
   async initiate(account: Omit<BrokerAccount, 'ref'>, callbackUrl: string): Promise<BrokerInitiation> {
     this.calls.push({ op: 'initiate', account });

@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 
 /**
@@ -15,12 +17,19 @@ import pg from 'pg';
  * missing is printed once, plainly, and its suites skip. Under `CI` nothing is skipped: a missing
  * server fails the run. `npm run test:core` (`PORTER_TEST_CORE=1`) looks for neither: its
  * PostgreSQL cases skip, because the loop must not wait on a server.
+ *
+ * It also makes the run's own folder, `PORTER_TEST_RUN_DIR`, for what the worker processes of a
+ * parallel run share (the packed package, `test/support/packed-package.ts`), removed at the end.
+ * Mocha runs this setup once, in its main process, before it starts a worker, so every worker and
+ * every child process a test spawns reads the same variables.
  */
 export const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 let stopContainer: (() => Promise<unknown>) | null = null;
+let runFolder: string | null = null;
 
 export async function mochaGlobalSetup(): Promise<void> {
+  if (!process.env.PORTER_TEST_RUN_DIR) process.env.PORTER_TEST_RUN_DIR = runFolder = mkdtempSync(join(tmpdir(), 'porter-test-run-'));
   if (process.env.PORTER_TEST_CORE) {
     delete process.env.PORTER_TEST_PG_URL;
     delete process.env.PORTER_CHROMIUM;
@@ -43,6 +52,7 @@ export async function mochaGlobalSetup(): Promise<void> {
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {
+  if (runFolder) rmSync(runFolder, { recursive: true, force: true });
   await stopContainer?.();
 }
 

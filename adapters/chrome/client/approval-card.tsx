@@ -29,6 +29,8 @@ export interface ApprovalCardProps {
   onDecided?(approvalId: string, approved: boolean): void;
   /** Called when polling finds the approval decided somewhere else. */
   onSettledElsewhere?(view: ApprovalView): void;
+  /** Called once the card shows a decision (here or elsewhere): the call's own status follows it. */
+  onVerdict?(state: ApprovalState): void;
 }
 
 /**
@@ -46,6 +48,7 @@ export function ApprovalCard({
   sessionName = 'conversation',
   onDecided,
   onSettledElsewhere,
+  onVerdict,
 }: ApprovalCardProps) {
   const [state, setState] = useState<ApprovalState>('pending');
   const [by, setBy] = useState<'here' | 'elsewhere' | null>(null);
@@ -58,6 +61,18 @@ export function ApprovalCard({
   const rememberId = useId();
   const decidedHere = useRef(false);
   const reported = useRef(false);
+  const settled = useRef<HTMLDivElement>(null);
+
+  const verdictTo = useRef(onVerdict);
+  verdictTo.current = onVerdict;
+  useEffect(() => {
+    if (state !== 'pending') verdictTo.current?.(state);
+  }, [state]);
+
+  // Decided here, the buttons that had focus are gone: focus moves to the verdict that replaced them.
+  useEffect(() => {
+    if (by === 'here') settled.current?.focus();
+  }, [by]);
 
   useEffect(() => {
     if (state !== 'pending') return;
@@ -109,7 +124,7 @@ export function ApprovalCard({
 
   if (state !== 'pending') {
     return (
-      <div className="approval-card settled" data-approval-state={state} role="status">
+      <div className="approval-card settled" data-approval-state={state} role="status" tabIndex={-1} ref={settled}>
         <span className={`approval-verdict ${state}`} data-decided={by ?? undefined}>
           {VERDICT[state]}
         </span>
@@ -119,7 +134,7 @@ export function ApprovalCard({
   }
 
   return (
-    <section className="approval-card" data-approval-state="pending" aria-label={`Approval needed: ${preview}`}>
+    <section className="approval-card" data-approval-state="pending" aria-label={`Approval needed: ${preview}`} tabIndex={-1}>
       <header className="approval-head">
         <RiskBadge risk={risk} egress={egress} />
         <span className="approval-ask">

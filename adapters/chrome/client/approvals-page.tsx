@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { NAME } from './chrome-config.js';
 import { ApprovalCard } from './approval-card.js';
 import { hrefOf } from './route.js';
@@ -15,6 +15,17 @@ export function ApprovalsPage() {
   usePageEvent('approvals-changed', list.reload);
   const [batchError, setBatchError] = useState<string | null>(null);
   const approvals = list.data?.approvals ?? [];
+
+  // A decided card leaves the list, and the focus it held with it: on to the next one waiting, or
+  // the page once none is.
+  const shown = useRef(0);
+  useEffect(() => {
+    const before = shown.current;
+    shown.current = approvals.length;
+    const at = document.activeElement;
+    if (approvals.length >= before || (at && at !== document.body && at.isConnected)) return;
+    (document.querySelector<HTMLElement>('#main .card-list .approval-card') ?? document.getElementById('main'))?.focus();
+  }, [approvals.length]);
 
   const decideAll = async (approve: boolean) => {
     setBatchError(null);

@@ -1,17 +1,18 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { connectServedApp } from '../../client/served-app-bridge.js';
 import { announceApprovalsChanged } from './page-events.js';
 import { NAME } from './chrome-config.js';
 import { z } from 'zod';
 import { viewOfDocument } from '../../../domain/apps/app-view.js';
 import type { AppDocument } from '../../../domain/apps/app-document.js';
-import { AppRenderer, type AppRecord, type AppRuntime } from './app-renderer.js';
-import { useToolActions } from './app-actions.js';
+import { AppRenderer } from './app-renderer.js';
+import { useAppRuntime } from './app-runtime.js';
 import { EmptyState, InlineError, NoticeBanner, OpenFailed, PageFrame, type Notice } from './page.js';
 import { hrefOf, navigate } from './route.js';
 import { useSession } from './session.js';
 import { relativeTime } from './time.js';
 import { useLoad } from './use-load.js';
+import { deleteWithUndo, useUndone } from './undo.js';
 import { WIRE, WireError, describeError, wire } from './wire.js';
 
 const appSummary = z.object({
@@ -40,9 +41,8 @@ const openPayload = z.object({
   /** Its sandbox stopped its server for crossing a limit: why, and when it may start again. */
   stopped: z.object({ limit: z.string(), message: z.string(), retryAt: z.string() }).optional(),
 });
-const recordList = z.object({
-  records: z.array(z.object({ id: z.string(), data: z.unknown() })),
-  nextCursor: z.string().nullable().optional(),
+const versionList = z.object({
+  versions: z.array(z.object({ number: z.number(), change: z.string(), createdAt: z.string(), instruction: z.string().optional() })),
 });
 const editResult = z.object({ driftedPins: z.array(pinDrift).optional(), issues: z.array(z.string()).optional() });
 
@@ -50,6 +50,7 @@ const editResult = z.object({ driftedPins: z.array(pinDrift).optional(), issues:
 export function AppsPage() {
   const { epoch } = useSession();
   const apps = useLoad((signal) => wire('GET', '/apps', { schema: appList, signal }), [epoch]);
+  useUndone('app', apps.reload);
   const off = apps.error instanceof WireError && apps.error.code === 'not-found';
   return (
     <PageFrame
@@ -65,7 +66,7 @@ export function AppsPage() {
       ) : null}
       <ul className="card-list grid">
         {apps.data?.apps.map((app) => (
-          <li key={app.id} className="card">
+          <li key={app.id} className="card" data-app-id={app.id}>
             <a className="card-link" href={hrefOf({ name: 'app', appId: app.id })}>
               <span className="card-title">{app.title || 'Untitled app'}</span>
               <span className="card-meta">
@@ -128,6 +129,7 @@ export function AppPage({ appId }: { appId: string }) {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [working, setWorking] = useState<'rebase' | 'edit' | 'delete' | 'serve' | null>(null);
   const { reload } = opened;
+  const { updated, ownChange } = useAppUpdates(appId, reload);
 
   // A served app whose server is being brought back: look again until it serves.
   useEffect(() => {
@@ -144,7 +146,8 @@ export function AppPage({ appId }: { appId: string }) {
     setWorking(what);
     setNotice(null);
     try {
-      setNotice(await call());
+      // An edit's notice is the one its version brings (what changed); rebase and serve say it here.
+      setNotice(what === 'edit' ? await call() : await ownChange(call));
       reload();
       return true;
     } catch (caught) {
@@ -177,7 +180,7 @@ export function AppPage({ appId }: { appId: string }) {
   const remove = async () => {
     setWorking('delete');
     try {
-      await wire('DELETE', `/apps/${encodeURIComponent(appId)}`);
+      await deleteWithUndo('app', appId);
       navigate({ name: 'apps' });
     } catch (caught) {
       setNotice({ tone: 'error', text: describeError(caught) });
@@ -235,10 +238,16 @@ export function AppPage({ appId }: { appId: string }) {
         </div>
       ) : null}
       <NoticeBanner notice={notice} />
+      {updated ? (
+        <p className="banner info app-updated" role="status" data-version={updated.number}>
+          Updated {updatedWhen(updated.createdAt)} — {updated.summary}
+        </p>
+      ) : null}
       {opened.data.kind === 'resuming' ? <p className="banner info">Starting the app’s server again…</p> : null}
       {opened.data.stopped ? <StoppedBanner stopped={opened.data.stopped} onRetry={reload} /> : null}
       {frame ? (
-        <ServedFrame appId={appId} title={document.title || 'App'} src={frame} />
+        // A new version is a new page: the frame loads it afresh.
+        <ServedFrame key={opened.data.payload?.version ?? 'served'} appId={appId} title={document.title || 'App'} src={frame} />
       ) : (
         <div className="app-page-canvas">
           <AppRenderer view={viewOfDocument(appId, document)} runtime={runtime} />
@@ -247,6 +256,93 @@ export function AppPage({ appId }: { appId: string }) {
       <EditBox onEdit={edit} busy={working === 'edit'} />
     </PageFrame>
   );
+}
+
+/** When an app was updated, in words: "just now", else the time of day. */
+function updatedWhen(iso: string): string {
+  const when = relativeTime(iso);
+  return when === 'just now' ? when : `at ${new Date(iso).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' })}`;
+}
+
+/** How often an open app looks for a newer version of itself. */
+const VERSION_POLL_MS = 3000;
+
+/** What a version changed, in words. */
+const CHANGE_WORDS: Readonly<Record<string, string>> = {
+  create: 'the app was built',
+  edit: 'the app was changed',
+  import: 'the app was imported',
+  seed: 'the app was set up',
+  rebase: 'the app was rebased onto the new version of its component',
+  graduate: 'the app now runs on its own server',
+};
+
+/**
+ * Follows an open app's versions: when one newer than the version it opened with appears (an edit
+ * from this page, a conversation, another tab or device), the app is opened again, and what changed
+ * is said (the instruction behind it, or the kind of change). Looks while the page is visible.
+ */
+function useAppUpdates(
+  appId: string,
+  reopen: () => void,
+): { updated: { number: number; createdAt: string; summary: string } | null; ownChange: <T>(work: () => Promise<T>) => Promise<T> } {
+  const [updated, setUpdated] = useState<{ number: number; createdAt: string; summary: string } | null>(null);
+  const latest = useRef<number | null>(null);
+  // A change this page makes says so itself: while it runs, looks only learn the newest version, and
+  // at its end that version is the one known, with no second notice.
+  const hushed = useRef(0);
+  const ownChange = useCallback(
+    async <T,>(work: () => Promise<T>): Promise<T> => {
+      hushed.current += 1;
+      try {
+        const result = await work();
+        try {
+          const { versions } = await wire('GET', `/apps/${encodeURIComponent(appId)}/versions`, { schema: versionList });
+          latest.current = Math.max(latest.current ?? 0, ...versions.map((v) => v.number));
+        } catch {
+          // The next look catches up, with a notice at worst.
+        }
+        return result;
+      } finally {
+        hushed.current -= 1;
+      }
+    },
+    [appId],
+  );
+  const reopenNow = useRef(reopen);
+  reopenNow.current = reopen;
+  useEffect(() => {
+    latest.current = null;
+    setUpdated(null);
+    let stopped = false;
+    const look = async () => {
+      if (document.visibilityState !== 'visible') return;
+      try {
+        const { versions } = await wire('GET', `/apps/${encodeURIComponent(appId)}/versions`, { schema: versionList });
+        const newest = versions.reduce<(typeof versions)[number] | null>((a, v) => (!a || v.number > a.number ? v : a), null);
+        if (stopped || !newest) return;
+        const known = latest.current;
+        if (known !== null && newest.number <= known) return;
+        latest.current = newest.number;
+        if (known === null || hushed.current > 0) return;
+        setUpdated({
+          number: newest.number,
+          createdAt: newest.createdAt,
+          summary: newest.instruction?.trim() || (CHANGE_WORDS[newest.change] ?? 'the app was changed'),
+        });
+        reopenNow.current();
+      } catch {
+        // Looked again on the next tick.
+      }
+    };
+    void look();
+    const timer = window.setInterval(() => void look(), VERSION_POLL_MS);
+    return () => {
+      stopped = true;
+      window.clearInterval(timer);
+    };
+  }, [appId]);
+  return { updated, ownChange };
 }
 
 /** A served app its sandbox stopped for crossing a limit: what happened, and a way to try again once it may start. */
@@ -331,61 +427,6 @@ function InstructionForm({
   );
 }
 
-/** Records of every bound collection, and the document's actions, over the app's routes. */
-function useAppRuntime(appId: string, document: AppDocument | undefined): AppRuntime | undefined {
-  const [records, setRecords] = useState<Record<string, AppRecord[]>>({});
-  const tools = useToolActions(appId);
-  const base = `/apps/${encodeURIComponent(appId)}`;
-  const collections = useMemo(() => [...new Set(Object.values(document?.data ?? {}).map((b) => b.collection))], [document]);
-
-  const refresh = useCallback(
-    async (collection: string) => {
-      const page = await wire('GET', `${base}/records/${encodeURIComponent(collection)}`, { schema: recordList });
-      setRecords((current) => ({ ...current, [collection]: page.records }));
-    },
-    [base],
-  );
-
-  useEffect(() => {
-    for (const collection of collections) void refresh(collection).catch(() => setRecords((current) => ({ ...current, [collection]: [] })));
-  }, [collections, refresh]);
-
-  return useMemo<AppRuntime | undefined>(() => {
-    if (!document) return undefined;
-    return {
-      records: (bind) => {
-        const binding = document.data[bind];
-        return binding ? records[binding.collection] : [];
-      },
-      outcome: tools.outcome,
-      act: async (name, input, from) => {
-        const action = document.actions[name];
-        if (!action) return;
-        if (action.kind === 'put-record') {
-          // Nothing typed: nothing to keep (an "Add" pressed on an empty field).
-          if (!input.recordId && Object.keys(input.record ?? {}).length === 0) return;
-          await wire(
-            'PUT',
-            `${base}/records/${encodeURIComponent(action.collection)}${input.recordId ? `/${encodeURIComponent(input.recordId)}` : ''}`,
-            { body: { data: input.record ?? {} } },
-          );
-          await refresh(action.collection);
-        } else if (action.kind === 'delete-record') {
-          if (!input.recordId) return;
-          await wire('DELETE', `${base}/records/${encodeURIComponent(action.collection)}/${encodeURIComponent(input.recordId)}`);
-          await refresh(action.collection);
-        } else if (action.kind === 'tool') {
-          // The host's tool, through the guard; a list item sends the record it stands for.
-          await tools.run(name, action.tool, input.record ?? (input.recordId ? { recordId: input.recordId } : {}), from);
-        } else {
-          const fn = /^fn:(.+)$/.exec(action.target);
-          if (fn) await wire('POST', `${base}/fn/${encodeURIComponent(fn[1]!)}`, { body: input.record ?? {} });
-        }
-      },
-    };
-  }, [document, records, base, refresh, tools]);
-}
-
 /**
  * A served app's own page, framed sandboxed, with the app bridge connected: the page asks this
  * frame for its records and actions (it cannot call the wire itself), and is told the chrome's
@@ -393,6 +434,8 @@ function useAppRuntime(appId: string, document: AppDocument | undefined): AppRun
  */
 function ServedFrame({ appId, title, src }: { appId: string; title: string; src: string }) {
   const frame = useRef<HTMLIFrameElement>(null);
+  // The height its page says its content takes (clamped by the bridge); the stylesheet's until then.
+  const [height, setHeight] = useState<number | null>(null);
   useEffect(() => {
     if (!frame.current) return;
     const dark = window.matchMedia('(prefers-color-scheme: dark)');
@@ -408,6 +451,7 @@ function ServedFrame({ appId, title, src }: { appId: string; title: string; src:
       onChange: ({ result }) => {
         if ((result as { status?: unknown } | null)?.status === 'parked') announceApprovalsChanged();
       },
+      onSize: setHeight,
     });
     const schemeChanged = () => bridge.sendTheme(theme());
     dark.addEventListener('change', schemeChanged);
@@ -416,7 +460,17 @@ function ServedFrame({ appId, title, src }: { appId: string; title: string; src:
       bridge.disconnect();
     };
   }, [appId]);
-  return <iframe ref={frame} className="app-frame" title={title} src={src} sandbox={FRAME_SANDBOX} />;
+  return (
+    <iframe
+      ref={frame}
+      className="app-frame"
+      title={title}
+      src={src}
+      sandbox={FRAME_SANDBOX}
+      style={height !== null ? { height } : undefined}
+      data-sized={height !== null ? 'content' : undefined}
+    />
+  );
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   CONNECTION_STATUS,
   connectionList,
   startConnection,
+  toolkitList,
   useConnectionPoll,
   type Connection,
   type Initiation,
@@ -11,15 +12,20 @@ import {
 import { EmptyState, PageFrame } from './page.js';
 import { useSession } from './session.js';
 import { useLoad } from './use-load.js';
+import { deleteWithUndo, useUndone } from './undo.js';
 import { WireError, describeError, wire } from './wire.js';
 
 /** Accounts Porter may use for this person: connect one (the broker signs them in), watch it settle. */
 export function ConnectionsPage() {
   const { epoch } = useSession();
   const list = useLoad((signal) => wire('GET', '/connections', { schema: connectionList, signal }), [epoch]);
+  useUndone('connection', list.reload);
   const [watching, setWatching] = useState<Initiation | null>(null);
   const [error, setError] = useState<string | null>(null);
   const unavailable = list.error instanceof WireError && (list.error.code === 'not-implemented' || list.error.code === 'not-found');
+  // What the broker can connect: picked from, never typed. Should the broker not say, a slug is typed.
+  const offered = useLoad((signal) => wire('GET', '/connections/toolkits', { schema: toolkitList, signal }), [epoch]);
+  const nameOf = (toolkit: string) => offered.data?.toolkits.find((t) => t.toolkit === toolkit)?.name ?? toolkit;
 
   const initiate = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -32,14 +38,14 @@ export function ConnectionsPage() {
       form.reset();
       list.reload();
     } catch (caught) {
-      setError(describeError(caught));
+      setError(connectError(caught, nameOf(toolkit)));
     }
   };
 
   const remove = async (c: Connection) => {
     setError(null);
     try {
-      await wire('DELETE', `/connections/${encodeURIComponent(c.id)}`);
+      await deleteWithUndo('connection', c.id);
     } catch (caught) {
       setError(describeError(caught));
     }
@@ -60,7 +66,20 @@ export function ConnectionsPage() {
         <form className="card form-card inline" onSubmit={(event) => void initiate(event)} aria-label="New connection">
           <label htmlFor="toolkit">Connect an account</label>
           <div className="edit-row">
-            <input id="toolkit" name="toolkit" required placeholder="github, google-calendar, slack…" autoComplete="off" />
+            {offered.data && offered.data.toolkits.length > 0 ? (
+              <select id="toolkit" name="toolkit" required defaultValue="">
+                <option value="" disabled>
+                  Choose a service…
+                </option>
+                {offered.data.toolkits.map((t) => (
+                  <option key={t.toolkit} value={t.toolkit}>
+                    {t.name}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input id="toolkit" name="toolkit" required placeholder="github, google-calendar, slack…" autoComplete="off" />
+            )}
             <button type="submit" className="button primary">
               Connect
             </button>
@@ -81,7 +100,7 @@ export function ConnectionsPage() {
         {list.data?.connections.map((c) => (
           <li key={c.id} className="card card-row" data-connection-id={c.id}>
             <div>
-              <div className="card-title">{c.toolkit}</div>
+              <div className="card-title">{nameOf(c.toolkit)}</div>
               <div className="card-meta">
                 <span className={`badge ${c.status === 'active' ? 'ok' : c.status === 'initiated' ? '' : 'warn'}`}>
                   {CONNECTION_STATUS[c.status] ?? c.status}
@@ -96,6 +115,17 @@ export function ConnectionsPage() {
       </ul>
     </PageFrame>
   );
+}
+
+/** Why connecting failed, in plain words, with what to do about it. */
+function connectError(caught: unknown, name: string): string {
+  if (caught instanceof WireError) {
+    if (caught.code === 'validation')
+      return `${name} can’t be connected here: it isn’t set up on this deployment’s connection broker. Choose a service from the list.`;
+    if (caught.code === 'unavailable') return 'The connection service is not answering right now. Try again in a moment.';
+    if (caught.code === 'not-implemented') return 'This deployment has no connection service set up.';
+  }
+  return `${name} could not be connected: ${describeError(caught)}`;
 }
 
 /** A just-initiated connection, watched until the broker reports how it ended. */

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ChatView } from './chat-view.js';
 import { takeFirstMessage } from './first-message.js';
 import { navigate } from './route.js';
@@ -18,8 +18,14 @@ export function Conversation({ threadId }: { threadId: string }) {
   const listed = threads?.find((t) => t.id === threadId);
   const [renamed, setRenamed] = useState<string | null>(null);
   const title = renamed ?? (listed ? titleOf(listed) : loaded.data ? titleOf(loaded.data) : firstMessage ? 'New conversation' : '');
-  const [confirming, setConfirming] = useState(false);
   const [renaming, setRenaming] = useState(false);
+  // Saved or cancelled, the rename form gives focus back to the Rename button it came from.
+  const actions = useRef<HTMLDivElement>(null);
+  const wasRenaming = useRef(false);
+  useEffect(() => {
+    if (wasRenaming.current && !renaming) actions.current?.querySelector<HTMLElement>('[aria-label="Rename conversation"]')?.focus();
+    wasRenaming.current = renaming;
+  }, [renaming]);
 
   const rename = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -74,27 +80,14 @@ export function Conversation({ threadId }: { threadId: string }) {
           </h1>
         )}
         {loaded.data && !renaming ? (
-          <div className="header-actions">
-            {confirming ? null : (
-              <IconButton label="Rename conversation" d="M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4" onClick={() => setRenaming(true)} />
-            )}
-            {confirming ? (
-              <>
-                <span className="confirm-text">Delete this conversation?</span>
-                <button type="button" className="button small danger" onClick={() => void remove()}>
-                  Delete
-                </button>
-                <button type="button" className="button small secondary" onClick={() => setConfirming(false)} autoFocus>
-                  Keep
-                </button>
-              </>
-            ) : (
-              <IconButton
-                label="Delete conversation"
-                d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 002 2h6a2 2 0 002-2l1-12M9 7V4h6v3"
-                onClick={() => setConfirming(true)}
-              />
-            )}
+          <div className="header-actions" ref={actions}>
+            <IconButton label="Rename conversation" d="M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4" onClick={() => setRenaming(true)} />
+            {/* No "are you sure?": the toast's Undo is the way back. */}
+            <IconButton
+              label="Delete conversation"
+              d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 002 2h6a2 2 0 002-2l1-12M9 7V4h6v3"
+              onClick={() => void remove()}
+            />
           </div>
         ) : null}
       </header>
@@ -104,7 +97,13 @@ export function Conversation({ threadId }: { threadId: string }) {
         </p>
       ) : null}
       {loaded.data ? (
-        <ChatView key={`${threadId}:${epoch}`} threadId={threadId} initialMessages={loaded.data.messages} firstMessage={firstMessage} />
+        <ChatView
+          key={`${threadId}:${epoch}`}
+          threadId={threadId}
+          initialMessages={loaded.data.messages}
+          initialVersions={loaded.data.versions}
+          firstMessage={firstMessage}
+        />
       ) : loaded.error ? (
         <div className="empty-state" role="alert">
           <h2>

@@ -5,6 +5,7 @@ import { EmptyState, NoticeBanner, PageFrame, type Notice } from './page.js';
 import { useSession } from './session.js';
 import { dateTime, relativeTime } from './time.js';
 import { useLoad } from './use-load.js';
+import { deleteWithUndo, useUndone } from './undo.js';
 import { describeError, wire } from './wire.js';
 import { usePageEvent } from './page-events.js';
 
@@ -28,6 +29,7 @@ export function GrantsPage() {
   const { epoch } = useSession();
   const list = useLoad((signal) => wire('GET', '/grants?limit=100', { schema: grantList, signal }), [epoch]);
   usePageEvent('approvals-changed', list.reload);
+  useUndone('grant', list.reload);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [revoking, setRevoking] = useState<string | null>(null);
   const byTool = new Map<string, Grant[]>();
@@ -38,7 +40,7 @@ export function GrantsPage() {
     setRevoking(g.id);
     setNotice(null);
     try {
-      await wire('DELETE', `/grants/${encodeURIComponent(g.id)}`);
+      await deleteWithUndo('grant', g.id);
       setNotice({ tone: 'info', text: `Revoked: ${g.tool} will ask again.` });
     } catch (caught) {
       setNotice({ tone: 'error', text: describeError(caught) });

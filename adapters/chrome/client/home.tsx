@@ -9,6 +9,7 @@ import { useSession } from './session.js';
 import { createThread } from './threads.js';
 import { describeError, wire } from './wire.js';
 import { rememberFirstMessage } from './first-message.js';
+import { UsageWarning } from './usage-meter.js';
 
 type Suggestion = { readonly label: string; readonly text: string };
 
@@ -25,6 +26,7 @@ function useSuggestions(): ReadonlyArray<Suggestion> | undefined {
   if (HOST_SUGGESTIONS) return HOST_SUGGESTIONS;
   if (!tools.data && !tools.error) return undefined;
   const fromTools = [...(tools.data?.tools ?? [])]
+    .filter((tool) => !PORTERS_OWN.test(tool.name))
     .sort((a, b) => Number(a.risk !== 'read') - Number(b.risk !== 'read'))
     .slice(0, deployment?.blocks.apps ? 2 : 3)
     .map((tool) => ({ label: labelOf(tool.name), text: tool.description }));
@@ -36,6 +38,9 @@ function useSuggestions(): ReadonlyArray<Suggestion> | undefined {
       : []),
   ];
 }
+
+/** Porter's own tools (memory, knowledge) are in every deployment: the home screen shows off the host's. */
+const PORTERS_OWN = /^(memory_(save|search|forget)|knowledge_search)$/;
 
 /** `notes_list` → "Notes list". */
 function labelOf(name: string): string {
@@ -94,6 +99,7 @@ export function Home() {
         ) : null}
       </div>
       <div className="chat-composer">
+        <UsageWarning />
         <Composer onSend={start} disabled={starting} autoFocus placeholder={`Message ${NAME}`} />
         <p className="composer-hint">
           <kbd>Enter</kbd> to send · <kbd>Shift</kbd>+<kbd>Enter</kbd> for a new line

@@ -35,7 +35,37 @@ export const Markdown = memo(function Markdown({ text, streaming = false }: { te
 
 const REMARK: ComponentProps<typeof ReactMarkdown>['remarkPlugins'] = [remarkGfm];
 // Only a fence that names its language is highlighted: guessing costs time on every streamed chunk.
-const REHYPE: ComponentProps<typeof ReactMarkdown>['rehypePlugins'] = [[rehypeHighlight, { detect: false, languages: CODE_LANGUAGES }]];
+const REHYPE: ComponentProps<typeof ReactMarkdown>['rehypePlugins'] = [
+  [rehypeHighlight, { detect: false, languages: CODE_LANGUAGES }],
+  () => headingsUnderThePage,
+];
+
+interface HastNode {
+  type: string;
+  tagName?: string;
+  children?: HastNode[];
+}
+
+/**
+ * An answer's headings fitted into the page's outline: the page's title is its h1, so the answer's
+ * top level becomes h2 and no level is skipped ("### Summary" straight after the title reads as h2,
+ * a "####" under an h2 as h3), as a screen reader's list of headings expects.
+ */
+function headingsUnderThePage(tree: HastNode): void {
+  const headings: HastNode[] = [];
+  const walk = (node: HastNode) => {
+    if (node.type === 'element' && /^h[1-6]$/.test(node.tagName ?? '')) headings.push(node);
+    node.children?.forEach(walk);
+  };
+  walk(tree);
+  const ranks = [...new Set(headings.map((h) => Number(h.tagName![1])))].sort((a, b) => a - b);
+  let previous = 1;
+  for (const heading of headings) {
+    const level = Math.min(2 + ranks.indexOf(Number(heading.tagName![1])), previous + 1, 6);
+    heading.tagName = `h${level}`;
+    previous = level;
+  }
+}
 
 const COMPONENTS: Components = {
   // Links leave the conversation: a new tab, and nothing of this page goes with them.
@@ -44,11 +74,18 @@ const COMPONENTS: Components = {
       {children}
     </a>
   ),
-  // Wide tables scroll inside the message instead of widening it.
+  // Wide tables scroll inside the message instead of widening it; the block takes focus, so a
+  // keyboard can scroll it too.
   table: ({ node: _node, children, ...rest }) => (
-    <div className="table-wrap">
+    <div className="table-wrap" role="region" aria-label="Table" tabIndex={0}>
       <table {...rest}>{children}</table>
     </div>
+  ),
+  // A task list's checkbox is named by its item's text (a label around both).
+  li: ({ node: _node, children, className, ...rest }) => (
+    <li className={className} {...rest}>
+      {className?.includes('task-list-item') ? <label className="task-label">{children}</label> : children}
+    </li>
   ),
   pre: ({ node, children }) => <CodeBlock language={languageOf(node)}>{children}</CodeBlock>,
 };
@@ -81,7 +118,10 @@ function CodeBlock({ language, children }: { language: string | undefined; child
           {copied ? 'Copied' : 'Copy'}
         </button>
       </div>
-      <pre>{children}</pre>
+      {/* Focusable, so a keyboard can scroll a long line into view. */}
+      <pre tabIndex={0} role="region" aria-label={`${language ?? 'Code'} code`}>
+        {children}
+      </pre>
     </div>
   );
 }

@@ -1,13 +1,24 @@
-import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { copyText } from './clipboard.js';
 import { Icon } from './icon.js';
 
-/** Under a message: copy it, and (on the last exchange) regenerate the answer or edit the message. */
-export function MessageActions({ text, onRegenerate, onEdit }: { text: string; onRegenerate?: () => void; onEdit?: () => void }) {
+/** Under a message: its versions (`children`), copy it, regenerate the last answer or edit the message. */
+export function MessageActions({
+  text,
+  onRegenerate,
+  onEdit,
+  children,
+}: {
+  text: string;
+  onRegenerate?: () => void;
+  onEdit?: () => void;
+  children?: ReactNode;
+}) {
   const [copied, setCopied] = useState(false);
-  if (!text && !onRegenerate && !onEdit) return null;
+  if (!text && !onRegenerate && !onEdit && !children) return null;
   return (
     <div className="message-actions">
+      {children}
       {text ? (
         <button
           type="button"

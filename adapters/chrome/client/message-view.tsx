@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { NAME } from './chrome-config.js';
 import { getToolName, isToolUIPart, type UIMessage } from 'ai';
 import { RichText } from './rich-text.js';
@@ -8,7 +8,11 @@ import { ToolProgress, progressOf } from './tool-progress.js';
 import { ToolActivity, type ToolCallView } from './tool-activity.js';
 import { AppViewPart } from './app-view.js';
 import { ConnectOffer } from './connect-offer.js';
+import { MemoryPart } from './memory-part.js';
+import { Citations } from './citations.js';
 import type { ApprovalView } from './wire.js';
+import { VersionSwitcher, type ShownVersion } from './version-switcher.js';
+import { InterruptedNote, interruptionOf } from './interrupted-note.js';
 
 type Part = UIMessage['parts'][number];
 
@@ -27,21 +31,42 @@ export interface MessageViewProps {
   readonly streaming: boolean;
   onDecided?(approvalId: string, approved: boolean): void;
   onSettledElsewhere?(view: ApprovalView): void;
-  /** On the last answer, when no turn runs: ask for it again. */
+  /** On the last answer (or the person's last message, left unanswered), when no turn runs: ask for it again. */
   onRegenerate?(): void;
   /** On the person's last message, when no turn runs: send it again as edited. */
   onEdit?(text: string): Promise<void>;
+  /** On a message regenerate or edit replaced: which version is shown, and how many there are. */
+  versions?: ShownVersion | undefined;
+  /** When no turn runs: show another version. */
+  onShowVersion?: ((index: number) => void) | undefined;
 }
 
-export function MessageView({ message, laterResults, streaming, onDecided, onSettledElsewhere, onRegenerate, onEdit }: MessageViewProps) {
+export function MessageView(props: MessageViewProps) {
+  const { message, laterResults, streaming, onDecided, onSettledElsewhere, onRegenerate, onEdit, versions, onShowVersion } = props;
+  const switcher = versions ? <VersionSwitcher version={versions} onShow={onShowVersion} /> : null;
   const [editing, setEditing] = useState(false);
+  // Editing cancelled, focus goes back to the Edit button (sent, the chat moves it to the composer).
+  const said = useRef<HTMLElement>(null);
+  const backToEdit = useRef(false);
+  useEffect(() => {
+    if (editing || !backToEdit.current) return;
+    backToEdit.current = false;
+    said.current?.querySelector<HTMLElement>('[aria-label="Edit message"]')?.focus();
+  }, [editing]);
+  // A turn that did not finish (the stored thread marks it): said once, here, unless a part says it already.
+  const interruption = streaming ? null : interruptionOf(message);
   if (message.role === 'user') {
+    // Said while it is still the last message and no turn answers it (a later answer makes it moot).
+    const unanswered = onRegenerate ? interruption : null;
     if (editing && onEdit)
       return (
         <article className="message user editing" aria-label="Edit your message">
           <UserMessageEditor
             initial={plainText(message)}
-            onCancel={() => setEditing(false)}
+            onCancel={() => {
+              backToEdit.current = true;
+              setEditing(false);
+            }}
             onSend={async (text) => {
               await onEdit(text);
               setEditing(false);
@@ -50,19 +75,20 @@ export function MessageView({ message, laterResults, streaming, onDecided, onSet
         </article>
       );
     return (
-      <article className="message user" aria-label="You said">
+      <article className="message user" aria-label="You said" ref={said}>
         <div className="bubble">
           {message.parts.map((part, index) =>
             part.type === 'text' ? (
               <RichText key={index} text={part.text} />
             ) : part.type === 'file' ? (
-              <p key={index} className="file-chip">
-                {part.filename ?? part.mediaType}
-              </p>
+              <AttachedFileView key={index} url={part.url} mediaType={part.mediaType} filename={part.filename} />
             ) : null,
           )}
         </div>
-        <MessageActions text={plainText(message)} {...(onEdit ? { onEdit: () => setEditing(true) } : {})} />
+        <MessageActions text={plainText(message)} {...(onEdit ? { onEdit: () => setEditing(true) } : {})}>
+          {switcher}
+        </MessageActions>
+        {unanswered ? <InterruptedNote interruption={unanswered} kept={false} onRetry={onRegenerate} /> : null}
       </article>
     );
   }
@@ -123,17 +149,38 @@ export function MessageView({ message, laterResults, streaming, onDecided, onSet
         // A tool that acts through an account the person has not connected: offer to connect it here.
         if (part.type === 'data-porter-connect')
           return <ConnectOffer key={(part as { id?: string }).id ?? index} data={(part as { data: unknown }).data} />;
+        // What the agent remembered or forgot about the person: said where it happened.
+        if (part.type === 'data-porter-memory')
+          return <MemoryPart key={(part as { id?: string }).id ?? index} data={(part as { data: unknown }).data} />;
         if (part.type === 'data-porter-error') {
           const data = (part as { data?: { message?: unknown } }).data;
+          // Red, its cause said, and (on the last answer) the action that fixes it.
           return (
-            <p key={index} className="message-error" role="alert">
-              {typeof data?.message === 'string' ? data.message : 'Something went wrong while answering.'}
-            </p>
+            <div key={index} className="message-error" role="alert">
+              <p>
+                <strong className="error-cause">Not finished.</strong>{' '}
+                {typeof data?.message === 'string' ? data.message : 'Something went wrong while answering.'}
+                {producedAnything(message) ? ' What it wrote before is kept above.' : ''}
+              </p>
+              {onRegenerate ? (
+                <button type="button" className="button small primary" onClick={onRegenerate}>
+                  Retry
+                </button>
+              ) : null}
+            </div>
           );
         }
         return null;
       })}
-      {!streaming ? <MessageActions text={plainText(message)} {...(onRegenerate ? { onRegenerate } : {})} /> : null}
+      {interruption && !message.parts.some((part) => part.type === 'data-porter-error') ? (
+        <InterruptedNote interruption={interruption} kept={producedAnything(message)} onRetry={onRegenerate} />
+      ) : null}
+      <Citations parts={message.parts} />
+      {!streaming ? (
+        <MessageActions text={plainText(message)} {...(onRegenerate ? { onRegenerate } : {})}>
+          {switcher}
+        </MessageActions>
+      ) : null}
     </article>
   );
 }
@@ -141,6 +188,13 @@ export function MessageView({ message, laterResults, streaming, onDecided, onSet
 /** Whether a call is still under way in a turn that is streaming (its progress is worth showing). */
 function live(state: string, streaming: boolean): boolean {
   return streaming && (state === 'input-available' || state === 'input-streaming' || state === 'approval-responded');
+}
+
+/** Whether an answer holds anything besides its error: text, a tool call, a view. */
+function producedAnything(message: UIMessage): boolean {
+  return message.parts.some(
+    (part) => (part.type === 'text' && part.text.trim() !== '') || isToolUIPart(part) || part.type === 'data-porter-view',
+  );
 }
 
 /** The text a person would copy: the message's text parts, one paragraph each. */
@@ -181,4 +235,23 @@ export function laterResultsOf(messages: ReadonlyArray<UIMessage>): Map<string, 
     }
   }
   return results;
+}
+
+/**
+ * A file the person attached: an image shown (read from the wire, which answers only its owner), any
+ * other file as a link that opens it.
+ */
+function AttachedFileView({ url, mediaType, filename }: { url: string; mediaType: string; filename?: string | undefined }) {
+  const name = filename ?? mediaType;
+  if (mediaType.startsWith('image/') && !url.startsWith('data:'))
+    return (
+      <a className="file-attachment image" href={url} target="_blank" rel="noreferrer">
+        <img src={url} alt={name} loading="lazy" />
+      </a>
+    );
+  return (
+    <a className="file-chip" href={url} target="_blank" rel="noreferrer" aria-label={`Open ${name}`}>
+      {name}
+    </a>
+  );
 }

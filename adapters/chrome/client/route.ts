@@ -8,6 +8,7 @@ export type Route =
   | { name: 'apps' }
   | { name: 'app'; appId: string }
   | { name: 'grants' }
+  | { name: 'memories' }
   | { name: 'automations' }
   | { name: 'run'; runId: string }
   | { name: 'connections' };
@@ -20,6 +21,7 @@ export function parseRoute(hash: string): Route {
   if (head === 'apps') return { name: 'apps' };
   if (head === 'approvals') return { name: 'approvals' };
   if (head === 'grants') return { name: 'grants' };
+  if (head === 'memories') return { name: 'memories' };
   if (head === 'runs' && id) return { name: 'run', runId: id };
   if (head === 'automations') return { name: 'automations' };
   if (head === 'connections') return { name: 'connections' };

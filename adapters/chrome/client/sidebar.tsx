@@ -10,6 +10,9 @@ import { useDeployment } from './deployment.js';
 import { relativeTime } from './time.js';
 import { usePageEvent } from './page-events.js';
 import { Icon } from './icon.js';
+import { Highlighted } from './highlighted.js';
+import { UsageMeters } from './usage-meter.js';
+import { ThemeSwitch } from './theme-switch.js';
 
 export interface SidebarProps {
   readonly route: Route;
@@ -60,6 +63,7 @@ export function Sidebar({ route, onNavigate }: SidebarProps) {
       <ul className="nav-links">
         <NavLink route={route} to={{ name: 'approvals' }} label="Approvals" count={pendingCount} onNavigate={onNavigate} />
         <NavLink route={route} to={{ name: 'grants' }} label="Grants" onNavigate={onNavigate} />
+        <NavLink route={route} to={{ name: 'memories' }} label="Memories" onNavigate={onNavigate} />
         <NavLink route={route} to={{ name: 'apps' }} label="Apps" onNavigate={onNavigate} />
         <NavLink route={route} to={{ name: 'automations' }} label="Automations" onNavigate={onNavigate} />
         <NavLink route={route} to={{ name: 'connections' }} label="Connections" onNavigate={onNavigate} />
@@ -92,7 +96,7 @@ export function Sidebar({ route, onNavigate }: SidebarProps) {
         </div>
         {searched && found.data && found.data.threads.length === 0 ? (
           <p className="sidebar-note" role="status">
-            No conversation is titled like “{searched}”.
+            No conversation mentions “{searched}”.
           </p>
         ) : null}
         {!searched && threads === undefined && !error ? (
@@ -107,18 +111,27 @@ export function Sidebar({ route, onNavigate }: SidebarProps) {
           <p className="sidebar-note">No conversations yet. Start one with New chat.</p>
         ) : null}
         {shown && shown.length > 0 ? (
-          <ul className="threads" aria-label={searched ? `Conversations titled like “${searched}”` : undefined}>
+          <ul className="threads" aria-label={searched ? `Conversations mentioning “${searched}”` : undefined}>
             {shown.map((thread) => {
               const current = route.name === 'thread' && route.threadId === thread.id;
               return (
-                <li key={thread.id}>
+                <li key={thread.id} data-thread-id={thread.id}>
                   <a
                     className={`thread-link${current ? ' current' : ''}`}
                     href={hrefOf({ name: 'thread', threadId: thread.id })}
                     aria-current={current ? 'page' : undefined}
                     onClick={onNavigate}
                   >
-                    <span className="thread-title">{titleOf(thread)}</span>
+                    {thread.match ? (
+                      <span className="thread-found">
+                        <span className="thread-title">{titleOf(thread)}</span>
+                        <span className="thread-snippet">
+                          <Highlighted text={thread.match.snippet} highlights={thread.match.highlights} />
+                        </span>
+                      </span>
+                    ) : (
+                      <span className="thread-title">{titleOf(thread)}</span>
+                    )}
                     <time className="thread-time" dateTime={thread.updatedAt}>
                       {relativeTime(thread.updatedAt)}
                     </time>
@@ -134,6 +147,8 @@ export function Sidebar({ route, onNavigate }: SidebarProps) {
           </button>
         ) : null}
       </div>
+      <UsageMeters />
+      <ThemeSwitch />
       {DEMO_SIGN_IN ? <SignIn /> : null}
     </nav>
   );

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { ApprovalCard } from './approval-card.js';
-import type { ApprovalView } from './wire.js';
+import type { ApprovalState, ApprovalView } from './wire.js';
 import { Icon } from './icon.js';
 
 /** What the chrome knows of one tool call, merged from its part and any later result. */
@@ -25,6 +25,15 @@ const STATUS: Record<string, { label: string; tone: 'busy' | 'ask' | 'ok' | 'bad
   'output-denied': { label: 'Denied · not run', tone: 'muted' },
 };
 
+/** A parked call's status once its card shows the decision, before the turn runs it (or not). */
+const DECIDED: Readonly<Record<ApprovalState, { label: string; tone: 'busy' | 'ask' | 'ok' | 'bad' | 'muted' } | undefined>> = {
+  pending: undefined,
+  approved: { label: 'Approved · waiting to run', tone: 'busy' },
+  executed: { label: 'Approved · ran', tone: 'ok' },
+  denied: { label: 'Denied · not run', tone: 'muted' },
+  expired: { label: 'Expired · not run', tone: 'muted' },
+};
+
 const PREVIEW_LIMIT = 4000;
 
 export interface ToolActivityProps {
@@ -40,13 +49,24 @@ export interface ToolActivityProps {
 /** One tool call in a conversation: name, status, and (on demand) its input and result. */
 export function ToolActivity({ call, live, onDecided, onSettledElsewhere, children }: ToolActivityProps) {
   const [open, setOpen] = useState(false);
-  const status = STATUS[call.state] ?? { label: call.state, tone: 'muted' as const };
+  // The decision its card shows (made here or anywhere else): the status never says "Needs your
+  // approval" above a verdict.
+  const [verdict, setVerdict] = useState<ApprovalState | null>(null);
+  const parked = call.state === 'approval-requested' || call.state === 'approval-responded';
+  const decided = parked && verdict ? DECIDED[verdict] : undefined;
+  const status = decided ?? STATUS[call.state] ?? { label: call.state, tone: 'muted' as const };
   const stalled = !live && (call.state === 'input-available' || call.state === 'input-streaming');
   const shown = stalled ? { label: 'Stopped', tone: 'muted' as const } : status;
   const bodyId = `tool-${call.toolCallId}`;
 
   return (
-    <div className="tool" data-tool={call.tool} data-state={call.state}>
+    <div
+      className="tool"
+      data-tool={call.tool}
+      data-state={call.state}
+      data-approval={call.approval?.approvalId}
+      data-verdict={decided ? (verdict ?? undefined) : undefined}
+    >
       <button type="button" className="tool-head" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>
         <span className={`tool-dot ${shown.tone}`} aria-hidden="true" />
         <code className="tool-name">{call.tool}</code>
@@ -66,8 +86,9 @@ export function ToolActivity({ call, live, onDecided, onSettledElsewhere, childr
           ) : null}
         </div>
       ) : null}
-      {call.approval && (call.state === 'approval-requested' || call.state === 'approval-responded') ? (
+      {call.approval && parked ? (
         <ApprovalCard
+          onVerdict={setVerdict}
           approvalId={call.approval.approvalId}
           risk={call.approval.risk}
           preview={call.approval.preview}

@@ -20,13 +20,21 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: Read
   const [tick, setTick] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;
+  // A poll never cuts short the load it would repeat: on a slow server each tick would abort the
+  // last one, and nothing would ever arrive.
+  const inFlight = useRef(false);
 
   useEffect(() => {
     const controller = new AbortController();
     setState((previous) => ({ ...previous, loading: true }));
+    inFlight.current = true;
+    const settled = () => {
+      if (!controller.signal.aborted) inFlight.current = false;
+      return !controller.signal.aborted;
+    };
     loadRef.current(controller.signal).then(
-      (data) => !controller.signal.aborted && setState({ data, error: undefined, loading: false }),
-      (error: unknown) => !controller.signal.aborted && setState((previous) => ({ data: previous.data, error, loading: false })),
+      (data) => settled() && setState({ data, error: undefined, loading: false }),
+      (error: unknown) => settled() && setState((previous) => ({ data: previous.data, error, loading: false })),
     );
     return () => controller.abort();
     // The caller names what the load depends on; `load` itself is read through a ref.
@@ -35,7 +43,7 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: Read
   useEffect(() => {
     if (!everyMs) return;
     const timer = window.setInterval(() => {
-      if (document.visibilityState === 'visible') setTick((n) => n + 1);
+      if (document.visibilityState === 'visible' && !inFlight.current) setTick((n) => n + 1);
     }, everyMs);
     return () => window.clearInterval(timer);
   }, [everyMs]);

@@ -74,7 +74,17 @@ export function describeError(error: unknown): string {
   return 'Something went wrong.';
 }
 
-export const threadSummary = z.object({ id: z.string(), title: z.string().nullable().optional(), updatedAt: z.string() });
+export const threadMatch = z.object({
+  snippet: z.string(),
+  highlights: z.array(z.object({ start: z.number(), end: z.number() })),
+  messageId: z.string().optional(),
+});
+export const threadSummary = z.object({
+  id: z.string(),
+  title: z.string().nullable().optional(),
+  updatedAt: z.string(),
+  match: threadMatch.optional(),
+});
 export type ThreadSummary = z.output<typeof threadSummary>;
 export const threadPage = z.object({ threads: z.array(threadSummary), nextCursor: z.string().nullable().optional() });
 

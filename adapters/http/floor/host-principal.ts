@@ -1,4 +1,5 @@
 import { admitHostPrincipal, readHostPrincipal, type Principal } from '../../../domain/principal.js';
+import type { DoorPrincipalLookup } from '../../../ports/door-principals.js';
 import type { Logger } from '../../../ports/logger.js';
 
 /** Past this many distinct ignored keys, no more are remembered (nor warned about). */
@@ -37,4 +38,16 @@ export class HostPrincipals {
       },
     );
   }
+}
+
+/**
+ * The host's `oauth.principal(subject)` as the door asks it: its answer read once here (unknown
+ * keys dropped and named once in the log; one that is no principal throws HostPrincipalUnusable),
+ * so the admission that follows only applies the wire's rules to it.
+ */
+export function hostPrincipalLookup(resolve: (subject: string) => unknown, hostPrincipals: HostPrincipals): DoorPrincipalLookup {
+  return async (subject) => {
+    const answer = await resolve(subject);
+    return answer ? hostPrincipals.read(answer, 'oauth.principal(subject)') : null;
+  };
 }

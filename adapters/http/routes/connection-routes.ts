@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TOOLKIT } from '../../../domain/connections/connection.js';
 import { HTTP_URL } from '../../../domain/http-url.js';
 import type { ConnectionsUseCases } from '../../../ports/use-cases/connections.js';
-import { Connection, ConnectionList, Initiated } from '../shapes/connection-shapes.js';
+import { Connection, ConnectionList, Initiated, ToolkitList } from '../shapes/connection-shapes.js';
 import { idParam } from '../shapes/path-params.js';
 import { json, jsonBody } from '../wire-route.js';
 import { principalFamily, type WireRoutes } from '../wire-routes.js';
@@ -35,7 +35,14 @@ export function connectionRoutes(connections: ConnectionsUseCases): WireRoutes {
       summary: "List the caller's connected accounts",
       responses: { 200: json('Connections.', ConnectionList) },
     }),
-    // The literal route is registered ahead of /connections/:id.
+    // The literal routes are registered ahead of /connections/:id.
+    connection.get('/connections/toolkits', 'toolkits', {
+      id: 'listToolkits',
+      summary: 'List the toolkits the connection broker can connect',
+      description: 'What to offer a person to pick from, by name; the slug is what `POST /connections/initiate` takes.',
+      responses: { 200: json('Toolkits, by name.', ToolkitList) },
+      errors: ['unavailable'],
+    }),
     connection.post('/connections/initiate', 'initiate', {
       id: 'initiateConnection',
       summary: 'Start connecting a third-party account',

@@ -60,6 +60,27 @@ export function runRoutes(runs: RunUseCases): WireRoutes {
       errors: ['conflict', 'rate-limited', 'unavailable'],
     }),
     route({
+      id: 'runAutomationNow',
+      method: 'post',
+      path: '/automations/:id/run',
+      summary: 'Run an automation now',
+      description:
+        "A real run now, armed or not, like a scheduled one: its calls act as the owner away, with the automation's standing grants only (a write it was not granted waits for the owner's approval), under its retry and concurrency, queued behind runs in flight. 429 when the owner's `runs` or `tokens` budget has nothing left, before anything is kept.",
+      params: { id: automationId },
+      body: jsonBody(dryRunBody),
+      responses: { 201: json('The run, queued (`cause: {kind: "run-now", venue: "wire"}`).', Run) },
+      errors: ['rate-limited', 'unavailable'],
+      handle: async (ctx, { params, body }) => {
+        ctx.status = 201;
+        ctx.body = await runs.runAutomationNow.execute({
+          principal: principalOf(ctx),
+          automationId: params.id,
+          venue: 'wire',
+          ...(body?.input !== undefined ? { input: body.input } : {}),
+        });
+      },
+    }),
+    route({
       id: 'dryRunAutomation',
       method: 'post',
       path: '/automations/:id/dry-run',

@@ -13,7 +13,16 @@ import { callerRoutes, pageQuery } from './caller-routes.js';
 import { parseTurnBody, turnBody, turnInputOf } from './turn-body.js';
 const threadId = idParam('thread');
 const listQuery = pageQuery.extend({
-  q: writtenText(200).optional().describe('Words the title must hold.'),
+  q: writtenText(200)
+    .optional()
+    .describe('Words the title or a message must hold: each the start of a word, case and accents ignored. Never query syntax.'),
+});
+const messageIdParam = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,256}$/, 'must be a message id (visible ASCII, at most 256 characters)')
+  .describe("A message's id: the stored one, or the id the client sent it under.");
+const showVersionBody = z.strictObject({
+  index: z.number().int().min(0).describe('Which version to show, from 0 (the oldest); below its `count`.'),
 });
 const renameBody = z.strictObject({
   title: writtenText(MAX_TITLE).describe('The new title (whitespace folded).'),
@@ -21,16 +30,18 @@ const renameBody = z.strictObject({
 
 /** Threads and their turns. */
 export function threadRoutes(threads: ThreadUseCases, streams: TurnStreamOptions): WireRoutes {
-  const thread = callerRoutes(threads, { param: threadId, key: 'threadId' });
+  const thread = callerRoutes(threads, { param: threadId, key: 'threadId', within: { messageId: messageIdParam } });
   return principalFamily('Threads', [
     route({
       id: 'listThreads',
       method: 'get',
       path: '/threads',
       summary: "List or search the caller's threads",
-      description: 'With `q`, only threads whose title holds every word of it (case and accents ignored).',
+      description:
+        'With `q`, only threads whose title or messages (the text the person and the assistant wrote) hold every word of it, each as the start of a word ' +
+        '(case and accents ignored; quotes, `*`, `-`, `OR` are not operators), best match first, each with `match`: a snippet and the words to highlight in it.',
       query: listQuery,
-      responses: { 200: json('Thread summaries, newest first.', ThreadList) },
+      responses: { 200: json('Thread summaries, newest first (with `q`, best match first).', ThreadList) },
       handle: async (ctx, { query: { q, ...page } }) => {
         const principal = principalOf(ctx);
         ctx.body = q
@@ -45,6 +56,16 @@ export function threadRoutes(threads: ThreadUseCases, streams: TurnStreamOptions
     thread.get('/threads/:id', 'getThread', {
       summary: 'Read a thread with its messages',
       responses: { 200: json('The thread; its messages are AI SDK UIMessages.', ThreadDetail) },
+    }),
+    thread.post('/threads/:id/messages/:messageId/versions', 'showVersion', {
+      summary: 'Show another version of a message',
+      description:
+        'A message that regenerate or edit and resend replaced keeps every version (`versions` in the thread). Showing version `index` puts the messages from ' +
+        'this one on away as the version shown until now and brings back the chosen version with the messages that followed it; it lasts (a reload shows it). ' +
+        'A message with no other version is 404 `not-found`, an `index` beyond its versions 400 `validation`, and while a turn is in flight on the thread 409 `conflict`.',
+      body: jsonBody(showVersionBody),
+      responses: { 200: json('The thread as it now shows.', ThreadDetail) },
+      errors: ['conflict'],
     }),
     thread.patch('/threads/:id', 'renameThread', {
       summary: 'Rename a thread',
@@ -63,9 +84,11 @@ export function threadRoutes(threads: ThreadUseCases, streams: TurnStreamOptions
         'Send `{message}` (a user UIMessage, or just its text), `{continue: true}` (run the calls approved since the last turn, then let the model go on) or the AI SDK chat ' +
         "transport's own body `{id, messages, trigger, messageId}` (only the last message is read: the server owns the history; an assistant message with " +
         'answered approval parts carries approval responses). `trigger: "regenerate-message"` replaces the last answer with a new one; `submit-message` with a ' +
-        "`messageId` replaces the person's last message (edit and resend) and the answer to it. " +
+        '`messageId` replaces that message of the person and everything after it (edit and resend: the thread rewinds to it). ' +
         'A call that needs approval emits `tool-approval-request` and `data-porter-approval`, and the turn finishes. ' +
-        "While a turn runs on the thread, a new one is refused with 409 (`concurrentTurns: 'reject'`), waits its turn with the stream open (`'enqueue'`), or stops the running turn and goes next (`'interrupt'`).",
+        "While a turn runs on the thread, a new one is refused with 409 (`concurrentTurns: 'reject'`), waits its turn with the stream open (`'enqueue'`), or stops the running turn and goes next (`'interrupt'`). " +
+        'A user message is stored once per `id` the client gave it: sent again (a retry), it joins the turn carrying it on any instance, or replays the answer that turn stored, and is never stored twice; another message under an id already used is 409. ' +
+        'The turn runs to its end whether or not anyone still reads it (unless the host set `turnGraceSeconds`).',
       params: { id: threadId },
       body: jsonBody(turnBody, 'turn', parseTurnBody),
       responses: { 200: turnStream('The turn as it happens.') },

@@ -19,6 +19,20 @@ const filePart = z.strictObject({
   filename: z.string().optional(),
   providerMetadata: metadata.optional(),
 });
+/**
+ * A file part of the person's new message: its url must be one an upload answered
+ * (`{wire}/files/fil_…`, a path on this wire); bytes never come inline or from elsewhere.
+ */
+const attachedFilePart = filePart.extend({
+  url: z
+    .string()
+    .max(1000)
+    .regex(
+      /^\/(?:[A-Za-z0-9._~-]+\/)*files\/fil_[0-9A-Za-z_-]{10,64}$/,
+      'must be the url POST /threads/:id/files answered ({wire}/files/fil_…)',
+    )
+    .describe('The url `POST /threads/:id/files` answered; a `data:` or `http(s):` url is refused (400).'),
+});
 const reasoningPart = z.strictObject({
   type: z.literal('reasoning'),
   id: z.string().optional(),
@@ -83,7 +97,7 @@ const userMessage = z.strictObject({
   id: z.string().max(200).optional(),
   role: z.literal('user'),
   parts: z
-    .array(z.union([textPart, filePart]))
+    .array(z.union([textPart, attachedFilePart]))
     .min(1)
     .max(100),
   metadata: z.unknown().optional(),
@@ -119,7 +133,8 @@ export const turnBody = z.union([messageBody, continueBody, chatBody]).meta({
   id: 'TurnBody',
   description:
     "`{message}` (a text, or a user UIMessage), `{continue: true}`, or the AI SDK chat transport's own body (only its last message is read). " +
-    "A rule JSON Schema cannot say: in the chat body, the last message must be the user's, with text and file parts only, or the assistant's (carrying the approval answers); another last message is 400 `validation`.",
+    "A rule JSON Schema cannot say: in the chat body, the last message must be the user's, with text and file parts only, or the assistant's (carrying the approval answers); another last message is 400 `validation`. " +
+    "A new message's file parts name files the caller uploaded in this thread (another is 404), at most `uploads.maxFilesPerMessage` of them (more is 400 `validation`), of types the model can read or be given as text (another is 415).",
 });
 
 export type TurnBody = z.output<typeof turnBody>;

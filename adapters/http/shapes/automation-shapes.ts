@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RUN_ENDINGS, RUN_STATES } from '../../../domain/runs/run.js';
+import { RUN_ENDINGS, RUN_NOW_VENUES, RUN_STATES } from '../../../domain/runs/run.js';
 import { COMPLETION_EVENTS } from '../../../domain/runs/completion-webhook.js';
 import { isoTime, nextCursor, UiMessage } from './common-shapes.js';
 
@@ -85,12 +85,20 @@ const runFields = {
   automationId: z.string(),
   state: z.enum(RUN_STATES).describe('`skipped`: it arrived while its automation was busy and its concurrency says `skip`.'),
   owner: z.string(),
-  startedBy: z.string().describe('Who started it: `porter:scheduler`, `porter:webhook:<source>`, or the owner for a rerun or a dry run.'),
+  startedBy: z
+    .string()
+    .describe('Who started it: `porter:scheduler`, `porter:webhook:<source>`, or the owner for a rerun, a dry run or a run asked for now.'),
   cause: z.union([
     z.object({ kind: z.literal('schedule'), slot: z.string() }),
     z.object({ kind: z.literal('webhook'), source: z.string(), deliveryId: z.string() }),
     z.object({ kind: z.literal('rerun'), of: z.string().describe('The run it repeats.') }),
     z.object({ kind: z.literal('dry-run') }),
+    z.object({
+      kind: z.literal('run-now'),
+      venue: z
+        .enum(RUN_NOW_VENUES)
+        .describe('Where the owner asked for it: `mcp` (the door), `chat`, or `wire` (`POST /automations/{id}/run`).'),
+    }),
   ]),
   createdAt: isoTime,
   startedAt: isoTime.nullable(),
@@ -101,6 +109,10 @@ const runFields = {
   dryRun: z.boolean().describe('Every write, destructive and egress call was previewed instead of executed.'),
   attempts: z.array(Attempt).describe('Every attempt, oldest first: a retry after a transient failure is an attempt of its own.'),
   nextAttemptAt: isoTime.nullable().describe('A queued run waiting to be tried again: when.'),
+  failedCalls: z
+    .number()
+    .int()
+    .describe('How many of its tool calls ended in an error: a `succeeded` run with some finished with failed calls. 0 until it succeeds.'),
 };
 
 export const Run = z.object(runFields).meta({ id: 'Run' });

@@ -42,12 +42,30 @@ export const UiMessagePart = z
   })
   .meta({ id: 'UiMessagePart', description: "A part of an AI SDK UIMessage; each kind carries the AI SDK's own fields." });
 
+export const MessageInterruption = z
+  .object({
+    reason: z
+      .enum(['model-failed', 'limit-reached', 'given-up', 'instance-stopped'])
+      .describe(
+        '`model-failed`: the model failed mid-answer; `limit-reached`: a budget or breaker ran out; `given-up`: nobody read the turn for `turnGraceSeconds`; `instance-stopped`: the instance writing it stopped (a crash, its lease lapsing) before the answer was saved whole.',
+      ),
+    message: z.string().describe('What happened, in words a person reads.'),
+  })
+  .meta({
+    id: 'MessageInterruption',
+    description:
+      'The turn answering this message did not finish: on the answer as far as it got, or on the person’s message when no answer was kept. A turn that answers it again (the AI SDK’s regenerate) clears it. A person’s stop is no interruption.',
+  });
+
 export const UiMessage = z
   .object({
     id: z.string(),
     role: z.enum(['system', 'user', 'assistant']),
     parts: z.array(UiMessagePart),
-    metadata: z.unknown().optional(),
+    metadata: z
+      .looseObject({ interrupted: MessageInterruption.optional() })
+      .optional()
+      .describe('The message’s metadata: what the client sent with it, and `interrupted` when Porter marks it.'),
   })
   .meta({ id: 'UiMessage', description: 'A message in the AI SDK UIMessage format, as a stock `ai` client renders it.' });
 

@@ -24,12 +24,16 @@ function named<S extends z.ZodType>(schema: S, noun: string): S {
 
 const NOUN_BY_KIND: Partial<Record<IdKind, string>> = {
   thread: 'Thread',
+  file: 'File',
   app: 'App',
   automation: 'Automation',
   run: 'Run',
   grant: 'Grant',
   connection: 'Connection',
   version: 'Version',
+  memory: 'Memory',
+  document: 'Document',
+  passage: 'Passage',
 };
 
 /** A server-minted id of `kind`: its prefix and 10 to 64 URL-safe characters. */

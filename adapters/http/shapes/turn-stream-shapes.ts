@@ -22,7 +22,14 @@ const PORTER_DATA = [
   'data-porter-error',
   'data-porter-connect',
   'data-porter-tool-result',
+  'data-porter-memory',
 ] as const;
+
+const SourceMetadata = z
+  .record(z.string(), z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])))
+  .describe(
+    "By provider. Porter's citations of a knowledge passage carry `porter: {documentId, passageId, start, end}`: the passage's place in the document's text (UTF-16 offsets, end exclusive).",
+  );
 
 const ViewNode = z.object({
   type: z.string().nullable(),
@@ -117,6 +124,34 @@ export const UiMessageChunk = z
         }),
       },
       'An approved (or denied) call of an earlier answer settled at the start of this turn.',
+    ),
+    kind(
+      'data-porter-memory',
+      {
+        id: z.string().describe('`porter-memory:<toolCallId>`.'),
+        data: z.object({
+          action: z.enum(['saved', 'forgotten']),
+          memoryId: z.string(),
+          text: z.string().describe('What was remembered (or forgotten).'),
+        }),
+      },
+      'The agent remembered something about the person (`memory_save`) or forgot it (`memory_forget`): the conversation shows it.',
+    ),
+    kind(
+      'source-document',
+      {
+        sourceId: z.string().describe('For a knowledge passage: its `psg_` id (`GET /knowledge/passages/{id}` reads it).'),
+        mediaType: z.string().describe("The document's media type."),
+        title: z.string().describe("The document's title."),
+        filename: z.string().optional(),
+        providerMetadata: SourceMetadata.optional(),
+      },
+      'A document the answer cites (`knowledge_search`, or a host tool).',
+    ),
+    kind(
+      'source-url',
+      { sourceId: z.string(), url: z.string(), title: z.string().optional(), providerMetadata: SourceMetadata.optional() },
+      'A web page the answer cites (a host tool).',
     ),
     z
       .object({

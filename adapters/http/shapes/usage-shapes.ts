@@ -16,7 +16,9 @@ const Budgets = z.object({
   tokens: BudgetUsage.optional(),
   toolCalls: BudgetUsage.optional(),
   appGenerations: BudgetUsage.optional(),
+  uploadBytes: BudgetUsage.optional(),
   runs: BudgetUsage.optional(),
+  embeddingTokens: BudgetUsage.optional(),
 });
 
 export const UsageReport = z

@@ -138,7 +138,8 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
   async isListening(): Promise<boolean> {
     const running = this.current;
     if (!running) return false;
-    if (await running.gate.probe()) return true;
+    // Stopped for a limit: it is on its way out, whatever it still answers in its last moments.
+    if (!this.stopped() && (await running.gate.probe())) return true;
     // An app that stopped answering has most likely just ended, and its gate is about to say so:
     // what it ended of (a limit?) is known once the gate has finished.
     await Promise.race([running.gate.finished, delay(ENDING_WAIT_MS)]);

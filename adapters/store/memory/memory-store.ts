@@ -14,6 +14,10 @@ import type { Clock } from '../../../ports/clock.js';
 import type { RecordRow } from '../mikro-orm/record-schema.js';
 import type { FeedSet } from '../../../ports/feeds.js';
 import { MemoryFeeds } from './memory-feeds.js';
+import type { TextIndex } from '../../../ports/text-index.js';
+import type { VectorIndexes } from '../../../ports/vector-index.js';
+import { MemoryVectorIndexes } from './memory-vector-indexes.js';
+import { ScanningTextIndex } from '../shared/scanning-text-index.js';
 import { decodeCursor, encodeCursor, isAfter, pageSize } from '../shared/cursor.js';
 import { assertStorableRecord, isStorableText, UnstorableText } from '../shared/storable-text.js';
 
@@ -35,6 +39,7 @@ export class MemoryStore implements Store {
   private readonly sets = new Map<string, Map<string, Row>>();
   private readonly blobSpaces = new Map<string, Map<string, Blob>>();
   private readonly feedSpaces: MemoryFeeds;
+  private readonly vectorIndexes = new MemoryVectorIndexes();
 
   constructor(private readonly options: MemoryStoreOptions) {
     this.feedSpaces = new MemoryFeeds(options.clock);
@@ -60,6 +65,16 @@ export class MemoryStore implements Store {
 
   feeds<T>(namespace: string): FeedSet<T> {
     return this.feedSpaces.feeds<T>(namespace);
+  }
+
+  /** Passages as records of their own set, scanned on search. */
+  textIndex(collection: string): TextIndex {
+    return new ScanningTextIndex(this.records(`porter-text:${collection}`));
+  }
+
+  /** Vectors scanned exactly. */
+  async vectors(): Promise<VectorIndexes> {
+    return this.vectorIndexes;
   }
 
   async ping(): Promise<void> {}

@@ -2,6 +2,11 @@ import { MikroORM } from '@mikro-orm/core';
 import type { AbstractSqlConnection, AbstractSqlDriver } from '@mikro-orm/knex';
 import type { BlobStore, RecordSet, Store } from '../../../ports/store.js';
 import type { FeedSet } from '../../../ports/feeds.js';
+import type { TextIndex } from '../../../ports/text-index.js';
+import type { NoVectors, VectorIndexes } from '../../../ports/vector-index.js';
+import { LibsqlVectorIndexes } from './libsql-vector-index.js';
+import { pgvectorIndexes } from './pgvector-vector-index.js';
+import type { InstanceLiveness } from '../../../ports/liveness.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { ModuleImporter } from '../missing-driver.js';
@@ -15,6 +20,8 @@ import { recordStatements } from './record-statements.js';
 import { dialectFor } from './sql-dialect.js';
 import type { KnexClientLike } from './sql-runner.js';
 import { openSqliteBackend } from './sqlite-backend.js';
+import { SqliteTextIndex } from './sqlite-text-index.js';
+import { PostgresqlTextIndex } from './postgresql-text-index.js';
 import type { StoreBackend } from './store-backend.js';
 import { storeError } from './store-errors.js';
 
@@ -101,6 +108,23 @@ export class MikroOrmStore implements Store {
 
   feeds<T>(namespace: string): FeedSet<T> {
     return this.deps.backend.feeds<T>(namespace);
+  }
+
+  /** FTS5 on SQLite, tsvector on PostgreSQL (the text-index migrations). */
+  textIndex(collection: string): TextIndex {
+    const runner = this.deps.backend.runner;
+    return this.kind === 'sqlite' ? new SqliteTextIndex(collection, runner) : new PostgresqlTextIndex(collection, runner);
+  }
+
+  /** libsql's vector index on SQLite; pgvector on PostgreSQL when the extension can be made (else why not). */
+  vectors(): Promise<VectorIndexes | NoVectors> {
+    const runner = this.deps.backend.runner;
+    return this.kind === 'sqlite' ? Promise.resolve(new LibsqlVectorIndexes(runner)) : pgvectorIndexes(runner);
+  }
+
+  /** PostgreSQL's session advisory lock per instance; null on SQLite (one process: leases suffice). */
+  liveness(): InstanceLiveness | null {
+    return this.deps.backend.liveness?.() ?? null;
   }
 
   async ping(): Promise<void> {

@@ -5,6 +5,7 @@ import { POSTGRESQL_MIGRATIONS } from './migrations/postgresql/migration-list.js
 import { urlSchema } from './orm-options.js';
 import { postgresqlMigrationLedger } from './postgresql-migration-ledger.js';
 import { PostgresqlFeeds } from './postgresql-feeds.js';
+import { PostgresqlLiveness } from './postgresql-liveness.js';
 import { PostgresqlRunner } from './postgresql-runner.js';
 import { driverPool, type KnexClientLike } from './sql-runner.js';
 import type { StoreBackend } from './store-backend.js';
@@ -19,19 +20,23 @@ export interface PostgresqlBackendContext {
 
 /**
  * PostgreSQL through pg: statements and migrations borrow connections from MikroORM's pool; feeds
- * listen on one connection of their own, opened when first needed.
+ * listen on one connection of their own, opened when first needed, and the instance's liveness
+ * mark is held on another.
  */
 export function openPostgresqlBackend(client: KnexClientLike, url: string, context: PostgresqlBackendContext): StoreBackend {
   const pool = driverPool<ClientBase>(client);
   const runner = new PostgresqlRunner(pool);
   const { clock, logger, statementTimeoutMs } = context;
   const feeds = new PostgresqlFeeds(runner, client, clock, { ...(logger ? { logger } : {}), checkEveryMs: statementTimeoutMs });
+  const liveness = new PostgresqlLiveness(client, runner, statementTimeoutMs, logger);
   return {
     runner,
     ledger: postgresqlMigrationLedger(pool, urlSchema(url)),
     migrations: POSTGRESQL_MIGRATIONS,
     feeds: (namespace) => feeds.feeds(namespace),
+    liveness: () => liveness,
     async close() {
+      await liveness.release();
       await feeds.close();
       await runner.close();
     },

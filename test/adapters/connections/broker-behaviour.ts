@@ -110,6 +110,12 @@ export function brokerBehaviour(name: string, open: () => Promise<BrokerUnderTes
       expect(error).to.be.instanceOf(BrokerRefused);
     });
 
+    it('lists the toolkits it is set up to connect, each with a name to show', async () => {
+      const toolkits = await under.broker.toolkits();
+      expect(toolkits.map((t) => t.toolkit).sort()).to.deep.equal(['github', 'slack']);
+      for (const t of toolkits) expect(t.name).to.be.a('string').and.not.equal('');
+    });
+
     it('reports a broker that is down as unavailable, and never puts its key in an error', async () => {
       under.http.outage = { status: 503, body: { error: { code: 'unavailable', message: 'maintenance' } } };
       const error = await rejection(under.broker.initiate(account(), callback));

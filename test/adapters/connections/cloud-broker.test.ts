@@ -20,6 +20,14 @@ describe('CloudBroker specifics', () => {
   });
   afterEach(() => server.close());
 
+  it('says a toolkit it does not know is not set up, in words rather than a status and a code', async () => {
+    const error = await broker.initiate({ ...mine, toolkit: 'jira' }, 'https://host.example/back').then(
+      () => expect.fail('initiated'),
+      (e: Error) => e,
+    );
+    expect(error.message).to.equal('The connection broker (cloud) refused: that toolkit is not set up on it');
+  });
+
   it('sends the Porter id as the idempotency key, so a retried start is the same connection', async () => {
     const first = await broker.initiate(mine, 'https://host.example/back');
     const again = await broker.initiate(mine, 'https://host.example/back');

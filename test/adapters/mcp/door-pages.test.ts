@@ -71,6 +71,7 @@ describe('door pages', () => {
     expect(pages).to.deep.equal({
       approvals: 'https://app.example.com/assistant#/approvals',
       connections: 'https://app.example.com/assistant#/connections',
+      runs: 'https://app.example.com/assistant#/runs',
     });
     const needed = new ConnectionRequired('gmail', 'mail_send');
     const result = toCallResult({ kind: 'failed', error: needed.message, code: needed.code, reason: 'connection-required' }, pages);

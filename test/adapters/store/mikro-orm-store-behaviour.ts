@@ -34,7 +34,9 @@ async function sql<R>(store: MikroOrmStore, text: string, params: unknown[] = []
 async function schemaDrift(orm: MikroORM<AbstractSqlDriver>, compareForeignKeys: boolean): Promise<string[]> {
   const em = orm.em;
   const platform = em.getPlatform();
-  const actual = await DatabaseSchema.create(em.getConnection(), platform, orm.config);
+  // The text index's tables (an FTS5 virtual table and its shadow tables; tsvector and GIN) are
+  // beyond what a MikroORM mapping describes: the text index conformance suite checks them instead.
+  const actual = await DatabaseSchema.create(em.getConnection(), platform, orm.config, undefined, undefined, undefined, [/^porter_text_/]);
   const mapped = DatabaseSchema.fromMetadata(Object.values(orm.getMetadata().getAll()), platform, orm.config);
   const diff = new SchemaComparator(platform).compare(actual, mapped);
   const drift: string[] = [];

@@ -106,6 +106,7 @@ describe('MikroORM store on PostgreSQL', function () {
           'porter_migrations',
           'porter_record_refs',
           'porter_records',
+          'porter_text_passages',
         ]);
       } finally {
         await scoped.close();

@@ -7,6 +7,7 @@ import Database from 'libsql';
 import { DomainError } from '../../../domain/errors.js';
 import { MikroOrmStore } from '../../../adapters/store/mikro-orm/mikro-orm-store.js';
 import { MIGRATIONS_TABLE } from '../../../adapters/store/mikro-orm/record-schema.js';
+import { SQLITE_MIGRATIONS } from '../../../adapters/store/mikro-orm/migrations/sqlite/migration-list.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { holdSqliteWriteLock } from '../../support/sqlite-lock-holder.js';
 import { describeMikroOrmStoreBehaviour } from './mikro-orm-store-behaviour.js';
@@ -144,7 +145,7 @@ describe('MikroORM store on SQLite', function () {
       const file = nextFile();
       const stores = await Promise.all(Array.from({ length: 4 }, () => open(file)));
       const rows = await stores[0]!.mikroOrm.em.getConnection().execute<Array<{ name: string }>>(`select name from ${MIGRATIONS_TABLE}`);
-      expect(rows.map((row) => row.name)).to.deep.equal(['0001-initial-schema']);
+      expect(rows.map((row) => row.name)).to.deep.equal(SQLITE_MIGRATIONS.map((migration) => migration.name));
       await stores[1]!.records('x').put({ id: 'a', data: 1 });
       expect((await stores[2]!.records('x').get('a'))?.data).to.equal(1);
     });

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import { trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OtelTelemetry } from '../../../adapters/telemetry/otel-telemetry.js';
 import { NoTelemetry } from '../../../adapters/telemetry/no-telemetry.js';
 
@@ -26,6 +27,22 @@ describe('OtelTelemetry (the Telemetry port over @opentelemetry/api)', () => {
     const headers = new Headers();
     telemetry.inject(headers);
     expect([...headers.keys()]).to.deep.equal([]);
+  });
+
+  it('records spans once the host registers a provider after Porter was made, and none before', async () => {
+    const telemetry = new OtelTelemetry({ subject: 'hash', recordContent: false });
+    const exporter = new InMemorySpanExporter();
+    const before = await telemetry.span('porter.door.request', {}, async (span) => span.recording);
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    try {
+      const after = await telemetry.span('porter.door.request', { 'porter.door.session': 'none' }, async (span) => span.recording);
+      expect([before, after]).to.deep.equal([false, true]);
+      expect(exporter.getFinishedSpans().map((span) => [span.name, span.attributes['porter.door.session']])).to.deep.equal([
+        ['porter.door.request', 'none'],
+      ]);
+    } finally {
+      trace.disable();
+    }
   });
 
   it('rethrows what the work threw, and still ends the span', async () => {

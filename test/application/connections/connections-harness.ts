@@ -19,6 +19,7 @@ import { ManualClock } from '../../support/manual-clock.js';
 import { RecordingLogger, SequentialIds } from '../../support/fakes.js';
 import { rejection } from '../../support/outcomes.js';
 import type { ScriptedBroker } from '../../support/scripted-broker.js';
+import type { HeldDeletions } from '../../../application/deletions/deletable.js';
 
 export const ada: Principal = { subject: 'ada', kind: 'user' };
 export const bob: Principal = { subject: 'bob', kind: 'user' };
@@ -26,7 +27,7 @@ export const bob: Principal = { subject: 'bob', kind: 'user' };
 /** The connection use cases over the in-memory store, wired as connections-module wires them. */
 export function connectionsHarness(
   given: ConnectionBroker | null,
-  options: { store?: (clock: ManualClock) => Store; clock?: ManualClock } = {},
+  options: { store?: (clock: ManualClock) => Store; clock?: ManualClock; held?: (store: Store) => HeldDeletions } = {},
 ) {
   const clock = options.clock ?? new ManualClock('2026-06-01T12:00:00.000Z');
   const store = options.store?.(clock) ?? new MemoryStore({ clock });
@@ -38,6 +39,7 @@ export function connectionsHarness(
   // Without a broker the composition binds the null one; so does the harness.
   const broker = given ?? new NoConnectionBroker();
   const refresh = new ConnectionRefresh({ book, broker, clock, audit, logger });
+  const held = options.held?.(store);
   return {
     clock,
     store,
@@ -46,9 +48,9 @@ export function connectionsHarness(
     book,
     initiate: new InitiateConnection({ broker, book, ids, clock, audit }),
     get: new GetConnection(book, refresh),
-    list: new ListConnections(book, refresh),
+    list: new ListConnections(book, refresh, held),
     remove: new RemoveConnection(broker, book, audit),
-    gate: new ConnectionGate(broker, book),
+    gate: new ConnectionGate(broker, book, held),
     start(principal: Principal = ada, toolkit = 'github') {
       return this.initiate.execute({ principal, toolkit, callbackUrl: 'https://host.example/settings' });
     },

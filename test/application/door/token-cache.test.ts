@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { LocalBearerVerifier } from '../../../application/door/local-bearer-verifier.js';
 import { TokenFamilyBook, type AccessTokenPrimitives } from '../../../application/door/token-family-book.js';
+import { NodeDoorSecrets } from '../../../adapters/mcp/node-door-secrets.js';
 import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
 import { ManualClock } from '../../support/manual-clock.js';
 
@@ -43,5 +45,30 @@ describe('TokenFamilyBook: recently checked access tokens', () => {
     await here.findAccessToken('digest-3');
     await new TokenFamilyBook(store).dropAccessToken('digest-3');
     expect(await here.findAccessToken('digest-3')).to.equal(null);
+  });
+});
+
+describe('LocalBearerVerifier over the token cache', () => {
+  const secrets = new NodeDoorSecrets();
+  const resource = 'http://x/api/porter/mcp';
+
+  it('refuses a cached token from the moment it expires, though the record it read once is still trusted', async () => {
+    const clock = new ManualClock('2026-01-01T00:00:00.000Z');
+    const families = new TokenFamilyBook(new MemoryStore({ clock }), 60_000, () => clock.now().getTime());
+    await families.addAccessToken(secrets.digest('bearer-1'), { ...token, expiresAt: '2026-01-01T00:00:10.000Z' });
+    const verifier = new LocalBearerVerifier(families, secrets, clock);
+    expect(await verifier.verify('bearer-1', resource)).to.deep.include({ subject: 'ada', clientId: 'mcpc_1', expiresAt: 1767225610 });
+    clock.advance(9_999);
+    expect(await verifier.verify('bearer-1', resource)).to.not.equal(null);
+    clock.advance(1);
+    expect(await verifier.verify('bearer-1', resource)).to.equal(null);
+    expect(await verifier.verify('bearer-1', 'http://elsewhere/mcp')).to.equal(null);
+  });
+
+  it('refuses a token whose stored expiry is not a time, rather than trusting it forever', async () => {
+    const clock = new ManualClock();
+    const families = new TokenFamilyBook(new MemoryStore({ clock }), 60_000);
+    await families.addAccessToken(secrets.digest('bearer-2'), { ...token, expiresAt: 'never' });
+    expect(await new LocalBearerVerifier(families, secrets, clock).verify('bearer-2', resource)).to.equal(null);
   });
 });

@@ -90,9 +90,9 @@ describe('Runs: cooperative stop, idempotent stops, crashed executors', () => {
     expect(notes.calls).to.have.length(1);
   });
 
-  it('a run whose executor crashed is found by its lapsed lease and ended, not left running', async () => {
+  it('a run whose executor crashed is found by its lapsed lease and ended once out of retries, not left running', async () => {
     const h = automationsHarness({ tools: [] });
-    const automation = await h.automation({ prompt: 'hello' });
+    const automation = await h.automation({ prompt: 'hello', retry: { max: 0, backoffSeconds: 1 } });
     await h.arm.execute({ principal: ada, automationId: automation.id });
     const [runId] = (await h.tick.execute()).runIds;
     // An executor on an instance that then died: it took the run and never renewed its lease.

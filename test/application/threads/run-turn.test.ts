@@ -134,7 +134,20 @@ describe('RunTurn', () => {
     expect(stored.messages[1]!.parts.find((p) => p.type === 'text')).to.deep.include({ text: 'half of an answer', state: 'done' });
     expect(stored.messages[1]!.parts.some((p) => p.type === 'data-porter-error')).to.equal(true);
     expect(h.logger.text()).to.contain('provider exploded');
+    expect(chunks.find((c) => c.type === 'error')).to.deep.include({
+      errorText: 'The model failed before finishing this answer. What it produced so far is saved.',
+    });
     await h.say(id, 'still there?');
+  });
+
+  it('claims nothing was saved when the model failed before producing anything; the error part comes before the error', async () => {
+    const model = new RecordingLanguageModel(() => ({ text: '', failAfter: true }));
+    const h = turnHarness({ model });
+    const { id } = await h.createThread.execute({ principal: ada });
+    const chunks = await h.say(id, 'hi');
+    const types = chunks.map((c) => c.type);
+    expect(types.indexOf('data-porter-error')).to.be.within(0, types.indexOf('error'));
+    expect(chunks.find((c) => c.type === 'error')).to.deep.include({ errorText: 'The model failed before finishing this answer.' });
   });
 
   it('aborts the model call once nobody has read the turn for the grace period, and saves what was produced', async () => {

@@ -1,12 +1,17 @@
 import { expect } from 'chai';
 import { ThreadBook } from '../../../application/threads/thread-book.js';
+import { ThreadText } from '../../../application/threads/thread-text.js';
 import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
 import { Thread, type ThreadPrimitives } from '../../../domain/threads/thread.js';
 import type { UiMessage } from '../../../domain/threads/ui-message.js';
 import { ManualClock } from '../../support/manual-clock.js';
 
 const bookOn = (store: MemoryStore) =>
-  new ThreadBook(store.records<ThreadPrimitives>('threads'), store.records<UiMessage>('thread-messages'));
+  new ThreadBook(
+    store.records<ThreadPrimitives>('threads'),
+    store.records<UiMessage>('thread-messages'),
+    new ThreadText(store.textIndex('threads')),
+  );
 
 describe('ThreadBook', () => {
   const now = '2026-01-01T00:00:00.000Z';

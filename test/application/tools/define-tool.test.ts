@@ -342,4 +342,13 @@ describe('defineTool', () => {
     );
     expect(() => defineTool({ ...base, name: 'odd', risk: 'read', readOnly: 'yes' } as never)).to.throw('readOnly must be true or false');
   });
+
+  it('keeps idempotent (whether an interrupted run may run it again), and refuses anything but a boolean', () => {
+    const base = { description: 'x', input: z.strictObject({}), execute: async () => null };
+    expect(defineTool({ ...base, name: 'upserts', risk: 'write', idempotent: true }).idempotent).to.equal(true);
+    expect(defineTool({ ...base, name: 'sends', risk: 'write' })).to.not.have.property('idempotent');
+    expect(() => defineTool({ ...base, name: 'odd', risk: 'write', idempotent: 'yes' } as never)).to.throw(
+      'idempotent must be true or false',
+    );
+  });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { APICallError, RetryError } from 'ai';
-import { Run, type StoredRunPrimitives } from '../../../domain/runs/run.js';
+import { INTERRUPTED_RUN_ERROR, Run, type StoredRunPrimitives } from '../../../domain/runs/run.js';
+import { runsAgainAfterInterruption } from '../../../domain/runs/interrupted-call.js';
 import { RunSlots } from '../../../domain/runs/run-slots.js';
 import { CompletionWebhook, completionEventOf } from '../../../domain/runs/completion-webhook.js';
 import { isTransientFailure } from '../../../domain/runs/transient-failure.js';
@@ -31,6 +32,44 @@ function queued(over: Partial<Parameters<typeof Run.queue>[0]> = {}): Run {
 const begin = (run: Run, ms: number) => run.begin('instance-a', at(ms), at(ms + 60_000))!;
 
 describe('Run attempts and retries', () => {
+  it('an attempt whose instance died ends interrupted and the run is queued again at once, counting as an attempt, until retries run out', () => {
+    let run = begin(queued({ retry: { max: 1, backoffSeconds: 30 } }), 0);
+    run = run.interrupt(at(5_000));
+    expect(run.state).to.equal('queued');
+    expect(run.nextAttemptAt, 'no backoff: the instance failed, not the task').to.equal(at(5_000));
+    expect(run.lease).to.equal(null);
+    expect(run.attempts[0]).to.deep.include({
+      outcome: 'interrupted',
+      endedAt: at(5_000),
+      error: INTERRUPTED_RUN_ERROR,
+      retryAt: at(5_000),
+    });
+    run = begin(run, 6_000);
+    expect(run.attempts.map((a) => a.number)).to.deep.equal([1, 2]);
+    run = run.interrupt(at(7_000));
+    expect(run.toPrimitives()).to.deep.include({ state: 'failed', ending: 'interrupted', error: INTERRUPTED_RUN_ERROR });
+    expect(run.attempts.map((a) => a.outcome)).to.deep.equal(['interrupted', 'interrupted']);
+  });
+
+  it('an interrupted dry run, or one asked to stop, is not tried again; a watched lease names its holder', () => {
+    expect(begin(queued({ dryRun: true }), 0).interrupt(at(1)).state).to.equal('failed');
+    const stopping = begin(queued(), 0).requestStop(at(1));
+    expect(stopping.interrupt(at(2)).state).to.equal('failed');
+    const watched = queued().begin('instance-a', T0, at(60_000), true)!;
+    expect(watched.watchedHolder).to.equal('instance-a');
+    expect(watched.renew('instance-a', at(90_000))!.lease).to.deep.equal({ holder: 'instance-a', until: at(90_000), watched: true });
+    expect(begin(queued(), 0).watchedHolder, 'a lease alone is judged by its time').to.equal(null);
+  });
+
+  it('a call cut short runs again only for a tool that may run twice', () => {
+    expect(runsAgainAfterInterruption({ risk: 'read' })).to.equal(true);
+    expect(runsAgainAfterInterruption({ risk: 'read', readOnly: false })).to.equal(false);
+    expect(runsAgainAfterInterruption({ risk: 'read', resolveRisk: () => ({ risk: 'write', egress: false }) })).to.equal(false);
+    expect(runsAgainAfterInterruption({ risk: 'write' })).to.equal(false);
+    expect(runsAgainAfterInterruption({ risk: 'write', idempotent: true })).to.equal(true);
+    expect(runsAgainAfterInterruption({ risk: 'read', idempotent: false })).to.equal(false);
+  });
+
   it('each begin after a failure opens a new attempt; a transient failure waits its backoff, doubling, then the retries run out', () => {
     let run = begin(queued(), 0);
     expect(run.attempts).to.deep.equal([{ number: 1, startedAt: T0, endedAt: null, outcome: null, error: null, retryAt: null }]);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { AnswerAwaitsApprovals, OnlyTheLastExchange, rewound } from '../../../domain/threads/rewind.js';
+import { AnswerAwaitsApprovals, NotYourMessage, OnlyTheLastExchange, rewound } from '../../../domain/threads/rewind.js';
 import type { UiMessage } from '../../../domain/threads/ui-message.js';
 
 const user = (id: string, text = id): UiMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] });
@@ -26,9 +26,19 @@ describe('rewound (regenerate and edit-and-resend)', () => {
     }
   });
 
-  it('refuses to rewrite anything older than the last exchange, or a thread with nothing to replace', () => {
+  it('editing an earlier message of the person rewinds the thread to it: it and everything after it go', () => {
+    const { kept, removed } = rewound(thread, { kind: 'message', messageId: 'u1' });
+    expect(kept).to.deep.equal([]);
+    expect(removed).to.deep.equal(['u1', 'a1', 'u2', 'a2']);
+    expect(() => rewound(thread, { kind: 'message', messageId: 'a1' })).to.throw(NotYourMessage, 'Only a message you sent can be edited');
+    const parked = answer('a1', [{ type: 'tool-notes_add', toolCallId: 'c1', state: 'approval-requested', approval: { id: 'apr_1' } }]);
+    expect(() => rewound([user('u1'), parked, user('u2'), answer('a2')], { kind: 'message', messageId: 'u1' })).to.throw(
+      AnswerAwaitsApprovals,
+    );
+  });
+
+  it('refuses to regenerate anything older than the last answer, or a thread with nothing to replace', () => {
     expect(() => rewound(thread, { kind: 'answer', messageId: 'a1' })).to.throw(OnlyTheLastExchange);
-    expect(() => rewound(thread, { kind: 'message', messageId: 'u1' })).to.throw(OnlyTheLastExchange);
     expect(() => rewound([], { kind: 'answer' })).to.throw(OnlyTheLastExchange, 'Only the last answer can be replaced');
   });
 

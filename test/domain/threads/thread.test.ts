@@ -46,4 +46,31 @@ describe('Thread: the turn lease and the line of turns waiting', () => {
     expect(kept.leaveLine('trn_b').canStartTurnAt(at(20))).to.equal(true);
     expect(free.keepPlace('trn_z', at(10), 15_000), 'no place to keep').to.equal(null);
   });
+
+  it("frees a dead instance's holds at once, by their holders' marks, before their leases lapse", () => {
+    const held = fresh().startTurn('trn_a', at(0), 15_000, undefined, undefined, 'host:1').queue('trn_b', at(1), 15_000, 'host:2');
+    expect(held.holdersInTheWay(at(2), 'trn_c')).to.deep.equal(['host:1', 'host:2']);
+    expect(held.holdersInTheWay(at(2), 'trn_b'), 'only what stands ahead').to.deep.equal(['host:1']);
+    expect(held.renewTurn('trn_a', at(2), 15_000)!.holdersInTheWay(at(3), 'trn_b'), 'a renewal keeps the holder').to.deep.equal(['host:1']);
+
+    const firstDied = held.lapsedWhere((holder) => holder === 'host:1', at(2));
+    expect(firstDied.turnInFlight(at(2))).to.equal(null);
+    expect(firstDied.abandonedTurn(at(2))?.id).to.equal('trn_a');
+    expect(firstDied.canStartTurnAt(at(2), 'trn_b')).to.equal(true);
+    expect(firstDied.canStartTurnAt(at(2)), 'the live place in line still comes first').to.equal(false);
+
+    const bothDied = held.lapsedWhere(() => true, at(2));
+    expect(bothDied.canStartTurnAt(at(2))).to.equal(true);
+    expect(
+      held.lapsedWhere(() => false, at(2)),
+      'all alive',
+    ).to.equal(held);
+  });
+
+  it('leaves holds that name no instance to their leases, and a free thread asks about nobody', () => {
+    const held = fresh().startTurn('trn_a', at(0), 15_000);
+    expect(held.holdersInTheWay(at(2))).to.deep.equal([]);
+    expect(held.lapsedWhere(() => true, at(2))).to.equal(held);
+    expect(fresh().holdersInTheWay(at(2))).to.deep.equal([]);
+  });
 });

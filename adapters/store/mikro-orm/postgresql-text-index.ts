@@ -1,0 +1,103 @@
+import { indexableText, indexedWords, searchTerms, snippetOf } from '../../../domain/search/text-query.js';
+import type { Passage, PassageFilter, TextHit, TextIndex, TextSearch } from '../../../ports/text-index.js';
+import { assertDeleteFilter, assertStorablePassage, filterEntries, hitLimit, storableText } from '../shared/text-filter.js';
+import type { SqlRunner } from './sql-runner.js';
+
+/** Passages per upsert statement (they travel as arrays: one statement, four parameters). */
+const PUT_CHUNK = 500;
+
+/**
+ * PostgreSQL keeps at most 1 MB of lexemes and positions per tsvector and refuses more: the words
+ * past this many characters are stored (and shown) but not searched.
+ */
+const MAX_INDEXED_CHARS = 200_000;
+
+const UPSERT =
+  'insert into "porter_text_passages" ("collection", "id", "refs", "text", "terms") ' +
+  "select $1, u.id, u.refs::jsonb, u.text, to_tsvector('simple', u.words) " +
+  'from unnest($2::text[], $3::text[], $4::text[], $5::text[]) as u(id, refs, text, words) ' +
+  'on conflict ("collection", "id") do update set "refs" = excluded."refs", "text" = excluded."text", "terms" = excluded."terms"';
+
+/**
+ * The text index on PostgreSQL (migration 0003-text-index): `terms` is a tsvector of the passage's
+ * words folded in TypeScript (case and accents, as domain/search/text-query.ts folds a query: no
+ * `unaccent` extension needed), searched with a GIN index and ranked by ts_rank. The query is built
+ * from those folded words only, each a quoted prefix lexeme (`'word':*`), never the person's text,
+ * so no input is tsquery syntax (websearch_to_tsquery would read `-`, `or` and quotes as operators,
+ * and would not match prefixes while someone types). Snippets are cut from the stored text by the
+ * same code as the memory index, so a match is marked the same on every engine. Labels are jsonb:
+ * single values by containment (`refs @> $`), lists with `= any($)`, all bound parameters.
+ */
+export class PostgresqlTextIndex implements TextIndex {
+  constructor(
+    private readonly collection: string,
+    private readonly runner: SqlRunner,
+  ) {}
+
+  async put(passages: ReadonlyArray<Passage>): Promise<void> {
+    for (const passage of passages) assertStorablePassage(passage);
+    // One statement may not touch a row twice: the last passage of an id wins, as separate puts would.
+    const latest = [...new Map(passages.map((passage) => [passage.id, passage])).values()];
+    for (let start = 0; start < latest.length; start += PUT_CHUNK) {
+      const chunk = latest.slice(start, start + PUT_CHUNK);
+      const texts = chunk.map((passage) => storableText(indexableText(passage.text)));
+      await this.runner.changes({
+        sql: UPSERT,
+        params: [
+          this.collection,
+          chunk.map((passage) => passage.id),
+          chunk.map((passage) => JSON.stringify(passage.refs)),
+          texts,
+          texts.map((text) => indexedWords(text.slice(0, MAX_INDEXED_CHARS))),
+        ],
+      });
+    }
+  }
+
+  async delete(ids: ReadonlyArray<string>): Promise<number> {
+    if (ids.length === 0) return 0;
+    return this.runner.changes({
+      sql: 'delete from "porter_text_passages" where "collection" = $1 and "id" = any($2::text[])',
+      params: [this.collection, [...new Set(ids)]],
+    });
+  }
+
+  async deleteWhere(where: PassageFilter): Promise<number> {
+    assertDeleteFilter(where);
+    const scope = this.scopeOf(where, 2);
+    if (!scope) return 0;
+    return this.runner.changes({
+      sql: `delete from "porter_text_passages" where "collection" = $1 and ${scope.sql}`,
+      params: [this.collection, ...scope.params],
+    });
+  }
+
+  async search({ text, where, limit }: TextSearch): Promise<TextHit[]> {
+    const most = hitLimit(limit);
+    const terms = searchTerms(text);
+    const scope = this.scopeOf(where, 4);
+    if (terms.length === 0 || !scope) return [];
+    const rows = await this.runner.rows<{ id: string; refs: Record<string, string>; text: string; rank: number }>({
+      sql:
+        'select "id", "refs", "text", ts_rank("terms", q) as rank ' +
+        `from "porter_text_passages", to_tsquery('simple', $1) q ` +
+        `where "collection" = $2 and "terms" @@ q and ${scope.sql} order by rank desc, "id" limit $3`,
+      params: [terms.map((term) => `'${term}':*`).join(' & '), this.collection, most, ...scope.params],
+    });
+    return rows.map((row) => ({ id: row.id, refs: row.refs, rank: Number(row.rank), snippet: snippetOf(row.text, terms) }));
+  }
+
+  /** The filter as SQL over numbered parameters from `first`; null when it matches nothing. */
+  private scopeOf(where: PassageFilter, first: number): { sql: string; params: unknown[] } | null {
+    const entries = filterEntries(where);
+    if (!entries) return null;
+    const single = Object.fromEntries(entries.filter(([, values]) => values.length === 1).map(([name, [value]]) => [name, value]));
+    const clauses = [`"refs" @> $${first}::jsonb`];
+    const params: unknown[] = [JSON.stringify(single)];
+    for (const [name, values] of entries.filter(([, list]) => list.length > 1)) {
+      clauses.push(`"refs" ->> $${first + params.length} = any($${first + params.length + 1}::text[])`);
+      params.push(name, values);
+    }
+    return { sql: clauses.join(' and '), params };
+  }
+}

@@ -1,0 +1,84 @@
+import type { Principal } from '../../domain/principal.js';
+import { TITLE_INSTRUCTIONS, titlePrompt } from '../../domain/threads/thread-title.js';
+import { textOf } from '../../domain/threads/ui-message.js';
+import type { Logger } from '../../ports/logger.js';
+import type { Model } from '../../ports/model.js';
+import type { UsageMeter } from '../usage/usage-meter.js';
+import type { ThreadBook } from './thread-book.js';
+
+/** What ThreadTitler is built from. */
+export interface ThreadTitlerDeps {
+  /** The model asked for the title: the host's `titleModel`, else the agent's own. */
+  readonly model: Model;
+  readonly threads: ThreadBook;
+  readonly logger: Logger;
+  /** The subject's `tokens` budget: the title's tokens count like a turn's. */
+  readonly meter?: UsageMeter;
+  /** How long the title call may take before the first message's title stays. */
+  readonly timeoutMs?: number;
+}
+
+/** A title is a few words: the call may write this many tokens. */
+const TITLE_MAX_TOKENS = 24;
+const TITLE_TIMEOUT_MS = 10_000;
+
+/**
+ * Names a thread after its first answer with one short model call (no tools, a bounded prompt, a
+ * few output tokens). Whatever goes wrong (no tokens left, the model fails or is slow, an empty
+ * answer) leaves the title the first message gave, quietly: a title is never worth a failed turn.
+ * A title the person gave meanwhile is kept (Thread.titledGenerated).
+ */
+export class ThreadTitler {
+  /** Titles being generated, by thread. */
+  private readonly working = new Map<string, Promise<void>>();
+
+  constructor(private readonly deps: ThreadTitlerDeps) {}
+
+  /** Starts titling the thread in the background (after its first turn ended); it never rejects. */
+  start(principal: Principal, threadId: string): void {
+    const work = this.title(principal, threadId).finally(() => {
+      if (this.working.get(threadId) === work) this.working.delete(threadId);
+    });
+    this.working.set(threadId, work);
+  }
+
+  /** Resolves once no title is being generated for the thread (at once when none is). */
+  async titled(threadId: string): Promise<void> {
+    await this.working.get(threadId);
+  }
+
+  /** Titles the thread from its first message and the answer to it. */
+  async title(principal: Principal, threadId: string): Promise<void> {
+    const { model, threads, meter, logger } = this.deps;
+    try {
+      const messages = await threads.messagesOf(threadId);
+      const question = messages.find((message) => message.role === 'user');
+      const answer = messages.find((message) => message.role === 'assistant');
+      if (!question || !answer) return;
+      await meter?.ensureLeft(principal, 'tokens');
+      let text = '';
+      let tokens = 0;
+      const events = model.streamStep({
+        instructions: TITLE_INSTRUCTIONS,
+        messages: [{ id: 'title', role: 'user', parts: [{ type: 'text', text: titlePrompt(textOf(question), textOf(answer)) }] }],
+        tools: [],
+        maxOutputTokens: TITLE_MAX_TOKENS,
+        signal: AbortSignal.timeout(this.deps.timeoutMs ?? TITLE_TIMEOUT_MS),
+      });
+      for await (const event of events) {
+        if (event.type === 'text-delta') text += event.delta;
+        if (event.type === 'finish') {
+          tokens = event.totalTokens ?? 0;
+          if (event.reason === 'error') text = '';
+        }
+      }
+      if (tokens > 0) await meter?.record(principal, 'tokens', tokens);
+      await threads.update(threadId, (thread) => thread.titledGenerated(text));
+    } catch (error) {
+      logger.warn('a thread title could not be generated; the first message names it', {
+        threadId,
+        cause: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+}

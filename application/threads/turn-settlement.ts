@@ -1,0 +1,111 @@
+import type { Principal } from '../../domain/principal.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Logger } from '../../ports/logger.js';
+import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
+import type { TurnSlot } from '../usage/turn-slots.js';
+import type { LoadedThread, ThreadBook } from './thread-book.js';
+import type { ThreadTitler } from './thread-titler.js';
+import type { LiveTurn, TurnHub } from './turn-hub.js';
+import type { TurnRelay } from './turn-relay.js';
+import type { TurnFeeds } from './turn-settings.js';
+
+/** What TurnSettlement is built from. */
+export interface TurnSettlementDeps {
+  readonly threads: ThreadBook;
+  readonly hub: TurnHub;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly feeds: TurnFeeds;
+  readonly settings: { readonly lingerMs: number };
+  /** Names a thread after its first answer; absent, the first message names it. */
+  readonly titler?: ThreadTitler | undefined;
+}
+
+/** A turn that ran, as its settlement needs it. */
+export interface RanTurn {
+  readonly principal: Principal;
+  readonly threadId: string;
+  readonly turnId: string;
+  readonly live: LiveTurn;
+  readonly relay: TurnRelay;
+  /** Ends the lease's renewals and the stop watch. */
+  readonly unhold: () => void;
+  readonly slot: TurnSlot | null;
+  /** The messages the turn adds to the thread when its answer is saved. */
+  readonly added: number;
+  /** Whether it carried on an answer already stored (then a failure still counts it). */
+  readonly continuing: boolean;
+  /** The thread as the turn last stored it, tried first to spare a read; null when unknown. */
+  readonly latest: LoadedThread | null;
+  /** The thread's first answer: the thread is titled after it. */
+  readonly firstAnswer: boolean;
+}
+
+/**
+ * How a turn ends, in this order, whatever happened to it: its lease stops being renewed, its place
+ * among the subject's turns in flight is given back, readers elsewhere get its last chunks, the
+ * thread is released (counting what it added), its stream closes, whoever waits for the thread looks
+ * again, and then, its first answer in, the thread is titled (a slow title holds nothing up).
+ */
+export class TurnSettlement {
+  constructor(private readonly deps: TurnSettlementDeps) {}
+
+  /** Settles `turn` once `ran` (the agent's run) settled; never rejects. */
+  async settle(turn: RanTurn, ran: Promise<unknown>): Promise<void> {
+    const { hub, logger, feeds, settings, titler } = this.deps;
+    const { threadId } = turn;
+    let finished = false;
+    const counted = await ran.then(
+      () => {
+        finished = true;
+        return turn.added;
+      },
+      (error: unknown) => {
+        logger.error('a turn could not be finished', { threadId, cause: String(error) });
+        // The thread must not stay locked for the whole lease; whether the answer was saved is
+        // unknown, so only the person's message is counted.
+        return turn.continuing ? turn.added : turn.added - 1;
+      },
+    );
+    try {
+      turn.unhold();
+      await turn.slot?.release();
+      // Readers elsewhere have every chunk before the thread says the turn is over.
+      await turn.relay.flushed();
+      await this.release(threadId, turn.turnId, counted, turn.latest);
+    } catch (error) {
+      logger.error('a turn could not be released', { threadId, cause: String(error) });
+    } finally {
+      hub.finish(turn.live);
+      turn.relay.dropAfter(settings.lingerMs);
+      // Whoever waits for this thread (a stop, a turn in line) looks again.
+      void feeds.signals.signal(threadId).catch(() => undefined);
+      // Once the turn is settled and its stream closed: a slow title model holds neither the
+      // stream nor the thread (readers pick the title up when they next read the list).
+      if (turn.firstAnswer && finished) titler?.start(turn.principal, threadId);
+    }
+  }
+
+  /** A turn that took its thread and will not run (refused, answered from the store) lets it go. */
+  async letGo(threadId: string, turnId: string, slot: TurnSlot | null = null): Promise<void> {
+    await slot?.release();
+    await this.release(threadId, turnId, 0);
+    void this.deps.feeds.signals.signal(threadId).catch(() => undefined);
+  }
+
+  /** `latest`: the thread as this turn last stored it, tried first to spare a read; a lost race reads again. */
+  private async release(threadId: string, turnId: string, added: number, latest: LoadedThread | null = null): Promise<void> {
+    const { threads, clock } = this.deps;
+    let known = latest;
+    // Every round lost means another write landed; if they never stop, the lease lapses on its own.
+    await retryOnConflict(
+      async () => {
+        const current = known ?? (await threads.find(threadId));
+        known = null;
+        if (!current) return;
+        return (await threads.swap(current, current.thread.endTurn(turnId, clock.now().toISOString(), added))) ? undefined : LOST_RACE;
+      },
+      { exhausted: () => undefined },
+    );
+  }
+}

@@ -1,0 +1,69 @@
+import type { ContainerModule } from 'inversify';
+import { get, porterModule, recordsOf, TOKENS } from '../tokens.js';
+import type { UploadedFilePrimitives } from '../../domain/files/uploaded-file.js';
+import type { UploadPolicy } from '../../domain/files/upload-policy.js';
+import type { PorterConfig } from '../config/config-schema.js';
+import type { FileBlobs } from '../../ports/file-blobs.js';
+import { FileBook } from '../../application/files/file-book.js';
+import { FilesAdopter } from '../../application/files/files-adopter.js';
+import { MessageAttachments } from '../../application/files/message-attachments.js';
+import { ModelAttachments } from '../../application/files/model-attachments.js';
+import { ReadFile } from '../../application/files/read-file.js';
+import { ThreadFiles } from '../../application/files/thread-files.js';
+import { UploadFile } from '../../application/files/upload-file.js';
+import { DatabaseFileBlobs } from '../../adapters/files/database-file-blobs.js';
+import { FileTypeSniffer } from '../../adapters/files/file-type-sniffer.js';
+import { UnpdfTextExtractor } from '../../adapters/files/unpdf-text-extractor.js';
+import { fileRoutes } from '../../adapters/http/routes/file-routes.js';
+
+export function uploadPolicyOf(config: PorterConfig): UploadPolicy {
+  const { accept, maxBytes, maxFilesPerMessage, modelReads } = config.uploads;
+  return { accept, maxBytes, maxFilesPerMessage, modelReads };
+}
+
+/**
+ * Uploads: files people attach to messages, their metadata on the store, their bytes where
+ * `uploads.store` says (`uploadStore`, loaded at boot; null: the store's own database), and the
+ * routes that stream them in and out.
+ */
+export function filesModule(uploadStore: FileBlobs | null): ContainerModule {
+  return porterModule((bind) => {
+    bind.singleton(TOKENS.FileBook, (ctx) => new FileBook(recordsOf<UploadedFilePrimitives>(ctx, 'files')));
+    bind.singleton(TOKENS.FileBlobs, (ctx) => uploadStore ?? new DatabaseFileBlobs(get(ctx, TOKENS.Store)));
+    bind.singleton(
+      TOKENS.ThreadFiles,
+      (ctx) => new ThreadFiles(get(ctx, TOKENS.FileBook), get(ctx, TOKENS.FileBlobs), get(ctx, TOKENS.Logger)),
+    );
+    bind.singleton(
+      TOKENS.MessageAttachments,
+      (ctx) => new MessageAttachments(get(ctx, TOKENS.FileBook), uploadPolicyOf(get(ctx, TOKENS.Config))),
+    );
+    bind.singleton(
+      TOKENS.ModelAttachments,
+      (ctx) =>
+        new ModelAttachments(
+          get(ctx, TOKENS.FileBook),
+          get(ctx, TOKENS.FileBlobs),
+          new UnpdfTextExtractor(),
+          uploadPolicyOf(get(ctx, TOKENS.Config)),
+          get(ctx, TOKENS.Logger),
+        ),
+    );
+    bind.singleton(TOKENS.FileUseCases, (ctx) => ({
+      uploadFile: new UploadFile({
+        threads: get(ctx, TOKENS.ThreadBook),
+        files: get(ctx, TOKENS.FileBook),
+        blobs: get(ctx, TOKENS.FileBlobs),
+        sniffer: new FileTypeSniffer(),
+        policy: uploadPolicyOf(get(ctx, TOKENS.Config)),
+        ids: get(ctx, TOKENS.Ids),
+        clock: get(ctx, TOKENS.Clock),
+        telemetry: get(ctx, TOKENS.Telemetry),
+        meter: get(ctx, TOKENS.UsageMeter),
+      }),
+      readFile: new ReadFile(get(ctx, TOKENS.FileBook), get(ctx, TOKENS.FileBlobs)),
+    }));
+    bind(TOKENS.SessionAdopters).toDynamicValue((ctx) => new FilesAdopter(get(ctx, TOKENS.FileBook)));
+    bind(TOKENS.WireRoutes).toDynamicValue((ctx) => fileRoutes(get(ctx, TOKENS.FileUseCases), { mount: get(ctx, TOKENS.Config).mount }));
+  });
+}

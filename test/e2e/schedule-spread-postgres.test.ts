@@ -1,0 +1,128 @@
+import { expect } from 'chai';
+import { z } from 'zod';
+import { createPorter, type Porter } from '../../composition/create-porter.js';
+import { get, TOKENS } from '../../composition/tokens.js';
+import { containerOf } from '../../composition/porter-container.js';
+import { defineTool } from '../../application/tools/define-tool.js';
+import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
+import { until } from '../support/eventually.js';
+import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
+
+const TICK_SECRET = 'a-tick-secret-for-the-tests-0123456789';
+const ada = { subject: 'ada', kind: 'user' };
+const SLOT_RUNS = 200;
+
+/** A cron naming one second only (once a year): the slot every automation of the test shares. */
+function cronAt(slot: Date): string {
+  return `${slot.getUTCSeconds()} ${slot.getUTCMinutes()} ${slot.getUTCHours()} ${slot.getUTCDate()} ${slot.getUTCMonth() + 1} *`;
+}
+
+describe('A schedule slot on three instances sharing one PostgreSQL', function () {
+  this.timeout(120_000);
+  let server: string | null = null;
+  let database: TestDatabase | null = null;
+
+  before(async function () {
+    server = await postgresServerUrl();
+    if (!server) return this.skip();
+  });
+
+  beforeEach(async () => {
+    database = await createTestDatabase(server!);
+  });
+
+  afterEach(async () => {
+    await database?.drop();
+    database = null;
+  });
+
+  for (const scheduler of ['external', 'pg-boss'] as const) {
+    const driver = scheduler === 'external' ? 'one POST /tick' : "every instance's ticker";
+    it(`${scheduler}: a slot of ${SLOT_RUNS} runs fired by ${driver} spreads over the three instances, each run executed once`, async () => {
+      const executed: Array<{ instance: number; runId: string }> = [];
+      const instances: Porter[] = [];
+      for (let i = 0; i < 3; i++) {
+        const work = defineTool({
+          name: 'work',
+          description: 'Does a little work',
+          input: z.strictObject({}),
+          risk: 'read',
+          async execute(_input, context) {
+            executed.push({ instance: i, runId: context.runId ?? '' });
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            return { done: true };
+          },
+        });
+        instances.push(
+          await createPorter(
+            {
+              development: false,
+              secret: 'a-production-secret-for-the-tests-0123456789',
+              databaseUrl: database!.url,
+              tickSecret: TICK_SECRET,
+              scheduler,
+              tools: [work],
+              model: new ScriptedLanguageModel(),
+              // 200 calls in a minute by one owner would trip the breaker; this test is about spreading.
+              breakers: false,
+              logger: 'silent',
+            },
+            {},
+          ),
+        );
+      }
+      try {
+        const automations = get(containerOf(instances[0]!), TOKENS.AutomationUseCases);
+        // One shared slot, far enough ahead to arm every automation before it.
+        const slot = new Date(Math.ceil((Date.now() + 15_000) / 1000) * 1000);
+        for (let i = 0; i < SLOT_RUNS; i++) {
+          const created = await automations.createAutomation.execute({
+            principal: ada,
+            name: `report ${i}`,
+            trigger: { kind: 'schedule', cron: cronAt(slot) },
+            task: { prompt: '/call work {}' },
+          });
+          await automations.armAutomation.execute({ principal: ada, automationId: created.id });
+        }
+        expect(Date.now(), 'every automation was armed before the slot').to.be.below(slot.getTime());
+        await new Promise((resolve) => setTimeout(resolve, slot.getTime() - Date.now() + 10));
+        if (scheduler === 'external') {
+          const answer = await get(containerOf(instances[0]!), TOKENS.TickUseCases).tick.execute({ bearer: TICK_SECRET });
+          expect(answer.runIds).to.have.length(SLOT_RUNS);
+        }
+
+        await until(
+          () => executed.length,
+          (count) => count >= SLOT_RUNS,
+          { timeoutMs: 60_000, what: `the ${SLOT_RUNS} runs to execute` },
+        );
+        const stored = await until(
+          () => everyRun(instances[2]!),
+          (all) => all.length === SLOT_RUNS && all.every((run) => run.state === 'succeeded'),
+          { timeoutMs: 30_000, what: `the ${SLOT_RUNS} runs to succeed` },
+        );
+        expect(stored.every((run) => run.cause.kind === 'schedule' && run.cause.slot === slot.toISOString())).to.equal(true);
+        // Exactly once: each run's tool call ran on one instance, once.
+        expect(executed).to.have.length(SLOT_RUNS);
+        expect(new Set(executed.map((entry) => entry.runId))).to.deep.equal(new Set(stored.map((run) => run.id)));
+        // Spread: every instance took a share, not the one the tick reached (four at a time, the others idle).
+        const shares = [0, 1, 2].map((instance) => executed.filter((entry) => entry.instance === instance).length);
+        for (const share of shares) expect(share, `shares ${shares.join('/')}`).to.be.at.least(SLOT_RUNS / 6);
+      } finally {
+        for (const porter of instances) await porter.close();
+      }
+    });
+  }
+});
+
+async function everyRun(porter: Porter) {
+  const runs = get(containerOf(porter), TOKENS.RunUseCases);
+  const all = [];
+  let cursor: string | null = null;
+  do {
+    const page = await runs.listRuns.execute({ principal: ada, limit: 100, ...(cursor ? { cursor } : {}) });
+    all.push(...page.runs);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return all;
+}
