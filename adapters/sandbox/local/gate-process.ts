@@ -73,7 +73,11 @@ export interface GateEvents {
 }
 
 const CONNECT_TIMEOUT_MS = 5000;
-const OUTPUT_GRACE_MS = 200;
+/**
+ * How long output held open by a process that outlived the gate is waited for. Generous: on a busy
+ * host the exit can be heard a while before the app's last words are read, and they say why it ended.
+ */
+const OUTPUT_GRACE_MS = 1500;
 /** How many connections out one app may hold open at once. */
 const MAX_EGRESS_CONNECTIONS = 256;
 const LIMITS: ReadonlyArray<SandboxLimit> = ['processes', 'memory', 'cpu', 'disk'];

@@ -69,6 +69,8 @@ interface Running {
 const PORT_RACE = /EADDRINUSE/;
 /** How long a server that stopped answering is given to be heard ending. */
 const ENDING_WAIT_MS = 2000;
+/** How long an app whose gate said it ended is given for the rest of its end to be read. */
+const ENDED_WAIT_MS = 10_000;
 /** How long a replaced server may finish the requests it was answering. */
 const DRAIN_MS = 30_000;
 
@@ -143,6 +145,8 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
     // An app that stopped answering has most likely just ended, and its gate is about to say so:
     // what it ended of (a limit?) is known once the gate has finished.
     await Promise.race([running.gate.finished, delay(ENDING_WAIT_MS)]);
+    // Its gate has said the app ended: why is known once its last words are read, however busy the host.
+    if (!running.gate.alive) await Promise.race([running.gate.finished, delay(ENDED_WAIT_MS)]);
     await this.ending;
     return false;
   }
