@@ -77,7 +77,7 @@ async function measure(engine: string, databaseUrl: string): Promise<BenchResult
           return index.search({ text, where: { scope: ['everyone', `person:${person}`] }, limit: 5 });
         },
       },
-      iterations: 2_000,
+      iterations: 500,
       measure: 'p50',
       goal: 0,
     });
