@@ -45,7 +45,8 @@ async function configModule(folder: string, options: PorterOptions): Promise<str
 }
 
 describe('porter sync (composition/cli/sync-command.ts)', function () {
-  this.timeout(20_000);
+  // A whole host starts and syncs: a cap for a busy machine, not a pace.
+  this.timeout(60_000);
   afterEach(() => {
     delete (globalThis as Record<string, unknown>)[OPTIONS_KEY];
   });

@@ -21,7 +21,8 @@ function onCluster(options: Omit<Parameters<typeof startCluster>[1], 'databaseUr
     client: null,
   };
   before(async function () {
-    this.timeout(60_000);
+    // Three instances migrate and start: a cap for a busy machine, not a pace.
+    this.timeout(180_000);
     const server = await postgresServerUrl();
     if (!server) return this.skip();
     state.database = await createTestDatabase(server);
@@ -29,7 +30,7 @@ function onCluster(options: Omit<Parameters<typeof startCluster>[1], 'databaseUr
     state.client = new WireClient(state.cluster.wire).as('ada');
   });
   after(async function () {
-    this.timeout(30_000);
+    this.timeout(90_000);
     await state.cluster?.close();
     await state.database?.drop();
   });

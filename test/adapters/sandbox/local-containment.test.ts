@@ -187,7 +187,14 @@ describe('LocalSandbox contained by bubblewrap', function () {
         socket.on('error', () => undefined);
         socket.on('close', () => closed++);
       }
-      setTimeout(() => { console.log(JSON.stringify({ open, closed })); process.exit(0); }, 3000);`;
+      // Told once every connection has opened and those past the cap are closed (or at 7 s, within the spawn's 8 s).
+      const started = Date.now();
+      setInterval(() => {
+        if ((open === 400 && closed >= 400 - 256) || Date.now() - started > 7000) {
+          console.log(JSON.stringify({ open, closed }));
+          process.exit(0);
+        }
+      }, 50);`;
     const answer = await callFn<SpawnAnswer>(session, 'spawn', { command: 'node', args: ['-e', flood], env: 'inherit' });
     const { open, closed } = JSON.parse(answer.stdout) as { open: number; closed: number };
     expect(open).to.equal(400);
