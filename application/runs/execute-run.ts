@@ -45,8 +45,8 @@ export interface ExecuteRunDeps {
   readonly audit: AuditTrail;
   readonly logger: Logger;
   readonly settings: RunExecutionSettings;
-  /** The owner's `runs` budget, charged when a run first begins; absent, nothing is metered. */
-  readonly meter?: UsageMeter;
+  /** The owner's `runs` budget, charged when a run first begins (`NoUsageMeter`: nothing is metered). */
+  readonly meter: UsageMeter;
   /**
    * The bound on the owner's turns in flight, which a dry run counts toward while it executes (a
    * turn the person asked for now, whether by a dry run or its rerun); absent, none.
@@ -79,10 +79,7 @@ export class ExecuteRun {
   private readonly abandoned = new WeakSet<AbortController>();
   private closing = false;
 
-  private readonly meter: UsageMeter | null;
-
   constructor(private readonly deps: ExecuteRunDeps) {
-    this.meter = deps.meter ?? null;
     deps.liveness?.onLost(() => this.letGo());
   }
 
@@ -107,7 +104,7 @@ export class ExecuteRun {
       // The owner's `runs` budget pays for a run once, when it first begins (not its retries or
       // resumptions); over budget, the run ends failed saying so. A dry run paid when it was asked
       // for (DryRunAutomation, RerunRun), before it was kept.
-      if (taken.first && !begun.dryRun) await this.meter?.charge(begun.owner.subject, 'runs');
+      if (taken.first && !begun.dryRun) await this.deps.meter.charge(begun.owner.subject, 'runs');
       const { messages, continuing } = await this.transcript(begun);
       const automation = await this.callingAutomation(begun);
       await this.deps.agent.run({

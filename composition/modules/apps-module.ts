@@ -100,8 +100,8 @@ export interface AppsParts {
   readonly logger: Logger;
   /** The host's `canShareApps`; null: nobody may share. */
   readonly canShareApps: CanShareApps | null;
-  /** The person's `appGenerations` and `tokens` (creates, edits, seeds with an instruction, rebases); absent, nothing is metered. */
-  readonly meter?: UsageMeter;
+  /** The person's `appGenerations` and `tokens` (creates, edits, seeds with an instruction, rebases; `NoUsageMeter`: nothing is metered). */
+  readonly meter: UsageMeter;
   /** The bound on the person's turns in flight, which a generation asked outside a turn counts toward; absent, none. */
   readonly slots?: TurnSlots;
   /** Apps waiting out their undo window, left out of the list; absent, none is. */
@@ -116,7 +116,7 @@ export function assembleApps(parts: AppsParts): AppsUseCases {
   const { book, ids, clock } = parts;
   const catalog = parts.catalog ?? new NoPinCatalog();
   const generation = new Generation(parts.generator ?? new NoAppGenerator(), parts.logger, {
-    ...(parts.meter ? { meter: parts.meter } : {}),
+    meter: parts.meter,
     ...(parts.slots ? { slots: parts.slots } : {}),
   });
   const rollout = new ServedRollout(parts.sandbox ?? new NoSandbox(), parts.logger, new NodeAppScaffold(), clock);

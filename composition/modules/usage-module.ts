@@ -3,7 +3,7 @@ import type { UsageTallyPrimitives } from '../../domain/usage/usage-tally.js';
 import type { Limits } from '../../domain/usage/budget.js';
 import type { PorterConfig } from '../config/config-schema.js';
 import { UsageBook } from '../../application/usage/usage-book.js';
-import { UsageMeter } from '../../application/usage/usage-meter.js';
+import { TalliedUsageMeter } from '../../application/usage/usage-meter.js';
 import { GetUsage } from '../../application/usage/get-usage.js';
 import { TurnSlots } from '../../application/usage/turn-slots.js';
 import { TurnsInFlightBook } from '../../application/usage/turns-in-flight-book.js';
@@ -27,7 +27,7 @@ export function usageLimitsOf(limits: PorterConfig['limits']): { limits: Limits;
 export const usageModule = porterModule((bind) => {
   bind.singleton(TOKENS.UsageMeter, (ctx) => {
     const config = get(ctx, TOKENS.Config);
-    return new UsageMeter({
+    return new TalliedUsageMeter({
       book: new UsageBook(recordsOf<UsageTallyPrimitives>(ctx, 'usage')),
       clock: get(ctx, TOKENS.Clock),
       settings: { ...usageLimitsOf(config.limits), breakers: config.breakers },

@@ -20,6 +20,8 @@ import { ManualClock } from './manual-clock.js';
 import { SequentialIds } from './fakes.js';
 import type { Limits } from '../../domain/usage/budget.js';
 import { usageMeterOn } from './usage-meter.js';
+import { NoUsageMeter } from '../../application/usage/no-usage-meter.js';
+import type { UsageMeter } from '../../application/usage/usage-meter.js';
 import { TurnSlots } from '../../application/usage/turn-slots.js';
 import { TurnsInFlightBook } from '../../application/usage/turns-in-flight-book.js';
 import type { TurnsInFlightPrimitives } from '../../domain/usage/turns-in-flight.js';
@@ -56,7 +58,7 @@ export function appsHarness(options: AppsHarnessOptions = {}) {
     ...(options.policy ? { policy: options.policy } : {}),
     ...(options.host ? { host: options.host } : {}),
   });
-  const meter = options.limits ? usageMeterOn(store, guard.clock, options.limits) : undefined;
+  const meter: UsageMeter = options.limits ? usageMeterOn(store, guard.clock, options.limits) : new NoUsageMeter();
   const slots =
     options.maxTurnsInFlight === undefined
       ? undefined
@@ -78,7 +80,7 @@ export function appsHarness(options: AppsHarnessOptions = {}) {
     clock: guard.clock,
     logger: guard.logger,
     canShareApps: options.canShareApps ?? null,
-    ...(meter ? { meter } : {}),
+    meter,
     ...(slots ? { slots } : {}),
   });
   assembled.apps = apps;

@@ -52,6 +52,8 @@ import { SequentialIds } from './fakes.js';
 import { runMachinery } from './run-machinery.js';
 import type { Limits } from '../../domain/usage/budget.js';
 import { usageMeterOn } from './usage-meter.js';
+import { NoUsageMeter } from '../../application/usage/no-usage-meter.js';
+import type { UsageMeter } from '../../application/usage/usage-meter.js';
 import { TurnSlots } from '../../application/usage/turn-slots.js';
 import { TurnsInFlightBook } from '../../application/usage/turns-in-flight-book.js';
 import type { TurnsInFlightPrimitives } from '../../domain/usage/turns-in-flight.js';
@@ -159,7 +161,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     settings: { holder: options.holder ?? 'instance-a', leaseMs: 30_000, retryDelaysMs: options.webhookRetryDelaysMs ?? [5_000, 30_000] },
   });
   const notifyTargets = new NotifyTargets(sender, secrets);
-  const meter = options.limits ? usageMeterOn(store, clock, options.limits) : undefined;
+  const meter: UsageMeter = options.limits ? usageMeterOn(store, clock, options.limits) : new NoUsageMeter();
   const slots =
     options.maxTurnsInFlight === undefined
       ? undefined
@@ -170,7 +172,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
           logger,
           settings: { max: options.maxTurnsInFlight, leaseMs: 15_000 },
         });
-  const metered = { ...(meter ? { meter } : {}), ...(slots ? { slots } : {}) };
+  const metered = { meter, ...(slots ? { slots } : {}) };
   const asks = new ArmingAsks({ approvals, grants, tools, ids, clock, audit: trail, approvalTtlMs: 60 * 60 * 1000 });
   const automationGrants = new AutomationGrants(grants, clock, trail);
   hooks.push(new ArmingHook({ automations, asks, grants: automationGrants, clock, audit: trail }), new ResumeHook(resume));
@@ -189,7 +191,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     ids,
     logger,
     clock,
-    ...(meter ? { meter } : {}),
+    meter,
   });
   const executor = new ExecuteRun({
     runs,
@@ -240,8 +242,8 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     stop: new StopRun({ runs, parked, followUp, clock, audit: trail, settings: { waitMs: options.stopWaitMs ?? 2_000, pollMs: 10 } }),
     getRun,
     listRuns: new ListRuns(runs),
-    rerun: new RerunRun({ runs, automations, dispatcher, ids, clock, audit: trail, ...(meter ? { meter } : {}) }),
-    runNow: new RunAutomationNow({ runs, automations, dispatcher, ids, clock, audit: trail, ...(meter ? { meter } : {}) }),
+    rerun: new RerunRun({ runs, automations, dispatcher, ids, clock, audit: trail, meter }),
+    runNow: new RunAutomationNow({ runs, automations, dispatcher, ids, clock, audit: trail, meter }),
     dryRun: new DryRunAutomation({
       automations,
       runs,

@@ -37,6 +37,7 @@ import { ConnectionBook } from '../../application/connections/connection-book.js
 import type { ConnectionPrimitives } from '../../domain/connections/connection.js';
 import { ManualClock } from './manual-clock.js';
 import { RecordingLogger, SequentialIds } from './fakes.js';
+import { NoUsageMeter } from '../../application/usage/no-usage-meter.js';
 
 export const ada: Principal = { subject: 'ada', kind: 'user' };
 export const bob: Principal = { subject: 'bob', kind: 'user' };
@@ -113,6 +114,7 @@ export function guardHarness(options: HarnessOptions) {
     clock,
     audit,
     egressPreview: new EgressPreview(egress),
+    meter: new NoUsageMeter(),
   });
   const effects = new DecisionEffects(grants, options.hooks ?? [], ids, audit);
   let callCounter = 0;
