@@ -71,7 +71,7 @@ export interface GuardCallDeps {
  * an Approval, or blocked.
  */
 export class GuardCall {
-  constructor(private readonly deps: GuardCallDeps) {}
+  constructor(protected readonly deps: GuardCallDeps) {}
 
   async execute(call: GuardedCall): Promise<CallResult> {
     const tool = this.deps.tools.get(call.tool);

@@ -56,7 +56,7 @@ export interface ExecuteRunDeps {
    * This instance's liveness mark (PostgreSQL): while held, its leases say so and others may take
    * its runs the moment the mark is gone; lost, the runs in flight here are let go at once.
    */
-  readonly liveness?: InstanceLiveness | null;
+  readonly liveness: InstanceLiveness;
 }
 
 /**
@@ -80,7 +80,7 @@ export class ExecuteRun {
   private closing = false;
 
   constructor(private readonly deps: ExecuteRunDeps) {
-    deps.liveness?.onLost(() => this.letGo());
+    deps.liveness.onLost(() => this.letGo());
   }
 
   async execute(runId: string): Promise<void> {
@@ -189,7 +189,7 @@ export class ExecuteRun {
       if (loaded.run.concurrency.whenBusy === 'skip') await this.skip(runId, now);
       return null;
     }
-    const begun = loaded.run.begin(this.deps.settings.holder, now, this.leaseUntil(), this.deps.liveness?.holding ?? false);
+    const begun = loaded.run.begin(this.deps.settings.holder, now, this.leaseUntil(), this.deps.liveness.holding);
     if (begun && (await this.deps.runs.swap(loaded, begun))) return { run: begun, first: loaded.run.toPrimitives().startedAt === null };
     // Stopped between the read and the claim: the slot just taken goes to the next run.
     if (admission === 'admitted' && (await this.deps.runs.find(runId))?.run.terminal) {

@@ -28,8 +28,8 @@ export interface SweepRunsDeps {
   readonly audit: AuditTrail;
   readonly logger: Logger;
   readonly settings: SweepSettings;
-  /** The engine's liveness marks (PostgreSQL); absent, a crash is told by a lapsed lease alone. */
-  readonly liveness?: InstanceLiveness | null;
+  /** The engine's liveness marks (PostgreSQL; `NoInstanceLiveness`: a crash is told by a lapsed lease alone). */
+  readonly liveness: InstanceLiveness;
 }
 
 /**
@@ -45,13 +45,10 @@ export interface SweepRunsDeps {
  * the tick is what carries retries on.
  */
 export class SweepRuns {
-  private readonly liveness: InstanceLiveness | null;
   /** The marks seen at the last watch: one gone since is an instance that died. */
   private seen: ReadonlySet<string> | null = null;
 
-  constructor(private readonly deps: SweepRunsDeps) {
-    this.liveness = deps.liveness ?? null;
-  }
+  constructor(private readonly deps: SweepRunsDeps) {}
 
   async execute(): Promise<void> {
     const now = this.deps.clock.now();
@@ -89,9 +86,9 @@ export class SweepRuns {
 
   /** The marks held now, when this instance holds its own (one that lost its own cannot judge others). */
   private async marks(): Promise<LiveMarks | null> {
-    if (!this.liveness?.holding) return null;
+    if (!this.deps.liveness.holding) return null;
     try {
-      return await this.liveness.alive();
+      return await this.deps.liveness.alive();
     } catch (error) {
       this.deps.logger.warn('liveness marks could not be read; leases decide', {
         cause: error instanceof Error ? error.message : String(error),

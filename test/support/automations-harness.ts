@@ -5,6 +5,7 @@ import type { Store } from '../../ports/store.js';
 import type { Model } from '../../ports/model.js';
 import type { ManualClock } from './manual-clock.js';
 import type { InstanceLiveness } from '../../ports/liveness.js';
+import { NoInstanceLiveness } from '../../adapters/store/no-instance-liveness.js';
 import type { WebhookVerifier } from '../../ports/webhook-verifier.js';
 import type { StoredGrant } from '../../domain/guard/grant.js';
 import type { ThreadPrimitives } from '../../domain/threads/thread.js';
@@ -117,7 +118,7 @@ export interface AutomationsHarnessOptions {
   limits?: Limits;
   /** The bound on each owner's turns in flight (dry runs count); absent, none. */
   maxTurnsInFlight?: number;
-  /** This instance's liveness mark (a fake in tests); absent, leases alone tell a crash. */
+  /** This instance's liveness mark (a fake in tests); absent, none: leases alone tell a crash. */
   liveness?: InstanceLiveness;
 }
 
@@ -211,7 +212,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
       leaseMs: options.leaseMs ?? 60_000,
     },
     ...metered,
-    ...(options.liveness ? { liveness: options.liveness } : {}),
+    liveness: options.liveness ?? new NoInstanceLiveness(),
   });
   const getRun = new GetRun(runs, webhooks);
   const tick = new Tick({ automations, calendar, starts, sweep, clock, logger });

@@ -38,6 +38,7 @@ import type { ConnectionPrimitives } from '../../domain/connections/connection.j
 import { ManualClock } from './manual-clock.js';
 import { RecordingLogger, SequentialIds } from './fakes.js';
 import { NoUsageMeter } from '../../application/usage/no-usage-meter.js';
+import { NoTelemetry } from '../../adapters/telemetry/no-telemetry.js';
 
 export const ada: Principal = { subject: 'ada', kind: 'user' };
 export const bob: Principal = { subject: 'bob', kind: 'user' };
@@ -100,6 +101,7 @@ export function guardHarness(options: HarnessOptions) {
     clock,
     audit,
     logger,
+    telemetry: new NoTelemetry(),
     settings: options.executionLeaseMs ? { leaseMs: options.executionLeaseMs } : undefined,
   });
   const settings = { policy: options.policy ?? [], approvalTtlMs: 60 * 60 * 1000 };
