@@ -18,7 +18,7 @@ import type { AppBook } from './app-book.js';
 /** What a generation is paid with: the person's budgets and the bound on their turns in flight. */
 export interface GenerationPayment {
   readonly meter: UsageMeter;
-  readonly slots?: TurnSlots;
+  readonly slots: TurnSlots;
 }
 
 /** What the use cases that generate a version (create, edit) are built from alike. */
@@ -36,7 +36,7 @@ export interface GeneratingDeps {
  * the model answered that is no app (no JSON, a document breaking the rules) or the call to the
  * model failing is AppGenerationFailed: the model's failure, never the caller's 400 or a 500.
  *
- * The person pays as for a turn (`payment`: `NoUsageMeter` meters nothing; without `slots`, nothing is bounded): whoever asks
+ * The person pays as for a turn (`payment`; `NoUsageMeter` and `NoTurnSlots`: nothing is metered nor bounded): whoever asks
  * for a new version reserves it first (`reserve`: a place among their turns in flight and one of
  * their `appGenerations`), each model call starts only while a token is left, and the tokens each
  * step spent are counted as it ends.
@@ -57,7 +57,7 @@ export class Generation {
    * and holds nothing. The answer lets the place go once the generation is over.
    */
   async reserve(payer: Payer, holdId: string, withinTurn = false): Promise<TurnSlot> {
-    const place = withinTurn ? NO_SLOT : ((await this.payment.slots?.take(payer, holdId)) ?? NO_SLOT);
+    const place = withinTurn ? NO_SLOT : await this.payment.slots.take(payer, holdId);
     try {
       await this.payment.meter.ensureLeft(payer, 'tokens');
       await this.payment.meter.charge(payer, 'appGenerations');

@@ -49,9 +49,9 @@ export interface ExecuteRunDeps {
   readonly meter: UsageMeter;
   /**
    * The bound on the owner's turns in flight, which a dry run counts toward while it executes (a
-   * turn the person asked for now, whether by a dry run or its rerun); absent, none.
+   * turn the person asked for now, whether by a dry run or its rerun; `NoTurnSlots`: none).
    */
-  readonly slots?: TurnSlots;
+  readonly slots: TurnSlots;
   /**
    * This instance's liveness mark (PostgreSQL): while held, its leases say so and others may take
    * its runs the moment the mark is gone; lost, the runs in flight here are let go at once.
@@ -100,7 +100,7 @@ export class ExecuteRun {
     try {
       // A dry run holds one of the owner's turns in flight (the one its POST took, when it came
       // that way: the place is the run's own); all taken, it ends failed saying so.
-      if (begun.dryRun) slot = (await this.deps.slots?.take(ownerOf(begun), runId)) ?? null;
+      if (begun.dryRun) slot = await this.deps.slots.take(ownerOf(begun), runId);
       // The owner's `runs` budget pays for a run once, when it first begins (not its retries or
       // resumptions); over budget, the run ends failed saying so. A dry run paid when it was asked
       // for (DryRunAutomation, RerunRun), before it was kept.

@@ -6,7 +6,8 @@ import { UsageBook } from '../../application/usage/usage-book.js';
 import { TalliedUsageMeter, type UsageSettings } from '../../application/usage/usage-meter.js';
 import { NoUsageMeter } from '../../application/usage/no-usage-meter.js';
 import { GetUsage } from '../../application/usage/get-usage.js';
-import { TurnSlots } from '../../application/usage/turn-slots.js';
+import { LeasedTurnSlots } from '../../application/usage/turn-slots.js';
+import { NoTurnSlots } from '../../application/usage/no-turn-slots.js';
 import { TurnsInFlightBook } from '../../application/usage/turns-in-flight-book.js';
 import { TURN_LEASE_MS } from '../../application/threads/turn-settings.js';
 import type { TurnsInFlightPrimitives } from '../../domain/usage/turns-in-flight.js';
@@ -48,13 +49,14 @@ export const usageModule = porterModule((bind) => {
   bind.singleton(TOKENS.TurnSlots, (ctx) => {
     const meter = get(ctx, TOKENS.UsageMeter);
     const max = get(ctx, TOKENS.Config).maxTurnsInFlight;
-    return new TurnSlots({
+    if (max === false) return new NoTurnSlots();
+    return new LeasedTurnSlots({
       book: new TurnsInFlightBook(recordsOf<TurnsInFlightPrimitives>(ctx, 'turns-in-flight')),
       keysOf: (payer) => meter.keysOf(payer),
       clock: get(ctx, TOKENS.Clock),
       logger: get(ctx, TOKENS.Logger),
       // A place is renewed like a turn's hold on its thread: an instance that died frees it as soon.
-      settings: { max: max === false ? null : max, leaseMs: TURN_LEASE_MS },
+      settings: { max, leaseMs: TURN_LEASE_MS },
     });
   });
   bind.singleton(TOKENS.UsageUseCases, (ctx) => ({ getUsage: new GetUsage(get(ctx, TOKENS.UsageMeter)) }));

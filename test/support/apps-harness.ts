@@ -22,7 +22,8 @@ import type { Limits } from '../../domain/usage/budget.js';
 import { usageMeterOn } from './usage-meter.js';
 import { NoUsageMeter } from '../../application/usage/no-usage-meter.js';
 import type { UsageMeter } from '../../application/usage/usage-meter.js';
-import { TurnSlots } from '../../application/usage/turn-slots.js';
+import { LeasedTurnSlots, type TurnSlots } from '../../application/usage/turn-slots.js';
+import { NoTurnSlots } from '../../application/usage/no-turn-slots.js';
 import { TurnsInFlightBook } from '../../application/usage/turns-in-flight-book.js';
 import type { TurnsInFlightPrimitives } from '../../domain/usage/turns-in-flight.js';
 
@@ -59,10 +60,10 @@ export function appsHarness(options: AppsHarnessOptions = {}) {
     ...(options.host ? { host: options.host } : {}),
   });
   const meter: UsageMeter = options.limits ? usageMeterOn(store, guard.clock, options.limits) : new NoUsageMeter();
-  const slots =
+  const slots: TurnSlots =
     options.maxTurnsInFlight === undefined
-      ? undefined
-      : new TurnSlots({
+      ? new NoTurnSlots()
+      : new LeasedTurnSlots({
           book: new TurnsInFlightBook(store.records<TurnsInFlightPrimitives>('turns-in-flight')),
           keysOf: (payer) => [payer.subject],
           clock: guard.clock,
@@ -81,7 +82,7 @@ export function appsHarness(options: AppsHarnessOptions = {}) {
     logger: guard.logger,
     canShareApps: options.canShareApps ?? null,
     meter,
-    ...(slots ? { slots } : {}),
+    slots,
   });
   assembled.apps = apps;
   return { ...guard, store, book, apps, meter };

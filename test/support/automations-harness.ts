@@ -55,7 +55,8 @@ import type { Limits } from '../../domain/usage/budget.js';
 import { usageMeterOn } from './usage-meter.js';
 import { NoUsageMeter } from '../../application/usage/no-usage-meter.js';
 import type { UsageMeter } from '../../application/usage/usage-meter.js';
-import { TurnSlots } from '../../application/usage/turn-slots.js';
+import { LeasedTurnSlots, type TurnSlots } from '../../application/usage/turn-slots.js';
+import { NoTurnSlots } from '../../application/usage/no-turn-slots.js';
 import { TurnsInFlightBook } from '../../application/usage/turns-in-flight-book.js';
 import type { TurnsInFlightPrimitives } from '../../domain/usage/turns-in-flight.js';
 
@@ -163,17 +164,17 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
   });
   const notifyTargets = new NotifyTargets(sender, secrets);
   const meter: UsageMeter = options.limits ? usageMeterOn(store, clock, options.limits) : new NoUsageMeter();
-  const slots =
+  const slots: TurnSlots =
     options.maxTurnsInFlight === undefined
-      ? undefined
-      : new TurnSlots({
+      ? new NoTurnSlots()
+      : new LeasedTurnSlots({
           book: new TurnsInFlightBook(store.records<TurnsInFlightPrimitives>('turns-in-flight')),
           keysOf: (payer) => [payer.subject],
           clock,
           logger,
           settings: { max: options.maxTurnsInFlight, leaseMs: 15_000 },
         });
-  const metered = { meter, ...(slots ? { slots } : {}) };
+  const metered = { meter, slots };
   const asks = new ArmingAsks({ approvals, grants, tools, ids, clock, audit: trail, approvalTtlMs: 60 * 60 * 1000 });
   const automationGrants = new AutomationGrants(grants, clock, trail);
   hooks.push(new ArmingHook({ automations, asks, grants: automationGrants, clock, audit: trail }), new ResumeHook(resume));

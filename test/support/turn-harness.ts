@@ -41,7 +41,7 @@ import type { Clock } from '../../ports/clock.js';
 import { ada, guardHarness } from './guard-harness.js';
 import { SequentialIds } from './fakes.js';
 import type { Limits } from '../../domain/usage/budget.js';
-import { TurnSlots } from '../../application/usage/turn-slots.js';
+import { LeasedTurnSlots } from '../../application/usage/turn-slots.js';
 import { TurnsInFlightBook } from '../../application/usage/turns-in-flight-book.js';
 import type { TurnsInFlightPrimitives } from '../../domain/usage/turns-in-flight.js';
 import { usageMeterOn } from './usage-meter.js';
@@ -102,7 +102,7 @@ export function turnHarness(options: TurnHarnessOptions) {
   const slots =
     options.maxTurnsInFlight === undefined
       ? undefined
-      : new TurnSlots({
+      : new LeasedTurnSlots({
           book: new TurnsInFlightBook(guard.store.records<TurnsInFlightPrimitives>('turns-in-flight')),
           keysOf: (payer) => meter.keysOf(payer),
           clock: guard.clock,
