@@ -2,6 +2,91 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
+/**
+ * The driven ports of ports/ (and the application's own UsageMeter) a use case is given. The core
+ * never holds an absent one: where a deployment has none, it is given the port's null object
+ * (NoModel, NoTelemetry, NoUsageMeter, NoInstanceLiveness…). A new port goes on this list.
+ */
+const PORTS = [
+  'AppArchive',
+  'AppGenerator',
+  'AppScaffold',
+  'AuditLog',
+  'AuditSink',
+  'BackgroundScheduler',
+  'BlobStore',
+  'ClientMetadataDocuments',
+  'Clock',
+  'ConnectionBroker',
+  'CronCalendar',
+  'DoorBearerVerifier',
+  'DoorSecrets',
+  'DoorSessionRegistry',
+  'Egress',
+  'Embedder',
+  'FeedSet',
+  'FileBlobs',
+  'HostApi',
+  'Ids',
+  'InstanceLiveness',
+  'Logger',
+  'MediaSniffer',
+  'Model',
+  'PinCatalog',
+  'RecordSet',
+  'RunDispatcher',
+  'Sandbox',
+  'SecretBox',
+  'Store',
+  'Telemetry',
+  'TextExtractor',
+  'TextIndex',
+  'ToolRegistry',
+  'UsageMeter',
+  'VectorIndex',
+  'VectorIndexes',
+  'WakeUps',
+  'WebhookDispatcher',
+  'WebhookSender',
+  'WebhookVerifier',
+];
+const PORT = `TSTypeReference[typeName.name=/^(${PORTS.join('|')})$/]`;
+/** A use case's dependency object: `<Class>Deps` (and what a generation is paid with). */
+const DEPS = 'TSInterfaceDeclaration[id.name=/(Deps|Payment)$/]';
+/** A constructor's parameter, plain or a parameter property. */
+const PARAM = "MethodDefinition[kind='constructor'] > FunctionExpression > :matches(Identifier, TSParameterProperty)";
+const OPTIONAL_PARAM =
+  "MethodDefinition[kind='constructor'] > FunctionExpression > :matches(Identifier[optional=true], TSParameterProperty[parameter.optional=true])";
+
+/** Conventions of application/: null objects for ports, and a dependency object kept whole. */
+const applicationSyntax = [
+  {
+    selector: `${DEPS} TSPropertySignature[optional=true] ${PORT}`,
+    message: 'a port in a dependency object is required: pass its null object (NoUsageMeter, NoTelemetry…) where there is none',
+  },
+  {
+    selector: `${DEPS} TSPropertySignature TSUnionType:has(TSNullKeyword, TSUndefinedKeyword) > ${PORT}`,
+    message: 'a port in a dependency object is never null: pass its null object (NoUsageMeter, NoTelemetry…) where there is none',
+  },
+  {
+    selector: `${OPTIONAL_PARAM} ${PORT}`,
+    message: 'a port a constructor takes is required: pass its null object (NoUsageMeter, NoTelemetry…) where there is none',
+  },
+  {
+    selector: `${PARAM} TSUnionType:has(TSNullKeyword, TSUndefinedKeyword) > ${PORT}`,
+    message: 'a port a constructor takes is never null: pass its null object (NoUsageMeter, NoTelemetry…) where there is none',
+  },
+  {
+    selector: `PropertyDefinition[optional=true] ${PORT}, PropertyDefinition TSUnionType:has(TSNullKeyword, TSUndefinedKeyword) > ${PORT}`,
+    message: 'a port a class holds is never absent: hold its null object (NoUsageMeter, NoTelemetry…) where there is none',
+  },
+  {
+    selector:
+      "MethodDefinition[kind='constructor'] AssignmentExpression[left.object.type='ThisExpression'][right.type='MemberExpression'][right.object.name=/^(deps|parts|payment)$/]",
+    message: 'keep the dependency object (`constructor(private readonly deps: XDeps)`, then `this.deps.x`) instead of copying its fields',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -47,6 +132,17 @@ export default tseslint.config(
             message: 'the core mints ids with Ids (tokens with DoorSecrets)',
           })),
         },
+      ],
+    },
+  },
+  {
+    // ESLint keeps one no-restricted-syntax list per file: application/ gets the core's and its own.
+    files: ['application/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'the core takes time from a Clock' },
+        ...applicationSyntax,
       ],
     },
   },

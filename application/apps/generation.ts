@@ -17,8 +17,8 @@ import type { AppBook } from './app-book.js';
 
 /** What a generation is paid with: the person's budgets and the bound on their turns in flight. */
 export interface GenerationPayment {
-  readonly meter?: UsageMeter;
-  readonly slots?: TurnSlots;
+  readonly meter: UsageMeter;
+  readonly slots: TurnSlots;
 }
 
 /** What the use cases that generate a version (create, edit) are built from alike. */
@@ -36,24 +36,18 @@ export interface GeneratingDeps {
  * the model answered that is no app (no JSON, a document breaking the rules) or the call to the
  * model failing is AppGenerationFailed: the model's failure, never the caller's 400 or a 500.
  *
- * The person pays as for a turn (`payment`; absent, nothing is metered nor bounded): whoever asks
+ * The person pays as for a turn (`payment`; `NoUsageMeter` and `NoTurnSlots`: nothing is metered nor bounded): whoever asks
  * for a new version reserves it first (`reserve`: a place among their turns in flight and one of
  * their `appGenerations`), each model call starts only while a token is left, and the tokens each
  * step spent are counted as it ends.
  */
 export class Generation {
-  private readonly meter: UsageMeter | null;
-  private readonly slots: TurnSlots | null;
-
   /** A deployment without a model gives the null generator, which answers NotImplemented. */
   constructor(
     private readonly generator: AppGenerator,
     private readonly logger: Logger,
-    payment: GenerationPayment = {},
-  ) {
-    this.meter = payment.meter ?? null;
-    this.slots = payment.slots ?? null;
-  }
+    private readonly payment: GenerationPayment,
+  ) {}
 
   /**
    * What a new version costs before the model is asked: a place among the payer's turns in flight
@@ -63,10 +57,10 @@ export class Generation {
    * and holds nothing. The answer lets the place go once the generation is over.
    */
   async reserve(payer: Payer, holdId: string, withinTurn = false): Promise<TurnSlot> {
-    const place = withinTurn ? NO_SLOT : ((await this.slots?.take(payer, holdId)) ?? NO_SLOT);
+    const place = withinTurn ? NO_SLOT : await this.payment.slots.take(payer, holdId);
     try {
-      await this.meter?.ensureLeft(payer, 'tokens');
-      await this.meter?.charge(payer, 'appGenerations');
+      await this.payment.meter.ensureLeft(payer, 'tokens');
+      await this.payment.meter.charge(payer, 'appGenerations');
       return place;
     } catch (error) {
       await place.release();
@@ -115,9 +109,9 @@ export class Generation {
 
   /** Refuses a model call when the payer has no token left; else how its steps' tokens are counted. */
   private async tokensFor(payer: Payer): Promise<TokenSpend> {
-    await this.meter?.ensureLeft(payer, 'tokens');
+    await this.payment.meter.ensureLeft(payer, 'tokens');
     return async (tokens) => {
-      await this.meter?.record(payer, 'tokens', tokens);
+      await this.payment.meter.record(payer, 'tokens', tokens);
     };
   }
 

@@ -31,22 +31,10 @@ export interface ImportAppDeps {
  * Server code (files under `app/`) comes in only for someone signed in.
  */
 export class ImportApp implements UseCase<{ principal: Principal; bytes: Uint8Array }, AppDetail> {
-  private readonly book: AppBook;
-  private readonly archive: AppArchive;
-  private readonly sharing: AppSharing;
-  private readonly ids: Ids;
-  private readonly clock: Clock;
-
-  constructor(deps: ImportAppDeps) {
-    this.book = deps.book;
-    this.archive = deps.archive;
-    this.sharing = deps.sharing;
-    this.ids = deps.ids;
-    this.clock = deps.clock;
-  }
+  constructor(private readonly deps: ImportAppDeps) {}
 
   async execute({ principal, bytes }: { principal: Principal; bytes: Uint8Array }): Promise<AppDetail> {
-    const contents = this.archive.unpack(bytes);
+    const contents = this.deps.archive.unpack(bytes);
     const manifest = contents.manifest;
     if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest))
       throw new InvalidInput('app.json must hold an app document object');
@@ -54,16 +42,16 @@ export class ImportApp implements UseCase<{ principal: Principal; bytes: Uint8Ar
     if (files) admitServerCode(principal, 'import');
     const checked = validateDocument({ ...manifest, ui: 'tree', server: files });
     if (!checked.ok) throw new InvalidAppDocument('imported app', checked.issues);
-    const document = await this.sharing.admit(principal, checked.document);
+    const document = await this.deps.sharing.admit(principal, checked.document);
     const app = App.create({
-      id: this.ids.mint('app'),
+      id: this.deps.ids.mint('app'),
       owner: principal.subject,
       document,
-      version: this.ids.mint('version'),
+      version: this.deps.ids.mint('version'),
       contentHash: contentHashOf(document),
-      at: this.clock.now().toISOString(),
+      at: this.deps.clock.now().toISOString(),
     });
-    await this.book.insert(app, 'import');
+    await this.deps.book.insert(app, 'import');
     return detailOf(app);
   }
 }

@@ -22,24 +22,16 @@ export interface AuditTrailDeps {
  * write carries on in the background; only the caller stops waiting.)
  */
 export class AuditTrail {
-  private readonly sink: AuditSink;
-  private readonly ids: Ids;
-  private readonly clock: Clock;
-  private readonly logger: Logger;
   private readonly waitMs: number;
 
-  constructor(deps: AuditTrailDeps) {
-    this.sink = deps.sink;
-    this.ids = deps.ids;
-    this.clock = deps.clock;
-    this.logger = deps.logger;
+  constructor(private readonly deps: AuditTrailDeps) {
     this.waitMs = deps.waitMs ?? AUDIT_WAIT_MS;
   }
 
   async record(event: NewAuditEvent): Promise<void> {
     const lost = (cause: string) =>
-      this.logger.error('audit sink failed; the event was not recorded', { action: event.action, outcome: event.outcome, cause });
-    const write = this.sink.write({ id: this.ids.mint('audit'), at: this.clock.now().toISOString(), ...event }).then(
+      this.deps.logger.error('audit sink failed; the event was not recorded', { action: event.action, outcome: event.outcome, cause });
+    const write = this.deps.sink.write({ id: this.deps.ids.mint('audit'), at: this.deps.clock.now().toISOString(), ...event }).then(
       () => 'written' as const,
       (error: unknown) => {
         lost(error instanceof Error ? error.message : String(error));
@@ -54,7 +46,7 @@ export class AuditTrail {
     const outcome = await Promise.race([write, waited]);
     clearTimeout(timer);
     if (outcome === 'late')
-      this.logger.warn('audit sink is slow; the call went on without waiting for it', {
+      this.deps.logger.warn('audit sink is slow; the call went on without waiting for it', {
         action: event.action,
         outcome: event.outcome,
         waitedMs: this.waitMs,

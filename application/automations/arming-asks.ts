@@ -35,35 +35,19 @@ export interface ArmingAsksDeps {
  * (`grantFromApproval`), a denial disarms the automation (the arming hook).
  */
 export class ArmingAsks {
-  private readonly approvals: ApprovalBook;
-  private readonly grants: GrantBook;
-  private readonly tools: ToolRegistry;
-  private readonly ids: Ids;
-  private readonly clock: Clock;
-  private readonly audit: AuditTrail;
-  private readonly approvalTtlMs: number;
-
-  constructor(deps: ArmingAsksDeps) {
-    this.approvals = deps.approvals;
-    this.grants = deps.grants;
-    this.tools = deps.tools;
-    this.ids = deps.ids;
-    this.clock = deps.clock;
-    this.audit = deps.audit;
-    this.approvalTtlMs = deps.approvalTtlMs;
-  }
+  constructor(private readonly deps: ArmingAsksDeps) {}
 
   async raise(automation: Automation): Promise<ArmingAsk[]> {
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const owner: Principal = automation.owner;
     const pending = await this.pending(automation.id);
     const asks: ArmingAsk[] = [];
     for (const name of new Set(automation.task.tools ?? [])) {
-      const tool = this.tools.get(name);
+      const tool = this.deps.tools.get(name);
       if (!tool) continue;
       const effective = { risk: tool.risk, egress: tool.egress ?? false };
       if (!asksByDefault(effective)) continue;
-      const standing = (await this.grants.activeFor(owner.subject, name)).some((grant) => grant.standsFor(automation.id));
+      const standing = (await this.deps.grants.activeFor(owner.subject, name)).some((grant) => grant.standsFor(automation.id));
       if (standing) continue;
       const waiting = pending.find((approval) => approval.request.tool === name);
       if (waiting) {
@@ -71,9 +55,9 @@ export class ArmingAsks {
         continue;
       }
       const approval = Approval.park({
-        id: this.ids.mint('approval'),
+        id: this.deps.ids.mint('approval'),
         call: {
-          toolCallId: this.ids.mint('toolCall'),
+          toolCallId: this.deps.ids.mint('toolCall'),
           tool: name,
           input: {},
           inputDigest: inputDigest({}),
@@ -86,10 +70,10 @@ export class ArmingAsks {
         },
         preview: `Let the automation “${automation.name}” use ${name} while you are away: a standing grant that applies only when “${automation.name}” runs`,
         now: now.toISOString(),
-        expiresAt: new Date(now.getTime() + this.approvalTtlMs).toISOString(),
+        expiresAt: new Date(now.getTime() + this.deps.approvalTtlMs).toISOString(),
       });
-      await this.approvals.save(approval);
-      await this.audit.record({
+      await this.deps.approvals.save(approval);
+      await this.deps.audit.record({
         subject: owner.subject,
         action: 'approval.parked',
         outcome: 'pending',
@@ -102,18 +86,18 @@ export class ArmingAsks {
 
   /** Withdraws the automation's unanswered asks (it was disarmed or deleted). */
   async drop(automationId: string): Promise<void> {
-    const now = this.clock.now().toISOString();
-    for (const loaded of await this.approvals.all({ automation: automationId, state: 'pending' })) {
+    const now = this.deps.clock.now().toISOString();
+    for (const loaded of await this.deps.approvals.all({ automation: automationId, state: 'pending' })) {
       // A call one of its runs parked is the run's to drop (ParkedApprovals), not the arming's.
       if (loaded.approval.request.runId) continue;
       const expired = loaded.approval.expire(now, 'dropped');
-      if (expired) await this.approvals.swap(loaded, expired);
+      if (expired) await this.deps.approvals.swap(loaded, expired);
     }
   }
 
   private async pending(automationId: string): Promise<Approval[]> {
-    const now = this.clock.now().toISOString();
-    return (await this.approvals.all({ automation: automationId, state: 'pending' }))
+    const now = this.deps.clock.now().toISOString();
+    return (await this.deps.approvals.all({ automation: automationId, state: 'pending' }))
       .map((loaded) => loaded.approval)
       .filter((approval) => !approval.request.runId && approval.isPendingAt(now));
   }

@@ -23,19 +23,7 @@ export interface ArmingHookDeps {
  * withdrawn and the grants its other answers gave are revoked.
  */
 export class ArmingHook implements ApprovalHook {
-  private readonly automations: AutomationBook;
-  private readonly asks: ArmingAsks;
-  private readonly grants: AutomationGrants;
-  private readonly clock: Clock;
-  private readonly audit: AuditTrail;
-
-  constructor(deps: ArmingHookDeps) {
-    this.automations = deps.automations;
-    this.asks = deps.asks;
-    this.grants = deps.grants;
-    this.clock = deps.clock;
-    this.audit = deps.audit;
-  }
+  constructor(private readonly deps: ArmingHookDeps) {}
 
   async onDecided(approval: Approval, approved: boolean): Promise<void> {
     if (!approval.asksForStandingGrant) return;
@@ -44,17 +32,17 @@ export class ArmingHook implements ApprovalHook {
     if (approved) {
       // The grant was written before this read: a disarm that this read missed comes after it and
       // revokes it itself.
-      const current = await this.automations.find(automationId);
+      const current = await this.deps.automations.find(automationId);
       if (!current?.automation.armed)
-        await this.grants.revoke(approval.subject, automationId, current ? 'automation-disarmed' : 'automation-deleted');
+        await this.deps.grants.revoke(approval.subject, automationId, current ? 'automation-disarmed' : 'automation-deleted');
       return;
     }
-    const now = this.clock.now().toISOString();
-    const disarmed = await this.automations.update(automationId, (automation) => automation.disarm(now));
-    await this.asks.drop(automationId);
-    await this.grants.revoke(approval.subject, automationId, 'automation-disarmed');
+    const now = this.deps.clock.now().toISOString();
+    const disarmed = await this.deps.automations.update(automationId, (automation) => automation.disarm(now));
+    await this.deps.asks.drop(automationId);
+    await this.deps.grants.revoke(approval.subject, automationId, 'automation-disarmed');
     if (disarmed) {
-      await this.audit.record({
+      await this.deps.audit.record({
         subject: approval.subject,
         action: 'automation.disarmed',
         outcome: 'standing-grant-denied',

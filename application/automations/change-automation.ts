@@ -23,25 +23,13 @@ export interface ChangeAutomationDeps {
  * in this answer only; `notify: null` sends no more completion webhooks.
  */
 export class ChangeAutomation implements UseCase<AutomationChange, SavedAutomation> {
-  private readonly automations: AutomationBook;
-  private readonly rules: AutomationRules;
-  private readonly notifyTargets: NotifyTargets;
-  private readonly calendar: CronCalendar;
-  private readonly clock: Clock;
-
-  constructor(deps: ChangeAutomationDeps) {
-    this.automations = deps.automations;
-    this.rules = deps.rules;
-    this.notifyTargets = deps.notifyTargets;
-    this.calendar = deps.calendar;
-    this.clock = deps.clock;
-  }
+  constructor(private readonly deps: ChangeAutomationDeps) {}
 
   async execute(input: AutomationChange): Promise<SavedAutomation> {
-    await this.automations.inUseBy(input.principal.subject, input.automationId);
-    this.rules.check(input.trigger, input.task);
-    const now = this.clock.now();
-    const notify = input.notify ? await this.notifyTargets.set(input.automationId, input.notify.url, now.toISOString()) : null;
+    await this.deps.automations.inUseBy(input.principal.subject, input.automationId);
+    this.deps.rules.check(input.trigger, input.task);
+    const now = this.deps.clock.now();
+    const notify = input.notify ? await this.deps.notifyTargets.set(input.automationId, input.notify.url, now.toISOString()) : null;
     const changes = {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.trigger ? { trigger: input.trigger } : {}),
@@ -50,8 +38,8 @@ export class ChangeAutomation implements UseCase<AutomationChange, SavedAutomati
       ...(input.concurrency ? { concurrency: input.concurrency } : {}),
       ...(input.notify !== undefined ? { notify: notify?.target ?? null } : {}),
     };
-    const changed = await this.automations.update(input.automationId, (automation) => automation.change(changes, now.toISOString()));
+    const changed = await this.deps.automations.update(input.automationId, (automation) => automation.change(changes, now.toISOString()));
     if (!changed) throw new NotFound('Automation');
-    return { ...automationView(changed, this.calendar, now), ...(notify ? { notifySecret: notify.secret } : {}) };
+    return { ...automationView(changed, this.deps.calendar, now), ...(notify ? { notifySecret: notify.secret } : {}) };
   }
 }

@@ -32,28 +32,14 @@ export interface CreateAutomationDeps {
  * endpoint's fresh secret is in this answer and never again.
  */
 export class CreateAutomation implements UseCase<NewAutomation, SavedAutomation> {
-  private readonly automations: AutomationBook;
-  private readonly rules: AutomationRules;
-  private readonly notifyTargets: NotifyTargets;
-  private readonly calendar: CronCalendar;
-  private readonly ids: Ids;
-  private readonly clock: Clock;
-
-  constructor(deps: CreateAutomationDeps) {
-    this.automations = deps.automations;
-    this.rules = deps.rules;
-    this.notifyTargets = deps.notifyTargets;
-    this.calendar = deps.calendar;
-    this.ids = deps.ids;
-    this.clock = deps.clock;
-  }
+  constructor(private readonly deps: CreateAutomationDeps) {}
 
   async execute(input: NewAutomation): Promise<SavedAutomation> {
     if (input.principal.anonymous) throw new SignInToAutomate();
-    this.rules.check(input.trigger, input.task);
-    const now = this.clock.now();
-    const id = this.ids.mint('automation');
-    const notify = input.notify ? await this.notifyTargets.set(id, input.notify.url, now.toISOString()) : null;
+    this.deps.rules.check(input.trigger, input.task);
+    const now = this.deps.clock.now();
+    const id = this.deps.ids.mint('automation');
+    const notify = input.notify ? await this.deps.notifyTargets.set(id, input.notify.url, now.toISOString()) : null;
     const automation = Automation.create({
       id,
       name: input.name,
@@ -65,7 +51,7 @@ export class CreateAutomation implements UseCase<NewAutomation, SavedAutomation>
       ...(input.concurrency ? { concurrency: input.concurrency } : {}),
       notify: notify?.target ?? null,
     });
-    await this.automations.save(automation);
-    return { ...automationView(automation, this.calendar, now), ...(notify ? { notifySecret: notify.secret } : {}) };
+    await this.deps.automations.save(automation);
+    return { ...automationView(automation, this.deps.calendar, now), ...(notify ? { notifySecret: notify.secret } : {}) };
   }
 }

@@ -21,23 +21,11 @@ export interface ConnectionRefreshDeps {
  * initiation deadline applied), so a poller keeps polling instead of failing.
  */
 export class ConnectionRefresh {
-  private readonly book: ConnectionBook;
-  private readonly broker: ConnectionBroker;
-  private readonly clock: Clock;
-  private readonly audit: AuditTrail;
-  private readonly logger: Logger;
-
-  constructor(deps: ConnectionRefreshDeps) {
-    this.book = deps.book;
-    this.broker = deps.broker;
-    this.clock = deps.clock;
-    this.audit = deps.audit;
-    this.logger = deps.logger;
-  }
+  constructor(private readonly deps: ConnectionRefreshDeps) {}
 
   /** Throws ConnectionsNotConfigured when the deployment has no broker (the null broker). */
   assertConfigured(): void {
-    this.broker.assertConfigured();
+    this.deps.broker.assertConfigured();
   }
 
   /** The connection as it stands now, or null when it was removed meanwhile. */
@@ -48,21 +36,21 @@ export class ConnectionRefresh {
       async () => {
         if (!current) return null;
         const { connection } = current;
-        if (!connection.live || connection.toPrimitives().broker !== this.broker.name) return connection;
-        const next = connection.observe(await this.reported(connection), this.clock.now().toISOString());
+        if (!connection.live || connection.toPrimitives().broker !== this.deps.broker.name) return connection;
+        const next = connection.observe(await this.reported(connection), this.deps.clock.now().toISOString());
         if (next === connection) return connection;
-        if (await this.book.swap(current, next)) {
+        if (await this.deps.book.swap(current, next)) {
           if (next.status !== connection.status) {
-            await this.audit.record({
+            await this.deps.audit.record({
               subject: next.owner,
               action: `connection.${next.status}`,
               outcome: next.status,
-              details: { connectionId: next.id, toolkit: next.toolkit, broker: this.broker.name },
+              details: { connectionId: next.id, toolkit: next.toolkit, broker: this.deps.broker.name },
             });
           }
           return next;
         }
-        current = await this.book.find(connection.id);
+        current = await this.deps.book.find(connection.id);
         return LOST_RACE;
       },
       // Three, not the default: every round asks the broker over the network, and a poll that
@@ -73,7 +61,7 @@ export class ConnectionRefresh {
 
   private async reported(connection: Connection): Promise<{ status: Connection['status']; brokerRef: string | null }> {
     try {
-      const seen = await this.broker.observe({
+      const seen = await this.deps.broker.observe({
         connectionId: connection.id,
         owner: connection.owner,
         toolkit: connection.toolkit,
@@ -81,9 +69,9 @@ export class ConnectionRefresh {
       });
       return { status: seen.status, brokerRef: seen.ref };
     } catch (error) {
-      this.logger.warn('could not ask the connection broker; showing the stored state', {
+      this.deps.logger.warn('could not ask the connection broker; showing the stored state', {
         connectionId: connection.id,
-        broker: this.broker.name,
+        broker: this.deps.broker.name,
         cause: error instanceof Error ? error.message : 'unknown',
       });
       return { status: connection.status, brokerRef: connection.brokerRef };

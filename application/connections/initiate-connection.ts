@@ -24,42 +24,30 @@ export interface InitiateConnectionDeps {
  * records the connection as initiated. The broker owns the redirect; the client polls.
  */
 export class InitiateConnection implements UseCase<Initiation, { id: string; redirectUrl: string }> {
-  private readonly broker: ConnectionBroker;
-  private readonly book: ConnectionBook;
-  private readonly ids: Ids;
-  private readonly clock: Clock;
-  private readonly audit: AuditTrail;
-
-  constructor(deps: InitiateConnectionDeps) {
-    this.broker = deps.broker;
-    this.book = deps.book;
-    this.ids = deps.ids;
-    this.clock = deps.clock;
-    this.audit = deps.audit;
-  }
+  constructor(private readonly deps: InitiateConnectionDeps) {}
 
   async execute(input: Initiation): Promise<{ id: string; redirectUrl: string }> {
-    this.broker.assertConfigured();
-    const id = this.ids.mint('connection');
+    this.deps.broker.assertConfigured();
+    const id = this.deps.ids.mint('connection');
     const owner = input.principal.subject;
-    const started = await this.broker.initiate({ connectionId: id, owner, toolkit: input.toolkit }, input.callbackUrl);
-    const now = this.clock.now();
+    const started = await this.deps.broker.initiate({ connectionId: id, owner, toolkit: input.toolkit }, input.callbackUrl);
+    const now = this.deps.clock.now();
     const connection = Connection.initiate({
       id,
       owner,
       toolkit: input.toolkit,
-      broker: this.broker.name,
+      broker: this.deps.broker.name,
       brokerRef: started.ref,
       callbackUrl: input.callbackUrl,
       now: now.toISOString(),
       initiationExpiresAt: started.expiresAt ?? new Date(now.getTime() + DEFAULT_INITIATION_WINDOW_MS).toISOString(),
     });
-    await this.book.save(connection);
-    await this.audit.record({
+    await this.deps.book.save(connection);
+    await this.deps.audit.record({
       subject: owner,
       action: 'connection.initiated',
       outcome: 'initiated',
-      details: { connectionId: id, toolkit: input.toolkit, broker: this.broker.name },
+      details: { connectionId: id, toolkit: input.toolkit, broker: this.deps.broker.name },
     });
     return { id, redirectUrl: started.redirectUrl };
   }

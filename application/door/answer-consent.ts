@@ -29,36 +29,20 @@ export interface AnswerConsentDeps {
  * sends a one-time code back; a no sends `access_denied`.
  */
 export class AnswerConsent implements UseCase<ConsentAnswer, AuthorizationStep> {
-  private readonly pending: PendingConsentBook;
-  private readonly consents: DoorConsentBook;
-  private readonly codes: AuthorizationCodeBook;
-  private readonly secrets: DoorSecrets;
-  private readonly settings: DoorSettings;
-  private readonly clock: Clock;
-  private readonly audit: AuditTrail;
-
-  constructor(deps: AnswerConsentDeps) {
-    this.pending = deps.pending;
-    this.consents = deps.consents;
-    this.codes = deps.codes;
-    this.secrets = deps.secrets;
-    this.settings = deps.settings;
-    this.clock = deps.clock;
-    this.audit = deps.audit;
-  }
+  constructor(private readonly deps: AnswerConsentDeps) {}
 
   async execute(answer: ConsentAnswer): Promise<AuthorizationStep> {
-    const now = this.clock.now();
-    const loaded = await this.pending.find(this.secrets.digest(answer.handle));
+    const now = this.deps.clock.now();
+    const loaded = await this.deps.pending.find(this.deps.secrets.digest(answer.handle));
     if (!loaded || !answer.signedIn || !loaded.pending.answerableBy(answer.signedIn.subject, now.toISOString())) {
       return { kind: 'refuse', problem: { error: 'invalid_request', description: EXPIRED } };
     }
-    if (!(await this.pending.consume(loaded))) return { kind: 'refuse', problem: { error: 'invalid_request', description: EXPIRED } };
+    if (!(await this.deps.pending.consume(loaded))) return { kind: 'refuse', problem: { error: 'invalid_request', description: EXPIRED } };
 
     const { ask } = loaded.pending;
     const subject = answer.signedIn.subject;
     if (!answer.approve) {
-      await this.audit.record({ subject, action: 'door.consent', outcome: 'denied', details: { clientId: ask.clientId } });
+      await this.deps.audit.record({ subject, action: 'door.consent', outcome: 'denied', details: { clientId: ask.clientId } });
       return {
         kind: 'redirect',
         location: redirectBack(ask.redirectUri, {
@@ -70,20 +54,25 @@ export class AnswerConsent implements UseCase<ConsentAnswer, AuthorizationStep> 
       };
     }
 
-    const consent = await this.consents.ensure(subject, ask.clientId, ask.scope, now.toISOString());
-    const code = this.secrets.mint();
-    await this.codes.save(
+    const consent = await this.deps.consents.ensure(subject, ask.clientId, ask.scope, now.toISOString());
+    const code = this.deps.secrets.mint();
+    await this.deps.codes.save(
       AuthorizationCode.issue({
-        id: this.secrets.digest(code),
+        id: this.deps.secrets.digest(code),
         ask,
         subject,
         consentId: consent.id,
         evidence: consent.evidence,
         issuedAt: now.toISOString(),
-        expiresAt: new Date(now.getTime() + this.settings.codeTtlSeconds * 1000).toISOString(),
+        expiresAt: new Date(now.getTime() + this.deps.settings.codeTtlSeconds * 1000).toISOString(),
       }),
     );
-    await this.audit.record({ subject, action: 'door.consent', outcome: 'granted', details: { clientId: ask.clientId, scope: ask.scope } });
+    await this.deps.audit.record({
+      subject,
+      action: 'door.consent',
+      outcome: 'granted',
+      details: { clientId: ask.clientId, scope: ask.scope },
+    });
     return { kind: 'redirect', location: redirectBack(ask.redirectUri, { code, state: ask.state, iss: answer.site.issuer }) };
   }
 }

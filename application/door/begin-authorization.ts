@@ -30,27 +30,13 @@ export interface BeginAuthorizationDeps {
  * request shows the signed-in person the consent page (or sends them to sign in first).
  */
 export class BeginAuthorization implements UseCase<AuthorizeRequest, AuthorizationStep> {
-  private readonly clients: DoorClientLookup;
-  private readonly pending: PendingConsentBook;
-  private readonly tools: ToolRegistry;
-  private readonly secrets: DoorSecrets;
-  private readonly settings: DoorSettings;
-  private readonly clock: Clock;
-
-  constructor(deps: BeginAuthorizationDeps) {
-    this.clients = deps.clients;
-    this.pending = deps.pending;
-    this.tools = deps.tools;
-    this.secrets = deps.secrets;
-    this.settings = deps.settings;
-    this.clock = deps.clock;
-  }
+  constructor(private readonly deps: BeginAuthorizationDeps) {}
 
   async execute({ query, site, signedIn }: AuthorizeRequest): Promise<AuthorizationStep> {
     if (!query.clientId) return refuse('client_id is required');
     let client: DoorClient | null;
     try {
-      client = await this.clients.find(query.clientId);
+      client = await this.deps.clients.find(query.clientId);
     } catch (error) {
       // A metadata document the door cannot use: refused here, never redirected to its redirect URIs.
       if (error instanceof OAuthRefusal) return { kind: 'refuse', problem: { error: error.oauthError, description: error.description } };
@@ -85,9 +71,9 @@ export class BeginAuthorization implements UseCase<AuthorizeRequest, Authorizati
       state: query.state ?? null,
       resource: site.resource,
     };
-    const handle = this.secrets.mint();
-    const expiresAt = new Date(this.clock.now().getTime() + this.settings.consentTtlSeconds * 1000).toISOString();
-    await this.pending.save(PendingConsent.open({ id: this.secrets.digest(handle), ask, subject: signedIn.subject, expiresAt }));
+    const handle = this.deps.secrets.mint();
+    const expiresAt = new Date(this.deps.clock.now().getTime() + this.deps.settings.consentTtlSeconds * 1000).toISOString();
+    await this.deps.pending.save(PendingConsent.open({ id: this.deps.secrets.digest(handle), ask, subject: signedIn.subject, expiresAt }));
     const { clientUri } = client.toPrimitives();
     return {
       kind: 'consent',
@@ -102,7 +88,7 @@ export class BeginAuthorization implements UseCase<AuthorizeRequest, Authorizati
         },
         person: { subject: signedIn.subject, ...(signedIn.name ? { name: signedIn.name } : {}) },
         scope,
-        tools: this.tools
+        tools: this.deps.tools
           .list()
           .map((tool) => ({ name: tool.name, description: tool.description, risk: tool.risk, egress: tool.egress ?? false })),
       },

@@ -27,19 +27,7 @@ export interface RegisterClientDeps {
  * checked strictly.
  */
 export class RegisterClient implements UseCase<ClientRegistration, RegisteredClient> {
-  private readonly clients: DoorClientBook;
-  private readonly secrets: DoorSecrets;
-  private readonly ids: Ids;
-  private readonly clock: Clock;
-  private readonly audit: AuditTrail;
-
-  constructor(deps: RegisterClientDeps) {
-    this.clients = deps.clients;
-    this.secrets = deps.secrets;
-    this.ids = deps.ids;
-    this.clock = deps.clock;
-    this.audit = deps.audit;
-  }
+  constructor(private readonly deps: RegisterClientDeps) {}
 
   async execute(registration: ClientRegistration): Promise<RegisteredClient> {
     // Where codes go is the one thing never negotiated: a bad redirect URI refuses the registration.
@@ -54,22 +42,22 @@ export class RegisterClient implements UseCase<ClientRegistration, RegisteredCli
     const { scope } = grantedScope(registration.scope);
     const authMethod = keptAuthMethod(registration.tokenEndpointAuthMethod);
 
-    const secret = authMethod === 'none' ? null : this.secrets.mint();
-    const now = this.clock.now();
+    const secret = authMethod === 'none' ? null : this.deps.secrets.mint();
+    const now = this.deps.clock.now();
     const client = DoorClient.register({
-      id: this.ids.mint('doorClient'),
+      id: this.deps.ids.mint('doorClient'),
       name: registration.clientName ?? 'MCP client',
       redirectUris: [...registration.redirectUris],
       authMethod,
-      secretHash: secret === null ? null : this.secrets.digest(secret),
+      secretHash: secret === null ? null : this.deps.secrets.digest(secret),
       clientUri: registration.clientUri ?? null,
       logoUri: registration.logoUri ?? null,
       softwareId: registration.softwareId ?? null,
       softwareVersion: registration.softwareVersion ?? null,
       registeredAt: now.toISOString(),
     });
-    await this.clients.save(client);
-    await this.audit.record({
+    await this.deps.clients.save(client);
+    await this.deps.audit.record({
       subject: 'porter:door',
       action: 'door.client-registered',
       outcome: 'ok',

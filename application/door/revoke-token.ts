@@ -24,46 +24,34 @@ export interface RevokeTokenDeps {
  * rotation, so there the request is refused rather than half done.
  */
 export class RevokeToken implements UseCase<RevocationRequest, void> {
-  private readonly clients: DoorClientLookup;
-  private readonly families: TokenFamilyBook;
-  private readonly secrets: DoorSecrets;
-  private readonly clock: Clock;
-  private readonly audit: AuditTrail;
-
-  constructor(deps: RevokeTokenDeps) {
-    this.clients = deps.clients;
-    this.families = deps.families;
-    this.secrets = deps.secrets;
-    this.clock = deps.clock;
-    this.audit = deps.audit;
-  }
+  constructor(private readonly deps: RevokeTokenDeps) {}
 
   async execute(request: RevocationRequest): Promise<void> {
     if (!request.token) throw new OAuthRefusal('invalid_request', 'token is required');
     if (!request.client.clientId) throw new OAuthRefusal('invalid_request', 'client_id is required');
-    const client = await authenticateClient(this.clients, this.secrets, request.client, 400);
-    if (!this.families.atomic) {
+    const client = await authenticateClient(this.deps.clients, this.deps.secrets, request.client, 400);
+    if (!this.deps.families.atomic) {
       throw new OAuthRefusal(
         'temporarily_unavailable',
         "This deployment's store lacks atomic claims, so tokens cannot be revoked safely here",
       );
     }
 
-    const digest = this.secrets.digest(request.token);
+    const digest = this.deps.secrets.digest(request.token);
     const order = request.tokenTypeHint === 'refresh_token' ? (['refresh', 'access'] as const) : (['access', 'refresh'] as const);
     for (const kind of order) {
       const familyId =
         kind === 'access'
-          ? (await this.families.findAccessToken(digest))?.familyId
-          : (await this.families.findRefreshToken(digest))?.familyId;
+          ? (await this.deps.families.findAccessToken(digest))?.familyId
+          : (await this.deps.families.findRefreshToken(digest))?.familyId;
       if (!familyId) continue;
-      const loaded = await this.families.find(familyId);
+      const loaded = await this.deps.families.find(familyId);
       if (!loaded) return;
       if (loaded.family.clientId !== client.id)
         throw new OAuthRefusal('unauthorized_client', 'This token was issued to a different client');
-      if (kind === 'access') await this.families.dropAccessToken(digest);
-      else await this.families.revoke(familyId, this.clock.now().toISOString(), 'revoked');
-      await this.audit.record({
+      if (kind === 'access') await this.deps.families.dropAccessToken(digest);
+      else await this.deps.families.revoke(familyId, this.deps.clock.now().toISOString(), 'revoked');
+      await this.deps.audit.record({
         subject: loaded.family.subject,
         action: 'door.token-revoked',
         outcome: 'ok',

@@ -25,8 +25,8 @@ export interface UploadFileDeps {
   readonly ids: Ids;
   readonly clock: Clock;
   readonly telemetry: Telemetry;
-  /** The subject's `uploadBytes` budget; absent, nothing is metered. */
-  readonly meter?: UsageMeter;
+  /** The subject's `uploadBytes` budget (`NoUsageMeter`: nothing is metered). */
+  readonly meter: UsageMeter;
 }
 
 /**
@@ -52,7 +52,7 @@ export class UploadFile implements UseCase<UploadInput, FileView> {
     const { threads, files, blobs, sniffer, policy, ids, clock, meter } = this.deps;
     await threads.ownedBy(input.principal.subject, input.threadId);
     if (input.declaredLength !== undefined && input.declaredLength > policy.maxBytes) throw tooLarge(policy.maxBytes);
-    await meter?.ensureLeft(input.principal, 'uploadBytes');
+    await meter.ensureLeft(input.principal, 'uploadBytes');
 
     const { head, whole } = await readHead(input.chunks, SNIFF_BYTES);
     if (head.byteLength === 0) throw new UnsupportedMediaType('The file is empty');
@@ -76,7 +76,7 @@ export class UploadFile implements UseCase<UploadInput, FileView> {
       createdAt: clock.now().toISOString(),
     });
     try {
-      await meter?.charge(input.principal, 'uploadBytes', size);
+      await meter.charge(input.principal, 'uploadBytes', size);
       await files.save(file);
       // A thread deleted while its file streamed in took its files already: this one goes too.
       if (!(await threads.find(input.threadId))) {

@@ -35,8 +35,8 @@ export interface ExecuteApprovedDeps {
   readonly audit: AuditTrail;
   readonly logger: Logger;
   readonly settings?: ExecutionSettings;
-  /** Absent: no span. Present: the execution joins the trace of the call that parked it. */
-  readonly telemetry?: Telemetry;
+  /** The execution joins the trace of the call that parked it (`NoTelemetry`: no span). */
+  readonly telemetry: Telemetry;
 }
 
 /**
@@ -153,7 +153,6 @@ export class ExecuteApproved {
    */
   private traced(loaded: LoadedApproval, work: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
     const telemetry = this.deps.telemetry;
-    if (!telemetry) return work();
     const { approval } = loaded;
     return telemetry.span(
       'porter.approval.execute',

@@ -27,21 +27,10 @@ export class ExecutionLease {
   /** Aborts when the caller's signal does or the lease is lost. */
   readonly signal: AbortSignal;
 
-  private readonly approvals: ApprovalBook;
-  private readonly clock: Clock;
-  private readonly logger: Logger;
-  private readonly approvalId: string;
-  private readonly leaseMs: number;
-
-  constructor(deps: ExecutionLeaseDeps) {
-    this.approvals = deps.approvals;
-    this.clock = deps.clock;
-    this.logger = deps.logger;
-    this.approvalId = deps.approvalId;
-    this.leaseMs = deps.leaseMs;
+  constructor(private readonly deps: ExecutionLeaseDeps) {
     const { callerSignal } = deps;
     this.signal = AbortSignal.any([callerSignal, this.lost.signal]);
-    this.heartbeat = setInterval(() => this.beat(), Math.max(10, Math.floor(this.leaseMs / 3)));
+    this.heartbeat = setInterval(() => this.beat(), Math.max(10, Math.floor(this.deps.leaseMs / 3)));
     // A call in flight never keeps the process alive on its own.
     this.heartbeat.unref?.();
   }
@@ -62,20 +51,22 @@ export class ExecutionLease {
 
   private async renew(): Promise<void> {
     try {
-      const current = await this.approvals.find(this.approvalId);
+      const current = await this.deps.approvals.find(this.deps.approvalId);
       if (this.released) return;
-      const renewed = current?.approval.renewExecution(this.clock.now().toISOString(), this.leaseMs);
+      const renewed = current?.approval.renewExecution(this.deps.clock.now().toISOString(), this.deps.leaseMs);
       if (!current || !renewed) {
-        this.logger.warn('an approved call outlived its execution lease; it reads as interrupted', { approvalId: this.approvalId });
+        this.deps.logger.warn('an approved call outlived its execution lease; it reads as interrupted', {
+          approvalId: this.deps.approvalId,
+        });
         clearInterval(this.heartbeat);
         this.lost.abort(new Error('The execution lease lapsed: the call reads as interrupted'));
         return;
       }
       // A lost claim means the record moved under us; the next beat reads it again.
-      await this.approvals.swap(current, renewed);
+      await this.deps.approvals.swap(current, renewed);
     } catch (error) {
-      this.logger.warn('renewing an execution lease failed; the next beat tries again', {
-        approvalId: this.approvalId,
+      this.deps.logger.warn('renewing an execution lease failed; the next beat tries again', {
+        approvalId: this.deps.approvalId,
         cause: error instanceof Error ? error.message : String(error),
       });
     }

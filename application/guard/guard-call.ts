@@ -61,8 +61,8 @@ export interface GuardCallDeps {
   readonly audit: AuditTrail;
   /** Adds where an egress call goes to its approval card; absent, the card shows the tool's preview alone. */
   readonly egressPreview: EgressPreview;
-  /** The subject's `toolCalls` budget and the breakers; absent, nothing is metered and no breaker trips. */
-  readonly meter?: UsageMeter;
+  /** The subject's `toolCalls` budget and the breakers (`NoUsageMeter`: nothing is metered and no breaker trips). */
+  readonly meter: UsageMeter;
 }
 
 /**
@@ -71,7 +71,7 @@ export interface GuardCallDeps {
  * an Approval, or blocked.
  */
 export class GuardCall {
-  constructor(private readonly deps: GuardCallDeps) {}
+  constructor(protected readonly deps: GuardCallDeps) {}
 
   async execute(call: GuardedCall): Promise<CallResult> {
     const tool = this.deps.tools.get(call.tool);
@@ -116,7 +116,7 @@ export class GuardCall {
         const tripped = await this.breakers(ruled, call);
         if (tripped) return this.park(ruled, call, tool, parsed);
         // A call over the subject's tool-call budget throws LimitReached: the turn or run ends on it.
-        await this.deps.meter?.charge(call.principal, 'toolCalls');
+        await this.deps.meter.charge(call.principal, 'toolCalls');
         const authority = decision.grantId ? { subject: call.principal.subject, grantId: decision.grantId } : null;
         const outcome = await this.deps.runner.run({ ...this.runOf(call, tool, parsed), authority });
         return outcome.ok
@@ -153,7 +153,6 @@ export class GuardCall {
    */
   private async breakers(ruled: RuledCall, call: GuardedCall): Promise<boolean> {
     const meter = this.deps.meter;
-    if (!meter) return false;
     const subject = call.principal.subject;
     const tripped =
       (await meter.breaker('toolCallsPerMinute', subject)) ??

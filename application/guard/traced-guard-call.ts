@@ -1,5 +1,4 @@
 import { ATTR, type SpanAttributes, type Telemetry } from '../../ports/telemetry.js';
-import type { ToolRegistry } from '../../ports/tool-registry.js';
 import type { CallResult } from './call-result.js';
 import { GuardCall, type GuardCallDeps, type GuardedCall } from './guard-call.js';
 
@@ -12,14 +11,11 @@ const CONTENT_CAP = 2_000;
  * call's input is recorded only when the host opted into content.
  */
 export class TracedGuardCall extends GuardCall {
-  private readonly registry: ToolRegistry;
-
   constructor(
     private readonly telemetry: Telemetry,
     deps: GuardCallDeps,
   ) {
     super(deps);
-    this.registry = deps.tools;
   }
 
   override execute(call: GuardedCall): Promise<CallResult> {
@@ -38,7 +34,7 @@ export class TracedGuardCall extends GuardCall {
       }),
       async (span) => {
         const result = await super.execute(call);
-        if (span.recording) span.set(decisionOf(result, this.registry.get(call.tool)?.risk));
+        if (span.recording) span.set(decisionOf(result, this.deps.tools.get(call.tool)?.risk));
         return result;
       },
     );

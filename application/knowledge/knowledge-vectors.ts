@@ -19,8 +19,8 @@ export type FullTextOnly = 'embedding-budget-spent' | 'embedding-failed';
 export interface KnowledgeVectorsDeps {
   readonly embedder: Embedder;
   readonly indexes: VectorIndexes;
-  /** Meters `embeddingTokens` (absent: nothing metered). */
-  readonly meter: UsageMeter | null;
+  /** Meters `embeddingTokens` (`NoUsageMeter`: nothing metered). */
+  readonly meter: UsageMeter;
 }
 
 /**
@@ -44,7 +44,7 @@ export class KnowledgeVectors {
     refs: { scope: string; document: string },
     payer: Payer | null,
   ): Promise<number> {
-    if (payer && this.deps.meter) await this.deps.meter.ensureLeft(payer, 'embeddingTokens');
+    if (payer) await this.deps.meter.ensureLeft(payer, 'embeddingTokens');
     let tokens = 0;
     for (let at = 0; at < passages.length; at += EMBED_BATCH) {
       const batch = passages.slice(at, at + EMBED_BATCH);
@@ -52,7 +52,7 @@ export class KnowledgeVectors {
       if (embedded.vectors.length !== batch.length)
         throw new Error(`The embedding model answered ${embedded.vectors.length} embeddings for ${batch.length} passages`);
       tokens += embedded.tokens;
-      if (payer && this.deps.meter) await this.deps.meter.record(payer, 'embeddingTokens', embedded.tokens);
+      if (payer) await this.deps.meter.record(payer, 'embeddingTokens', embedded.tokens);
       const index = await this.indexFor(embedded.vectors);
       await index?.put(
         batch.map((passage, n) => ({ id: passage.id, refs: { ...refs, model: this.deps.embedder.label }, vector: embedded.vectors[n]! })),
@@ -73,7 +73,7 @@ export class KnowledgeVectors {
     payer: Payer,
   ): Promise<{ hits: VectorHit[]; tokens: number } | { fullTextOnly: FullTextOnly }> {
     try {
-      if (this.deps.meter) await this.deps.meter.ensureLeft(payer, 'embeddingTokens');
+      await this.deps.meter.ensureLeft(payer, 'embeddingTokens');
     } catch (error) {
       if (error instanceof LimitReached) return { fullTextOnly: 'embedding-budget-spent' };
       throw error;
@@ -84,7 +84,7 @@ export class KnowledgeVectors {
     } catch {
       return { fullTextOnly: 'embedding-failed' };
     }
-    if (this.deps.meter) await this.deps.meter.record(payer, 'embeddingTokens', embedded.tokens);
+    await this.deps.meter.record(payer, 'embeddingTokens', embedded.tokens);
     const index = await this.indexFor(embedded.vectors);
     const hits = index
       ? await index.search({ vector: embedded.vectors[0]!, where: { scope: labels, model: this.deps.embedder.label }, limit })

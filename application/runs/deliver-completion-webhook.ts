@@ -32,45 +32,29 @@ export interface DeliverCompletionWebhookDeps {
  * the log. A non-2xx answer (or none) is tried again after the next delay, on the job engine.
  */
 export class DeliverCompletionWebhook {
-  private readonly webhooks: CompletionWebhookBook;
-  private readonly sender: WebhookSender;
-  private readonly secrets: SecretBox;
-  private readonly dispatcher: WebhookDispatcher;
-  private readonly clock: Clock;
-  private readonly logger: Logger;
-  private readonly settings: WebhookDeliverySettings;
-
-  constructor(deps: DeliverCompletionWebhookDeps) {
-    this.webhooks = deps.webhooks;
-    this.sender = deps.sender;
-    this.secrets = deps.secrets;
-    this.dispatcher = deps.dispatcher;
-    this.clock = deps.clock;
-    this.logger = deps.logger;
-    this.settings = deps.settings;
-  }
+  constructor(private readonly deps: DeliverCompletionWebhookDeps) {}
 
   async execute(webhookId: string): Promise<void> {
-    const loaded = await this.webhooks.find(webhookId);
-    const now = this.clock.now();
+    const loaded = await this.deps.webhooks.find(webhookId);
+    const now = this.deps.clock.now();
     const taken = loaded?.webhook.begin(
-      this.settings.holder,
+      this.deps.settings.holder,
       now.toISOString(),
-      new Date(now.getTime() + this.settings.leaseMs).toISOString(),
+      new Date(now.getTime() + this.deps.settings.leaseMs).toISOString(),
     );
     if (!loaded) return;
     if (!taken) {
       // A timer may fire a millisecond before the attempt is due by the clock: hand it over again
       // for its time rather than leave it to the next sweep.
       const next = loaded.webhook.state === 'pending' ? loaded.webhook.nextAttemptAt : null;
-      if (next !== null && Date.parse(next) > now.getTime()) await this.dispatcher.dispatch([webhookId], new Date(next));
+      if (next !== null && Date.parse(next) > now.getTime()) await this.deps.dispatcher.dispatch([webhookId], new Date(next));
       return;
     }
-    const held = await this.webhooks.swap(loaded, taken);
+    const held = await this.deps.webhooks.swap(loaded, taken);
     if (!held) return;
 
     const webhook = held.webhook;
-    const secret = this.secrets.open(webhook.sealedSecret, webhook.automationId);
+    const secret = this.deps.secrets.open(webhook.sealedSecret, webhook.automationId);
     const report: AttemptReport = secret
       ? await this.send(webhook.url, secret, webhook.id, webhook.body)
       : {
@@ -80,21 +64,21 @@ export class DeliverCompletionWebhook {
           durationMs: 0,
           retryable: false,
         };
-    const delay = this.settings.retryDelaysMs[webhook.attempts.length];
+    const delay = this.deps.settings.retryDelaysMs[webhook.attempts.length];
     const retryAt = delay === undefined ? null : new Date(Date.parse(report.at) + delay).toISOString();
-    const after = held.webhook.attempted(this.settings.holder, report, retryAt);
-    if (!after || !(await this.webhooks.swap(held, after))) {
-      this.logger.warn('a completion webhook attempt could not be recorded', { webhookId });
+    const after = held.webhook.attempted(this.deps.settings.holder, report, retryAt);
+    if (!after || !(await this.deps.webhooks.swap(held, after))) {
+      this.deps.logger.warn('a completion webhook attempt could not be recorded', { webhookId });
       return;
     }
-    if (after.state === 'pending' && after.nextAttemptAt) await this.dispatcher.dispatch([webhookId], new Date(after.nextAttemptAt));
+    if (after.state === 'pending' && after.nextAttemptAt) await this.deps.dispatcher.dispatch([webhookId], new Date(after.nextAttemptAt));
     if (after.state === 'failed')
-      this.logger.warn('a completion webhook gave up', { webhookId, runId: after.runId, attempts: after.attempts.length });
+      this.deps.logger.warn('a completion webhook gave up', { webhookId, runId: after.runId, attempts: after.attempts.length });
   }
 
   private async send(url: string, secret: string, id: string, body: string): Promise<AttemptReport> {
-    const at = this.clock.now();
-    const result = await this.sender.send({ url, secret, id, timestamp: at, body });
+    const at = this.deps.clock.now();
+    const result = await this.deps.sender.send({ url, secret, id, timestamp: at, body });
     return { at: at.toISOString(), ...result };
   }
 }

@@ -12,8 +12,8 @@ export interface DryRunAutomationDeps extends HandStartDeps {
   readonly execute: (runId: string) => Promise<void>;
   /** Reads the run back as `GET /runs/:id` shows it. */
   readonly read: UseCase<RunRef, RunDetail>;
-  /** The bound on the person's turns in flight, which a dry run (a turn run now) counts toward; absent, none. */
-  readonly slots?: TurnSlots;
+  /** The bound on the person's turns in flight, which a dry run (a turn run now) counts toward (`NoTurnSlots`: none). */
+  readonly slots: TurnSlots;
 }
 
 /**
@@ -31,12 +31,12 @@ export class DryRunAutomation implements UseCase<DryRunRequest, RunDetail> {
   async execute(input: DryRunRequest): Promise<RunDetail> {
     const { automation } = await this.deps.automations.inUseBy(input.principal.subject, input.automationId);
     const runId = this.deps.ids.mint('run');
-    const slot = await this.deps.slots?.take(input.principal, runId);
+    const slot = await this.deps.slots.take(input.principal, runId);
     try {
       await payForHandStart(this.deps, input.principal, true);
       return await this.run(input, automation, runId);
     } finally {
-      await slot?.release();
+      await slot.release();
     }
   }
 

@@ -45,18 +45,18 @@ export interface ExecuteRunDeps {
   readonly audit: AuditTrail;
   readonly logger: Logger;
   readonly settings: RunExecutionSettings;
-  /** The owner's `runs` budget, charged when a run first begins; absent, nothing is metered. */
-  readonly meter?: UsageMeter;
+  /** The owner's `runs` budget, charged when a run first begins (`NoUsageMeter`: nothing is metered). */
+  readonly meter: UsageMeter;
   /**
    * The bound on the owner's turns in flight, which a dry run counts toward while it executes (a
-   * turn the person asked for now, whether by a dry run or its rerun); absent, none.
+   * turn the person asked for now, whether by a dry run or its rerun; `NoTurnSlots`: none).
    */
-  readonly slots?: TurnSlots;
+  readonly slots: TurnSlots;
   /**
    * This instance's liveness mark (PostgreSQL): while held, its leases say so and others may take
    * its runs the moment the mark is gone; lost, the runs in flight here are let go at once.
    */
-  readonly liveness?: InstanceLiveness | null;
+  readonly liveness: InstanceLiveness;
 }
 
 /**
@@ -79,11 +79,8 @@ export class ExecuteRun {
   private readonly abandoned = new WeakSet<AbortController>();
   private closing = false;
 
-  private readonly meter: UsageMeter | null;
-
   constructor(private readonly deps: ExecuteRunDeps) {
-    this.meter = deps.meter ?? null;
-    deps.liveness?.onLost(() => this.letGo());
+    deps.liveness.onLost(() => this.letGo());
   }
 
   async execute(runId: string): Promise<void> {
@@ -103,11 +100,11 @@ export class ExecuteRun {
     try {
       // A dry run holds one of the owner's turns in flight (the one its POST took, when it came
       // that way: the place is the run's own); all taken, it ends failed saying so.
-      if (begun.dryRun) slot = (await this.deps.slots?.take(ownerOf(begun), runId)) ?? null;
+      if (begun.dryRun) slot = await this.deps.slots.take(ownerOf(begun), runId);
       // The owner's `runs` budget pays for a run once, when it first begins (not its retries or
       // resumptions); over budget, the run ends failed saying so. A dry run paid when it was asked
       // for (DryRunAutomation, RerunRun), before it was kept.
-      if (taken.first && !begun.dryRun) await this.meter?.charge(begun.owner.subject, 'runs');
+      if (taken.first && !begun.dryRun) await this.deps.meter.charge(begun.owner.subject, 'runs');
       const { messages, continuing } = await this.transcript(begun);
       const automation = await this.callingAutomation(begun);
       await this.deps.agent.run({
@@ -192,7 +189,7 @@ export class ExecuteRun {
       if (loaded.run.concurrency.whenBusy === 'skip') await this.skip(runId, now);
       return null;
     }
-    const begun = loaded.run.begin(this.deps.settings.holder, now, this.leaseUntil(), this.deps.liveness?.holding ?? false);
+    const begun = loaded.run.begin(this.deps.settings.holder, now, this.leaseUntil(), this.deps.liveness.holding);
     if (begun && (await this.deps.runs.swap(loaded, begun))) return { run: begun, first: loaded.run.toPrimitives().startedAt === null };
     // Stopped between the read and the claim: the slot just taken goes to the next run.
     if (admission === 'admitted' && (await this.deps.runs.find(runId))?.run.terminal) {

@@ -23,24 +23,12 @@ export interface RecordCompletionWebhookDeps {
  * `{type, timestamp, data: {runId, automationId, state, startedAt, endedAt, summary}}`.
  */
 export class RecordCompletionWebhook {
-  private readonly webhooks: CompletionWebhookBook;
-  private readonly automations: AutomationBook;
-  private readonly runs: RunBook;
-  private readonly dispatcher: WebhookDispatcher;
-  private readonly clock: Clock;
-
-  constructor(deps: RecordCompletionWebhookDeps) {
-    this.webhooks = deps.webhooks;
-    this.automations = deps.automations;
-    this.runs = deps.runs;
-    this.dispatcher = deps.dispatcher;
-    this.clock = deps.clock;
-  }
+  constructor(private readonly deps: RecordCompletionWebhookDeps) {}
 
   async forEnded(run: Run): Promise<void> {
     const type = completionEventOf(run.state);
     if (!type || run.dryRun) return;
-    const notify = (await this.automations.find(run.automationId))?.automation.notify;
+    const notify = (await this.deps.automations.find(run.automationId))?.automation.notify;
     if (!notify) return;
     const p = run.toPrimitives();
     const body = JSON.stringify({
@@ -52,7 +40,7 @@ export class RecordCompletionWebhook {
         state: p.state,
         startedAt: p.startedAt,
         endedAt: p.endedAt,
-        summary: runSummary(run, await this.runs.messagesOf(run.id)),
+        summary: runSummary(run, await this.deps.runs.messagesOf(run.id)),
       },
     });
     const webhook = CompletionWebhook.record({
@@ -64,8 +52,8 @@ export class RecordCompletionWebhook {
       sealedSecret: notify.sealedSecret,
       type,
       body,
-      createdAt: this.clock.now().toISOString(),
+      createdAt: this.deps.clock.now().toISOString(),
     });
-    if (await this.webhooks.addIfAbsent(webhook)) await this.dispatcher.dispatch([webhook.id]);
+    if (await this.deps.webhooks.addIfAbsent(webhook)) await this.deps.dispatcher.dispatch([webhook.id]);
   }
 }

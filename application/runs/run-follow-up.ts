@@ -23,35 +23,21 @@ export interface RunFollowUpDeps {
  * It never throws: a failure is logged and left to the sweep.
  */
 export class RunFollowUp {
-  private readonly runs: RunBook;
-  private readonly admission: RunAdmission;
-  private readonly webhooks: RecordCompletionWebhook;
-  private readonly dispatcher: RunDispatcher;
-  private readonly clock: Clock;
-  private readonly logger: Logger;
-
-  constructor(deps: RunFollowUpDeps) {
-    this.runs = deps.runs;
-    this.admission = deps.admission;
-    this.webhooks = deps.webhooks;
-    this.dispatcher = deps.dispatcher;
-    this.clock = deps.clock;
-    this.logger = deps.logger;
-  }
+  constructor(private readonly deps: RunFollowUpDeps) {}
 
   async after(runId: string): Promise<void> {
     try {
-      const loaded = await this.runs.find(runId);
+      const loaded = await this.deps.runs.find(runId);
       if (!loaded?.run.terminal || !loaded.run.followUpDue) return;
       const run = loaded.run;
       if (!run.dryRun) {
-        await this.admission.release(run);
+        await this.deps.admission.release(run);
         await this.letQueuedGo(run.automationId);
-        await this.webhooks.forEnded(run);
+        await this.deps.webhooks.forEnded(run);
       }
-      await this.runs.update(runId, (current) => current.followedUp());
+      await this.deps.runs.update(runId, (current) => current.followedUp());
     } catch (error) {
-      this.logger.warn('what follows a run could not be finished; the sweep will', {
+      this.deps.logger.warn('what follows a run could not be finished; the sweep will', {
         runId,
         cause: error instanceof Error ? error.message : String(error),
       });
@@ -60,12 +46,13 @@ export class RunFollowUp {
 
   /** The automation's queued runs take the free slots, oldest first, and are handed to executors. */
   async letQueuedGo(automationId: string): Promise<void> {
-    const now = this.clock.now().toISOString();
-    for (const { run } of await this.runs.queuedOf(automationId)) {
-      const admission = await this.admission.admit(run);
+    const now = this.deps.clock.now().toISOString();
+    for (const { run } of await this.deps.runs.queuedOf(automationId)) {
+      const admission = await this.deps.admission.admit(run);
       if (admission === 'full') return;
       // A run that holds its slot already is waiting for its retry or was handed over before.
-      if (admission === 'admitted') await this.dispatcher.dispatch([run.id], run.dueAt(now) ? undefined : new Date(run.nextAttemptAt!));
+      if (admission === 'admitted')
+        await this.deps.dispatcher.dispatch([run.id], run.dueAt(now) ? undefined : new Date(run.nextAttemptAt!));
     }
   }
 }

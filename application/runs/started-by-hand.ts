@@ -9,7 +9,7 @@ import type { UsageMeter } from '../usage/usage-meter.js';
 
 /**
  * What starting a run by hand takes: its automation, the id and time it is made with, where it is
- * kept and audited, and the person's budgets (absent: nothing metered).
+ * kept and audited, and the person's budgets (`NoUsageMeter`: nothing metered).
  */
 export interface HandStartDeps {
   readonly automations: AutomationBook;
@@ -17,7 +17,7 @@ export interface HandStartDeps {
   readonly ids: Ids;
   readonly clock: Clock;
   readonly audit: AuditTrail;
-  readonly meter?: UsageMeter;
+  readonly meter: UsageMeter;
 }
 
 /** How the start is audited: the run and its automation are always named; `details` adds to them. */
@@ -48,7 +48,7 @@ export async function keepStartedByHand(deps: HandStartDeps, by: Principal, run:
  * executor when it first begins, like every run, so here it is only checked.
  */
 export async function payForHandStart(deps: HandStartDeps, by: Principal, dryRun: boolean): Promise<void> {
-  await deps.meter?.ensureLeft(by, 'tokens');
-  if (dryRun) await deps.meter?.charge(by, 'runs');
-  else await deps.meter?.ensureLeft(by, 'runs');
+  await deps.meter.ensureLeft(by, 'tokens');
+  if (dryRun) await deps.meter.charge(by, 'runs');
+  else await deps.meter.ensureLeft(by, 'runs');
 }

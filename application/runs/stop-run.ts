@@ -33,44 +33,30 @@ export interface StopRunDeps {
  * already ended is answered as it is.
  */
 export class StopRun implements UseCase<StopRequest, RunView> {
-  private readonly runs: RunBook;
-  private readonly parked: ParkedApprovals;
-  private readonly followUp: RunFollowUp;
-  private readonly clock: Clock;
-  private readonly audit: AuditTrail;
-  private readonly settings: StopSettings;
-
-  constructor(deps: StopRunDeps) {
-    this.runs = deps.runs;
-    this.parked = deps.parked;
-    this.followUp = deps.followUp;
-    this.clock = deps.clock;
-    this.audit = deps.audit;
-    this.settings = deps.settings;
-  }
+  constructor(private readonly deps: StopRunDeps) {}
 
   async execute(input: StopRequest): Promise<RunView> {
-    const { run: before } = await this.runs.ownedBy(input.principal.subject, input.runId);
-    const now = this.clock.now().toISOString();
+    const { run: before } = await this.deps.runs.ownedBy(input.principal.subject, input.runId);
+    const now = this.deps.clock.now().toISOString();
     // Whether this stop's own write ended the run: of stops racing each other exactly one did, and
     // only that one drops the parked approvals and writes the audit event.
     let ended = false;
     const after =
-      (await this.runs.update(input.runId, (run) => {
+      (await this.deps.runs.update(input.runId, (run) => {
         const next = run.requestStop(now);
         ended = next !== run && next.terminal;
         return next;
       })) ?? before;
     if (after.terminal) {
       if (ended) {
-        const dropped = await this.parked.drop(after.id);
-        await this.audit.record({
+        const dropped = await this.deps.parked.drop(after.id);
+        await this.deps.audit.record({
           subject: after.owner.subject,
           action: 'run.stopped',
           outcome: 'cancelled',
           details: { runId: after.id, automationId: after.automationId, droppedApprovals: dropped },
         });
-        await this.followUp.after(after.id);
+        await this.deps.followUp.after(after.id);
       }
       return runView(after);
     }
@@ -78,9 +64,9 @@ export class StopRun implements UseCase<StopRequest, RunView> {
     // The wait is counted in polls, not read off the clock: it is a duration, and a Clock may be
     // one a test holds still.
     let current = after;
-    for (let waited = 0; !current.terminal && waited < this.settings.waitMs; waited += this.settings.pollMs) {
-      await new Promise((resolve) => setTimeout(resolve, this.settings.pollMs));
-      current = (await this.runs.find(input.runId))?.run ?? current;
+    for (let waited = 0; !current.terminal && waited < this.deps.settings.waitMs; waited += this.deps.settings.pollMs) {
+      await new Promise((resolve) => setTimeout(resolve, this.deps.settings.pollMs));
+      current = (await this.deps.runs.find(input.runId))?.run ?? current;
     }
     return runView(current);
   }

@@ -28,8 +28,8 @@ export interface SweepRunsDeps {
   readonly audit: AuditTrail;
   readonly logger: Logger;
   readonly settings: SweepSettings;
-  /** The engine's liveness marks (PostgreSQL); absent, a crash is told by a lapsed lease alone. */
-  readonly liveness?: InstanceLiveness | null;
+  /** The engine's liveness marks (PostgreSQL; `NoInstanceLiveness`: a crash is told by a lapsed lease alone). */
+  readonly liveness: InstanceLiveness;
 }
 
 /**
@@ -45,49 +45,24 @@ export interface SweepRunsDeps {
  * the tick is what carries retries on.
  */
 export class SweepRuns {
-  private readonly runs: RunBook;
-  private readonly parked: ParkedApprovals;
-  private readonly resume: ResumeRun;
-  private readonly dispatcher: RunDispatcher;
-  private readonly followUp: RunFollowUp;
-  private readonly webhooks: CompletionWebhookBook;
-  private readonly webhookDispatcher: WebhookDispatcher;
-  private readonly clock: Clock;
-  private readonly audit: AuditTrail;
-  private readonly logger: Logger;
-  private readonly settings: SweepSettings;
-  private readonly liveness: InstanceLiveness | null;
   /** The marks seen at the last watch: one gone since is an instance that died. */
   private seen: ReadonlySet<string> | null = null;
 
-  constructor(deps: SweepRunsDeps) {
-    this.runs = deps.runs;
-    this.parked = deps.parked;
-    this.resume = deps.resume;
-    this.dispatcher = deps.dispatcher;
-    this.followUp = deps.followUp;
-    this.webhooks = deps.webhooks;
-    this.webhookDispatcher = deps.webhookDispatcher;
-    this.clock = deps.clock;
-    this.audit = deps.audit;
-    this.logger = deps.logger;
-    this.settings = deps.settings;
-    this.liveness = deps.liveness ?? null;
-  }
+  constructor(private readonly deps: SweepRunsDeps) {}
 
   async execute(): Promise<void> {
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const at = now.toISOString();
     await this.recoverLost(at, await this.marks());
-    for (const loaded of await this.runs.inState('waiting')) await this.resume.ifAnswered(loaded.run.id);
-    for (const loaded of await this.runs.followUpsDue()) await this.followUp.after(loaded.run.id);
-    const handOver = (await this.runs.inState('queued')).filter(
+    for (const loaded of await this.deps.runs.inState('waiting')) await this.deps.resume.ifAnswered(loaded.run.id);
+    for (const loaded of await this.deps.runs.followUpsDue()) await this.deps.followUp.after(loaded.run.id);
+    const handOver = (await this.deps.runs.inState('queued')).filter(
       ({ run, record }) =>
-        run.dueAt(at) && (run.nextAttemptAt !== null || Date.parse(record.updatedAt) + this.settings.requeueAfterMs <= now.getTime()),
+        run.dueAt(at) && (run.nextAttemptAt !== null || Date.parse(record.updatedAt) + this.deps.settings.requeueAfterMs <= now.getTime()),
     );
-    if (handOver.length) await this.dispatcher.dispatch(handOver.map((loaded) => loaded.run.id));
-    const webhooksDue = (await this.webhooks.pending()).filter((loaded) => loaded.webhook.dueAt(at));
-    if (webhooksDue.length) await this.webhookDispatcher.dispatch(webhooksDue.map((loaded) => loaded.webhook.id));
+    if (handOver.length) await this.deps.dispatcher.dispatch(handOver.map((loaded) => loaded.run.id));
+    const webhooksDue = (await this.deps.webhooks.pending()).filter((loaded) => loaded.webhook.dueAt(at));
+    if (webhooksDue.length) await this.deps.webhookDispatcher.dispatch(webhooksDue.map((loaded) => loaded.webhook.id));
   }
 
   /**
@@ -99,23 +74,23 @@ export class SweepRuns {
   async watch(): Promise<void> {
     const marks = await this.marks();
     if (!marks) return;
-    const at = this.clock.now().toISOString();
+    const at = this.deps.clock.now().toISOString();
     const orphaned = await this.recoverLost(at, marks);
     const before = this.seen;
     this.seen = marks.keys;
     const gone = before !== null && [...before].some((key) => !marks.keys.has(key));
     if (!gone && !orphaned) return;
-    const due = (await this.runs.inState('queued')).filter(({ run }) => run.dueAt(at));
-    if (due.length) await this.dispatcher.dispatch(due.map((loaded) => loaded.run.id));
+    const due = (await this.deps.runs.inState('queued')).filter(({ run }) => run.dueAt(at));
+    if (due.length) await this.deps.dispatcher.dispatch(due.map((loaded) => loaded.run.id));
   }
 
   /** The marks held now, when this instance holds its own (one that lost its own cannot judge others). */
   private async marks(): Promise<LiveMarks | null> {
-    if (!this.liveness?.holding) return null;
+    if (!this.deps.liveness.holding) return null;
     try {
-      return await this.liveness.alive();
+      return await this.deps.liveness.alive();
     } catch (error) {
-      this.logger.warn('liveness marks could not be read; leases decide', {
+      this.deps.logger.warn('liveness marks could not be read; leases decide', {
         cause: error instanceof Error ? error.message : String(error),
       });
       return null;
@@ -125,20 +100,20 @@ export class SweepRuns {
   /** Takes back the running runs whose executor died; true when one's liveness mark was gone. */
   private async recoverLost(at: string, marks: LiveMarks | null): Promise<boolean> {
     let markGone = false;
-    for (const loaded of await this.runs.inState('running')) {
+    for (const loaded of await this.deps.runs.inState('running')) {
       const holder = loaded.run.watchedHolder;
       const gone = holder !== null && marks !== null && !marks.isAlive(holder);
       if (!gone && !loaded.run.leaseExpiredAt(at)) continue;
       markGone ||= gone;
       const after: Run = loaded.run.stopRequested ? loaded.run.cancel(at) : loaded.run.interrupt(at);
-      if (!(await this.runs.swap(loaded, after))) continue;
+      if (!(await this.deps.runs.swap(loaded, after))) continue;
       const retrying = after.state === 'queued';
-      this.logger.warn(retrying ? 'a run lost its executor and is tried again' : 'a run lost its executor and was ended', {
+      this.deps.logger.warn(retrying ? 'a run lost its executor and is tried again' : 'a run lost its executor and was ended', {
         runId: after.id,
         holder: loaded.run.lease?.holder,
       });
-      const dropped = retrying ? 0 : await this.parked.drop(after.id);
-      await this.audit.record({
+      const dropped = retrying ? 0 : await this.deps.parked.drop(after.id);
+      await this.deps.audit.record({
         subject: after.owner.subject,
         action: 'run.interrupted',
         outcome: after.state,
@@ -149,8 +124,8 @@ export class SweepRuns {
           ...(retrying ? { retrying: true } : { droppedApprovals: dropped }),
         },
       });
-      if (retrying) await this.dispatcher.dispatch([after.id]);
-      else await this.followUp.after(after.id);
+      if (retrying) await this.deps.dispatcher.dispatch([after.id]);
+      else await this.deps.followUp.after(after.id);
     }
     return markGone;
   }

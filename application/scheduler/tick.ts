@@ -30,38 +30,22 @@ export class Tick {
   /** Slots this instance already saw claimed, so a quiet tick writes nothing. Only an optimisation. */
   private claimed = new Map<string, string>();
 
-  private readonly automations: AutomationBook;
-  private readonly calendar: CronCalendar;
-  private readonly starts: StartRuns;
-  private readonly sweep: SweepRuns;
-  private readonly deletions: PurgeDueDeletions | null;
-  private readonly clock: Clock;
-  private readonly logger: Logger;
-
-  constructor(deps: TickDeps) {
-    this.automations = deps.automations;
-    this.calendar = deps.calendar;
-    this.starts = deps.starts;
-    this.sweep = deps.sweep;
-    this.deletions = deps.deletions ?? null;
-    this.clock = deps.clock;
-    this.logger = deps.logger;
-  }
+  constructor(private readonly deps: TickDeps) {}
 
   async execute(): Promise<{ runIds: string[]; nextSlotAt: Date | null }> {
     // Slots first, so a slot's runs start without waiting on the housekeeping.
     const claimed = await this.claimDue();
     try {
-      await this.sweep.execute();
+      await this.deps.sweep.execute();
     } catch (error) {
-      this.logger.error('the run sweep failed; slots were still claimed', {
+      this.deps.logger.error('the run sweep failed; slots were still claimed', {
         cause: error instanceof Error ? error.message : String(error),
       });
     }
     try {
-      await this.deletions?.execute();
+      await this.deps.deletions?.execute();
     } catch (error) {
-      this.logger.error('purging deletions past their undo window failed', {
+      this.deps.logger.error('purging deletions past their undo window failed', {
         cause: error instanceof Error ? error.message : String(error),
       });
     }
@@ -69,19 +53,19 @@ export class Tick {
   }
 
   private async claimDue(): Promise<{ runIds: string[]; nextSlotAt: Date | null }> {
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const due: DueSlot[] = [];
     const seen = new Map<string, string>();
     // Within one tick `now` is fixed, so each distinct schedule is worked out once.
     const slots = new Map<string, Date | null>();
     let nextSlotAt: Date | null = null;
-    for (const automation of await this.automations.armedSchedules()) {
+    for (const automation of await this.deps.automations.armedSchedules()) {
       const trigger = automation.trigger;
       if (trigger.kind !== 'schedule') continue;
       const key = `${trigger.cron}\u0000${trigger.timezone ?? ''}`;
       if (!slots.has(key)) {
-        slots.set(key, this.calendar.latestAtOrBefore(trigger.cron, trigger.timezone, now));
-        const next = this.calendar.nextAfter(trigger.cron, trigger.timezone, now);
+        slots.set(key, this.deps.calendar.latestAtOrBefore(trigger.cron, trigger.timezone, now));
+        const next = this.deps.calendar.nextAfter(trigger.cron, trigger.timezone, now);
         if (next && (!nextSlotAt || next < nextSlotAt)) nextSlotAt = next;
       }
       const slot = slots.get(key)!;
@@ -91,7 +75,7 @@ export class Tick {
       seen.set(automation.id, instant);
       if (this.claimed.get(automation.id) !== instant) due.push({ automation, slot });
     }
-    const runIds = await this.starts.forSlots(due);
+    const runIds = await this.deps.starts.forSlots(due);
     this.claimed = seen;
     return { runIds, nextSlotAt };
   }

@@ -83,8 +83,8 @@ export interface AgentTurnDeps {
   readonly ids: Ids;
   readonly logger: Logger;
   readonly clock: Clock;
-  /** The subject's token budget, checked before each step and charged after it; absent, nothing is metered. */
-  readonly meter?: UsageMeter;
+  /** The subject's token budget, checked before each step and charged after it (`NoUsageMeter`: nothing is metered). */
+  readonly meter: UsageMeter;
   /** What the person's memories say about their message, added to the instructions; absent, nothing is recalled. */
   readonly recall?: TurnRecall;
   /** Shows the model the thread's attached files in its provider's form; absent, file parts pass as they are. */
@@ -296,7 +296,7 @@ export class AgentTurn {
     for (let step = 0; step < this.deps.settings.maxSteps; step++) {
       if (stopped(input) || (await input.scope?.shouldStop?.())) return 'other';
       // A step starts while any of the subject's tokens are left (what it spends is counted after).
-      await this.deps.meter?.ensureLeft(input.principal, 'tokens');
+      await this.deps.meter.ensureLeft(input.principal, 'tokens');
       emit({ type: 'start-step' });
       const window = modelView(earlier, draft.message, {
         toolOutputCap: this.deps.settings.toolOutputCap,
@@ -331,7 +331,7 @@ export class AgentTurn {
         return 'other';
       }
       if (textId) emit({ type: 'text-end', id: textId });
-      if (finish?.totalTokens) await this.deps.meter?.record(input.principal, 'tokens', finish.totalTokens);
+      if (finish?.totalTokens) await this.deps.meter.record(input.principal, 'tokens', finish.totalTokens);
 
       let parked = false;
       const toolOutputsRead = outputsIn(view);

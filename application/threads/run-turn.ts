@@ -47,8 +47,8 @@ export interface RunTurnDeps {
   readonly lease: TurnLease;
   readonly waits: ThreadWaits;
   readonly settings: TurnSettings;
-  /** The subject's `turns` and `tokens` budgets; absent, nothing is metered. */
-  readonly meter?: UsageMeter;
+  /** The subject's `turns` and `tokens` budgets (`NoUsageMeter`: nothing is metered). */
+  readonly meter: UsageMeter;
   /** The bound on the subject's turns in flight (`maxTurnsInFlight`); absent, none. */
   readonly slots?: TurnSlots;
   /** Checks a new message's file parts against the person's uploads; absent, a message with one is refused. */
@@ -174,8 +174,8 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
       // before it spends a turn, then the turn's unit is reserved. Any refusal releases the thread
       // (and the place) and answers 429.
       slot = (await this.parts.slots?.take(request.principal, turnId)) ?? null;
-      await this.parts.meter?.ensureLeft(request.principal, 'tokens');
-      await this.parts.meter?.charge(request.principal, 'turns');
+      await this.parts.meter.ensureLeft(request.principal, 'tokens');
+      await this.parts.meter.charge(request.principal, 'turns');
       for (const answer of request.answers ?? []) await this.answer(request, answer.approvalId, answer.approved);
       let messages = await threads.messagesOf(threadId);
       // The dead instance never said what its turn added: count again.

@@ -13,7 +13,7 @@ export interface ThreadTitlerDeps {
   readonly threads: ThreadBook;
   readonly logger: Logger;
   /** The subject's `tokens` budget: the title's tokens count like a turn's. */
-  readonly meter?: UsageMeter;
+  readonly meter: UsageMeter;
   /** How long the title call may take before the first message's title stays. */
   readonly timeoutMs?: number;
 }
@@ -55,7 +55,7 @@ export class ThreadTitler {
       const question = messages.find((message) => message.role === 'user');
       const answer = messages.find((message) => message.role === 'assistant');
       if (!question || !answer) return;
-      await meter?.ensureLeft(principal, 'tokens');
+      await meter.ensureLeft(principal, 'tokens');
       let text = '';
       let tokens = 0;
       const events = model.streamStep({
@@ -72,7 +72,7 @@ export class ThreadTitler {
           if (event.reason === 'error') text = '';
         }
       }
-      if (tokens > 0) await meter?.record(principal, 'tokens', tokens);
+      if (tokens > 0) await meter.record(principal, 'tokens', tokens);
       await threads.update(threadId, (thread) => thread.titledGenerated(text));
     } catch (error) {
       logger.warn('a thread title could not be generated; the first message names it', {

@@ -6,18 +6,18 @@ import type { Logger } from '../../ports/logger.js';
  * Who holds a thread's turns, judged by the engine's liveness marks (PostgreSQL: a session advisory
  * lock per instance) where there are any: a turn, or a place in line, records this instance's
  * holder name while its mark is held, and a hold whose instance's mark is gone may be taken over at
- * once instead of when its lease lapses. Without marks (SQLite, memory) leases alone decide.
+ * once instead of when its lease lapses. Without marks (SQLite, memory: NoInstanceLiveness) leases alone decide.
  */
 export class TurnHolders {
   constructor(
-    private readonly liveness: InstanceLiveness | null,
+    private readonly liveness: InstanceLiveness,
     private readonly holder: string,
     private readonly logger: Logger,
   ) {}
 
   /** The name this instance's holds carry; none while it holds no mark (others could not judge it). */
   get mine(): string | undefined {
-    return this.liveness?.holding ? this.holder : undefined;
+    return this.liveness.holding ? this.holder : undefined;
   }
 
   /**
@@ -26,7 +26,7 @@ export class TurnHolders {
    */
   async freed(thread: Thread, now: string, ticket?: string): Promise<Thread> {
     // One that lost its own mark cannot judge others' (its own connection may be what failed).
-    if (!this.liveness?.holding) return thread;
+    if (!this.liveness.holding) return thread;
     if (thread.holdersInTheWay(now, ticket).length === 0) return thread;
     try {
       const marks = await this.liveness.alive();

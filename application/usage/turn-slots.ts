@@ -20,8 +20,14 @@ export interface TurnSlotSettings {
   readonly leaseMs: number;
 }
 
-/** What TurnSlots is built from. */
-export interface TurnSlotsDeps {
+/** The bound on a payer's turns in flight: on the store (`LeasedTurnSlots`), or none (`NoTurnSlots`). */
+export interface TurnSlots {
+  /** A place for the turn `holdId`, or LimitReached (nothing held). */
+  take(payer: Payer, holdId: string): Promise<TurnSlot>;
+}
+
+/** What LeasedTurnSlots is built from. */
+export interface LeasedTurnSlotsDeps {
   readonly book: TurnsInFlightBook;
   /** The keys a payer is counted under (its subject, and an anonymous session's shared address): UsageMeter.keysOf. */
   readonly keysOf: (payer: Payer) => string[];
@@ -40,8 +46,8 @@ export const NO_SLOT: TurnSlot = { release: async () => undefined };
  * `rate-limited` (`details.budget: "turnsInFlight"`). An anonymous session whose address shares
  * budgets takes a place of the address's too. A place whose instance died lapses with its lease.
  */
-export class TurnSlots {
-  constructor(private readonly deps: TurnSlotsDeps) {}
+export class LeasedTurnSlots implements TurnSlots {
+  constructor(private readonly deps: LeasedTurnSlotsDeps) {}
 
   /** A place for the turn `holdId`, or LimitReached (nothing held). */
   async take(payer: Payer, holdId: string): Promise<TurnSlot> {

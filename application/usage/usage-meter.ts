@@ -47,8 +47,26 @@ interface Account {
   readonly limits: Limits;
 }
 
-/** What UsageMeter is built from. */
-export interface UsageMeterDeps {
+/** What a use case spends through: a deployment's budgets and breakers, or nothing (`NoUsageMeter`). */
+export interface UsageMeter {
+  /** Spends `units` of the payer's budget (and its address's), or throws LimitReached (nothing spent). */
+  charge(payer: Payer | string, name: BudgetName, units?: number): Promise<void>;
+  /** Throws LimitReached when nothing is left of the payer's budget, or its address's (reads only). */
+  ensureLeft(payer: Payer | string, name: BudgetName): Promise<void>;
+  /** Counts `units` the payer already spent (a model step's tokens), fitting or not, against it and its address. */
+  record(payer: Payer | string, name: BudgetName, units: number): Promise<void>;
+  /** The keys a payer's spending is counted under: its subject, and maybe its address's. */
+  keysOf(payer: Payer | string): string[];
+  /** Counts one more against a breaker for `key`: null when it fits (or is off), else its budget and refusal. */
+  breaker(name: BreakerName, key: string): Promise<{ budget: Budget; refusal: Refusal } | null>;
+  /** Each budget this deployment meters, as the subject stands now. */
+  figures(subject: string): Promise<Partial<Record<BudgetName, UsageFigures>>>;
+  /** What the anonymous sessions of the payer's address spent together; null when nothing is shared. */
+  addressFigures(payer: Payer | string): Promise<Partial<Record<BudgetName, UsageFigures>> | null>;
+}
+
+/** What TalliedUsageMeter is built from. */
+export interface TalliedUsageMeterDeps {
   readonly book: UsageBook;
   readonly clock: Clock;
   readonly settings: UsageSettings;
@@ -78,23 +96,16 @@ export interface UsageMeterDeps {
  * instances never let more than `max` through in a window; what one instance holds unused can
  * refuse another for at most the rest of that second.
  */
-export class UsageMeter {
-  private readonly book: UsageBook;
-  private readonly clock: Clock;
-  private readonly settings: UsageSettings;
+export class TalliedUsageMeter implements UsageMeter {
   private readonly leases = new Map<string, BreakerLease>();
   /** The reservation under way for a tally, which calls arriving meanwhile wait for instead of racing it. */
   private readonly reserving = new Map<string, Promise<Refusal | null>>();
 
-  constructor(deps: UsageMeterDeps) {
-    this.book = deps.book;
-    this.clock = deps.clock;
-    this.settings = deps.settings;
-  }
+  constructor(private readonly deps: TalliedUsageMeterDeps) {}
 
   /** Whether `name` is metered in this deployment. */
   meters(name: BudgetName): boolean {
-    return limitBudget(this.settings.limits, name) !== null;
+    return limitBudget(this.deps.settings.limits, name) !== null;
   }
 
   /** Spends `units` of the payer's budget (and its address's), or throws LimitReached (nothing spent). */
@@ -117,7 +128,7 @@ export class UsageMeter {
     for (const { key, limits } of this.accountsOf(payer)) {
       const budget = limitBudget(limits, name);
       if (!budget) continue;
-      const loaded = await this.book.find(UsageTally.idOf(budget.name, key));
+      const loaded = await this.deps.book.find(UsageTally.idOf(budget.name, key));
       const refusal = loaded?.tally.refusalAt(budget, this.now()) ?? null;
       if (refusal) throw limitReached(budget, refusal, key !== subjectOf(payer));
     }
@@ -131,9 +142,9 @@ export class UsageMeter {
       if (!budget) continue;
       await retryOnConflict(
         async () => {
-          const loaded = await this.book.find(UsageTally.idOf(budget.name, key));
+          const loaded = await this.deps.book.find(UsageTally.idOf(budget.name, key));
           const next = (loaded?.tally ?? UsageTally.empty(budget.name, key)).record(budget, units, this.now());
-          return (await this.book.replace(loaded, next)) ? undefined : LOST_RACE;
+          return (await this.deps.book.replace(loaded, next)) ? undefined : LOST_RACE;
         },
         { attempts: 16, what: 'The usage tally' },
       );
@@ -153,7 +164,7 @@ export class UsageMeter {
    * breaker's budget and refusal when it tripped (nothing counted). Null too when it is off.
    */
   async breaker(name: BreakerName, key: string): Promise<{ budget: Budget; refusal: Refusal } | null> {
-    const budget = breakerBudget(this.settings.breakers, name);
+    const budget = breakerBudget(this.deps.settings.breakers, name);
     if (!budget) return null;
     const refusal = budget.windowSeconds === null ? await this.spend(budget, key, 1) : await this.leased(budget, key);
     return refusal ? { budget, refusal } : null;
@@ -164,7 +175,7 @@ export class UsageMeter {
     const id = UsageTally.idOf(budget.name, key);
     for (;;) {
       const lease = this.leases.get(id);
-      if (lease && lease.left > 0 && this.clock.now().getTime() < lease.until) {
+      if (lease && lease.left > 0 && this.deps.clock.now().getTime() < lease.until) {
         lease.left--;
         return null;
       }
@@ -186,7 +197,7 @@ export class UsageMeter {
    * (the caller takes the first unit of it), or refuses when not one unit is left.
    */
   private async reserve(budget: Budget, id: string, key: string): Promise<Refusal | null> {
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const previous = this.leases.get(id);
     const cap = Math.max(1, Math.floor(budget.max / 16));
     const want = !previous ? 1 : previous.left === 0 ? Math.min(previous.size * 2, cap) : Math.max(1, Math.floor(previous.size / 2));
@@ -195,13 +206,13 @@ export class UsageMeter {
     const at = now.toISOString();
     const outcome = await retryOnConflict<Reservation | Refusal>(
       async () => {
-        const loaded = await this.book.find(id);
+        const loaded = await this.deps.book.find(id);
         const current = loaded?.tally ?? UsageTally.empty(budget.name, key);
         const tally = unused ? current.giveBack(budget, unused.bucket, unused.left, at) : current;
         const reserved = tally.reserve(budget, want, at);
-        if ('granted' in reserved) return (await this.book.replace(loaded, reserved.tally)) ? reserved : LOST_RACE;
+        if ('granted' in reserved) return (await this.deps.book.replace(loaded, reserved.tally)) ? reserved : LOST_RACE;
         // Refused even so: what this instance held back is still given back, for the others.
-        if (unused && loaded && !(await this.book.replace(loaded, tally))) return LOST_RACE;
+        if (unused && loaded && !(await this.deps.book.replace(loaded, tally))) return LOST_RACE;
         return reserved;
       },
       { attempts: 16, what: 'The usage tally' },
@@ -221,7 +232,7 @@ export class UsageMeter {
 
   /** Each budget this deployment meters, as the subject stands now. */
   async figures(subject: string): Promise<Partial<Record<BudgetName, UsageFigures>>> {
-    return this.figuresOf(subject, this.settings.limits);
+    return this.figuresOf(subject, this.deps.settings.limits);
   }
 
   /** What the anonymous sessions of the payer's address spent together; null for a signed-in payer, or when nothing is shared. */
@@ -236,7 +247,7 @@ export class UsageMeter {
     for (const name of BUDGET_NAMES) {
       const budget = limitBudget(limits, name);
       if (!budget) continue;
-      const loaded = await this.book.find(UsageTally.idOf(name, key));
+      const loaded = await this.deps.book.find(UsageTally.idOf(name, key));
       figures[name] = (loaded?.tally ?? UsageTally.empty(name, key)).figures(budget, now);
     }
     return figures;
@@ -245,8 +256,8 @@ export class UsageMeter {
   /** A payer's accounts: its subject's (a bare string is a subject alone), then its address's. */
   private accountsOf(payer: Payer | string): Account[] {
     const { subject, anonymous, address } = typeof payer === 'string' ? { subject: payer } : payer;
-    const own: Account = { key: subject, limits: this.settings.limits };
-    const shared = anonymous === true ? this.settings.perAddress : null;
+    const own: Account = { key: subject, limits: this.deps.settings.limits };
+    const shared = anonymous === true ? this.deps.settings.perAddress : null;
     return shared ? [own, { key: addressKey(address), limits: shared }] : [own];
   }
 
@@ -254,9 +265,9 @@ export class UsageMeter {
   private async refund(budget: Budget, key: string, units: number): Promise<void> {
     await retryOnConflict(
       async () => {
-        const loaded = await this.book.find(UsageTally.idOf(budget.name, key));
+        const loaded = await this.deps.book.find(UsageTally.idOf(budget.name, key));
         if (!loaded) return undefined;
-        return (await this.book.replace(loaded, loaded.tally.refund(budget, units, this.now()))) ? undefined : LOST_RACE;
+        return (await this.deps.book.replace(loaded, loaded.tally.refund(budget, units, this.now()))) ? undefined : LOST_RACE;
       },
       { attempts: 16, exhausted: () => undefined },
     );
@@ -266,10 +277,10 @@ export class UsageMeter {
   private spend(budget: Budget, key: string, units: number): Promise<Refusal | null> {
     return retryOnConflict<Refusal | null>(
       async () => {
-        const loaded = await this.book.find(UsageTally.idOf(budget.name, key));
+        const loaded = await this.deps.book.find(UsageTally.idOf(budget.name, key));
         const charged = (loaded?.tally ?? UsageTally.empty(budget.name, key)).charge(budget, units, this.now());
         if (!(charged instanceof UsageTally)) return charged;
-        return (await this.book.replace(loaded, charged)) ? null : LOST_RACE;
+        return (await this.deps.book.replace(loaded, charged)) ? null : LOST_RACE;
       },
       // A subject's parallel calls all write this one record: a few more rounds than a person's record gets.
       { attempts: 16, what: 'The usage tally' },
@@ -277,7 +288,7 @@ export class UsageMeter {
   }
 
   private now(): string {
-    return this.clock.now().toISOString();
+    return this.deps.clock.now().toISOString();
   }
 }
 

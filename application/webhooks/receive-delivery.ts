@@ -51,36 +51,20 @@ export interface ReceiveDeliveryDeps {
  * automation's owner, whose standing grants it uses.
  */
 export class ReceiveDelivery implements UseCase<ReceivedDelivery, DeliveryAnswer> {
-  private readonly sources: WebhookSources;
-  private readonly refusals: WebhookRefusals;
-  private readonly ledger: RecordSet<DeliveryMark>;
-  private readonly automations: AutomationBook;
-  private readonly starts: StartRuns;
-  private readonly clock: Clock;
-  private readonly audit: AuditTrail;
-
-  constructor(deps: ReceiveDeliveryDeps) {
-    this.sources = deps.sources;
-    this.refusals = deps.refusals;
-    this.ledger = deps.ledger;
-    this.automations = deps.automations;
-    this.starts = deps.starts;
-    this.clock = deps.clock;
-    this.audit = deps.audit;
-  }
+  constructor(private readonly deps: ReceiveDeliveryDeps) {}
 
   async execute(delivery: ReceivedDelivery): Promise<DeliveryAnswer> {
-    const verifier = this.sources.get(delivery.source);
-    if (!verifier) throw await this.refusals.refuse(delivery.source, 'unknown-source');
-    const now = this.clock.now();
+    const verifier = this.deps.sources.get(delivery.source);
+    if (!verifier) throw await this.deps.refusals.refuse(delivery.source, 'unknown-source');
+    const now = this.deps.clock.now();
     const verdict = verifier.verify(delivery, now);
-    if (!verdict.ok) throw await this.refusals.refuse(delivery.source, verdict.reason);
+    if (!verdict.ok) throw await this.deps.refusals.refuse(delivery.source, verdict.reason);
 
-    const atomic = this.ledger.atomic;
+    const atomic = this.deps.ledger.atomic;
     if (!atomic) throw new AtomicityUnavailable('insert-if-absent on webhook deliveries');
     const id = ledgerId(delivery.source, verdict.deliveryId);
     // Read first: a delivery that has no run to start is recorded started in its one write.
-    const armed = await this.automations.armedOn(delivery.source);
+    const armed = await this.deps.automations.armedOn(delivery.source);
     const mark: DeliveryMark = {
       source: delivery.source,
       deliveryId: verdict.deliveryId,
@@ -91,7 +75,7 @@ export class ReceiveDelivery implements UseCase<ReceivedDelivery, DeliveryAnswer
     // Read by id only: a label to list by would cost every delivery an index write.
     const first = await atomic.insertIfAbsent({ id, data: mark });
     if (!first) {
-      const earlier = await this.ledger.get(id);
+      const earlier = await this.deps.ledger.get(id);
       if (!earlier || !this.unfinished(earlier.data, now)) return { kind: 'deduplicated' };
       // An earlier attempt stopped before all its runs were started: finish it. Run ids derive from
       // the first receipt, so nothing it already started starts again.
@@ -101,7 +85,7 @@ export class ReceiveDelivery implements UseCase<ReceivedDelivery, DeliveryAnswer
     let runIds: string[] = [];
     if (armed.length > 0 || !first) {
       try {
-        runIds = await this.starts.forDelivery(
+        runIds = await this.deps.starts.forDelivery(
           armed,
           delivery.source,
           verdict.deliveryId,
@@ -109,12 +93,12 @@ export class ReceiveDelivery implements UseCase<ReceivedDelivery, DeliveryAnswer
           receivedAt,
         );
       } catch (error) {
-        await this.ledger.put({ id, data: { ...mark, receivedAt: receivedAt.toISOString(), state: 'failed' } }).catch(() => undefined);
+        await this.deps.ledger.put({ id, data: { ...mark, receivedAt: receivedAt.toISOString(), state: 'failed' } }).catch(() => undefined);
         throw error;
       }
-      await this.ledger.put({ id, data: { ...mark, receivedAt: receivedAt.toISOString(), state: 'started' } });
+      await this.deps.ledger.put({ id, data: { ...mark, receivedAt: receivedAt.toISOString(), state: 'started' } });
     }
-    await this.audit.record({
+    await this.deps.audit.record({
       subject: webhookSubject(delivery.source),
       action: 'webhook.received',
       outcome: 'accepted',

@@ -18,6 +18,8 @@ import { contentHashOf } from '../../application/apps/content-hash.js';
 import { ApprovalBook } from '../../application/guard/approval-book.js';
 import { assembleApps } from '../../composition/modules/apps-module.js';
 import { UlidIds } from '../../adapters/runtime/ulid-ids.js';
+import { NoUsageMeter } from '../../application/usage/no-usage-meter.js';
+import { NoTurnSlots } from '../../application/usage/no-turn-slots.js';
 import { largeDocument } from '../../test/support/apps-documents.js';
 import { compare, type BenchResult } from '../support/harness.js';
 import { inScratchFolder } from '../support/scratch-folder.js';
@@ -39,6 +41,8 @@ function appsOver(store: Store, sandbox: Sandbox | null): { apps: AppsUseCases; 
     clock: wallClock,
     logger: quiet,
     canShareApps: null,
+    meter: new NoUsageMeter(),
+    slots: new NoTurnSlots(),
   });
   return { apps, book };
 }

@@ -100,10 +100,10 @@ export interface AppsParts {
   readonly logger: Logger;
   /** The host's `canShareApps`; null: nobody may share. */
   readonly canShareApps: CanShareApps | null;
-  /** The person's `appGenerations` and `tokens` (creates, edits, seeds with an instruction, rebases); absent, nothing is metered. */
-  readonly meter?: UsageMeter;
-  /** The bound on the person's turns in flight, which a generation asked outside a turn counts toward; absent, none. */
-  readonly slots?: TurnSlots;
+  /** The person's `appGenerations` and `tokens` (creates, edits, seeds with an instruction, rebases; `NoUsageMeter`: nothing is metered). */
+  readonly meter: UsageMeter;
+  /** The bound on the person's turns in flight, which a generation asked outside a turn counts toward (`NoTurnSlots`: none). */
+  readonly slots: TurnSlots;
   /** Apps waiting out their undo window, left out of the list; absent, none is. */
   readonly held?: HeldDeletions;
 }
@@ -115,10 +115,7 @@ export interface AppsParts {
 export function assembleApps(parts: AppsParts): AppsUseCases {
   const { book, ids, clock } = parts;
   const catalog = parts.catalog ?? new NoPinCatalog();
-  const generation = new Generation(parts.generator ?? new NoAppGenerator(), parts.logger, {
-    ...(parts.meter ? { meter: parts.meter } : {}),
-    ...(parts.slots ? { slots: parts.slots } : {}),
-  });
+  const generation = new Generation(parts.generator ?? new NoAppGenerator(), parts.logger, { meter: parts.meter, slots: parts.slots });
   const rollout = new ServedRollout(parts.sandbox ?? new NoSandbox(), parts.logger, new NodeAppScaffold(), clock);
   const data = new AppData(parts.store);
   const archive = new ZipAppArchive();

@@ -45,7 +45,7 @@ import { AesGcmSecretBox } from '../../adapters/runtime/aes-gcm-secret-box.js';
 import { TracedTick } from '../../application/scheduler/traced-tick.js';
 import { AuthorizedTick } from '../../application/scheduler/authorized-tick.js';
 import { CronerCalendar } from '../../adapters/scheduler/croner-calendar.js';
-import { HOLDER, livenessOf } from './instance-liveness.js';
+import { engineLivenessOf, HOLDER, livenessOf } from './instance-liveness.js';
 import { automationRoutes } from '../../adapters/http/routes/automation-routes.js';
 import { runRoutes } from '../../adapters/http/routes/run-routes.js';
 import { tickRoutes } from '../../adapters/http/routes/tick-routes.js';
@@ -217,7 +217,7 @@ export const automationsModule = porterModule((bind) => {
   // Where the engine keeps liveness marks: this instance holds its own from boot, and every few
   // seconds takes back the runs of an instance whose mark is gone (retried at once, elsewhere).
   bind(TOKENS.Background).toDynamicValue((ctx) => {
-    const liveness = livenessOf(ctx);
+    const liveness = engineLivenessOf(ctx);
     if (!liveness) return { start: async () => {}, stop: async () => {} };
     const logger = get(ctx, TOKENS.Logger);
     let timer: NodeJS.Timeout | null = null;

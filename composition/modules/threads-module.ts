@@ -25,7 +25,7 @@ import { TurnStopper } from '../../application/threads/turn-stopper.js';
 import { TurnHolders } from '../../application/threads/turn-holders.js';
 import { KeptAnswers } from '../../application/threads/kept-answers.js';
 import { DEFAULT_ANSWER_SAVING } from '../../domain/threads/answer-saving.js';
-import { HOLDER, livenessOf } from './instance-liveness.js';
+import { engineLivenessOf, HOLDER, livenessOf } from './instance-liveness.js';
 import {
   DEFAULT_TURN_SETTINGS,
   TURN_CHUNKS_FEED,
@@ -184,7 +184,7 @@ export const threadsModule = porterModule((bind) => {
   });
   // The automations module holds this instance's liveness mark from boot; without it, turns take it.
   bind(TOKENS.Background).toDynamicValue((ctx) => {
-    const liveness = get(ctx, TOKENS.Config).automations ? null : livenessOf(ctx);
+    const liveness = get(ctx, TOKENS.Config).automations ? null : engineLivenessOf(ctx);
     if (!liveness) return { start: async () => {}, stop: async () => {} };
     const logger = get(ctx, TOKENS.Logger);
     return {

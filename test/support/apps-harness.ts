@@ -20,7 +20,10 @@ import { ManualClock } from './manual-clock.js';
 import { SequentialIds } from './fakes.js';
 import type { Limits } from '../../domain/usage/budget.js';
 import { usageMeterOn } from './usage-meter.js';
-import { TurnSlots } from '../../application/usage/turn-slots.js';
+import { NoUsageMeter } from '../../application/usage/no-usage-meter.js';
+import type { UsageMeter } from '../../application/usage/usage-meter.js';
+import { LeasedTurnSlots, type TurnSlots } from '../../application/usage/turn-slots.js';
+import { NoTurnSlots } from '../../application/usage/no-turn-slots.js';
 import { TurnsInFlightBook } from '../../application/usage/turns-in-flight-book.js';
 import type { TurnsInFlightPrimitives } from '../../domain/usage/turns-in-flight.js';
 
@@ -56,11 +59,11 @@ export function appsHarness(options: AppsHarnessOptions = {}) {
     ...(options.policy ? { policy: options.policy } : {}),
     ...(options.host ? { host: options.host } : {}),
   });
-  const meter = options.limits ? usageMeterOn(store, guard.clock, options.limits) : undefined;
-  const slots =
+  const meter: UsageMeter = options.limits ? usageMeterOn(store, guard.clock, options.limits) : new NoUsageMeter();
+  const slots: TurnSlots =
     options.maxTurnsInFlight === undefined
-      ? undefined
-      : new TurnSlots({
+      ? new NoTurnSlots()
+      : new LeasedTurnSlots({
           book: new TurnsInFlightBook(store.records<TurnsInFlightPrimitives>('turns-in-flight')),
           keysOf: (payer) => [payer.subject],
           clock: guard.clock,
@@ -78,8 +81,8 @@ export function appsHarness(options: AppsHarnessOptions = {}) {
     clock: guard.clock,
     logger: guard.logger,
     canShareApps: options.canShareApps ?? null,
-    ...(meter ? { meter } : {}),
-    ...(slots ? { slots } : {}),
+    meter,
+    slots,
   });
   assembled.apps = apps;
   return { ...guard, store, book, apps, meter };

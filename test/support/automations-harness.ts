@@ -5,6 +5,7 @@ import type { Store } from '../../ports/store.js';
 import type { Model } from '../../ports/model.js';
 import type { ManualClock } from './manual-clock.js';
 import type { InstanceLiveness } from '../../ports/liveness.js';
+import { NoInstanceLiveness } from '../../adapters/store/no-instance-liveness.js';
 import type { WebhookVerifier } from '../../ports/webhook-verifier.js';
 import type { StoredGrant } from '../../domain/guard/grant.js';
 import type { ThreadPrimitives } from '../../domain/threads/thread.js';
@@ -52,7 +53,10 @@ import { SequentialIds } from './fakes.js';
 import { runMachinery } from './run-machinery.js';
 import type { Limits } from '../../domain/usage/budget.js';
 import { usageMeterOn } from './usage-meter.js';
-import { TurnSlots } from '../../application/usage/turn-slots.js';
+import { NoUsageMeter } from '../../application/usage/no-usage-meter.js';
+import type { UsageMeter } from '../../application/usage/usage-meter.js';
+import { LeasedTurnSlots, type TurnSlots } from '../../application/usage/turn-slots.js';
+import { NoTurnSlots } from '../../application/usage/no-turn-slots.js';
 import { TurnsInFlightBook } from '../../application/usage/turns-in-flight-book.js';
 import type { TurnsInFlightPrimitives } from '../../domain/usage/turns-in-flight.js';
 
@@ -115,7 +119,7 @@ export interface AutomationsHarnessOptions {
   limits?: Limits;
   /** The bound on each owner's turns in flight (dry runs count); absent, none. */
   maxTurnsInFlight?: number;
-  /** This instance's liveness mark (a fake in tests); absent, leases alone tell a crash. */
+  /** This instance's liveness mark (a fake in tests); absent, none: leases alone tell a crash. */
   liveness?: InstanceLiveness;
 }
 
@@ -159,18 +163,18 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     settings: { holder: options.holder ?? 'instance-a', leaseMs: 30_000, retryDelaysMs: options.webhookRetryDelaysMs ?? [5_000, 30_000] },
   });
   const notifyTargets = new NotifyTargets(sender, secrets);
-  const meter = options.limits ? usageMeterOn(store, clock, options.limits) : undefined;
-  const slots =
+  const meter: UsageMeter = options.limits ? usageMeterOn(store, clock, options.limits) : new NoUsageMeter();
+  const slots: TurnSlots =
     options.maxTurnsInFlight === undefined
-      ? undefined
-      : new TurnSlots({
+      ? new NoTurnSlots()
+      : new LeasedTurnSlots({
           book: new TurnsInFlightBook(store.records<TurnsInFlightPrimitives>('turns-in-flight')),
           keysOf: (payer) => [payer.subject],
           clock,
           logger,
           settings: { max: options.maxTurnsInFlight, leaseMs: 15_000 },
         });
-  const metered = { ...(meter ? { meter } : {}), ...(slots ? { slots } : {}) };
+  const metered = { meter, slots };
   const asks = new ArmingAsks({ approvals, grants, tools, ids, clock, audit: trail, approvalTtlMs: 60 * 60 * 1000 });
   const automationGrants = new AutomationGrants(grants, clock, trail);
   hooks.push(new ArmingHook({ automations, asks, grants: automationGrants, clock, audit: trail }), new ResumeHook(resume));
@@ -189,7 +193,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     ids,
     logger,
     clock,
-    ...(meter ? { meter } : {}),
+    meter,
   });
   const executor = new ExecuteRun({
     runs,
@@ -209,7 +213,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
       leaseMs: options.leaseMs ?? 60_000,
     },
     ...metered,
-    ...(options.liveness ? { liveness: options.liveness } : {}),
+    liveness: options.liveness ?? new NoInstanceLiveness(),
   });
   const getRun = new GetRun(runs, webhooks);
   const tick = new Tick({ automations, calendar, starts, sweep, clock, logger });
@@ -240,8 +244,8 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     stop: new StopRun({ runs, parked, followUp, clock, audit: trail, settings: { waitMs: options.stopWaitMs ?? 2_000, pollMs: 10 } }),
     getRun,
     listRuns: new ListRuns(runs),
-    rerun: new RerunRun({ runs, automations, dispatcher, ids, clock, audit: trail, ...(meter ? { meter } : {}) }),
-    runNow: new RunAutomationNow({ runs, automations, dispatcher, ids, clock, audit: trail, ...(meter ? { meter } : {}) }),
+    rerun: new RerunRun({ runs, automations, dispatcher, ids, clock, audit: trail, meter }),
+    runNow: new RunAutomationNow({ runs, automations, dispatcher, ids, clock, audit: trail, meter }),
     dryRun: new DryRunAutomation({
       automations,
       runs,

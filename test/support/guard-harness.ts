@@ -37,6 +37,8 @@ import { ConnectionBook } from '../../application/connections/connection-book.js
 import type { ConnectionPrimitives } from '../../domain/connections/connection.js';
 import { ManualClock } from './manual-clock.js';
 import { RecordingLogger, SequentialIds } from './fakes.js';
+import { NoUsageMeter } from '../../application/usage/no-usage-meter.js';
+import { NoTelemetry } from '../../adapters/telemetry/no-telemetry.js';
 
 export const ada: Principal = { subject: 'ada', kind: 'user' };
 export const bob: Principal = { subject: 'bob', kind: 'user' };
@@ -99,6 +101,7 @@ export function guardHarness(options: HarnessOptions) {
     clock,
     audit,
     logger,
+    telemetry: new NoTelemetry(),
     settings: options.executionLeaseMs ? { leaseMs: options.executionLeaseMs } : undefined,
   });
   const settings = { policy: options.policy ?? [], approvalTtlMs: 60 * 60 * 1000 };
@@ -113,6 +116,7 @@ export function guardHarness(options: HarnessOptions) {
     clock,
     audit,
     egressPreview: new EgressPreview(egress),
+    meter: new NoUsageMeter(),
   });
   const effects = new DecisionEffects(grants, options.hooks ?? [], ids, audit);
   let callCounter = 0;

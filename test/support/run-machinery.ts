@@ -22,6 +22,7 @@ import { RunFollowUp } from '../../application/runs/run-follow-up.js';
 import { RunSlotsBook } from '../../application/runs/run-slots-book.js';
 import { StartRuns } from '../../application/runs/start-runs.js';
 import { SweepRuns } from '../../application/runs/sweep-runs.js';
+import { NoInstanceLiveness } from '../../adapters/store/no-instance-liveness.js';
 
 export interface RunMachineryDeps {
   readonly store: Store;
@@ -50,7 +51,16 @@ export function runMachinery(deps: RunMachineryDeps) {
   const parked = new ParkedApprovals(approvals, clock);
   const resume = new ResumeRun(runs, parked, dispatcher);
   // The sweep takes the ports the machinery was given, and the books and steps made here.
-  const sweep = new SweepRuns({ ...deps, runs, parked, resume, followUp, webhooks, settings: { requeueAfterMs: 5 * 60_000 } });
+  const sweep = new SweepRuns({
+    ...deps,
+    runs,
+    parked,
+    resume,
+    followUp,
+    webhooks,
+    settings: { requeueAfterMs: 5 * 60_000 },
+    liveness: new NoInstanceLiveness(),
+  });
   const starts = new StartRuns(runs, dispatcher, ids, clock);
   return { automations, runs, approvals, webhooks, admission, followUp, parked, resume, sweep, starts };
 }

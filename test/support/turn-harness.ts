@@ -41,10 +41,12 @@ import type { Clock } from '../../ports/clock.js';
 import { ada, guardHarness } from './guard-harness.js';
 import { SequentialIds } from './fakes.js';
 import type { Limits } from '../../domain/usage/budget.js';
-import { TurnSlots } from '../../application/usage/turn-slots.js';
+import { LeasedTurnSlots } from '../../application/usage/turn-slots.js';
 import { TurnsInFlightBook } from '../../application/usage/turns-in-flight-book.js';
 import type { TurnsInFlightPrimitives } from '../../domain/usage/turns-in-flight.js';
 import { usageMeterOn } from './usage-meter.js';
+import { NoUsageMeter } from '../../application/usage/no-usage-meter.js';
+import type { UsageMeter } from '../../application/usage/usage-meter.js';
 import type { RecordSet, Store } from '../../ports/store.js';
 import { ShowVersion } from '../../application/threads/show-version.js';
 import { KeptAnswers } from '../../application/threads/kept-answers.js';
@@ -94,13 +96,15 @@ export function turnHarness(options: TurnHarnessOptions) {
   const ids = new SequentialIds();
   const feeds: TurnFeeds = { chunks: guard.store.feeds!(TURN_CHUNKS_FEED), signals: guard.store.feeds!(TURN_SIGNALS_FEED) };
   const settings: TurnSettings = { ...DEFAULT_TURN_SETTINGS, followCheckMs: 100, pollMs: 50, ...options.turns };
-  const meter = options.limits ? usageMeterOn(guard.store, guard.clock, options.limits, options.perAddress ?? null) : undefined;
+  const meter: UsageMeter = options.limits
+    ? usageMeterOn(guard.store, guard.clock, options.limits, options.perAddress ?? null)
+    : new NoUsageMeter();
   const slots =
     options.maxTurnsInFlight === undefined
       ? undefined
-      : new TurnSlots({
+      : new LeasedTurnSlots({
           book: new TurnsInFlightBook(guard.store.records<TurnsInFlightPrimitives>('turns-in-flight')),
-          keysOf: (payer) => meter?.keysOf(payer) ?? [payer.subject],
+          keysOf: (payer) => meter.keysOf(payer),
           clock: guard.clock,
           logger: guard.logger,
           settings: { max: options.maxTurnsInFlight, leaseMs: settings.leaseMs },
@@ -131,7 +135,7 @@ export function turnHarness(options: TurnHarnessOptions) {
       ids,
       logger,
       clock: guard.clock,
-      ...(meter ? { meter } : {}),
+      meter,
       ...(options.recall ? { recall: options.recall } : {}),
       kept: new KeptAnswers({ ...DEFAULT_ANSWER_SAVING, ...options.answerSaving }, logger),
     });
@@ -143,7 +147,7 @@ export function turnHarness(options: TurnHarnessOptions) {
           model: new AiSdkModel(options.titleModel as never, 'custom', 'title'),
           threads,
           logger,
-          ...(meter ? { meter } : {}),
+          meter,
         })
       : null;
     const runTurn = new RunTurn({
@@ -160,7 +164,7 @@ export function turnHarness(options: TurnHarnessOptions) {
       waits,
       settings,
       again: new SentAgain({ threads, hub, mirrors, clock: guard.clock }),
-      ...(meter ? { meter } : {}),
+      meter,
       ...(slots ? { slots } : {}),
       ...(titler ? { titler } : {}),
     });

@@ -4,7 +4,7 @@ import { anonymousPrincipal } from '../../../domain/principal.js';
 import { DEFAULT_BREAKERS, type Limits } from '../../../domain/usage/budget.js';
 import type { UsageTallyPrimitives } from '../../../domain/usage/usage-tally.js';
 import { UsageBook } from '../../../application/usage/usage-book.js';
-import { UsageMeter } from '../../../application/usage/usage-meter.js';
+import { TalliedUsageMeter } from '../../../application/usage/usage-meter.js';
 import { GetUsage } from '../../../application/usage/get-usage.js';
 import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
 import { ManualClock } from '../../support/manual-clock.js';
@@ -14,7 +14,7 @@ const LIMITS: Limits = { turns: { max: 5, windowSeconds: 3600 }, tokens: { max: 
 function meter(perAddress: Limits | null = LIMITS, limits: Limits = LIMITS) {
   const clock = new ManualClock('2026-03-01T10:00:00.000Z');
   const store = new MemoryStore({ clock });
-  return new UsageMeter({
+  return new TalliedUsageMeter({
     book: new UsageBook(store.records<UsageTallyPrimitives>('usage')),
     clock,
     settings: { limits, perAddress, breakers: DEFAULT_BREAKERS },

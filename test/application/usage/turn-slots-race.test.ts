@@ -3,15 +3,15 @@ import { expect } from 'chai';
 import { LimitReached } from '../../../domain/errors.js';
 import type { TurnsInFlightPrimitives } from '../../../domain/usage/turns-in-flight.js';
 import type { Store } from '../../../ports/store.js';
-import { TurnSlots, type TurnSlot } from '../../../application/usage/turn-slots.js';
+import { LeasedTurnSlots, type TurnSlot } from '../../../application/usage/turn-slots.js';
 import { TurnsInFlightBook } from '../../../application/usage/turns-in-flight-book.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { RecordingLogger } from '../../support/fakes.js';
 
 const LEASE_MS = 15_000;
 
-function slotsOn(store: Store, clock: ManualClock, max = 4): TurnSlots {
-  return new TurnSlots({
+function slotsOn(store: Store, clock: ManualClock, max = 4): LeasedTurnSlots {
+  return new LeasedTurnSlots({
     book: new TurnsInFlightBook(store.records<TurnsInFlightPrimitives>('turns-in-flight')),
     keysOf: (payer) => [payer.subject],
     clock,

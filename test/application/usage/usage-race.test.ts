@@ -6,13 +6,13 @@ import { DEFAULT_BREAKERS, type Limits } from '../../../domain/usage/budget.js';
 import type { UsageTallyPrimitives } from '../../../domain/usage/usage-tally.js';
 import type { Store } from '../../../ports/store.js';
 import { UsageBook } from '../../../application/usage/usage-book.js';
-import { UsageMeter } from '../../../application/usage/usage-meter.js';
+import { TalliedUsageMeter } from '../../../application/usage/usage-meter.js';
 import { ManualClock } from '../../support/manual-clock.js';
 
 const LIMITS: Limits = { turns: { max: 3, windowSeconds: 3600 }, tokens: { max: 100, windowSeconds: 60 } };
 
-function meterOn(store: Store, clock: ManualClock, limits: Limits = LIMITS, perAddress: Limits | null = null): UsageMeter {
-  return new UsageMeter({
+function meterOn(store: Store, clock: ManualClock, limits: Limits = LIMITS, perAddress: Limits | null = null): TalliedUsageMeter {
+  return new TalliedUsageMeter({
     book: new UsageBook(store.records<UsageTallyPrimitives>('usage')),
     clock,
     settings: { limits, perAddress, breakers: DEFAULT_BREAKERS },
@@ -20,8 +20,8 @@ function meterOn(store: Store, clock: ManualClock, limits: Limits = LIMITS, perA
 }
 
 /** A meter with only the tool-call breaker, at `perMinute`. */
-function breakerMeterOn(store: Store, clock: ManualClock, perMinute: number): UsageMeter {
-  return new UsageMeter({
+function breakerMeterOn(store: Store, clock: ManualClock, perMinute: number): TalliedUsageMeter {
+  return new TalliedUsageMeter({
     book: new UsageBook(store.records<UsageTallyPrimitives>('usage')),
     clock,
     settings: { limits: {}, perAddress: null, breakers: { toolCallsPerMinute: perMinute, writesPerRun: false } },
@@ -117,7 +117,7 @@ function describeRace(label: string, open: () => Promise<PairedStores | null>): 
 
     it('the tool-call breaker: units one instance reserved and did not use are given back with its next reservation', async () => {
       const [a, b] = opened!.stores.map((store) => breakerMeterOn(store, clock, 64));
-      const calls = async (meter: UsageMeter, n: number) => {
+      const calls = async (meter: TalliedUsageMeter, n: number) => {
         let ran = 0;
         for (let i = 0; i < n; i++) if ((await meter.breaker('toolCallsPerMinute', 'holder')) === null) ran++;
         return ran;
