@@ -79,6 +79,7 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
     this.admission = new TurnAdmission(parts, this.settlement);
   }
 
+  /** Admission, then the run, which hands the turn to its settlement (a turn in line runs once admitted). */
   async execute(asked: TurnRequest): Promise<TurnStream> {
     const admission = await this.admission.admit(asked);
     if (admission.kind === 'in-line') return this.inLine(admission.place);
