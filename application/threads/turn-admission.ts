@@ -44,7 +44,9 @@ export interface TurnAdmissionDeps {
   readonly slots?: TurnSlots | undefined;
   /** Checks a new message's file parts against the person's uploads; absent, a message with one is refused. */
   readonly attachments?: MessageAttachments | undefined;
+  /** Answers a person's message sent again under the client's id (a retry) instead of storing it twice. */
   readonly again: SentAgain;
+  /** Judges holds by the engine's liveness marks (PostgreSQL); absent, by their leases alone. */
   readonly holders?: TurnHolders | undefined;
 }
 

@@ -10,7 +10,7 @@ import type { ModelAttachments } from '../files/model-attachments.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
 import type { ChatSettings } from './chat-settings.js';
 import { stopped, type TurnInput } from './turn-input.js';
-import type { TurnToolCalls } from './turn-tool-calls.js';
+import type { ModelToolCall, TurnToolCalls } from './turn-tool-calls.js';
 
 /** Recalls what bears on the person's message (application/memory/recall-memories.ts): a block for the instructions, or null. */
 export interface TurnRecall {
@@ -66,7 +66,7 @@ export class TurnSteps {
         ...(this.deps.settings.historyWindow ? { historyWindow: this.deps.settings.historyWindow } : {}),
       });
       const view = showFiles ? await showFiles(window) : window;
-      const calls: Array<Extract<ModelEvent, { type: 'tool-call' }>> = [];
+      const calls: ModelToolCall[] = [];
       let textId: string | null = null;
       let finish: Extract<ModelEvent, { type: 'finish' }> | null = null;
       try {
