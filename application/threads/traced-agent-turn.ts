@@ -1,7 +1,8 @@
 import type { UiChunk } from '../../domain/threads/ui-chunk.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import { ATTR, type Telemetry } from '../../ports/telemetry.js';
-import { AgentTurn, type AgentTurnDeps, type TurnInput } from './agent-turn.js';
+import { AgentTurn, type AgentTurnDeps } from './agent-turn.js';
+import type { TurnInput } from './turn-input.js';
 
 /**
  * The agent loop inside a `porter.turn` span: its model steps (the AI SDK's `ai.*` spans), tool

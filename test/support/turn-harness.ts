@@ -13,7 +13,8 @@ import { ThreadTextBackfill, type BackfillMark } from '../../application/threads
 import { ThreadsAdopter } from '../../application/threads/threads-adopter.js';
 import { ThreadText } from '../../application/threads/thread-text.js';
 import { TurnHub } from '../../application/threads/turn-hub.js';
-import { AgentTurn, type TurnRecall } from '../../application/threads/agent-turn.js';
+import { AgentTurn } from '../../application/threads/agent-turn.js';
+import type { TurnRecall } from '../../application/threads/turn-steps.js';
 import { RunTurn } from '../../application/threads/run-turn.js';
 import { CreateThread } from '../../application/threads/create-thread.js';
 import { DeleteThread } from '../../application/threads/delete-thread.js';

@@ -1,0 +1,225 @@
+import { Conflict, InvalidInput, NotFound } from '../../domain/errors.js';
+import type { UiMessage } from '../../domain/threads/ui-message.js';
+import { sentIdOf } from '../../domain/threads/sent-message.js';
+import { asReadDuring } from '../../domain/threads/interruption.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Ids } from '../../ports/ids.js';
+import type { Logger } from '../../ports/logger.js';
+import type { Model } from '../../ports/model.js';
+import type { TurnRequest, TurnStream } from '../../ports/use-cases/threads.js';
+import type { GuardUseCases } from '../../ports/use-cases/guard.js';
+import type { MessageAttachments } from '../files/message-attachments.js';
+import type { UsageMeter } from '../usage/usage-meter.js';
+import type { TurnSlot, TurnSlots } from '../usage/turn-slots.js';
+import type { SentAgain } from './sent-again.js';
+import type { LoadedThread, ThreadBook } from './thread-book.js';
+import type { ThreadWaits } from './thread-waits.js';
+import type { TurnHolders } from './turn-holders.js';
+import type { TurnHub } from './turn-hub.js';
+import { TurnLine } from './turn-line.js';
+import { TurnMessages, type ReadyMessages, type TakenThread } from './turn-messages.js';
+import type { TurnSettlement } from './turn-settlement.js';
+import type { TurnFeeds, TurnSettings } from './turn-settings.js';
+
+/** Chunks of turns whose instance died are pruned once they are this old. */
+const PRUNE_AFTER_MS = 6 * 60 * 60 * 1000;
+/** How often this instance prunes them (at a turn's start). */
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
+
+/** What TurnAdmission is built from (RunTurn's parts). */
+export interface TurnAdmissionDeps {
+  readonly threads: ThreadBook;
+  readonly hub: TurnHub;
+  readonly decide: GuardUseCases['decideApproval'];
+  readonly model: Model;
+  readonly ids: Ids;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly feeds: TurnFeeds;
+  readonly waits: ThreadWaits;
+  readonly settings: TurnSettings;
+  /** The subject's `turns` and `tokens` budgets (`NoUsageMeter`: nothing is metered). */
+  readonly meter: UsageMeter;
+  /** The bound on the subject's turns in flight (`maxTurnsInFlight`); absent, none. */
+  readonly slots?: TurnSlots | undefined;
+  /** Checks a new message's file parts against the person's uploads; absent, a message with one is refused. */
+  readonly attachments?: MessageAttachments | undefined;
+  /** Answers a person's message sent again under the client's id (a retry) instead of storing it twice. */
+  readonly again: SentAgain;
+  /** Judges holds by the engine's liveness marks (PostgreSQL); absent, by their leases alone. */
+  readonly holders?: TurnHolders | undefined;
+}
+
+/** A turn that holds its thread and passed every check, its messages stored: what its run needs. */
+export interface AdmittedTurn extends ReadyMessages {
+  readonly request: TurnRequest;
+  readonly turnId: string;
+  readonly slot: TurnSlot | null;
+}
+
+/** A turn that waits in the thread's line: `admitted` waits for its place (null: the reader left first). */
+export interface PlaceInLine {
+  readonly threadId: string;
+  admitted(left: AbortSignal): Promise<Exclude<Admission, { kind: 'in-line' }> | null>;
+}
+
+/** What admission answers: a turn that runs now, a message sent before answered from the store, or a place in line. */
+export type Admission =
+  | { readonly kind: 'admitted'; readonly turn: AdmittedTurn }
+  | { readonly kind: 'answered'; readonly stream: TurnStream }
+  | { readonly kind: 'in-line'; readonly place: PlaceInLine };
+
+/** A turn that took its thread. */
+interface Started extends TakenThread {
+  readonly turnId: string;
+}
+
+/**
+ * How a turn request is admitted, in this order: the model and the message are checked, the turn
+ * takes its thread's lease (or, per `concurrentTurns`, is refused or waits in the thread's line), a
+ * message sent before is answered instead (SentAgain), the turn takes a place among the subject's
+ * turns in flight and passes its budgets, the approval answers it carries are decided, and the
+ * person's message is stored, once per id. A refusal after the thread was taken lets it go.
+ */
+export class TurnAdmission {
+  private prunedAt = 0;
+  private readonly line: TurnLine;
+  private readonly messages: TurnMessages;
+
+  constructor(
+    private readonly deps: TurnAdmissionDeps,
+    private readonly settlement: TurnSettlement,
+  ) {
+    this.line = new TurnLine(deps);
+    this.messages = new TurnMessages(deps.threads, deps.ids);
+  }
+
+  async admit(asked: TurnRequest): Promise<Admission> {
+    const { threads, hub, settings } = this.deps;
+    this.deps.model.assertConfigured();
+    if (asked.message && asked.message.role !== 'user') throw new InvalidInput('A new message in a turn must come from the user');
+    const seen = await threads.ownedBy(asked.principal.subject, asked.threadId);
+    const request = asked.message ? { ...asked, message: await this.attachmentsChecked(asked, asked.message) } : asked;
+    // A turn whose clients all left is still saving what it produced; let it finish first.
+    await hub.settled(request.threadId);
+    const { message } = request;
+    const sent = sentIdOf(message, request.rewind !== undefined);
+    // A message sent before is found once the thread is held (`held`), or else here: the turn
+    // holding the thread may carry it, or it was answered before the turn in flight began.
+    const started = await this.start(request.threadId, undefined, sent, seen);
+    if (started) return this.held(request, started);
+    const before = sent && message && (await this.deps.again.answer(request.threadId, sent, message));
+    if (before) return { kind: 'answered', stream: before };
+    if (settings.concurrentTurns === 'reject')
+      throw new Conflict('A turn is already in flight on this thread; rejoin it with GET /threads/:id/stream');
+    return { kind: 'in-line', place: await this.inLine(request) };
+  }
+
+  /** The message with its file parts checked against the person's uploads in this thread. */
+  private async attachmentsChecked(request: TurnRequest, message: UiMessage): Promise<UiMessage> {
+    if (this.deps.attachments) return this.deps.attachments.checked(request.principal, request.threadId, message);
+    if (message.parts.some((part) => part.type === 'file')) throw new InvalidInput('This host takes no file uploads');
+    return message;
+  }
+
+  /** A place at the end of the thread's line, admitted once every turn ahead has ended. */
+  private async inLine(request: TurnRequest): Promise<PlaceInLine> {
+    const { threadId } = request;
+    const ticket = await this.line.join(threadId);
+    const take = async () => {
+      await this.deps.hub.settled(threadId);
+      return this.start(threadId, ticket, sentIdOf(request.message, request.rewind !== undefined));
+    };
+    return {
+      threadId,
+      admitted: async (left) => {
+        const started = await this.line.reached(threadId, ticket, left, take);
+        return started ? this.held(request, started) : null;
+      },
+    };
+  }
+
+  /**
+   * Takes the thread for a new turn when it is free and nobody waits ahead (`ticket`: the caller's
+   * place in line). `seen`: the thread as the caller read it a moment ago, tried first to spare a
+   * read; when it no longer holds (busy then, or moved since), the thread is read again.
+   */
+  private async start(threadId: string, ticket?: string, sent: string | null = null, seen?: LoadedThread): Promise<Started | null> {
+    const { threads, hub, clock, ids, settings, holders } = this.deps;
+    const loaded = seen ?? (await threads.find(threadId));
+    if (!loaded) throw new NotFound('Thread');
+    const again = () => (seen ? this.start(threadId, ticket, sent) : null);
+    const now = clock.now().toISOString();
+    if (hub.find(threadId)) return again();
+    const thread = (await holders?.freed(loaded.thread, now, ticket)) ?? loaded.thread;
+    if (!thread.canStartTurnAt(now, ticket)) return again();
+    const turnId = ticket ?? ids.mint('turn');
+    const abandoned = thread.abandonedTurn(now)?.id ?? null;
+    const held = await threads.swap(loaded, thread.startTurn(turnId, now, settings.leaseMs, ticket, sent ?? undefined, holders?.mine));
+    if (!held) return again();
+    return { loaded, held, turnId, abandoned, sent };
+  }
+
+  /** The steps a turn takes once it holds its thread, up to its messages stored; a refusal lets the thread go. */
+  private async held(request: TurnRequest, started: Started): Promise<Exclude<Admission, { kind: 'in-line' }>> {
+    const { loaded, turnId, abandoned } = started;
+    const { feeds, logger } = this.deps;
+    const threadId = request.threadId;
+    let slot: TurnSlot | null = null;
+    try {
+      if (abandoned) {
+        logger.info("a turn whose instance died was released; the thread's next turn goes on", { threadId, turnId: abandoned });
+        void feeds.chunks.drop(abandoned).catch(() => undefined);
+      }
+      this.pruneNowAndThen();
+      // What the dead instance's turn left unanswered keeps the mark its readers were shown.
+      if (abandoned) await this.markUnanswered(threadId);
+      // Held, the thread is ours alone: a message stored before under this id was stored by a turn that held it.
+      const answered = await this.deps.again.whileHeld({
+        before: loaded.thread,
+        abandoned: abandoned !== null,
+        sent: started.sent,
+        message: request.message,
+        release: () => this.settlement.letGo(threadId, turnId),
+      });
+      if (answered) return { kind: 'answered', stream: answered };
+      // Once the thread is held (a refused or queued-out turn spends nothing): the turn takes one of
+      // the subject's places in flight, then a turn with nothing left of its tokens is refused
+      // before it spends a turn, then the turn's unit is reserved. Any refusal releases the thread
+      // (and the place) and answers 429.
+      slot = (await this.deps.slots?.take(request.principal, turnId)) ?? null;
+      await this.deps.meter.ensureLeft(request.principal, 'tokens');
+      await this.deps.meter.charge(request.principal, 'turns');
+      for (const answer of request.answers ?? []) await this.answer(request, answer.approvalId, answer.approved);
+      const ready = await this.messages.ready(request, started);
+      return { kind: 'admitted', turn: { request, turnId, slot, ...ready } };
+    } catch (error) {
+      await this.settlement.letGo(threadId, turnId, slot);
+      throw error;
+    }
+  }
+
+  /** An approval answer is recorded once; the same answer again is harmless. */
+  private async answer(request: TurnRequest, approvalId: string, approve: boolean): Promise<void> {
+    try {
+      await this.deps.decide.execute({ principal: request.principal, approvalId, approve });
+    } catch (error) {
+      if (!(error instanceof Conflict)) throw error;
+    }
+  }
+
+  /** The person's message a dead instance's turn left without a saved answer, stored marked interrupted. */
+  private async markUnanswered(threadId: string): Promise<void> {
+    const messages = await this.deps.threads.messagesOf(threadId);
+    const marked = asReadDuring(messages, 'abandoned').at(-1);
+    if (marked && marked !== messages.at(-1)) await this.deps.threads.restate(marked);
+  }
+
+  /** Now and then, chunks that instances which died left behind are removed. */
+  private pruneNowAndThen(): void {
+    const now = this.deps.clock.now().getTime();
+    if (now - this.prunedAt < PRUNE_EVERY_MS) return;
+    this.prunedAt = now;
+    void this.deps.feeds.chunks.prune(new Date(now - PRUNE_AFTER_MS).toISOString()).catch(() => undefined);
+  }
+}
