@@ -14,9 +14,10 @@ type Flat<T> = { [K in keyof T]: T[K] };
 /**
  * The fields without those that are `undefined`: an optional field is left out rather than set to
  * `undefined`, so `{ id, ...defined({ title, until }) }` replaces one `...(x === undefined ? {} : { x })`
- * per field. Only `undefined` is left out: `null`, `''`, `0` and `false` are kept.
+ * per field. Only `undefined` is left out: `null`, `''`, `0` and `false` are kept. Literal values keep
+ * their literal types (`const T`), so `{ year: long ? 'numeric' : undefined }` still fits `'numeric'`.
  */
-export function defined<T extends object>(fields: T): Defined<T> {
+export function defined<const T extends object>(fields: T): Defined<T> {
   // fromEntries defines each key as its own property, so even a `__proto__` key stays a field.
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Defined<T>;
 }
