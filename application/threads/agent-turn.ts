@@ -24,6 +24,7 @@ import type { ThreadBook } from './thread-book.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
 import { LimitReached } from '../../domain/errors.js';
 import type { ModelAttachments } from '../files/model-attachments.js';
+import { defined } from '../../domain/defined.js';
 
 /**
  * Where a turn's calls come from when it is not a chat turn: an automation's run executes the same
@@ -165,7 +166,7 @@ export class AgentTurn {
             message: error.message,
             code: error.code,
             budget: error.budget,
-            ...(error.retryAfterSeconds !== null ? { retryAfter: error.retryAfterSeconds } : {}),
+            ...defined({ retryAfter: error.retryAfterSeconds ?? undefined }),
           },
         });
       } else if (input.signal.aborted) {
@@ -197,7 +198,7 @@ export class AgentTurn {
       emit({ type: 'abort', reason: 'stopped' });
     }
     // The reader's copy of the answer carries the mark the stored one does (the AI SDK merges it into the message's metadata).
-    emit({ type: 'finish', finishReason, ...(cut && !input.scope ? { messageMetadata: { interrupted: cut } } : {}) });
+    emit({ type: 'finish', finishReason, ...defined({ messageMetadata: cut && !input.scope ? { interrupted: cut } : undefined }) });
     return draft.message;
   }
 
@@ -213,7 +214,7 @@ export class AgentTurn {
   ): Promise<void> {
     const settle = {
       principal: input.principal,
-      ...(input.credentials ? { credentials: input.credentials } : {}),
+      ...defined({ credentials: input.credentials }),
       signal: input.signal,
       writeData: (part: StreamedData) => emit(part as UiChunk),
     };
@@ -300,7 +301,7 @@ export class AgentTurn {
       emit({ type: 'start-step' });
       const window = modelView(earlier, draft.message, {
         toolOutputCap: this.deps.settings.toolOutputCap,
-        ...(this.deps.settings.historyWindow ? { historyWindow: this.deps.settings.historyWindow } : {}),
+        ...defined({ historyWindow: this.deps.settings.historyWindow || undefined }),
       });
       const view = showFiles ? await showFiles(window) : window;
       const calls: Array<Extract<ModelEvent, { type: 'tool-call' }>> = [];
@@ -311,8 +312,7 @@ export class AgentTurn {
           messages: view,
           tools,
           signal: input.stop ? AbortSignal.any([input.signal, input.stop]) : input.signal,
-          ...(instructions ? { instructions } : {}),
-          ...(budget !== undefined ? { maxOutputTokens: budget } : {}),
+          ...defined({ instructions: instructions || undefined, maxOutputTokens: budget }),
         })) {
           if (event.type === 'text-delta') {
             if (!textId) emit({ type: 'text-start', id: (textId = this.deps.ids.mint('message')) });
@@ -441,11 +441,13 @@ export class AgentTurn {
       venue: input.scope?.venue ?? 'chat',
       presence: input.scope?.presence ?? 'present',
       session: input.scope?.session ?? input.threadId,
-      ...(input.scope ? {} : { threadId: input.threadId }),
-      ...(input.scope?.runId ? { runId: input.scope.runId } : {}),
-      ...(input.scope?.automation ? { automation: input.scope.automation } : {}),
-      ...(input.scope?.dryRun ? { dryRun: true } : {}),
-      ...(input.credentials ? { credentials: input.credentials } : {}),
+      ...defined({
+        threadId: input.scope ? undefined : input.threadId,
+        runId: input.scope?.runId || undefined,
+        automation: input.scope?.automation,
+        dryRun: input.scope?.dryRun ? true : undefined,
+        credentials: input.credentials,
+      }),
       signal: input.signal,
       writeData: (part: StreamedData) => emit(part as UiChunk),
       cite: (source: StreamedSource) => emit({ ...source }),

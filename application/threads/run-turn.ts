@@ -25,6 +25,7 @@ import type { SentAgain } from './sent-again.js';
 import type { MessageAttachments } from '../files/message-attachments.js';
 import type { TurnHolders } from './turn-holders.js';
 import type { ThreadTitler } from './thread-titler.js';
+import { defined } from '../../domain/defined.js';
 
 export { TURN_LEASE_MS } from './turn-settings.js';
 
@@ -204,7 +205,7 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
           id: this.parts.ids.mint('message'),
           role: 'user',
           parts: request.message.parts,
-          ...(request.message.metadata !== undefined ? { metadata: request.message.metadata } : {}),
+          ...defined({ metadata: request.message.metadata }),
         });
         // An edited message keeps the client's id as its label, so a later edit of it finds it again.
         const label = started.sent ?? (request.rewind?.kind === 'message' && request.message.id ? request.message.id : undefined);
@@ -244,7 +245,7 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
         threadId,
         messages,
         continuing,
-        ...(request.credentials ? { credentials: request.credentials } : {}),
+        ...defined({ credentials: request.credentials }),
         signal: live.abort.signal,
         stop: live.stopping.signal,
         emit: (chunk: UiChunk) => {
