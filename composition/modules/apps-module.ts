@@ -61,6 +61,7 @@ import { appRoutes } from '../../adapters/http/routes/app-routes.js';
 import type { UsageMeter } from '../../application/usage/usage-meter.js';
 import type { TurnSlots } from '../../application/usage/turn-slots.js';
 import { appActionRoutes } from '../../adapters/http/routes/app-action-routes.js';
+import { defined } from '../../domain/defined.js';
 
 /** The label the model ladder gives its offline scripted model. */
 const SCRIPTED_MODEL = 'porter:scripted';
@@ -115,10 +116,11 @@ export interface AppsParts {
 export function assembleApps(parts: AppsParts): AppsUseCases {
   const { book, ids, clock } = parts;
   const catalog = parts.catalog ?? new NoPinCatalog();
-  const generation = new Generation(parts.generator ?? new NoAppGenerator(), parts.logger, {
-    ...(parts.meter ? { meter: parts.meter } : {}),
-    ...(parts.slots ? { slots: parts.slots } : {}),
-  });
+  const generation = new Generation(
+    parts.generator ?? new NoAppGenerator(),
+    parts.logger,
+    defined({ meter: parts.meter, slots: parts.slots }),
+  );
   const rollout = new ServedRollout(parts.sandbox ?? new NoSandbox(), parts.logger, new NodeAppScaffold(), clock);
   const data = new AppData(parts.store);
   const archive = new ZipAppArchive();
