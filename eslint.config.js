@@ -87,6 +87,30 @@ const applicationSyntax = [
   },
 ];
 
+// An optional field is left out with `defined` (domain/defined.ts), not with a conditional spread:
+// `...defined({ title })` rather than `...(title !== undefined ? { title } : {})` or `...(title && { title })`.
+// (A conditional spread of something else, `...(port ? proxyEnvironment(port) : {})`, is not an optional field.)
+const spreadOf = (argument) => `:matches(SpreadElement, JSXSpreadAttribute)${argument}`;
+const OPTIONAL_FIELDS = 'leave an optional field out with defined() from domain/defined.ts: ...defined({ title })';
+const optionalFieldSpreads = [
+  "[argument.type='ConditionalExpression'][argument.consequent.type='ObjectExpression'][argument.alternate.type='ObjectExpression'][argument.alternate.properties.length=0]",
+  "[argument.type='ConditionalExpression'][argument.alternate.type='ObjectExpression'][argument.consequent.type='ObjectExpression'][argument.consequent.properties.length=0]",
+  "[argument.type='LogicalExpression'][argument.operator='&&'][argument.right.type='ObjectExpression']",
+].map((argument) => ({ selector: spreadOf(argument), message: OPTIONAL_FIELDS }));
+// The server's layers; the browser-safe client (adapters/client/) imports nothing of theirs, domain/ included.
+const LAYERS = ['domain/**/*.ts', 'application/**/*.ts', 'ports/**/*.ts', 'adapters/**/*.{ts,tsx}', 'composition/**/*.{ts,tsx}'];
+const typedWiring = [
+  {
+    selector:
+      "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(get|getAll|getAsync|getAllAsync)$/][arguments.0.type='MemberExpression'][arguments.0.object.name='TOKENS']",
+    message: 'resolve with get/getAll/getOptional from composition/tokens.ts: they check the type the token names',
+  },
+  {
+    selector: "NewExpression[callee.name='ContainerModule']",
+    message: 'make modules with porterModule from composition/tokens.ts: its bind checks what is bound against the token',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -110,6 +134,13 @@ export default tseslint.config(
     },
   },
   {
+    // Each later block that sets no-restricted-syntax for these files repeats optionalFieldSpreads:
+    // a rule's options are replaced, not merged, by a later block.
+    files: LAYERS,
+    ignores: ['adapters/client/**'],
+    rules: { 'no-restricted-syntax': ['error', ...optionalFieldSpreads] },
+  },
+  {
     files: ['domain/**/*.ts', 'application/**/*.ts'],
     rules: {
       // The core is given a Clock and Ids (or DoorSecrets for tokens); it never reads the wall clock
@@ -122,6 +153,7 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'the core takes time from a Clock' },
+        ...optionalFieldSpreads,
       ],
       'no-restricted-imports': [
         'error',
@@ -136,13 +168,14 @@ export default tseslint.config(
     },
   },
   {
-    // ESLint keeps one no-restricted-syntax list per file: application/ gets the core's and its own.
+    // ESLint keeps one no-restricted-syntax list per file: application/ gets the core's, the layers' and its own.
     files: ['application/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'the core takes time from a Clock' },
         ...applicationSyntax,
+        ...optionalFieldSpreads,
       ],
     },
   },
@@ -166,22 +199,13 @@ export default tseslint.config(
   {
     // Typed wiring: resolve and bind through composition/tokens.ts, whose helpers check that a
     // service is what its token names; the container's own get/getAll take any type on faith.
-    files: ['composition/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...typedWiring] },
+  },
+  {
+    files: ['composition/**/*.ts'],
     ignores: ['composition/tokens.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector:
-            "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(get|getAll|getAsync|getAllAsync)$/][arguments.0.type='MemberExpression'][arguments.0.object.name='TOKENS']",
-          message: 'resolve with get/getAll/getOptional from composition/tokens.ts: they check the type the token names',
-        },
-        {
-          selector: "NewExpression[callee.name='ContainerModule']",
-          message: 'make modules with porterModule from composition/tokens.ts: its bind checks what is bound against the token',
-        },
-      ],
-    },
+    rules: { 'no-restricted-syntax': ['error', ...typedWiring, ...optionalFieldSpreads] },
   },
   {
     files: ['composition/modules/**/*.ts', 'composition/containers/**/*.ts', 'composition/*.ts'],
@@ -194,15 +218,8 @@ export default tseslint.config(
             "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(get|getAll|getAsync|getAllAsync)$/][callee.object.name=/^(ctx|context|container|door|parent|from)$/]",
           message: 'resolve with get/getAll/getOptional from composition/tokens.ts, never the resolution context directly',
         },
-        {
-          selector:
-            "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(get|getAll|getAsync|getAllAsync)$/][arguments.0.type='MemberExpression'][arguments.0.object.name='TOKENS']",
-          message: 'resolve with get/getAll/getOptional from composition/tokens.ts: they check the type the token names',
-        },
-        {
-          selector: "NewExpression[callee.name='ContainerModule']",
-          message: 'make modules with porterModule from composition/tokens.ts: its bind checks what is bound against the token',
-        },
+        ...typedWiring,
+        ...optionalFieldSpreads,
       ],
     },
   },

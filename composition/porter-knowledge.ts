@@ -7,6 +7,7 @@ import type {
   KnowledgeUseCases,
   NewDocument,
 } from '../ports/use-cases/knowledge.js';
+import { defined } from '../domain/defined.js';
 
 /**
  * `porter.knowledge`: the documents the agent answers from, managed by the host itself (no admin
@@ -31,8 +32,7 @@ export function porterKnowledge(useCases: KnowledgeUseCases): PorterKnowledge {
     list: (page = {}) =>
       useCases.listDocuments.execute({
         by: 'host',
-        ...(page.limit !== undefined ? { limit: page.limit } : {}),
-        ...(page.cursor !== undefined ? { cursor: page.cursor } : {}),
+        ...defined({ limit: page.limit, cursor: page.cursor }),
       }),
     async remove(documentId) {
       try {
@@ -43,6 +43,6 @@ export function porterKnowledge(useCases: KnowledgeUseCases): PorterKnowledge {
         throw error;
       }
     },
-    search: (principal, query, limit) => useCases.searchKnowledge.execute({ principal, query, ...(limit !== undefined ? { limit } : {}) }),
+    search: (principal, query, limit) => useCases.searchKnowledge.execute({ principal, query, ...defined({ limit }) }),
   };
 }

@@ -1,3 +1,4 @@
+import { defined } from './defined.js';
 /**
  * Every failure the core reports is a DomainError: a fact with a stable code. On the wire, one
  * middleware (`adapters/http/error-envelope.ts`, `STATUS_BY_CODE`) turns a code into its status
@@ -130,8 +131,7 @@ export class LimitReached extends DomainError {
   ) {
     super('rate-limited', message, {
       budget,
-      ...(retryAfterSeconds !== null ? { retryAfter: retryAfterSeconds } : {}),
-      ...(sharedBy ? { sharedBy } : {}),
+      ...defined({ retryAfter: retryAfterSeconds ?? undefined, sharedBy }),
     });
   }
 }

@@ -1,4 +1,5 @@
 import { Forbidden, InvalidInput } from './errors.js';
+import { defined } from './defined.js';
 
 /** Who is calling. Hosts return these from `principal(req)`; Porter mints the reserved ones. */
 export interface Principal {
@@ -108,8 +109,7 @@ export function readHostPrincipal(value: unknown, source: string): HostPrincipal
     principal: {
       subject,
       kind: typeof kind === 'string' ? kind : 'user',
-      ...(typeof name === 'string' ? { name } : {}),
-      ...(typeof email === 'string' ? { email } : {}),
+      ...defined({ name: typeof name === 'string' ? name : undefined, email: typeof email === 'string' ? email : undefined }),
     },
     ignored: Object.keys(returned)
       .filter((key) => !HOST_PRINCIPAL_FIELDS.includes(key))
@@ -144,7 +144,12 @@ export function admitHostPrincipal(principal: Principal): Principal {
 
 /** An anonymous cookie session, calling from `address` (the client's network) when the wire knows it. */
 export function anonymousPrincipal(sessionId: string, address?: string): Principal {
-  return { subject: `${RESERVED_SUBJECT_PREFIX}anon:${sessionId}`, kind: 'anonymous', anonymous: true, ...(address ? { address } : {}) };
+  return {
+    subject: `${RESERVED_SUBJECT_PREFIX}anon:${sessionId}`,
+    kind: 'anonymous',
+    anonymous: true,
+    ...defined({ address: address || undefined }),
+  };
 }
 
 export function isAnonymousSubject(subject: string): boolean {

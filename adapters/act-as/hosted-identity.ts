@@ -4,6 +4,7 @@ import type { Principal } from '../../domain/principal.js';
 import type { ActAsMaterial, ActAsPreset } from '../../ports/act-as.js';
 import type { WireRequest } from '../../ports/wire-request.js';
 import { currentSecret, keyedBy, signedHs256, type SecretSource } from './secret-source.js';
+import { defined } from '../../domain/defined.js';
 
 /** The header that carries Porter's short-lived act-as token to the host. */
 export const ACT_AS_HEADER = 'x-porter-act-as';
@@ -32,7 +33,7 @@ export function hostedIdentity(options: HostedIdentityOptions): ActAsPreset {
     async mint(principal: Principal): Promise<ActAsMaterial> {
       const { token, expiresAt } = await signedHs256(options.secret, {
         subject: principal.subject,
-        claims: { ...(principal.email ? { email: principal.email } : {}), ...(principal.name ? { name: principal.name } : {}) },
+        claims: defined({ email: principal.email || undefined, name: principal.name || undefined }),
         issuer: ISSUER,
         audience: AUDIENCE,
         ttlSeconds: options.ttlSeconds ?? 60,

@@ -1,5 +1,6 @@
 import type { AppAction, AppDocument, AppNode, DataBinding } from '../../domain/apps/app-document.js';
 import type { ActionTool, AppGenerator, CreateRequest, EditRequest } from '../../ports/app-generator.js';
+import { defined } from '../../domain/defined.js';
 
 const STOP_WORDS = new Set([
   'a',
@@ -164,7 +165,7 @@ function addToolForm(doc: MutableDocument, tool: ActionTool): void {
       const field = uniqueId(doc, `${id}-${name}`.slice(0, 58));
       doc.nodes[field] = {
         type: 'input',
-        props: { name, label: capitalise(name), ...(type === 'number' || type === 'integer' ? { inputType: 'number' } : {}) },
+        props: { name, label: capitalise(name), ...defined({ inputType: type === 'number' || type === 'integer' ? 'number' : undefined }) },
       };
       return field;
     });

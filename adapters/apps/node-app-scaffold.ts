@@ -3,6 +3,7 @@ import { safeUrl } from '../../domain/apps/safe-url.js';
 import type { AppScaffold } from '../../ports/app-scaffold.js';
 import { inlineServedPageScript, SERVED_PAGE_GLOBAL } from './served-page-script.js';
 import { SERVED_PAGE_STYLE } from './served-page-style.js';
+import { defined } from '../../domain/defined.js';
 
 /** The served page's script: the runtime's bundle, started with the app's tree the page holds. */
 const pageScript = () =>
@@ -31,7 +32,7 @@ export function scaffold(document: AppDocument): ScaffoldFile[] {
   // a host whose package.json says "type": "module" would make `require` fail at boot.
   if (!('package.json' in own)) files.push({ path: '/app/package.json', content: PACKAGE_JSON });
   for (const [path, content] of Object.entries(own)) {
-    files.push({ path: `/app/${path}`, content, ...(path === 'start.sh' || path.endsWith('.sh') ? { mode: 0o755 } : {}) });
+    files.push({ path: `/app/${path}`, content, ...defined({ mode: path === 'start.sh' || path.endsWith('.sh') ? 0o755 : undefined }) });
   }
   return files;
 }

@@ -4,6 +4,7 @@ import { loadChrome } from './chrome-bundle.js';
 import { chromePage } from './chrome-page.js';
 import { createHash } from 'node:crypto';
 import { THEME_SCRIPT } from './theme-script.js';
+import { defined } from '../../domain/defined.js';
 
 export interface ChromeOptions {
   /** Where the wire is mounted, e.g. `/api/porter`; the client calls it on the same origin. */
@@ -94,7 +95,7 @@ export async function serveChrome(options: ChromeOptions): Promise<Chrome> {
           'cache-control': 'public, max-age=31536000, immutable',
           'x-content-type-options': 'nosniff',
           vary: 'Accept-Encoding',
-          ...(compressed ? { 'content-encoding': encoding } : {}),
+          ...defined({ 'content-encoding': compressed ? encoding : undefined }),
         },
         body: encoding === 'br' ? found.asset.brotli : encoding === 'gzip' ? found.asset.gzip : found.asset.body,
       };

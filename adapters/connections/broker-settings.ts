@@ -1,3 +1,4 @@
+import { defined } from '../../domain/defined.js';
 /** Which broker, and how to reach it: the `connections` option's shape. */
 export type BrokerSettings =
   | { readonly nango: { readonly secretKey: string; readonly host?: string } }
@@ -21,13 +22,15 @@ export function brokerFromEnvironment(env: NodeJS.ProcessEnv): EnvironmentBroker
   const named: Array<{ settings: Record<string, unknown>; variables: string[] }> = [];
   if (set('NANGO_SECRET_KEY')) {
     named.push({
-      settings: { nango: { secretKey: env.NANGO_SECRET_KEY, ...(set('NANGO_HOST') ? { host: env.NANGO_HOST } : {}) } },
+      settings: { nango: { secretKey: env.NANGO_SECRET_KEY, ...defined({ host: set('NANGO_HOST') ? env.NANGO_HOST : undefined }) } },
       variables: ['NANGO_SECRET_KEY', 'NANGO_HOST'],
     });
   }
   if (set('COMPOSIO_API_KEY')) {
     named.push({
-      settings: { composio: { apiKey: env.COMPOSIO_API_KEY, ...(set('COMPOSIO_BASE_URL') ? { baseUrl: env.COMPOSIO_BASE_URL } : {}) } },
+      settings: {
+        composio: { apiKey: env.COMPOSIO_API_KEY, ...defined({ baseUrl: set('COMPOSIO_BASE_URL') ? env.COMPOSIO_BASE_URL : undefined }) },
+      },
       variables: ['COMPOSIO_API_KEY', 'COMPOSIO_BASE_URL'],
     });
   }

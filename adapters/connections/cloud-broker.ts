@@ -12,6 +12,7 @@ import type {
 } from '../../ports/connections.js';
 import { brokerFailure } from './broker-failure.js';
 import { plainHeaders } from './plain-headers.js';
+import { defined } from '../../domain/defined.js';
 
 export interface CloudBrokerOptions {
   /** The service's base URL (PORTER_CONNECTIONS_URL). */
@@ -132,10 +133,10 @@ export class CloudBroker implements ConnectionBroker {
         headers: {
           authorization: `Bearer ${this.options.key}`,
           accept: 'application/json',
-          ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...defined({ 'content-type': init.body !== undefined ? 'application/json' : undefined }),
           ...init.headers,
         },
-        ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+        ...defined({ body: init.body !== undefined ? JSON.stringify(init.body) : undefined }),
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
         redirect: 'error',
       });

@@ -14,6 +14,7 @@ import type {
 import { brokerFailure, isNotFound } from './broker-failure.js';
 import { plainHeaders } from './plain-headers.js';
 import { SdkBroker } from './sdk-broker.js';
+import { defined } from '../../domain/defined.js';
 
 export interface ComposioBrokerOptions {
   /** The project's API key (COMPOSIO_API_KEY). */
@@ -55,7 +56,7 @@ export class ComposioBroker extends SdkBroker<Composio> implements ConnectionBro
     super(
       new Composio({
         apiKey: options.apiKey,
-        ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
+        ...defined({ baseURL: options.baseUrl || undefined }),
         allowTracking: false,
         disableVersionCheck: true,
       }),
@@ -105,8 +106,7 @@ export class ComposioBroker extends SdkBroker<Composio> implements ConnectionBro
           endpoint: request.path,
           method: request.method,
           connectedAccountId: account.ref,
-          ...(request.body !== undefined ? { body: request.body } : {}),
-          ...(parameters.length ? { parameters } : {}),
+          ...defined({ body: request.body, parameters: parameters.length ? parameters : undefined }),
         }),
       );
       return { status: answer.status, headers: plainHeaders(answer.headers), body: answer.data ?? null };

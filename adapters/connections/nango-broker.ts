@@ -12,6 +12,7 @@ import type {
 import { brokerFailure, isNotFound } from './broker-failure.js';
 import { plainHeaders } from './plain-headers.js';
 import { SdkBroker } from './sdk-broker.js';
+import { defined } from '../../domain/defined.js';
 
 export interface NangoBrokerOptions {
   /** The environment's secret key (NANGO_SECRET_KEY). */
@@ -49,7 +50,7 @@ export class NangoBroker extends SdkBroker<Nango> implements ConnectionBroker {
   readonly name = 'nango';
 
   constructor(options: NangoBrokerOptions) {
-    super(new Nango({ secretKey: options.secretKey, ...(options.host ? { host: options.host } : {}) }));
+    super(new Nango({ secretKey: options.secretKey, ...defined({ host: options.host || undefined }) }));
   }
 
   /** The environment's integrations: a connection names one by its id (`unique_key`). */
@@ -98,9 +99,11 @@ export class NangoBroker extends SdkBroker<Nango> implements ConnectionBroker {
         connectionId: account.ref,
         endpoint: request.path,
         method: request.method,
-        ...(request.query ? { params: { ...request.query } } : {}),
-        ...(request.headers ? { headers: { ...request.headers } } : {}),
-        ...(request.body !== undefined ? { data: request.body } : {}),
+        ...defined({
+          params: request.query ? { ...request.query } : undefined,
+          headers: request.headers ? { ...request.headers } : undefined,
+          data: request.body,
+        }),
       });
     } catch (error) {
       const answered = (error as { response?: { status: number; headers: unknown; data: unknown } }).response;

@@ -4,6 +4,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import type { FileBlobs } from '../../ports/file-blobs.js';
 import { countedChunks } from './counted-chunks.js';
 import { assertFileKey } from './file-key.js';
+import { defined } from '../../domain/defined.js';
 
 export interface S3FileBlobsOptions {
   readonly bucket: string;
@@ -31,9 +32,11 @@ export class S3FileBlobs implements FileBlobs {
   constructor(private readonly options: S3FileBlobsOptions) {
     const config: S3ClientConfig = {
       region: options.region ?? 'us-east-1',
-      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-      ...(options.forcePathStyle !== undefined ? { forcePathStyle: options.forcePathStyle } : {}),
-      ...(options.credentials ? { credentials: { ...options.credentials } } : {}),
+      ...defined({
+        endpoint: options.endpoint || undefined,
+        forcePathStyle: options.forcePathStyle,
+        credentials: options.credentials ? { ...options.credentials } : undefined,
+      }),
     };
     this.client = new S3Client(config);
   }

@@ -20,6 +20,7 @@ import { wrongMethod } from './wrong-method.js';
 import type { WireRoutes } from './wire-routes.js';
 import type { WireRouteContext, WireState } from './wire-state.js';
 import { nodeOrigin, serveWeb } from './web-glue.js';
+import { defined } from '../../domain/defined.js';
 
 /** The proxies in front of the wire, as the host describes them (`trustProxy`). */
 export interface TrustedProxies {
@@ -130,7 +131,7 @@ function koaApp(options: KoaWireOptions): Koa<WireState> {
   const app = new Koa<WireState>({
     keys: [...options.cookieKeys],
     proxy: trusted !== null,
-    ...(trusted ? { proxyIpHeader: trusted.addressHeader, maxIpsCount: trusted.hops } : {}),
+    ...defined({ proxyIpHeader: trusted?.addressHeader, maxIpsCount: trusted?.hops }),
   });
   app.silent = true;
   return app;

@@ -7,6 +7,7 @@ import { parse } from './validation.js';
 import { bodyOf, type WireRouteContext, type WireState } from './wire-state.js';
 import type { WebHandler } from '../shared/web-handler.js';
 import { koaWebHandle } from './web-glue.js';
+import { defined } from '../../domain/defined.js';
 
 /**
  * One declaration per wire route: what it accepts and answers. The same declaration registers the
@@ -147,7 +148,7 @@ export function route<
 
 /** A JSON body parsed with `schema` (or `read`); `label` names it in validation messages. */
 export function jsonBody<S extends z.ZodType>(schema: S, label = 'body', read?: (input: unknown) => z.output<S>): JsonBody<S> {
-  return { kind: 'json', schema, label, ...(read ? { read } : {}) };
+  return { kind: 'json', schema, label, ...defined({ read }) };
 }
 
 /** A body the handler reads itself. */
@@ -157,12 +158,12 @@ export function ownBody(description: string, content: Content, required = true):
 
 /** An `application/json` answer. */
 export function json(description: string, schema: z.ZodType, headers?: Answer['headers']): Answer {
-  return { description, content: { 'application/json': schema }, ...(headers ? { headers } : {}) };
+  return { description, content: { 'application/json': schema }, ...defined({ headers }) };
 }
 
 /** An answer without a body (204, a redirect) or whose body is not described. */
 export function bare(description: string, headers?: Answer['headers']): Answer {
-  return { description, ...(headers ? { headers } : {}) };
+  return { description, ...defined({ headers }) };
 }
 
 /** An answer of bytes or text in the given media types, without a JSON shape. */

@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { DoorCaller } from '../../domain/door/door-caller.js';
 import type { DoorTask, DoorTransportUseCases } from '../../ports/use-cases/door.js';
+import { defined } from '../../domain/defined.js';
 
 /** The Tasks extension of MCP 2026-07-28 (SEP-2663): a `tools/call` may answer with a task the client polls. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -63,7 +64,7 @@ export function startedRunResult(task: DoorTask, pages: RunPages | null): CallTo
       runId: task.taskId,
       automationId: task.automationId,
       state: task.state,
-      ...(page ? { runUrl: page } : {}),
+      ...defined({ runUrl: page || undefined }),
     },
   };
 }
@@ -141,7 +142,7 @@ function taskOf(task: DoorTask, pages: RunPages | null): Result {
         resultType: 'complete',
         content: [{ type: 'text', text: task.state === 'succeeded' ? words : `The run failed: ${words}` }],
         structuredContent: { runId: task.taskId, automationId: task.automationId, state: task.state, summary: task.summary },
-        ...(task.state === 'failed' ? { isError: true } : {}),
+        ...defined({ isError: task.state === 'failed' ? true : undefined }),
       };
       return { ...base, status: 'completed', statusMessage: task.state === 'succeeded' ? 'The run succeeded' : 'The run failed', result };
     }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { DoorBearer } from '../../domain/door/door-caller.js';
 import type { DoorBearerVerifier } from '../../ports/door-bearer-verifier.js';
 import type { Logger } from '../../ports/logger.js';
+import { defined } from '../../domain/defined.js';
 
 /** An external issuer that owns the door's OAuth (`remoteAs`). */
 export interface RemoteIssuer {
@@ -58,7 +59,7 @@ export class JwksBearerVerifier implements DoorBearerVerifier {
       clientId,
       scope,
       evidence: clientId ? `remote:${this.remote.issuer}#${clientId}` : null,
-      ...(payload.exp !== undefined ? { expiresAt: payload.exp } : {}),
+      ...defined({ expiresAt: payload.exp }),
     };
   }
 

@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { DoorCaller } from '../../domain/door/door-caller.js';
 import type { DoorAppsUseCases, DoorAppView } from '../../ports/use-cases/door.js';
+import { defined } from '../../domain/defined.js';
 
 /** The MCP Apps extension (SEP-1865), as clients and servers name it in their capabilities. */
 export const MCP_APPS_EXTENSION = 'io.modelcontextprotocol/ui';
@@ -55,7 +56,7 @@ export class AppsAwareServer extends Server {
     const { resources, ...others } = super.getCapabilities();
     // The one accessor that reads both eras here (the per-request one lives in each handler's context).
     if (!declaresMcpApps(this.getClientCapabilities())) return others;
-    return { ...others, ...(resources ? { resources } : {}), extensions: { ...others.extensions, [MCP_APPS_EXTENSION]: {} } };
+    return { ...others, ...defined({ resources }), extensions: { ...others.extensions, [MCP_APPS_EXTENSION]: {} } };
   }
 }
 

@@ -27,6 +27,7 @@ import {
   type DoorAppsOffer,
 } from './mcp-apps.js';
 import { createTaskResult, declaresTasks, serveTasks, startedRunResult, TASKS_EXTENSION, type RunPages } from './door-tasks.js';
+import { defined } from '../../domain/defined.js';
 
 export interface DoorServerInfo {
   readonly name: string;
@@ -59,8 +60,8 @@ export function doorServer(
   const server = new (offer ? AppsAwareServer : Server)(
     { name: info.name, version: info.version },
     {
-      capabilities: { tools: { listChanged: false }, ...(offer ? { resources: { listChanged: false } } : {}), ...extensions },
-      ...(info.instructions ? { instructions: info.instructions } : {}),
+      capabilities: { tools: { listChanged: false }, ...defined({ resources: offer ? { listChanged: false } : undefined }), ...extensions },
+      ...defined({ instructions: info.instructions || undefined }),
     },
   );
   server.setRequestHandler('tools/list', async (_request, ctx) => {
@@ -87,7 +88,7 @@ export function doorServer(
       tool: name,
       input: request.params.arguments ?? {},
       signal: ctx.mcpReq.signal,
-      ...(continues ? { continues } : {}),
+      ...defined({ continues: continues || undefined }),
     });
     // The bare message on the wire: the v1 client prefixes what it reads with `MCP error <code>:` itself.
     if (result.kind === 'unknown-tool') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
@@ -200,7 +201,7 @@ export function doorAuthInfo(token: string, caller: DoorCaller, pages: PersonPag
     token,
     clientId: caller.clientId ?? '',
     scopes: caller.scope.split(' ').filter(Boolean),
-    ...(caller.expiresAt !== undefined ? { expiresAt: caller.expiresAt } : {}),
+    ...defined({ expiresAt: caller.expiresAt }),
     extra: { [CALLER]: caller, [PAGES]: pages },
   };
 }
@@ -241,7 +242,7 @@ export function rateLimitError(result: Extract<DoorToolResult, { kind: 'rate-lim
   return new ProtocolError(RATE_LIMITED, `Rate limited. ${result.error}`, {
     status: 'rate-limited',
     budget,
-    ...(retryAfterSeconds !== null ? { retryAfterSeconds } : {}),
+    ...defined({ retryAfterSeconds: retryAfterSeconds ?? undefined }),
   });
 }
 
@@ -278,7 +279,7 @@ export function toCallResult(
           toolCallId: result.toolCallId,
           risk: result.risk,
           preview: result.preview,
-          ...(pages ? { approvalUrl: pages.approvals } : {}),
+          ...defined({ approvalUrl: pages ? pages.approvals : undefined }),
         },
       };
     case 'failed':
@@ -297,7 +298,7 @@ export function toCallResult(
                 : result.error,
             },
           ],
-          structuredContent: { status: 'connection-required', ...(pages ? { connectUrl: pages.connections } : {}) },
+          structuredContent: { status: 'connection-required', ...defined({ connectUrl: pages ? pages.connections : undefined }) },
         };
       return { isError: true, content: [{ type: 'text', text: result.code ? `${result.code}: ${result.error}` : result.error }] };
     case 'blocked':

@@ -20,6 +20,7 @@ import { InFlightRequests, requestIdsOf } from './in-flight-requests.js';
 import { RateLimitedRequests } from './rate-limited-requests.js';
 import { FIRST_MODERN, StatelessDoor } from './stateless-door.js';
 import { jsonResponse, NOT_JSON, readExchange, type ReadExchange } from './web-exchange.js';
+import { defined } from '../../domain/defined.js';
 
 /** A door session as it runs here: one SDK transport and server, rebuilt from the store on another instance. */
 export interface TransportSession extends LiveDoorSession {
@@ -211,14 +212,14 @@ export class McpDoorTransport {
       // Plain JSON answers: a tool result is one response, and JSON costs less than an SSE stream.
       enableJsonResponse: true,
       maxRequestBodySize: MAX_BODY_BYTES,
-      ...(opening
-        ? {
-            onsessioninitialized: async () => {
+      ...defined({
+        onsessioninitialized: opening
+          ? async () => {
               const { caller, initialize } = opening;
               await this.options.sessions.open({ id, subject: caller.subject, clientId: caller.clientId, initialize }, session);
-            },
-          }
-        : {}),
+            }
+          : undefined,
+      }),
     });
     const closing = new Set<() => void>();
     // Set before the server connects: it keeps these and chains its own.

@@ -10,6 +10,7 @@ import { answeringOAuthErrors } from './oauth-response.js';
 import { presentMembers } from './present-members.js';
 import { NO_STORE } from '../shared/web-answers.js';
 import { jsonResponse } from './web-exchange.js';
+import { defined } from '../../domain/defined.js';
 
 /**
  * An optional member: any value is taken, and one that does not fit `schema` is dropped as if it
@@ -102,7 +103,7 @@ export function registerEndpoint(options: Pick<DoorOAuthEndpointsOptions, 'oauth
 function registrationResponse(client: RegisteredClient) {
   return {
     client_id: client.clientId,
-    ...(client.clientSecret !== undefined ? { client_secret: client.clientSecret, client_secret_expires_at: 0 } : {}),
+    ...defined({ client_secret: client.clientSecret, client_secret_expires_at: client.clientSecret === undefined ? undefined : 0 }),
     client_id_issued_at: client.clientIdIssuedAt,
     redirect_uris: client.redirectUris,
     client_name: client.clientName,

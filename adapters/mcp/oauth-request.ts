@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { ClientCredentials, DoorSite } from '../../ports/use-cases/door.js';
 import type { WebExchange } from '../shared/web-handler.js';
 import type { DoorUrls } from './door-urls.js';
+import { defined } from '../../domain/defined.js';
 
 /** OAuth requests are small; anything bigger is not one. */
 const FORM_LIMIT = 16 * 1024;
@@ -83,7 +84,7 @@ export function clientCredentials(request: Request, form: Record<string, string>
     return { clientId, clientSecret, via: 'client_secret_basic' };
   }
   if (form.client_secret !== undefined) return { clientId: form.client_id, clientSecret: form.client_secret, via: 'client_secret_post' };
-  return { ...(form.client_id !== undefined ? { clientId: form.client_id } : {}), via: 'none' };
+  return { ...defined({ clientId: form.client_id }), via: 'none' };
 }
 
 function safeDecode(value: string, malformed: () => OAuthRefusal): string {

@@ -2,6 +2,7 @@ import { LegacyOpenTelemetry } from '@ai-sdk/otel';
 import type { Tracer } from '@opentelemetry/api';
 import { embedMany, type EmbeddingModel, type TelemetryOptions } from 'ai';
 import type { Embedder } from '../../ports/embedder.js';
+import { defined } from '../../domain/defined.js';
 
 /**
  * The Embedder port over an AI SDK `EmbeddingModel`, through `embedMany` (which splits the values
@@ -35,7 +36,7 @@ export class AiSdkEmbedder implements Embedder {
       values: [...values],
       maxRetries: 1,
       telemetry: this.telemetry,
-      ...(signal ? { abortSignal: signal } : {}),
+      ...defined({ abortSignal: signal }),
     });
     return { vectors: result.embeddings, tokens: result.usage.tokens ?? 0 };
   }

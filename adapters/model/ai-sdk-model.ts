@@ -12,6 +12,7 @@ import {
   type UIMessage,
 } from 'ai';
 import type { Model, ModelEvent, ModelStepRequest } from '../../ports/model.js';
+import { defined } from '../../domain/defined.js';
 
 /**
  * The Model port over any AI SDK `LanguageModel`: one `streamText` step with tools declared but
@@ -59,9 +60,11 @@ export class AiSdkModel implements Model {
     const result = streamText({
       model: this.model,
       messages,
-      ...(request.instructions ? { instructions: request.instructions } : {}),
-      ...(request.tools.length ? { tools } : {}),
-      ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
+      ...defined({
+        instructions: request.instructions || undefined,
+        tools: request.tools.length ? tools : undefined,
+        maxOutputTokens: request.maxOutputTokens,
+      }),
       abortSignal: request.signal,
       maxRetries: 1,
       telemetry: this.telemetry,
@@ -88,8 +91,7 @@ export class AiSdkModel implements Model {
           yield {
             type: 'finish',
             reason: unifiedReason(part.finishReason),
-            ...(step.outputTokens !== undefined ? { outputTokens: step.outputTokens } : {}),
-            ...(totalOf(step) !== undefined ? { totalTokens: totalOf(step) } : {}),
+            ...defined({ outputTokens: step.outputTokens, totalTokens: totalOf(step) }),
           };
           break;
         }

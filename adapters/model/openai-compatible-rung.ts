@@ -1,5 +1,6 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LadderEnvironment, RungModel } from './model-ladder.js';
+import { defined } from '../../domain/defined.js';
 
 /** PORTER_MODEL_URL (and PORTER_MODEL_API_KEY): any OpenAI-compatible server (Ollama, vLLM, llama.cpp). */
 export function openaiCompatibleRung(env: LadderEnvironment): RungModel {
@@ -7,7 +8,7 @@ export function openaiCompatibleRung(env: LadderEnvironment): RungModel {
   const provider = createOpenAICompatible({
     name: 'porter-model-url',
     baseURL: env.PORTER_MODEL_URL!,
-    ...(env.PORTER_MODEL_API_KEY ? { apiKey: env.PORTER_MODEL_API_KEY } : {}),
+    ...defined({ apiKey: env.PORTER_MODEL_API_KEY || undefined }),
   });
   return { model: provider.chatModel(name), label: `openai-compatible:${name}` };
 }

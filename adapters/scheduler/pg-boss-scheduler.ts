@@ -5,6 +5,7 @@ import { unreachableDatabase } from '../shared/unreachable-database.js';
 import { PgBossWorker } from './pg-boss-worker.js';
 import type { Logger } from '../../ports/logger.js';
 import type { BackgroundScheduler, RunDispatcher, RunWakeUps, SchedulerWork, WebhookDispatcher } from '../../ports/scheduler.js';
+import { defined } from '../../domain/defined.js';
 
 export const TICK_QUEUE = 'porter.tick';
 export const RUN_QUEUE = 'porter.run';
@@ -147,7 +148,7 @@ export class PgBossScheduler implements BackgroundScheduler, RunDispatcher {
       await this.inTime(
         boss.insert(
           queue,
-          jobs.slice(i, i + 500).map((data) => ({ data, ...(at ? { startAfter: at } : {}) })),
+          jobs.slice(i, i + 500).map((data) => ({ data, ...defined({ startAfter: at }) })),
         ),
       );
     }

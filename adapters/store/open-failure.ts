@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 import type { StoreLocation } from './database-url.js';
+import { defined } from '../../domain/defined.js';
 
 /** Node's codes for a database that could not be reached at all, and what each means. */
 const NETWORK_CODES: Readonly<Record<string, string>> = {
@@ -98,7 +99,7 @@ function postgresTarget(url: string): { host: string; port: string; user?: strin
     const port = parsed.searchParams.get('port') || parsed.port || '5432';
     const user = parsed.username ? decodeURIComponent(parsed.username) : undefined;
     const database = parsed.pathname.length > 1 ? decodeURIComponent(parsed.pathname.slice(1)) : undefined;
-    return { host, port, ...(user ? { user } : {}), ...(database ? { database } : {}) };
+    return { host, port, ...defined({ user: user || undefined, database: database || undefined }) };
   } catch {
     return { host: '(unparsable host)', port: '?' };
   }

@@ -6,6 +6,7 @@ import type { Principal } from '../../domain/principal.js';
 import { everyRecord, type RecordSet } from '../../ports/store.js';
 import { AggregateBook, asPrimitives, type Loaded } from '../shared/aggregate-book.js';
 import { appShape } from './stored-shapes.js';
+import { defined } from '../../domain/defined.js';
 
 /** One version of an app's content, kept so `GET /apps/:id/versions` can list every change. */
 export interface VersionPrimitives {
@@ -38,7 +39,7 @@ export class AppBook extends AggregateBook<'app', App, AppPrimitives> {
       noun: 'App',
       schema: appShape,
       ...asPrimitives(App),
-      refsOf: (props) => ({ owner: props.owner, ...(props.pin ? { slot: props.pin.slot } : {}) }),
+      refsOf: (props) => ({ owner: props.owner, ...defined({ slot: props.pin ? props.pin.slot : undefined }) }),
       ownerOf: (app) => app.toPrimitives().owner,
     });
   }
@@ -90,7 +91,7 @@ export class AppBook extends AggregateBook<'app', App, AppPrimitives> {
       change,
       contentHash: app.contentHash,
       createdAt: app.updatedAt,
-      ...(instruction !== undefined ? { instruction } : {}),
+      ...defined({ instruction }),
       document: app.document,
     };
     await this.versions.put({ id: version.id, data: version, refs: { app: app.id } });

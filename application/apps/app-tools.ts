@@ -5,6 +5,7 @@ import type { ToolContext, ToolDefinition } from '../../ports/tool-registry.js';
 import type { AppDetail, AppsUseCases, ViewSink } from '../../ports/use-cases/apps.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { AppBook } from './app-book.js';
+import { defined } from '../../domain/defined.js';
 
 const APP_ID = z
   .string()
@@ -64,7 +65,7 @@ export function appTools(apps: AppsUseCases, book: AppBook): ToolDefinition[] {
             prompt,
             signal: context.signal,
             withinTurn: withinTurn(context),
-            ...(view ? { view } : {}),
+            ...defined({ view }),
           }),
         );
       },
@@ -93,9 +94,9 @@ export function appTools(apps: AppsUseCases, book: AppBook): ToolDefinition[] {
           instruction,
           signal: context.signal,
           withinTurn: withinTurn(context),
-          ...(view ? { view } : {}),
+          ...defined({ view }),
         });
-        return { ...brief(result.app), driftedPins: result.driftedPins, ...(result.issues ? { issues: result.issues } : {}) };
+        return { ...brief(result.app), driftedPins: result.driftedPins, ...defined({ issues: result.issues }) };
       },
     }),
     defineTool({
@@ -108,7 +109,7 @@ export function appTools(apps: AppsUseCases, book: AppBook): ToolDefinition[] {
         if (opened.payload) viewSink(context)?.(viewOfDocument(opened.payload.appId, opened.payload.document, opened.pinDrift));
         return {
           kind: opened.kind,
-          ...(opened.url ? { url: opened.url } : {}),
+          ...defined({ url: opened.url || undefined }),
           pinDrift: opened.pinDrift,
           title: opened.payload?.document.title,
           version: opened.payload?.version,
@@ -148,7 +149,7 @@ export function appTools(apps: AppsUseCases, book: AppBook): ToolDefinition[] {
       risk: 'write',
       preview: ({ appId, collection }) => `Save a record in ${collection} of app ${appId}`,
       async execute({ appId, collection, id, data }, context) {
-        return apps.putRecord.execute({ principal: context.principal, appId, collection, data, ...(id ? { recordId: id } : {}) });
+        return apps.putRecord.execute({ principal: context.principal, appId, collection, data, ...defined({ recordId: id || undefined }) });
       },
     }),
     defineTool({

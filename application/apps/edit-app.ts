@@ -5,6 +5,7 @@ import { contentHashOf } from './content-hash.js';
 import { Generation, type GeneratingDeps } from './generation.js';
 import type { ServedRollout } from './served-rollout.js';
 import type { LoadedApp } from './app-book.js';
+import { defined } from '../../domain/defined.js';
 
 type Input = Parameters<AppsUseCases['editApp']['execute']>[0];
 
@@ -65,6 +66,6 @@ export class EditApp implements UseCase<Input, EditResult> {
     const drift = edited.pinDrift();
     Generation.ready(app.id, document, view, drift);
     const issues = noticesOf(edited);
-    return { app: detailOf(edited), driftedPins: drift ? [drift] : [], ...(issues.length ? { issues } : {}) };
+    return { app: detailOf(edited), driftedPins: drift ? [drift] : [], ...defined({ issues: issues.length ? issues : undefined }) };
   }
 }

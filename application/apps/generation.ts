@@ -14,6 +14,7 @@ import type { Logger } from '../../ports/logger.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
 import { NO_SLOT, type TurnSlot, type TurnSlots } from '../usage/turn-slots.js';
 import type { AppBook } from './app-book.js';
+import { defined } from '../../domain/defined.js';
 
 /** What a generation is paid with: the person's budgets and the bound on their turns in flight. */
 export interface GenerationPayment {
@@ -101,7 +102,7 @@ export class Generation {
       ...checked,
       ui: document.ui,
       scope: document.scope,
-      ...(kind === 'tree' ? { egress: document.egress } : {}),
+      ...defined({ egress: kind === 'tree' ? document.egress : undefined }),
     };
     if (kind === 'tree' && emitsServerCode(document, next)) throw watch.fail(new TreeEditEmittedServerCode());
     return next;

@@ -2,6 +2,7 @@ import type { UseCase } from '../../ports/use-case.js';
 import type { VersionSummary } from '../../ports/use-cases/apps.js';
 import type { Principal } from '../../domain/principal.js';
 import type { AppBook } from './app-book.js';
+import { defined } from '../../domain/defined.js';
 
 type Of = { principal: Principal; appId: string };
 
@@ -18,7 +19,7 @@ export class ListVersions implements UseCase<Of, { versions: VersionSummary[] }>
         change: v.change,
         contentHash: v.contentHash,
         createdAt: v.createdAt,
-        ...(v.instruction !== undefined ? { instruction: v.instruction } : {}),
+        ...defined({ instruction: v.instruction }),
       })),
     };
   }

@@ -8,6 +8,7 @@ import type { ApprovalInvalidation } from './approval-invalidation.js';
 import { contentHashOf } from './content-hash.js';
 import type { ServedRollout } from './served-rollout.js';
 import { baselineOf, type ForkingDeps } from './pin-baseline.js';
+import { defined } from '../../domain/defined.js';
 
 type RebaseInput = { principal: Principal; appId: string; slot: string; signal?: AbortSignal; withinTurn?: boolean };
 
@@ -61,7 +62,7 @@ export class RebasePin implements UseCase<RebaseInput, EditResult> {
     }
     await this.deps.approvals.invalidate(app.id, at);
     const issues = noticesOf(rebased);
-    return { app: detailOf(rebased), driftedPins: [], ...(issues.length ? { issues } : {}) };
+    return { app: detailOf(rebased), driftedPins: [], ...defined({ issues: issues.length ? issues : undefined }) };
   }
 
   /**

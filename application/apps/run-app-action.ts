@@ -6,6 +6,7 @@ import type { ActionAnswer, RunActionInput } from '../../ports/use-cases/apps.js
 import type { CallResult } from '../guard/call-result.js';
 import type { GuardCall } from '../guard/guard-call.js';
 import type { AppBook } from './app-book.js';
+import { defined } from '../../domain/defined.js';
 
 /**
  * `POST /apps/:id/actions/:action`: an app runs one of the host's tools, through the guard, as the
@@ -35,7 +36,7 @@ export class RunAppAction implements UseCase<RunActionInput, ActionAnswer> {
       venue: 'app',
       presence: 'present',
       session: app.id,
-      ...(request.credentials ? { credentials: request.credentials } : {}),
+      ...defined({ credentials: request.credentials }),
       reuseParked: true,
       signal: request.signal ?? new AbortController().signal,
     });

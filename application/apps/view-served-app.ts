@@ -6,6 +6,7 @@ import type { PageAnswer } from '../../ports/use-cases/apps.js';
 import type { AppBook } from './app-book.js';
 import { askServedApp, orUnreachable } from './ask-served-app.js';
 import type { ServedRollout } from './served-rollout.js';
+import { defined } from '../../domain/defined.js';
 
 /** The largest page or asset passed on through the wire. */
 export const MAX_PAGE_BYTES = 8 * 1024 * 1024;
@@ -33,10 +34,7 @@ export class ViewServedApp implements UseCase<Input, PageAnswer> {
   async execute({ principal, appId, path, accept, acceptLanguage }: Input): Promise<PageAnswer> {
     const { app } = await this.book.visibleTo(principal, appId);
     const session = await this.rollout.runningOrRestored(app);
-    const headers: Record<string, string> = {
-      ...(accept ? { accept } : {}),
-      ...(acceptLanguage ? { 'accept-language': acceptLanguage } : {}),
-    };
+    const headers: Record<string, string> = defined({ accept: accept || undefined, 'accept-language': acceptLanguage || undefined });
     const signal = AbortSignal.timeout(PAGE_TIMEOUT_MS);
     let target = path;
     try {

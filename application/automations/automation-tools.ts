@@ -6,6 +6,7 @@ import type { ToolDefinition } from '../../ports/tool-registry.js';
 import type { AutomationUseCases } from '../../ports/use-cases/automations.js';
 import type { RunUseCases } from '../../ports/use-cases/runs.js';
 import { defineTool } from '../tools/define-tool.js';
+import { defined } from '../../domain/defined.js';
 
 /** The tool that starts a run: the door answers a client that declares the Tasks extension with a task for it. */
 export const RUN_AUTOMATION_TOOL = 'porter_automations_run';
@@ -77,7 +78,7 @@ export function automationTools(deps: AutomationToolDeps): ToolDefinition[] {
           principal: context.principal,
           automationId,
           venue: runNowVenue(context.venue),
-          ...(input !== undefined ? { input } : {}),
+          ...defined({ input }),
         });
         return { runId: run.id, automationId: run.automationId, state: run.state, createdAt: run.createdAt };
       },

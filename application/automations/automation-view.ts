@@ -3,6 +3,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { CronCalendar } from '../../ports/scheduler.js';
 import type { AutomationView } from '../../ports/use-cases/automations.js';
 import type { AutomationBook } from './automation-book.js';
+import { defined } from '../../domain/defined.js';
 
 /**
  * The wire's view: the record with the owner's subject, its retry and concurrency (defaults filled
@@ -22,7 +23,7 @@ export function automationView(automation: Automation, calendar: CronCalendar, n
     retry: automation.retry,
     concurrency: automation.concurrency,
     notify,
-    ...(nextRunAt !== undefined ? { nextRunAt } : {}),
+    ...defined({ nextRunAt }),
   };
 }
 

@@ -7,6 +7,7 @@ import type { AutomationRules } from './automation-rules.js';
 import { automationView } from './automation-view.js';
 import type { NotifyTargets } from './notify-targets.js';
 import { NotFound } from '../../domain/errors.js';
+import { defined } from '../../domain/defined.js';
 
 /** What ChangeAutomation is built from. */
 export interface ChangeAutomationDeps {
@@ -30,16 +31,16 @@ export class ChangeAutomation implements UseCase<AutomationChange, SavedAutomati
     this.deps.rules.check(input.trigger, input.task);
     const now = this.deps.clock.now();
     const notify = input.notify ? await this.deps.notifyTargets.set(input.automationId, input.notify.url, now.toISOString()) : null;
-    const changes = {
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.trigger ? { trigger: input.trigger } : {}),
-      ...(input.task ? { task: input.task } : {}),
-      ...(input.retry ? { retry: input.retry } : {}),
-      ...(input.concurrency ? { concurrency: input.concurrency } : {}),
-      ...(input.notify !== undefined ? { notify: notify?.target ?? null } : {}),
-    };
+    const changes = defined({
+      name: input.name,
+      trigger: input.trigger,
+      task: input.task,
+      retry: input.retry,
+      concurrency: input.concurrency,
+      notify: input.notify !== undefined ? (notify?.target ?? null) : undefined,
+    });
     const changed = await this.deps.automations.update(input.automationId, (automation) => automation.change(changes, now.toISOString()));
     if (!changed) throw new NotFound('Automation');
-    return { ...automationView(changed, this.deps.calendar, now), ...(notify ? { notifySecret: notify.secret } : {}) };
+    return { ...automationView(changed, this.deps.calendar, now), ...defined({ notifySecret: notify ? notify.secret : undefined }) };
   }
 }

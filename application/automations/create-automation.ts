@@ -9,6 +9,7 @@ import type { AutomationBook } from './automation-book.js';
 import type { AutomationRules } from './automation-rules.js';
 import { automationView } from './automation-view.js';
 import type { NotifyTargets } from './notify-targets.js';
+import { defined } from '../../domain/defined.js';
 
 /** An automation acts for someone who is away, so it needs someone: an anonymous session cannot own one. */
 export class SignInToAutomate extends Forbidden {
@@ -47,11 +48,10 @@ export class CreateAutomation implements UseCase<NewAutomation, SavedAutomation>
       task: input.task,
       owner: input.principal,
       now: now.toISOString(),
-      ...(input.retry ? { retry: input.retry } : {}),
-      ...(input.concurrency ? { concurrency: input.concurrency } : {}),
+      ...defined({ retry: input.retry, concurrency: input.concurrency }),
       notify: notify?.target ?? null,
     });
     await this.deps.automations.save(automation);
-    return { ...automationView(automation, this.deps.calendar, now), ...(notify ? { notifySecret: notify.secret } : {}) };
+    return { ...automationView(automation, this.deps.calendar, now), ...defined({ notifySecret: notify ? notify.secret : undefined }) };
   }
 }

@@ -13,6 +13,7 @@ import type { DoorClientLookup } from './door-clients.js';
 import type { DoorSettings } from './door-settings.js';
 import type { PendingConsentBook } from './pending-consent-book.js';
 import { redirectBack } from './redirect-back.js';
+import { defined } from '../../domain/defined.js';
 
 /** What BeginAuthorization is built from. */
 export interface BeginAuthorizationDeps {
@@ -84,9 +85,9 @@ export class BeginAuthorization implements UseCase<AuthorizeRequest, Authorizati
           name: client.name,
           clientUri,
           redirectOrigin: originOf(redirectUri),
-          ...(client.documentHost ? { documentHost: client.documentHost } : {}),
+          ...defined({ documentHost: client.documentHost || undefined }),
         },
-        person: { subject: signedIn.subject, ...(signedIn.name ? { name: signedIn.name } : {}) },
+        person: { subject: signedIn.subject, ...defined({ name: signedIn.name || undefined }) },
         scope,
         tools: this.deps.tools
           .list()

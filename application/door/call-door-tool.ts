@@ -6,6 +6,7 @@ import { RUN_AUTOMATION_TOOL } from '../automations/automation-tools.js';
 import type { GuardCall } from '../guard/guard-call.js';
 import type { CallResult } from '../guard/call-result.js';
 import { LimitReached } from '../../domain/errors.js';
+import { defined } from '../../domain/defined.js';
 
 /**
  * `tools/call` through the door. The call goes through the guard as the connected person (venue
@@ -48,7 +49,7 @@ export class CallDoorTool implements UseCase<DoorToolCall, DoorToolResult> {
         session: call.session,
         evidence: call.caller.evidence,
         reuseParked: true,
-        ...(call.continues ? { continues: call.continues } : {}),
+        ...defined({ continues: call.continues || undefined }),
         overBreaker: 'refuse',
         signal: call.signal,
       });
@@ -60,7 +61,7 @@ export class CallDoorTool implements UseCase<DoorToolCall, DoorToolResult> {
     switch (result.status) {
       case 'ran': {
         const task = await this.startedTask(call, result.output);
-        return { kind: 'ran', output: result.output, ...(task ? { task } : {}) };
+        return { kind: 'ran', output: result.output, ...defined({ task: task || undefined }) };
       }
       case 'parked':
         return { kind: 'parked', ...result.parked };
@@ -68,8 +69,7 @@ export class CallDoorTool implements UseCase<DoorToolCall, DoorToolResult> {
         return {
           kind: 'failed',
           error: result.error,
-          ...(result.code ? { code: result.code } : {}),
-          ...(result.reason ? { reason: result.reason } : {}),
+          ...defined({ code: result.code || undefined, reason: result.reason || undefined }),
         };
       case 'blocked':
         return { kind: 'blocked', reason: result.reason };

@@ -2,6 +2,7 @@ import { hintsFor } from '../../domain/door/tool-annotations.js';
 import type { ToolRegistry } from '../../ports/tool-registry.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { DoorTool } from '../../ports/use-cases/door.js';
+import { defined } from '../../domain/defined.js';
 
 /** `tools/list` through the door: every registered tool, annotated from its declared risk. */
 export class ListDoorTools implements UseCase<void, ReadonlyArray<DoorTool>> {
@@ -14,8 +15,7 @@ export class ListDoorTools implements UseCase<void, ReadonlyArray<DoorTool>> {
       inputSchema: tool.inputSchema,
       hints: hintsFor({
         risk: tool.risk,
-        ...(tool.egress !== undefined ? { egress: tool.egress } : {}),
-        ...(tool.readOnly !== undefined ? { readOnly: tool.readOnly } : {}),
+        ...defined({ egress: tool.egress, readOnly: tool.readOnly }),
         resolvesRisk: tool.resolveRisk !== undefined,
       }),
     }));

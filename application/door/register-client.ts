@@ -10,6 +10,7 @@ import type { UseCase } from '../../ports/use-case.js';
 import type { ClientRegistration, RegisteredClient } from '../../ports/use-cases/door.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { DoorClientBook } from './client-book.js';
+import { defined } from '../../domain/defined.js';
 
 /** What RegisterClient is built from. */
 export interface RegisterClientDeps {
@@ -65,7 +66,7 @@ export class RegisterClient implements UseCase<ClientRegistration, RegisteredCli
     });
     return {
       clientId: client.id,
-      ...(secret === null ? {} : { clientSecret: secret }),
+      ...defined({ clientSecret: secret ?? undefined }),
       clientIdIssuedAt: Math.floor(now.getTime() / 1000),
       redirectUris: [...registration.redirectUris],
       clientName: client.name,
@@ -73,10 +74,12 @@ export class RegisterClient implements UseCase<ClientRegistration, RegisteredCli
       responseTypes: [...responseTypes],
       tokenEndpointAuthMethod: authMethod,
       scope,
-      ...(registration.clientUri ? { clientUri: registration.clientUri } : {}),
-      ...(registration.logoUri ? { logoUri: registration.logoUri } : {}),
-      ...(registration.softwareId ? { softwareId: registration.softwareId } : {}),
-      ...(registration.softwareVersion ? { softwareVersion: registration.softwareVersion } : {}),
+      ...defined({
+        clientUri: registration.clientUri || undefined,
+        logoUri: registration.logoUri || undefined,
+        softwareId: registration.softwareId || undefined,
+        softwareVersion: registration.softwareVersion || undefined,
+      }),
     };
   }
 }

@@ -4,6 +4,7 @@ import type { Principal } from '../../domain/principal.js';
 import type { ActAsMaterial, ActAsPreset } from '../../ports/act-as.js';
 import type { Clock } from '../../ports/clock.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
+import { defined } from '../../domain/defined.js';
 
 /** Material is reused until this long before it expires, so it never expires in flight. */
 export const ACT_AS_SAFETY_MARGIN_MS = 30_000;
@@ -43,8 +44,7 @@ export class ActAsSeam {
       outcome: ACT_AS_SUBJECT_MISMATCH,
       details: {
         tool,
-        ...(authority.grantId ? { grantId: authority.grantId } : {}),
-        ...(authority.approvalId ? { approvalId: authority.approvalId } : {}),
+        ...defined({ grantId: authority.grantId || undefined, approvalId: authority.approvalId || undefined }),
       },
     });
     throw new ActAsSubjectMismatch();

@@ -1,5 +1,6 @@
 import type { Approval } from '../../domain/guard/approval.js';
 import type { ApprovalView } from '../../ports/use-cases/guard.js';
+import { defined } from '../../domain/defined.js';
 
 /**
  * What `GET /approvals/:id` answers at `now`. `executing` is not a wire state: an execution under
@@ -10,5 +11,5 @@ export function approvalView(approval: Approval, now: string): ApprovalView {
   const state = approval.stateAt(now);
   if (state === 'executing') return { id: approval.id, state: 'pending' };
   const outcome = approval.outcomeAt(now);
-  return { id: approval.id, state, request: approval.request, ...(outcome ? { outcome } : {}) };
+  return { id: approval.id, state, request: approval.request, ...defined({ outcome: outcome || undefined }) };
 }

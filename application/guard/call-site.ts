@@ -2,6 +2,7 @@ import type { Presence, Venue } from '../../domain/guard/risk.js';
 import type { Principal } from '../../domain/principal.js';
 import type { StreamedData, StreamedSource } from '../../ports/tool-registry.js';
 import type { PresentCredentials } from './host-access.js';
+import { defined } from '../../domain/defined.js';
 
 /** The conversation a call belongs to: a chat's thread, an automation's run, or neither. */
 export interface Conversation {
@@ -30,7 +31,7 @@ export interface CallSite extends CallPlace {
 
 /** Only the conversation ids there are: what audits, approvals and tools are told of a call's conversation. */
 export function conversationOf({ threadId, runId }: Conversation): Conversation {
-  return { ...(threadId ? { threadId } : {}), ...(runId ? { runId } : {}) };
+  return defined({ threadId: threadId || undefined, runId: runId || undefined });
 }
 
 /** Where a call is made, taken from whatever carries it (the call, the approval it parked, the run of its tool). */
@@ -44,9 +45,8 @@ export function callSiteOf(from: CallSite): CallSite {
     toolCallId: from.toolCallId,
     principal: from.principal,
     ...placeOf(from),
-    ...(from.credentials ? { credentials: from.credentials } : {}),
+    ...defined({ credentials: from.credentials }),
     signal: from.signal,
-    ...(from.writeData ? { writeData: from.writeData } : {}),
-    ...(from.cite ? { cite: from.cite } : {}),
+    ...defined({ writeData: from.writeData, cite: from.cite }),
   };
 }

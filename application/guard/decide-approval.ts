@@ -9,6 +9,7 @@ import type { ApprovalBook } from './approval-book.js';
 import { approvalView } from './approval-view.js';
 import type { ApprovalHook } from './approval-hooks.js';
 import type { GrantBook } from './grant-book.js';
+import { defined } from '../../domain/defined.js';
 
 /** What follows a decision that won: a remembered grant, the families' hooks, the audit entry. */
 export class DecisionEffects {
@@ -30,7 +31,11 @@ export class DecisionEffects {
       subject: decided.subject,
       action: 'approval.decided',
       outcome: approved ? 'approved' : 'denied',
-      details: { approvalId: decided.id, tool: decided.request.tool, ...(remember && approved ? { remember } : {}) },
+      details: {
+        approvalId: decided.id,
+        tool: decided.request.tool,
+        ...defined({ remember: remember && approved ? remember : undefined }),
+      },
     });
   }
 }

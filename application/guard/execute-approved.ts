@@ -12,6 +12,7 @@ import { callSiteOf, placeOf } from './call-site.js';
 import { ExecutionLease } from './execution-lease.js';
 import type { PresentCredentials } from './host-access.js';
 import type { ToolOutcome, ToolRunner } from './tool-runner.js';
+import { defined } from '../../domain/defined.js';
 
 export interface ExecuteApprovedInput {
   readonly approvalId: string;
@@ -142,8 +143,7 @@ export class ExecuteApproved {
       : {
           status: 'failed',
           error: outcome.error,
-          ...(outcome.code ? { code: outcome.code } : {}),
-          ...(outcome.reason ? { reason: outcome.reason } : {}),
+          ...defined({ code: outcome.code || undefined, reason: outcome.reason || undefined }),
         };
   }
 

@@ -18,6 +18,7 @@ import type { ToolRunner } from './tool-runner.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
 import { LimitReached } from '../../domain/errors.js';
 import { waitInWords } from '../../domain/usage/wait-in-words.js';
+import { defined } from '../../domain/defined.js';
 
 export interface GuardedCall extends CallSite {
   readonly tool: string;
@@ -94,12 +95,11 @@ export class GuardCall {
       venue: call.venue,
       presence: call.presence,
       session: call.session,
-      ...(call.evidence ? { evidence: call.evidence } : {}),
-      ...(call.venue === 'automation' && call.automation ? { automation: call.automation } : {}),
+      ...defined({ evidence: call.evidence || undefined, automation: call.venue === 'automation' ? call.automation : undefined }),
       effective: (await tool.resolveRisk?.(parsed, {
         principal: call.principal,
         venue: call.venue,
-        ...(call.toolOutputsRead ? { toolOutputsRead: call.toolOutputsRead } : {}),
+        ...defined({ toolOutputsRead: call.toolOutputsRead }),
       })) ?? { risk: tool.risk, egress: tool.egress ?? false },
     };
 
@@ -124,8 +124,7 @@ export class GuardCall {
           : {
               status: 'failed',
               error: outcome.error,
-              ...(outcome.code ? { code: outcome.code } : {}),
-              ...(outcome.reason ? { reason: outcome.reason } : {}),
+              ...defined({ code: outcome.code || undefined, reason: outcome.reason || undefined }),
             };
       }
       case 'block':
@@ -195,7 +194,7 @@ export class GuardCall {
       now: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.deps.settings.approvalTtlMs).toISOString(),
       ...conversationOf(call),
-      ...(app ? { appId: app.appId, contentHash: app.contentHash } : {}),
+      ...defined({ appId: app?.appId, contentHash: app?.contentHash }),
     });
     await this.deps.approvals.save(approval);
     await this.deps.audit.record({

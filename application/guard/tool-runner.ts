@@ -5,6 +5,7 @@ import type { Authority } from './act-as-seam.js';
 import { placeOf, type CallSite } from './call-site.js';
 import type { HostAccess } from './host-access.js';
 import type { ToolConnections } from '../connections/connection-gate.js';
+import { defined } from '../../domain/defined.js';
 
 export interface ToolRun extends CallSite {
   readonly tool: RegisteredTool;
@@ -49,15 +50,18 @@ export class ToolRunner {
         context: undefined,
         hostFetch,
         fetch: (input, init) => this.reachOut(input, init, run.signal),
-        ...(run.writeData ? { writeData: run.writeData } : {}),
-        ...(run.cite ? { cite: run.cite } : {}),
-        ...(connection ? { connection } : {}),
+        ...defined({ writeData: run.writeData, cite: run.cite, connection: connection || undefined }),
       });
       return { ok: true, output: output ?? null };
     } catch (error) {
       if (error instanceof DomainError) {
         const reason = error.details?.reason;
-        return { ok: false, error: error.message, code: error.code, ...(typeof reason === 'string' ? { reason } : {}) };
+        return {
+          ok: false,
+          error: error.message,
+          code: error.code,
+          ...defined({ reason: typeof reason === 'string' ? reason : undefined }),
+        };
       }
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
@@ -75,7 +79,7 @@ export class ToolRunner {
       toolkit,
       tool: run.tool.name,
       toolCallId: run.toolCallId,
-      ...(run.writeData ? { writeData: run.writeData } : {}),
+      ...defined({ writeData: run.writeData }),
     });
   }
 }

@@ -1,6 +1,7 @@
 import { ATTR, type SpanAttributes, type Telemetry } from '../../ports/telemetry.js';
 import type { CallResult } from './call-result.js';
 import { GuardCall, type GuardCallDeps, type GuardedCall } from './guard-call.js';
+import { defined } from '../../domain/defined.js';
 
 /** Longest tool input put on a span, when the host opted into recording content. */
 const CONTENT_CAP = 2_000;
@@ -30,7 +31,7 @@ export class TracedGuardCall extends GuardCall {
         [ATTR.runId]: call.runId,
         [ATTR.automationId]: call.automation?.automationId,
         [ATTR.subject]: this.telemetry.subject(call.principal.subject),
-        ...(this.telemetry.recordsContent ? { 'porter.tool.input': capped(call.input) } : {}),
+        ...defined({ 'porter.tool.input': this.telemetry.recordsContent ? capped(call.input) : undefined }),
       }),
       async (span) => {
         const result = await super.execute(call);

@@ -3,6 +3,7 @@ import type { StreamedSource, ToolDefinition } from '../../ports/tool-registry.j
 import type { KnowledgeHit, KnowledgeUseCases } from '../../ports/use-cases/knowledge.js';
 import { defineTool } from '../tools/define-tool.js';
 import { MAX_SEARCH_HITS } from './knowledge-settings.js';
+import { defined } from '../../domain/defined.js';
 
 export const KNOWLEDGE_TOOL = 'knowledge_search';
 
@@ -43,7 +44,7 @@ export function knowledgeTools(deps: { search: KnowledgeUseCases['searchKnowledg
         for (const hit of hits) context.cite?.(citationOf(hit));
         return {
           passages: hits.map((hit) => ({ passageId: hit.id, document: hit.title, text: hit.text })),
-          ...(hits.length === 0 ? { note: 'No passage holds all of these words; try fewer or other words.' } : {}),
+          ...defined({ note: hits.length === 0 ? 'No passage holds all of these words; try fewer or other words.' : undefined }),
         };
       },
     }),

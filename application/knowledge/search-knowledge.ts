@@ -7,6 +7,7 @@ import type { KnowledgeHit, PassageView } from '../../ports/use-cases/knowledge.
 import type { KnowledgeAccess } from './knowledge-access.js';
 import type { KnowledgeBook } from './knowledge-book.js';
 import { MAX_SEARCH_HITS } from './knowledge-settings.js';
+import { defined } from '../../domain/defined.js';
 
 /**
  * The caller's best passages for a query, ranked by the text index (FTS5's bm25, PostgreSQL's
@@ -28,8 +29,10 @@ export class SearchKnowledge implements UseCase<{ principal: Principal; query: s
       const { hits, retrieval, tokens, fullTextOnly } = await this.book.search(input.query, labels, limit, input.principal);
       span.set({
         'porter.knowledge.retrieval': retrieval,
-        ...(this.book.retrieval === 'hybrid' ? { 'porter.knowledge.embedding.tokens': tokens } : {}),
-        ...(fullTextOnly ? { 'porter.knowledge.full_text_only': fullTextOnly } : {}),
+        ...defined({
+          'porter.knowledge.embedding.tokens': this.book.retrieval === 'hybrid' ? tokens : undefined,
+          'porter.knowledge.full_text_only': fullTextOnly,
+        }),
       });
       const documents = new Map<string, KnowledgeDocument | null>();
       for (const id of new Set(hits.map((hit) => hit.refs.document ?? ''))) {

@@ -7,6 +7,7 @@ import { defineTool } from '../tools/define-tool.js';
 import type { ForgetMemory } from './forget-memory.js';
 import type { SaveMemory } from './save-memory.js';
 import type { SearchMemories } from './search-memories.js';
+import { defined } from '../../domain/defined.js';
 
 export const MEMORY_TOOL_NAMES = ['memory_save', 'memory_search', 'memory_forget'] as const;
 const OWN_TOOLS: ReadonlySet<string> = new Set(MEMORY_TOOL_NAMES);
@@ -70,8 +71,7 @@ export function memoryTools(deps: { save: SaveMemory; search: SearchMemories; fo
           source: {
             kind: 'agent',
             toolCallId: context.toolCallId,
-            ...(context.threadId ? { threadId: context.threadId } : {}),
-            ...(context.runId ? { runId: context.runId } : {}),
+            ...defined({ threadId: context.threadId || undefined, runId: context.runId || undefined }),
           },
         });
         show(context, context.toolCallId, { action: 'saved', memoryId: saved.memory.id, text: saved.memory.text });

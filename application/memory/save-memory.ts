@@ -8,6 +8,7 @@ import type { AuditTrail } from '../audit/audit-trail.js';
 import type { MemoryBook } from './memory-book.js';
 import type { MemoryScopes } from './memory-scopes.js';
 import { memoryView } from './memory-view.js';
+import { defined } from '../../domain/defined.js';
 
 /** A person's memories are full: forgetting one makes room. */
 export class MemoryFull extends Conflict {
@@ -61,7 +62,7 @@ export class SaveMemory {
       subject: scope.owner,
       action: 'memory.saved',
       outcome: 'saved',
-      details: { memoryId: memory.id, by: input.source.kind, ...(scope.org ? { org: scope.org } : {}) },
+      details: { memoryId: memory.id, by: input.source.kind, ...defined({ org: scope.org || undefined }) },
     });
     return { memory: memoryView(saved), existed: false };
   }

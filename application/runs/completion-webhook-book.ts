@@ -4,6 +4,7 @@ import { ID_PREFIXES } from '../../domain/ids.js';
 import type { RecordSet } from '../../ports/store.js';
 import { AggregateBook, asPrimitives, type Loaded } from '../shared/aggregate-book.js';
 import { completionWebhookShape } from './stored-shapes.js';
+import { defined } from '../../domain/defined.js';
 
 export type LoadedCompletionWebhook = Loaded<'webhook', CompletionWebhook, CompletionWebhookPrimitives>;
 
@@ -19,7 +20,7 @@ export class CompletionWebhookBook extends AggregateBook<'webhook', CompletionWe
       noun: 'Completion webhook',
       schema: completionWebhookShape,
       ...asPrimitives(CompletionWebhook),
-      refsOf: (props) => ({ run: props.runId, owner: props.owner, ...(props.state === 'pending' ? { pending: 'yes' } : {}) }),
+      refsOf: (props) => ({ run: props.runId, owner: props.owner, ...defined({ pending: props.state === 'pending' ? 'yes' : undefined }) }),
       ownerOf: (webhook) => webhook.toPrimitives().owner,
     });
   }

@@ -19,6 +19,7 @@ import type { RunBook } from './run-book.js';
 import type { RunFollowUp } from './run-follow-up.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
 import type { TurnSlot, TurnSlots } from '../usage/turn-slots.js';
+import { defined } from '../../domain/defined.js';
 
 export interface RunExecutionSettings {
   /** Who this executor is (instance and process), written into the lease. */
@@ -119,7 +120,7 @@ export class ExecuteRun {
           // Once let go, another attempt may own the transcript: nothing more is written to it from here.
           save: (message) => (this.abandoned.has(abort) ? Promise.resolve() : this.deps.runs.putMessage(runId, message)),
           shouldStop: async () => abort.signal.aborted || ((await this.deps.runs.find(runId))?.run.stopRequested ?? true),
-          ...(begun.dryRun ? { dryRun: true } : {}),
+          ...defined({ dryRun: begun.dryRun ? true : undefined }),
           onError: (error) => (failure = error),
         },
         messages,
@@ -278,7 +279,7 @@ export class ExecuteRun {
   /** The automation its calls carry: the id (what its grants match), and the name while it exists. */
   private async callingAutomation(run: Run): Promise<CallingAutomation> {
     const loaded = await this.deps.automations.find(run.automationId);
-    return { automationId: run.automationId, ...(loaded ? { name: loaded.automation.name } : {}) };
+    return { automationId: run.automationId, ...defined({ name: loaded ? loaded.automation.name : undefined }) };
   }
 
   private async renew(runId: string, abort: AbortController): Promise<void> {
@@ -301,5 +302,5 @@ export class ExecuteRun {
 
 function ownerOf(run: Run): Principal {
   const { subject, kind, name, email } = run.owner;
-  return { subject, kind, ...(name ? { name } : {}), ...(email ? { email } : {}) };
+  return { subject, kind, ...defined({ name: name || undefined, email: email || undefined }) };
 }

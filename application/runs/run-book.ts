@@ -5,6 +5,7 @@ import type { RecordSet } from '../../ports/store.js';
 import type { Loaded } from '../shared/aggregate-book.js';
 import { TranscriptBook } from '../shared/transcript-book.js';
 import { runShape } from './stored-shapes.js';
+import { defined } from '../../domain/defined.js';
 
 export type LoadedRun = Loaded<'run', Run, StoredRunPrimitives>;
 
@@ -26,7 +27,7 @@ export class RunBook extends TranscriptBook<'run', Run, StoredRunPrimitives> {
         automation: props.automationId,
         owner: props.owner.subject,
         state: props.state,
-        ...(props.followUp === 'due' ? { followUp: 'due' } : {}),
+        ...defined({ followUp: props.followUp === 'due' ? 'due' : undefined }),
       }),
       ownerOf: (run) => run.owner.subject,
     });

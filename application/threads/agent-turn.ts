@@ -21,6 +21,7 @@ import type { ThreadBook } from './thread-book.js';
 import { stopped, type TurnInput } from './turn-input.js';
 import { TurnSteps, type TurnRecall } from './turn-steps.js';
 import { TurnToolCalls } from './turn-tool-calls.js';
+import { defined } from '../../domain/defined.js';
 
 const MODEL_FAILED = 'The model failed before finishing this answer.';
 const GIVEN_UP: Interruption = { reason: 'given-up', message: 'This answer was given up before it finished.' };
@@ -122,7 +123,7 @@ export class AgentTurn {
             message: error.message,
             code: error.code,
             budget: error.budget,
-            ...(error.retryAfterSeconds !== null ? { retryAfter: error.retryAfterSeconds } : {}),
+            ...defined({ retryAfter: error.retryAfterSeconds ?? undefined }),
           },
         });
       } else if (input.signal.aborted) {
@@ -154,7 +155,7 @@ export class AgentTurn {
       emit({ type: 'abort', reason: 'stopped' });
     }
     // The reader's copy of the answer carries the mark the stored one does (the AI SDK merges it into the message's metadata).
-    emit({ type: 'finish', finishReason, ...(cut && !input.scope ? { messageMetadata: { interrupted: cut } } : {}) });
+    emit({ type: 'finish', finishReason, ...defined({ messageMetadata: cut && !input.scope ? { interrupted: cut } : undefined }) });
     return draft.message;
   }
 

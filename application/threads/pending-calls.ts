@@ -8,6 +8,7 @@ import type { CallResult } from '../guard/call-result.js';
 import type { ExecuteApproved } from '../guard/execute-approved.js';
 import type { TurnInput } from './turn-input.js';
 import { outcomeChunk } from './turn-tool-calls.js';
+import { defined } from '../../domain/defined.js';
 
 /** What PendingCalls is built from (AgentTurn's deps). */
 export interface PendingCallsDeps {
@@ -36,7 +37,7 @@ export class PendingCalls {
   ): Promise<void> {
     const settle = {
       principal: input.principal,
-      ...(input.credentials ? { credentials: input.credentials } : {}),
+      ...defined({ credentials: input.credentials }),
       signal: input.signal,
       writeData: (part: StreamedData) => emit(part as UiChunk),
     };

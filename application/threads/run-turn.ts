@@ -21,6 +21,7 @@ import type { SentAgain } from './sent-again.js';
 import type { MessageAttachments } from '../files/message-attachments.js';
 import type { TurnHolders } from './turn-holders.js';
 import type { ThreadTitler } from './thread-titler.js';
+import { defined } from '../../domain/defined.js';
 
 export { TURN_LEASE_MS } from './turn-settings.js';
 
@@ -112,7 +113,7 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
         threadId,
         messages: turn.messages,
         continuing,
-        ...(request.credentials ? { credentials: request.credentials } : {}),
+        ...defined({ credentials: request.credentials }),
         signal: live.abort.signal,
         stop: live.stopping.signal,
         emit: (chunk: UiChunk) => {

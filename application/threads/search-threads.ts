@@ -6,6 +6,7 @@ import type { ThreadSearchHit } from '../../ports/use-cases/threads.js';
 import type { ThreadBook } from './thread-book.js';
 import type { ThreadText } from './thread-text.js';
 import type { ThreadTextBackfill } from './thread-text-backfill.js';
+import { defined } from '../../domain/defined.js';
 
 type Input = { principal: Principal; q: string; limit?: number; cursor?: string | null };
 type Output = { threads: ReadonlyArray<ThreadSearchHit>; nextCursor: string | null };
@@ -46,7 +47,7 @@ export class SearchThreads implements UseCase<Input, Output> {
       const { id, title, updatedAt } = loaded.thread.toPrimitives();
       const { text, highlights } = highlightsOf(hit.snippet);
       const messageId = hit.refs['message'];
-      found.push({ id, title, updatedAt, match: { snippet: text, highlights, ...(messageId ? { messageId } : {}) } });
+      found.push({ id, title, updatedAt, match: { snippet: text, highlights, ...defined({ messageId: messageId || undefined }) } });
     }
     return { threads: found, nextCursor: ranked.length > skip + limit ? String(skip + limit) : null };
   }

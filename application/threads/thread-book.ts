@@ -5,6 +5,7 @@ import { asPrimitives, type Loaded } from '../shared/aggregate-book.js';
 import { TranscriptBook } from '../shared/transcript-book.js';
 import { threadShape } from './stored-shapes.js';
 import type { ThreadText } from './thread-text.js';
+import { defined } from '../../domain/defined.js';
 
 export type LoadedThread = Loaded<'thread', Thread, ThreadPrimitives>;
 
@@ -111,7 +112,7 @@ export class ThreadBook extends TranscriptBook<'thread', Thread, ThreadPrimitive
     const record = await this.messages.get(id);
     if (!record) return null;
     const { sent } = record.refs;
-    await this.messages.put({ id, data: record.data, refs: { ...refs, ...(sent ? { sent } : {}) } });
+    await this.messages.put({ id, data: record.data, refs: { ...refs, ...defined({ sent: sent || undefined }) } });
     return record.data;
   }
 

@@ -4,6 +4,7 @@ import { interruptionOf, uninterrupted } from '../../domain/threads/interruption
 import type { Ids } from '../../ports/ids.js';
 import type { TurnRequest } from '../../ports/use-cases/threads.js';
 import type { LoadedThread, ThreadBook } from './thread-book.js';
+import { defined } from '../../domain/defined.js';
 
 /**
  * A thread a turn took: the thread as it was, as the turn's start stored it, whether the turn
@@ -76,7 +77,7 @@ export class TurnMessages {
         id: this.ids.mint('message'),
         role: 'user',
         parts: request.message.parts,
-        ...(request.message.metadata !== undefined ? { metadata: request.message.metadata } : {}),
+        ...defined({ metadata: request.message.metadata }),
       });
       // An edited message keeps the client's id as its label, so a later edit of it finds it again.
       const label = taken.sent ?? (request.rewind?.kind === 'message' && request.message.id ? request.message.id : undefined);

@@ -11,6 +11,7 @@ import type { UsageMeter } from '../usage/usage-meter.js';
 import type { ChatSettings } from './chat-settings.js';
 import { stopped, type TurnInput } from './turn-input.js';
 import type { ModelToolCall, TurnToolCalls } from './turn-tool-calls.js';
+import { defined } from '../../domain/defined.js';
 
 /** Recalls what bears on the person's message (application/memory/recall-memories.ts): a block for the instructions, or null. */
 export interface TurnRecall {
@@ -63,7 +64,7 @@ export class TurnSteps {
       emit({ type: 'start-step' });
       const window = modelView(earlier, draft.message, {
         toolOutputCap: this.deps.settings.toolOutputCap,
-        ...(this.deps.settings.historyWindow ? { historyWindow: this.deps.settings.historyWindow } : {}),
+        ...defined({ historyWindow: this.deps.settings.historyWindow || undefined }),
       });
       const view = showFiles ? await showFiles(window) : window;
       const calls: ModelToolCall[] = [];
@@ -74,8 +75,7 @@ export class TurnSteps {
           messages: view,
           tools,
           signal: input.stop ? AbortSignal.any([input.signal, input.stop]) : input.signal,
-          ...(instructions ? { instructions } : {}),
-          ...(budget !== undefined ? { maxOutputTokens: budget } : {}),
+          ...defined({ instructions: instructions || undefined, maxOutputTokens: budget }),
         })) {
           if (event.type === 'text-delta') {
             if (!textId) emit({ type: 'text-start', id: (textId = this.deps.ids.mint('message')) });

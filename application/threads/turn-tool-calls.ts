@@ -7,6 +7,7 @@ import type { StreamedData, StreamedSource, ToolRegistry } from '../../ports/too
 import type { CallResult } from '../guard/call-result.js';
 import type { GuardCall } from '../guard/guard-call.js';
 import { stopped, type TurnInput } from './turn-input.js';
+import { defined } from '../../domain/defined.js';
 
 /** A tool call as the model asked for it in a step. */
 export type ModelToolCall = Extract<ModelEvent, { type: 'tool-call' }>;
@@ -118,11 +119,13 @@ export class TurnToolCalls {
       venue: input.scope?.venue ?? 'chat',
       presence: input.scope?.presence ?? 'present',
       session: input.scope?.session ?? input.threadId,
-      ...(input.scope ? {} : { threadId: input.threadId }),
-      ...(input.scope?.runId ? { runId: input.scope.runId } : {}),
-      ...(input.scope?.automation ? { automation: input.scope.automation } : {}),
-      ...(input.scope?.dryRun ? { dryRun: true } : {}),
-      ...(input.credentials ? { credentials: input.credentials } : {}),
+      ...defined({
+        threadId: input.scope ? undefined : input.threadId,
+        runId: input.scope?.runId || undefined,
+        automation: input.scope?.automation,
+        dryRun: input.scope?.dryRun ? true : undefined,
+        credentials: input.credentials,
+      }),
       signal: input.signal,
       writeData: (part: StreamedData) => emit(part as UiChunk),
       cite: (source: StreamedSource) => emit({ ...source }),

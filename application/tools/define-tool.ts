@@ -5,6 +5,7 @@ import type { JsonSchema, PorterToolFields, ToolContext, ToolDefinition } from '
 
 export type { PorterToolFields } from '../../ports/tool-registry.js';
 import { fromFlexibleSchema, fromStandardSchema, isJsonSchemaObject, isStandardSchema, type ResolvedInput } from './input-schemas.js';
+import { defined } from '../../domain/defined.js';
 
 /** A tool whose input is a zod 4 schema, or any Standard Schema. */
 export interface TypedToolSpec<Schema extends StandardSchemaV1> extends PorterToolFields<StandardSchemaV1.InferOutput<Schema>> {
@@ -54,7 +55,8 @@ export interface AiSdkToolSpec<Input> extends PorterToolFields<Input> {
 /** Anything `defineTool` accepts, its input type erased (for options and records of tools). */
 export type ToolSpec = TypedToolSpec<StandardSchemaV1> | AiSdkToolSpec<unknown> | ToolDefinition;
 
-const defined = new WeakSet<object>();
+/** The tools defineTool made: given one again, it returns it as it is. */
+const madeHere = new WeakSet<object>();
 
 /**
  * Defines a tool the agent, apps, automations and the door can call (always through the guard),
@@ -78,7 +80,7 @@ export function defineTool(spec: ToolSpec): ToolDefinition;
 export function defineTool(spec: ToolSpec): ToolDefinition {
   if (typeof spec !== 'object' || spec === null)
     throw new Error('defineTool: a tool is an object ({ name, description, input, risk, execute })');
-  if (defined.has(spec)) return spec as ToolDefinition;
+  if (madeHere.has(spec)) return spec as ToolDefinition;
   const fields = spec as unknown as Partial<Record<string, unknown>>;
   const name = fields.name;
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
@@ -121,17 +123,19 @@ export function defineTool(spec: ToolSpec): ToolDefinition {
     name,
     description: description as string,
     inputSchema: resolved.inputSchema,
-    ...(resolved.input ? { input: resolved.input } : {}),
+    ...defined({ input: resolved.input }),
     risk: fields.risk as Risk,
-    ...(fields.egress !== undefined ? { egress: fields.egress as boolean } : {}),
-    ...(fields.connection !== undefined ? { connection: fields.connection as string } : {}),
-    ...(fields.readOnly !== undefined ? { readOnly: fields.readOnly as boolean } : {}),
-    ...(fields.idempotent !== undefined ? { idempotent: fields.idempotent as boolean } : {}),
+    ...defined({
+      egress: fields.egress as boolean | undefined,
+      connection: fields.connection as string | undefined,
+      readOnly: fields.readOnly as boolean | undefined,
+      idempotent: fields.idempotent as boolean | undefined,
+    }),
     ...pick(spec as ToolDefinition, ['resolveRisk', 'preview', 'approvalContext']),
     // An AI SDK tool may stream preliminary results: its output is the last one.
     execute: async (input, context) => finalOutput(await execute.call(spec, input, context)),
   };
-  defined.add(tool);
+  madeHere.add(tool);
   return tool;
 }
 

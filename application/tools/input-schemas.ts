@@ -1,6 +1,7 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import { toJSONSchema, type core } from 'zod';
 import type { JsonSchema } from '../../ports/tool-registry.js';
+import { defined } from '../../domain/defined.js';
 
 /**
  * How a tool's input schema becomes the two things Porter needs: a JSON Schema to show the model
@@ -61,7 +62,7 @@ export function fromFlexibleSchema(tool: string, schema: unknown): ResolvedInput
     if (!isJsonSchemaObject(json))
       throw new Error(`tool "${tool}": its jsonSchema() must hold the JSON Schema itself (a promised one cannot be registered at boot)`);
     const validate = schema.validate;
-    return { inputSchema: objectSchema(tool, json), ...(validate ? { input: fromValidate(validate) } : {}) };
+    return { inputSchema: objectSchema(tool, json), ...defined({ input: validate ? fromValidate(validate) : undefined }) };
   }
   if (isJsonSchemaObject(schema)) return { inputSchema: schema };
   throw new Error(

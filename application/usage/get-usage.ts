@@ -2,6 +2,7 @@ import type { Principal } from '../../domain/principal.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { UsageReport } from '../../ports/use-cases/usage.js';
 import type { UsageMeter } from './usage-meter.js';
+import { defined } from '../../domain/defined.js';
 
 /**
  * `GET /usage`: what the caller used of each budget, and what is left; only ever the caller's own
@@ -12,6 +13,6 @@ export class GetUsage implements UseCase<{ principal: Principal }, UsageReport> 
 
   async execute({ principal }: { principal: Principal }): Promise<UsageReport> {
     const addressBudgets = await this.meter.addressFigures(principal);
-    return { budgets: await this.meter.figures(principal.subject), ...(addressBudgets ? { addressBudgets } : {}) };
+    return { budgets: await this.meter.figures(principal.subject), ...defined({ addressBudgets: addressBudgets || undefined }) };
   }
 }

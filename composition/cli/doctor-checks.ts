@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defined } from '../../domain/defined.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip';
 
@@ -43,7 +44,7 @@ const PROBE = { authorization: 'Bearer porter-doctor-probe', cookie: 'porter_doc
 function findingsOf(name: string) {
   const finding =
     (status: CheckStatus) =>
-    (message: string, fix?: string): CheckResult => ({ name, status, message, ...(fix !== undefined ? { fix } : {}) });
+    (message: string, fix?: string): CheckResult => ({ name, status, message, ...defined({ fix }) });
   return { pass: finding('pass'), warn: finding('warn'), fail: finding('fail'), skip: finding('skip') };
 }
 
@@ -202,8 +203,12 @@ async function call(wire: string, method: string, path: string, body?: unknown, 
   try {
     response = await fetch(`${wire}${path}`, {
       method,
-      headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      headers: {
+        accept: 'application/json',
+        ...defined({ 'content-type': body !== undefined ? 'application/json' : undefined }),
+        ...headers,
+      },
+      ...defined({ body: body !== undefined ? JSON.stringify(body) : undefined }),
       signal: AbortSignal.timeout(15_000),
     });
   } catch (error) {

@@ -1,6 +1,7 @@
 import { EXIT, UsageError, type CliIo } from './cli-io.js';
 import { HostUnreachable, runDoctor, type CheckResult, type CheckStatus } from './doctor-checks.js';
 import type { Command } from './main.js';
+import { defined } from '../../domain/defined.js';
 
 /** `porter doctor`: the doctor checks against a running host, each with a fix. */
 export const doctorCommand: Command = {
@@ -36,7 +37,7 @@ Options:
     if (!values.json) io.err(`porter doctor: checking ${target.origin}${target.mount}…`);
     let results: CheckResult[];
     try {
-      results = await runDoctor({ ...target, ...(typeof values.subject === 'string' ? { subject: values.subject } : {}) });
+      results = await runDoctor({ ...target, ...defined({ subject: typeof values.subject === 'string' ? values.subject : undefined }) });
     } catch (error) {
       if (!(error instanceof HostUnreachable)) throw error;
       if (values.json)

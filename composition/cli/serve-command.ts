@@ -3,6 +3,7 @@ import type { Porter } from '../create-porter.js';
 import { findConfigModule, loadConfigModule } from '../server/config-module.js';
 import { EXIT, UsageError, type CliIo } from './cli-io.js';
 import type { Command } from './main.js';
+import { defined } from '../../domain/defined.js';
 
 /** How long requests in flight may take to finish after SIGINT or SIGTERM. */
 const GRACE_MS = 10_000;
@@ -66,7 +67,7 @@ variables in docs/configuration.md (model, connections, sandbox).`,
     const port = portOf(values.port, io.env.PORT);
     const host = hostOf(values.host, io.env.HOST);
     const database = typeof values.database === 'string' ? values.database : undefined;
-    const env: NodeJS.ProcessEnv = { ...io.env, ...(database !== undefined ? { PORTER_DATABASE_URL: database } : {}) };
+    const env: NodeJS.ProcessEnv = { ...io.env, ...defined({ PORTER_DATABASE_URL: database }) };
     const config = typeof values.config === 'string' ? values.config : values.demo ? undefined : findConfigModule();
 
     let running: Running;

@@ -4,6 +4,7 @@ import { findConfigModule, loadConfigModule } from '../server/config-module.js';
 import type { SyncReport } from '../../ports/use-cases/apps.js';
 import { EXIT, UsageError, type CliIo } from './cli-io.js';
 import type { Command } from './main.js';
+import { defined } from '../../domain/defined.js';
 
 /** `porter sync`: re-hash the pinned host components and report which forks drifted. */
 export const syncCommand: Command = {
@@ -31,7 +32,10 @@ Options:
   },
   async run(values, positionals, io) {
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    const env: NodeJS.ProcessEnv = { ...io.env, ...(typeof values.database === 'string' ? { PORTER_DATABASE_URL: values.database } : {}) };
+    const env: NodeJS.ProcessEnv = {
+      ...io.env,
+      ...defined({ PORTER_DATABASE_URL: typeof values.database === 'string' ? values.database : undefined }),
+    };
     const options: { -readonly [K in keyof PorterOptions]: PorterOptions[K] } = {
       ...(await hostOptions(typeof values.config === 'string' ? values.config : undefined, env, io)),
     };

@@ -33,6 +33,7 @@ import { GuardedEgress } from '../../adapters/shared/egress/guarded-egress.js';
 import type { TransportSession } from '../../adapters/mcp/mcp-door-transport.js';
 import { HostPrincipals, hostPrincipalLookup } from '../../adapters/http/floor/host-principal.js';
 import type { DoorSessionPrimitives } from '../../ports/door-sessions.js';
+import { defined } from '../../domain/defined.js';
 
 /** How long an instance trusts an access token it already checked; revocations elsewhere arrive within it. */
 const DEFAULT_TOKEN_CACHE_MS = 1_000;
@@ -57,9 +58,11 @@ const doorServices = porterModule((bind) => {
     const oauth = get(ctx, TOKENS.Config).oauth;
     return {
       ...DEFAULT_DOOR_SETTINGS,
-      ...(oauth?.accessTokenTtlSeconds ? { accessTokenTtlSeconds: oauth.accessTokenTtlSeconds } : {}),
-      ...(oauth?.refreshTokenTtlSeconds ? { refreshTokenTtlSeconds: oauth.refreshTokenTtlSeconds } : {}),
-      ...(oauth?.refreshGraceSeconds !== undefined ? { refreshGraceSeconds: oauth.refreshGraceSeconds } : {}),
+      ...defined({
+        accessTokenTtlSeconds: oauth?.accessTokenTtlSeconds || undefined,
+        refreshTokenTtlSeconds: oauth?.refreshTokenTtlSeconds || undefined,
+        refreshGraceSeconds: oauth?.refreshGraceSeconds,
+      }),
     };
   });
   bind(TOKENS.DoorSecrets).toConstantValue(new NodeDoorSecrets());
@@ -154,7 +157,7 @@ const doorServices = porterModule((bind) => {
       getTask,
       cancelTask: new CancelDoorTask(getTask, runs),
       // Generated apps as MCP Apps, when apps are on.
-      ...(apps ? { apps: doorApps(apps) } : {}),
+      ...defined({ apps: apps ? doorApps(apps) : undefined }),
     };
   });
 });

@@ -5,6 +5,7 @@ import { demoTools } from './demo-tools.js';
 import { developmentOAuth } from './dev-oauth.js';
 import { demoCalendarTool } from './demo-broker.js';
 import { limitsFromEnvironment } from './dev-limits.js';
+import { defined } from '../../domain/defined.js';
 
 export interface DevHostOptions {
   /** Port to listen on; 0 picks a free one. Default: $PORT, else 3000. */
@@ -37,16 +38,18 @@ export function devHostOptions(options: DevHostOptions, env: NodeJS.ProcessEnv, 
     development: env.NODE_ENV !== 'production',
     principal: demoPrincipal,
     tools: [...demoTools(), ...(made.broker ? [demoCalendarTool()] : [])],
-    ...(made.broker ? { connections: { cloud: made.broker } } : {}),
+    ...defined({ connections: made.broker ? { cloud: made.broker } : undefined }),
     // The MCP door, signed in from the same demo cookie (see dev-oauth.ts).
     mcp: true,
     oauth: developmentOAuth(),
     // The chrome is served at / (dev-host.ts): a door call waiting for the person names its pages.
     door: { chromeUrl: '/' },
-    ...(made.secret !== undefined ? { secret: made.secret } : {}),
+    ...defined({ secret: made.secret }),
     // A self-minted Standard Webhooks source: POST /webhooks/demo, signed with this secret.
-    ...(made.webhookSecret ? { webhooks: { sources: { demo: { kind: 'standard', secret: made.webhookSecret } } } } : {}),
-    ...(limits ? { limits } : {}),
+    ...defined({
+      webhooks: made.webhookSecret ? { sources: { demo: { kind: 'standard' as const, secret: made.webhookSecret } } } : undefined,
+      limits,
+    }),
     ...options.porter,
   };
 }

@@ -10,6 +10,7 @@ import { brokerFromEnvironment } from '../../adapters/connections/broker-setting
 import { DemoBroker } from './demo-broker.js';
 import { addDemoKnowledge } from './demo-knowledge.js';
 import { checkDevHost, devHostOptions, type DevHostOptions } from './dev-host-options.js';
+import { defined } from '../../domain/defined.js';
 
 export { checkDevHost, type DevHostOptions } from './dev-host-options.js';
 
@@ -54,7 +55,7 @@ export async function startDevHost(options: DevHostOptions = {}): Promise<DevHos
       devHostOptions(options, env, {
         secret: options.porter?.secret ?? (env.PORTER_SECRET || (production ? undefined : developmentSecret('.porter/secret'))),
         webhookSecret: webhook.secret,
-        ...(broker && brokerUrl ? { broker: { url: brokerUrl, key: broker.key } } : {}),
+        ...defined({ broker: broker && brokerUrl ? { url: brokerUrl, key: broker.key } : undefined }),
       }),
       env,
     );
@@ -71,7 +72,7 @@ export async function startDevHost(options: DevHostOptions = {}): Promise<DevHos
       wire: porter.mount,
       demoSignIn: porter.composition === 'development',
       // The offline model knows /call, /app and /knowledge; these try the demo tools with it.
-      ...(porter.composition === 'development' ? { suggestions: DEMO_SUGGESTIONS } : {}),
+      ...defined({ suggestions: porter.composition === 'development' ? DEMO_SUGGESTIONS : undefined }),
     });
     const listener = inOrder([porter.handle, nodeWebHandler(developmentSignIn, takesSignIn, logUnlessHangUp), chrome.handle], notFound);
     server = await listen(listener, { port: options.port ?? Number(env.PORT ?? 3000), host });

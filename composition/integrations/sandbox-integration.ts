@@ -7,6 +7,7 @@ import { DomainError } from '../../domain/errors.js';
 import { LocalSandbox } from '../../adapters/sandbox/local/local-sandbox.js';
 import { CloudSandbox } from '../../adapters/sandbox/cloud/cloud-sandbox.js';
 import { importOptional } from './optional-package.js';
+import { defined } from '../../domain/defined.js';
 
 export type SandboxOption = z.output<typeof sandboxSchema>;
 
@@ -33,9 +34,7 @@ async function build(option: Exclude<SandboxOption, false>, env: NodeJS.ProcessE
         containment: option.containment,
         egressIsolation: option.egressIsolation,
         limits: { maxServers: option.maxServers, maxServersPerPerson: option.maxServersPerPerson, idleMs: option.idleStopMs },
-        ...(option.appLimits ? { appLimits: option.appLimits } : {}),
-        ...(option.warm !== undefined ? { warm: option.warm } : {}),
-        ...(option.runAs ? { runAs: option.runAs } : {}),
+        ...defined({ appLimits: option.appLimits, warm: option.warm, runAs: option.runAs }),
         logger,
       });
     case 'e2b': {

@@ -18,6 +18,7 @@ import type { Model } from '../../ports/model.js';
 import type { Telemetry } from '../../ports/telemetry.js';
 import { PORTER_VERSION } from '../version.js';
 import type { Integrations } from '../integrations/load-integrations.js';
+import { defined } from '../../domain/defined.js';
 
 export interface CoreParts {
   readonly config: PorterConfig;
@@ -73,7 +74,7 @@ export function telemetryFor(config: PorterConfig): Telemetry {
   return new OtelTelemetry({
     subject: config.telemetry.subject,
     recordContent: config.telemetry.recordContent,
-    ...(typeof secret === 'string' ? { hashKey: secret } : {}),
+    ...defined({ hashKey: typeof secret === 'string' ? secret : undefined }),
     version: PORTER_VERSION,
   });
 }

@@ -14,6 +14,7 @@ import { DoorOAuthEndpoints } from '../../adapters/mcp/oauth-endpoints.js';
 import { TracedUseCase } from '../../application/shared/traced-use-case.js';
 import { ATTR, type Telemetry } from '../../ports/telemetry.js';
 import type { DoorTransportUseCases } from '../../ports/use-cases/door.js';
+import { defined } from '../../domain/defined.js';
 
 /**
  * The MCP door, loaded into the composition root only with `mcp: true`. Its services live in a
@@ -62,10 +63,9 @@ function doorRoutesOf(door: Container): DoorRoutes {
     door: tracedDoor(get(door, TOKENS.DoorTransportUseCases), get(door, TOKENS.Telemetry)),
     sessions,
     urlsOf: urlsAt,
-    ...(config.door?.allowedOrigins ? { allowedOrigins: config.door.allowedOrigins } : {}),
+    ...defined({ allowedOrigins: config.door?.allowedOrigins }),
     // Without a base URL the door has no origin of its own to allow: the Host header is the caller's to say.
-    ...(config.baseUrl ? { ownOrigin: new URL(config.baseUrl).origin } : {}),
-    ...(config.door?.chromeUrl ? { chromeUrl: config.door.chromeUrl } : {}),
+    ...defined({ ownOrigin: config.baseUrl ? new URL(config.baseUrl).origin : undefined, chromeUrl: config.door?.chromeUrl || undefined }),
     server: {
       appPage: mcpAppPage,
       name: 'porter',
@@ -81,7 +81,7 @@ function doorRoutesOf(door: Container): DoorRoutes {
     urlsAt,
     // Door paths sit outside the host's principal(req): only the door's own sign-in says who consents.
     signedIn: config.oauth?.signIn ? signedInWith(config.oauth.signIn, new HostPrincipals(logger)) : async () => null,
-    ...(config.oauth?.signInUrl ? { signInUrl: config.oauth.signInUrl } : {}),
+    ...defined({ signInUrl: config.oauth?.signInUrl }),
     brand,
     consentPage: config.oauth?.consentPage ?? defaultConsentPage,
     clock: get(door, TOKENS.Clock),

@@ -16,6 +16,7 @@ import { MCP, OAUTH_HEADERS, oauthError, page, preflightRoute } from './door-rou
 import { externalOAuthRoutes, oauthRoutes } from './door-oauth-routes.js';
 import { doorSchemes } from './door-schemes.js';
 import { transportRoutes } from './door-transport-routes.js';
+import { defined } from '../../domain/defined.js';
 
 export interface DoorRoutes {
   readonly self: WireRoutes;
@@ -52,7 +53,7 @@ export function doorRoutes(options: DoorRouteOptions): DoorRoutes {
   const { resourceMetadata, rootResourceMetadata, serverMetadata, card, connectPage } = doorAnswers(options);
   const serverMetadataAnswers = {
     200: json("The door's own authorization server.", AuthorizationServerMetadata),
-    ...(remote ? { 404: oauthError(`Not served here: ${remote} owns this door's OAuth.`) } : {}),
+    ...defined({ 404: remote ? oauthError(`Not served here: ${remote} owns this door's OAuth.`) : undefined }),
   };
 
   // Each discovery document is served at more than one path: the same answers, each route its own id and summary.
@@ -61,7 +62,11 @@ export function doorRoutes(options: DoorRouteOptions): DoorRoutes {
     answer: resourceMetadata,
   };
   // With an external issuer these only say it owns them (404): no operations of the document.
-  const serverDocument = { answers: serverMetadataAnswers, answer: serverMetadata, ...(remote ? { documented: false as const } : {}) };
+  const serverDocument = {
+    answers: serverMetadataAnswers,
+    answer: serverMetadata,
+    ...defined({ documented: remote ? (false as const) : undefined }),
+  };
   const cardDocument = { answers: { 200: json('What a client reads before it connects.', ServerCard) }, answer: card };
 
   const self: WireRoutes = {
@@ -145,13 +150,13 @@ function documentRoutes(
       path,
       summary: doc.summary,
       responses: doc.answers,
-      ...(doc.documented === false ? { documented: false as const } : {}),
+      ...defined({ documented: doc.documented === false ? (false as const) : undefined }),
       exact,
       web: doc.answer,
     }),
     {
       ...preflightRoute(preflightId, path, ['GET'], OAUTH_HEADERS, { exact }),
-      ...(doc.documented === false ? { documented: false as const } : {}),
+      ...defined({ documented: doc.documented === false ? (false as const) : undefined }),
     },
   ];
 }

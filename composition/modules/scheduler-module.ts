@@ -8,6 +8,7 @@ import { SharedRunQueue } from '../../adapters/scheduler/shared-run-queue.js';
 import { FeedWakeUps, RUN_WAKE_UPS_FEED, SCHEDULE_WAKE_UPS_FEED } from '../../adapters/scheduler/feed-wake-ups.js';
 import { QueuedRuns } from '../../application/runs/queued-runs.js';
 import type { PgBossFactory } from '../integrations/load-integrations.js';
+import { defined } from '../../domain/defined.js';
 
 /** Completion webhooks one instance sends at once with the in-process dispatcher. */
 export const IN_PROCESS_WEBHOOKS = 2;
@@ -48,7 +49,7 @@ export function schedulerModule(pgBoss: PgBossFactory | null): ContainerModule {
         concurrency: config.runConcurrency,
         work: get(ctx, TOKENS.SchedulerWork),
         logger: get(ctx, TOKENS.Logger),
-        ...(get(ctx, WAKE_UPS) ? { wakeUps: get(ctx, WAKE_UPS)! } : {}),
+        ...defined({ wakeUps: get(ctx, WAKE_UPS) ? get(ctx, WAKE_UPS)! : undefined }),
       });
     });
     bind.singleton(WAKE_UPS, (ctx) => {
@@ -69,7 +70,7 @@ export function schedulerModule(pgBoss: PgBossFactory | null): ContainerModule {
           pollMs: QUEUED_RUNS_POLL_MS,
           retakeAfterMs: QUEUED_RUNS_RETAKE_MS,
           logger: get(ctx, TOKENS.Logger),
-          ...(wakeUps ? { wakeUps } : {}),
+          ...defined({ wakeUps: wakeUps || undefined }),
         },
       );
     });

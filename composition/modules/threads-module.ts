@@ -44,6 +44,7 @@ import { storeTextIndex } from '../store-text-index.js';
 import { threadRoutes } from '../../adapters/http/routes/thread-routes.js';
 import { ThreadTitler } from '../../application/threads/thread-titler.js';
 import { AiSdkModel } from '../../adapters/model/ai-sdk-model.js';
+import { defined } from '../../domain/defined.js';
 
 /** What the agent loop is built from (typed-wiring.typecheck.ts swaps two of them to prove tsc refuses it). */
 export function agentTurnDeps(ctx: Resolver): AgentTurnDeps {
@@ -58,9 +59,7 @@ export function agentTurnDeps(ctx: Resolver): AgentTurnDeps {
     settings: {
       toolOutputCap: config.toolOutputCap,
       maxSteps: config.maxSteps,
-      ...(config.historyWindow !== undefined ? { historyWindow: config.historyWindow } : {}),
-      ...(config.maxOutputTokens !== undefined ? { maxOutputTokens: config.maxOutputTokens } : {}),
-      ...(config.instructions !== undefined ? { instructions: config.instructions } : {}),
+      ...defined({ historyWindow: config.historyWindow, maxOutputTokens: config.maxOutputTokens, instructions: config.instructions }),
     },
     ids: get(ctx, TOKENS.Ids),
     logger: get(ctx, TOKENS.Logger),

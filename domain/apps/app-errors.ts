@@ -1,5 +1,6 @@
 import { Conflict, DomainError, Forbidden, InvalidInput, Unavailable, type ErrorCode } from '../errors.js';
 import type { DocumentIssue } from './validate-document.js';
+import { defined } from '../defined.js';
 
 /** A generated, imported or pinned document broke the AppDocument rules; nothing was stored. */
 export class InvalidAppDocument extends InvalidInput {
@@ -112,7 +113,7 @@ const TOOL_FAILURE_CODES: ReadonlyArray<ErrorCode> = [
 export class AppToolFailed extends DomainError {
   constructor(tool: string, error: string, code?: string) {
     const known = TOOL_FAILURE_CODES.find((c) => c === code);
-    super(known ?? 'unavailable', `${tool} failed: ${error}`, { status: 'failed', tool, ...(code ? { cause: code } : {}) });
+    super(known ?? 'unavailable', `${tool} failed: ${error}`, { status: 'failed', tool, ...defined({ cause: code || undefined }) });
   }
 }
 

@@ -1,5 +1,6 @@
 import { NODE_TYPES, type AppDocument, type PropValue } from './app-document.js';
 import type { PinDrift } from './fork-pin.js';
+import { defined } from '../defined.js';
 
 /**
  * What the renderer draws while an app is generated and once it is ready: the `data` of a
@@ -42,11 +43,18 @@ export function viewOfDocument(appId: string, document: AppDocument, pinDrift: P
       props: node.props ?? {},
       children: node.children ?? [],
       pending: false,
-      ...(node.bind ? { bind: node.bind } : {}),
-      ...(node.action ? { action: node.action } : {}),
+      ...defined({ bind: node.bind || undefined, action: node.action || undefined }),
     };
   }
-  return { appId, status: 'ready', title: document.title, ui: document.ui, root: document.root, nodes, ...(pinDrift ? { pinDrift } : {}) };
+  return {
+    appId,
+    status: 'ready',
+    title: document.title,
+    ui: document.ui,
+    root: document.root,
+    nodes,
+    ...defined({ pinDrift: pinDrift || undefined }),
+  };
 }
 
 /**
@@ -66,8 +74,10 @@ export function viewOfDraft(appId: string, draft: unknown): AppView {
       props: isObject(node.props) ? scalarProps(node.props) : {},
       children: Array.isArray(node.children) ? node.children.filter((c): c is string => typeof c === 'string') : [],
       pending: type === null || index === entries.length - 1,
-      ...(typeof node.bind === 'string' ? { bind: node.bind } : {}),
-      ...(typeof node.action === 'string' ? { action: node.action } : {}),
+      ...defined({
+        bind: typeof node.bind === 'string' ? node.bind : undefined,
+        action: typeof node.action === 'string' ? node.action : undefined,
+      }),
     };
   });
   const root = typeof source.root === 'string' ? source.root : null;

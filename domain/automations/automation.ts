@@ -2,6 +2,7 @@ import { aggregateOf } from '../aggregate.js';
 import { Conflict } from '../errors.js';
 import type { Principal } from '../principal.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_RETRY, type ConcurrencyPolicy, type RetryPolicy } from './run-policy.js';
+import { defined } from '../defined.js';
 
 /** What makes an automation run: a cron schedule (in a timezone, UTC by default) or a webhook source. */
 export type Trigger =
@@ -97,7 +98,7 @@ export class Automation extends aggregateOf<AutomationPrimitives>().reading('id'
       task: input.task,
       armed: false,
       armedAt: null,
-      owner: { subject, kind, ...(name ? { name } : {}), ...(email ? { email } : {}) },
+      owner: { subject, kind, ...defined({ name: name || undefined, email: email || undefined }) },
       createdAt: input.now,
       updatedAt: input.now,
       retry: input.retry ?? DEFAULT_RETRY,

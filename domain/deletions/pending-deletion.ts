@@ -1,4 +1,5 @@
 import type { Principal } from '../principal.js';
+import { defined } from '../defined.js';
 
 /**
  * A deletion a person asked for with a way back: the thing is out of use at once (hidden, not
@@ -46,7 +47,7 @@ export class PendingDeletion {
       id: input.id,
       kind: input.kind,
       owner: subject,
-      principal: { subject, kind, ...(name !== undefined ? { name } : {}), ...(email !== undefined ? { email } : {}) },
+      principal: { subject, kind, ...defined({ name, email }) },
       label: input.label,
       requestedAt: input.now.toISOString(),
       undoUntil: new Date(input.now.getTime() + input.undoSeconds * 1000).toISOString(),

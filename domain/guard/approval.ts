@@ -3,6 +3,7 @@ import { Conflict } from '../errors.js';
 import type { GrantReach, Remember } from './grant.js';
 import type { Presence, Risk, Venue } from './risk.js';
 import { threadAndRun, type RuledCall } from './tool-call.js';
+import { defined } from '../defined.js';
 
 /**
  * `executing` is internal: on the wire it reads as `pending` without `request` (the resume
@@ -148,9 +149,12 @@ export class Approval extends aggregateOf<ApprovalPrimitives>().reading('id', 's
         presence: call.presence,
         session: call.session,
         ...threadAndRun(input),
-        ...(automation ? { automationId: automation.automationId, appliesTo: { kind: 'automation' as const, ...automation } } : {}),
-        ...(input.appId ? { appId: input.appId } : {}),
-        ...(input.contentHash ? { contentHash: input.contentHash } : {}),
+        ...defined({
+          automationId: automation?.automationId,
+          appliesTo: automation ? { kind: 'automation' as const, ...automation } : undefined,
+          appId: input.appId || undefined,
+          contentHash: input.contentHash || undefined,
+        }),
       },
       inputDigest: call.inputDigest,
       evidence: call.evidence ?? null,

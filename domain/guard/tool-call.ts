@@ -1,5 +1,6 @@
 import type { Principal } from '../principal.js';
 import type { EffectiveRisk, Presence, Venue } from './risk.js';
+import { defined } from '../defined.js';
 
 /** The automation whose run makes a call; its grants cover only calls that carry it. */
 export interface CallingAutomation {
@@ -38,7 +39,7 @@ export interface ThreadAndRun {
 
 /** Just the thread and run `from` names, leaving out either when it has none (records and audit details omit absent keys). */
 export function threadAndRun(from: ThreadAndRun): ThreadAndRun {
-  return { ...(from.threadId ? { threadId: from.threadId } : {}), ...(from.runId ? { runId: from.runId } : {}) };
+  return defined({ threadId: from.threadId || undefined, runId: from.runId || undefined });
 }
 
 /**

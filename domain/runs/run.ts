@@ -9,6 +9,7 @@ import {
   type RetryPolicy,
 } from '../automations/run-policy.js';
 import { RESERVED_SUBJECT_PREFIX } from '../principal.js';
+import { defined } from '../defined.js';
 
 /** Runs a schedule starts are started by this reserved subject; deliveries by `porter:webhook:<source>`. */
 export const SCHEDULER_SUBJECT = `${RESERVED_SUBJECT_PREFIX}scheduler`;
@@ -236,13 +237,18 @@ export class Run extends aggregateOf<RunPrimitives>().reading(
     const { dryRun, retry, concurrency, attempts, nextAttemptAt, followUp, failedCalls, ...rest } = this.props;
     return {
       ...rest,
-      ...(dryRun ? { dryRun } : {}),
-      ...(retry.max === DEFAULT_RETRY.max && retry.backoffSeconds === DEFAULT_RETRY.backoffSeconds ? {} : { retry }),
-      ...(concurrency.limit === DEFAULT_CONCURRENCY.limit && concurrency.whenBusy === DEFAULT_CONCURRENCY.whenBusy ? {} : { concurrency }),
-      ...(attempts.length ? { attempts } : {}),
-      ...(nextAttemptAt !== null ? { nextAttemptAt } : {}),
-      ...(followUp !== null ? { followUp } : {}),
-      ...(failedCalls ? { failedCalls } : {}),
+      ...defined({
+        dryRun: dryRun || undefined,
+        retry: retry.max === DEFAULT_RETRY.max && retry.backoffSeconds === DEFAULT_RETRY.backoffSeconds ? undefined : retry,
+        concurrency:
+          concurrency.limit === DEFAULT_CONCURRENCY.limit && concurrency.whenBusy === DEFAULT_CONCURRENCY.whenBusy
+            ? undefined
+            : concurrency,
+        attempts: attempts.length ? attempts : undefined,
+        nextAttemptAt: nextAttemptAt ?? undefined,
+        followUp: followUp ?? undefined,
+        failedCalls: failedCalls || undefined,
+      }),
     };
   }
 
@@ -280,7 +286,7 @@ export class Run extends aggregateOf<RunPrimitives>().reading(
     return this.with({
       state: 'running',
       startedAt: this.props.startedAt ?? at,
-      lease: { holder, until: leaseUntil, ...(watched ? { watched } : {}) },
+      lease: { holder, until: leaseUntil, ...defined({ watched: watched || undefined }) },
       attempts,
       nextAttemptAt: null,
     });

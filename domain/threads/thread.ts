@@ -1,6 +1,7 @@
 import { aggregateOf } from '../aggregate.js';
 import { plainTitle } from './thread-title.js';
 import { keptAsVersion, type VersionFork } from './message-versions.js';
+import { defined } from '../defined.js';
 
 export const DEFAULT_TITLE = 'New conversation';
 /** The longest title a person may give a thread. */
@@ -103,8 +104,8 @@ export class Thread extends aggregateOf<ThreadPrimitives>().reading('id', 'owner
   startTurn(turnId: string, now: string, leaseMs: number, ticket?: string, sent?: string, holder?: string): Thread {
     const waiting = this.inLine(now).filter((hold) => hold.id !== ticket);
     return this.with({
-      activeTurn: { id: turnId, until: until(now, leaseMs), ...(sent ? { sent } : {}), ...(holder ? { holder } : {}) },
-      ...(this.props.waiting ? { waiting } : {}),
+      activeTurn: { id: turnId, until: until(now, leaseMs), ...defined({ sent: sent || undefined, holder: holder || undefined }) },
+      ...defined({ waiting: this.props.waiting ? waiting : undefined }),
       updatedAt: now,
     });
   }
@@ -129,7 +130,7 @@ export class Thread extends aggregateOf<ThreadPrimitives>().reading('id', 'owner
 
   /** Takes a place at the end of the line of turns waiting (places that lapsed are dropped). */
   queue(ticket: string, now: string, leaseMs: number, holder?: string): Thread {
-    const place = { id: ticket, until: until(now, leaseMs), ...(holder ? { holder } : {}) };
+    const place = { id: ticket, until: until(now, leaseMs), ...defined({ holder: holder || undefined }) };
     const waiting = [...this.inLine(now).filter((hold) => hold.id !== ticket), place];
     return this.with({ waiting });
   }
@@ -175,7 +176,7 @@ export class Thread extends aggregateOf<ThreadPrimitives>().reading('id', 'owner
     const activeTurn = turn && dead(turn) ? { ...turn, until: now } : turn;
     const kept = waiting?.filter((hold) => !dead(hold));
     if (activeTurn === turn && kept?.length === waiting?.length) return this;
-    return this.with({ activeTurn, ...(kept ? { waiting: kept } : {}) });
+    return this.with({ activeTurn, ...defined({ waiting: kept }) });
   }
 
   /** Places in line still held, first first. */

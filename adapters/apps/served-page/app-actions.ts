@@ -1,5 +1,6 @@
 import type { AppPageKit } from '../../shared/app-page-kit.js';
 import type { ServedApp } from './served-app.js';
+import { defined } from '../../../domain/defined.js';
 
 /** What an action gathered from the page: a record from its fields, or the record it stands by. */
 export interface ActionInput {
@@ -37,7 +38,7 @@ export async function runAction(deps: AppActionsDeps, name: string | undefined, 
       if (!input.recordId && Object.keys(input.record ?? {}).length === 0) return { done: false };
       await ask('records.put', {
         collection: action.collection,
-        ...(input.recordId ? { recordId: input.recordId } : {}),
+        ...defined({ recordId: input.recordId || undefined }),
         data: input.record ?? {},
       });
       await refresh(action.collection);

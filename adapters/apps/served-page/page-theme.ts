@@ -1,3 +1,4 @@
+import { defined } from '../../../domain/defined.js';
 /** The colour scheme and accent the framing page asks the served page to follow. */
 export interface PageTheme {
   readonly scheme?: 'dark' | 'light';
@@ -10,10 +11,10 @@ export interface PageTheme {
  */
 export function themeOf(theme: unknown): PageTheme {
   const t = (theme ?? {}) as { scheme?: unknown; accent?: unknown };
-  return {
-    ...(t.scheme === 'dark' || t.scheme === 'light' ? { scheme: t.scheme } : {}),
-    ...(typeof t.accent === 'string' && /^#[0-9a-fA-F]{3,8}$/.test(t.accent) ? { accent: t.accent } : {}),
-  };
+  return defined({
+    scheme: t.scheme === 'dark' || t.scheme === 'light' ? t.scheme : undefined,
+    accent: typeof t.accent === 'string' && /^#[0-9a-fA-F]{3,8}$/.test(t.accent) ? t.accent : undefined,
+  });
 }
 
 /** Follows `theme` on the page's root element: `data-scheme` and the `--accent` property. */

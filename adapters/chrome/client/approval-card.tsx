@@ -4,6 +4,7 @@ import { approvalView, describeError, wire, type ApprovalState, type ApprovalVie
 import { RiskBadge } from './risk-badge.js';
 import { announceApprovalsChanged } from './page-events.js';
 import { InlineError } from './page.js';
+import { defined } from '../../../domain/defined.js';
 
 /** How long between looks at an undecided approval, to notice a decision made elsewhere. */
 const POLL_MS = 2500;
@@ -107,7 +108,7 @@ export function ApprovalCard({
     const remember = approve && rememberable ? choices.find((c) => c.value === choice)?.remember : undefined;
     try {
       const view = await wire('POST', `/approvals/${encodeURIComponent(approvalId)}/decide`, {
-        body: { approve, ...(remember ? { remember } : {}) },
+        body: { approve, ...defined({ remember }) },
         schema: approvalView,
       });
       setState(view.state === 'pending' ? (approve ? 'approved' : 'denied') : view.state);

@@ -1,4 +1,5 @@
 import type { Automation } from './automation-shapes.js';
+import { defined } from '../../../domain/defined.js';
 
 /** What the automation form holds when it is sent. */
 export interface AutomationFields {
@@ -20,10 +21,10 @@ export function automationBody(fields: AutomationFields): Record<string, unknown
   return {
     name: fields.name,
     trigger: kind === 'schedule' ? { kind, cron: fields.cron.trim(), timezone: fields.timezone } : { kind, source: fields.source },
-    task: { prompt: fields.prompt, ...(fields.tools.size ? { tools: [...fields.tools] } : {}) },
+    task: { prompt: fields.prompt, ...defined({ tools: fields.tools.size ? [...fields.tools] : undefined }) },
     retry: { max: Number(fields.retries) },
     concurrency: { limit: 1, whenBusy: fields.whenBusy === 'skip' ? 'skip' : 'queue' },
-    ...(fields.notifyUrl ? { notify: { url: fields.notifyUrl } } : {}),
+    ...defined({ notify: fields.notifyUrl ? { url: fields.notifyUrl } : undefined }),
   };
 }
 
@@ -42,7 +43,7 @@ export function changesOf(
     name: existing.name,
     trigger:
       existing.trigger.kind === 'schedule' ? { ...existing.trigger, timezone: existing.trigger.timezone ?? 'UTC' } : existing.trigger,
-    task: { prompt: existing.task.prompt, ...(existing.task.tools?.length ? { tools: existing.task.tools } : {}) },
+    task: { prompt: existing.task.prompt, ...defined({ tools: existing.task.tools?.length ? existing.task.tools : undefined }) },
     retry: { max: existing.retry?.max ?? 2 },
     concurrency: { limit: 1, whenBusy: existing.concurrency?.whenBusy === 'skip' ? 'skip' : 'queue' },
   };

@@ -15,6 +15,7 @@ import { announceApprovalsChanged } from './page-events.js';
 import { MOD, focusComposer } from './shortcuts.js';
 import { JumpToLatest } from './jump-to-latest.js';
 import { UsageWarning } from './usage-meter.js';
+import { defined } from '../../../domain/defined.js';
 
 export interface ChatViewProps {
   readonly threadId: string;
@@ -255,20 +256,22 @@ export function ChatView({ threadId, initialMessages, initialVersions, firstMess
               streaming={busy && index === messages.length - 1 && message.role === 'assistant'}
               onDecided={onDecided}
               onSettledElsewhere={onSettledElsewhere}
-              {...(canRedo && (index === lastAnswer || (index === messages.length - 1 && interruptionOf(message)))
-                ? { onRegenerate: retry }
-                : {})}
+              {...defined({
+                onRegenerate:
+                  canRedo && (index === lastAnswer || (index === messages.length - 1 && interruptionOf(message))) ? retry : undefined,
+              })}
               versions={versions.get(message.id)}
               onShowVersion={canRedo && !switching ? showVersionOf(message.id, index) : undefined}
-              {...(canRedo && message.role === 'user'
-                ? {
-                    onEdit: async (text: string) => {
-                      pinned.current = true;
-                      focusComposer();
-                      await sendMessage({ text, messageId: message.id });
-                    },
-                  }
-                : {})}
+              {...defined({
+                onEdit:
+                  canRedo && message.role === 'user'
+                    ? async (text: string) => {
+                        pinned.current = true;
+                        focusComposer();
+                        await sendMessage({ text, messageId: message.id });
+                      }
+                    : undefined,
+              })}
             />
           ))}
           {status === 'submitted' && messages.at(-1)?.role !== 'assistant' ? (

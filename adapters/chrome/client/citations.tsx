@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { z } from 'zod';
 import type { UIMessage } from 'ai';
 import { describeError, wire } from './wire.js';
+import { defined } from '../../../domain/defined.js';
 
 type Part = UIMessage['parts'][number];
 
@@ -27,10 +28,18 @@ function citationsOf(parts: ReadonlyArray<Part>): Citation[] {
     if (seen.has(part.sourceId)) continue;
     seen.add(part.sourceId);
     if (part.type === 'source-document')
-      citations.push({ key: part.sourceId, title: part.title, ...(part.sourceId.startsWith('psg_') ? { passageId: part.sourceId } : {}) });
+      citations.push({
+        key: part.sourceId,
+        title: part.title,
+        ...defined({ passageId: part.sourceId.startsWith('psg_') ? part.sourceId : undefined }),
+      });
     // Only web pages open from here: another scheme (javascript:, data:) is shown, never followed.
     else
-      citations.push({ key: part.sourceId, title: part.title ?? part.url, ...(/^https?:\/\//i.test(part.url) ? { url: part.url } : {}) });
+      citations.push({
+        key: part.sourceId,
+        title: part.title ?? part.url,
+        ...defined({ url: /^https?:\/\//i.test(part.url) ? part.url : undefined }),
+      });
   }
   return citations;
 }

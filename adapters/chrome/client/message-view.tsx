@@ -13,6 +13,7 @@ import { Citations } from './citations.js';
 import type { ApprovalView } from './wire.js';
 import { VersionSwitcher, type ShownVersion } from './version-switcher.js';
 import { InterruptedNote, interruptionOf } from './interrupted-note.js';
+import { defined } from '../../../domain/defined.js';
 
 type Part = UIMessage['parts'][number];
 
@@ -85,7 +86,7 @@ export function MessageView(props: MessageViewProps) {
             ) : null,
           )}
         </div>
-        <MessageActions text={plainText(message)} {...(onEdit ? { onEdit: () => setEditing(true) } : {})}>
+        <MessageActions text={plainText(message)} {...defined({ onEdit: onEdit ? () => setEditing(true) : undefined })}>
           {switcher}
         </MessageActions>
         {unanswered ? <InterruptedNote interruption={unanswered} kept={false} onRetry={onRegenerate} /> : null}
@@ -137,8 +138,8 @@ export function MessageView(props: MessageViewProps) {
               key={part.toolCallId}
               call={call}
               live={streaming}
-              {...(onDecided ? { onDecided } : {})}
-              {...(onSettledElsewhere ? { onSettledElsewhere } : {})}
+              {...defined({ onDecided })}
+              {...defined({ onSettledElsewhere })}
             >
               {live(call.state, streaming) ? <ToolProgress toolCallId={part.toolCallId} progress={progress.get(part.toolCallId)} /> : null}
             </ToolActivity>
@@ -177,7 +178,7 @@ export function MessageView(props: MessageViewProps) {
       ) : null}
       <Citations parts={message.parts} />
       {!streaming ? (
-        <MessageActions text={plainText(message)} {...(onRegenerate ? { onRegenerate } : {})}>
+        <MessageActions text={plainText(message)} {...defined({ onRegenerate })}>
           {switcher}
         </MessageActions>
       ) : null}
@@ -213,7 +214,7 @@ function approvalsOf(parts: ReadonlyArray<Part>): Map<string, NonNullable<ToolCa
       approvalId: data.approvalId,
       risk: typeof data.risk === 'string' ? data.risk : 'write',
       preview: typeof data.preview === 'string' ? data.preview : 'Run a tool',
-      ...(typeof data.egress === 'boolean' ? { egress: data.egress } : {}),
+      ...defined({ egress: typeof data.egress === 'boolean' ? data.egress : undefined }),
     });
   }
   return found;
@@ -229,8 +230,7 @@ export function laterResultsOf(messages: ReadonlyArray<UIMessage>): Map<string, 
       if (typeof data.toolCallId !== 'string' || typeof data.state !== 'string') continue;
       results.set(data.toolCallId, {
         state: data.state,
-        ...('output' in data ? { output: data.output } : {}),
-        ...(typeof data.errorText === 'string' ? { errorText: data.errorText } : {}),
+        ...defined({ output: data.output, errorText: typeof data.errorText === 'string' ? data.errorText : undefined }),
       });
     }
   }

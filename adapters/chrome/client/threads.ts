@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { UIMessage } from 'ai';
 import { threadPage, threadSummary, wire, type ThreadSummary } from './wire.js';
 import type { ShownVersion } from './version-switcher.js';
+import { defined } from '../../../domain/defined.js';
 
 const storedMessage = z.object({
   id: z.string(),
@@ -28,7 +29,7 @@ export interface StoredThread {
 
 /** `GET /threads/:id`: the thread as the server stores it (AI SDK UI messages). */
 export async function loadThread(threadId: string, signal?: AbortSignal): Promise<StoredThread> {
-  const thread = await wire('GET', `/threads/${encodeURIComponent(threadId)}`, { schema: storedThread, ...(signal ? { signal } : {}) });
+  const thread = await wire('GET', `/threads/${encodeURIComponent(threadId)}`, { schema: storedThread, ...defined({ signal }) });
   return storedOf(thread);
 }
 
@@ -52,7 +53,7 @@ export async function listThreads(
   signal?: AbortSignal,
 ): Promise<{ threads: ThreadSummary[]; nextCursor: string | null }> {
   const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
-  const page = await wire('GET', `/threads${query}`, { schema: threadPage, ...(signal ? { signal } : {}) });
+  const page = await wire('GET', `/threads${query}`, { schema: threadPage, ...defined({ signal }) });
   return { threads: page.threads, nextCursor: page.nextCursor ?? null };
 }
 

@@ -1,3 +1,4 @@
+import { defined } from '../../../domain/defined.js';
 /** "just now", "5 min", "3 h", "Yesterday", or a short date: enough to tell threads apart. */
 export function relativeTime(iso: string, now: Date = new Date()): string {
   const then = new Date(iso);
@@ -12,7 +13,7 @@ export function relativeTime(iso: string, now: Date = new Date()): string {
   return then.toLocaleDateString(undefined, {
     month: 'short',
     day: 'numeric',
-    ...(then.getFullYear() !== now.getFullYear() ? { year: 'numeric' } : {}),
+    ...defined({ year: then.getFullYear() !== now.getFullYear() ? 'numeric' : undefined }),
   });
 }
 

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { ApprovalCard } from './approval-card.js';
 import type { ApprovalState, ApprovalView } from './wire.js';
 import { Icon } from './icon.js';
+import { defined } from '../../../domain/defined.js';
 
 /** What the chrome knows of one tool call, merged from its part and any later result. */
 export interface ToolCallView {
@@ -94,8 +95,8 @@ export function ToolActivity({ call, live, onDecided, onSettledElsewhere, childr
           preview={call.approval.preview}
           egress={call.approval.egress}
           tool={call.tool}
-          {...(onDecided ? { onDecided } : {})}
-          {...(onSettledElsewhere ? { onSettledElsewhere } : {})}
+          {...defined({ onDecided })}
+          {...defined({ onSettledElsewhere })}
         />
       ) : null}
     </div>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { UIMessage } from 'ai';
+import { defined } from '../../../domain/defined.js';
 
 /** What a running tool last said about itself. */
 export interface Progress {
@@ -24,7 +25,7 @@ export function progressOf(parts: UIMessage['parts']): Map<string, Progress> {
     if (typeof toolCallId !== 'string' || typeof label !== 'string' || !label.trim()) continue;
     found.set(toolCallId, {
       label: label.slice(0, 300),
-      ...(typeof fraction === 'number' && fraction >= 0 && fraction <= 1 ? { fraction } : {}),
+      ...defined({ fraction: typeof fraction === 'number' && fraction >= 0 && fraction <= 1 ? fraction : undefined }),
     });
   }
   return found;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defined } from '../../../domain/defined.js';
 
 /** Where the wire is mounted, as the serving page says (`<meta name="porter-wire">`). */
 export const WIRE = document.querySelector<HTMLMetaElement>('meta[name="porter-wire"]')?.content || '/api/porter';
@@ -33,9 +34,8 @@ export async function wire<T>(
     response = await fetch(`${WIRE}${path}`, {
       method,
       credentials: 'same-origin',
-      headers: { accept: 'application/json', ...(changes ? { 'content-type': 'application/json' } : {}) },
-      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
+      headers: { accept: 'application/json', ...defined({ 'content-type': changes ? 'application/json' : undefined }) },
+      ...defined({ body: options.body !== undefined ? JSON.stringify(options.body) : undefined, signal: options.signal }),
     });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;

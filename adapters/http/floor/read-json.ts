@@ -4,6 +4,7 @@ import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import getRawBody from 'raw-body';
 import { InvalidInput, PayloadTooLarge, UnsupportedMediaType } from '../../../domain/errors.js';
 import { assertJsonDepth } from '../../../domain/json-depth.js';
+import { defined } from '../../../domain/defined.js';
 
 /** A body must be a JSON object or array (RFC 8259 whitespace may lead). */
 const OBJECT_OR_ARRAY = /^[ \t\n\r]*[[{]/;
@@ -25,7 +26,7 @@ export async function readJson(req: IncomingMessage, limit: number): Promise<unk
       limit,
       encoding: 'utf-8',
       // The declared length is only the decoded length when nothing was compressed.
-      ...(encoding === 'identity' && length !== undefined ? { length } : {}),
+      ...defined({ length: encoding === 'identity' ? length : undefined }),
     });
   } catch (error) {
     // The request is left whole (not destroyed) so the wire can answer and close the connection cleanly.

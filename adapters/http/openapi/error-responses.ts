@@ -5,6 +5,7 @@ import { isOrgScoped } from '../wire-paths.js';
 import type { WireRoute } from '../wire-route.js';
 import { isCsrfExempt, readsOwnBody, STATE_CHANGING } from '../wire-paths.js';
 import type { RouteAccess } from '../wire-routes.js';
+import { defined } from '../../../domain/defined.js';
 
 /** What each envelope code means on the wire (docs/wire.md lists them). */
 const MEANING: Readonly<Record<ErrorCode, string>> = {
@@ -46,7 +47,7 @@ export function errorResponse(code: ErrorCode, envelope: Record<string, unknown>
           : undefined;
   return {
     description: `\`${code}\`: ${MEANING[code]}`,
-    ...(headers ? { headers } : {}),
+    ...defined({ headers }),
     content: { 'application/json': { schema: envelope } },
   };
 }

@@ -6,6 +6,7 @@ import type { Answer, RouteMethod, SecurityRequirement, WireRoute } from '../wir
 import type { RouteAccess, WireRoutes } from '../wire-routes.js';
 import { envelopeErrorsOf, errorResponse, errorResponseName } from './error-responses.js';
 import { SchemaBook, withoutAbsence, type JsonSchema } from './json-schemas.js';
+import { defined } from '../../../domain/defined.js';
 
 export interface OpenApiOptions {
   /** Where the wire is mounted, e.g. `/api/porter`. */
@@ -128,9 +129,9 @@ function operationOf(
   return {
     tags: [group.tag],
     summary: declared.summary,
-    ...(declared.description ? { description: declared.description } : {}),
+    ...defined({ description: declared.description || undefined }),
     operationId,
-    ...(parameters.length > 0 ? { parameters } : {}),
+    ...defined({ parameters: parameters.length > 0 ? parameters : undefined }),
     ...requestBodyOf(declared, book, name),
     responses: sortedByStatus(responses),
     security: declared.security ?? group.security ?? defaultSecurity(group.access),
@@ -170,7 +171,13 @@ function queryParameters(declared: WireRoute, book: SchemaBook, name: string): J
 /** A Parameter Object; the schema's description becomes the parameter's. */
 function parameter(name: string, where: 'path' | 'query', required: boolean, schema: JsonSchema): JsonSchema {
   const { description, ...rest } = schema;
-  return { name, in: where, required, ...(typeof description === 'string' ? { description } : {}), schema: rest };
+  return {
+    name,
+    in: where,
+    required,
+    ...defined({ description: typeof description === 'string' ? description : undefined }),
+    schema: rest,
+  };
 }
 
 function requestBodyOf(declared: WireRoute, book: SchemaBook, name: string): { requestBody?: JsonSchema } {
@@ -208,7 +215,7 @@ function responseOf(answer: Answer, book: SchemaBook, name: string): JsonSchema 
         ]),
       )
     : undefined;
-  return { description: answer.description, ...(headers ? { headers } : {}), ...(content ? { content } : {}) };
+  return { description: answer.description, ...defined({ headers, content }) };
 }
 
 /**

@@ -7,6 +7,7 @@ import { json, jsonBody, route } from '../wire-route.js';
 import { principalFamily, type WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
 import { requestSignal } from './caller-routes.js';
+import { defined } from '../../../domain/defined.js';
 
 /** What a page may send with an action: its fields, as JSON, small. */
 const MAX_INPUT_CHARS = 64 * 1024;
@@ -51,7 +52,7 @@ export function appActionRoutes(actions: AppActionUseCases): WireRoutes {
           appId: params.id,
           action: params.action,
           input: body.input,
-          credentials: { ...(cookie ? { cookie } : {}), ...(authorization ? { authorization } : {}) },
+          credentials: defined({ cookie: cookie || undefined, authorization: authorization || undefined }),
           signal: requestSignal(ctx),
         });
         ctx.status = answer.status === 'parked' ? 202 : 200;

@@ -14,6 +14,7 @@ import { principalOf } from '../wire-state.js';
 import { appDataRoutes } from './app-data-routes.js';
 import { appViewRoutes } from './app-view-routes.js';
 import { callerRoutes, type CallerRoutes } from './caller-routes.js';
+import { defined } from '../../../domain/defined.js';
 
 const SLOT_NAME = '[A-Za-z0-9][A-Za-z0-9_.-]{0,99}';
 const SLOT = z.string().regex(new RegExp(`^${SLOT_NAME}$`), 'must be a slot name');
@@ -97,7 +98,7 @@ function literalRoutes(apps: AppsUseCases): WireRoute[] {
           throw new UnsupportedMediaType(`An app file must be sent as ${APP_MEDIA_TYPE}`);
         const bytes = await getRawBody(ctx.req, {
           limit: ARCHIVE_LIMITS.maxArchiveBytes,
-          ...(ctx.request.length !== undefined ? { length: ctx.request.length } : {}),
+          ...defined({ length: ctx.request.length }),
         });
         ctx.status = 201;
         ctx.body = await apps.importApp.execute({ principal: principalOf(ctx), bytes: new Uint8Array(bytes) });

@@ -4,6 +4,7 @@ import { appParams } from '../shapes/app-shapes.js';
 import { bytes, route, type WireRoute } from '../wire-route.js';
 import type { WireRouteContext } from '../wire-state.js';
 import { principalOf } from '../wire-state.js';
+import { defined } from '../../../domain/defined.js';
 
 /**
  * What every page of a served app carries. Its code is generated, not the host's, and it is served
@@ -33,8 +34,10 @@ export function appViewRoutes(apps: AppsUseCases): WireRoute[] {
       principal: principalOf(ctx),
       appId: ctx.params.id!,
       path: `${rest}${ctx.querystring ? `?${ctx.querystring}` : ''}`,
-      ...(ctx.get('accept') ? { accept: ctx.get('accept') } : {}),
-      ...(ctx.get('accept-language') ? { acceptLanguage: ctx.get('accept-language') } : {}),
+      ...defined({
+        accept: ctx.get('accept') || undefined,
+        acceptLanguage: ctx.get('accept-language') || undefined,
+      }),
     });
     ctx.status = answer.status;
     ctx.set(SERVED_PAGE_HEADERS);

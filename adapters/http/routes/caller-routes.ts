@@ -3,6 +3,7 @@ import type { Principal } from '../../../domain/principal.js';
 import type { UseCase } from '../../../ports/use-case.js';
 import { bare, jsonBody, pathParamsOf, route, type Answer, type EnvelopeError, type JsonBody, type WireRoute } from '../wire-route.js';
 import { principalOf, type WireRouteContext } from '../wire-state.js';
+import { defined } from '../../../domain/defined.js';
 
 /**
  * Most principal routes hand one use case the caller and what the request names (the id of one of
@@ -142,7 +143,7 @@ function useCaseRoute<U, K extends string, W = Caller>(
   forCaller: boolean,
 ): Declare<U, K, undefined, W> {
   return (path, name, { id, responses = deleted, signal, errors = [], ...doc }) => {
-    const schemas: Record<string, z.ZodType<string>> = { ...thing?.within, ...(thing ? { id: thing.param } : {}) };
+    const schemas: Record<string, z.ZodType<string>> = { ...thing?.within, ...defined({ id: thing ? thing.param : undefined }) };
     const names = pathParamsOf(path);
     for (const param of names) if (!schemas[param]) throw new Error(`Route ${name}: the family declares no :${param}`);
     const useCase = useCases[name as keyof U] as UseCase<Record<string, unknown>, unknown>;
@@ -153,10 +154,9 @@ function useCaseRoute<U, K extends string, W = Caller>(
       id: id ?? name,
       method,
       path,
-      ...(paged ? { query: pageQuery } : {}),
-      ...(method === 'post' ? { body: noBody } : {}),
+      ...defined({ query: paged ? pageQuery : undefined, body: method === 'post' ? noBody : undefined }),
       ...doc,
-      ...(names.length > 0 ? { params: Object.fromEntries(names.map((param) => [param, schemas[param]!])) } : {}),
+      ...defined({ params: names.length > 0 ? Object.fromEntries(names.map((param) => [param, schemas[param]!])) : undefined }),
       responses,
       errors: [...(thing?.errors ?? []), ...errors],
       handle: async (ctx, input) => {
@@ -167,8 +167,7 @@ function useCaseRoute<U, K extends string, W = Caller>(
           ...query,
           ...body,
           ...Object.fromEntries(names.map((param) => [param === 'id' ? thing!.key : param, params[param]])),
-          ...(forCaller ? { principal: principalOf(ctx) } : {}),
-          ...(signal ? { signal: requestSignal(ctx) } : {}),
+          ...defined({ principal: forCaller ? principalOf(ctx) : undefined, signal: signal ? requestSignal(ctx) : undefined }),
         });
         if (status === 204) ctx.status = 204;
         else ctx.body = answer;

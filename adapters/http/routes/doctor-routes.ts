@@ -4,6 +4,7 @@ import { ActAsCheck, PresentCheck } from '../shapes/system-shapes.js';
 import { json, jsonBody, route } from '../wire-route.js';
 import { openFamily, type WireRoutes } from '../wire-routes.js';
 import { openRoutes } from './caller-routes.js';
+import { defined } from '../../../domain/defined.js';
 
 const actAsBody = z.strictObject({ subject: z.string().min(1).max(512).optional() }).optional();
 
@@ -25,7 +26,7 @@ export function doctorRoutes(doctor: DoctorUseCases): WireRoutes {
       handle: async (ctx) => {
         const cookie = ctx.get('cookie');
         const authorization = ctx.get('authorization');
-        ctx.body = await doctor.checkPresent.execute({ ...(cookie ? { cookie } : {}), ...(authorization ? { authorization } : {}) });
+        ctx.body = await doctor.checkPresent.execute(defined({ cookie: cookie || undefined, authorization: authorization || undefined }));
       },
     }),
     route({

@@ -8,6 +8,7 @@ import { idParam } from '../shapes/path-params.js';
 import { bytes, json, ownBody, route } from '../wire-route.js';
 import { principalFamily, type WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
+import { defined } from '../../../domain/defined.js';
 
 const threadId = idParam('thread');
 const fileId = idParam('file');
@@ -58,7 +59,7 @@ export function fileRoutes(files: FileUseCases, options: { mount: string }): Wir
           threadId: params.id,
           filename: query.filename ?? 'file',
           declaredType,
-          ...(ctx.request.length !== undefined ? { declaredLength: ctx.request.length } : {}),
+          ...defined({ declaredLength: ctx.request.length }),
           chunks: ctx.req,
         });
         ctx.status = 201;

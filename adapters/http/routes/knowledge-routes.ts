@@ -8,6 +8,7 @@ import { json, jsonBody, route } from '../wire-route.js';
 import { principalFamily, type WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
 import { callerRoutes } from './caller-routes.js';
+import { defined } from '../../../domain/defined.js';
 
 const scopeName = z.string().min(1).max(SCOPE_NAME_LIMIT);
 
@@ -75,7 +76,7 @@ export function knowledgeRoutes(knowledge: KnowledgeUseCases): WireRoutes {
           title: body.title,
           format: body.format,
           content: 'base64' in body ? new Uint8Array(Buffer.from(body.base64, 'base64')) : body.text,
-          ...(body.scope ? { scope: body.scope } : {}),
+          ...defined({ scope: body.scope }),
         });
         ctx.status = 201;
         ctx.body = added;

@@ -6,6 +6,7 @@ import { json, jsonBody, route } from '../wire-route.js';
 import { principalFamily, type WireRoutes } from '../wire-routes.js';
 import { principalOf } from '../wire-state.js';
 import { callerRoutes, pageQuery } from './caller-routes.js';
+import { defined } from '../../../domain/defined.js';
 
 const runId = idParam('run');
 
@@ -76,7 +77,7 @@ export function runRoutes(runs: RunUseCases): WireRoutes {
           principal: principalOf(ctx),
           automationId: params.id,
           venue: 'wire',
-          ...(body?.input !== undefined ? { input: body.input } : {}),
+          ...defined({ input: body?.input }),
         });
       },
     }),
@@ -96,7 +97,7 @@ export function runRoutes(runs: RunUseCases): WireRoutes {
         ctx.body = await runs.dryRunAutomation.execute({
           principal: principalOf(ctx),
           automationId: params.id,
-          ...(body?.input !== undefined ? { input: body.input } : {}),
+          ...defined({ input: body?.input }),
         });
       },
     }),

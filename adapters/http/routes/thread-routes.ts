@@ -11,6 +11,7 @@ import { principalOf } from '../wire-state.js';
 import { sendTurn, type TurnStreamOptions } from '../sse.js';
 import { callerRoutes, pageQuery } from './caller-routes.js';
 import { parseTurnBody, turnBody, turnInputOf } from './turn-body.js';
+import { defined } from '../../../domain/defined.js';
 const threadId = idParam('thread');
 const listQuery = pageQuery.extend({
   q: writtenText(200)
@@ -100,10 +101,10 @@ export function threadRoutes(threads: ThreadUseCases, streams: TurnStreamOptions
         const turn = await threads.runTurn.execute({
           principal: principalOf(ctx),
           threadId: params.id,
-          ...(input.message ? { message: input.message } : {}),
+          ...defined({ message: input.message }),
           answers: input.answers,
-          ...(input.rewind ? { rewind: input.rewind } : {}),
-          credentials: { ...(cookie ? { cookie } : {}), ...(authorization ? { authorization } : {}) },
+          ...defined({ rewind: input.rewind }),
+          credentials: defined({ cookie: cookie || undefined, authorization: authorization || undefined }),
         });
         sendTurn(ctx, turn, streams);
       },

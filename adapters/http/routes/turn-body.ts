@@ -3,6 +3,7 @@ import type { UiMessage } from '../../../domain/threads/ui-message.js';
 import type { ApprovalAnswer } from '../../../ports/use-cases/threads.js';
 import type { Rewind } from '../../../domain/threads/rewind.js';
 import { InvalidInput } from '../../../domain/errors.js';
+import { defined } from '../../../domain/defined.js';
 
 const metadata = z.record(z.string(), z.unknown());
 
@@ -200,7 +201,7 @@ export function turnInputOf(body: TurnBody): { message?: UiMessage; answers: App
     return {
       message: toUiMessage(parsed.data),
       answers: [],
-      ...(body.messageId !== undefined ? { rewind: { kind: 'message', messageId: body.messageId } } : {}),
+      ...defined({ rewind: body.messageId !== undefined ? { kind: 'message' as const, messageId: body.messageId } : undefined }),
     };
   }
   if (last.role !== 'assistant') throw new InvalidInput('The last message must come from the user, or carry approval answers');
@@ -217,6 +218,6 @@ function toUiMessage(message: z.output<typeof userMessage>): UiMessage {
     id: message.id ?? '',
     role: 'user',
     parts: message.parts,
-    ...(message.metadata !== undefined ? { metadata: message.metadata } : {}),
+    ...defined({ metadata: message.metadata }),
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InvalidInput } from '../../../domain/errors.js';
 import { SandboxProviderFailed, SandboxServerFailed, SandboxServerNotRunning, SandboxSnapshotNotFound } from '../sandbox-errors.js';
+import { defined } from '../../../domain/defined.js';
 
 /** The service's error envelope (docs/sandbox-cloud-api.md). */
 const errorSchema = z.object({
@@ -87,7 +88,7 @@ export class CloudClient {
         method,
         headers,
         redirect: 'manual',
-        ...(timeoutMs !== undefined && !init.signal ? { signal: AbortSignal.timeout(timeoutMs) } : {}),
+        ...defined({ signal: timeoutMs !== undefined && !init.signal ? AbortSignal.timeout(timeoutMs) : undefined }),
       });
     } catch (error) {
       // The URL is ours and carries no secret; the token never appears in a message.

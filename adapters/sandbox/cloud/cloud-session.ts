@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { SandboxFile, SandboxSession } from '../../../ports/sandbox.js';
 import { checkedRequestPath, relativeAppPath } from '../app-paths.js';
 import { sandboxSchema, snapshotSchema, statusSchema, type CloudClient } from './cloud-client.js';
+import { defined } from '../../../domain/defined.js';
 
 /** One app's sandbox in the cloud service; every call is one request of docs/sandbox-cloud-api.md. */
 export class CloudSandboxSession implements SandboxSession {
@@ -22,7 +23,7 @@ export class CloudSandboxSession implements SandboxSession {
       files: files.map((file) => ({
         path: file.path,
         content: Buffer.from(file.content).toString('base64'),
-        ...(file.mode !== undefined ? { mode: file.mode & 0o777 } : {}),
+        ...defined({ mode: file.mode !== undefined ? file.mode & 0o777 : undefined }),
       })),
     };
     await this.client.empty('PUT', `${this.path}/files`, body);

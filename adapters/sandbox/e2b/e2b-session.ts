@@ -7,6 +7,7 @@ import { SerialQueue } from '../serial-queue.js';
 import { SandboxServerFailed, SandboxServerNotRunning, SandboxSnapshotNotFound } from '../sandbox-errors.js';
 import { e2bCall } from './e2b-errors.js';
 import type { Lineage } from './e2b-lineage.js';
+import { defined } from '../../../domain/defined.js';
 
 /** Marks our server command so a reconnected session (or a restored memory snapshot) can find and stop it. */
 const SERVER_MARK = 'porter-app-server';
@@ -252,7 +253,7 @@ export class E2bSandboxSession implements SandboxSession {
     return {
       'E2b-Sandbox-Id': instance.sandboxId,
       'E2b-Sandbox-Port': String(port),
-      ...(instance.trafficAccessToken ? { 'e2b-traffic-access-token': instance.trafficAccessToken } : {}),
+      ...defined({ 'e2b-traffic-access-token': instance.trafficAccessToken || undefined }),
     };
   }
 }

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, lstatSync, readlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { defined } from '../../../domain/defined.js';
 
 /**
  * How an app server is contained on this machine:
@@ -62,7 +63,7 @@ export function bubblewrapSupport(given?: string, identity: HostIdentity | null 
     cwd: '/',
     timeout: PROBE_TIMEOUT_MS,
     encoding: 'utf8',
-    ...(identity ? { uid: identity.uid, gid: identity.gid } : {}),
+    ...defined({ uid: identity?.uid, gid: identity?.gid }),
   });
   const who = identity ? ` as uid ${identity.uid}` : '';
   const support: BubblewrapSupport =

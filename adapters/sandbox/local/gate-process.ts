@@ -6,6 +6,7 @@ import { OutputTail } from '../output-tail.js';
 import { delay } from '../net-probe.js';
 import { SandboxServerFailed } from '../sandbox-errors.js';
 import type { SandboxLimit } from '../../../ports/sandbox.js';
+import { defined } from '../../../domain/defined.js';
 
 /** How to spawn one gate (see sandbox-gate.cjs): under bubblewrap, under `unshare`, or plainly. */
 export interface GateSpawn {
@@ -142,7 +143,7 @@ export class GateProcess {
       env: {},
       stdio: ['ignore', 'pipe', 'pipe', 'ipc', ...files.map(() => 'pipe' as const)],
       serialization: 'advanced',
-      ...(how.identity ? { uid: how.identity.uid, gid: how.identity.gid } : {}),
+      ...defined({ uid: how.identity?.uid, gid: how.identity?.gid }),
     });
     files.forEach((file, index) => {
       const pipe = child.stdio[4 + index] as Writable | null;

@@ -3,6 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { pipeline, Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { AdmittedDestination } from './egress-guard.js';
+import { defined } from '../../../domain/defined.js';
 
 /** One request of a guarded fetch, as it goes on the wire. */
 export interface Hop {
@@ -39,7 +40,7 @@ export function exchange(hop: Hop, destination: AdmittedDestination): Promise<In
       lookup: destination.lookup,
       agent: false,
       signal: hop.signal,
-      ...(url.protocol === 'https:' && !destination.literal ? { servername: destination.host } : {}),
+      ...defined({ servername: url.protocol === 'https:' && !destination.literal ? destination.host : undefined }),
     });
     outgoing.once('response', resolve);
     outgoing.once('error', (error) => {

@@ -24,6 +24,7 @@ import { SqliteTextIndex } from './sqlite-text-index.js';
 import { PostgresqlTextIndex } from './postgresql-text-index.js';
 import type { StoreBackend } from './store-backend.js';
 import { storeError } from './store-errors.js';
+import { defined } from '../../../domain/defined.js';
 
 export interface MikroOrmStoreOptions extends MikroOrmTuning {
   readonly target: MikroOrmTarget;
@@ -75,7 +76,7 @@ export class MikroOrmStore implements Store {
           ? await openSqliteBackend(client, target.file, sqliteSetup(options), clock)
           : openPostgresqlBackend(client, target.url, {
               clock,
-              ...(logger ? { logger } : {}),
+              ...defined({ logger }),
               statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
             });
       if (options.migrate !== false) {

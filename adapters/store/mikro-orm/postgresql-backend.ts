@@ -9,6 +9,7 @@ import { PostgresqlLiveness } from './postgresql-liveness.js';
 import { PostgresqlRunner } from './postgresql-runner.js';
 import { driverPool, type KnexClientLike } from './sql-runner.js';
 import type { StoreBackend } from './store-backend.js';
+import { defined } from '../../../domain/defined.js';
 
 /** What the PostgreSQL backend needs besides MikroORM's knex client and the URL. */
 export interface PostgresqlBackendContext {
@@ -27,7 +28,7 @@ export function openPostgresqlBackend(client: KnexClientLike, url: string, conte
   const pool = driverPool<ClientBase>(client);
   const runner = new PostgresqlRunner(pool);
   const { clock, logger, statementTimeoutMs } = context;
-  const feeds = new PostgresqlFeeds(runner, client, clock, { ...(logger ? { logger } : {}), checkEveryMs: statementTimeoutMs });
+  const feeds = new PostgresqlFeeds(runner, client, clock, { ...defined({ logger }), checkEveryMs: statementTimeoutMs });
   const liveness = new PostgresqlLiveness(client, runner, statementTimeoutMs, logger);
   return {
     runner,

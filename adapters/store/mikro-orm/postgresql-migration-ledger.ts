@@ -2,6 +2,7 @@ import type { ClientBase, QueryConfig, QueryResultRow } from 'pg';
 import { MIGRATIONS_TABLE } from './record-schema.js';
 import type { LedgerTransaction, MigrationLedger } from './migrate.js';
 import { onBorrowedConnection, type DriverPool } from './sql-runner.js';
+import { defined } from '../../../domain/defined.js';
 
 /**
  * A fixed key for pg_advisory_xact_lock, the same in every Porter instance and version ("porter"
@@ -60,7 +61,7 @@ function withoutDeadline(connection: ClientBase): LedgerClient {
       // pg reads a statement's own query_timeout; its types do not list it.
       const statement: QueryConfig & { query_timeout: number } = {
         text,
-        ...(values ? { values } : {}),
+        ...defined({ values }),
         query_timeout: NO_CLIENT_DEADLINE_MS,
       };
       return connection.query<R & QueryResultRow>(statement);
