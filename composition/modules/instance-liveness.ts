@@ -7,13 +7,14 @@ const holders = new WeakMap<object, string>();
 
 /**
  * Who this instance is, in run leases, completion-webhook leases and the holds of turns: one per
- * Porter, not per process, so two Porters in one process (a host's blue/green, a test's cluster)
- * each hold their own liveness mark, and one that closes is seen gone by the other.
+ * store a Porter opened (whose liveness mark it holds), not per process, so two Porters in one
+ * process (a host's blue/green, a test's cluster) each hold a mark of their own, and one that
+ * closes is seen gone by the other. Porters handed one Store share its mark, so they share a holder.
  */
 export function holderOf(ctx: Resolver): string {
-  const container = get(ctx, TOKENS.Container);
-  let holder = holders.get(container);
-  if (!holder) holders.set(container, (holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`));
+  const store = get(ctx, TOKENS.Store);
+  let holder = holders.get(store);
+  if (!holder) holders.set(store, (holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`));
   return holder;
 }
 
