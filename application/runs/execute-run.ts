@@ -55,7 +55,7 @@ export interface ExecuteRunDeps {
   readonly slots: TurnSlots;
   /**
    * This instance's liveness mark (PostgreSQL): while held, its leases say so and others may take
-   * its runs the moment the mark is gone; lost, the runs in flight here are let go at once.
+   * its runs the moment the mark is gone; lost, the runs in flight here are let go and put back at once.
    */
   readonly liveness: InstanceLiveness;
 }
@@ -75,23 +75,37 @@ export interface ExecuteRunDeps {
  * again (AgentTurn resumes after it).
  */
 export class ExecuteRun {
-  private readonly working = new Set<AbortController>();
+  /** The runs executing here, by the controller that aborts each. */
+  private readonly working = new Map<AbortController, string>();
   /** Runs let go mid-way (closing, or the liveness mark lost): another instance takes them on. */
   private readonly abandoned = new WeakSet<AbortController>();
+  /** Claims under way: a run claimed as this executor closes is put back with those in flight. */
+  private readonly taking = new Set<Promise<{ run: Run; first: boolean } | null>>();
   private closing = false;
+  private closed: Promise<void> | null = null;
 
   constructor(private readonly deps: ExecuteRunDeps) {
-    deps.liveness.onLost(() => this.letGo());
+    // Others may take this instance's runs now: each is put back in the queue and handed out again.
+    deps.liveness.onLost(() => void this.handBack(this.letGo()));
   }
 
   async execute(runId: string): Promise<void> {
     if (this.closing) return;
-    const taken = await this.take(runId);
-    if (!taken) return;
+    const taking = this.take(runId);
+    this.taking.add(taking);
+    let taken: { run: Run; first: boolean } | null;
+    try {
+      taken = await taking;
+    } finally {
+      // In the same turn as the check below and joining `working`, so closing sees the run one way or the other.
+      this.taking.delete(taking);
+    }
+    // Claimed while this executor closed: closing waited for the claim and puts the run back.
+    if (!taken || this.closing) return;
     const begun = taken.run;
 
     const abort = new AbortController();
-    this.working.add(abort);
+    this.working.set(abort, runId);
     const heartbeat = setInterval(() => void this.renew(runId, abort), Math.max(50, Math.floor(this.deps.settings.leaseMs / 3)));
     heartbeat.unref?.();
     let finishReason: string | undefined;
@@ -141,8 +155,8 @@ export class ExecuteRun {
       this.working.delete(abort);
       await slot?.release();
     }
-    // Let go mid-run (shutting down, or the liveness mark lost): the lease lapses or the mark is
-    // gone, and the sweep on whatever instance tries the run again.
+    // Let go mid-run (shutting down, or the liveness mark lost): the run was put back in the queue
+    // (failing that, its lease lapses or its mark is gone, and a sweep does it), or a sweep took it back.
     if (this.closing || this.abandoned.has(abort)) return;
     try {
       const failed = finishReason === 'error' ? { error: errorText ?? 'The run failed', transient: isTransientFailure(failure) } : null;
@@ -155,18 +169,74 @@ export class ExecuteRun {
     }
   }
 
-  /** Stops taking runs and abandons the ones in flight (their leases lapse). */
-  close(): void {
+  /**
+   * Stops taking runs and abandons the ones in flight, putting each back in the queue at once (an
+   * interrupted attempt, as the sweep would after a crash), so another instance takes it on now
+   * rather than once its lease lapses: an automation whose run was in flight here is not kept busy
+   * past its next slot. Its retries spent, a run is left to the sweep, which ends it.
+   */
+  close(): Promise<void> {
     this.closing = true;
-    this.letGo();
+    this.closed ??= this.shutDown();
+    return this.closed;
+  }
+
+  private async shutDown(): Promise<void> {
+    const inFlight = this.letGo();
+    const claimed = await Promise.all([...this.taking].map((taking) => taking.catch(() => null)));
+    await this.putBack([...inFlight, ...claimed.flatMap((taken) => (taken ? [taken.run.id] : []))]);
   }
 
   /** Abandons the runs in flight: others take them on, and this executor writes nothing more to them. */
-  private letGo(): void {
-    for (const abort of this.working) {
+  private letGo(): string[] {
+    const runIds: string[] = [];
+    for (const [abort, runId] of this.working) {
       this.abandoned.add(abort);
       abort.abort();
+      runIds.push(runId);
     }
+    return runIds;
+  }
+
+  /** The liveness mark was lost but this instance lives on: the runs it let go are handed out again, to any instance. */
+  private async handBack(runIds: ReadonlyArray<string>): Promise<void> {
+    const queued = await this.putBack(runIds);
+    if (queued.length === 0) return;
+    await this.deps.dispatcher.dispatch(queued).catch((error: unknown) =>
+      this.deps.logger.warn('runs put back could not be handed out; the sweep will', {
+        cause: error instanceof Error ? error.message : String(error),
+      }),
+    );
+  }
+
+  /** Puts the runs this executor let go back in the queue, due now; answers those it put back. */
+  private async putBack(runIds: ReadonlyArray<string>): Promise<string[]> {
+    const queued: string[] = [];
+    const now = this.deps.clock.now().toISOString();
+    const holder = this.deps.settings.holder;
+    for (const runId of runIds) {
+      try {
+        const after = await this.deps.runs.update(runId, (run) => {
+          if (run.state !== 'running' || run.lease?.holder !== holder) return null;
+          const interrupted = run.interrupt(now);
+          return interrupted.state === 'queued' ? interrupted : null;
+        });
+        if (after?.state !== 'queued') continue;
+        queued.push(runId);
+        await this.deps.audit.record({
+          subject: after.owner.subject,
+          action: 'run.interrupted',
+          outcome: after.state,
+          details: { runId, automationId: after.automationId, attempt: after.attempts.length, retrying: true },
+        });
+      } catch (error) {
+        this.deps.logger.warn('a run let go could not be put back; its lease will lapse', {
+          runId,
+          cause: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
+    return queued;
   }
 
   /**

@@ -26,8 +26,8 @@ type Mode = 'interval' | 'pg-boss' | 'external';
 /**
  * bench/scheduler slot-start: 200 automations due every 15 s on three Porter instances (in one
  * process) sharing one PostgreSQL, each run a 2-second model answer, `runConcurrency: 100`, four
- * slots, one instance closed right after the second slot fired (its runs in flight are abandoned
- * and its ticker and workers stop; not a `kill -9`). Figure: slot to start (the run's first
+ * slots, one instance closed right after the second slot fired (its runs in flight are put back
+ * in the queue for the others and its ticker and workers stop; not a `kill -9`). Figure: slot to start (the run's first
  * attempt began) over every run, p50 and p95, for the built-in ticker (`interval`), pg-boss and an
  * external cron calling `POST /tick` every 5 s on one live instance. Anchor, in the same run: bare
  * pg-boss on three instances, 200 jobs sent at each slot instant by a timer and taken by `work()`

@@ -45,7 +45,7 @@ import { AesGcmSecretBox } from '../../adapters/runtime/aes-gcm-secret-box.js';
 import { TracedTick } from '../../application/scheduler/traced-tick.js';
 import { AuthorizedTick } from '../../application/scheduler/authorized-tick.js';
 import { CronerCalendar } from '../../adapters/scheduler/croner-calendar.js';
-import { engineLivenessOf, HOLDER, livenessOf } from './instance-liveness.js';
+import { engineLivenessOf, holderOf, livenessOf } from './instance-liveness.js';
 import { automationRoutes } from '../../adapters/http/routes/automation-routes.js';
 import { runRoutes } from '../../adapters/http/routes/run-routes.js';
 import { tickRoutes } from '../../adapters/http/routes/tick-routes.js';
@@ -135,7 +135,7 @@ export const automationsModule = porterModule((bind) => {
       clock: get(ctx, TOKENS.Clock),
       logger: get(ctx, TOKENS.Logger),
       settings: {
-        holder: HOLDER,
+        holder: holderOf(ctx),
         // One attempt's timeout, and as long again for the store around it.
         leaseMs: config.timeoutSeconds * 2000 + 5_000,
         retryDelaysMs: config.retryDelaysSeconds.map((seconds) => seconds * 1000),
@@ -179,7 +179,7 @@ export const automationsModule = porterModule((bind) => {
       audit: get(ctx, TOKENS.AuditTrail),
       logger: get(ctx, TOKENS.Logger),
       settings: {
-        holder: HOLDER,
+        holder: holderOf(ctx),
         leaseMs: RUN_LEASE_MS,
       },
       meter: get(ctx, TOKENS.UsageMeter),
@@ -224,7 +224,7 @@ export const automationsModule = porterModule((bind) => {
     let looking: Promise<void> | null = null;
     return {
       start: async () => {
-        await liveness.hold(HOLDER).catch((error: unknown) =>
+        await liveness.hold(holderOf(ctx)).catch((error: unknown) =>
           logger.warn('this instance could not take its liveness mark; its runs are judged by their leases', {
             cause: error instanceof Error ? error.message : String(error),
           }),
@@ -240,8 +240,8 @@ export const automationsModule = porterModule((bind) => {
       stop: async () => {
         if (timer) clearInterval(timer);
         await looking;
-        // The runs in flight are let go before the mark, so nobody takes one this instance still works on.
-        get(ctx, TOKENS.ExecuteRun).close();
+        // The runs in flight are let go (put back in the queue) before the mark goes, which tells the others to take them.
+        await get(ctx, TOKENS.ExecuteRun).close();
         await liveness.release();
       },
     };

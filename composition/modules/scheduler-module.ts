@@ -113,11 +113,11 @@ export function schedulerModule(pgBoss: PgBossFactory | null): ContainerModule {
       // Without pg-boss, this instance takes its share of the queued runs in the store.
       return { start: () => get(ctx, IN_PROCESS).start(), stop: async () => {} };
     });
-    // Stopped after the ticker: no new runs are taken, and the ones in flight are let go (their leases lapse).
+    // Stopped after the ticker: no new runs are taken, and the ones in flight are let go, put back in the queue for the others.
     bind(TOKENS.Background).toDynamicValue((ctx) => ({
       start: async () => {},
       stop: async () => {
-        get(ctx, TOKENS.ExecuteRun).close();
+        await get(ctx, TOKENS.ExecuteRun).close();
         await get(ctx, IN_PROCESS).stop();
         await get(ctx, IN_PROCESS_SENDER).stop();
       },

@@ -25,7 +25,7 @@ import { TurnStopper } from '../../application/threads/turn-stopper.js';
 import { TurnHolders } from '../../application/threads/turn-holders.js';
 import { KeptAnswers } from '../../application/threads/kept-answers.js';
 import { DEFAULT_ANSWER_SAVING } from '../../domain/threads/answer-saving.js';
-import { engineLivenessOf, HOLDER, livenessOf } from './instance-liveness.js';
+import { engineLivenessOf, holderOf, livenessOf } from './instance-liveness.js';
 import {
   DEFAULT_TURN_SETTINGS,
   TURN_CHUNKS_FEED,
@@ -143,7 +143,7 @@ export const threadsModule = porterModule((bind) => {
     const feeds = turnFeeds(get(ctx, TOKENS.Store), clock);
     const waits = new ThreadWaits(feeds.signals, settings.pollMs);
     const stopper = new TurnStopper({ threads, hub, feeds, waits, clock, settings });
-    const holders = new TurnHolders(livenessOf(ctx), HOLDER, logger);
+    const holders = new TurnHolders(livenessOf(ctx), holderOf(ctx), logger);
     const mirrors = new TurnMirrors({ feeds, threads, clock, logger, settings, readers: get(ctx, TOKENS.TurnReaders) });
     return {
       createThread: new CreateThread(threads, get(ctx, TOKENS.Ids), clock),
@@ -188,7 +188,7 @@ export const threadsModule = porterModule((bind) => {
     const logger = get(ctx, TOKENS.Logger);
     return {
       start: () =>
-        liveness.hold(HOLDER).catch((error: unknown) =>
+        liveness.hold(holderOf(ctx)).catch((error: unknown) =>
           logger.warn('this instance could not take its liveness mark; its turns are judged by their leases', {
             cause: error instanceof Error ? error.message : String(error),
           }),
