@@ -5,20 +5,28 @@ import type { TurnEntry } from './turn-settings.js';
 
 /** Most chunks one append carries. */
 const MAX_BATCH = 500;
+/**
+ * How long a chunk waits for others before its append starts: a turn's chunks come in bursts (its
+ * start, then the model's words, then its end), and each append is a statement on the store.
+ */
+export const FLUSH_WINDOW_MS = 5;
 /** How often, and how long apart, a failed append is tried again before its chunks are given up. */
 const RETRIES = 5;
 const RETRY_MS = 200;
 
 /**
  * Copies a turn's chunks, as the turn emits them, into its feed, so readers on other instances
- * can follow it. Chunks are appended in order, one append at a time: those emitted while one is
- * under way go together in the next, so a fast stream costs few statements and a slow one loses no
- * time. The running instance's own readers never wait for it.
+ * can follow it. Chunks are appended in order, one append at a time: a chunk waits at most
+ * `FLUSH_WINDOW_MS` for others to join it, and those emitted while an append is under way go
+ * together in the next, so a fast stream costs few statements and a slow one loses little time.
+ * `flushed` appends what waits at once. The running instance's own readers never wait for it.
  */
 export class TurnRelay {
   private pending: TurnEntry[] = [];
   private next = 0;
   private flushing: Promise<void> | null = null;
+  /** The window the first waiting chunk opened, while no append is under way. */
+  private window: ReturnType<typeof setTimeout> | null = null;
   private broken = false;
 
   constructor(
@@ -34,7 +42,8 @@ export class TurnRelay {
   push(chunk: UiChunk): void {
     if (this.broken) return;
     this.pending.push(chunk);
-    this.flushSoon();
+    if (this.flushing || this.window) return;
+    this.window = setTimeout(() => this.flushSoon(), FLUSH_WINDOW_MS);
   }
 
   /** Resolves once every chunk pushed so far is in the feed (or was given up). */
@@ -57,10 +66,12 @@ export class TurnRelay {
   }
 
   private flushSoon(): void {
+    if (this.window) clearTimeout(this.window);
+    this.window = null;
     if (this.flushing || this.pending.length === 0) return;
     this.flushing = this.flush().finally(() => {
       this.flushing = null;
-      // Chunks pushed while the last append settled.
+      // Chunks pushed while the last append settled: they waited for it already.
       this.flushSoon();
     });
   }
