@@ -30,6 +30,9 @@ export interface TurnSlotsDeps {
   readonly settings: TurnSlotSettings;
 }
 
+/** How many keys' records one instance remembers as it last stored them. */
+const REMEMBERED = 10_000;
+
 /** No place held (no bound, or the caller holds one already): letting it go does nothing. */
 export const NO_SLOT: TurnSlot = { release: async () => undefined };
 
@@ -41,6 +44,12 @@ export const NO_SLOT: TurnSlot = { release: async () => undefined };
  * budgets takes a place of the address's too. A place whose instance died lapses with its lease.
  */
 export class TurnSlots {
+  /**
+   * Each key's record as this instance last stored it: the next take swaps with it before reading
+   * (a person's turns mostly land on one instance), and reads again when the swap loses.
+   */
+  private readonly remembered = new Map<string, LoadedTurnsInFlight>();
+
   constructor(private readonly deps: TurnSlotsDeps) {}
 
   /** A place for the turn `holdId`, or LimitReached (nothing held). */
@@ -80,12 +89,18 @@ export class TurnSlots {
   }
 
   private takeOne(key: string, holdId: string, max: number): Promise<{ retryAfterSeconds: number } | { stored: LoadedTurnsInFlight }> {
+    let known = this.remembered.get(key) ?? null;
+    this.remembered.delete(key);
     return retryOnConflict<{ retryAfterSeconds: number } | { stored: LoadedTurnsInFlight }>(
       async () => {
-        const loaded = await this.deps.book.find(key);
+        const guessed = known;
+        known = null;
+        const loaded = guessed ?? (await this.deps.book.find(key));
         const taken = (loaded?.turns ?? TurnsInFlight.empty(key)).take(holdId, max, this.now(), this.until());
-        if (!(taken instanceof TurnsInFlight)) return taken;
+        // Full as remembered: places may have been let go elsewhere since, so only the store's word refuses.
+        if (!(taken instanceof TurnsInFlight)) return guessed ? LOST_RACE : taken;
         const stored = await this.deps.book.replace(loaded, taken);
+        if (stored) this.remember(key, stored);
         return stored ? { stored } : LOST_RACE;
       },
       // Every turn of the subject writes this one record: a few more rounds than a person's record gets.
@@ -101,7 +116,9 @@ export class TurnSlots {
             const loaded = await this.deps.book.find(key);
             const renewed = loaded?.turns.renew(holdId, this.until()) ?? null;
             if (!loaded || !renewed) return false;
-            return (await this.deps.book.replace(loaded, renewed)) ? true : LOST_RACE;
+            const stored = await this.deps.book.replace(loaded, renewed);
+            if (stored) this.remember(key, stored);
+            return stored ? true : LOST_RACE;
           },
           { attempts: 16, exhausted: () => true },
         );
@@ -123,7 +140,9 @@ export class TurnSlots {
           known = null;
           const released = loaded?.turns.release(holdId) ?? null;
           if (!loaded || !released) return undefined;
-          return (await this.deps.book.replace(loaded, released)) ? undefined : LOST_RACE;
+          const stored = await this.deps.book.replace(loaded, released);
+          if (stored) this.remember(key, stored);
+          return stored ? undefined : LOST_RACE;
         },
         { attempts: 16, exhausted: () => undefined },
       );
@@ -133,6 +152,12 @@ export class TurnSlots {
         cause: String(error),
       });
     }
+  }
+
+  private remember(key: string, stored: LoadedTurnsInFlight): void {
+    // Bounded: a busy instance starts afresh rather than growing without end.
+    if (this.remembered.size >= REMEMBERED) this.remembered.clear();
+    this.remembered.set(key, stored);
   }
 
   private now(): string {
