@@ -66,6 +66,8 @@ export interface TurnInput {
    */
   readonly stop?: AbortSignal;
   readonly emit: (chunk: UiChunk) => void;
+  /** The thread's owner as the turn found it: the answer's words are indexed under it without a read. */
+  readonly owner?: string;
 }
 
 const MODEL_FAILED = 'The model failed before finishing this answer.';
@@ -257,7 +259,7 @@ export class AgentTurn {
   }
 
   private save(input: TurnInput, message: UiMessage): Promise<void> {
-    return input.scope ? input.scope.save(message) : this.deps.threads.putMessage(input.threadId, message);
+    return input.scope ? input.scope.save(message) : this.deps.threads.putMessage(input.threadId, message, undefined, input.owner);
   }
 
   /**

@@ -247,13 +247,14 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
         ...(request.credentials ? { credentials: request.credentials } : {}),
         signal: live.abort.signal,
         stop: live.stopping.signal,
+        owner: loaded.thread.owner,
         emit: (chunk: UiChunk) => {
           live.push(chunk);
           relay.push(chunk);
         },
       });
       const settled = { principal: request.principal, threadId, turnId, live, relay, unhold, slot, added, latest, firstAnswer };
-      void this.settlement.settle({ ...settled, continuing: continuing !== null }, ran);
+      void this.settlement.settle({ ...settled, continuing: continuing !== null, owner: loaded.thread.owner, messages }, ran);
       return reader;
     } catch (error) {
       await this.settlement.letGo(threadId, turnId, slot);
