@@ -68,6 +68,8 @@ export interface TurnInput {
   readonly emit: (chunk: UiChunk) => void;
   /** The thread's owner as the turn found it: the answer's words are indexed under it without a read. */
   readonly owner?: string;
+  /** The thread held no message before this turn's: no turn parked a call in it, so none waits to run. */
+  readonly fresh?: boolean;
 }
 
 const MODEL_FAILED = 'The model failed before finishing this answer.';
@@ -145,7 +147,7 @@ export class AgentTurn {
     // Why the answer did not finish, marked on what is saved (chat turns; a run keeps its own states).
     let cut: Interruption | null = null;
     try {
-      await this.settlePendingCalls(input, earlier, draft, emit);
+      if (!input.fresh) await this.settlePendingCalls(input, earlier, draft, emit);
       const parked = record ? await this.resumeInterrupted(input, earlier, draft, emit, record) : false;
       finishReason = parked ? 'tool-calls' : await this.converse(input, earlier, draft, emit, recalled, record);
     } catch (error) {

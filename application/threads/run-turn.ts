@@ -248,6 +248,7 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
         signal: live.abort.signal,
         stop: live.stopping.signal,
         owner: loaded.thread.owner,
+        fresh: messages.length === 1 && request.message !== undefined && !request.rewind,
         emit: (chunk: UiChunk) => {
           live.push(chunk);
           relay.push(chunk);
