@@ -110,12 +110,16 @@ export class TurnSlots {
 
   private async renew(keys: ReadonlyArray<string>, holdId: string): Promise<void> {
     for (const key of keys) {
+      let known = this.remembered.get(key) ?? null;
       try {
         const kept = await retryOnConflict<boolean>(
           async () => {
-            const loaded = await this.deps.book.find(key);
+            const guessed = known;
+            known = null;
+            const loaded = guessed ?? (await this.deps.book.find(key));
             const renewed = loaded?.turns.renew(holdId, this.until()) ?? null;
-            if (!loaded || !renewed) return false;
+            // Not held as remembered: the store's word says whether the place was lost.
+            if (!loaded || !renewed) return guessed ? LOST_RACE : false;
             const stored = await this.deps.book.replace(loaded, renewed);
             if (stored) this.remember(key, stored);
             return stored ? true : LOST_RACE;
@@ -130,16 +134,21 @@ export class TurnSlots {
     }
   }
 
-  /** `stored`: the record as this turn last stored it, tried first to spare a read; a lost race reads again. */
+  /**
+   * `stored`: the record as this turn last stored it, else as this instance did, tried first to
+   * spare a read; a lost race reads again.
+   */
   private async releaseOne(key: string, holdId: string, stored?: LoadedTurnsInFlight): Promise<void> {
-    let known = stored ?? null;
+    let known = stored ?? this.remembered.get(key) ?? null;
     try {
       await retryOnConflict(
         async () => {
-          const loaded = known ?? (await this.deps.book.find(key));
+          const guessed = known;
           known = null;
+          const loaded = guessed ?? (await this.deps.book.find(key));
           const released = loaded?.turns.release(holdId) ?? null;
-          if (!loaded || !released) return undefined;
+          // Not held as known: only the store's word says there is nothing to let go.
+          if (!loaded || !released) return guessed ? LOST_RACE : undefined;
           const stored = await this.deps.book.replace(loaded, released);
           if (stored) this.remember(key, stored);
           return stored ? undefined : LOST_RACE;
