@@ -25,11 +25,12 @@ export class RecallMemories {
 
   async forTurn(principal: Principal, message: string): Promise<string | null> {
     if (this.recallTokens <= 0 || message.trim() === '') return null;
+    const every = (await this.book.everyIn(await this.scopes.of(principal))).map(({ memory }) => memory);
+    // Nothing to recall spares the read of what is being deleted.
+    if (every.length === 0) return null;
     // A memory the person is deleting is never recalled, even within its undo window.
     const held = (await this.held?.heldIds(principal.subject, 'memory')) ?? new Set<string>();
-    const memories = (await this.book.everyIn(await this.scopes.of(principal)))
-      .map(({ memory }) => memory)
-      .filter((memory) => !held.has(memory.id));
+    const memories = every.filter((memory) => !held.has(memory.id));
     const recalled = recallWithin(memories, message, this.recallTokens, (memory) => this.termsOf(memory));
     return recalled.length > 0 ? recallBlock(recalled.map((memory) => memory.text)) : null;
   }

@@ -101,7 +101,7 @@ export class AgentTurn {
     // Why the answer did not finish, marked on what is saved (chat turns; a run keeps its own states).
     let cut: Interruption | null = null;
     try {
-      await this.pending.answer(input, earlier, draft, emit, (message) => this.save(input, message));
+      if (!input.fresh) await this.pending.answer(input, earlier, draft, emit, (message) => this.save(input, message));
       const parked = record ? await this.calls.resumeInterrupted(input, earlier, draft, emit, record) : false;
       finishReason = parked ? 'tool-calls' : await this.steps.converse(input, earlier, draft, emit, recalled, record);
     } catch (error) {
@@ -166,7 +166,7 @@ export class AgentTurn {
   }
 
   private save(input: TurnInput, message: UiMessage): Promise<void> {
-    return input.scope ? input.scope.save(message) : this.deps.threads.putMessage(input.threadId, message);
+    return input.scope ? input.scope.save(message) : this.deps.threads.putMessage(input.threadId, message, undefined, input.owner);
   }
 }
 

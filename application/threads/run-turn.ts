@@ -116,6 +116,8 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
         ...defined({ credentials: request.credentials }),
         signal: live.abort.signal,
         stop: live.stopping.signal,
+        owner: turn.owner,
+        fresh: turn.messages.length === 1 && request.message !== undefined && !request.rewind,
         emit: (chunk: UiChunk) => {
           live.push(chunk);
           relay.push(chunk);
@@ -123,7 +125,7 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
       });
       const { slot, added, latest, firstAnswer } = turn;
       const settled = { principal: request.principal, threadId, turnId, live, relay, unhold, slot, added, latest, firstAnswer };
-      void this.settlement.settle({ ...settled, continuing: continuing !== null }, ran);
+      void this.settlement.settle({ ...settled, continuing: continuing !== null, owner: turn.owner, messages: turn.messages }, ran);
       return reader;
     } catch (error) {
       await this.settlement.letGo(threadId, turnId, turn.slot);

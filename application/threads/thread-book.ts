@@ -138,6 +138,16 @@ export class ThreadBook extends TranscriptBook<'thread', Thread, ThreadPrimitive
   }
 
   /**
+   * `update`, trying first the thread as the caller last read or stored it: no read when nothing
+   * wrote it since. A lost swap, or a change the known thread declines, is decided on a fresh read.
+   */
+  async updateFrom(known: LoadedThread, change: (thread: Thread) => Thread | null): Promise<Thread | null> {
+    const changed = change(known.thread);
+    if (changed && changed !== known.thread && (await this.swap(known, changed))) return changed;
+    return this.update(known.thread.id, change);
+  }
+
+  /**
    * Indexes the thread's title and every message again under its current owner: after adoption
    * moved it, and for threads written before messages were indexed (ThreadTextBackfill).
    */

@@ -1,10 +1,11 @@
 import type { Principal } from '../../domain/principal.js';
+import type { Thread } from '../../domain/threads/thread.js';
 import { TITLE_INSTRUCTIONS, titlePrompt } from '../../domain/threads/thread-title.js';
-import { textOf } from '../../domain/threads/ui-message.js';
+import { textOf, type UiMessage } from '../../domain/threads/ui-message.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Model } from '../../ports/model.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
-import type { ThreadBook } from './thread-book.js';
+import type { LoadedThread, ThreadBook } from './thread-book.js';
 
 /** What ThreadTitler is built from. */
 export interface ThreadTitlerDeps {
@@ -16,6 +17,14 @@ export interface ThreadTitlerDeps {
   readonly meter: UsageMeter;
   /** How long the title call may take before the first message's title stays. */
   readonly timeoutMs?: number;
+}
+
+/** What the turn's end knows already, each sparing the titler a read. */
+export interface TitleKnown {
+  /** The thread as the turn's end stored it, swapped first. */
+  readonly released?: LoadedThread | undefined;
+  /** The thread's messages as the turn left them: its first message and the answer to it. */
+  readonly opening?: ReadonlyArray<UiMessage> | undefined;
 }
 
 /** A title is a few words: the call may write this many tokens. */
@@ -35,8 +44,8 @@ export class ThreadTitler {
   constructor(private readonly deps: ThreadTitlerDeps) {}
 
   /** Starts titling the thread in the background (after its first turn ended); it never rejects. */
-  start(principal: Principal, threadId: string): void {
-    const work = this.title(principal, threadId).finally(() => {
+  start(principal: Principal, threadId: string, known: TitleKnown = {}): void {
+    const work = this.title(principal, threadId, known).finally(() => {
       if (this.working.get(threadId) === work) this.working.delete(threadId);
     });
     this.working.set(threadId, work);
@@ -48,10 +57,11 @@ export class ThreadTitler {
   }
 
   /** Titles the thread from its first message and the answer to it. */
-  async title(principal: Principal, threadId: string): Promise<void> {
+  async title(principal: Principal, threadId: string, known: TitleKnown = {}): Promise<void> {
     const { model, threads, meter, logger } = this.deps;
+    const { released } = known;
     try {
-      const messages = await threads.messagesOf(threadId);
+      const messages = known.opening ?? (await threads.messagesOf(threadId));
       const question = messages.find((message) => message.role === 'user');
       const answer = messages.find((message) => message.role === 'assistant');
       if (!question || !answer) return;
@@ -73,7 +83,8 @@ export class ThreadTitler {
         }
       }
       if (tokens > 0) await meter.record(principal, 'tokens', tokens);
-      await threads.update(threadId, (thread) => thread.titledGenerated(text));
+      const titled = (thread: Thread) => thread.titledGenerated(text);
+      await (released ? threads.updateFrom(released, titled) : threads.update(threadId, titled));
     } catch (error) {
       logger.warn('a thread title could not be generated; the first message names it', {
         threadId,

@@ -55,6 +55,8 @@ export interface AdmittedTurn extends ReadyMessages {
   readonly request: TurnRequest;
   readonly turnId: string;
   readonly slot: TurnSlot | null;
+  /** The thread's owner as the turn found it. */
+  readonly owner: string;
 }
 
 /** A turn that waits in the thread's line: `admitted` waits for its place (null: the reader left first). */
@@ -192,7 +194,7 @@ export class TurnAdmission {
       await this.deps.meter.charge(request.principal, 'turns');
       for (const answer of request.answers ?? []) await this.answer(request, answer.approvalId, answer.approved);
       const ready = await this.messages.ready(request, started);
-      return { kind: 'admitted', turn: { request, turnId, slot, ...ready } };
+      return { kind: 'admitted', turn: { request, turnId, slot, owner: loaded.thread.owner, ...ready } };
     } catch (error) {
       await this.settlement.letGo(threadId, turnId, slot);
       throw error;

@@ -46,6 +46,10 @@ export interface TurnInput {
    */
   readonly stop?: AbortSignal;
   readonly emit: (chunk: UiChunk) => void;
+  /** The thread's owner as the turn found it: the answer's words are indexed under it without a read. */
+  readonly owner?: string;
+  /** The thread held no message before this turn's: no turn parked a call in it, so none waits to run. */
+  readonly fresh?: boolean;
 }
 
 /** A person asked the turn to stop (and nothing harder cut it). */

@@ -5,20 +5,36 @@ import type { TurnEntry } from './turn-settings.js';
 
 /** Most chunks one append carries. */
 const MAX_BATCH = 500;
+/**
+ * How long a chunk waits for others before its append starts: a turn's chunks come in bursts (its
+ * start, then the model's words, then its end), and each append is a statement on the store.
+ */
+export const FLUSH_WINDOW_MS = 2;
+/**
+ * How long a chunk that only opens the answer or a step (nothing a reader sees) waits for what
+ * follows it: the turn reads what the model needs between its start and the first words.
+ */
+export const OPENING_WINDOW_MS = 50;
+const OPENING: ReadonlySet<string> = new Set(['start', 'start-step']);
 /** How often, and how long apart, a failed append is tried again before its chunks are given up. */
 const RETRIES = 5;
 const RETRY_MS = 200;
 
 /**
  * Copies a turn's chunks, as the turn emits them, into its feed, so readers on other instances
- * can follow it. Chunks are appended in order, one append at a time: those emitted while one is
- * under way go together in the next, so a fast stream costs few statements and a slow one loses no
- * time. The running instance's own readers never wait for it.
+ * can follow it. Chunks are appended in order, one append at a time: a chunk waits at most
+ * `FLUSH_WINDOW_MS` for others to join it (an opening one `OPENING_WINDOW_MS`), and those emitted
+ * while an append is under way go together in the next, so a fast stream costs few statements and a
+ * slow one loses little time.
+ * `flushed` appends what waits at once. The running instance's own readers never wait for it.
  */
 export class TurnRelay {
   private pending: TurnEntry[] = [];
   private next = 0;
   private flushing: Promise<void> | null = null;
+  /** The window the waiting chunks opened, while no append is under way, and how long it was. */
+  private window: ReturnType<typeof setTimeout> | null = null;
+  private windowMs = 0;
   private broken = false;
 
   constructor(
@@ -34,7 +50,13 @@ export class TurnRelay {
   push(chunk: UiChunk): void {
     if (this.broken) return;
     this.pending.push(chunk);
-    this.flushSoon();
+    if (this.flushing) return;
+    const ms = OPENING.has(chunk.type) ? OPENING_WINDOW_MS : FLUSH_WINDOW_MS;
+    // A chunk a reader sees shortens the window an opening chunk opened.
+    if (this.window && this.windowMs <= ms) return;
+    if (this.window) clearTimeout(this.window);
+    this.windowMs = ms;
+    this.window = setTimeout(() => this.flushSoon(), ms);
   }
 
   /** Resolves once every chunk pushed so far is in the feed (or was given up). */
@@ -57,10 +79,12 @@ export class TurnRelay {
   }
 
   private flushSoon(): void {
+    if (this.window) clearTimeout(this.window);
+    this.window = null;
     if (this.flushing || this.pending.length === 0) return;
     this.flushing = this.flush().finally(() => {
       this.flushing = null;
-      // Chunks pushed while the last append settled.
+      // Chunks pushed while the last append settled: they waited for it already.
       this.flushSoon();
     });
   }

@@ -1,4 +1,5 @@
 import type { Principal } from '../../domain/principal.js';
+import type { UiMessage } from '../../domain/threads/ui-message.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
@@ -39,6 +40,10 @@ export interface RanTurn {
   readonly latest: LoadedThread | null;
   /** The thread's first answer: the thread is titled after it. */
   readonly firstAnswer: boolean;
+  /** The thread's owner as the turn found it, whom its answer was indexed under. */
+  readonly owner: string;
+  /** The thread's messages the turn answered (its first answer's question among them). */
+  readonly messages: ReadonlyArray<UiMessage>;
 }
 
 /**
@@ -51,13 +56,13 @@ export class TurnSettlement {
   constructor(private readonly deps: TurnSettlementDeps) {}
 
   /** Settles `turn` once `ran` (the agent's run) settled; never rejects. */
-  async settle(turn: RanTurn, ran: Promise<unknown>): Promise<void> {
+  async settle(turn: RanTurn, ran: Promise<UiMessage>): Promise<void> {
     const { hub, logger, feeds, settings, titler } = this.deps;
     const { threadId } = turn;
-    let finished = false;
+    let answer: UiMessage | null = null;
     const counted = await ran.then(
-      () => {
-        finished = true;
+      (saved) => {
+        answer = saved;
         return turn.added;
       },
       (error: unknown) => {
@@ -67,12 +72,15 @@ export class TurnSettlement {
         return turn.continuing ? turn.added : turn.added - 1;
       },
     );
+    let released: LoadedThread | null = null;
     try {
       turn.unhold();
       await turn.slot?.release();
       // Readers elsewhere have every chunk before the thread says the turn is over.
       await turn.relay.flushed();
-      await this.release(threadId, turn.turnId, counted, turn.latest);
+      released = await this.release(threadId, turn.turnId, counted, turn.latest);
+      // Moved to another person mid-turn (a session adopted): the answer was indexed under the one before.
+      if (released && released.thread.owner !== turn.owner) await this.deps.threads.reindex(threadId);
     } catch (error) {
       logger.error('a turn could not be released', { threadId, cause: String(error) });
     } finally {
@@ -82,7 +90,8 @@ export class TurnSettlement {
       void feeds.signals.signal(threadId).catch(() => undefined);
       // Once the turn is settled and its stream closed: a slow title model holds neither the
       // stream nor the thread (readers pick the title up when they next read the list).
-      if (turn.firstAnswer && finished) titler?.start(turn.principal, threadId);
+      if (turn.firstAnswer && answer)
+        titler?.start(turn.principal, threadId, { released: released ?? undefined, opening: [...turn.messages, answer] });
     }
   }
 
@@ -93,19 +102,22 @@ export class TurnSettlement {
     void this.deps.feeds.signals.signal(threadId).catch(() => undefined);
   }
 
-  /** `latest`: the thread as this turn last stored it, tried first to spare a read; a lost race reads again. */
-  private async release(threadId: string, turnId: string, added: number, latest: LoadedThread | null = null): Promise<void> {
+  /**
+   * `latest`: the thread as this turn last stored it, tried first to spare a read; a lost race reads
+   * again. Answers the thread as released, or null when it is gone or every round was lost.
+   */
+  private async release(threadId: string, turnId: string, added: number, latest: LoadedThread | null = null): Promise<LoadedThread | null> {
     const { threads, clock } = this.deps;
     let known = latest;
     // Every round lost means another write landed; if they never stop, the lease lapses on its own.
-    await retryOnConflict(
+    return retryOnConflict<LoadedThread | null>(
       async () => {
         const current = known ?? (await threads.find(threadId));
         known = null;
-        if (!current) return;
-        return (await threads.swap(current, current.thread.endTurn(turnId, clock.now().toISOString(), added))) ? undefined : LOST_RACE;
+        if (!current) return null;
+        return (await threads.swap(current, current.thread.endTurn(turnId, clock.now().toISOString(), added))) ?? LOST_RACE;
       },
-      { exhausted: () => undefined },
+      { exhausted: () => null },
     );
   }
 }

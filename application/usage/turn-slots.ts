@@ -36,6 +36,9 @@ export interface LeasedTurnSlotsDeps {
   readonly settings: TurnSlotSettings;
 }
 
+/** How many keys' records one instance remembers as it last stored them. */
+const REMEMBERED = 10_000;
+
 /** No place held (no bound, or the caller holds one already): letting it go does nothing. */
 export const NO_SLOT: TurnSlot = { release: async () => undefined };
 
@@ -47,6 +50,12 @@ export const NO_SLOT: TurnSlot = { release: async () => undefined };
  * budgets takes a place of the address's too. A place whose instance died lapses with its lease.
  */
 export class LeasedTurnSlots implements TurnSlots {
+  /**
+   * Each key's record as this instance last stored it: the next take swaps with it before reading
+   * (a person's turns mostly land on one instance), and reads again when the swap loses.
+   */
+  private readonly remembered = new Map<string, LoadedTurnsInFlight>();
+
   constructor(private readonly deps: LeasedTurnSlotsDeps) {}
 
   /** A place for the turn `holdId`, or LimitReached (nothing held). */
@@ -86,12 +95,18 @@ export class LeasedTurnSlots implements TurnSlots {
   }
 
   private takeOne(key: string, holdId: string, max: number): Promise<{ retryAfterSeconds: number } | { stored: LoadedTurnsInFlight }> {
+    let known = this.remembered.get(key) ?? null;
+    this.remembered.delete(key);
     return retryOnConflict<{ retryAfterSeconds: number } | { stored: LoadedTurnsInFlight }>(
       async () => {
-        const loaded = await this.deps.book.find(key);
+        const guessed = known;
+        known = null;
+        const loaded = guessed ?? (await this.deps.book.find(key));
         const taken = (loaded?.turns ?? TurnsInFlight.empty(key)).take(holdId, max, this.now(), this.until());
-        if (!(taken instanceof TurnsInFlight)) return taken;
+        // Full as remembered: places may have been let go elsewhere since, so only the store's word refuses.
+        if (!(taken instanceof TurnsInFlight)) return guessed ? LOST_RACE : taken;
         const stored = await this.deps.book.replace(loaded, taken);
+        if (stored) this.remember(key, stored);
         return stored ? { stored } : LOST_RACE;
       },
       // Every turn of the subject writes this one record: a few more rounds than a person's record gets.
@@ -101,13 +116,19 @@ export class LeasedTurnSlots implements TurnSlots {
 
   private async renew(keys: ReadonlyArray<string>, holdId: string): Promise<void> {
     for (const key of keys) {
+      let known = this.remembered.get(key) ?? null;
       try {
         const kept = await retryOnConflict<boolean>(
           async () => {
-            const loaded = await this.deps.book.find(key);
+            const guessed = known;
+            known = null;
+            const loaded = guessed ?? (await this.deps.book.find(key));
             const renewed = loaded?.turns.renew(holdId, this.until()) ?? null;
-            if (!loaded || !renewed) return false;
-            return (await this.deps.book.replace(loaded, renewed)) ? true : LOST_RACE;
+            // Not held as remembered: the store's word says whether the place was lost.
+            if (!loaded || !renewed) return guessed ? LOST_RACE : false;
+            const stored = await this.deps.book.replace(loaded, renewed);
+            if (stored) this.remember(key, stored);
+            return stored ? true : LOST_RACE;
           },
           { attempts: 16, exhausted: () => true },
         );
@@ -119,17 +140,24 @@ export class LeasedTurnSlots implements TurnSlots {
     }
   }
 
-  /** `stored`: the record as this turn last stored it, tried first to spare a read; a lost race reads again. */
+  /**
+   * `stored`: the record as this turn last stored it, else as this instance did, tried first to
+   * spare a read; a lost race reads again.
+   */
   private async releaseOne(key: string, holdId: string, stored?: LoadedTurnsInFlight): Promise<void> {
-    let known = stored ?? null;
+    let known = stored ?? this.remembered.get(key) ?? null;
     try {
       await retryOnConflict(
         async () => {
-          const loaded = known ?? (await this.deps.book.find(key));
+          const guessed = known;
           known = null;
+          const loaded = guessed ?? (await this.deps.book.find(key));
           const released = loaded?.turns.release(holdId) ?? null;
-          if (!loaded || !released) return undefined;
-          return (await this.deps.book.replace(loaded, released)) ? undefined : LOST_RACE;
+          // Not held as known: only the store's word says there is nothing to let go.
+          if (!loaded || !released) return guessed ? LOST_RACE : undefined;
+          const stored = await this.deps.book.replace(loaded, released);
+          if (stored) this.remember(key, stored);
+          return stored ? undefined : LOST_RACE;
         },
         { attempts: 16, exhausted: () => undefined },
       );
@@ -139,6 +167,12 @@ export class LeasedTurnSlots implements TurnSlots {
         cause: String(error),
       });
     }
+  }
+
+  private remember(key: string, stored: LoadedTurnsInFlight): void {
+    // Bounded: a busy instance starts afresh rather than growing without end.
+    if (this.remembered.size >= REMEMBERED) this.remembered.clear();
+    this.remembered.set(key, stored);
   }
 
   private now(): string {

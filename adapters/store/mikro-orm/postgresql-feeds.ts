@@ -21,7 +21,12 @@ const APPEND =
   `select pg_notify('${FEED_CHANNEL}', $1::text || ' ' || $2::text) from appended`;
 const SIGNAL = `select pg_notify('${FEED_CHANNEL}', $1::text || ' ' || $2::text)`;
 const READ = 'select first_seq, entries from porter_feed_entries where namespace = $1 and "key" = $2 and last_seq >= $3 order by last_seq';
-const DROP = 'delete from porter_feed_entries where namespace = $1 and "key" = $2';
+const DROP = 'delete from porter_feed_entries where namespace = $1 and "key" = any($2::text[])';
+/**
+ * How long a dropped key waits for others before its delete: every turn drops its feed once it is
+ * over, and nothing waits on a drop but the memory it frees, so the instance's drops go together.
+ */
+const DROP_WINDOW_MS = 250;
 const PRUNE = 'delete from porter_feed_entries where namespace = $1 and created_at < $2';
 
 /**
@@ -48,6 +53,7 @@ export class PostgresqlFeeds {
   feeds<T>(namespace: string): FeedSet<T> {
     checkNamespace(namespace);
     const { runner, clock, listener } = this;
+    const drops = new Batched<string>((keys) => runner.changes({ sql: DROP, params: [namespace, keys] }), DROP_WINDOW_MS);
     return {
       async append(key, from, entries) {
         checkKey(key);
@@ -73,7 +79,7 @@ export class PostgresqlFeeds {
         await runner.rows({ sql: SIGNAL, params: [namespace, key] });
       },
       async drop(key) {
-        if (validKey(key)) await runner.changes({ sql: DROP, params: [namespace, key] });
+        if (validKey(key)) await drops.add(key);
       },
       async prune(before) {
         await runner.changes({ sql: PRUNE, params: [namespace, Date.parse(before)] });
@@ -83,6 +89,28 @@ export class PostgresqlFeeds {
 
   close(): Promise<void> {
     return this.listener.close();
+  }
+}
+
+/** Items added within one window, handed to `run` together; each add settles as that run does. */
+class Batched<T> {
+  private items: T[] = [];
+  private done: Promise<void> | null = null;
+
+  constructor(
+    private readonly run: (items: T[]) => Promise<unknown>,
+    private readonly windowMs: number,
+  ) {}
+
+  add(item: T): Promise<void> {
+    this.items.push(item);
+    this.done ??= new Promise<void>((resolve) => setTimeout(resolve, this.windowMs)).then(() => {
+      const items = this.items;
+      this.items = [];
+      this.done = null;
+      return this.run(items).then(() => undefined);
+    });
+    return this.done;
   }
 }
 

@@ -127,4 +127,32 @@ describe('SearchThreads (GET /threads?q=) over the text index', () => {
     expect((await h.searchThreads.execute({ principal: ada, q: 'zeppelin' })).threads.map((thread) => thread.id)).to.deep.equal([id]);
     expect((await h.searchThreads.execute({ principal: anonymous, q: 'zeppelin' })).threads).to.deep.equal([]);
   });
+
+  it('finds the answer of a turn during which the session was adopted under the person it moved to', async () => {
+    let open = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let asked = (): void => undefined;
+    const called = new Promise<void>((resolve) => (asked = resolve));
+    // The model answers only once the session was adopted: the answer is saved after the move.
+    const model = new (class extends RecordingLanguageModel {
+      override async doStream(options: Parameters<RecordingLanguageModel['doStream']>[0]) {
+        asked();
+        await gate;
+        return super.doStream(options);
+      }
+    })((prompt) => ({ text: `About ${lastUserText(prompt)}: the capybara is the largest rodent.` }));
+    const h = turnHarness({ model });
+    // The first search indexes every thread again (the backfill): done before, so it cannot hide a miss.
+    await h.searchThreads.execute({ principal: ada, q: 'rodent' });
+    const anonymous: Principal = { subject: 'porter:anonymous:s2', kind: 'user' };
+    const { id } = await h.createThread.execute({ principal: anonymous });
+    const stream = await h.start(id, 'zeppelin timetable', anonymous);
+    const read = collect(stream);
+    await called;
+    await h.adopter.adopt(anonymous.subject, ada.subject);
+    open();
+    await read;
+    expect((await h.searchThreads.execute({ principal: ada, q: 'rodent' })).threads.map((thread) => thread.id)).to.deep.equal([id]);
+    expect((await h.searchThreads.execute({ principal: anonymous, q: 'rodent' })).threads).to.deep.equal([]);
+  });
 });
