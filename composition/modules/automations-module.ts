@@ -5,6 +5,7 @@ import type { StoredRunPrimitives } from '../../domain/runs/run.js';
 import type { RunSlotsPrimitives } from '../../domain/runs/run-slots.js';
 import type { CompletionWebhookPrimitives } from '../../domain/runs/completion-webhook.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
+import type { InstanceLiveness } from '../../ports/liveness.js';
 import { AutomationToolDependents } from '../../application/automations/automation-tool-dependents.js';
 import { AutomationBook } from '../../application/automations/automation-book.js';
 import { AutomationRules } from '../../application/automations/automation-rules.js';
@@ -59,8 +60,24 @@ export const STOP_WAIT_MS = 15_000;
 /** How often each instance looks for runs whose instance's liveness mark is gone (PostgreSQL only). */
 export const RUN_WATCH_MS = 2_000;
 
-/** The crash sweep, shared by the tick and the liveness watch. */
-const SWEEP = token<SweepRuns>('SweepRuns');
+/** This instance's part in runs: its name in leases, and how long leases, requeues and stops take. */
+export interface RunSettings {
+  readonly holder: string;
+  readonly leaseMs: number;
+  readonly requeueAfterMs: number;
+  readonly stopWaitMs: number;
+  readonly stopPollMs: number;
+}
+
+/** The runs' own services, which a test may replace (the tests' harness plays several instances on one store). */
+export const RUN_TOKENS = {
+  RunSettings: token<RunSettings>('RunSettings'),
+  /** This instance's liveness mark (PostgreSQL's), or null where leases alone tell a crash. */
+  Liveness: token<InstanceLiveness | null>('InstanceLiveness'),
+  /** The crash sweep, shared by the tick and the liveness watch. */
+  SweepRuns: token<SweepRuns>('SweepRuns'),
+};
+const SWEEP = RUN_TOKENS.SweepRuns;
 
 /**
  * Automations and their runs: the records, arming (standing-grant asks and the hook that answers
@@ -69,6 +86,14 @@ const SWEEP = token<SweepRuns>('SweepRuns');
  * where runs execute is the scheduler module's choice (TOKENS.RunDispatcher, TOKENS.Background).
  */
 export const automationsModule = porterModule((bind) => {
+  bind(RUN_TOKENS.RunSettings).toConstantValue({
+    holder: HOLDER,
+    leaseMs: RUN_LEASE_MS,
+    requeueAfterMs: RUN_REQUEUE_AFTER_MS,
+    stopWaitMs: STOP_WAIT_MS,
+    stopPollMs: 100,
+  });
+  bind.singleton(RUN_TOKENS.Liveness, (ctx) => livenessOf(ctx));
   bind(TOKENS.CronCalendar).toConstantValue(new CronerCalendar());
   bind.singleton(
     TOKENS.AutomationBook,
@@ -135,7 +160,7 @@ export const automationsModule = porterModule((bind) => {
       clock: get(ctx, TOKENS.Clock),
       logger: get(ctx, TOKENS.Logger),
       settings: {
-        holder: HOLDER,
+        holder: get(ctx, RUN_TOKENS.RunSettings).holder,
         // One attempt's timeout, and as long again for the store around it.
         leaseMs: config.timeoutSeconds * 2000 + 5_000,
         retryDelaysMs: config.retryDelaysSeconds.map((seconds) => seconds * 1000),
@@ -179,12 +204,12 @@ export const automationsModule = porterModule((bind) => {
       audit: get(ctx, TOKENS.AuditTrail),
       logger: get(ctx, TOKENS.Logger),
       settings: {
-        holder: HOLDER,
-        leaseMs: RUN_LEASE_MS,
+        holder: get(ctx, RUN_TOKENS.RunSettings).holder,
+        leaseMs: get(ctx, RUN_TOKENS.RunSettings).leaseMs,
       },
       meter: get(ctx, TOKENS.UsageMeter),
       slots: get(ctx, TOKENS.TurnSlots),
-      liveness: livenessOf(ctx),
+      liveness: get(ctx, RUN_TOKENS.Liveness),
     });
   });
   bind.singleton(SWEEP, (ctx) => {
@@ -199,8 +224,8 @@ export const automationsModule = porterModule((bind) => {
       clock: get(ctx, TOKENS.Clock),
       audit: get(ctx, TOKENS.AuditTrail),
       logger: get(ctx, TOKENS.Logger),
-      settings: { requeueAfterMs: RUN_REQUEUE_AFTER_MS },
-      liveness: livenessOf(ctx),
+      settings: { requeueAfterMs: get(ctx, RUN_TOKENS.RunSettings).requeueAfterMs },
+      liveness: get(ctx, RUN_TOKENS.Liveness),
     });
   });
   bind.singleton(TOKENS.Tick, (ctx) => {
@@ -217,14 +242,14 @@ export const automationsModule = porterModule((bind) => {
   // Where the engine keeps liveness marks: this instance holds its own from boot, and every few
   // seconds takes back the runs of an instance whose mark is gone (retried at once, elsewhere).
   bind(TOKENS.Background).toDynamicValue((ctx) => {
-    const liveness = livenessOf(ctx);
+    const liveness = get(ctx, RUN_TOKENS.Liveness);
     if (!liveness) return { start: async () => {}, stop: async () => {} };
     const logger = get(ctx, TOKENS.Logger);
     let timer: NodeJS.Timeout | null = null;
     let looking: Promise<void> | null = null;
     return {
       start: async () => {
-        await liveness.hold(HOLDER).catch((error: unknown) =>
+        await liveness.hold(get(ctx, RUN_TOKENS.RunSettings).holder).catch((error: unknown) =>
           logger.warn('this instance could not take its liveness mark; its runs are judged by their leases', {
             cause: error instanceof Error ? error.message : String(error),
           }),
@@ -282,8 +307,8 @@ export const automationsModule = porterModule((bind) => {
         clock: get(ctx, TOKENS.Clock),
         audit: get(ctx, TOKENS.AuditTrail),
         settings: {
-          waitMs: STOP_WAIT_MS,
-          pollMs: 100,
+          waitMs: get(ctx, RUN_TOKENS.RunSettings).stopWaitMs,
+          pollMs: get(ctx, RUN_TOKENS.RunSettings).stopPollMs,
         },
       }),
       rerunRun: new RerunRun({

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import type { Container } from 'inversify';
+import type { GuardUseCases } from '../../ports/use-cases/guard.js';
 import type { Principal } from '../../domain/principal.js';
 import type { PolicyRule } from '../../domain/guard/policy.js';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
@@ -35,6 +37,7 @@ import { NoConnectionBroker } from '../../adapters/connections/no-connection-bro
 import { ConnectionGate } from '../../application/connections/connection-gate.js';
 import { ConnectionBook } from '../../application/connections/connection-book.js';
 import type { ConnectionPrimitives } from '../../domain/connections/connection.js';
+import { get, TOKENS } from '../../composition/tokens.js';
 import { ManualClock } from './manual-clock.js';
 import { RecordingLogger, SequentialIds } from './fakes.js';
 
@@ -115,7 +118,6 @@ export function guardHarness(options: HarnessOptions) {
     egressPreview: new EgressPreview(egress),
   });
   const effects = new DecisionEffects(grants, options.hooks ?? [], ids, audit);
-  let callCounter = 0;
   return {
     clock,
     store,
@@ -133,27 +135,61 @@ export function guardHarness(options: HarnessOptions) {
     get: new GetApproval(approvals, clock),
     listGrants: new ListGrants(grants),
     revoke: new RevokeGrant(grants, clock, audit),
-    /** A chat call by ada unless told otherwise. */
-    call(tool: string, input: unknown, overrides: Partial<GuardedCall> = {}) {
-      callCounter += 1;
-      return guard.execute({
-        tool,
-        input,
-        toolCallId: `call_${callCounter}`,
-        principal: ada,
-        venue: 'chat',
-        presence: 'present',
-        session: 'thr_session1',
-        threadId: 'thr_session1',
-        signal: new AbortController().signal,
-        ...overrides,
-      });
-    },
+    call: chatCalls(guard),
+  };
+}
+
+/**
+ * The guard as guardHarness hands it out, read from a composition built by testContainer (over
+ * `parts`' store, clock and logger): what the harnesses built from the modules spread.
+ */
+export function guardOf<P extends { clock: ManualClock; store: Store; logger: RecordingLogger }>(container: Container, parts: P) {
+  const guard = get(container, TOKENS.GuardCall);
+  const useCases = get(container, TOKENS.GuardUseCases);
+  return {
+    ...parts,
+    approvals: get(container, TOKENS.ApprovalBook),
+    auditLog: get(container, TOKENS.AuditSink),
+    seam: get(container, TOKENS.ActAsSeam),
+    hostAccess: get(container, TOKENS.HostAccess),
+    egress: get(container, TOKENS.Egress),
+    guard,
+    executeApproved: get(container, TOKENS.ExecuteApproved),
+    decide: useCases.decideApproval,
+    decideMany: useCases.decideApprovals,
+    list: useCases.listApprovals,
+    get: useCases.getApproval,
+    listGrants: useCases.listGrants,
+    revoke: useCases.revokeGrant,
+    call: chatCalls(guard),
+  };
+}
+
+/** A chat call by ada unless told otherwise, each with its own tool-call id. */
+function chatCalls(guard: GuardCall) {
+  let callCounter = 0;
+  return (tool: string, input: unknown, overrides: Partial<GuardedCall> = {}) => {
+    callCounter += 1;
+    return guard.execute({
+      tool,
+      input,
+      toolCallId: `call_${callCounter}`,
+      principal: ada,
+      venue: 'chat',
+      presence: 'present',
+      session: 'thr_session1',
+      threadId: 'thr_session1',
+      signal: new AbortController().signal,
+      ...overrides,
+    });
   };
 }
 
 /** Expects Ada to hold exactly one grant, and that grant to include `expected`. */
-export async function expectAdasOnlyGrant(h: { listGrants: ListGrants }, expected: Record<string, unknown>): Promise<void> {
+export async function expectAdasOnlyGrant(
+  h: { listGrants: GuardUseCases['listGrants'] },
+  expected: Record<string, unknown>,
+): Promise<void> {
   const { grants } = await h.listGrants.execute({ principal: ada });
   expect(grants).to.have.length(1);
   expect(grants[0]).to.deep.include(expected);
