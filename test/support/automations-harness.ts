@@ -9,7 +9,7 @@ import type { Principal } from '../../domain/principal.js';
 import type { Limits } from '../../domain/usage/budget.js';
 import type { PorterOptions } from '../../composition/config/porter-options.js';
 import { testContainer } from '../../composition/containers/test-container.js';
-import { RUN_TOKENS } from '../../composition/modules/automations-module.js';
+import { RUN_TOKENS } from '../../composition/modules/runs-module.js';
 import { get, TOKENS } from '../../composition/tokens.js';
 import { MemoryStore } from '../../adapters/store/memory/memory-store.js';
 import { StandardWebhooksSender } from '../../adapters/webhooks/standard-webhooks-sender.js';
