@@ -9,9 +9,12 @@ import type { Model } from '../../ports/model.js';
 import type { Store } from '../../ports/store.js';
 import { compose, sharedModules } from './compose.js';
 
+/** The deployment secret of a test composition (production needs one; instances of one deployment share it). */
+export const TEST_SECRET = 'a-test-deployment-secret-0123456789abcdef';
+
 /** What a test hands the composition: the parts production opens at boot, already made. */
 export interface TestParts {
-  /** Options as a host passes them (read with no environment); `telemetry` is off unless they say. */
+  /** Options as a host passes them (read with no environment); `telemetry` is off and `secret` a test one unless they say. */
   readonly options?: PorterOptions;
   readonly store: Store;
   readonly clock: Clock;
@@ -27,7 +30,7 @@ export interface TestParts {
  * Background work is never started: the test drives the ticks and runs itself.
  */
 export function testContainer(parts: TestParts, override: (overrides: Overrides) => void = () => {}): Container {
-  const config = loadConfig({ telemetry: false, ...parts.options, store: parts.store }, {});
+  const config = loadConfig({ telemetry: false, secret: TEST_SECRET, ...parts.options, store: parts.store }, {});
   const integrations: Integrations = { model: parts.model ?? null, sandbox: null, broker: null, pgBoss: null, uploadStore: null };
   const { store, clock, logger } = parts;
   const modules = sharedModules({ config, store, clock, logger, env: {}, integrations, knowledgeVectors: null });

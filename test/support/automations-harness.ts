@@ -191,7 +191,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
 /** The harness's options that are the deployment's, as a host passes them. */
 function configOf(options: AutomationsHarnessOptions): PorterOptions {
   return {
-    secret: options.secret ?? 'a-test-deployment-secret-0123456789abcdef',
+    ...(options.secret ? { secret: options.secret } : {}),
     memory: false,
     knowledge: false,
     limits: options.limits ?? {},
