@@ -6,6 +6,7 @@ import { overridingModule, TOKENS, type Overrides } from '../tokens.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Model } from '../../ports/model.js';
+import type { Sandbox } from '../../ports/sandbox.js';
 import type { Store } from '../../ports/store.js';
 import { compose, sharedModules } from './compose.js';
 import { doorContainer } from './door.js';
@@ -22,6 +23,8 @@ export interface TestParts {
   readonly logger: Logger;
   /** The model production would load from the configuration (absent: none, 501 where one is needed). */
   readonly model?: Model;
+  /** The sandbox production would load (absent: none, graduation answers 501). */
+  readonly sandbox?: Sandbox;
 }
 
 /**
@@ -37,7 +40,13 @@ export function testContainer(
   door?: (overrides: Overrides) => void,
 ): Container {
   const config = loadConfig({ telemetry: false, secret: TEST_SECRET, ...parts.options, store: parts.store }, {});
-  const integrations: Integrations = { model: parts.model ?? null, sandbox: null, broker: null, pgBoss: null, uploadStore: null };
+  const integrations: Integrations = {
+    model: parts.model ?? null,
+    sandbox: parts.sandbox ?? null,
+    broker: null,
+    pgBoss: null,
+    uploadStore: null,
+  };
   const { store, clock, logger } = parts;
   const modules = sharedModules({ config, store, clock, logger, env: {}, integrations, knowledgeVectors: null });
   const container = compose([...modules, overridingModule(override)]);
