@@ -156,6 +156,24 @@ export function porterModule(register: (bind: Bind) => void): ContainerModule {
   });
 }
 
+/** How a test puts its own piece in place of a module's (composition/containers/test-container.ts). */
+export interface Overrides {
+  /** The service a token names, instead of the one its module binds. */
+  replace<T>(service: Token<T>, value: T): void;
+  /** One more service under a multi-token, after the modules' own. */
+  add<T>(service: MultiToken<T>, value: T): void;
+}
+
+/** A module loaded after the others that replaces what they bound, checked against the tokens as porterModule is. */
+export function overridingModule(register: (overrides: Overrides) => void): ContainerModule {
+  return new ContainerModule(({ bind, rebind }) => {
+    register({
+      replace: (service, value) => void rebind(service).toConstantValue(value),
+      add: (service, value) => void bind(service).toConstantValue(value),
+    });
+  });
+}
+
 /** A collection on the store, as the books over it take it. */
 export function recordsOf<P>(ctx: Resolver, collection: string): RecordSet<P> {
   return get(ctx, TOKENS.Store).records<P>(collection);

@@ -9,7 +9,7 @@ import { threadsModule } from '../modules/threads-module.js';
 import { connectionsModule } from '../modules/connections-module.js';
 import { doorModule } from '../modules/door-module.js';
 import { appsModule } from '../modules/apps-module.js';
-import { automationsModule } from '../modules/automations-module.js';
+import { automationsModules } from '../modules/automations-module.js';
 import { webhooksModule } from '../modules/webhooks-module.js';
 import { schedulerModule } from '../modules/scheduler-module.js';
 import { sandboxModule } from '../modules/sandbox-module.js';
@@ -38,7 +38,7 @@ export function sharedModules(parts: CoreParts): ContainerModule[] {
     deletionsModule,
     ...(parts.config.apps ? [appsModule] : []),
     ...(parts.config.mcp ? [doorModule] : []),
-    ...(parts.config.automations ? [automationsModule, webhooksModule, schedulerModule(parts.integrations.pgBoss)] : []),
+    ...(parts.config.automations ? [...automationsModules, webhooksModule, schedulerModule(parts.integrations.pgBoss)] : []),
     wireModule,
   ];
 }

@@ -1,4 +1,4 @@
-import { get, getAll, porterModule, recordsOf, TOKENS } from '../tokens.js';
+import { get, getAll, porterModule, recordsOf, token, TOKENS } from '../tokens.js';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
 import type { StoredGrant } from '../../domain/guard/grant.js';
 import { TracedApprovalBook } from '../../application/guard/traced-approval-book.js';
@@ -6,7 +6,8 @@ import { GrantBook } from '../../application/guard/grant-book.js';
 import { ActAsSeam } from '../../application/guard/act-as-seam.js';
 import { HostAccess } from '../../application/guard/host-access.js';
 import { ToolRunner } from '../../application/guard/tool-runner.js';
-import { ExecuteApproved } from '../../application/guard/execute-approved.js';
+import { ExecuteApproved, type ExecutionSettings } from '../../application/guard/execute-approved.js';
+import { EXECUTION_LEASE_MS } from '../../domain/guard/approval.js';
 import { TracedGuardCall } from '../../application/guard/traced-guard-call.js';
 import { DecisionTrace } from '../../application/guard/decision-trace.js';
 import { PropagatingHostApi } from '../../adapters/telemetry/propagating-host-api.js';
@@ -23,8 +24,14 @@ import { BaseUrlHostApi } from '../../adapters/host/base-url-host-api.js';
 import { NoHostApi } from '../../adapters/host/no-host-api.js';
 import { guardRoutes } from '../../adapters/http/routes/guard-routes.js';
 
+/** The guard's own settings, which a test may replace (a short execution lease, to play a crash). */
+export const GUARD_TOKENS = {
+  ExecutionSettings: token<ExecutionSettings>('ExecutionSettings'),
+};
+
 /** The guard: tools, risk, grants, policy, approvals and the act-as seam, with their routes. */
 export const guardModule = porterModule((bind) => {
+  bind(GUARD_TOKENS.ExecutionSettings).toConstantValue({ leaseMs: EXECUTION_LEASE_MS });
   bind.singleton(TOKENS.ToolRegistry, (ctx) => {
     const config = get(ctx, TOKENS.Config);
     const porterTools = getAll(ctx, TOKENS.PorterTools).flat();
@@ -64,6 +71,7 @@ export const guardModule = porterModule((bind) => {
         audit: get(ctx, TOKENS.AuditTrail),
         logger: get(ctx, TOKENS.Logger),
         telemetry: get(ctx, TOKENS.Telemetry),
+        settings: get(ctx, GUARD_TOKENS.ExecutionSettings),
       }),
   );
   bind.singleton(TOKENS.GuardCall, (ctx) => {

@@ -1,4 +1,4 @@
-import { get, getOptional, porterModule, recordsOf, TOKENS, type Resolver } from '../tokens.js';
+import { get, getOptional, porterModule, recordsOf, token, TOKENS, type Resolver } from '../tokens.js';
 import type { Store } from '../../ports/store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ThreadPrimitives } from '../../domain/threads/thread.js';
@@ -24,7 +24,8 @@ import type { ReaderMark } from '../../domain/threads/turn-readers.js';
 import { TurnStopper } from '../../application/threads/turn-stopper.js';
 import { TurnHolders } from '../../application/threads/turn-holders.js';
 import { KeptAnswers } from '../../application/threads/kept-answers.js';
-import { DEFAULT_ANSWER_SAVING } from '../../domain/threads/answer-saving.js';
+import { DEFAULT_ANSWER_SAVING, type AnswerSaving } from '../../domain/threads/answer-saving.js';
+import type { ChatSettings } from '../../application/threads/chat-settings.js';
 import { engineLivenessOf, holderOf, livenessOf } from './instance-liveness.js';
 import {
   DEFAULT_TURN_SETTINGS,
@@ -46,9 +47,24 @@ import { ThreadTitler } from '../../application/threads/thread-titler.js';
 import { AiSdkModel } from '../../adapters/model/ai-sdk-model.js';
 import { defined } from '../../domain/defined.js';
 
+/** The turns' own services and settings, which a test may replace (composition/containers/test-container.ts). */
+export const TURN_TOKENS = {
+  /** How turns are held, polled and followed on this instance. */
+  TurnSettings: token<TurnSettings>('TurnSettings'),
+  /** What the agent loop is told: the configuration's chat options. */
+  ChatSettings: token<ChatSettings>('ChatSettings'),
+  /** How a finished answer the store could not take is kept and tried again. */
+  AnswerSaving: token<AnswerSaving>('AnswerSaving'),
+  /** How long a turn nobody reads lives on (`turnGraceSeconds`), and how often others' readers are asked; null: to its end. */
+  TurnGrace: token<{ readonly graceMs: number; readonly recheckMs: number } | null>('TurnGrace'),
+  TurnFeeds: token<TurnFeeds>('TurnFeeds'),
+  TurnMirrors: token<TurnMirrors>('TurnMirrors'),
+  /** Names threads after their first answer; null with `titleModel: false`. */
+  ThreadTitler: token<ThreadTitler | null>('ThreadTitler'),
+};
+
 /** What the agent loop is built from (typed-wiring.typecheck.ts swaps two of them to prove tsc refuses it). */
 export function agentTurnDeps(ctx: Resolver): AgentTurnDeps {
-  const config = get(ctx, TOKENS.Config);
   return {
     model: get(ctx, TOKENS.Model),
     tools: get(ctx, TOKENS.ToolRegistry),
@@ -56,18 +72,14 @@ export function agentTurnDeps(ctx: Resolver): AgentTurnDeps {
     executeApproved: get(ctx, TOKENS.ExecuteApproved),
     approvals: get(ctx, TOKENS.ApprovalBook),
     threads: get(ctx, TOKENS.ThreadBook),
-    settings: {
-      toolOutputCap: config.toolOutputCap,
-      maxSteps: config.maxSteps,
-      ...defined({ historyWindow: config.historyWindow, maxOutputTokens: config.maxOutputTokens, instructions: config.instructions }),
-    },
+    settings: get(ctx, TURN_TOKENS.ChatSettings),
     ids: get(ctx, TOKENS.Ids),
     logger: get(ctx, TOKENS.Logger),
     clock: get(ctx, TOKENS.Clock),
     meter: get(ctx, TOKENS.UsageMeter),
     ...optional('recall', getOptional(ctx, TOKENS.TurnRecall)),
     attachments: get(ctx, TOKENS.ModelAttachments),
-    kept: new KeptAnswers(DEFAULT_ANSWER_SAVING, get(ctx, TOKENS.Logger)),
+    kept: new KeptAnswers(get(ctx, TURN_TOKENS.AnswerSaving), get(ctx, TOKENS.Logger)),
   };
 }
 
@@ -77,9 +89,9 @@ function optional<K extends string, V>(key: K, value: V | undefined): Partial<Re
 }
 
 /** What names threads after their first answer: the `titleModel` option, else the agent's model; none when `false`. */
-function titlerOf(ctx: Resolver, threads: ThreadBook, model: Model): ThreadTitler | undefined {
+function titlerOf(ctx: Resolver, threads: ThreadBook, model: Model): ThreadTitler | null {
   const chosen = get(ctx, TOKENS.Config).titleModel;
-  if (chosen === false) return undefined;
+  if (chosen === false) return null;
   return new ThreadTitler({
     model: chosen ? new AiSdkModel(chosen, 'custom', 'title model') : model,
     threads,
@@ -100,6 +112,40 @@ function turnFeeds(store: Store, clock: Clock): TurnFeeds {
 
 /** Conversations: threads and turns over SSE, on the model loaded at boot (TOKENS.Model). */
 export const threadsModule = porterModule((bind) => {
+  bind.singleton(TURN_TOKENS.TurnSettings, (ctx) => ({
+    ...DEFAULT_TURN_SETTINGS,
+    concurrentTurns: get(ctx, TOKENS.Config).concurrentTurns,
+  }));
+  bind.singleton(TURN_TOKENS.ChatSettings, (ctx) => {
+    const config = get(ctx, TOKENS.Config);
+    return {
+      toolOutputCap: config.toolOutputCap,
+      maxSteps: config.maxSteps,
+      ...defined({ historyWindow: config.historyWindow, maxOutputTokens: config.maxOutputTokens, instructions: config.instructions }),
+    };
+  });
+  bind(TURN_TOKENS.AnswerSaving).toConstantValue(DEFAULT_ANSWER_SAVING);
+  bind.singleton(TURN_TOKENS.TurnGrace, (ctx) => {
+    const graceSeconds = get(ctx, TOKENS.Config).turnGraceSeconds;
+    if (graceSeconds === undefined) return null;
+    const graceMs = graceSeconds * 1000;
+    // While readers elsewhere follow a turn nobody reads here, the store is asked again at most once a second.
+    return { graceMs, recheckMs: Math.max(1_000, Math.min(graceMs, DEFAULT_TURN_SETTINGS.leaseMs / 3)) };
+  });
+  bind.singleton(TURN_TOKENS.TurnFeeds, (ctx) => turnFeeds(get(ctx, TOKENS.Store), get(ctx, TOKENS.Clock)));
+  bind.singleton(
+    TURN_TOKENS.TurnMirrors,
+    (ctx) =>
+      new TurnMirrors({
+        feeds: get(ctx, TURN_TOKENS.TurnFeeds),
+        threads: get(ctx, TOKENS.ThreadBook),
+        clock: get(ctx, TOKENS.Clock),
+        logger: get(ctx, TOKENS.Logger),
+        settings: get(ctx, TURN_TOKENS.TurnSettings),
+        readers: get(ctx, TOKENS.TurnReaders),
+      }),
+  );
+  bind.singleton(TURN_TOKENS.ThreadTitler, (ctx) => titlerOf(ctx, get(ctx, TOKENS.ThreadBook), get(ctx, TOKENS.Model)));
   bind.singleton(
     TOKENS.ThreadBook,
     (ctx) =>
@@ -110,23 +156,21 @@ export const threadsModule = porterModule((bind) => {
       ),
   );
   bind.singleton(TOKENS.TurnReaders, (ctx) => {
-    if (get(ctx, TOKENS.Config).turnGraceSeconds === undefined) return null;
+    if (get(ctx, TURN_TOKENS.TurnGrace) === null) return null;
     return new TurnReaders({
       marks: recordsOf<ReaderMark>(ctx, 'turn-readers'),
       ids: get(ctx, TOKENS.Ids),
       clock: get(ctx, TOKENS.Clock),
       logger: get(ctx, TOKENS.Logger),
-      leaseMs: DEFAULT_TURN_SETTINGS.leaseMs,
+      leaseMs: get(ctx, TURN_TOKENS.TurnSettings).leaseMs,
     });
   });
   bind.singleton(TOKENS.TurnHub, (ctx) => {
-    const graceSeconds = get(ctx, TOKENS.Config).turnGraceSeconds;
+    const grace = get(ctx, TURN_TOKENS.TurnGrace);
     const readers = get(ctx, TOKENS.TurnReaders);
     // Absent, every turn runs to its end; set, one nobody reads on any instance is given up after it.
-    if (graceSeconds === undefined || !readers) return new TurnHub();
-    const graceMs = graceSeconds * 1000;
-    // While readers elsewhere follow a turn nobody reads here, the store is asked again at most once a second.
-    return new TurnHub({ graceMs, readers, recheckMs: Math.max(1_000, Math.min(graceMs, DEFAULT_TURN_SETTINGS.leaseMs / 3)) });
+    if (!grace || !readers) return new TurnHub();
+    return new TurnHub({ ...grace, readers });
   });
   // One agent loop serves chat turns and automation runs alike.
   bind.singleton(TOKENS.AgentTurn, (ctx): AgentTurn => new TracedAgentTurn(agentTurnDeps(ctx), get(ctx, TOKENS.Telemetry)));
@@ -136,15 +180,14 @@ export const threadsModule = porterModule((bind) => {
     const model = get(ctx, TOKENS.Model);
     const agent = get(ctx, TOKENS.AgentTurn);
     const decide = get(ctx, TOKENS.GuardUseCases).decideApproval;
-    const config = get(ctx, TOKENS.Config);
     const clock = get(ctx, TOKENS.Clock);
     const logger = get(ctx, TOKENS.Logger);
-    const settings: TurnSettings = { ...DEFAULT_TURN_SETTINGS, concurrentTurns: config.concurrentTurns };
-    const feeds = turnFeeds(get(ctx, TOKENS.Store), clock);
+    const settings = get(ctx, TURN_TOKENS.TurnSettings);
+    const feeds = get(ctx, TURN_TOKENS.TurnFeeds);
     const waits = new ThreadWaits(feeds.signals, settings.pollMs);
     const stopper = new TurnStopper({ threads, hub, feeds, waits, clock, settings });
     const holders = new TurnHolders(livenessOf(ctx), holderOf(ctx), logger);
-    const mirrors = new TurnMirrors({ feeds, threads, clock, logger, settings, readers: get(ctx, TOKENS.TurnReaders) });
+    const mirrors = get(ctx, TURN_TOKENS.TurnMirrors);
     return {
       createThread: new CreateThread(threads, get(ctx, TOKENS.Ids), clock),
       listThreads: new ListThreads(threads, get(ctx, TOKENS.PendingDeletions)),
@@ -175,7 +218,7 @@ export const threadsModule = porterModule((bind) => {
         attachments: get(ctx, TOKENS.MessageAttachments),
         again: new SentAgain({ threads, hub, mirrors, clock }),
         holders,
-        ...optional('titler', titlerOf(ctx, threads, model)),
+        ...optional('titler', get(ctx, TURN_TOKENS.ThreadTitler) ?? undefined),
       }),
       rejoinTurn: new RejoinTurn(threads, hub, mirrors, clock),
       stopTurn: new StopTurn(threads, stopper),

@@ -2,30 +2,19 @@ import type { AppGenerator } from '../../ports/app-generator.js';
 import type { PinCatalog } from '../../ports/pin-catalog.js';
 import type { Sandbox } from '../../ports/sandbox.js';
 import type { Store } from '../../ports/store.js';
-import type { AppsUseCases } from '../../ports/use-cases/apps.js';
 import type { StreamedData, ToolDefinition } from '../../ports/tool-registry.js';
 import type { PolicyRule } from '../../domain/guard/policy.js';
-import type { HostApi } from '../../ports/host-api.js';
 import type { CanShareApps } from '../../ports/app-sharing.js';
-import type { AppPrimitives } from '../../domain/apps/app.js';
-import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
+import type { Limits } from '../../domain/usage/budget.js';
 import { MemoryStore } from '../../adapters/store/memory/memory-store.js';
 import { DeterministicAppGenerator } from '../../adapters/apps/deterministic-app-generator.js';
-import { AppBook, type VersionPrimitives } from '../../application/apps/app-book.js';
-import { appTools } from '../../application/apps/app-tools.js';
-import { ApprovalBook } from '../../application/guard/approval-book.js';
-import { assembleApps } from '../../composition/modules/apps-module.js';
-import { ada, guardHarness } from './guard-harness.js';
+import { NoAppGenerator } from '../../adapters/apps/no-app-generator.js';
+import type { PorterOptions } from '../../composition/config/porter-options.js';
+import { testContainer } from '../../composition/containers/test-container.js';
+import { get, TOKENS } from '../../composition/tokens.js';
+import { ada, guardOf } from './guard-harness.js';
 import { ManualClock } from './manual-clock.js';
-import { SequentialIds } from './fakes.js';
-import type { Limits } from '../../domain/usage/budget.js';
-import { usageMeterOn } from './usage-meter.js';
-import { NoUsageMeter } from '../../application/usage/no-usage-meter.js';
-import type { UsageMeter } from '../../application/usage/usage-meter.js';
-import { LeasedTurnSlots, type TurnSlots } from '../../application/usage/turn-slots.js';
-import { NoTurnSlots } from '../../application/usage/no-turn-slots.js';
-import { TurnsInFlightBook } from '../../application/usage/turns-in-flight-book.js';
-import type { TurnsInFlightPrimitives } from '../../domain/usage/turns-in-flight.js';
+import { RecordingLogger, SequentialIds } from './fakes.js';
 
 export interface AppsHarnessOptions {
   /** Default: the deterministic generator the scripted model uses. */
@@ -36,8 +25,8 @@ export interface AppsHarnessOptions {
   /** The host's tools, registered beside the apps tools (what apps' tool actions run). */
   hostTools?: ToolDefinition[];
   policy?: PolicyRule[];
-  /** The host's API (PORTER_BASE_URL) that tools reach with the person's credentials. */
-  host?: HostApi | null;
+  /** The host's API (`baseUrl`) that tools reach with the person's credentials; absent, none. */
+  baseUrl?: string;
   /** The host's `canShareApps`; default: nobody may share. */
   canShareApps?: CanShareApps;
   /** The people's budgets (`limits`); absent, nothing is metered. */
@@ -46,46 +35,49 @@ export interface AppsHarnessOptions {
   maxTurnsInFlight?: number;
 }
 
-/** The apps use cases and their tools behind the real guard, over the in-memory store. */
+/**
+ * The apps use cases and their tools behind the real guard, over the in-memory store: the
+ * production modules (testContainer), with the test's generator, catalog, ids and host tools in place.
+ */
 export function appsHarness(options: AppsHarnessOptions = {}) {
-  const store = options.store ?? new MemoryStore({ clock: new ManualClock('2026-06-01T12:00:00.000Z') });
-  const book = new AppBook(store.records<AppPrimitives>('apps'), store.records<VersionPrimitives>('app-versions'));
-  // The tools need the use cases and the guard needs the tools: the use cases are filled in below.
-  const assembled: { apps?: AppsUseCases } = {};
-  const late = new Proxy({} as AppsUseCases, { get: (_target, key) => assembled.apps![key as keyof AppsUseCases] });
-  const guard = guardHarness({
-    tools: [...appTools(late, book), ...(options.hostTools ?? [])],
-    store,
+  const clock = new ManualClock('2026-06-01T12:00:00.000Z');
+  const store = options.store ?? new MemoryStore({ clock });
+  const logger = new RecordingLogger();
+  const container = testContainer(
+    { options: configOf(options), store, clock, logger, ...(options.sandbox ? { sandbox: options.sandbox } : {}) },
+    ({ replace, add }) => {
+      replace(TOKENS.Ids, new SequentialIds());
+      replace(
+        TOKENS.AppGenerator,
+        options.generator === undefined ? new DeterministicAppGenerator() : (options.generator ?? new NoAppGenerator()),
+      );
+      if (options.catalog) replace(TOKENS.PinCatalog, options.catalog);
+      // The host's tools after the apps tools, as the registry lists the configured ones.
+      add(TOKENS.PorterTools, options.hostTools ?? []);
+    },
+  );
+  return {
+    ...guardOf(container, { clock, store, logger }),
+    book: get(container, TOKENS.AppBook),
+    apps: get(container, TOKENS.AppsUseCases),
+    meter: options.limits ? get(container, TOKENS.UsageMeter) : undefined,
+  };
+}
+
+/** The harness's options that are the deployment's, as a host passes them. */
+function configOf(options: AppsHarnessOptions): PorterOptions {
+  return {
+    automations: false,
+    memory: false,
+    knowledge: false,
+    limits: options.limits ?? {},
+    // The guard's breakers are the guard harness's to test: here an app's own failures reach its tools.
+    breakers: false,
+    maxTurnsInFlight: options.maxTurnsInFlight ?? false,
     ...(options.policy ? { policy: options.policy } : {}),
-    ...(options.host ? { host: options.host } : {}),
-  });
-  const meter: UsageMeter = options.limits ? usageMeterOn(store, guard.clock, options.limits) : new NoUsageMeter();
-  const slots: TurnSlots =
-    options.maxTurnsInFlight === undefined
-      ? new NoTurnSlots()
-      : new LeasedTurnSlots({
-          book: new TurnsInFlightBook(store.records<TurnsInFlightPrimitives>('turns-in-flight')),
-          keysOf: (payer) => [payer.subject],
-          clock: guard.clock,
-          logger: guard.logger,
-          settings: { max: options.maxTurnsInFlight, leaseMs: 15_000 },
-        });
-  const apps = assembleApps({
-    store,
-    book,
-    generator: options.generator === undefined ? new DeterministicAppGenerator() : options.generator,
-    catalog: options.catalog ?? null,
-    sandbox: options.sandbox ?? null,
-    approvals: new ApprovalBook(store.records<ApprovalPrimitives>('approvals')),
-    ids: new SequentialIds(),
-    clock: guard.clock,
-    logger: guard.logger,
-    canShareApps: options.canShareApps ?? null,
-    meter,
-    slots,
-  });
-  assembled.apps = apps;
-  return { ...guard, store, book, apps, meter };
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    ...(options.canShareApps ? { canShareApps: options.canShareApps } : {}),
+  };
 }
 
 /** An apps harness over `sandbox`, and Ada's new app made from `prompt`. */

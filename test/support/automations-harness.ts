@@ -3,62 +3,24 @@ import type { ToolDefinition } from '../../ports/tool-registry.js';
 import type { RunDispatcher, WebhookDispatcher } from '../../ports/scheduler.js';
 import type { Store } from '../../ports/store.js';
 import type { Model } from '../../ports/model.js';
-import type { ManualClock } from './manual-clock.js';
 import type { InstanceLiveness } from '../../ports/liveness.js';
-import { NoInstanceLiveness } from '../../adapters/store/no-instance-liveness.js';
 import type { WebhookVerifier } from '../../ports/webhook-verifier.js';
-import type { StoredGrant } from '../../domain/guard/grant.js';
-import type { ThreadPrimitives } from '../../domain/threads/thread.js';
-import type { UiMessage } from '../../domain/threads/ui-message.js';
 import type { Principal } from '../../domain/principal.js';
-import type { ApprovalHook } from '../../application/guard/approval-hooks.js';
-import { AuditTrail } from '../../application/audit/audit-trail.js';
-import { GrantBook } from '../../application/guard/grant-book.js';
-import { ThreadBook } from '../../application/threads/thread-book.js';
-import { ThreadText } from '../../application/threads/thread-text.js';
-import { AgentTurn } from '../../application/threads/agent-turn.js';
-import { AutomationRules } from '../../application/automations/automation-rules.js';
-import { ArmingAsks } from '../../application/automations/arming-asks.js';
-import { ArmingHook } from '../../application/automations/arming-hook.js';
-import { AutomationGrants } from '../../application/automations/automation-grants.js';
-import { DeleteAutomation } from '../../application/automations/delete-automation.js';
-import { CreateAutomation } from '../../application/automations/create-automation.js';
-import { ArmAutomation } from '../../application/automations/arm-automation.js';
-import { DisarmAutomation } from '../../application/automations/disarm-automation.js';
-import { ResumeHook } from '../../application/runs/resume-hook.js';
-import { ExecuteRun } from '../../application/runs/execute-run.js';
-import { StopRun } from '../../application/runs/stop-run.js';
-import { GetRun } from '../../application/runs/get-run.js';
-import { ListRuns } from '../../application/runs/list-runs.js';
-import { RerunRun } from '../../application/runs/rerun-run.js';
-import { RunAutomationNow } from '../../application/runs/run-automation-now.js';
-import { DryRunAutomation } from '../../application/runs/dry-run-automation.js';
-import { DeliverCompletionWebhook } from '../../application/runs/deliver-completion-webhook.js';
-import { ChangeAutomation } from '../../application/automations/change-automation.js';
-import { NotifyTargets } from '../../application/automations/notify-targets.js';
+import type { Limits } from '../../domain/usage/budget.js';
+import type { PorterOptions } from '../../composition/config/porter-options.js';
+import { testContainer } from '../../composition/containers/test-container.js';
+import { RUN_TOKENS } from '../../composition/modules/runs-module.js';
+import { get, TOKENS } from '../../composition/tokens.js';
+import { MemoryStore } from '../../adapters/store/memory/memory-store.js';
 import { StandardWebhooksSender } from '../../adapters/webhooks/standard-webhooks-sender.js';
 import { GuardedEgress } from '../../adapters/shared/egress/guarded-egress.js';
-import { AesGcmSecretBox } from '../../adapters/runtime/aes-gcm-secret-box.js';
-import { Tick } from '../../application/scheduler/tick.js';
-import { AuthorizedTick } from '../../application/scheduler/authorized-tick.js';
-import { WebhookRefusals } from '../../application/webhooks/webhook-refusals.js';
-import { ReceiveDelivery, type DeliveryMark } from '../../application/webhooks/receive-delivery.js';
 import { AiSdkModel } from '../../adapters/model/ai-sdk-model.js';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 import { StaticToolRegistry } from '../../adapters/tools/static-tool-registry.js';
-import { CronerCalendar } from '../../adapters/scheduler/croner-calendar.js';
 import { StaticWebhookSources } from '../../adapters/webhooks/static-webhook-sources.js';
-import { ada, guardHarness } from './guard-harness.js';
-import { SequentialIds } from './fakes.js';
-import { runMachinery } from './run-machinery.js';
-import type { Limits } from '../../domain/usage/budget.js';
-import { usageMeterOn } from './usage-meter.js';
-import { NoUsageMeter } from '../../application/usage/no-usage-meter.js';
-import type { UsageMeter } from '../../application/usage/usage-meter.js';
-import { LeasedTurnSlots, type TurnSlots } from '../../application/usage/turn-slots.js';
-import { NoTurnSlots } from '../../application/usage/no-turn-slots.js';
-import { TurnsInFlightBook } from '../../application/usage/turns-in-flight-book.js';
-import type { TurnsInFlightPrimitives } from '../../domain/usage/turns-in-flight.js';
+import { ada, guardOf } from './guard-harness.js';
+import { RecordingLogger, SequentialIds } from './fakes.js';
+import { ManualClock } from './manual-clock.js';
 
 /**
  * Hands runs (or webhooks) over by recording them; the test executes them when it chooses
@@ -119,152 +81,76 @@ export interface AutomationsHarnessOptions {
   limits?: Limits;
   /** The bound on each owner's turns in flight (dry runs count); absent, none. */
   maxTurnsInFlight?: number;
-  /** This instance's liveness mark (a fake in tests); absent, none: leases alone tell a crash. */
+  /** This instance's liveness mark (a fake in tests); absent, leases alone tell a crash. */
   liveness?: InstanceLiveness;
 }
 
-/** Automations, runs, the tick and webhook intake over the real guard and agent loop, in memory. */
+/**
+ * Automations, runs, the tick and webhook intake over the real guard and agent loop, in memory:
+ * the production modules (testContainer), with the test's clock, ids, dispatchers, tools, webhook
+ * sources and run settings in place of theirs.
+ */
 export function automationsHarness(options: AutomationsHarnessOptions) {
-  const hooks: ApprovalHook[] = [];
-  const guard = guardHarness({
-    tools: options.tools,
-    ...(options.store ? { store: options.store } : {}),
-    ...(options.clock ? { clock: options.clock } : {}),
-    hooks,
-  });
-  const { store, clock, logger } = guard;
+  const clock = options.clock ?? new ManualClock('2026-06-01T12:00:00.000Z');
+  const store = options.store ?? new MemoryStore({ clock });
+  const logger = new RecordingLogger();
   const ids = new SequentialIds();
-  const tools = new StaticToolRegistry(options.tools);
-  const grants = new GrantBook(store.records<StoredGrant>('grants'));
-  const calendar = new CronerCalendar();
-  const sources = new StaticWebhookSources(options.sources ?? {});
-  const trail = new AuditTrail({ sink: guard.auditLog, ids, clock, logger });
   const dispatcher = new ManualDispatcher(() => clock.now());
   const webhookDispatcher = new ManualDispatcher(() => clock.now());
-  const { automations, runs, approvals, webhooks, admission, followUp, parked, resume, sweep, starts } = runMachinery({
-    store,
-    clock,
-    ids,
-    audit: trail,
-    logger,
-    dispatcher,
-    webhookDispatcher,
-  });
-  // Receivers in tests listen on this machine: the test composition lets the egress guard reach loopback.
-  const sender = new StandardWebhooksSender(new GuardedEgress({ allow: ['loopback'] }), 5_000);
-  const secrets = new AesGcmSecretBox([options.secret ?? 'a-test-deployment-secret-0123456789abcdef']);
-  const deliver = new DeliverCompletionWebhook({
-    webhooks,
-    sender,
-    secrets,
-    dispatcher: webhookDispatcher,
-    clock,
-    logger,
-    settings: { holder: options.holder ?? 'instance-a', leaseMs: 30_000, retryDelaysMs: options.webhookRetryDelaysMs ?? [5_000, 30_000] },
-  });
-  const notifyTargets = new NotifyTargets(sender, secrets);
-  const meter: UsageMeter = options.limits ? usageMeterOn(store, clock, options.limits) : new NoUsageMeter();
-  const slots: TurnSlots =
-    options.maxTurnsInFlight === undefined
-      ? new NoTurnSlots()
-      : new LeasedTurnSlots({
-          book: new TurnsInFlightBook(store.records<TurnsInFlightPrimitives>('turns-in-flight')),
-          keysOf: (payer) => [payer.subject],
-          clock,
-          logger,
-          settings: { max: options.maxTurnsInFlight, leaseMs: 15_000 },
-        });
-  const metered = { meter, slots };
-  const asks = new ArmingAsks({ approvals, grants, tools, ids, clock, audit: trail, approvalTtlMs: 60 * 60 * 1000 });
-  const automationGrants = new AutomationGrants(grants, clock, trail);
-  hooks.push(new ArmingHook({ automations, asks, grants: automationGrants, clock, audit: trail }), new ResumeHook(resume));
-  const agent = new AgentTurn({
-    model: options.agentModel ?? new AiSdkModel((options.model ?? new ScriptedLanguageModel()) as never, 'custom', 'test'),
-    tools,
-    guard: guard.guard,
-    executeApproved: guard.executeApproved,
-    approvals,
-    threads: new ThreadBook(
-      store.records<ThreadPrimitives>('threads'),
-      store.records<UiMessage>('thread-messages'),
-      new ThreadText(store.textIndex!('threads')),
-    ),
-    settings: { toolOutputCap: 32_000, maxSteps: 8 },
-    ids,
-    logger,
-    clock,
-    meter,
-  });
-  const executor = new ExecuteRun({
-    runs,
-    automations,
-    agent,
-    parked,
-    resume,
-    admission,
-    followUp,
-    dispatcher,
-    ids,
-    clock,
-    audit: trail,
-    logger,
-    settings: {
+  const model = options.agentModel ?? new AiSdkModel((options.model ?? new ScriptedLanguageModel()) as never, 'custom', 'test');
+  const container = testContainer({ options: configOf(options), store, clock, logger, model }, ({ replace }) => {
+    replace(TOKENS.Ids, ids);
+    replace(TOKENS.ToolRegistry, new StaticToolRegistry(options.tools));
+    replace(TOKENS.RunDispatcher, dispatcher);
+    replace(TOKENS.WebhookDispatcher, webhookDispatcher);
+    replace(TOKENS.WebhookSources, new StaticWebhookSources(options.sources ?? {}));
+    // Receivers in tests listen on this machine: the test composition lets the egress guard reach loopback.
+    replace(TOKENS.WebhookSender, new StandardWebhooksSender(new GuardedEgress({ allow: ['loopback'] }), 5_000));
+    replace(RUN_TOKENS.RunSettings, {
       holder: options.holder ?? 'instance-a',
       leaseMs: options.leaseMs ?? 60_000,
-    },
-    ...metered,
-    liveness: options.liveness ?? new NoInstanceLiveness(),
+      requeueAfterMs: 5 * 60_000,
+      stopWaitMs: options.stopWaitMs ?? 2_000,
+      stopPollMs: 10,
+    });
+    replace(RUN_TOKENS.Liveness, options.liveness ?? null);
   });
-  const getRun = new GetRun(runs, webhooks);
-  const tick = new Tick({ automations, calendar, starts, sweep, clock, logger });
-  const rules = new AutomationRules(calendar, tools, () => sources.names());
+  const guard = guardOf(container, { clock, store, logger });
+  const automationCases = get(container, TOKENS.AutomationUseCases);
+  const runCases = get(container, TOKENS.RunUseCases);
+  const executor = get(container, TOKENS.ExecuteRun);
+  const deliver = get(container, TOKENS.DeliverCompletionWebhook);
+  const tick = get(container, TOKENS.Tick);
   return {
     ...guard,
     ids,
-    meter,
-    approvalBook: approvals,
-    automations,
-    runs,
-    calendar,
+    meter: options.limits ? get(container, TOKENS.UsageMeter) : undefined,
+    approvalBook: guard.approvals,
+    automations: get(container, TOKENS.AutomationBook),
+    runs: get(container, TOKENS.RunBook),
+    calendar: get(container, TOKENS.CronCalendar),
     dispatcher,
     webhookDispatcher,
-    webhookBook: webhooks,
-    admission,
+    webhookBook: get(container, TOKENS.CompletionWebhookBook),
+    admission: get(container, TOKENS.RunAdmission),
     executor,
     deliver,
-    sweep,
+    sweep: get(container, RUN_TOKENS.SweepRuns),
     tick,
-    authorizedTick: new AuthorizedTick(tick, options.tickSecret ?? null),
-    create: new CreateAutomation({ automations, rules, notifyTargets, calendar, ids, clock }),
-    change: new ChangeAutomation({ automations, rules, notifyTargets, calendar, clock }),
-    grantBook: grants,
-    arm: new ArmAutomation({ automations, asks, grants: automationGrants, calendar, clock, audit: trail }),
-    disarm: new DisarmAutomation({ automations, asks, grants: automationGrants, calendar, clock }),
-    remove: new DeleteAutomation(automations, asks, automationGrants),
-    stop: new StopRun({ runs, parked, followUp, clock, audit: trail, settings: { waitMs: options.stopWaitMs ?? 2_000, pollMs: 10 } }),
-    getRun,
-    listRuns: new ListRuns(runs),
-    rerun: new RerunRun({ runs, automations, dispatcher, ids, clock, audit: trail, meter }),
-    runNow: new RunAutomationNow({ runs, automations, dispatcher, ids, clock, audit: trail, meter }),
-    dryRun: new DryRunAutomation({
-      automations,
-      runs,
-      execute: (runId) => executor.execute(runId),
-      read: getRun,
-      ids,
-      clock,
-      audit: trail,
-      ...metered,
-    }),
-    receive: new ReceiveDelivery({
-      sources,
-      refusals: new WebhookRefusals(trail),
-      ledger: store.records<DeliveryMark>('webhook-deliveries'),
-      automations,
-      starts,
-      clock,
-      audit: trail,
-    }),
+    authorizedTick: get(container, TOKENS.TickUseCases).tick,
+    create: automationCases.createAutomation,
+    change: automationCases.changeAutomation,
+    grantBook: get(container, TOKENS.GrantBook),
+    arm: automationCases.armAutomation,
+    disarm: automationCases.disarmAutomation,
+    remove: automationCases.deleteAutomation,
+    stop: runCases.stopRun,
+    getRun: runCases.getRun,
+    listRuns: runCases.listRuns,
+    rerun: runCases.rerunRun,
+    runNow: runCases.runAutomationNow,
+    dryRun: runCases.dryRunAutomation,
+    receive: get(container, TOKENS.WebhookUseCases).receiveDelivery,
     /** Executes every run handed over so far (and any handed over meanwhile), one at a time. */
     runQueued: (): Promise<string[]> => dispatcher.drain((id) => executor.execute(id)),
     /** Makes every completion-webhook attempt handed over so far (and any handed over meanwhile) that is due. */
@@ -299,5 +185,20 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
       const { asks } = await this.arm.execute({ principal: ada, automationId });
       for (const ask of asks) await this.decide.execute({ principal: ada, approvalId: ask.approvalId, approve: true });
     },
+  };
+}
+
+/** The harness's options that are the deployment's, as a host passes them. */
+function configOf(options: AutomationsHarnessOptions): PorterOptions {
+  return {
+    ...(options.secret ? { secret: options.secret } : {}),
+    memory: false,
+    knowledge: false,
+    limits: options.limits ?? {},
+    maxTurnsInFlight: options.maxTurnsInFlight ?? false,
+    ...(options.tickSecret ? { tickSecret: options.tickSecret } : {}),
+    ...(options.webhookRetryDelaysMs
+      ? { completionWebhooks: { retryDelaysSeconds: options.webhookRetryDelaysMs.map((ms) => ms / 1000) } }
+      : {}),
   };
 }

@@ -1,46 +1,21 @@
-import { DoorClients } from '../../application/door/door-clients.js';
-import { FetchedClientDocuments } from '../../adapters/mcp/fetched-client-documents.js';
-import { GuardedEgress } from '../../adapters/shared/egress/guarded-egress.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Principal } from '../../domain/principal.js';
-import type { AuthorizationCodePrimitives } from '../../domain/door/authorization-code.js';
-import type { PendingConsentPrimitives } from '../../domain/door/authorization-request.js';
-import type { DoorClientPrimitives } from '../../domain/door/door-client.js';
-import type { DoorConsentPrimitives } from '../../domain/door/door-consent.js';
 import type { ToolDefinition } from '../../ports/tool-registry.js';
 import type { Store } from '../../ports/store.js';
 import type { DoorPrincipalLookup } from '../../ports/door-principals.js';
 import type { DoorBearerVerifier } from '../../ports/door-bearer-verifier.js';
 import type { ClientRegistration, DoorSite, TokenGrant } from '../../ports/use-cases/door.js';
 import type { ActAsPreset } from '../../ports/act-as.js';
-import type { HostApi } from '../../ports/host-api.js';
-import { AuditTrail } from '../../application/audit/audit-trail.js';
-import { AdmitCaller } from '../../application/door/admit-caller.js';
-import { HostPrincipals, hostPrincipalLookup } from '../../adapters/http/floor/host-principal.js';
-import { AnswerConsent } from '../../application/door/answer-consent.js';
-import { BeginAuthorization } from '../../application/door/begin-authorization.js';
-import { CallDoorTool } from '../../application/door/call-door-tool.js';
-import { DoorClientBook } from '../../application/door/client-book.js';
-import { AuthorizationCodeBook } from '../../application/door/code-book.js';
-import { DoorConsentBook } from '../../application/door/consent-book.js';
 import { DEFAULT_DOOR_SETTINGS, type DoorSettings } from '../../application/door/door-settings.js';
-import { DoorSessions } from '../../application/door/door-sessions.js';
-import type { DoorSessionPrimitives } from '../../ports/door-sessions.js';
-import { IssueTokens } from '../../application/door/issue-tokens.js';
-import { ListDoorTools } from '../../application/door/list-door-tools.js';
-import { LocalBearerVerifier } from '../../application/door/local-bearer-verifier.js';
-import { PendingConsentBook } from '../../application/door/pending-consent-book.js';
-import { RedeemCode } from '../../application/door/redeem-code.js';
-import { RegisterClient } from '../../application/door/register-client.js';
-import { RevokeToken } from '../../application/door/revoke-token.js';
-import { RotateRefreshToken } from '../../application/door/rotate-refresh-token.js';
-import { TokenFamilyBook } from '../../application/door/token-family-book.js';
-import { TokenMint } from '../../application/door/token-mint.js';
-import { NodeDoorSecrets } from '../../adapters/mcp/node-door-secrets.js';
+import type { DoorSessions } from '../../application/door/door-sessions.js';
+import { MemoryStore } from '../../adapters/store/memory/memory-store.js';
 import { StaticToolRegistry } from '../../adapters/tools/static-tool-registry.js';
-import { guardHarness } from './guard-harness.js';
-import { SequentialIds } from './fakes.js';
-import type { ManualClock } from './manual-clock.js';
+import type { PorterOptions } from '../../composition/config/porter-options.js';
+import { testContainer } from '../../composition/containers/test-container.js';
+import { get, TOKENS } from '../../composition/tokens.js';
+import { guardOf } from './guard-harness.js';
+import { RecordingLogger, SequentialIds } from './fakes.js';
+import { ManualClock } from './manual-clock.js';
 
 export const SITE: DoorSite = { issuer: 'https://app.example', resource: 'https://app.example/api/porter/mcp' };
 export const REDIRECT = 'https://client.example/callback';
@@ -60,65 +35,54 @@ export interface DoorHarnessOptions {
   settings?: Partial<DoorSettings>;
   verifier?: DoorBearerVerifier;
   actAs?: ActAsPreset | null;
-  host?: HostApi | null;
+  /** The host's API (`baseUrl`) that tools reach with the person's credentials; absent, none. */
+  baseUrl?: string;
 }
 
-/** The door's application layer over the guard harness, wired as composition/containers/door.ts wires it. */
+/**
+ * The door's application layer over the guard: the production modules (testContainer, `mcp: true`),
+ * with the test's clock, ids, tools and door settings in place of theirs, and no cache in front of
+ * the store (two harnesses on one store play two instances that see each other's writes at once).
+ */
 export function doorHarness(options: DoorHarnessOptions = {}) {
-  const tools = options.tools ?? [];
-  const guard = guardHarness({
-    tools,
-    ...(options.store ? { store: options.store } : {}),
-    ...(options.clock ? { clock: options.clock } : {}),
-    actAs: options.actAs ?? null,
-    host: options.host ?? null,
-  });
-  const { clock, store } = guard;
-  const ids = new SequentialIds();
-  const audit = new AuditTrail({ sink: guard.auditLog, ids, clock, logger: guard.logger });
-  const secrets = new NodeDoorSecrets();
-  const settings: DoorSettings = { ...DEFAULT_DOOR_SETTINGS, ...options.settings };
-  const registered = new DoorClientBook(store.records<DoorClientPrimitives>('door-clients'));
-  // Metadata-document clients as production reads them: through the egress guard, public addresses only.
-  const clients = new DoorClients(registered, new FetchedClientDocuments({ egress: new GuardedEgress() }), clock);
-  const consents = new DoorConsentBook(store.records<DoorConsentPrimitives>('door-consents'), secrets);
-  const pending = new PendingConsentBook(store.records<PendingConsentPrimitives>('door-pending-consents'));
-  const codes = new AuthorizationCodeBook(store.records<AuthorizationCodePrimitives>('door-codes'));
-  const families = new TokenFamilyBook(store);
-  const mint = new TokenMint(families, secrets, settings, clock);
-  const registry = new StaticToolRegistry(tools);
-  const sessions = new DoorSessions({ records: store.records<DoorSessionPrimitives>('door-sessions'), settings, clock });
+  const clock = options.clock ?? new ManualClock('2026-06-01T12:00:00.000Z');
+  const store = options.store ?? new MemoryStore({ clock });
+  const logger = new RecordingLogger();
   const people = new Map<string, Principal | null>();
-  // Read as production reads the host's answer (composition/containers/door.ts).
-  const principalOf: DoorPrincipalLookup = hostPrincipalLookup(
-    options.principal ?? ((subject) => (people.has(subject) ? people.get(subject)! : { subject, kind: 'user' })),
-    new HostPrincipals(guard.logger),
+  const principal: DoorPrincipalLookup =
+    options.principal ?? ((subject) => (people.has(subject) ? people.get(subject)! : { subject, kind: 'user' }));
+  const config: PorterOptions = {
+    apps: false,
+    automations: false,
+    mcp: true,
+    oauth: { principal, tokenCacheMs: 0 },
+    door: { sessionCacheMs: 0 },
+    ...(options.actAs ? { actAs: options.actAs } : {}),
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+  };
+  const container = testContainer(
+    { options: config, store, clock, logger },
+    ({ replace }) => {
+      replace(TOKENS.Ids, new SequentialIds());
+      replace(TOKENS.ToolRegistry, new StaticToolRegistry(options.tools ?? []));
+    },
+    ({ replace }) => {
+      replace(TOKENS.DoorSettings, { ...DEFAULT_DOOR_SETTINGS, ...options.settings });
+      if (options.verifier) replace(TOKENS.DoorBearerVerifier, options.verifier);
+    },
   );
-
-  const oauth = {
-    registerClient: new RegisterClient({ clients: registered, secrets, ids, clock, audit }),
-    beginAuthorization: new BeginAuthorization({ clients, pending, tools: registry, secrets, settings, clock }),
-    answerConsent: new AnswerConsent({ pending, consents, codes, secrets, settings, clock, audit }),
-    issueTokens: new IssueTokens(
-      new RedeemCode({ clients, codes, families, mint, secrets, settings, clock, audit }),
-      new RotateRefreshToken({ clients, families, mint, secrets, settings, clock, audit }),
-    ),
-    revokeToken: new RevokeToken({ clients, families, secrets, clock, audit }),
-  };
-  const verifier = options.verifier ?? new LocalBearerVerifier(families, secrets, clock);
-  const transport = {
-    admitCaller: new AdmitCaller(verifier, principalOf, sessions, audit),
-    listTools: new ListDoorTools(registry),
-    callTool: new CallDoorTool(registry, guard.guard, ids),
-  };
-
+  const door = get(container, TOKENS.DoorContainer);
+  const oauth = get(door, TOKENS.DoorOAuthUseCases);
+  const transport = get(door, TOKENS.DoorTransportUseCases);
+  // Tests open sessions of their own, without the SDK's transport and server a live one carries.
+  const sessions: DoorSessions = get(door, TOKENS.DoorSessions);
   const harness = {
-    guard,
+    guard: guardOf(container, { clock, store, logger }),
     clock,
     store,
-    secrets,
+    secrets: get(door, TOKENS.DoorSecrets),
     sessions,
-    families,
+    families: get(door, TOKENS.DoorStores).families,
     oauth,
     transport,
     /** Makes `oauth.principal(subject)` answer null (the host deleted them) or a principal. */

@@ -9,7 +9,6 @@ import { toolDocument } from '../../support/apps-documents.js';
 import { ada, bob, countingTool } from '../../support/guard-harness.js';
 import { SequentialIds } from '../../support/fakes.js';
 import { recordingHost } from '../../support/recording-host.js';
-import { BaseUrlHostApi } from '../../../adapters/host/base-url-host-api.js';
 
 /** A generator that writes the given document, whatever it is asked. */
 const writes = (document: AppDocument): AppGenerator => ({
@@ -141,7 +140,7 @@ describe('RunAppAction: an app runs host tools through the guard (venue app)', (
           return (await context.hostFetch('/api/notes')).json();
         },
       };
-      const h = appsHarness({ generator: writes(toolDocument()), hostTools: [listsFromHost], host: new BaseUrlHostApi(host.url) });
+      const h = appsHarness({ generator: writes(toolDocument()), hostTools: [listsFromHost], baseUrl: host.url });
       const app = await h.apps.createApp.execute({ principal: ada, prompt: 'notes' });
       const answer = await new RunAppAction(h.book, h.guard, new SequentialIds()).execute({
         principal: ada,

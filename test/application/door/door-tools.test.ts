@@ -3,7 +3,6 @@ import type { Principal } from '../../../domain/principal.js';
 import type { DoorCaller } from '../../../domain/door/door-caller.js';
 import type { ToolDefinition } from '../../../ports/tool-registry.js';
 import { hs256Jwt } from '../../../adapters/act-as/hs256-jwt.js';
-import { BaseUrlHostApi } from '../../../adapters/host/base-url-host-api.js';
 import { countingTool } from '../../support/guard-harness.js';
 import { bearerSubject, recordingHost } from '../../support/recording-host.js';
 import { doorHarness } from '../../support/door-harness.js';
@@ -139,7 +138,7 @@ describe('Tools through the door (use cases)', () => {
           return { status: (await context.hostFetch('/api/notes')).status };
         },
       };
-      const h = doorHarness({ tools: [hostTool], actAs: hs256Jwt({ secret: SECRET }), host: new BaseUrlHostApi(host.url) });
+      const h = doorHarness({ tools: [hostTool], actAs: hs256Jwt({ secret: SECRET }), baseUrl: host.url });
       const { tokens } = await h.connect(ada);
       const admission = await h.admit(tokens.accessToken);
       if (!admission.ok) throw new Error(admission.reason);

@@ -30,7 +30,7 @@ async function withHost(
   const host = await recordingHost();
   try {
     const base = options.path ? `${host.url}${options.path}` : host.url;
-    await test(guardHarness({ tools: [callsHost(options.risk)], actAs: options.actAs, host: new BaseUrlHostApi(base) }), host);
+    await test(guardHarness({ tools: [callsHost(options.risk)], actAs: options.actAs, baseUrl: base }), host);
   } finally {
     await host.close();
   }
@@ -159,7 +159,7 @@ describe('act-as and present credentials', () => {
       const withHost = guardHarness({
         tools: [callsHost('read')],
         actAs: hs256Jwt({ secret: SECRET }),
-        host: new BaseUrlHostApi(host.url),
+        baseUrl: host.url,
         auditSink: failingSink,
       });
       const refused = await rejection(
