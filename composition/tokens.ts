@@ -159,9 +159,9 @@ export function porterModule(register: (bind: Bind) => void): ContainerModule {
 /** How a test puts its own piece in place of a module's (composition/containers/test-container.ts). */
 export interface Overrides {
   /** The service a token names, instead of the one its module binds. */
-  replace<T>(service: Token<T>, value: T): void;
+  replace<T>(service: Token<T>, value: NoInfer<T>): void;
   /** One more service under a multi-token, after the modules' own. */
-  add<T>(service: MultiToken<T>, value: T): void;
+  add<T>(service: MultiToken<T>, value: NoInfer<T>): void;
 }
 
 /** A module loaded after the others that replaces what they bound, checked against the tokens as porterModule is. */

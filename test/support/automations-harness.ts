@@ -4,6 +4,7 @@ import type { RunDispatcher, WebhookDispatcher } from '../../ports/scheduler.js'
 import type { Store } from '../../ports/store.js';
 import type { Model } from '../../ports/model.js';
 import type { InstanceLiveness } from '../../ports/liveness.js';
+import { NoInstanceLiveness } from '../../adapters/store/no-instance-liveness.js';
 import type { WebhookVerifier } from '../../ports/webhook-verifier.js';
 import type { Principal } from '../../domain/principal.js';
 import type { Limits } from '../../domain/usage/budget.js';
@@ -81,7 +82,7 @@ export interface AutomationsHarnessOptions {
   limits?: Limits;
   /** The bound on each owner's turns in flight (dry runs count); absent, none. */
   maxTurnsInFlight?: number;
-  /** This instance's liveness mark (a fake in tests); absent, leases alone tell a crash. */
+  /** This instance's liveness mark (a fake in tests); absent, NoInstanceLiveness: leases alone tell a crash. */
   liveness?: InstanceLiveness;
 }
 
@@ -113,7 +114,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
       stopWaitMs: options.stopWaitMs ?? 2_000,
       stopPollMs: 10,
     });
-    replace(RUN_TOKENS.Liveness, options.liveness ?? null);
+    replace(RUN_TOKENS.Liveness, options.liveness ?? new NoInstanceLiveness());
   });
   const guard = guardOf(container, { clock, store, logger });
   const automationCases = get(container, TOKENS.AutomationUseCases);
