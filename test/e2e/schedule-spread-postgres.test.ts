@@ -6,7 +6,7 @@ import { containerOf } from '../../composition/porter-container.js';
 import { defineTool } from '../../application/tools/define-tool.js';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 import { until } from '../support/eventually.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
+import { databasePerTest } from '../support/postgres.js';
 
 const TICK_SECRET = 'a-tick-secret-for-the-tests-0123456789';
 const ada = { subject: 'ada', kind: 'user' };
@@ -19,22 +19,7 @@ function cronAt(slot: Date): string {
 
 describe('A schedule slot on three instances sharing one PostgreSQL', function () {
   this.timeout(300_000);
-  let server: string | null = null;
-  let database: TestDatabase | null = null;
-
-  before(async function () {
-    server = await postgresServerUrl();
-    if (!server) return this.skip();
-  });
-
-  beforeEach(async () => {
-    database = await createTestDatabase(server!);
-  });
-
-  afterEach(async () => {
-    await database?.drop();
-    database = null;
-  });
+  const database = databasePerTest();
 
   for (const scheduler of ['external', 'pg-boss'] as const) {
     const driver = scheduler === 'external' ? 'one POST /tick' : "every instance's ticker";
@@ -58,7 +43,7 @@ describe('A schedule slot on three instances sharing one PostgreSQL', function (
             {
               development: false,
               secret: 'a-production-secret-for-the-tests-0123456789',
-              databaseUrl: database!.url,
+              databaseUrl: database().url,
               tickSecret: TICK_SECRET,
               scheduler,
               tools: [work],

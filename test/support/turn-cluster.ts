@@ -1,10 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClusterInstanceOptions } from './cluster-instance.js';
 import { roundRobinProxy, type ProxyOptions, type RoundRobinProxy } from './round-robin-proxy.js';
 import { startTsx } from './child-process.js';
+import { createTestDatabase, postgresServerUrl, type TestDatabase } from './postgres.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const INSTANCE = join(ROOT, 'test', 'support', 'cluster-instance.ts');
@@ -72,6 +75,42 @@ export async function startCluster(
       );
     },
   };
+}
+
+/**
+ * A cluster of `size` instances on a database of its own (a fresh PostgreSQL database, or one SQLite
+ * file), started before the calling suite and closed after it; the suite skips on PostgreSQL when
+ * the run has no server. The function returned gives the running cluster.
+ */
+export function clusterPerSuite(
+  size: number,
+  engine: 'postgresql' | 'sqlite',
+  options: Omit<Parameters<typeof startCluster>[1], 'databaseUrl'> = {},
+): () => TurnCluster {
+  let database: TestDatabase | null = null;
+  let dir: string | null = null;
+  let cluster: TurnCluster | null = null;
+  before(async function () {
+    this.timeout(60_000);
+    let url: string;
+    if (engine === 'postgresql') {
+      const server = await postgresServerUrl();
+      if (!server) return this.skip();
+      database = await createTestDatabase(server);
+      url = database.url;
+    } else {
+      dir = await mkdtemp(join(tmpdir(), 'porter-cluster-'));
+      url = `sqlite:${join(dir, 'porter.db')}`;
+    }
+    cluster = await startCluster(size, { ...options, databaseUrl: url });
+  });
+  after(async function () {
+    this.timeout(30_000);
+    await cluster?.close();
+    await database?.drop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+  return () => cluster!;
 }
 
 async function startInstance(options: ClusterInstanceOptions): Promise<ClusterInstance> {
