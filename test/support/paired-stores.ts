@@ -89,3 +89,21 @@ export function pairedStoreKinds(prefix: string): ReadonlyArray<readonly [string
     ],
   ];
 }
+
+/**
+ * The stores of one kind for the calling suite: opened before its first test (the suite skips when
+ * the run lacks the kind), closed and cleaned up after its last. The function returned gives them.
+ */
+export function pairedStoresPerSuite(open: () => Promise<PairedStores | null>): () => PairedStores {
+  let opened: PairedStores | null = null;
+  before(async function () {
+    opened = await open();
+    if (!opened) this.skip();
+  });
+  after(async () => {
+    if (!opened) return;
+    for (const store of new Set(opened.stores)) await store.close();
+    await opened.cleanup();
+  });
+  return () => opened!;
+}

@@ -80,18 +80,19 @@ export async function startCluster(
 /**
  * A cluster of `size` instances on a database of its own (a fresh PostgreSQL database, or one SQLite
  * file), started before the calling suite and closed after it; the suite skips on PostgreSQL when
- * the run has no server. The function returned gives the running cluster.
+ * the run has no server. The function returned gives the running cluster and its database's URL.
  */
 export function clusterPerSuite(
   size: number,
   engine: 'postgresql' | 'sqlite',
   options: Omit<Parameters<typeof startCluster>[1], 'databaseUrl'> = {},
-): () => TurnCluster {
+): () => TurnCluster & { readonly databaseUrl: string } {
   let database: TestDatabase | null = null;
   let dir: string | null = null;
-  let cluster: TurnCluster | null = null;
+  let cluster: (TurnCluster & { readonly databaseUrl: string }) | null = null;
   before(async function () {
-    this.timeout(60_000);
+    // Starting the instances may take a minute on a loaded machine, whatever the suite allows a test.
+    this.timeout(Math.max(this.timeout(), 60_000));
     let url: string;
     if (engine === 'postgresql') {
       const server = await postgresServerUrl();
@@ -102,10 +103,10 @@ export function clusterPerSuite(
       dir = await mkdtemp(join(tmpdir(), 'porter-cluster-'));
       url = `sqlite:${join(dir, 'porter.db')}`;
     }
-    cluster = await startCluster(size, { ...options, databaseUrl: url });
+    cluster = Object.assign(await startCluster(size, { ...options, databaseUrl: url }), { databaseUrl: url });
   });
   after(async function () {
-    this.timeout(30_000);
+    this.timeout(Math.max(this.timeout(), 30_000));
     await cluster?.close();
     await database?.drop();
     if (dir) await rm(dir, { recursive: true, force: true });
