@@ -7,6 +7,7 @@ import { defineTool } from '../../application/tools/define-tool.js';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 import { until } from '../support/eventually.js';
 import { databasePerTest } from '../support/postgres.js';
+import { everyRun } from '../support/every-run.js';
 
 const TICK_SECRET = 'a-tick-secret-for-the-tests-0123456789';
 const ada = { subject: 'ada', kind: 'user' };
@@ -87,7 +88,7 @@ describe('A schedule slot on three instances sharing one PostgreSQL', function (
           { timeoutMs: 60_000, what: `the ${SLOT_RUNS} runs to execute` },
         );
         const stored = await until(
-          () => everyRun(instances[2]!),
+          () => everyRun(instances[2]!, ada),
           (all) => all.length === SLOT_RUNS && all.every((run) => run.state === 'succeeded'),
           { timeoutMs: 30_000, what: `the ${SLOT_RUNS} runs to succeed` },
         );
@@ -104,15 +105,3 @@ describe('A schedule slot on three instances sharing one PostgreSQL', function (
     });
   }
 });
-
-async function everyRun(porter: Porter) {
-  const runs = get(containerOf(porter), TOKENS.RunUseCases);
-  const all = [];
-  let cursor: string | null = null;
-  do {
-    const page = await runs.listRuns.execute({ principal: ada, limit: 100, ...(cursor ? { cursor } : {}) });
-    all.push(...page.runs);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return all;
-}
