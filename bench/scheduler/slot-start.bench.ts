@@ -5,6 +5,7 @@ import { containerOf } from '../../composition/porter-container.js';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 import type { Figure, BenchResult } from '../support/harness.js';
 import { benchDatabaseOrSkip } from '../support/postgres-database.js';
+import { everyRun } from '../../test/support/every-run.js';
 
 const AUTOMATIONS = 200;
 /** Every 15 s: four slots in a minute, and an instance closed after the second. */
@@ -111,14 +112,7 @@ async function slotToStart(mode: Mode): Promise<{ figure: Figure; p95: number; r
     await sleepUntil(first + (SLOTS - 1) * period + 8_000);
     if (ticker) clearInterval(ticker);
 
-    const runs = get(containerOf(instances[0]!), TOKENS.RunUseCases);
-    const all = [];
-    let cursor: string | null = null;
-    do {
-      const page = await runs.listRuns.execute({ principal: ada, limit: 100, ...(cursor ? { cursor } : {}) });
-      all.push(...page.runs);
-      cursor = page.nextCursor;
-    } while (cursor);
+    const all = await everyRun(instances[0]!, ada);
     const inSlots = all.filter((run) => run.cause.kind === 'schedule' && slots.includes(run.cause.slot));
     const perSlot = new Map<string, number>();
     for (const run of inSlots) {

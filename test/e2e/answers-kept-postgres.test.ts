@@ -1,61 +1,26 @@
 import { expect } from 'chai';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createPorter, type Porter } from '../../composition/create-porter.js';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 import { demoPrincipal } from '../../composition/dev-host/demo-principal.js';
-import { blackHoleProxy, type BlackHoleProxy } from '../support/black-hole-proxy.js';
-import { serve, type RunningServer } from '../support/http-server.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
-import { readTurn, readUntil, textOf, WireClient } from '../support/turn-client.js';
+import { porterBehindBlackHole } from '../support/porter-behind-black-hole.js';
+import { readTurn, readUntil, textOf } from '../support/turn-client.js';
 import { numberedWords } from '../support/numbered-words.js';
 import { RecordingLogger } from '../support/fakes.js';
 import { until } from '../support/eventually.js';
 
-const ENV = {
-  PORTER_SECRET: 'a-development-secret-for-the-tests-0123456789',
-  PORTER_SANDBOX_ROOT: mkdtempSync(join(tmpdir(), 'porter-sandboxes-')),
-};
-
 describe('An answer shown is an answer kept (PostgreSQL stopped while the turn ends)', function () {
   this.timeout(60_000);
-  let database: TestDatabase | null = null;
-  let proxy: BlackHoleProxy;
-  let porter: Porter;
-  let server: RunningServer;
-  let ada: WireClient;
   const log = new RecordingLogger();
-
-  before(async function () {
-    const serverUrl = await postgresServerUrl();
-    if (!serverUrl) return this.skip();
-    database = await createTestDatabase(serverUrl);
-    proxy = await blackHoleProxy(database.url);
-    porter = await createPorter(
-      {
-        development: true,
-        logger: log,
-        databaseTimeouts: { statementMs: 1_000, acquireMs: 1_000 },
-        automations: false,
-        model: new ScriptedLanguageModel(),
-        principal: demoPrincipal,
-      },
-      { ...ENV, PORTER_DATABASE_URL: proxy.url },
-    );
-    server = await serve(porter.listener);
-    ada = new WireClient(`${server.url}${porter.mount}`).as('ada');
-  });
-
-  after(async () => {
-    proxy?.restore();
-    await server?.close();
-    await porter?.close();
-    await proxy?.close();
-    await database?.drop();
+  const behind = porterBehindBlackHole({
+    development: true,
+    logger: log,
+    databaseTimeouts: { statementMs: 1_000, acquireMs: 1_000 },
+    automations: false,
+    model: new ScriptedLanguageModel(),
+    principal: demoPrincipal,
   });
 
   it('streams the whole answer, saves it once the database is back, and only then says finish', async () => {
+    const { proxy, ada } = behind();
     const thread = await ada.newThread();
     const text = numberedWords('w', 12);
     const turn = await ada.send('POST', `/threads/${thread}/turn`, {

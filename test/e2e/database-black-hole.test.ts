@@ -1,22 +1,11 @@
 import { expect } from 'chai';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createPorter, type Porter } from '../../composition/create-porter.js';
-import { blackHoleProxy, type BlackHoleProxy } from '../support/black-hole-proxy.js';
+import { porterBehindBlackHole } from '../support/porter-behind-black-hole.js';
 import { until } from '../support/eventually.js';
-import { serve, type RunningServer } from '../support/http-server.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
 import { recordUnhandledErrors } from '../support/unhandled-errors.js';
-import { WireClient } from '../support/turn-client.js';
 
 const TIMEOUTS = { statementMs: 1_000, acquireMs: 1_000 };
 /** What a request may take past the timeout it hit: the HTTP round trip and a loaded machine's slack. */
 const SLACK_MS = 1_000;
-const ENV = {
-  PORTER_SECRET: 'a-development-secret-for-the-tests-0123456789',
-  PORTER_SANDBOX_ROOT: mkdtempSync(join(tmpdir(), 'porter-sandboxes-')),
-};
 
 interface Timed {
   readonly status: number | 'no answer';
@@ -37,38 +26,18 @@ async function timed(answer: Promise<{ status: number; body: { error?: { code: s
 
 describe('A PostgreSQL that stops answering (suspended, or a network black hole) answers 503 within the timeouts, and serves again by itself', function () {
   this.timeout(60_000);
-  let database: TestDatabase | null = null;
-  let proxy: BlackHoleProxy;
-  let porter: Porter;
-  let server: RunningServer;
-  let ada: WireClient;
-  let unhandled: ReturnType<typeof recordUnhandledErrors>;
-
-  before(async function () {
-    const serverUrl = await postgresServerUrl();
-    if (!serverUrl) return this.skip();
-    database = await createTestDatabase(serverUrl);
-    proxy = await blackHoleProxy(database.url);
-    porter = await createPorter(
-      { development: true, logger: 'silent', databaseTimeouts: TIMEOUTS, automations: false },
-      { ...ENV, PORTER_DATABASE_URL: proxy.url },
-    );
-    server = await serve(porter.listener);
-    ada = new WireClient(`${server.url}${porter.mount}`).as('ada');
+  let unhandled: ReturnType<typeof recordUnhandledErrors> | undefined;
+  // Registered before the host's hooks, so recording stops before the host closes, as it always did.
+  after(() => unhandled?.stop());
+  const behind = porterBehindBlackHole({ development: true, logger: 'silent', databaseTimeouts: TIMEOUTS, automations: false });
+  before(() => {
     unhandled = recordUnhandledErrors();
   });
 
-  afterEach(() => proxy?.restore());
-
-  after(async () => {
-    unhandled?.stop();
-    await server?.close();
-    await porter?.close();
-    await proxy?.close();
-    await database?.drop();
-  });
+  afterEach(() => behind().proxy?.restore());
 
   it('requests on pooled connections and requests needing new ones each answer 503 unavailable within the timeout', async () => {
+    const { proxy, ada } = behind();
     await ada.newThread();
     // Connections the pool keeps open: requests made at once leave several behind.
     await Promise.all(Array.from({ length: 4 }, () => ada.json('GET', '/threads')));
@@ -88,10 +57,11 @@ describe('A PostgreSQL that stops answering (suspended, or a network black hole)
     const fresh = await timed(ada.json('GET', '/threads'), limit + 4_000);
     expect(fresh).to.deep.include({ status: 503, code: 'unavailable' });
     expect(fresh.ms).to.be.below(TIMEOUTS.acquireMs + SLACK_MS);
-    expect(unhandled.seen).to.deep.equal([]);
+    expect(unhandled!.seen).to.deep.equal([]);
   });
 
   it('once the database answers again, requests succeed without a restart, and nothing was left unhandled', async () => {
+    const { proxy, ada } = behind();
     await ada.newThread();
     proxy.swallow();
     const stuck = await timed(ada.json('GET', '/threads'), 10_000);
@@ -104,6 +74,6 @@ describe('A PostgreSQL that stops answering (suspended, or a network black hole)
     );
     expect(listed.status).to.equal(200);
     expect((await ada.json('POST', '/threads', {})).status).to.equal(201);
-    expect(unhandled.seen).to.deep.equal([]);
+    expect(unhandled!.seen).to.deep.equal([]);
   });
 });

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { createArmed } from '../support/armed-automation.js';
-import { devHost, type DevHostFixture } from '../support/dev-host-fixture.js';
+import type { DevHostFixture } from '../support/dev-host-fixture.js';
+import { devHostOn, ON_POSTGRESQL, ON_SQLITE } from '../support/host-stores.js';
 import { until } from '../support/eventually.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
 import type { WireClient } from '../support/turn-client.js';
 import { deliverWebhook } from '../support/webhook-delivery.js';
 
@@ -10,41 +10,19 @@ const DEMO_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 type Pending = { id: string; kind: string; label: string; undoUntil: string };
 
 /** Where each run's development host stores: SQLite in memory, and a fresh PostgreSQL database when the run has one. */
-const STORES: ReadonlyArray<readonly [string, () => Promise<{ url: string; database?: TestDatabase } | null>]> = [
-  ['SQLite', async () => ({ url: 'sqlite::memory:' })],
-  [
-    'PostgreSQL',
-    async () => {
-      const server = await postgresServerUrl();
-      if (!server) return null;
-      const database = await createTestDatabase(server);
-      return { url: database.url, database };
-    },
-  ],
-];
+const STORES = [ON_SQLITE, ON_POSTGRESQL];
 
-for (const [label, storeFor] of STORES) {
-  describe(`deleting with a way back over the wire (${label})`, function () {
+for (const store of STORES) {
+  describe(`deleting with a way back over the wire (${store.name})`, function () {
     this.timeout(60_000);
     let host: DevHostFixture | undefined;
-    let database: TestDatabase | undefined;
     let ada: WireClient;
     let bob: WireClient;
 
-    before(async function () {
-      const store = await storeFor();
-      if (!store) return this.skip();
-      database = store.database;
-      host = await devHost({
-        env: { PORTER_DATABASE_URL: store.url, PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET },
-        porter: { undoSeconds: 3 },
-      });
-      ada = host.client.as('ada');
-      bob = host.client.as('bob');
-    });
-    after(async () => {
-      await host?.close();
-      await database?.drop();
+    devHostOn(store, { env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET }, porter: { undoSeconds: 3 } }, (started) => {
+      host = started;
+      ada = started.client.as('ada');
+      bob = started.client.as('bob');
     });
 
     it('an automation deleted with a way back does not fire while pending, and fires again once undone', async () => {

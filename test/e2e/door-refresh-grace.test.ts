@@ -2,26 +2,23 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { devHost, type DevHostFixture } from '../support/dev-host-fixture.js';
 import { doorRpc, initializeRequest, postForm, tokenPairFor } from '../support/door-client.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
+import { devHostOn, ON_POSTGRESQL, ON_SQLITE, type HostStore } from '../support/host-stores.js';
 import { developmentOAuth } from '../../composition/dev-host/dev-oauth.js';
 
 const ROUNDS = 10;
 
 /** Where each race runs: SQLite (in memory, and a file) and PostgreSQL (skipped without PORTER_TEST_PG_URL). */
-const DATABASES: ReadonlyArray<readonly [string, () => Promise<{ url: string; database?: TestDatabase } | null>]> = [
-  ['SQLite in memory', async () => ({ url: 'sqlite::memory:' })],
-  ['SQLite file', async () => ({ url: `sqlite:${join(mkdtempSync(join(tmpdir(), 'porter-grace-')), 'porter.db')}` })],
-  [
-    'PostgreSQL',
-    async () => {
-      const server = await postgresServerUrl();
-      if (!server) return null;
-      const database = await createTestDatabase(server);
-      return { url: database.url, database };
-    },
-  ],
+const DATABASES: ReadonlyArray<HostStore> = [
+  { ...ON_SQLITE, name: 'SQLite in memory' },
+  {
+    name: 'SQLite file',
+    open: async () => ({
+      options: { env: { PORTER_DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'porter-grace-')), 'porter.db')}` } },
+      close: async () => {},
+    }),
+  },
+  ON_POSTGRESQL,
 ];
 
 const refresh = (door: URL, clientId: string, token: string) =>
@@ -29,28 +26,14 @@ const refresh = (door: URL, clientId: string, token: string) =>
 
 const works = async (door: URL, accessToken: string) => (await doorRpc(door.href, accessToken, initializeRequest())).status === 200;
 
-for (const [name, open] of DATABASES) {
+for (const store of DATABASES) {
   for (const refreshGraceSeconds of [0, 10]) {
-    describe(`The door's refresh rotation over HTTP on ${name} (refreshGraceSeconds: ${refreshGraceSeconds})`, function () {
+    describe(`The door's refresh rotation over HTTP on ${store.name} (refreshGraceSeconds: ${refreshGraceSeconds})`, function () {
       this.timeout(120_000);
-      let host: DevHostFixture | undefined;
-      let database: TestDatabase | undefined;
       let door: URL;
 
-      before(async function () {
-        const opened = await open();
-        if (!opened) return this.skip();
-        database = opened.database;
-        host = await devHost({
-          env: { PORTER_DATABASE_URL: opened.url },
-          porter: { oauth: { ...developmentOAuth(), refreshGraceSeconds } },
-        });
+      devHostOn(store, { porter: { oauth: { ...developmentOAuth(), refreshGraceSeconds } } }, (host) => {
         door = new URL(`${host.url}/api/porter/mcp`);
-      });
-
-      after(async () => {
-        await host?.close();
-        await database?.drop();
       });
 
       if (refreshGraceSeconds === 0) {

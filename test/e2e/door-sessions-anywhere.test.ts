@@ -9,8 +9,7 @@ import { createPorter, type Porter } from '../../composition/create-porter.js';
 import { demoPrincipal } from '../../composition/dev-host/demo-principal.js';
 import { developmentOAuth } from '../../composition/dev-host/dev-oauth.js';
 import { accessTokenFor, initializeRequest } from '../support/door-client.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
-import { startCluster, type TurnCluster } from '../support/turn-cluster.js';
+import { clusterPerSuite, type TurnCluster } from '../support/turn-cluster.js';
 import { eventually } from '../support/eventually.js';
 import { closeServer, freePort, listenOnLoopback } from '../support/http-server.js';
 import { sleepTool } from '../support/sleep-tool.js';
@@ -56,29 +55,15 @@ const rpc = (door: URL, token: string, session: string, method: string, body?: o
 for (const backend of ['PostgreSQL', 'SQLite file'] as const) {
   describe(`Door sessions on two instances behind a round-robin balancer (${backend})`, function () {
     this.timeout(90_000);
+    const running = clusterPerSuite(2, backend === 'PostgreSQL' ? 'postgresql' : 'sqlite', { door: true });
     let cluster: TurnCluster;
-    let database: TestDatabase | null = null;
     let door: URL;
     let token: string;
 
-    before(async function () {
-      let databaseUrl: string;
-      if (backend === 'PostgreSQL') {
-        const server = await postgresServerUrl();
-        if (!server) return this.skip();
-        database = await createTestDatabase(server);
-        databaseUrl = database.url;
-      } else {
-        databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'porter-door-sessions-')), 'porter.db')}`;
-      }
-      cluster = await startCluster(2, { databaseUrl, door: true });
+    before(async () => {
+      cluster = running();
       door = new URL(`${cluster.wire}/mcp`);
       token = await accessTokenFor(door, 'ada');
-    });
-
-    after(async function () {
-      await cluster?.close();
-      await database?.drop();
     });
 
     it('serves every call of an SDK client whichever instance answers: zero failures', async () => {

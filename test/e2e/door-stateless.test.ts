@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { expect } from 'chai';
 import pg from 'pg';
@@ -13,8 +10,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { connectSdk, connectSdkV2 } from '../support/door-client.js';
 import { devHostPerTest } from '../support/dev-host-fixture.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
-import { startCluster, type TurnCluster } from '../support/turn-cluster.js';
+import { clusterPerSuite, type TurnCluster } from '../support/turn-cluster.js';
 
 const MODERN = '2026-07-28';
 const PINNED = { versionNegotiation: { mode: { pin: MODERN } } };
@@ -80,31 +76,19 @@ function modernRpc(
 for (const backend of ['SQLite file', 'PostgreSQL'] as const) {
   describe(`The MCP door on the stateless 2026-07-28 revision, two instances behind a round-robin balancer (${backend})`, function () {
     this.timeout(90_000);
+    const running = clusterPerSuite(2, backend === 'PostgreSQL' ? 'postgresql' : 'sqlite', { door: true });
     let cluster: TurnCluster;
     let door: URL;
-    let database: TestDatabase | null = null;
     let storedSessions: () => Promise<number>;
 
-    before(async function () {
-      let databaseUrl: string;
-      if (backend === 'PostgreSQL') {
-        const server = await postgresServerUrl();
-        if (!server) return this.skip();
-        database = await createTestDatabase(server);
-        databaseUrl = database.url;
-        storedSessions = () => storedSessionsOnPostgres(database!.url);
-      } else {
-        const file = join(mkdtempSync(join(tmpdir(), 'porter-door-stateless-')), 'porter.db');
-        databaseUrl = `sqlite:${file}`;
-        storedSessions = async () => storedSessionsOnSqlite(file);
-      }
-      cluster = await startCluster(2, { databaseUrl, door: true });
+    before(() => {
+      cluster = running();
       door = new URL(`${cluster.wire}/mcp`);
-    });
-
-    after(async () => {
-      await cluster?.close();
-      await database?.drop();
+      const { databaseUrl } = running();
+      storedSessions =
+        backend === 'PostgreSQL'
+          ? () => storedSessionsOnPostgres(databaseUrl)
+          : async () => storedSessionsOnSqlite(databaseUrl.slice('sqlite:'.length));
     });
 
     it('serves server/discover, tools/list and tools/call as an OAuth-authorized person on either instance, with no session anywhere', async () => {

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { resultFromTaskOutcome, type TaskEnabledSession } from '@modelcontextprotocol/ext-tasks/client';
@@ -8,8 +5,7 @@ import { connectSdk, connectSdkV2 } from '../support/door-client.js';
 import { connectTaskClient, MODERN, modernRequest } from '../support/door-tasks-client.js';
 import { devHostPerTest } from '../support/dev-host-fixture.js';
 import { WireClient } from '../support/turn-client.js';
-import { startCluster, type TurnCluster } from '../support/turn-cluster.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
+import { clusterPerSuite, type TurnCluster } from '../support/turn-cluster.js';
 
 /** A run's state as the call that started it may find it. */
 const STARTED_STATES = ['queued', 'running', 'succeeded'];
@@ -209,27 +205,13 @@ describe('The MCP door offers automation runs as tasks (the Tasks extension of 2
 for (const backend of ['SQLite file', 'PostgreSQL'] as const)
   describe(`Door tasks on two Porter instances over one database (${backend})`, function () {
     this.timeout(120_000);
+    const running = clusterPerSuite(2, backend === 'PostgreSQL' ? 'postgresql' : 'sqlite', { door: true });
     let cluster: TurnCluster;
-    let database: TestDatabase | null = null;
     let door: URL;
 
-    before(async function () {
-      let databaseUrl: string;
-      if (backend === 'PostgreSQL') {
-        const server = await postgresServerUrl();
-        if (!server) return this.skip();
-        database = await createTestDatabase(server);
-        databaseUrl = database.url;
-      } else {
-        databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'porter-door-tasks-')), 'porter.db')}`;
-      }
-      cluster = await startCluster(2, { databaseUrl, door: true });
+    before(() => {
+      cluster = running();
       door = new URL(`${cluster.wire}/mcp`);
-    });
-
-    after(async () => {
-      await cluster?.close();
-      await database?.drop();
     });
 
     it('a task started on one instance is polled to its result through the other', async () => {

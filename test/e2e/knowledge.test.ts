@@ -3,10 +3,8 @@ import { containerOf } from '../../composition/porter-container.js';
 import { get, TOKENS } from '../../composition/tokens.js';
 import type { Principal } from '../../domain/principal.js';
 import { everyRecord } from '../../ports/store.js';
-import { MemoryStore } from '../../adapters/store/memory/memory-store.js';
-import { SystemClock } from '../../adapters/runtime/system-clock.js';
-import { devHost, type DevHostFixture, type DevHostOptions } from '../support/dev-host-fixture.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
+import type { DevHostFixture } from '../support/dev-host-fixture.js';
+import { devHostOn, ON_MEMORY_STORE, ON_POSTGRESQL, ON_SQLITE, type HostStore } from '../support/host-stores.js';
 import type { Part, WireClient } from '../support/turn-client.js';
 import { pdfSaying } from '../support/upload-samples.js';
 import { DEMO_DOCUMENT_TITLE } from '../../composition/dev-host/demo-knowledge.js';
@@ -38,42 +36,18 @@ async function storedKnowledge(host: DevHostFixture): Promise<{ documents: numbe
   };
 }
 
-const STORES: Array<{ name: string; options: () => Promise<DevHostOptions | null>; done?: () => Promise<void> }> = [];
-let database: TestDatabase | null = null;
-STORES.push(
-  { name: 'SQLite', options: async () => ({}) },
-  { name: 'the memory store', options: async () => ({ porter: { store: new MemoryStore({ clock: new SystemClock() }) } }) },
-  {
-    name: 'PostgreSQL',
-    options: async () => {
-      const server = await postgresServerUrl();
-      if (!server) return null;
-      database = await createTestDatabase(server);
-      return { env: { PORTER_DATABASE_URL: database.url } };
-    },
-    done: async () => {
-      await database?.drop();
-      database = null;
-    },
-  },
-);
+const STORES = [ON_SQLITE, ON_MEMORY_STORE, ON_POSTGRESQL];
 
 for (const store of STORES) describeKnowledge(store);
 
-function describeKnowledge(on: (typeof STORES)[number]): void {
+function describeKnowledge(on: HostStore): void {
   describe(`Knowledge on ${on.name}: answers cite the passage they came from, within the caller's scope`, function () {
     this.timeout(60_000);
     let host: DevHostFixture;
     let ada: WireClient;
-    before(async function () {
-      const options = await on.options();
-      if (!options) return this.skip();
-      host = await devHost({ ...options, porter: { ...options.porter, knowledge: knowledgeOptions } });
+    devHostOn(on, { porter: { knowledge: knowledgeOptions } }, (started) => {
+      host = started;
       ada = host.client.as('ada');
-    });
-    after(async () => {
-      await host?.close();
-      await on.done?.();
     });
 
     it('an answer carries source-document parts pointing at the passage that holds the words, and the passage opens', async () => {

@@ -1,43 +1,21 @@
 import { expect } from 'chai';
-import { devHost, type DevHostFixture } from '../support/dev-host-fixture.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
+import { devHostOn, ON_POSTGRESQL, ON_SQLITE } from '../support/host-stores.js';
 import type { WireClient } from '../support/turn-client.js';
 
 type Memory = { id: string; text: string; revision: number; source: { kind: string; threadId?: string } };
 
 /** Where each run's development host stores: SQLite in memory, and a fresh PostgreSQL database when the run has one. */
-const STORES: ReadonlyArray<readonly [string, () => Promise<{ url: string; database?: TestDatabase } | null>]> = [
-  ['SQLite', async () => ({ url: 'sqlite::memory:' })],
-  [
-    'PostgreSQL',
-    async () => {
-      const server = await postgresServerUrl();
-      if (!server) return null;
-      const database = await createTestDatabase(server);
-      return { url: database.url, database };
-    },
-  ],
-];
+const STORES = [ON_SQLITE, ON_POSTGRESQL];
 
-for (const [label, storeFor] of STORES) {
-  describe(`memory over the wire (${label})`, function () {
+for (const store of STORES) {
+  describe(`memory over the wire (${store.name})`, function () {
     this.timeout(60_000);
-    let host: DevHostFixture | undefined;
-    let database: TestDatabase | undefined;
     let ada: WireClient;
     let bob: WireClient;
 
-    before(async function () {
-      const store = await storeFor();
-      if (!store) return this.skip();
-      database = store.database;
-      host = await devHost({ env: { PORTER_DATABASE_URL: store.url } });
+    devHostOn(store, {}, (host) => {
       ada = host.client.as('ada');
       bob = host.client.as('bob');
-    });
-    after(async () => {
-      await host?.close();
-      await database?.drop();
     });
 
     it('the agent remembers through memory_save in a chat: the turn shows "remembered", the person finds it on the wire', async () => {

@@ -8,30 +8,15 @@ import { z } from 'zod';
 import { serve, type RunningServer } from '../support/http-server.js';
 import { until } from '../support/eventually.js';
 import { deliverSigned } from '../support/signed-delivery.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
+import { databasePerTest } from '../support/postgres.js';
 
 const SOURCE_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const ada = { subject: 'ada', kind: 'user' };
 
 describe('Reliable runs on three instances sharing one PostgreSQL', function () {
   this.timeout(90_000);
-  let server: string | null = null;
-  let database: TestDatabase | null = null;
-
-  before(async function () {
-    server = await postgresServerUrl();
-    if (!server) return this.skip();
-  });
-
   // A database of its own per case: deliveries start a run for every armed automation on the source.
-  beforeEach(async () => {
-    database = await createTestDatabase(server!);
-  });
-
-  afterEach(async () => {
-    await database?.drop();
-    database = null;
-  });
+  const database = databasePerTest();
 
   for (const scheduler of ['external', 'pg-boss'] as const) {
     it(`${scheduler}: five simultaneous deliveries with limit 1 run one after another, and a run whose model fails twice succeeds on its third attempt`, async () => {
@@ -58,7 +43,7 @@ describe('Reliable runs on three instances sharing one PostgreSQL', function () 
           {
             development: false,
             secret: 'a-production-secret-for-the-tests-0123456789',
-            databaseUrl: database!.url,
+            databaseUrl: database().url,
             scheduler,
             tools: [inboxRead],
             model,

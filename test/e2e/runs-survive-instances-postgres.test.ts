@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
@@ -13,7 +12,8 @@ import { INTERRUPTED_RUN_ERROR } from '../../domain/runs/run.js';
 import { startTsx } from '../support/child-process.js';
 import { until } from '../support/eventually.js';
 import { deliverSigned } from '../support/signed-delivery.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
+import { databasePerTest, type TestDatabase } from '../support/postgres.js';
+import { scratchFolder } from '../support/scratch-folder.js';
 import { RUN_SCRIPT_TOOLS, RUN_SOURCES, runScript, runTools, type RunInstanceOptions } from '../support/run-instance.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -43,31 +43,14 @@ function instance(database: TestDatabase, scheduler: 'external' | 'pg-boss', led
 
 describe('A run whose instance is killed (kill -9) mid-attempt, on PostgreSQL with two instances', function () {
   this.timeout(90_000);
-  let server: string | null = null;
-  let database: TestDatabase | null = null;
-  let folder: string | null = null;
-
-  before(async function () {
-    server = await postgresServerUrl();
-    if (!server) return this.skip();
-  });
-
-  beforeEach(async () => {
-    database = await createTestDatabase(server!);
-    folder = await mkdtemp(join(tmpdir(), 'porter-runs-survive-'));
-  });
-
-  afterEach(async () => {
-    await database?.drop();
-    if (folder) await rm(folder, { recursive: true, force: true });
-    database = null;
-  });
+  const database = databasePerTest();
+  const folder = scratchFolder('porter-runs-survive-', { each: true });
 
   for (const scheduler of ['external', 'pg-boss'] as const) {
     it(`${scheduler}: its runs are retried on the other instance within seconds, executed tool calls not repeated, and its queued runs taken at once`, async () => {
-      const ledger = join(folder!, 'ledger.txt');
+      const ledger = join(folder.path(), 'ledger.txt');
       // The automation, armed with its standing grants, made by an instance that then goes away.
-      const setup = await instance(database!, 'external', ledger);
+      const setup = await instance(database(), 'external', ledger);
       try {
         const automations = get(containerOf(setup), TOKENS.AutomationUseCases);
         const guard = get(containerOf(setup), TOKENS.GuardUseCases);
@@ -91,7 +74,7 @@ describe('A run whose instance is killed (kill -9) mid-attempt, on PostgreSQL wi
       let b: Porter | null = null;
       try {
         // Instance A, its own process, alone: the run it is handed hangs in its second call.
-        const options: RunInstanceOptions = { databaseUrl: database!.url, scheduler, ledger, hang: true, webhookSecret: SECRET };
+        const options: RunInstanceOptions = { databaseUrl: database().url, scheduler, ledger, hang: true, webhookSecret: SECRET };
         const started = await startTsx({
           script: INSTANCE,
           args: [JSON.stringify(options)],
@@ -115,7 +98,7 @@ describe('A run whose instance is killed (kill -9) mid-attempt, on PostgreSQL wi
         );
 
         // Instance B joins, then A is killed outright mid-call.
-        b = await instance(database!, scheduler, ledger);
+        b = await instance(database(), scheduler, ledger);
         const runs = get(containerOf(b), TOKENS.RunUseCases);
         const read = () => Promise.all(runIds.map((runId) => runs.getRun.execute({ principal: ada, runId })));
         expect((await read()).filter((run) => run.state === 'running')).to.have.length(EXECUTING);

@@ -6,7 +6,8 @@ import { containerOf } from '../../composition/porter-container.js';
 import { defineTool } from '../../application/tools/define-tool.js';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 import { until } from '../support/eventually.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
+import { databasePerTest } from '../support/postgres.js';
+import { everyRun } from '../support/every-run.js';
 
 const TICK_SECRET = 'a-tick-secret-for-the-tests-0123456789';
 const ada = { subject: 'ada', kind: 'user' };
@@ -19,22 +20,7 @@ function cronAt(slot: Date): string {
 
 describe('A schedule slot on three instances sharing one PostgreSQL', function () {
   this.timeout(300_000);
-  let server: string | null = null;
-  let database: TestDatabase | null = null;
-
-  before(async function () {
-    server = await postgresServerUrl();
-    if (!server) return this.skip();
-  });
-
-  beforeEach(async () => {
-    database = await createTestDatabase(server!);
-  });
-
-  afterEach(async () => {
-    await database?.drop();
-    database = null;
-  });
+  const database = databasePerTest();
 
   for (const scheduler of ['external', 'pg-boss'] as const) {
     const driver = scheduler === 'external' ? 'one POST /tick' : "every instance's ticker";
@@ -58,7 +44,7 @@ describe('A schedule slot on three instances sharing one PostgreSQL', function (
             {
               development: false,
               secret: 'a-production-secret-for-the-tests-0123456789',
-              databaseUrl: database!.url,
+              databaseUrl: database().url,
               tickSecret: TICK_SECRET,
               scheduler,
               tools: [work],
@@ -102,7 +88,7 @@ describe('A schedule slot on three instances sharing one PostgreSQL', function (
           { timeoutMs: 60_000, what: `the ${SLOT_RUNS} runs to execute` },
         );
         const stored = await until(
-          () => everyRun(instances[2]!),
+          () => everyRun(instances[2]!, ada),
           (all) => all.length === SLOT_RUNS && all.every((run) => run.state === 'succeeded'),
           { timeoutMs: 30_000, what: `the ${SLOT_RUNS} runs to succeed` },
         );
@@ -119,15 +105,3 @@ describe('A schedule slot on three instances sharing one PostgreSQL', function (
     });
   }
 });
-
-async function everyRun(porter: Porter) {
-  const runs = get(containerOf(porter), TOKENS.RunUseCases);
-  const all = [];
-  let cursor: string | null = null;
-  do {
-    const page = await runs.listRuns.execute({ principal: ada, limit: 100, ...(cursor ? { cursor } : {}) });
-    all.push(...page.runs);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return all;
-}

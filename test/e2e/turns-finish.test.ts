@@ -1,42 +1,17 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
-import { startCluster, WIRE, type TurnCluster } from '../support/turn-cluster.js';
+import { clusterPerSuite, WIRE } from '../support/turn-cluster.js';
 import { readTurn, readUntil, textOf, WireClient } from '../support/turn-client.js';
 import { until } from '../support/eventually.js';
 import { numberedWords } from '../support/numbered-words.js';
 
-type ClusterOptions = Omit<Parameters<typeof startCluster>[1], 'databaseUrl'>;
-
 /** Two instances on a database of their own (PostgreSQL, or one SQLite file), for the describe that calls it. */
-function twoInstances(engine: 'postgresql' | 'sqlite', options: ClusterOptions): () => { first: WireClient; second: WireClient } {
-  let database: TestDatabase | null = null;
-  let dir: string | null = null;
-  let cluster: TurnCluster | null = null;
-  before(async function () {
-    this.timeout(60_000);
-    let url: string;
-    if (engine === 'postgresql') {
-      const server = await postgresServerUrl();
-      if (!server) return this.skip();
-      database = await createTestDatabase(server);
-      url = database.url;
-    } else {
-      dir = await mkdtemp(join(tmpdir(), 'porter-turns-finish-'));
-      url = `sqlite:${join(dir, 'porter.db')}`;
-    }
-    cluster = await startCluster(2, { ...options, databaseUrl: url });
-  });
-  after(async function () {
-    this.timeout(30_000);
-    await cluster?.close();
-    await database?.drop();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+function twoInstances(
+  engine: 'postgresql' | 'sqlite',
+  options: Parameters<typeof clusterPerSuite>[2],
+): () => { first: WireClient; second: WireClient } {
+  const cluster = clusterPerSuite(2, engine, options);
   return () => {
-    const [first, second] = cluster!.instances.map((instance) => new WireClient(`${instance.url}${WIRE}`).as('ada'));
+    const [first, second] = cluster().instances.map((instance) => new WireClient(`${instance.url}${WIRE}`).as('ada'));
     return { first: first!, second: second! };
   };
 }
@@ -55,6 +30,15 @@ async function postAndLeave(client: WireClient, thread: string, text: string, ne
   expect(response.status).to.equal(200);
   await readUntil(response, needle);
   leave.abort();
+}
+
+/** Joins the thread's stream from `client`'s instance as soon as its turn is in flight; `leave` goes away as a closed tab does. */
+function follow(client: WireClient, thread: string, leave?: AbortSignal): Promise<Response> {
+  return until(
+    () => fetch(`${client.base}/threads/${thread}/stream`, { headers: client.headers, signal: leave }),
+    (response) => response.status === 200,
+    { what: 'the turn to be in flight' },
+  );
 }
 
 /**
@@ -83,11 +67,7 @@ describe('Turns finish what they start (two instances on one PostgreSQL)', funct
       const thread = await first.newThread();
       const text = numberedWords('f', 12);
       const reading = postAndLeave(first, thread, `/slow 2 ${text}`, 'f1 ');
-      const follower = await until(
-        () => second.send('GET', `/threads/${thread}/stream`),
-        (response) => response.status === 200,
-        { what: 'the turn to be in flight' },
-      );
+      const follower = await follow(second, thread);
       await reading;
       const followed = await readTurn(follower);
       expect(textOf(followed.message)).to.equal(text);
@@ -114,11 +94,7 @@ describe('Turns finish what they start (two instances on one PostgreSQL)', funct
       const thread = await first.newThread();
       const text = numberedWords('r', 16);
       const reading = postAndLeave(first, thread, `/slow 4 ${text}`, 'r0 ');
-      const follower = await until(
-        () => second.send('GET', `/threads/${thread}/stream`),
-        (response) => response.status === 200,
-        { what: 'the turn to be in flight' },
-      );
+      const follower = await follow(second, thread);
       await reading;
       const followed = await readTurn(follower);
       expect(textOf(followed.message)).to.equal(text);
@@ -143,11 +119,7 @@ describe('Turns finish what they start (two instances on one PostgreSQL)', funct
       const text = numberedWords('l', 40);
       const reading = postAndLeave(first, thread, `/slow 8 ${text}`, 'l0 ');
       const leave = new AbortController();
-      const follower = await until(
-        () => fetch(`${second.base}/threads/${thread}/stream`, { headers: second.headers, signal: leave.signal }),
-        (response) => response.status === 200,
-        { what: 'the turn to be in flight' },
-      );
+      const follower = await follow(second, thread, leave.signal);
       await reading;
       // Read past the grace, so only the reader elsewhere kept the turn going.
       await readUntil(follower, 'l9 ');

@@ -1,10 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import type { UIMessage } from 'ai';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
-import { startCluster, WIRE, type TurnCluster } from '../support/turn-cluster.js';
+import { clusterPerSuite, WIRE } from '../support/turn-cluster.js';
 import { readTurn, readUntil, textOf, WireClient } from '../support/turn-client.js';
 import { until } from '../support/eventually.js';
 import { numberedWords } from '../support/numbered-words.js';
@@ -16,30 +12,8 @@ const markOf = (message: UIMessage | undefined) =>
 for (const engine of ['sqlite', 'postgresql'] as const) {
   describe(`Interrupted answers are marked in the stored thread, and Retry clears the mark (two instances on ${engine})`, function () {
     this.timeout(120_000);
-    let database: TestDatabase | null = null;
-    let dir: string | null = null;
-    let cluster: TurnCluster | null = null;
-    before(async function () {
-      this.timeout(60_000);
-      let url: string;
-      if (engine === 'postgresql') {
-        const server = await postgresServerUrl();
-        if (!server) return this.skip();
-        database = await createTestDatabase(server);
-        url = database.url;
-      } else {
-        dir = await mkdtemp(join(tmpdir(), 'porter-turns-interrupted-'));
-        url = `sqlite:${join(dir, 'porter.db')}`;
-      }
-      cluster = await startCluster(2, { databaseUrl: url });
-    });
-    after(async function () {
-      this.timeout(30_000);
-      await cluster?.close();
-      await database?.drop();
-      if (dir) await rm(dir, { recursive: true, force: true });
-    });
-    const clients = () => cluster!.instances.map((instance) => new WireClient(`${instance.url}${WIRE}`).as('ada'));
+    const cluster = clusterPerSuite(2, engine);
+    const clients = () => cluster().instances.map((instance) => new WireClient(`${instance.url}${WIRE}`).as('ada'));
     const messagesOf = async (client: WireClient, thread: string) =>
       (await client.json('GET', `/threads/${thread}`)).body.messages as UIMessage[];
     /** The AI SDK's regenerate, as its chat transport sends it: the last message and the trigger. */
@@ -76,7 +50,7 @@ for (const engine of ['sqlite', 'postgresql'] as const) {
       );
       expect(markOf(live[1])).to.equal(null);
 
-      await cluster!.kill(0);
+      await cluster().kill(0);
       // PostgreSQL knows at once (the instance's liveness mark is gone); SQLite once the lease lapses (15 s).
       const after = await until(
         () => messagesOf(survivor!, thread),

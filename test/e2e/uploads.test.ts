@@ -5,10 +5,8 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { containerOf } from '../../composition/porter-container.js';
 import { get, TOKENS } from '../../composition/tokens.js';
 import { everyRecord } from '../../ports/store.js';
-import { devHost, type DevHostFixture, type DevHostOptions } from '../support/dev-host-fixture.js';
-import { MemoryStore } from '../../adapters/store/memory/memory-store.js';
-import { SystemClock } from '../../adapters/runtime/system-clock.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
+import { devHost, type DevHostFixture } from '../support/dev-host-fixture.js';
+import { devHostOn, ON_MEMORY_STORE, ON_POSTGRESQL, ON_SQLITE, type HostStore } from '../support/host-stores.js';
 import { readTurn, type WireClient } from '../support/turn-client.js';
 import { ELF, PNG, pdfSaying, providerStandIn, type ProviderStandIn } from '../support/upload-samples.js';
 
@@ -159,42 +157,18 @@ describe('Uploads: files attached to messages reach the model in its provider’
 });
 
 /** The stores the refusals are proven on: the host's store option, or the database Porter opens. */
-const STORES: Array<{ name: string; options: () => Promise<DevHostOptions | null>; done?: () => Promise<void> }> = [];
-let database: TestDatabase | null = null;
-STORES.push(
-  { name: 'SQLite', options: async () => ({}) },
-  { name: 'the memory store', options: async () => ({ porter: { store: new MemoryStore({ clock: new SystemClock() }) } }) },
-  {
-    name: 'PostgreSQL',
-    options: async () => {
-      const server = await postgresServerUrl();
-      if (!server) return null;
-      database = await createTestDatabase(server);
-      return { env: { PORTER_DATABASE_URL: database.url } };
-    },
-    done: async () => {
-      await database?.drop();
-      database = null;
-    },
-  },
-);
+const STORES = [ON_SQLITE, ON_MEMORY_STORE, ON_POSTGRESQL];
 
 for (const store of STORES) describeRefusals(store);
 
-function describeRefusals(on: (typeof STORES)[number]): void {
+function describeRefusals(on: HostStore): void {
   describe(`Uploads on ${on.name}: refusals leave nothing stored, and files are their owner’s alone`, function () {
     this.timeout(60_000);
     let host: DevHostFixture;
     let ada: WireClient;
-    before(async function () {
-      const options = await on.options();
-      if (!options) return this.skip();
-      host = await devHost({ ...options, porter: { ...options.porter, uploads: { maxBytes: 64 * 1024 } } });
+    devHostOn(on, { porter: { uploads: { maxBytes: 64 * 1024 } } }, (started) => {
+      host = started;
       ada = host.client.as('ada');
-    });
-    after(async () => {
-      await host?.close();
-      await on.done?.();
     });
 
     it('an oversize upload is refused while it streams (413) and nothing is stored', async () => {

@@ -1,3 +1,4 @@
+import { Grant } from '../../domain/guard/grant.js';
 import type { RuledCall } from '../../domain/guard/tool-call.js';
 
 /** The instant guard tests start at, and `ms` after it. */
@@ -30,3 +31,15 @@ export const ADA_STANDS_FOR_NOTES = {
   session: null,
   evidence: null,
 } as const;
+
+/** A standing grant of `tool` to `subject`, for any input and not bound to a session, approved at T0. */
+export function standingGrant(id: string, subject: string, tool: string): Grant {
+  return Grant.create({
+    ...ADA_STANDS_FOR_NOTES,
+    id,
+    subject,
+    tool,
+    origin: { kind: 'approval', approvalId: `apr_${id}` },
+    createdAt: T0,
+  });
+}

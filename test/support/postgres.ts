@@ -48,3 +48,24 @@ export async function createTestDatabase(serverUrl: string): Promise<TestDatabas
     },
   };
 }
+
+/**
+ * A fresh database for each test of the calling suite, dropped after it; the suite skips when the
+ * run has no PostgreSQL server. The function returned gives the running test's database.
+ */
+export function databasePerTest(): () => TestDatabase {
+  let server: string | null = null;
+  let database: TestDatabase | null = null;
+  before(async function () {
+    server = await postgresServerUrl();
+    if (!server) return this.skip();
+  });
+  beforeEach(async () => {
+    database = await createTestDatabase(server!);
+  });
+  afterEach(async () => {
+    await database?.drop();
+    database = null;
+  });
+  return () => database!;
+}

@@ -1,10 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClusterInstanceOptions } from './cluster-instance.js';
 import { roundRobinProxy, type ProxyOptions, type RoundRobinProxy } from './round-robin-proxy.js';
 import { startTsx } from './child-process.js';
+import { createTestDatabase, postgresServerUrl, type TestDatabase } from './postgres.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const INSTANCE = join(ROOT, 'test', 'support', 'cluster-instance.ts');
@@ -72,6 +75,43 @@ export async function startCluster(
       );
     },
   };
+}
+
+/**
+ * A cluster of `size` instances on a database of its own (a fresh PostgreSQL database, or one SQLite
+ * file), started before the calling suite and closed after it; the suite skips on PostgreSQL when
+ * the run has no server. The function returned gives the running cluster and its database's URL.
+ */
+export function clusterPerSuite(
+  size: number,
+  engine: 'postgresql' | 'sqlite',
+  options: Omit<Parameters<typeof startCluster>[1], 'databaseUrl'> = {},
+): () => TurnCluster & { readonly databaseUrl: string } {
+  let database: TestDatabase | null = null;
+  let dir: string | null = null;
+  let cluster: (TurnCluster & { readonly databaseUrl: string }) | null = null;
+  before(async function () {
+    // Starting the instances may take a minute on a loaded machine, whatever the suite allows a test.
+    this.timeout(Math.max(this.timeout(), 60_000));
+    let url: string;
+    if (engine === 'postgresql') {
+      const server = await postgresServerUrl();
+      if (!server) return this.skip();
+      database = await createTestDatabase(server);
+      url = database.url;
+    } else {
+      dir = await mkdtemp(join(tmpdir(), 'porter-cluster-'));
+      url = `sqlite:${join(dir, 'porter.db')}`;
+    }
+    cluster = Object.assign(await startCluster(size, { ...options, databaseUrl: url }), { databaseUrl: url });
+  });
+  after(async function () {
+    this.timeout(Math.max(this.timeout(), 30_000));
+    await cluster?.close();
+    await database?.drop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+  return () => cluster!;
 }
 
 async function startInstance(options: ClusterInstanceOptions): Promise<ClusterInstance> {

@@ -4,6 +4,7 @@ import { assertDeleteFilter, filterEntries, hitLimit, matchesFilter } from '../s
 import { assertDimensions, assertEntry, assertVector, vectorText } from '../shared/vector-checks.js';
 import type { SqlRunner } from './sql-runner.js';
 import { oncePerKey } from './once-per-key.js';
+import { putBatches } from '../shared/put-batches.js';
 
 /** Entries per multi-row upsert: 4 bound values each. */
 const PUT_CHUNK = 50;
@@ -84,9 +85,7 @@ class LibsqlVectorIndex implements VectorIndex {
 
   async put(entries: ReadonlyArray<VectorEntry>): Promise<void> {
     for (const entry of entries) assertEntry(entry, this.dimensions);
-    const latest = [...new Map(entries.map((entry) => [entry.id, entry])).values()];
-    for (let start = 0; start < latest.length; start += PUT_CHUNK) {
-      const chunk = latest.slice(start, start + PUT_CHUNK);
+    for (const chunk of putBatches(entries, PUT_CHUNK)) {
       await this.runner.changes({
         sql:
           `insert into \`${this.table}\` (\`collection\`, \`id\`, \`refs\`, \`embedding\`) values ` +

@@ -4,6 +4,7 @@ import { assertDeleteFilter, filterEntries, hitLimit, matchesFilter } from '../s
 import { assertDimensions, assertEntry, assertVector, vectorText } from '../shared/vector-checks.js';
 import type { SqlRunner } from './sql-runner.js';
 import { oncePerKey } from './once-per-key.js';
+import { putBatches } from '../shared/put-batches.js';
 
 /** Entries per upsert statement (they travel as arrays: one statement, four parameters). */
 const PUT_CHUNK = 200;
@@ -91,9 +92,7 @@ class PgvectorIndex implements VectorIndex {
 
   async put(entries: ReadonlyArray<VectorEntry>): Promise<void> {
     for (const entry of entries) assertEntry(entry, this.dimensions);
-    const latest = [...new Map(entries.map((entry) => [entry.id, entry])).values()];
-    for (let start = 0; start < latest.length; start += PUT_CHUNK) {
-      const chunk = latest.slice(start, start + PUT_CHUNK);
+    for (const chunk of putBatches(entries, PUT_CHUNK)) {
       await this.runner.changes({
         sql:
           `insert into "${this.table}" ("collection", "id", "refs", "embedding") ` +

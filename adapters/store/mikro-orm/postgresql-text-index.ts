@@ -2,6 +2,7 @@ import { indexableText, indexedWords, searchTerms, snippetOf } from '../../../do
 import type { Passage, PassageFilter, TextHit, TextIndex, TextSearch } from '../../../ports/text-index.js';
 import { assertDeleteFilter, assertStorablePassage, filterEntries, hitLimit, storableText } from '../shared/text-filter.js';
 import type { SqlRunner } from './sql-runner.js';
+import { putBatches } from '../shared/put-batches.js';
 
 /**
  * How many matches a search ranks at most. Enough to rank every match of a rare word (and of most
@@ -42,10 +43,7 @@ export class PostgresqlTextIndex implements TextIndex {
 
   async put(passages: ReadonlyArray<Passage>): Promise<void> {
     for (const passage of passages) assertStorablePassage(passage);
-    // One statement may not touch a row twice: the last passage of an id wins, as separate puts would.
-    const latest = [...new Map(passages.map((passage) => [passage.id, passage])).values()];
-    for (let start = 0; start < latest.length; start += PUT_CHUNK) {
-      const chunk = latest.slice(start, start + PUT_CHUNK);
+    for (const chunk of putBatches(passages, PUT_CHUNK)) {
       const texts = chunk.map((passage) => storableText(indexableText(passage.text)));
       await this.runner.changes({
         sql: UPSERT,

@@ -3,6 +3,7 @@ import { indexableText, searchTerms } from '../../../domain/search/text-query.js
 import type { Passage, PassageFilter, TextHit, TextIndex, TextSearch } from '../../../ports/text-index.js';
 import { assertDeleteFilter, assertStorablePassage, filterEntries, hitLimit, matchesFilter, storableText } from '../shared/text-filter.js';
 import type { SqlRunner } from './sql-runner.js';
+import { putBatches } from '../shared/put-batches.js';
 
 /** Passages per multi-row upsert: 5 bound values each. */
 const PUT_CHUNK = 100;
@@ -38,9 +39,7 @@ export class SqliteTextIndex implements TextIndex {
 
   async put(passages: ReadonlyArray<Passage>): Promise<void> {
     for (const passage of passages) assertStorablePassage(passage);
-    const latest = [...new Map(passages.map((passage) => [passage.id, passage])).values()];
-    for (let start = 0; start < latest.length; start += PUT_CHUNK) {
-      const chunk = latest.slice(start, start + PUT_CHUNK);
+    for (const chunk of putBatches(passages, PUT_CHUNK)) {
       await this.runner.changes({
         sql:
           'insert into `porter_text_passages` (`collection`, `id`, `refs`, `text`, `keys`) values ' +

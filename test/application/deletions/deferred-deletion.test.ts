@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Grant, type StoredGrant } from '../../../domain/guard/grant.js';
+import type { StoredGrant } from '../../../domain/guard/grant.js';
 import type { Principal } from '../../../domain/principal.js';
 import type { DeletableKind } from '../../../domain/deletions/pending-deletion.js';
 import type { Store } from '../../../ports/store.js';
@@ -22,6 +22,7 @@ import { memoryHarness } from '../../support/memory-harness.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { RecordingLogger } from '../../support/fakes.js';
 import { pairedStoreKinds } from '../../support/paired-stores.js';
+import { standingGrant } from '../../support/guard-builders.js';
 
 const ada: Principal = { subject: 'ada', kind: 'user' };
 const bob: Principal = { subject: 'bob', kind: 'user' };
@@ -47,21 +48,6 @@ function instance(store: Store, clock: ManualClock) {
     pending: new ListDeletions(book, clock),
     purge: new PurgeDueDeletions(book, () => deletables, clock, new RecordingLogger()),
   };
-}
-
-function grantFor(subject: string, tool: string): Grant {
-  return Grant.create({
-    id: new UlidIds().mint('grant'),
-    subject,
-    tool,
-    scope: 'tool',
-    inputDigest: null,
-    duration: 'standing',
-    session: null,
-    evidence: null,
-    origin: { kind: 'approval', approvalId: 'apr_01JTESTAPPROVAL0000000000' },
-    createdAt: '2026-06-01T12:00:00.000Z',
-  });
 }
 
 for (const [label, open] of pairedStoreKinds('porter-deletions-')) {
@@ -142,7 +128,7 @@ for (const [label, open] of pairedStoreKinds('porter-deletions-')) {
     });
 
     it('a grant is revoked the moment it is deleted, and an undo makes it grant again', async () => {
-      const grant = grantFor('ada', 'notes_clear');
+      const grant = standingGrant(new UlidIds().mint('grant'), 'ada', 'notes_clear');
       await one.grants.save(grant);
       await one.deleteLater.execute({ principal: ada, kind: 'grant', id: grant.id });
       // Revoked at once, on every instance: no call is covered while the window is open.

@@ -1,26 +1,12 @@
 import { expect } from 'chai';
 import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
-import { Grant, type StoredGrant } from '../../../domain/guard/grant.js';
+import type { StoredGrant } from '../../../domain/guard/grant.js';
 import { GrantBook } from '../../../application/guard/grant-book.js';
 import { GrantDependents } from '../../../application/development/grant-dependents.js';
 import { MeasureSyncImpact } from '../../../application/development/measure-sync-impact.js';
 import type { ToolDependents } from '../../../application/development/tool-dependents.js';
 import { ManualClock } from '../../support/manual-clock.js';
-
-function grant(id: string, subject: string, tool: string): Grant {
-  return Grant.create({
-    id,
-    subject,
-    tool,
-    scope: 'tool',
-    inputDigest: null,
-    duration: 'standing',
-    session: null,
-    evidence: null,
-    origin: { kind: 'approval', approvalId: `apr_${id}` },
-    createdAt: '2026-06-01T12:00:00.000Z',
-  });
-}
+import { standingGrant } from '../../support/guard-builders.js';
 
 /** A family's counter as the apps or automations family would bind it: items listing the tools they use. */
 function family(name: string, items: Record<string, string[]>): ToolDependents {
@@ -39,11 +25,11 @@ describe('MeasureSyncImpact (POST /sync/impact)', () => {
     const store = new MemoryStore({ clock: new ManualClock() });
     const records = store.records<StoredGrant>('grants');
     const book = new GrantBook(records);
-    await book.save(grant('grt_1', 'ada', 'notes_add'));
-    await book.save(grant('grt_2', 'bob', 'notes_add'));
-    await book.save(grant('grt_3', 'bob', 'notes_clear'));
-    await book.save(grant('grt_4', 'carol', 'notes_add').revoke('2026-06-02T00:00:00.000Z'));
-    await book.save(grant('grt_5', 'carol', 'web_fetch'));
+    await book.save(standingGrant('grt_1', 'ada', 'notes_add'));
+    await book.save(standingGrant('grt_2', 'bob', 'notes_add'));
+    await book.save(standingGrant('grt_3', 'bob', 'notes_clear'));
+    await book.save(standingGrant('grt_4', 'carol', 'notes_add').revoke('2026-06-02T00:00:00.000Z'));
+    await book.save(standingGrant('grt_5', 'carol', 'web_fetch'));
     return new GrantDependents(records);
   }
 
@@ -71,7 +57,7 @@ describe('MeasureSyncImpact (POST /sync/impact)', () => {
     const store = new MemoryStore({ clock: new ManualClock() });
     const records = store.records<StoredGrant>('grants');
     const book = new GrantBook(records);
-    for (let i = 0; i < 1203; i++) await book.save(grant(`grt_${String(i).padStart(6, '0')}`, `user${i}`, 'notes_add'));
+    for (let i = 0; i < 1203; i++) await book.save(standingGrant(`grt_${String(i).padStart(6, '0')}`, `user${i}`, 'notes_add'));
     const impact = await new MeasureSyncImpact([new GrantDependents(records)]).execute({ tools: ['notes_add'] });
     expect(impact.families.grants).to.deep.equal({ total: 1203, byTool: { notes_add: 1203 } });
   });

@@ -4,7 +4,7 @@ import type { Principal } from '../../../domain/principal.js';
 import type { Store } from '../../../ports/store.js';
 import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
 import { ManualClock } from '../../support/manual-clock.js';
-import { pairedStoreKinds, type PairedStores } from '../../support/paired-stores.js';
+import { pairedStoreKinds, pairedStoresPerSuite } from '../../support/paired-stores.js';
 import { doorHarness, type DoorHarness, oauthErrorOf, pkcePair, REDIRECT, SITE } from '../../support/door-harness.js';
 import { CLIENT_SHAPES, registrationOf } from '../../support/mcp-client-shapes.js';
 
@@ -528,22 +528,12 @@ describe("The door's authorization server (use cases)", () => {
   for (const [name, open] of pairedStoreKinds('porter-door-race-')) {
     describe(`racing refreshes from two instances on ${name}`, function () {
       this.timeout(60_000);
-      let opened: PairedStores | null = null;
+      const opened = pairedStoresPerSuite(open);
       const clock = new ManualClock('2026-06-01T12:00:00.000Z');
-
-      before(async function () {
-        opened = await open();
-        if (!opened) this.skip();
-      });
-      after(async () => {
-        if (!opened) return;
-        for (const store of new Set(opened.stores)) await store.close();
-        await opened.cleanup();
-      });
 
       /** The door on each of the two stores (two instances), agreeing on the time. */
       const instances = (settings: { refreshGraceSeconds?: number } = {}) =>
-        opened!.stores.map((store) => doorHarness({ store, clock, settings })) as [DoorHarness, DoorHarness];
+        opened().stores.map((store) => doorHarness({ store, clock, settings })) as [DoorHarness, DoorHarness];
 
       /** `count` refreshes of one token, alternating between the instances, all at once. */
       async function race(pair: [DoorHarness, DoorHarness], clientId: string, refreshToken: string, count: number) {

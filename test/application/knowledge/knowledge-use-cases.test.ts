@@ -1,49 +1,17 @@
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
-import { MikroOrmStore } from '../../../adapters/store/mikro-orm/mikro-orm-store.js';
 import { NotFound } from '../../../domain/errors.js';
 import type { Principal } from '../../../domain/principal.js';
-import type { Store } from '../../../ports/store.js';
 import type { StreamedSource, ToolContext } from '../../../ports/tool-registry.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { knowledgeOn } from '../../support/knowledge-harness.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../../support/postgres.js';
+import { storeKinds } from '../../support/paired-stores.js';
 
 const ada: Principal = { subject: 'ada', kind: 'user' };
 const bob: Principal = { subject: 'bob', kind: 'user' };
 
-const STORES: Array<{ name: string; open: (clock: ManualClock) => Promise<Store | null> }> = [];
-let folder: string;
-const databases: TestDatabase[] = [];
-STORES.push(
-  { name: 'memory', open: async (clock) => new MemoryStore({ clock }) },
-  { name: 'SQLite', open: (clock) => MikroOrmStore.open({ target: { engine: 'sqlite', file: join(folder, `${Date.now()}.db`) }, clock }) },
-  {
-    name: 'PostgreSQL',
-    open: async (clock) => {
-      const server = await postgresServerUrl();
-      if (!server) return null;
-      const database = await createTestDatabase(server);
-      databases.push(database);
-      return MikroOrmStore.open({ target: { engine: 'postgresql', url: database.url }, clock });
-    },
-  },
-);
-
 describe('Knowledge use cases', function () {
   this.timeout(30_000);
-  before(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'porter-knowledge-'));
-  });
-  after(async () => {
-    await rm(folder, { recursive: true, force: true });
-    while (databases.length) await databases.pop()!.drop();
-  });
-
-  for (const on of STORES) {
+  for (const on of storeKinds('porter-knowledge-')) {
     describe(`on ${on.name}`, () => {
       let k: ReturnType<typeof knowledgeOn>;
       before(async function () {

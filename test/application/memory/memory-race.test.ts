@@ -3,7 +3,7 @@ import { Conflict, NotFound } from '../../../domain/errors.js';
 import type { Principal } from '../../../domain/principal.js';
 import { MemoryChangedMeanwhile } from '../../../application/memory/edit-memory.js';
 import { MemoryFull } from '../../../application/memory/save-memory.js';
-import { pairedStoreKinds, type PairedStores } from '../../support/paired-stores.js';
+import { pairedStoreKinds, pairedStoresPerSuite } from '../../support/paired-stores.js';
 import { memoryHarness } from '../../support/memory-harness.js';
 
 const ada: Principal = { subject: 'ada', kind: 'user' };
@@ -17,19 +17,9 @@ const person = { kind: 'person' } as const;
 for (const [label, open] of pairedStoreKinds('porter-memory-race-')) {
   describe(`memories under racing writers: ${label}`, function () {
     this.timeout(60_000);
-    let opened: PairedStores | null = null;
+    const opened = pairedStoresPerSuite(open);
 
-    before(async function () {
-      opened = await open();
-      if (!opened) this.skip();
-    });
-    after(async () => {
-      if (!opened) return;
-      for (const store of new Set(opened.stores)) await store.close();
-      await opened.cleanup();
-    });
-
-    const instances = () => opened!.stores.map((store) => memoryHarness({ store }));
+    const instances = () => opened().stores.map((store) => memoryHarness({ store }));
 
     it('twelve saves at once from two instances (two turns, two tabs): every one is kept', async () => {
       const [a, b] = instances();

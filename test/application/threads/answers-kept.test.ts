@@ -1,15 +1,13 @@
 import { expect } from 'chai';
 import type { UiChunk } from '../../../domain/threads/ui-chunk.js';
-import type { UiMessage } from '../../../domain/threads/ui-message.js';
 import { unsavedAnswerText } from '../../../domain/threads/answer-saving.js';
 import { ada } from '../../support/guard-harness.js';
 import { until } from '../../support/eventually.js';
 import { FlakyMessages } from '../../support/flaky-messages.js';
 import { RecordingLanguageModel, lastUserText } from '../../support/recording-model.js';
 import { turnHarness } from '../../support/turn-harness.js';
+import { texts } from '../../support/turn-chunks.js';
 
-const texts = (messages: ReadonlyArray<UiMessage>) =>
-  messages.map((m) => `${m.role}:${m.parts.flatMap((p) => (p.type === 'text' ? [(p as { text: string }).text] : [])).join('')}`);
 const kinds = (chunks: ReadonlyArray<UiChunk>) => chunks.map((chunk) => chunk.type);
 
 function onFlakyStore(saving: Parameters<typeof turnHarness>[0]['answerSaving'] = {}) {

@@ -1,43 +1,17 @@
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
-import { MikroOrmStore } from '../../../adapters/store/mikro-orm/mikro-orm-store.js';
 import { Conflict, InvalidInput, NotFound } from '../../../domain/errors.js';
 import type { UiMessage } from '../../../domain/threads/ui-message.js';
 import type { Store } from '../../../ports/store.js';
 import { ada, bob } from '../../support/guard-harness.js';
 import { gatedTool } from '../../support/gated-tool.js';
 import { ManualClock } from '../../support/manual-clock.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../../support/postgres.js';
+import { storeKinds } from '../../support/paired-stores.js';
 import { RecordingLanguageModel, lastUserText } from '../../support/recording-model.js';
 import { collect, turnHarness } from '../../support/turn-harness.js';
 
 const said = (id: string, text: string): UiMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] });
 const texts = (messages: ReadonlyArray<UiMessage>) =>
   messages.map((m) => m.parts.map((p) => (p.type === 'text' ? (p as { text: string }).text : '')).join(''));
-
-let folder: string;
-const databases: TestDatabase[] = [];
-const STORES: Array<{ name: string; open: (clock: ManualClock) => Promise<Store | null> }> = [
-  { name: 'memory', open: async (clock) => new MemoryStore({ clock }) },
-  {
-    name: 'SQLite',
-    open: (clock) =>
-      MikroOrmStore.open({ target: { engine: 'sqlite', file: join(folder, `${databases.length}-${Math.random()}.db`) }, clock }),
-  },
-  {
-    name: 'PostgreSQL',
-    open: async (clock) => {
-      const server = await postgresServerUrl();
-      if (!server) return null;
-      const database = await createTestDatabase(server);
-      databases.push(database);
-      return MikroOrmStore.open({ target: { engine: 'postgresql', url: database.url }, clock });
-    },
-  },
-];
 
 /** Each answer says which call of the model wrote it, so a regenerated answer differs; "wait" waits in a call. */
 function versionedHarness(store: Store, clock: ManualClock) {
@@ -53,15 +27,7 @@ function versionedHarness(store: Store, clock: ManualClock) {
 
 describe('Versions kept by regenerate and edit', function () {
   this.timeout(30_000);
-  before(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'porter-versions-'));
-  });
-  after(async () => {
-    await rm(folder, { recursive: true, force: true });
-    while (databases.length) await databases.pop()!.drop();
-  });
-
-  for (const on of STORES) {
+  for (const on of storeKinds('porter-versions-')) {
     describe(`on ${on.name}`, () => {
       let store: Store | null = null;
       let harness: ReturnType<typeof versionedHarness>;

@@ -1,8 +1,6 @@
 import { expect } from 'chai';
-import type { UiChunk } from '../../../domain/threads/ui-chunk.js';
 import type { UiMessage } from '../../../domain/threads/ui-message.js';
 import type { ToolDefinition } from '../../../ports/tool-registry.js';
-import type { TurnStream } from '../../../ports/use-cases/threads.js';
 import { DIED_MID_TURN } from '../../../application/threads/turn-mirrors.js';
 import { ada, bob } from '../../support/guard-harness.js';
 import { until } from '../../support/eventually.js';
@@ -10,25 +8,9 @@ import { gatedTool } from '../../support/gated-tool.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { RecordingLanguageModel, lastUserText } from '../../support/recording-model.js';
 import { collect, turnHarness } from '../../support/turn-harness.js';
+import { readUntil, textIn, texts } from '../../support/turn-chunks.js';
 
 const say = (text: string): UiMessage => ({ id: '', role: 'user', parts: [{ type: 'text', text }] });
-const textIn = (chunks: ReadonlyArray<UiChunk>) =>
-  chunks.flatMap((c) => (c.type === 'text-delta' ? [(c as { delta: string }).delta] : [])).join('');
-const texts = (messages: ReadonlyArray<UiMessage>) =>
-  messages.map((m) => `${m.role}:${m.parts.flatMap((p) => (p.type === 'text' ? [(p as { text: string }).text] : [])).join('')}`);
-
-/** Reads a stream until `done` holds for what was read so far; the reader stays attached. */
-async function readUntil(stream: TurnStream, done: (chunks: UiChunk[]) => boolean): Promise<UiChunk[]> {
-  const iterator = stream.chunks[Symbol.asyncIterator]();
-  const seen: UiChunk[] = [];
-  while (!done(seen)) {
-    const next = await iterator.next();
-    if (next.done) throw new Error(`the turn ended first: ${JSON.stringify(seen)}`);
-    seen.push(next.value);
-  }
-  return seen;
-}
-
 /** A model that writes `go`'s answer word by word until aborted, and echoes anything else. */
 const slowModel = () =>
   new RecordingLanguageModel((prompt) =>

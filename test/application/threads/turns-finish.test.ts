@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import type { UiChunk } from '../../../domain/threads/ui-chunk.js';
 import type { UiMessage } from '../../../domain/threads/ui-message.js';
-import type { TurnStream } from '../../../ports/use-cases/threads.js';
 import { NO_ANSWER_KEPT } from '../../../domain/threads/sent-message.js';
 import { DIED_MID_TURN } from '../../../application/threads/turn-mirrors.js';
 import { ManualClock } from '../../support/manual-clock.js';
@@ -10,25 +8,9 @@ import { until } from '../../support/eventually.js';
 import { gatedTool } from '../../support/gated-tool.js';
 import { RecordingLanguageModel, lastUserText } from '../../support/recording-model.js';
 import { collect, turnHarness } from '../../support/turn-harness.js';
+import { readUntil, textIn, texts } from '../../support/turn-chunks.js';
 
 const say = (text: string, id = ''): UiMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] });
-const textIn = (chunks: ReadonlyArray<UiChunk>) =>
-  chunks.flatMap((c) => (c.type === 'text-delta' ? [(c as { delta: string }).delta] : [])).join('');
-const texts = (messages: ReadonlyArray<UiMessage>) =>
-  messages.map((m) => `${m.role}:${m.parts.flatMap((p) => (p.type === 'text' ? [(p as { text: string }).text] : [])).join('')}`);
-
-/** Reads a stream until `done` holds for what was read so far; the reader stays attached. */
-async function readUntil(stream: TurnStream, done: (chunks: UiChunk[]) => boolean): Promise<UiChunk[]> {
-  const iterator = stream.chunks[Symbol.asyncIterator]();
-  const seen: UiChunk[] = [];
-  while (!done(seen)) {
-    const next = await iterator.next();
-    if (next.done) throw new Error(`the turn ended first: ${JSON.stringify(seen)}`);
-    seen.push(next.value);
-  }
-  return seen;
-}
-
 /** A turn that waits in a call until the test releases it, then answers `done`; anything else is echoed. */
 function waitingTurn() {
   const waiting = gatedTool({ name: 'wait', description: 'waits', risk: 'read' }, { waited: true });
