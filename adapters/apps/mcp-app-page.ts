@@ -2,7 +2,6 @@ import type { DoorAppView } from '../../ports/use-cases/door.js';
 import type { AppBridge, ServedApp } from './served-page/served-app.js';
 import { inlineServedPageScript, SERVED_PAGE_GLOBAL } from './served-page-script.js';
 import { SERVED_PAGE_STYLE } from './served-page-style.js';
-import { defined } from '../../domain/defined.js';
 
 /**
  * An app as an MCP Apps view: one self-contained HTML5 document (no script, style or request
@@ -173,10 +172,11 @@ export function mcpAppBridge(embedded: PageView | null, start: (app: PageView['a
         const answer = await callTool(put ? 'porter_apps_data_put' : 'porter_apps_data_delete', {
           appId,
           collection,
-          ...defined({
-            id: typeof payload.recordId === 'string' ? payload.recordId : undefined,
-            data: put ? (payload.data ?? {}) : undefined,
-          }),
+          // Shipped as its own text (mcpAppBridge.toString()): it can call nothing it does not define, defined() included.
+          // eslint-disable-next-line no-restricted-syntax
+          ...(typeof payload.recordId === 'string' ? { id: payload.recordId } : {}),
+          // eslint-disable-next-line no-restricted-syntax
+          ...(put ? { data: payload.data ?? {} } : {}),
         });
         if (answer.parked !== undefined) throw waitingFor(answer.parked);
         return answer.output;
