@@ -48,111 +48,127 @@ describe('Hybrid knowledge retrieval (knowledge.embeddingModel)', function () {
     await rm(folder, { recursive: true, force: true });
   });
 
-  describe('on SQLite (libsql vector index)', () => {
-    let porter: Porter;
-    let logger: RecordingLogger;
-    let model: HashedEmbeddingModel;
-    let file: string;
-    before(async () => {
-      file = join(folder, 'hybrid.db');
-      logger = new RecordingLogger();
-      model = new HashedEmbeddingModel();
-      porter = await porterOn(`sqlite:${file}`, logger, { knowledge: { embeddingModel: model } });
-    });
-    after(async () => {
-      await porter?.close();
-    });
-
-    it('says once at boot that retrieval is hybrid, with libsql', () => {
-      const said = logger.entries.filter((entry) => entry.message.startsWith('knowledge:'));
-      expect(said.map((entry) => entry.message)).to.deep.equal(['knowledge: hybrid retrieval with libsql vector index']);
-    });
-
-    it('embeds the passages when a document is added, in batches', async () => {
-      const before = model.calls.length;
-      const doc = await porter.knowledge.add({ title: 'Travel handbook', format: 'text', content: HANDBOOK });
-      const calls = model.calls.slice(before);
-      expect(calls.flat()).to.have.length(doc.passages);
-      expect(calls.length).to.be.at.most(Math.ceil(doc.passages / model.maxEmbeddingsPerCall));
-    });
-
-    it('finds by meaning a passage full-text search misses (a synonym), and full-text alone does not', async () => {
-      const hits = await porter.knowledge.search(ada, 'refund', 3);
-      expect(hits[0]?.title).to.equal('Travel handbook');
-      expect(hits[0]?.text).to.contain('reimbursed in full');
-      expect(hits[0]?.snippet).to.be.a('string').and.not.equal('');
-
-      // The same database, without the embedding model: the words alone find nothing.
-      const words = await porterOn(`sqlite:${file}`, new RecordingLogger());
-      try {
-        expect(await words.knowledge.search(ada, 'refund', 3)).to.deep.equal([]);
-        expect((await words.knowledge.search(ada, 'reimbursed', 3))[0]?.text).to.contain('reimbursed in full');
-      } finally {
-        await words.close();
-      }
-    });
-
-    it('answers nothing for a query unlike every passage, in words and in meaning', async () => {
-      expect(await porter.knowledge.search(ada, 'xylophone quartet', 5)).to.deep.equal([]);
-    });
-
-    it('still ranks a passage holding the very words first', async () => {
-      const hits = await porter.knowledge.search(ada, 'travel desk reimbursed', 3);
-      expect(hits[0]?.text).to.contain('reimbursed in full by the travel desk');
-    });
-
-    it("never answers another person's document, by words or by meaning; its owner finds it", async () => {
-      const note = await porter.knowledge.add({
-        title: "Ada's notes",
-        format: 'text',
-        content: CAR_NOTE,
-        scope: { kind: 'person', subject: 'ada' },
+  /** The same behaviour on each engine's vector index; `databaseUrl` null skips it (no such engine here). */
+  const onVectorIndex = (engine: string, says: string, databaseUrl: () => Promise<string | null>) =>
+    describe(`on ${engine}`, () => {
+      let porter: Porter;
+      let logger: RecordingLogger;
+      let model: HashedEmbeddingModel;
+      let url: string;
+      before(async function () {
+        const given = await databaseUrl();
+        if (!given) return this.skip();
+        url = given;
+        logger = new RecordingLogger();
+        model = new HashedEmbeddingModel();
+        porter = await porterOn(url, logger, { knowledge: { embeddingModel: model } });
       });
-      for (const query of ['vehicle', 'automobile lease', 'cars garage', 'zephyr']) {
-        const bobs = await porter.knowledge.search(bob, query, 10);
-        expect(
-          bobs.map((hit) => hit.documentId),
-          `bob searching "${query}"`,
-        ).not.to.include(note.id);
-      }
-      const adas = await porter.knowledge.search(ada, 'vehicle', 10);
-      expect(adas[0]?.documentId).to.equal(note.id);
+      after(async () => {
+        await porter?.close();
+      });
+
+      it(`says once at boot that retrieval is hybrid, with ${says}`, () => {
+        const said = logger.entries.filter((entry) => entry.message.startsWith('knowledge:'));
+        expect(said.map((entry) => entry.message)).to.deep.equal([`knowledge: hybrid retrieval with ${says}`]);
+      });
+
+      it('embeds the passages when a document is added, in batches', async () => {
+        const before = model.calls.length;
+        const doc = await porter.knowledge.add({ title: 'Travel handbook', format: 'text', content: HANDBOOK });
+        const calls = model.calls.slice(before);
+        expect(calls.flat()).to.have.length(doc.passages);
+        expect(calls.length).to.be.at.most(Math.ceil(doc.passages / model.maxEmbeddingsPerCall));
+      });
+
+      it('finds by meaning a passage full-text search misses (a synonym), and full-text alone does not', async () => {
+        const hits = await porter.knowledge.search(ada, 'refund', 3);
+        expect(hits[0]?.title).to.equal('Travel handbook');
+        expect(hits[0]?.text).to.contain('reimbursed in full');
+        expect(hits[0]?.snippet).to.be.a('string').and.not.equal('');
+
+        // The same database, without the embedding model: the words alone find nothing.
+        const words = await porterOn(url, new RecordingLogger());
+        try {
+          expect(await words.knowledge.search(ada, 'refund', 3)).to.deep.equal([]);
+          expect((await words.knowledge.search(ada, 'reimbursed', 3))[0]?.text).to.contain('reimbursed in full');
+        } finally {
+          await words.close();
+        }
+      });
+
+      it('answers nothing for a query unlike every passage, in words and in meaning', async () => {
+        expect(await porter.knowledge.search(ada, 'xylophone quartet', 5)).to.deep.equal([]);
+      });
+
+      it('still ranks a passage holding the very words first', async () => {
+        const hits = await porter.knowledge.search(ada, 'travel desk reimbursed', 3);
+        expect(hits[0]?.text).to.contain('reimbursed in full by the travel desk');
+      });
+
+      it("never answers another person's document, by words or by meaning; its owner finds it", async () => {
+        const note = await porter.knowledge.add({
+          title: "Ada's notes",
+          format: 'text',
+          content: CAR_NOTE,
+          scope: { kind: 'person', subject: 'ada' },
+        });
+        for (const query of ['vehicle', 'automobile lease', 'cars garage', 'zephyr']) {
+          const bobs = await porter.knowledge.search(bob, query, 10);
+          expect(
+            bobs.map((hit) => hit.documentId),
+            `bob searching "${query}"`,
+          ).not.to.include(note.id);
+        }
+        const adas = await porter.knowledge.search(ada, 'vehicle', 10);
+        expect(adas[0]?.documentId).to.equal(note.id);
+      });
+
+      it("finds a person's own passage by meaning however many of another's lie nearer (past the approximate index's candidates)", async () => {
+        const fleet = Array.from({ length: 7000 }, (_, i) => `Car ${i} waits by the vehicle gate.`).join('\n\n');
+        const carols = await porter.knowledge.add({
+          title: "Carol's fleet",
+          format: 'text',
+          content: fleet,
+          scope: { kind: 'person', subject: 'carol' },
+        });
+        expect(carols.passages).to.be.greaterThan(200);
+        const mine = await porter.knowledge.add({
+          title: 'My ride',
+          format: 'text',
+          content: 'My automobile is blue and old and loud.',
+          scope: { kind: 'person', subject: 'dan' },
+        });
+        const dans = await porter.knowledge.search({ subject: 'dan', kind: 'user' }, 'vehicles', 5);
+        expect(dans.map((hit) => hit.documentId)).to.include(mine.id);
+        expect(dans.map((hit) => hit.documentId)).not.to.include(carols.id);
+        await porter.knowledge.remove(carols.id);
+        await porter.knowledge.remove(mine.id);
+      });
+
+      it('forgets the embeddings of a removed document', async () => {
+        const note = await porter.knowledge.add({ title: 'Fleet', format: 'text', content: 'Every vehicle is washed on Mondays.' });
+        expect((await porter.knowledge.search(ada, 'cars', 10)).map((hit) => hit.documentId)).to.include(note.id);
+        expect(await porter.knowledge.remove(note.id)).to.equal(true);
+        const store = get(containerOf(porter), TOKENS.Store);
+        const indexes = await store.vectors!();
+        if ('reason' in indexes) throw new Error(indexes.reason);
+        const index = await indexes.index('knowledge', HASHED_DIMENSIONS);
+        const left = await index.search({ vector: hashedVector(['vehicle']), where: { document: note.id }, limit: 10 });
+        expect(left).to.deep.equal([]);
+        expect((await porter.knowledge.search(ada, 'cars', 10)).map((hit) => hit.documentId)).not.to.include(note.id);
+      });
     });
 
-    it("finds a person's own passage by meaning however many of another's lie nearer (past the approximate index's candidates)", async () => {
-      const fleet = Array.from({ length: 7000 }, (_, i) => `Car ${i} waits by the vehicle gate.`).join('\n\n');
-      const carols = await porter.knowledge.add({
-        title: "Carol's fleet",
-        format: 'text',
-        content: fleet,
-        scope: { kind: 'person', subject: 'carol' },
-      });
-      expect(carols.passages).to.be.greaterThan(200);
-      const mine = await porter.knowledge.add({
-        title: 'My ride',
-        format: 'text',
-        content: 'My automobile is blue and old and loud.',
-        scope: { kind: 'person', subject: 'dan' },
-      });
-      const dans = await porter.knowledge.search({ subject: 'dan', kind: 'user' }, 'vehicles', 5);
-      expect(dans.map((hit) => hit.documentId)).to.include(mine.id);
-      expect(dans.map((hit) => hit.documentId)).not.to.include(carols.id);
-      await porter.knowledge.remove(carols.id);
-      await porter.knowledge.remove(mine.id);
-    });
-
-    it('forgets the embeddings of a removed document', async () => {
-      const note = await porter.knowledge.add({ title: 'Fleet', format: 'text', content: 'Every vehicle is washed on Mondays.' });
-      expect((await porter.knowledge.search(ada, 'cars', 10)).map((hit) => hit.documentId)).to.include(note.id);
-      expect(await porter.knowledge.remove(note.id)).to.equal(true);
-      const store = get(containerOf(porter), TOKENS.Store);
-      const indexes = await store.vectors!();
-      if ('reason' in indexes) throw new Error(indexes.reason);
-      const index = await indexes.index('knowledge', HASHED_DIMENSIONS);
-      const left = await index.search({ vector: hashedVector(['vehicle']), where: { document: note.id }, limit: 10 });
-      expect(left).to.deep.equal([]);
-      expect((await porter.knowledge.search(ada, 'cars', 10)).map((hit) => hit.documentId)).not.to.include(note.id);
-    });
+  onVectorIndex('SQLite (libsql vector index)', 'libsql vector index', async () => `sqlite:${join(folder, 'hybrid.db')}`);
+  let pgvectorDatabase: TestDatabase | null = null;
+  after(async () => {
+    await pgvectorDatabase?.drop();
+  });
+  onVectorIndex('PostgreSQL with pgvector (where the extension is installed)', 'pgvector', async () => {
+    const server = await postgresServerUrl();
+    if (!server) return null;
+    pgvectorDatabase = await createTestDatabase(server);
+    return (await hasPgvector(pgvectorDatabase.url)) ? pgvectorDatabase.url : null;
   });
 
   describe('on the memory store (an exact scan)', () => {
@@ -213,19 +229,13 @@ describe('Hybrid knowledge retrieval (knowledge.embeddingModel)', function () {
       const server = await postgresServerUrl();
       if (!server) return this.skip();
       database = await createTestDatabase(server);
-      const client = new pg.Client({ connectionString: database.url });
-      await client.connect();
-      try {
-        pgvector = (await client.query("select 1 from pg_available_extensions where name = 'vector'")).rowCount === 1;
-      } finally {
-        await client.end();
-      }
+      pgvector = await hasPgvector(database.url);
     });
     after(async () => {
       await database?.drop();
     });
 
-    it('says at boot whether pgvector is there; without it, full-text alone still answers (this machine: no pgvector)', async () => {
+    it('says at boot whether pgvector is there; without it, full-text alone still answers (with pgvector where installed)', async () => {
       const logger = new RecordingLogger();
       const model = new HashedEmbeddingModel();
       const porter = await porterOn(database!.url, logger, { knowledge: { embeddingModel: model } });
@@ -247,3 +257,14 @@ describe('Hybrid knowledge retrieval (knowledge.embeddingModel)', function () {
     });
   });
 });
+
+/** Whether the server can make pgvector's extension (Debian 12 has no package for it; a machine may build it). */
+async function hasPgvector(databaseUrl: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query("select 1 from pg_available_extensions where name = 'vector'")).rowCount === 1;
+  } finally {
+    await client.end();
+  }
+}

@@ -123,7 +123,7 @@ class PgvectorIndex implements VectorIndex {
     });
     if (rows.length < most)
       rows = await this.runner.rows<{ id: string; refs: string; distance: number }>({
-        sql: `${select} order by distance + 0, "id" limit $3`,
+        sql: `${select} order by ("embedding" <=> $1::vector) + 0, "id" limit $3`,
         params,
       });
     return rows.flatMap((row) => {
