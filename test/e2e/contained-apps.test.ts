@@ -179,7 +179,8 @@ describe('Served app servers stopped when idle and at shutdown, on the developme
   it('an idle server is stopped, the next request starts it again transparently, and closing Porter leaves no process behind', async function () {
     if (!bubblewrapSupport().available) this.skip();
     const root = await mkdtemp(join(tmpdir(), 'porter-idle-e2e-'));
-    const sandbox = new LocalSandbox({ root, limits: { idleMs: 1000 } });
+    // Idle after 3 s: long enough that the server a request just started is still there when looked at on a busy machine.
+    const sandbox = new LocalSandbox({ root, limits: { idleMs: 3000 } });
     const host = await devHost({ porter: { sandbox } });
     let closed = false;
     try {
@@ -189,7 +190,7 @@ describe('Served app servers stopped when idle and at shutdown, on the developme
       const session = await sandbox.open(app.id, { egress: null });
       const first = await processTree(session.sandboxPid!);
       // Stopped once idle: every process of its sandbox goes.
-      expect(await eventually(() => session.sandboxPid === undefined && first.every((pid) => !processAlive(pid)), 10_000)).to.equal(true);
+      expect(await eventually(() => session.sandboxPid === undefined && first.every((pid) => !processAlive(pid)), 20_000)).to.equal(true);
       const again = await ada.json('POST', `/apps/${app.id}/fn/hello`, {});
       expect(again.status, JSON.stringify(again.body)).to.equal(200);
       const second = await processTree(session.sandboxPid!);

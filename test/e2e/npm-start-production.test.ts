@@ -7,8 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '../support/http-server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** What `npm start` runs: `tsx composition/dev-host/main.ts` (here from another working directory). */
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+/** What `npm start` runs: `node --import tsx composition/dev-host/main.ts` (here from another working directory). */
+const NODE = process.execPath;
+const WITH_TSX = ['--import', import.meta.resolve('tsx')];
 const MAIN = join(ROOT, 'composition', 'dev-host', 'main.ts');
 const BIN = join(ROOT, 'bin', 'porter.js');
 const SECRET = 'a-production-secret-for-the-tests-0123456789';
@@ -74,7 +75,7 @@ describe('Production posture of npm start (a spawned process)', function () {
   ] as const) {
     it(`refuses NODE_ENV=production ${label}: exit 1, pointing at porter serve --config; nothing listens, nothing is written`, async () => {
       const port = await freePort();
-      const started = start(TSX, [MAIN], { NODE_ENV: 'production', PORT: String(port), ...secret }, folder);
+      const started = start(NODE, [...WITH_TSX, MAIN], { NODE_ENV: 'production', PORT: String(port), ...secret }, folder);
       running.push(started.child);
       expect(await started.exited, started.output()).to.equal(1);
       expect(started.output()).to.contain('porter serve --config <file>').and.contain('x-demo-user').and.contain('NODE_ENV=production');
@@ -86,7 +87,7 @@ describe('Production posture of npm start (a spawned process)', function () {
 
   it('still runs the development host without NODE_ENV=production, signing in from x-demo-user and keeping .porter/secret', async () => {
     const port = await freePort();
-    const started = start(TSX, [MAIN], { PORT: String(port), PORTER_DATABASE_URL: 'sqlite::memory:' }, folder);
+    const started = start(NODE, [...WITH_TSX, MAIN], { PORT: String(port), PORTER_DATABASE_URL: 'sqlite::memory:' }, folder);
     running.push(started.child);
     await started.says('development host listening');
     const signedIn = await fetch(`http://127.0.0.1:${port}/api/porter/threads`, {
