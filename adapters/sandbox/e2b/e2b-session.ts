@@ -9,6 +9,8 @@ import { e2bCall } from './e2b-errors.js';
 import type { Lineage } from './e2b-lineage.js';
 import { defined } from '../../../domain/defined.js';
 
+/** How long a killed server's port is watched for closing (a busy sandbox can take seconds). */
+const STOP_WAIT_MS = 15_000;
 /** Marks our server command so a reconnected session (or a restored memory snapshot) can find and stop it. */
 const SERVER_MARK = 'porter-app-server';
 /**
@@ -220,7 +222,8 @@ export class E2bSandboxSession implements SandboxSession {
     const servers = running.filter((process) => process.args.some((arg) => arg.includes(`${mark};`) || arg.includes(`${mark}-`)));
     if (servers.length === 0) return;
     await Promise.all(servers.map((server) => e2bCall(() => instance.commands.kill(server.pid))));
-    const deadline = Date.now() + 5000;
+    // A cap, not a pace: until the port closes, a server booted on it would seem to answer at once.
+    const deadline = Date.now() + STOP_WAIT_MS;
     const ports = port === undefined ? [this.settings.port, this.settings.port + 1] : [port];
     for (const each of ports) while (Date.now() < deadline && (await this.answers(instance, each))) await delay(100);
   }
