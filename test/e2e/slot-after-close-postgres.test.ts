@@ -10,7 +10,7 @@ import { slotRunId } from '../../application/scheduler/slot-run-id.js';
 import { holderOf } from '../../composition/modules/instance-liveness.js';
 import { LIVENESS_LOCK_CLASS, markOf } from '../../adapters/store/mikro-orm/postgresql-liveness.js';
 import { until } from '../support/eventually.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../support/postgres.js';
+import { databasePerTest } from '../support/postgres.js';
 
 const ada = { subject: 'ada', kind: 'user' };
 const EVERY_SECONDS = 10;
@@ -38,22 +38,7 @@ async function killLivenessConnection(url: string, porter: Porter): Promise<void
 
 describe('A schedule on three instances sharing one PostgreSQL, one going away with a run in flight', function () {
   this.timeout(120_000);
-  let server: string | null = null;
-  let database: TestDatabase | null = null;
-
-  before(async function () {
-    server = await postgresServerUrl();
-    if (!server) return this.skip();
-  });
-
-  beforeEach(async () => {
-    database = await createTestDatabase(server!);
-  });
-
-  afterEach(async () => {
-    await database?.drop();
-    database = null;
-  });
+  const database = databasePerTest();
 
   const cases = [
     ['interval', 'closed'],
@@ -91,7 +76,7 @@ describe('A schedule on three instances sharing one PostgreSQL, one going away w
             {
               development: false,
               secret: 'a-production-secret-for-the-tests-0123456789',
-              databaseUrl: database!.url,
+              databaseUrl: database().url,
               scheduler,
               tools: [work],
               model: new ScriptedLanguageModel(),
@@ -125,7 +110,7 @@ describe('A schedule on three instances sharing one PostgreSQL, one going away w
         if (gone === 'closed') {
           closed.add(first.instance);
           await instances[first.instance]!.close();
-        } else await killLivenessConnection(database!.url, instances[first.instance]!);
+        } else await killLivenessConnection(database().url, instances[first.instance]!);
 
         // The next slot's run begins: its automation was not left busy by the instance gone.
         const nextRunId = slotRunId(created.id, new Date(slot.getTime() + EVERY_SECONDS * 1000));
