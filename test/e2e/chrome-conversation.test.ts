@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { until } from '../support/eventually.js';
 import { devHost } from '../support/dev-host-fixture.js';
 import { PacedScriptedModel, chromeSuite, say, type ChromeSession } from '../support/browser.js';
 
@@ -78,14 +79,19 @@ describe('Conversations in the shipped chrome: Markdown, message actions, progre
     const ole = chrome.host.client.as('ole');
     const before = (await ole.json('GET', `/threads/${threadId}`)).body.messages as Array<{ id: string }>;
     await page.getByRole('button', { name: 'Regenerate answer' }).click();
+    // Stored first, then shown idle: the answer before it is idle too until the new one starts.
+    const regenerated = await until(
+      async () => (await ole.json('GET', `/threads/${threadId}`)).body.messages as Array<{ id: string }>,
+      (messages) => messages.length === 2 && messages[1]!.id !== before[1]!.id,
+      { timeoutMs: 20_000, what: 'the regenerated answer to be stored' },
+    );
     await page.waitForSelector('.message.assistant[aria-busy="false"] .message-action[aria-label="Regenerate answer"]');
     expect(await page.locator('.message.assistant').count(), 'the answer is replaced, not added to').to.equal(1);
-    const regenerated = (await ole.json('GET', `/threads/${threadId}`)).body.messages as Array<{ id: string }>;
     expect(regenerated).to.have.length(2);
-    expect(regenerated[1]!.id).to.not.equal(before[1]!.id);
 
     await page.getByRole('button', { name: 'Edit message' }).click();
     const editor = page.getByRole('textbox', { name: 'Your message' });
+    await editor.waitFor();
     expect(await editor.inputValue()).to.equal('first question');
     await screenshot('chrome-edit-message');
     await editor.fill('a better question');
