@@ -1,8 +1,6 @@
 import type { Logger } from '../../ports/logger.js';
 import type { BackgroundScheduler, RunDispatcher, WebhookDispatcher } from '../../ports/scheduler.js';
-
-/** The longest a Node timer can wait; a later hand-over is left to the tick's sweep. */
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
+import { DelayedHandOvers } from './delayed-hand-overs.js';
 
 /**
  * Executes work (runs, completion webhooks) in this process, a bounded number at a time. Work
@@ -12,7 +10,7 @@ const LONGEST_TIMER_MS = 2 ** 31 - 1;
 export class InProcessDispatcher implements RunDispatcher, WebhookDispatcher, BackgroundScheduler {
   private readonly queue: string[] = [];
   private readonly queued = new Set<string>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly delayed = new DelayedHandOvers();
   private active = 0;
   private stopped = false;
   private idleWaiters: Array<() => void> = [];
@@ -27,17 +25,7 @@ export class InProcessDispatcher implements RunDispatcher, WebhookDispatcher, Ba
 
   async dispatch(ids: ReadonlyArray<string>, at?: Date): Promise<void> {
     if (this.stopped) return;
-    const wait = at ? at.getTime() - Date.now() : 0;
-    if (wait > 0) {
-      if (wait > LONGEST_TIMER_MS) return;
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        void this.dispatch(ids);
-      }, wait);
-      timer.unref();
-      this.timers.add(timer);
-      return;
-    }
+    if (this.delayed.defer(at, () => void this.dispatch(ids))) return;
     for (const id of ids) {
       if (this.queued.has(id)) continue;
       this.queued.add(id);
@@ -51,8 +39,7 @@ export class InProcessDispatcher implements RunDispatcher, WebhookDispatcher, Ba
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.delayed.clear();
     this.queue.length = 0;
     this.queued.clear();
     await this.idle();

@@ -1,8 +1,6 @@
 import type { Logger } from '../../ports/logger.js';
 import type { BackgroundScheduler, QueuedRunSource, RunDispatcher, RunWakeUps } from '../../ports/scheduler.js';
-
-/** The longest a Node timer can wait; a later hand-over is left to the other instances' polls. */
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
+import { DelayedHandOvers } from './delayed-hand-overs.js';
 
 export interface SharedRunQueueOptions {
   /** Runs this instance executes at once. */
@@ -35,7 +33,7 @@ export class SharedRunQueue implements RunDispatcher, BackgroundScheduler {
   private readonly held = new Set<string>();
   /** When this instance last took each run (left alone for `retakeAfterMs` unless handed over). */
   private readonly taken = new Map<string, number>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly delayed = new DelayedHandOvers();
   private active = 0;
   private started = false;
   private stopped = false;
@@ -55,17 +53,7 @@ export class SharedRunQueue implements RunDispatcher, BackgroundScheduler {
 
   async dispatch(ids: ReadonlyArray<string>, at?: Date): Promise<void> {
     if (this.stopped) return;
-    const wait = at ? at.getTime() - Date.now() : 0;
-    if (wait > 0) {
-      if (wait > LONGEST_TIMER_MS) return;
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        void this.dispatch(ids);
-      }, wait);
-      timer.unref();
-      this.timers.add(timer);
-      return;
-    }
+    if (this.delayed.defer(at, () => void this.dispatch(ids))) return;
     for (const id of ids) this.taken.delete(id);
     const fresh = ids.filter((id) => !this.held.has(id));
     const mine = fresh.slice(0, Math.max(0, this.room()));
@@ -106,8 +94,7 @@ export class SharedRunQueue implements RunDispatcher, BackgroundScheduler {
     this.poller = null;
     this.unwatch?.();
     this.unwatch = null;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.delayed.clear();
     for (const id of this.local.splice(0)) this.held.delete(id);
     await this.pulling;
     await this.idle();
