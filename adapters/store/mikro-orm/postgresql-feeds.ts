@@ -7,6 +7,7 @@ import type { Logger } from '../../../ports/logger.js';
 import { Unavailable } from '../../../domain/errors.js';
 import type { KnexClientLike, SqlRunner } from './sql-runner.js';
 import { storeError } from './store-errors.js';
+import { HeldSessionCheck } from './held-session-check.js';
 
 /** The channel every feed's wake-ups travel on; the payload is `<namespace> <key>`. */
 export const FEED_CHANNEL = 'porter_feeds';
@@ -120,14 +121,16 @@ class FeedListener {
   private connection: Client | null = null;
   private connecting: Promise<void> | null = null;
   private retry: ReturnType<typeof setTimeout> | null = null;
-  private check: ReturnType<typeof setTimeout> | null = null;
+  private readonly check: HeldSessionCheck;
   private closed = false;
 
   constructor(
     private readonly client: KnexClientLike,
-    private readonly checkEveryMs: number,
+    checkEveryMs: number,
     private readonly logger: Logger | undefined,
-  ) {}
+  ) {
+    this.check = new HeldSessionCheck(checkEveryMs);
+  }
 
   async watch(channelKey: string, wake: () => void): Promise<() => void> {
     const unwatch = this.watchers.add(channelKey, wake);
@@ -143,7 +146,7 @@ class FeedListener {
   async close(): Promise<void> {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
-    if (this.check) clearTimeout(this.check);
+    this.check.stop();
     await this.connecting?.catch(() => undefined);
     const connection = this.connection;
     this.connection = null;
@@ -194,21 +197,11 @@ class FeedListener {
       throw new Unavailable('The store is closed');
     }
     this.connection = connection;
-    this.checkLater(connection);
-  }
-
-  /** Asks the server a trivial statement after a while; no answer within the deadline (pg's query_timeout) is a lost connection. */
-  private checkLater(connection: Client): void {
-    this.check = setTimeout(() => {
-      this.check = null;
-      connection.query('select 1').then(
-        () => {
-          if (this.connection === connection) this.checkLater(connection);
-        },
-        (error: unknown) => this.lost(connection, error instanceof Error ? error : new Error(String(error))),
-      );
-    }, this.checkEveryMs);
-    this.check.unref?.();
+    this.check.start(
+      connection,
+      () => this.connection === connection,
+      (error) => this.lost(connection, error),
+    );
   }
 
   private deliver(payload: string): void {
@@ -219,8 +212,7 @@ class FeedListener {
   private lost(connection: Client, error: Error | null): void {
     if (this.connection !== connection) return;
     this.connection = null;
-    if (this.check) clearTimeout(this.check);
-    this.check = null;
+    this.check.stop();
     if (this.closed) return;
     this.logger?.warn('the feed listener lost its connection; listening again', { cause: error?.message ?? 'ended' });
     void this.client.destroyRawConnection(connection).catch(() => undefined);

@@ -5,6 +5,7 @@ import type { Logger } from '../../../ports/logger.js';
 import { Unavailable } from '../../../domain/errors.js';
 import type { SqlRunner } from './sql-runner.js';
 import type { KnexClientLike } from './sql-runner.js';
+import { HeldSessionCheck } from './held-session-check.js';
 
 /** The first key of every liveness lock ("port" in ASCII): apart from the migration lock's single bigint key. */
 export const LIVENESS_LOCK_CLASS = 0x706f7274;
@@ -34,16 +35,18 @@ export class PostgresqlLiveness implements InstanceLiveness {
   private connection: Client | null = null;
   private holder: string | null = null;
   private readonly listeners: Array<() => void> = [];
-  private check: ReturnType<typeof setTimeout> | null = null;
+  private readonly check: HeldSessionCheck;
   private retake: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
 
   constructor(
     private readonly client: KnexClientLike,
     private readonly runner: SqlRunner,
-    private readonly checkEveryMs: number,
+    checkEveryMs: number,
     private readonly logger: Logger | undefined,
-  ) {}
+  ) {
+    this.check = new HeldSessionCheck(checkEveryMs);
+  }
 
   get holding(): boolean {
     return this.connection !== null;
@@ -67,7 +70,11 @@ export class PostgresqlLiveness implements InstanceLiveness {
       return;
     }
     this.connection = connection;
-    this.checkLater(connection);
+    this.check.start(
+      connection,
+      () => this.connection === connection,
+      (error) => this.lost(connection, error),
+    );
   }
 
   onLost(listener: () => void): void {
@@ -83,7 +90,7 @@ export class PostgresqlLiveness implements InstanceLiveness {
 
   async release(): Promise<void> {
     this.closed = true;
-    if (this.check) clearTimeout(this.check);
+    this.check.stop();
     if (this.retake) clearTimeout(this.retake);
     const connection = this.connection;
     this.connection = null;
@@ -91,24 +98,10 @@ export class PostgresqlLiveness implements InstanceLiveness {
     if (connection) await this.client.destroyRawConnection(connection).catch(() => undefined);
   }
 
-  private checkLater(connection: Client): void {
-    this.check = setTimeout(() => {
-      this.check = null;
-      connection.query('select 1').then(
-        () => {
-          if (this.connection === connection) this.checkLater(connection);
-        },
-        (error: unknown) => this.lost(connection, error instanceof Error ? error : new Error(String(error))),
-      );
-    }, this.checkEveryMs);
-    this.check.unref?.();
-  }
-
   private lost(connection: Client, error: Error | null): void {
     if (this.connection !== connection) return;
     this.connection = null;
-    if (this.check) clearTimeout(this.check);
-    this.check = null;
+    this.check.stop();
     if (this.closed) return;
     this.logger?.warn('this instance lost its liveness mark; its runs may be taken by others, taking it again', {
       cause: error?.message ?? 'ended',
