@@ -102,7 +102,7 @@ const LAYERS = ['domain/**/*.ts', 'application/**/*.ts', 'ports/**/*.ts', 'adapt
 const typedWiring = [
   {
     selector:
-      "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(get|getAll|getAsync|getAllAsync)$/][arguments.0.type='MemberExpression'][arguments.0.object.name='TOKENS']",
+      "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(get|getAll|getAsync|getAllAsync)$/][arguments.0.type='MemberExpression'][arguments.0.object.name=/TOKENS$/]",
     message: 'resolve with get/getAll/getOptional from composition/tokens.ts: they check the type the token names',
   },
   {

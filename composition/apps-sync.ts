@@ -1,7 +1,8 @@
 import { openPorter } from './create-porter.js';
 import { containerOf } from './porter-container.js';
 import type { PorterOptions } from './config/porter-options.js';
-import { get, TOKENS } from './tokens.js';
+import { get } from './tokens.js';
+import { APP_TOKENS } from './modules/apps-tokens.js';
 import type { SyncReport } from '../ports/use-cases/apps.js';
 
 /**
@@ -13,9 +14,9 @@ export async function syncPins(options: PorterOptions = {}, env: NodeJS.ProcessE
   // No background work: a sync neither ticks schedules nor takes runs.
   const porter = await openPorter({ logger: 'warn', ...options }, env, { background: false });
   try {
-    if (!containerOf(porter).isBound(TOKENS.AppsUseCases))
+    if (!containerOf(porter).isBound(APP_TOKENS.AppsUseCases))
       return { checkedAt: new Date().toISOString(), slots: [], drifted: [], current: [], missing: [] };
-    return await get(containerOf(porter), TOKENS.AppsUseCases).syncPins.execute({});
+    return await get(containerOf(porter), APP_TOKENS.AppsUseCases).syncPins.execute({});
   } finally {
     await porter.close();
   }

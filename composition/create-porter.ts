@@ -6,6 +6,8 @@ import { loggerFor, type CoreParts } from './modules/core-module.js';
 import { productionContainer } from './containers/production.js';
 import { developmentContainer } from './containers/development.js';
 import { get, getAll, TOKENS } from './tokens.js';
+import { KNOWLEDGE_TOKENS } from './modules/knowledge-tokens.js';
+import { WIRE_TOKENS } from './modules/wire-tokens.js';
 import { rememberContainer } from './porter-container.js';
 import { openConfiguredStore } from './config/open-configured-store.js';
 import { loadIntegrations } from './integrations/load-integrations.js';
@@ -60,7 +62,7 @@ export async function openPorter(options: PorterOptions, env: NodeJS.ProcessEnv,
     ...mountsOf(wire),
     mount: config.mount,
     composition: config.development ? 'development' : 'production',
-    knowledge: porterKnowledge(get(container, TOKENS.KnowledgeUseCases)),
+    knowledge: porterKnowledge(get(container, KNOWLEDGE_TOKENS.KnowledgeUseCases)),
     async close() {
       for (const work of background) await work.stop();
       await container.unbindAllAsync();
@@ -84,7 +86,7 @@ async function boot(
   const background: BackgroundScheduler[] = [];
   try {
     container = config.development ? developmentContainer(parts) : productionContainer(parts);
-    const wire = get(container, TOKENS.KoaWire);
+    const wire = get(container, WIRE_TOKENS.KoaWire);
     // Background work (the scheduler) starts once the wire is built and stops first on close.
     for (const work of startBackground ? getAll(container, TOKENS.Background) : []) {
       await work.start();

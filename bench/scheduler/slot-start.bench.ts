@@ -1,6 +1,8 @@
 import { PgBoss } from 'pg-boss';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
-import { get, TOKENS } from '../../composition/tokens.js';
+import { get } from '../../composition/tokens.js';
+import { AUTOMATION_TOKENS } from '../../composition/modules/automations-tokens.js';
+import { TICK_TOKENS } from '../../composition/modules/tick-tokens.js';
 import { containerOf } from '../../composition/porter-container.js';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 import type { Figure, BenchResult } from '../support/harness.js';
@@ -81,7 +83,7 @@ async function slotToStart(mode: Mode): Promise<{ figure: Figure; p95: number; r
           {},
         ),
       );
-    const automations = get(containerOf(instances[0]!), TOKENS.AutomationUseCases);
+    const automations = get(containerOf(instances[0]!), AUTOMATION_TOKENS.AutomationUseCases);
     for (let i = 0; i < AUTOMATIONS; i++) {
       const created = await automations.createAutomation.execute({
         principal: ada,
@@ -100,7 +102,7 @@ async function slotToStart(mode: Mode): Promise<{ figure: Figure; p95: number; r
       ticker = setInterval(() => {
         const live = [0, 1, 2].filter((i) => !closed.has(i));
         const target = instances[live[next++ % live.length]!]!;
-        void get(containerOf(target), TOKENS.TickUseCases)
+        void get(containerOf(target), TICK_TOKENS.TickUseCases)
           .tick.execute({ bearer: TICK_SECRET })
           .catch(() => undefined);
       }, EXTERNAL_TICK_MS);

@@ -1,5 +1,9 @@
 import { Container } from 'inversify';
 import { get, getOptional, porterModule, recordsOf, TOKENS } from '../tokens.js';
+import { APP_TOKENS } from '../modules/apps-tokens.js';
+import { DOOR_TOKENS } from '../modules/door-tokens.js';
+import { GUARD_TOKENS } from '../modules/guard-tokens.js';
+import { RUN_TOKENS } from '../modules/runs-tokens.js';
 import type { AuthorizationCodePrimitives } from '../../domain/door/authorization-code.js';
 import type { PendingConsentPrimitives } from '../../domain/door/authorization-request.js';
 import type { DoorClientPrimitives } from '../../domain/door/door-client.js';
@@ -54,7 +58,7 @@ export interface DoorStores {
  * verification and sessions live here.
  */
 const doorServices = porterModule((bind) => {
-  bind.singleton(TOKENS.DoorSettings, (ctx) => {
+  bind.singleton(DOOR_TOKENS.DoorSettings, (ctx) => {
     const oauth = get(ctx, TOKENS.Config).oauth;
     return {
       ...DEFAULT_DOOR_SETTINGS,
@@ -65,10 +69,10 @@ const doorServices = porterModule((bind) => {
       }),
     };
   });
-  bind(TOKENS.DoorSecrets).toConstantValue(new NodeDoorSecrets());
-  bind.singleton(TOKENS.DoorStores, (ctx) => {
+  bind(DOOR_TOKENS.DoorSecrets).toConstantValue(new NodeDoorSecrets());
+  bind.singleton(DOOR_TOKENS.DoorStores, (ctx) => {
     const store = get(ctx, TOKENS.Store);
-    const secrets = get(ctx, TOKENS.DoorSecrets);
+    const secrets = get(ctx, DOOR_TOKENS.DoorSecrets);
     return {
       clients: new DoorClientBook(store.records<DoorClientPrimitives>('door-clients')),
       consents: new DoorConsentBook(store.records<DoorConsentPrimitives>('door-consents'), secrets),
@@ -79,47 +83,47 @@ const doorServices = porterModule((bind) => {
     };
   });
   bind.singleton(
-    TOKENS.DoorSessions,
+    DOOR_TOKENS.DoorSessions,
     (ctx) =>
       new DoorSessions<TransportSession>({
         records: recordsOf<DoorSessionPrimitives>(ctx, 'door-sessions'),
-        settings: get(ctx, TOKENS.DoorSettings),
+        settings: get(ctx, DOOR_TOKENS.DoorSettings),
         clock: get(ctx, TOKENS.Clock),
         // A session ended elsewhere is refused here within this; its owner never changes, so the
         // bearer (checked on its own terms, `oauth.tokenCacheMs`) is what keeps a revoked person out.
         cacheMs: get(ctx, TOKENS.Config).door?.sessionCacheMs ?? DEFAULT_SESSION_CACHE_MS,
       }),
   );
-  bind(TOKENS.DoorPrincipals).toDynamicValue((ctx) => {
+  bind(DOOR_TOKENS.DoorPrincipals).toDynamicValue((ctx) => {
     const config = get(ctx, TOKENS.Config);
     // The config schema makes `oauth` required whenever the door is open.
     const principal = config.oauth?.principal;
     if (!principal) throw new Error('the MCP door needs oauth.principal');
     return hostPrincipalLookup(principal, new HostPrincipals(get(ctx, TOKENS.Logger)));
   });
-  bind.singleton(TOKENS.DoorBearerVerifier, (ctx) => {
+  bind.singleton(DOOR_TOKENS.DoorBearerVerifier, (ctx) => {
     const config = get(ctx, TOKENS.Config);
     if (config.remoteAs) return new JwksBearerVerifier(config.remoteAs, get(ctx, TOKENS.Logger));
-    return new LocalBearerVerifier(get(ctx, TOKENS.DoorStores).families, get(ctx, TOKENS.DoorSecrets), get(ctx, TOKENS.Clock));
+    return new LocalBearerVerifier(get(ctx, DOOR_TOKENS.DoorStores).families, get(ctx, DOOR_TOKENS.DoorSecrets), get(ctx, TOKENS.Clock));
   });
-  bind.singleton(TOKENS.DoorOAuthUseCases, (ctx) => {
-    const books = get(ctx, TOKENS.DoorStores);
-    const secrets = get(ctx, TOKENS.DoorSecrets);
-    const settings = get(ctx, TOKENS.DoorSettings);
+  bind.singleton(DOOR_TOKENS.DoorOAuthUseCases, (ctx) => {
+    const books = get(ctx, DOOR_TOKENS.DoorStores);
+    const secrets = get(ctx, DOOR_TOKENS.DoorSecrets);
+    const settings = get(ctx, DOOR_TOKENS.DoorSettings);
     const clock = get(ctx, TOKENS.Clock);
     const audit = get(ctx, TOKENS.AuditTrail);
     const mint = new TokenMint(books.families, secrets, settings, clock);
     // Client ID Metadata Documents are fetched through the egress guard; development also lets it
     // reach this machine (as completion webhooks), so a client's document served locally works.
     const config = get(ctx, TOKENS.Config);
-    const egress = config.development ? new GuardedEgress({ allow: ['loopback'] }) : get(ctx, TOKENS.Egress);
+    const egress = config.development ? new GuardedEgress({ allow: ['loopback'] }) : get(ctx, GUARD_TOKENS.Egress);
     const clients = new DoorClients(books.clients, new FetchedClientDocuments({ egress }), clock);
     return {
       registerClient: new RegisterClient({ clients: books.clients, secrets, ids: get(ctx, TOKENS.Ids), clock, audit }),
       beginAuthorization: new BeginAuthorization({
         clients,
         pending: books.pending,
-        tools: get(ctx, TOKENS.ToolRegistry),
+        tools: get(ctx, GUARD_TOKENS.ToolRegistry),
         secrets,
         settings,
         clock,
@@ -140,20 +144,20 @@ const doorServices = porterModule((bind) => {
       revokeToken: new RevokeToken({ clients, families: books.families, secrets, clock, audit }),
     };
   });
-  bind.singleton(TOKENS.DoorTransportUseCases, (ctx) => {
+  bind.singleton(DOOR_TOKENS.DoorTransportUseCases, (ctx) => {
     // Without automations there is no run to follow: every task id is unknown.
-    const runs = getOptional(ctx, TOKENS.RunUseCases) ?? null;
+    const runs = getOptional(ctx, RUN_TOKENS.RunUseCases) ?? null;
     const getTask = new GetDoorTask(runs);
-    const apps = getOptional(ctx, TOKENS.AppsUseCases);
+    const apps = getOptional(ctx, APP_TOKENS.AppsUseCases);
     return {
       admitCaller: new AdmitCaller(
-        get(ctx, TOKENS.DoorBearerVerifier),
-        get(ctx, TOKENS.DoorPrincipals),
-        get(ctx, TOKENS.DoorSessions),
+        get(ctx, DOOR_TOKENS.DoorBearerVerifier),
+        get(ctx, DOOR_TOKENS.DoorPrincipals),
+        get(ctx, DOOR_TOKENS.DoorSessions),
         get(ctx, TOKENS.AuditTrail),
       ),
-      listTools: new ListDoorTools(get(ctx, TOKENS.ToolRegistry)),
-      callTool: new CallDoorTool(get(ctx, TOKENS.ToolRegistry), get(ctx, TOKENS.GuardCall), get(ctx, TOKENS.Ids), getTask),
+      listTools: new ListDoorTools(get(ctx, GUARD_TOKENS.ToolRegistry)),
+      callTool: new CallDoorTool(get(ctx, GUARD_TOKENS.ToolRegistry), get(ctx, GUARD_TOKENS.GuardCall), get(ctx, TOKENS.Ids), getTask),
       getTask,
       cancelTask: new CancelDoorTask(getTask, runs),
       // Generated apps as MCP Apps, when apps are on.

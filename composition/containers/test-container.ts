@@ -2,7 +2,8 @@ import type { Container } from 'inversify';
 import { loadConfig } from '../config/load-config.js';
 import type { PorterOptions } from '../config/porter-options.js';
 import type { Integrations } from '../integrations/load-integrations.js';
-import { overridingModule, TOKENS, type Overrides } from '../tokens.js';
+import { overridingModule, type Overrides } from '../tokens.js';
+import { DOOR_TOKENS } from '../modules/door-tokens.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Model } from '../../ports/model.js';
@@ -53,7 +54,7 @@ export function testContainer(
   if (door) {
     const child = doorContainer(container);
     child.load(overridingModule(door));
-    container.load(overridingModule(({ replace }) => replace(TOKENS.DoorContainer, child)));
+    container.load(overridingModule(({ replace }) => replace(DOOR_TOKENS.DoorContainer, child)));
   }
   return container;
 }

@@ -1,6 +1,11 @@
 import type { HeldDeletions } from '../../application/deletions/deletable.js';
 import { resolve } from 'node:path';
 import { get, getOptional, porterModule, recordsOf, TOKENS } from '../tokens.js';
+import { APP_TOKENS } from './apps-tokens.js';
+import { DELETION_TOKENS } from './deletions-tokens.js';
+import { GUARD_TOKENS } from './guard-tokens.js';
+import { SANDBOX_TOKENS } from './sandbox-tokens.js';
+import { USAGE_TOKENS } from './usage-tokens.js';
 import type { PorterConfig } from '../config/config-schema.js';
 import type { Store } from '../../ports/store.js';
 import type { Model } from '../../ports/model.js';
@@ -150,42 +155,42 @@ export function assembleApps(parts: AppsParts): AppsUseCases {
 /**
  * Generated apps (loaded unless `apps: false`): the use cases, the seven porter_apps_* tools,
  * anonymous adoption of apps, the routes, apps' tool actions (through the guard, venue `app`) and
- * their count for /sync/impact. Graduation uses TOKENS.Sandbox when a sandbox
+ * their count for /sync/impact. Graduation uses SANDBOX_TOKENS.Sandbox when a sandbox
  * module bound one; without it graduation answers 501.
  */
 export const appsModule = porterModule((bind) => {
   bind.singleton(
-    TOKENS.AppBook,
+    APP_TOKENS.AppBook,
     (ctx) => new AppBook(recordsOf<AppPrimitives>(ctx, 'apps'), recordsOf<VersionPrimitives>(ctx, 'app-versions')),
   );
   // The host's tools come from the config, not the registry: the registry holds the apps tools, which need the generator.
-  bind.singleton(TOKENS.AppGenerator, (ctx) => generatorFor(get(ctx, TOKENS.Model), get(ctx, TOKENS.Config).tools));
-  bind.singleton(TOKENS.PinCatalog, (ctx) => pinCatalogFor(get(ctx, TOKENS.Config).pins));
-  bind.singleton(TOKENS.AppsUseCases, (ctx) =>
+  bind.singleton(APP_TOKENS.AppGenerator, (ctx) => generatorFor(get(ctx, TOKENS.Model), get(ctx, TOKENS.Config).tools));
+  bind.singleton(APP_TOKENS.PinCatalog, (ctx) => pinCatalogFor(get(ctx, TOKENS.Config).pins));
+  bind.singleton(APP_TOKENS.AppsUseCases, (ctx) =>
     assembleApps({
       store: get(ctx, TOKENS.Store),
-      book: get(ctx, TOKENS.AppBook),
-      generator: get(ctx, TOKENS.AppGenerator),
-      catalog: get(ctx, TOKENS.PinCatalog),
-      sandbox: getOptional(ctx, TOKENS.Sandbox) ?? null,
-      approvals: get(ctx, TOKENS.ApprovalBook),
+      book: get(ctx, APP_TOKENS.AppBook),
+      generator: get(ctx, APP_TOKENS.AppGenerator),
+      catalog: get(ctx, APP_TOKENS.PinCatalog),
+      sandbox: getOptional(ctx, SANDBOX_TOKENS.Sandbox) ?? null,
+      approvals: get(ctx, GUARD_TOKENS.ApprovalBook),
       ids: get(ctx, TOKENS.Ids),
       clock: get(ctx, TOKENS.Clock),
       logger: get(ctx, TOKENS.Logger),
       canShareApps: get(ctx, TOKENS.Config).canShareApps ?? null,
-      meter: get(ctx, TOKENS.UsageMeter),
-      slots: get(ctx, TOKENS.TurnSlots),
-      held: get(ctx, TOKENS.PendingDeletions),
+      meter: get(ctx, USAGE_TOKENS.UsageMeter),
+      slots: get(ctx, USAGE_TOKENS.TurnSlots),
+      held: get(ctx, DELETION_TOKENS.PendingDeletions),
     }),
   );
   // The apps tools as one list: the registry holds whatever the list holds.
-  bind.singleton(TOKENS.PorterTools, (ctx) => appTools(get(ctx, TOKENS.AppsUseCases), get(ctx, TOKENS.AppBook)));
-  bind(TOKENS.SessionAdopters).toDynamicValue((ctx) => new AppsAdopter(get(ctx, TOKENS.AppBook)));
-  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => appRoutes(get(ctx, TOKENS.AppsUseCases)));
-  bind.singleton(TOKENS.AppActionUseCases, (ctx) => ({
-    runAction: new RunAppAction(get(ctx, TOKENS.AppBook), get(ctx, TOKENS.GuardCall), get(ctx, TOKENS.Ids)),
+  bind.singleton(TOKENS.PorterTools, (ctx) => appTools(get(ctx, APP_TOKENS.AppsUseCases), get(ctx, APP_TOKENS.AppBook)));
+  bind(TOKENS.SessionAdopters).toDynamicValue((ctx) => new AppsAdopter(get(ctx, APP_TOKENS.AppBook)));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => appRoutes(get(ctx, APP_TOKENS.AppsUseCases)));
+  bind.singleton(APP_TOKENS.AppActionUseCases, (ctx) => ({
+    runAction: new RunAppAction(get(ctx, APP_TOKENS.AppBook), get(ctx, GUARD_TOKENS.GuardCall), get(ctx, TOKENS.Ids)),
   }));
-  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => appActionRoutes(get(ctx, TOKENS.AppActionUseCases)));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => appActionRoutes(get(ctx, APP_TOKENS.AppActionUseCases)));
   bind(TOKENS.ToolDependents).toDynamicValue((ctx) => new AppToolDependents(recordsOf<AppPrimitives>(ctx, 'apps')));
   bind(TOKENS.StatusBlocks).toConstantValue({ apps: true });
 });

@@ -1,5 +1,13 @@
 import type { ContainerModule } from 'inversify';
 import { get, porterModule, recordsOf, TOKENS, type Resolver } from '../tokens.js';
+import { AUTOMATION_TOKENS } from './automations-tokens.js';
+import { COMPLETION_WEBHOOK_TOKENS } from './completion-webhooks-tokens.js';
+import { DELETION_TOKENS } from './deletions-tokens.js';
+import { GUARD_TOKENS } from './guard-tokens.js';
+import { RUN_TOKENS } from './runs-tokens.js';
+import { SCHEDULER_TOKENS } from './scheduler-tokens.js';
+import { TICK_TOKENS } from './tick-tokens.js';
+import { WEBHOOK_TOKENS } from './webhooks-tokens.js';
 import type { AutomationPrimitives } from '../../domain/automations/automation.js';
 import { AutomationToolDependents } from '../../application/automations/automation-tool-dependents.js';
 import { AutomationBook } from '../../application/automations/automation-book.js';
@@ -23,9 +31,9 @@ import { tickModule } from './tick-module.js';
 
 const asksOf = (ctx: Resolver) =>
   new ArmingAsks({
-    approvals: get(ctx, TOKENS.ApprovalBook),
-    grants: get(ctx, TOKENS.GrantBook),
-    tools: get(ctx, TOKENS.ToolRegistry),
+    approvals: get(ctx, GUARD_TOKENS.ApprovalBook),
+    grants: get(ctx, GUARD_TOKENS.GrantBook),
+    tools: get(ctx, GUARD_TOKENS.ToolRegistry),
     ids: get(ctx, TOKENS.Ids),
     clock: get(ctx, TOKENS.Clock),
     audit: get(ctx, TOKENS.AuditTrail),
@@ -33,31 +41,34 @@ const asksOf = (ctx: Resolver) =>
   });
 
 const automationGrantsOf = (ctx: Resolver) =>
-  new AutomationGrants(get(ctx, TOKENS.GrantBook), get(ctx, TOKENS.Clock), get(ctx, TOKENS.AuditTrail));
+  new AutomationGrants(get(ctx, GUARD_TOKENS.GrantBook), get(ctx, TOKENS.Clock), get(ctx, TOKENS.AuditTrail));
 
 /** Automations themselves: their records, arming (standing-grant asks and the hook that answers them), their use cases and tools. */
 export const automationsModule = porterModule((bind) => {
   bind.singleton(
-    TOKENS.AutomationBook,
+    AUTOMATION_TOKENS.AutomationBook,
     (ctx) =>
       new AutomationBook(
         recordsOf<AutomationPrimitives>(ctx, 'automations'),
-        get(ctx, TOKENS.ScheduleWakeUps) ?? undefined,
-        get(ctx, TOKENS.PendingDeletions),
+        get(ctx, SCHEDULER_TOKENS.ScheduleWakeUps) ?? undefined,
+        get(ctx, DELETION_TOKENS.PendingDeletions),
       ),
   );
   bind(TOKENS.ToolDependents).toDynamicValue((ctx) => new AutomationToolDependents(recordsOf<AutomationPrimitives>(ctx, 'automations')));
-  bind.singleton(TOKENS.AutomationUseCases, (ctx) => {
-    const book = get(ctx, TOKENS.AutomationBook);
-    const calendar = get(ctx, TOKENS.CronCalendar);
+  bind.singleton(AUTOMATION_TOKENS.AutomationUseCases, (ctx) => {
+    const book = get(ctx, AUTOMATION_TOKENS.AutomationBook);
+    const calendar = get(ctx, TICK_TOKENS.CronCalendar);
     const clock = get(ctx, TOKENS.Clock);
-    const rules = new AutomationRules(calendar, get(ctx, TOKENS.ToolRegistry), () => get(ctx, TOKENS.WebhookSources).names());
+    const rules = new AutomationRules(calendar, get(ctx, GUARD_TOKENS.ToolRegistry), () => get(ctx, WEBHOOK_TOKENS.WebhookSources).names());
     const asks = asksOf(ctx);
     const grants = automationGrantsOf(ctx);
-    const notifyTargets = new NotifyTargets(get(ctx, TOKENS.WebhookSender), get(ctx, TOKENS.SecretBox));
+    const notifyTargets = new NotifyTargets(
+      get(ctx, COMPLETION_WEBHOOK_TOKENS.WebhookSender),
+      get(ctx, COMPLETION_WEBHOOK_TOKENS.SecretBox),
+    );
     return {
       createAutomation: new CreateAutomation({ automations: book, rules, notifyTargets, calendar, ids: get(ctx, TOKENS.Ids), clock }),
-      listAutomations: new ListAutomations(book, calendar, clock, get(ctx, TOKENS.PendingDeletions)),
+      listAutomations: new ListAutomations(book, calendar, clock, get(ctx, DELETION_TOKENS.PendingDeletions)),
       getAutomation: new GetAutomation(book, calendar, clock),
       changeAutomation: new ChangeAutomation({ automations: book, rules, notifyTargets, calendar, clock }),
       deleteAutomation: new DeleteAutomation(book, asks, grants),
@@ -67,19 +78,19 @@ export const automationsModule = porterModule((bind) => {
   });
   // Resolved at call time: the use cases reach the tool registry these tools are part of.
   bind.singleton(TOKENS.PorterTools, (ctx) =>
-    automationTools({ automations: () => get(ctx, TOKENS.AutomationUseCases), runs: () => get(ctx, TOKENS.RunUseCases) }),
+    automationTools({ automations: () => get(ctx, AUTOMATION_TOKENS.AutomationUseCases), runs: () => get(ctx, RUN_TOKENS.RunUseCases) }),
   );
   bind(TOKENS.ApprovalHooks).toDynamicValue(
     (ctx) =>
       new ArmingHook({
-        automations: get(ctx, TOKENS.AutomationBook),
+        automations: get(ctx, AUTOMATION_TOKENS.AutomationBook),
         asks: asksOf(ctx),
         grants: automationGrantsOf(ctx),
         clock: get(ctx, TOKENS.Clock),
         audit: get(ctx, TOKENS.AuditTrail),
       }),
   );
-  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => automationRoutes(get(ctx, TOKENS.AutomationUseCases)));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => automationRoutes(get(ctx, AUTOMATION_TOKENS.AutomationUseCases)));
 });
 
 /**
@@ -87,7 +98,7 @@ export const automationsModule = porterModule((bind) => {
  * and follow-up, their execution and crash sweep, the liveness watch, people's run use cases,
  * completion webhooks and the tick. Loaded only when `automations` is not false, so their routes
  * answer 404 otherwise. What drives ticks and where runs execute is the scheduler module's choice
- * (TOKENS.RunDispatcher, TOKENS.Background); the order keeps hooks and routes in their old order.
+ * (SCHEDULER_TOKENS.RunDispatcher, TOKENS.Background); the order keeps hooks and routes in their old order.
  */
 export const automationsModules: ReadonlyArray<ContainerModule> = [
   automationsModule,

@@ -1,4 +1,6 @@
 import { get, porterModule, recordsOf, TOKENS } from '../tokens.js';
+import { CONNECTION_TOKENS } from './connections-tokens.js';
+import { DELETION_TOKENS } from './deletions-tokens.js';
 import type { ConnectionPrimitives } from '../../domain/connections/connection.js';
 import { ConnectionBook } from '../../application/connections/connection-book.js';
 import { ConnectionRefresh } from '../../application/connections/connection-refresh.js';
@@ -16,14 +18,19 @@ import { connectionRoutes } from '../../adapters/http/routes/connection-routes.j
  * is bound on purpose: connected accounts stay with their subject on anonymous adoption.
  */
 export const connectionsModule = porterModule((bind) => {
-  bind.singleton(TOKENS.ConnectionBook, (ctx) => new ConnectionBook(recordsOf<ConnectionPrimitives>(ctx, 'connections')));
+  bind.singleton(CONNECTION_TOKENS.ConnectionBook, (ctx) => new ConnectionBook(recordsOf<ConnectionPrimitives>(ctx, 'connections')));
   bind.singleton(
-    TOKENS.ConnectionGate,
-    (ctx) => new ConnectionGate(get(ctx, TOKENS.ConnectionBroker), get(ctx, TOKENS.ConnectionBook), get(ctx, TOKENS.PendingDeletions)),
+    CONNECTION_TOKENS.ConnectionGate,
+    (ctx) =>
+      new ConnectionGate(
+        get(ctx, TOKENS.ConnectionBroker),
+        get(ctx, CONNECTION_TOKENS.ConnectionBook),
+        get(ctx, DELETION_TOKENS.PendingDeletions),
+      ),
   );
-  bind.singleton(TOKENS.ConnectionsUseCases, (ctx) => {
+  bind.singleton(CONNECTION_TOKENS.ConnectionsUseCases, (ctx) => {
     const broker = get(ctx, TOKENS.ConnectionBroker);
-    const book = get(ctx, TOKENS.ConnectionBook);
+    const book = get(ctx, CONNECTION_TOKENS.ConnectionBook);
     const refresh = new ConnectionRefresh({
       book,
       broker,
@@ -40,12 +47,12 @@ export const connectionsModule = porterModule((bind) => {
         audit: get(ctx, TOKENS.AuditTrail),
       }),
       get: new GetConnection(book, refresh),
-      list: new ListConnections(book, refresh, get(ctx, TOKENS.PendingDeletions)),
+      list: new ListConnections(book, refresh, get(ctx, DELETION_TOKENS.PendingDeletions)),
       toolkits: new ListToolkits(broker),
       remove: new RemoveConnection(broker, book, get(ctx, TOKENS.AuditTrail)),
     };
   });
-  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => connectionRoutes(get(ctx, TOKENS.ConnectionsUseCases)));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => connectionRoutes(get(ctx, CONNECTION_TOKENS.ConnectionsUseCases)));
   bind(TOKENS.StatusBlocks).toDynamicValue((ctx) => {
     const { kind } = get(ctx, TOKENS.ConnectionBroker);
     return { connections: kind === 'none' ? false : kind };

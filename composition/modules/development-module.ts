@@ -1,4 +1,5 @@
 import { get, getAll, porterModule, recordsOf, TOKENS } from '../tokens.js';
+import { DEVELOPMENT_TOKENS } from './development-tokens.js';
 import type { StoredGrant } from '../../domain/guard/grant.js';
 import { GrantDependents } from '../../application/development/grant-dependents.js';
 import { MeasureSyncImpact } from '../../application/development/measure-sync-impact.js';
@@ -10,6 +11,8 @@ import { developmentRoutes } from '../../adapters/http/routes/development-routes
  */
 export const developmentModule = porterModule((bind) => {
   bind(TOKENS.ToolDependents).toDynamicValue((ctx) => new GrantDependents(recordsOf<StoredGrant>(ctx, 'grants')));
-  bind.singleton(TOKENS.DevelopmentUseCases, (ctx) => ({ measureSyncImpact: new MeasureSyncImpact(getAll(ctx, TOKENS.ToolDependents)) }));
-  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => developmentRoutes(get(ctx, TOKENS.DevelopmentUseCases)));
+  bind.singleton(DEVELOPMENT_TOKENS.DevelopmentUseCases, (ctx) => ({
+    measureSyncImpact: new MeasureSyncImpact(getAll(ctx, TOKENS.ToolDependents)),
+  }));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => developmentRoutes(get(ctx, DEVELOPMENT_TOKENS.DevelopmentUseCases)));
 });

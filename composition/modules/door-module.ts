@@ -1,5 +1,6 @@
 import { type Container } from 'inversify';
 import { get, porterModule, TOKENS } from '../tokens.js';
+import { DOOR_TOKENS } from './door-tokens.js';
 import { PORTER_VERSION } from '../version.js';
 import { doorContainer } from '../containers/door.js';
 import { doorRoutes, type DoorRoutes } from './door-routes.js';
@@ -23,17 +24,17 @@ import { defined } from '../../domain/defined.js';
  * exact origin-root discovery documents. Closing Porter closes every live door session.
  */
 export const doorModule = porterModule((bind) => {
-  bind(TOKENS.DoorContainer)
+  bind(DOOR_TOKENS.DoorContainer)
     .toDynamicValue((ctx) => doorContainer(get(ctx, TOKENS.Container)))
     .inSingletonScope()
     .onDeactivation(async (door) => {
       clearInterval(rechecks.get(door));
-      await get(door, TOKENS.DoorSessions).closeAll();
+      await get(door, DOOR_TOKENS.DoorSessions).closeAll();
       await door.unbindAllAsync();
     });
-  bind.singleton(TOKENS.DoorRoutes, (ctx) => doorRoutesOf(get(ctx, TOKENS.DoorContainer)));
-  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => get(ctx, TOKENS.DoorRoutes).self);
-  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => get(ctx, TOKENS.DoorRoutes).origin);
+  bind.singleton(DOOR_TOKENS.DoorRoutes, (ctx) => doorRoutesOf(get(ctx, DOOR_TOKENS.DoorContainer)));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => get(ctx, DOOR_TOKENS.DoorRoutes).self);
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => get(ctx, DOOR_TOKENS.DoorRoutes).origin);
 });
 
 /** How often an instance checks that the sessions it streams to were not ended on another instance. */
@@ -42,7 +43,7 @@ const rechecks = new WeakMap<Container, NodeJS.Timeout>();
 
 function doorRoutesOf(door: Container): DoorRoutes {
   const config = get(door, TOKENS.Config);
-  const sessions = get(door, TOKENS.DoorSessions);
+  const sessions = get(door, DOOR_TOKENS.DoorSessions);
   const timer = setInterval(() => {
     sessions
       .recheck()
@@ -60,7 +61,7 @@ function doorRoutesOf(door: Container): DoorRoutes {
       "the MCP door has no oauth.signIn: its consent page never asks the host's principal(req), so nobody can connect an agent until oauth.signIn(req) says who is signed in",
     );
   const transport = new McpDoorTransport({
-    door: tracedDoor(get(door, TOKENS.DoorTransportUseCases), get(door, TOKENS.Telemetry)),
+    door: tracedDoor(get(door, DOOR_TOKENS.DoorTransportUseCases), get(door, TOKENS.Telemetry)),
     sessions,
     urlsOf: urlsAt,
     ...defined({ allowedOrigins: config.door?.allowedOrigins }),
@@ -77,7 +78,7 @@ function doorRoutesOf(door: Container): DoorRoutes {
     telemetry: get(door, TOKENS.Telemetry),
   });
   const oauth = new DoorOAuthEndpoints({
-    oauth: get(door, TOKENS.DoorOAuthUseCases),
+    oauth: get(door, DOOR_TOKENS.DoorOAuthUseCases),
     urlsAt,
     // Door paths sit outside the host's principal(req): only the door's own sign-in says who consents.
     signedIn: config.oauth?.signIn ? signedInWith(config.oauth.signIn, new HostPrincipals(logger)) : async () => null,

@@ -1,5 +1,8 @@
 import type { ContainerModule } from 'inversify';
 import { get, porterModule, recordsOf, TOKENS } from '../tokens.js';
+import { FILE_TOKENS } from './files-tokens.js';
+import { THREAD_TOKENS } from './threads-tokens.js';
+import { USAGE_TOKENS } from './usage-tokens.js';
 import type { UploadedFilePrimitives } from '../../domain/files/uploaded-file.js';
 import type { UploadPolicy } from '../../domain/files/upload-policy.js';
 import type { PorterConfig } from '../config/config-schema.js';
@@ -28,42 +31,44 @@ export function uploadPolicyOf(config: PorterConfig): UploadPolicy {
  */
 export function filesModule(uploadStore: FileBlobs | null): ContainerModule {
   return porterModule((bind) => {
-    bind.singleton(TOKENS.FileBook, (ctx) => new FileBook(recordsOf<UploadedFilePrimitives>(ctx, 'files')));
-    bind.singleton(TOKENS.FileBlobs, (ctx) => uploadStore ?? new DatabaseFileBlobs(get(ctx, TOKENS.Store)));
+    bind.singleton(FILE_TOKENS.FileBook, (ctx) => new FileBook(recordsOf<UploadedFilePrimitives>(ctx, 'files')));
+    bind.singleton(FILE_TOKENS.FileBlobs, (ctx) => uploadStore ?? new DatabaseFileBlobs(get(ctx, TOKENS.Store)));
     bind.singleton(
-      TOKENS.ThreadFiles,
-      (ctx) => new ThreadFiles(get(ctx, TOKENS.FileBook), get(ctx, TOKENS.FileBlobs), get(ctx, TOKENS.Logger)),
+      FILE_TOKENS.ThreadFiles,
+      (ctx) => new ThreadFiles(get(ctx, FILE_TOKENS.FileBook), get(ctx, FILE_TOKENS.FileBlobs), get(ctx, TOKENS.Logger)),
     );
     bind.singleton(
-      TOKENS.MessageAttachments,
-      (ctx) => new MessageAttachments(get(ctx, TOKENS.FileBook), uploadPolicyOf(get(ctx, TOKENS.Config))),
+      FILE_TOKENS.MessageAttachments,
+      (ctx) => new MessageAttachments(get(ctx, FILE_TOKENS.FileBook), uploadPolicyOf(get(ctx, TOKENS.Config))),
     );
     bind.singleton(
-      TOKENS.ModelAttachments,
+      FILE_TOKENS.ModelAttachments,
       (ctx) =>
         new ModelAttachments(
-          get(ctx, TOKENS.FileBook),
-          get(ctx, TOKENS.FileBlobs),
+          get(ctx, FILE_TOKENS.FileBook),
+          get(ctx, FILE_TOKENS.FileBlobs),
           new UnpdfTextExtractor(),
           uploadPolicyOf(get(ctx, TOKENS.Config)),
           get(ctx, TOKENS.Logger),
         ),
     );
-    bind.singleton(TOKENS.FileUseCases, (ctx) => ({
+    bind.singleton(FILE_TOKENS.FileUseCases, (ctx) => ({
       uploadFile: new UploadFile({
-        threads: get(ctx, TOKENS.ThreadBook),
-        files: get(ctx, TOKENS.FileBook),
-        blobs: get(ctx, TOKENS.FileBlobs),
+        threads: get(ctx, THREAD_TOKENS.ThreadBook),
+        files: get(ctx, FILE_TOKENS.FileBook),
+        blobs: get(ctx, FILE_TOKENS.FileBlobs),
         sniffer: new FileTypeSniffer(),
         policy: uploadPolicyOf(get(ctx, TOKENS.Config)),
         ids: get(ctx, TOKENS.Ids),
         clock: get(ctx, TOKENS.Clock),
         telemetry: get(ctx, TOKENS.Telemetry),
-        meter: get(ctx, TOKENS.UsageMeter),
+        meter: get(ctx, USAGE_TOKENS.UsageMeter),
       }),
-      readFile: new ReadFile(get(ctx, TOKENS.FileBook), get(ctx, TOKENS.FileBlobs)),
+      readFile: new ReadFile(get(ctx, FILE_TOKENS.FileBook), get(ctx, FILE_TOKENS.FileBlobs)),
     }));
-    bind(TOKENS.SessionAdopters).toDynamicValue((ctx) => new FilesAdopter(get(ctx, TOKENS.FileBook)));
-    bind(TOKENS.WireRoutes).toDynamicValue((ctx) => fileRoutes(get(ctx, TOKENS.FileUseCases), { mount: get(ctx, TOKENS.Config).mount }));
+    bind(TOKENS.SessionAdopters).toDynamicValue((ctx) => new FilesAdopter(get(ctx, FILE_TOKENS.FileBook)));
+    bind(TOKENS.WireRoutes).toDynamicValue((ctx) =>
+      fileRoutes(get(ctx, FILE_TOKENS.FileUseCases), { mount: get(ctx, TOKENS.Config).mount }),
+    );
   });
 }

@@ -1,4 +1,7 @@
-import { get, getAll, porterModule, recordsOf, token, TOKENS } from '../tokens.js';
+import { get, getAll, porterModule, recordsOf, TOKENS } from '../tokens.js';
+import { CONNECTION_TOKENS } from './connections-tokens.js';
+import { GUARD_TOKENS } from './guard-tokens.js';
+import { USAGE_TOKENS } from './usage-tokens.js';
 import type { ApprovalPrimitives } from '../../domain/guard/approval.js';
 import type { StoredGrant } from '../../domain/guard/grant.js';
 import { TracedApprovalBook } from '../../application/guard/traced-approval-book.js';
@@ -6,7 +9,7 @@ import { GrantBook } from '../../application/guard/grant-book.js';
 import { ActAsSeam } from '../../application/guard/act-as-seam.js';
 import { HostAccess } from '../../application/guard/host-access.js';
 import { ToolRunner } from '../../application/guard/tool-runner.js';
-import { ExecuteApproved, type ExecutionSettings } from '../../application/guard/execute-approved.js';
+import { ExecuteApproved } from '../../application/guard/execute-approved.js';
 import { EXECUTION_LEASE_MS } from '../../domain/guard/approval.js';
 import { TracedGuardCall } from '../../application/guard/traced-guard-call.js';
 import { DecisionTrace } from '../../application/guard/decision-trace.js';
@@ -24,49 +27,44 @@ import { BaseUrlHostApi } from '../../adapters/host/base-url-host-api.js';
 import { NoHostApi } from '../../adapters/host/no-host-api.js';
 import { guardRoutes } from '../../adapters/http/routes/guard-routes.js';
 
-/** The guard's own settings, which a test may replace (a short execution lease, to play a crash). */
-export const GUARD_TOKENS = {
-  ExecutionSettings: token<ExecutionSettings>('ExecutionSettings'),
-};
-
 /** The guard: tools, risk, grants, policy, approvals and the act-as seam, with their routes. */
 export const guardModule = porterModule((bind) => {
   bind(GUARD_TOKENS.ExecutionSettings).toConstantValue({ leaseMs: EXECUTION_LEASE_MS });
-  bind.singleton(TOKENS.ToolRegistry, (ctx) => {
+  bind.singleton(GUARD_TOKENS.ToolRegistry, (ctx) => {
     const config = get(ctx, TOKENS.Config);
     const porterTools = getAll(ctx, TOKENS.PorterTools).flat();
     return new StaticToolRegistry([...porterTools, ...config.tools]);
   });
   bind.singleton(
-    TOKENS.ApprovalBook,
+    GUARD_TOKENS.ApprovalBook,
     (ctx) => new TracedApprovalBook(recordsOf<ApprovalPrimitives>(ctx, 'approvals'), get(ctx, TOKENS.Telemetry)),
   );
-  bind.singleton(TOKENS.GrantBook, (ctx) => new GrantBook(recordsOf<StoredGrant>(ctx, 'grants')));
+  bind.singleton(GUARD_TOKENS.GrantBook, (ctx) => new GrantBook(recordsOf<StoredGrant>(ctx, 'grants')));
   bind.singleton(
-    TOKENS.ActAsSeam,
+    GUARD_TOKENS.ActAsSeam,
     (ctx) => new ActAsSeam(get(ctx, TOKENS.Config).actAs ?? null, get(ctx, TOKENS.AuditTrail), get(ctx, TOKENS.Clock)),
   );
-  bind.singleton(TOKENS.HostAccess, (ctx) => {
+  bind.singleton(GUARD_TOKENS.HostAccess, (ctx) => {
     const baseUrl = get(ctx, TOKENS.Config).baseUrl;
     return new HostAccess(
       baseUrl ? new PropagatingHostApi(new BaseUrlHostApi(baseUrl), get(ctx, TOKENS.Telemetry)) : new NoHostApi(),
-      get(ctx, TOKENS.ActAsSeam),
+      get(ctx, GUARD_TOKENS.ActAsSeam),
       get(ctx, TOKENS.AuditTrail),
     );
   });
   // Strict everywhere, development included: no address class is allowed besides public ones.
-  bind.singleton(TOKENS.Egress, () => new GuardedEgress());
+  bind.singleton(GUARD_TOKENS.Egress, () => new GuardedEgress());
   bind.singleton(
-    TOKENS.ToolRunner,
-    (ctx) => new ToolRunner(get(ctx, TOKENS.HostAccess), get(ctx, TOKENS.ConnectionGate), get(ctx, TOKENS.Egress)),
+    GUARD_TOKENS.ToolRunner,
+    (ctx) => new ToolRunner(get(ctx, GUARD_TOKENS.HostAccess), get(ctx, CONNECTION_TOKENS.ConnectionGate), get(ctx, GUARD_TOKENS.Egress)),
   );
   bind.singleton(
-    TOKENS.ExecuteApproved,
+    GUARD_TOKENS.ExecuteApproved,
     (ctx) =>
       new ExecuteApproved({
-        approvals: get(ctx, TOKENS.ApprovalBook),
-        tools: get(ctx, TOKENS.ToolRegistry),
-        runner: get(ctx, TOKENS.ToolRunner),
+        approvals: get(ctx, GUARD_TOKENS.ApprovalBook),
+        tools: get(ctx, GUARD_TOKENS.ToolRegistry),
+        runner: get(ctx, GUARD_TOKENS.ToolRunner),
         clock: get(ctx, TOKENS.Clock),
         audit: get(ctx, TOKENS.AuditTrail),
         logger: get(ctx, TOKENS.Logger),
@@ -74,25 +72,25 @@ export const guardModule = porterModule((bind) => {
         settings: get(ctx, GUARD_TOKENS.ExecutionSettings),
       }),
   );
-  bind.singleton(TOKENS.GuardCall, (ctx) => {
+  bind.singleton(GUARD_TOKENS.GuardCall, (ctx) => {
     const config = get(ctx, TOKENS.Config);
     return new TracedGuardCall(get(ctx, TOKENS.Telemetry), {
-      tools: get(ctx, TOKENS.ToolRegistry),
-      approvals: get(ctx, TOKENS.ApprovalBook),
-      grants: get(ctx, TOKENS.GrantBook),
-      runner: get(ctx, TOKENS.ToolRunner),
-      executeApproved: get(ctx, TOKENS.ExecuteApproved),
+      tools: get(ctx, GUARD_TOKENS.ToolRegistry),
+      approvals: get(ctx, GUARD_TOKENS.ApprovalBook),
+      grants: get(ctx, GUARD_TOKENS.GrantBook),
+      runner: get(ctx, GUARD_TOKENS.ToolRunner),
+      executeApproved: get(ctx, GUARD_TOKENS.ExecuteApproved),
       settings: { policy: config.policy, approvalTtlMs: config.approvalTtlSeconds * 1000 },
       ids: get(ctx, TOKENS.Ids),
       clock: get(ctx, TOKENS.Clock),
       audit: get(ctx, TOKENS.AuditTrail),
-      egressPreview: new EgressPreview(get(ctx, TOKENS.Egress)),
-      meter: get(ctx, TOKENS.UsageMeter),
+      egressPreview: new EgressPreview(get(ctx, GUARD_TOKENS.Egress)),
+      meter: get(ctx, USAGE_TOKENS.UsageMeter),
     });
   });
-  bind.singleton(TOKENS.GuardUseCases, (ctx) => {
-    const approvals = get(ctx, TOKENS.ApprovalBook);
-    const grants = get(ctx, TOKENS.GrantBook);
+  bind.singleton(GUARD_TOKENS.GuardUseCases, (ctx) => {
+    const approvals = get(ctx, GUARD_TOKENS.ApprovalBook);
+    const grants = get(ctx, GUARD_TOKENS.GrantBook);
     const clock = get(ctx, TOKENS.Clock);
     const effects = new DecisionEffects(grants, getAll(ctx, TOKENS.ApprovalHooks), get(ctx, TOKENS.Ids), get(ctx, TOKENS.AuditTrail));
     return {
@@ -106,9 +104,9 @@ export const guardModule = porterModule((bind) => {
   });
   // Each decision is recorded in the trace of the call it answers.
   bind(TOKENS.ApprovalHooks).toDynamicValue((ctx) => new DecisionTrace(get(ctx, TOKENS.Telemetry)));
-  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => guardRoutes(get(ctx, TOKENS.GuardUseCases)));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => guardRoutes(get(ctx, GUARD_TOKENS.GuardUseCases)));
   bind(TOKENS.StatusBlocks).toDynamicValue((ctx) => ({
     guard: true,
-    actions: get(ctx, TOKENS.ToolRegistry).list().length > 0,
+    actions: get(ctx, GUARD_TOKENS.ToolRegistry).list().length > 0,
   }));
 });

@@ -1,4 +1,6 @@
 import { get, porterModule, recordsOf, TOKENS } from '../tokens.js';
+import { KNOWLEDGE_TOKENS } from './knowledge-tokens.js';
+import { USAGE_TOKENS } from './usage-tokens.js';
 import type { KnowledgeDocumentPrimitives } from '../../domain/knowledge/knowledge-document.js';
 import { KnowledgeBook } from '../../application/knowledge/knowledge-book.js';
 import { KnowledgeAccess } from '../../application/knowledge/knowledge-access.js';
@@ -28,7 +30,7 @@ import type { VectorIndexes } from '../../ports/vector-index.js';
 export function knowledgeModule(config: PorterConfig['knowledge'], vectorIndexes: VectorIndexes | null = null) {
   return porterModule((bind) => {
     const access = new KnowledgeAccess(config ? config.admin : undefined, config ? config.org : undefined);
-    bind.singleton(TOKENS.KnowledgeUseCases, (ctx) => {
+    bind.singleton(KNOWLEDGE_TOKENS.KnowledgeUseCases, (ctx) => {
       const store = get(ctx, TOKENS.Store);
       const telemetry = get(ctx, TOKENS.Telemetry);
       const embeddingModel = config ? config.embeddingModel : undefined;
@@ -37,7 +39,7 @@ export function knowledgeModule(config: PorterConfig['knowledge'], vectorIndexes
           ? new KnowledgeVectors({
               embedder: tracedEmbedder(new AiSdkEmbedder(embeddingModel), telemetry),
               indexes: vectorIndexes,
-              meter: get(ctx, TOKENS.UsageMeter),
+              meter: get(ctx, USAGE_TOKENS.UsageMeter),
             })
           : null;
       const book = new KnowledgeBook(
@@ -67,9 +69,9 @@ export function knowledgeModule(config: PorterConfig['knowledge'], vectorIndexes
         readPassage: new ReadPassage(book, access),
       };
     });
-    bind(TOKENS.WireRoutes).toDynamicValue((ctx) => knowledgeRoutes(get(ctx, TOKENS.KnowledgeUseCases)));
+    bind(TOKENS.WireRoutes).toDynamicValue((ctx) => knowledgeRoutes(get(ctx, KNOWLEDGE_TOKENS.KnowledgeUseCases)));
     if (!config) return;
-    bind.singleton(TOKENS.PorterTools, (ctx) => knowledgeTools({ search: get(ctx, TOKENS.KnowledgeUseCases).searchKnowledge }));
+    bind.singleton(TOKENS.PorterTools, (ctx) => knowledgeTools({ search: get(ctx, KNOWLEDGE_TOKENS.KnowledgeUseCases).searchKnowledge }));
   });
 }
 

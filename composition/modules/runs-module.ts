@@ -1,5 +1,11 @@
-import { get, porterModule, recordsOf, token, TOKENS, type Resolver } from '../tokens.js';
-import type { InstanceLiveness } from '../../ports/liveness.js';
+import { get, porterModule, recordsOf, TOKENS, type Resolver } from '../tokens.js';
+import { AUTOMATION_TOKENS } from './automations-tokens.js';
+import { COMPLETION_WEBHOOK_TOKENS } from './completion-webhooks-tokens.js';
+import { GUARD_TOKENS } from './guard-tokens.js';
+import { RUN_TOKENS } from './runs-tokens.js';
+import { SCHEDULER_TOKENS } from './scheduler-tokens.js';
+import { THREAD_TOKENS } from './threads-tokens.js';
+import { USAGE_TOKENS } from './usage-tokens.js';
 import type { StoredRunPrimitives } from '../../domain/runs/run.js';
 import type { RunSlotsPrimitives } from '../../domain/runs/run-slots.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
@@ -32,26 +38,8 @@ export const STOP_WAIT_MS = 15_000;
 /** How often each instance looks for runs whose instance's liveness mark is gone (PostgreSQL only). */
 export const RUN_WATCH_MS = 2_000;
 
-/** This instance's part in runs: its name in leases, and how long leases, requeues and stops take. */
-export interface RunSettings {
-  readonly holder: string;
-  readonly leaseMs: number;
-  readonly requeueAfterMs: number;
-  readonly stopWaitMs: number;
-  readonly stopPollMs: number;
-}
-
-/** The runs' own services, which a test may replace (the tests' harness plays several instances on one store). */
-export const RUN_TOKENS = {
-  RunSettings: token<RunSettings>('RunSettings'),
-  /** This instance's liveness mark (PostgreSQL's), or NoInstanceLiveness where leases alone tell a crash. */
-  Liveness: token<InstanceLiveness>('InstanceLiveness'),
-  /** The crash sweep, shared by the tick and the liveness watch. */
-  SweepRuns: token<SweepRuns>('SweepRuns'),
-};
-
-const parkedOf = (ctx: Resolver) => new ParkedApprovals(get(ctx, TOKENS.ApprovalBook), get(ctx, TOKENS.Clock));
-const resumeOf = (ctx: Resolver) => new ResumeRun(get(ctx, TOKENS.RunBook), parkedOf(ctx), get(ctx, TOKENS.RunDispatcher));
+const parkedOf = (ctx: Resolver) => new ParkedApprovals(get(ctx, GUARD_TOKENS.ApprovalBook), get(ctx, TOKENS.Clock));
+const resumeOf = (ctx: Resolver) => new ResumeRun(get(ctx, RUN_TOKENS.RunBook), parkedOf(ctx), get(ctx, SCHEDULER_TOKENS.RunDispatcher));
 
 /** Runs' records and what a run's end sets off: its slot, the next queued run, its completion webhook. */
 export const runRecordsModule = porterModule((bind) => {
@@ -64,70 +52,72 @@ export const runRecordsModule = porterModule((bind) => {
   }));
   bind.singleton(RUN_TOKENS.Liveness, (ctx) => livenessOf(ctx));
   bind.singleton(
-    TOKENS.RunBook,
+    RUN_TOKENS.RunBook,
     (ctx) => new RunBook(recordsOf<StoredRunPrimitives>(ctx, 'runs'), recordsOf<UiMessage>(ctx, 'run-messages')),
   );
   bind.singleton(
-    TOKENS.RunAdmission,
-    (ctx) => new RunAdmission(new RunSlotsBook(recordsOf<RunSlotsPrimitives & { id: string }>(ctx, 'run-slots')), get(ctx, TOKENS.RunBook)),
+    RUN_TOKENS.RunAdmission,
+    (ctx) =>
+      new RunAdmission(new RunSlotsBook(recordsOf<RunSlotsPrimitives & { id: string }>(ctx, 'run-slots')), get(ctx, RUN_TOKENS.RunBook)),
   );
   bind.singleton(
-    TOKENS.RunFollowUp,
+    RUN_TOKENS.RunFollowUp,
     (ctx) =>
       new RunFollowUp({
-        runs: get(ctx, TOKENS.RunBook),
-        admission: get(ctx, TOKENS.RunAdmission),
+        runs: get(ctx, RUN_TOKENS.RunBook),
+        admission: get(ctx, RUN_TOKENS.RunAdmission),
         webhooks: new RecordCompletionWebhook({
-          webhooks: get(ctx, TOKENS.CompletionWebhookBook),
-          automations: get(ctx, TOKENS.AutomationBook),
-          runs: get(ctx, TOKENS.RunBook),
-          dispatcher: get(ctx, TOKENS.WebhookDispatcher),
+          webhooks: get(ctx, COMPLETION_WEBHOOK_TOKENS.CompletionWebhookBook),
+          automations: get(ctx, AUTOMATION_TOKENS.AutomationBook),
+          runs: get(ctx, RUN_TOKENS.RunBook),
+          dispatcher: get(ctx, SCHEDULER_TOKENS.WebhookDispatcher),
           clock: get(ctx, TOKENS.Clock),
         }),
-        dispatcher: get(ctx, TOKENS.RunDispatcher),
+        dispatcher: get(ctx, SCHEDULER_TOKENS.RunDispatcher),
         clock: get(ctx, TOKENS.Clock),
         logger: get(ctx, TOKENS.Logger),
       }),
   );
   bind.singleton(
-    TOKENS.StartRuns,
-    (ctx) => new StartRuns(get(ctx, TOKENS.RunBook), get(ctx, TOKENS.RunDispatcher), get(ctx, TOKENS.Ids), get(ctx, TOKENS.Clock)),
+    RUN_TOKENS.StartRuns,
+    (ctx) =>
+      new StartRuns(get(ctx, RUN_TOKENS.RunBook), get(ctx, SCHEDULER_TOKENS.RunDispatcher), get(ctx, TOKENS.Ids), get(ctx, TOKENS.Clock)),
   );
   bind(TOKENS.ApprovalHooks).toDynamicValue((ctx) => new ResumeHook(resumeOf(ctx)));
 });
 
 /** Carrying a run out through the agent loop, and the crash sweep that takes back runs nobody carries. */
 export const runExecutionModule = porterModule((bind) => {
-  bind.singleton(TOKENS.ExecuteRun, (ctx) => {
+  bind.singleton(RUN_TOKENS.ExecuteRun, (ctx) => {
     const settings = get(ctx, RUN_TOKENS.RunSettings);
     return new TracedExecuteRun(get(ctx, TOKENS.Telemetry), {
-      runs: get(ctx, TOKENS.RunBook),
-      automations: get(ctx, TOKENS.AutomationBook),
-      agent: get(ctx, TOKENS.AgentTurn),
+      runs: get(ctx, RUN_TOKENS.RunBook),
+      automations: get(ctx, AUTOMATION_TOKENS.AutomationBook),
+      agent: get(ctx, THREAD_TOKENS.AgentTurn),
       parked: parkedOf(ctx),
       resume: resumeOf(ctx),
-      admission: get(ctx, TOKENS.RunAdmission),
-      followUp: get(ctx, TOKENS.RunFollowUp),
-      dispatcher: get(ctx, TOKENS.RunDispatcher),
+      admission: get(ctx, RUN_TOKENS.RunAdmission),
+      followUp: get(ctx, RUN_TOKENS.RunFollowUp),
+      dispatcher: get(ctx, SCHEDULER_TOKENS.RunDispatcher),
       ids: get(ctx, TOKENS.Ids),
       clock: get(ctx, TOKENS.Clock),
       audit: get(ctx, TOKENS.AuditTrail),
       logger: get(ctx, TOKENS.Logger),
       settings: { holder: settings.holder, leaseMs: settings.leaseMs },
-      meter: get(ctx, TOKENS.UsageMeter),
-      slots: get(ctx, TOKENS.TurnSlots),
+      meter: get(ctx, USAGE_TOKENS.UsageMeter),
+      slots: get(ctx, USAGE_TOKENS.TurnSlots),
       liveness: get(ctx, RUN_TOKENS.Liveness),
     });
   });
   bind.singleton(RUN_TOKENS.SweepRuns, (ctx) => {
     return new SweepRuns({
-      runs: get(ctx, TOKENS.RunBook),
+      runs: get(ctx, RUN_TOKENS.RunBook),
       parked: parkedOf(ctx),
       resume: resumeOf(ctx),
-      dispatcher: get(ctx, TOKENS.RunDispatcher),
-      followUp: get(ctx, TOKENS.RunFollowUp),
-      webhooks: get(ctx, TOKENS.CompletionWebhookBook),
-      webhookDispatcher: get(ctx, TOKENS.WebhookDispatcher),
+      dispatcher: get(ctx, SCHEDULER_TOKENS.RunDispatcher),
+      followUp: get(ctx, RUN_TOKENS.RunFollowUp),
+      webhooks: get(ctx, COMPLETION_WEBHOOK_TOKENS.CompletionWebhookBook),
+      webhookDispatcher: get(ctx, SCHEDULER_TOKENS.WebhookDispatcher),
       clock: get(ctx, TOKENS.Clock),
       audit: get(ctx, TOKENS.AuditTrail),
       logger: get(ctx, TOKENS.Logger),
@@ -167,7 +157,7 @@ export const runWatchModule = porterModule((bind) => {
         if (timer) clearInterval(timer);
         await looking;
         // The runs in flight are let go before the mark, so nobody takes one this instance still works on.
-        await get(ctx, TOKENS.ExecuteRun).close();
+        await get(ctx, RUN_TOKENS.ExecuteRun).close();
         await liveness.release();
       },
     };
@@ -176,15 +166,15 @@ export const runWatchModule = porterModule((bind) => {
 
 /** What people do with runs (`/runs`): list, read, stop, rerun, dry-run and run now. */
 export const runUseCasesModule = porterModule((bind) => {
-  bind.singleton(TOKENS.RunUseCases, (ctx) => {
-    const runs = get(ctx, TOKENS.RunBook);
-    const automations = get(ctx, TOKENS.AutomationBook);
-    const dispatcher = get(ctx, TOKENS.RunDispatcher);
+  bind.singleton(RUN_TOKENS.RunUseCases, (ctx) => {
+    const runs = get(ctx, RUN_TOKENS.RunBook);
+    const automations = get(ctx, AUTOMATION_TOKENS.AutomationBook);
+    const dispatcher = get(ctx, SCHEDULER_TOKENS.RunDispatcher);
     const ids = get(ctx, TOKENS.Ids);
     const clock = get(ctx, TOKENS.Clock);
     const audit = get(ctx, TOKENS.AuditTrail);
-    const meter = get(ctx, TOKENS.UsageMeter);
-    const getRun = new GetRun(runs, get(ctx, TOKENS.CompletionWebhookBook));
+    const meter = get(ctx, USAGE_TOKENS.UsageMeter);
+    const getRun = new GetRun(runs, get(ctx, COMPLETION_WEBHOOK_TOKENS.CompletionWebhookBook));
     const settings = get(ctx, RUN_TOKENS.RunSettings);
     return {
       listRuns: new ListRuns(runs),
@@ -192,7 +182,7 @@ export const runUseCasesModule = porterModule((bind) => {
       stopRun: new StopRun({
         runs,
         parked: parkedOf(ctx),
-        followUp: get(ctx, TOKENS.RunFollowUp),
+        followUp: get(ctx, RUN_TOKENS.RunFollowUp),
         clock,
         audit,
         settings: { waitMs: settings.stopWaitMs, pollMs: settings.stopPollMs },
@@ -201,16 +191,16 @@ export const runUseCasesModule = porterModule((bind) => {
       dryRunAutomation: new DryRunAutomation({
         automations,
         runs,
-        execute: (runId) => get(ctx, TOKENS.ExecuteRun).execute(runId),
+        execute: (runId) => get(ctx, RUN_TOKENS.ExecuteRun).execute(runId),
         read: getRun,
         ids,
         clock,
         audit,
         meter,
-        slots: get(ctx, TOKENS.TurnSlots),
+        slots: get(ctx, USAGE_TOKENS.TurnSlots),
       }),
       runAutomationNow: new RunAutomationNow({ runs, automations, dispatcher, ids, clock, audit, meter }),
     };
   });
-  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => runRoutes(get(ctx, TOKENS.RunUseCases)));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => runRoutes(get(ctx, RUN_TOKENS.RunUseCases)));
 });

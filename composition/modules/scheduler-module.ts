@@ -1,5 +1,8 @@
 import type { ContainerModule } from 'inversify';
 import { get, porterModule, token, TOKENS } from '../tokens.js';
+import { RUN_TOKENS } from './runs-tokens.js';
+import { SCHEDULER_TOKENS } from './scheduler-tokens.js';
+import { TICK_TOKENS } from './tick-tokens.js';
 import type { PorterConfig } from '../config/config-schema.js';
 import type { BackgroundScheduler, RunDispatcher, RunWakeUps, WebhookDispatcher } from '../../ports/scheduler.js';
 import { InProcessDispatcher } from '../../adapters/scheduler/in-process-dispatcher.js';
@@ -47,7 +50,7 @@ export function schedulerModule(pgBoss: PgBossFactory | null): ContainerModule {
         connectionString: config.databaseUrl,
         timeouts: config.databaseTimeouts,
         concurrency: config.runConcurrency,
-        work: get(ctx, TOKENS.SchedulerWork),
+        work: get(ctx, TICK_TOKENS.SchedulerWork),
         logger: get(ctx, TOKENS.Logger),
         ...defined({ wakeUps: get(ctx, WAKE_UPS) ? get(ctx, WAKE_UPS)! : undefined }),
       });
@@ -56,15 +59,15 @@ export function schedulerModule(pgBoss: PgBossFactory | null): ContainerModule {
       const store = get(ctx, TOKENS.Store);
       return store.feeds ? new FeedWakeUps(store.feeds<never>(RUN_WAKE_UPS_FEED), get(ctx, TOKENS.Logger), 'queued runs') : null;
     });
-    bind.singleton(TOKENS.ScheduleWakeUps, (ctx) => {
+    bind.singleton(SCHEDULER_TOKENS.ScheduleWakeUps, (ctx) => {
       const store = get(ctx, TOKENS.Store);
       return store.feeds ? new FeedWakeUps(store.feeds<never>(SCHEDULE_WAKE_UPS_FEED), get(ctx, TOKENS.Logger), 'an armed schedule') : null;
     });
     bind.singleton(IN_PROCESS, (ctx) => {
       const wakeUps = get(ctx, WAKE_UPS);
       return new SharedRunQueue(
-        (runId) => get(ctx, TOKENS.SchedulerWork).executeRun(runId),
-        new QueuedRuns(get(ctx, TOKENS.RunBook), get(ctx, TOKENS.Clock)),
+        (runId) => get(ctx, TICK_TOKENS.SchedulerWork).executeRun(runId),
+        new QueuedRuns(get(ctx, RUN_TOKENS.RunBook), get(ctx, TOKENS.Clock)),
         {
           concurrency: get(ctx, TOKENS.Config).runConcurrency,
           pollMs: QUEUED_RUNS_POLL_MS,
@@ -74,20 +77,20 @@ export function schedulerModule(pgBoss: PgBossFactory | null): ContainerModule {
         },
       );
     });
-    bind.singleton(TOKENS.RunDispatcher, (ctx) =>
+    bind.singleton(SCHEDULER_TOKENS.RunDispatcher, (ctx) =>
       schedulerKind(get(ctx, TOKENS.Config)) === 'pg-boss' ? get(ctx, PG_BOSS) : get(ctx, IN_PROCESS),
     );
     bind.singleton(
       IN_PROCESS_SENDER,
       (ctx) =>
         new InProcessDispatcher(
-          (webhookId) => get(ctx, TOKENS.SchedulerWork).deliverWebhook(webhookId),
+          (webhookId) => get(ctx, TICK_TOKENS.SchedulerWork).deliverWebhook(webhookId),
           IN_PROCESS_WEBHOOKS,
           get(ctx, TOKENS.Logger),
           'a completion webhook',
         ),
     );
-    bind.singleton(TOKENS.WebhookDispatcher, (ctx) =>
+    bind.singleton(SCHEDULER_TOKENS.WebhookDispatcher, (ctx) =>
       schedulerKind(get(ctx, TOKENS.Config)) === 'pg-boss' ? get(ctx, PG_BOSS).webhooks : get(ctx, IN_PROCESS_SENDER),
     );
 
@@ -99,11 +102,11 @@ export function schedulerModule(pgBoss: PgBossFactory | null): ContainerModule {
       // With pg-boss, the slot's jobs are fetched as soon as the tick ends, not at the next poll.
       const afterTick = kind === 'pg-boss' ? () => get(ctx, PG_BOSS).wake() : undefined;
       return new IntervalTicker(
-        get(ctx, TOKENS.SchedulerWork),
+        get(ctx, TICK_TOKENS.SchedulerWork),
         config.tickIntervalSeconds * 1000,
         get(ctx, TOKENS.Logger),
         afterTick,
-        get(ctx, TOKENS.ScheduleWakeUps),
+        get(ctx, SCHEDULER_TOKENS.ScheduleWakeUps),
       );
     });
     bind(TOKENS.Background).toDynamicValue((ctx) => {
@@ -117,7 +120,7 @@ export function schedulerModule(pgBoss: PgBossFactory | null): ContainerModule {
     bind(TOKENS.Background).toDynamicValue((ctx) => ({
       start: async () => {},
       stop: async () => {
-        await get(ctx, TOKENS.ExecuteRun).close();
+        await get(ctx, RUN_TOKENS.ExecuteRun).close();
         await get(ctx, IN_PROCESS).stop();
         await get(ctx, IN_PROCESS_SENDER).stop();
       },

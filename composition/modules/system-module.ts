@@ -1,4 +1,5 @@
 import { get, getAll, porterModule, recordsOf, TOKENS } from '../tokens.js';
+import { SYSTEM_TOKENS } from './system-tokens.js';
 import type { PorterConfig } from '../config/config-schema.js';
 import type { Store } from '../../ports/store.js';
 import { GetStatus, type DeploymentFacts } from '../../application/system/get-status.js';
@@ -30,21 +31,21 @@ export function deploymentFacts(config: PorterConfig, store: Store, wired: Parti
 
 /** Status, activity, identity (anonymous-session adoption) and the always-on doctor route. */
 export const systemModule = porterModule((bind) => {
-  bind.singleton(TOKENS.DeploymentFacts, (ctx) => {
+  bind.singleton(SYSTEM_TOKENS.DeploymentFacts, (ctx) => {
     const contributions = getAll(ctx, TOKENS.StatusBlocks);
     return deploymentFacts(get(ctx, TOKENS.Config), get(ctx, TOKENS.Store), Object.assign({}, ...contributions));
   });
-  bind.singleton(TOKENS.SystemUseCases, (ctx) => ({
-    getStatus: new GetStatus(get(ctx, TOKENS.DeploymentFacts)),
+  bind.singleton(SYSTEM_TOKENS.SystemUseCases, (ctx) => ({
+    getStatus: new GetStatus(get(ctx, SYSTEM_TOKENS.DeploymentFacts)),
     listActivity: new ListActivity(get(ctx, TOKENS.AuditLog)),
   }));
-  bind.singleton(TOKENS.IdentityUseCases, (ctx) => ({
+  bind.singleton(SYSTEM_TOKENS.IdentityUseCases, (ctx) => ({
     adoptAnonymousSession: new AdoptAnonymousSession(
       recordsOf<AdoptionMarker>(ctx, 'adoptions'),
       getAll(ctx, TOKENS.SessionAdopters),
       get(ctx, TOKENS.Clock),
     ),
   }));
-  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => systemRoutes(get(ctx, TOKENS.SystemUseCases)));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => systemRoutes(get(ctx, SYSTEM_TOKENS.SystemUseCases)));
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) => doctorBaseUrlRoutes(Boolean(get(ctx, TOKENS.Config).baseUrl)));
 });

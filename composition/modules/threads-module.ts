@@ -1,4 +1,10 @@
-import { get, getOptional, porterModule, recordsOf, token, TOKENS, type Resolver } from '../tokens.js';
+import { get, getOptional, porterModule, recordsOf, TOKENS, type Resolver } from '../tokens.js';
+import { DELETION_TOKENS } from './deletions-tokens.js';
+import { FILE_TOKENS } from './files-tokens.js';
+import { GUARD_TOKENS } from './guard-tokens.js';
+import { MEMORY_TOKENS } from './memory-tokens.js';
+import { THREAD_TOKENS } from './threads-tokens.js';
+import { USAGE_TOKENS } from './usage-tokens.js';
 import type { Store } from '../../ports/store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ThreadPrimitives } from '../../domain/threads/thread.js';
@@ -24,16 +30,9 @@ import type { ReaderMark } from '../../domain/threads/turn-readers.js';
 import { TurnStopper } from '../../application/threads/turn-stopper.js';
 import { TurnHolders } from '../../application/threads/turn-holders.js';
 import { KeptAnswers } from '../../application/threads/kept-answers.js';
-import { DEFAULT_ANSWER_SAVING, type AnswerSaving } from '../../domain/threads/answer-saving.js';
-import type { ChatSettings } from '../../application/threads/chat-settings.js';
+import { DEFAULT_ANSWER_SAVING } from '../../domain/threads/answer-saving.js';
 import { engineLivenessOf, holderOf, livenessOf } from './instance-liveness.js';
-import {
-  DEFAULT_TURN_SETTINGS,
-  TURN_CHUNKS_FEED,
-  TURN_SIGNALS_FEED,
-  type TurnFeeds,
-  type TurnSettings,
-} from '../../application/threads/turn-settings.js';
+import { DEFAULT_TURN_SETTINGS, TURN_CHUNKS_FEED, TURN_SIGNALS_FEED, type TurnFeeds } from '../../application/threads/turn-settings.js';
 import { MemoryFeeds } from '../../adapters/store/memory/memory-feeds.js';
 import { ThreadsAdopter } from '../../application/threads/threads-adopter.js';
 import type { Model } from '../../ports/model.js';
@@ -47,39 +46,23 @@ import { ThreadTitler } from '../../application/threads/thread-titler.js';
 import { AiSdkModel } from '../../adapters/model/ai-sdk-model.js';
 import { defined } from '../../domain/defined.js';
 
-/** The turns' own services and settings, which a test may replace (composition/containers/test-container.ts). */
-export const TURN_TOKENS = {
-  /** How turns are held, polled and followed on this instance. */
-  TurnSettings: token<TurnSettings>('TurnSettings'),
-  /** What the agent loop is told: the configuration's chat options. */
-  ChatSettings: token<ChatSettings>('ChatSettings'),
-  /** How a finished answer the store could not take is kept and tried again. */
-  AnswerSaving: token<AnswerSaving>('AnswerSaving'),
-  /** How long a turn nobody reads lives on (`turnGraceSeconds`), and how often others' readers are asked; null: to its end. */
-  TurnGrace: token<{ readonly graceMs: number; readonly recheckMs: number } | null>('TurnGrace'),
-  TurnFeeds: token<TurnFeeds>('TurnFeeds'),
-  TurnMirrors: token<TurnMirrors>('TurnMirrors'),
-  /** Names threads after their first answer; null with `titleModel: false`. */
-  ThreadTitler: token<ThreadTitler | null>('ThreadTitler'),
-};
-
 /** What the agent loop is built from (typed-wiring.typecheck.ts swaps two of them to prove tsc refuses it). */
 export function agentTurnDeps(ctx: Resolver): AgentTurnDeps {
   return {
     model: get(ctx, TOKENS.Model),
-    tools: get(ctx, TOKENS.ToolRegistry),
-    guard: get(ctx, TOKENS.GuardCall),
-    executeApproved: get(ctx, TOKENS.ExecuteApproved),
-    approvals: get(ctx, TOKENS.ApprovalBook),
-    threads: get(ctx, TOKENS.ThreadBook),
-    settings: get(ctx, TURN_TOKENS.ChatSettings),
+    tools: get(ctx, GUARD_TOKENS.ToolRegistry),
+    guard: get(ctx, GUARD_TOKENS.GuardCall),
+    executeApproved: get(ctx, GUARD_TOKENS.ExecuteApproved),
+    approvals: get(ctx, GUARD_TOKENS.ApprovalBook),
+    threads: get(ctx, THREAD_TOKENS.ThreadBook),
+    settings: get(ctx, THREAD_TOKENS.ChatSettings),
     ids: get(ctx, TOKENS.Ids),
     logger: get(ctx, TOKENS.Logger),
     clock: get(ctx, TOKENS.Clock),
-    meter: get(ctx, TOKENS.UsageMeter),
-    ...optional('recall', getOptional(ctx, TOKENS.TurnRecall)),
-    attachments: get(ctx, TOKENS.ModelAttachments),
-    kept: new KeptAnswers(get(ctx, TURN_TOKENS.AnswerSaving), get(ctx, TOKENS.Logger)),
+    meter: get(ctx, USAGE_TOKENS.UsageMeter),
+    ...optional('recall', getOptional(ctx, MEMORY_TOKENS.TurnRecall)),
+    attachments: get(ctx, FILE_TOKENS.ModelAttachments),
+    kept: new KeptAnswers(get(ctx, THREAD_TOKENS.AnswerSaving), get(ctx, TOKENS.Logger)),
   };
 }
 
@@ -96,7 +79,7 @@ function titlerOf(ctx: Resolver, threads: ThreadBook, model: Model): ThreadTitle
     model: chosen ? new AiSdkModel(chosen, 'custom', 'title model') : model,
     threads,
     logger: get(ctx, TOKENS.Logger),
-    meter: get(ctx, TOKENS.UsageMeter),
+    meter: get(ctx, USAGE_TOKENS.UsageMeter),
   });
 }
 
@@ -112,11 +95,11 @@ function turnFeeds(store: Store, clock: Clock): TurnFeeds {
 
 /** Conversations: threads and turns over SSE, on the model loaded at boot (TOKENS.Model). */
 export const threadsModule = porterModule((bind) => {
-  bind.singleton(TURN_TOKENS.TurnSettings, (ctx) => ({
+  bind.singleton(THREAD_TOKENS.TurnSettings, (ctx) => ({
     ...DEFAULT_TURN_SETTINGS,
     concurrentTurns: get(ctx, TOKENS.Config).concurrentTurns,
   }));
-  bind.singleton(TURN_TOKENS.ChatSettings, (ctx) => {
+  bind.singleton(THREAD_TOKENS.ChatSettings, (ctx) => {
     const config = get(ctx, TOKENS.Config);
     return {
       toolOutputCap: config.toolOutputCap,
@@ -124,30 +107,30 @@ export const threadsModule = porterModule((bind) => {
       ...defined({ historyWindow: config.historyWindow, maxOutputTokens: config.maxOutputTokens, instructions: config.instructions }),
     };
   });
-  bind(TURN_TOKENS.AnswerSaving).toConstantValue(DEFAULT_ANSWER_SAVING);
-  bind.singleton(TURN_TOKENS.TurnGrace, (ctx) => {
+  bind(THREAD_TOKENS.AnswerSaving).toConstantValue(DEFAULT_ANSWER_SAVING);
+  bind.singleton(THREAD_TOKENS.TurnGrace, (ctx) => {
     const graceSeconds = get(ctx, TOKENS.Config).turnGraceSeconds;
     if (graceSeconds === undefined) return null;
     const graceMs = graceSeconds * 1000;
     // While readers elsewhere follow a turn nobody reads here, the store is asked again at most once a second.
     return { graceMs, recheckMs: Math.max(1_000, Math.min(graceMs, DEFAULT_TURN_SETTINGS.leaseMs / 3)) };
   });
-  bind.singleton(TURN_TOKENS.TurnFeeds, (ctx) => turnFeeds(get(ctx, TOKENS.Store), get(ctx, TOKENS.Clock)));
+  bind.singleton(THREAD_TOKENS.TurnFeeds, (ctx) => turnFeeds(get(ctx, TOKENS.Store), get(ctx, TOKENS.Clock)));
   bind.singleton(
-    TURN_TOKENS.TurnMirrors,
+    THREAD_TOKENS.TurnMirrors,
     (ctx) =>
       new TurnMirrors({
-        feeds: get(ctx, TURN_TOKENS.TurnFeeds),
-        threads: get(ctx, TOKENS.ThreadBook),
+        feeds: get(ctx, THREAD_TOKENS.TurnFeeds),
+        threads: get(ctx, THREAD_TOKENS.ThreadBook),
         clock: get(ctx, TOKENS.Clock),
         logger: get(ctx, TOKENS.Logger),
-        settings: get(ctx, TURN_TOKENS.TurnSettings),
-        readers: get(ctx, TOKENS.TurnReaders),
+        settings: get(ctx, THREAD_TOKENS.TurnSettings),
+        readers: get(ctx, THREAD_TOKENS.TurnReaders),
       }),
   );
-  bind.singleton(TURN_TOKENS.ThreadTitler, (ctx) => titlerOf(ctx, get(ctx, TOKENS.ThreadBook), get(ctx, TOKENS.Model)));
+  bind.singleton(THREAD_TOKENS.ThreadTitler, (ctx) => titlerOf(ctx, get(ctx, THREAD_TOKENS.ThreadBook), get(ctx, TOKENS.Model)));
   bind.singleton(
-    TOKENS.ThreadBook,
+    THREAD_TOKENS.ThreadBook,
     (ctx) =>
       new ThreadBook(
         recordsOf<ThreadPrimitives>(ctx, 'threads'),
@@ -155,42 +138,42 @@ export const threadsModule = porterModule((bind) => {
         new ThreadText(storeTextIndex(get(ctx, TOKENS.Store), THREAD_TEXT_COLLECTION)),
       ),
   );
-  bind.singleton(TOKENS.TurnReaders, (ctx) => {
-    if (get(ctx, TURN_TOKENS.TurnGrace) === null) return null;
+  bind.singleton(THREAD_TOKENS.TurnReaders, (ctx) => {
+    if (get(ctx, THREAD_TOKENS.TurnGrace) === null) return null;
     return new TurnReaders({
       marks: recordsOf<ReaderMark>(ctx, 'turn-readers'),
       ids: get(ctx, TOKENS.Ids),
       clock: get(ctx, TOKENS.Clock),
       logger: get(ctx, TOKENS.Logger),
-      leaseMs: get(ctx, TURN_TOKENS.TurnSettings).leaseMs,
+      leaseMs: get(ctx, THREAD_TOKENS.TurnSettings).leaseMs,
     });
   });
-  bind.singleton(TOKENS.TurnHub, (ctx) => {
-    const grace = get(ctx, TURN_TOKENS.TurnGrace);
-    const readers = get(ctx, TOKENS.TurnReaders);
+  bind.singleton(THREAD_TOKENS.TurnHub, (ctx) => {
+    const grace = get(ctx, THREAD_TOKENS.TurnGrace);
+    const readers = get(ctx, THREAD_TOKENS.TurnReaders);
     // Absent, every turn runs to its end; set, one nobody reads on any instance is given up after it.
     if (!grace || !readers) return new TurnHub();
     return new TurnHub({ ...grace, readers });
   });
   // One agent loop serves chat turns and automation runs alike.
-  bind.singleton(TOKENS.AgentTurn, (ctx): AgentTurn => new TracedAgentTurn(agentTurnDeps(ctx), get(ctx, TOKENS.Telemetry)));
-  bind.singleton(TOKENS.ThreadUseCases, (ctx) => {
-    const threads = get(ctx, TOKENS.ThreadBook);
-    const hub = get(ctx, TOKENS.TurnHub);
+  bind.singleton(THREAD_TOKENS.AgentTurn, (ctx): AgentTurn => new TracedAgentTurn(agentTurnDeps(ctx), get(ctx, TOKENS.Telemetry)));
+  bind.singleton(THREAD_TOKENS.ThreadUseCases, (ctx) => {
+    const threads = get(ctx, THREAD_TOKENS.ThreadBook);
+    const hub = get(ctx, THREAD_TOKENS.TurnHub);
     const model = get(ctx, TOKENS.Model);
-    const agent = get(ctx, TOKENS.AgentTurn);
-    const decide = get(ctx, TOKENS.GuardUseCases).decideApproval;
+    const agent = get(ctx, THREAD_TOKENS.AgentTurn);
+    const decide = get(ctx, GUARD_TOKENS.GuardUseCases).decideApproval;
     const clock = get(ctx, TOKENS.Clock);
     const logger = get(ctx, TOKENS.Logger);
-    const settings = get(ctx, TURN_TOKENS.TurnSettings);
-    const feeds = get(ctx, TURN_TOKENS.TurnFeeds);
+    const settings = get(ctx, THREAD_TOKENS.TurnSettings);
+    const feeds = get(ctx, THREAD_TOKENS.TurnFeeds);
     const waits = new ThreadWaits(feeds.signals, settings.pollMs);
     const stopper = new TurnStopper({ threads, hub, feeds, waits, clock, settings });
     const holders = new TurnHolders(livenessOf(ctx), holderOf(ctx), logger);
-    const mirrors = get(ctx, TURN_TOKENS.TurnMirrors);
+    const mirrors = get(ctx, THREAD_TOKENS.TurnMirrors);
     return {
       createThread: new CreateThread(threads, get(ctx, TOKENS.Ids), clock),
-      listThreads: new ListThreads(threads, get(ctx, TOKENS.PendingDeletions)),
+      listThreads: new ListThreads(threads, get(ctx, DELETION_TOKENS.PendingDeletions)),
       searchThreads: new SearchThreads(
         threads,
         new ThreadText(storeTextIndex(get(ctx, TOKENS.Store), THREAD_TEXT_COLLECTION)),
@@ -199,7 +182,7 @@ export const threadsModule = porterModule((bind) => {
       getThread: new GetThread(threads, clock, holders),
       showVersion: new ShowVersion({ threads, hub, ids: get(ctx, TOKENS.Ids), clock, leaseMs: settings.leaseMs }),
       renameThread: new RenameThread(threads, clock),
-      deleteThread: new DeleteThread(threads, hub, stopper, get(ctx, TOKENS.ThreadFiles)),
+      deleteThread: new DeleteThread(threads, hub, stopper, get(ctx, FILE_TOKENS.ThreadFiles)),
       runTurn: new RunTurn({
         threads,
         agent,
@@ -213,12 +196,12 @@ export const threadsModule = porterModule((bind) => {
         lease: new TurnLease({ threads, feeds, clock, logger, settings }),
         waits,
         settings,
-        meter: get(ctx, TOKENS.UsageMeter),
-        slots: get(ctx, TOKENS.TurnSlots),
-        attachments: get(ctx, TOKENS.MessageAttachments),
+        meter: get(ctx, USAGE_TOKENS.UsageMeter),
+        slots: get(ctx, USAGE_TOKENS.TurnSlots),
+        attachments: get(ctx, FILE_TOKENS.MessageAttachments),
         again: new SentAgain({ threads, hub, mirrors, clock }),
         holders,
-        ...optional('titler', get(ctx, TURN_TOKENS.ThreadTitler) ?? undefined),
+        ...optional('titler', get(ctx, THREAD_TOKENS.ThreadTitler) ?? undefined),
       }),
       rejoinTurn: new RejoinTurn(threads, hub, mirrors, clock),
       stopTurn: new StopTurn(threads, stopper),
@@ -239,9 +222,9 @@ export const threadsModule = porterModule((bind) => {
       stop: () => liveness.release(),
     };
   });
-  bind(TOKENS.SessionAdopters).toDynamicValue((ctx) => new ThreadsAdopter(get(ctx, TOKENS.ThreadBook)));
+  bind(TOKENS.SessionAdopters).toDynamicValue((ctx) => new ThreadsAdopter(get(ctx, THREAD_TOKENS.ThreadBook)));
   bind(TOKENS.WireRoutes).toDynamicValue((ctx) =>
-    threadRoutes(get(ctx, TOKENS.ThreadUseCases), { keepAliveMs: get(ctx, TOKENS.Config).keepAliveSeconds * 1000 }),
+    threadRoutes(get(ctx, THREAD_TOKENS.ThreadUseCases), { keepAliveMs: get(ctx, TOKENS.Config).keepAliveSeconds * 1000 }),
   );
   bind(TOKENS.StatusBlocks).toDynamicValue((ctx) => {
     const model = get(ctx, TOKENS.Model);

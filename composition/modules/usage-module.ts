@@ -1,4 +1,5 @@
 import { get, porterModule, recordsOf, TOKENS } from '../tokens.js';
+import { USAGE_TOKENS } from './usage-tokens.js';
 import type { UsageTallyPrimitives } from '../../domain/usage/usage-tally.js';
 import { BREAKER_NAMES, BUDGET_NAMES, breakerBudget, limitBudget, type Limits } from '../../domain/usage/budget.js';
 import type { PorterConfig } from '../config/config-schema.js';
@@ -36,7 +37,7 @@ function metersNothing(settings: UsageSettings): boolean {
 
 /** Budgets (`limits`), breakers and the bound on turns in flight, kept on the store, and `GET /usage`. */
 export const usageModule = porterModule((bind) => {
-  bind.singleton(TOKENS.UsageMeter, (ctx) => {
+  bind.singleton(USAGE_TOKENS.UsageMeter, (ctx) => {
     const config = get(ctx, TOKENS.Config);
     const settings = { ...usageLimitsOf(config.limits), breakers: config.breakers };
     if (metersNothing(settings)) return new NoUsageMeter();
@@ -46,8 +47,8 @@ export const usageModule = porterModule((bind) => {
       settings,
     });
   });
-  bind.singleton(TOKENS.TurnSlots, (ctx) => {
-    const meter = get(ctx, TOKENS.UsageMeter);
+  bind.singleton(USAGE_TOKENS.TurnSlots, (ctx) => {
+    const meter = get(ctx, USAGE_TOKENS.UsageMeter);
     const max = get(ctx, TOKENS.Config).maxTurnsInFlight;
     if (max === false) return new NoTurnSlots();
     return new LeasedTurnSlots({
@@ -59,6 +60,6 @@ export const usageModule = porterModule((bind) => {
       settings: { max, leaseMs: TURN_LEASE_MS },
     });
   });
-  bind.singleton(TOKENS.UsageUseCases, (ctx) => ({ getUsage: new GetUsage(get(ctx, TOKENS.UsageMeter)) }));
-  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => usageRoutes(get(ctx, TOKENS.UsageUseCases)));
+  bind.singleton(USAGE_TOKENS.UsageUseCases, (ctx) => ({ getUsage: new GetUsage(get(ctx, USAGE_TOKENS.UsageMeter)) }));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => usageRoutes(get(ctx, USAGE_TOKENS.UsageUseCases)));
 });

@@ -1,4 +1,7 @@
 import { get, porterModule, recordsOf, TOKENS } from '../tokens.js';
+import { AUTOMATION_TOKENS } from './automations-tokens.js';
+import { RUN_TOKENS } from './runs-tokens.js';
+import { WEBHOOK_TOKENS } from './webhooks-tokens.js';
 import type { PorterConfig } from '../config/config-schema.js';
 import type { WebhookVerifier } from '../../ports/webhook-verifier.js';
 import { WebhookRefusals } from '../../application/webhooks/webhook-refusals.js';
@@ -30,12 +33,12 @@ export function verifierFor(source: SourceOption): WebhookVerifier {
 
 /** Signed webhook intake: `POST /webhooks/:source`, with the sources the `webhooks` option registers. */
 export const webhooksModule = porterModule((bind) => {
-  bind.singleton(TOKENS.WebhookSources, (ctx) => {
+  bind.singleton(WEBHOOK_TOKENS.WebhookSources, (ctx) => {
     const sources = get(ctx, TOKENS.Config).webhooks.sources;
     return new StaticWebhookSources(Object.fromEntries(Object.entries(sources).map(([name, source]) => [name, verifierFor(source)])));
   });
-  bind.singleton(TOKENS.WebhookUseCases, (ctx) => {
-    const sources = get(ctx, TOKENS.WebhookSources);
+  bind.singleton(WEBHOOK_TOKENS.WebhookUseCases, (ctx) => {
+    const sources = get(ctx, WEBHOOK_TOKENS.WebhookSources);
     const refusals = new WebhookRefusals(get(ctx, TOKENS.AuditTrail));
     return {
       admitSource: new AdmitSource(sources, refusals),
@@ -44,14 +47,16 @@ export const webhooksModule = porterModule((bind) => {
         sources,
         refusals,
         ledger: recordsOf<DeliveryMark>(ctx, 'webhook-deliveries'),
-        automations: get(ctx, TOKENS.AutomationBook),
-        starts: get(ctx, TOKENS.StartRuns),
+        automations: get(ctx, AUTOMATION_TOKENS.AutomationBook),
+        starts: get(ctx, RUN_TOKENS.StartRuns),
         clock: get(ctx, TOKENS.Clock),
         audit: get(ctx, TOKENS.AuditTrail),
       }),
     };
   });
-  bind(TOKENS.WireRoutes).toDynamicValue((ctx) => webhookRoutes(traced(get(ctx, TOKENS.WebhookUseCases), get(ctx, TOKENS.Telemetry))));
+  bind(TOKENS.WireRoutes).toDynamicValue((ctx) =>
+    webhookRoutes(traced(get(ctx, WEBHOOK_TOKENS.WebhookUseCases), get(ctx, TOKENS.Telemetry))),
+  );
 });
 
 /** A delivery in a `porter.webhook.delivery` span (server kind): its source, whether it was verified or deduplicated, how many runs it started. */

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { get, getAll, porterModule, TOKENS } from '../tokens.js';
+import { SYSTEM_TOKENS } from './system-tokens.js';
+import { WIRE_TOKENS } from './wire-tokens.js';
 import type { PorterConfig } from '../config/config-schema.js';
 import { PORTER_VERSION } from '../version.js';
 import { createKoaWire } from '../../adapters/http/koa-wire.js';
@@ -7,7 +9,7 @@ import type { Logger } from '../../ports/logger.js';
 
 /** The Koa wire, assembled from every family's routes bound under TOKENS.WireRoutes. */
 export const wireModule = porterModule((bind) => {
-  bind.singleton(TOKENS.KoaWire, (ctx) => {
+  bind.singleton(WIRE_TOKENS.KoaWire, (ctx) => {
     const config = get(ctx, TOKENS.Config);
     return createKoaWire({
       mount: config.mount,
@@ -16,7 +18,7 @@ export const wireModule = porterModule((bind) => {
       routes: getAll(ctx, TOKENS.WireRoutes),
       openApi: { version: PORTER_VERSION },
       resolve: get(ctx, TOKENS.PrincipalResolver),
-      identity: get(ctx, TOKENS.IdentityUseCases),
+      identity: get(ctx, SYSTEM_TOKENS.IdentityUseCases),
       ids: get(ctx, TOKENS.Ids),
       logger: get(ctx, TOKENS.Logger),
       telemetry: get(ctx, TOKENS.Telemetry),

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
 import { PorterConfigError } from '../../composition/config/load-config.js';
 import type { PorterOptions } from '../../composition/config/config-schema.js';
-import { get, TOKENS } from '../../composition/tokens.js';
+import { get } from '../../composition/tokens.js';
+import { SYSTEM_TOKENS } from '../../composition/modules/system-tokens.js';
 import { containerOf } from '../../composition/porter-container.js';
 
 const base: PorterOptions = {
@@ -15,7 +16,7 @@ const base: PorterOptions = {
 async function connectionsBlock(options: PorterOptions, env: NodeJS.ProcessEnv): Promise<unknown> {
   const porter: Porter = await createPorter({ ...base, ...options }, env);
   try {
-    return (await get(containerOf(porter), TOKENS.SystemUseCases).getStatus.execute()).blocks.connections;
+    return (await get(containerOf(porter), SYSTEM_TOKENS.SystemUseCases).getStatus.execute()).blocks.connections;
   } finally {
     await porter.close();
   }

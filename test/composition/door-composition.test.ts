@@ -3,6 +3,7 @@ import type { DoorSessionRegistry } from '../../ports/door-sessions.js';
 import { createPorter } from '../../composition/create-porter.js';
 import { loadConfig, type PorterConfigError } from '../../composition/config/load-config.js';
 import { get, getAll, TOKENS } from '../../composition/tokens.js';
+import { DOOR_TOKENS } from '../../composition/modules/door-tokens.js';
 import { containerOf } from '../../composition/porter-container.js';
 import { ORIGIN_ROOT_DOCUMENTS } from '../support/door-documents.js';
 
@@ -12,7 +13,7 @@ describe('The door composition', () => {
   it('is absent unless mcp is true', async () => {
     const porter = await createPorter(base, {});
     try {
-      expect(containerOf(porter).isBound(TOKENS.DoorContainer)).to.equal(false);
+      expect(containerOf(porter).isBound(DOOR_TOKENS.DoorContainer)).to.equal(false);
       expect(getAll(containerOf(porter), TOKENS.WireRoutes).some((r) => r.access === 'origin')).to.equal(false);
     } finally {
       await porter.close();
@@ -22,10 +23,10 @@ describe('The door composition', () => {
   it('runs the door in a child container of the root and hands the wire its two route groups', async () => {
     const porter = await createPorter({ ...base, mcp: true, oauth: { principal: (subject) => ({ subject, kind: 'user' }) } }, {});
     try {
-      const door = get(containerOf(porter), TOKENS.DoorContainer);
+      const door = get(containerOf(porter), DOOR_TOKENS.DoorContainer);
       expect(door).to.not.equal(containerOf(porter));
       expect(get(door, TOKENS.Store), 'shared services come from the root').to.equal(get(containerOf(porter), TOKENS.Store));
-      expect(containerOf(porter).isBound(TOKENS.DoorSessions), 'door services stay in the child').to.equal(false);
+      expect(containerOf(porter).isBound(DOOR_TOKENS.DoorSessions), 'door services stay in the child').to.equal(false);
       const origin = getAll(containerOf(porter), TOKENS.WireRoutes).find((r) => r.access === 'origin');
       expect(origin?.originPaths).to.deep.equal(ORIGIN_ROOT_DOCUMENTS);
     } finally {
@@ -35,7 +36,7 @@ describe('The door composition', () => {
 
   it('closes every live door session when Porter closes', async () => {
     const porter = await createPorter({ ...base, mcp: true, oauth: { principal: () => null } }, {});
-    const sessions: DoorSessionRegistry = get(get(containerOf(porter), TOKENS.DoorContainer), TOKENS.DoorSessions);
+    const sessions: DoorSessionRegistry = get(get(containerOf(porter), DOOR_TOKENS.DoorContainer), DOOR_TOKENS.DoorSessions);
     const closed: string[] = [];
     await sessions.open(
       {

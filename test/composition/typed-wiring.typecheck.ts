@@ -7,6 +7,7 @@ import { AgentTurn } from '../../application/threads/agent-turn.js';
 import { UlidIds } from '../../adapters/runtime/ulid-ids.js';
 import { agentTurnDeps } from '../../composition/modules/threads-module.js';
 import { get, getAll, porterModule, TOKENS, type Resolver } from '../../composition/tokens.js';
+import { GUARD_TOKENS } from '../../composition/modules/guard-tokens.js';
 
 declare const ctx: Resolver;
 
@@ -19,9 +20,9 @@ export const swapped = (): AgentTurn =>
   new AgentTurn({
     ...agentTurnDeps(ctx),
     // @ts-expect-error the guard is not a tool registry
-    tools: get(ctx, TOKENS.GuardCall),
+    tools: get(ctx, GUARD_TOKENS.GuardCall),
     // @ts-expect-error the tool registry is not the guard
-    guard: get(ctx, TOKENS.ToolRegistry),
+    guard: get(ctx, GUARD_TOKENS.ToolRegistry),
   });
 
 export const wrongBindings = porterModule((bind) => {

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GARDEN_PLANNER, PacedScriptedModel, chromeSuite, type ChromeSession } from '../support/browser.js';
-import { get, TOKENS } from '../../composition/tokens.js';
+import { get } from '../../composition/tokens.js';
+import { APP_TOKENS } from '../../composition/modules/apps-tokens.js';
 import { containerOf } from '../../composition/porter-container.js';
 
 describe('Generated apps in the shipped chrome (headless Chromium, development host)', function () {
@@ -104,7 +105,7 @@ describe('Generated apps in the shipped chrome (headless Chromium, development h
     const appId = seeded.body.id as string;
     // The host changes its component, then runs the sync (what `porter sync` does).
     writeFileSync(component(), JSON.stringify({ ...GARDEN_PLANNER, title: 'Welcome card, redesigned' }));
-    const report = await get(containerOf(chrome.host.porter), TOKENS.AppsUseCases).syncPins.execute({});
+    const report = await get(containerOf(chrome.host.porter), APP_TOKENS.AppsUseCases).syncPins.execute({});
     expect(report.drifted.map((d) => d.appId)).to.include(appId);
 
     session = await chrome.open({ user: 'jon' });

@@ -3,7 +3,8 @@ import { axeViolations } from '../support/axe.js';
 import { chromeSuite, say } from '../support/browser.js';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 import { containerOf } from '../../composition/porter-container.js';
-import { get, TOKENS } from '../../composition/tokens.js';
+import { get } from '../../composition/tokens.js';
+import { THREAD_TOKENS } from '../../composition/modules/threads-tokens.js';
 
 /** The development host's model, failing the first time it is asked to answer a `/flaky` message. */
 function flakyModel(): ScriptedLanguageModel {
@@ -45,7 +46,7 @@ describe('An interrupted answer after a reload: shown as an error with Retry, wh
     const threadId = /thr_[A-Za-z0-9_-]+/.exec(page.url())?.[0];
     expect(threadId, 'the thread in the address').to.be.a('string');
     // What an instance that died right after storing the next message left: its lapsed lease and the message.
-    const threads = get(containerOf(chrome.host.porter), TOKENS.ThreadBook);
+    const threads = get(containerOf(chrome.host.porter), THREAD_TOKENS.ThreadBook);
     const loaded = (await threads.find(threadId!))!;
     const then = new Date(Date.now() - 60_000).toISOString();
     await threads.swap(loaded, loaded.thread.startTurn('trn_deadinstance01', then, 1_000));

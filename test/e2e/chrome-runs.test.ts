@@ -6,7 +6,9 @@ import { FlakyModel } from '../support/flaky-model.js';
 import { until } from '../support/eventually.js';
 import { webhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import type { WireClient } from '../support/turn-client.js';
-import { get, TOKENS } from '../../composition/tokens.js';
+import { get } from '../../composition/tokens.js';
+import { RUN_TOKENS } from '../../composition/modules/runs-tokens.js';
+import { TICK_TOKENS } from '../../composition/modules/tick-tokens.js';
 import { containerOf } from '../../composition/porter-container.js';
 import { Run } from '../../domain/runs/run.js';
 
@@ -80,11 +82,11 @@ describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs,
       (r) => r.body.state === 'running',
     );
     const container = containerOf(chrome.host.porter);
-    const book = get(container, TOKENS.RunBook);
+    const book = get(container, RUN_TOKENS.RunBook);
     const loaded = (await book.find(runs.interrupted!))!;
     const lapsed = { holder: 'a-gone-instance', until: new Date(Date.now() - 1_000).toISOString() };
     await book.swap(loaded, Run.fromPrimitives({ ...loaded.run.toPrimitives(), lease: lapsed }));
-    await get(container, TOKENS.Tick).execute();
+    await get(container, TICK_TOKENS.Tick).execute();
     await until(
       () => kim.json('GET', `/runs/${runs.interrupted}`),
       (r) => r.body.state === 'succeeded',

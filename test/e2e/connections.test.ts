@@ -9,7 +9,8 @@ import { NangoBrokerServer } from '../support/nango-broker-server.js';
 import { ComposioBrokerServer } from '../support/composio-broker-server.js';
 import { CloudBrokerServer } from '../support/cloud-broker-server.js';
 import type { DevHost } from '../../composition/dev-host/dev-host.js';
-import { get, TOKENS } from '../../composition/tokens.js';
+import { get } from '../../composition/tokens.js';
+import { CONNECTION_TOKENS } from '../../composition/modules/connections-tokens.js';
 import { containerOf } from '../../composition/porter-container.js';
 import { githubWhoami } from '../support/github-tools.js';
 
@@ -290,7 +291,7 @@ describe('Connections through the running development host', function () {
       expect(threads.body.threads.map((t: { id: string }) => t.id)).to.include(threadBefore.body.id);
       expect((await asVisitor('GET', '/connections', undefined, 'dora')).body.connections).to.deep.equal([]);
       expect((await asVisitor('GET', `/connections/${started.body.id}`, undefined, 'dora')).status).to.equal(404);
-      const kept = await get(containerOf(host.porter), TOKENS.ConnectionBook).find(started.body.id);
+      const kept = await get(containerOf(host.porter), CONNECTION_TOKENS.ConnectionBook).find(started.body.id);
       expect(kept!.connection.owner).to.match(/^porter:anon:/);
     });
   });

@@ -9,6 +9,7 @@ import { createPorter, type Porter } from '../../composition/create-porter.js';
 import { containerOf } from '../../composition/porter-container.js';
 import { PORTER_VERSION } from '../../composition/version.js';
 import { get, getAll, TOKENS } from '../../composition/tokens.js';
+import { WIRE_TOKENS } from '../../composition/modules/wire-tokens.js';
 import { MemoryStore } from '../../adapters/store/memory/memory-store.js';
 import { sharedDevHost, type DevHostFixture } from '../support/dev-host-fixture.js';
 import { serve, type RunningServer } from '../support/http-server.js';
@@ -26,7 +27,7 @@ const MOUNT = '/api/porter';
 
 /** Every (document path, method) the wire's Koa routers answer; `*` for a route that takes any method. */
 function registeredRoutes(porter: Porter): Array<{ path: string; methods: string[] }> {
-  const wire = get(containerOf(porter), TOKENS.KoaWire);
+  const wire = get(containerOf(porter), WIRE_TOKENS.KoaWire);
   const routers = wire.app.middleware
     .map((middleware) => (middleware as { router?: Router }).router)
     .filter((router) => router !== undefined);
@@ -600,7 +601,7 @@ describe('The OpenAPI document of the wire, per composition', function () {
 
   it('catches a route registered without a declaration', async () => {
     const { porter, document } = await start({});
-    const wire = get(containerOf(porter), TOKENS.KoaWire);
+    const wire = get(containerOf(porter), WIRE_TOKENS.KoaWire);
     const router = wire.app.middleware.map((middleware) => (middleware as { router?: Router }).router).find((r) => r !== undefined)!;
     router.get('/undeclared', (ctx) => void (ctx.body = {}));
     expect(() => expectDocumentMatchesRouters(porter, document)).to.throw(/GET \/undeclared/);

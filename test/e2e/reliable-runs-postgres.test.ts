@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
-import { get, TOKENS } from '../../composition/tokens.js';
+import { get } from '../../composition/tokens.js';
+import { AUTOMATION_TOKENS } from '../../composition/modules/automations-tokens.js';
+import { RUN_TOKENS } from '../../composition/modules/runs-tokens.js';
 import { containerOf } from '../../composition/porter-container.js';
 import { defineTool } from '../../application/tools/define-tool.js';
 import { FlakyModel } from '../support/flaky-model.js';
@@ -58,8 +60,8 @@ describe('Reliable runs on three instances sharing one PostgreSQL', function () 
         servers.push(await serve(porter.listener));
       }
       try {
-        const automations = get(containerOf(instances[0]!), TOKENS.AutomationUseCases);
-        const runs = get(containerOf(instances[1]!), TOKENS.RunUseCases);
+        const automations = get(containerOf(instances[0]!), AUTOMATION_TOKENS.AutomationUseCases);
+        const runs = get(containerOf(instances[1]!), RUN_TOKENS.RunUseCases);
         const orders = await automations.createAutomation.execute({
           principal: ada,
           name: `orders (${scheduler})`,

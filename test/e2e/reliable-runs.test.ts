@@ -6,7 +6,8 @@ import type { WireClient } from '../support/turn-client.js';
 import { DEMO_SECRET, deliverDemo } from '../support/signed-delivery.js';
 import { webhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { createPorter } from '../../composition/create-porter.js';
-import { get, TOKENS } from '../../composition/tokens.js';
+import { get } from '../../composition/tokens.js';
+import { AUTOMATION_TOKENS } from '../../composition/modules/automations-tokens.js';
 import { containerOf } from '../../composition/porter-container.js';
 
 type Part = Record<string, any>;
@@ -183,7 +184,7 @@ describe('Reliable runs over the wire: retry and concurrency options, dry run, r
       {},
     );
     try {
-      const automations = get(containerOf(porter), TOKENS.AutomationUseCases);
+      const automations = get(containerOf(porter), AUTOMATION_TOKENS.AutomationUseCases);
       const create = (url: string) =>
         automations.createAutomation.execute({
           principal: { subject: 'ada', kind: 'user' },

@@ -5,7 +5,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
-import { get, TOKENS } from '../../composition/tokens.js';
+import { get } from '../../composition/tokens.js';
+import { AUTOMATION_TOKENS } from '../../composition/modules/automations-tokens.js';
+import { GUARD_TOKENS } from '../../composition/modules/guard-tokens.js';
+import { RUN_TOKENS } from '../../composition/modules/runs-tokens.js';
 import { containerOf } from '../../composition/porter-container.js';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
 import { INTERRUPTED_RUN_ERROR } from '../../domain/runs/run.js';
@@ -52,8 +55,8 @@ describe('A run whose instance is killed (kill -9) mid-attempt, on PostgreSQL wi
       // The automation, armed with its standing grants, made by an instance that then goes away.
       const setup = await instance(database(), 'external', ledger);
       try {
-        const automations = get(containerOf(setup), TOKENS.AutomationUseCases);
-        const guard = get(containerOf(setup), TOKENS.GuardUseCases);
+        const automations = get(containerOf(setup), AUTOMATION_TOKENS.AutomationUseCases);
+        const guard = get(containerOf(setup), GUARD_TOKENS.GuardUseCases);
         for (const source of RUN_SOURCES) {
           const automation = await automations.createAutomation.execute({
             principal: ada,
@@ -99,7 +102,7 @@ describe('A run whose instance is killed (kill -9) mid-attempt, on PostgreSQL wi
 
         // Instance B joins, then A is killed outright mid-call.
         b = await instance(database(), scheduler, ledger);
-        const runs = get(containerOf(b), TOKENS.RunUseCases);
+        const runs = get(containerOf(b), RUN_TOKENS.RunUseCases);
         const read = () => Promise.all(runIds.map((runId) => runs.getRun.execute({ principal: ada, runId })));
         expect((await read()).filter((run) => run.state === 'running')).to.have.length(EXECUTING);
         a.kill('SIGKILL');

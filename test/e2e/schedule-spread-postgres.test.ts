@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { z } from 'zod';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
-import { get, TOKENS } from '../../composition/tokens.js';
+import { get } from '../../composition/tokens.js';
+import { AUTOMATION_TOKENS } from '../../composition/modules/automations-tokens.js';
+import { TICK_TOKENS } from '../../composition/modules/tick-tokens.js';
 import { containerOf } from '../../composition/porter-container.js';
 import { defineTool } from '../../application/tools/define-tool.js';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
@@ -58,7 +60,7 @@ describe('A schedule slot on three instances sharing one PostgreSQL', function (
         );
       }
       try {
-        const automations = get(containerOf(instances[0]!), TOKENS.AutomationUseCases);
+        const automations = get(containerOf(instances[0]!), AUTOMATION_TOKENS.AutomationUseCases);
         const armed = async (name: string, at: Date) => {
           const created = await automations.createAutomation.execute({
             principal: ada,
@@ -78,7 +80,7 @@ describe('A schedule slot on three instances sharing one PostgreSQL', function (
         expect(Date.now(), 'every automation was armed before the slot').to.be.below(slot.getTime());
         await new Promise((resolve) => setTimeout(resolve, slot.getTime() - Date.now() + 10));
         if (scheduler === 'external') {
-          const answer = await get(containerOf(instances[0]!), TOKENS.TickUseCases).tick.execute({ bearer: TICK_SECRET });
+          const answer = await get(containerOf(instances[0]!), TICK_TOKENS.TickUseCases).tick.execute({ bearer: TICK_SECRET });
           expect(answer.runIds).to.have.length(SLOT_RUNS);
         }
 

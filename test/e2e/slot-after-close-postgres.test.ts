@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { z } from 'zod';
 import { createPorter, type Porter } from '../../composition/create-porter.js';
-import { get, TOKENS } from '../../composition/tokens.js';
+import { get } from '../../composition/tokens.js';
+import { AUTOMATION_TOKENS } from '../../composition/modules/automations-tokens.js';
+import { RUN_TOKENS } from '../../composition/modules/runs-tokens.js';
 import { containerOf } from '../../composition/porter-container.js';
 import { defineTool } from '../../application/tools/define-tool.js';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
@@ -87,7 +89,7 @@ describe('A schedule on three instances sharing one PostgreSQL, one going away w
         );
       }
       try {
-        const automations = get(containerOf(instances[0]!), TOKENS.AutomationUseCases);
+        const automations = get(containerOf(instances[0]!), AUTOMATION_TOKENS.AutomationUseCases);
         const created = await automations.createAutomation.execute({
           principal: ada,
           name: 'report',
@@ -103,7 +105,7 @@ describe('A schedule on three instances sharing one PostgreSQL, one going away w
           { timeoutMs: EVERY_SECONDS * 1000 + 15_000, what: "a slot's run to begin" },
         );
         const first = calls[0]!;
-        const runs = get(containerOf(instances[(first.instance + 1) % 3]!), TOKENS.RunUseCases);
+        const runs = get(containerOf(instances[(first.instance + 1) % 3]!), RUN_TOKENS.RunUseCases);
         const firstRun = await runs.getRun.execute({ principal: ada, runId: first.runId });
         expect(firstRun.cause.kind).to.equal('schedule');
         const slot = new Date(firstRun.cause.kind === 'schedule' ? firstRun.cause.slot : 0);

@@ -12,6 +12,8 @@ import { NoAppGenerator } from '../../adapters/apps/no-app-generator.js';
 import type { PorterOptions } from '../../composition/config/porter-options.js';
 import { testContainer } from '../../composition/containers/test-container.js';
 import { get, TOKENS } from '../../composition/tokens.js';
+import { APP_TOKENS } from '../../composition/modules/apps-tokens.js';
+import { USAGE_TOKENS } from '../../composition/modules/usage-tokens.js';
 import { ada, guardOf } from './guard-harness.js';
 import { ManualClock } from './manual-clock.js';
 import { RecordingLogger, SequentialIds } from './fakes.js';
@@ -48,19 +50,19 @@ export function appsHarness(options: AppsHarnessOptions = {}) {
     ({ replace, add }) => {
       replace(TOKENS.Ids, new SequentialIds());
       replace(
-        TOKENS.AppGenerator,
+        APP_TOKENS.AppGenerator,
         options.generator === undefined ? new DeterministicAppGenerator() : (options.generator ?? new NoAppGenerator()),
       );
-      if (options.catalog) replace(TOKENS.PinCatalog, options.catalog);
+      if (options.catalog) replace(APP_TOKENS.PinCatalog, options.catalog);
       // The host's tools after the apps tools, as the registry lists the configured ones.
       add(TOKENS.PorterTools, options.hostTools ?? []);
     },
   );
   return {
     ...guardOf(container, { clock, store, logger }),
-    book: get(container, TOKENS.AppBook),
-    apps: get(container, TOKENS.AppsUseCases),
-    meter: options.limits ? get(container, TOKENS.UsageMeter) : undefined,
+    book: get(container, APP_TOKENS.AppBook),
+    apps: get(container, APP_TOKENS.AppsUseCases),
+    meter: options.limits ? get(container, USAGE_TOKENS.UsageMeter) : undefined,
   };
 }
 

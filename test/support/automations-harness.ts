@@ -10,8 +10,15 @@ import type { Principal } from '../../domain/principal.js';
 import type { Limits } from '../../domain/usage/budget.js';
 import type { PorterOptions } from '../../composition/config/porter-options.js';
 import { testContainer } from '../../composition/containers/test-container.js';
-import { RUN_TOKENS } from '../../composition/modules/runs-module.js';
 import { get, TOKENS } from '../../composition/tokens.js';
+import { AUTOMATION_TOKENS } from '../../composition/modules/automations-tokens.js';
+import { COMPLETION_WEBHOOK_TOKENS } from '../../composition/modules/completion-webhooks-tokens.js';
+import { GUARD_TOKENS } from '../../composition/modules/guard-tokens.js';
+import { RUN_TOKENS } from '../../composition/modules/runs-tokens.js';
+import { SCHEDULER_TOKENS } from '../../composition/modules/scheduler-tokens.js';
+import { TICK_TOKENS } from '../../composition/modules/tick-tokens.js';
+import { USAGE_TOKENS } from '../../composition/modules/usage-tokens.js';
+import { WEBHOOK_TOKENS } from '../../composition/modules/webhooks-tokens.js';
 import { MemoryStore } from '../../adapters/store/memory/memory-store.js';
 import { StandardWebhooksSender } from '../../adapters/webhooks/standard-webhooks-sender.js';
 import { GuardedEgress } from '../../adapters/shared/egress/guarded-egress.js';
@@ -101,12 +108,12 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
   const model = options.agentModel ?? new AiSdkModel((options.model ?? new ScriptedLanguageModel()) as never, 'custom', 'test');
   const container = testContainer({ options: configOf(options), store, clock, logger, model }, ({ replace }) => {
     replace(TOKENS.Ids, ids);
-    replace(TOKENS.ToolRegistry, new StaticToolRegistry(options.tools));
-    replace(TOKENS.RunDispatcher, dispatcher);
-    replace(TOKENS.WebhookDispatcher, webhookDispatcher);
-    replace(TOKENS.WebhookSources, new StaticWebhookSources(options.sources ?? {}));
+    replace(GUARD_TOKENS.ToolRegistry, new StaticToolRegistry(options.tools));
+    replace(SCHEDULER_TOKENS.RunDispatcher, dispatcher);
+    replace(SCHEDULER_TOKENS.WebhookDispatcher, webhookDispatcher);
+    replace(WEBHOOK_TOKENS.WebhookSources, new StaticWebhookSources(options.sources ?? {}));
     // Receivers in tests listen on this machine: the test composition lets the egress guard reach loopback.
-    replace(TOKENS.WebhookSender, new StandardWebhooksSender(new GuardedEgress({ allow: ['loopback'] }), 5_000));
+    replace(COMPLETION_WEBHOOK_TOKENS.WebhookSender, new StandardWebhooksSender(new GuardedEgress({ allow: ['loopback'] }), 5_000));
     replace(RUN_TOKENS.RunSettings, {
       holder: options.holder ?? 'instance-a',
       leaseMs: options.leaseMs ?? 60_000,
@@ -117,31 +124,31 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     replace(RUN_TOKENS.Liveness, options.liveness ?? new NoInstanceLiveness());
   });
   const guard = guardOf(container, { clock, store, logger });
-  const automationCases = get(container, TOKENS.AutomationUseCases);
-  const runCases = get(container, TOKENS.RunUseCases);
-  const executor = get(container, TOKENS.ExecuteRun);
-  const deliver = get(container, TOKENS.DeliverCompletionWebhook);
-  const tick = get(container, TOKENS.Tick);
+  const automationCases = get(container, AUTOMATION_TOKENS.AutomationUseCases);
+  const runCases = get(container, RUN_TOKENS.RunUseCases);
+  const executor = get(container, RUN_TOKENS.ExecuteRun);
+  const deliver = get(container, COMPLETION_WEBHOOK_TOKENS.DeliverCompletionWebhook);
+  const tick = get(container, TICK_TOKENS.Tick);
   return {
     ...guard,
     ids,
-    meter: options.limits ? get(container, TOKENS.UsageMeter) : undefined,
+    meter: options.limits ? get(container, USAGE_TOKENS.UsageMeter) : undefined,
     approvalBook: guard.approvals,
-    automations: get(container, TOKENS.AutomationBook),
-    runs: get(container, TOKENS.RunBook),
-    calendar: get(container, TOKENS.CronCalendar),
+    automations: get(container, AUTOMATION_TOKENS.AutomationBook),
+    runs: get(container, RUN_TOKENS.RunBook),
+    calendar: get(container, TICK_TOKENS.CronCalendar),
     dispatcher,
     webhookDispatcher,
-    webhookBook: get(container, TOKENS.CompletionWebhookBook),
-    admission: get(container, TOKENS.RunAdmission),
+    webhookBook: get(container, COMPLETION_WEBHOOK_TOKENS.CompletionWebhookBook),
+    admission: get(container, RUN_TOKENS.RunAdmission),
     executor,
     deliver,
     sweep: get(container, RUN_TOKENS.SweepRuns),
     tick,
-    authorizedTick: get(container, TOKENS.TickUseCases).tick,
+    authorizedTick: get(container, TICK_TOKENS.TickUseCases).tick,
     create: automationCases.createAutomation,
     change: automationCases.changeAutomation,
-    grantBook: get(container, TOKENS.GrantBook),
+    grantBook: get(container, GUARD_TOKENS.GrantBook),
     arm: automationCases.armAutomation,
     disarm: automationCases.disarmAutomation,
     remove: automationCases.deleteAutomation,
@@ -151,7 +158,7 @@ export function automationsHarness(options: AutomationsHarnessOptions) {
     rerun: runCases.rerunRun,
     runNow: runCases.runAutomationNow,
     dryRun: runCases.dryRunAutomation,
-    receive: get(container, TOKENS.WebhookUseCases).receiveDelivery,
+    receive: get(container, WEBHOOK_TOKENS.WebhookUseCases).receiveDelivery,
     /** Executes every run handed over so far (and any handed over meanwhile), one at a time. */
     runQueued: (): Promise<string[]> => dispatcher.drain((id) => executor.execute(id)),
     /** Makes every completion-webhook attempt handed over so far (and any handed over meanwhile) that is due. */

@@ -13,6 +13,8 @@ import { StaticToolRegistry } from '../../adapters/tools/static-tool-registry.js
 import type { PorterOptions } from '../../composition/config/porter-options.js';
 import { testContainer } from '../../composition/containers/test-container.js';
 import { get, TOKENS } from '../../composition/tokens.js';
+import { DOOR_TOKENS } from '../../composition/modules/door-tokens.js';
+import { GUARD_TOKENS } from '../../composition/modules/guard-tokens.js';
 import { guardOf } from './guard-harness.js';
 import { RecordingLogger, SequentialIds } from './fakes.js';
 import { ManualClock } from './manual-clock.js';
@@ -64,25 +66,25 @@ export function doorHarness(options: DoorHarnessOptions = {}) {
     { options: config, store, clock, logger },
     ({ replace }) => {
       replace(TOKENS.Ids, new SequentialIds());
-      replace(TOKENS.ToolRegistry, new StaticToolRegistry(options.tools ?? []));
+      replace(GUARD_TOKENS.ToolRegistry, new StaticToolRegistry(options.tools ?? []));
     },
     ({ replace }) => {
-      replace(TOKENS.DoorSettings, { ...DEFAULT_DOOR_SETTINGS, ...options.settings });
-      if (options.verifier) replace(TOKENS.DoorBearerVerifier, options.verifier);
+      replace(DOOR_TOKENS.DoorSettings, { ...DEFAULT_DOOR_SETTINGS, ...options.settings });
+      if (options.verifier) replace(DOOR_TOKENS.DoorBearerVerifier, options.verifier);
     },
   );
-  const door = get(container, TOKENS.DoorContainer);
-  const oauth = get(door, TOKENS.DoorOAuthUseCases);
-  const transport = get(door, TOKENS.DoorTransportUseCases);
+  const door = get(container, DOOR_TOKENS.DoorContainer);
+  const oauth = get(door, DOOR_TOKENS.DoorOAuthUseCases);
+  const transport = get(door, DOOR_TOKENS.DoorTransportUseCases);
   // Tests open sessions of their own, without the SDK's transport and server a live one carries.
-  const sessions: DoorSessions = get(door, TOKENS.DoorSessions);
+  const sessions: DoorSessions = get(door, DOOR_TOKENS.DoorSessions);
   const harness = {
     guard: guardOf(container, { clock, store, logger }),
     clock,
     store,
-    secrets: get(door, TOKENS.DoorSecrets),
+    secrets: get(door, DOOR_TOKENS.DoorSecrets),
     sessions,
-    families: get(door, TOKENS.DoorStores).families,
+    families: get(door, DOOR_TOKENS.DoorStores).families,
     oauth,
     transport,
     /** Makes `oauth.principal(subject)` answer null (the host deleted them) or a principal. */

@@ -16,8 +16,8 @@ import { StoreAuditLog } from '../../adapters/audit/store-audit-log.js';
 import { StaticToolRegistry } from '../../adapters/tools/static-tool-registry.js';
 import type { PorterOptions } from '../../composition/config/porter-options.js';
 import { testContainer } from '../../composition/containers/test-container.js';
-import { GUARD_TOKENS } from '../../composition/modules/guard-module.js';
 import { get, TOKENS } from '../../composition/tokens.js';
+import { GUARD_TOKENS } from '../../composition/modules/guard-tokens.js';
 import { ManualClock } from './manual-clock.js';
 import { RecordingLogger, SequentialIds } from './fakes.js';
 
@@ -82,8 +82,8 @@ export function guardHarness(options: HarnessOptions) {
   };
   const container = testContainer({ options: config, store, clock, logger }, ({ replace, add }) => {
     replace(TOKENS.Ids, new SequentialIds());
-    replace(TOKENS.ToolRegistry, new StaticToolRegistry(options.tools));
-    if (options.egress) replace(TOKENS.Egress, options.egress);
+    replace(GUARD_TOKENS.ToolRegistry, new StaticToolRegistry(options.tools));
+    if (options.egress) replace(GUARD_TOKENS.Egress, options.egress);
     const sink = options.auditSink;
     if (sink) replace(TOKENS.AuditSink, Object.assign(new StoreAuditLog(store), { write: sink.write.bind(sink) }));
     if (options.executionLeaseMs) replace(GUARD_TOKENS.ExecutionSettings, { leaseMs: options.executionLeaseMs });
@@ -97,17 +97,17 @@ export function guardHarness(options: HarnessOptions) {
  * `parts`' store, clock and logger): what the harnesses built from the modules spread.
  */
 export function guardOf<P extends { clock: ManualClock; store: Store; logger: RecordingLogger }>(container: Container, parts: P) {
-  const guard = get(container, TOKENS.GuardCall);
-  const useCases = get(container, TOKENS.GuardUseCases);
+  const guard = get(container, GUARD_TOKENS.GuardCall);
+  const useCases = get(container, GUARD_TOKENS.GuardUseCases);
   return {
     ...parts,
-    approvals: get(container, TOKENS.ApprovalBook),
+    approvals: get(container, GUARD_TOKENS.ApprovalBook),
     auditLog: get(container, TOKENS.AuditSink),
-    seam: get(container, TOKENS.ActAsSeam),
-    hostAccess: get(container, TOKENS.HostAccess),
-    egress: get(container, TOKENS.Egress),
+    seam: get(container, GUARD_TOKENS.ActAsSeam),
+    hostAccess: get(container, GUARD_TOKENS.HostAccess),
+    egress: get(container, GUARD_TOKENS.Egress),
     guard,
-    executeApproved: get(container, TOKENS.ExecuteApproved),
+    executeApproved: get(container, GUARD_TOKENS.ExecuteApproved),
     decide: useCases.decideApproval,
     decideMany: useCases.decideApprovals,
     list: useCases.listApprovals,

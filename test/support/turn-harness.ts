@@ -19,8 +19,11 @@ import { MemoryStore } from '../../adapters/store/memory/memory-store.js';
 import { StaticToolRegistry } from '../../adapters/tools/static-tool-registry.js';
 import type { PorterOptions } from '../../composition/config/porter-options.js';
 import { testContainer } from '../../composition/containers/test-container.js';
-import { TURN_TOKENS } from '../../composition/modules/threads-module.js';
 import { get, TOKENS } from '../../composition/tokens.js';
+import { GUARD_TOKENS } from '../../composition/modules/guard-tokens.js';
+import { MEMORY_TOKENS } from '../../composition/modules/memory-tokens.js';
+import { THREAD_TOKENS } from '../../composition/modules/threads-tokens.js';
+import { USAGE_TOKENS } from '../../composition/modules/usage-tokens.js';
 import { ada, guardOf } from './guard-harness.js';
 import { RecordingLogger, SequentialIds } from './fakes.js';
 import { ManualClock } from './manual-clock.js';
@@ -77,31 +80,31 @@ export function turnHarness(options: TurnHarnessOptions) {
       { options: configOf(options), store, clock, logger, model: new AiSdkModel(model as never, 'custom', 'test') },
       ({ replace }) => {
         replace(TOKENS.Ids, ids);
-        replace(TOKENS.ToolRegistry, new StaticToolRegistry(options.tools ?? []));
-        replace(TURN_TOKENS.TurnSettings, settings);
-        replace(TURN_TOKENS.ChatSettings, { toolOutputCap: 32_000, maxSteps: 8, ...options.settings });
-        replace(TURN_TOKENS.AnswerSaving, { ...DEFAULT_ANSWER_SAVING, ...options.answerSaving });
+        replace(GUARD_TOKENS.ToolRegistry, new StaticToolRegistry(options.tools ?? []));
+        replace(THREAD_TOKENS.TurnSettings, settings);
+        replace(THREAD_TOKENS.ChatSettings, { toolOutputCap: 32_000, maxSteps: 8, ...options.settings });
+        replace(THREAD_TOKENS.AnswerSaving, { ...DEFAULT_ANSWER_SAVING, ...options.answerSaving });
         if (options.graceMs !== undefined) {
-          replace(TURN_TOKENS.TurnGrace, { graceMs: options.graceMs, recheckMs: Math.max(20, Math.min(options.graceMs, 200)) });
+          replace(THREAD_TOKENS.TurnGrace, { graceMs: options.graceMs, recheckMs: Math.max(20, Math.min(options.graceMs, 200)) });
         }
-        if (options.recall) replace(TOKENS.TurnRecall, options.recall);
-        if (threads) replace(TOKENS.ThreadBook, threads);
+        if (options.recall) replace(MEMORY_TOKENS.TurnRecall, options.recall);
+        if (threads) replace(THREAD_TOKENS.ThreadBook, threads);
       },
     );
 
   const instance = (model: LanguageModelV4 = options.model) => {
     const container = composed(model);
-    const useCases = get(container, TOKENS.ThreadUseCases);
-    const titler = get(container, TURN_TOKENS.ThreadTitler);
+    const useCases = get(container, THREAD_TOKENS.ThreadUseCases);
+    const titler = get(container, THREAD_TOKENS.ThreadTitler);
     const runTurn = useCases.runTurn;
     const start = (threadId: string, text: string, principal = ada) =>
       runTurn.execute({ principal, threadId, message: { id: '', role: 'user', parts: [{ type: 'text', text }] } });
     return {
       container,
-      hub: get(container, TOKENS.TurnHub),
-      mirrors: get(container, TURN_TOKENS.TurnMirrors),
+      hub: get(container, THREAD_TOKENS.TurnHub),
+      mirrors: get(container, THREAD_TOKENS.TurnMirrors),
       /** Where readers on every instance are known (null unless `graceMs` opts into giving up unread turns). */
-      readers: get(container, TOKENS.TurnReaders),
+      readers: get(container, THREAD_TOKENS.TurnReaders),
       runTurn,
       /** Resolves once no title is being generated for the thread (the title follows the first turn). */
       titled: (threadId: string) => titler?.titled(threadId) ?? Promise.resolve(),
@@ -119,20 +122,20 @@ export function turnHarness(options: TurnHarnessOptions) {
   };
 
   const first = instance();
-  const useCases = get(first.container, TOKENS.ThreadUseCases);
+  const useCases = get(first.container, THREAD_TOKENS.ThreadUseCases);
   return {
     ...guardOf(first.container, { clock, store, logger }),
     ...first,
-    threads: get(first.container, TOKENS.ThreadBook),
-    feeds: get(first.container, TURN_TOKENS.TurnFeeds),
+    threads: get(first.container, THREAD_TOKENS.ThreadBook),
+    feeds: get(first.container, THREAD_TOKENS.TurnFeeds),
     settings,
-    meter: options.limits ? get(first.container, TOKENS.UsageMeter) : undefined,
+    meter: options.limits ? get(first.container, USAGE_TOKENS.UsageMeter) : undefined,
     instance,
     createThread: useCases.createThread,
     getThread: useCases.getThread,
     renameThread: useCases.renameThread,
     searchThreads: useCases.searchThreads,
-    adopter: new ThreadsAdopter(get(first.container, TOKENS.ThreadBook)),
+    adopter: new ThreadsAdopter(get(first.container, THREAD_TOKENS.ThreadBook)),
   };
 }
 

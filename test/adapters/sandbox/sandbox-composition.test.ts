@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { createPorter, type Porter } from '../../../composition/create-porter.js';
 import { PorterConfigError } from '../../../composition/config/load-config.js';
 import type { PorterOptions } from '../../../composition/config/config-schema.js';
-import { get, getOptional, TOKENS } from '../../../composition/tokens.js';
+import { get, getOptional } from '../../../composition/tokens.js';
+import { SANDBOX_TOKENS } from '../../../composition/modules/sandbox-tokens.js';
+import { SYSTEM_TOKENS } from '../../../composition/modules/system-tokens.js';
 import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
 import { LocalSandbox } from '../../../adapters/sandbox/local/local-sandbox.js';
 import { namespaceSupport } from '../../../adapters/sandbox/local/network-namespace.js';
@@ -41,10 +43,10 @@ describe('the sandbox module (composition)', () => {
 
   /** What GET /status reports as `sandbox` (the dev-host test below reads it over HTTP). */
   async function status(made: Porter): Promise<unknown> {
-    return get(containerOf(made), TOKENS.DeploymentFacts).blocks.sandbox;
+    return get(containerOf(made), SYSTEM_TOKENS.DeploymentFacts).blocks.sandbox;
   }
 
-  const sandboxOf = (made: Porter) => getOptional(containerOf(made), TOKENS.Sandbox);
+  const sandboxOf = (made: Porter) => getOptional(containerOf(made), SANDBOX_TOKENS.Sandbox);
 
   it('development runs apps locally by default, under PORTER_SANDBOX_ROOT; /status says custom', async () => {
     const made = await porter({ development: true }, { PORTER_SANDBOX_ROOT: root });
@@ -154,7 +156,7 @@ describe('the sandbox module (composition)', () => {
     try {
       const statusResponse = await fetch(`${host.url}/api/porter/status`);
       expect(((await statusResponse.json()) as { blocks: { sandbox: unknown } }).blocks.sandbox).to.equal('custom');
-      const session = await get(containerOf(host.porter), TOKENS.Sandbox).open('app_devhost', { egress: null });
+      const session = await get(containerOf(host.porter), SANDBOX_TOKENS.Sandbox).open('app_devhost', { egress: null });
       await session.writeFiles(nodeApp('dev host'));
       await session.start();
       // Contained by bubblewrap: the app's folder is /app to it.

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import { PgBoss } from 'pg-boss';
 import { createPorter, type Porter } from '../../../composition/create-porter.js';
-import { get, TOKENS } from '../../../composition/tokens.js';
+import { get } from '../../../composition/tokens.js';
+import { AUTOMATION_TOKENS } from '../../../composition/modules/automations-tokens.js';
+import { RUN_TOKENS } from '../../../composition/modules/runs-tokens.js';
+import { TICK_TOKENS } from '../../../composition/modules/tick-tokens.js';
 import { PgBossScheduler, RUN_QUEUE, TICK_QUEUE, WEBHOOK_QUEUE } from '../../../adapters/scheduler/pg-boss-scheduler.js';
 import { RecordingLogger } from '../../support/fakes.js';
 import { eventually } from '../../support/eventually.js';
@@ -46,7 +49,7 @@ describe('The scheduler on PostgreSQL, several instances', function () {
       );
     }
     try {
-      const automations = get(containerOf(instances[0]!), TOKENS.AutomationUseCases);
+      const automations = get(containerOf(instances[0]!), AUTOMATION_TOKENS.AutomationUseCases);
       const ids: string[] = [];
       for (let i = 0; i < 40; i++) {
         const created = await automations.createAutomation.execute({
@@ -60,13 +63,13 @@ describe('The scheduler on PostgreSQL, several instances', function () {
       }
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const ticks = instances.flatMap((porter) => {
-        const tick = get(containerOf(porter), TOKENS.TickUseCases).tick;
+        const tick = get(containerOf(porter), TICK_TOKENS.TickUseCases).tick;
         return Array.from({ length: 4 }, () => tick.execute({ bearer: TICK_SECRET }));
       });
       const started = (await Promise.all(ticks)).flatMap((answer) => answer.runIds);
       expect(new Set(started).size, 'a slot fired twice').to.equal(started.length);
 
-      const runs = get(containerOf(instances[2]!), TOKENS.RunUseCases);
+      const runs = get(containerOf(instances[2]!), RUN_TOKENS.RunUseCases);
       const stored = (await runs.listRuns.execute({ principal: ada, limit: 100 })).runs;
       expect(stored.map((run) => run.id).sort()).to.deep.equal([...started].sort());
       const perSlot = new Map<string, number>();
