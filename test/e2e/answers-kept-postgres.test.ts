@@ -36,7 +36,7 @@ describe('An answer shown is an answer kept (PostgreSQL stopped while the turn e
     await until(
       () => log.entries.some((entry) => entry.message === 'the store did not take an answer; it is tried again'),
       (tried) => tried,
-      { timeoutMs: 10_000, what: 'the final save to be refused' },
+      { what: 'the final save to be refused' },
     );
     proxy.restore();
     const streamed = await ended;

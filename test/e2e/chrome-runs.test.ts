@@ -44,7 +44,7 @@ describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs,
     await until(
       () => kim.json('GET', `/runs/${runs.retried}`),
       (r) => r.body.webhook?.state === 'delivered',
-      { timeoutMs: 15_000, what: 'the retried run and its webhook' },
+      { what: 'the retried run and its webhook' },
     );
     await kim.json('POST', `/automations/${flaky.body.id}/disarm`, {});
 
@@ -90,7 +90,7 @@ describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs,
     await until(
       () => kim.json('GET', `/runs/${runs.interrupted}`),
       (r) => r.body.state === 'succeeded',
-      { timeoutMs: 15_000, what: 'the interrupted run to succeed on its retry' },
+      { what: 'the interrupted run to succeed on its retry' },
     );
     await kim.json('POST', `/automations/${long.body.id}/disarm`, {});
   }

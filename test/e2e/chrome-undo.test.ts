@@ -70,7 +70,7 @@ describe('Deleting with a way back in the shipped chrome (headless Chromium)', f
     const gone = await until(
       () => vic.json('GET', `/automations/${automation.id}`),
       (answer) => answer.status === 404,
-      { timeoutMs: 10_000, what: 'the automation to be deleted after its undo window' },
+      { what: 'the automation to be deleted after its undo window' },
     );
     expect(gone.status).to.equal(404);
     expect(Date.now()).to.be.at.least(Date.parse(pending!.undoUntil));

@@ -103,7 +103,7 @@ export default (env) => ({
 `;
 
 describe("porter serve --config (a host's own Porter)", function () {
-  this.timeout(90_000);
+  this.timeout(180_000);
   let folder: string;
   let running: Serving | null = null;
   beforeEach(async () => {
@@ -242,7 +242,7 @@ describe("porter serve --config (a host's own Porter)", function () {
 });
 
 describe('production refuses to boot without PORTER_SECRET, and writes nothing', function () {
-  this.timeout(90_000);
+  this.timeout(180_000);
   const folder = scratchFolder('porter-no-secret-', { each: true });
 
   const production = { NODE_ENV: 'production' };

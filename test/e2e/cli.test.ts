@@ -42,7 +42,7 @@ function porter(args: string[], env: NodeJS.ProcessEnv = {}, killAfterMs?: numbe
 }
 
 describe('the porter command (bin/porter.js)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
 
   describe('usage', () => {
     it('--help lists the commands and the exit codes, exit 0', async () => {

@@ -66,7 +66,7 @@ describe('A PostgreSQL that stops answering (suspended, or a network black hole)
     await until(
       () => ada.json('POST', '/threads', {}),
       (answer) => answer.status === 201,
-      { timeoutMs: 10_000, what: 'the host to serve again after the test before' },
+      { what: 'the host to serve again after the test before' },
     );
     proxy.swallow();
     const stuck = await timed(ada.json('GET', '/threads'), 10_000);
@@ -75,7 +75,7 @@ describe('A PostgreSQL that stops answering (suspended, or a network black hole)
     const listed = await until(
       () => ada.json('GET', '/threads'),
       (answer) => answer.status === 200,
-      { timeoutMs: 5_000, what: 'GET /threads to answer 200 again' },
+      { what: 'GET /threads to answer 200 again' },
     );
     expect(listed.status).to.equal(200);
     expect((await ada.json('POST', '/threads', {})).status).to.equal(201);

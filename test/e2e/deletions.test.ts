@@ -79,7 +79,7 @@ for (const store of STORES) {
       const gone = await until(
         () => ada.json('GET', `/threads/${threadId}`),
         (answer) => answer.status === 404,
-        { timeoutMs: 15_000, what: 'the thread to be deleted after its window' },
+        { what: 'the thread to be deleted after its window' },
       );
       expect(gone.status).to.equal(404);
       expect(Date.now()).to.be.at.least(Date.parse(pending.undoUntil));
@@ -87,7 +87,7 @@ for (const store of STORES) {
       const purged = await until(
         () => ada.json<{ deletions: Pending[] }>('GET', '/deletions'),
         (answer) => answer.body.deletions.length === 0,
-        { timeoutMs: 15_000, what: 'the pending deletion to be forgotten once purged' },
+        { what: 'the pending deletion to be forgotten once purged' },
       );
       expect(purged.body.deletions).to.deep.equal([]);
       const late = await ada.json<{ error: { code: string } }>('POST', `/deletions/${threadId}/undo`, {});

@@ -210,7 +210,7 @@ describe('Porter mounted through porter.fetch (Hono on @hono/node-server, and pl
             return stored.body.messages[1] ? textOf(stored.body.messages[1]) : '';
           },
           (text) => text !== '',
-          { timeoutMs: 2_000, what: 'the stopped answer to be saved' },
+          { what: 'the stopped answer to be saved' },
         );
         expect(model.aborted).to.equal(abortedBefore + 1);
         expect(saved.startsWith('word0 word1 word2 word3')).to.equal(true);

@@ -113,7 +113,7 @@ const QUERY_VALUES: ReadonlyArray<[string, string]> = [
 
 function describeSweep(label: string, database: () => Promise<{ url: string; done(): Promise<void> } | null>) {
   describe(`The hostile-input sweep over every route (${label})`, function () {
-    this.timeout(120_000);
+    this.timeout(240_000);
     let host: DevHost & { client: WireClient };
     let db: { url: string; done(): Promise<void> } | null = null;
     let ada: WireClient;

@@ -163,7 +163,7 @@ describe('Reliable runs over the wire: retry and concurrency options, dry run, r
     const run = await until(
       () => ada.json('GET', `/runs/${runIds[0]}`),
       (r) => r.body.webhook?.state === 'delivered',
-      { timeoutMs: 10_000, what: 'the completion webhook to be delivered' },
+      { what: 'the completion webhook to be delivered' },
     );
     expect(run.body.webhook.attempts.map((a: Part) => a.status)).to.deep.equal([500, 200]);
     expect(run.body.webhook).to.not.have.property('sealedSecret');

@@ -87,12 +87,12 @@ describe('A schedule slot on three instances sharing one PostgreSQL', function (
         await until(
           () => executed.length,
           (count) => count >= SLOT_RUNS,
-          { timeoutMs: 60_000, what: `the ${SLOT_RUNS} runs to execute` },
+          { timeoutMs: 150_000, what: `the ${SLOT_RUNS} runs to execute` },
         );
         const stored = await until(
           () => everyRun(instances[2]!, ada),
           (all) => all.length === SLOT_RUNS && all.every((run) => run.state === 'succeeded'),
-          { timeoutMs: 30_000, what: `the ${SLOT_RUNS} runs to succeed` },
+          { timeoutMs: 60_000, what: `the ${SLOT_RUNS} runs to succeed` },
         );
         expect(stored.every((run) => run.cause.kind === 'schedule' && run.cause.slot === slot.toISOString())).to.equal(true);
         // Exactly once: each run's tool call ran on one instance, once.

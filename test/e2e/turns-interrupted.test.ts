@@ -46,7 +46,7 @@ for (const engine of ['sqlite', 'postgresql'] as const) {
       const live = await until(
         () => messagesOf(survivor!, thread),
         (messages) => messages.length === 2 && textOf(messages[1]!).length > 0,
-        { timeoutMs: 5_000, what: 'a checkpoint' },
+        { what: 'a checkpoint' },
       );
       expect(markOf(live[1])).to.equal(null);
 

@@ -5,9 +5,15 @@
  * never sleep a fixed time and hope.
  */
 const EVERY_MS = 10;
+/**
+ * How long a wait may take before it fails. Generous on purpose: it is a cap for a busy machine
+ * (another full suite beside this one), never a pace; a wait that holds returns at once. It stays
+ * under mocha's 30 s per test so the failure names what it waited for.
+ */
+export const WAIT_CAP_MS = 20_000;
 
 /** True once `check` holds, false if it still does not after `timeoutMs`. */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<boolean> {
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = WAIT_CAP_MS): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return true;
@@ -22,7 +28,7 @@ export async function until<T>(
   done: (value: T) => boolean,
   options: { timeoutMs?: number; what?: string } = {},
 ): Promise<T> {
-  const timeoutMs = options.timeoutMs ?? 5_000;
+  const timeoutMs = options.timeoutMs ?? WAIT_CAP_MS;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

@@ -129,7 +129,7 @@ const post = (path: string, body: BodyInit, headers: Record<string, string> = {}
   new Request(`${ORIGIN}${MOUNT}${path}`, { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
 
 async function until(check: () => boolean): Promise<void> {
-  if (!(await eventually(check, 1_000))) throw new Error('timed out');
+  if (!(await eventually(check))) throw new Error('timed out');
 }
 
 describe('fetchBridge (the Web-standard mount)', () => {

@@ -103,7 +103,7 @@ describe('The pg-boss scheduler behind a black hole (a suspended server, or a ne
     await until(
       () => failure(scheduler.dispatch(['run_blackhole200001']), 5_000),
       (send) => send.failed === 'sent',
-      { timeoutMs: 15_000, what: 'a dispatch to be sent again' },
+      { what: 'a dispatch to be sent again' },
     );
     await until(() => executed.includes('run_blackhole200001'), Boolean, {
       timeoutMs: DEADLINE_MS + 5_000,
@@ -133,9 +133,9 @@ describe('The pg-boss scheduler behind a black hole (a suspended server, or a ne
       await until(
         () => failure(scheduler.dispatch([next]), 5_000),
         (send) => send.failed === 'sent',
-        { timeoutMs: 10_000, what: 'a dispatch to be sent again' },
+        { what: 'a dispatch to be sent again' },
       );
-      await until(() => executed.includes(next), Boolean, { timeoutMs: 5_000, what: 'the next run executed' });
+      await until(() => executed.includes(next), Boolean, { what: 'the next run executed' });
       expect(unhandled.seen).to.deep.equal([]);
     });
   }

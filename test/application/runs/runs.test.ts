@@ -7,7 +7,7 @@ import { eventually } from '../../support/eventually.js';
 
 /** Resolves when `check` holds (the executor works in the background). */
 async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  if (!(await eventually(check, 2_000))) expect.fail(`timed out waiting for ${what}`);
+  if (!(await eventually(check))) expect.fail(`timed out waiting for ${what}`);
 }
 
 describe('Runs: cooperative stop, idempotent stops, crashed executors', () => {

@@ -51,7 +51,7 @@ describe('An answer shown is an answer kept', () => {
     const stored = await until(
       () => h.threads.messagesOf(id),
       (messages) => messages.length === 2,
-      { timeoutMs: 5_000, what: 'the kept answer to be saved' },
+      { what: 'the kept answer to be saved' },
     );
     expect(texts(stored)).to.deep.equal(['user:are you there?', 'assistant:echo: are you there?']);
   });
@@ -67,7 +67,7 @@ describe('An answer shown is an answer kept', () => {
     await until(
       () => h.threads.messagesOf(second),
       (messages) => messages.length === 2,
-      { timeoutMs: 5_000, what: 'the newest kept answer to be saved' },
+      { what: 'the newest kept answer to be saved' },
     );
     expect(texts(await h.threads.messagesOf(first))).to.deep.equal(['user:one']);
   });

@@ -62,7 +62,7 @@ describe('Interrupted answers are marked in the stored thread', () => {
     await until(
       () => h.threads.messagesOf(id),
       ([, draft]) => draft !== undefined && interruptionOf(draft)?.reason === 'instance-stopped',
-      { timeoutMs: 5_000, what: 'a marked checkpoint' },
+      { what: 'a marked checkpoint' },
     );
     const live = (await h.getThread.execute({ principal: ada, threadId: id })).messages;
     expect(interruptionOf(live[1]), 'a reader of the live turn sees no mark').to.equal(null);
