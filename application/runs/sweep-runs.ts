@@ -7,8 +7,11 @@ import type { AuditTrail } from '../audit/audit-trail.js';
 import type { CompletionWebhookBook } from './completion-webhook-book.js';
 import type { ParkedApprovals } from './parked-approvals.js';
 import type { ResumeRun } from './resume-run.js';
-import type { RunBook } from './run-book.js';
+import type { LoadedRun, RunBook } from './run-book.js';
 import type { RunFollowUp } from './run-follow-up.js';
+
+/** Lost runs taken back at once: a slot's worth from a dead instance goes in a few batches. */
+const RECOVER_AT_ONCE = 16;
 
 export interface SweepSettings {
   /** A run queued this long without an executor taking it is handed over again (its dispatch was lost). */
@@ -97,36 +100,54 @@ export class SweepRuns {
     }
   }
 
-  /** Takes back the running runs whose executor died; true when one's liveness mark was gone. */
+  /**
+   * Takes back the running runs whose executor died; true when one's liveness mark was gone. A dead
+   * instance may have held a whole slot's runs: they are taken back several at a time and each
+   * batch is handed out in one hand-over (one job insert with pg-boss, not one per run), so the
+   * last of them is not left waiting behind the others' writes.
+   */
   private async recoverLost(at: string, marks: LiveMarks | null): Promise<boolean> {
     let markGone = false;
-    for (const loaded of await this.deps.runs.inState('running')) {
+    const lost = (await this.deps.runs.inState('running')).filter((loaded) => {
       const holder = loaded.run.watchedHolder;
       const gone = holder !== null && marks !== null && !marks.isAlive(holder);
-      if (!gone && !loaded.run.leaseExpiredAt(at)) continue;
       markGone ||= gone;
-      const after: Run = loaded.run.stopRequested ? loaded.run.cancel(at) : loaded.run.interrupt(at);
-      if (!(await this.deps.runs.swap(loaded, after))) continue;
-      const retrying = after.state === 'queued';
-      this.deps.logger.warn(retrying ? 'a run lost its executor and is tried again' : 'a run lost its executor and was ended', {
-        runId: after.id,
-        holder: loaded.run.lease?.holder,
-      });
-      const dropped = retrying ? 0 : await this.deps.parked.drop(after.id);
-      await this.deps.audit.record({
-        subject: after.owner.subject,
-        action: 'run.interrupted',
-        outcome: after.state,
-        details: {
-          runId: after.id,
-          automationId: after.automationId,
-          attempt: after.attempts.length,
-          ...(retrying ? { retrying: true } : { droppedApprovals: dropped }),
-        },
-      });
-      if (retrying) await this.deps.dispatcher.dispatch([after.id]);
-      else await this.deps.followUp.after(after.id);
+      return gone || loaded.run.leaseExpiredAt(at);
+    });
+    for (let i = 0; i < lost.length; i += RECOVER_AT_ONCE) {
+      const settled = await Promise.allSettled(lost.slice(i, i + RECOVER_AT_ONCE).map((loaded) => this.takeBack(loaded, at)));
+      // The ones put back are handed out even when another's write failed (which then fails the sweep, as before).
+      const again = settled.flatMap((taken) => (taken.status === 'fulfilled' && taken.value !== null ? [taken.value] : []));
+      if (again.length) await this.deps.dispatcher.dispatch(again);
+      const failed = settled.find((taken) => taken.status === 'rejected');
+      if (failed) throw failed.reason;
     }
     return markGone;
+  }
+
+  /** Ends a lost run's attempt; answers its id when it is to be handed out again, else null (ended, or another took it back). */
+  private async takeBack(loaded: LoadedRun, at: string): Promise<string | null> {
+    const after: Run = loaded.run.stopRequested ? loaded.run.cancel(at) : loaded.run.interrupt(at);
+    if (!(await this.deps.runs.swap(loaded, after))) return null;
+    const retrying = after.state === 'queued';
+    this.deps.logger.warn(retrying ? 'a run lost its executor and is tried again' : 'a run lost its executor and was ended', {
+      runId: after.id,
+      holder: loaded.run.lease?.holder,
+    });
+    const dropped = retrying ? 0 : await this.deps.parked.drop(after.id);
+    await this.deps.audit.record({
+      subject: after.owner.subject,
+      action: 'run.interrupted',
+      outcome: after.state,
+      details: {
+        runId: after.id,
+        automationId: after.automationId,
+        attempt: after.attempts.length,
+        ...(retrying ? { retrying: true } : { droppedApprovals: dropped }),
+      },
+    });
+    if (retrying) return after.id;
+    await this.deps.followUp.after(after.id);
+    return null;
   }
 }
