@@ -18,6 +18,15 @@ type Flat<T> = { [K in keyof T]: T[K] };
  * their literal types (`const T`), so `{ year: long ? 'numeric' : undefined }` still fits `'numeric'`.
  */
 export function defined<const T extends object>(fields: T): Defined<T> {
-  // fromEntries defines each key as its own property, so even a `__proto__` key stays a field.
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Defined<T>;
+  // A loop, not entries → filter → fromEntries: most requests build a few of these, and the three
+  // arrays a call made were most of its cost.
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(fields)) {
+    const value = (fields as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    // Defined as its own property, as fromEntries does, so even a `__proto__` key stays a field.
+    if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
+  }
+  return out as Defined<T>;
 }

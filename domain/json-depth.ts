@@ -47,9 +47,25 @@ export function jsonDepth(text: string | Uint8Array, stopAt = Number.POSITIVE_IN
 
 /** Refuses JSON text nested deeper than `JSON_DEPTH_LIMIT` (`InvalidInput`), before it is parsed. */
 export function assertJsonDepth(text: string | Uint8Array, what = 'The JSON body'): void {
+  // No level opens without a bracket or brace: text with no more of them than the limit (most
+  // bodies) cannot nest past it, and counting them is a native search, not a walk of every byte.
+  if (opensAtMost(text, JSON_DEPTH_LIMIT)) return;
   if (jsonDepth(text, JSON_DEPTH_LIMIT) > JSON_DEPTH_LIMIT) {
     throw new InvalidInput(`${what} nests deeper than ${JSON_DEPTH_LIMIT} levels`, [
       { path: '', message: `nested deeper than ${JSON_DEPTH_LIMIT} levels` },
     ]);
   }
+}
+
+/** Whether `text` holds at most `limit` opening brackets and braces, strings included (an upper bound on its depth). */
+function opensAtMost(text: string | Uint8Array, limit: number): boolean {
+  let opens = 0;
+  if (typeof text === 'string') {
+    for (const mark of ['{', '['])
+      for (let at = text.indexOf(mark); at !== -1; at = text.indexOf(mark, at + 1)) if (++opens > limit) return false;
+  } else {
+    for (const mark of [OPEN_BRACE, OPEN_BRACKET])
+      for (let at = text.indexOf(mark); at !== -1; at = text.indexOf(mark, at + 1)) if (++opens > limit) return false;
+  }
+  return true;
 }

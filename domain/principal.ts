@@ -111,10 +111,15 @@ export function readHostPrincipal(value: unknown, source: string): HostPrincipal
       kind: typeof kind === 'string' ? kind : 'user',
       ...defined({ name: typeof name === 'string' ? name : undefined, email: typeof email === 'string' ? email : undefined }),
     },
-    ignored: Object.keys(returned)
-      .filter((key) => !HOST_PRINCIPAL_FIELDS.includes(key))
-      .sort(),
+    ignored: ignoredKeysOf(returned),
   };
+}
+
+/** The keys of a host's answer that Porter does not use, sorted; most answers have none (every door request reads one). */
+function ignoredKeysOf(returned: Record<string, unknown>): string[] {
+  const ignored: string[] = [];
+  for (const key of Object.keys(returned)) if (!HOST_PRINCIPAL_FIELDS.includes(key)) ignored.push(key);
+  return ignored.length > 1 ? ignored.sort() : ignored;
 }
 
 /** What a value is, in words, without saying what it holds. */

@@ -6,19 +6,25 @@ import { rememberHostContext } from './wire-request.js';
 
 export type { FetchMount, FetchMountInit, KoaMount, KoaMountContext, WireMounts } from './wire-mounts.js';
 
+/** A target whose path the URL parser leaves as it is: no dot segment, escape, backslash or `//` authority to read. */
+const PLAIN_PATH = /^\/(?!\/)[\w\-/]*(?:\?|$)/;
+
 export function mountsOf(wire: KoaWire): WireMounts {
   const callback = wire.app.callback();
-  const serve = (req: IncomingMessage, res: ServerResponse, hostContext?: unknown) =>
+  // Most mounts do not wait for the answer: no promise or listeners are made for them.
+  const dispatch = (req: IncomingMessage, res: ServerResponse, hostContext?: unknown): void => {
+    const direct = wire.direct(req);
+    if (direct) return void direct(req, res);
+    // Only the routers' routes hand the host's context to the principal resolver.
+    if (hostContext !== undefined) rememberHostContext(req, hostContext);
+    void callback(req, res);
+  };
+  const serve = (req: IncomingMessage, res: ServerResponse, hostContext: unknown) =>
     new Promise<void>((resolve) => {
       res.once('finish', resolve);
       res.once('close', resolve);
-      const direct = wire.direct(req);
-      if (direct) return void direct(req, res);
-      // Only the routers' routes hand the host's context to the principal resolver.
-      if (hostContext !== undefined) rememberHostContext(req, hostContext);
-      void callback(req, res);
+      dispatch(req, res, hostContext);
     });
-  const pathOf = (req: IncomingMessage) => new URL(req.url ?? '/', 'http://porter.invalid').pathname;
 
   return {
     koa: async (ctx, next) => {
@@ -26,11 +32,21 @@ export function mountsOf(wire: KoaWire): WireMounts {
       ctx.respond = false;
       await serve(ctx.req, ctx.res, ctx);
     },
-    listener: (req, res) => void serve(req, res),
+    listener: (req, res) => dispatch(req, res),
     handle: (req, res, next) => {
       if (next && !wire.owns(pathOf(req))) return next();
-      void serve(req, res);
+      dispatch(req, res);
     },
-    fetch: fetchBridge((req, res, host) => void serve(req, res, host)).fetch,
+    fetch: fetchBridge((req, res, host) => dispatch(req, res, host)).fetch,
   };
+}
+
+/** The request's path as the URL parser reads it (dot segments resolved); a plain one is read without parsing. */
+function pathOf(req: IncomingMessage): string {
+  const target = req.url ?? '/';
+  if (PLAIN_PATH.test(target)) {
+    const query = target.indexOf('?');
+    return query === -1 ? target : target.slice(0, query);
+  }
+  return new URL(target, 'http://porter.invalid').pathname;
 }

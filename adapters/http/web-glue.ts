@@ -119,22 +119,35 @@ function headersOf(raw: ReadonlyArray<string>): Headers {
 }
 
 /** What Node knows of the exchange beyond the `Request`: its origin, its socket, its body. */
-export function nodeExchange(
-  req: IncomingMessage,
-  res: ServerResponse,
-  origin: string,
-  wireRequest: () => WireRequest = () => nodeWireRequest(req, origin),
-): WebExchange {
-  return {
-    wireRequest,
-    origin,
-    get loopback() {
-      const address = req.socket.localAddress;
-      return address !== undefined && (address === '::1' || /^(::ffff:)?127\./i.test(address));
-    },
-    body: (limit) => readBody(req, limit),
-    onClose: (listener) => void res.once('close', listener),
-  };
+export function nodeExchange(req: IncomingMessage, res: ServerResponse, origin: string, wireRequest?: () => WireRequest): WebExchange {
+  return new NodeExchange(req, res, origin, wireRequest);
+}
+
+/** A class, not an object of closures: every request through the glue makes one. */
+class NodeExchange implements WebExchange {
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    readonly origin: string,
+    private readonly wireRequestOf: (() => WireRequest) | undefined,
+  ) {}
+
+  wireRequest(): WireRequest {
+    return this.wireRequestOf ? this.wireRequestOf() : nodeWireRequest(this.req, this.origin);
+  }
+
+  get loopback(): boolean {
+    const address = this.req.socket.localAddress;
+    return address !== undefined && (address === '::1' || /^(::ffff:)?127\./i.test(address));
+  }
+
+  body(limit: number): Promise<Uint8Array<ArrayBuffer>> {
+    return readBody(this.req, limit);
+  }
+
+  onClose(listener: () => void): void {
+    this.res.once('close', listener);
+  }
 }
 
 /**
@@ -235,16 +248,16 @@ export async function writeWebResponse(req: IncomingMessage, res: ServerResponse
     return;
   }
   const body = nullBody ? (await response.body?.cancel(), null) : Buffer.from(await response.arrayBuffer());
-  res.statusCode = response.status;
-  for (const [name, value] of response.headers) {
-    if (name === 'set-cookie') res.appendHeader(name, value);
-    else res.setHeader(name, value);
-  }
+  // The head in one list for writeHead (each `set-cookie` its own line): headers set on `res`
+  // before are kept unless the answer names them, as setHeader would, without a map built per answer.
+  const head: string[] = [];
+  for (const [name, value] of response.headers) if (!(body && name === 'content-length')) head.push(name, value);
   // An empty answer (a 202) says so, where Koa would have written a status text.
-  if (body) res.setHeader('Content-Length', body.length);
+  if (body) head.push('content-length', String(body.length));
   if (response.status >= 400 && !req.complete) {
-    res.setHeader('Connection', 'close');
+    head.push('connection', 'close');
     lingerOnClose(req, res);
   }
+  res.writeHead(response.status, head);
   res.end(body);
 }

@@ -52,7 +52,7 @@ export class OtelTelemetry implements Telemetry {
     return trace.getTracer(TRACER_NAME, this.settings.version);
   }
 
-  async span<T>(
+  span<T>(
     name: string,
     attributes: SpanAttributes | (() => SpanAttributes),
     work: (span: OpenSpan) => Promise<T>,
@@ -61,8 +61,27 @@ export class OtelTelemetry implements Telemetry {
     const active = context.active();
     const stored = options.parent ? parseTraceparent(options.parent) : null;
     // No provider registered and no trace to carry on: the span would be a no-op that no one sees,
-    // so none is made (no tracer looked up, no span object, no context).
-    if (!stored && this.unobserved() && !trace.getSpanContext(active)) return work(UNRECORDED);
+    // so none is made (no tracer looked up, no span object, no context), nor a promise around the
+    // work's own: a door call passes three of these.
+    if (!stored && this.unobserved() && !trace.getSpanContext(active)) {
+      try {
+        // A native promise comes back as it is; anything else (a work that is not async) is wrapped.
+        return Promise.resolve(work(UNRECORDED));
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+    }
+    return this.recorded(name, attributes, work, options, active, stored);
+  }
+
+  private async recorded<T>(
+    name: string,
+    attributes: SpanAttributes | (() => SpanAttributes),
+    work: (span: OpenSpan) => Promise<T>,
+    options: SpanOptions,
+    active: Context,
+    stored: ReturnType<typeof parseTraceparent>,
+  ): Promise<T> {
     let parent: Context = active;
     const links: Link[] = [];
     if (stored) {
