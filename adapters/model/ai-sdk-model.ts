@@ -2,8 +2,8 @@ import { LegacyOpenTelemetry } from '@ai-sdk/otel';
 import type { Tracer } from '@opentelemetry/api';
 import {
   convertToModelMessages,
+  experimental_streamTextLowMemory as streamTextOnce,
   jsonSchema,
-  streamText,
   tool,
   type LanguageModel,
   type LanguageModelUsage,
@@ -68,7 +68,9 @@ export class AiSdkModel implements Model {
       });
     }
     const messages = await convertToModelMessages(request.messages as unknown as UIMessage[], { ignoreIncompleteToolCalls: true });
-    const result = streamText({
+    // One reader of one projection (`stream`): the SDK's single-consumer form, with no replay
+    // branch teed off every part and no content kept for result getters Porter never reads.
+    const result = streamTextOnce({
       model: this.model,
       messages,
       ...defined({
