@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { JsonToSseTransformStream, UI_MESSAGE_STREAM_HEADERS } from 'ai';
+import { UI_MESSAGE_STREAM_HEADERS } from 'ai';
 import type { Context } from 'koa';
 import type { TurnStream } from '../../ports/use-cases/threads.js';
 
 /** An SSE comment: readers (the AI SDK's among them) skip it; proxies see bytes and keep the stream open. */
 export const KEEP_ALIVE_COMMENT = ': keep-alive\n\n';
+/** The stream's last event, as the AI SDK's `JsonToSseTransformStream` ends it. */
+const DONE = 'data: [DONE]\n\n';
 
 export interface TurnStreamOptions {
   /** Longest silence before a keep-alive comment is sent. */
@@ -13,25 +14,62 @@ export interface TurnStreamOptions {
 }
 
 /**
- * Sends a turn as the AI SDK UI message stream protocol v1: SSE framed by the AI SDK's own
- * `JsonToSseTransformStream` (ending with `data: [DONE]`), with its headers. While the stream is
- * open and nothing was sent for `keepAliveMs` (a long tool call, a turn waiting in line), an SSE
- * comment goes out, so proxies with an idle timeout keep the connection. A client that goes away
- * detaches; the turn runs on (unless the host gives up turns nobody reads: `turnGraceSeconds`).
+ * Sends a turn as the AI SDK UI message stream protocol v1: SSE framed as the AI SDK's own
+ * `JsonToSseTransformStream` frames it (one `data:` line of JSON a chunk, ending with `data: [DONE]`),
+ * with its headers. While the stream is open and nothing was sent for `keepAliveMs` (a long tool
+ * call, a turn waiting in line), an SSE comment goes out, so proxies with an idle timeout keep the
+ * connection. A client that goes away detaches; the turn runs on (unless the host gives up turns
+ * nobody reads: `turnGraceSeconds`).
+ *
+ * Each chunk is pushed into the response as soon as the turn yields it, in the same tick, so the
+ * chunks a turn emits together leave in one socket write (the response corks until the next tick);
+ * a web stream pipeline here cost a write, and several promises, a chunk.
  */
 export function sendTurn(ctx: Context, turn: TurnStream, options: TurnStreamOptions): void {
   const iterator = turn.chunks[Symbol.asyncIterator]();
-  const chunks = new ReadableStream<unknown>({
-    async pull(controller) {
-      const next = await iterator.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
+  let resume: (() => void) | null = null;
+  let pumping = false;
+  const body = new Readable({
+    // Strings pass to the response as they are, with no Buffer a chunk.
+    objectMode: true,
+    read() {
+      const wake = resume;
+      resume = null;
+      wake?.();
+      if (!pumping) {
+        pumping = true;
+        void pump();
+      }
     },
-    cancel() {
+    destroy(error, callback) {
+      keepAlive.stop();
       turn.detach();
+      const wake = resume;
+      resume = null;
+      wake?.();
+      callback(error);
     },
   });
-  const keepAlive = keepingAlive(options.keepAliveMs);
+  const keepAlive = keepingAlive(options.keepAliveMs, () => body.push(KEEP_ALIVE_COMMENT));
+  const pump = async () => {
+    try {
+      for (;;) {
+        const next = await iterator.next();
+        if (body.destroyed) return;
+        if (next.done) {
+          keepAlive.stop();
+          body.push(DONE);
+          body.push(null);
+          return;
+        }
+        keepAlive.sent();
+        // The reader is behind: the turn's own buffer holds what follows until it reads again.
+        if (!body.push(`data: ${JSON.stringify(next.value)}\n\n`)) await new Promise<void>((wake) => (resume = wake));
+      }
+    } catch (error) {
+      body.destroy(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
   ctx.req.socket.setNoDelay(true);
   ctx.res.once('close', () => {
     keepAlive.stop();
@@ -39,45 +77,38 @@ export function sendTurn(ctx: Context, turn: TurnStream, options: TurnStreamOpti
   });
   ctx.status = 200;
   ctx.set({ ...UI_MESSAGE_STREAM_HEADERS, 'x-porter-thread-id': turn.threadId });
-  ctx.body = Readable.fromWeb(
-    chunks.pipeThrough(new JsonToSseTransformStream()).pipeThrough(keepAlive.stream) as NodeReadableStream<string>,
-  );
+  ctx.body = body;
 }
 
-/** Passes SSE text through, adding a comment whenever nothing passed for `ms`. */
-function keepingAlive(ms: number): { stream: TransformStream<string, string>; stop(): void } {
+/**
+ * Calls `send` whenever nothing was sent for `ms`. One timer for the stream's life: each chunk
+ * sent only notes the time, and the timer, when it fires early, waits out the rest.
+ */
+function keepingAlive(ms: number, send: () => void): { sent(): void; stop(): void } {
+  let last = Date.now();
   let timer: ReturnType<typeof setTimeout> | null = null;
-  let stopped = false;
-  let send: (text: string) => void = () => undefined;
-  const stop = () => {
-    stopped = true;
-    if (timer) clearTimeout(timer);
-    timer = null;
-  };
-  const arm = () => {
-    if (timer) clearTimeout(timer);
-    if (stopped) return;
+  const arm = (wait: number) => {
     timer = setTimeout(() => {
+      timer = null;
+      const idle = Date.now() - last;
+      if (idle < ms) return arm(ms - idle);
       try {
-        send(KEEP_ALIVE_COMMENT);
-        arm();
+        send();
       } catch {
         // The reading side is gone.
-        stop();
+        return;
       }
-    }, ms);
+      last = Date.now();
+      arm(ms);
+    }, wait);
     timer.unref?.();
   };
-  const stream = new TransformStream<string, string>({
-    start(controller) {
-      send = (text) => controller.enqueue(text);
-      arm();
+  arm(ms);
+  return {
+    sent: () => void (last = Date.now()),
+    stop: () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
     },
-    transform(text, controller) {
-      controller.enqueue(text);
-      arm();
-    },
-    flush: stop,
-  });
-  return { stream, stop };
+  };
 }

@@ -2,8 +2,8 @@ import { LegacyOpenTelemetry } from '@ai-sdk/otel';
 import type { Tracer } from '@opentelemetry/api';
 import {
   convertToModelMessages,
+  experimental_streamTextLowMemory as streamTextOnce,
   jsonSchema,
-  streamText,
   tool,
   type LanguageModel,
   type LanguageModelUsage,
@@ -13,6 +13,9 @@ import {
 } from 'ai';
 import type { Model, ModelEvent, ModelStepRequest } from '../../ports/model.js';
 import { defined } from '../../domain/defined.js';
+
+/** The AI SDK's telemetry off: no global integration hears the call either. */
+const NO_TELEMETRY: TelemetryOptions = { isEnabled: false };
 
 /**
  * The Model port over any AI SDK `LanguageModel`: one `streamText` step with tools declared but
@@ -28,7 +31,9 @@ export class AiSdkModel implements Model {
      * without settings reports to whatever integrations the host registered globally, with
      * prompts and answers, whatever Porter's `telemetry` option says.
      */
-    private readonly telemetry: TelemetryOptions = { isEnabled: false },
+    private readonly telemetry: TelemetryOptions = NO_TELEMETRY,
+    /** Whether a span made now would be seen; when not, a step runs with the SDK's telemetry off (its events cost a copy each). */
+    private readonly observed: () => boolean = () => true,
   ) {}
 
   /**
@@ -37,13 +42,19 @@ export class AiSdkModel implements Model {
    * `@ai-sdk/otel` names LegacyOpenTelemetry; passed per call, so the host's own AI SDK calls keep
    * whatever the host registered). Prompts and answers are recorded only with `recordContent`.
    */
-  traced(tracer: Tracer, recordContent: boolean): AiSdkModel {
-    return new AiSdkModel(this.model, this.source, this.label, {
-      isEnabled: true,
-      integrations: [new LegacyOpenTelemetry({ tracer })],
-      recordInputs: recordContent,
-      recordOutputs: recordContent,
-    });
+  traced(tracer: Tracer, recordContent: boolean, observed: () => boolean = () => true): AiSdkModel {
+    return new AiSdkModel(
+      this.model,
+      this.source,
+      this.label,
+      {
+        isEnabled: true,
+        integrations: [new LegacyOpenTelemetry({ tracer })],
+        recordInputs: recordContent,
+        recordOutputs: recordContent,
+      },
+      observed,
+    );
   }
 
   assertConfigured(): void {}
@@ -57,7 +68,9 @@ export class AiSdkModel implements Model {
       });
     }
     const messages = await convertToModelMessages(request.messages as unknown as UIMessage[], { ignoreIncompleteToolCalls: true });
-    const result = streamText({
+    // One reader of one projection (`stream`): the SDK's single-consumer form, with no replay
+    // branch teed off every part and no content kept for result getters Porter never reads.
+    const result = streamTextOnce({
       model: this.model,
       messages,
       ...defined({
@@ -67,7 +80,7 @@ export class AiSdkModel implements Model {
       }),
       abortSignal: request.signal,
       maxRetries: 1,
-      telemetry: this.telemetry,
+      telemetry: this.observed() ? this.telemetry : NO_TELEMETRY,
       // Errors arrive as stream parts and end the turn there (logged by Porter); the SDK's default
       // would also print them to the console.
       onError: () => undefined,

@@ -111,6 +111,15 @@ export class OtelTelemetry implements Telemetry {
   }
 
   /**
+   * False while no span made now would be seen: no provider registered and no trace to carry on
+   * (the case `span` makes no span for). Callers with work of their own per span (the AI SDK's
+   * telemetry on each model step) skip it then.
+   */
+  observed(): boolean {
+    return !this.unobserved() || trace.getSpanContext(context.active()) !== undefined;
+  }
+
+  /**
    * True while no tracer provider is registered (the API's global is its own proxy, delegating to
    * nobody). Asked at each span, so a provider the host registers later is used from then on.
    */

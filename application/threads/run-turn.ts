@@ -101,7 +101,7 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
       const relay = new TurnRelay(feeds.chunks, turnId, logger, continuing ? chunksRebuilding(continuing) : []);
       let unhold: () => void;
       try {
-        unhold = await lease.hold(threadId, turnId, live);
+        unhold = await lease.hold(threadId, turnId, live, turn.ahead);
       } catch (error) {
         // Never started: it must not hold this instance's side of the thread either.
         hub.finish(live);
@@ -128,6 +128,7 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
       void this.settlement.settle({ ...settled, continuing: continuing !== null, owner: turn.owner, messages: turn.messages }, ran);
       return reader;
     } catch (error) {
+      turn.ahead.drop();
       await this.settlement.letGo(threadId, turnId, turn.slot);
       throw error;
     }

@@ -19,6 +19,7 @@ import type { TurnHub } from './turn-hub.js';
 import { TurnLine } from './turn-line.js';
 import { TurnMessages, type ReadyMessages, type TakenThread } from './turn-messages.js';
 import type { TurnSettlement } from './turn-settlement.js';
+import { watchAhead, type WatchAhead } from './turn-lease.js';
 import type { TurnFeeds, TurnSettings } from './turn-settings.js';
 
 /** Chunks of turns whose instance died are pruned once they are this old. */
@@ -57,6 +58,8 @@ export interface AdmittedTurn extends ReadyMessages {
   readonly slot: TurnSlot | null;
   /** The thread's owner as the turn found it. */
   readonly owner: string;
+  /** The watch on the turn's stop signal, begun before it took its thread: the lease takes it over. */
+  readonly ahead: WatchAhead;
 }
 
 /** A turn that waits in the thread's line: `admitted` waits for its place (null: the reader left first). */
@@ -74,6 +77,7 @@ export type Admission =
 /** A turn that took its thread. */
 interface Started extends TakenThread {
   readonly turnId: string;
+  readonly ahead: WatchAhead;
 }
 
 /**
@@ -157,9 +161,20 @@ export class TurnAdmission {
     if (!thread.canStartTurnAt(now, ticket)) return again();
     const turnId = ticket ?? ids.mint('turn');
     const abandoned = thread.abandonedTurn(now)?.id ?? null;
-    const held = await threads.swap(loaded, thread.startTurn(turnId, now, settings.leaseMs, ticket, sent ?? undefined, holders?.mine));
-    if (!held) return again();
-    return { loaded, held, turnId, abandoned, sent };
+    // Watched before the thread is taken: a stop can name the turn only after, so none goes unheard.
+    const ahead = await watchAhead(this.deps.feeds, turnId, settings.leaseMs);
+    let held: LoadedThread | null;
+    try {
+      held = await threads.swap(loaded, thread.startTurn(turnId, now, settings.leaseMs, ticket, sent ?? undefined, holders?.mine));
+    } catch (error) {
+      ahead.drop();
+      throw error;
+    }
+    if (!held) {
+      ahead.drop();
+      return again();
+    }
+    return { loaded, held, turnId, abandoned, sent, ahead };
   }
 
   /** The steps a turn takes once it holds its thread, up to its messages stored; a refusal lets the thread go. */
@@ -184,7 +199,10 @@ export class TurnAdmission {
         message: request.message,
         release: () => this.settlement.letGo(threadId, turnId),
       });
-      if (answered) return { kind: 'answered', stream: answered };
+      if (answered) {
+        started.ahead.drop();
+        return { kind: 'answered', stream: answered };
+      }
       // Once the thread is held (a refused or queued-out turn spends nothing): the turn takes one of
       // the subject's places in flight, then a turn with nothing left of its tokens is refused
       // before it spends a turn, then the turn's unit is reserved. Any refusal releases the thread
@@ -194,8 +212,9 @@ export class TurnAdmission {
       await this.deps.meter.charge(request.principal, 'turns');
       for (const answer of request.answers ?? []) await this.answer(request, answer.approvalId, answer.approved);
       const ready = await this.messages.ready(request, started);
-      return { kind: 'admitted', turn: { request, turnId, slot, owner: loaded.thread.owner, ...ready } };
+      return { kind: 'admitted', turn: { request, turnId, slot, owner: loaded.thread.owner, ahead: started.ahead, ...ready } };
     } catch (error) {
+      started.ahead.drop();
       await this.settlement.letGo(threadId, turnId, slot);
       throw error;
     }

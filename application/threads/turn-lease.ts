@@ -1,6 +1,47 @@
 import type { Logger } from '../../ports/logger.js';
 import type { LiveTurn } from './turn-hub.js';
 import type { StopDeps } from './turn-stopper.js';
+import type { TurnFeeds } from './turn-settings.js';
+
+/**
+ * A watch on a turn's stop signal begun before the turn took its thread: a stop can name the turn
+ * only once it holds the thread, so with this watch no stop can come unheard, and the lease need
+ * not read the thread when it begins (unless the signal rang meanwhile).
+ */
+export interface WatchAhead {
+  /** The lease's from now: later signals call `look`. Null when the watch lapsed (the lease then watches anew). */
+  take(look: () => void): { readonly rang: boolean; readonly unwatch: () => void } | null;
+  /** The turn does not run: the watch ends. */
+  drop(): void;
+}
+
+/**
+ * Begins watching `turnId`'s signal ahead of its start. A watch neither taken nor dropped (an
+ * admission path that forgot it) ends by itself after `lapseMs`.
+ */
+export async function watchAhead(feeds: TurnFeeds, turnId: string, lapseMs: number): Promise<WatchAhead> {
+  let rang = false;
+  let look: (() => void) | null = null;
+  let ended = false;
+  const unwatchNow = await feeds.signals.watch(turnId, () => (look ? look() : (rang = true)));
+  const unwatch = () => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(lapse);
+    unwatchNow();
+  };
+  const lapse = setTimeout(unwatch, lapseMs);
+  lapse.unref?.();
+  return {
+    take: (taker) => {
+      if (ended) return null;
+      clearTimeout(lapse);
+      look = taker;
+      return { rang, unwatch };
+    },
+    drop: unwatch,
+  };
+}
 
 /** What TurnLease is built from. */
 export interface TurnLeaseDeps extends StopDeps {
@@ -18,17 +59,21 @@ export interface TurnLeaseDeps extends StopDeps {
 export class TurnLease {
   constructor(private readonly deps: TurnLeaseDeps) {}
 
-  /** Starts renewing and watching; the answer ends both. */
-  async hold(threadId: string, turnId: string, live: LiveTurn): Promise<() => void> {
+  /**
+   * Starts renewing and watching; the answer ends both. `ahead`: the watch the turn began before it
+   * took its thread, taken over (no read of the thread unless it rang).
+   */
+  async hold(threadId: string, turnId: string, live: LiveTurn, ahead?: WatchAhead): Promise<() => void> {
     const look = () =>
       void this.look(threadId, turnId, live).catch((error: unknown) =>
         this.deps.logger.warn('a stop signal could not be read; the next renewal looks again', { threadId, cause: String(error) }),
       );
-    const unwatch = await this.deps.feeds.signals.watch(turnId, look);
+    const taken = ahead?.take(look) ?? null;
+    const unwatch = taken ? taken.unwatch : await this.deps.feeds.signals.watch(turnId, look);
     const heartbeat = setInterval(() => void this.renew(threadId, turnId, live), Math.max(50, Math.floor(this.deps.settings.leaseMs / 3)));
     heartbeat.unref?.();
-    // A stop asked before the watch began.
-    look();
+    // A stop asked before the watch began (none could be, with a watch begun before the thread was taken, unless it rang).
+    if (!taken || taken.rang) look();
     return () => {
       clearInterval(heartbeat);
       unwatch();

@@ -85,5 +85,5 @@ export function telemetryFor(config: PorterConfig): Telemetry {
  */
 function tracedModel(model: Model, telemetry: Telemetry): Model {
   if (!(model instanceof AiSdkModel) || !(telemetry instanceof OtelTelemetry)) return model;
-  return model.traced(telemetry.tracer, telemetry.recordsContent);
+  return model.traced(telemetry.tracer, telemetry.recordsContent, () => telemetry.observed());
 }
