@@ -1,56 +1,21 @@
 import { chunksRebuilding, type UiChunk } from '../../domain/threads/ui-chunk.js';
-import type { Clock } from '../../ports/clock.js';
-import type { Ids } from '../../ports/ids.js';
-import type { Logger } from '../../ports/logger.js';
-import type { Model } from '../../ports/model.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { TurnRequest, TurnStream } from '../../ports/use-cases/threads.js';
-import type { GuardUseCases } from '../../ports/use-cases/guard.js';
 import type { AgentTurn } from './agent-turn.js';
-import type { ThreadBook } from './thread-book.js';
-import type { ThreadWaits } from './thread-waits.js';
-import type { TurnHub } from './turn-hub.js';
 import type { TurnLease } from './turn-lease.js';
-import { TurnAdmission, type AdmittedTurn, type PlaceInLine } from './turn-admission.js';
+import { TurnAdmission, type AdmittedTurn, type PlaceInLine, type TurnAdmissionDeps } from './turn-admission.js';
 import { TurnRelay } from './turn-relay.js';
-import { TurnSettlement } from './turn-settlement.js';
-import type { TurnFeeds, TurnSettings } from './turn-settings.js';
-import type { UsageMeter } from '../usage/usage-meter.js';
-import type { TurnSlots } from '../usage/turn-slots.js';
-import type { SentAgain } from './sent-again.js';
-import type { MessageAttachments } from '../files/message-attachments.js';
-import type { TurnHolders } from './turn-holders.js';
-import type { ThreadTitler } from './thread-titler.js';
+import { TurnSettlement, type TurnSettlementDeps } from './turn-settlement.js';
+import type { TurnSettings } from './turn-settings.js';
 import { defined } from '../../domain/defined.js';
 
 export { TURN_LEASE_MS } from './turn-settings.js';
 
-/** What RunTurn is built from. */
-export interface RunTurnDeps {
-  readonly threads: ThreadBook;
+/** What RunTurn is built from: what its admission and settlement need, and the agent and lease it runs between them. */
+export interface RunTurnDeps extends TurnAdmissionDeps, TurnSettlementDeps {
   readonly agent: AgentTurn;
-  readonly hub: TurnHub;
-  readonly decide: GuardUseCases['decideApproval'];
-  readonly model: Model;
-  readonly ids: Ids;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly feeds: TurnFeeds;
   readonly lease: TurnLease;
-  readonly waits: ThreadWaits;
   readonly settings: TurnSettings;
-  /** The subject's `turns` and `tokens` budgets (`NoUsageMeter`: nothing is metered). */
-  readonly meter: UsageMeter;
-  /** The bound on the subject's turns in flight (`maxTurnsInFlight`); absent, none. */
-  readonly slots?: TurnSlots;
-  /** Checks a new message's file parts against the person's uploads; absent, a message with one is refused. */
-  readonly attachments?: MessageAttachments;
-  /** Answers a person's message sent again under the client's id (a retry) instead of storing it twice. */
-  readonly again: SentAgain;
-  /** Judges holds by the engine's liveness marks (PostgreSQL); absent, by their leases alone. */
-  readonly holders?: TurnHolders;
-  /** Names a thread after its first answer; absent, the first message names it. */
-  readonly titler?: ThreadTitler;
 }
 
 /**

@@ -2,9 +2,6 @@ import { Conflict, InvalidInput, NotFound } from '../../domain/errors.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import { sentIdOf } from '../../domain/threads/sent-message.js';
 import { asReadDuring } from '../../domain/threads/interruption.js';
-import type { Clock } from '../../ports/clock.js';
-import type { Ids } from '../../ports/ids.js';
-import type { Logger } from '../../ports/logger.js';
 import type { Model } from '../../ports/model.js';
 import type { TurnRequest, TurnStream } from '../../ports/use-cases/threads.js';
 import type { GuardUseCases } from '../../ports/use-cases/guard.js';
@@ -12,33 +9,21 @@ import type { MessageAttachments } from '../files/message-attachments.js';
 import type { UsageMeter } from '../usage/usage-meter.js';
 import type { TurnSlot, TurnSlots } from '../usage/turn-slots.js';
 import type { SentAgain } from './sent-again.js';
-import type { LoadedThread, ThreadBook } from './thread-book.js';
-import type { ThreadWaits } from './thread-waits.js';
-import type { TurnHolders } from './turn-holders.js';
-import type { TurnHub } from './turn-hub.js';
-import { TurnLine } from './turn-line.js';
+import type { LoadedThread } from './thread-book.js';
+import { TurnLine, type TurnLineDeps } from './turn-line.js';
 import { TurnMessages, type ReadyMessages, type TakenThread } from './turn-messages.js';
 import type { TurnSettlement } from './turn-settlement.js';
 import { watchAhead, type WatchAhead } from './turn-lease.js';
-import type { TurnFeeds, TurnSettings } from './turn-settings.js';
 
 /** Chunks of turns whose instance died are pruned once they are this old. */
 const PRUNE_AFTER_MS = 6 * 60 * 60 * 1000;
 /** How often this instance prunes them (at a turn's start). */
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
-/** What TurnAdmission is built from (RunTurn's parts). */
-export interface TurnAdmissionDeps {
-  readonly threads: ThreadBook;
-  readonly hub: TurnHub;
+/** What TurnAdmission is built from (RunTurn's parts): its line's, and what the checks and the stored message need. */
+export interface TurnAdmissionDeps extends TurnLineDeps {
   readonly decide: GuardUseCases['decideApproval'];
   readonly model: Model;
-  readonly ids: Ids;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly feeds: TurnFeeds;
-  readonly waits: ThreadWaits;
-  readonly settings: TurnSettings;
   /** The subject's `turns` and `tokens` budgets (`NoUsageMeter`: nothing is metered). */
   readonly meter: UsageMeter;
   /** The bound on the subject's turns in flight (`maxTurnsInFlight`); absent, none. */
@@ -47,8 +32,6 @@ export interface TurnAdmissionDeps {
   readonly attachments?: MessageAttachments | undefined;
   /** Answers a person's message sent again under the client's id (a retry) instead of storing it twice. */
   readonly again: SentAgain;
-  /** Judges holds by the engine's liveness marks (PostgreSQL); absent, by their leases alone. */
-  readonly holders?: TurnHolders | undefined;
 }
 
 /** A turn that holds its thread and passed every check, its messages stored: what its run needs. */
