@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startDevHost, type DevHost } from '../../composition/dev-host/dev-host.js';
-import { developmentOAuth } from '../../composition/dev-host/dev-oauth.js';
+import type { DevHost, startDevHost as StartDevHost } from '../../composition/dev-host/dev-host.js';
+import type { developmentOAuth as DevelopmentOAuth } from '../../composition/dev-host/dev-oauth.js';
 import type { PorterOptions } from '../../composition/config/config-schema.js';
 import { doorToken } from '../../composition/testing/door-token.js';
+import { builtModule, ensureBuilt } from '../support/built-porter.js';
 
 /** One `tools/call` of the read tool `notes_list`, failing on an error result. */
 export const call = (client: Client) => async () => {
@@ -13,13 +14,18 @@ export const call = (client: Client) => async () => {
 
 /**
  * The development host as `npm start` runs it, on a SQLite file, with the access-token cache as
- * given and the breakers off unless `breakers` says otherwise.
+ * given and the breakers off unless `breakers` says otherwise. Loaded from the built package
+ * (`dist/`, built first when stale), as a host runs Porter; the bare servers it is compared with
+ * run the SDK's built JavaScript too.
  */
-export function doorHost(
+export async function doorHost(
   tokenCacheMs: number | undefined,
   databaseUrl: string,
   breakers: PorterOptions['breakers'] = false,
 ): Promise<DevHost> {
+  ensureBuilt();
+  const { startDevHost } = await builtModule<{ startDevHost: typeof StartDevHost }>('composition/dev-host/dev-host.js');
+  const { developmentOAuth } = await builtModule<{ developmentOAuth: typeof DevelopmentOAuth }>('composition/dev-host/dev-oauth.js');
   return startDevHost({
     port: 0,
     env: {

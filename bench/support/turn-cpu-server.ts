@@ -6,13 +6,15 @@
  * wire (under its default mount, /api/porter); `{kind: 'bare'}` is the AI SDK alone beside the `pg` driver Porter's
  * store uses: it stores the thread, reads its history, stores the user message, streams
  * `streamText`, and stores the answer when the stream finishes, as a chat server must. Both print
- * `listening <port>` and answer `GET /cpu` with this process's CPU time in microseconds.
+ * `listening <port>` and answer `GET /cpu` with this process's CPU time in microseconds. Porter is
+ * loaded from `dist/` (see built-porter.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { convertToModelMessages, streamText, type UIMessage } from 'ai';
-import { createPorter } from '../../composition/create-porter.js';
+import type { createPorter as CreatePorter } from '../../composition/create-porter.js';
+import { BUILT_ENTRY } from './built-porter.js';
 import { zeroLatencyModel } from './quiet-model.js';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as { kind: 'porter' | 'bare'; databaseUrl: string; tokens: number };
@@ -23,6 +25,8 @@ function cpu(res: ServerResponse): void {
 }
 
 async function porterHandler(): Promise<(req: IncomingMessage, res: ServerResponse) => void> {
+  // The built package, as a host runs it (the bench builds it first).
+  const { createPorter } = (await import(BUILT_ENTRY)) as { createPorter: typeof CreatePorter };
   const porter = await createPorter(
     {
       principal: (request) => ({ subject: String(request.headers['x-subject'] ?? 'bench'), kind: 'user' }),

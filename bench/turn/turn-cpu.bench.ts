@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { BenchResult, Figure } from '../support/harness.js';
 import { benchDatabaseOrSkip, type BenchDatabase } from '../support/postgres-database.js';
 import { startTsx } from '../../test/support/child-process.js';
+import { ensureBuilt } from '../support/built-porter.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVER = join(ROOT, 'bench', 'support', 'turn-cpu-server.ts');
@@ -145,9 +146,10 @@ const ms = (micros: number) => `${(micros / 1000).toFixed(2)} ms`;
  * Anchor, in the same run and on the same server: a bare AI SDK server storing the same thread and
  * messages in the same PostgreSQL with the same `pg` driver (bench/support/turn-cpu-server.ts).
  * Goal (issue 32): Porter's combined CPU per turn ≤ 2× the bare server's. Each server runs in a
- * process of its own; the client's CPU is not counted.
+ * process of its own; the client's CPU is not counted. Porter runs from its built package (`dist/`).
  */
 export async function run(): Promise<BenchResult[]> {
+  ensureBuilt();
   const porterDb = await benchDatabaseOrSkip('turn-cpu');
   const bareDb = await benchDatabaseOrSkip('turn-cpu');
   if (!porterDb || !bareDb) return [];
