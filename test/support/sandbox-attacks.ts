@@ -70,6 +70,18 @@ async function leaks(): Promise<string[]> {
   return found;
 }
 
+/**
+ * How many of the app's swappers said they were flipping: a race the app never mounted proves
+ * nothing, so the tests check this is not 0.
+ */
+const swapsMounted = { read: 0, write: 0 };
+
+/** Asks the app to start a swapper, counting it when it answers that it is swapping. */
+async function swap(session: SandboxSession, race: keyof typeof swapsMounted, name: string, body: unknown): Promise<void> {
+  const answer = await call(session, name, body).catch(() => null);
+  if (answer?.started === true) swapsMounted[race]++;
+}
+
 /** The host's snapshot of an app (and its working tree), taken while the app swaps links in its folder. */
 async function readRace(rounds: number): Promise<string[]> {
   const session = await served('app_read');
@@ -77,10 +89,10 @@ async function readRace(rounds: number): Promise<string[]> {
   const names = ['notes.txt', 'data.json', 'style.css', 'lib', 'extra.txt'];
   for (let round = 0; round < rounds; round++) {
     // What fails under the race fails; what matters is what the host copied.
-    await call(session, 'swap-links', { targets, names, ms: 4000 }).catch(() => undefined);
+    await swap(session, 'read', 'swap-links', { targets, names, ms: 4000 });
     await session.writeFiles([{ path: '/app/app.json', content: JSON.stringify({ round }) }]).catch(() => undefined);
     await session.start().catch(() => undefined);
-    await call(session, 'swap-links', { targets, names, ms: 4000 }).catch(() => undefined);
+    await swap(session, 'read', 'swap-links', { targets, names, ms: 4000 });
     await session.snapshot().catch(() => undefined);
   }
   return leaks();
@@ -90,14 +102,14 @@ async function readRace(rounds: number): Promise<string[]> {
 async function writeRace(rounds: number): Promise<string[]> {
   const session = await served('app_write');
   for (let round = 0; round < rounds && (await readdir(hostFolder)).length === 0; round++) {
-    if (round % 40 === 0) await call(session, 'swap-dir', { name: 'lib', target: hostFolder, ms: 4000 }).catch(() => undefined);
+    if (round % 40 === 0) await swap(session, 'write', 'swap-dir', { name: 'lib', target: hostFolder, ms: 4000 });
     // An edit: a few files, some in the folder the app swaps.
     const edit = [`/app/lib/evil-${round}.js`, `/app/lib/util-${round}.js`, `/app/app-${round}.json`];
     await session.writeFiles(edit.map((path) => ({ path, content: `module.exports = ${round};` }))).catch(() => undefined);
   }
   const snapshot = await session.snapshot().catch(() => null);
   for (let round = 0; round < 5 && snapshot; round++) {
-    await call(session, 'swap-dir', { name: 'lib', target: hostFolder, ms: 2000 }).catch(() => undefined);
+    await swap(session, 'write', 'swap-dir', { name: 'lib', target: hostFolder, ms: 2000 });
     await session.restore(snapshot).catch(() => undefined);
   }
   return readdir(hostFolder);
@@ -186,6 +198,7 @@ try {
   await attempt('diskApp', () => limitAttack('app_disk_app', 'disk', { mb: 400, dir: '.' }));
   // Spins until stopped (or a minute): 2 s of CPU a minute is crossed however busy the machine is.
   await attempt('cpu', () => limitAttack('app_cpu', 'spin', { ms: 60_000 }));
+  report.swapsMounted = swapsMounted;
 } finally {
   await sandbox.closeAll();
   service.close();
