@@ -53,20 +53,20 @@ describe('the published package (npm pack, installed into a fresh host, run with
       devDependencies: Record<string, string>;
     };
     examples.dependencies['porter-runtime'] = `file:${tarball}`;
-    // The Next.js example needs Next itself (and React, which Next renders with); the model comes
-    // from an OpenAI-compatible server, through the optional provider package. A browser host's
-    // chat is the AI SDK's own `ai` and `@ai-sdk/react` (the versions Porter is tested with).
+    // The examples' own manifest has what their README's commands need: Next itself for the Next.js
+    // example, and the React it renders with (the React Porter is tested with).
+    expect(examples.dependencies, 'examples/package.json').to.include.keys('next', 'koa', 'express', 'hono', '@hono/node-server');
+    for (const name of ['react', 'react-dom']) expect(examples.dependencies[name], name).to.equal(MANIFEST.devDependencies[name]);
+    expect(examples.devDependencies['@types/react']).to.equal(MANIFEST.devDependencies['@types/react']);
+    // The model comes from an OpenAI-compatible server, through the optional provider package. A
+    // browser host's chat is the AI SDK's own `ai` and `@ai-sdk/react` (the versions Porter is tested with).
     Object.assign(examples.dependencies, {
-      next: '16.4.6',
-      react: MANIFEST.devDependencies.react!,
-      'react-dom': MANIFEST.devDependencies['react-dom']!,
       '@ai-sdk/openai-compatible': MANIFEST.devDependencies['@ai-sdk/openai-compatible']!,
       // The documentation's blocks name Anthropic's provider (docs/operations.md).
       '@ai-sdk/anthropic': MANIFEST.devDependencies['@ai-sdk/anthropic']!,
       ai: MANIFEST.dependencies.ai!,
       '@ai-sdk/react': MANIFEST.devDependencies['@ai-sdk/react']!,
     });
-    Object.assign(examples.devDependencies, { '@types/react': MANIFEST.devDependencies['@types/react']! });
     writeFileSync(join(host, 'package.json'), JSON.stringify(examples, null, 2));
     await succeed('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], host);
   });
