@@ -171,6 +171,46 @@ describe('Hybrid knowledge retrieval (knowledge.embeddingModel)', function () {
     return (await hasPgvector(pgvectorDatabase.url)) ? pgvectorDatabase.url : null;
   });
 
+  describe('on PostgreSQL with pgvector, several instances (where the extension is installed)', () => {
+    const databases: TestDatabase[] = [];
+    after(async () => {
+      for (const database of databases) await database.drop();
+    });
+
+    it('instances booting together on a fresh database all retrieve with pgvector, and their first documents at once are all kept', async function () {
+      const server = await postgresServerUrl();
+      if (!server) return this.skip();
+      const probe = await createTestDatabase(server);
+      databases.push(probe);
+      if (!(await hasPgvector(probe.url))) return this.skip();
+      // Each round a fresh database: the extension and the vector table are made by whichever instance gets there first.
+      for (let round = 0; round < 3; round++) {
+        const database = round === 0 ? probe : await createTestDatabase(server);
+        if (round > 0) databases.push(database);
+        const loggers = [new RecordingLogger(), new RecordingLogger(), new RecordingLogger()];
+        const porters = await Promise.all(
+          loggers.map((logger) => porterOn(database.url, logger, { knowledge: { embeddingModel: new HashedEmbeddingModel() } })),
+        );
+        try {
+          for (const logger of loggers)
+            expect(
+              logger.entries.filter((entry) => entry.message.startsWith('knowledge:')).map((entry) => entry.message),
+              `round ${round}`,
+            ).to.deep.equal(['knowledge: hybrid retrieval with pgvector']);
+          const added = await Promise.all(
+            porters.map((porter, i) =>
+              porter.knowledge.add({ title: `Fleet ${i}`, format: 'text', content: `Vehicle ${i} is parked by the north gate.` }),
+            ),
+          );
+          const found = (await porters[0]!.knowledge.search(ada, 'cars', 10)).map((hit) => hit.documentId);
+          expect(found, `round ${round}`).to.include.members(added.map((document) => document.id));
+        } finally {
+          await Promise.all(porters.map((porter) => porter.close()));
+        }
+      }
+    });
+  });
+
   describe('on the memory store (an exact scan)', () => {
     it('finds by meaning too, and says so at boot', async () => {
       const logger = new RecordingLogger();

@@ -13,16 +13,29 @@ const PUT_CHUNK = 200;
 const HNSW_MAX_DIMENSIONS = 2_000;
 
 /**
+ * A fixed key for pg_advisory_xact_lock ("vector" in ASCII), the same in every instance: `create
+ * … if not exists` is not safe against itself (two instances booting together on a fresh database
+ * both try to insert the extension or the table, and one fails on a unique catalog index), so the
+ * vector DDL runs one instance after another.
+ */
+const VECTOR_DDL_LOCK_KEY = 0x766563746f72;
+
+/** `statements` as one statement (a `do` block: one implicit transaction) that first takes the vector DDL lock. */
+function underDdlLock(statements: string): { sql: string; params: [] } {
+  return { sql: `do $$ begin perform pg_advisory_xact_lock(${VECTOR_DDL_LOCK_KEY}); ${statements} end $$`, params: [] };
+}
+
+/**
  * pgvector on PostgreSQL, when `create extension if not exists vector` succeeds (the extension is
  * installed on the server and the role may create it, or it exists already); otherwise the reason,
  * and retrieval stays full-text. Written against pgvector's documented SQL: a table per number of
  * dimensions, `porter_vectors_<n>`, its `embedding` a `vector(n)` under an HNSW index with
- * `vector_cosine_ops`, searched by `<=>` (cosine distance). Not run here: the machine this was
- * built on has no pgvector (docs/knowledge.md says what is tested).
+ * `vector_cosine_ops`, searched by `<=>` (cosine distance). Debian 12 packages no pgvector, so its
+ * tests run only where it is built (docs/knowledge.md says when they last did).
  */
 export async function pgvectorIndexes(runner: SqlRunner): Promise<VectorIndexes | NoVectors> {
   try {
-    await runner.changes({ sql: 'create extension if not exists vector', params: [] });
+    await runner.changes(underDdlLock('create extension if not exists vector;'));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {
@@ -65,17 +78,16 @@ class PgvectorIndexes implements VectorIndexes {
 
   private async make(dimensions: number): Promise<void> {
     const table = `porter_vectors_${dimensions}`;
-    await this.runner.changes({
-      sql:
+    const nearest =
+      dimensions <= HNSW_MAX_DIMENSIONS
+        ? ` create index if not exists "${table}_nearest" on "${table}" using hnsw ("embedding" vector_cosine_ops);`
+        : '';
+    await this.runner.changes(
+      underDdlLock(
         `create table if not exists "${table}" ("collection" text not null, "id" text not null, "refs" jsonb not null, ` +
-        `"embedding" vector(${dimensions}) not null, primary key ("collection", "id"))`,
-      params: [],
-    });
-    if (dimensions <= HNSW_MAX_DIMENSIONS)
-      await this.runner.changes({
-        sql: `create index if not exists "${table}_nearest" on "${table}" using hnsw ("embedding" vector_cosine_ops)`,
-        params: [],
-      });
+          `"embedding" vector(${dimensions}) not null, primary key ("collection", "id"));${nearest}`,
+      ),
+    );
   }
 }
 
