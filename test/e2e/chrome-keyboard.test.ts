@@ -130,7 +130,8 @@ describe('The shipped chrome by keyboard: shortcuts and their help, focus after 
     await say(page, 'hello there');
     await page.waitForSelector('.message.assistant[aria-busy="false"] >> text=echo: hello there');
     await page.getByRole('button', { name: 'Regenerate answer' }).click();
-    expect(await focused(page)).to.contain('composer-field');
+    // The chrome moves focus in the next frame (the button clicked is gone by then): wait for it to land.
+    await page.waitForFunction(() => document.activeElement?.classList.contains('composer-field'));
     await page.waitForSelector('.message.assistant[aria-busy="false"] >> text=echo: hello there');
     expect(await focused(page)).to.contain('composer-field');
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { axeViolations } from '../support/axe.js';
 import { chromeSuite, say } from '../support/browser.js';
+import { until } from '../support/eventually.js';
 import { bubblewrapSupport } from '../../adapters/sandbox/local/bubblewrap-command.js';
 
 describe('A served app’s frame follows its changes, says what changed and fits its content (headless Chromium, local sandbox)', function () {
@@ -36,9 +37,14 @@ describe('A served app’s frame follows its changes, says what changed and fits
       await served.getByLabel('Add an item').waitFor();
 
       // Sized to its content within the page column: no fixed 720px box of empty space, and as wide as the column.
-      const box = (await frame.boundingBox())!;
-      const content = await served.locator('#app').evaluate((main) => main.getBoundingClientRect().bottom);
-      expect(box.height).to.be.within(content, content + 80);
+      // The frame follows its content a message later (the app page reports its size as it renders).
+      const contentBottom = () => served.locator('#app').evaluate((main) => main.getBoundingClientRect().bottom);
+      const sized = await until(
+        async () => ({ box: (await frame.boundingBox())!, content: await contentBottom() }),
+        ({ box, content }) => box.height >= content && box.height <= content + 80,
+        { what: 'the frame sized to its content' },
+      );
+      const { box } = sized;
       expect(box.height).to.be.below(720);
       const column = (await page.locator('form.edit-box').boundingBox())!;
       expect(Math.abs(box.x - column.x), 'the frame starts where the column does').to.be.below(2);
