@@ -67,8 +67,11 @@ interface Running {
 
 /** A port taken between our probe and the server's bind shows up as this in its output. */
 const PORT_RACE = /EADDRINUSE/;
-/** How long a server that stopped answering is given to be heard ending. */
-const ENDING_WAIT_MS = 2000;
+/**
+ * How long a server that stopped answering is given to be heard ending. A Node process dying of a
+ * large allocation can take seconds to be reaped on a busy host; within this the answer says why.
+ */
+const ENDING_WAIT_MS = 5000;
 /** How long an app whose gate said it ended is given for the rest of its end to be read. */
 const ENDED_WAIT_MS = 10_000;
 /** How long a replaced server may finish the requests it was answering. */
