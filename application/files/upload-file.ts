@@ -34,8 +34,10 @@ export interface UploadFileDeps {
  * is judged from their first bytes (a signature wins over the client's word, and bytes without one
  * are text only when they read as text and the client said text), and a type the host does not
  * accept is refused before anything is written. The cap is enforced while reading: past it the
- * write stops and removes what it wrote (413). Only then is the metadata saved and the bytes
- * counted against the subject's `uploadBytes`; a refusal there removes the bytes too.
+ * write stops and removes what it wrote (413). Only then is the metadata saved and, once the
+ * thread is known to be still there, the bytes counted against the subject's `uploadBytes`: a
+ * failed save or a thread deleted meanwhile charges nothing, and a refusal of the charge (429)
+ * removes the record and the bytes, so nothing is stored and nothing charged.
  */
 export class UploadFile implements UseCase<UploadInput, FileView> {
   constructor(private readonly deps: UploadFileDeps) {}
@@ -76,14 +78,13 @@ export class UploadFile implements UseCase<UploadInput, FileView> {
       createdAt: clock.now().toISOString(),
     });
     try {
-      await meter.charge(input.principal, 'uploadBytes', size);
       await files.save(file);
       // A thread deleted while its file streamed in took its files already: this one goes too.
-      if (!(await threads.find(input.threadId))) {
-        await files.remove(id);
-        throw new NotFound('Thread');
-      }
+      if (!(await threads.find(input.threadId))) throw new NotFound('Thread');
+      // Charged last, so bytes that are not kept (a failed save, a thread gone) are never paid for.
+      await meter.charge(input.principal, 'uploadBytes', size);
     } catch (error) {
+      await files.remove(id).catch(() => undefined);
       await blobs.delete(id).catch(() => undefined);
       throw error;
     }

@@ -3,6 +3,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { containerOf } from '../../composition/porter-container.js';
+import { USAGE_TOKENS } from '../../composition/modules/usage-tokens.js';
 import { get, TOKENS } from '../../composition/tokens.js';
 import { everyRecord } from '../../ports/store.js';
 import { devHost, type DevHostFixture } from '../support/dev-host-fixture.js';
@@ -290,4 +291,47 @@ describe('Uploads count against the uploadBytes budget', function () {
     const refused = await upload(ada, thread, PNG, 'image/png', 'third.png');
     expect(refused.status).to.equal(429);
   });
+
+  it('an upload into a thread deleted while it streamed in is 404, and charges nothing', async () => {
+    const grace = host.client.as('grace');
+    const thread = await grace.newThread();
+    const usedBefore = (await grace.json('GET', '/usage')).body.budgets.uploadBytes.used;
+    const before = await storedUploads(host);
+    const checked = pastUpFrontChecks(host, 'grace');
+    let body!: ReadableStreamDefaultController<Uint8Array>;
+    const answer = fetch(`${grace.base}/threads/${thread}/files?filename=dot.png`, {
+      method: 'POST',
+      headers: { ...grace.headers, 'content-type': 'image/png' },
+      body: new ReadableStream<Uint8Array>({ start: (controller) => void (body = controller) }),
+      duplex: 'half',
+    } as RequestInit);
+    body.enqueue(new Uint8Array(PNG));
+    // The upload found its thread and now waits for the rest of its bytes: the thread goes meanwhile.
+    await checked;
+    const deleted = await grace.send('DELETE', `/threads/${thread}`);
+    expect(deleted.status).to.be.oneOf([200, 204]);
+    body.close();
+    const refused = await answer;
+    expect(refused.status, await refused.clone().text()).to.equal(404);
+    expect(await storedUploads(host)).to.deep.equal(before);
+    expect((await grace.json('GET', '/usage')).body.budgets.uploadBytes.used).to.equal(usedBefore);
+  });
 });
+
+/**
+ * Settles once an upload of `subject` is past its up-front checks (its thread is theirs, budget
+ * left) and goes on to read its body: the meter's `ensureLeft` is the last of them.
+ */
+function pastUpFrontChecks(host: DevHostFixture, subject: string): Promise<void> {
+  const meter = get(containerOf(host.porter), USAGE_TOKENS.UsageMeter);
+  const ensureLeft = meter.ensureLeft;
+  return new Promise((resolve, reject) => {
+    meter.ensureLeft = async (payer, name) => {
+      await ensureLeft.call(meter, payer, name);
+      if (name !== 'uploadBytes' || (typeof payer === 'string' ? payer : payer.subject) !== subject) return;
+      meter.ensureLeft = ensureLeft;
+      resolve();
+    };
+    setTimeout(() => reject(new Error(`No upload of ${subject} got past its checks`)), 10_000).unref();
+  });
+}
