@@ -1,5 +1,5 @@
-import { DEFAULT_TITLE, Thread, type ThreadPrimitives } from '../../domain/threads/thread.js';
-import { textOf, type UiMessage } from '../../domain/threads/ui-message.js';
+import { searchableTitle, Thread, type ThreadPrimitives } from '../../domain/threads/thread.js';
+import type { UiMessage } from '../../domain/threads/ui-message.js';
 import type { RecordSet } from '../../ports/store.js';
 import { asPrimitives, type Loaded } from '../shared/aggregate-book.js';
 import { TranscriptBook } from '../shared/transcript-book.js';
@@ -42,30 +42,6 @@ export class ThreadBook extends TranscriptBook<'thread', Thread, ThreadPrimitive
     await this.storeMessage(threadId, message, sent);
     const whose = owner ?? (await this.records.get(threadId))?.data.owner;
     if (whose) await this.text.indexMessages(whose, threadId, [message]);
-  }
-
-  /**
-   * A held thread's new person's message, which titles the thread when it is its first: the message
-   * stored, the title swapped in, and both passages indexed in one write. Answers the thread as now
-   * stored, or null when another writer moved first (the title then went in by `update`).
-   */
-  async putOpening(held: LoadedThread, message: UiMessage, sent?: string): Promise<LoadedThread | null> {
-    const threadId = held.thread.id;
-    const titled = held.thread.titledBy(textOf(message));
-    if (titled === held.thread) {
-      await this.putMessage(threadId, message, sent, held.thread.owner);
-      return held;
-    }
-    await this.storeMessage(threadId, message, sent);
-    const swapped = await super.swap(held, titled);
-    if (!swapped) {
-      await this.putMessage(threadId, message, sent);
-      await this.update(threadId, (thread) => thread.titledBy(textOf(message)));
-      return null;
-    }
-    // The swap matched the revision read: the owner is the one indexed under.
-    await this.text.indexMessages(held.thread.owner, threadId, [message], titled.toPrimitives());
-    return swapped;
   }
 
   private async storeMessage(threadId: string, message: UiMessage, sent?: string): Promise<void> {
@@ -123,17 +99,18 @@ export class ThreadBook extends TranscriptBook<'thread', Thread, ThreadPrimitive
 
   override async save(thread: Thread): Promise<void> {
     await super.save(thread);
-    // A save creates a thread or moves it (adoption keeps its title): under the default title it
+    // A save creates a thread or moves it (adoption keeps its title): without a searchable title it
     // never had a title passage to remove.
-    if (thread.toPrimitives().title !== DEFAULT_TITLE) await this.text.indexTitle(thread.toPrimitives());
+    if (searchableTitle(thread.toPrimitives()) !== null) await this.text.indexTitle(thread.toPrimitives());
   }
 
   override async swap(loaded: LoadedThread, next: Thread): Promise<LoadedThread | null> {
     const swapped = await super.swap(loaded, next);
     const before = loaded.thread.toPrimitives();
     const after = next.toPrimitives();
-    // Most swaps are a turn's lease; only a new title (or owner) changes what search finds.
-    if (swapped && (before.title !== after.title || before.owner !== after.owner)) await this.text.indexTitle(after);
+    // Most swaps are a turn's lease (the first one also titles the thread by its message, which is
+    // found as itself); only a searchable title or a new owner changes what search finds.
+    if (swapped && (searchableTitle(before) !== searchableTitle(after) || before.owner !== after.owner)) await this.text.indexTitle(after);
     return swapped;
   }
 

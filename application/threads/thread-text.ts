@@ -1,4 +1,4 @@
-import { DEFAULT_TITLE, type ThreadPrimitives } from '../../domain/threads/thread.js';
+import { searchableTitle, type ThreadPrimitives } from '../../domain/threads/thread.js';
 import type { UiMessage } from '../../domain/threads/ui-message.js';
 import type { Passage, TextHit, TextIndex } from '../../ports/text-index.js';
 
@@ -6,7 +6,8 @@ import type { Passage, TextHit, TextIndex } from '../../ports/text-index.js';
 export const THREAD_TEXT_COLLECTION = 'threads';
 
 /**
- * What of a thread can be searched, as passages of the text index: its title (`t:<threadId>`) and
+ * What of a thread can be searched, as passages of the text index: its title once a model or the
+ * person gave it one (`t:<threadId>`; until then the first message titles it, found as itself) and
  * the words of each message (`m:<messageId>`: the person's and the assistant's text parts; tool
  * calls, reasoning and data parts are not words anyone wrote to be read back). Every passage
  * carries the thread's owner and the thread, so a search is scoped to its person and a deleted
@@ -15,21 +16,10 @@ export const THREAD_TEXT_COLLECTION = 'threads';
 export class ThreadText {
   constructor(private readonly index: TextIndex) {}
 
-  /**
-   * Indexes (or re-indexes) these messages of one thread; a message without words is removed.
-   * `titled`: the thread newly titled from its default, its title indexed in the same write.
-   */
-  async indexMessages(
-    owner: string,
-    threadId: string,
-    messages: ReadonlyArray<UiMessage>,
-    titled?: Pick<ThreadPrimitives, 'id' | 'title'>,
-  ): Promise<void> {
+  /** Indexes (or re-indexes) these messages of one thread; a message without words is removed. */
+  async indexMessages(owner: string, threadId: string, messages: ReadonlyArray<UiMessage>): Promise<void> {
     const passages: Passage[] = [];
     const wordless: string[] = [];
-    // Under the default title before, it had no title passage: none to remove if it still has none.
-    if (titled && titled.title !== DEFAULT_TITLE)
-      passages.push({ id: titleKey(titled.id), refs: { owner, thread: titled.id }, text: titled.title });
     for (const message of messages) {
       const text = wordsOf(message);
       if (text) passages.push({ id: messageKey(message.id), refs: { owner, thread: threadId, message: message.id }, text });
@@ -39,10 +29,11 @@ export class ThreadText {
     if (wordless.length > 0) await this.index.delete(wordless);
   }
 
-  /** Indexes the thread's title; a thread still under the default title has none to find. */
-  async indexTitle(thread: Pick<ThreadPrimitives, 'id' | 'owner' | 'title'>): Promise<void> {
-    if (thread.title === DEFAULT_TITLE) await this.index.delete([titleKey(thread.id)]);
-    else await this.index.put([{ id: titleKey(thread.id), refs: { owner: thread.owner, thread: thread.id }, text: thread.title }]);
+  /** Indexes the thread's title, when it has one search finds as a title (`searchableTitle`). */
+  async indexTitle(thread: Pick<ThreadPrimitives, 'id' | 'owner' | 'title' | 'titledBy'>): Promise<void> {
+    const title = searchableTitle(thread);
+    if (title === null) await this.index.delete([titleKey(thread.id)]);
+    else await this.index.put([{ id: titleKey(thread.id), refs: { owner: thread.owner, thread: thread.id }, text: title }]);
   }
 
   async forgetMessages(messageIds: ReadonlyArray<string>): Promise<void> {

@@ -1,5 +1,5 @@
 import { Conflict, InvalidInput, NotFound } from '../../domain/errors.js';
-import type { UiMessage } from '../../domain/threads/ui-message.js';
+import { textOf, type UiMessage } from '../../domain/threads/ui-message.js';
 import { sentIdOf } from '../../domain/threads/sent-message.js';
 import { asReadDuring } from '../../domain/threads/interruption.js';
 import type { Model } from '../../ports/model.js';
@@ -57,6 +57,18 @@ export type Admission =
   | { readonly kind: 'answered'; readonly stream: TurnStream }
   | { readonly kind: 'in-line'; readonly place: PlaceInLine };
 
+/** How a turn takes its thread (see TurnAdmission.start). */
+interface Taking {
+  readonly ticket?: string | undefined;
+  readonly sent?: string | null;
+  readonly opening?: string | undefined;
+}
+
+/** The text of the person's new message, which titles the thread when it is its first; none for a turn without one or one that rewinds. */
+function openingOf(request: TurnRequest): string | undefined {
+  return request.message && !request.rewind ? textOf(request.message) : undefined;
+}
+
 /** A turn that took its thread. */
 interface Started extends TakenThread {
   readonly turnId: string;
@@ -95,7 +107,7 @@ export class TurnAdmission {
     const sent = sentIdOf(message, request.rewind !== undefined);
     // A message sent before is found once the thread is held (`held`), or else here: the turn
     // holding the thread may carry it, or it was answered before the turn in flight began.
-    const started = await this.start(request.threadId, undefined, sent, seen);
+    const started = await this.start(request.threadId, { sent, opening: openingOf(request) }, seen);
     if (started) return this.held(request, started);
     const before = sent && message && (await this.deps.again.answer(request.threadId, sent, message));
     if (before) return { kind: 'answered', stream: before };
@@ -117,7 +129,7 @@ export class TurnAdmission {
     const ticket = await this.line.join(threadId);
     const take = async () => {
       await this.deps.hub.settled(threadId);
-      return this.start(threadId, ticket, sentIdOf(request.message, request.rewind !== undefined));
+      return this.start(threadId, { ticket, sent: sentIdOf(request.message, request.rewind !== undefined), opening: openingOf(request) });
     };
     return {
       threadId,
@@ -130,14 +142,17 @@ export class TurnAdmission {
 
   /**
    * Takes the thread for a new turn when it is free and nobody waits ahead (`ticket`: the caller's
-   * place in line). `seen`: the thread as the caller read it a moment ago, tried first to spare a
-   * read; when it no longer holds (busy then, or moved since), the thread is read again.
+   * place in line; `sent`: the client's id of the message it carries; `opening`: that message's
+   * text, which titles a thread still empty in the same write). `seen`: the thread as the caller
+   * read it a moment ago, tried first to spare a read; when it no longer holds (busy then, or moved
+   * since), the thread is read again.
    */
-  private async start(threadId: string, ticket?: string, sent: string | null = null, seen?: LoadedThread): Promise<Started | null> {
+  private async start(threadId: string, taking: Taking, seen?: LoadedThread): Promise<Started | null> {
     const { threads, hub, clock, ids, settings, holders } = this.deps;
+    const { ticket, sent = null, opening } = taking;
     const loaded = seen ?? (await threads.find(threadId));
     if (!loaded) throw new NotFound('Thread');
-    const again = () => (seen ? this.start(threadId, ticket, sent) : null);
+    const again = () => (seen ? this.start(threadId, taking) : null);
     const now = clock.now().toISOString();
     if (hub.find(threadId)) return again();
     const thread = (await holders?.freed(loaded.thread, now, ticket)) ?? loaded.thread;
@@ -148,7 +163,8 @@ export class TurnAdmission {
     const ahead = await watchAhead(this.deps.feeds, turnId, settings.leaseMs);
     let held: LoadedThread | null;
     try {
-      held = await threads.swap(loaded, thread.startTurn(turnId, now, settings.leaseMs, ticket, sent ?? undefined, holders?.mine));
+      const taken = thread.startTurn(turnId, now, settings.leaseMs, ticket, sent ?? undefined, holders?.mine);
+      held = await threads.swap(loaded, opening === undefined ? taken : taken.titledBy(opening));
     } catch (error) {
       ahead.drop();
       throw error;

@@ -1,4 +1,4 @@
-import { textOf, type UiMessage } from '../../domain/threads/ui-message.js';
+import type { UiMessage } from '../../domain/threads/ui-message.js';
 import { rewound, type Rewind } from '../../domain/threads/rewind.js';
 import { interruptionOf, uninterrupted } from '../../domain/threads/interruption.js';
 import type { Ids } from '../../ports/ids.js';
@@ -82,11 +82,8 @@ export class TurnMessages {
       // An edited message keeps the client's id as its label, so a later edit of it finds it again.
       const label = taken.sent ?? (request.rewind?.kind === 'message' && request.message.id ? request.message.id : undefined);
       const opening = loaded.thread.toPrimitives().messageCount === 0;
-      if (latest) latest = await threads.putOpening(latest, message, label);
-      else {
-        await threads.putMessage(threadId, message, label);
-        if (opening) await this.retitle(threadId, textOf(message));
-      }
+      // A first message titled the thread already, in the swap that took it (TurnAdmission).
+      await threads.putMessage(threadId, message, label, latest?.thread.owner);
       messages.push(message);
       added += 1;
       if (opening) firstAnswer = true;
@@ -112,9 +109,5 @@ export class TurnMessages {
     if (rewind.kind !== 'message' || !messageId || messages.some((message) => message.id === messageId)) return rewind;
     const stored = await this.threads.sentMessage(threadId, messageId);
     return stored ? { ...rewind, messageId: stored.id } : rewind;
-  }
-
-  private async retitle(threadId: string, text: string): Promise<void> {
-    await this.threads.update(threadId, (thread) => thread.titledBy(text));
   }
 }

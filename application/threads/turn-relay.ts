@@ -16,6 +16,12 @@ export const FLUSH_WINDOW_MS = 2;
  */
 export const OPENING_WINDOW_MS = 50;
 const OPENING: ReadonlySet<string> = new Set(['start', 'start-step']);
+/**
+ * How long the chunks before one that closes a step wait for what follows it: the answer's save
+ * and the turn's `finish` (a few milliseconds), or the next step's first chunks once its tools ran.
+ */
+export const CLOSING_WINDOW_MS = 20;
+const CLOSING: ReadonlySet<string> = new Set(['finish-step']);
 /** How often, and how long apart, a failed append is tried again before its chunks are given up. */
 const RETRIES = 5;
 const RETRY_MS = 200;
@@ -23,7 +29,8 @@ const RETRY_MS = 200;
 /**
  * Copies a turn's chunks, as the turn emits them, into its feed, so readers on other instances
  * can follow it. Chunks are appended in order, one append at a time: a chunk waits at most
- * `FLUSH_WINDOW_MS` for others to join it (an opening one `OPENING_WINDOW_MS`), and those emitted
+ * `FLUSH_WINDOW_MS` for others to join it (an opening one `OPENING_WINDOW_MS`, one closing a step
+ * `CLOSING_WINDOW_MS`, so a step's end and the turn's go together), and those emitted
  * while an append is under way go together in the next, so a fast stream costs few statements and a
  * slow one loses little time.
  * `flushed` appends what waits at once. The running instance's own readers never wait for it.
@@ -51,18 +58,21 @@ export class TurnRelay {
     if (this.broken) return;
     this.pending.push(chunk);
     if (this.flushing) return;
+    // A closing chunk holds what waits until the turn's end joins it (one append, not two); a
+    // chunk a reader sees shortens the window an opening or closing chunk opened.
+    if (CLOSING.has(chunk.type)) return this.openWindow(CLOSING_WINDOW_MS);
     const ms = OPENING.has(chunk.type) ? OPENING_WINDOW_MS : FLUSH_WINDOW_MS;
-    // A chunk a reader sees shortens the window an opening chunk opened.
     if (this.window && this.windowMs <= ms) return;
-    if (this.window) clearTimeout(this.window);
-    this.windowMs = ms;
-    this.window = setTimeout(() => this.flushSoon(), ms);
+    this.openWindow(ms);
   }
 
   /** Resolves once every chunk pushed so far is in the feed (or was given up). */
   async flushed(): Promise<void> {
-    this.flushSoon();
-    while (this.flushing) await this.flushing;
+    for (;;) {
+      this.flushSoon();
+      if (!this.flushing) return;
+      await this.flushing;
+    }
   }
 
   /** Once the turn is over and flushed: its chunks stay `lingerMs` for readers catching up, then go. */
@@ -78,14 +88,22 @@ export class TurnRelay {
     timer.unref?.();
   }
 
+  private openWindow(ms: number): void {
+    if (this.window) clearTimeout(this.window);
+    this.windowMs = ms;
+    this.window = setTimeout(() => this.flushSoon(), ms);
+  }
+
   private flushSoon(): void {
     if (this.window) clearTimeout(this.window);
     this.window = null;
     if (this.flushing || this.pending.length === 0) return;
     this.flushing = this.flush().finally(() => {
       this.flushing = null;
-      // Chunks pushed while the last append settled: they waited for it already.
-      this.flushSoon();
+      // Chunks pushed while the last append settled waited for it already, unless the last closes a
+      // step: then what follows it may join them.
+      if (CLOSING.has(this.pending.at(-1)?.type ?? '')) this.openWindow(CLOSING_WINDOW_MS);
+      else this.flushSoon();
     });
   }
 

@@ -189,15 +189,26 @@ export class Thread extends aggregateOf<ThreadPrimitives>().reading('id', 'owner
     return messageCount === this.props.messageCount ? this : this.with({ messageCount });
   }
 
+  /**
+   * The turn is over, having added `messagesAdded`. A thread left empty (its first turn refused
+   * before the message was stored) drops the title that message gave it.
+   */
   endTurn(turnId: string, now: string, messagesAdded: number): Thread {
     const activeTurn = this.props.activeTurn?.id === turnId ? null : this.props.activeTurn;
-    return this.with({ activeTurn, updatedAt: now, messageCount: this.props.messageCount + messagesAdded });
+    const messageCount = this.props.messageCount + messagesAdded;
+    const untitled = messageCount === 0 && !this.props.titledBy;
+    return this.with({ activeTurn, updatedAt: now, messageCount, title: untitled ? DEFAULT_TITLE : this.props.title });
   }
 
-  /** The first thing the person says names the conversation, until a better title comes. */
+  /**
+   * The first thing the person says names the conversation, until a better title comes: taken with
+   * the first turn's lease, before the message is stored, so an empty thread's title is only ever
+   * its first message's (one a dead instance's turn gave it is replaced).
+   */
   titledBy(firstUserText: string): Thread {
-    if (this.props.title !== DEFAULT_TITLE || this.props.messageCount > 0 || this.props.titledBy) return this;
-    return this.with({ title: titleFrom(firstUserText) });
+    if (this.props.messageCount > 0 || this.props.titledBy) return this;
+    const title = titleFrom(firstUserText);
+    return title === this.props.title ? this : this.with({ title });
   }
 
   /** A model's short title, made plain; never over the person's own (a rename wins), nor empty. */
@@ -239,6 +250,14 @@ function until(now: string, leaseMs: number): string {
 }
 
 /** The title a first message gives: its words without commands or Markdown, cut short. */
+/**
+ * The title search finds as a title: one a model or the person gave. The first message's words,
+ * which title a thread until then, are found as that message.
+ */
+export function searchableTitle(thread: Pick<ThreadPrimitives, 'title' | 'titledBy'>): string | null {
+  return thread.titledBy !== undefined && thread.title !== DEFAULT_TITLE ? thread.title : null;
+}
+
 export function titleFrom(text: string): string {
   return plainTitle(text) || DEFAULT_TITLE;
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Thread } from '../../../domain/threads/thread.js';
+import { searchableTitle, Thread } from '../../../domain/threads/thread.js';
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 5, 1, 12, 0, seconds)).toISOString();
 
@@ -72,5 +72,33 @@ describe('Thread: the turn lease and the line of turns waiting', () => {
     expect(held.holdersInTheWay(at(2))).to.deep.equal([]);
     expect(held.lapsedWhere(() => true, at(2))).to.equal(held);
     expect(fresh().holdersInTheWay(at(2))).to.deep.equal([]);
+  });
+});
+
+describe('Thread: the title its first message gives it', () => {
+  const fresh = () => Thread.start({ id: 'thr_0000000002', owner: 'ada', now: at(0) });
+  const title = (thread: Thread) => thread.toPrimitives().title;
+
+  it('is taken with the first turn and kept once the message is counted; a later message changes nothing', () => {
+    const taken = fresh().startTurn('trn_a', at(0), 15_000).titledBy('Plan the **release**');
+    expect(title(taken)).to.equal('Plan the release');
+    const ended = taken.endTurn('trn_a', at(1), 2);
+    expect(title(ended)).to.equal('Plan the release');
+    expect(title(ended.titledBy('something else'))).to.equal('Plan the release');
+  });
+
+  it('goes again when the first turn ends having stored nothing (refused), and a dead turn’s is replaced by the next first message', () => {
+    const refused = fresh().startTurn('trn_a', at(0), 15_000).titledBy('a message never stored').endTurn('trn_a', at(1), 0);
+    expect(title(refused)).to.equal('New conversation');
+    const left = fresh().startTurn('trn_a', at(0), 15_000).titledBy('the dead turn’s message');
+    expect(title(left.startTurn('trn_b', at(20), 15_000).titledBy('the next one'))).to.equal('the next one');
+  });
+
+  it('never replaces a title the person gave, even on an empty thread, and search finds a title only once a model or the person gave it', () => {
+    const named = fresh().renamed('My plan', at(0));
+    expect(title(named.startTurn('trn_a', at(1), 15_000).titledBy('hello').endTurn('trn_a', at(2), 0))).to.equal('My plan');
+    expect(searchableTitle(named.toPrimitives())).to.equal('My plan');
+    expect(searchableTitle(fresh().titledBy('hello').toPrimitives()), 'the first message is found as itself').to.equal(null);
+    expect(searchableTitle(fresh().titledBy('hello').titledGenerated('Greeting')!.toPrimitives())).to.equal('Greeting');
   });
 });
