@@ -1,7 +1,8 @@
 /**
  * `npm run test:only` (the last step of `npm test`): every test file in one mocha `--parallel`
- * run of `PORTER_TEST_JOBS` worker processes (default 4: most tests wait on sockets, child
- * processes and databases, not on the CPU). A worker runs one file at a time; files share no port,
+ * run of `PORTER_TEST_JOBS` worker processes (default 3 on a 2-core machine: most tests wait on
+ * sockets, child processes and databases, not on the CPU, but four workers each driving Chromium,
+ * sandboxes and hosts kept the load near 13 and let browser waits run out). A worker runs one file at a time; files share no port,
  * database (`test/support/postgres.ts` makes one per test), folder or variable, and the one thing
  * two suites build in the checkout, the packed package, is made once per run for all workers
  * (`test/support/packed-package.ts`). The files that take longest start first (`LONGEST`), so the
@@ -50,7 +51,7 @@ const LONGEST = [
 const all = globSync('test/**/*.test.ts', { cwd: ROOT }).sort();
 for (const file of LONGEST) if (!all.includes(file)) throw new Error(`scripts/test.ts names ${file}, which is not a test file`);
 const files = [...LONGEST, ...all.filter((file) => !LONGEST.includes(file))];
-const jobs = process.env.PORTER_TEST_JOBS ?? '4';
+const jobs = process.env.PORTER_TEST_JOBS ?? '3';
 
 // PORTER_TEST_WALL_TIMES=<file>: one line per test file with its wall time (test/support/file-wall-times.ts).
 const timings = process.env.PORTER_TEST_WALL_TIMES ? ['--require', 'test/support/file-wall-times.ts'] : [];
