@@ -50,9 +50,8 @@ describe('Short thread titles, jump to latest and the colour scheme switch in th
         .locator('.chat-scroll')
         .evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
       expect(left).to.be.below(2);
-      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'focus goes back to the message box').to.equal(
-        'Message',
-      );
+      // Focus goes back to the message box, in the frame after the button went.
+      await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Message');
     });
   }
 
