@@ -273,14 +273,22 @@ export const GARDEN_PLANNER = {
   egress: null,
 };
 
+/** Where `page` is and the start of the text it shows, for a failure's report. */
+async function pageSummary(page: Page): Promise<string> {
+  const text = await page.evaluate(() => document.body.innerText).catch((error: unknown) => `(unreadable: ${String(error)})`);
+  return `${page.url()}\n${text.replace(/\s+/g, ' ').slice(0, 1_500)}`;
+}
+
 /**
  * The pages a suite opens: each is closed after its test, and a page that logged errors fails the
  * test. Call it at the top of a `describe`.
  */
 export function checkedPages(options: { ignore?: RegExp } = {}): { open: typeof openChrome } {
   let current: (ChromeSession & { errors: string[] }) | null = null;
-  afterEach(async () => {
+  afterEach(async function () {
     if (!current) return;
+    // A failed wait names what it waited for, not what the page showed instead: say that too.
+    if (this.currentTest?.state === 'failed') console.error(`the page at the failure: ${await pageSummary(current.page)}`);
     const errors = current.errors.filter((error) => !options.ignore?.test(error));
     await current.close();
     current = null;

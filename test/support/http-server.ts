@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 
 export interface RunningServer {
@@ -59,14 +60,29 @@ export class CookieJar {
   }
 }
 
-/** A port nothing listens on right now (for a server that must know its own URL up front). */
+/**
+ * A port nothing listens on right now (for a server that must know its own URL up front). It is
+ * drawn below the kernel's ephemeral range (32768 and up), where `listen(0)` and outgoing
+ * connections of tests running beside this one take theirs, so none of them can take it before
+ * the caller listens on it; it is free on every address (`::` takes IPv4 too), where the caller's
+ * server may listen.
+ */
 export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + randomInt(12_000);
+    if (await isFree(port)) return port;
+  }
+}
+
+function isFree(port: number, host = '::'): Promise<boolean> {
   const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no address');
-  return address.port;
+  return new Promise((resolve) => {
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      // A machine without IPv6 cannot listen on `::`: its IPv4 wildcard is every address there.
+      resolve(error.code !== 'EADDRINUSE' && host === '::' ? isFree(port, '0.0.0.0') : false),
+    );
+    probe.listen(port, host, () => probe.close(() => resolve(true)));
+  });
 }
 
 /** Answers `status` with `body` as JSON. */

@@ -6,7 +6,7 @@ import type { EgressResolver } from '../../adapters/sandbox/egress/egress-proxy.
 import { listeningProxy, type ListeningProxy } from './listening-proxy.js';
 import { egressEnvironment } from '../../adapters/sandbox/egress/egress-environment.js';
 import { normaliseHost, type EgressRule } from '../../adapters/sandbox/egress/egress-rules.js';
-import { freePort } from '../../adapters/sandbox/net-probe.js';
+import { freePort } from './http-server.js';
 import type { ServerStream } from './sandbox-e2b-connect.js';
 
 /** The network part of e2b's NewSandbox / SandboxNetworkUpdateConfig, as far as this server models it. */
