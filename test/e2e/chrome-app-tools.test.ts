@@ -15,7 +15,7 @@ async function notesApp(client: WireClient, prompt: string): Promise<string> {
 }
 
 describe('Apps that run host tools, and served apps in a frame, in the shipped chrome (headless Chromium)', function () {
-  this.timeout(90_000);
+  this.timeout(180_000);
   let root: string;
   let session: (ChromeSession & { errors: string[] }) | null = null;
   const chrome = chromeSuite(async () => {

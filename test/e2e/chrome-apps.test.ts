@@ -8,7 +8,7 @@ import { APP_TOKENS } from '../../composition/modules/apps-tokens.js';
 import { containerOf } from '../../composition/porter-container.js';
 
 describe('Generated apps in the shipped chrome (headless Chromium, development host)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let session: (ChromeSession & { errors: string[] }) | null = null;
   let pins: string;
   const component = () => join(pins, 'welcome-card.json');
@@ -49,7 +49,7 @@ describe('Generated apps in the shipped chrome (headless Chromium, development h
     await page.waitForSelector('.app-view[data-status="generating"] .app-skeleton');
     await page.waitForSelector('.app-view[data-status="generating"] [data-node-type="heading"]');
     await screenshot('chrome-app-building');
-    await page.waitForSelector('.app-view[data-status="ready"]', { timeout: 30_000 });
+    await page.waitForSelector('.app-view[data-status="ready"]');
     await screenshot('chrome-app-ready');
 
     const watch = await page.evaluate(() => {
@@ -115,7 +115,7 @@ describe('Generated apps in the shipped chrome (headless Chromium, development h
     await page.getByLabel('Message', { exact: true }).fill(`/call porter_apps_open {"appId":"${appId}"}`);
     await page.keyboard.press('Enter');
     const inChat = page.locator(`.app-view[data-app-id="${appId}"] .app-view-drift`);
-    await inChat.waitFor({ timeout: 30_000 });
+    await inChat.waitFor();
     expect(await inChat.textContent()).to.contain('welcome');
     await page.goto(`${chrome.host.url}/#/apps`);
     await page.waitForSelector('.card-link:has-text("Welcome card") .badge:has-text("Drifted")');

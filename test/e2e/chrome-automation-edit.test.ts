@@ -4,7 +4,7 @@ import { chromeSuite } from '../support/browser.js';
 type Automation = { id: string; name: string; trigger: { kind: string; cron?: string }; task: { prompt: string }; retry: { max: number } };
 
 describe('Editing an automation and running it now in the shipped chrome (headless Chromium)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   // The armed edit's refusal is a 409 the page answers; the browser logs the failed request itself.
   const chrome = chromeSuite(undefined, { ignore: /status of 409 \(Conflict\)/ });
 
@@ -56,7 +56,7 @@ describe('Editing an automation and running it now in the shipped chrome (headle
     await page.goto(`${chrome.host.url}/#/automations`);
     await page.getByRole('button', { name: 'Run now: Echo now' }).click();
     await page.waitForURL(/#\/runs\/run_/);
-    await page.locator('.run-summary[data-state="succeeded"]').waitFor({ timeout: 20_000 });
+    await page.locator('.run-summary[data-state="succeeded"]').waitFor();
     expect(await page.locator('.page').textContent()).to.contain('Started by you with Run now');
     const runId = decodeURIComponent(new URL(page.url()).hash.split('/').pop()!);
     const { body: run } = await xia.json<{ dryRun: boolean; cause: { kind: string; venue: string } }>('GET', `/runs/${runId}`);

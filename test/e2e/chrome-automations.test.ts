@@ -6,7 +6,7 @@ import { numberedWords } from '../support/numbered-words.js';
 const NANGO_KEY = 'nango-secret-for-the-chrome-tests';
 
 describe('Automations, runs and connections in the shipped chrome (headless Chromium)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   const nango = suiteNangoBroker(NANGO_KEY);
   const chrome = chromeSuite(
     // Slow words, so a run is still going when the person presses Stop.
@@ -50,9 +50,9 @@ describe('Automations, runs and connections in the shipped chrome (headless Chro
     const [runId] = await deliver('{"order":7}');
     await page.goto(`${chrome.host.url}/#/automations`);
     const run = page.locator(`.run[data-run-id="${runId}"]`);
-    await run.locator('.run-state:has-text("Running")').waitFor({ timeout: 15_000 });
+    await run.locator('.run-state:has-text("Running")').waitFor();
     await run.getByRole('button', { name: 'Stop' }).click();
-    await page.locator(`.run[data-run-id="${runId}"][data-state="cancelled"]`).waitFor({ timeout: 20_000 });
+    await page.locator(`.run[data-run-id="${runId}"][data-state="cancelled"]`).waitFor();
     expect(await run.locator('.run-state').textContent()).to.equal('Stopped');
     await screenshot('chrome-run-stopped');
     const stored = await chrome.host.client.as('kim').json('GET', `/runs/${runId}`);
@@ -71,7 +71,7 @@ describe('Automations, runs and connections in the shipped chrome (headless Chro
     expect(await consent.textContent('body')).to.contain('Done');
     await consent.close();
 
-    await page.waitForSelector('[data-connection-status="active"]', { timeout: 15_000 });
+    await page.waitForSelector('[data-connection-status="active"]');
     expect(await page.locator('[data-connection-status="active"]').textContent()).to.equal('github is connected.');
     expect(await page.getByLabel('Connect an account').inputValue(), 'the field is ready for the next one').to.equal('');
     const listed = page.locator('.card:has-text("github")');

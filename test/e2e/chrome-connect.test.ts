@@ -6,7 +6,7 @@ import { githubWhoami } from '../support/github-tools.js';
 const NANGO_KEY = 'nango-secret-for-the-connect-offer';
 
 describe('The connect offer in the shipped chrome (headless Chromium)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   const nango = suiteNangoBroker(NANGO_KEY);
   const chrome = chromeSuite(async () => ({ porter: { tools: [githubWhoami], connections: await nango() } }));
 
@@ -18,7 +18,7 @@ describe('The connect offer in the shipped chrome (headless Chromium)', function
     await page.keyboard.press('Enter');
 
     const offer = page.locator('.connect-offer[data-toolkit="github"]');
-    await offer.waitFor({ timeout: 15_000 });
+    await offer.waitFor();
     expect(await offer.getAttribute('data-connect-state')).to.equal('offered');
     expect(await offer.textContent())
       .to.contain('github_whoami')
@@ -30,7 +30,7 @@ describe('The connect offer in the shipped chrome (headless Chromium)', function
     expect(await consent.textContent('body')).to.contain('Done');
     await consent.close();
 
-    await page.locator('.connect-offer[data-connect-state="active"]').waitFor({ timeout: 15_000 });
+    await page.locator('.connect-offer[data-connect-state="active"]').waitFor();
     expect(await offer.locator('[role="status"]').textContent()).to.contain('github is connected');
     await screenshot('chrome-connect-connected');
     const connections = (await chrome.host.client.as('noa').json('GET', '/connections')).body.connections;
@@ -39,11 +39,11 @@ describe('The connect offer in the shipped chrome (headless Chromium)', function
     // Asked again, the tool runs through the broker.
     await page.getByLabel('Message', { exact: true }).fill('/call github_whoami {}');
     await page.keyboard.press('Enter');
-    await page.locator('.tool[data-tool="github_whoami"][data-state="output-available"]').waitFor({ timeout: 15_000 });
+    await page.locator('.tool[data-tool="github_whoami"][data-state="output-available"]').waitFor();
 
     // The offer is kept with the thread: reloaded, it knows the account is connected now.
     await page.reload();
-    await page.locator('.connect-offer[data-connect-state="active"]').waitFor({ timeout: 15_000 });
+    await page.locator('.connect-offer[data-connect-state="active"]').waitFor();
     expect(await page.getByRole('button', { name: 'Connect github' }).count()).to.equal(0);
   });
 });

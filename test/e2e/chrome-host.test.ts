@@ -24,7 +24,7 @@ const refundIssue = defineTool({
 
 describe('The chrome mounted in a host of its own: its name, mark, colour and tools (headless Chromium)', function () {
   needsChromium();
-  this.timeout(60_000);
+  this.timeout(120_000);
   let porter: Porter;
   let server: RunningServer;
   let browser: Browser;
@@ -105,7 +105,7 @@ describe('The chrome mounted in a host of its own: its name, mark, colour and to
 });
 
 describe('The development host’s chrome: the demo connection broker end to end, and the MCP door linked (headless Chromium)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   const chrome = chromeSuite(() => ({ demoBroker: true }));
 
   it('connects the demo calendar through the broker’s consent page, and a tool then reads it through the connection', async () => {
@@ -117,7 +117,7 @@ describe('The development host’s chrome: the demo connection broker end to end
     const closed = consent.waitForEvent('close');
     await consent.getByRole('button', { name: 'Allow' }).click();
     await closed;
-    await page.waitForSelector('[data-connection-status="active"]', { timeout: 15_000 });
+    await page.waitForSelector('[data-connection-status="active"]');
     await page.locator('.card:has-text("Demo calendar") .badge:has-text("Connected")').waitFor();
     await screenshot('chrome-demo-connection');
 

@@ -17,7 +17,7 @@ function flakyModel(): ScriptedLanguageModel {
 }
 
 describe('An interrupted answer after a reload: shown as an error with Retry, which answers again (headless Chromium)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   const chrome = chromeSuite(() => ({ porter: { model: flakyModel() } }));
 
   it('shows the answer the model could not finish as not finished after a reload; Retry answers again and the error is gone for good', async () => {

@@ -63,7 +63,7 @@ const focusWithin = (page: Page, selector: string) =>
   page.evaluate((s) => Boolean(document.querySelector(s)?.contains(document.activeElement)), selector);
 
 describe('The shipped chrome by keyboard: shortcuts and their help, focus after every action, the phone menu, errors that say what to do (headless Chromium)', function () {
-  this.timeout(90_000);
+  this.timeout(180_000);
   // A failed turn is the test's doing; the AI SDK reports it on the console as well.
   const chrome = chromeSuite(() => ({ porter: { model: new FlakyModel() }, demoBroker: true }), {
     ignore: /model|provider|went away|unreachable/i,

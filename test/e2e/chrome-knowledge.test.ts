@@ -8,7 +8,7 @@ const HANDBOOK = [
 ].join('\n\n');
 
 describe('Knowledge citations in the shipped chrome (headless Chromium)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   // Bob's passage is 404 to ada: the browser logs the refused request itself.
   const chrome = chromeSuite(undefined, { ignore: /status of 404 \(Not Found\)/ });
 

@@ -5,7 +5,7 @@ import { chromeSuite, say } from '../support/browser.js';
 type Memory = { id: string; text: string; revision: number };
 
 describe('Memories in the shipped chrome (headless Chromium)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   // The lost race is a 409 the page answers; the browser logs the failed request itself.
   const chrome = chromeSuite(undefined, { ignore: /status of 409 \(Conflict\)/ });
 

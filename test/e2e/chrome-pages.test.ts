@@ -5,7 +5,7 @@ import { numberedWords } from '../support/numbered-words.js';
 import { createArmed } from '../support/armed-automation.js';
 
 describe('Grants, runs, thread names, badges and the automation form in the shipped chrome (headless Chromium)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   const chrome = chromeSuite(() => ({ env: { PORTER_WEBHOOK_DEMO_SECRET: DEMO_SECRET }, porter: { model: new PacedScriptedModel(60) } }));
   const deliver = (payload: string): Promise<string[]> => deliverDemo(chrome.host.client.base, payload);
 
@@ -14,10 +14,10 @@ describe('Grants, runs, thread names, badges and the automation form in the ship
     await say(page, '/call notes_add {"text":"badge"}');
     const badge = page.locator('.nav-link:has-text("Approvals") .count');
     // Well inside the sidebar's 10 s poll: the page told the badge itself.
-    await badge.waitFor({ timeout: 3000 });
+    await badge.waitFor({ timeout: 8000 });
     expect(await badge.textContent()).to.equal('1');
     await page.locator('.approval-card[data-approval-state="pending"]').getByRole('button', { name: 'Approve' }).click();
-    await badge.waitFor({ state: 'detached', timeout: 3000 });
+    await badge.waitFor({ state: 'detached', timeout: 8000 });
   });
 
   it('lists grants by tool with what each covers, including an automation-only one, and revokes one', async () => {
@@ -69,10 +69,10 @@ describe('Grants, runs, thread names, badges and the automation form in the ship
     await page.goto(`${chrome.host.url}/#/automations`);
     await page.locator(`.run[data-run-id="${runId}"] a.run-name`).click();
     await page.waitForSelector('.page-title:has-text("Run of “Echo deliveries”")');
-    await page.waitForSelector('.run-summary[data-state="running"]', { timeout: 15_000 });
+    await page.waitForSelector('.run-summary[data-state="running"]');
     await screenshot('chrome-run-page');
     await page.getByRole('button', { name: 'Stop' }).click();
-    await page.waitForSelector('.run-summary[data-state="cancelled"]', { timeout: 20_000 });
+    await page.waitForSelector('.run-summary[data-state="cancelled"]');
     const transcript = page.locator('.transcript');
     await transcript.locator('.message.user:has-text("Say: w0 w1")').waitFor();
     await transcript.locator('.message.assistant .markdown:has-text("w0")').waitFor();

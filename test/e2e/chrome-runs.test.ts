@@ -13,7 +13,7 @@ import { containerOf } from '../../composition/porter-container.js';
 import { Run } from '../../domain/runs/run.js';
 
 describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs, delivery logs, Run again and Dry run (headless Chromium)', function () {
-  this.timeout(90_000);
+  this.timeout(180_000);
   let receiver: WebhookReceiver;
   let kim: WireClient;
   const runs: { retried?: string; skipped?: string; dry?: string; interrupted?: string } = {};
@@ -135,7 +135,7 @@ describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs,
     await page.getByRole('button', { name: 'Dry run again' }).click();
     await page.waitForURL((url) => url.hash.startsWith('#/runs/') && !url.hash.endsWith(runs.dry!));
     await page.locator('.run-summary:has-text("Run again by you")').waitFor();
-    await page.locator('.run-summary[data-state="succeeded"]').waitFor({ timeout: 15_000 });
+    await page.locator('.run-summary[data-state="succeeded"]').waitFor();
     await page.locator('.preview[data-tool="notes_add"]').waitFor();
     await page.getByRole('link', { name: 'The run it repeats' }).click();
     await page.waitForURL((url) => url.hash.endsWith(runs.dry!));
@@ -200,7 +200,7 @@ describe('Reliable runs in the shipped chrome: attempts, skipped runs, dry runs,
       await route.continue();
     });
     await page.goto(`${chrome.host.url}/#/automations`);
-    await page.locator(`.run[data-run-id="${runs.skipped}"] .run-state`).waitFor({ timeout: 20_000 });
+    await page.locator(`.run[data-run-id="${runs.skipped}"] .run-state`).waitFor();
   });
 
   for (const colorScheme of ['light', 'dark'] as const) {

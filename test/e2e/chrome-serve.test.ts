@@ -4,7 +4,7 @@ import { serveChrome } from '../../composition/chrome.js';
 import { serve, type RunningServer } from '../support/http-server.js';
 
 describe('serveChrome (the chrome as Koa middleware a host mounts)', function () {
-  this.timeout(30_000);
+  this.timeout(60_000);
   let server: RunningServer;
 
   before(async () => {
@@ -62,7 +62,7 @@ describe('serveChrome (the chrome as Koa middleware a host mounts)', function ()
 });
 
 describe('serveChrome outside Koa: chrome.handle (Node http) and chrome.fetch (Web-standard)', function () {
-  this.timeout(30_000);
+  this.timeout(60_000);
 
   it('answers the same page and assets through handle and fetch, and leaves other paths to the host', async () => {
     const chrome = await serveChrome({ wire: '/api/porter', path: '/assistant' });

@@ -10,7 +10,7 @@ import { servedApp } from '../support/served-app.js';
 import { bubblewrapSupport } from '../../adapters/sandbox/local/bubblewrap-command.js';
 
 describe('A tree app graduated to a served app keeps its data and behaviour (headless Chromium, local sandbox)', function () {
-  this.timeout(90_000);
+  this.timeout(180_000);
   let root: string;
   const chrome = chromeSuite(async function () {
     if (!bubblewrapSupport().available) this.skip();
@@ -38,7 +38,7 @@ describe('A tree app graduated to a served app keeps its data and behaviour (hea
     const appId = decodeURIComponent(new URL(page.url()).hash.split('/')[2]!);
 
     await page.getByRole('button', { name: 'Serve' }).click();
-    await page.waitForSelector('text=The app now runs on its own server.', { timeout: 30_000 });
+    await page.waitForSelector('text=The app now runs on its own server.');
     const served = page.frameLocator('iframe.app-frame');
     for (const item of ['Buy bread', 'Call Sam', 'Water plants']) await served.locator(`.item:has-text("${item}")`).waitFor();
     await screenshot('chrome-served-app');

@@ -32,7 +32,7 @@ describe('A served app’s frame follows its changes, says what changed and fits
       const appId = decodeURIComponent(new URL(page.url()).hash.split('/')[2]!);
       await page.getByRole('button', { name: 'Serve' }).click();
       const frame = page.locator('iframe.app-frame[data-sized="content"]');
-      await frame.waitFor({ timeout: 30_000 });
+      await frame.waitFor();
       const served = page.frameLocator('iframe.app-frame');
       await served.getByLabel('Add an item').waitFor();
 
@@ -55,11 +55,11 @@ describe('A served app’s frame follows its changes, says what changed and fits
       const edited = await chrome.host.client.as(user).json('POST', `/apps/${appId}/edit`, { instruction: 'Remember the milk' });
       expect(edited.status).to.equal(200);
       const notice = page.locator('.app-updated');
-      await notice.waitFor({ timeout: 20_000 });
+      await notice.waitFor();
       // Serving it was this page's own change: said once, by the page, not again as an update.
       expect(await notice.textContent()).to.not.include('own server');
       expect(await notice.textContent()).to.equal('Updated just now — Remember the milk');
-      await served.locator('text=Remember the milk').waitFor({ timeout: 30_000 });
+      await served.locator('text=Remember the milk').waitFor();
       expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).to.equal(true);
       await page.locator('iframe.app-frame[data-sized="content"]').waitFor();
       expect(await axeViolations(page), 'the app page').to.deep.equal([]);

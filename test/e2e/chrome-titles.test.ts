@@ -5,7 +5,7 @@ import { chromeSuite, say } from '../support/browser.js';
 const PHONE = { width: 360, height: 740 };
 
 describe('Short thread titles, jump to latest and the colour scheme switch in the shipped chrome (headless Chromium)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   const chrome = chromeSuite();
 
   it('lists a new conversation under a short generated title: no command, no Markdown', async () => {

@@ -9,7 +9,7 @@ type Pending = { id: string; kind: string; label: string; undoUntil: string };
 const UNDO_SECONDS = 6;
 
 describe('Deleting with a way back in the shipped chrome (headless Chromium)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   const chrome = chromeSuite(() => ({ porter: { undoSeconds: UNDO_SECONDS } }));
 
   it('a forgotten memory shows "Deleted … Undo" with the time left; after a reload the Undo is still there and brings it back', async () => {
@@ -65,7 +65,7 @@ describe('Deleting with a way back in the shipped chrome (headless Chromium)', f
     expect((await vic.json<{ automations: unknown[] }>('GET', '/automations')).body.automations).to.deep.equal([]);
 
     // The toast leaves when the window closes; the server deletes it then, with no page open.
-    await toast.waitFor({ state: 'detached', timeout: (UNDO_SECONDS + 5) * 1000 });
+    await toast.waitFor({ state: 'detached', timeout: (UNDO_SECONDS + 30) * 1000 });
     await page.close();
     const gone = await until(
       () => vic.json('GET', `/automations/${automation.id}`),

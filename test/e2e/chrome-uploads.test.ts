@@ -26,7 +26,7 @@ async function handOver(page: Page, how: 'drop' | 'paste', files: Array<{ name: 
 }
 
 describe('Attachments in the shipped chrome: paperclip, drop and paste (headless Chromium)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   // The refused upload's 415 is the browser's console line, and expected.
   const chrome = chromeSuite(() => ({}), { ignore: /status of 415/ });
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { chromeSuite, say } from '../support/browser.js';
 
 describe('What is left of the budgets in the shipped chrome (headless Chromium)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   // The refused turn is a 429 the page answers; the browser logs the failed request itself.
   const chrome = chromeSuite(() => ({ porter: { limits: { turns: { max: 5, windowSeconds: 3600 } } } }), {
     ignore: /status of 429 \(Too Many Requests\)/,

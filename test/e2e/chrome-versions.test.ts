@@ -14,7 +14,7 @@ const focused = (page: Page) => page.evaluate(() => document.activeElement?.getA
 const threadOf = (page: Page) => decodeURIComponent(new URL(page.url()).hash.split('/')[2]!);
 
 describe('Versions kept by regenerate and edit, with a switcher, in the shipped chrome (headless Chromium)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   const chrome = chromeSuite(() => ({ porter: { model: new PacedScriptedModel(5) } }));
 
   for (const [size, viewport] of [

@@ -3,7 +3,7 @@ import { PacedScriptedModel, chromeSuite, pendingApproval, type ChromeSession } 
 import { numberedWords } from '../support/numbered-words.js';
 
 describe('The shipped chrome in headless Chromium (development host)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let session: (ChromeSession & { errors: string[] }) | null = null;
   const chrome = chromeSuite(() => ({ porter: { model: new PacedScriptedModel(70) } }), { ignore: /status of 409/ });
 
@@ -101,7 +101,7 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     expect((await cyd.json('POST', `/approvals/${pending.id}/decide`, { approve: false })).status).to.equal(200);
 
     // The card follows the decision and the turn carries on by itself: no Continue to click.
-    await page.waitForSelector('.tool[data-tool="notes_clear"][data-state="output-denied"]', { timeout: 10_000 });
+    await page.waitForSelector('.tool[data-tool="notes_clear"][data-state="output-denied"]');
     expect(await page.getByRole('button', { name: 'Continue' }).count()).to.equal(0);
     await page.waitForSelector('.assistant-text:has-text("denied")');
   });
@@ -115,11 +115,7 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     const [pending] = (await jay.json('GET', '/approvals')).body.approvals;
     await jay.json('POST', `/approvals/${pending.id}/decide`, { approve: true });
     // The turn carries on by itself and runs the approved call; the person then writes something new.
-    await page
-      .locator('.message.assistant')
-      .first()
-      .locator('.tool[data-tool="notes_add"] .tool-status:has-text("Done")')
-      .waitFor({ timeout: 10_000 });
+    await page.locator('.message.assistant').first().locator('.tool[data-tool="notes_add"] .tool-status:has-text("Done")').waitFor();
     // Once the answer has ended (Stop gives way to Send), the person writes something new.
     await page.getByRole('button', { name: 'Send message' }).waitFor();
     await page.getByLabel('Message', { exact: true }).fill('thanks');
@@ -139,9 +135,9 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     const second = await context.newPage();
     await second.goto(page.url());
     // The second tab reads the stored thread, then rejoins the live turn and watches it finish.
-    await second.waitForSelector('.assistant-text.streaming', { timeout: 10_000 });
-    await second.waitForSelector(`.message.assistant .assistant-text:has-text("echo: ${words}")`, { timeout: 20_000 });
-    await page.waitForSelector(`.message.assistant .assistant-text:has-text("echo: ${words}")`, { timeout: 20_000 });
+    await second.waitForSelector('.assistant-text.streaming');
+    await second.waitForSelector(`.message.assistant .assistant-text:has-text("echo: ${words}")`);
+    await page.waitForSelector(`.message.assistant .assistant-text:has-text("echo: ${words}")`);
     expect(await second.locator('.message.assistant').count()).to.equal(1);
     await second.close();
   });
@@ -156,11 +152,11 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     await page.reload();
     expect(page.url()).to.equal(url);
     // The reloaded page reads the stored thread, rejoins the turn and watches it carry on.
-    await page.waitForSelector('.assistant-text.streaming', { timeout: 10_000 });
+    await page.waitForSelector('.assistant-text.streaming');
     const during = (await page.locator('.assistant-text.streaming').textContent()) ?? '';
     expect(during.length, 'still streaming after the reload').to.be.lessThan(words.length);
     await screenshot('chrome-rejoined-after-reload');
-    await page.waitForSelector(`.message.assistant .assistant-text:not(.streaming):has-text("${words}")`, { timeout: 20_000 });
+    await page.waitForSelector(`.message.assistant .assistant-text:not(.streaming):has-text("${words}")`);
     expect(await page.locator('.message.assistant').count()).to.equal(1);
     expect(await page.locator('.message.user').count()).to.equal(1);
     const stored = await chrome.host.client.as('kit').json('GET', `/threads/${/#\/t\/([^/?]+)/.exec(url)![1]}`);

@@ -155,6 +155,8 @@ export async function openChrome(
     colorScheme: options.colorScheme ?? 'light',
     deviceScaleFactor: 1,
   });
+  // A cap, not a pace (a wait that holds returns at once): on a busy machine Chromium paints late.
+  context.setDefaultTimeout(60_000);
   if (options.user) await context.addCookies([{ name: 'porter_demo_user', value: options.user, url: baseUrl }]);
   const page = await context.newPage();
   const errors: string[] = [];
