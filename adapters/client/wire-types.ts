@@ -1021,7 +1021,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a code, or refresh
-         * @description Refresh tokens rotate: a rotated one presented again revokes its whole family, except within the refresh grace window (`oauth.refreshGraceSeconds`): requests of its own client that raced the rotation, and one replay after it, get working tokens of the same family; a second replay revokes the family. Any requested scope is narrowed to `mcp`. Never cached.
+         * @description Refresh tokens rotate: a rotated one presented again revokes its whole family, except within the refresh grace window (`oauth.refreshGraceSeconds`): requests of its own client that raced the rotation, and up to 8 replays after it (one per call a client may have in flight), get working tokens of the same family; the replay after those revokes the family. Any requested scope is narrowed to `mcp`. Never cached.
          */
         post: operations["issueTokens"];
         delete?: never;

@@ -4,8 +4,9 @@ export interface DoorSettings {
   /** Absolute lifetime of a token family: rotation never extends it. */
   readonly refreshTokenTtlSeconds: number;
   /**
-   * How long after a rotation the refresh token just rotated out still gets tokens, once, when its
-   * own client presents it again (requests racing the rotation are all answered); 0 turns it off.
+   * How long after a rotation the refresh token just rotated out still gets tokens, up to
+   * FORGIVEN_REPLAYS times, when its own client presents it again (requests racing the rotation are
+   * all answered); 0 turns it off.
    */
   readonly refreshGraceSeconds: number;
   readonly codeTtlSeconds: number;

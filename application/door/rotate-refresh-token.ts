@@ -1,4 +1,5 @@
 import { OAuthRefusal } from '../../domain/door/oauth-refusal.js';
+import { FORGIVEN_REPLAYS } from '../../domain/door/token-family.js';
 import { namesTheDoor } from '../../domain/door/resource-indicator.js';
 import type { UseCase } from '../../ports/use-case.js';
 import type { TokenGrant, TokenRequest } from '../../ports/use-cases/door.js';
@@ -9,8 +10,13 @@ type RefreshRequest = Extract<TokenRequest, { grantType: 'refresh_token' }>;
 
 const INVALID = 'The refresh token is not valid';
 
-/** Rotations lost to concurrent ones before giving up (each loss means another request rotated the family). */
-const MAX_ATTEMPTS = 5;
+/**
+ * Swaps lost to concurrent requests before giving up. Each loss is another request changing the
+ * family: a rotation, or one of at most FORGIVEN_REPLAYS replays forgiven per rotation. A request
+ * can lose to the replays forgiven before a rotation, to that rotation and to those forgiven after
+ * it; one more look then decides. So a replay under the cap is answered, not refused for losing.
+ */
+const MAX_ATTEMPTS = 2 * (FORGIVEN_REPLAYS + 1) + 1;
 
 /** What RotateRefreshToken is built from. */
 export type RotateRefreshTokenDeps = TokenGrantDeps;
@@ -23,11 +29,13 @@ export type RotateRefreshTokenDeps = TokenGrantDeps;
  * just rotated out that was already under way when the rotation landed raced it (an MCP client's
  * parallel calls all refreshing as the access token lapses): it gets a fresh pair of the family's
  * current generation. A replay, arriving after the rotation, by the same client within the window,
- * is forgiven once per rotation: that one acceptance is claimed on the family's revision, so of
- * racing replays exactly one gets it. Any other replay (the second, one outside the window, an
- * older token, another client) revokes the whole family (RFC 9700 §4.14.2). With the window at 0,
- * a racer is refused without revoking anything, and every replay revokes. Instances compare their
- * own clocks here, so keep them synchronised (NTP); skew only moves the line by its size.
+ * is forgiven up to FORGIVEN_REPLAYS times per rotation (under load any of a client's parallel
+ * refreshes may arrive after the rotation): each acceptance is claimed on the family's revision,
+ * so of racing replays at most that many get one. Any other replay (one once those are spent, one
+ * outside the window, an older token, another client) revokes the whole family (RFC 9700
+ * §4.14.2). With the window at 0, a racer is refused without revoking anything, and every replay
+ * revokes. Instances compare their own clocks here, so keep them synchronised (NTP); skew only
+ * moves the line by its size.
  */
 export class RotateRefreshToken implements UseCase<RefreshRequest, TokenGrant> {
   constructor(private readonly deps: RotateRefreshTokenDeps) {}
@@ -61,21 +69,29 @@ export class RotateRefreshToken implements UseCase<RefreshRequest, TokenGrant> {
       const forgiven = raced ? graceMs > 0 : forgivable;
       if (stale && !forgiven) {
         if (raced) throw new OAuthRefusal('invalid_grant', 'This refresh token was just used by another request');
-        await this.revoke(family.id, family.subject, now, family.graceSpent ? 'replayed again inside the grace window' : 'reused');
+        await this.revoke(
+          family.id,
+          family.subject,
+          now,
+          family.graceSpent ? 'replayed inside the grace window once its forgiveness was spent' : 'reused',
+        );
         throw new OAuthRefusal('invalid_grant', 'The refresh token was already used; every token of this authorization is revoked');
       }
       if (request.resource !== undefined && !namesTheDoor(request.resource, family.resource))
         throw new OAuthRefusal('invalid_target', `resource must be ${family.resource}`);
 
       if (stale) {
-        // The one replay after the rotation the window forgives is claimed on the revision read, so
-        // of replays racing each other exactly one is it. A racer needs no claim: nothing changes.
+        // Each replay after the rotation the window forgives is claimed on the revision read, so of
+        // replays racing each other at most the count left are. A racer needs no claim: nothing changes.
         if (forgivable && !(await this.deps.families.swap(loaded, family.forgive(now)))) continue;
         await this.deps.audit.record({
           subject: family.subject,
           action: 'door.refresh-graced',
           outcome: 'ok',
-          details: { clientId: client.id, as: raced ? 'racing the rotation' : 'the one replay forgiven' },
+          details: {
+            clientId: client.id,
+            as: raced ? 'racing the rotation' : `replay ${family.graced + 1} of ${FORGIVEN_REPLAYS} forgiven`,
+          },
         });
         // Tokens of the current generation, beside the ones the rotation gave.
         return this.deps.mint.mint(family);

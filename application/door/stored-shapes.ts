@@ -67,6 +67,8 @@ export const tokenFamilyShape = z.object({
   generation: z.number().int().nonnegative(),
   createdAt: z.string(),
   rotatedAt: z.string().nullable(),
+  // Optional: families stored before the window counted its replays have only `gracedAt`.
+  graced: z.number().int().nonnegative().optional(),
   gracedAt: z.string().nullable().optional(),
   expiresAt: z.string(),
   revokedAt: z.string().nullable(),

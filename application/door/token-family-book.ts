@@ -1,7 +1,7 @@
-import { TokenFamily, type FamilyRevocation, type TokenFamilyPrimitives } from '../../domain/door/token-family.js';
+import { FORGIVEN_REPLAYS, TokenFamily, type FamilyRevocation, type TokenFamilyPrimitives } from '../../domain/door/token-family.js';
 import type { RecordSet, Store } from '../../ports/store.js';
 import { AggregateBook, asPrimitives, type Loaded } from '../shared/aggregate-book.js';
-import { LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
+import { CONFLICT_ATTEMPTS, LOST_RACE, retryOnConflict } from '../shared/retry-on-conflict.js';
 import { tokenFamilyShape } from './stored-shapes.js';
 
 /** A refresh token, by digest: which family and generation it belongs to. Never changes once written. */
@@ -80,6 +80,8 @@ export class TokenFamilyBook extends AggregateBook<'family', TokenFamily, TokenF
         return (await this.swap(loaded, loaded.family.revoke(at, because))) ? undefined : LOST_RACE;
       },
       {
+        // Besides rotations, each replay the grace window forgives changes the family.
+        attempts: CONFLICT_ATTEMPTS + FORGIVEN_REPLAYS,
         exhausted: () => {
           throw new Error('a token family kept changing while it was being revoked');
         },

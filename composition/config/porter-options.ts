@@ -111,9 +111,9 @@ export interface DoorOAuthOptions {
   readonly tokenCacheMs?: number;
   /**
    * The refresh grace window, 0–60 seconds (default 10): a refresh token just rotated out, presented
-   * again by its own client within this long after the rotation, gets working tokens once instead
-   * of revoking the family (requests racing the rotation are all answered); a second replay revokes
-   * it. 0 turns it off.
+   * again by its own client within this long after the rotation, gets working tokens up to 8 times
+   * (one per call a client may have in flight) instead of revoking the family (requests racing the
+   * rotation are all answered); the ninth replay revokes it. 0 turns it off.
    */
   readonly refreshGraceSeconds?: number;
 }

@@ -5,6 +5,7 @@ import { consentForm } from '../../adapters/mcp/oauth-consent.js';
 import type { DoorOAuthEndpoints } from '../../adapters/mcp/oauth-endpoints.js';
 import { clientMetadata } from '../../adapters/mcp/oauth-register.js';
 import { externallyOwned } from '../../adapters/mcp/door-answers.js';
+import { FORGIVEN_REPLAYS } from '../../domain/door/token-family.js';
 import { HOST_SESSION, MCP, OAUTH_HEADERS, oauthError, page, preflightRoute } from './door-route-kit.js';
 
 /** The routes of the door's own authorization server: authorize and consent, token, revoke, register. */
@@ -89,8 +90,7 @@ export function oauthRoutes(oauth: DoorOAuthEndpoints): WireRoute[] {
     ...clientEndpoint('token', {
       id: 'issueTokens',
       summary: 'Exchange a code, or refresh',
-      description:
-        'Refresh tokens rotate: a rotated one presented again revokes its whole family, except within the refresh grace window (`oauth.refreshGraceSeconds`): requests of its own client that raced the rotation, and one replay after it, get working tokens of the same family; a second replay revokes the family. Any requested scope is narrowed to `mcp`. Never cached.',
+      description: `Refresh tokens rotate: a rotated one presented again revokes its whole family, except within the refresh grace window (\`oauth.refreshGraceSeconds\`): requests of its own client that raced the rotation, and up to ${FORGIVEN_REPLAYS} replays after it (one per call a client may have in flight), get working tokens of the same family; the replay after those revokes the family. Any requested scope is narrowed to \`mcp\`. Never cached.`,
       body: ownBody('The token request, form-encoded.', { 'application/x-www-form-urlencoded': TokenForm }),
       responses: {
         200: json('The tokens.', TokenResponse),

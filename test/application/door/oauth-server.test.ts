@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { PKCE_REQUIRED } from '../../../domain/door/pkce.js';
+import { FORGIVEN_REPLAYS } from '../../../domain/door/token-family.js';
 import type { Principal } from '../../../domain/principal.js';
 import type { Store } from '../../../ports/store.js';
 import { MemoryStore } from '../../../adapters/store/memory/memory-store.js';
@@ -433,57 +434,66 @@ describe("The door's authorization server (use cases)", () => {
       expect(events).to.not.include('door.refresh-token-reused');
     });
 
-    it('forgives one replay of the token just rotated out; a second replay revokes the family', async () => {
+    it('forgives FORGIVEN_REPLAYS replays of the token just rotated out; the next replay revokes the family', async () => {
       const h = doorHarness();
       const { client, tokens } = await h.connect(ada);
       const next = await h.refresh(client.clientId, tokens.refreshToken);
-      h.clock.advance(1_000);
-      const forgiven = await h.refresh(client.clientId, tokens.refreshToken);
-      h.clock.advance(1_000);
-      expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken)), 'the second replay').to.equal('invalid_grant');
-      for (const grant of [next, forgiven]) {
+      const forgiven = [];
+      for (let i = 0; i < FORGIVEN_REPLAYS; i++) {
+        h.clock.advance(500);
+        forgiven.push(await h.refresh(client.clientId, tokens.refreshToken));
+      }
+      for (const grant of forgiven) expect((await h.admit(grant.accessToken)).ok, 'every forgiven pair works').to.equal(true);
+      h.clock.advance(500);
+      expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken)), 'the replay after those').to.equal('invalid_grant');
+      for (const grant of [next, ...forgiven]) {
         expect(await h.admit(grant.accessToken)).to.deep.equal({ ok: false, reason: 'invalid' });
         expect(await oauthErrorOf(h.refresh(client.clientId, grant.refreshToken))).to.equal('invalid_grant');
       }
       const events = (await h.guard.auditLog.list('ada', {})).events.map((e) => e.action);
-      expect(events.filter((action) => action === 'door.refresh-graced')).to.have.length(1);
+      expect(events.filter((action) => action === 'door.refresh-graced')).to.have.length(FORGIVEN_REPLAYS);
       expect(events).to.include('door.refresh-token-reused');
     });
 
-    it('gives a stolen refresh token, replayed twenty times inside the window, at most one pair', async () => {
+    it('gives a stolen refresh token, replayed twenty times inside the window, at most FORGIVEN_REPLAYS pairs, then revokes the family', async () => {
       const h = doorHarness();
       const { client, tokens } = await h.connect(ada);
-      await h.refresh(client.clientId, tokens.refreshToken);
+      const next = await h.refresh(client.clientId, tokens.refreshToken);
       const answers = [];
       for (let i = 0; i < 20; i++) {
         h.clock.advance(100);
         answers.push(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken)));
       }
-      expect(answers.filter((answer) => answer === 'resolved')).to.have.length(1);
+      expect(answers.filter((answer) => answer === 'resolved')).to.have.length.at.most(FORGIVEN_REPLAYS);
+      expect(answers.slice(FORGIVEN_REPLAYS)).to.deep.equal(Array(20 - FORGIVEN_REPLAYS).fill('invalid_grant'));
+      expect((await h.admit(next.accessToken)).ok, 'the family is revoked').to.equal(false);
     });
 
-    it('answers every request that raced the rotation without spending the one replay it forgives', async () => {
+    it('answers every request that raced the rotation without spending the replays it forgives', async () => {
       const h = doorHarness();
       const { client, tokens } = await h.connect(ada);
       const arrived = h.clock.now().toISOString();
       h.clock.advance(5);
       await h.refresh(client.clientId, tokens.refreshToken);
-      for (let i = 0; i < 3; i++)
+      for (let i = 0; i < FORGIVEN_REPLAYS + 3; i++)
         expect((await h.refresh(client.clientId, tokens.refreshToken, arrived)).tokenType, 'a racer').to.equal('Bearer');
-      h.clock.advance(5);
-      expect((await h.refresh(client.clientId, tokens.refreshToken)).tokenType, 'the first replay').to.equal('Bearer');
-      expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken)), 'the second replay').to.equal('invalid_grant');
+      for (let i = 0; i < FORGIVEN_REPLAYS; i++) {
+        h.clock.advance(5);
+        expect((await h.refresh(client.clientId, tokens.refreshToken)).tokenType, `replay ${i + 1}`).to.equal('Bearer');
+      }
+      expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken)), 'the replay after those').to.equal('invalid_grant');
       expect(await oauthErrorOf(h.refresh(client.clientId, tokens.refreshToken, arrived)), 'the family is gone').to.equal('invalid_grant');
     });
 
-    it('forgives once per rotation: the next rotation opens a window of its own', async () => {
+    it('counts per rotation: the next rotation opens a window of its own', async () => {
       const h = doorHarness();
       const { client, tokens } = await h.connect(ada);
       const second = await h.refresh(client.clientId, tokens.refreshToken);
-      await h.refresh(client.clientId, tokens.refreshToken);
+      for (let i = 0; i < FORGIVEN_REPLAYS; i++) await h.refresh(client.clientId, tokens.refreshToken);
       h.clock.advance(20_000);
       const third = await h.refresh(client.clientId, second.refreshToken);
-      expect((await h.refresh(client.clientId, second.refreshToken)).tokenType, "the next rotation's one replay").to.equal('Bearer');
+      for (let i = 0; i < FORGIVEN_REPLAYS; i++)
+        expect((await h.refresh(client.clientId, second.refreshToken)).tokenType, `the next rotation's replay ${i + 1}`).to.equal('Bearer');
       expect((await h.admit(third.accessToken)).ok).to.equal(true);
     });
 
@@ -570,15 +580,36 @@ describe("The door's authorization server (use cases)", () => {
         }
       });
 
-      it('replays racing inside the window, after the rotation was answered: at most one forgiven, and the family revoked', async () => {
+      it('replays racing inside the window, as many as are forgiven: every one answered, nothing revoked', async () => {
         const pair = instances();
         for (let round = 0; round < 5; round++) {
           const { client, tokens } = await pair[0].connect(ada);
           const next = await pair[1].refresh(client.clientId, tokens.refreshToken);
           clock.advance(1);
-          const { grants } = await race(pair, client.clientId, tokens.refreshToken, 6);
-          expect(grants.length, `round ${round}`).to.be.at.most(1);
-          expect((await familyOf(pair[0], tokens.refreshToken)).revokedAt, `round ${round}`).to.be.a('string');
+          const { grants, refusals } = await race(pair, client.clientId, tokens.refreshToken, FORGIVEN_REPLAYS);
+          expect(refusals, `round ${round}: every replay under the cap gets tokens`).to.deep.equal([]);
+          expect(await familyOf(pair[0], tokens.refreshToken), `round ${round}`).to.deep.include({
+            generation: 2,
+            graced: FORGIVEN_REPLAYS,
+            revokedAt: null,
+          });
+          for (const grant of [next, ...grants]) expect((await pair[1].admit(grant.accessToken)).ok, `round ${round}`).to.equal(true);
+        }
+      });
+
+      it('more replays racing inside the window than are forgiven: exactly FORGIVEN_REPLAYS forgiven, and the family revoked', async () => {
+        const pair = instances();
+        for (let round = 0; round < 5; round++) {
+          const { client, tokens } = await pair[0].connect(ada);
+          const next = await pair[1].refresh(client.clientId, tokens.refreshToken);
+          clock.advance(1);
+          const { grants, refusals } = await race(pair, client.clientId, tokens.refreshToken, FORGIVEN_REPLAYS + 4);
+          const family = await familyOf(pair[0], tokens.refreshToken);
+          expect(family.graced, `round ${round}: every forgiveness claimed, no more`).to.equal(FORGIVEN_REPLAYS);
+          expect(family.revokedAt, `round ${round}`).to.be.a('string');
+          // A forgiven replay whose mint ends after the revocation is refused too: its tokens would be dead.
+          expect(grants.length, `round ${round}`).to.be.at.most(FORGIVEN_REPLAYS);
+          expect(refusals, `round ${round}`).to.deep.equal(Array(FORGIVEN_REPLAYS + 4 - grants.length).fill('invalid_grant'));
           for (const grant of [next, ...grants]) expect((await pair[0].admit(grant.accessToken)).ok, `round ${round}`).to.equal(false);
         }
       });

@@ -4,7 +4,7 @@ import { redirectUriMatches, redirectUriProblem } from '../../../domain/door/red
 import { grantedScope } from '../../../domain/door/door-scope.js';
 import { keptAuthMethod, keptGrantTypes, keptResponseTypes } from '../../../domain/door/client-metadata.js';
 import { hintsFor } from '../../../domain/door/tool-annotations.js';
-import { TokenFamily } from '../../../domain/door/token-family.js';
+import { FORGIVEN_REPLAYS, TokenFamily } from '../../../domain/door/token-family.js';
 
 describe('door rules', () => {
   describe('PKCE', () => {
@@ -118,6 +118,30 @@ describe('door rules', () => {
       expect(rotated.isRaceLoser(1, '2026-01-01T00:10:00.001Z')).to.equal(false);
       expect(rotated.rotate('2026-01-01T00:10:01.000Z').isRaceLoser(1, '2026-01-01T00:10:00.500Z')).to.equal(false);
       expect(family().isRaceLoser(1, '2026-01-01T00:00:00.000Z')).to.equal(false);
+    });
+
+    it('forgives FORGIVEN_REPLAYS replays of the token just rotated out per rotation; every rotation counts afresh', () => {
+      const opened = '2026-01-01T00:09:55.000Z';
+      let rotated = family().rotate('2026-01-01T00:10:00.000Z');
+      for (let i = 0; i < FORGIVEN_REPLAYS; i++) {
+        expect(rotated.isWithinGrace(1, opened), `replay ${i + 1}`).to.equal(true);
+        rotated = rotated.forgive('2026-01-01T00:10:01.000Z');
+      }
+      expect(rotated).to.include({ graced: FORGIVEN_REPLAYS, graceSpent: true });
+      expect(rotated.isWithinGrace(1, opened), 'the replay after those').to.equal(false);
+      expect(() => rotated.forgive('2026-01-01T00:10:02.000Z')).to.throw();
+      const next = rotated.rotate('2026-01-01T00:10:03.000Z');
+      expect(next).to.include({ graced: 0, graceSpent: false });
+      expect(next.isWithinGrace(2, opened)).to.equal(true);
+      expect(next.isWithinGrace(1, opened), 'two rotations behind').to.equal(false);
+    });
+
+    it('reads a family stored before the window counted its replays: gracedAt alone is one forgiven', () => {
+      const { graced: _, ...stored } = family().rotate('2026-01-01T00:10:00.000Z').toPrimitives();
+      expect(TokenFamily.fromPrimitives({ ...stored, gracedAt: null }).graced).to.equal(0);
+      expect(TokenFamily.fromPrimitives({ ...stored, gracedAt: '2026-01-01T00:10:01.000Z' }).graced).to.equal(1);
+      const { gracedAt: __, ...older } = stored;
+      expect(TokenFamily.fromPrimitives(older).graced).to.equal(0);
     });
 
     it('is live until revoked or past its absolute end', () => {
