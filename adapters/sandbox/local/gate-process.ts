@@ -111,6 +111,8 @@ export class GateProcess {
 
   /** The app's host pid, as the gate reported it (outside bubblewrap only). */
   private appPid: number | null = null;
+  /** Set once the sandbox is being ended: an app the gate reports after that is ended on arrival. */
+  private stopping = false;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -204,6 +206,7 @@ export class GateProcess {
 
   /** Ends the sandbox and everything in it at once; resolves when the gate has gone. */
   async stop(): Promise<void> {
+    this.stopping = true;
     if (this.child.exitCode === null && this.child.signalCode === null) {
       // Awaited now: the exit must keep the host alive until it comes.
       this.child.ref();
@@ -249,7 +252,12 @@ export class GateProcess {
         this.listening = true;
         return this.settleBoot();
       case 'spawned':
-        if (this.appGroupOnHost && Number.isInteger(said.pid) && (said.pid as number) > 1) this.appPid = said.pid as number;
+        if (this.appGroupOnHost && Number.isInteger(said.pid) && (said.pid as number) > 1) {
+          this.appPid = said.pid as number;
+          // Reported after the stop (a start that timed out on a busy host, the gate killed while
+          // its message was on the way): the stop could not name the group, so end it now.
+          if (this.stopping) signalGroup(this.appPid);
+        }
         return destroy(handle);
       case 'egress':
         if (!(handle instanceof Socket) || !this.events || this.egressOpen >= MAX_EGRESS_CONNECTIONS) return destroy(handle);
