@@ -22,6 +22,7 @@
 import { spawn } from 'node:child_process';
 import { globSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { npmRunKept, reportOf } from './npm-run-kept.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MOCHA = fileURLToPath(new URL('../node_modules/mocha/bin/mocha.js', import.meta.url));
@@ -78,7 +79,7 @@ const jobs = process.env.PORTER_TEST_JOBS ?? '3';
 const timings = process.env.PORTER_TEST_WALL_TIMES ? ['--require', 'test/support/file-wall-times.ts'] : [];
 
 const started = Date.now();
-const checks = withChecks ? npmRunQuietly('checks') : null;
+const checks = withChecks ? npmRunKept('checks', ROOT) : null;
 const tests = new Promise<number>((resolve) => {
   const child = spawn(process.execPath, [MOCHA, '--parallel', '--jobs', jobs, ...timings, ...mochaArgs, ...files], {
     cwd: ROOT,
@@ -90,22 +91,8 @@ const tests = new Promise<number>((resolve) => {
   });
 });
 const [testsCode, checked] = await Promise.all([tests, checks]);
-if (checked)
-  process.stdout.write(`\n${checked.output}== npm run checks: ${checked.code === 0 ? 'passed' : 'failed'} in ${checked.seconds} s\n`);
+if (checked) process.stdout.write(reportOf(checked));
 process.exit(testsCode !== 0 ? testsCode : (checked?.code ?? 0));
-
-/** Runs an npm script with its output kept, to be printed whole once the tests' output is done. */
-function npmRunQuietly(script: string): Promise<{ code: number; output: string; seconds: number }> {
-  const begun = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', (error) => resolve({ code: 1, output: `${output}${String(error)}\n`, seconds: seconds(begun) }));
-    child.on('close', (code) => resolve({ code: code ?? 1, output, seconds: seconds(begun) }));
-  });
-}
 
 function seconds(since: number): number {
   return Math.round((Date.now() - since) / 1000);

@@ -555,6 +555,19 @@ describe("The door's authorization server (use cases)", () => {
         return { grants, refusals };
       }
 
+      /**
+       * A new authorization whose refresh token one instance rotates, then `count` replays of the
+       * token rotated out racing inside the window: the rotation's tokens, the replays' outcome and
+       * the family as they left it.
+       */
+      async function rotatedThenReplayed(pair: [DoorHarness, DoorHarness], count: number) {
+        const { client, tokens } = await pair[0].connect(ada);
+        const next = await pair[1].refresh(client.clientId, tokens.refreshToken);
+        clock.advance(1);
+        const raced = await race(pair, client.clientId, tokens.refreshToken, count);
+        return { next, ...raced, family: await familyOf(pair[0], tokens.refreshToken) };
+      }
+
       async function familyOf(h: DoorHarness, refreshToken: string) {
         const { familyId } = (await h.families.findRefreshToken(h.secrets.digest(refreshToken)))!;
         return (await h.families.find(familyId))!.family.toPrimitives();
@@ -583,12 +596,9 @@ describe("The door's authorization server (use cases)", () => {
       it('replays racing inside the window, as many as are forgiven: every one answered, nothing revoked', async () => {
         const pair = instances();
         for (let round = 0; round < 5; round++) {
-          const { client, tokens } = await pair[0].connect(ada);
-          const next = await pair[1].refresh(client.clientId, tokens.refreshToken);
-          clock.advance(1);
-          const { grants, refusals } = await race(pair, client.clientId, tokens.refreshToken, FORGIVEN_REPLAYS);
+          const { next, grants, refusals, family } = await rotatedThenReplayed(pair, FORGIVEN_REPLAYS);
           expect(refusals, `round ${round}: every replay under the cap gets tokens`).to.deep.equal([]);
-          expect(await familyOf(pair[0], tokens.refreshToken), `round ${round}`).to.deep.include({
+          expect(family, `round ${round}`).to.deep.include({
             generation: 2,
             graced: FORGIVEN_REPLAYS,
             revokedAt: null,
@@ -600,11 +610,7 @@ describe("The door's authorization server (use cases)", () => {
       it('more replays racing inside the window than are forgiven: exactly FORGIVEN_REPLAYS forgiven, and the family revoked', async () => {
         const pair = instances();
         for (let round = 0; round < 5; round++) {
-          const { client, tokens } = await pair[0].connect(ada);
-          const next = await pair[1].refresh(client.clientId, tokens.refreshToken);
-          clock.advance(1);
-          const { grants, refusals } = await race(pair, client.clientId, tokens.refreshToken, FORGIVEN_REPLAYS + 4);
-          const family = await familyOf(pair[0], tokens.refreshToken);
+          const { next, grants, refusals, family } = await rotatedThenReplayed(pair, FORGIVEN_REPLAYS + 4);
           expect(family.graced, `round ${round}: every forgiveness claimed, no more`).to.equal(FORGIVEN_REPLAYS);
           expect(family.revokedAt, `round ${round}`).to.be.a('string');
           // A forgiven replay whose mint ends after the revocation is refused too: its tokens would be dead.
