@@ -124,6 +124,13 @@ export interface Store {
    * sessions others can see (PostgreSQL). Absent or null elsewhere: leases alone tell a crash.
    */
   liveness?(): InstanceLiveness | null;
+  /**
+   * Runs `work`, sending the statements it issues at once (in one turn of the event loop, as
+   * `Promise.all` issues them) to the database together where the engine can: one round trip and
+   * one transaction on PostgreSQL. Each caller still gets the answer it would have got alone (a
+   * group that cannot commit is sent again statement by statement). Absent: work runs as it comes.
+   */
+  together?<T>(work: () => Promise<T>): Promise<T>;
   /** Resolves when the backing database answers; rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -83,6 +83,7 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
         stop: live.stopping.signal,
         owner: turn.owner,
         fresh: turn.messages.length === 1 && request.message !== undefined && !request.rewind,
+        ...defined({ recalled: turn.recalled }),
         emit: (chunk: UiChunk) => {
           live.push(chunk);
           relay.push(chunk);

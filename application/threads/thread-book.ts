@@ -6,6 +6,7 @@ import { TranscriptBook } from '../shared/transcript-book.js';
 import { threadShape } from './stored-shapes.js';
 import type { ThreadText } from './thread-text.js';
 import { defined } from '../../domain/defined.js';
+import { asItComes, type Together } from '../shared/together.js';
 
 export type LoadedThread = Loaded<'thread', Thread, ThreadPrimitives>;
 
@@ -21,6 +22,8 @@ export class ThreadBook extends TranscriptBook<'thread', Thread, ThreadPrimitive
     summaries: RecordSet<ThreadPrimitives>,
     messages: RecordSet<UiMessage>,
     private readonly text: ThreadText,
+    /** How a message and its passages go to the store together. */
+    private readonly together: Together = asItComes,
   ) {
     super(summaries, messages, {
       collection: 'threads',
@@ -39,6 +42,13 @@ export class ThreadBook extends TranscriptBook<'thread', Thread, ThreadPrimitive
    * as the caller just read or swapped the thread; without it the thread is read to learn it.
    */
   override async putMessage(threadId: string, message: UiMessage, sent?: string, owner?: string): Promise<void> {
+    // The owner known, the message and its words are stored in one go.
+    if (owner !== undefined) {
+      await this.together(() =>
+        Promise.all([this.storeMessage(threadId, message, sent), this.text.indexMessages(owner, threadId, [message])]),
+      );
+      return;
+    }
     await this.storeMessage(threadId, message, sent);
     const whose = owner ?? (await this.records.get(threadId))?.data.owner;
     if (whose) await this.text.indexMessages(whose, threadId, [message]);
@@ -105,12 +115,18 @@ export class ThreadBook extends TranscriptBook<'thread', Thread, ThreadPrimitive
   }
 
   override async swap(loaded: LoadedThread, next: Thread): Promise<LoadedThread | null> {
-    const swapped = await super.swap(loaded, next);
     const before = loaded.thread.toPrimitives();
     const after = next.toPrimitives();
     // Most swaps are a turn's lease (the first one also titles the thread by its message, which is
     // found as itself); only a searchable title or a new owner changes what search finds.
-    if (swapped && (searchableTitle(before) !== searchableTitle(after) || before.owner !== after.owner)) await this.text.indexTitle(after);
+    if (searchableTitle(before) === searchableTitle(after) && before.owner === after.owner) return super.swap(loaded, next);
+    // The title's passage goes with the swap, in one round trip; a swap that lost had it written for
+    // nothing, and the thread as it is now says again what search finds.
+    const [swapped] = await this.together(() => Promise.all([super.swap(loaded, next), this.text.indexTitle(after)]));
+    if (!swapped) {
+      const current = await this.find(after.id);
+      await (current ? this.text.indexTitle(current.thread.toPrimitives()) : this.text.forgetThread(after.id));
+    }
     return swapped;
   }
 

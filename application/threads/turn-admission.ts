@@ -14,6 +14,10 @@ import { TurnLine, type TurnLineDeps } from './turn-line.js';
 import { TurnMessages, type ReadyMessages, type TakenThread } from './turn-messages.js';
 import type { TurnSettlement } from './turn-settlement.js';
 import { watchAhead, type WatchAhead } from './turn-lease.js';
+import { asItComes, type Together } from '../shared/together.js';
+import type { Logger } from '../../ports/logger.js';
+import { defined } from '../../domain/defined.js';
+import { recallFor, type TurnRecall } from './turn-steps.js';
 
 /** Chunks of turns whose instance died are pruned once they are this old. */
 const PRUNE_AFTER_MS = 6 * 60 * 60 * 1000;
@@ -32,6 +36,11 @@ export interface TurnAdmissionDeps extends TurnLineDeps {
   readonly attachments?: MessageAttachments | undefined;
   /** Answers a person's message sent again under the client's id (a retry) instead of storing it twice. */
   readonly again: SentAgain;
+  /** How the place in flight, the thread's messages and the memories are fetched from the store together; absent, each as it comes. */
+  readonly together?: Together | undefined;
+  /** The person's memories recalled for a new message (the agent's own); absent, nothing is recalled here. */
+  readonly recall?: TurnRecall | undefined;
+  readonly logger: Logger;
 }
 
 /** A turn that holds its thread and passed every check, its messages stored: what its run needs. */
@@ -39,6 +48,8 @@ export interface AdmittedTurn extends ReadyMessages {
   readonly request: TurnRequest;
   readonly turnId: string;
   readonly slot: TurnSlot | null;
+  /** The memories bearing on its new message, looked up with its first reads. */
+  readonly recalled?: Promise<string | null>;
   /** The thread's owner as the turn found it. */
   readonly owner: string;
   /** The watch on the turn's stop signal, begun before it took its thread: the lease takes it over. */
@@ -206,12 +217,29 @@ export class TurnAdmission {
       // the subject's places in flight, then a turn with nothing left of its tokens is refused
       // before it spends a turn, then the turn's unit is reserved. Any refusal releases the thread
       // (and the place) and answers 429.
-      slot = (await this.deps.slots?.take(request.principal, turnId)) ?? null;
+      // The thread's messages and the memories bearing on the new message are read in the same
+      // round trip as the place is taken, unless an approval answer is still to be recorded (it may
+      // change the messages). Read for nothing when the turn is refused.
+      const answers = request.answers ?? [];
+      const together = this.deps.together ?? asItComes;
+      let recalled: Promise<string | null> | undefined;
+      const [taken, history] = await together(() => {
+        if (request.message && answers.length === 0 && this.deps.recall)
+          recalled = recallFor(this.deps, request.principal, textOf(request.message), threadId);
+        return Promise.all([
+          this.deps.slots?.take(request.principal, turnId),
+          answers.length > 0 ? undefined : this.deps.threads.messagesOf(threadId),
+        ]);
+      });
+      slot = taken ?? null;
       await this.deps.meter.ensureLeft(request.principal, 'tokens');
       await this.deps.meter.charge(request.principal, 'turns');
-      for (const answer of request.answers ?? []) await this.answer(request, answer.approvalId, answer.approved);
-      const ready = await this.messages.ready(request, started);
-      return { kind: 'admitted', turn: { request, turnId, slot, owner: loaded.thread.owner, ahead: started.ahead, ...ready } };
+      for (const answer of answers) await this.answer(request, answer.approvalId, answer.approved);
+      const ready = await this.messages.ready(request, started, history);
+      return {
+        kind: 'admitted',
+        turn: { request, turnId, slot, owner: loaded.thread.owner, ahead: started.ahead, ...ready, ...defined({ recalled }) },
+      };
     } catch (error) {
       started.ahead.drop();
       await this.settlement.letGo(threadId, turnId, slot);

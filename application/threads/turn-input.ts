@@ -50,6 +50,8 @@ export interface TurnInput {
   readonly owner?: string;
   /** The thread held no message before this turn's: no turn parked a call in it, so none waits to run. */
   readonly fresh?: boolean;
+  /** What the person's memories say about their new message, looked up already (never rejects); absent, the turn recalls them. */
+  readonly recalled?: Promise<string | null>;
 }
 
 /** A person asked the turn to stop (and nothing harder cut it). */

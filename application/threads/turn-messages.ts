@@ -44,13 +44,14 @@ export class TurnMessages {
     private readonly ids: Ids,
   ) {}
 
-  async ready(request: TurnRequest, taken: TakenThread): Promise<ReadyMessages> {
+  /** `history`: the thread's messages, read once the thread was held; absent, they are read here. */
+  async ready(request: TurnRequest, taken: TakenThread, history?: UiMessage[]): Promise<ReadyMessages> {
     const { threads } = this;
     const { threadId } = request;
     const { loaded, abandoned } = taken;
     // The thread as this turn last stored it, while nothing else is known to have written it since.
     let latest: LoadedThread | null = taken.held;
-    let messages = await threads.messagesOf(threadId);
+    let messages = history ?? (await threads.messagesOf(threadId));
     // The dead instance never said what its turn added: count again.
     if (abandoned) {
       const count = messages.length;

@@ -75,6 +75,11 @@ export class TurnRelay {
     }
   }
 
+  /** Resolves once no append is under way; what waits for its window keeps waiting. */
+  async idle(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
   /** Once the turn is over and flushed: its chunks stay `lingerMs` for readers catching up, then go. */
   dropAfter(lingerMs: number): void {
     const drop = () =>

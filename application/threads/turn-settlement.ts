@@ -9,6 +9,7 @@ import type { ThreadTitler } from './thread-titler.js';
 import type { LiveTurn, TurnHub } from './turn-hub.js';
 import type { TurnRelay } from './turn-relay.js';
 import type { TurnFeeds } from './turn-settings.js';
+import { asItComes, type Together } from '../shared/together.js';
 
 /** What TurnSettlement is built from. */
 export interface TurnSettlementDeps {
@@ -20,6 +21,8 @@ export interface TurnSettlementDeps {
   readonly settings: { readonly lingerMs: number };
   /** Names a thread after its first answer; absent, the first message names it. */
   readonly titler?: ThreadTitler | undefined;
+  /** How a turn's end writes go to the store together (Store.together); absent where the store cannot group them. */
+  readonly together?: Together | undefined;
 }
 
 /** A turn that ran, as its settlement needs it. */
@@ -73,12 +76,35 @@ export class TurnSettlement {
       },
     );
     let released: LoadedThread | null = null;
+    // Whether whoever waits for the thread was told once it was released.
+    let told = false;
     try {
       turn.unhold();
-      await turn.slot?.release();
-      // Readers elsewhere have every chunk before the thread says the turn is over.
-      await turn.relay.flushed();
-      released = await this.release(threadId, turn.turnId, counted, turn.latest);
+      // Readers elsewhere have every chunk before the thread says the turn is over: the place, the
+      // last chunks, the release and the word to whoever waits go to the store at once, in one
+      // transaction where it can (the release lands with the chunks, the word on its commit), once
+      // no earlier append is under way. Waiters here look once this turn is finished (hub.settled).
+      await turn.relay.idle();
+      const { together } = this.deps;
+      // The word goes with the release only where they commit together and the release needs no read first.
+      const tellingTogether = together !== undefined && turn.latest !== null;
+      const rounds = { count: 0 };
+      let signalled = false;
+      [, , released] = await (together ?? asItComes)(() =>
+        Promise.all([
+          turn.slot?.release(),
+          turn.relay.flushed(),
+          this.release(threadId, turn.turnId, counted, turn.latest, rounds),
+          tellingTogether
+            ? feeds.signals.signal(threadId).then(
+                () => (signalled = true),
+                () => undefined,
+              )
+            : undefined,
+        ]),
+      );
+      // A release decided in a later round landed after the word: it is said again below.
+      told = signalled && rounds.count === 1;
       // Moved to another person mid-turn (a session adopted): the answer was indexed under the one before.
       if (released && released.thread.owner !== turn.owner) await this.deps.threads.reindex(threadId);
     } catch (error) {
@@ -87,7 +113,7 @@ export class TurnSettlement {
       hub.finish(turn.live);
       turn.relay.dropAfter(settings.lingerMs);
       // Whoever waits for this thread (a stop, a turn in line) looks again.
-      void feeds.signals.signal(threadId).catch(() => undefined);
+      if (!told) void feeds.signals.signal(threadId).catch(() => undefined);
       // Once the turn is settled and its stream closed: a slow title model holds neither the
       // stream nor the thread (readers pick the title up when they next read the list).
       if (turn.firstAnswer && answer)
@@ -106,12 +132,19 @@ export class TurnSettlement {
    * `latest`: the thread as this turn last stored it, tried first to spare a read; a lost race reads
    * again. Answers the thread as released, or null when it is gone or every round was lost.
    */
-  private async release(threadId: string, turnId: string, added: number, latest: LoadedThread | null = null): Promise<LoadedThread | null> {
+  private async release(
+    threadId: string,
+    turnId: string,
+    added: number,
+    latest: LoadedThread | null = null,
+    rounds = { count: 0 },
+  ): Promise<LoadedThread | null> {
     const { threads, clock } = this.deps;
     let known = latest;
     // Every round lost means another write landed; if they never stop, the lease lapses on its own.
     return retryOnConflict<LoadedThread | null>(
       async () => {
+        rounds.count += 1;
         const current = known ?? (await threads.find(threadId));
         known = null;
         if (!current) return null;

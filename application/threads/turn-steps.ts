@@ -113,18 +113,33 @@ export class TurnSteps {
    * costs the turn its memories, never the answer: it is logged and the turn goes on without.
    */
   async recalled(input: TurnInput, earlier: ReadonlyArray<UiMessage>): Promise<string | null> {
+    if (input.recalled) return input.recalled;
     if (!this.deps.recall) return null;
     const asked = earlier.findLast((message) => message.role === 'user');
     if (!asked) return null;
-    try {
-      return await this.deps.recall.forTurn(input.principal, textOf(asked));
-    } catch (error) {
-      this.deps.logger.warn('memories could not be recalled; the turn goes on without them', {
-        threadId: input.threadId,
-        cause: error instanceof Error ? error.message : String(error),
-      });
-      return null;
-    }
+    return recallFor(this.deps, input.principal, textOf(asked), input.threadId);
+  }
+}
+
+/**
+ * The person's memories that bear on `message` (null without `recall`). A recall that fails costs
+ * the turn its memories, never the answer: it is logged and null.
+ */
+export async function recallFor(
+  deps: { readonly recall?: TurnRecall | undefined; readonly logger: Logger },
+  principal: Principal,
+  message: string,
+  threadId: string,
+): Promise<string | null> {
+  if (!deps.recall) return null;
+  try {
+    return await deps.recall.forTurn(principal, message);
+  } catch (error) {
+    deps.logger.warn('memories could not be recalled; the turn goes on without them', {
+      threadId,
+      cause: error instanceof Error ? error.message : String(error),
+    });
+    return null;
   }
 }
 

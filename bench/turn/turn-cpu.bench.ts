@@ -14,7 +14,9 @@ const TOKENS = 50;
 /** Clients sending turns at once, each as its own person: enough to keep two cores busy. */
 const CLIENTS = 16;
 const WARMUP_MS = 3_000;
+/** Each server's measured load, in slices taken in turn with the other's. */
 const MEASURE_MS = 15_000;
+const SLICES = 5;
 /** The kernel's clock ticks per second (`getconf CLK_TCK`), the unit of /proc/<pid>/stat's times. */
 const CLOCK_TICKS = 100;
 
@@ -100,40 +102,73 @@ interface Measured {
   readonly figure: Figure;
 }
 
-async function measure(kind: 'porter' | 'bare', database: BenchDatabase): Promise<Measured> {
+/** One server under measure, with what its slices added up to. */
+interface Side {
+  readonly server: Server;
+  readonly admin: pg.Client;
+  readonly database: string;
+  turns: number;
+  serverMicros: number;
+  databaseMicros: number;
+  milliseconds: number;
+  readonly latencies: number[];
+}
+
+async function openSide(kind: 'porter' | 'bare', database: BenchDatabase): Promise<Side> {
   const server = await startServer(kind, database.url);
   const admin = new pg.Client({ connectionString: database.url });
   await admin.connect();
   const name = new URL(database.url).pathname.slice(1);
+  return { server, admin, database: name, turns: 0, serverMicros: 0, databaseMicros: 0, milliseconds: 0, latencies: [] };
+}
+
+/** One slice of load on `side`, its turns and CPU added to what it has. */
+async function slice(side: Side, ms: number): Promise<void> {
+  const before = new Map<number, number>();
+  await databaseCpuMicros(side.admin, side.database, before);
+  const serverBefore = await side.server.cpuMicros();
+  const started = performance.now();
+  side.turns += await load(side.server.base, ms, side.latencies);
+  side.milliseconds += performance.now() - started;
+  side.serverMicros += (await side.server.cpuMicros()) - serverBefore;
+  const after = new Map<number, number>();
+  await databaseCpuMicros(side.admin, side.database, after);
+  for (const [pid, micros] of after) side.databaseMicros += micros - (before.get(pid) ?? 0);
+}
+
+function measured(side: Side): Measured {
+  const latencies = [...side.latencies].sort((a, b) => a - b);
+  const seconds = side.milliseconds / 1000;
+  return {
+    turnsPerSecond: side.turns / seconds,
+    serverMicrosPerTurn: side.serverMicros / side.turns,
+    databaseMicrosPerTurn: side.databaseMicros / side.turns,
+    figure: {
+      opsPerSecond: side.turns / seconds,
+      p50Micros: latencies[Math.floor(latencies.length / 2)]!,
+      p99Micros: latencies[Math.floor(latencies.length * 0.99)]!,
+      operations: side.turns,
+    },
+  };
+}
+
+/**
+ * Both servers warmed up, then loaded in turn, `SLICES` slices each: a machine that slows down or
+ * speeds up during the run weighs on both alike (on this 2-core machine, runs minutes apart differ
+ * by a fifth).
+ */
+async function measureBoth(bareDb: BenchDatabase, porterDb: BenchDatabase): Promise<{ bare: Measured; porter: Measured }> {
+  const sides: Side[] = [];
   try {
-    await load(server.base, WARMUP_MS, []);
-    const before = new Map<number, number>();
-    await databaseCpuMicros(admin, name, before);
-    const serverBefore = await server.cpuMicros();
-    const started = performance.now();
-    const latencies: number[] = [];
-    const turns = await load(server.base, MEASURE_MS, latencies);
-    const seconds = (performance.now() - started) / 1000;
-    const serverMicros = (await server.cpuMicros()) - serverBefore;
-    const after = new Map<number, number>();
-    await databaseCpuMicros(admin, name, after);
-    let databaseMicros = 0;
-    for (const [pid, micros] of after) databaseMicros += micros - (before.get(pid) ?? 0);
-    latencies.sort((a, b) => a - b);
-    return {
-      turnsPerSecond: turns / seconds,
-      serverMicrosPerTurn: serverMicros / turns,
-      databaseMicrosPerTurn: databaseMicros / turns,
-      figure: {
-        opsPerSecond: turns / seconds,
-        p50Micros: latencies[Math.floor(latencies.length / 2)]!,
-        p99Micros: latencies[Math.floor(latencies.length * 0.99)]!,
-        operations: turns,
-      },
-    };
+    sides.push(await openSide('bare', bareDb), await openSide('porter', porterDb));
+    for (const side of sides) await load(side.server.base, WARMUP_MS, []);
+    for (let i = 0; i < SLICES; i++) for (const side of sides) await slice(side, MEASURE_MS / SLICES);
+    return { bare: measured(sides[0]!), porter: measured(sides[1]!) };
   } finally {
-    await admin.end();
-    await server.close();
+    for (const side of sides) {
+      await side.admin.end();
+      await side.server.close();
+    }
   }
 }
 
@@ -142,7 +177,8 @@ const ms = (micros: number) => `${(micros / 1000).toFixed(2)} ms`;
 /**
  * bench/turn turn-cpu: CPU per turn, Porter's process and PostgreSQL's (the server processes of
  * the bench's database, from /proc), with 16 people sending turns back to back (a new thread and a
- * 50-word answer from a zero-latency model each, read to the end) for 15 s after 3 s of warm-up.
+ * 50-word answer from a zero-latency model each, read to the end) for 15 s after 3 s of warm-up,
+ * the two servers taking turns in 3 s slices.
  * Anchor, in the same run and on the same server: a bare AI SDK server storing the same thread and
  * messages in the same PostgreSQL with the same `pg` driver (bench/support/turn-cpu-server.ts).
  * Goal (issue 32): Porter's combined CPU per turn ≤ 2× the bare server's. Each server runs in a
@@ -154,8 +190,7 @@ export async function run(): Promise<BenchResult[]> {
   const bareDb = await benchDatabaseOrSkip('turn-cpu');
   if (!porterDb || !bareDb) return [];
   try {
-    const bare = await measure('bare', bareDb);
-    const porter = await measure('porter', porterDb);
+    const { bare, porter } = await measureBoth(bareDb, porterDb);
     const combined = (m: Measured) => m.serverMicrosPerTurn + m.databaseMicrosPerTurn;
     const times = combined(porter) / combined(bare);
     const detail = (m: Measured) =>

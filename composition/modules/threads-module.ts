@@ -38,6 +38,7 @@ import { ThreadsAdopter } from '../../application/threads/threads-adopter.js';
 import type { Model } from '../../ports/model.js';
 import { RenameThread } from '../../application/threads/rename-thread.js';
 import { SearchThreads } from '../../application/threads/search-threads.js';
+import { togetherOn } from '../../application/shared/together.js';
 import { THREAD_TEXT_COLLECTION, ThreadText } from '../../application/threads/thread-text.js';
 import { ThreadTextBackfill, type BackfillMark } from '../../application/threads/thread-text-backfill.js';
 import { storeTextIndex } from '../store-text-index.js';
@@ -136,6 +137,7 @@ export const threadsModule = porterModule((bind) => {
         recordsOf<ThreadPrimitives>(ctx, 'threads'),
         recordsOf<UiMessage>(ctx, 'thread-messages'),
         new ThreadText(storeTextIndex(get(ctx, TOKENS.Store), THREAD_TEXT_COLLECTION)),
+        togetherOn(get(ctx, TOKENS.Store)),
       ),
   );
   bind.singleton(THREAD_TOKENS.TurnReaders, (ctx) => {
@@ -201,6 +203,8 @@ export const threadsModule = porterModule((bind) => {
         attachments: get(ctx, FILE_TOKENS.MessageAttachments),
         again: new SentAgain({ threads, hub, mirrors, clock }),
         holders,
+        together: togetherOn(get(ctx, TOKENS.Store)),
+        ...optional('recall', getOptional(ctx, MEMORY_TOKENS.TurnRecall)),
         ...optional('titler', get(ctx, THREAD_TOKENS.ThreadTitler) ?? undefined),
       }),
       rejoinTurn: new RejoinTurn(threads, hub, mirrors, clock),

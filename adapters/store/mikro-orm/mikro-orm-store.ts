@@ -55,9 +55,16 @@ export class MikroOrmStore implements Store {
   private closing: Promise<void> | null = null;
 
   readonly kind: 'sqlite' | 'postgresql';
+  /**
+   * One transaction and one round trip for what `work` issues at once: PostgreSQL only. SQLite runs
+   * each statement whole as it comes, on one connection, with nothing to save by grouping.
+   */
+  readonly together?: <T>(work: () => Promise<T>) => Promise<T>;
 
   constructor(private readonly deps: MikroOrmStoreDeps) {
     this.kind = deps.kind;
+    const { runner } = deps.backend;
+    if (runner.together) this.together = (work) => runner.together!(work);
   }
 
   /** Connects, migrates unless told not to, and answers the open store. */

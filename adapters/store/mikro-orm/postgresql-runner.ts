@@ -2,13 +2,26 @@ import type { ClientBase, QueryResult } from 'pg';
 import { Unavailable } from '../../../domain/errors.js';
 import { onBorrowedConnection, type DriverPool, type SqlRunner } from './sql-runner.js';
 import type { SqlStatement } from './sql-statement.js';
+import { StatementGroups, type GroupedStatement } from './statement-groups.js';
+
+/** What pg's client exposes to pipeline a group: its mode, and its socket to hold writes back. */
+interface PipelinedClient {
+  pipeline: boolean;
+  readonly connection?: { readonly stream?: { cork?(): void; uncork?(): void } };
+}
 
 /**
  * Runs statements on the pg connections of MikroORM's pool as named prepared statements, so each
  * connection parses and plans a statement once; values always travel as bound parameters.
+ *
+ * Statements issued together inside `together` (in one turn of the event loop) go to the server
+ * pipelined on one connection, in one transaction between `begin` and `commit`: one write, one
+ * round trip and one commit instead of one each. Should the transaction fail, none of it holds and
+ * each statement is sent again alone, in order, so every caller gets the answer it would have got.
  */
 export class PostgresqlRunner implements SqlRunner {
   private readonly names = new Map<string, string>();
+  private readonly groups = new StatementGroups<QueryResult>((statements) => this.sendGroup(statements));
   private closed = false;
 
   constructor(private readonly pool: DriverPool<ClientBase>) {}
@@ -21,16 +34,82 @@ export class PostgresqlRunner implements SqlRunner {
     return (await this.query(statement)).rowCount ?? 0;
   }
 
+  together<T>(work: () => Promise<T>): Promise<T> {
+    return this.groups.together(work);
+  }
+
   /** pg keeps prepared statements per connection and drops them with it: nothing to release here. */
   async close(): Promise<void> {
     this.closed = true;
   }
 
-  private async query(statement: SqlStatement): Promise<QueryResult> {
+  private query(statement: SqlStatement): Promise<QueryResult> {
+    if (this.closed) return Promise.reject(new Unavailable('The store is closed'));
+    return this.groups.joining(statement) ?? this.alone(statement);
+  }
+
+  private alone(statement: SqlStatement): Promise<QueryResult> {
+    return onBorrowedConnection(this.pool, (connection) => connection.query(this.prepared(statement)));
+  }
+
+  private async sendGroup(statements: ReadonlyArray<GroupedStatement<QueryResult>>): Promise<void> {
     if (this.closed) throw new Unavailable('The store is closed');
-    return onBorrowedConnection(this.pool, (connection) =>
-      connection.query({ name: this.nameOf(statement.sql), text: statement.sql, values: statement.params as unknown[] }),
-    );
+    if (statements.length > 1) {
+      let results: QueryResult[];
+      try {
+        results = await onBorrowedConnection(this.pool, (connection) =>
+          this.inOneTransaction(
+            connection,
+            statements.map((grouped) => grouped.statement),
+          ),
+        );
+      } catch (error) {
+        // A database that cannot be reached or did not answer would fail each statement alone too,
+        // after as long a wait: the group fails at once (the caller rejects every statement with it).
+        if (error instanceof Unavailable) throw error;
+        results = [];
+      }
+      if (results.length === statements.length) {
+        statements.forEach((grouped, i) => grouped.resolve(results[i]!));
+        return;
+      }
+    }
+    // Rolled back as a whole by a statement's own error (or a lone statement): each alone, in order, as without the group.
+    for (const grouped of statements) await this.alone(grouped.statement).then(grouped.resolve, grouped.reject);
+  }
+
+  /** The statements' results, all committed; rejects when the transaction did not commit. */
+  private async inOneTransaction(connection: ClientBase, statements: ReadonlyArray<SqlStatement>): Promise<QueryResult[]> {
+    const client = connection as unknown as PipelinedClient;
+    const stream = client.connection?.stream;
+    client.pipeline = true;
+    // Every message of the group leaves in one write.
+    stream?.cork?.();
+    let sent: Promise<QueryResult>[];
+    try {
+      sent = [
+        connection.query('begin'),
+        ...statements.map((statement) => connection.query(this.prepared(statement))),
+        connection.query('commit'),
+      ];
+    } finally {
+      stream?.uncork?.();
+    }
+    try {
+      const settled = await Promise.allSettled(sent);
+      const failed = settled.find((outcome) => outcome.status === 'rejected');
+      if (failed) throw failed.reason;
+      const answers = settled.map((outcome) => (outcome as PromiseFulfilledResult<QueryResult>).value);
+      // A commit after a failed statement answers ROLLBACK, not an error.
+      if (answers.at(-1)!.command !== 'COMMIT') throw new Error('the group was rolled back');
+      return answers.slice(1, -1);
+    } finally {
+      client.pipeline = false;
+    }
+  }
+
+  private prepared(statement: SqlStatement) {
+    return { name: this.nameOf(statement.sql), text: statement.sql, values: statement.params as unknown[] };
   }
 
   /** One name per distinct text: pg refuses a name reused for another text on the same connection. */

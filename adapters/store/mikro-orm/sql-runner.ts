@@ -13,6 +13,8 @@ export interface SqlRunner {
   changes(statement: SqlStatement): Promise<number>;
   /** Releases what the runner holds on its connections (prepared statements); the connections stay their owner's. */
   close(): Promise<void>;
+  /** Store.together: the statements `work` issues at once, sent together where the engine can. */
+  together?<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /** Where a runner borrows a connection for each statement. */
