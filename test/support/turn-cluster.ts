@@ -91,8 +91,9 @@ export function clusterPerSuite(
   let dir: string | null = null;
   let cluster: (TurnCluster & { readonly databaseUrl: string }) | null = null;
   before(async function () {
-    // Starting the instances may take a minute on a loaded machine, whatever the suite allows a test.
-    this.timeout(Math.max(this.timeout(), 60_000));
+    // Starting the instances may take minutes on a loaded machine (a CI run's first minutes, with
+    // the checks and every worker compiling beside it), whatever the suite allows a test.
+    this.timeout(Math.max(this.timeout(), 180_000));
     let url: string;
     if (engine === 'postgresql') {
       const server = await postgresServerUrl();
