@@ -53,7 +53,8 @@ describe('LocalSandbox (a child process per app)', () => {
     let sandbox: LocalSandbox;
     beforeEach(async () => {
       root = await realpath(await mkdtemp(join(tmpdir(), 'porter-local-sandbox-')));
-      sandbox = new LocalSandbox({ root, resolve: testResolver, startTimeoutMs: 2500, containment: 'none' });
+      // Room for a busy machine to boot a server; the start that must time out has its own, shorter.
+      sandbox = new LocalSandbox({ root, resolve: testResolver, startTimeoutMs: 15_000, containment: 'none' });
     });
     afterEach(async () => {
       await sandbox.closeAll();
@@ -154,11 +155,16 @@ describe('LocalSandbox (a child process per app)', () => {
     });
 
     it('a start that times out leaves no process behind', async () => {
-      const session = await sandbox.open('app_slow', { egress: null });
-      await session.writeFiles(silentApp());
-      await session.start().catch(() => undefined);
-      const pid = Number(await readFile(join(root, '.tmp', 'app_slow', 'server.pid'), 'utf8'));
-      expect(await eventually(() => !processAlive(pid))).to.equal(true);
+      const impatient = new LocalSandbox({ root, resolve: testResolver, startTimeoutMs: 2500, containment: 'none' });
+      try {
+        const session = await impatient.open('app_slow', { egress: null });
+        await session.writeFiles(silentApp());
+        await session.start().catch(() => undefined);
+        const pid = Number(await readFile(join(root, '.tmp', 'app_slow', 'server.pid'), 'utf8'));
+        expect(await eventually(() => !processAlive(pid))).to.equal(true);
+      } finally {
+        await impatient.closeAll();
+      }
     });
 
     it('restarting stops the previous server once the new one serves', async () => {
