@@ -62,7 +62,8 @@ describe('Editing an automation and running it now in the shipped chrome (headle
     const { body: run } = await xia.json<{ dryRun: boolean; cause: { kind: string; venue: string } }>('GET', `/runs/${runId}`);
     expect(run.dryRun).to.equal(false);
     expect(run.cause).to.deep.equal({ kind: 'run-now', venue: 'wire' });
-    // A real run offers Run again and Dry run.
+    // A real run offers Run again and Dry run (drawn with the run's end, maybe a moment after its state).
+    await page.getByRole('button', { name: 'Run again' }).waitFor();
     expect(await page.getByRole('button', { name: 'Run again' }).count()).to.equal(1);
     expect(await page.getByRole('button', { name: 'Dry run', exact: true }).count()).to.equal(1);
 
