@@ -50,7 +50,7 @@ export class ThreadBook extends TranscriptBook<'thread', Thread, ThreadPrimitive
       return;
     }
     await this.storeMessage(threadId, message, sent);
-    const whose = owner ?? (await this.records.get(threadId))?.data.owner;
+    const whose = (await this.records.get(threadId))?.data.owner;
     if (whose) await this.text.indexMessages(whose, threadId, [message]);
   }
 
