@@ -5,7 +5,8 @@ import { numberedWords } from '../support/numbered-words.js';
 describe('The shipped chrome in headless Chromium (development host)', function () {
   this.timeout(120_000);
   let session: (ChromeSession & { errors: string[] }) | null = null;
-  const chrome = chromeSuite(() => ({ porter: { model: new PacedScriptedModel(70) } }), { ignore: /status of 409/ });
+  const model = new PacedScriptedModel(70);
+  const chrome = chromeSuite(() => ({ porter: { model } }), { ignore: /status of 409/ });
 
   const open = async (user?: string, viewport?: { width: number; height: number }) => {
     session = await chrome.open({ ...(user ? { user } : {}), ...(viewport ? { viewport } : {}) });
@@ -129,6 +130,8 @@ describe('The shipped chrome in headless Chromium (development host)', function 
   it('rejoins a turn still streaming when the thread is opened in a second tab', async () => {
     const { page, context } = await open('gil');
     const words = numberedWords('w', 40);
+    // The answer waits after its fifth word until the second tab is open, however busy the machine.
+    const release = model.holdNextAnswer(5);
     await page.getByLabel('Message', { exact: true }).fill(words);
     await page.keyboard.press('Enter');
     await page.waitForSelector('.assistant-text.streaming');
@@ -136,6 +139,7 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     await second.goto(page.url());
     // The second tab reads the stored thread, then rejoins the live turn and watches it finish.
     await second.waitForSelector('.assistant-text.streaming');
+    release();
     await second.waitForSelector(`.message.assistant .assistant-text:has-text("echo: ${words}")`);
     await page.waitForSelector(`.message.assistant .assistant-text:has-text("echo: ${words}")`);
     expect(await second.locator('.message.assistant').count()).to.equal(1);
@@ -145,7 +149,9 @@ describe('The shipped chrome in headless Chromium (development host)', function 
   it('rejoins the turn after the page is reloaded mid-answer, and streams the rest of it in', async () => {
     const { page, screenshot } = await open('kit');
     const words = numberedWords('r', 30);
-    await page.getByLabel('Message', { exact: true }).fill(`/slow 5 ${words}`);
+    // The answer waits after its sixth word until the page has reloaded, however busy the machine.
+    const release = model.holdNextAnswer(6);
+    await page.getByLabel('Message', { exact: true }).fill(`/slow 2 ${words}`);
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => (document.querySelector('.assistant-text.streaming')?.textContent ?? '').split(' ').length >= 4);
     const url = page.url();
@@ -156,6 +162,7 @@ describe('The shipped chrome in headless Chromium (development host)', function 
     const during = (await page.locator('.assistant-text.streaming').textContent()) ?? '';
     expect(during.length, 'still streaming after the reload').to.be.lessThan(words.length);
     await screenshot('chrome-rejoined-after-reload');
+    release();
     await page.waitForSelector(`.message.assistant .assistant-text:not(.streaming):has-text("${words}")`);
     expect(await page.locator('.message.assistant').count()).to.equal(1);
     expect(await page.locator('.message.user').count()).to.equal(1);

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { ScriptedLanguageModel } from '../../adapters/model/scripted-language-model.js';
+import { TITLE_INSTRUCTIONS } from '../../domain/threads/thread-title.js';
 import { devHost, type DevHostFixture, type DevHostOptions } from './dev-host-fixture.js';
 
 /**
@@ -191,11 +192,23 @@ export class PacedScriptedModel implements LanguageModelV4 {
   readonly modelId = 'paced-scripted';
   readonly supportedUrls = {};
   private readonly inner = new ScriptedLanguageModel();
+  private held: { afterWords: number; released: Promise<void> } | null = null;
 
   constructor(
     private readonly delayMs: number,
     private readonly appDocument: unknown = GARDEN_PLANNER,
   ) {}
+
+  /**
+   * Holds the next answer (never a title) after `afterWords` words until the returned function is
+   * called, so a test can reload or open a tab while the turn is certainly still streaming, however
+   * slow the machine.
+   */
+  holdNextAnswer(afterWords: number): () => void {
+    let release!: () => void;
+    this.held = { afterWords, released: new Promise<void>((resolve) => (release = resolve)) };
+    return release;
+  }
 
   async doGenerate(): Promise<never> {
     throw new Error('streaming only');
@@ -209,11 +222,17 @@ export class PacedScriptedModel implements LanguageModelV4 {
     if (system.includes('app documents')) return { stream: this.writeDocument(options) };
     const { stream } = await this.inner.doStream(options);
     const delay = this.delayMs;
+    const held = system === TITLE_INSTRUCTIONS ? null : this.held;
+    if (held) this.held = null;
+    let words = 0;
     return {
       stream: stream.pipeThrough(
         new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
           async transform(part, controller) {
-            if (part.type === 'text-delta') await sleep(delay);
+            if (part.type === 'text-delta') {
+              if (held && words++ === held.afterWords) await held.released;
+              await sleep(delay);
+            }
             controller.enqueue(part);
           },
         }),
