@@ -27,6 +27,15 @@ export type ModelEvent =
       readonly totalTokens?: number;
     };
 
+/** What a model said in one call answered whole (no tools): its text, why it stopped, and the tokens it spent. */
+export interface ModelText {
+  readonly text: string;
+  readonly reason: Extract<ModelEvent, { type: 'finish' }>['reason'];
+  readonly outputTokens?: number;
+  /** The call's tokens, input and output: what a `tokens` budget counts. */
+  readonly totalTokens?: number;
+}
+
 /**
  * The agent's language model, one step at a time: Porter runs the loop (so every tool call passes
  * the guard), the model only speaks and asks for tools. A failure is thrown (or the iterator
@@ -40,4 +49,10 @@ export interface Model {
   /** Returns for a real model; the null model (a deployment without one) throws NotImplemented, so a turn is refused before it holds its thread. */
   assertConfigured(): void;
   streamStep(request: ModelStepRequest): AsyncIterable<ModelEvent>;
+  /**
+   * One call without tools answered whole, for text nobody watches arrive (a thread's title): a
+   * provider's single response costs a fraction of a stream's parts. A model that only streams is
+   * streamed and its text gathered.
+   */
+  generateText(request: Omit<ModelStepRequest, 'tools'>): Promise<ModelText>;
 }

@@ -1,8 +1,11 @@
 import { LegacyOpenTelemetry } from '@ai-sdk/otel';
 import type { Tracer } from '@opentelemetry/api';
 import {
+  AISDKError,
+  UnsupportedFunctionalityError,
   convertToModelMessages,
   experimental_streamTextLowMemory as streamTextOnce,
+  generateText,
   jsonSchema,
   tool,
   type LanguageModel,
@@ -11,7 +14,7 @@ import {
   type ToolSet,
   type UIMessage,
 } from 'ai';
-import type { Model, ModelEvent, ModelStepRequest } from '../../ports/model.js';
+import type { Model, ModelEvent, ModelStepRequest, ModelText } from '../../ports/model.js';
 import { defined } from '../../domain/defined.js';
 
 /** The AI SDK's telemetry off: no global integration hears the call either. */
@@ -22,6 +25,9 @@ const NO_TELEMETRY: TelemetryOptions = { isEnabled: false };
  * not executed, so every call comes back to Porter's loop and its guard.
  */
 export class AiSdkModel implements Model {
+  /** Set once the model refused to answer whole (it only streams): its later calls stream at once. */
+  private streamsOnly = false;
+
   constructor(
     private readonly model: LanguageModel,
     readonly source: 'custom' | 'ladder',
@@ -58,6 +64,43 @@ export class AiSdkModel implements Model {
   }
 
   assertConfigured(): void {}
+
+  async generateText(request: Omit<ModelStepRequest, 'tools'>): Promise<ModelText> {
+    if (this.streamsOnly) return this.gathered(request);
+    const messages = await convertToModelMessages(request.messages as unknown as UIMessage[], { ignoreIncompleteToolCalls: true });
+    try {
+      const result = await generateText({
+        model: this.model,
+        messages,
+        ...defined({ instructions: request.instructions || undefined, maxOutputTokens: request.maxOutputTokens }),
+        abortSignal: request.signal,
+        maxRetries: 1,
+        telemetry: this.observed() ? this.telemetry : NO_TELEMETRY,
+      });
+      return {
+        text: result.text,
+        reason: unifiedReason(result.finishReason),
+        ...defined({ outputTokens: result.usage.outputTokens, totalTokens: totalOf(result.usage) }),
+      };
+    } catch (error) {
+      // A provider's own failure (the AI SDK's errors) or a call cut short stays a failure; anything
+      // else is a model with no whole answer to give (a stream-only test model): stream it.
+      if (request.signal.aborted || (AISDKError.isInstance(error) && !UnsupportedFunctionalityError.isInstance(error))) throw error;
+      this.streamsOnly = true;
+      return this.gathered(request);
+    }
+  }
+
+  /** generateText's answer gathered from a streamed step. */
+  private async gathered(request: Omit<ModelStepRequest, 'tools'>): Promise<ModelText> {
+    let text = '';
+    for await (const event of this.streamStep({ ...request, tools: [] })) {
+      if (event.type === 'text-delta') text += event.delta;
+      if (event.type === 'finish')
+        return { text, reason: event.reason, ...defined({ outputTokens: event.outputTokens, totalTokens: event.totalTokens }) };
+    }
+    return { text, reason: 'other' };
+  }
 
   async *streamStep(request: ModelStepRequest): AsyncIterable<ModelEvent> {
     const tools: ToolSet = {};

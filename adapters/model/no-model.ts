@@ -1,5 +1,5 @@
 import { NotImplemented } from '../../domain/errors.js';
-import type { Model, ModelEvent } from '../../ports/model.js';
+import type { Model, ModelEvent, ModelText } from '../../ports/model.js';
 
 /** What a deployment without a model answers wherever one is needed. */
 export const NO_MODEL = 'No model is configured: pass `model`, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or PORTER_MODEL_URL';
@@ -18,6 +18,10 @@ export class NoModel implements Model {
 
   // eslint-disable-next-line require-yield
   async *streamStep(): AsyncIterable<ModelEvent> {
+    throw new NotImplemented(NO_MODEL);
+  }
+
+  async generateText(): Promise<ModelText> {
     throw new NotImplemented(NO_MODEL);
   }
 }

@@ -49,13 +49,15 @@ export class SentAgain {
     readonly abandoned: boolean;
     readonly sent: string | null;
     readonly message: UiMessage | undefined;
+    /** The message stored under `sent`, looked up already (null: none); absent, it is looked up here. */
+    readonly found?: Promise<UiMessage | null>;
     readonly release: () => Promise<void>;
   }): Promise<TurnStream | null> {
     const { before, abandoned, sent, message } = held;
     if (!sent || !message) return null;
     // The turn carrying this very message lost its instance: what it kept is replayed as cut short.
     const cut = abandoned && before.toPrimitives().activeTurn?.sent === sent ? DIED_MID_TURN : undefined;
-    const replay = await this.storedAnswer(before.id, sent, message, cut);
+    const replay = await this.storedAnswer(before.id, sent, message, cut, await held.found);
     if (!replay) return null;
     if (abandoned) {
       const count = (await this.deps.threads.messagesOf(before.id)).length;
@@ -67,10 +69,17 @@ export class SentAgain {
 
   /**
    * The stored answer to the message, replayed; null when the message was never stored. `cut`:
-   * the turn that carried it ended with its instance, said at the end of the replay.
+   * the turn that carried it ended with its instance, said at the end of the replay. `found`: the
+   * message stored under `sent`, looked up already.
    */
-  async storedAnswer(threadId: string, sent: string, message: UiMessage, cut?: string): Promise<TurnStream | null> {
-    const stored = await this.deps.threads.sentMessage(threadId, sent);
+  async storedAnswer(
+    threadId: string,
+    sent: string,
+    message: UiMessage,
+    cut?: string,
+    found?: UiMessage | null,
+  ): Promise<TurnStream | null> {
+    const stored = found === undefined ? await this.deps.threads.sentMessage(threadId, sent) : found;
     if (!stored) return null;
     sameAsSent(stored, message);
     const chunks = replayOf(answerTo(await this.deps.threads.messagesOf(threadId), stored.id), cut);

@@ -66,22 +66,15 @@ export class ThreadTitler {
       const answer = messages.find((message) => message.role === 'assistant');
       if (!question || !answer) return;
       await meter.ensureLeft(principal, 'tokens');
-      let text = '';
-      let tokens = 0;
-      const events = model.streamStep({
+      // Answered whole: nobody watches a title arrive, and one response costs a fraction of a stream.
+      const said = await model.generateText({
         instructions: TITLE_INSTRUCTIONS,
         messages: [{ id: 'title', role: 'user', parts: [{ type: 'text', text: titlePrompt(textOf(question), textOf(answer)) }] }],
-        tools: [],
         maxOutputTokens: TITLE_MAX_TOKENS,
         signal: AbortSignal.timeout(this.deps.timeoutMs ?? TITLE_TIMEOUT_MS),
       });
-      for await (const event of events) {
-        if (event.type === 'text-delta') text += event.delta;
-        if (event.type === 'finish') {
-          tokens = event.totalTokens ?? 0;
-          if (event.reason === 'error') text = '';
-        }
-      }
+      const tokens = said.totalTokens ?? 0;
+      const text = said.reason === 'error' ? '' : said.text;
       if (tokens > 0) await meter.record(principal, 'tokens', tokens);
       const titled = (thread: Thread) => thread.titledGenerated(text);
       await (released ? threads.updateFrom(released, titled) : threads.update(threadId, titled));

@@ -10,6 +10,7 @@ import type { UsageMeter } from '../usage/usage-meter.js';
 import type { TurnSlot, TurnSlots } from '../usage/turn-slots.js';
 import type { SentAgain } from './sent-again.js';
 import type { LoadedThread } from './thread-book.js';
+import type { Thread } from '../../domain/threads/thread.js';
 import { TurnLine, type TurnLineDeps } from './turn-line.js';
 import { TurnMessages, type ReadyMessages, type TakenThread } from './turn-messages.js';
 import type { TurnSettlement } from './turn-settlement.js';
@@ -70,6 +71,7 @@ export type Admission =
 
 /** How a turn takes its thread (see TurnAdmission.start). */
 interface Taking {
+  readonly request: TurnRequest;
   readonly ticket?: string | undefined;
   readonly sent?: string | null;
   readonly opening?: string | undefined;
@@ -84,6 +86,27 @@ function openingOf(request: TurnRequest): string | undefined {
 interface Started extends TakenThread {
   readonly turnId: string;
   readonly ahead: WatchAhead;
+  readonly first: FirstReads;
+}
+
+/**
+ * What a turn reads in the round trip that takes its thread, each answer awaited once the thread is
+ * held (a failure then lets the thread go): the thread's messages, the message stored under the
+ * client's id, and the memories. An approval answer still to be recorded may change the messages:
+ * they, and the memories, wait. (Reads only: a turn that loses the thread wasted a read, nothing
+ * more. Its place among the subject's turns in flight is taken after, or racing turns that lose
+ * the thread would hold places the winner needs.)
+ */
+interface FirstReads {
+  readonly history?: Promise<UiMessage[]>;
+  readonly sentBefore?: Promise<UiMessage | null>;
+  readonly recalled?: Promise<string | null>;
+}
+
+/** `promise`, its rejection left for whoever awaits it later (none is unhandled meanwhile). */
+function awaitedLater<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
 }
 
 /**
@@ -118,7 +141,7 @@ export class TurnAdmission {
     const sent = sentIdOf(message, request.rewind !== undefined);
     // A message sent before is found once the thread is held (`held`), or else here: the turn
     // holding the thread may carry it, or it was answered before the turn in flight began.
-    const started = await this.start(request.threadId, { sent, opening: openingOf(request) }, seen);
+    const started = await this.start(request.threadId, { request, sent, opening: openingOf(request) }, seen);
     if (started) return this.held(request, started);
     const before = sent && message && (await this.deps.again.answer(request.threadId, sent, message));
     if (before) return { kind: 'answered', stream: before };
@@ -140,7 +163,12 @@ export class TurnAdmission {
     const ticket = await this.line.join(threadId);
     const take = async () => {
       await this.deps.hub.settled(threadId);
-      return this.start(threadId, { ticket, sent: sentIdOf(request.message, request.rewind !== undefined), opening: openingOf(request) });
+      return this.start(threadId, {
+        request,
+        ticket,
+        sent: sentIdOf(request.message, request.rewind !== undefined),
+        opening: openingOf(request),
+      });
     };
     return {
       threadId,
@@ -172,10 +200,22 @@ export class TurnAdmission {
     const abandoned = thread.abandonedTurn(now)?.id ?? null;
     // Watched before the thread is taken: a stop can name the turn only after, so none goes unheard.
     const ahead = await watchAhead(this.deps.feeds, turnId, settings.leaseMs);
-    let held: LoadedThread | null;
+    let taken: Thread;
     try {
-      const taken = thread.startTurn(turnId, now, settings.leaseMs, ticket, sent ?? undefined, holders?.mine);
-      held = await threads.swap(loaded, opening === undefined ? taken : taken.titledBy(opening));
+      taken = thread.startTurn(turnId, now, settings.leaseMs, ticket, sent ?? undefined, holders?.mine);
+    } catch (error) {
+      ahead.drop();
+      throw error;
+    }
+    // The thread taken, and what the turn reads with it (FirstReads), in one round trip.
+    let held: LoadedThread | null;
+    let first: FirstReads = {};
+    try {
+      held = await (this.deps.together ?? asItComes)(() => {
+        const swapping = threads.swap(loaded, opening === undefined ? taken : taken.titledBy(opening));
+        first = this.firstReads(taking.request, sent);
+        return swapping;
+      });
     } catch (error) {
       ahead.drop();
       throw error;
@@ -184,7 +224,18 @@ export class TurnAdmission {
       ahead.drop();
       return again();
     }
-    return { loaded, held, turnId, abandoned, sent, ahead };
+    return { loaded, held, turnId, abandoned, sent, ahead, first };
+  }
+
+  /** What a turn reads as it takes its thread (FirstReads); asked all at once, so they go together. */
+  private firstReads(request: TurnRequest, sent: string | null): FirstReads {
+    const { threadId, message } = request;
+    const waiting = (request.answers ?? []).length > 0;
+    return defined({
+      history: waiting ? undefined : awaitedLater(this.deps.threads.messagesOf(threadId)),
+      sentBefore: sent && message ? awaitedLater(this.deps.threads.sentMessage(threadId, sent)) : undefined,
+      recalled: message && !waiting && this.deps.recall ? recallFor(this.deps, request.principal, textOf(message), threadId) : undefined,
+    });
   }
 
   /** The steps a turn takes once it holds its thread, up to its messages stored; a refusal lets the thread go. */
@@ -201,12 +252,15 @@ export class TurnAdmission {
       this.pruneNowAndThen();
       // What the dead instance's turn left unanswered keeps the mark its readers were shown.
       if (abandoned) await this.markUnanswered(threadId);
-      // Held, the thread is ours alone: a message stored before under this id was stored by a turn that held it.
+      // Held, the thread is ours alone: a message stored before under this id was stored by a turn
+      // that held it. (Looked up as the thread was taken, unless a dead instance's turn was marked since.)
+      const { first } = started;
       const answered = await this.deps.again.whileHeld({
         before: loaded.thread,
         abandoned: abandoned !== null,
         sent: started.sent,
         message: request.message,
+        ...(abandoned ? {} : defined({ found: first.sentBefore })),
         release: () => this.settlement.letGo(threadId, turnId),
       });
       if (answered) {
@@ -217,21 +271,11 @@ export class TurnAdmission {
       // the subject's places in flight, then a turn with nothing left of its tokens is refused
       // before it spends a turn, then the turn's unit is reserved. Any refusal releases the thread
       // (and the place) and answers 429.
-      // The thread's messages and the memories bearing on the new message are read in the same
-      // round trip as the place is taken, unless an approval answer is still to be recorded (it may
-      // change the messages). Read for nothing when the turn is refused.
       const answers = request.answers ?? [];
-      const together = this.deps.together ?? asItComes;
-      let recalled: Promise<string | null> | undefined;
-      const [taken, history] = await together(() => {
-        if (request.message && answers.length === 0 && this.deps.recall)
-          recalled = recallFor(this.deps, request.principal, textOf(request.message), threadId);
-        return Promise.all([
-          this.deps.slots?.take(request.principal, turnId),
-          answers.length > 0 ? undefined : this.deps.threads.messagesOf(threadId),
-        ]);
-      });
-      slot = taken ?? null;
+      slot = (await this.deps.slots?.take(request.principal, turnId)) ?? null;
+      // What a dead instance's turn left was marked since the messages were read: read them again.
+      const history = abandoned ? undefined : await first.history;
+      const { recalled } = first;
       await this.deps.meter.ensureLeft(request.principal, 'tokens');
       await this.deps.meter.charge(request.principal, 'turns');
       for (const answer of answers) await this.answer(request, answer.approvalId, answer.approved);

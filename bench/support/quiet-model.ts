@@ -3,7 +3,7 @@ import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 
 /**
  * A zero-latency model that streams `tokens` text deltas (fewer when the call's `maxOutputTokens`
- * is lower, as a provider's would), the same for every call. The parts are enqueued at once (no
+ * is lower, as a provider's would), the same for every call, or answers them whole. The parts are enqueued at once (no
  * timers): whatever time a turn takes is the server's, not the model's.
  */
 export function zeroLatencyModel(tokens: number): MockLanguageModelV4 {
@@ -22,7 +22,14 @@ export function zeroLatencyModel(tokens: number): MockLanguageModelV4 {
     },
   ];
   const full = parts(tokens);
+  const whole = (count: number) => {
+    const finish = parts(count).at(-1) as Extract<LanguageModelV4StreamPart, { type: 'finish' }>;
+    const text = Array.from({ length: count }, (_, i) => `tok${i} `).join('');
+    return { content: [{ type: 'text' as const, text }], finishReason: finish.finishReason, usage: finish.usage, warnings: [] };
+  };
   return new MockLanguageModelV4({
+    // A provider answers whole too (the AI SDK's generateText): a thread's title is asked that way.
+    doGenerate: async ({ maxOutputTokens }) => whole(Math.min(maxOutputTokens ?? tokens, tokens)),
     // A provider stops at the call's `maxOutputTokens` (a thread's title asks for a few words).
     doStream: async ({ maxOutputTokens }) => {
       const answer = maxOutputTokens !== undefined && maxOutputTokens < tokens ? parts(maxOutputTokens) : full;

@@ -68,7 +68,9 @@ describe('Statements a turn sends to PostgreSQL', function () {
     const { id } = (await (await post('/threads', {})).json()) as { id: string };
     const turn: Statement[] = [];
     counted = turn;
-    const answer = await (await post(`/threads/${id}/turn`, { message: { role: 'user', parts: [{ type: 'text', text }] } })).text();
+    // With the client's id for the message, as the AI SDK's clients send it.
+    const message = { id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text }] };
+    const answer = await (await post(`/threads/${id}/turn`, { message })).text();
     expect(answer).to.include('[DONE]');
     // The turn is over once it released its thread and signalled whoever waits for it.
     const signalled = (statement: Statement) => statement.sql.includes('pg_notify') && statement.values[1] === id;
@@ -101,10 +103,10 @@ describe('Statements a turn sends to PostgreSQL', function () {
         roundTrips += 1;
       }
     }
-    // 6 (13 before): the thread read; the thread taken; the place among the subject's turns in
-    // flight taken with the thread's messages and the memories read; the person's message with its
-    // words; the answer with its words; and the place let go, the last chunks, the thread released
-    // and whoever waits told, at once.
+    // 6 (13 before, 7 with the client's message id): the thread read; the thread taken with its
+    // messages, the message stored under the client's id and the memories read; the place among
+    // the subject's turns in flight; the person's message with its words; the answer with its
+    // words; and the place let go, the last chunks, the thread released and whoever waits told.
     expect(roundTrips, listing(turn)).to.be.at.most(6);
     expect(appendsAlone.length, listing(turn)).to.be.at.most(2);
     expect(groups.length, listing(turn)).to.be.at.least(4);

@@ -66,4 +66,22 @@ describe("A subject's turns in flight are bounded (maxTurnsInFlight)", () => {
     held.open();
     for (const stream of running) await collect(stream);
   });
+
+  it('turns racing for one thread: only the one that takes it holds a place among the subject’s turns in flight', async () => {
+    const held = heldTool();
+    const model = new RecordingLanguageModel(waitThenAnswer);
+    const h = turnHarness({ model, tools: [held.tool], maxTurnsInFlight: 2 });
+    const [contested, other, third] = await Promise.all([1, 2, 3].map(() => h.createThread.execute({ principal: ada })));
+    const racing = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => h.start(contested!.id, `racer ${i}`)));
+    const won = racing.filter((r) => r.status === 'fulfilled');
+    expect(won, 'exactly one takes the thread').to.have.length(1);
+    for (const lost of racing.filter((r) => r.status === 'rejected'))
+      expect((lost as PromiseRejectedResult).reason).to.deep.include({ code: 'conflict' });
+    // One place held, the winner's: one more turn fits, and no more.
+    const second = await h.start(other!.id, 'second');
+    expect(await eventually(() => held.calls.length === 2, 2_000), 'both turns are in flight').to.equal(true);
+    expect(await refusalOf(h.start(third!.id, 'third'))).to.be.instanceOf(LimitReached);
+    held.open();
+    for (const stream of [(won[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof h.start>>>).value, second]) await collect(stream);
+  });
 });
