@@ -58,8 +58,13 @@ export function sendTurn(ctx: Context, turn: TurnStream, options: TurnStreamOpti
         if (body.destroyed) return;
         if (next.done) {
           keepAlive.stop();
+          // The last event and the response's end leave in one write: the end is written a tick
+          // after the event, which alone would have flushed it first.
+          const socket = ctx.req.socket;
+          socket.cork();
           body.push(DONE);
           body.push(null);
+          setImmediate(() => socket.uncork());
           return;
         }
         keepAlive.sent();
