@@ -148,6 +148,10 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
     // An app that stopped answering has most likely just ended, and its gate is about to say so:
     // what it ended of (a limit?) is known once the gate has finished.
     await Promise.race([running.gate.finished, delay(ENDING_WAIT_MS)]);
+    // The wait is bounded on the host's clock, and a host too busy to run for longer than it wakes
+    // with that timer due before it has read what the gate said meanwhile (that the app ended). The
+    // gate answers a probe only after all it said before: its answer, not the timer, decides.
+    if (running.gate.alive && !this.stopped() && (await running.gate.probe())) return true;
     // Its gate has said the app ended: why is known once its last words are read, however busy the host.
     if (!running.gate.alive) await Promise.race([running.gate.finished, delay(ENDED_WAIT_MS)]);
     await this.ending;
