@@ -49,11 +49,18 @@ async function startServer(kind: 'porter' | 'bare', databaseUrl: string): Promis
   };
 }
 
-/** CPU time, in microseconds, of the server processes serving connections to `database` now. */
+/**
+ * CPU time, in microseconds, of the server processes serving connections to `database` now, and of
+ * the server's own writers (the WAL writer, the background writer, the checkpointer), which work on
+ * what the backends wrote: the two servers are loaded in turn, so what those do in a slice is that
+ * slice's server's doing.
+ */
 async function databaseCpuMicros(admin: pg.Client, database: string, seen: Map<number, number>): Promise<void> {
-  const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [
-    database,
-  ]);
+  const { rows } = await admin.query<{ pid: number }>(
+    `select pid from pg_stat_activity where (datname = $1 and pid <> pg_backend_pid())
+       or backend_type in ('walwriter', 'background writer', 'checkpointer')`,
+    [database],
+  );
   for (const { pid } of rows) {
     try {
       const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
