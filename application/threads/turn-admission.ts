@@ -10,7 +10,6 @@ import type { UsageMeter } from '../usage/usage-meter.js';
 import type { TurnSlot, TurnSlots } from '../usage/turn-slots.js';
 import type { SentAgain } from './sent-again.js';
 import type { LoadedThread } from './thread-book.js';
-import type { Thread } from '../../domain/threads/thread.js';
 import { TurnLine, type TurnLineDeps } from './turn-line.js';
 import { TurnMessages, type ReadyMessages, type TakenThread } from './turn-messages.js';
 import type { TurnSettlement } from './turn-settlement.js';
@@ -200,17 +199,11 @@ export class TurnAdmission {
     const abandoned = thread.abandonedTurn(now)?.id ?? null;
     // Watched before the thread is taken: a stop can name the turn only after, so none goes unheard.
     const ahead = await watchAhead(this.deps.feeds, turnId, settings.leaseMs);
-    let taken: Thread;
-    try {
-      taken = thread.startTurn(turnId, now, settings.leaseMs, ticket, sent ?? undefined, holders?.mine);
-    } catch (error) {
-      ahead.drop();
-      throw error;
-    }
     // The thread taken, and what the turn reads with it (FirstReads), in one round trip.
     let held: LoadedThread | null;
     let first: FirstReads = {};
     try {
+      const taken = thread.startTurn(turnId, now, settings.leaseMs, ticket, sent ?? undefined, holders?.mine);
       held = await (this.deps.together ?? asItComes)(() => {
         const swapping = threads.swap(loaded, opening === undefined ? taken : taken.titledBy(opening));
         first = this.firstReads(taking.request, sent);
