@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { UI_MESSAGE_STREAM_HEADERS } from 'ai';
 import type { Context } from 'koa';
@@ -7,6 +8,12 @@ import type { TurnStream } from '../../ports/use-cases/threads.js';
 export const KEEP_ALIVE_COMMENT = ': keep-alive\n\n';
 /** The stream's last event, as the AI SDK's `JsonToSseTransformStream` ends it. */
 const DONE = 'data: [DONE]\n\n';
+/**
+ * Longest a turn's `finish` event is held for the stream's end to join it in one write: the turn
+ * releases its thread in between (a round trip to the store), and a stream whose end does not come
+ * loses no more than this.
+ */
+const FINISH_HOLD_MS = 100;
 
 export interface TurnStreamOptions {
   /** Longest silence before a keep-alive comment is sent. */
@@ -51,6 +58,10 @@ export function sendTurn(ctx: Context, turn: TurnStream, options: TurnStreamOpti
     },
   });
   const keepAlive = keepingAlive(options.keepAliveMs, () => body.push(KEEP_ALIVE_COMMENT));
+  const socket = ctx.req.socket;
+  // The turn's `finish`, `[DONE]` and the response's end leave in one write: the end is written a
+  // tick after the last event, and the turn lets its thread go between `finish` and the end.
+  let finishHeld: (() => void) | null = null;
   const pump = async () => {
     try {
       for (;;) {
@@ -58,15 +69,16 @@ export function sendTurn(ctx: Context, turn: TurnStream, options: TurnStreamOpti
         if (body.destroyed) return;
         if (next.done) {
           keepAlive.stop();
-          // The last event and the response's end leave in one write: the end is written a tick
-          // after the event, which alone would have flushed it first.
-          const socket = ctx.req.socket;
           socket.cork();
           body.push(DONE);
           body.push(null);
-          setImmediate(() => socket.uncork());
+          setImmediate(() => {
+            socket.uncork();
+            finishHeld?.();
+          });
           return;
         }
+        if (next.value.type === 'finish' && !finishHeld) finishHeld = holdWrites(socket, FINISH_HOLD_MS);
         keepAlive.sent();
         // The reader is behind: the turn's own buffer holds what follows until it reads again.
         if (!body.push(`data: ${JSON.stringify(next.value)}\n\n`)) await new Promise<void>((wake) => (resume = wake));
@@ -83,6 +95,21 @@ export function sendTurn(ctx: Context, turn: TurnStream, options: TurnStreamOpti
   ctx.status = 200;
   ctx.set({ ...UI_MESSAGE_STREAM_HEADERS, 'x-porter-thread-id': turn.threadId });
   ctx.body = body;
+}
+
+/** Holds `socket`'s writes until the answer is called, or `ms` passed. */
+function holdWrites(socket: Socket, ms: number): () => void {
+  socket.cork();
+  let held = true;
+  const release = () => {
+    if (!held) return;
+    held = false;
+    clearTimeout(timer);
+    socket.uncork();
+  };
+  const timer = setTimeout(release, ms);
+  timer.unref?.();
+  return release;
 }
 
 /**

@@ -22,7 +22,7 @@ export interface RunTurnDeps extends TurnAdmissionDeps, TurnSettlementDeps {
  * `POST /threads/:id/turn`. The server owns history: only the new user message is taken. Approval
  * answers carried back on tool parts (the AI SDK's own approval response) are decided first. The
  * turn then runs in the background while the caller reads its chunks; every chunk also goes to
- * the turn's feed, so readers on any instance can rejoin it. The turn holds its thread with a
+ * the turn's feed (as they come once a reader elsewhere follows it), so readers on any instance can rejoin it. The turn holds its thread with a
  * lease renewed while it runs; a turn left by an instance that died is released when its lease
  * lapses (on PostgreSQL, as soon as its instance's liveness mark is gone), and the next turn starts over it.
  *
@@ -66,7 +66,8 @@ export class RunTurn implements UseCase<TurnRequest, TurnStream> {
       const relay = new TurnRelay(feeds.chunks, turnId, logger, continuing ? chunksRebuilding(continuing) : []);
       let unhold: () => void;
       try {
-        unhold = await lease.hold(threadId, turnId, live, turn.ahead);
+        // A reader elsewhere rings the turn's signal as it begins to follow: the chunks go to the feed from then on.
+        unhold = await lease.hold(threadId, turnId, live, turn.ahead, () => relay.followed());
       } catch (error) {
         // Never started: it must not hold this instance's side of the thread either.
         hub.finish(live);

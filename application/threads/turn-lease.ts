@@ -61,13 +61,23 @@ export class TurnLease {
 
   /**
    * Starts renewing and watching; the answer ends both. `ahead`: the watch the turn began before it
-   * took its thread, taken over (no read of the thread unless it rang).
+   * took its thread, taken over (no read of the thread unless it rang). `heard`: called each time the
+   * turn's signal rings (or may have rung unheard), which a stop asked and a reader beginning to
+   * follow the turn from another instance both do.
    */
-  async hold(threadId: string, turnId: string, live: LiveTurn, ahead?: WatchAhead): Promise<() => void> {
-    const look = () =>
+  async hold(
+    threadId: string,
+    turnId: string,
+    live: LiveTurn,
+    ahead?: WatchAhead,
+    heard: () => void = () => undefined,
+  ): Promise<() => void> {
+    const look = () => {
+      heard();
       void this.look(threadId, turnId, live).catch((error: unknown) =>
         this.deps.logger.warn('a stop signal could not be read; the next renewal looks again', { threadId, cause: String(error) }),
       );
+    };
     const taken = ahead?.take(look) ?? null;
     const unwatch = taken ? taken.unwatch : await this.deps.feeds.signals.watch(turnId, look);
     const heartbeat = setInterval(() => void this.renew(threadId, turnId, live), Math.max(50, Math.floor(this.deps.settings.leaseMs / 3)));

@@ -27,8 +27,9 @@ export interface TurnMirrorsDeps {
 
 /**
  * Turns running on other instances, followed here for the readers of this instance. One follower
- * per turn reads the turn's chunk feed from its first entry, woken by the feed's notifications,
- * and hands the chunks to every local reader; it stops when the last one leaves. Without news for
+ * per turn rings the turn's signal (so its instance copies chunks to the feed as they come), reads
+ * the turn's chunk feed from its first entry, woken by the feed's notifications, and hands the
+ * chunks to every local reader; it stops when the last one leaves. Without news for
  * a while it looks at the thread: a turn whose lease lapsed lost its instance, and its readers get
  * a closing `error` part instead of waiting forever. When the host gives up turns nobody reads,
  * the store is told while someone here reads, so the running instance counts them.
@@ -66,6 +67,8 @@ export class TurnMirrors {
     const stopped = live.abort.signal;
     try {
       unwatch = await this.deps.feeds.chunks.watch(turnId, onWake);
+      // The instance running the turn holds its chunks until someone follows: this says someone does.
+      await this.deps.feeds.signals.signal(turnId);
       for (;;) {
         if (stopped.aborted) return;
         woken = false;

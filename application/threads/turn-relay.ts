@@ -27,12 +27,15 @@ const RETRIES = 5;
 const RETRY_MS = 200;
 
 /**
- * Copies a turn's chunks, as the turn emits them, into its feed, so readers on other instances
- * can follow it. Chunks are appended in order, one append at a time: a chunk waits at most
+ * Copies a turn's chunks into its feed, so readers on other instances can follow it. Until one
+ * does, the chunks wait here and go in one append with the turn's end (a reader elsewhere that comes
+ * later replays them from the feed): most turns are read only where they run, and a statement per
+ * word would be the store's largest cost. Once a reader elsewhere asks (`followed`, on the turn's
+ * signal), they are appended in order as they come, one append at a time: a chunk waits at most
  * `FLUSH_WINDOW_MS` for others to join it (an opening one `OPENING_WINDOW_MS`, one closing a step
- * `CLOSING_WINDOW_MS`, so a step's end and the turn's go together), and those emitted
- * while an append is under way go together in the next, so a fast stream costs few statements and a
- * slow one loses little time.
+ * `CLOSING_WINDOW_MS`, so a step's end and the turn's go together), and those emitted while an
+ * append is under way go together in the next, so a fast stream costs few statements and a slow
+ * one loses little time.
  * `flushed` appends what waits at once. The running instance's own readers never wait for it.
  */
 export class TurnRelay {
@@ -43,6 +46,8 @@ export class TurnRelay {
   private window: ReturnType<typeof setTimeout> | null = null;
   private windowMs = 0;
   private broken = false;
+  /** Whether a reader on another instance follows the turn: its chunks then go as they come. */
+  private live = false;
 
   constructor(
     private readonly feed: FeedSet<TurnEntry>,
@@ -57,13 +62,23 @@ export class TurnRelay {
   push(chunk: UiChunk): void {
     if (this.broken) return;
     this.pending.push(chunk);
-    if (this.flushing) return;
+    if (!this.live || this.flushing) return;
     // A closing chunk holds what waits until the turn's end joins it (one append, not two); a
     // chunk a reader sees shortens the window an opening or closing chunk opened.
     if (CLOSING.has(chunk.type)) return this.openWindow(CLOSING_WINDOW_MS);
     const ms = OPENING.has(chunk.type) ? OPENING_WINDOW_MS : FLUSH_WINDOW_MS;
     if (this.window && this.windowMs <= ms) return;
     this.openWindow(ms);
+  }
+
+  /**
+   * A reader on another instance may follow the turn (its signal rang): what waits goes at once,
+   * and later chunks as they come.
+   */
+  followed(): void {
+    if (this.live) return;
+    this.live = true;
+    this.flushSoon();
   }
 
   /** Resolves once every chunk pushed so far is in the feed (or was given up). */
@@ -107,6 +122,7 @@ export class TurnRelay {
       this.flushing = null;
       // Chunks pushed while the last append settled waited for it already, unless the last closes a
       // step: then what follows it may join them.
+      if (!this.live) return;
       if (CLOSING.has(this.pending.at(-1)?.type ?? '')) this.openWindow(CLOSING_WINDOW_MS);
       else this.flushSoon();
     });

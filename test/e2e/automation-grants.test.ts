@@ -44,6 +44,19 @@ describe('Automation grants through the development host: the grant an automatio
     return (await ada.json('GET', `/runs/${run.id}`)).body;
   }
 
+  /**
+   * The development host's own ticker fires the every-second schedule too: on a busy machine a slot
+   * can pass between arming and deciding the ask, and that run's call, asked before the grant
+   * existed, waits for an approval of its own, holding the automation's queue (one run at a time).
+   * Runs begun before the decision are stopped, so the next one starts under the grant.
+   */
+  async function stopRunsInFlight(automationId: string): Promise<void> {
+    const runs = (await ada.json('GET', `/runs?automationId=${automationId}`)).body.runs as Part[];
+    for (const run of runs.filter((r) => ['queued', 'running', 'waiting'].includes(r.state))) {
+      await ada.json('POST', `/runs/${run.id}/stop`, {});
+    }
+  }
+
   const grantsFor = async (automationId: string) =>
     ((await ada.json('GET', '/grants')).body.grants as Part[]).filter((g) => g.appliesTo?.automationId === automationId);
 
@@ -67,6 +80,7 @@ describe('Automation grants through the development host: the grant an automatio
       remember: { scope: 'tool', duration: 'standing' },
     });
     expect(decided.status).to.equal(200);
+    await stopRunsInFlight(automationId);
     const grants = (await ada.json('GET', '/grants')).body.grants as Part[];
     expect(grants.filter((g) => g.tool === 'notes_add')).to.have.length(1);
     expect(grants.find((g) => g.tool === 'notes_add')).to.deep.include({

@@ -117,4 +117,12 @@ describe('Statements a turn sends to PostgreSQL', function () {
     expect(JSON.stringify(await search('word49'))).to.include('word49');
     expect(JSON.stringify(await search('echo'))).to.include('echo');
   });
+
+  it('a slow answer read only where it runs goes to its feed in one append with its end (was one a word)', async () => {
+    await threadAndTurn('warming up');
+    const words = Array.from({ length: 20 }, (_, i) => `slow${i}`).join(' ');
+    const { turn } = await threadAndTurn(`/slow 1 ${words}`);
+    const appends = turn.filter((statement) => statement.values[0] === 'turn-chunks' && statement.sql.includes('porter_feed_entries'));
+    expect(appends.length, 'appends of its chunks').to.equal(1);
+  });
 });
