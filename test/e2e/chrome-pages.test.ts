@@ -20,6 +20,22 @@ describe('Grants, runs, thread names, badges and the automation form in the ship
     await badge.waitFor({ state: 'detached', timeout: 8000 });
   });
 
+  it('opens the place the address names when it changes while the page starts (before the chrome listens for changes)', async () => {
+    const { page, context } = await chrome.open({ user: 'ida' });
+    // The address moves to the Approvals page as the chrome begins to listen, and its change event
+    // is over before the listener is in place: a busy browser can run them in this order.
+    await context.addInitScript(() => {
+      const add = window.addEventListener.bind(window);
+      window.addEventListener = ((type: string, listener: EventListener, options?: AddEventListenerOptions) => {
+        if (type !== 'hashchange' || location.hash === '#/approvals') return add(type, listener, options);
+        location.hash = '#/approvals';
+        setTimeout(() => add(type, listener, options), 200);
+      }) as typeof window.addEventListener;
+    });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Approvals', level: 1 }).waitFor();
+  });
+
   it('lists grants by tool with what each covers, including an automation-only one, and revokes one', async () => {
     const gus = chrome.host.client.as('gus');
     // A conversation grant (this tool, always) and an automation's standing grant.

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 
 /** The chrome's places. Kept in the URL's hash, so any host can serve the page at any path. */
 export type Route =
@@ -48,12 +48,17 @@ export function navigate(route: Route): void {
   if (location.hash !== href) location.hash = href;
 }
 
+function onHashChange(changed: () => void): () => void {
+  window.addEventListener('hashchange', changed);
+  return () => window.removeEventListener('hashchange', changed);
+}
+
+/**
+ * The route the address names. Read through React's external-store hook, which reads the address
+ * again once it listens: a change between the first render and the listener (a link opened while
+ * the page starts, on a busy machine) is not lost.
+ */
 export function useRoute(): Route {
-  const [route, setRoute] = useState(() => parseRoute(location.hash));
-  useEffect(() => {
-    const changed = () => setRoute(parseRoute(location.hash));
-    window.addEventListener('hashchange', changed);
-    return () => window.removeEventListener('hashchange', changed);
-  }, []);
-  return route;
+  const hash = useSyncExternalStore(onHashChange, () => location.hash);
+  return useMemo(() => parseRoute(hash), [hash]);
 }
