@@ -26,6 +26,8 @@ describe('What is left of the budgets in the shipped chrome (headless Chromium)'
 
     await say(page, 'five');
     await page.locator('.usage-meters [data-budget="turns"] meter[value="0"]').waitFor();
+    // The meter and the warning by the message box may be drawn a frame apart.
+    await page.locator('[data-usage-warning]', { hasText: /^No messages left/ }).waitFor();
     expect(await warning.textContent()).to.match(/^No messages left: more in (about )?1 hour$/);
     await say(page, 'six');
     await page
