@@ -15,7 +15,6 @@ function recordedFeed(): { feed: FeedSet<TurnEntry>; appends: number[] } {
   return {
     appends,
     feed: {
-      ...memory,
       append: async (key, from, entries) => {
         appends.push(entries.length);
         await memory.append(key, from, entries);
