@@ -300,6 +300,14 @@ async function pageSummary(page: Page): Promise<string> {
   return `${page.url()}\n${text.replace(/\s+/g, ' ').slice(0, 1_500)}`;
 }
 
+/** Adds `summary` to `error`'s message and to the head of its stack, which is what mocha prints. */
+function withSummary(error: Error, summary: string): void {
+  error.message = `${error.message}\n${summary}`;
+  const stack = error.stack ?? '';
+  const frames = stack.search(/\n\s+at\s/);
+  error.stack = frames === -1 ? `${stack}\n${summary}` : `${stack.slice(0, frames)}\n${summary}${stack.slice(frames)}`;
+}
+
 /**
  * The pages a suite opens: each is closed after its test, and a page that logged errors fails the
  * test. Call it at the top of a `describe`.
@@ -309,7 +317,13 @@ export function checkedPages(options: { ignore?: RegExp } = {}): { open: typeof 
   afterEach(async function () {
     if (!current) return;
     // A failed wait names what it waited for, not what the page showed instead: say that too.
-    if (this.currentTest?.state === 'failed') console.error(`the page at the failure: ${await pageSummary(current.page)}`);
+    // The summary joins the failure's own message, which the run prints again in its closing list.
+    const failed = this.currentTest?.state === 'failed' ? this.currentTest : null;
+    if (failed) {
+      const summary = `the page at the failure: ${await pageSummary(current.page)}`;
+      console.error(summary);
+      if (failed.err) withSummary(failed.err, summary);
+    }
     const errors = current.errors.filter((error) => !options.ignore?.test(error));
     await current.close();
     current = null;
