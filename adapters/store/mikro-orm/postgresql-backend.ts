@@ -7,6 +7,7 @@ import { postgresqlMigrationLedger } from './postgresql-migration-ledger.js';
 import { PostgresqlFeeds } from './postgresql-feeds.js';
 import { PostgresqlLiveness } from './postgresql-liveness.js';
 import { PostgresqlRunner } from './postgresql-runner.js';
+import { PostgresqlStatistics } from './postgresql-statistics.js';
 import { driverPool, type KnexClientLike } from './sql-runner.js';
 import type { StoreBackend } from './store-backend.js';
 import { defined } from '../../../domain/defined.js';
@@ -17,12 +18,14 @@ export interface PostgresqlBackendContext {
   readonly logger?: Logger;
   /** The client's deadline for one statement: how often the feed listener checks that the server still answers. */
   readonly statementTimeoutMs: number;
+  /** How often the store analyzes tables of its own that changed a lot since last analyzed (PostgresqlStatistics). */
+  readonly statisticsCheckMs?: number;
 }
 
 /**
  * PostgreSQL through pg: statements and migrations borrow connections from MikroORM's pool; feeds
  * listen on one connection of their own, opened when first needed, and the instance's liveness
- * mark is held on another.
+ * mark is held on another. The store's tables are analyzed as they grow (PostgresqlStatistics).
  */
 export function openPostgresqlBackend(client: KnexClientLike, url: string, context: PostgresqlBackendContext): StoreBackend {
   const pool = driverPool<ClientBase>(client);
@@ -30,6 +33,8 @@ export function openPostgresqlBackend(client: KnexClientLike, url: string, conte
   const { clock, logger, statementTimeoutMs } = context;
   const feeds = new PostgresqlFeeds(runner, client, clock, { ...defined({ logger }), checkEveryMs: statementTimeoutMs });
   const liveness = new PostgresqlLiveness(client, runner, statementTimeoutMs, logger);
+  const statistics = new PostgresqlStatistics(runner, logger, context.statisticsCheckMs);
+  statistics.start();
   return {
     runner,
     ledger: postgresqlMigrationLedger(pool, urlSchema(url)),
@@ -37,6 +42,7 @@ export function openPostgresqlBackend(client: KnexClientLike, url: string, conte
     feeds: (namespace) => feeds.feeds(namespace),
     liveness: () => liveness,
     async close() {
+      statistics.stop();
       await liveness.release();
       await feeds.close();
       await runner.close();
