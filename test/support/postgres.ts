@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import type { DriverPool } from '../../adapters/store/mikro-orm/sql-runner.js';
 import { eventually } from './eventually.js';
 
 /**
@@ -68,4 +69,18 @@ export function databasePerTest(): () => TestDatabase {
     database = null;
   });
   return () => database!;
+}
+
+/** A pg pool lent the way MikroORM's is, for a store runner of a test's own. */
+export function driverPoolOf(pool: pg.Pool): DriverPool<pg.ClientBase> {
+  const lent = new Map<pg.ClientBase, pg.PoolClient>();
+  return {
+    acquire: async () => {
+      const client = await pool.connect();
+      lent.set(client, client);
+      return client;
+    },
+    release: async (client) => lent.get(client)?.release(),
+    discard: async (client) => lent.get(client)?.release(true),
+  };
 }

@@ -6,7 +6,7 @@ import { SystemClock } from '../../../adapters/runtime/system-clock.js';
 import { PostgresqlRunner } from '../../../adapters/store/mikro-orm/postgresql-runner.js';
 import type { DriverPool } from '../../../adapters/store/mikro-orm/sql-runner.js';
 import type { Store } from '../../../ports/store.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../../support/postgres.js';
+import { createTestDatabase, driverPoolOf, postgresServerUrl, type TestDatabase } from '../../support/postgres.js';
 
 /** The transaction that last wrote each record of `collection`, by id. */
 async function writers(url: string, collection: string): Promise<Map<string, string>> {
@@ -20,20 +20,6 @@ async function writers(url: string, collection: string): Promise<Map<string, str
   } finally {
     await client.end();
   }
-}
-
-/** A pg pool lent the way MikroORM's is, for a runner of our own. */
-function driverPoolOf(pool: pg.Pool): DriverPool<pg.ClientBase> {
-  const lent = new Map<pg.ClientBase, pg.PoolClient>();
-  return {
-    acquire: async () => {
-      const client = await pool.connect();
-      lent.set(client, client);
-      return client;
-    },
-    release: async (client) => lent.get(client)?.release(),
-    discard: async (client) => lent.get(client)?.release(true),
-  };
 }
 
 describe('Statements sent together on PostgreSQL (Store.together)', function () {

@@ -3,25 +3,10 @@ import pg from 'pg';
 import { MikroOrmStore } from '../../../adapters/store/mikro-orm/mikro-orm-store.js';
 import { PostgresqlRunner } from '../../../adapters/store/mikro-orm/postgresql-runner.js';
 import { PostgresqlStatistics } from '../../../adapters/store/mikro-orm/postgresql-statistics.js';
-import type { DriverPool } from '../../../adapters/store/mikro-orm/sql-runner.js';
 import { SystemClock } from '../../../adapters/runtime/system-clock.js';
 import type { Store } from '../../../ports/store.js';
 import { eventually } from '../../support/eventually.js';
-import { createTestDatabase, postgresServerUrl, type TestDatabase } from '../../support/postgres.js';
-
-/** A pg pool lent the way MikroORM's is: each instance's runner borrows from a pool of its own. */
-function driverPoolOf(pool: pg.Pool): DriverPool<pg.ClientBase> {
-  const lent = new Map<pg.ClientBase, pg.PoolClient>();
-  return {
-    acquire: async () => {
-      const client = await pool.connect();
-      lent.set(client, client);
-      return client;
-    },
-    release: async (client) => lent.get(client)?.release(),
-    discard: async (client) => lent.get(client)?.release(true),
-  };
-}
+import { createTestDatabase, driverPoolOf, postgresServerUrl, type TestDatabase } from '../../support/postgres.js';
 
 interface Analyzed {
   readonly analyzes: number;
