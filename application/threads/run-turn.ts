@@ -23,8 +23,9 @@ export interface RunTurnDeps extends TurnAdmissionDeps, TurnSettlementDeps {
  * answers carried back on tool parts (the AI SDK's own approval response) are decided first. The
  * turn then runs in the background while the caller reads its chunks; every chunk also goes to
  * the turn's feed (as they come once a reader elsewhere follows it), so readers on any instance
- * can rejoin it. The turn holds its thread with a lease renewed while it runs; a turn left by an instance that died is released when its lease
- * lapses (on PostgreSQL, as soon as its instance's liveness mark is gone), and the next turn starts over it.
+ * can rejoin it. The turn holds its thread with a lease renewed while it runs; a turn left by an
+ * instance that died is released when its lease lapses (on PostgreSQL, as soon as its instance's
+ * liveness mark is gone), and the next turn starts over it.
  *
  * While a turn runs, a second message does what `concurrentTurns` says: `reject` answers 409;
  * `enqueue` takes a place in the thread's line and streams once the turns ahead of it ended;

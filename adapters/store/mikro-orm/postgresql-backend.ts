@@ -18,8 +18,6 @@ export interface PostgresqlBackendContext {
   readonly logger?: Logger;
   /** The client's deadline for one statement: how often the feed listener checks that the server still answers. */
   readonly statementTimeoutMs: number;
-  /** How often the store analyzes tables of its own that changed a lot since last analyzed (PostgresqlStatistics). */
-  readonly statisticsCheckMs?: number;
 }
 
 /**
@@ -33,7 +31,7 @@ export function openPostgresqlBackend(client: KnexClientLike, url: string, conte
   const { clock, logger, statementTimeoutMs } = context;
   const feeds = new PostgresqlFeeds(runner, client, clock, { ...defined({ logger }), checkEveryMs: statementTimeoutMs });
   const liveness = new PostgresqlLiveness(client, runner, statementTimeoutMs, logger);
-  const statistics = new PostgresqlStatistics(runner, logger, context.statisticsCheckMs);
+  const statistics = new PostgresqlStatistics(runner, logger);
   statistics.start();
   return {
     runner,

@@ -26,8 +26,8 @@ end
 $porter$`;
 
 /**
- * Keeps the planner's statistics of the store's tables fresh. Its statements are prepared once per
- * connection, and PostgreSQL then reuses one generic plan for them; a plan made while the tables
+ * Keeps the planner's statistics of the store's tables fresh. The store prepares its statements once
+ * per connection, and PostgreSQL then reuses one generic plan for each; a plan made while the tables
  * were nearly empty (a new database) scans where an index would do, and stays until the tables
  * are analyzed again. Without autovacuum that is never, and the database's work a turn grew with
  * every turn (3.7 ms of CPU a turn at first, 15 ms 100 s later, in the turn mix). One statement
