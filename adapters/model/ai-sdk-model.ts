@@ -1,15 +1,20 @@
 import { LegacyOpenTelemetry } from '@ai-sdk/otel';
 import type { Tracer } from '@opentelemetry/api';
+import { retryWithExponentialBackoff } from '@ai-sdk/provider-utils';
 import {
   AISDKError,
+  APICallError,
+  RetryError,
   UnsupportedFunctionalityError,
   convertToModelMessages,
+  experimental_streamLanguageModelCall as streamLanguageModelCall,
   experimental_streamTextLowMemory as streamTextOnce,
   generateText,
   jsonSchema,
   tool,
   type LanguageModel,
   type LanguageModelUsage,
+  type ModelMessage,
   type TelemetryOptions,
   type ToolSet,
   type UIMessage,
@@ -17,12 +22,23 @@ import {
 import type { Model, ModelEvent, ModelStepRequest, ModelText } from '../../ports/model.js';
 import { defined } from '../../domain/defined.js';
 
+/** One step's call, as both the SDK's single model call and `streamText` take it. */
+interface StepCall {
+  readonly model: LanguageModel;
+  readonly messages: ModelMessage[];
+  readonly instructions?: string;
+  readonly tools?: ToolSet;
+  readonly maxOutputTokens?: number;
+  readonly abortSignal: AbortSignal;
+}
+
 /** The AI SDK's telemetry off: no global integration hears the call either. */
 const NO_TELEMETRY: TelemetryOptions = { isEnabled: false };
 
 /**
- * The Model port over any AI SDK `LanguageModel`: one `streamText` step with tools declared but
- * not executed, so every call comes back to Porter's loop and its guard.
+ * The Model port over any AI SDK `LanguageModel`: one model call a step (the SDK's
+ * `experimental_streamLanguageModelCall`; a `streamText` step when the SDK traces it) with tools
+ * declared but not executed, so every call comes back to Porter's loop and its guard.
  */
 export class AiSdkModel implements Model {
   /** Set once the model refused to answer whole (it only streams): its later calls stream at once. */
@@ -111,9 +127,7 @@ export class AiSdkModel implements Model {
       });
     }
     const messages = await convertToModelMessages(request.messages as unknown as UIMessage[], { ignoreIncompleteToolCalls: true });
-    // One reader of one projection (`stream`): the SDK's single-consumer form, with no replay
-    // branch teed off every part and no content kept for result getters Porter never reads.
-    const result = streamTextOnce({
+    const call: StepCall = {
       model: this.model,
       messages,
       ...defined({
@@ -122,8 +136,50 @@ export class AiSdkModel implements Model {
         maxOutputTokens: request.maxOutputTokens,
       }),
       abortSignal: request.signal,
+    };
+    if (this.telemetry.isEnabled && this.observed()) {
+      yield* this.tracedStep(call);
+      return;
+    }
+    // Untraced, the step is the SDK's single model call (what each step of streamText is made of:
+    // the prompt standardized and converted, the tools prepared, tool calls parsed) without the
+    // loop around it, its timeouts and its stream of steps, which cost several times the call.
+    const retry = retryWithExponentialBackoff({
       maxRetries: 1,
-      telemetry: this.observed() ? this.telemetry : NO_TELEMETRY,
+      abortSignal: request.signal,
+      shouldRetry: async (error) => isRetryable(error),
+      getDelayInMs: ({ error, exponentialBackoffDelay }) => retryDelayOf(error, exponentialBackoffDelay),
+      // The SDK's own error after its retries, which keeps each failure (`lastError` says whether a run may try again).
+      createRetryError: (failed) => new RetryError(failed),
+    });
+    const { stream } = await retry(() => streamLanguageModelCall(call));
+    for await (const part of stream) {
+      switch (part.type) {
+        case 'text-delta':
+          if (part.text) yield { type: 'text-delta', delta: part.text };
+          break;
+        case 'tool-call':
+          yield { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
+          break;
+        case 'model-call-end':
+          yield finished(part.finishReason, part.usage);
+          break;
+        case 'error':
+          throw part.error instanceof Error ? part.error : new Error(String(part.error));
+        default:
+          break;
+      }
+    }
+  }
+
+  /** One `streamText` step, traced by the AI SDK (its `ai.streamText` spans), with the same events. */
+  private async *tracedStep(call: StepCall): AsyncIterable<ModelEvent> {
+    // One reader of one projection (`stream`): the SDK's single-consumer form, with no replay
+    // branch teed off every part and no content kept for result getters Porter never reads.
+    const result = streamTextOnce({
+      ...call,
+      maxRetries: 1,
+      telemetry: this.telemetry,
       // Errors arrive as stream parts and end the turn there (logged by Porter); the SDK's default
       // would also print them to the console.
       onError: () => undefined,
@@ -142,15 +198,9 @@ export class AiSdkModel implements Model {
         case 'finish-step':
           usage = part.usage;
           break;
-        case 'finish': {
-          const step = usage ?? part.totalUsage;
-          yield {
-            type: 'finish',
-            reason: unifiedReason(part.finishReason),
-            ...defined({ outputTokens: step.outputTokens, totalTokens: totalOf(step) }),
-          };
+        case 'finish':
+          yield finished(part.finishReason, usage ?? part.totalUsage);
           break;
-        }
         case 'error':
           throw part.error instanceof Error ? part.error : new Error(String(part.error));
         case 'abort':
@@ -160,6 +210,25 @@ export class AiSdkModel implements Model {
       }
     }
   }
+}
+
+/** The step's `finish` event: its reason and its own tokens. */
+function finished(reason: string, usage: LanguageModelUsage): ModelEvent {
+  return { type: 'finish', reason: unifiedReason(reason), ...defined({ outputTokens: usage.outputTokens, totalTokens: totalOf(usage) }) };
+}
+
+/** What the AI SDK retries: a provider's failure it marks retryable (a 429, a 5xx, a dropped connection). */
+function isRetryable(error: unknown): boolean {
+  return AISDKError.isInstance(error) && (error as { isRetryable?: unknown }).isRetryable === true;
+}
+
+/** The provider's own wait when it names one under a minute (`retry-after-ms`, `retry-after`), else the backoff's. */
+function retryDelayOf(error: unknown, backoff: number): number {
+  const headers = APICallError.isInstance(error) ? error.responseHeaders : undefined;
+  const millis = headers?.['retry-after-ms'];
+  const seconds = headers?.['retry-after'];
+  const named = millis !== undefined ? Number(millis) : seconds !== undefined ? Number(seconds) * 1000 : NaN;
+  return Number.isFinite(named) && named >= 0 && named < 60_000 ? named : backoff;
 }
 
 /** The step's tokens: the provider's total, else input plus output. */
