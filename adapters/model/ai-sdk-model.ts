@@ -13,9 +13,11 @@ import {
   jsonSchema,
   tool,
   type LanguageModel,
+  type LanguageModelStreamPart,
   type LanguageModelUsage,
   type ModelMessage,
   type TelemetryOptions,
+  type TextStreamPart,
   type ToolSet,
   type UIMessage,
 } from 'ai';
@@ -154,21 +156,8 @@ export class AiSdkModel implements Model {
     });
     const { stream } = await retry(() => streamLanguageModelCall(call));
     for await (const part of stream) {
-      switch (part.type) {
-        case 'text-delta':
-          if (part.text) yield { type: 'text-delta', delta: part.text };
-          break;
-        case 'tool-call':
-          yield { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
-          break;
-        case 'model-call-end':
-          yield finished(part.finishReason, part.usage);
-          break;
-        case 'error':
-          throw part.error instanceof Error ? part.error : new Error(String(part.error));
-        default:
-          break;
-      }
+      if (part.type === 'model-call-end') yield finished(part.finishReason, part.usage);
+      else yield* eventOf(part);
     }
   }
 
@@ -188,27 +177,27 @@ export class AiSdkModel implements Model {
     // here is one step (tools are declared, never executed), but the meter counts steps.
     let usage: LanguageModelUsage | undefined;
     for await (const part of result.stream) {
-      switch (part.type) {
-        case 'text-delta':
-          if (part.text) yield { type: 'text-delta', delta: part.text };
-          break;
-        case 'tool-call':
-          yield { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
-          break;
-        case 'finish-step':
-          usage = part.usage;
-          break;
-        case 'finish':
-          yield finished(part.finishReason, usage ?? part.totalUsage);
-          break;
-        case 'error':
-          throw part.error instanceof Error ? part.error : new Error(String(part.error));
-        case 'abort':
-          throw new Error(`the model call was aborted${part.reason ? `: ${part.reason}` : ''}`);
-        default:
-          break;
-      }
+      if (part.type === 'finish-step') usage = part.usage;
+      else if (part.type === 'finish') yield finished(part.finishReason, usage ?? part.totalUsage);
+      else if (part.type === 'abort') throw new Error(`the model call was aborted${part.reason ? `: ${part.reason}` : ''}`);
+      else yield* eventOf(part);
     }
+  }
+}
+
+/** What a part both streams carry is to Porter: words, a tool call, or the failure (thrown); nothing for any other part. */
+function* eventOf(part: LanguageModelStreamPart | TextStreamPart<ToolSet>): Generator<ModelEvent> {
+  switch (part.type) {
+    case 'text-delta':
+      if (part.text) yield { type: 'text-delta', delta: part.text };
+      break;
+    case 'tool-call':
+      yield { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
+      break;
+    case 'error':
+      throw part.error instanceof Error ? part.error : new Error(String(part.error));
+    default:
+      break;
   }
 }
 
