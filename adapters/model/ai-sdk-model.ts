@@ -211,13 +211,20 @@ function isRetryable(error: unknown): boolean {
   return AISDKError.isInstance(error) && (error as { isRetryable?: unknown }).isRetryable === true;
 }
 
-/** The provider's own wait when it names one under a minute (`retry-after-ms`, `retry-after`), else the backoff's. */
+/**
+ * The provider's own wait when it names one (`retry-after-ms`, or `retry-after` in seconds or as a
+ * date) under a minute or under the backoff's, else the backoff's: the rule of the SDK's own retries.
+ */
 function retryDelayOf(error: unknown, backoff: number): number {
   const headers = APICallError.isInstance(error) ? error.responseHeaders : undefined;
   const millis = headers?.['retry-after-ms'];
-  const seconds = headers?.['retry-after'];
-  const named = millis !== undefined ? Number(millis) : seconds !== undefined ? Number(seconds) * 1000 : NaN;
-  return Number.isFinite(named) && named >= 0 && named < 60_000 ? named : backoff;
+  const after = headers?.['retry-after'];
+  let named = millis !== undefined ? Number(millis) : NaN;
+  if (Number.isNaN(named) && after !== undefined) {
+    named = Number(after) * 1000;
+    if (Number.isNaN(named)) named = Date.parse(after) - Date.now();
+  }
+  return Number.isFinite(named) && named >= 0 && (named < 60_000 || named < backoff) ? named : backoff;
 }
 
 /** The step's tokens: the provider's total, else input plus output. */

@@ -73,14 +73,10 @@ export function databasePerTest(): () => TestDatabase {
 
 /** A pg pool lent the way MikroORM's is, for a store runner of a test's own. */
 export function driverPoolOf(pool: pg.Pool): DriverPool<pg.ClientBase> {
-  const lent = new Map<pg.ClientBase, pg.PoolClient>();
   return {
-    acquire: async () => {
-      const client = await pool.connect();
-      lent.set(client, client);
-      return client;
-    },
-    release: async (client) => lent.get(client)?.release(),
-    discard: async (client) => lent.get(client)?.release(true),
+    acquire: () => pool.connect(),
+    // What it lends are the pool's own clients.
+    release: async (client) => (client as pg.PoolClient).release(),
+    discard: async (client) => (client as pg.PoolClient).release(true),
   };
 }

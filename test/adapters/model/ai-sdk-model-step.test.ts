@@ -52,14 +52,14 @@ async function eventsOf(model: AiSdkModel, request = step()): Promise<ModelEvent
 }
 
 /** A provider's failure as the AI SDK reports it: a 503 is retryable, a 400 is not. */
-const failure = (statusCode: number) =>
+const failure = (statusCode: number, responseHeaders: Record<string, string> = { 'retry-after-ms': '5' }) =>
   new APICallError({
     message: `provider answered ${statusCode}`,
     url: 'http://provider.test/v1/chat',
     requestBodyValues: {},
     statusCode,
     // The provider names its own wait, so the retry comes at once.
-    responseHeaders: { 'retry-after-ms': '5' },
+    responseHeaders,
   });
 
 describe('AiSdkModel.streamStep: one model call a step', () => {
@@ -98,6 +98,22 @@ describe('AiSdkModel.streamStep: one model call a step', () => {
       'are.',
     ]);
     expect(events.at(-1)).to.deep.include({ type: 'finish', reason: 'stop' });
+  });
+
+  it('waits what the provider names in seconds (`retry-after`) rather than the 2 s backoff', async () => {
+    let calls = 0;
+    const provider = new MockLanguageModelV4({
+      doStream: async () => {
+        calls += 1;
+        if (calls === 1) throw failure(429, { 'retry-after': '0' });
+        return streamOf(answer('Now.'));
+      },
+    });
+    const started = performance.now();
+    const events = await eventsOf(new AiSdkModel(provider, 'custom', 'mock'));
+    expect(calls).to.equal(2);
+    expect(events[0]).to.deep.equal({ type: 'text-delta', delta: 'Now.' });
+    expect(performance.now() - started, 'the backoff would wait 2,000 ms').to.be.below(1_500);
   });
 
   it('fails at once on a failure the provider does not mark retryable, and after one retry on a lasting one', async () => {
