@@ -73,7 +73,7 @@ const PORT_RACE = /EADDRINUSE/;
  * test suite beside it); within this the answer says why.
  */
 const ENDING_WAIT_MS = 10_000;
-/** How long an app whose gate said it ended is given for the rest of its end to be read. */
+/** How long an app that still does not answer after ENDING_WAIT_MS is given for its gate to tell its end. */
 const ENDED_WAIT_MS = 10_000;
 /** How long a replaced server may finish the requests it was answering. */
 const DRAIN_MS = 30_000;
@@ -153,8 +153,10 @@ export class LocalSandboxSession implements SandboxSession, PooledServer {
     // with that timer due before it has read what the gate said meanwhile (that the app ended). The
     // gate answers a probe only after all it said before: its answer, not the timer, decides.
     if (running.gate.alive && !this.stopped() && (await running.gate.probe())) return true;
-    // Its gate has said the app ended: why is known once its last words are read, however busy the host.
-    if (!running.gate.alive) await Promise.race([running.gate.finished, delay(ENDED_WAIT_MS)]);
+    // It does not answer. Its gate may not have heard yet that it ended (its own sandbox starved of
+    // CPU on a busy host) or has, and its last words are still being read: either way why it ended
+    // is known once the gate has finished, however busy the host.
+    await Promise.race([running.gate.finished, delay(ENDED_WAIT_MS)]);
     await this.ending;
     return false;
   }
