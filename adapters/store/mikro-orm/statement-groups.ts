@@ -14,8 +14,11 @@ export interface GroupedStatement<R> {
  */
 export type GroupSender<R> = (statements: ReadonlyArray<GroupedStatement<R>>) => Promise<void>;
 
-/** The statements `work` issues in one turn of the event loop, gathered until the loop turns. */
-class StatementGroup<R> {
+/**
+ * Statements issued in one turn of the event loop, gathered until the loop turns and then handed
+ * to `send` together: a group's (its work's statements), or a runner's lone statements.
+ */
+export class StatementGroup<R> {
   open = true;
   private gathered: GroupedStatement<R>[] = [];
 

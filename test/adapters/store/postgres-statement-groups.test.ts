@@ -124,4 +124,104 @@ describe('Statements sent together on PostgreSQL (Store.together)', function () 
     await later;
     expect((await records.get('later'))?.data.n).to.equal(2);
   });
+
+  describe('lone statements issued at once by different callers', () => {
+    let pool: pg.Pool;
+    let runner: PostgresqlRunner;
+    const lent = { borrowed: 0, discarded: 0 };
+
+    beforeEach(async () => {
+      pool = new pg.Pool({ connectionString: database!.url, max: 4, query_timeout: 1_000 });
+      const inner = driverPoolOf(pool);
+      lent.borrowed = 0;
+      lent.discarded = 0;
+      runner = new PostgresqlRunner({
+        acquire: () => {
+          lent.borrowed += 1;
+          return inner.acquire();
+        },
+        release: (client) => inner.release(client),
+        discard: (client) => {
+          lent.discarded += 1;
+          return inner.discard(client);
+        },
+      });
+      await runner.changes({ sql: 'create table if not exists lone_rows (id text primary key)', params: [] });
+      await runner.changes({ sql: 'truncate lone_rows', params: [] });
+      lent.borrowed = 0;
+    });
+    afterEach(async () => {
+      await runner.close();
+      await pool.end();
+    });
+
+    const insert = (id: string) => runner.changes({ sql: 'insert into lone_rows (id) values ($1)', params: [id] });
+    const xminOf = async () =>
+      new Map(
+        (await runner.rows<{ id: string; xmin: string }>({ sql: 'select id, xmin::text from lone_rows', params: [] })).map((row) => [
+          row.id,
+          row.xmin,
+        ]),
+      );
+
+    it('share one connection and one write, each still its own transaction: one that fails fails alone', async () => {
+      const outcomes = await Promise.allSettled([
+        insert('a'),
+        insert('b'),
+        runner.rows({ sql: 'select 1 / $1::int as q', params: [0] }),
+        insert('a'), // a duplicate: refused, alone
+        insert('c'),
+      ]);
+      expect(outcomes.map((outcome) => outcome.status)).to.deep.equal(['fulfilled', 'fulfilled', 'rejected', 'rejected', 'fulfilled']);
+      expect((outcomes[2] as PromiseRejectedResult).reason).to.match(/division by zero/);
+      expect((outcomes[3] as PromiseRejectedResult).reason).to.match(/duplicate key/);
+      expect(lent.borrowed).to.equal(1);
+      const xmin = await xminOf();
+      expect([...xmin.keys()].sort()).to.deep.equal(['a', 'b', 'c']);
+      expect(new Set(xmin.values()).size, 'one transaction each').to.equal(3);
+      // The connection is lent again in its ordinary state, and kept.
+      expect(await runner.rows({ sql: 'select 2 as two', params: [] })).to.deep.equal([{ two: 2 }]);
+      expect(lent.discarded).to.equal(0);
+    });
+
+    it('beyond eight at once go on more connections, so a slow one holds few others behind it', async () => {
+      await Promise.all(Array.from({ length: 20 }, (_, i) => insert(`r${i}`)));
+      expect(lent.borrowed).to.equal(3);
+      expect((await xminOf()).size).to.equal(20);
+    });
+
+    it('one the server leaves unanswered past the deadline throws its connection away; the rest are told the database did not answer', async () => {
+      const outcomes = await Promise.allSettled([
+        insert('before'),
+        runner.rows({ sql: 'select pg_sleep($1::float)', params: [3] }),
+        insert('behind'),
+      ]);
+      expect(outcomes[0]!.status).to.equal('fulfilled');
+      for (const outcome of outcomes.slice(1))
+        expect((outcome as PromiseRejectedResult).reason)
+          .to.be.instanceOf(DomainError)
+          .with.property('code', 'unavailable');
+      expect(lent.discarded).to.equal(1);
+      // The next statements get a working connection.
+      expect(await runner.rows({ sql: 'select 3 as three', params: [] })).to.deep.equal([{ three: 3 }]);
+    });
+
+    it('a database that cannot be reached fails them at once, borrowing once', async () => {
+      let borrowed = 0;
+      const refusing = new PostgresqlRunner({
+        acquire: async () => {
+          borrowed += 1;
+          throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+        },
+        release: async () => undefined,
+        discard: async () => undefined,
+      });
+      const outcomes = await Promise.allSettled([1, 2, 3].map((n) => refusing.rows({ sql: 'select $1::int as n', params: [n] })));
+      for (const outcome of outcomes)
+        expect((outcome as PromiseRejectedResult).reason)
+          .to.be.instanceOf(DomainError)
+          .with.property('code', 'unavailable');
+      expect(borrowed).to.equal(1);
+    });
+  });
 });
