@@ -3,7 +3,7 @@ import { Unavailable } from '../../../domain/errors.js';
 import { unansweredStatement } from '../../shared/unreachable-database.js';
 import { onBorrowedConnection, type DriverPool, type SqlRunner } from './sql-runner.js';
 import type { SqlStatement } from './sql-statement.js';
-import { StatementGroup, StatementGroups, type GroupedStatement } from './statement-groups.js';
+import { StatementGroups, type GatheredStatements, type GroupedStatement } from './statement-groups.js';
 import { storeError } from './store-errors.js';
 
 /** What pg's client exposes to pipeline a group: its mode, and its socket to hold writes back. */
@@ -20,29 +20,32 @@ interface PreparedQuery {
 }
 
 /**
- * The most lone statements pipelined on one connection: more go to another, so a slow one holds
- * few others behind it.
+ * The most statements pipelined on one connection: more go to another, so a slow one holds few
+ * others behind it (a bigger group goes in a pipeline of its own).
  */
 const PIPELINE_MAX = 8;
+
+/** What a pipeline carries: a group's statements in one transaction, or one statement in its own. */
+interface Unit {
+  readonly together: boolean;
+  readonly statements: ReadonlyArray<GroupedStatement<QueryResult>>;
+}
 
 /**
  * Runs statements on the pg connections of MikroORM's pool as named prepared statements, so each
  * connection parses and plans a statement once; values always travel as bound parameters.
  *
- * Statements issued together inside `together` (in one turn of the event loop) go to the server
- * pipelined on one connection, in one transaction between `begin` and `commit`: one write, one
- * round trip and one commit instead of one each. Should the transaction fail, none of it holds and
- * each statement is sent again alone, in order, so every caller gets the answer it would have got.
- *
- * Statements outside any group that callers issue in the same turn of the event loop (many people's
- * requests at once) are pipelined on one connection too, each still its own transaction (pg ends
- * each with its own Sync, so one that fails fails alone): one write and one wake-up of the server
- * instead of one each, which on a busy instance is much of what a statement costs.
+ * What callers issue in one turn of the event loop goes to the server pipelined, up to
+ * PIPELINE_MAX statements on one connection in one write: one write and one wake-up of the server
+ * instead of one each, which on a busy instance is much of what a statement costs. The statements
+ * a group's work issues (`together`) are one transaction between `begin` and `commit`: one round
+ * trip and one commit instead of one each; should the transaction fail, none of it holds and each
+ * statement is sent again alone, in order, so every caller gets the answer it would have got. Every
+ * other statement is a transaction of its own (pg ends each with its own Sync), failing alone.
  */
 export class PostgresqlRunner implements SqlRunner {
   private readonly names = new Map<string, string>();
-  private readonly groups = new StatementGroups<QueryResult>((statements) => this.sendGroup(statements));
-  private readonly lone = new StatementGroup<QueryResult>((statements) => this.sendLone(statements));
+  private readonly gathering = new StatementGroups<QueryResult>((gathered) => this.sendGathered(gathered));
   private closed = false;
 
   constructor(private readonly pool: DriverPool<ClientBase>) {}
@@ -56,7 +59,7 @@ export class PostgresqlRunner implements SqlRunner {
   }
 
   together<T>(work: () => Promise<T>): Promise<T> {
-    return this.groups.together(work);
+    return this.gathering.together(work);
   }
 
   /** pg keeps prepared statements per connection and drops them with it: nothing to release here. */
@@ -66,91 +69,105 @@ export class PostgresqlRunner implements SqlRunner {
 
   private query(statement: SqlStatement): Promise<QueryResult> {
     if (this.closed) return Promise.reject(new Unavailable('The store is closed'));
-    return this.groups.joining(statement) ?? this.lone.add(statement);
+    return this.gathering.add(statement);
   }
 
   private alone(statement: SqlStatement): Promise<QueryResult> {
     return onBorrowedConnection(this.pool, (connection) => connection.query(this.prepared(statement)));
   }
 
-  private async sendGroup(statements: ReadonlyArray<GroupedStatement<QueryResult>>): Promise<void> {
+  /** A turn of the event loop's statements: one alone is sent as it is; more, in pipelines. */
+  private async sendGathered({ groups, lone }: GatheredStatements<QueryResult>): Promise<void> {
     if (this.closed) throw new Unavailable('The store is closed');
-    if (statements.length > 1) {
-      let results: QueryResult[];
-      try {
-        results = await onBorrowedConnection(this.pool, (connection) =>
-          this.inOneTransaction(
-            connection,
-            statements.map((grouped) => grouped.statement),
-          ),
-        );
-      } catch (error) {
-        // A database that cannot be reached or did not answer would fail each statement alone too,
-        // after as long a wait: the group fails at once (the caller rejects every statement with it).
-        if (error instanceof Unavailable) throw error;
-        results = [];
-      }
-      if (results.length === statements.length) {
-        statements.forEach((grouped, i) => grouped.resolve(results[i]!));
-        return;
+    const units: Unit[] = [
+      ...groups.map((statements) => ({ together: statements.length > 1, statements })),
+      ...lone.map((grouped) => ({ together: false, statements: [grouped] })),
+    ];
+    if (units.length === 1 && !units[0]!.together) {
+      const only = units[0]!.statements[0]!;
+      return this.alone(only.statement).then(only.resolve, only.reject);
+    }
+    const pipelines: Unit[][] = [];
+    let size = 0;
+    for (const unit of units) {
+      const last = pipelines.at(-1);
+      if (last && size + unit.statements.length <= PIPELINE_MAX) {
+        last.push(unit);
+        size += unit.statements.length;
+      } else {
+        pipelines.push([unit]);
+        size = unit.statements.length;
       }
     }
-    // Rolled back as a whole by a statement's own error (or a lone statement): each alone, in order, as without the group.
-    for (const grouped of statements) await this.alone(grouped.statement).then(grouped.resolve, grouped.reject);
+    await Promise.all(
+      pipelines.map((some) =>
+        // A connection that could not be borrowed fails these at once, not the others.
+        this.pipelined(some).catch((error: unknown) => some.forEach((unit) => unit.statements.forEach((grouped) => grouped.reject(error)))),
+      ),
+    );
   }
 
-  /**
-   * Lone statements of one turn of the event loop: one is sent as it is; several, up to
-   * PIPELINE_MAX on a connection, pipelined, each answered as it would have been alone.
-   */
-  private async sendLone(statements: ReadonlyArray<GroupedStatement<QueryResult>>): Promise<void> {
-    if (this.closed) throw new Unavailable('The store is closed');
-    if (statements.length === 1) {
-      const [only] = statements;
-      return this.alone(only!.statement).then(only!.resolve, only!.reject);
-    }
-    const runs: Promise<void>[] = [];
-    for (let start = 0; start < statements.length; start += PIPELINE_MAX) {
-      const some = statements.slice(start, start + PIPELINE_MAX);
-      // A connection that could not be borrowed fails these alone, not the others.
-      runs.push(this.pipelined(some).catch((error: unknown) => some.forEach((grouped) => grouped.reject(error))));
-    }
-    await Promise.all(runs);
-  }
-
-  /** Statements each in a transaction of its own, in one write on one connection; each caller gets its own answer. */
-  private async pipelined(statements: ReadonlyArray<GroupedStatement<QueryResult>>): Promise<void> {
+  /** The units' statements in one write on one connection; each caller gets its own answer. */
+  private async pipelined(units: ReadonlyArray<Unit>): Promise<void> {
     let connection: ClientBase;
     try {
       connection = await this.pool.acquire();
     } catch (error) {
       throw storeError(error);
     }
+    const queries: Array<string | PreparedQuery> = [];
+    for (const unit of units) {
+      if (unit.together) queries.push('begin');
+      for (const grouped of unit.statements) queries.push(this.prepared(grouped.statement));
+      if (unit.together) queries.push('commit');
+    }
     let settled: PromiseSettledResult<QueryResult>[] | null = null;
     try {
-      settled = await this.inOnePipeline(
-        connection,
-        statements.map((grouped) => this.prepared(grouped.statement)),
-      );
+      settled = await this.inOnePipeline(connection, queries);
     } finally {
       // One left unanswered (its answer may still come, read as the next statement's): the connection goes.
       const unanswered = !settled || settled.some((outcome) => outcome.status === 'rejected' && unansweredStatement(outcome.reason));
       await (unanswered ? this.pool.discard(connection) : this.pool.release(connection));
     }
-    settled.forEach((outcome, i) =>
-      outcome.status === 'fulfilled' ? statements[i]!.resolve(outcome.value) : statements[i]!.reject(storeError(outcome.reason)),
-    );
+    const retried: Promise<void>[] = [];
+    let at = 0;
+    for (const unit of units) {
+      const count = unit.statements.length + (unit.together ? 2 : 0);
+      const answers = settled.slice(at, at + count);
+      at += count;
+      if (unit.together) retried.push(this.settleTransaction(unit.statements, answers));
+      else {
+        const [answer] = answers;
+        const [grouped] = unit.statements;
+        if (answer!.status === 'fulfilled') grouped!.resolve(answer!.value);
+        else grouped!.reject(storeError(answer!.reason));
+      }
+    }
+    await Promise.all(retried);
   }
 
-  /** The statements' results, all committed; rejects when the transaction did not commit. */
-  private async inOneTransaction(connection: ClientBase, statements: ReadonlyArray<SqlStatement>): Promise<QueryResult[]> {
-    const settled = await this.inOnePipeline(connection, ['begin', ...statements.map((statement) => this.prepared(statement)), 'commit']);
-    const failed = settled.find((outcome) => outcome.status === 'rejected');
-    if (failed) throw failed.reason;
-    const answers = settled.map((outcome) => (outcome as PromiseFulfilledResult<QueryResult>).value);
+  /**
+   * A group's answers from its transaction (`begin`, its statements, `commit`): each statement's
+   * own when it committed; the database's failure for all when it could not be reached or did not
+   * answer (alone, each would have waited as long to fail); otherwise each statement again alone,
+   * in order, as without the group.
+   */
+  private async settleTransaction(
+    statements: ReadonlyArray<GroupedStatement<QueryResult>>,
+    answers: ReadonlyArray<PromiseSettledResult<QueryResult>>,
+  ): Promise<void> {
+    const failed = answers.find((outcome) => outcome.status === 'rejected');
     // A commit after a failed statement answers ROLLBACK, not an error.
-    if (answers.at(-1)!.command !== 'COMMIT') throw new Error('the group was rolled back');
-    return answers.slice(1, -1);
+    if (!failed && (answers.at(-1) as PromiseFulfilledResult<QueryResult>).value.command === 'COMMIT') {
+      statements.forEach((grouped, i) => grouped.resolve((answers[i + 1] as PromiseFulfilledResult<QueryResult>).value));
+      return;
+    }
+    const error = failed ? storeError(failed.reason) : null;
+    if (error instanceof Unavailable) {
+      for (const grouped of statements) grouped.reject(error);
+      return;
+    }
+    for (const grouped of statements) await this.alone(grouped.statement).then(grouped.resolve, grouped.reject);
   }
 
   /** Sends `queries` pipelined, every message in one write; how each ended, once all are answered. */

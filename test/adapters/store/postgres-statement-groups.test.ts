@@ -184,6 +184,24 @@ describe('Statements sent together on PostgreSQL (Store.together)', function () 
       expect(lent.discarded).to.equal(0);
     });
 
+    it('groups and lone statements of different callers at once share one write, each group one transaction; a failing group is sent again alone', async () => {
+      const outcomes = await Promise.all([
+        runner.together!(() => Promise.all([insert('g1a'), insert('g1b')])),
+        runner.together!(() =>
+          Promise.allSettled([insert('g2a'), runner.rows({ sql: 'select 1 / $1::int as q', params: [0] }), insert('g2b')]),
+        ),
+        insert('lone'),
+      ]);
+      expect(lent.borrowed, 'one pipeline for all, then the failed group statement by statement').to.equal(4);
+      const second = outcomes[1] as PromiseSettledResult<unknown>[];
+      expect(second.map((outcome) => outcome.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
+      const xmin = await xminOf();
+      expect([...xmin.keys()].sort()).to.deep.equal(['g1a', 'g1b', 'g2a', 'g2b', 'lone']);
+      expect(xmin.get('g1a')).to.equal(xmin.get('g1b'));
+      expect(xmin.get('g2a'), 'sent again alone').to.not.equal(xmin.get('g2b'));
+      expect(new Set([xmin.get('g1a'), xmin.get('g2a'), xmin.get('g2b'), xmin.get('lone')]).size).to.equal(4);
+    });
+
     it('beyond eight at once go on more connections, so a slow one holds few others behind it', async () => {
       await Promise.all(Array.from({ length: 20 }, (_, i) => insert(`r${i}`)));
       expect(lent.borrowed).to.equal(3);
