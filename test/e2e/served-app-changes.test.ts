@@ -8,21 +8,7 @@ import { servedApp } from '../support/served-app.js';
 import { bubblewrapSupport } from '../../adapters/sandbox/local/bubblewrap-command.js';
 import { LocalSandbox } from '../../adapters/sandbox/local/local-sandbox.js';
 import { eventually } from '../support/eventually.js';
-
-/** A server whose `POST /fn/hello` answers, and whose `POST /fn/hog {mb}` keeps that much more memory. */
-const HOGGING_SERVER = `
-const kept = [];
-require('node:http').createServer((request, response) => {
-  let body = '';
-  request.on('data', (chunk) => (body += chunk));
-  request.on('end', () => {
-    const mb = request.url === '/fn/hog' ? JSON.parse(body).mb : 0;
-    for (let i = 0; i < mb; i++) kept.push(Buffer.alloc(1024 * 1024, 1));
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ kept: kept.length }));
-  });
-}).listen(Number(process.env.PORT), process.env.HOST);
-`;
+import { HOGGING_SERVER } from '../support/sandbox-apps.js';
 
 describe('A served app while it changes and when it crosses a limit, on the development host', function () {
   this.timeout(180_000);

@@ -144,3 +144,18 @@ export function processAlive(pid: number): boolean {
 }
 
 export { eventually } from './eventually.js';
+
+/** A server whose `POST /fn/hello` answers, and whose `POST /fn/hog {mb}` keeps that much more memory. */
+export const HOGGING_SERVER = `
+const kept = [];
+require('node:http').createServer((request, response) => {
+  let body = '';
+  request.on('data', (chunk) => (body += chunk));
+  request.on('end', () => {
+    const mb = request.url === '/fn/hog' ? JSON.parse(body).mb : 0;
+    for (let i = 0; i < mb; i++) kept.push(Buffer.alloc(1024 * 1024, 1));
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ kept: kept.length }));
+  });
+}).listen(Number(process.env.PORT), process.env.HOST);
+`;

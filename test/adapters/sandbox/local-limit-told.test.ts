@@ -6,19 +6,7 @@ import { join } from 'node:path';
 import { bubblewrapSupport } from '../../../adapters/sandbox/local/bubblewrap-command.js';
 import { LocalSandbox } from '../../../adapters/sandbox/local/local-sandbox.js';
 import { testResolver } from './sandbox-behaviour.js';
-
-/** `POST /fn/hog {mb}` keeps that much more memory, a MiB at a time. */
-const HOG = `
-const kept = [];
-require('node:http').createServer((request, response) => {
-  let body = '';
-  request.on('data', (chunk) => (body += chunk));
-  request.on('end', () => {
-    for (let i = 0; i < JSON.parse(body || '{}').mb; i++) kept.push(Buffer.alloc(1024 * 1024, 1));
-    response.end(JSON.stringify({ kept: kept.length }));
-  });
-}).listen(Number(process.env.PORT), process.env.HOST);
-`;
+import { HOGGING_SERVER } from '../../support/sandbox-apps.js';
 
 /** Every process under `pid` on this host, with its command name. */
 function descendants(pid: number): Array<{ pid: number; ppid: number; comm: string }> {
@@ -66,7 +54,7 @@ describe('An app stopped for a limit, when its sandbox is slow to say it ended (
 
   it('still says it used too much memory once the sandbox tells, however long that took (here 12 s)', async () => {
     const session = await sandbox.open('app_slow_to_tell', { egress: null, owner: 'person-a' });
-    await session.writeFiles([{ path: '/app/server.js', content: HOG }]);
+    await session.writeFiles([{ path: '/app/server.js', content: HOGGING_SERVER }]);
     await session.start();
     // The app's own sandbox (the bubblewrap inside the gate) is held still, as a host too busy to
     // run it would: the app dies, but its gate cannot hear of it until the hold ends.
