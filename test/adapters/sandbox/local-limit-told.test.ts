@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,33 +7,15 @@ import { bubblewrapSupport } from '../../../adapters/sandbox/local/bubblewrap-co
 import { LocalSandbox } from '../../../adapters/sandbox/local/local-sandbox.js';
 import { testResolver } from './sandbox-behaviour.js';
 import { HOGGING_SERVER } from '../../support/sandbox-apps.js';
+import { processTree } from '../../support/process-tree.js';
 
-/** Every process under `pid` on this host, with its command name. */
-function descendants(pid: number): Array<{ pid: number; ppid: number; comm: string }> {
-  const all = readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .flatMap((name) => {
-      try {
-        // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read from its last ')'.
-        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-        const close = stat.lastIndexOf(')');
-        return [{ pid: Number(name), comm: stat.slice(stat.indexOf('(') + 1, close), ppid: Number(stat.slice(close + 2).split(' ')[1]) }];
-      } catch {
-        return []; // ended meanwhile
-      }
-    });
-  const found: Array<{ pid: number; ppid: number; comm: string }> = [];
-  const below = new Set([pid]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const each of all)
-      if (below.has(each.ppid) && !below.has(each.pid)) {
-        below.add(each.pid);
-        found.push(each);
-        grew = true;
-      }
+/** A process's command name (a Node process may name itself after its main thread). */
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return ''; // ended meanwhile
   }
-  return found;
 }
 
 describe('An app stopped for a limit, when its sandbox is slow to say it ended (bubblewrap)', function () {
@@ -58,14 +40,14 @@ describe('An app stopped for a limit, when its sandbox is slow to say it ended (
     await session.start();
     // The app's own sandbox (the bubblewrap inside the gate) is held still, as a host too busy to
     // run it would: the app dies, but its gate cannot hear of it until the hold ends.
-    const gate = descendants(session.sandboxPid!).find((each) => each.comm !== 'bwrap')!;
-    const held = descendants(gate.pid).filter((each) => each.comm === 'bwrap');
+    const gate = (await processTree(session.sandboxPid!)).find((pid) => commandOf(pid) !== 'bwrap')!;
+    const held = (await processTree(gate)).filter((pid) => pid !== gate && commandOf(pid) === 'bwrap');
     expect(held, 'the app runs inside a sandbox of its own').to.not.deep.equal([]);
-    for (const each of held) process.kill(each.pid, 'SIGSTOP');
+    for (const pid of held) process.kill(pid, 'SIGSTOP');
     const release = () => {
-      for (const each of held) {
+      for (const pid of held) {
         try {
-          process.kill(each.pid, 'SIGCONT');
+          process.kill(pid, 'SIGCONT');
         } catch {
           // released already, and ended
         }
