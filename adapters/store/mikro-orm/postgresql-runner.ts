@@ -1,7 +1,7 @@
 import type { ClientBase, QueryResult } from 'pg';
 import { Unavailable } from '../../../domain/errors.js';
 import { unansweredStatement } from '../../shared/unreachable-database.js';
-import { onBorrowedConnection, type DriverPool, type SqlRunner } from './sql-runner.js';
+import { borrowed, onBorrowedConnection, type DriverPool, type SqlRunner } from './sql-runner.js';
 import type { SqlStatement } from './sql-statement.js';
 import { StatementGroups, type GatheredStatements, type GroupedStatement } from './statement-groups.js';
 import { storeError } from './store-errors.js';
@@ -109,12 +109,7 @@ export class PostgresqlRunner implements SqlRunner {
 
   /** The units' statements in one write on one connection; each caller gets its own answer. */
   private async pipelined(units: ReadonlyArray<Unit>): Promise<void> {
-    let connection: ClientBase;
-    try {
-      connection = await this.pool.acquire();
-    } catch (error) {
-      throw storeError(error);
-    }
+    const connection = await borrowed(this.pool);
     const queries: Array<string | PreparedQuery> = [];
     for (const unit of units) {
       if (unit.together) queries.push('begin');

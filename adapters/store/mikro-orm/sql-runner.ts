@@ -42,12 +42,7 @@ export interface KnexClientLike {
  * statement answers.
  */
 export async function onBorrowedConnection<C, T>(pool: DriverPool<C>, use: (connection: C) => Promise<T>): Promise<T> {
-  let connection: C;
-  try {
-    connection = await pool.acquire();
-  } catch (error) {
-    throw storeError(error);
-  }
+  const connection = await borrowed(pool);
   let unanswered = false;
   try {
     return await use(connection);
@@ -56,6 +51,15 @@ export async function onBorrowedConnection<C, T>(pool: DriverPool<C>, use: (conn
     throw storeError(error);
   } finally {
     await (unanswered ? pool.discard(connection) : pool.release(connection));
+  }
+}
+
+/** A connection from the pool; a failure to borrow one is the store's error (storeError). */
+export async function borrowed<C>(pool: DriverPool<C>): Promise<C> {
+  try {
+    return await pool.acquire();
+  } catch (error) {
+    throw storeError(error);
   }
 }
 
