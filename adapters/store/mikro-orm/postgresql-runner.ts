@@ -23,7 +23,7 @@ interface PreparedQuery {
  * The most statements pipelined on one connection: more go to another, so a slow one holds few
  * others behind it (a bigger group goes in a pipeline of its own).
  */
-const PIPELINE_MAX = 8;
+const PIPELINE_MAX = 32;
 
 /** What a pipeline carries: a group's statements in one transaction, or one statement in its own. */
 interface Unit {

@@ -202,10 +202,10 @@ describe('Statements sent together on PostgreSQL (Store.together)', function () 
       expect(new Set([xmin.get('g1a'), xmin.get('g2a'), xmin.get('g2b'), xmin.get('lone')]).size).to.equal(4);
     });
 
-    it('beyond eight at once go on more connections, so a slow one holds few others behind it', async () => {
-      await Promise.all(Array.from({ length: 20 }, (_, i) => insert(`r${i}`)));
+    it('beyond 32 at once go on more connections, so a slow one holds few others behind it', async () => {
+      await Promise.all(Array.from({ length: 70 }, (_, i) => insert(`r${i}`)));
       expect(lent.borrowed).to.equal(3);
-      expect((await xminOf()).size).to.equal(20);
+      expect((await xminOf()).size).to.equal(70);
     });
 
     it('one the server leaves unanswered past the deadline throws its connection away; the rest are told the database did not answer', async () => {
