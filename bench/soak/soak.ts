@@ -16,8 +16,12 @@
 import { exec } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { UIMessage, UIMessageChunk } from 'ai';
+import type { UiMessage } from '../../domain/threads/ui-message.js';
 import { startTsx, type TsxProcess } from '../../test/support/child-process.js';
 import { roundRobinProxy } from '../../test/support/round-robin-proxy.js';
+import { texts } from '../../test/support/turn-chunks.js';
+import { readTurn } from '../../test/support/turn-client.js';
 import { ensureBuilt } from '../support/built-porter.js';
 import { benchPostgresUrl, createBenchDatabase } from '../support/postgres-database.js';
 
@@ -37,7 +41,7 @@ const count = (into: Map<string, number>, kind: string) => into.set(kind, (into.
 interface Conversation {
   readonly owner: string;
   readonly thread: string;
-  /** The words of each answer whose stream ended with `finish` and `[DONE]` and no error. */
+  /** Each answer whose stream ended with `finish` and `[DONE]` and no error, as `texts` gives it. */
   readonly shown: string[];
   /** Whether its approved call's continuation streamed the call's output. */
   continued: boolean;
@@ -45,41 +49,39 @@ interface Conversation {
 
 interface Turned {
   readonly whole: boolean;
-  readonly text: string;
+  readonly chunks: ReadonlyArray<UIMessageChunk>;
+  /** The assistant message as the client built it; a continuation goes on from it. */
+  readonly message?: UIMessage;
+  /** The answer as `texts` gives it. */
+  readonly answer: string;
 }
 
-/** The answer's words as the stream carried them. */
-function wordsOf(stream: string): string {
-  let words = '';
-  for (const line of stream.split('\n')) {
-    if (!line.startsWith('data: {')) continue;
-    const chunk = JSON.parse(line.slice('data: '.length)) as { type: string; delta?: string };
-    if (chunk.type === 'text-delta') words += chunk.delta ?? '';
-  }
-  return words;
-}
+const NOTHING: Turned = { whole: false, chunks: [], answer: '' };
 
 function peopleOn(base: string) {
   const headers = (owner: string) => ({ 'content-type': 'application/json', 'x-subject': owner });
 
-  async function turn(owner: string, thread: string, body: unknown): Promise<Turned> {
+  /** `previous`: the answer a continuation goes on from, as a stock client keeps it. */
+  async function turn(owner: string, thread: string, body: unknown, previous?: UIMessage): Promise<Turned> {
     try {
       const response = await fetch(`${base}/threads/${thread}/turn`, {
         method: 'POST',
         headers: headers(owner),
         body: JSON.stringify(body),
       });
-      const text = await response.text();
-      const failed = text.includes('"type":"error"');
-      const whole = response.ok && !failed && text.includes('"type":"finish"') && text.includes('data: [DONE]');
-      count(
-        met,
-        whole ? 'turn ok' : !response.ok ? `turn ${response.status}` : failed ? 'turn ended with an error part' : 'turn cut short',
-      );
-      return { whole, text };
+      if (!response.ok) {
+        count(met, `turn ${response.status}`);
+        return NOTHING;
+      }
+      // Read as a stock AI SDK client reads it.
+      const { raw, chunks, message } = await readTurn(response, previous);
+      const failed = chunks.some((chunk) => chunk.type === 'error');
+      const whole = !failed && chunks.some((chunk) => chunk.type === 'finish') && raw.trimEnd().endsWith('data: [DONE]');
+      count(met, whole ? 'turn ok' : failed ? 'turn ended with an error part' : 'turn cut short');
+      return { whole, chunks, message, answer: texts([message as UiMessage])[0]! };
     } catch {
       count(met, 'turn: connection lost');
-      return { whole: false, text: '' };
+      return NOTHING;
     }
   }
 
@@ -107,14 +109,14 @@ function peopleOn(base: string) {
       conversations.push(conversation);
       for (const message of [`hello from ${owner}, conversation ${conversations.length}`, SLOW]) {
         const answered = await turn(owner, thread, { message });
-        if (answered.whole) conversation.shown.push(wordsOf(answered.text));
+        if (answered.whole) conversation.shown.push(answered.answer);
         else await pause();
       }
       const asked = await turn(owner, thread, { message: '/call notes_add {"text":"buy milk"}' });
-      const approvalId = /"approvalId":"([^"]+)"/.exec(asked.text)?.[1];
+      const approvalId = asked.chunks.flatMap((chunk) => (chunk.type === 'tool-approval-request' ? [chunk.approvalId] : []))[0];
       if (!approvalId || (await post(owner, `/approvals/${approvalId}/decide`, { approve: true }))?.state !== 'approved') continue;
-      const continued = await turn(owner, thread, { continue: true });
-      conversation.continued = continued.whole && continued.text.includes('"type":"tool-output-available"');
+      const continued = await turn(owner, thread, { continue: true }, asked.message);
+      conversation.continued = continued.whole && continued.chunks.some((chunk) => chunk.type === 'tool-output-available');
     }
   }
 
@@ -126,17 +128,11 @@ function peopleOn(base: string) {
       count(found, `thread read ${response.status}`);
       return 0;
     }
-    const { messages } = (await response.json()) as {
-      messages: Array<{ role: string; parts: Array<{ type: string; text?: string; state?: string }> }>;
-    };
-    const said = messages
-      .filter((message) => message.role === 'user')
-      .map((message) => message.parts.map((part) => part.text ?? '').join(''));
+    const { messages } = (await response.json()) as { messages: UiMessage[] };
+    const stored = texts(messages);
+    const said = stored.filter((text) => text.startsWith('user:'));
     if (new Set(said).size !== said.length) count(found, "a person's message stored twice");
-    const answers = messages
-      .filter((message) => message.role === 'assistant')
-      .map((message) => message.parts.map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join(''));
-    for (const words of conversation.shown) if (!answers.includes(words)) count(found, 'an answer shown whole and not stored');
+    for (const answer of conversation.shown) if (!stored.includes(answer)) count(found, 'an answer shown whole and not stored');
     const outputs = messages
       .flatMap((message) => message.parts)
       .filter((part) => part.type === 'tool-notes_add' && part.state === 'output-available').length;
